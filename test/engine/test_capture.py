@@ -1,0 +1,129 @@
+"""Capture: validation with field + reason, deterministic IDs, idempotency, group commit."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from trace_ros.capture import Event, GroupCommitWriter, ingest, prepare
+from trace_ros.config import CaptureConfig
+from trace_ros.errors import ValidationError
+from trace_ros.ledger import Ledger, Scope, StoreResult
+
+SC = Scope("alice", "r1", "s1")
+
+
+@pytest.mark.parametrize(
+    ("event", "field", "reason_part"),
+    [
+        (Event("dialogue", Scope(""), "hi", "A"), "scope.subject_id", "required"),
+        (Event("dialogue", Scope("   "), "hi", "A"), "scope.subject_id", "required"),
+        (Event("dialogue", SC, "   ", "A"), "text", "required"),
+        (Event("perception", SC, "", "cam"), "description", "description or a label"),
+        (Event("dialogue", SC, "x" * 20000, "A"), "text", "exceeds the limit"),
+        (Event("dialogue", SC, "bad \ud800 surrogate", "A"), "text", "UTF-8"),
+        (Event("dialogue", SC, "nul \x00 char", "A"), "text", "NUL"),
+        (Event("dialogue", SC, "hi", "A", payload="{not json"), "payload_json", "not valid JSON"),
+        (Event("dialogue", SC, "hi", "A", payload="[1, 2]"), "payload_json", "JSON object"),
+        (Event("perception", SC, "mug", "cam", confidence=1.5), "confidence", "[0, 1]"),
+        (Event("perception", SC, "mug", "cam", pose={"frame_id": "", "x": 1.0}), "pose.header.frame_id",
+         "required"),
+        (Event("perception", SC, "mug", "cam", pose={"frame_id": "map", "x": float("nan")}), "pose",
+         "finite"),
+        (Event("dialogue", SC, "hi", "A", stamp=-1.0), "header.stamp", "non-negative"),
+        (Event("chat", SC, "hi", "A"), "modality", "must be one of"),
+    ],
+)
+def test_rejections_name_field_and_reason(event: Event, field: str, reason_part: str) -> None:
+    with pytest.raises(ValidationError) as err:
+        prepare(event, CaptureConfig())
+    assert err.value.field == field
+    assert reason_part in err.value.reason
+
+
+def test_deterministic_id_and_zero_stamp_means_now() -> None:
+    cfg = CaptureConfig()
+    a = prepare(Event("dialogue", SC, "hello", "Alice", stamp=0.0), cfg, now=1000.0)
+    b = prepare(Event("dialogue", SC, "hello", "Alice", stamp=0.0), cfg, now=2000.0)
+    assert a.source_id == b.source_id and a.content_hash == b.content_hash
+    assert a.time_from_receipt and a.source_time == 1000.0
+    c = prepare(Event("dialogue", SC, "hello", "Bob", stamp=0.0), cfg, now=1000.0)
+    assert c.source_id != a.source_id
+    d = prepare(Event("dialogue", SC, "hello", "Alice", stamp=50.0), cfg)
+    assert not d.time_from_receipt and d.source_time == 50.0
+
+
+def test_perception_uses_label_when_no_description() -> None:
+    item = prepare(Event("perception", SC, "", "cam", label="red mug", confidence=0.9,
+                         pose={"frame_id": "map", "x": 1.0, "y": 2.0, "z": 0.0}), CaptureConfig())
+    assert item.text == "red mug" and item.label == "red mug" and item.pose["frame_id"] == "map"
+
+
+def test_idempotency(ledger: Ledger) -> None:
+    cfg = CaptureConfig()
+    first = Event("dialogue", SC, "I like tea", "Alice", stamp=1.0, source_id="client-1")
+    same = Event("dialogue", SC, "I like tea", "Alice", stamp=1.0, source_id="client-1")
+    other = Event("dialogue", SC, "I like coffee", "Alice", stamp=1.0, source_id="client-1")
+    results = ingest(ledger, [first, same, other], cfg)
+    assert [r.status for r in results] == ["accepted", "duplicate", "rejected"]
+    assert results[2].field == "source_id" and "different content" in results[2].reason
+    assert ledger.count_sources() == 1
+    assert ledger.get_sources(["client-1"])[0].text == "I like tea"
+
+
+def test_bad_events_do_not_disturb_good_ones(ledger: Ledger) -> None:
+    events = [Event("dialogue", SC, f"good {i}", "Alice", stamp=float(i + 1)) for i in range(5)]
+    events.insert(2, Event("dialogue", Scope(""), "bad", "X"))
+    events.insert(4, Event("dialogue", SC, "", "X"))
+    results = ingest(ledger, events, CaptureConfig())
+    assert [r.status for r in results].count("accepted") == 5
+    assert [r.status for r in results].count("rejected") == 2
+    assert ledger.count_sources() == 5
+
+
+def test_group_commit_acks_after_commit(ledger: Ledger) -> None:
+    cfg = CaptureConfig(group_commit_ms=5.0, max_batch=64)
+    writer = GroupCommitWriter(ledger, cfg)
+    done = threading.Event()
+    results: list[StoreResult] = []
+    lock = threading.Lock()
+    n = 300
+
+    def cb(res: StoreResult) -> None:
+        # Acknowledged = durable: the row is visible to another connection now.
+        if res.status == "accepted":
+            other = Ledger(ledger.path)
+            assert other.get_sources([res.source_id]), "acked before commit"
+            other.close()
+        with lock:
+            results.append(res)
+            if len(results) == n + 1:
+                done.set()
+
+    for i in range(n):
+        writer.submit(Event("dialogue", SC, f"event {i}", "Alice", stamp=float(i + 1)), cb)
+    writer.submit(Event("dialogue", Scope(""), "bad", "X"), cb)
+    assert done.wait(60)
+    writer.close()
+    assert sum(r.status == "accepted" for r in results) == n
+    assert writer.batches < n  # events were grouped into fewer transactions
+    assert ledger.count_sources() == n
+
+
+def test_writer_answers_every_item_when_the_write_fails(ledger: Ledger) -> None:
+    writer = GroupCommitWriter(ledger, CaptureConfig(group_commit_ms=1.0))
+    got: list[StoreResult] = []
+    done = threading.Event()
+    ledger.conn.execute("DROP TRIGGER sources_fts_ai")
+    ledger.conn.execute("CREATE TRIGGER boom BEFORE INSERT ON sources BEGIN SELECT RAISE(ABORT, 'disk says no'); END")
+
+    def cb(res: StoreResult) -> None:
+        got.append(res)
+        done.set()
+
+    writer.submit(Event("dialogue", SC, "doomed", "Alice", stamp=1.0), cb)
+    assert done.wait(10)
+    writer.close()
+    assert got[0].status == "rejected" and got[0].field == "ledger" and "disk says no" in got[0].reason
+    assert ledger.count_sources() == 0

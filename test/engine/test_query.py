@@ -1,0 +1,171 @@
+"""Recall and the query pipeline: FTS5, dense MiniLM, fusion, scope isolation, checks."""
+
+from __future__ import annotations
+
+import pytest
+
+from trace_ros.capture import Event, ingest
+from trace_ros.config import CaptureConfig, RecallConfig
+from trace_ros.consolidation.worker import Consolidator
+from trace_ros.embed import MiniLMEncoder
+from trace_ros.errors import ValidationError
+from trace_ros.ledger import Ledger, Scope
+from trace_ros.query.answer import QueryEngine, QueryRequest
+from trace_ros.query.plan import plan_question
+from trace_ros.query.recall import (
+    Hit,
+    VectorIndex,
+    fts_match_expression,
+    lexical,
+    reciprocal_rank_fusion,
+)
+
+ALICE = Scope("alice", "r1", "s1")
+BOB = Scope("bob", "r1", "s1")
+DAY = 86400.0
+
+
+def _fill(ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    events = [
+        Event("dialogue", ALICE, "I will pick up the parcel on Tuesday.", "Alice", stamp=1 * DAY),
+        Event("dialogue", ALICE, "My sister Carla is visiting from Lisbon next week.", "Alice", stamp=2 * DAY),
+        Event("dialogue", ALICE, "Actually, move the parcel pickup to Thursday.", "Alice", stamp=3 * DAY),
+        Event("dialogue", ALICE, "I drink my coffee black.", "Alice", stamp=1 * DAY + 60),
+        Event("perception", ALICE, "red mug on the kitchen counter", "front_camera", label="red mug",
+              pose={"frame_id": "map", "x": 1.0, "y": 2.0, "z": 0.9}, stamp=2 * DAY),
+        Event("dialogue", BOB, "Bob's parcel is a secret birthday present.", "Bob", stamp=1 * DAY),
+        Event("dialogue", BOB, "Bob drinks green tea every morning.", "Bob", stamp=1 * DAY),
+    ]
+    results = ingest(ledger, events, CaptureConfig())
+    assert all(r.status == "accepted" for r in results)
+    assert Consolidator(ledger, encoder).drain() == len(events)
+
+
+@pytest.fixture
+def filled(ledger: Ledger, encoder: MiniLMEncoder) -> Ledger:
+    _fill(ledger, encoder)
+    return ledger
+
+
+def test_fts_expression_drops_stopwords_and_quotes() -> None:
+    assert fts_match_expression('When is the "parcel" pickup?') == '"parcel" OR "pickup"'
+    assert fts_match_expression("what is it?") == ""
+
+
+def test_lexical_is_scoped_before_ranking(filled: Ledger) -> None:
+    hits = lexical(filled, ALICE, "parcel", 10)
+    ids = {h.source_id for h in hits}
+    texts = {s.text for s in filled.get_sources(list(ids))}
+    assert len(hits) == 2 and all("parcel" in t for t in texts)
+    assert not any("Bob" in t for t in texts)
+    # Bob's scope sees only Bob's record.
+    assert [s.speaker for s in filled.get_sources([h.source_id for h in lexical(filled, BOB, "parcel", 10)])] == ["Bob"]
+
+
+def test_lexical_stems(filled: Ledger) -> None:
+    assert lexical(filled, ALICE, "visits", 5), "porter stemming should match 'visiting'"
+
+
+def test_dense_recall_finds_paraphrase(filled: Ledger, encoder: MiniLMEncoder) -> None:
+    index = VectorIndex(filled, encoder.name)
+    qvec = encoder.encode(["What beverage does she take without milk?"])[0]
+    hits = index.search(ALICE, qvec, 3)
+    top = filled.get_sources([hits[0].source_id])[0]
+    assert "coffee" in top.text
+    assert all(filled.get_sources([h.source_id])[0].subject_id == "alice" for h in hits)
+
+
+def test_dense_index_sees_new_vectors_and_forgets(filled: Ledger, encoder: MiniLMEncoder) -> None:
+    index = VectorIndex(filled, encoder.name)
+    before = len(index.refresh("alice").ids)
+    ingest(filled, [Event("dialogue", ALICE, "The garden gate squeaks.", "Alice", stamp=4 * DAY)], CaptureConfig())
+    Consolidator(filled, encoder).drain()
+    assert len(index.refresh("alice").ids) == before + 1
+    gone = index.refresh("alice").ids[0]
+    filled.forget(None, [gone])
+    assert gone not in index.refresh("alice").ids
+
+
+def test_time_views_hide_later_records(filled: Ledger, encoder: MiniLMEncoder) -> None:
+    engine = QueryEngine(filled, encoder)
+    res = engine.ask(QueryRequest(ALICE, "When is the parcel pickup?", as_of_valid=2 * DAY))
+    assert res.status == "answered"
+    assert all(e.record.source_time <= 2 * DAY for e in res.evidence)
+    assert "Tuesday" in res.answer
+
+
+def test_rrf_orders_by_fused_rank() -> None:
+    fused = reciprocal_rank_fusion({"a": [Hit(1, "x", 0), Hit(2, "y", 0)], "b": [Hit(2, "y", 0), Hit(3, "z", 0)]}, k=60)
+    assert [f.source_id for f in fused] == ["y", "x", "z"]
+    assert fused[0].ranks == {"a": 2, "b": 1}
+
+
+@pytest.mark.parametrize(
+    ("question", "operation"),
+    [
+        ("How many times did she call?", "count"),
+        ("How long did the trip take?", "temporal_arithmetic"),
+        ("When is the parcel pickup?", "temporal_lookup"),
+        ("Where does she live now?", "current_state"),
+        ("What did she use to drink before that?", "history"),
+        ("What colour is the mug?", "fact"),
+    ],
+)
+def test_plan_operations(question: str, operation: str) -> None:
+    assert plan_question(question).operation == operation
+
+
+def test_answer_cites_shown_sources_of_the_subject(filled: Ledger, encoder: MiniLMEncoder) -> None:
+    engine = QueryEngine(filled, encoder)
+    res = engine.ask(QueryRequest(ALICE, "How does Alice take her coffee?"))
+    assert res.status == "answered"
+    assert res.source_ids and set(res.source_ids) <= {e.source_id for e in res.evidence}
+    cited = filled.get_sources(res.source_ids)
+    assert all(s.subject_id == "alice" for s in cited)
+    assert "black" in res.answer
+    assert res.reader == "extractive"
+    assert {"embed", "recall", "pack", "read", "total"} <= set(res.timings_ms)
+    assert filled.query("SELECT count(*) FROM audit")[0][0] == 1
+
+
+def test_current_state_prefers_newest_revision(filled: Ledger, encoder: MiniLMEncoder) -> None:
+    res = QueryEngine(filled, encoder).ask(QueryRequest(ALICE, "When is the parcel pickup now?"))
+    assert res.status == "answered" and "Thursday" in res.answer
+
+
+def test_scope_isolation_in_answers(filled: Ledger, encoder: MiniLMEncoder) -> None:
+    res = QueryEngine(filled, encoder).ask(QueryRequest(BOB, "What does he drink every morning?"))
+    assert all(e.record.subject_id == "bob" for e in res.evidence)
+    assert "green tea" in res.answer
+    res = QueryEngine(filled, encoder).ask(QueryRequest(Scope("carol"), "What does he drink?"))
+    assert res.status == "missing" and res.source_ids == [] and res.evidence == []
+
+
+def test_abstains_when_nothing_matches(filled: Ledger, encoder: MiniLMEncoder) -> None:
+    res = QueryEngine(filled, encoder).ask(QueryRequest(ALICE, "Quantum chromodynamics lattice?"))
+    assert res.status in {"abstained", "missing"} and res.answer == "" and res.source_ids == []
+
+
+def test_ablation_and_budget(filled: Ledger, encoder: MiniLMEncoder) -> None:
+    lexical_only = QueryEngine(filled, encoder, ablate={"dense"})
+    res = lexical_only.ask(QueryRequest(ALICE, "parcel"))
+    assert "recall_dense" not in res.timings_ms and res.evidence
+    tiny = QueryEngine(filled, encoder, config=RecallConfig(token_budget=15))
+    res = tiny.ask(QueryRequest(ALICE, "parcel pickup coffee mug"))
+    assert len(res.evidence) <= 1 and res.left_out
+
+
+@pytest.mark.parametrize(
+    ("req", "field"),
+    [
+        (QueryRequest(Scope(""), "hi"), "scope.subject_id"),
+        (QueryRequest(ALICE, "   "), "question"),
+        (QueryRequest(ALICE, "x" * 5000), "question"),
+        (QueryRequest(ALICE, "hi", token_budget=-1), "token_budget"),
+    ],
+)
+def test_bad_requests_name_the_field(filled: Ledger, encoder: MiniLMEncoder, req: QueryRequest,
+                                     field: str) -> None:
+    with pytest.raises(ValidationError) as err:
+        QueryEngine(filled, encoder).ask(req)
+    assert err.value.field == field

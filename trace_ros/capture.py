@@ -1,0 +1,275 @@
+"""Road 1, the fast path: validate, scope, identify, and store source + job durably.
+
+Nothing is interpreted here. ``prepare`` turns an ``Event`` into a ``NewSource``
+or raises ``ValidationError(field, reason)``; ``GroupCommitWriter`` batches
+prepared sources from many callers into one SQLite transaction per short
+window, and reports each result only after the commit (acknowledged = durable).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .config import CaptureConfig
+from .errors import ValidationError
+from .ledger import Ledger, NewSource, Scope, StoreResult
+
+MODALITIES = ("dialogue", "perception")
+
+
+@dataclass(frozen=True)
+class Event:
+    """One thing said or perceived, as a client hands it in (before validation).
+
+    ``stamp`` is seconds since the epoch; ``None`` or 0 means "now" (the time
+    of receipt, which is then recorded as such).
+    """
+
+    modality: str
+    scope: Scope
+    text: str = ""
+    speaker: str = ""
+    label: str = ""
+    confidence: float | None = None
+    pose: dict[str, Any] | None = None
+    payload: dict[str, Any] | str | None = None
+    stamp: float | None = None
+    source_id: str = ""
+
+
+def _check_str(name: str, value: object, limit: int) -> str:
+    if not isinstance(value, str):
+        raise ValidationError(name, f"must be a string, got {type(value).__name__}")
+    try:
+        size = len(value.encode("utf-8"))
+    except UnicodeEncodeError as exc:
+        raise ValidationError(name, f"not valid UTF-8 ({exc.reason})") from exc
+    if "\x00" in value:
+        raise ValidationError(name, "contains a NUL character")
+    if size > limit:
+        raise ValidationError(name, f"{size} bytes exceeds the limit of {limit}")
+    return value
+
+
+def _digest(*parts: object) -> str:
+    return hashlib.sha256(json.dumps(parts, sort_keys=True, ensure_ascii=False)
+                          .encode("utf-8")).hexdigest()
+
+
+def prepare(event: Event, config: CaptureConfig, now: float | None = None) -> NewSource:
+    """Validate ``event`` and give it its ID and content hash.
+
+    Raises ``ValidationError`` naming the field and the reason.
+    """
+    if event.modality not in MODALITIES:
+        raise ValidationError("modality", f"must be one of {', '.join(MODALITIES)}")
+    scope = event.scope
+    for name in ("subject_id", "robot_id", "session_id"):
+        _check_str(f"scope.{name}", getattr(scope, name), 256)
+    scope.check()
+    speaker = _check_str("speaker" if event.modality == "dialogue" else "actor",
+                         event.speaker, 256).strip()
+    text = _check_str("text" if event.modality == "dialogue" else "description",
+                      event.text, config.max_text_bytes).strip()
+    label = _check_str("label", event.label, 512).strip()
+    if event.modality == "dialogue" and not text:
+        raise ValidationError("text", "required for dialogue, must not be empty")
+    if event.modality == "perception" and not (text or label):
+        raise ValidationError("description", "perception needs a description or a label")
+    if event.modality == "perception" and not text:
+        text = label
+
+    payload = event.payload
+    if payload is None or payload == "":
+        payload_obj: dict[str, Any] = {}
+    elif isinstance(payload, str):
+        _check_str("payload_json", payload, config.max_payload_bytes)
+        try:
+            payload_obj = json.loads(payload)
+        except json.JSONDecodeError as exc:
+            raise ValidationError("payload_json", f"not valid JSON ({exc.msg})") from exc
+        if not isinstance(payload_obj, dict):
+            raise ValidationError("payload_json", "must be a JSON object")
+    elif isinstance(payload, dict):
+        payload_obj = payload
+    else:
+        raise ValidationError("payload_json", "must be a JSON object")
+    payload_json = json.dumps(payload_obj, sort_keys=True, ensure_ascii=False)
+    if len(payload_json.encode("utf-8")) > config.max_payload_bytes:
+        raise ValidationError("payload_json", f"exceeds the limit of {config.max_payload_bytes} bytes")
+
+    confidence = event.confidence
+    if confidence is not None and (not math.isfinite(confidence) or not 0.0 <= confidence <= 1.0):
+        raise ValidationError("confidence", "must be within [0, 1]")
+    if event.pose is not None:
+        values = [v for k, v in event.pose.items() if k != "frame_id"]
+        if not all(isinstance(v, (int, float)) and math.isfinite(v) for v in values):
+            raise ValidationError("pose", "position and orientation must be finite numbers")
+        if not str(event.pose.get("frame_id", "")).strip():
+            raise ValidationError("pose.header.frame_id", "required when has_pose is true")
+
+    stamp = event.stamp or 0.0
+    if not math.isfinite(stamp) or stamp < 0:
+        raise ValidationError("header.stamp", "must be a finite, non-negative time")
+    from_receipt = stamp == 0.0
+    source_time = (now if now is not None else time.time()) if from_receipt else stamp
+
+    source_id = _check_str("source_id", event.source_id, 256).strip()
+    if not source_id:
+        # Deterministic: the same message replayed gets the same ID.
+        source_id = "src-" + _digest(scope.subject_id, scope.robot_id, scope.session_id,
+                                     event.modality, speaker, stamp, text, label)[:24]
+    content_hash = _digest(scope.subject_id, scope.robot_id, scope.session_id, event.modality,
+                           speaker, text, label, confidence, event.pose, payload_json, stamp)
+    return NewSource(source_id, scope, event.modality, speaker, text, label, confidence,
+                     event.pose, payload_json, source_time, from_receipt, content_hash)
+
+
+def rejected(event: Event, error: ValidationError) -> StoreResult:
+    return StoreResult(event.source_id, "rejected", error.field, error.reason)
+
+
+def ingest(ledger: Ledger, events: Iterable[Event], config: CaptureConfig,
+           batch_size: int = 500, progress: Callable[[int], None] | None = None
+           ) -> list[StoreResult]:
+    """Synchronous bulk capture (CLI, benchmarks): same validation, same ledger path."""
+    results: list[StoreResult] = []
+    batch: list[NewSource] = []
+    slots: list[int] = []
+
+    def flush() -> None:
+        for slot, res in zip(slots, ledger.store_sources(batch), strict=True):
+            results[slot] = res
+        if progress:
+            progress(len(batch))
+        batch.clear()
+        slots.clear()
+
+    for event in events:
+        try:
+            item = prepare(event, config)
+        except ValidationError as exc:
+            results.append(rejected(event, exc))
+            continue
+        results.append(StoreResult(item.source_id, "pending"))
+        slots.append(len(results) - 1)
+        batch.append(item)
+        if len(batch) >= batch_size:
+            flush()
+    if batch:
+        flush()
+    return results
+
+
+AckCallback = Callable[[StoreResult], None]
+
+
+@dataclass
+class _Pending:
+    item: NewSource
+    callback: AckCallback
+    enqueued: float = field(default_factory=time.monotonic)
+
+
+class GroupCommitWriter:
+    """Background writer: many submitters, one transaction per commit window.
+
+    ``submit`` validates on the caller's thread (a rejection is answered at
+    once) and queues the rest; the writer thread commits whatever arrived
+    within ``group_commit_ms`` (up to ``max_batch``) in one transaction and then
+    calls each callback with its result. If the ledger write fails, every item
+    of that batch is answered ``rejected`` with the error, never ``accepted``.
+    """
+
+    def __init__(self, ledger: Ledger, config: CaptureConfig,
+                 on_batch: Callable[[int, float], None] | None = None) -> None:
+        self.ledger = ledger
+        self.config = config
+        self._queue: queue.Queue[_Pending | None] = queue.Queue(maxsize=max(1, config.queue_depth))
+        self._stop = threading.Event()
+        self._on_batch = on_batch
+        self.committed = 0
+        self.batches = 0
+        self._thread = threading.Thread(target=self._run, name="trace_ros-writer", daemon=True)
+        self._thread.start()
+
+    @property
+    def depth(self) -> int:
+        return self._queue.qsize()
+
+    def submit(self, event: Event, callback: AckCallback) -> None:
+        try:
+            item = prepare(event, self.config)
+        except ValidationError as exc:
+            callback(rejected(event, exc))
+            return
+        self._queue.put(_Pending(item, callback))
+
+    def close(self, timeout: float = 10.0) -> None:
+        """Commit what is queued, then stop the thread."""
+        self._stop.set()
+        self._queue.put(None)
+        self._thread.join(timeout)
+
+    def _collect(self) -> tuple[list[_Pending], bool]:
+        first = self._queue.get()
+        if first is None:
+            return [], True
+        batch = [first]
+        deadline = time.monotonic() + self.config.group_commit_ms / 1000.0
+        stop = False
+        while len(batch) < self.config.max_batch:
+            remaining = deadline - time.monotonic()
+            try:
+                nxt = self._queue.get(timeout=remaining) if remaining > 0 else self._queue.get_nowait()
+            except queue.Empty:
+                break
+            if nxt is None:
+                stop = True
+                break
+            batch.append(nxt)
+        return batch, stop
+
+    def _run(self) -> None:
+        while True:
+            batch, stop = self._collect()
+            if batch:
+                self._commit(batch)
+            if stop:
+                # Drain whatever is still queued before exiting.
+                rest: list[_Pending] = []
+                while True:
+                    try:
+                        item = self._queue.get_nowait()
+                    except queue.Empty:
+                        break
+                    if item is not None:
+                        rest.append(item)
+                if rest:
+                    self._commit(rest)
+                return
+
+    def _commit(self, batch: list[_Pending]) -> None:
+        started = time.monotonic()
+        try:
+            results = self.ledger.store_sources([p.item for p in batch])
+        except Exception as exc:  # noqa: BLE001 - a failed write must still be answered
+            results = [StoreResult(p.item.source_id, "rejected", "ledger", f"write failed: {exc}")
+                       for p in batch]
+        self.batches += 1
+        self.committed += sum(r.status == "accepted" for r in results)
+        if self._on_batch:
+            self._on_batch(len(batch), time.monotonic() - started)
+        for pending, result in zip(batch, results, strict=True):
+            try:
+                pending.callback(result)
+            except Exception:  # noqa: BLE001 - a broken callback must not stop the writer
+                pass

@@ -1,0 +1,586 @@
+"""The ledger: one SQLite file (WAL) that is the single authority of the memory.
+
+Sources are immutable records of what was said or perceived; every source has
+one projection job. Vectors, the FTS5 index and anything in memory are derived
+and can be rebuilt from sources (``Ledger.rebuild_fts``, consolidation for vectors).
+
+One ``Ledger`` wraps one connection shared by the threads of a process (a lock
+serialises use); several processes may open the same file (busy timeout).
+Write transactions start with ``BEGIN IMMEDIATE`` so a writer waits for the
+lock instead of failing when it upgrades from reading.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from sqlite_utils import Database, Migrations
+
+from .config import LedgerConfig
+from .errors import ValidationError
+
+MIGRATIONS = Migrations("trace_ros")
+
+
+@MIGRATIONS()
+def m001_sources_jobs(db: Database) -> None:
+    db.executescript(
+        """
+        CREATE TABLE sources (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            source_id TEXT NOT NULL UNIQUE,
+            subject_id TEXT NOT NULL,
+            robot_id TEXT NOT NULL DEFAULT '',
+            session_id TEXT NOT NULL DEFAULT '',
+            modality TEXT NOT NULL CHECK (modality IN ('dialogue', 'perception')),
+            speaker TEXT NOT NULL DEFAULT '',
+            text TEXT NOT NULL,
+            label TEXT NOT NULL DEFAULT '',
+            confidence REAL,
+            pose TEXT,
+            payload TEXT NOT NULL DEFAULT '{}',
+            source_time REAL NOT NULL,
+            time_from_receipt INTEGER NOT NULL DEFAULT 0,
+            known_time REAL NOT NULL,
+            content_hash TEXT NOT NULL
+        );
+        CREATE INDEX sources_scope_time ON sources (subject_id, source_time);
+        CREATE INDEX sources_scope_session ON sources (subject_id, session_id);
+
+        CREATE TABLE jobs (
+            job_id INTEGER PRIMARY KEY AUTOINCREMENT,
+            source_seq INTEGER NOT NULL UNIQUE REFERENCES sources (seq) ON DELETE CASCADE,
+            status TEXT NOT NULL DEFAULT 'pending'
+                CHECK (status IN ('pending', 'running', 'done', 'failed', 'deferred')),
+            attempts INTEGER NOT NULL DEFAULT 0,
+            last_error TEXT,
+            outcome TEXT CHECK (outcome IN ('add', 'revise', 'noop')),
+            claimed_by TEXT,
+            lease_until REAL,
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL
+        );
+        CREATE INDEX jobs_status ON jobs (status, job_id);
+
+        CREATE TABLE sessions (
+            subject_id TEXT NOT NULL,
+            robot_id TEXT NOT NULL DEFAULT '',
+            session_id TEXT NOT NULL,
+            start_time REAL NOT NULL,
+            end_time REAL NOT NULL,
+            n_sources INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (subject_id, robot_id, session_id)
+        );
+
+        CREATE TABLE vectors (
+            owner_kind TEXT NOT NULL,
+            owner_id TEXT NOT NULL,
+            subject_id TEXT NOT NULL,
+            model TEXT NOT NULL,
+            dim INTEGER NOT NULL,
+            vec BLOB NOT NULL,
+            PRIMARY KEY (owner_kind, owner_id, model)
+        );
+        CREATE INDEX vectors_subject ON vectors (subject_id, model, owner_kind);
+
+        CREATE TABLE tombstones (
+            source_id TEXT PRIMARY KEY,
+            removed_at REAL NOT NULL
+        );
+
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        INSERT INTO meta (key, value) VALUES ('generation', '0');
+
+        CREATE TABLE audit (
+            query_id INTEGER PRIMARY KEY AUTOINCREMENT,
+            asked_at REAL NOT NULL,
+            subject_id TEXT NOT NULL,
+            scope TEXT NOT NULL,
+            question TEXT NOT NULL,
+            plan TEXT NOT NULL,
+            routes TEXT NOT NULL,
+            evidence_ids TEXT NOT NULL,
+            cited_ids TEXT NOT NULL,
+            answer TEXT NOT NULL,
+            status TEXT NOT NULL,
+            reader TEXT NOT NULL,
+            timings TEXT NOT NULL
+        );
+
+        -- Lexical recall: BM25 over source text (porter stemming), kept in step
+        -- with sources by triggers; 'rebuild' recreates it from sources alone.
+        CREATE VIRTUAL TABLE sources_fts USING fts5 (
+            text, speaker, content='sources', content_rowid='seq',
+            tokenize='porter unicode61'
+        );
+        CREATE TRIGGER sources_fts_ai AFTER INSERT ON sources BEGIN
+            INSERT INTO sources_fts (rowid, text, speaker) VALUES (new.seq, new.text, new.speaker);
+        END;
+        CREATE TRIGGER sources_fts_ad AFTER DELETE ON sources BEGIN
+            INSERT INTO sources_fts (sources_fts, rowid, text, speaker)
+            VALUES ('delete', old.seq, old.text, old.speaker);
+        END;
+        """
+    )
+
+
+SOURCE_COLUMNS = (
+    "seq, source_id, subject_id, robot_id, session_id, modality, speaker, text, label, "
+    "confidence, pose, payload, source_time, time_from_receipt, known_time, content_hash"
+)
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Who a record belongs to. Reads always filter by ``subject_id`` first."""
+
+    subject_id: str
+    robot_id: str = ""
+    session_id: str = ""
+
+    def check(self) -> None:
+        if not self.subject_id or not self.subject_id.strip():
+            raise ValidationError("scope.subject_id", "required, must not be empty")
+
+
+@dataclass(frozen=True)
+class SourceRecord:
+    seq: int
+    source_id: str
+    subject_id: str
+    robot_id: str
+    session_id: str
+    modality: str
+    speaker: str
+    text: str
+    label: str
+    confidence: float | None
+    pose: dict[str, Any] | None
+    payload: dict[str, Any]
+    source_time: float
+    time_from_receipt: bool
+    known_time: float
+    content_hash: str
+
+    @classmethod
+    def from_row(cls, row: Sequence[Any]) -> SourceRecord:
+        (seq, sid, subj, robot, sess, modality, speaker, text, label, conf, pose, payload,
+         stime, from_receipt, ktime, chash) = row
+        return cls(seq, sid, subj, robot, sess, modality, speaker, text, label, conf,
+                   json.loads(pose) if pose else None, json.loads(payload or "{}"),
+                   stime, bool(from_receipt), ktime, chash)
+
+    @property
+    def scope(self) -> Scope:
+        return Scope(self.subject_id, self.robot_id, self.session_id)
+
+
+@dataclass(frozen=True)
+class NewSource:
+    """A validated source ready to store (built by ``capture.prepare``)."""
+
+    source_id: str
+    scope: Scope
+    modality: str
+    speaker: str
+    text: str
+    label: str
+    confidence: float | None
+    pose: dict[str, Any] | None
+    payload_json: str
+    source_time: float
+    time_from_receipt: bool
+    content_hash: str
+
+
+@dataclass(frozen=True)
+class StoreResult:
+    source_id: str
+    status: str  # accepted | duplicate | rejected
+    field: str = ""
+    reason: str = ""
+    sequence: int = 0
+
+
+@dataclass(frozen=True)
+class Job:
+    job_id: int
+    source: SourceRecord
+    attempts: int
+
+
+def scope_filter(scope: Scope, alias: str = "s", as_of_valid: float | None = None,
+                 as_of_known: float | None = None) -> tuple[str, list[Any]]:
+    """SQL condition and arguments that restrict sources to a scope and time view."""
+    scope.check()
+    conds = [f"{alias}.subject_id = ?"]
+    args: list[Any] = [scope.subject_id]
+    if scope.robot_id:
+        conds.append(f"{alias}.robot_id = ?")
+        args.append(scope.robot_id)
+    if scope.session_id:
+        conds.append(f"{alias}.session_id = ?")
+        args.append(scope.session_id)
+    if as_of_valid is not None:
+        conds.append(f"{alias}.source_time <= ?")
+        args.append(as_of_valid)
+    if as_of_known is not None:
+        conds.append(f"{alias}.known_time <= ?")
+        args.append(as_of_known)
+    return " AND ".join(conds), args
+
+
+class Ledger:
+    """The SQLite authority. Thread-safe within a process; safe across processes."""
+
+    def __init__(self, path: str | Path, config: LedgerConfig | None = None) -> None:
+        self.config = config or LedgerConfig()
+        self.path = Path(path).expanduser()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.RLock()
+        self.conn = sqlite3.connect(
+            str(self.path), timeout=self.config.busy_timeout_ms / 1000.0,
+            isolation_level=None, check_same_thread=False,
+        )
+        self.conn.execute(f"PRAGMA busy_timeout = {int(self.config.busy_timeout_ms)}")
+        mode = self.conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        if mode.lower() != "wal":
+            raise RuntimeError(f"{self.path}: could not enable WAL mode (got {mode})")
+        self.conn.execute(f"PRAGMA synchronous = {self.config.synchronous.upper()}")
+        self.conn.execute("PRAGMA foreign_keys = ON")
+        self.db = Database(self.conn)
+        self._migrate()
+
+    def _migrate(self) -> None:
+        # Three nodes may open a fresh file at once: a file lock makes exactly
+        # one of them apply pending migrations.
+        lock_path = self.path.with_name(self.path.name + ".migrate.lock")
+        with open(lock_path, "a") as lock_file, self._lock:
+            fcntl.flock(lock_file, fcntl.LOCK_EX)
+            try:
+                if MIGRATIONS.pending(self.db):
+                    MIGRATIONS.apply(self.db)
+            finally:
+                fcntl.flock(lock_file, fcntl.LOCK_UN)
+
+    def close(self) -> None:
+        with self._lock:
+            self.conn.close()
+
+    def __enter__(self) -> Ledger:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- transactions -------------------------------------------------------
+
+    @contextmanager
+    def write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction (``BEGIN IMMEDIATE`` … ``COMMIT``), rolled back on error."""
+        with self._lock:
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.conn
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
+            self.conn.execute("COMMIT")
+
+    @contextmanager
+    def read(self) -> Iterator[sqlite3.Connection]:
+        """A consistent snapshot for several reads."""
+        with self._lock:
+            self.conn.execute("BEGIN")
+            try:
+                yield self.conn
+            finally:
+                self.conn.execute("COMMIT")
+
+    def query(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        with self._lock:
+            return self.conn.execute(sql, args).fetchall()
+
+    # -- capture (fast path) ------------------------------------------------
+
+    def store_sources(self, items: Iterable[NewSource]) -> list[StoreResult]:
+        """Store sources and their projection jobs in ONE transaction (group commit).
+
+        Per item: same ID + same content hash = ``duplicate``; same ID + other
+        content = ``rejected``; a tombstoned ID = ``rejected``. Returns once the
+        transaction is committed, so every ``accepted`` result is durable.
+        """
+        results: list[StoreResult] = []
+        now = time.time()
+        with self.write() as conn:
+            for item in items:
+                row = conn.execute(
+                    "SELECT seq, content_hash FROM sources WHERE source_id = ?", (item.source_id,)
+                ).fetchone()
+                if row is not None:
+                    if row[1] == item.content_hash:
+                        results.append(StoreResult(item.source_id, "duplicate", sequence=row[0]))
+                    else:
+                        results.append(StoreResult(
+                            item.source_id, "rejected", "source_id",
+                            "already stored with different content"))
+                    continue
+                if conn.execute("SELECT 1 FROM tombstones WHERE source_id = ?",
+                                (item.source_id,)).fetchone():
+                    results.append(StoreResult(
+                        item.source_id, "rejected", "source_id",
+                        "was forgotten; re-ingest only with allow_reingest"))
+                    continue
+                sc = item.scope
+                cur = conn.execute(
+                    "INSERT INTO sources (source_id, subject_id, robot_id, session_id, modality, "
+                    "speaker, text, label, confidence, pose, payload, source_time, "
+                    "time_from_receipt, known_time, content_hash) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (item.source_id, sc.subject_id, sc.robot_id, sc.session_id, item.modality,
+                     item.speaker, item.text, item.label, item.confidence,
+                     json.dumps(item.pose) if item.pose else None, item.payload_json,
+                     item.source_time, int(item.time_from_receipt), now, item.content_hash),
+                )
+                seq = int(cur.lastrowid or 0)
+                conn.execute(
+                    "INSERT INTO jobs (source_seq, created_at, updated_at) VALUES (?, ?, ?)",
+                    (seq, now, now),
+                )
+                if sc.session_id:
+                    conn.execute(
+                        "INSERT INTO sessions (subject_id, robot_id, session_id, start_time, "
+                        "end_time, n_sources) VALUES (?, ?, ?, ?, ?, 1) "
+                        "ON CONFLICT (subject_id, robot_id, session_id) DO UPDATE SET "
+                        "start_time = min(start_time, excluded.start_time), "
+                        "end_time = max(end_time, excluded.end_time), n_sources = n_sources + 1",
+                        (sc.subject_id, sc.robot_id, sc.session_id, item.source_time,
+                         item.source_time),
+                    )
+                results.append(StoreResult(item.source_id, "accepted", sequence=seq))
+        return results
+
+    # -- reads ----------------------------------------------------------------
+
+    def get_sources(self, source_ids: Sequence[str]) -> list[SourceRecord]:
+        """Sources by ID, in the order asked (missing IDs are skipped)."""
+        if not source_ids:
+            return []
+        marks = ",".join("?" * len(source_ids))
+        rows = self.query(f"SELECT {SOURCE_COLUMNS} FROM sources WHERE source_id IN ({marks})",
+                          list(source_ids))
+        by_id = {r[1]: SourceRecord.from_row(r) for r in rows}
+        return [by_id[s] for s in source_ids if s in by_id]
+
+    def get_sources_by_seq(self, seqs: Sequence[int]) -> dict[int, SourceRecord]:
+        if not seqs:
+            return {}
+        marks = ",".join("?" * len(seqs))
+        rows = self.query(f"SELECT {SOURCE_COLUMNS} FROM sources WHERE seq IN ({marks})",
+                          list(seqs))
+        return {r[0]: SourceRecord.from_row(r) for r in rows}
+
+    def sources_in_scope(self, scope: Scope, *, as_of_valid: float | None = None,
+                         as_of_known: float | None = None,
+                         limit: int | None = None, newest_first: bool = False
+                         ) -> list[SourceRecord]:
+        cond, args = scope_filter(scope, "s", as_of_valid, as_of_known)
+        order = "DESC" if newest_first else "ASC"
+        sql = (f"SELECT {SOURCE_COLUMNS} FROM sources s WHERE {cond} "
+               f"ORDER BY s.source_time {order}, s.seq {order}")
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+        return [SourceRecord.from_row(r) for r in self.query(sql, args)]
+
+    def count_sources(self, subject_id: str | None = None) -> int:
+        if subject_id is None:
+            return int(self.query("SELECT count(*) FROM sources")[0][0])
+        return int(self.query("SELECT count(*) FROM sources WHERE subject_id = ?",
+                              (subject_id,))[0][0])
+
+    # -- generation -------------------------------------------------------------
+
+    def generation(self) -> int:
+        return int(self.query("SELECT value FROM meta WHERE key = 'generation'")[0][0])
+
+    @staticmethod
+    def bump_generation(conn: sqlite3.Connection) -> int:
+        """Inside a write transaction: advance the generation readers reload on."""
+        conn.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'")
+        return int(conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0])
+
+    # -- jobs (slow path) ---------------------------------------------------------
+
+    def claim_jobs(self, worker: str, limit: int, lease_s: float, max_attempts: int) -> list[Job]:
+        """Atomically claim pending jobs (or running ones whose lease expired)."""
+        now = time.time()
+        with self.write() as conn:
+            rows = conn.execute(
+                "SELECT job_id, source_seq, attempts FROM jobs WHERE "
+                "(status = 'pending' OR (status = 'running' AND lease_until < ?)) "
+                "AND attempts < ? ORDER BY job_id LIMIT ?",
+                (now, max_attempts, limit),
+            ).fetchall()
+            if not rows:
+                return []
+            conn.executemany(
+                "UPDATE jobs SET status = 'running', attempts = attempts + 1, claimed_by = ?, "
+                "lease_until = ?, updated_at = ? WHERE job_id = ?",
+                [(worker, now + lease_s, now, r[0]) for r in rows],
+            )
+        sources = self.get_sources_by_seq([r[1] for r in rows])
+        return [Job(r[0], sources[r[1]], r[2] + 1) for r in rows if r[1] in sources]
+
+    def fail_jobs(self, job_ids: Sequence[int], error: str, max_attempts: int) -> None:
+        now = time.time()
+        with self.write() as conn:
+            conn.executemany(
+                "UPDATE jobs SET status = CASE WHEN attempts >= ? THEN 'failed' ELSE 'pending' END, "
+                "last_error = ?, lease_until = NULL, updated_at = ? WHERE job_id = ?",
+                [(max_attempts, error[:2000], now, j) for j in job_ids],
+            )
+
+    def job_counts(self) -> dict[str, int]:
+        rows = self.query("SELECT status, count(*) FROM jobs GROUP BY status")
+        counts = {s: 0 for s in ("pending", "running", "done", "failed", "deferred")}
+        counts.update({r[0]: int(r[1]) for r in rows})
+        return counts
+
+    # -- vectors ----------------------------------------------------------------
+
+    @staticmethod
+    def put_vectors(conn: sqlite3.Connection, owner_kind: str, model: str,
+                    rows: Iterable[tuple[str, str, np.ndarray]]) -> None:
+        """Inside a write transaction: store (owner_id, subject_id, vector) rows."""
+        conn.executemany(
+            "INSERT OR REPLACE INTO vectors (owner_kind, owner_id, subject_id, model, dim, vec) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            [(owner_kind, oid, subj, model, int(v.shape[0]),
+              np.asarray(v, dtype=np.float32).tobytes()) for oid, subj, v in rows],
+        )
+
+    def vector_models(self) -> list[tuple[str, int, int]]:
+        """(model, dim, count) of the stored source vectors."""
+        return [(r[0], int(r[1]), int(r[2])) for r in self.query(
+            "SELECT model, dim, count(*) FROM vectors WHERE owner_kind = 'source' "
+            "GROUP BY model, dim")]
+
+    # -- maintenance ---------------------------------------------------------------
+
+    def rebuild_fts(self) -> None:
+        with self.write() as conn:
+            conn.execute("INSERT INTO sources_fts (sources_fts) VALUES ('rebuild')")
+
+    def integrity_check(self) -> str:
+        return str(self.query("PRAGMA integrity_check")[0][0])
+
+    def stats(self) -> dict[str, Any]:
+        subjects = self.query(
+            "SELECT subject_id, count(*) FROM sources GROUP BY subject_id ORDER BY subject_id")
+        size = sum(p.stat().st_size for p in self.path.parent.glob(self.path.name + "*")
+                   if p.is_file() and not p.name.endswith(".lock"))
+        return {
+            "db_path": str(self.path),
+            "sources": self.count_sources(),
+            "subjects": {s: int(n) for s, n in subjects},
+            "sessions": int(self.query("SELECT count(*) FROM sessions")[0][0]),
+            "jobs": self.job_counts(),
+            "vectors": [{"model": m, "dim": d, "count": n} for m, d, n in self.vector_models()],
+            "tombstones": int(self.query("SELECT count(*) FROM tombstones")[0][0]),
+            "queries": int(self.query("SELECT count(*) FROM audit")[0][0]),
+            "generation": self.generation(),
+            "db_bytes": size,
+        }
+
+    # -- forget ------------------------------------------------------------------
+
+    def forget(self, scope: Scope | None = None, source_ids: Sequence[str] = (),
+               allow_reingest: bool = False) -> list[str]:
+        """Remove sources and everything derived from them; return the removed IDs.
+
+        With a scope, everything in it (or only the listed IDs that belong to
+        it). Without one, the listed IDs. Each removed ID leaves a content-free
+        tombstone unless ``allow_reingest``.
+        """
+        if scope is None and not source_ids:
+            raise ValidationError("scope", "give a scope with a subject_id or source IDs")
+        conds: list[str] = []
+        args: list[Any] = []
+        if scope is not None:
+            cond, args = scope_filter(scope, "sources")
+            conds.append(cond)
+        if source_ids:
+            conds.append(f"source_id IN ({','.join('?' * len(source_ids))})")
+            args = args + list(source_ids)
+        where = " AND ".join(conds)
+        now = time.time()
+        with self.write() as conn:
+            rows = conn.execute(
+                f"SELECT source_id, subject_id FROM sources WHERE {where}", args).fetchall()
+            removed = [r[0] for r in rows]
+            subjects = {r[1] for r in rows}
+            for chunk_start in range(0, len(removed), 500):
+                chunk = removed[chunk_start:chunk_start + 500]
+                marks = ",".join("?" * len(chunk))
+                conn.execute(f"DELETE FROM vectors WHERE owner_kind = 'source' "
+                             f"AND owner_id IN ({marks})", chunk)
+                conn.execute(f"DELETE FROM sources WHERE source_id IN ({marks})", chunk)
+                for sid in chunk:
+                    conn.execute("DELETE FROM audit WHERE evidence_ids LIKE ?",
+                                 (f'%"{sid}"%',))
+            if allow_reingest:
+                conn.executemany("DELETE FROM tombstones WHERE source_id = ?",
+                                 [(s,) for s in list(source_ids) + removed])
+            else:
+                conn.executemany(
+                    "INSERT OR REPLACE INTO tombstones (source_id, removed_at) VALUES (?, ?)",
+                    [(s, now) for s in removed])
+            for subject in subjects:
+                self._recount_sessions(conn, subject)
+            if scope is not None and not source_ids:
+                conn.execute("DELETE FROM audit WHERE subject_id = ?", (scope.subject_id,))
+            self._bump_vectors_epoch(conn)
+            self.bump_generation(conn)
+        return removed
+
+    @staticmethod
+    def _bump_vectors_epoch(conn: sqlite3.Connection) -> None:
+        """Tell in-memory vector indexes that rows were removed (full reload needed)."""
+        conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('vectors_epoch', ?)",
+                     (f"{time.time():.6f}",))
+
+    def reset_derived(self, model: str | None = None) -> int:
+        """Drop derived vectors (all, or those not of ``model``), rebuild FTS, and
+        requeue every source's job so consolidation recreates what was dropped.
+        Returns the number of jobs requeued."""
+        now = time.time()
+        with self.write() as conn:
+            if model is None:
+                conn.execute("DELETE FROM vectors")
+            else:
+                conn.execute("DELETE FROM vectors WHERE model != ?", (model,))
+            conn.execute("INSERT INTO sources_fts (sources_fts) VALUES ('rebuild')")
+            cur = conn.execute("UPDATE jobs SET status = 'pending', attempts = 0, "
+                               "last_error = NULL, lease_until = NULL, updated_at = ?", (now,))
+            self._bump_vectors_epoch(conn)
+            self.bump_generation(conn)
+            return int(cur.rowcount)
+
+    @staticmethod
+    def _recount_sessions(conn: sqlite3.Connection, subject_id: str) -> None:
+        conn.execute("DELETE FROM sessions WHERE subject_id = ?", (subject_id,))
+        conn.execute(
+            "INSERT INTO sessions (subject_id, robot_id, session_id, start_time, end_time, "
+            "n_sources) SELECT subject_id, robot_id, session_id, min(source_time), "
+            "max(source_time), count(*) FROM sources WHERE subject_id = ? AND session_id != '' "
+            "GROUP BY subject_id, robot_id, session_id", (subject_id,))

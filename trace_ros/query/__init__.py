@@ -1,0 +1,1 @@
+"""Road 3: plan → recall routes → pack → reader → checks."""
