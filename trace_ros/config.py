@@ -63,6 +63,10 @@ class ReaderConfig:
     device: str = "auto"
     max_new_tokens: int = 96
     load_in_4bit: bool = True
+    # GPU admission: memory kept free for others, and what to do when refused
+    # (true: load on the CPU instead; false: no Qwen reader, so 'auto' answers extractively).
+    gpu_reserve_mb: int = 1024
+    cpu_fallback: bool = False
 
 
 @dataclass

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Protocol
 
 from ..config import ReaderConfig
@@ -101,22 +102,26 @@ class ExtractiveReader:
         return ReaderOutput("; ".join(parts), [s.item.source_id for s in chosen], self.name)
 
 
-def make_reader(config: ReaderConfig) -> Reader:
+def make_reader(config: ReaderConfig, lease_path: Path | None = None) -> Reader:
     """The reader named by ``config.kind``.
 
     ``qwen`` raises ``ModelUnavailableError`` when its local weights cannot be
-    loaded; ``auto`` then falls back to the extractive reader.
+    loaded or the GPU does not admit it; ``auto`` then falls back to the
+    extractive reader. ``lease_path`` is the GPU lease table shared by the nodes.
     """
     if config.kind == "extractive":
         return ExtractiveReader()
     try:
+        from ..admission import Admission
         from .qwen_reader import QwenReader
     except ImportError as exc:
         if config.kind == "qwen":
             raise ModelUnavailableError(f"qwen reader unavailable: {exc}") from exc
         return ExtractiveReader()
+    admission = (Admission(lease_path, config.gpu_reserve_mb << 20)
+                 if lease_path is not None else None)
     try:
-        return QwenReader(config)
+        return QwenReader(config, admission)
     except ModelUnavailableError:
         if config.kind == "qwen":
             raise
