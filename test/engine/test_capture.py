@@ -116,7 +116,8 @@ def test_writer_answers_every_item_when_the_write_fails(ledger: Ledger) -> None:
     got: list[StoreResult] = []
     done = threading.Event()
     ledger.conn.execute("DROP TRIGGER sources_fts_ai")
-    ledger.conn.execute("CREATE TRIGGER boom BEFORE INSERT ON sources BEGIN SELECT RAISE(ABORT, 'disk says no'); END")
+    ledger.conn.execute("CREATE TRIGGER boom BEFORE INSERT ON sources "
+                        "BEGIN SELECT RAISE(ABORT, 'disk says no'); END")
 
     def cb(res: StoreResult) -> None:
         got.append(res)

@@ -59,7 +59,8 @@ def test_lexical_is_scoped_before_ranking(filled: Ledger) -> None:
     assert len(hits) == 2 and all("parcel" in t for t in texts)
     assert not any("Bob" in t for t in texts)
     # Bob's scope sees only Bob's record.
-    assert [s.speaker for s in filled.get_sources([h.source_id for h in lexical(filled, BOB, "parcel", 10)])] == ["Bob"]
+    bob_hits = lexical(filled, BOB, "parcel", 10)
+    assert [s.speaker for s in filled.get_sources([h.source_id for h in bob_hits])] == ["Bob"]
 
 
 def test_lexical_stems(filled: Ledger) -> None:
@@ -78,7 +79,8 @@ def test_dense_recall_finds_paraphrase(filled: Ledger, encoder: MiniLMEncoder) -
 def test_dense_index_sees_new_vectors_and_forgets(filled: Ledger, encoder: MiniLMEncoder) -> None:
     index = VectorIndex(filled, encoder.name)
     before = len(index.refresh("alice").ids)
-    ingest(filled, [Event("dialogue", ALICE, "The garden gate squeaks.", "Alice", stamp=4 * DAY)], CaptureConfig())
+    gate = Event("dialogue", ALICE, "The garden gate squeaks.", "Alice", stamp=4 * DAY)
+    ingest(filled, [gate], CaptureConfig())
     Consolidator(filled, encoder).drain()
     assert len(index.refresh("alice").ids) == before + 1
     gone = index.refresh("alice").ids[0]
@@ -95,7 +97,8 @@ def test_time_views_hide_later_records(filled: Ledger, encoder: MiniLMEncoder) -
 
 
 def test_rrf_orders_by_fused_rank() -> None:
-    fused = reciprocal_rank_fusion({"a": [Hit(1, "x", 0), Hit(2, "y", 0)], "b": [Hit(2, "y", 0), Hit(3, "z", 0)]}, k=60)
+    routes = {"a": [Hit(1, "x", 0), Hit(2, "y", 0)], "b": [Hit(2, "y", 0), Hit(3, "z", 0)]}
+    fused = reciprocal_rank_fusion(routes, k=60)
     assert [f.source_id for f in fused] == ["y", "x", "z"]
     assert fused[0].ranks == {"a": 2, "b": 1}
 

@@ -84,7 +84,7 @@ class ExtractiveReader:
         best = max(s.relevance for s in scored)
         near = [s for s in scored if s.relevance >= self.near_best * best]
         by_time = sorted(near, key=lambda s: (s.item.record.source_time, s.item.record.seq))
-        if plan.operation == "current_state":
+        if plan.current:
             chosen = [by_time[-1]]  # the newest of the equally relevant revisions
         elif plan.operation == "history":
             chosen = by_time
