@@ -134,6 +134,33 @@ def m001_sources_jobs(db: Database) -> None:
     )
 
 
+@MIGRATIONS()
+def m002_fts_subject(db: Database) -> None:
+    """Index the subject in FTS5 too, so lexical recall filters by subject inside
+    MATCH instead of ranking every subject's matches first (cost grew with the
+    whole ledger, measured by ``bench scale``)."""
+    db.executescript(
+        """
+        DROP TRIGGER sources_fts_ai;
+        DROP TRIGGER sources_fts_ad;
+        DROP TABLE sources_fts;
+        CREATE VIRTUAL TABLE sources_fts USING fts5 (
+            text, speaker, subject_id, content='sources', content_rowid='seq',
+            tokenize='porter unicode61'
+        );
+        CREATE TRIGGER sources_fts_ai AFTER INSERT ON sources BEGIN
+            INSERT INTO sources_fts (rowid, text, speaker, subject_id)
+            VALUES (new.seq, new.text, new.speaker, new.subject_id);
+        END;
+        CREATE TRIGGER sources_fts_ad AFTER DELETE ON sources BEGIN
+            INSERT INTO sources_fts (sources_fts, rowid, text, speaker, subject_id)
+            VALUES ('delete', old.seq, old.text, old.speaker, old.subject_id);
+        END;
+        INSERT INTO sources_fts (sources_fts) VALUES ('rebuild');
+        """
+    )
+
+
 SOURCE_COLUMNS = (
     "seq, source_id, subject_id, robot_id, session_id, modality, speaker, text, label, "
     "confidence, pose, payload, source_time, time_from_receipt, known_time, content_hash"

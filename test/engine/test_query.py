@@ -172,3 +172,12 @@ def test_bad_requests_name_the_field(filled: Ledger, encoder: MiniLMEncoder, req
     with pytest.raises(ValidationError) as err:
         QueryEngine(filled, encoder).ask(req)
     assert err.value.field == field
+
+
+def test_lexical_subject_prefilter_is_exact(ledger: Ledger) -> None:
+    events = [Event("dialogue", Scope(subj), f"the lamp in room {subj}", "X", stamp=1.0)
+              for subj in ("conv-2", "conv-2-b", "conv-26", "***")]
+    ingest(ledger, events, CaptureConfig())
+    for subj in ("conv-2", "conv-2-b", "conv-26", "***"):
+        hits = lexical(ledger, Scope(subj), "lamp", 10)
+        assert [s.subject_id for s in ledger.get_sources([h.source_id for h in hits])] == [subj]

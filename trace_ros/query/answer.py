@@ -70,6 +70,9 @@ class QueryResult:
 
 
 class QueryEngine:
+    # What ``ablate`` can remove; the benchmark reports any other component as not applicable.
+    COMPONENTS: tuple[str, ...] = ROUTES
+
     def __init__(self, ledger: Ledger, encoder: Encoder | None, reader: Reader | None = None,
                  config: RecallConfig | None = None, *, ablate: Collection[str] = (),
                  audit: bool = True) -> None:

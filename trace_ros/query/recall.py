@@ -34,20 +34,32 @@ class Fused:
 def fts_match_expression(question: str) -> str:
     """An FTS5 MATCH expression: the question's content words, OR-ed, each quoted."""
     terms = content_terms(question)
-    return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+    return " OR ".join(_quote(t) for t in terms)
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace('"', '""') + '"'
 
 
 def lexical(ledger: Ledger, scope: Scope, question: str, k: int,
-            as_of_valid: float | None = None, as_of_known: float | None = None) -> list[Hit]:
-    """FTS5 BM25 over source text (and, weighted lower, speaker), within the scope."""
+            as_of_valid: float | None = None, as_of_known: float | None = None,
+            weights: tuple[float, float] = (1.0, 0.3)) -> list[Hit]:
+    """FTS5 BM25 over source text and speaker (weights per column), within the scope.
+
+    The subject is matched inside FTS5 as a phrase of its tokens, so only that
+    subject's rows are ranked; the join's exact scope filter stays the authority
+    (a phrase can also match a longer subject ID). Ties keep storage order.
+    """
     expr = fts_match_expression(question)
     if not expr or k <= 0:
         return []
+    if any(ch.isalnum() for ch in scope.subject_id):
+        expr = f"subject_id : {_quote(scope.subject_id)} AND ({expr})"
     cond, args = scope_filter(scope, "s", as_of_valid, as_of_known)
     rows = ledger.query(
-        "SELECT s.seq, s.source_id, bm25(sources_fts, 1.0, 0.3) AS rank "
-        "FROM sources_fts JOIN sources s ON s.seq = sources_fts.rowid "
-        f"WHERE sources_fts MATCH ? AND {cond} ORDER BY rank LIMIT ?",
+        f"SELECT s.seq, s.source_id, bm25(sources_fts, {float(weights[0])}, {float(weights[1])}, 0.0)"
+        " AS rank FROM sources_fts JOIN sources s ON s.seq = sources_fts.rowid "
+        f"WHERE sources_fts MATCH ? AND {cond} ORDER BY rank, s.seq LIMIT ?",
         [expr, *args, k],
     )
     # bm25() is lower-is-better; flip the sign so higher is better everywhere.

@@ -1,0 +1,1 @@
+"""Tests of the benchmarks (trace_ros.bench)."""

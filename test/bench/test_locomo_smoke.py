@@ -1,0 +1,90 @@
+"""Smoke run of ``trace-ros bench locomo`` (one conversation, 20 questions) and its report.
+
+Needs the public LoCoMo file at ../shared/data/locomo10.json (skipped without it) and
+the MiniLM weights. Takes about 30 s on two CPU cores. The full run is marked slow.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .contract import BASELINES, check_report
+
+REPO = Path(__file__).resolve().parents[2]
+DATA = REPO.parent / "shared" / "data" / "locomo10.json"
+
+pytestmark = pytest.mark.skipif(not DATA.is_file(), reason=f"{DATA} not present")
+
+
+def _run(out: Path, *extra: str, timeout: float = 600) -> dict[str, Any]:
+    cmd = [sys.executable, "-m", "trace_ros.cli", "bench", "locomo", "--data", str(DATA),
+           "--out", str(out), *extra]
+    proc = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=timeout)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "| trace_ros (system) |" in proc.stdout
+    return json.loads((out / "report.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def smoke(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    out = tmp_path_factory.mktemp("locomo-smoke")
+    return out, _run(out, "--samples", "1", "--questions", "20", "--ablate", "graph,lexical",
+                     timeout=240)
+
+
+def test_smoke_report_has_every_documented_key_in_range(smoke: tuple[Path, dict[str, Any]]) -> None:
+    _, report = smoke
+    check_report(report, {"graph": False, "lexical": True})
+    assert report["data"]["conversations"] == 1 and report["data"]["questions"] == 20
+    assert report["system"]["overall"]["n"] + len(report["data"]["excluded"]) == 20
+    assert sum(report["system"]["status"].values()) == 20
+    assert report["ablations"]["graph"]["reason"] == "component not built"
+
+
+def test_smoke_writes_tables_plots_and_per_question_lines(smoke: tuple[Path, dict[str, Any]]) -> None:
+    out, report = smoke
+    md = (out / "report.md").read_text()
+    for label in ("trace_ros (system)", *(f"baseline: {b}" for b in BASELINES), "system − lexical"):
+        assert f"| {label} |" in md
+    for png in ("metrics_by_category.png", "latency_cdf.png"):
+        assert (out / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    lines = (out / "questions.jsonl").read_text().splitlines()
+    assert len(lines) == 20
+    first = json.loads(lines[0])
+    assert set(first["baselines"]) == set(BASELINES)
+    assert len(first["system"]["turns"]) <= 10
+
+
+def test_unknown_ablation_is_refused(tmp_path: Path) -> None:
+    proc = subprocess.run([sys.executable, "-m", "trace_ros.cli", "bench", "locomo", "--data",
+                           str(DATA), "--out", str(tmp_path), "--ablate", "telepathy"],
+                          cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "unknown component" in proc.stderr
+
+
+@pytest.mark.slow
+def test_two_runs_give_the_same_metrics(tmp_path: Path,
+                                        smoke: tuple[Path, dict[str, Any]]) -> None:
+    _, first = smoke
+    second = _run(tmp_path, "--samples", "1", "--questions", "20", "--ablate", "graph,lexical")
+    for key in ("system", "baselines", "ablations", "context"):
+        a, b = first[key], second[key]
+        if key == "baselines":
+            a = {n: {k: v for k, v in x.items() if k != "latency_ms"} for n, x in a.items()}
+            b = {n: {k: v for k, v in x.items() if k != "latency_ms"} for n, x in b.items()}
+        assert a == b, key
+
+
+@pytest.mark.slow
+def test_full_locomo_run(tmp_path: Path) -> None:
+    report = _run(tmp_path, "--ablate", "graph,hierarchy,update_seeds,lexical,dense", timeout=3600)
+    check_report(report, {"graph": False, "hierarchy": False, "update_seeds": False,
+                          "lexical": True, "dense": True})
+    assert report["system"]["overall"]["n"] == 1531
+    assert report["data"]["questions"] == 1540

@@ -1,0 +1,61 @@
+"""The scale benchmark: a seeded synthetic memory, and a 2,000-source run of the command."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from trace_ros.bench import scale
+from trace_ros.bench.synth import ATTRIBUTES, generate, questions
+from trace_ros.capture import prepare
+from trace_ros.config import CaptureConfig
+
+
+def test_generator_is_seeded_and_exact() -> None:
+    first = list(generate(500, seed=3))
+    assert len(first) == 500
+    assert first == list(generate(500, seed=3))
+    assert first != list(generate(500, seed=4))
+    assert questions(20, seed=3) == questions(20, seed=3)
+
+
+def test_generator_makes_valid_varied_events() -> None:
+    events = list(generate(3000, seed=1, subjects=4))
+    for event in events:
+        prepare(event, CaptureConfig())  # raises ValidationError if malformed
+    assert {e.scope.subject_id for e in events} == {f"person-{i:02d}" for i in range(4)}
+    perception = [e for e in events if e.modality == "perception"]
+    assert perception and all(e.pose and e.pose["frame_id"] == "map" and e.label for e in perception)
+    stamps = [e.stamp or 0.0 for e in events]
+    assert max(stamps) - min(stamps) > 60 * 86400  # sessions spread over months
+    updates = [e for e in events if e.text.startswith("My favourite colour is now")]
+    assert len({e.text for e in updates}) > 1  # an attribute that changes over time
+    assert set(ATTRIBUTES) >= {"colour", "city"}
+
+
+def test_scale_command_small(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert scale.main(["--sources", "1000,2000", "--out", str(tmp_path), "--questions", "30"]) == 0
+    report = json.loads((tmp_path / "scale.json").read_text())
+    assert report["query_mode"] == "lexical-only"
+    sizes = report["sizes"]
+    assert [r["sources"] for r in sizes] == [1000, 2000]
+    for row in sizes:
+        assert row["accepted"] == row["sources"] and row["events_per_s"] > 0
+        assert row["query_ms"]["n"] == 30 and 0 <= row["query_ms"]["p50"] <= row["query_ms"]["p95"]
+        assert row["peak_rss_mb"] > 0 and row["db_mb"] > 0
+    assert sizes[1]["db_mb"] > sizes[0]["db_mb"]
+    assert (tmp_path / "scale.png").read_bytes()[:4] == b"\x89PNG"
+    assert not list(tmp_path.glob("scale-*.db"))
+    assert "| 2,000 |" in capsys.readouterr().out
+
+
+def test_scale_rejects_bad_sizes() -> None:
+    with pytest.raises(SystemExit):
+        scale.main(["--sources", "ten"])
+
+
+@pytest.mark.slow
+def test_scale_100k(tmp_path: Path) -> None:
+    assert scale.main(["--sources", "10000,100000", "--out", str(tmp_path)]) == 0

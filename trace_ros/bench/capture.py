@@ -1,0 +1,289 @@
+"""Capture benchmark: acknowledged-durable events/s and publish->Ack latency over real topics.
+
+    trace-ros bench capture [--seconds 20] [--window 32] [--rate 0] [--json] [--db PATH]
+
+Starts memory_node (a child process) on a fresh ledger and publishes mixed
+dialogue and perception events from this process at full speed for ``--seconds``,
+with at most ``--window`` events unacknowledged; each event is timed from just
+before ``publish`` to its Ack (sent by the node after the group commit). Once the
+node is saturated, a bigger window adds only queueing (Little's law: latency ~
+window / throughput), so the window is part of every result. ``--rate R`` adds a
+second phase paced at R events/s. After the run the ledger must hold exactly the
+accepted events, and pass ``PRAGMA integrity_check``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+SUBJECTS = [f"person-{i}" for i in range(8)]
+TEXTS = ["Please remind me to water the plants at six.", "I left my keys next to the sink.",
+         "The delivery should arrive before noon tomorrow.", "Can you bring me a glass of water?"]
+LABELS = ["red mug", "keys", "parcel", "plant", "glass of water"]
+
+
+@dataclass
+class RunStats:
+    window: int
+    rate: float
+    seconds: float = 0.0
+    published: int = 0
+    statuses: Counter = field(default_factory=Counter)
+    latencies_ms: list[float] = field(default_factory=list)
+    missing: int = 0
+
+    @property
+    def accepted(self) -> int:
+        return self.statuses["accepted"]
+
+    def percentile(self, q: float) -> float:
+        if not self.latencies_ms:
+            return float("nan")
+        data = sorted(self.latencies_ms)
+        return data[min(len(data) - 1, int(round(q / 100.0 * (len(data) - 1))))]
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "events_per_s": round(self.accepted / self.seconds, 1) if self.seconds else 0.0,
+            "ack_latency_ms": {f"p{q}": round(self.percentile(q), 2) for q in (50, 95, 99)}
+            | {"max": round(max(self.latencies_ms, default=float("nan")), 2)},
+            "window": self.window, "rate": self.rate, "seconds": round(self.seconds, 2),
+            "published": self.published, "accepted": self.accepted,
+            "duplicate": self.statuses["duplicate"], "rejected": self.statuses["rejected"],
+            "missing": self.missing,
+        }
+
+
+class Streamer:
+    """Publishes events with a bounded number in flight and times their Acks."""
+
+    def __init__(self, run_id: str) -> None:
+        self.run_id = run_id
+        self.count = 0
+        self.sent: dict[str, float] = {}
+        self.cond = threading.Condition()
+        self.stats: RunStats | None = None
+        self.last_ack = 0.0
+        self._templates: tuple[Any, Any] | None = None
+
+    def on_ack(self, ack: Any) -> None:
+        now = time.perf_counter()
+        with self.cond:
+            sent = self.sent.pop(ack.source_id, None)
+            if sent is not None and self.stats is not None:
+                self.stats.latencies_ms.append((now - sent) * 1000.0)
+                self.stats.statuses[ack.status] += 1
+                self.last_ack = now
+            self.cond.notify_all()
+
+    def message(self) -> Any:
+        """The next event. Two message objects are reused (publish copies them), so
+        the publisher spends its time publishing rather than building messages."""
+        from trace_ros.nodes.client import make_dialogue, make_perception
+
+        if self._templates is None:
+            self._templates = (
+                make_dialogue(SUBJECTS[0], "", speaker=SUBJECTS[0]),
+                make_perception(SUBJECTS[0], LABELS[0], "", actor="bench/detector",
+                                confidence=0.9, frame_id="map", xyz=(0.0, 0.0, 0.0)))
+        i = self.count
+        self.count += 1
+        subject = SUBJECTS[i % len(SUBJECTS)]
+        perception = i % 3 == 2
+        msg = self._templates[1 if perception else 0]
+        msg.source_id = f"bench-{self.run_id}-{i}"
+        msg.scope.subject_id = subject
+        msg.scope.session_id = f"s{i // 500}"
+        stamp = time.time()
+        msg.header.stamp.sec = int(stamp)
+        msg.header.stamp.nanosec = int((stamp % 1.0) * 1e9)
+        if perception:
+            msg.label = LABELS[i % len(LABELS)]
+            msg.description = f"seen on pass {i}"
+            msg.pose.pose.position.x = float(i % 10)
+        else:
+            msg.speaker = subject
+            msg.text = f"{TEXTS[i % len(TEXTS)]} (#{i})"
+        return msg
+
+    def run(self, client: Any, seconds: float, window: int, rate: float,
+            progress: Any = None, drain_s: float = 15.0) -> RunStats:
+        stats = RunStats(window, rate)
+        with self.cond:
+            self.stats = stats
+        start = time.perf_counter()
+        end = start + seconds
+        interval = 1.0 / rate if rate > 0 else 0.0
+        next_at = start
+        while True:
+            now = time.perf_counter()
+            if now >= end:
+                break
+            with self.cond:
+                if len(self.sent) >= window:
+                    self.cond.wait(0.05)
+                    continue
+            if interval and now < next_at:
+                time.sleep(min(next_at - now, 0.002))
+                continue
+            msg = self.message()
+            with self.cond:
+                self.sent[msg.source_id] = time.perf_counter()
+            client.publish(msg)
+            stats.published += 1
+            next_at += interval
+            if progress is not None and stats.published % 200 == 0:
+                progress(stats)
+        with self.cond:
+            self.cond.wait_for(lambda: not self.sent, timeout=drain_s)
+            stats.missing = len(self.sent)
+            self.sent.clear()
+            self.stats = None
+            # Acknowledged-durable throughput: accepted Acks over the time to the last Ack.
+            stats.seconds = max(self.last_ack, end if stats.missing else 0.0) - start
+        return stats
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="trace-ros bench capture",
+                                     description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog=__doc__.split("\n\n", 2)[2])
+    parser.add_argument("--seconds", type=float, default=20.0,
+                        help="duration of the full-speed run (default 20)")
+    parser.add_argument("--window", type=int, default=32,
+                        help="max unacknowledged events in flight (default 32)")
+    parser.add_argument("--rate", type=float, default=0.0,
+                        help="also run a phase paced at this many events/s (default: no)")
+    parser.add_argument("--db", help="ledger file (default: a fresh temporary one)")
+    parser.add_argument("--params", type=Path, help="ROS parameter file for memory_node")
+    parser.add_argument("-p", "--param", action="append", default=[], metavar="KEY:=VALUE",
+                        help="memory_node parameter override (repeatable)")
+    parser.add_argument("--json", action="store_true",
+                        help="print the results as one JSON object on the last line")
+    args = parser.parse_args(argv)
+    if args.window < 1 or args.seconds <= 0 or args.rate < 0:
+        parser.error("--window must be >= 1, --seconds > 0, --rate >= 0")
+    if any(":=" not in item for item in args.param):
+        parser.error("-p/--param takes KEY:=VALUE")
+    return args
+
+
+def node_settings(params: Path, overrides: list[str]) -> dict[str, Any]:
+    """The memory_node settings that shape capture cost, as the node will read them."""
+    from trace_ros.config import load_config, read_params_file
+
+    flat = read_params_file(params, "memory_node")
+    given = dict(item.split(":=", 1) for item in overrides)
+    engine = {k: v for k, v in given.items() if "." in k}
+    cfg = load_config(params, "memory_node", engine)
+    return {"group_commit_ms": cfg.capture.group_commit_ms, "max_batch": cfg.capture.max_batch,
+            "synchronous": cfg.ledger.synchronous,
+            "executor": given.get("executor", flat.get("executor", "events"))}
+
+
+def _table(results: dict[str, RunStats], caption: str) -> Any:
+    from rich.table import Table
+
+    table = Table(title="trace_ros capture: memory_node over ROS 2 topics", caption=caption)
+    table.add_column("")
+    for name in results:
+        table.add_column(name, justify="right")
+    rows: list[tuple[str, Any]] = [
+        ("window (max in flight)", lambda st: st.window),
+        ("offered rate", lambda st: f"{st.rate:g}/s" if st.rate else "full speed"),
+        ("duration s", lambda st: f"{st.seconds:.1f}"),
+        ("published", lambda st: st.published),
+        ("acked accepted", lambda st: st.accepted),
+        ("acked duplicate", lambda st: st.statuses["duplicate"]),
+        ("acked rejected", lambda st: st.statuses["rejected"]),
+        ("no ack (missing)", lambda st: st.missing),
+        ("durable events/s", lambda st: f"{st.summary()['events_per_s']:.0f}"),
+        ("ack latency p50 ms", lambda st: f"{st.percentile(50):.1f}"),
+        ("ack latency p95 ms", lambda st: f"{st.percentile(95):.1f}"),
+        ("ack latency p99 ms", lambda st: f"{st.percentile(99):.1f}"),
+        ("ack latency max ms", lambda st: f"{max(st.latencies_ms, default=float('nan')):.1f}"),
+    ]
+    for label, cell in rows:
+        table.add_row(label, *(str(cell(st)) for st in results.values()))
+    return table
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    os.environ.setdefault("ROS_AUTOMATIC_DISCOVERY_RANGE", "LOCALHOST")
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from trace_ros.ledger import Ledger
+    from trace_ros.nodes import bringup
+    from trace_ros.nodes.client import MemoryClient
+
+    console, progress_console = Console(), Console(stderr=True)
+    tmp = None if args.db else tempfile.mkdtemp(prefix="trace_ros_bench_")
+    db = Path(args.db or Path(tmp or ".") / "capture.db").expanduser().resolve()
+    params = args.params or bringup.default_params_file()
+    settings = node_settings(params, args.param)
+    procs = bringup.start(["memory_node"], params,
+                          bringup.overrides_for(str(db), args.param), log_level="warn")
+    streamer = Streamer(f"{os.getpid()}-{int(time.time())}")
+    results: dict[str, RunStats] = {}
+    warmup = RunStats(0, 0.0)
+    try:
+        with MemoryClient("bench_capture", on_ack=streamer.on_ack, keep_acks=False) as client:
+            if not client.wait_ready(30.0):
+                progress_console.print("[red]memory_node did not come up within 30 s[/red]")
+                return 1
+            warmup = streamer.run(client, 1.0, args.window, 0.0)  # not reported
+            phases = [("full speed", 0.0)] + ([(f"paced {args.rate:g}/s", args.rate)]
+                                               if args.rate else [])
+            with Progress(console=progress_console, transient=True) as progress:
+                for name, rate in phases:
+                    task = progress.add_task(name, total=args.seconds)
+                    t0 = time.perf_counter()
+
+                    def update(st: RunStats, task: Any = task, t0: float = t0,
+                               name: str = name) -> None:
+                        progress.update(task, completed=time.perf_counter() - t0,
+                                        description=f"{name}: {st.accepted} acked")
+
+                    results[name] = streamer.run(client, args.seconds, args.window, rate, update)
+    finally:
+        bringup.stop(procs)
+    with Ledger(db) as ledger:
+        stored = ledger.count_sources()
+        integrity = ledger.integrity_check()
+    if tmp:
+        shutil.rmtree(tmp, ignore_errors=True)
+    # Every event has its own ID, so the ledger must hold exactly the accepted ones.
+    expected = warmup.accepted + sum(st.accepted for st in results.values())
+    ok = (integrity == "ok" and stored == expected
+          and all(st.missing == 0 and st.accepted == st.published
+                  for st in [warmup, *results.values()]))
+    caption = (f"ledger holds {stored} sources, accepted acks (incl. {warmup.accepted} warm-up) "
+               f"{expected}: {'match' if stored == expected else 'MISMATCH'}; integrity "
+               f"{integrity}; " + ", ".join(f"{k}={v}" for k, v in settings.items()))
+    console.print(_table(results, caption))
+    summary = results["full speed"].summary() | {
+        "paced": {k: v.summary() for k, v in results.items() if k != "full speed"},
+        "stored": stored, "expected": expected, "integrity": integrity,
+        "settings": settings, "ok": ok}
+    if args.json:
+        print(json.dumps(summary))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,179 @@
+"""``trace-ros bench scale``: how capture, query latency, memory and disk grow with the memory.
+
+    trace-ros bench scale [--sources 10000,100000[,1000000]] [--out DIR] [--embed]
+
+For each size a fresh ledger is filled with the seeded synthetic memory
+(``synth.py``) through ``capture.ingest``, then the same fixed question set is
+asked through ``QueryEngine``. Each size runs in its own child process, so its
+peak RSS is its own. Embedding a million sources on a CPU takes hours, so by
+default nothing is consolidated and queries use lexical recall only (labelled
+``lexical-only`` in the output); ``--embed`` consolidates with MiniLM and
+queries the full pipeline. Writes ``DIR/scale.json`` and ``DIR/scale.png`` and
+prints a table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import multiprocessing
+import os
+import platform
+import sys
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from .progress import bar
+
+CHUNK = 10_000
+
+
+def measure_size(size: int, seed: int, subjects: int, n_questions: int, embed: bool,
+                 db_path: str, keep_db: bool, params: str | None) -> dict[str, Any]:
+    """Fill a fresh ledger with ``size`` synthetic sources and time capture and queries."""
+    from ..capture import ingest
+    from ..config import load_config
+    from ..consolidation.worker import Consolidator
+    from ..embed import MiniLMEncoder
+    from ..ledger import Ledger, Scope
+    from ..query.answer import QueryEngine, QueryRequest
+    from ..query.readers import ExtractiveReader
+    from .metrics import latency_summary, status_counts
+    from .resources import db_mb, peak_rss_mb, remove_db
+    from .synth import generate, questions
+
+    cfg = load_config(params)
+    remove_db(db_path)
+    row: dict[str, Any] = {"sources": size, "query_mode": "lexical+dense" if embed else "lexical-only"}
+    with Ledger(db_path, cfg.ledger) as ledger:
+        events = generate(size, seed, subjects)
+        accepted = 0
+        t = time.perf_counter()
+        with bar(size, f"capture {size:,}", "ev") as b:
+            while chunk := list(itertools.islice(events, CHUNK)):
+                results = ingest(ledger, chunk, cfg.capture, progress=b.update)
+                accepted += sum(r.status == "accepted" for r in results)
+        capture_s = time.perf_counter() - t
+        row.update(accepted=accepted, capture_s=capture_s, events_per_s=size / capture_s)
+        encoder = None
+        row["consolidation_s"] = None
+        if embed:
+            encoder = MiniLMEncoder(cfg.embed)
+            encoder.load()
+            t = time.perf_counter()
+            with bar(size, f"consolidate {size:,}", "src") as b:
+                Consolidator(ledger, encoder, cfg.consolidation).drain(progress=b.update)
+            row["consolidation_s"] = time.perf_counter() - t
+        engine = QueryEngine(ledger, encoder, ExtractiveReader(), cfg.recall, audit=False)
+        asked = questions(n_questions, seed, subjects)
+        engine.ask(QueryRequest(Scope(asked[0].subject_id), "warm-up question"))
+        latencies, statuses = [], []
+        for q in asked:
+            t = time.perf_counter()
+            result = engine.ask(QueryRequest(Scope(q.subject_id), q.question))
+            latencies.append((time.perf_counter() - t) * 1000.0)
+            statuses.append(result.status)
+    row.update(query_ms=latency_summary(latencies), status=status_counts(statuses),
+               peak_rss_mb=peak_rss_mb(), db_mb=db_mb(db_path))
+    if not keep_db:
+        remove_db(db_path)
+    return row
+
+
+def run_isolated(**kwargs: Any) -> dict[str, Any]:
+    """``measure_size`` in a fresh child process (its own peak RSS, nothing cached)."""
+    ctx = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=1, mp_context=ctx) as pool:
+        return pool.submit(measure_size, **kwargs).result()
+
+
+def table(rows: Sequence[dict[str, Any]]) -> str:
+    header = ["sources", "capture ev/s", "consolidation s", "query mode", "p50 ms", "p95 ms",
+              "p99 ms", "peak RSS MB", "DB MB"]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for r in rows:
+        q = r["query_ms"]
+        cons = "–" if r["consolidation_s"] is None else f"{r['consolidation_s']:.1f}"
+        lines.append(f"| {r['sources']:,} | {r['events_per_s']:,.0f} | {cons} | {r['query_mode']} | "
+                     f"{q['p50']:.2f} | {q['p95']:.2f} | {q['p99']:.2f} | {r['peak_rss_mb']:.0f} | "
+                     f"{r['db_mb']:.1f} |")
+    return "\n".join(lines)
+
+
+def plot(rows: Sequence[dict[str, Any]], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    xs = [r["sources"] for r in rows]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
+    for key in ("p50", "p95", "p99"):
+        left.plot(xs, [r["query_ms"][key] for r in rows], marker="o", label=f"query {key}")
+    left.set(xscale="log", yscale="log", xlabel="sources in the ledger", ylabel="ms",
+             title=f"query latency ({rows[0]['query_mode']})")
+    left.legend()
+    left.grid(alpha=0.3, which="both")
+    right.plot(xs, [r["db_mb"] for r in rows], marker="o", color="tab:green", label="ledger MB")
+    right.plot(xs, [r["peak_rss_mb"] for r in rows], marker="s", color="tab:red",
+               label="peak RSS MB")
+    right.set(xscale="log", yscale="log", xlabel="sources in the ledger", ylabel="MB",
+              title="disk and memory")
+    twin = right.twinx()
+    twin.plot(xs, [r["events_per_s"] for r in rows], marker="^", color="tab:blue", ls="--",
+              label="capture events/s")
+    twin.set_ylabel("capture events/s")
+    right.legend(loc="upper left")
+    twin.legend(loc="lower right")
+    right.grid(alpha=0.3, which="both")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="trace-ros bench scale", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--sources", default="10000,100000", help="comma-separated sizes")
+    p.add_argument("--out", default="bench-out/scale", help="output folder")
+    p.add_argument("--seed", type=int, default=7)
+    p.add_argument("--subjects", type=int, default=8)
+    p.add_argument("--questions", type=int, default=100, help="questions asked per size")
+    p.add_argument("--embed", action="store_true",
+                   help="consolidate with MiniLM and query the full pipeline (slow on CPU)")
+    p.add_argument("--keep-db", action="store_true", help="keep DIR/scale-<size>.db")
+    p.add_argument("--params", default=None, help="ROS parameter file (config/memory.yaml format)")
+    args = p.parse_args(list(argv))
+    try:
+        args.sizes = [int(s.replace("_", "")) for s in args.sources.split(",") if s.strip()]
+    except ValueError:
+        p.error("--sources: comma-separated integers, e.g. 10000,100000")
+    if not args.sizes or min(args.sizes) < 1 or args.subjects < 1 or args.questions < 1:
+        p.error("--sources, --subjects and --questions must be positive")
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    rows = []
+    for size in args.sizes:
+        rows.append(run_isolated(size=size, seed=args.seed, subjects=args.subjects,
+                                 n_questions=args.questions, embed=args.embed,
+                                 db_path=str(out / f"scale-{size}.db"), keep_db=args.keep_db,
+                                 params=args.params))
+    report = {"schema_version": 1, "seed": args.seed, "subjects": args.subjects,
+              "questions": args.questions, "query_mode": rows[0]["query_mode"],
+              "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
+                          "platform": platform.platform()},
+              "sizes": rows}
+    (out / "scale.json").write_text(json.dumps(report, indent=2) + "\n")
+    plot(rows, out / "scale.png")
+    print(table(rows))
+    print(f"report: {out / 'scale.json'}, plot: {out / 'scale.png'}")
+    return 0
