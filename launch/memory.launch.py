@@ -5,7 +5,7 @@
 
 Every node reads its section of one parameter file (default: config/memory.yaml from the
 installed package share directory). Where only rclpy is available (no launch/launch_ros),
-`ros2 run trace_ros bringup` starts the same three nodes in one process.
+`ros2 run trace_ros bringup` starts the same three nodes as child processes.
 """
 
 import os

@@ -21,6 +21,12 @@ from pathlib import Path
 MemoryProbe = Callable[[str], tuple[int, int]]  # device -> (free_bytes, total_bytes)
 
 
+def lease_file_for(db_path: str | Path) -> Path:
+    """The lease table shared by every node using the ledger at ``db_path``."""
+    path = Path(db_path).expanduser()
+    return path.with_name(path.name + ".gpu-leases.json")
+
+
 def cuda_probe(device: str) -> tuple[int, int]:
     import torch
 

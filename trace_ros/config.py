@@ -51,6 +51,8 @@ class RecallConfig:
     lexical_k: int = 50
     dense_k: int = 50
     rrf_k: int = 60
+    # BM25 weight of the speaker column relative to the text (FTS5's default is equal weights).
+    speaker_weight: float = 1.0
     evidence_k: int = 10
     token_budget: int = 1200
 

@@ -181,3 +181,9 @@ def test_lexical_subject_prefilter_is_exact(ledger: Ledger) -> None:
     for subj in ("conv-2", "conv-2-b", "conv-26", "***"):
         hits = lexical(ledger, Scope(subj), "lamp", 10)
         assert [s.subject_id for s in ledger.get_sources([h.source_id for h in hits])] == [subj]
+
+
+@pytest.mark.parametrize("question", ["Where is the red mug?", "Where did you last see the red mug?",
+                                      "Is the parcel pickup still on Tuesday?"])
+def test_present_state_questions_are_current(question: str) -> None:
+    assert plan_question(question).current

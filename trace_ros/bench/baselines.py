@@ -33,7 +33,7 @@ class BaselineRun:
 
 def bm25_hits(ledger: Ledger, scope: Scope, question: str, k: int) -> list[Hit]:
     """Plain FTS5 BM25 within the scope, text and speaker weighted alike."""
-    return lexical(ledger, scope, question, k, weights=(1.0, 1.0))
+    return lexical(ledger, scope, question, k)
 
 
 class Baselines:

@@ -101,7 +101,8 @@ class QueryEngine:
         if "lexical" not in self.ablate:
             t = time.perf_counter()
             routes["lexical"] = lexical(self.ledger, req.scope, req.question, cfg.lexical_k,
-                                        req.as_of_valid, req.as_of_known)
+                                        req.as_of_valid, req.as_of_known,
+                                        weights=(1.0, cfg.speaker_weight))
             timings["recall_lexical"] = _ms(t)
         if "dense" not in self.ablate and self.encoder is not None and self.index is not None:
             t = time.perf_counter()

@@ -26,8 +26,8 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
                         re.I)),
 ]
 # Asks about the state as it is now, whatever the operation ("When is X now?").
-_CURRENT = re.compile(r"\b(now|currently|current|still|these days|at the moment|latest|anymore)\b",
-                      re.I)
+_CURRENT = re.compile(r"\b(now|currently|current|still|these days|at the moment|latest|anymore)\b"
+                      r"|^\s*where (is|are)\b|\blast (seen|saw|see)\b", re.I)
 _PREFERENCE = re.compile(r"\b(like|likes|prefer\w*|favou?rite|enjoy\w*|love\w*|hate\w*|want\w*)\b",
                          re.I)
 _OPEN = re.compile(r"\b(would|might|likely|could|probably)\b", re.I)

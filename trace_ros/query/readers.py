@@ -85,7 +85,11 @@ class ExtractiveReader:
         near = [s for s in scored if s.relevance >= self.near_best * best]
         by_time = sorted(near, key=lambda s: (s.item.record.source_time, s.item.record.seq))
         if plan.current:
-            chosen = [by_time[-1]]  # the newest of the equally relevant revisions
+            # Revisions of one state match the question about equally well in content;
+            # recall order must not decide which is current, so compare overlap only.
+            top = max(s.overlap for s in scored)
+            revisions = [s for s in scored if s.overlap >= self.near_best * top]
+            chosen = [max(revisions, key=lambda s: (s.item.record.source_time, s.item.record.seq))]
         elif plan.operation == "history":
             chosen = by_time
         elif plan.operation in ("count", "list"):

@@ -43,7 +43,7 @@ def _quote(text: str) -> str:
 
 def lexical(ledger: Ledger, scope: Scope, question: str, k: int,
             as_of_valid: float | None = None, as_of_known: float | None = None,
-            weights: tuple[float, float] = (1.0, 0.3)) -> list[Hit]:
+            weights: tuple[float, float] = (1.0, 1.0)) -> list[Hit]:
     """FTS5 BM25 over source text and speaker (weights per column), within the scope.
 
     The subject is matched inside FTS5 as a phrase of its tokens, so only that

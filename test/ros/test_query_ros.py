@@ -1,0 +1,135 @@
+"""/memory/query and /memory/forget with all three nodes on one ledger."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+pytest.importorskip("rclpy", reason="needs the ROS 2 wheels (make setup)")
+
+from trace_ros.ledger import Ledger  # noqa: E402
+from trace_ros.nodes.client import MemoryClient, make_dialogue, make_perception  # noqa: E402
+
+TIMEOUT_S = 60.0
+T0 = 1_735_000_000.0
+
+ALICE = [
+    ("alice-1", "I keep my passport in the top drawer of the desk."),
+    ("alice-2", "My favourite colour is green."),
+    ("alice-3", "The dentist appointment is on Friday at ten."),
+]
+BOB = [
+    ("bob-1", "I keep my bicycle in the garage."),
+    ("bob-2", "My favourite colour is orange."),
+]
+
+
+def _events() -> list[Any]:
+    msgs = [make_dialogue("alice", text, speaker="alice", session_id="a1", source_id=sid,
+                          stamp=T0 + i) for i, (sid, text) in enumerate(ALICE)]
+    msgs += [make_dialogue("bob", text, speaker="bob", session_id="b1", source_id=sid,
+                           stamp=T0 + 10 + i) for i, (sid, text) in enumerate(BOB)]
+    msgs.append(make_perception("alice", "umbrella", "umbrella next to the front door",
+                                actor="cam", frame_id="map", xyz=(1.0, 2.0, 0.0),
+                                source_id="alice-see-1", stamp=T0 + 20))
+    return msgs
+
+
+@pytest.fixture(scope="module")
+def client(module_nodes: Any, module_db: Any, ready: Any) -> Iterator[MemoryClient]:
+    module_nodes.start(("memory_node", "consolidation_node", "query_node"))
+    with MemoryClient("test_query") as c:
+        ready(c, module_nodes, capture=True, query=True, forget=True)
+        msgs = _events()
+        for msg in msgs:
+            c.publish(msg)
+        acks = c.wait_acks([m.source_id for m in msgs], TIMEOUT_S)
+        assert {a.status for a in acks.values()} == {"accepted"} and len(acks) == len(msgs)
+        _wait_consolidated(module_db)
+        yield c
+
+
+def _wait_consolidated(db: Any) -> None:
+    deadline = time.monotonic() + TIMEOUT_S
+    with Ledger(db) as ledger:
+        while ledger.job_counts()["pending"] or ledger.job_counts()["running"]:
+            assert time.monotonic() < deadline, "consolidation did not finish"
+            time.sleep(0.2)
+
+
+def _subjects(db: Any, ids: list[str]) -> dict[str, str]:
+    with Ledger(db) as ledger:
+        return {r.source_id: r.subject_id for r in ledger.get_sources(ids)}
+
+
+def test_answer_cites_existing_sources_of_the_subject(client: MemoryClient,
+                                                      module_db: Any) -> None:
+    response = client.query("alice", "Where do I keep my passport?", TIMEOUT_S)
+    assert response.status == "answered", response.message
+    assert "drawer" in response.answer
+    assert response.source_ids and "alice-1" in response.source_ids
+    assert _subjects(module_db, list(response.source_ids)) == dict.fromkeys(
+        response.source_ids, "alice")
+    assert {e.source_id for e in response.evidence} >= set(response.source_ids)
+    assert all(e.scope.subject_id == "alice" for e in response.evidence)
+    assert response.reader == "extractive"
+    assert '"operation"' in response.plan and '"total"' in response.timings_json
+
+
+def test_perception_is_answerable(client: MemoryClient) -> None:
+    response = client.query("alice", "Where did you see the umbrella?", TIMEOUT_S)
+    assert response.status == "answered", response.message
+    assert response.source_ids == ["alice-see-1"]
+    (evidence,) = [e for e in response.evidence if e.source_id == "alice-see-1"]
+    assert evidence.modality == "perception" and evidence.source_time.sec == int(T0 + 20)
+
+
+def test_other_subject_never_sees_the_first_subjects_records(client: MemoryClient) -> None:
+    for question in ("Where do I keep my passport?", "What is my favourite colour?",
+                     "When is the dentist appointment?"):
+        response = client.query("bob", question, TIMEOUT_S)
+        shown = set(response.source_ids) | {e.source_id for e in response.evidence}
+        assert not any(s.startswith("alice") for s in shown), (question, shown)
+    response = client.query("bob", "What is my favourite colour?", TIMEOUT_S)
+    assert response.status == "answered" and response.source_ids == ["bob-2"]
+
+
+@pytest.mark.parametrize(("subject", "question", "field"), [
+    ("", "Where is my passport?", "scope.subject_id"),
+    ("alice", "   ", "question"),
+])
+def test_bad_query_is_an_error_naming_the_field(client: MemoryClient, subject: str,
+                                                question: str, field: str) -> None:
+    response = client.query(subject, question, TIMEOUT_S)
+    assert response.status == "error"
+    assert response.message.startswith(f"{field}:"), response.message
+    assert not response.source_ids
+
+
+def test_forget_removes_a_source_and_its_replay_is_rejected(client: MemoryClient,
+                                                            module_db: Any) -> None:
+    response = client.forget(source_ids=["alice-3"], timeout=TIMEOUT_S)
+    assert (response.status, list(response.removed_source_ids)) == ("ok", ["alice-3"])
+    assert response.sources_removed == 1
+    assert _subjects(module_db, ["alice-3"]) == {}
+
+    answer = client.query("alice", "When is the dentist appointment?", TIMEOUT_S)
+    assert "alice-3" not in set(answer.source_ids) | {e.source_id for e in answer.evidence}
+
+    replay = next(m for m in _events() if m.source_id == "alice-3")
+    before = len(client.acks)
+    client.publish(replay)
+    assert client.wait_for(lambda: any(a.source_id == "alice-3"
+                                       for a in client.acks[before:]), TIMEOUT_S)
+    ack = next(a for a in client.acks[before:] if a.source_id == "alice-3")
+    assert (ack.status, ack.field) == ("rejected", "source_id")
+    assert "forgotten" in ack.reason
+    assert _subjects(module_db, ["alice-3"]) == {}
+
+
+def test_forget_without_scope_or_ids_is_an_error(client: MemoryClient) -> None:
+    response = client.forget(timeout=TIMEOUT_S)
+    assert response.status == "error" and "scope" in response.message

@@ -1,0 +1,216 @@
+"""Start memory_node, consolidation_node and query_node as child processes (rclpy only).
+
+    python -m trace_ros.nodes.bringup [--params FILE] [--db PATH] [-p KEY:=VALUE ...]
+        [--nodes memory_node,...] [--log-level LEVEL] [--ros-args ARGS...]
+
+The equivalent of ``launch/memory.launch.py`` where launch/launch_ros are not
+installed. The children share one process group of their own; SIGINT/SIGTERM
+are forwarded to it. Nothing is restarted: if a node dies unexpectedly the
+others are stopped and the exit status is non-zero.
+"""
+
+from __future__ import annotations
+
+import argparse
+import atexit
+import contextlib
+import ctypes
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import yaml
+
+NODES = ("memory_node", "consolidation_node", "query_node")
+PACKAGE = "trace_ros"
+STOP_TIMEOUT_S = 15.0
+_PR_SET_PDEATHSIG = 1
+
+
+def default_params_file() -> Path:
+    """config/memory.yaml: the installed share directory, else this source tree."""
+    candidates = []
+    try:
+        from ament_index_python.packages import get_package_share_directory
+
+        candidates.append(Path(get_package_share_directory(PACKAGE)) / "config" / "memory.yaml")
+    except Exception:  # noqa: BLE001 - no ament index (or no AMENT_PREFIX_PATH): look elsewhere
+        pass
+    candidates.append(Path(sys.prefix) / "share" / PACKAGE / "config" / "memory.yaml")
+    candidates.append(Path(__file__).resolve().parents[2] / "config" / "memory.yaml")
+    for path in candidates:
+        if path.is_file():
+            return path
+    raise FileNotFoundError("config/memory.yaml not found; pass --params FILE")
+
+
+def node_command(node: str, params: Path, overrides_file: Path | None = None,
+                 log_level: str = "", ros_args: Sequence[str] = ()) -> list[str]:
+    # -P: the caller's working directory must not shadow the package.
+    cmd = [sys.executable, "-P", "-m", f"trace_ros.nodes.{node}", "--ros-args",
+           "--params-file", str(params)]
+    if overrides_file is not None:
+        cmd += ["--params-file", str(overrides_file)]
+    if log_level:
+        cmd += ["--log-level", log_level]
+    return cmd + list(ros_args)
+
+
+def write_overrides(nodes: Sequence[str], overrides: Sequence[str]) -> Path | None:
+    """A parameter file setting ``KEY:=VALUE`` overrides in each node's own section.
+
+    ``-p`` on the command line would not do: ROS applies ``-p`` like a ``/**`` entry,
+    so a node's own section in the main file would win over it. Values are typed
+    as YAML, as ``-p`` would type them. The file is removed when this process exits.
+    """
+    if not overrides:
+        return None
+    values = {k.strip(): yaml.safe_load(v) for k, v in (o.split(":=", 1) for o in overrides)}
+    # One copy per node: a shared dict would be written as a YAML alias, which rcl refuses.
+    body = {node: {"ros__parameters": dict(values)} for node in nodes}
+    fd, name = tempfile.mkstemp(prefix="trace_ros_overrides_", suffix=".yaml")
+    with os.fdopen(fd, "w") as fh:
+        yaml.safe_dump(body, fh, sort_keys=True)
+    atexit.register(_unlink, Path(name))
+    return Path(name)
+
+
+def _unlink(path: Path) -> None:
+    with contextlib.suppress(OSError):
+        path.unlink()
+
+
+def child_env(env: dict[str, str] | None = None) -> dict[str, str]:
+    """``env`` (default: ours) with the trace_ros this process runs first on PYTHONPATH."""
+    out = dict(os.environ if env is None else env)
+    root = str(Path(__file__).absolute().parents[2])
+    paths = [p for p in out.get("PYTHONPATH", "").split(os.pathsep) if p and p != root]
+    out["PYTHONPATH"] = os.pathsep.join([root, *paths])
+    return out
+
+
+def _die_with_parent() -> None:
+    """In the child before exec: get SIGTERM if the parent dies (Linux only)."""
+    with contextlib.suppress(Exception):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+def start(nodes: Sequence[str], params: Path, overrides: Sequence[str] = (),
+          log_level: str = "", env: dict[str, str] | None = None,
+          ros_args: Sequence[str] = ()) -> list[subprocess.Popen]:
+    """Start ``nodes`` in one new process group (the first child's).
+
+    ``ros_args`` are appended to every node's ``--ros-args`` section.
+    """
+    extra = write_overrides(nodes, overrides)
+    procs: list[subprocess.Popen] = []
+    for node in nodes:
+        group = procs[0].pid if procs else 0
+        procs.append(subprocess.Popen(node_command(node, params, extra, log_level, ros_args),
+                                      env=child_env(env),
+                                      process_group=group, preexec_fn=_die_with_parent))
+    return procs
+
+
+def stop(procs: Sequence[subprocess.Popen], sig: int = signal.SIGINT,
+         timeout: float = STOP_TIMEOUT_S) -> None:
+    """Signal the group, wait until the deadline, then SIGKILL what is left."""
+    if not procs:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(procs[0].pid, sig)
+    deadline = time.monotonic() + timeout
+    for proc in procs:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(max(0.1, deadline - time.monotonic()))
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(procs[0].pid, signal.SIGKILL)
+    for proc in procs:
+        proc.wait()
+
+
+def supervise(procs: Sequence[subprocess.Popen], names: Sequence[str]) -> int:
+    """Wait for a signal (forwarded) or an unexpected exit; returns the exit status."""
+    received: list[int] = []
+
+    def forward(signum: int, _frame: object) -> None:
+        received.append(signum)
+
+    previous = {s: signal.signal(s, forward) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        while not received:
+            dead = [(n, p.returncode) for n, p in zip(names, procs, strict=True)
+                    if p.poll() is not None]
+            if dead:
+                for name, code in dead:
+                    print(f"bringup: {name} exited unexpectedly (status {code})", file=sys.stderr)
+                stop(procs, signal.SIGTERM)
+                return 1
+            time.sleep(0.2)
+        stop(procs, received[0])
+        bad = [p.returncode for p in procs if p.returncode not in (0, -received[0])]
+        return 1 if bad else 0
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    """Options; anything after ``--ros-args`` is passed on to every node."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    ros_args: list[str] = []
+    if "--ros-args" in argv:
+        cut = argv.index("--ros-args")
+        argv, ros_args = argv[:cut], argv[cut + 1:]
+    parser = argparse.ArgumentParser(prog="python -m trace_ros.nodes.bringup",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("--params", type=Path, help="ROS parameter file (default: "
+                        "config/memory.yaml of the installed package or source tree)")
+    parser.add_argument("--db", help="override ledger.db_path")
+    parser.add_argument("-p", "--param", action="append", default=[], metavar="KEY:=VALUE",
+                        help="extra parameter override for every node (repeatable)")
+    parser.add_argument("--nodes", default=",".join(NODES),
+                        help="comma-separated subset of nodes to start (default: all three)")
+    parser.add_argument("--log-level", default="", help="ROS log level for every node")
+    args = parser.parse_args(argv)
+    args.nodes = [n.strip() for n in args.nodes.split(",") if n.strip()]
+    unknown = sorted(set(args.nodes) - set(NODES))
+    if unknown or not args.nodes:
+        parser.error(f"--nodes: choose from {', '.join(NODES)} (got {', '.join(unknown) or 'none'})")
+    if any(":=" not in item for item in args.param):
+        parser.error("-p/--param takes KEY:=VALUE")
+    args.ros_args = ros_args
+    return args
+
+
+def overrides_for(db: str | None, params: Sequence[str]) -> list[str]:
+    out = list(params)
+    if db:
+        out.append(f"ledger.db_path:={Path(db).expanduser().resolve()}")
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    try:
+        params = args.params or default_params_file()
+    except FileNotFoundError as exc:
+        print(f"bringup: {exc}", file=sys.stderr)
+        return 2
+    if not params.is_file():
+        print(f"bringup: parameter file {params} not found", file=sys.stderr)
+        return 2
+    procs = start(args.nodes, params, overrides_for(args.db, args.param), args.log_level,
+                  ros_args=args.ros_args)
+    print(f"bringup: started {', '.join(args.nodes)} (process group {procs[0].pid}) "
+          f"with {params}", file=sys.stderr, flush=True)
+    return supervise(procs, args.nodes)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

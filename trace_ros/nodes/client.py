@@ -1,0 +1,202 @@
+"""An in-process client of the memory nodes (demo, benchmark, tests).
+
+``MemoryClient`` owns a private rclpy context and node, spins them on a
+background thread, publishes events, collects Acks and diagnostics, and calls
+the services. Every wait takes a timeout; ``close()`` stops the thread.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import rclpy
+from diagnostic_msgs.msg import DiagnosticArray
+
+from trace_ros.msg import Ack, DialogueEvent, PerceptionEvent
+from trace_ros.msg import Scope as ScopeMsg
+from trace_ros.nodes.common import (
+    DIAGNOSTICS_TOPIC,
+    diagnostics_values,
+    make_executor,
+    spin_until_shutdown,
+)
+from trace_ros.nodes.convert import seconds_to_stamp
+from trace_ros.nodes.memory_node import NODE_PARAMS as MEMORY_PARAMS
+from trace_ros.nodes.memory_node import reliable
+from trace_ros.nodes.query_node import NODE_PARAMS as QUERY_PARAMS
+from trace_ros.srv import Forget, Query
+
+
+def make_dialogue(subject_id: str, text: str, *, speaker: str = "", session_id: str = "",
+                  robot_id: str = "", source_id: str = "", stamp: float = 0.0,
+                  payload_json: str = "") -> DialogueEvent:
+    msg = DialogueEvent(source_id=source_id, speaker=speaker, text=text,
+                        payload_json=payload_json)
+    msg.scope = ScopeMsg(subject_id=subject_id, robot_id=robot_id, session_id=session_id)
+    msg.header.stamp = seconds_to_stamp(stamp)
+    return msg
+
+
+def make_perception(subject_id: str, label: str, description: str = "", *, actor: str = "",
+                    confidence: float = 1.0, frame_id: str = "",
+                    xyz: tuple[float, float, float] | None = None, session_id: str = "",
+                    robot_id: str = "", source_id: str = "", stamp: float = 0.0,
+                    payload_json: str = "") -> PerceptionEvent:
+    """A perception event; with ``xyz`` it carries a pose in ``frame_id``."""
+    msg = PerceptionEvent(source_id=source_id, actor=actor, label=label,
+                          description=description, confidence=confidence,
+                          payload_json=payload_json)
+    msg.scope = ScopeMsg(subject_id=subject_id, robot_id=robot_id, session_id=session_id)
+    msg.header.stamp = seconds_to_stamp(stamp)
+    if xyz is not None:
+        msg.has_pose = True
+        msg.pose.header.frame_id = frame_id
+        msg.pose.header.stamp = msg.header.stamp
+        position = msg.pose.pose.position
+        position.x, position.y, position.z = (float(v) for v in xyz)
+        msg.pose.pose.orientation.w = 1.0
+    return msg
+
+
+class MemoryClient:
+    def __init__(self, name: str = "memory_client", *, qos_depth: int = 1000,
+                 ack_depth: int = 10000, on_ack: Callable[[Ack], None] | None = None,
+                 executor: str = "events", keep_acks: bool = True) -> None:
+        self.context = rclpy.Context()
+        rclpy.init(context=self.context)
+        # A client needs no parameter services (fewer entities to wait on).
+        self.node = rclpy.create_node(name, context=self.context, start_parameter_services=False)
+        self.on_ack = on_ack
+        self.keep_acks = keep_acks
+        self.acks: list[Ack] = []
+        self.ack_by_id: dict[str, Ack] = {}
+        self.diagnostics: dict[str, dict[str, str]] = {}
+        self._cond = threading.Condition()
+        node = self.node
+        self.dialogue_pub = node.create_publisher(
+            DialogueEvent, MEMORY_PARAMS["dialogue_topic"], reliable(qos_depth))
+        self.perception_pub = node.create_publisher(
+            PerceptionEvent, MEMORY_PARAMS["perception_topic"], reliable(qos_depth))
+        self.ack_sub = node.create_subscription(Ack, MEMORY_PARAMS["ack_topic"], self._on_ack,
+                                                reliable(ack_depth))
+        node.create_subscription(DiagnosticArray, DIAGNOSTICS_TOPIC, self._on_diagnostics, 50)
+        self.query_client = node.create_client(Query, QUERY_PARAMS["query_service"])
+        self.forget_client = node.create_client(Forget, MEMORY_PARAMS["forget_service"])
+        self.executor = make_executor(executor, self.context)
+        self.executor.add_node(node)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._spin, name=f"{name}-spin", daemon=True)
+        self._thread.start()
+
+    # -- background spinning ---------------------------------------------------
+
+    def _spin(self) -> None:
+        try:
+            spin_until_shutdown(self.executor, self.context, self._stop.is_set)
+        except Exception:  # noqa: BLE001 - the context was shut down under us: just stop
+            pass
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5.0)
+        self.executor.shutdown(timeout_sec=5.0)
+        self.node.destroy_node()
+        self.context.try_shutdown()
+
+    def __enter__(self) -> MemoryClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- callbacks -------------------------------------------------------------------
+
+    def _on_ack(self, ack: Ack) -> None:
+        if self.on_ack is not None:
+            self.on_ack(ack)
+        if self.keep_acks:
+            with self._cond:
+                self.acks.append(ack)
+                self.ack_by_id[ack.source_id] = ack
+                self._cond.notify_all()
+
+    def _on_diagnostics(self, array: DiagnosticArray) -> None:
+        for name in ("memory_node", "consolidation_node", "query_node"):
+            values = diagnostics_values(array, name)
+            if values is not None:
+                with self._cond:
+                    self.diagnostics[name] = values
+                    self._cond.notify_all()
+
+    # -- waiting -----------------------------------------------------------------------
+
+    def wait_for(self, predicate: Callable[[], bool], timeout: float) -> bool:
+        """Wait until ``predicate()`` (checked on every ack/diagnostics) or the deadline."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while not predicate():
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return False
+                self._cond.wait(min(remaining, 0.1))
+        return True
+
+    def wait_ready(self, timeout: float, *, capture: bool = True, query: bool = False,
+                   forget: bool = False) -> bool:
+        """Wait until the memory node's topics and the asked services are connected."""
+        def ready() -> bool:
+            if capture and not (self.dialogue_pub.get_subscription_count()
+                                and self.perception_pub.get_subscription_count()
+                                and self.ack_sub.get_publisher_count()):
+                return False
+            if query and not self.query_client.service_is_ready():
+                return False
+            return not (forget and not self.forget_client.service_is_ready())
+        return self.wait_for(ready, timeout)
+
+    def wait_acks(self, source_ids: list[str], timeout: float) -> dict[str, Ack]:
+        """Acks of ``source_ids`` that arrived before the deadline (by source_id)."""
+        wanted = set(source_ids)
+        self.wait_for(lambda: wanted.issubset(self.ack_by_id), timeout)
+        with self._cond:
+            return {s: self.ack_by_id[s] for s in source_ids if s in self.ack_by_id}
+
+    def wait_diagnostics(self, node_name: str, predicate: Callable[[dict[str, str]], bool],
+                         timeout: float) -> dict[str, str] | None:
+        """Latest diagnostics of ``node_name`` that satisfy ``predicate`` (None at the deadline)."""
+        ok = self.wait_for(lambda: node_name in self.diagnostics
+                           and predicate(self.diagnostics[node_name]), timeout)
+        return self.diagnostics.get(node_name) if ok else None
+
+    # -- calls -------------------------------------------------------------------------------
+
+    def publish(self, msg: DialogueEvent | PerceptionEvent) -> None:
+        (self.dialogue_pub if isinstance(msg, DialogueEvent) else self.perception_pub).publish(msg)
+
+    def _call(self, client: Any, request: Any, timeout: float) -> Any:
+        deadline = time.monotonic() + timeout
+        if not client.wait_for_service(timeout_sec=timeout):
+            raise TimeoutError(f"service {client.srv_name} not available after {timeout:.0f} s")
+        future = client.call_async(request)
+        done = threading.Event()
+        future.add_done_callback(lambda _f: done.set())
+        if not done.wait(max(0.0, deadline - time.monotonic())):
+            client.remove_pending_request(future)
+            raise TimeoutError(f"service {client.srv_name} did not answer in {timeout:.0f} s")
+        return future.result()
+
+    def query(self, subject_id: str, question: str, timeout: float = 30.0, *,
+              robot_id: str = "", session_id: str = "", token_budget: int = 0) -> Query.Response:
+        request = Query.Request(scope=ScopeMsg(subject_id=subject_id, robot_id=robot_id,
+                                               session_id=session_id),
+                                question=question, token_budget=token_budget)
+        return self._call(self.query_client, request, timeout)
+
+    def forget(self, subject_id: str = "", source_ids: list[str] | None = None,
+               allow_reingest: bool = False, timeout: float = 30.0) -> Forget.Response:
+        request = Forget.Request(scope=ScopeMsg(subject_id=subject_id),
+                                 source_ids=list(source_ids or []), allow_reingest=allow_reingest)
+        return self._call(self.forget_client, request, timeout)

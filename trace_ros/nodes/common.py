@@ -1,0 +1,131 @@
+"""What every node shares: engine config from ROS parameters, diagnostics, spinning."""
+
+from __future__ import annotations
+
+import signal
+import socket
+from collections.abc import Callable
+from typing import Any
+
+import rclpy
+from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
+from rcl_interfaces.msg import ParameterDescriptor
+from rclpy.context import Context
+from rclpy.executors import Executor, ExternalShutdownException, SingleThreadedExecutor
+from rclpy.node import Node
+
+from trace_ros.config import MemoryConfig
+from trace_ros.errors import ConfigError
+
+# Parameters every node declares besides the engine settings.
+COMMON_PARAMS: dict[str, Any] = {"diagnostics_period_s": 1.0}
+DIAGNOSTICS_TOPIC = "/diagnostics"
+
+
+def declare_config(node: Node, node_params: dict[str, Any]) -> tuple[MemoryConfig, dict[str, Any]]:
+    """Declare every engine setting (dotted names) and the node's own parameters.
+
+    Returns the engine config built from the parameter values, and the values of
+    the node-only parameters. Types are coerced by ``MemoryConfig.from_flat``
+    (so ``period_s: 1`` in a YAML file is accepted); a bad value raises
+    ``ConfigError`` naming the parameter.
+    """
+    loose = ParameterDescriptor(dynamic_typing=True)
+    engine = MemoryConfig().to_flat()
+    own = {**COMMON_PARAMS, **node_params}
+    node.declare_parameters("", [(name, default, loose) for name, default in
+                                 {**engine, **own}.items()])
+    values = {name: node.get_parameter(name).value for name in engine}
+    config = MemoryConfig.from_flat(values)
+    opts = {name: _coerce(name, node.get_parameter(name).value, default)
+            for name, default in own.items()}
+    return config, opts
+
+
+def _coerce(name: str, value: Any, default: Any) -> Any:
+    try:
+        return type(default)(value)
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"{name}: cannot use {value!r} ({exc})") from exc
+
+
+class Diagnostics:
+    """Publishes one ``DiagnosticStatus`` per period on /diagnostics."""
+
+    def __init__(self, node: Node, period_s: float, collect: Callable[[], dict[str, Any]],
+                 callback_group: Any = None) -> None:
+        self.node = node
+        self.collect = collect
+        self.name = f"trace_ros/{node.get_name()}"
+        self.hardware_id = socket.gethostname()
+        self.publisher = node.create_publisher(DiagnosticArray, DIAGNOSTICS_TOPIC, 10)
+        self.timer = (node.create_timer(period_s, self.publish, callback_group=callback_group)
+                      if period_s > 0 else None)
+
+    def publish(self) -> None:
+        level, message = DiagnosticStatus.OK, "ok"
+        try:
+            values = self.collect()
+        except Exception as exc:  # noqa: BLE001 - a failed probe is reported, not fatal
+            values = {}
+            level, message = DiagnosticStatus.ERROR, f"diagnostics failed: {exc}"
+        status = DiagnosticStatus(
+            level=level, name=self.name, message=message, hardware_id=self.hardware_id,
+            values=[KeyValue(key=k, value=str(v)) for k, v in values.items()])
+        array = DiagnosticArray(status=[status])
+        array.header.stamp = self.node.get_clock().now().to_msg()
+        self.publisher.publish(array)
+
+
+def diagnostics_values(array: DiagnosticArray, node_name: str) -> dict[str, str] | None:
+    """The key/values a trace_ros node published in ``array`` (None if not there)."""
+    for status in array.status:
+        if status.name == f"trace_ros/{node_name}":
+            return {kv.key: kv.value for kv in status.values}
+    return None
+
+
+def make_executor(kind: str, context: Context | None = None) -> Executor:
+    """``events``: rclpy's EventsExecutor (several times the message rate of the default
+    executor on this machine) where rclpy has it; ``single``: SingleThreadedExecutor."""
+    if kind == "events":
+        try:
+            from rclpy.experimental import EventsExecutor
+        except ImportError:
+            return SingleThreadedExecutor(context=context)
+        return EventsExecutor(context=context)
+    if kind == "single":
+        return SingleThreadedExecutor(context=context)
+    raise ConfigError(f"executor: must be events or single, got {kind!r}")
+
+
+def spin_until_shutdown(executor: Executor, context: Context,
+                        stop: Callable[[], bool] = lambda: False) -> None:
+    """Run callbacks until the context shuts down (or ``stop()``).
+
+    A loop of ``spin_once`` rather than ``spin()``: EventsExecutor.spin() of rclpy 9.1
+    busy-loops without running any callback; ``spin_once`` works for every executor.
+    """
+    while context.ok() and not stop():
+        executor.spin_once(timeout_sec=0.25)
+
+
+def spin(node: Node, executor: Executor | None = None,
+         close: Callable[[], None] | None = None) -> int:
+    """Spin ``node`` until Ctrl-C or shutdown; then ``close`` and tear down. Returns 0."""
+    executor = executor or SingleThreadedExecutor()
+    try:
+        executor.add_node(node)
+        spin_until_shutdown(executor, node.context)
+    except (KeyboardInterrupt, ExternalShutdownException):
+        pass
+    finally:
+        # Ctrl-C under `ros2 launch` delivers SIGINT twice (terminal + launch); a
+        # second one must not interrupt the orderly close below.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        executor.shutdown(timeout_sec=10.0)  # waits for running callbacks
+        if close is not None:
+            close()
+        node.destroy_node()
+        rclpy.try_shutdown()
+    return 0

@@ -1,0 +1,188 @@
+"""Message <-> engine conversion, and nothing else.
+
+Every function here is pure: it takes a ROS message (or serialized bytes) and
+returns an engine object, or the other way round. Malformed input raises
+``ValidationError(field, reason)`` like the engine does, so a node answers it
+the same way as any other rejection.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import operator
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
+
+from builtin_interfaces.msg import Time
+from rclpy.serialization import deserialize_message, serialize_message
+from std_msgs.msg import Header
+
+from trace_ros.capture import Event
+from trace_ros.errors import ValidationError
+from trace_ros.ledger import Scope, StoreResult
+from trace_ros.msg import Ack, DialogueEvent, Evidence, PerceptionEvent
+from trace_ros.msg import Scope as ScopeMsg
+from trace_ros.query.answer import QueryRequest, QueryResult
+from trace_ros.srv import Forget, Query
+
+M = TypeVar("M")
+_REPLACEMENT = "\ufffd"
+
+
+# -- time and scope ----------------------------------------------------------
+
+
+def stamp_to_seconds(stamp: Time) -> float:
+    """``builtin_interfaces/Time`` -> seconds since the epoch; a zero stamp stays 0.0."""
+    return stamp.sec + stamp.nanosec * 1e-9
+
+
+def seconds_to_stamp(seconds: float) -> Time:
+    if not math.isfinite(seconds) or seconds <= 0:
+        return Time()
+    sec = int(seconds)
+    nanosec = min(999_999_999, round((seconds - sec) * 1e9))
+    return Time(sec=sec, nanosec=nanosec)
+
+
+def optional_time(stamp: Time) -> float | None:
+    """A time view from a request: zero means "now", i.e. ``None``."""
+    seconds = stamp_to_seconds(stamp)
+    return seconds if seconds > 0 else None
+
+
+def scope_from_msg(msg: ScopeMsg) -> Scope:
+    return Scope(msg.subject_id, msg.robot_id, msg.session_id)
+
+
+def scope_to_msg(scope: Scope) -> ScopeMsg:
+    return ScopeMsg(subject_id=scope.subject_id, robot_id=scope.robot_id,
+                    session_id=scope.session_id)
+
+
+# -- incoming events -----------------------------------------------------------
+
+
+def _string_paths(msg: Any, prefix: str = "") -> Iterator[str]:
+    for name, kind in msg.get_fields_and_field_types().items():
+        value = getattr(msg, name)
+        if kind == "string":
+            yield prefix + name
+        elif hasattr(value, "get_fields_and_field_types"):
+            yield from _string_paths(value, f"{prefix}{name}.")
+
+
+@functools.cache
+def _string_getters(msg_type: type) -> tuple[tuple[str, Callable[[Any], str]], ...]:
+    """(dotted name, getter) of every string field of ``msg_type``, nested ones included."""
+    return tuple((path, operator.attrgetter(path)) for path in _string_paths(msg_type()))
+
+
+def decode(raw: bytes, msg_type: type[M]) -> M:
+    """Deserialize ``raw`` into ``msg_type``.
+
+    Raises ``ValidationError("message", ...)`` when the bytes are not a valid message.
+    """
+    try:
+        return deserialize_message(raw, msg_type)
+    except Exception as exc:  # noqa: BLE001 - rclpy raises several types here
+        raise ValidationError("message", f"cannot deserialize {msg_type.__name__}: {exc}") from exc
+
+
+def check_utf8(msg: Any, raw: bytes) -> None:
+    """Raise ``ValidationError(<field>, ...)`` if a string of ``msg`` held invalid UTF-8.
+
+    rclpy substitutes U+FFFD for invalid bytes while deserializing; storing text
+    altered like that as if it had been said is not acceptable for an auditable
+    record. A message whose strings contain U+FFFD is re-serialized: if the bytes
+    differ from ``raw``, the replacement was made on receipt.
+    """
+    suspects = [name for name, get in _string_getters(type(msg)) if _REPLACEMENT in get(msg)]
+    if suspects and serialize_message(msg) != raw:
+        raise ValidationError(suspects[0], "not valid UTF-8 (bytes were altered on receipt)")
+
+
+def pose_to_dict(pose_stamped: Any) -> dict[str, Any]:
+    p, q = pose_stamped.pose.position, pose_stamped.pose.orientation
+    return {"frame_id": pose_stamped.header.frame_id, "x": p.x, "y": p.y, "z": p.z,
+            "qx": q.x, "qy": q.y, "qz": q.z, "qw": q.w}
+
+
+def dialogue_to_event(msg: DialogueEvent) -> Event:
+    return Event(
+        modality="dialogue", scope=scope_from_msg(msg.scope), text=msg.text,
+        speaker=msg.speaker, payload=msg.payload_json, stamp=stamp_to_seconds(msg.header.stamp),
+        source_id=msg.source_id,
+    )
+
+
+def perception_to_event(msg: PerceptionEvent) -> Event:
+    return Event(
+        modality="perception", scope=scope_from_msg(msg.scope), text=msg.description,
+        speaker=msg.actor, label=msg.label, confidence=float(msg.confidence),
+        pose=pose_to_dict(msg.pose) if msg.has_pose else None, payload=msg.payload_json,
+        stamp=stamp_to_seconds(msg.header.stamp), source_id=msg.source_id,
+    )
+
+
+def result_to_ack(result: StoreResult, header: Header | None = None) -> Ack:
+    return Ack(header=header if header is not None else Header(), source_id=result.source_id,
+               status=result.status, field=result.field, reason=result.reason,
+               sequence=max(0, int(result.sequence)))
+
+
+# -- query ---------------------------------------------------------------------
+
+
+def query_request_from_msg(req: Query.Request) -> QueryRequest:
+    return QueryRequest(
+        scope=scope_from_msg(req.scope), question=req.question,
+        as_of_valid=optional_time(req.as_of_valid), as_of_known=optional_time(req.as_of_known),
+        token_budget=int(req.token_budget),
+    )
+
+
+def query_result_to_response(result: QueryResult, response: Query.Response) -> Query.Response:
+    response.status = result.status
+    response.answer = result.answer
+    response.source_ids = list(result.source_ids)
+    response.evidence = [
+        Evidence(source_id=e.source_id, modality=e.record.modality, speaker=e.record.speaker,
+                 text=e.record.text, source_time=seconds_to_stamp(e.record.source_time),
+                 scope=scope_to_msg(e.record.scope), score=float(e.score))
+        for e in result.evidence
+    ]
+    response.paths = list(result.paths)
+    response.plan = json.dumps(result.plan.to_dict(), sort_keys=True)
+    response.reader = result.reader
+    response.timings_json = json.dumps({k: round(v, 3) for k, v in result.timings_ms.items()})
+    message = result.message
+    if result.left_out:
+        message = "; ".join(filter(None, [message, "left out: " + ", ".join(result.left_out)]))
+    response.message = message
+    return response
+
+
+# -- forget --------------------------------------------------------------------
+
+
+def forget_args(req: Forget.Request) -> tuple[Scope | None, list[str], bool]:
+    """(scope or None, source IDs, allow_reingest) for ``Ledger.forget``."""
+    scope = scope_from_msg(req.scope)
+    ids = [s for s in req.source_ids if s.strip()]
+    if not scope.subject_id.strip():
+        if scope.robot_id or scope.session_id:
+            raise ValidationError("scope.subject_id",
+                                  "required when robot_id or session_id is given")
+        return None, ids, bool(req.allow_reingest)
+    return scope, ids, bool(req.allow_reingest)
+
+
+def forget_response(removed: list[str], response: Forget.Response) -> Forget.Response:
+    response.status = "ok"
+    response.sources_removed = len(removed)
+    response.removed_source_ids = list(removed)
+    response.message = f"removed {len(removed)} source(s)"
+    return response
