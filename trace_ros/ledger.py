@@ -346,56 +346,92 @@ class Ledger:
         Per item: same ID + same content hash = ``duplicate``; same ID + other
         content = ``rejected``; a tombstoned ID = ``rejected``. Returns once the
         transaction is committed, so every ``accepted`` result is durable.
+        The batch is checked with one lookup per table and written with one
+        statement per table (not per item): the writer's cost per event is what
+        bounds capture throughput.
         """
-        results: list[StoreResult] = []
+        batch = list(items)
+        if not batch:
+            return []
         now = time.time()
+        ids = list({item.source_id for item in batch})
         with self.write() as conn:
-            for item in items:
-                row = conn.execute(
-                    "SELECT seq, content_hash FROM sources WHERE source_id = ?", (item.source_id,)
-                ).fetchone()
-                if row is not None:
-                    if row[1] == item.content_hash:
-                        results.append(StoreResult(item.source_id, "duplicate", sequence=row[0]))
+            known: dict[str, tuple[int, str]] = {}
+            forgotten: set[str] = set()
+            for start in range(0, len(ids), 500):
+                chunk = ids[start:start + 500]
+                marks = ",".join("?" * len(chunk))
+                known.update((r[0], (r[1], r[2])) for r in conn.execute(
+                    f"SELECT source_id, seq, content_hash FROM sources WHERE source_id IN ({marks})",
+                    chunk))
+                forgotten.update(r[0] for r in conn.execute(
+                    f"SELECT source_id FROM tombstones WHERE source_id IN ({marks})", chunk))
+            results: list[StoreResult | None] = []
+            new_rows: list[tuple[Any, ...]] = []
+            new_slots: list[int] = []
+            pending: dict[str, str] = {}  # accepted earlier in this batch: id -> hash
+            for item in batch:
+                sid = item.source_id
+                prior_hash = known[sid][1] if sid in known else pending.get(sid)
+                if prior_hash is not None:
+                    if prior_hash == item.content_hash:
+                        seq = known[sid][0] if sid in known else 0
+                        results.append(StoreResult(sid, "duplicate", sequence=seq))
                     else:
-                        results.append(StoreResult(
-                            item.source_id, "rejected", "source_id",
-                            "already stored with different content"))
+                        results.append(StoreResult(sid, "rejected", "source_id",
+                                                   "already stored with different content"))
                     continue
-                if conn.execute("SELECT 1 FROM tombstones WHERE source_id = ?",
-                                (item.source_id,)).fetchone():
-                    results.append(StoreResult(
-                        item.source_id, "rejected", "source_id",
-                        "was forgotten; re-ingest only with allow_reingest"))
+                if sid in forgotten:
+                    results.append(StoreResult(sid, "rejected", "source_id",
+                                               "was forgotten; re-ingest only with allow_reingest"))
                     continue
                 sc = item.scope
-                cur = conn.execute(
-                    "INSERT INTO sources (source_id, subject_id, robot_id, session_id, modality, "
-                    "speaker, text, label, confidence, pose, payload, source_time, "
-                    "time_from_receipt, known_time, content_hash) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (item.source_id, sc.subject_id, sc.robot_id, sc.session_id, item.modality,
-                     item.speaker, item.text, item.label, item.confidence,
-                     json.dumps(item.pose) if item.pose else None, item.payload_json,
-                     item.source_time, int(item.time_from_receipt), now, item.content_hash),
-                )
-                seq = int(cur.lastrowid or 0)
-                conn.execute(
-                    "INSERT INTO jobs (source_seq, created_at, updated_at) VALUES (?, ?, ?)",
-                    (seq, now, now),
-                )
-                if sc.session_id:
-                    conn.execute(
-                        "INSERT INTO sessions (subject_id, robot_id, session_id, start_time, "
-                        "end_time, n_sources) VALUES (?, ?, ?, ?, ?, 1) "
-                        "ON CONFLICT (subject_id, robot_id, session_id) DO UPDATE SET "
-                        "start_time = min(start_time, excluded.start_time), "
-                        "end_time = max(end_time, excluded.end_time), n_sources = n_sources + 1",
-                        (sc.subject_id, sc.robot_id, sc.session_id, item.source_time,
-                         item.source_time),
-                    )
-                results.append(StoreResult(item.source_id, "accepted", sequence=seq))
-        return results
+                pending[sid] = item.content_hash
+                new_slots.append(len(results))
+                results.append(None)
+                new_rows.append((sid, sc.subject_id, sc.robot_id, sc.session_id, item.modality,
+                                 item.speaker, item.text, item.label, item.confidence,
+                                 json.dumps(item.pose) if item.pose else None, item.payload_json,
+                                 item.source_time, int(item.time_from_receipt), now,
+                                 item.content_hash))
+            if new_rows:
+                seqs = self._insert_sources(conn, new_rows, now)
+                by_id = dict(zip((r[0] for r in new_rows), seqs, strict=True))
+                for slot, row in zip(new_slots, new_rows, strict=True):
+                    results[slot] = StoreResult(row[0], "accepted", sequence=by_id[row[0]])
+                for slot, item in enumerate(batch):  # duplicates of rows new in this batch
+                    res = results[slot]
+                    if res is not None and res.status == "duplicate" and res.sequence == 0:
+                        results[slot] = StoreResult(item.source_id, "duplicate",
+                                                    sequence=by_id[item.source_id])
+        return [r for r in results if r is not None]
+
+    @staticmethod
+    def _insert_sources(conn: sqlite3.Connection, rows: list[tuple[Any, ...]],
+                        now: float) -> list[int]:
+        """Inside a write transaction: insert rows, their jobs and session spans;
+        return the new sequence numbers in row order."""
+        before = conn.execute("SELECT coalesce(max(seq), 0) FROM sources").fetchone()[0]
+        conn.executemany(
+            "INSERT INTO sources (source_id, subject_id, robot_id, session_id, modality, "
+            "speaker, text, label, confidence, pose, payload, source_time, "
+            "time_from_receipt, known_time, content_hash) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        # AUTOINCREMENT: this transaction's rows are exactly those above ``before``.
+        new = conn.execute("SELECT source_id, seq FROM sources WHERE seq > ?", (before,)).fetchall()
+        conn.execute("INSERT INTO jobs (source_seq, created_at, updated_at) "
+                     "SELECT seq, ?, ? FROM sources WHERE seq > ?", (now, now, before))
+        conn.execute(
+            "INSERT INTO sessions (subject_id, robot_id, session_id, start_time, end_time, "
+            "n_sources) SELECT subject_id, robot_id, session_id, min(source_time), "
+            "max(source_time), count(*) FROM sources WHERE seq > ? AND session_id != '' "
+            "GROUP BY subject_id, robot_id, session_id "
+            "ON CONFLICT (subject_id, robot_id, session_id) DO UPDATE SET "
+            "start_time = min(start_time, excluded.start_time), "
+            "end_time = max(end_time, excluded.end_time), "
+            "n_sources = n_sources + excluded.n_sources", (before,))
+        seq_of = dict(new)
+        return [seq_of[r[0]] for r in rows]
 
     # -- reads ----------------------------------------------------------------
 

@@ -67,9 +67,15 @@ def test_idempotency(ledger: Ledger) -> None:
     other = Event("dialogue", SC, "I like coffee", "Alice", stamp=1.0, source_id="client-1")
     results = ingest(ledger, [first, same, other], cfg)
     assert [r.status for r in results] == ["accepted", "duplicate", "rejected"]
+    assert results[1].sequence == results[0].sequence > 0
     assert results[2].field == "source_id" and "different content" in results[2].reason
     assert ledger.count_sources() == 1
     assert ledger.get_sources(["client-1"])[0].text == "I like tea"
+    # The same checks hold across batches (the first one is already committed).
+    again = ingest(ledger, [same, other], cfg)
+    assert [r.status for r in again] == ["duplicate", "rejected"]
+    assert again[0].sequence == results[0].sequence
+    assert ledger.query("SELECT count(*) FROM jobs")[0][0] == 1
 
 
 def test_bad_events_do_not_disturb_good_ones(ledger: Ledger) -> None:
