@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .metrics import percentile
+
 SUBJECTS = [f"person-{i}" for i in range(8)]
 TEXTS = ["Please remind me to water the plants at six.", "I left my keys next to the sink.",
          "The delivery should arrive before noon tomorrow.", "Can you bring me a glass of water?"]
@@ -49,10 +51,8 @@ class RunStats:
         return self.statuses["accepted"]
 
     def percentile(self, q: float) -> float:
-        if not self.latencies_ms:
-            return float("nan")
-        data = sorted(self.latencies_ms)
-        return data[min(len(data) - 1, int(round(q / 100.0 * (len(data) - 1))))]
+        value = percentile(self.latencies_ms, q)
+        return float("nan") if value is None else value
 
     def summary(self) -> dict[str, Any]:
         return {
