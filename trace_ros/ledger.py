@@ -161,6 +161,112 @@ def m002_fts_subject(db: Database) -> None:
     )
 
 
+@MIGRATIONS()
+def m003_graph(db: Database) -> None:
+    """The evidence graph (DESIGN §2): facts with bitemporal validity and provenance,
+    typed edges, topics; FTS5 over facts; audit rows linked to sources by a table."""
+    db.executescript(
+        """
+        CREATE TABLE facts (
+            fact_id TEXT PRIMARY KEY,
+            subject_id TEXT NOT NULL,
+            robot_id TEXT NOT NULL DEFAULT '',
+            session_id TEXT NOT NULL DEFAULT '',
+            type TEXT NOT NULL CHECK (type IN
+                ('action', 'state_change', 'preference', 'plan', 'observation')),
+            participants TEXT NOT NULL DEFAULT '[]',
+            entity TEXT NOT NULL DEFAULT '',
+            relation TEXT NOT NULL DEFAULT '',
+            value TEXT NOT NULL DEFAULT '',
+            polarity INTEGER NOT NULL DEFAULT 1,
+            description TEXT NOT NULL,
+            anchor_time REAL NOT NULL,
+            anchor_text TEXT NOT NULL DEFAULT '',
+            anchor_fallback INTEGER NOT NULL DEFAULT 0,
+            valid_from REAL NOT NULL,
+            valid_to REAL,
+            known_from REAL NOT NULL,
+            known_to REAL,
+            status TEXT NOT NULL DEFAULT 'active'
+                CHECK (status IN ('active', 'superseded', 'revoked', 'unresolved')),
+            validity REAL NOT NULL DEFAULT 1.0,
+            source_seq INTEGER NOT NULL,
+            generation INTEGER NOT NULL DEFAULT 0,
+            extractor TEXT NOT NULL DEFAULT ''
+        );
+        CREATE INDEX facts_key ON facts (subject_id, entity, relation);
+        CREATE INDEX facts_scope_time ON facts (subject_id, valid_from);
+        CREATE INDEX facts_source_seq ON facts (source_seq);
+
+        -- Provenance: a fact is derived from one or more sources.
+        CREATE TABLE fact_sources (
+            fact_id TEXT NOT NULL REFERENCES facts (fact_id) ON DELETE CASCADE,
+            source_id TEXT NOT NULL,
+            PRIMARY KEY (fact_id, source_id)
+        );
+        CREATE INDEX fact_sources_source ON fact_sources (source_id);
+
+        -- Typed edges between vertices: fact IDs, 'session:<robot>/<session>',
+        -- 'topic:<n>', 'entity:<name>'. Fact-to-fact types carry the graph's meaning.
+        CREATE TABLE edges (
+            edge_id INTEGER PRIMARY KEY AUTOINCREMENT,
+            subject_id TEXT NOT NULL,
+            type TEXT NOT NULL CHECK (type IN ('updates', 'contradicts', 'causes', 'enables',
+                'prevents', 'before', 'in_session', 'in_topic', 'mentions')),
+            src TEXT NOT NULL,
+            dst TEXT NOT NULL,
+            confidence REAL NOT NULL DEFAULT 1.0,
+            justification TEXT NOT NULL DEFAULT '',
+            created_at REAL NOT NULL,
+            invalidated_at REAL,
+            generation INTEGER NOT NULL DEFAULT 0,
+            UNIQUE (type, src, dst)
+        );
+        CREATE INDEX edges_src ON edges (src, type);
+        CREATE INDEX edges_dst ON edges (dst, type);
+        CREATE INDEX edges_subject ON edges (subject_id, type);
+
+        CREATE TABLE topics (
+            subject_id TEXT NOT NULL,
+            topic_id INTEGER NOT NULL,
+            label TEXT NOT NULL DEFAULT '',
+            centroid BLOB,
+            n_sessions INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (subject_id, topic_id)
+        );
+        ALTER TABLE sessions ADD COLUMN topic_id INTEGER;
+
+        CREATE VIRTUAL TABLE facts_fts USING fts5 (
+            description, value, subject_id, content='facts', content_rowid='rowid',
+            tokenize='porter unicode61'
+        );
+        CREATE TRIGGER facts_fts_ai AFTER INSERT ON facts BEGIN
+            INSERT INTO facts_fts (rowid, description, value, subject_id)
+            VALUES (new.rowid, new.description, new.value, new.subject_id);
+        END;
+        CREATE TRIGGER facts_fts_ad AFTER DELETE ON facts BEGIN
+            INSERT INTO facts_fts (facts_fts, rowid, description, value, subject_id)
+            VALUES ('delete', old.rowid, old.description, old.value, old.subject_id);
+        END;
+        CREATE TRIGGER facts_fts_au AFTER UPDATE OF description, value ON facts BEGIN
+            INSERT INTO facts_fts (facts_fts, rowid, description, value, subject_id)
+            VALUES ('delete', old.rowid, old.description, old.value, old.subject_id);
+            INSERT INTO facts_fts (rowid, description, value, subject_id)
+            VALUES (new.rowid, new.description, new.value, new.subject_id);
+        END;
+
+        -- Which sources a query showed and cited: forget finds audit rows through this.
+        CREATE TABLE audit_sources (
+            query_id INTEGER NOT NULL REFERENCES audit (query_id) ON DELETE CASCADE,
+            source_id TEXT NOT NULL,
+            role TEXT NOT NULL CHECK (role IN ('shown', 'cited')),
+            PRIMARY KEY (query_id, source_id, role)
+        );
+        CREATE INDEX audit_sources_source ON audit_sources (source_id);
+        """
+    )
+
+
 SOURCE_COLUMNS = (
     "seq, source_id, subject_id, robot_id, session_id, modality, speaker, text, label, "
     "confidence, pose, payload, source_time, time_from_receipt, known_time, content_hash"
