@@ -9,12 +9,32 @@ from __future__ import annotations
 
 import os
 import socket
+import sqlite3
 import time
 from dataclasses import dataclass
+from typing import Protocol
 
 from ..config import ConsolidationConfig
 from ..embed import Encoder, source_text
 from ..ledger import Job, Ledger
+
+
+class Projector(Protocol):
+    """Turns claimed jobs into derived state inside the batch's write transaction.
+
+    ``project`` returns one outcome per job, in order: 'add', 'revise' or 'noop'.
+    It must only write through ``conn`` (the worker commits or rolls back the
+    whole batch), so a crash mid-batch leaves nothing half-written.
+    """
+
+    def project(self, conn: sqlite3.Connection, jobs: list[Job]) -> list[str]: ...
+
+
+class NoopProjector:
+    """Embeddings only: no facts, no state change."""
+
+    def project(self, conn: sqlite3.Connection, jobs: list[Job]) -> list[str]:
+        return ["noop"] * len(jobs)
 
 
 @dataclass
@@ -28,9 +48,10 @@ class BatchReport:
 
 class Consolidator:
     def __init__(self, ledger: Ledger, encoder: Encoder, config: ConsolidationConfig | None = None,
-                 worker_name: str | None = None) -> None:
+                 worker_name: str | None = None, projector: Projector | None = None) -> None:
         self.ledger = ledger
         self.encoder = encoder
+        self.projector: Projector = projector or NoopProjector()
         self.config = config or ConsolidationConfig()
         self.worker = worker_name or f"{socket.gethostname()}:{os.getpid()}"
 
@@ -55,21 +76,16 @@ class Consolidator:
             Ledger.put_vectors(conn, "source", self.encoder.name,
                                [(j.source.source_id, j.source.subject_id, v)
                                 for j, v in zip(jobs, vectors, strict=True)])
+            outcomes = self.projector.project(conn, jobs)
             conn.executemany(
                 "UPDATE jobs SET status = 'done', outcome = ?, last_error = NULL, "
                 "lease_until = NULL, updated_at = ? WHERE job_id = ? AND claimed_by = ?",
-                [(self._project(j), now, j.job_id, self.worker) for j in jobs])
+                [(outcome, now, j.job_id, self.worker)
+                 for j, outcome in zip(jobs, outcomes, strict=True)])
             report.generation = Ledger.bump_generation(conn)
         report.done = len(jobs)
         report.seconds = time.monotonic() - started
         return report
-
-    def _project(self, job: Job) -> str:
-        """Projection outcome for one source: 'add', 'revise' or 'noop'.
-
-        No fact extraction exists yet, so no state changes: 'noop'.
-        """
-        return "noop"
 
     def drain(self, progress=None) -> int:
         """Run batches until no job is pending; returns how many were done."""
