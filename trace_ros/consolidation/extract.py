@@ -23,14 +23,38 @@ class ExtractContext:
     turn's speaker in a two-party conversation), so "you" can be resolved.
     ``session_time``: the session's start, the fallback anchor when a time
     expression cannot be resolved. ``people``: speakers seen in this scope.
+    ``recent``: (entity, relation) keys of thing facts (``scheduled_for``,
+    ``located_at``, ``status``) from the preceding turns of the same session,
+    oldest first, so "Actually, it's Thursday" or "No, Friday." can be keyed on
+    what the conversation was about; empty when unknown (then such a turn stays
+    unkeyed).
     """
 
     addressee: str = ""
     session_time: float | None = None
     people: frozenset[str] = frozenset()
+    recent: tuple[tuple[str, str], ...] = ()
 
 
 class Extractor(Protocol):
     name: str
 
     def extract(self, source: SourceRecord, context: ExtractContext) -> list[FactDraft]: ...
+
+
+def make_extractor(kind: str = "cpu-rules") -> Extractor:
+    """The extractor named ``kind`` (only the rule-based CPU one lives here)."""
+    if kind in ("cpu-rules", "cpu", "rules"):
+        from .cpu import CpuExtractor
+
+        return CpuExtractor()
+    raise ValueError(f"extractor: unknown kind {kind!r}")
+
+
+def __getattr__(name: str) -> object:
+    # ``from .extract import CpuExtractor`` without a circular import at load time.
+    if name == "CpuExtractor":
+        from .cpu import CpuExtractor
+
+        return CpuExtractor
+    raise AttributeError(name)

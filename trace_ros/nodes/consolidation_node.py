@@ -58,7 +58,15 @@ class ConsolidationNode(Node):
                 "batches": self.batches, "last_batch_claimed": last.claimed,
                 "last_batch_done": last.done, "last_batch_failed": last.failed,
                 "last_batch_ms": round(last.seconds * 1000.0, 3),
-                "encoder": self.consolidator.encoder.name, "db_path": str(self.ledger.path)}
+                "deferred_jobs": jobs["deferred"],
+                "encoder": self.consolidator.encoder.name, "db_path": str(self.ledger.path),
+                **_gate_state(self.consolidator.gate)}
+
+
+def _gate_state(gate: Any) -> dict[str, Any]:
+    """The extractor selector's state (mode, device, GPU admission) where it has one."""
+    state = getattr(gate, "state", None)
+    return state() if callable(state) else {}
 
 
 def main(args: list[str] | None = None) -> int:

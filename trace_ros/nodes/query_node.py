@@ -87,6 +87,9 @@ class QueryNode(Node):
         device = getattr(self.reader, "device", None)
         if device is not None:
             values["reader_device"] = device
+        admission = getattr(self.reader, "admission", None)
+        if admission is not None:  # the shared lease table: who holds how much device memory
+            values.update({k: v for k, v in admission.state().items() if k not in values})
         return values
 
     def close(self) -> None:
