@@ -64,7 +64,7 @@ class RecallConfig:
     # Score fusion: weight of each finding route's normalised score (BM25 leads).
     lexical_weight: float = 1.0
     dense_weight: float = 0.5
-    facts_weight: float = 0.5
+    facts_weight: float = 0.2
     # Added to turns spoken by a participant the question names.
     participant_weight: float = 0.1
     # Neighbours in the same session: share of the best preceding / following
@@ -79,7 +79,7 @@ class RecallConfig:
     # Added to sources inside the time window the question names.
     temporal_weight: float = 0.3
     # Up to this much for the newest candidates of an explicit current-state question.
-    recency_weight: float = 0.1
+    recency_weight: float = 0.05
     evidence_k: int = 10
     token_budget: int = 1200
     # Graph stage (query/paths.py): seeds are the facts of the best graph_seed_sources

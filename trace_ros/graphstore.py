@@ -301,10 +301,10 @@ class GraphStore:
         return int(conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0])
 
     @staticmethod
-    def modalities(conn: sqlite3.Connection, seqs: Sequence[int]) -> dict[int, str]:
-        """Modality of sources by sequence number."""
-        return {int(r[0]): r[1] for q in dict.fromkeys(seqs) for r in conn.execute(
-            "SELECT seq, modality FROM sources WHERE seq = ?", (q,))}
+    def origins(conn: sqlite3.Connection, seqs: Sequence[int]) -> dict[int, tuple[str, str]]:
+        """(modality, speaker) of sources by sequence number."""
+        return {int(r[0]): (r[1], r[2]) for q in dict.fromkeys(seqs) for r in conn.execute(
+            "SELECT seq, modality, speaker FROM sources WHERE seq = ?", (q,))}
 
     @staticmethod
     def speakers_first_seen(conn: sqlite3.Connection, subject_id: str) -> dict[str, int]:
@@ -499,7 +499,8 @@ class GraphStore:
             for start in range(0, len(ids), _CHUNK):
                 chunk = ids[start:start + _CHUNK]
                 fact_ids += [r[0] for r in conn.execute(
-                    "SELECT DISTINCT fs.fact_id FROM fact_sources fs JOIN facts f "
+                    # CROSS JOIN: the sources' provenance rows drive (not the subject's facts).
+                    "SELECT DISTINCT fs.fact_id FROM fact_sources fs CROSS JOIN facts f "
                     "ON f.fact_id = fs.fact_id WHERE f.subject_id = ? AND fs.source_id IN "
                     f"({','.join('?' * len(chunk))})", [subject_id, *chunk])]
             return self.facts_by_ids(conn, fact_ids)
@@ -519,13 +520,16 @@ class GraphStore:
                           limit: int) -> list[Fact]:
         """Keyed facts about ``entities`` (normalised names), newest first, at most
         ``limit`` per entity."""
-        out: list[Fact] = []
+        ents = list(dict.fromkeys(entities))[:_CHUNK]
+        if not ents or limit <= 0:
+            return []
         with self._reading() as conn:
-            for ent in dict.fromkeys(entities):
-                out += _fact_rows(conn, "subject_id = ? AND entity = ? AND relation != ''",
-                                  (subject_id, ent),
-                                  f"ORDER BY valid_from DESC, source_seq DESC LIMIT {int(limit)}")
-        return out
+            return _fact_rows(
+                conn, "fact_id IN (SELECT fact_id FROM (SELECT fact_id, row_number() OVER "
+                "(PARTITION BY entity ORDER BY valid_from DESC, source_seq DESC) AS n "
+                f"FROM facts WHERE subject_id = ? AND entity IN ({','.join('?' * len(ents))}) "
+                "AND relation != '') WHERE n <= ?)", (subject_id, *ents, int(limit)),
+                "ORDER BY entity, valid_from DESC, source_seq DESC")
 
     def edges_since(self, subject_id: str, generation: int = -1) -> list[Edge]:
         return [_edge(r) for r in self.query(  # type: ignore[attr-defined]

@@ -179,3 +179,21 @@ def test_same_conversation_disagreement_conflicts_sensor_readings_update(ledger:
     consolidate(ledger)
     assert [(a, b) for a, b, _ in _edges(ledger, "contradicts")] == [("c2", "c1")]
     assert [(a, b) for a, b, _ in _edges(ledger, "updates")] == [("k2", "k1")]
+
+
+def test_time_valued_keys_compare_resolved_days(ledger: Ledger) -> None:
+    s = Scope("xia", "r1", "s1")
+    sat = T0 + 3 * DAY
+    capture(ledger, [
+        Event("dialogue", s, "The lesson is on Saturday.", "Xia", stamp=T0, source_id="l1",
+              payload={"facts": [fact("plan", entity="lesson", relation="scheduled_for",
+                                      value="Saturday", anchor_time=sat, anchor_fallback=False,
+                                      participants=[])]}),
+        Event("dialogue", s, "Understood, the lesson is on 18 November.", "robot", stamp=T0 + 30,
+              source_id="l2", payload={"facts": [fact("plan", entity="lesson",
+                                                      relation="scheduled_for", value="18 November",
+                                                      anchor_time=sat + 3600, anchor_fallback=False,
+                                                      participants=[])]}),
+    ])
+    consolidate(ledger)
+    assert _edges(ledger, "contradicts") == [] and _edges(ledger, "updates") == []

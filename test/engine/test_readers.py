@@ -179,3 +179,10 @@ def test_currentness_without_cue_words_and_as_of_views() -> None:
     view = pack(items, 1000, 10, as_of_valid=MAY_8_2023 + DAY)
     out = reader.read(q, plan_question(q, MAY_8_2023 + DAY), view)
     assert view.source_ids == ["src-1"] and out.cited_ids == ["src-1"] and "Monday" in out.answer
+
+
+def test_a_recurring_schedule_is_answered_as_such_and_the_newest_holds() -> None:
+    answer, cited = read("When should the basil be watered?",
+                         ("Please water the basil plant every Monday.", MAY_8_2023),
+                         ("Change of plan: water the basil on Wednesdays now.", MAY_8_2023 + DAY))
+    assert (answer, cited) == ("Wednesdays", ["src-2"])

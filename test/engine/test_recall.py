@@ -105,7 +105,7 @@ def test_temporal_window_prefers_the_named_time(ledger: Ledger) -> None:
     assert _shown(plain)[0] == "We went hiking, hiking all day at the lake."
 
 
-def test_recency_only_for_current_state_questions(ledger: Ledger) -> None:
+def test_recency_only_for_questions_about_the_current_state(ledger: Ledger) -> None:
     _ingest(ledger, [
         Event("dialogue", S1, "The spare key is under the mat.", "Sam", stamp=DAY),
         Event("dialogue", S2, "The spare key is with the neighbour.", "Sam", stamp=5 * DAY),
@@ -115,8 +115,8 @@ def test_recency_only_for_current_state_questions(ledger: Ledger) -> None:
     assert now.plan.operation == "current_state"
     assert _shown(now)[0] == "The spare key is with the neighbour."
     assert now.routes["recency"]
-    history = engine.ask(QueryRequest(Scope("home"), "Where was the spare key kept?"))
-    assert "recency" not in history.routes
+    history = engine.ask(QueryRequest(Scope("home"), "Where was the spare key kept previously?"))
+    assert not history.plan.current and "recency" not in history.routes
 
 
 def _add_fact(ledger: Ledger, fact_id: str, subject: str, description: str,
@@ -143,6 +143,10 @@ def test_facts_route_finds_sources_through_their_facts(ledger: Ledger) -> None:
     _add_fact(ledger, "f2", "guest", "Bob moved into an apartment in Porto", "g1", DAY)
     res = QueryEngine(ledger, None, audit=False).ask(question)
     assert res.routes["facts"] == ["k1"] and [e.source_id for e in res.evidence] == ["k1"]
+    # A fact restating words the text search already matched adds nothing twice.
+    _add_fact(ledger, "f3", "home", "Ann got the keys of the apartment", "k1", DAY)
+    keys = QueryEngine(ledger, None, audit=False).ask(QueryRequest(Scope("home"), "keys?"))
+    assert keys.routes["lexical"] == ["k1"] and keys.routes["facts"] == []
     # A time view hides facts known only later.
     past = QueryEngine(ledger, None, audit=False).ask(
         QueryRequest(Scope("home"), "Which apartment did Ann move into?", as_of_known=0.5 * DAY))

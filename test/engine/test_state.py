@@ -261,3 +261,31 @@ def test_participants_and_scope_narrow_the_key(ledger: Ledger) -> None:
                    participants=["Hal"]).value == "friday"
     assert resolve(ledger, Scope("gus", "r1"), "meeting", "scheduled_for").value == "monday"
     assert resolve(ledger, Scope("gus"), "meeting", "scheduled_for").value == "friday"
+
+
+def test_a_cued_update_settles_an_open_conflict(ledger: Ledger) -> None:
+    s = Scope("ivy", "r1", "s1")
+    t = ts(2024, 4, 1)
+    capture(ledger, [
+        Event("dialogue", s, "The vet visit is on Monday.", "Ivy", stamp=t, source_id="v1",
+              payload={"facts": [fact("plan", entity="vet visit", relation="scheduled_for",
+                                      value="Monday", participants=[])]}),
+        Event("dialogue", s, "I think it is on Wednesday.", "Jo", stamp=t + 60, source_id="v2",
+              payload={"facts": [fact("plan", entity="vet visit", relation="scheduled_for",
+                                      value="Wednesday", participants=[])]}),
+    ])
+    consolidate(ledger)
+    assert resolve(ledger, Scope("ivy"), "vet visit", "scheduled_for").status == "conflict"
+    capture(ledger, [
+        Event("dialogue", Scope("ivy", "r1", "s2"), "The vet moved it to Friday.", "Ivy",
+              stamp=t + 86400, source_id="v3",
+              payload={"facts": [fact("plan", entity="vet visit", relation="scheduled_for",
+                                      value="Friday", participants=[], cues=["moved"])]}),
+    ])
+    consolidate(ledger)
+    res = resolve(ledger, Scope("ivy"), "vet visit", "scheduled_for")
+    assert (res.status, res.value, res.source_ids) == ("answer", "friday", ["v3"])
+    assert {f.status for f in res.superseded} == {"superseded"} and len(res.superseded) == 2
+    # Before the change the conflict is what the robot knew.
+    assert resolve(ledger, Scope("ivy"), "vet visit", "scheduled_for",
+                   as_of_valid=t + 3600).status == "conflict"

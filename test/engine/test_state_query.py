@@ -6,6 +6,7 @@ graph projector, questions through ``QueryEngine.ask`` with the extractive reade
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from datetime import UTC, datetime
@@ -79,6 +80,22 @@ def test_current_state_without_cue_words(ledger: Ledger) -> None:
     # ... and the pack says the old one is superseded.
     assert any(p.startswith("[src-b]") and "updates [src-a]" in p
                and "superseded on 2025-03-05" in p for p in res.paths)
+
+
+def test_pack_shows_the_newest_revision_and_marks_the_older_superseded(ledger: Ledger) -> None:
+    parcel(ledger)
+    req = QueryRequest(U, "When is my parcel pickup?")
+    with engine(ledger) as eng:
+        plan, timings = eng.plan(req), {}
+        recalled = eng.recall(req, timings)
+        ranked = eng.rank(req, plan, recalled, timings)
+        packed = eng.pack(req, ranked, timings, eng.graph(req, plan, recalled, ranked, timings))
+    text = packed.render()
+    assert text.index("[src-b]") < text.index("[src-a]")  # records first, newest revision first
+    lines = text.split("Support paths:")[1]
+    assert re.search(r"\[src-b\] \([^)]*tuesday\) updates \[src-a\] \([^)]*monday\) "
+                     r"— superseded on 2025-03-05", lines), lines
+    assert packed.tokens <= packed.budget
 
 
 def test_question_about_the_past_gets_the_superseded_revision(ledger: Ledger) -> None:
@@ -167,3 +184,18 @@ def test_ablation_switches_the_stage_off(ledger: Ledger, ablate: set[str]) -> No
     assert ("graph" in res.timings_ms) == ("graph" not in ablate)
     if "graph" in ablate:
         assert res.paths == []
+
+
+def test_a_persons_state_never_recorded_is_missing(ledger: Ledger) -> None:
+    s1 = Scope("u", "r1", "s1")
+    capture(ledger, [
+        Event("dialogue", s1, "I live in Lisbon.", "Maya", stamp=ts(2025, 3, 1), source_id="home"),
+        Event("dialogue", s1, "My brother works at the harbour.", "Maya", stamp=ts(2025, 3, 1) + 60,
+              source_id="brother"),
+    ])
+    consolidate(ledger)
+    where = ask(ledger, "Where does Maya live?")
+    assert where.status == "answered" and where.source_ids == ["home"]
+    # Maya's own work was never stated (only her brother's): not her brother's job.
+    work = ask(ledger, "Where does Maya work?")
+    assert work.status == "missing" and work.source_ids == [] and work.answer == ""

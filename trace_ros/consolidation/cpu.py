@@ -20,7 +20,7 @@ from ..facts import FactDraft, norm
 from ..ledger import SourceRecord
 from . import rules
 from .extract import ExtractContext
-from .timeanchor import Anchor, find_candidates, is_future, resolve
+from .timeanchor import WEEKDAYS, Anchor, find_candidates, is_future, resolve
 
 _FIRST = re.compile(r"\b(?:I|me|my|mine|myself|we|us|our|ours)\b", re.I)
 _SECOND = re.compile(r"\b(?:you|your|yours|yourself)\b", re.I)
@@ -57,7 +57,10 @@ _COMMON_CAPS = {
     "Been", "Tried", "Love", "Feel", "Felt", "Guess", "Need", "Want", "Wanted", "Planning",
 }
 _THIRD = {"he", "she", "they", "him", "her", "them"}
-_OPENING = re.compile(r"(?:^|[.!?]\s+)([A-Z][a-z]+)\b(?=\s+[a-z])")
+# A capitalised sentence opener followed by a lower-case word may be a name ("Maya said
+# …"), but not when an object follows ("Scratch that", "Grab the keys"): an imperative.
+_OPENING = re.compile(r"(?:^|[.!?]\s+)([A-Z][a-z]+)\b(?=\s+[a-z])(?!\s+(?:that|this|it|the|a|an|"
+                      r"my|your|our|his|her|their|me|us|him|them|those|these|of)\b)")
 
 
 def looks_like_name(word: str, known: set[str] | frozenset[str] = frozenset()) -> bool:
@@ -166,6 +169,7 @@ class _People:
         known = {p for p in context.people if p}
         self.known = known
         self.recent = context.recent
+        self.recent_times = dict(zip(context.recent, context.recent_times, strict=False))
         self.named = [n for n in dict.fromkeys(_names(text, known))
                       if n.lower() not in (self.speaker.lower(), self.addressee.lower())]
 
@@ -196,7 +200,8 @@ def _names(text: str, known: set[str]) -> list[str]:
     out = [p for p in known if re.search(rf"\b{re.escape(p)}\b", text)]
     for m in _NAME.finditer(text):
         first = m.group(0).split()[0]
-        if first not in _NOT_NAMES and m.group(0) not in _NOT_NAMES:
+        if first not in _NOT_NAMES and m.group(0) not in _NOT_NAMES \
+                and first[:-1] not in _NOT_NAMES:  # "Wednesdays", "Mondays"
             out.append(first if first in known else m.group(0))
     out += [m.group(1) for m in _OPENING.finditer(text) if looks_like_name(m.group(1), known)]
     return out
@@ -224,10 +229,16 @@ def _dialogue(source: SourceRecord, text: str, context: ExtractContext,
                     # The time the value names ("from Monday to Tuesday" → Tuesday), not
                     # the sentence's first time expression.
                     own = resolve(st.value, source.source_time, fallback, future)
-                    anchor = anchor if own.fallback else own
+                    longer = norm(anchor.text).startswith(norm(st.value) + " ") or \
+                        norm(anchor.text).startswith(norm(st.value) + ",")
+                    if longer:  # "Sunday, 23 February": the rule's value stopped at the comma
+                        st = dataclasses.replace(st, value=anchor.text)
+                    elif not own.fallback:
+                        anchor = own
                 statements.append((sent, clause, offset, st, anchor))
+    repair = rules.is_correction(text)  # "Wait, I misread the letter. Friday for the X."
     for sent, clause, offset, st, anchor in statements:
-        draft = _keyed(st, sent, clause, offset, anchor, people, text)
+        draft = _keyed(st, sent, clause, offset, anchor, people, text, repair)
         if draft is not None:
             drafts.append(draft)
     if not drafts:
@@ -243,24 +254,45 @@ _WAS = re.compile(r"\b(?:(?:was|were)(?!\s+(?:moved|rescheduled|pushed|postponed
                   r"set|booked|brought))|went|did|had|happened|ago|yesterday|last)\b", re.I)
 
 
+# A belief put with a rising tone ("I thought the lesson was on Friday?") still asserts.
+_BELIEF = re.compile(r"^(?:(?:but|wait|hmm|oh),?\s+)?(?P<rest>(?:I|we)\s+(?:thought|think|believe|"
+                     r"was\s+sure|am\s+sure|remember(?:ed)?)\s+(?:that\s+)?.+?)\??$", re.I)
+# A question whose fronted clause takes something as given ("Since you moved to Oslo,
+# shall I …?"): that clause is a statement.
+_GIVEN = re.compile(r"^(?:since|now\s+that|given\s+that|as|because|seeing\s+that)\s+"
+                    r"(?P<rest>[^,?]+?),\s+\S", re.I)
+
+
 def _request(sent: str) -> str:
     """A request put as a question ("Can we move it to Monday?") as a statement
-    ("we will move it to Monday."); other questions assert nothing: ""."""
-    m = _REQUEST.match(sent.strip())
-    if not m:
-        return ""
-    return f"{m.group('who')} will {m.group('rest')}."
+    ("we will move it to Monday."), a belief ("I thought it was Friday?") or a
+    presupposed clause ("Since you moved to Oslo, …?") as what it asserts; other
+    questions assert nothing: ""."""
+    s = sent.strip()
+    m = _REQUEST.match(s)
+    if m:
+        return f"{m.group('who')} will {m.group('rest')}."
+    m = _BELIEF.match(s)
+    if m:
+        # Backshift of reported belief: "I thought it was on Friday" is about Friday ahead.
+        rest = re.sub(r"^(?:I|we)\s+\w+(?:\s+sure)?\s+(?:that\s+)?", "", m.group("rest"),
+                      flags=re.I)
+        return re.sub(r"\b(was|were)\s+(?=on\b|at\b|set\b|for\b)",
+                      lambda w: "is " if w.group(1).lower() == "was" else "are ", rest) + "."
+    m = _GIVEN.match(s)
+    return m.group("rest") + "." if m else ""
 
 
 def _keyed(st: rules.Statement, sent: str, clause: str, offset: int, anchor: Anchor,
-           people: _People, text: str) -> FactDraft | None:
+           people: _People, text: str, repair: bool = False) -> FactDraft | None:
     relation = st.relation
     thing_rel = relation in ("located_at", "status", "scheduled_for")
     participants: list[str] = []
     if thing_rel and not _is_person_ref(st.entity):
         if st.entity == rules.IT:
             before = text[:max(text.find(sent), 0) + offset] + clause[:st.span[0]]
-            named = _antecedent(before, relation) or _recent(people.recent, relation)
+            named = _antecedent(before, relation) or _not_said(sent, people, relation) \
+                or _recent(people.recent, relation)
             if not named:
                 return None
             st = dataclasses.replace(st, entity=named, things=(named,))
@@ -294,6 +326,10 @@ def _keyed(st: rules.Statement, sent: str, clause: str, offset: int, anchor: Anc
         cue_list.insert(0, st.cue)
     if st.polarity == 0 and "not" not in cue_list:
         cue_list.append("not")
+    if repair and "correction" not in cue_list:
+        cue_list.append("correction")
+    if relation == "scheduled_for" and "correction" in cue_list:
+        anchor = _corrected_day(anchor, value, people.recent_times.get((entity, relation)))
     desc = describe(display, relation, value, st.polarity)
     if anchor.text:
         desc += f" ({anchor.text})"
@@ -321,6 +357,36 @@ def _antecedent(before: str, relation: str) -> str:
             continue
         found = rules.event_entity(np) if relation == "scheduled_for" else norm(np)
     return found
+
+
+def _corrected_day(anchor: Anchor, value: str, said: float | None) -> Anchor:
+    """A corrected bare weekday ("No, Friday." after "Wednesday the 8th") names that
+    weekday nearest the day it corrects, not the next one from now."""
+    day = value.split()[-1] if value else ""
+    if said is None or day not in WEEKDAYS or len(value.split()) > 2:
+        return anchor
+    d0 = int(said // 86400)
+    old_wd = (d0 + 3) % 7  # 1970-01-01 was a Thursday
+    shift = (WEEKDAYS.index(day) - old_wd) % 7
+    if shift > 3:
+        shift -= 7
+    keep = said - d0 * 86400
+    return dataclasses.replace(anchor, time=(d0 + shift) * 86400 + keep, fallback=False)
+
+
+_NOT_DAY = re.compile(r"\bnot\s+(?:on\s+)?(" + "|".join(WEEKDAYS) + r")\b", re.I)
+
+
+def _not_said(sent: str, people: _People, relation: str) -> str:
+    """"Actually, it's Tuesday, not Saturday": the recent event that was on a Saturday."""
+    m = _NOT_DAY.search(sent)
+    if not m or relation != "scheduled_for":
+        return ""
+    wd = WEEKDAYS.index(m.group(1).lower())
+    for (entity, rel), when in reversed(list(people.recent_times.items())):
+        if rel == relation and when is not None and (int(when // 86400) + 3) % 7 == wd:
+            return entity
+    return ""
 
 
 def _recent(recent: tuple[tuple[str, str], ...], relation: str) -> str:

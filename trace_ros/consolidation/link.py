@@ -35,9 +35,13 @@ Rules (every edge carries a confidence and a justification naming its rule):
   change from an error, so it stays an open conflict).
 - ``causes``/``enables``/``prevents``: a causal cue ("because", "so", "since",
   "that's why" …) links the facts of one message, or the previous turn's facts to
-  this one's. Direction by fact type (a state enables a plan; an action causes a
-  state change); ``prevents`` when the effect is negated or a blocking cue
-  ("can't", "unable") is present; ``enables`` when the effect is a plan.
+  a message with one fact. Direction from the extractor's ``cause``/``effect``
+  side markers where given, else by fact type (a state enables a plan; an action
+  causes a state change), then clause order; ``prevents`` when the effect is
+  negated or a blocking cue ("can't", "prevents") is present; ``enables`` when
+  the effect is a plan or the cue says so. At most two causes per effect.
+- A single-valued update also ends the earlier revisions still live (restatements
+  of the old value, the sides of a conflict it settles).
 - ``before``: between facts with resolved anchors, to the nearest related fact
   earlier and later in valid time (at most one each).
 """
@@ -54,6 +58,7 @@ from ..facts import Fact, FactDraft, norm
 from ..graphstore import GraphStore
 from ..ledger import SourceRecord
 from ..state import is_multi_valued, order_key
+from .extract import is_robot
 from .hierarchy import Hierarchy
 
 CHANGE_CUES = frozenset({
@@ -62,6 +67,7 @@ CHANGE_CUES = frozenset({
     "new", "nowadays", "these days", "since then", "used to", "correction", "updated",
     "turns out", "replaced", "quit", "left", "stopped", "cancelled", "scratch that",
 })
+_REPAIR_CUES = frozenset({"correction", "scratch that", "actually"})
 # Causal cue names (the CPU extractor's vocabulary, plus plain words for other
 # extractors); "cause"/"effect" mark the side of the connective a fact lies on.
 CAUSAL_CUES = frozenset({
@@ -105,6 +111,20 @@ def same_value(a: str, b: str) -> bool:
         return True
     wa, wb = set(_WORD.findall(a)), set(_WORD.findall(b))
     return bool(wa and wb) and (wa <= wb or wb <= wa)
+
+
+TIME_VALUED = frozenset({"scheduled_for"})
+
+
+def same_state(a: Fact, b: Fact) -> bool:
+    """Same value; for a time-valued key also the same resolved day ("Saturday" and
+    "25 January" said of one appointment in one week name one date)."""
+    if same_value(a.value, b.value):
+        return True
+    if a.relation.split(":", 1)[0] in TIME_VALUED and not (a.anchor_fallback or b.anchor_fallback):
+        day = 86400.0
+        return int(a.anchor_time // day) == int(b.anchor_time // day)
+    return False
 
 
 def people(f: Fact | FactDraft) -> set[str]:
@@ -163,23 +183,22 @@ class Linker:
             self._multi(f, cues, older, out)
             return
         if older:
-            self._relate(f, older[-1], cues, out, "key")
+            self._relate(f, older[-1], self._repair_cues(f, older[-1], cues), out, "key")
             self._supersede_restatements(f, older, out)
         if newer:
             self._relate(newer[0], f, set(), out, "key")
 
     def _supersede_restatements(self, f: Fact, older: list[Fact], out: LinkResult) -> None:
-        """When ``f`` updated its predecessor, it also updates the live restatements of
-        that same state just before it (Boston, Boston again, then Seattle: both
-        Boston revisions end), at most ``link_fanout`` of them."""
+        """When ``f`` updated its predecessor, it also ends the other earlier revisions
+        still live (a single-valued key holds one value at a time): restatements of
+        the old state (Boston, Boston again, then Seattle: both Boston revisions
+        end) and the sides of an open conflict it settles. At most ``link_fanout``."""
         if not out.edges or out.edges[-1][:3] != ("updates", f.fact_id, older[-1].fact_id):
             return
-        target, why = older[-1], out.edges[-1][4]
+        conf, why = out.edges[-1][3], out.edges[-1][4]
         for c in list(reversed(older[:-1]))[:self.cfg.link_fanout]:
-            if not same_value(c.value, target.value) or c.polarity != target.polarity:
-                break
-            if c.status != "superseded":
-                self._add(out, "updates", f, c, out.edges[-1][3], why + " (restated state)",
+            if c.status != "superseded" and c.polarity == 1 and not same_state(c, f):
+                self._add(out, "updates", f, c, conf, why + " (an earlier live revision)",
                           revision=True)
 
     def _multi(self, f: Fact, cues: set[str], older: list[Fact], out: LinkResult) -> None:
@@ -204,7 +223,9 @@ class Linker:
     def _relate(self, newer: Fact, older: Fact, cues: set[str], out: LinkResult,
                 rule: str) -> None:
         """Compare two revisions of one key (``newer`` after ``older`` in order)."""
-        if same_value(newer.value, older.value) and newer.polarity == older.polarity:
+        if newer.source_seq == older.source_seq:
+            return  # parts of one statement ("not in Oslo anymore; a place in Dublin")
+        if same_state(newer, older) and newer.polarity == older.polarity:
             return  # a restatement (or a refinement: "engineer" / "automotive engineer")
         later = newer.valid_from > older.valid_from
         ordered = bool(cues) or (later and self._ordered_in_time(newer, older))
@@ -243,19 +264,36 @@ class Linker:
                           f"{rule}-conflict: {what} {newer.value!r} asserted and denied "
                           "at the same time", revision=True)
 
+    def _repair_cues(self, newer: Fact, older: Fact, cues: set[str]) -> set[str]:
+        """A repair cue ("no,", "scratch that", "I meant") orders a self-repair: the same
+        speaker correcting themselves, or a person correcting the robot. One person
+        contradicting another ("No, it's on Friday, I'm sure") stays a disagreement."""
+        repair = cues & _REPAIR_CUES
+        if not repair:
+            return cues
+        origin = GraphStore.origins(self.conn, [newer.source_seq, older.source_seq])
+        new_o, old_o = origin.get(newer.source_seq), origin.get(older.source_seq)
+        if not new_o or not old_o or "dialogue" not in (new_o[0], old_o[0]) \
+                or new_o[1] == old_o[1] or is_robot(old_o[1], older.robot_id):
+            return cues
+        return cues - repair
+
     def _ordered_in_time(self, newer: Fact, older: Fact) -> bool:
         """Does a later valid time order two revisions without a change cue? Across
-        sessions, for sensor readings, and for resolved anchors, yes. Within one
-        conversation, no: two people (or one) giving different values minutes
-        apart, with nobody saying it changed, disagree — an open conflict."""
+        sessions, for sensor readings and for resolved anchors, yes. Within one
+        conversation, different values minutes apart with nobody saying it changed
+        are a disagreement — an open conflict."""
         if (newer.session_id != older.session_id or newer.robot_id != older.robot_id
                 or not newer.session_id):
             return True
         if (not newer.anchor_fallback and newer.valid_from == newer.anchor_time
                 and newer.anchor_time > older.valid_from):
             return True  # "last week we moved": a resolved time the change happened
-        modality = GraphStore.modalities(self.conn, [newer.source_seq, older.source_seq])
-        return set(modality.values()) == {"perception"}
+        # Not even for one speaker: "My neighbour says the 8th … the letter says the
+        # 11th" is a conflict; a self-repair says so ("no", "I meant", "correction"),
+        # and that cue orders it. Without any cue, showing both sides beats a guess.
+        origin = GraphStore.origins(self.conn, [newer.source_seq, older.source_seq])
+        return {m for m, _ in origin.values()} == {"perception"}
 
     # -- unkeyed restatements ----------------------------------------------------------------
 

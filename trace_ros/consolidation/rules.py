@@ -106,6 +106,10 @@ _NP_STOP = {
     "him", "them", "us", "these", "those", "what", "how", "why", "whenever", "although",
     "including", "especially", "even", "only", "except", "without", "against", "within",
     "towards", "toward", "upon", "per", "via", "plus", "thanks", "lol", "haha",
+    # common finite verbs: "the city library went well" ends the phrase at "went"
+    "went", "goes", "seems", "seemed", "looks", "looked", "feels", "felt", "needs", "needed",
+    "keeps", "kept", "made", "makes", "took", "takes", "gets", "became", "turned", "says",
+    "said", "told",
 } | {d for d in ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")}
 PRONOUNS = {"i", "me", "we", "us", "you", "he", "him", "she", "her", "they", "them", "it",
             "this", "that", "these", "those", "something", "anything", "everything",
@@ -147,12 +151,15 @@ _OCC_SUFFIX = re.compile(r"(?:ist|ician|ologist|grapher|eer)$")
 CATEGORIES = {
     "drink": {"coffee", "tea", "milk", "juice", "water", "soda", "beer", "wine", "latte",
               "espresso", "cappuccino", "smoothie", "cocoa", "chocolate milk", "lemonade",
-              "cola", "whisky", "whiskey", "kombucha", "matcha", "decaf", "americano"},
+              "cola", "whisky", "whiskey", "kombucha", "matcha", "decaf", "americano",
+              "hot chocolate", "lager", "cider", "mocha", "chai"},
     "food": {"pizza", "pasta", "sushi", "burger", "burgers", "salad", "steak", "tacos",
              "noodles", "rice", "curry", "sandwich", "soup", "cereal", "oatmeal", "toast",
-             "chicken", "fish", "eggs", "pancakes", "ramen", "bread"},
+             "chicken", "fish", "eggs", "pancakes", "ramen", "bread", "food", "cuisine",
+             "dumplings", "burritos", "lasagna", "risotto", "stew", "pho", "paella"},
     "music": {"jazz", "rock", "pop", "classical", "hip hop", "hip-hop", "rap", "country",
-              "blues", "metal", "techno", "folk", "reggae", "r&b", "edm", "indie"},
+              "blues", "metal", "techno", "folk", "reggae", "r&b", "edm", "indie", "opera",
+              "music", "soul", "punk", "gospel", "disco", "salsa", "k-pop"},
     "color": {"red", "blue", "green", "yellow", "purple", "pink", "orange", "black", "white",
               "grey", "gray", "brown", "teal", "turquoise"},
 }
@@ -195,6 +202,21 @@ _NEG_AFTER = re.compile(r"^[^.;,]{0,40}?\b(?:any\s*more|no\s+more)\b", re.I)
 # ---------------------------------------------------------------------------
 # cues for the linker
 
+# A speaker repairing what was just said: "Sorry, I meant Friday", "Scratch that",
+# "I mixed it up", "Wait, I misread the letter", "Correction: …", "No, Friday."
+CORRECTION = (r"\bcorrection\b|\bi\s+meant\b|\bsorry,\s+(?:it|i)\b|\bscratch\s+that\b|"
+              r"\bstrike\s+that\b|\bi\s+(?:mixed|muddled|got)\s+(?:it|that|them|those|the\s+\w+)"
+              r"\s+(?:up|wrong|mixed\s+up)\b|\bmixed\s+up\b|\bi\s+mis(?:read|heard|spoke|remembered|"
+              r"typed)\b|\bi\s+was\s+wrong\b|\bmy\s+(?:mistake|bad)\b|\bi\s+stand\s+corrected\b|"
+              r"\blet\s+me\s+correct\b|^(?:wait|no|nope|oops)\s*[,.!]")
+_CORRECTION_RE = re.compile(CORRECTION, re.I)
+
+
+def is_correction(text: str) -> bool:
+    """Whether any sentence of ``text`` repairs what its speaker just said."""
+    return any(_CORRECTION_RE.search(s) for s in sentences(text))
+
+
 CHANGE_CUES = [
     ("moved", r"\bmov(?:ed|ing)\b"), ("now", r"\bnow\b"), ("instead", r"\binstead\b"),
     ("no longer", r"\bno\s+longer\b"), ("rescheduled", r"\breschedul\w*"),
@@ -203,7 +225,8 @@ CHANGE_CUES = [
     ("postponed", r"\bpostpon\w*|\bpush(?:ed)?\s+back\b"),
     ("cancelled", r"\bcancel+(?:ed|ing)?\b|\bcall(?:ed)?\s+off\b"),
     ("used to", r"\bused\s+to\b"), ("not anymore", r"\bnot\b[^.;]*\bany\s*more\b"),
-    ("correction", r"\bcorrection\b|\bi\s+meant\b|\bsorry,\s+(?:it|i)\b"),
+    ("correction", CORRECTION),
+    ("these days", r"\bthese\s+days\b|\bnowadays\b|\blately\b"),
     ("new", r"(?-i:\bnew\b)"), ("quit", r"\bquit\b"), ("left", r"\bleft\s+(?:my|the|his|her)\s+job\b"),
 ]
 NEGATION_CUES = [("not", r"\bnot\b|\bnever\b|\bno\b(?!\s+longer)|\bnobody\b|\bnothing\b")]
@@ -289,6 +312,9 @@ def name_phrase(text: str, max_words: int = 5) -> str:
     """A place or organisation: the run of capitalised words when the phrase starts
     with one ("Galway needs painting" → "Galway"), else its noun phrase."""
     stripped = re.sub(r"^(?:the|a|an)\s+", "", text.strip(), flags=re.I)
+    times = find_candidates(stripped)
+    if times and times[0].start() > 0:  # "Apex Robotics on Monday" → "Apex Robotics"
+        stripped = stripped[:times[0].start()].rstrip()
     m = _PROPER.match(stripped)
     if m and stripped[:1].isupper():
         return " ".join(m.group(0).split()[:max_words])
@@ -326,6 +352,8 @@ def event_entity(np: str, verb: str = "") -> str:
         if inner and not is_time_phrase(inner):
             return norm(f"{inner} {noun_phrase(m.group('ev'))}")
     name = norm(noun_phrase(np, max_words=5))
+    if verb in ("see", "visit") and singular(head_noun(name)) in OCCUPATIONS:
+        return f"{name} appointment"  # seeing the dentist is the dentist appointment
     noun = _EVENT_VERB_NOUN.get(verb, "")
     if name and noun and head_noun(name) not in EVENT_NOUNS:
         return f"{name} {noun}"
@@ -416,6 +444,31 @@ def _lives(m: re.Match[str], s: str) -> Statement | None:
                      cue="moved" if moving else "", confidence=conf)
 
 
+_TAKEN = re.compile(r"\b(?:notice|resign\w*|quit|accepted|took\s+it|could\s+not\s+refuse|"
+                    r"said\s+yes|start\s+(?:on|next|in)|starting)\b", re.I)
+
+
+def _offer(m: re.Match[str], s: str) -> Statement | None:
+    """"Initech made me an offer I could not refuse" (or one taken: "I handed in my
+    notice; …", "… and I accepted"): the new employer. An offer alone is not a job."""
+    v = name_phrase(m.group("v"))
+    if not v or v.split()[0] in ("I", "We", "You", "He", "She", "They", "It", "The") \
+            or not _TAKEN.search(s) or is_time_phrase(v):
+        return None
+    return Statement("state_change", "works_at", "I", v, 1, m.span(), cue="new",
+                     confidence=0.6)
+
+
+def _unpacking(m: re.Match[str], s: str) -> Statement | None:
+    """"Unpacking the last boxes here in Austin", "we are still unpacking in Oslo": a
+    move just made, so where the speaker now lives."""
+    v = name_phrase(m.group("v"))
+    if not v or norm(v) in PRONOUNS or is_time_phrase(v):
+        return None
+    return Statement("state_change", "lives_in", m.group("subj") or "I", v, _neg(s, m),
+                     m.span(), cue="moved", confidence=0.7)
+
+
 def _moved_out(m: re.Match[str], s: str) -> Statement | None:
     v = name_phrase(m.group("v"))
     if not v or norm(v) in PRONOUNS or is_time_phrase(v):
@@ -429,8 +482,8 @@ def _habit(m: re.Match[str], s: str) -> Statement | None:
     if not v or norm(v) in PRONOUNS or head_noun(v) in ABSTRACT or is_time_phrase(v):
         return None
     cat = category_of(v) or ("drink" if m.group("verb").lower().startswith("drink") else "food")
-    exclusive = bool(_EXCLUSIVE.search(s))
-    rel = f"prefers:{cat}" if exclusive else f"prefers:{singular(head_noun(v))}"
+    rel = f"prefers:{cat}" if category_of(v) or _EXCLUSIVE.search(s) \
+        else f"prefers:{singular(head_noun(v))}"
     return Statement("preference", rel, m.group("subj"), v, _neg(s, m), m.span())
 
 
@@ -657,6 +710,31 @@ def _schedule_do(m: re.Match[str], s: str) -> Statement | None:
                      _neg(s, m), m.span(), things=(ent,), confidence=0.8, display=phrase)
 
 
+_GENERIC_HEADS = {"plant", "plants", "thing", "things", "stuff", "item", "items"}
+_NOT_CHORES = {"is", "are", "was", "be", "see", "meet", "call", "thank", "tell", "ask", "love",
+               "like", "have", "had", "get", "got", "make", "do", "did", "go", "went", "enjoy"}
+
+
+def _routine(m: re.Match[str], s: str) -> Statement | None:
+    """An instruction that sets a routine: "Please water the basil plant every Monday",
+    "Change of plan: feed the cat on Fridays now" — when the chore is done."""
+    verb = m.group("verb").lower()
+    if verb in _NOT_CHORES or verb in _NP_STOP or verb in PRONOUNS or verb in DETERMINERS:
+        return None
+    obj = noun_phrase(m.group("obj"), 4)
+    words = obj.split()
+    if len(words) > 1 and words[-1].lower() in _GENERIC_HEADS:
+        obj = " ".join(words[:-1])  # "the basil plant" is the basil
+    if not obj or norm(obj) in PRONOUNS or head_noun(obj) in ABSTRACT:
+        return None
+    ent = event_entity(obj, verb)
+    when = re.sub(r"^(?:on|every)\s+", "", m.group("when").lower())
+    changed = re.search(r"\b(?:now|instead|change|changed|from\s+now\s+on)\b", s, re.I)
+    return Statement("state_change" if changed else "plan", "scheduled_for", ent, when,
+                     _neg(s, m), m.span(), things=(ent,), imperative=True,
+                     display=f"{verb} {m.group('obj')}")
+
+
 def _event_display(ev: str) -> str:
     """The event as said, up to its time expression ("the meeting with Sarah")."""
     cands = find_candidates(ev)
@@ -699,10 +777,22 @@ def _prefers(m: re.Match[str], s: str) -> Statement | None:
                          verb) else _neg(s, m)
     if re.search(r"cannot\s+get\s+enough", verb):
         pol = 1
-    exclusive = verb.startswith(("prefer", "would")) or bool(_EXCLUSIVE.search(s))
-    cat = category_of(v) if exclusive else ""
+    # A known kind ("tea" → drink) keys the liking by its category, so a later liking
+    # of that kind said as a change ("… these days", "… now") replaces it.
+    cat = category_of(v)
     rel = f"prefers:{cat}" if cat else f"prefers:{singular(head_noun(v))}"
-    return Statement("preference", rel, m.group("subj"), v, pol, m.span(), things=())
+    cue = "changed" if re.search(r"gone\s+off|went\s+off", verb) else ""
+    return Statement("preference", rel, m.group("subj"), v, pol, m.span(), things=(), cue=cue)
+
+
+def _stop_offer(m: re.Match[str], s: str) -> Statement | None:
+    """"Please stop suggesting black coffee": the speaker no longer wants it."""
+    v = noun_phrase(m.group("v"), 4)
+    if not v or norm(v) in PRONOUNS or head_noun(v) in ABSTRACT or is_time_phrase(v):
+        return None
+    cat = category_of(v)
+    rel = f"prefers:{cat}" if cat else f"prefers:{singular(head_noun(v))}"
+    return Statement("preference", rel, "I", v, 0, m.span(), cue="changed")
 
 
 def _favorite(m: re.Match[str], s: str) -> Statement | None:
@@ -740,12 +830,27 @@ def _beats(m: re.Match[str], s: str) -> Statement | None:
     return Statement("preference", rel, who, v, 1, m.span())
 
 
+_WORK_PLACE = re.compile(r"\b(?:at|for|with)\s+(?-i:[A-Z])|\b(?:years|months)\s+(?:at|with)\b|"
+                         r"\b(?:jobs?|employers?|companies|"
+                         r"company|firms?|careers?)\b", re.I)
+
+
 def _switched(m: re.Match[str], s: str) -> Statement | None:
+    raw = m.group("v").strip()
+    if raw[:1].isupper() and not m.group("cat") and _WORK_PLACE.search(s[:m.start("v")]):
+        # "After years at Acme I switched to Initech", "switched jobs to Initech": an employer
+        org = name_phrase(raw)
+        if org and norm(org) not in PRONOUNS and not is_time_phrase(org):
+            return Statement("state_change", "works_at", m.group("subj"), org, 1, m.span(),
+                             cue="switched")
+        return None
     v = noun_phrase(m.group("v"), 4)
     if not v or norm(v) in PRONOUNS or is_time_phrase(v):
         return None
     cat = noun_phrase(m.group("cat") or "", 3) if m.group("cat") else ""
     cat = singular(norm(cat)) if cat else category_of(v)
+    if not cat and raw[:1].isupper():
+        return None  # a name with no category ("switched to Verizon"): what kind is unknown
     rel = f"prefers:{cat}" if cat else "prefers"
     return Statement("preference", rel, m.group("subj"), v, 1, m.span(), cue="switched")
 
@@ -922,6 +1027,15 @@ RULES: list[tuple[str, re.Pattern[str], Handler]] = [
                   r"(?P<v>[^,.;!?]+)"), _notice),
     ("first_week", _r(r"\b(?:my\s+|the\s+|our\s+)?first\s+(?:day|week|month|shift)\s+(?:at|with)"
                       r"\s+(?P<v>(?-i:[A-Z])[^,.;!?]*|the\s+[^,.;!?]+)"), _first_week),
+    ("started_at", _r(rf"\b{SUBJ}\s+{ADV}(?:started|start|am\s+starting|began|begin)\s+"
+                      r"(?:work(?:ing)?\s+|a\s+new\s+job\s+|my\s+new\s+job\s+)?(?:at|with)\s+"
+                      r"(?P<v>(?-i:[A-Z])[^,.;!?]*)"), _works),
+    ("unpacking", _r(rf"(?:\b{SUBJ}\s+{PRE})?\b(?P<verb>unpack(?:ing|ed)?|unpacking|settling\s+in)"
+                     r"\b[^.;!?]{0,40}?\b(?:here\s+)?in\s+(?P<v>(?-i:[A-Z])[\w-]*(?:\s+(?-i:[A-Z])"
+                     r"[\w-]*)*)"), _unpacking),
+    ("offer", _r(r"\b(?P<v>(?-i:[A-Z])[\w&'-]*(?:\s+(?-i:[A-Z])[\w&'-]*)*)\s+(?:made|offered|gave)\s+"
+                 r"me\s+(?:an?\s+)?(?:job\s+|better\s+)?(?:offer|job|position|role|contract)\b"),
+     _offer),
     ("joined", _r(rf"\b{SUBJ}\s+{ADV}(?:joined|was\s+hired\s+by|got\s+hired\s+(?:by|at))\s+"
                   r"(?P<v>(?-i:[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*)*))"), _works),
     ("occupation", _r(rf"\b{SUBJ}\s+{ADV}(?:am|is|are|was|work\s+as|works\s+as|worked\s+as|"
@@ -958,13 +1072,15 @@ RULES: list[tuple[str, re.Pattern[str], Handler]] = [
     ("booked", _r(r"\b(?P<verb>book|booked|booking|rebook|rebooked|arrange|arranged|"
                   r"scheduled|schedule|set\s+up)\s+(?P<ev>(?:the|my|our|your|a|an)\s+[^,.;!?]+?)"
                   r"\s+(?:for|on)\s+(?P<when>[^,.;!?]+)"), _schedule_book),
-    ("sched_inv", _r(r"(?:^|[,:;]\s*)(?:on\s+)?(?P<when>(?:monday|tuesday|wednesday|thursday|friday|"
+    ("sched_inv", _r(r"(?:^|[,:;]\s*|\b(?:says|said|reads|shows|lists|has)\s+)(?:on\s+)?"
+                     r"(?P<when>(?:monday|tuesday|wednesday|thursday|friday|"
                      r"saturday|sunday|tomorrow|next\s+\w+|this\s+\w+|\d{1,2}(?:st|nd|rd|th)?\s+"
                      r"\w+|(?:january|february|march|april|may|june|july|august|september|"
                      r"october|november|december)\s+\d{1,2}\w*)[^,.;!?]*?)\s+(?:is|for)\s+"
                      r"(?P<ev>(?:the|my|your|our)\s+[^,.;!?]+)"), _schedule_is),
-    ("answer_time", _r(r"^(?:no|nope|actually|sorry|wait|oops|correction|scratch\s+that)\b[,.!:]?"
-                       r"(?:\s+(?:no|sorry|actually)[,.!]?)?\s+(?:it\s+is\s+|it's\s+)?(?:on\s+)?"
+    ("answer_time", _r(r"^(?:(?:no|nope|actually|sorry|wait|oops|correction|scratch\s+that|"
+                       r"strike\s+that)\b[,.!:]?(?:\s+(?:no|sorry|actually)[,.!]?)?\s+|(?=i\s+meant))"
+                       r"(?:i\s+meant\s+)?(?:it\s+is\s+|it's\s+)?(?:on\s+)?"
                        r"(?P<when>[^,.;!?]+?)(?:,?\s+not\s+[^,.;!?]+)?\s*[.!]?$"), _answer_time),
     ("sched_is", _r(r"\b(?P<ev>(?:the|my|our|your|his|her|their)\s+[^,.;!?]+?|it)\s+(?:(?:is|was|"
                     r"has\s+been|got|will\s+be|is\s+now|are|were)\s+(?:now\s+|still\s+)?"
@@ -985,6 +1101,10 @@ RULES: list[tuple[str, re.Pattern[str], Handler]] = [
                     r"(?-i:[A-Z][a-z]+)))?"
                     r"(?P<rest>\s+(?:on|this|next|tomorrow|at|in|by|today|tonight)\b[^,;!?]*)")
      , _schedule_do),
+    ("routine", _r(r"(?:^|:\s*|\bplease\s+|\bfrom\s+now\s+on,?\s+)(?P<verb>[a-z]+)\s+"
+                   r"(?P<obj>(?:the|my|our|your)\s+[^,.;!?]+?)\s+(?P<when>(?:on|every)\s+(?:other\s+)?"
+                   r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|day|week|"
+                   r"morning|evening|night)s?)\b"), _routine),
     ("favorite", _r(r"\b(?P<who>my|our|your|(?-i:[A-Z][a-z]+)'s)\s+(?:all-time\s+)?favou?rite\s+"
                     r"(?P<cat>[a-z ]+?)\s+(?:is|are|was|has\s+to\s+be|would\s+be)\s+(?:now\s+|still\s+)?"
                     r"(?P<v>[^,.;!?]+)"), _favorite),
@@ -1000,10 +1120,14 @@ RULES: list[tuple[str, re.Pattern[str], Handler]] = [
     ("been_with", _r(rf"\b{SUBJ}\s+(?:have|has|had)\s+(?:now\s+)?been\s+with\s+"
                      r"(?P<v>(?-i:(?:the\s+)?[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*)+))\s+for\b"), _works),
     ("switched", _r(rf"\b{SUBJ}\s+{ADV}(?:have\s+|has\s+)?(?:switched|changed|swapped|"
-                    r"converted|moved\s+over)\s+(?:over\s+)?(?:from\s+[^,.;!?]+?\s+)?to\s+"
+                    r"converted|moved\s+over)\s+(?:over\s+|jobs\s+|employers\s+)?"
+                    r"(?:from\s+[^,.;!?]+?\s+)?to\s+"
                     r"(?P<v>[^,.;!?]+?)(?:\s+(?:in|for|with)\s+(?:my|our|his|her|their|the)\s+"
                     r"(?P<cat>[a-z ]+?))?(?=[,.;!?]|\s+(?:now|because|since|instead|and|but)"
                     r"\b|$)"), _switched),
+    ("stop_offer", _r(r"\b(?:please\s+)?(?:stop|quit|no\s+more)\s+(?:suggesting|offering|recommending|"
+                      r"buying|bringing|making|serving|playing|ordering)\s+(?:me\s+|us\s+)?"
+                      r"(?P<v>[^,.;!?]+)"), _stop_offer),
     ("habit", _r(rf"\b{SUBJ}\s+{PRE}(?:only\s+|mostly\s+|usually\s+)?(?P<verb>drink|drinks|"
                  r"eat|eats)\s+(?P<v>[^,.;!?]+)"), _habit),
     ("prefers", _r(rf"\b{SUBJ}\s+{PRE}(?:(?:really|absolutely|totally|honestly)\s+)?"
@@ -1046,7 +1170,7 @@ RULES: list[tuple[str, re.Pattern[str], Handler]] = [
 _TRIGGERS: dict[str, re.Pattern[str]] = {name: re.compile(p, re.I) for name, p in {
     "lives": r"\b(?:liv|resid|mov|relocat|settl)",
     "beats": r"\bnothing\s+beats\b",
-    "answer_time": r"^(?:no|nope|actually|sorry|wait|oops|correction|scratch)\b",
+    "answer_time": r"^(?:no|nope|actually|sorry|wait|oops|correction|scratch|strike|i\s+meant)\b",
     "note": r"^\s*[A-Za-z ]{1,20}:",
     "been_with": r"\bbeen\s+with\b",
     "home": r"\b(?:home|house|apartment|flat|place|address)\b",
@@ -1064,6 +1188,9 @@ _TRIGGERS: dict[str, re.Pattern[str]] = {name: re.compile(p, re.I) for name, p i
     "works": r"\bwork",
     "job": r"\b(?:job|position|role|internship)\b",
     "joined": r"\b(?:joined|hired)\b",
+    "offer": r"\b(?:made|offered|gave)\s+me\b",
+    "started_at": r"\b(?:start|starting|started|began|begin)\b",
+    "unpacking": r"\b(?:unpack|settling\s+in)",
     "occupation": r"\b(?:a|an)\b",
     "studies": r"\b(?:stud|major)",
     "located": r"\b(?:is|are|was|were|sits?|stays|lies|been)\b",
@@ -1074,7 +1201,9 @@ _TRIGGERS: dict[str, re.Pattern[str]] = {name: re.compile(p, re.I) for name, p i
                 r"|\d",
     "sched_do": r"\b(?:on|this|next|tomorrow|at|in|by|today|tonight)\b",
     "favorite": r"\bfavou?rite\b",
+    "routine": r"\b(?:on|every)\s+(?:other\s+)?(?:\w+day|week|morning|evening|night)s?\b",
     "switched": r"\b(?:switched|changed|swapped|converted|moved\s+over)\b",
+    "stop_offer": r"\b(?:stop|quit|no\s+more)\s+\w+ing\b",
     "habit": r"\b(?:drinks?|eats?)\b",
     "prefers": r"\b(?:like|likes|love|loves|enjoy|enjoys|prefer|prefers|adore|adores|hate|hates|"
                r"dislike|dislikes|stand|into|fan|obsessed|crazy|rather|enough|off)\b",

@@ -44,6 +44,8 @@ _CANDIDATE = re.compile(
     rf"|(?:last|this|next)\s+(?:{_WD_ABBR})\b"
     r"|the\s+other\s+day|(?:over|on|during)\s+the\s+weekend"
     rf"|(?:yesterday|today|tonight|tomorrow)(?:\s+(?:{_PART}))?"
+    rf"|(?:{_WD}),?\s+(?:the\s+{_DAYNUM}|\d{{1,2}}(?:st|nd|rd|th)|{_DAYNUM}\s+(?:of\s+)?(?:{_MONTH})"
+    rf"|(?:{_MONTH})\s+{_DAYNUM})\b(?:,?\s+\d{{4}})?"
     rf"|(?:{_WD})(?:\s+(?:{_PART}))?"
     rf"|{_DAYNUM}\s+(?:of\s+)?(?:{_MONTH})\b(?:,?\s+\d{{4}})?"
     rf"|(?:{_MONTH})\s+{_DAYNUM}\b(?:,?\s+\d{{4}})?"
@@ -143,7 +145,11 @@ def resolve_expression(expr: str, message_time: float, future: bool = False) -> 
                lambda m: f"{m.group(1)} {_WD_FULL[m.group(2)[:3]]}", e)
     e = re.sub(r"^(?:over|on|during) the weekend$", "weekend", e)
     base = datetime.fromtimestamp(message_time, tz=UTC).replace(tzinfo=None)
-    special = _special(e, base, future)
+    # "Friday, 17 January": the date says it; "Sunday the 16th": the day of the month.
+    named = re.match(r"^(" + _WD + r"),? ", e)
+    weekday = WEEKDAYS.index(named.group(1)) if named else None
+    e = re.sub(r"^(?:" + _WD + r"),? (?=(?:the )?\d|(?:" + _MONTH + r") \d)", "", e)
+    special = _special(e, base, future, weekday)
     if special is not None:
         return special.replace(tzinfo=UTC).timestamp()
     e = _FEW.sub(lambda m: _WORD_NUM[_SPACE.sub(" ", m.group(1).lower())], e)
@@ -159,7 +165,63 @@ def resolve_expression(expr: str, message_time: float, future: bool = False) -> 
     return parsed.replace(tzinfo=UTC).timestamp()
 
 
-def _special(e: str, base: datetime, future: bool) -> datetime | None:
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+
+
+def _month_number(word: str) -> int:
+    w = word[:3]
+    return _MONTHS.index(w) + 1 if w in _MONTHS and (len(word) == 3 or word == "sept" or
+                                                      word.startswith(_MONTH_FULL[w])) else 0
+
+
+_MONTH_FULL = dict(zip(_MONTHS, ("january", "february", "march", "april", "may", "june", "july",
+                                 "august", "september", "october", "november", "december"),
+                       strict=True))
+
+
+def _day_month(n: int, month: int, day0: datetime, future: bool,
+               weekday: int | None) -> datetime | None:
+    """A day and month with no year: this year's, last or next year's, whichever lies
+    on the named weekday and on the wanted side of ``day0`` (today counts as ahead)."""
+    options = []
+    for y in (day0.year - 1, day0.year, day0.year + 1):
+        try:
+            options.append(datetime(y, month, n))
+        except ValueError:
+            continue
+    return _pick(options, day0, future, weekday)
+
+
+def _pick(options: list[datetime], day0: datetime, future: bool,
+          weekday: int | None) -> datetime | None:
+    named = [d for d in options if weekday is None or d.weekday() == weekday]
+    pool = named or options
+    if not pool:
+        return None
+    ahead = [d for d in pool if d >= day0]
+    behind = [d for d in pool if d <= day0]
+    if future and ahead:
+        return min(ahead)
+    if not future and behind:
+        return max(behind)
+    return min(pool, key=lambda d: abs((d - day0).total_seconds()))
+
+
+def _day_of_month(n: int, day0: datetime, future: bool, weekday: int | None) -> datetime | None:
+    """The date with day-of-month ``n`` nearest ``day0`` (this, the previous or the next
+    month) that falls on ``weekday`` where one was named, ahead when ``future``."""
+    options = []
+    for shift in (-1, 0, 1):
+        y, mo = day0.year + (day0.month - 1 + shift) // 12, (day0.month - 1 + shift) % 12 + 1
+        try:
+            options.append(datetime(y, mo, n))
+        except ValueError:
+            continue
+    return _pick(options, day0, future, weekday)
+
+
+def _special(e: str, base: datetime, future: bool,
+             weekday: int | None = None) -> datetime | None:
     """Expressions dateparser does not know: weekends, seasons, 'this week'."""
     day0 = base.replace(hour=0, minute=0, second=0, microsecond=0)
     m = re.fullmatch(r"(?:(last|this|next|coming|past|previous) )?weekend", e)
@@ -187,6 +249,17 @@ def _special(e: str, base: datetime, future: bool) -> datetime | None:
         if m.group(1) == "next" and month > base.month:
             year -= 1
         return datetime(year, month, 15)
+    m = (re.fullmatch(r"(\d{1,2})(?:st|nd|rd|th)? (?:of )?([a-z]+)", e)
+         or re.fullmatch(r"([a-z]+) (\d{1,2})(?:st|nd|rd|th)?", e))
+    if m:
+        day_s, month_s = (m.group(1), m.group(2)) if m.group(1).isdigit() else (m.group(2),
+                                                                                 m.group(1))
+        month = _month_number(month_s)
+        if month:
+            return _day_month(int(day_s), month, day0, future, weekday)
+    m = re.fullmatch(r"(?:the )?(\d{1,2})(?:st|nd|rd|th)", e)
+    if m:
+        return _day_of_month(int(m.group(1)), day0, future, weekday)
     if e == "the other day":  # a vague "a couple of days ago"
         return base - timedelta(days=2)
     if e in ("this week", "earlier this week", "later this week", "this month",

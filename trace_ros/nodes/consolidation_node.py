@@ -11,6 +11,7 @@ from rclpy.callback_groups import MutuallyExclusiveCallbackGroup
 from rclpy.executors import MultiThreadedExecutor
 from rclpy.node import Node
 
+from trace_ros.consolidation.project import build_projection
 from trace_ros.consolidation.worker import BatchReport, Consolidator
 from trace_ros.embed import MiniLMEncoder
 from trace_ros.ledger import Ledger
@@ -27,7 +28,9 @@ class ConsolidationNode(Node):
         self.get_logger().info(f"loading encoder {encoder.name} on {config.embed.device}")
         encoder.load()
         self.get_logger().info(f"encoder ready in {time.monotonic() - started:.1f} s")
-        self.consolidator = Consolidator(self.ledger, encoder, config.consolidation)
+        projector, self.gate = build_projection(self.ledger, config)
+        self.consolidator = Consolidator(self.ledger, encoder, config.consolidation,
+                                         projector=projector, gate=self.gate)
         self.last = BatchReport()
         self.batches = 0
         self.create_timer(config.consolidation.period_s, self._tick,
@@ -62,6 +65,10 @@ class ConsolidationNode(Node):
                 "encoder": self.consolidator.encoder.name, "db_path": str(self.ledger.path),
                 **_gate_state(self.consolidator.gate)}
 
+    def close(self) -> None:
+        self.gate.close()  # releases an LLM extractor's GPU lease
+        self.ledger.close()
+
 
 def _gate_state(gate: Any) -> dict[str, Any]:
     """The extractor selector's state (mode, device, GPU admission) where it has one."""
@@ -72,7 +79,7 @@ def _gate_state(gate: Any) -> dict[str, Any]:
 def main(args: list[str] | None = None) -> int:
     rclpy.init(args=args)
     node = ConsolidationNode()
-    return spin(node, MultiThreadedExecutor(num_threads=2), close=node.ledger.close)
+    return spin(node, MultiThreadedExecutor(num_threads=2), close=node.close)
 
 
 if __name__ == "__main__":

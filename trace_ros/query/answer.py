@@ -1,4 +1,8 @@
-"""The query pipeline in one place: plan → recall → rank → pack → read → check → audit.
+"""The query pipeline in one place: plan → recall → rank → graph → pack → read → check → audit.
+
+The graph stage (``paths.py``) finds the facts behind the recalled sources, walks
+their support paths and lets the resolver decide what is current: its revision
+leads the evidence, and its *missing*/*conflict* become the response status.
 
 ``QueryEngine.ask`` is what the query node, the CLI and the benchmarks call;
 each stage is one method below. Scope filters apply inside every recall route,
@@ -123,6 +127,7 @@ class QueryEngine:
         timings: dict[str, float] = {}
         t0 = time.perf_counter()
         plan = self.plan(req)
+        timings["plan"] = _ms(t0)
         recalled = self.recall(req, timings)
         ranked = self.rank(req, plan, recalled, timings)
         graph = self.graph(req, plan, recalled, ranked, timings)
@@ -180,7 +185,11 @@ class QueryEngine:
             timings["recall_dense"] = _ms(t)
         if self.on("facts"):
             t = time.perf_counter()
-            routes["facts"] = rc.facts(self.ledger, sc, q, cfg.facts_k, *view, drop=drop)
+            found = rc.facts(self.ledger, sc, q, cfg.facts_k, *view, drop=drop)
+            # A fact restating its source's words would count the same match twice:
+            # the route adds only sources the text search did not find.
+            seen = {h.seq for h in routes.get("lexical", ())}
+            routes["facts"] = [h for h in found if h.seq not in seen]
             timings["recall_facts"] = _ms(t)
         timings["recall"] = sum(v for k, v in timings.items() if k.startswith("recall_"))
         return Recalled(routes, speakers)
@@ -291,7 +300,7 @@ class QueryEngine:
                    "session_id": sc.session_id, "as_of_valid": req.as_of_valid,
                    "as_of_known": req.as_of_known},
             question=req.question, plan=res.plan.to_dict(), routes=res.routes,
-            shown=[e.source_id for e in res.evidence], cited=list(res.source_ids),
+            shown=_shown_ids(res.evidence), cited=list(res.source_ids),
             answer=res.answer, status=res.status, reader=res.reader,
             timings={k: round(v, 3) for k, v in res.timings_ms.items()}))
         return recall_id
@@ -310,6 +319,15 @@ class QueryEngine:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _shown_ids(evidence: list[EvidenceItem]) -> list[str]:
+    """Every source record the reader was shown (an item may show several)."""
+    ids: list[str] = []
+    for item in evidence:
+        records = getattr(item, "records", None) or [item.record]
+        ids.extend(r.source_id for r in records)
+    return list(dict.fromkeys(ids))
 
 
 def _ms(start: float) -> float:

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -46,7 +47,7 @@ from ..config import RecallConfig
 from ..consolidation.rules import EVENT_NOUNS
 from ..consolidation.timeanchor import find_candidates
 from ..embed import Encoder
-from ..facts import FACT_EDGE_TYPES, Edge, Fact
+from ..facts import FACT_EDGE_TYPES, Edge, Fact, norm
 from ..ledger import Ledger, Scope
 from ..state import Resolution, resolve
 from .pack import EvidenceGroup, EvidenceItem, Pack
@@ -55,6 +56,7 @@ from .recall import Fused, Participants
 from .seeds import (
     ALL_CUE_STEMS,
     CUE_STEMS,
+    FRAME_WORDS,
     PERSON_RELATIONS,
     Seeds,
     Target,
@@ -68,6 +70,7 @@ from .seeds import (
     people_asked_about,
     person_seeds,
     question_entities,
+    residual,
     target_key,
 )
 from .text import STOPWORDS, stem, stems, words
@@ -79,14 +82,17 @@ if TYPE_CHECKING:
 RELATION_DISCOUNT = {"updates": 1.0, "contradicts": 0.9, "causes": 0.85, "enables": 0.85,
                      "prevents": 0.85, "before": 0.7}
 CONTRADICTION_PENALTY = 0.5
+# An uncategorised value ("prefers:jazz") belongs to the category it is nearest to
+# only when at least this similar (MiniLM cosine: jazz–music 0.54, camping–book 0.16).
+CATEGORY_MIN_SIMILARITY = 0.33
 # Walk order: the edges that carry currentness first when a fact has too many.
 _EDGE_PRIORITY = {"updates": 0, "contradicts": 1, "causes": 2, "enables": 2, "prevents": 2,
                   "before": 3}
-# Words that frame a question rather than name what it is about.
-_FRAME_WORDS = frozenset({"last", "kind", "kinds", "type", "types", "sort", "thing", "things",
-                          "currently", "current", "these", "days", "anymore", "still",
-                          "usually", "right", "moment", "today", "now", "exactly"})
 _TRACE_LINES = 8
+# "Where is …", "When are …", "What day is …" (what something is), and "Where did
+# you / can I …" (where the robot or its user saw or left a thing).
+_COPULAR = re.compile(r"^\s*(?:(?:where|when|what|which)(?:\s+\w+)?\s*(?:is|are|'s|was|were)\b"
+                      r"|where\s+(?:did|do|have|has|can|could)\s+(?:you|i|we)\b)", re.I)
 _SECOND = frozenset({"you", "your", "yours", "yourself"})
 # Relations whose values are proper names (a city, an employer).
 _NAMED_VALUES = frozenset({"lives_in", "works_at"})
@@ -148,6 +154,7 @@ class GraphStage:
         self.encoder = encoder
         self._vectors: dict[str, np.ndarray] = {}
         self._turn_cache: dict[str, tuple[int, dict[str, int]]] = {}
+        self._lock = threading.Lock()  # the caches above; queries may run on several threads
 
     # -- the stage --------------------------------------------------------------------
 
@@ -191,7 +198,11 @@ class GraphStage:
         res = resolve(self.ledger, scope, target.entity, target.relation,
                       as_of_valid=valid, as_of_known=view.known)
         if target.qualifier:
-            res = self._narrow(res, scope, target, valid, view.known)
+            narrowed = self._narrow(res, scope, target, valid, view.known)
+            if narrowed is None:  # nothing of that category: read the text instead
+                out.target = None
+                return
+            res = narrowed
         out.resolution = res
         sources = [s for f in res.facts for s in f.source_ids]
         older = [s for f in res.superseded for s in f.source_ids]
@@ -210,9 +221,10 @@ class GraphStage:
         out.status_sources = list(out.lead)
 
     def _narrow(self, res: Resolution, scope: Scope, target: Target, valid: float | None,
-                known: float | None) -> Resolution:
+                known: float | None) -> Resolution | None:
         """A multi-valued answer restricted to the category the question names; a
-        conflict elsewhere in the relation is resolved again within the category."""
+        conflict elsewhere in the relation is resolved again within the category.
+        None when no revision is of that category."""
         q = target.qualifier
         if res.status == "conflict" and not any(fits_qualifier(f, q) for f in res.facts):
             res = resolve(self.ledger, scope, target.entity, f"{target.relation}:{q}",
@@ -225,10 +237,8 @@ class GraphStage:
 
         facts = [f for f in res.facts if fits(f)]
         older = [f for f in res.superseded if fits(f)]
-        if res.status == "answer" and not facts:
-            return dataclasses.replace(res, status="missing", value="", facts=[],
-                                       superseded=older, source_ids=[],
-                                       reason=f"no live value of {target.relation} {q!r}")
+        if not facts:
+            return None
         value = facts[0].value if facts and res.status == "answer" else res.value
         sources = list(dict.fromkeys(s for f in facts for s in f.source_ids))
         return dataclasses.replace(res, value=value, facts=facts, superseded=older,
@@ -237,43 +247,55 @@ class GraphStage:
     def _turns(self, subject_id: str) -> dict[str, int]:
         """Dialogue turns per (normalised) speaker, cached until the ledger moves on."""
         generation = self.ledger.generation()
-        hit = self._turn_cache.get(subject_id)
+        with self._lock:
+            hit = self._turn_cache.get(subject_id)
         if hit is None or hit[0] != generation:
             turns: dict[str, int] = {}
             for speaker, n in self.ledger.speaker_turns(subject_id).items():
                 key = _norm_name(speaker)
                 turns[key] = turns.get(key, 0) + n
-            hit = self._turn_cache[subject_id] = (generation, turns)
+            hit = (generation, turns)
+            with self._lock:
+                self._turn_cache[subject_id] = hit
         return hit[1]
 
     def _category(self, value: str, categories: set[str]) -> str:
         """The category an uncategorised value is nearest to in the embedding space
         ("opera" → music rather than food); '' when it cannot be told."""
-        if self.encoder is None or len(categories) < 2:
+        if self.encoder is None:
             return next(iter(categories)) if len(categories) == 1 else ""
         names = sorted(categories)
         vecs = self._embed([value, *names])
         sims = vecs[1:] @ vecs[0]
-        return names[int(np.argmax(sims))]
+        best = int(np.argmax(sims))
+        return names[best] if sims[best] >= CATEGORY_MIN_SIMILARITY else ""
 
     def _embed(self, texts: list[str]) -> np.ndarray:
-        todo = [t for t in dict.fromkeys(texts) if t not in self._vectors]
+        """Unit vectors of short texts (values, category words), cached."""
+        with self._lock:
+            known = {t: self._vectors[t] for t in texts if t in self._vectors}
+        todo = [t for t in dict.fromkeys(texts) if t not in known]
         if todo:
             assert self.encoder is not None
             for t, v in zip(todo, self.encoder.encode(todo), strict=True):
                 v = np.asarray(v, dtype=np.float64)
-                self._vectors[t] = v / (float(np.linalg.norm(v)) or 1.0)
-            if len(self._vectors) > 4096:
-                self._vectors.clear()
-        return np.stack([self._vectors[t] for t in texts])
+                known[t] = v / (float(np.linalg.norm(v)) or 1.0)
+            with self._lock:
+                if len(self._vectors) > 4096:
+                    self._vectors.clear()
+                self._vectors.update((t, known[t]) for t in todo)
+        return np.stack([known[t] for t in texts])
 
     # -- a thing no record mentions ------------------------------------------------------
 
     def absent(self, scope: Scope, view: View, question: str, plan: Plan) -> str:
-        """The words naming what a state question asks about, when no source in the
-        scope and view contains them all; '' when something does (or the question
-        names no thing: a person's own state is left to the readers)."""
-        if not answerable_by_state(plan) or not cued_relations(question, plan):
+        """The words naming the thing a question asks the state of ("Where is X?",
+        "What day is X?": a copular question about a thing's place, time or state),
+        when no source in the scope and view contains them all; '' when something
+        does, or for any other question (about events, a person's own state …: the
+        readers and ``unrecorded`` decide those)."""
+        if not answerable_by_state(plan) or not _COPULAR.match(question) \
+                or not set(cued_relations(question, plan)) - set(PERSON_RELATIONS):
             return ""
         text = question
         for m in reversed(find_candidates(text)):
@@ -281,11 +303,15 @@ class GraphStage:
         names = set(self.participants.of(scope.subject_id))
         target = [w for w in words(text)
                   if len(w) > 1 and w not in STOPWORDS and w not in names
-                  and w not in _FRAME_WORDS and w not in EVENT_NOUNS
+                  and w not in FRAME_WORDS and w not in EVENT_NOUNS
                   and stem(w) not in ALL_CUE_STEMS and not w.isdigit()]
         if not target or len(target) > 3:
             return ""
-        match = " AND ".join('"' + w.replace('"', '""') + '"' for w in target)
+        quoted = ['"' + w.replace('"', '""') + '"' for w in target]
+        # All the words in one record; of three, two are enough (a paraphrase).
+        groups = [quoted] if len(quoted) < 3 else [
+            [q for j, q in enumerate(quoted) if j != i] for i in range(len(quoted))]
+        match = " OR ".join("(" + " AND ".join(g) + ")" for g in groups)
         hits = self.ledger.search_sources(scope, match, 1, view.valid, view.known)
         return "" if hits else " ".join(target)
 
@@ -300,7 +326,8 @@ class GraphStage:
             return ""
         rels = [r for r in cued_relations(question, plan) if r in PERSON_RELATIONS]
         who = people_asked_about(question, people)
-        if not rels or not who:
+        if not rels or not who or residual(question, names=set(self.participants.of(
+                scope.subject_id))):
             return ""
         for person in who:
             for rel in rels:
@@ -329,6 +356,7 @@ class GraphStage:
     # -- paths --------------------------------------------------------------------------
 
     def walk(self, scope: Scope, view: View, question: str, seeds: Seeds) -> list[SupportPath]:
+        """Support paths from the seeds (see the module docstring), best S first."""
         cfg = self.config
         if not seeds.facts or cfg.graph_max_hops <= 0:
             return []
@@ -421,7 +449,7 @@ class GraphStage:
             routes["graph"] = rank
             if sid in out.superseded:
                 routes["superseded"] = 1
-            lead.append(EvidenceItem(item.record, item.score, routes))
+            lead.append(dataclasses.replace(item, routes=routes))
         if not lead:
             return list(candidates)
         shown = {i.source_id for i in lead}
@@ -452,8 +480,6 @@ class GraphStage:
 
 
 def _norm_name(speaker: str) -> str:
-    from ..facts import norm
-
     return norm(speaker)
 
 

@@ -65,6 +65,8 @@ _AUX = ("is", "are", "was", "were", "do", "does", "did", "has", "have", "had", "
 _PAST_AUX = re.compile(r"\b(did|was|were|had|went|gave|got|made|took|saw|bought|ate|told|said|met"
                        r"|began|found|felt|left|won|wrote|brought|thought|came|became)\b"
                        r"|\b\w{3,}ed\b", re.I)
+_PRESENT_AUX = re.compile(r"\b(is|are|am|does|do|should|shall|can|must|has|have|be)\b", re.I)
+_PAST_FORM = re.compile(r"\b(did|was|were|had)\b", re.I)
 _FUTURE = re.compile(r"\b(will|going to|plan\w*|upcoming|next)\b", re.I)
 _YEAR = re.compile(r"^(?:in |during |since |of )?((?:19|20)\d{2})$", re.I)
 _MONTHS = ("january february march april may june july august september october november "
@@ -137,6 +139,8 @@ def _focus(q: str) -> str:
 def _tense(q: str) -> str:
     if _FUTURE.search(q):
         return "future"
+    if _PRESENT_AUX.search(q) and not _PAST_FORM.search(q):
+        return "present"  # "When should it be watered?", "What has she painted?"
     return "past" if _PAST_AUX.search(q) else "present"
 
 

@@ -3,7 +3,15 @@
 ``ExtractiveReader`` needs no model: it finds the evidence sentences that best
 match the question (Porter stems, the same stemmer FTS5 indexes with, weighted
 by how rare a word is in the shown evidence) and answers with the supporting
-*span* (see ``spans.py``), citing the records used. When the caller passes the
+*span* (see ``spans.py``), citing the records used. General rules of dialogue
+and time shape the choice: a turn that *asks* what the question asks hands its
+match to the reply that follows it; a participant's name counts through the
+speaker field, not as a greeting in the text; a record holding the kind of thing
+asked for (a time for "when", a name for "who") is preferred; records said in
+the window the question names are preferred, and none after its "before …".
+The plan decides how many records answer: the newest revision for a state in
+the current view, every distinct member for a list or count (de-duplicated),
+the ordered revisions for a history question. When the caller passes the
 resolver's ``Resolution`` for the state the question asks about, the current
 value (or, for a question about the past, the superseded one) is the answer.
 
@@ -124,7 +132,6 @@ class ExtractiveReader:
         self.window_bonus = window_bonus
         self.report_lag_s = report_lag_s
         self.type_bonus = type_bonus
-        self._kind = ""
 
     def _weights(self, q_stems: set[str], items: Sequence[EvidenceItem],
                  names: set[str]) -> dict[str, float]:
@@ -144,7 +151,7 @@ class ExtractiveReader:
         return (stems(rec.text) - names) | stems(f"{rec.speaker} {rec.label}")
 
     def _score(self, q_stems: set[str], weights: dict[str, float], pos: int,
-               item: EvidenceItem, names: set[str]) -> _Scored:
+               item: EvidenceItem, names: set[str], kind: str = "") -> _Scored:
         rec = item.record
         total = sum(weights.values()) or 1.0
         best_sentence, best_hits = rec.text, -1.0
@@ -153,7 +160,7 @@ class ExtractiveReader:
             if hits > best_hits:
                 best_sentence, best_hits = sentence, hits
         overlap = sum(weights[s] for s in q_stems & self._terms(item, names)) / total
-        if overlap > 0 and fits(self._kind, rec.text):
+        if overlap > 0 and fits(kind, rec.text):  # holds the kind of thing asked for
             overlap += self.type_bonus
         return _Scored(item, overlap, overlap + self.prior_weight / (1 + pos), best_sentence)
 
@@ -206,10 +213,9 @@ class ExtractiveReader:
             if out is not None:
                 return out
         q_stems = {stem(w) for w in words(question)} & stems(question)
-        self._kind = plan.answer_type
         names = {stem(w) for i in pack.items for w in words(i.record.speaker)} & q_stems
         weights = self._weights(q_stems, pack.items, names)
-        scored = [self._score(q_stems, weights, pos, item, names)
+        scored = [self._score(q_stems, weights, pos, item, names, plan.answer_type)
                   for pos, item in enumerate(pack.items)]
         self._replies(scored, q_stems, names)
         scored = [s for s in scored if s.overlap > 0]

@@ -2,15 +2,17 @@
 
 Routes that *find* sources: ``lexical`` (FTS5 BM25 over source text), ``dense``
 (MiniLM cosine), ``facts`` (FTS5 over extracted facts, mapped to the sources
-they came from). Routes that *re-rank* what was found, from the question and
-the records' place in time and conversation: ``participants`` (the question
+they came from; only sources the text search missed, since a fact that
+restates its source would count the same words twice). Routes that *re-rank*
+what was found, from the question and the records' place in time and
+conversation: ``participants`` (the question
 names someone who speaks in this scope: their turns count more, and their name
 is not used as a search word — it matches greetings, not content),
 ``neighbours`` (a turn next to a strong hit in the same session: an answer is
 often the reply to the turn that matched), ``sessions`` (turns in a session
 with several strong hits), ``temporal`` (sources inside the time window the
-question names) and ``recency`` (newer sources for an explicit current-state
-question).
+question names) and ``recency`` (newer sources first, a little, for an explicit
+current-state question; what is current is the resolver's call, not this).
 
 Fusion is score based and lexical-dominant: each finding route's scores are
 normalised per question (BM25 by its best score, cosine by its min-max range)
@@ -420,17 +422,20 @@ def _places_in_memory(index: VectorIndex, scope: Scope, seqs: list[int], span: i
     n = len(rows)
     for seq in seqs:
         i = pos[seq]
-        me = info.setdefault(seq, place(rows[i]))
+        me = info.get(seq) or info.setdefault(seq, place(rows[i]))
         found: list[tuple[int, int]] = []
         if me.session[1]:
             for step in (-1, 1):
                 j, k = i + step, 0
                 while 0 <= j < n and k < span and abs(j - i) <= 2 * span:
                     r = rows[j]
-                    if (sv.robot[r], sv.session[r]) == me.session and visible(r):
+                    if sv.session[r] == me.session[1] and sv.robot[r] == me.session[0] \
+                            and visible(r):
                         k += 1
-                        p = info.setdefault(int(sv.seqs[r]), place(r))
-                        found.append((p.seq, step * k))
+                        other = int(sv.seqs[r])
+                        if other not in info:
+                            info[other] = place(r)
+                        found.append((other, step * k))
                     j += step
         near[seq] = found
     return info, near

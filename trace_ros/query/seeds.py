@@ -24,9 +24,12 @@ fits the kind of answer it wants. Nothing here is keyed to a benchmark's wording
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
+from ..consolidation.rules import EVENT_NOUNS
+from ..consolidation.timeanchor import find_candidates
 from ..facts import Fact, norm
 from ..ledger import Ledger, Scope
 from ..state import is_multi_valued
@@ -44,8 +47,8 @@ RELATION_CUES: dict[str, tuple[str, ...]] = {
                    "work", "works"),
     "located_at": ("where", "find", "put", "left", "kept", "keep", "location", "located",
                    "placed", "seen", "see", "saw"),
-    "scheduled_for": ("when", "date", "day", "time", "scheduled", "schedule", "booked",
-                      "planned", "happening"),
+    "scheduled_for": ("when", "date", "day", "time", "scheduled", "schedule",
+                      "planned", "set"),
     "prefers": ("like", "likes", "prefer", "prefers", "favourite", "favorite", "enjoy",
                 "enjoys", "love", "loves", "fan"),
     "owns": ("own", "owns", "pet", "pets"),
@@ -66,6 +69,11 @@ _ANSWER_RELATIONS: dict[str, frozenset[str]] = {
 _STATE_OPERATIONS = ("fact", "current_state", "temporal_lookup", "history")
 _STATE_ANSWERS = ("thing", "place", "date", "person")
 FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself"})
+_POSSESSED = re.compile(r"\w(?:'s|s'|’s)\s+(\w+)")
+# Words that frame a question rather than name what it is about.
+FRAME_WORDS = frozenset({"last", "kind", "kinds", "type", "types", "sort", "thing", "things",
+                         "currently", "current", "these", "days", "anymore", "still",
+                         "usually", "right", "moment", "today", "now", "exactly"})
 
 
 @dataclass(frozen=True)
@@ -224,6 +232,24 @@ def fits_qualifier(f: Fact, qualifier: str) -> bool:
     return not own or stem(own) == stem(qualifier) or stem(own) in stems(f.value)
 
 
+def residual(question: str, entity: str = "", qualifier: str = "",
+             names: Iterable[str] = ()) -> list[str]:
+    """The question's content words that the key does not account for: not the
+    entity's, the category's, a relation word, a name, a time expression or a word
+    that only frames the question. A question is about the key alone (a *state
+    question*) when nothing is left ("What is Caroline's favourite book?" — but not
+    "What was Caroline's reaction to …?")."""
+    text = question
+    for m in reversed(find_candidates(text)):
+        text = text[:m.start()] + " " + text[m.end():]
+    skip = stems(entity) | ({stem(qualifier)} if qualifier else set())
+    skip_words = set(names)
+    return [w for w in words(text)
+            if len(w) > 1 and w not in STOPWORDS and not w.isdigit() and w not in FRAME_WORDS
+            and w not in EVENT_NOUNS and w not in skip_words
+            and stem(w) not in ALL_CUE_STEMS and stem(w) not in skip]
+
+
 def target_key(question: str, plan: Plan, seeds: Seeds, people: set[str],
                turns: Callable[[], dict[str, int]] = dict) -> Target | None:
     """The (entity, relation) the question asks about, from the seeds' keyed facts;
@@ -237,6 +263,9 @@ def target_key(question: str, plan: Plan, seeds: Seeds, people: set[str],
     q_words = words(question)
     q_stems = {stem(w) for w in q_words}
     first_person = bool(FIRST_PERSON & set(q_words))
+    names = {w for p in people for w in words(p)}
+    # "Melanie's kids": the question is about the kids, not about Melanie.
+    possessed = {m.group(1).lower() for m in _POSSESSED.finditer(question)}
     best: dict[tuple[str, str, str], Target] = {}
     for fid, f in seeds.facts.items():
         if not f.key or not relation_cued(f.relation, q_stems, plan):
@@ -250,6 +279,14 @@ def target_key(question: str, plan: Plan, seeds: Seeds, people: set[str],
                                     else "")
         else:
             rel, qualifier = f.relation, ""
+        left = residual(question, f.entity, qualifier, names)
+        if is_multi_valued(base) and not qualifier and len(left) == 1 \
+                and left[0] not in possessed:
+            # The one word left names the category ("favourite food"); the resolver's
+            # answer is narrowed to it (or dropped when nothing is of that category).
+            qualifier, left = left[0], []
+        if left:
+            continue  # the question asks about more than this key
         key = (f.entity, rel, qualifier)
         support = seeds.weight.get(fid, 0.0)
         cur = best.get(key)

@@ -25,8 +25,8 @@ _BOUNDARY_WORDS = {"and", "but", "because", "so", "which", "who", "that", "when"
 _NEGATION = re.compile(r"\b(not|never|no|n't|nothing|none|neither|nor)\b|n't\b", re.I)
 _PLACE_PREP = {"in", "at", "to", "from", "near", "into", "around", "on"}
 NUMBER_WORDS = {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-                 "eleven", "twelve", "twenty", "thirty", "hundred", "dozen", "several", "few",
-                 "couple", "once", "twice"}
+                "eleven", "twelve", "twenty", "thirty", "hundred", "dozen", "several", "few",
+                "couple", "once", "twice"}
 _DURATION = re.compile(
     r"\b(?:(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a few"
     r"|several|a couple of|many)\s+(?:years?|months?|weeks?|days?|hours?|decades?)(?:\s+ago)?"
@@ -69,6 +69,8 @@ def tokens(text: str) -> list[Tok]:
     return [Tok(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(text)]
 
 
+_DAYS = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_RECURRING = re.compile(rf"\b(?:every|each)\s+(?:other\s+)?{_DAYS}\b|\b{_DAYS}s\b", re.I)
 _WEEKDAY_ABBR = re.compile(r"\b(mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(day)?\b", re.I)
 
 
@@ -78,7 +80,9 @@ def format_day(epoch: float) -> str:
 
 
 def format_when(expr: str, when: float, record_time: float) -> str:
-    """An absolute date for a resolved expression, as precise as the expression."""
+    """An absolute date for a resolved expression, as precise as the expression: a day
+    ("yesterday" said on 8 May 2023 → "7 May 2023"), a month or a year; a week or
+    weekend is stated against the record's day ("the week before 8 May 2023")."""
     e = expr.lower()
     t = time.gmtime(when)
     if re.search(r"\b(last|past|previous) week\b", e):
@@ -108,6 +112,9 @@ def answer_date(sentence: str, record_time: float, context: str = "") -> str:
     """The date a sentence talks about: its resolved time expression, else one in the rest
     of its record (``context``), else the record's own day."""
     for text in (sentence, context):
+        recurring = _RECURRING.search(text)
+        if recurring:  # "every Monday", "on Wednesdays": a schedule, not a date
+            return recurring.group(0)
         future = None
         found = find_candidates(text)
         for k, m in enumerate(found):
@@ -134,16 +141,23 @@ def _clean(sentence: str, toks: list[Tok]) -> str:
     return sentence[toks[0].start:toks[-1].end].strip()
 
 
-def _run(toks: list[Tok], start: int, step: int, limit: int) -> list[Tok]:
+def _run(toks: list[Tok], start: int, step: int, limit: int,
+         coordinate: bool = False) -> list[Tok]:
     """Tokens from ``start`` in direction ``step`` up to a clause boundary, at most ``limit``
-    content-bearing tokens."""
+    content-bearing tokens; with ``coordinate`` one "and"/"or" joins two parts of a
+    phrase ("mentoring and training") instead of ending it."""
     out: list[Tok] = []
     i = start
+    joined = False
     while 0 <= i < len(toks) and len(out) < limit:
         tok = toks[i]
         if not tok.word and tok.text not in "'’-+&/":
             break
-        if tok.low in _BOUNDARY_WORDS and out:
+        if coordinate and not joined and out and tok.low in ("and", "or") and \
+                0 <= i + step < len(toks) and toks[i + step].word and \
+                toks[i + step].low not in _PRONOUNS and toks[i + step].low not in STOPWORDS:
+            joined = True
+        elif tok.low in _BOUNDARY_WORDS and out:
             break
         out.append(tok)
         i += step
@@ -236,7 +250,7 @@ def fits(kind: str, text: str) -> bool:
     """Whether ``text`` holds the kind of thing the answer is (a time for a date, a
     number for a count, a name for a person or place)."""
     if kind in ("date", "duration"):
-        return bool(find_candidates(text) or _DURATION.search(text))
+        return bool(find_candidates(text) or _DURATION.search(text) or _RECURRING.search(text))
     if kind == "number":
         return has_number(text)
     if kind in ("person", "place"):
@@ -305,15 +319,17 @@ def extract(question: str, plan: Plan, sentence: str, record_time: float, q_stem
         # did not (the object after the verb); else the phrase before the first one.
         best, best_new = "", 0
         for i in hits:
-            phrase = _clean(sentence, _run(toks, i + 1, 1, limit))
+            phrase = _clean(sentence, _run(toks, i + 1, 1, limit, coordinate=True))
             new = _new_words(phrase, q_stems)
             if new > best_new:
                 best, best_new = phrase, new
+        # The subject before the first repeated word, when it says more ("Performing and
+        # connecting with the crowd has been so energizing").
+        before = _clean(sentence, _run(toks, hits[0] - 1, -1, limit, coordinate=True))
+        if before and _new_words(before, q_stems) > best_new:
+            return before
         if best:
             return best
-        before = _clean(sentence, _run(toks, hits[0] - 1, -1, limit))
-        if before:
-            return before
     return _clean(sentence, toks[: limit * 2])
 
 
