@@ -115,6 +115,15 @@ def test_ask_returns_plan_routes_evidence_and_citations(client: TestClient) -> N
     assert "total" in body["timings_ms"]
 
 
+def test_past_questions_come_from_the_audit_table(client: TestClient) -> None:
+    from trace_ros.demo import QUESTIONS
+
+    past = client.get("/api/subjects/alex/questions").json()["questions"]
+    assert sorted(q["question"] for q in past) == sorted(q for q, _ in QUESTIONS)
+    assert all(q["status"] and q["query_id"] for q in past)
+    assert client.get("/api/subjects/sam/questions").json()["questions"] == []
+
+
 def test_bad_parameters_name_the_field(client: TestClient) -> None:
     cases = [
         ("/api/subjects/alex/state", {"as_of_valid": "soon"}, "as_of_valid"),
@@ -184,3 +193,27 @@ def test_openapi_documents_the_api(client: TestClient) -> None:
               "/api/subjects/{subject}/graph", "/api/subjects/{subject}/ask",
               "/api/subjects/{subject}/places"):
         assert p in paths
+
+
+def test_sees_what_a_running_writer_commits(demo_db: Path, tmp_path: Path) -> None:
+    """Beside a live writer (WAL): each request reads the newest committed state."""
+    import shutil
+
+    from trace_ros.capture import Event, ingest
+    from trace_ros.config import CaptureConfig
+    from trace_ros.ledger import Scope
+
+    db = tmp_path / "live.db"
+    shutil.copy(demo_db, db)
+    writer = Ledger(db)
+    try:
+        c = TestClient(create_app(db, engine_factory=lexical_engine))
+        assert c.get("/api/subjects/alex/timeline").json()["total"] == 10
+        ingest(writer, [Event("dialogue", Scope("alex", "demo-robot", "day-3"),
+                              text="The keys are in my coat pocket now.", speaker="alex",
+                              stamp=BETWEEN + 5 * 86400, source_id="live-1")], CaptureConfig())
+        tl = c.get("/api/subjects/alex/timeline").json()
+        assert tl["total"] == 11 and tl["sources"][-1]["source_id"] == "live-1"
+        assert c.get("/api/subjects/alex/state").status_code == 200
+    finally:
+        writer.close()

@@ -107,6 +107,7 @@ def test_explorer_in_chromium(browser, demo_db: Path, serve, shots: Path) -> Non
     page.click("#ask-button")
     page.wait_for_selector("#ask-status")
     assert page.inner_text("#ask-status") == "answered"
+    assert page.locator("#past-questions li").count() == 5
     cited = page.evaluate("[...window.explorer.state.cited]")
     assert cited and all(c.startswith("demo-s2") for c in cited)
     for sid in cited:
@@ -122,6 +123,9 @@ def test_explorer_in_chromium(browser, demo_db: Path, serve, shots: Path) -> Non
         "v.status === 'superseded' && v.source_ids.includes('demo-s1-01')).id")
     x, y = page.evaluate("id => window.explorer.graph.screenPos(id)", target)
     box = page.locator("#graph-canvas").bounding_box()
+    # the cited sources of the last question are ringed in the graph too
+    assert page.evaluate("window.explorer.graph.data.vertices.filter("
+                         "v => window.explorer.graph.isCited(v)).length") >= 1
     page.mouse.click(box["x"] + x, box["y"] + y)
     page.wait_for_selector("#vertex-sources li[data-source-id='demo-s1-01']")
     page.screenshot(path=str(shots / "graph.png"))
@@ -174,15 +178,31 @@ def test_largest_locomo_subject_renders(browser, serve, tmp_path: Path, shots: P
     timing = page.evaluate("window.explorer.state.graphTiming")
     assert timing["vertices"] + timing["edges"] >= 1000
     # The page stays responsive: a redraw (pan) is quick enough to be interactive.
+    first_view = page.evaluate("window.explorer.state.loadMs.first_view")
     redraw = page.evaluate("(() => { const t = performance.now(); window.explorer.graph.draw();"
                            " return performance.now() - t; })()")
     page.screenshot(path=str(shots / "graph-locomo.png"))
+    # Headroom: the same graph four times over (distinct sessions), laid out and drawn.
+    scaled = page.evaluate("""(() => {
+        const d = window.explorer.graph.data, n = d.vertices.length, copies = 4;
+        const vertices = [], edges = [];
+        for (let c = 0; c < copies; c++) {
+          for (const v of d.vertices) vertices.push({...v, id: v.id + '#' + c,
+              session: v.session + '#' + c, order: (v.order || 0) + c * 1000});
+          for (const e of d.edges) edges.push([e[0] + c * n, e[1] + c * n, e[2], e[3], e[4]]);
+        }
+        const g = new GraphView(document.createElement('canvas'), () => {});
+        return g.load({vertices, edges});
+    })()""")
     assert not errors, errors
     print("\n" + json.dumps({"subject": subject, "sources": count,
                              "page_load_ms": round(load_ms, 1),
+                             "first_view_ms": round(first_view, 1),
                              "graph_view_ms": round(graph_ms, 1),
                              "graph_fetch_ms": round(timing["fetch_ms"], 1),
                              "graph_layout_draw_ms": round(timing["total_ms"], 1),
                              "graph_redraw_ms": round(redraw, 1),
-                             "vertices": timing["vertices"], "edges": timing["edges"]}))
+                             "vertices": timing["vertices"], "edges": timing["edges"],
+                             "x4_vertices": scaled["vertices"], "x4_edges": scaled["edges"],
+                             "x4_layout_draw_ms": round(scaled["total_ms"], 1)}))
     page.close()

@@ -32,20 +32,30 @@ def demo_events() -> list[Event]:
 
 
 def build_demo_ledger(db: str | Path | None = None) -> Path:
-    """Capture the demo events into ``db`` (a new temp file by default) and run the
-    consolidation the node would run; returns the ledger's path."""
+    """Capture the demo events into ``db`` (a new temp file by default), run the
+    consolidation the node would run and ask the demo's questions (their audit rows
+    are the explorer's past questions); returns the ledger's path."""
     from ..consolidation.project import build_projection
     from ..consolidation.worker import Consolidator
+    from ..demo import QUESTIONS, SUBJECT
     from ..embed import MiniLMEncoder
+    from ..query.answer import QueryEngine, QueryRequest
+    from ..query.readers import make_reader
 
     path = Path(db) if db else Path(tempfile.mkdtemp(prefix="trace-ros-demo-")) / "memory.db"
     cfg = load_config(None, None, {"ledger.db_path": str(path)})
+    encoder = MiniLMEncoder(cfg.embed)
     with Ledger(path, cfg.ledger) as ledger:
-        ingest(ledger, demo_events(), cfg.capture)
+        fresh = any(r.status == "accepted" for r in ingest(ledger, demo_events(), cfg.capture))
         projector, selector = build_projection(ledger, cfg)
         try:
-            Consolidator(ledger, MiniLMEncoder(cfg.embed), cfg.consolidation,
+            Consolidator(ledger, encoder, cfg.consolidation,
                          projector=projector, gate=selector).drain()
         finally:
             selector.close()
+        if fresh:
+            with QueryEngine(ledger, encoder, make_reader(cfg.reader), cfg.recall) as engine:
+                for question, _ in QUESTIONS:
+                    engine.ask(QueryRequest(Scope(SUBJECT), question))
+                engine.flush()
     return path

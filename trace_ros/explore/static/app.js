@@ -189,6 +189,11 @@ async function loadState() {
     conflicts.append(el("div", { class: "conflict",
       text: `conflict: ${c.entity} · ${c.relation} — ${c.reason} [${c.source_ids.join(", ")}]` }));
   }
+  if (!data.keys.length) {
+    body.append(el("tr", {}, el("td", { colspan: "5", class: "muted",
+      text: $("#state-changed").checked ? "no key has an updates or contradicts edge (untick 'changed keys only' to see every key)"
+                                        : "no keyed fact in this scope" })));
+  }
   for (const k of data.keys) {
     const revs = el("div");
     for (const r of k.revisions) {
@@ -284,7 +289,8 @@ async function loadPastQuestions() {
   if (!data.questions.length) list.append(el("li", { class: "muted", text: "none in the audit table" }));
   for (const q of data.questions) {
     const item = el("li", { text: `${fmt(q.asked_at)} [${q.status}] ${q.question} → ${q.answer || "—"} (${q.cited_ids.join(", ")})` });
-    item.addEventListener("click", () => { $("#ask-input").value = q.question; });
+    item.addEventListener("click", () => { $("#ask-input").value = q.question; ask(q.question); });
+    item.style.cursor = "pointer";
     list.append(item);
   }
 }
