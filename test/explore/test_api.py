@@ -187,7 +187,13 @@ def test_connection_is_read_only(demo_db: Path, tmp_path: Path) -> None:
         open_read_only(tmp_path / "other.db")
 
 
-def test_openapi_documents_the_api(client: TestClient) -> None:
+def test_openapi_documents_the_api_without_a_cdn(client: TestClient) -> None:
+    page = client.get("/docs")
+    assert page.status_code == 200
+    assert "https://" not in page.text and "http://" not in page.text
+    assert client.get("/docs-assets/swagger-ui-bundle.js").status_code == 200
+    index = client.get("/").text
+    assert "https://" not in index and "http://" not in index
     paths = client.get("/openapi.json").json()["paths"]
     for p in ("/api/subjects", "/api/subjects/{subject}/timeline", "/api/subjects/{subject}/state",
               "/api/subjects/{subject}/graph", "/api/subjects/{subject}/ask",

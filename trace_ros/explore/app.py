@@ -7,7 +7,7 @@ The ledger is opened read-only (``mode=ro``): nothing here can write, forget or
 migrate, and it is safe beside running nodes. The app binds to loopback by
 default; any other address needs ``--token``, which every request must carry
 (``Authorization: Bearer T``, ``?token=T`` or the cookie the page gets on its
-first ``/?token=T`` load). OpenAPI docs: ``/docs``.
+first ``/?token=T`` load). OpenAPI: ``/openapi.json``, rendered at ``/docs``.
 """
 
 from __future__ import annotations
@@ -70,7 +70,9 @@ def create_app(db: str | Path, *, token: str | None = None,
     make_engine = engine_factory or default_engine
     engine_lock = threading.Lock()
     engine: list[Any] = []
-    app = FastAPI(title="trace_ros explorer", version="1",
+    # FastAPI's own /docs page loads Swagger UI from a CDN: ours serves the copy that the
+    # swagger-ui-bundle-v2 package installs (no network at run time).
+    app = FastAPI(title="trace_ros explorer", version="1", docs_url=None, redoc_url=None,
                   description="Read-only view of a trace_ros ledger: sources, facts, update "
                               "chains, the evidence graph and a question's evidence.")
     app.state.ledger = ledger
@@ -185,7 +187,26 @@ def create_app(db: str | Path, *, token: str | None = None,
         return out
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    _mount_docs(app)
     return app
+
+
+def _mount_docs(app: FastAPI) -> None:
+    """``/docs``: Swagger UI from the installed swagger-ui-bundle-v2 package."""
+    try:
+        from swagger_ui_bundle import swagger_ui_path
+    except ImportError:  # pragma: no cover - requirements.txt installs it
+        return
+    from fastapi.openapi.docs import get_swagger_ui_html
+
+    @app.get("/docs", include_in_schema=False)
+    def docs() -> Response:
+        return get_swagger_ui_html(openapi_url="/openapi.json", title="trace_ros explorer API",
+                                   swagger_js_url="/docs-assets/swagger-ui-bundle.js",
+                                   swagger_css_url="/docs-assets/swagger-ui.css",
+                                   swagger_favicon_url="/docs-assets/favicon-32x32.png")
+
+    app.mount("/docs-assets", StaticFiles(directory=swagger_ui_path), name="docs-assets")
 
 
 # -- command line ------------------------------------------------------------------------------
