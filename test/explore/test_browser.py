@@ -141,6 +141,10 @@ def test_explorer_in_chromium(browser, demo_db: Path, serve, shots: Path) -> Non
     page.mouse.click(box["x"] + x, box["y"] + y)
     page.wait_for_selector("#vertex-sources li[data-source-id='demo-s1-01']")
     page.screenshot(path=str(shots / "graph.png"))
+    # …and from the vertex's source back to its place on the timeline.
+    page.click("#vertex-sources li[data-source-id='demo-s1-01']")
+    page.wait_for_selector("#timeline .source.picked[data-source-id='demo-s1-01']")
+    assert page.is_visible("#view-timeline")
 
     # Places: the mug's two sightings on the map.
     page.click("#tabs button[data-view='places']")

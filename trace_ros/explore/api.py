@@ -257,8 +257,9 @@ def graph(ledger: Ledger, reads: ExploreReads, scope: Scope, as_of_valid: float 
     for e in edges:
         if e.type not in GRAPH_EDGE_TYPES:
             continue
-        for vid in (e.src, e.dst):
-            if vid not in index and vid.startswith("entity:"):
+        for vid, other in ((e.src, e.dst), (e.dst, e.src)):
+            # an entity appears with the first visible vertex that mentions it
+            if vid not in index and vid.startswith("entity:") and other in index:
                 add(vid, kind="entity", label=vid.split("/", 1)[-1])
         if e.src in index and e.dst in index:
             out_edges.append([index[e.src], index[e.dst], e.type,

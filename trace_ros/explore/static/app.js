@@ -168,6 +168,12 @@ function factLine(f) {
     el("span", { class: "badge", text: f.type }), " ",
     key ? el("span", { class: "key", text: key }) : el("span", { text: f.description }));
 }
+async function showOnTimeline(sourceId) {
+  $("#search").value = "";
+  await showView("timeline");
+  const row = document.querySelector(`#timeline .source[data-source-id="${CSS.escape(sourceId)}"]`);
+  if (row) { row.scrollIntoView({ block: "center" }); row.classList.add("picked"); setTimeout(() => row.classList.remove("picked"), 2500); }
+}
 function markCited() {
   for (const row of document.querySelectorAll("#timeline .source")) {
     row.classList.toggle("cited", S.cited.has(row.dataset.sourceId));
@@ -238,7 +244,11 @@ async function pickVertex(v) {
   info.append(el("h4", { text: `sources (${data.sources.length})` }));
   const list = el("ul", { id: "vertex-sources" });
   for (const s of data.sources.slice(0, 200)) {
-    list.append(el("li", { "data-source-id": s.source_id, text: `[${s.source_id}] ${fmt(s.source_time)} ${s.speaker}: ${s.text}` }));
+    const item = el("li", { "data-source-id": s.source_id, title: "show on the timeline",
+                            text: `[${s.source_id}] ${fmt(s.source_time)} ${s.speaker}: ${s.text}` });
+    item.style.cursor = "pointer";
+    item.addEventListener("click", () => showOnTimeline(s.source_id));
+    list.append(item);
   }
   info.append(list, el("h4", { text: `edges (${data.edges.length})` }));
   const edges = el("ul");

@@ -99,7 +99,8 @@ class GraphView {
   _fit() {
     const [w, h] = this.extent;
     const scale = Math.min(this.canvas.width / w, this.canvas.height / h, 2.5);
-    this.view = { scale, tx: 0, ty: 0 };
+    // a small graph sits in the middle rather than in a corner
+    this.view = { scale, tx: (this.canvas.width - w * scale) / 2, ty: 0 };
   }
 
   vertexIndex(id) { return this.data ? this.data.vertices.findIndex(v => v.id === id) : -1; }
