@@ -1,7 +1,7 @@
 """The explorer's views as plain data: what each ``/api/…`` route returns.
 
-Every function reads through the ``Ledger`` (and its ``GraphStore`` mixin), the
-resolver in ``trace_ros.state`` and ``ExploreReads``; none writes. Times are
+Every function reads through the ``Ledger`` (its ``GraphStore`` and
+``ExploreStore`` mixins) and the resolver in ``trace_ros.state``; none writes. Times are
 epoch seconds; ``as_of_valid``/``as_of_known`` ``None`` means "now".
 """
 
@@ -16,7 +16,6 @@ from ..errors import ValidationError
 from ..facts import Fact
 from ..ledger import Ledger, Scope, SourceRecord
 from ..state import order_key, resolve
-from .store import ExploreReads
 
 GRAPH_EDGE_TYPES = ("updates", "contradicts", "causes", "enables", "prevents", "before",
                     "in_session", "in_topic", "mentions")
@@ -32,10 +31,10 @@ class UnknownSubject(LookupError):
         self.subject_id = subject_id
 
 
-def check_subject(reads: ExploreReads, subject_id: str) -> None:
+def check_subject(ledger: Ledger, subject_id: str) -> None:
     if not subject_id.strip():
         raise ValidationError("subject", "required, must not be empty")
-    if not reads.subject_exists(subject_id):
+    if not ledger.has_subject(subject_id):
         raise UnknownSubject(subject_id)
 
 
@@ -77,14 +76,14 @@ def _in_scope(f: Fact, scope: Scope) -> bool:
 # -- overview and timeline -------------------------------------------------------------------
 
 
-def overview(ledger: Ledger, reads: ExploreReads, subject_id: str) -> dict[str, Any]:
-    check_subject(reads, subject_id)
+def overview(ledger: Ledger, subject_id: str) -> dict[str, Any]:
+    check_subject(ledger, subject_id)
     with ledger.read():
-        first, last, kfirst, klast = reads.time_span(subject_id)
+        first, last, kfirst, klast = ledger.time_span_of(subject_id)
         sessions = ledger.sessions_of(subject_id)
         return {
             "subject_id": subject_id,
-            "robots": reads.robots(subject_id),
+            "robots": ledger.robots_of(subject_id),
             "sessions": [{"robot_id": s.robot_id, "session_id": s.session_id,
                           "start_time": s.start_time, "end_time": s.end_time,
                           "n_sources": s.n_sources, "topic_id": s.topic_id} for s in sessions],
@@ -96,11 +95,11 @@ def overview(ledger: Ledger, reads: ExploreReads, subject_id: str) -> dict[str, 
         }
 
 
-def timeline(ledger: Ledger, reads: ExploreReads, scope: Scope, q: str = "",
+def timeline(ledger: Ledger, scope: Scope, q: str = "",
              limit: int = 2000, offset: int = 0) -> dict[str, Any]:
     """Sources in time order (or the FTS5 matches of ``q``, best first), each with
     the facts derived from it."""
-    check_subject(reads, scope.subject_id)
+    check_subject(ledger, scope.subject_id)
     with ledger.read():
         if q.strip():
             hits = ledger.search_sources(scope, search_expression(q), 5000)
@@ -129,13 +128,13 @@ def timeline(ledger: Ledger, reads: ExploreReads, scope: Scope, q: str = "",
 # -- state -------------------------------------------------------------------------------------
 
 
-def state(ledger: Ledger, reads: ExploreReads, scope: Scope, as_of_valid: float | None = None,
+def state(ledger: Ledger, scope: Scope, as_of_valid: float | None = None,
           as_of_known: float | None = None, entity: str = "",
           changed_only: bool = False) -> dict[str, Any]:
     """Every key of the subject with the resolver's verdict in the time view, its
     revisions (value, valid from/to, status in the view, the sources that said it
     and the source that changed it) and the open conflicts."""
-    check_subject(reads, scope.subject_id)
+    check_subject(ledger, scope.subject_id)
     needle = entity.strip().lower()
     with ledger.read():
         facts = [f for f in ledger.keyed_facts(scope.subject_id) if _in_scope(f, scope)]
@@ -212,12 +211,12 @@ def _brief(r: SourceRecord | None, source_id: str) -> dict[str, Any]:
 # -- graph -------------------------------------------------------------------------------------
 
 
-def graph(ledger: Ledger, reads: ExploreReads, scope: Scope, as_of_valid: float | None = None,
+def graph(ledger: Ledger, scope: Scope, as_of_valid: float | None = None,
           as_of_known: float | None = None) -> dict[str, Any]:
     """Sessions, topics, entities, facts and typed edges of a subject, with each
     fact's status in the time view (``superseded`` only if its superseder is
     visible too), as compact arrays for the canvas."""
-    check_subject(reads, scope.subject_id)
+    check_subject(ledger, scope.subject_id)
     with ledger.read():
         facts = [f for f in ledger.facts_since(scope.subject_id, -1)
                  if _in_scope(f, scope) and _visible(f, as_of_valid, as_of_known)]
@@ -276,9 +275,9 @@ def graph(ledger: Ledger, reads: ExploreReads, scope: Scope, as_of_valid: float 
                        "total_vertices": len(vertices), "total_edges": len(out_edges)}}
 
 
-def vertex(ledger: Ledger, reads: ExploreReads, subject_id: str, vid: str) -> dict[str, Any]:
+def vertex(ledger: Ledger, subject_id: str, vid: str) -> dict[str, Any]:
     """One vertex with its sources and the typed edges that touch it."""
-    check_subject(reads, subject_id)
+    check_subject(ledger, subject_id)
     prefix = vid.split(":", 1)[0]
     kind = prefix if prefix in ("session", "topic", "entity") else "fact"
     with ledger.read():
@@ -317,10 +316,10 @@ def vertex(ledger: Ledger, reads: ExploreReads, subject_id: str, vid: str) -> di
 # -- places ------------------------------------------------------------------------------------
 
 
-def places(ledger: Ledger, reads: ExploreReads, scope: Scope, label: str = "",
+def places(ledger: Ledger, scope: Scope, label: str = "",
            since: float | None = None, until: float | None = None) -> dict[str, Any]:
     """Perception events with a pose, per frame, filtered by label and time."""
-    check_subject(reads, scope.subject_id)
+    check_subject(ledger, scope.subject_id)
     with ledger.read():
         records = [r for r in ledger.sources_in_scope(scope, as_of_valid=until)
                    if r.modality == "perception"]

@@ -29,7 +29,7 @@ from fastapi.staticfiles import StaticFiles
 from ..errors import TraceError, ValidationError
 from ..ledger import Ledger, Scope
 from . import api
-from .store import ExploreReads, open_read_only
+from .store import open_read_only
 
 # resolved: the CMake symlink install links each file, and StaticFiles refuses links
 STATIC = Path(__file__).resolve().with_name("static")
@@ -66,7 +66,6 @@ def create_app(db: str | Path, *, token: str | None = None,
     """The explorer for the ledger at ``db``; ``token`` (if set) is required on
     every request; ``engine_factory`` builds the query engine on the first question."""
     ledger = open_read_only(db)
-    reads = ExploreReads(ledger)
     make_engine = engine_factory or default_engine
     engine_lock = threading.Lock()
     engine: list[Any] = []
@@ -119,25 +118,25 @@ def create_app(db: str | Path, *, token: str | None = None,
 
     @app.get("/api/subjects", summary="Every subject with counts and time span")
     def subjects() -> dict[str, Any]:
-        return {"db": str(ledger.path), "subjects": reads.subjects()}
+        return {"db": str(ledger.path), "subjects": ledger.subject_summaries()}
 
     @app.get("/api/subjects/{subject}", summary="Robots, sessions, time span and graph counts")
     def overview(subject: str) -> dict[str, Any]:
-        return api.overview(ledger, reads, subject)
+        return api.overview(ledger, subject)
 
     @app.get("/api/subjects/{subject}/timeline",
              summary="Sources in time order (or FTS5 matches of q) with their facts")
     def timeline(subject: str, robot: str = "", session: str = "", q: str = "",
                  limit: int = Query(2000, ge=1, le=10000),
                  offset: int = Query(0, ge=0)) -> dict[str, Any]:
-        return api.timeline(ledger, reads, scope(subject, robot, session), q, limit, offset)
+        return api.timeline(ledger, scope(subject, robot, session), q, limit, offset)
 
     @app.get("/api/subjects/{subject}/state",
              summary="Keys with current value, superseded chain and conflicts, as of a time")
     def state(subject: str, robot: str = "", session: str = "",
               as_of_valid: float | None = None, as_of_known: float | None = None,
               entity: str = "", changed_only: bool = False) -> dict[str, Any]:
-        return api.state(ledger, reads, scope(subject, robot, session),
+        return api.state(ledger, scope(subject, robot, session),
                          _time("as_of_valid", as_of_valid), _time("as_of_known", as_of_known),
                          entity, changed_only)
 
@@ -146,24 +145,24 @@ def create_app(db: str | Path, *, token: str | None = None,
     def graph(subject: str, robot: str = "", session: str = "",
               as_of_valid: float | None = None,
               as_of_known: float | None = None) -> dict[str, Any]:
-        return api.graph(ledger, reads, scope(subject, robot, session),
+        return api.graph(ledger, scope(subject, robot, session),
                          _time("as_of_valid", as_of_valid), _time("as_of_known", as_of_known))
 
     @app.get("/api/subjects/{subject}/vertex", summary="One vertex, its sources and edges")
     def vertex(subject: str, id: str = Query(..., min_length=1)) -> dict[str, Any]:  # noqa: A002
-        return api.vertex(ledger, reads, subject, id)
+        return api.vertex(ledger, subject, id)
 
     @app.get("/api/subjects/{subject}/places",
              summary="Perception events with a pose, by label and time")
     def places(subject: str, robot: str = "", session: str = "", label: str = "",
                since: float | None = None, until: float | None = None) -> dict[str, Any]:
-        return api.places(ledger, reads, scope(subject, robot, session), label,
+        return api.places(ledger, scope(subject, robot, session), label,
                           _time("since", since), _time("until", until))
 
     @app.get("/api/subjects/{subject}/questions", summary="Past questions (the audit table)")
     def questions(subject: str, limit: int = Query(50, ge=1, le=1000)) -> dict[str, Any]:
-        api.check_subject(reads, subject)
-        return {"subject_id": subject, "questions": reads.past_questions(subject, limit)}
+        api.check_subject(ledger, subject)
+        return {"subject_id": subject, "questions": ledger.past_questions(subject, limit)}
 
     @app.get("/api/subjects/{subject}/ask",
              summary="Ask a question: status, answer, plan, routes, evidence, paths, timings")
@@ -173,7 +172,7 @@ def create_app(db: str | Path, *, token: str | None = None,
             budget: int = Query(0, ge=0, le=100000)) -> dict[str, Any]:
         from ..query.answer import QueryRequest
 
-        api.check_subject(reads, subject)
+        api.check_subject(ledger, subject)
         req = QueryRequest(scope(subject, robot, session), q,
                            as_of_valid=_time("as_of_valid", as_of_valid),
                            as_of_known=_time("as_of_known", as_of_known), token_budget=budget)
