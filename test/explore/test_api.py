@@ -51,6 +51,10 @@ def test_timeline_lists_sources_with_facts_and_searches_fts(client: TestClient) 
     assert "demo-s2-01" in ids and "demo-s1-03" not in ids
     # Another subject's text is never in this subject's timeline.
     assert client.get("/api/subjects/alex/timeline", params={"q": "sugars"}).json()["total"] == 0
+    page = client.get("/api/subjects/alex/timeline", params={"limit": 3, "offset": 8}).json()
+    assert (page["total"], page["count"]) == (10, 2)
+    assert [s["source_id"] for s in page["sources"]] == \
+        [s["source_id"] for s in tl["sources"][8:]]
     one = client.get("/api/subjects/alex/timeline", params={"session": "day-2"}).json()
     assert {s["session_id"] for s in one["sources"]} == {"day-2"}
 

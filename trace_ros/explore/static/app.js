@@ -131,15 +131,18 @@ async function refreshView() {
 }
 
 // -- timeline -----------------------------------------------------------------------
-async function loadTimeline() {
+const PAGE = 2000;
+async function loadTimeline(offset = 0) {
   const q = $("#search").value.trim();
-  const data = await get(`${base()}/timeline`, { ...scopeQuery(), q });
+  const data = await get(`${base()}/timeline`, { ...scopeQuery(), q, limit: PAGE, offset });
   const box = $("#timeline");
-  box.innerHTML = "";
+  if (!offset) box.innerHTML = "";
+  const more = document.querySelector("#timeline-more");
+  if (more) more.remove();
   $("#timeline-count").textContent = `${data.total} sources` + (q ? ` match “${q}”` : "");
   $("#timeline-count").dataset.count = data.total;
   const frag = document.createDocumentFragment();
-  let session = null;
+  let session = offset ? box.dataset.lastSession : null;
   for (const s of data.sources) {
     const head = `${s.robot_id ? s.robot_id + " / " : ""}${s.session_id}`;
     if (!q && head !== session) {
@@ -147,6 +150,13 @@ async function loadTimeline() {
       frag.append(el("div", { class: "session-head", text: `${head} — ${fmt(s.source_time)}` }));
     }
     frag.append(sourceRow(s));
+  }
+  box.dataset.lastSession = session;
+  if (offset + data.count < data.total) {       // long histories come a page at a time
+    const button = el("button", { id: "timeline-more",
+      text: `show ${Math.min(PAGE, data.total - offset - data.count)} more of ${data.total}` });
+    button.addEventListener("click", () => loadTimeline(offset + data.count));
+    frag.append(button);
   }
   box.append(frag);
   S.timelineLoaded = !q;
@@ -375,7 +385,7 @@ $("#asof-prev").addEventListener("click", () => stepChange(-1));
 $("#asof-next").addEventListener("click", () => stepChange(1));
 $("#asof-now").addEventListener("click", () => { $("#asof-valid").value = $("#asof-valid").max; $("#asof-known").value = $("#asof-known").max; onAsOfChange(); });
 let searchTimer = null;
-$("#search").addEventListener("input", () => { clearTimeout(searchTimer); searchTimer = setTimeout(loadTimeline, 250); });
+$("#search").addEventListener("input", () => { clearTimeout(searchTimer); searchTimer = setTimeout(() => loadTimeline(), 250); });
 $("#state-entity").addEventListener("input", () => { clearTimeout(searchTimer); searchTimer = setTimeout(loadState, 250); });
 $("#state-changed").addEventListener("change", loadState);
 $("#graph-members").addEventListener("change", ev => { graphView.showMembers = ev.target.checked; graphView.draw(); });
