@@ -1,6 +1,6 @@
 """The ``trace-ros`` command line: the engine without ROS, plus bring-up, demo and benchmarks.
 
-Subcommands: up, demo, ingest, consolidate, query, graph, stats, forget, rebuild, bench.
+Subcommands: up, demo, ingest, consolidate, query, graph, stats, forget, rebuild, bench, explore.
 """
 
 from __future__ import annotations
@@ -195,6 +195,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("demo", help="bring up the nodes, stream a demo conversation, ask questions",
                    add_help=False)
     sub.add_parser("bench", help="benchmarks: capture | locomo | scale | updates", add_help=False)
+    sub.add_parser("explore", help="read-only web explorer of a ledger", add_help=False)
 
     p = with_db(sub.add_parser("ingest", help="capture a JSONL or LoCoMo file"))
     p.add_argument("--format", choices=("jsonl", "locomo"), required=True)
@@ -243,6 +244,7 @@ def build_parser() -> argparse.ArgumentParser:
 DELEGATED = {
     "up": "trace_ros.nodes.bringup",
     "demo": "trace_ros.demo",
+    "explore": "trace_ros.explore.app",
     "bench capture": "trace_ros.bench.capture",
     "bench locomo": "trace_ros.bench.locomo",
     "bench scale": "trace_ros.bench.scale",
@@ -252,7 +254,7 @@ DELEGATED = {
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] in ("up", "demo"):
+    if argv and argv[0] in ("up", "demo", "explore"):
         return _delegate(DELEGATED[argv[0]], argv[1:])
     if argv and argv[0] == "bench":
         key = " ".join(argv[:2])
