@@ -54,8 +54,8 @@ class EmbedConfig:
 
 @dataclass
 class RecallConfig:
-    lexical_k: int = 100
-    dense_k: int = 100
+    lexical_k: int = 50
+    dense_k: int = 50
     facts_k: int = 50
     # RRF constant of the hybrid baseline (the system fuses scores, see query/recall.py).
     rrf_k: int = 60
@@ -72,7 +72,7 @@ class RecallConfig:
     neighbour_before: float = 0.3
     neighbour_after: float = 0.3
     neighbour_span: int = 2
-    pool_k: int = 40
+    pool_k: int = 25
     # Session prior: weight × the session's top session_top scores (relative to the best).
     session_weight: float = 0.2
     session_top: int = 3

@@ -178,7 +178,8 @@ class QueryEngine:
             timings["recall_lexical"] = _ms(t)
         if self.on("dense") and self.encoder is not None and self.index is not None:
             t = time.perf_counter()
-            qvec = self.encoder.encode([q])[0]
+            # Without the names, too: they pull the vector toward greetings.
+            qvec = self.encoder.encode([rc.without_words(q, drop)])[0]
             timings["embed"] = _ms(t)
             t = time.perf_counter()
             routes["dense"] = self.index.search(sc, qvec, cfg.dense_k, *view)
@@ -204,7 +205,8 @@ class QueryEngine:
         pool = [f.seq for f in rc.ranked(fused)[:cfg.pool_k]]
         span = cfg.neighbour_span if self.on("neighbours") else 0
         info, near = rc.places(self.ledger, req.scope, pool, span,
-                               req.as_of_valid, req.as_of_known, self.index)
+                               req.as_of_valid, req.as_of_known, self.index,
+                               index_fresh="dense" in recalled.routes)
         boosted = recalled.boosted
         if recalled.speakers:
             boosted["participants"] = sorted(rc.boost_where(
@@ -332,3 +334,4 @@ def _shown_ids(evidence: list[EvidenceItem]) -> list[str]:
 
 def _ms(start: float) -> float:
     return (time.perf_counter() - start) * 1000.0
+
