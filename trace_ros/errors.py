@@ -30,3 +30,9 @@ class NotFoundError(TraceError, LookupError):
 
 class ModelUnavailableError(TraceError):
     """A model could not be loaded from local files (no hub downloads, ever)."""
+
+
+class LedgerError(TraceError):
+    """The ledger file cannot be used: missing, not SQLite, another program's
+    database, read-only, written by a newer version, locked too long, or full.
+    The message says which and names the file; the file is left as it was."""

@@ -12,7 +12,6 @@ lock instead of failing when it upgrades from reading.
 
 from __future__ import annotations
 
-import fcntl
 import json
 import sqlite3
 import threading
@@ -27,7 +26,8 @@ import numpy as np
 from sqlite_utils import Database, Migrations
 
 from .config import LedgerConfig
-from .errors import ValidationError
+from .errors import LedgerError, ValidationError
+from .ledgerfile import file_lock, preflight
 
 MIGRATIONS = Migrations("trace_ros")
 
@@ -376,35 +376,65 @@ def scope_filter(scope: Scope, alias: str = "s", as_of_valid: float | None = Non
 class Ledger:
     """The SQLite authority. Thread-safe within a process; safe across processes."""
 
-    def __init__(self, path: str | Path, config: LedgerConfig | None = None) -> None:
+    def __init__(self, path: str | Path, config: LedgerConfig | None = None, *,
+                 create: bool = True) -> None:
+        """Open (with ``create``, or create) the ledger at ``path`` and apply pending
+        migrations. Raises ``LedgerError`` for a file that is not ours, read-only,
+        from a newer schema, or (without ``create``) missing; the file is left as it was."""
         self.config = config or LedgerConfig()
         self.path = Path(path).expanduser()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        preflight(self.path, create)
         self._lock = threading.RLock()
         self.conn = sqlite3.connect(
             str(self.path), timeout=self.config.busy_timeout_ms / 1000.0,
             isolation_level=None, check_same_thread=False,
         )
+        try:
+            self._setup()
+        except sqlite3.Error as exc:
+            self.conn.close()
+            raise LedgerError(f"{self.path}: cannot open the ledger ({exc})") from exc
+        except BaseException:
+            self.conn.close()
+            raise
+
+    def _setup(self) -> None:
         self.conn.execute(f"PRAGMA busy_timeout = {int(self.config.busy_timeout_ms)}")
-        mode = self.conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-        if mode.lower() != "wal":
-            raise RuntimeError(f"{self.path}: could not enable WAL mode (got {mode})")
-        self.conn.execute(f"PRAGMA synchronous = {self.config.synchronous.upper()}")
+        # Deleted content is overwritten, not left in free pages (forget must forget).
+        self.conn.execute("PRAGMA secure_delete = ON")
         self.conn.execute("PRAGMA foreign_keys = ON")
         self.db = Database(self.conn)
-        self._migrate()
-
-    def _migrate(self) -> None:
         # Three nodes may open a fresh file at once: a file lock makes exactly
-        # one of them apply pending migrations.
+        # one of them check and migrate it, with a deadline.
         lock_path = self.path.with_name(self.path.name + ".migrate.lock")
-        with open(lock_path, "a") as lock_file, self._lock:
-            fcntl.flock(lock_file, fcntl.LOCK_EX)
-            try:
-                if MIGRATIONS.pending(self.db):
-                    MIGRATIONS.apply(self.db)
-            finally:
-                fcntl.flock(lock_file, fcntl.LOCK_UN)
+        with file_lock(lock_path, self.config.lock_timeout_s), self._lock:
+            self._refuse_foreign()  # before WAL mode, which would rewrite the header
+            mode = self.conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if mode.lower() != "wal":
+                raise LedgerError(f"{self.path}: could not enable WAL mode (got {mode})")
+            self.conn.execute(f"PRAGMA synchronous = {self.config.synchronous.upper()}")
+            if MIGRATIONS.pending(self.db):
+                MIGRATIONS.apply(self.db)
+
+    def _refuse_foreign(self) -> None:
+        """Raise ``LedgerError`` for another program's database or a newer ledger."""
+        tables = {r[0] for r in self.conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")}
+        if not tables:
+            return  # a new, empty file
+        applied: list[str] = []
+        if MIGRATIONS.migrations_table in tables:
+            applied = [r[0] for r in self.conn.execute(
+                f"SELECT name FROM {MIGRATIONS.migrations_table} WHERE migration_set = ?",
+                (MIGRATIONS.name,))]
+        if not applied:
+            raise LedgerError(f"{self.path}: a SQLite database, but not a trace_ros ledger "
+                              f"(tables: {', '.join(sorted(tables)[:5])}); refusing to change it")
+        known = {m.name for m in MIGRATIONS._migrations}
+        unknown = [name for name in applied if name not in known]
+        if unknown:
+            raise LedgerError(f"{self.path}: written by a newer trace_ros (schema "
+                              f"{', '.join(unknown)}); upgrade trace_ros to use it")
 
     def close(self) -> None:
         with self._lock:
@@ -610,6 +640,16 @@ class Ledger:
         sources = self.get_sources_by_seq([r[1] for r in rows])
         return [Job(r[0], sources[r[1]], r[2] + 1) for r in rows if r[1] in sources]
 
+    @staticmethod
+    def claimed_jobs(conn: sqlite3.Connection, job_ids: Sequence[int], worker: str) -> set[int]:
+        """Inside a write transaction: which of ``job_ids`` still exist and are still
+        claimed by ``worker`` (a forget deletes a source's job; an expired lease
+        lets another worker take it)."""
+        ids = json.dumps(list(job_ids))
+        return {r[0] for r in conn.execute(
+            "SELECT job_id FROM jobs WHERE job_id IN (SELECT value FROM json_each(?)) "
+            "AND status = 'running' AND claimed_by = ?", (ids, worker))}
+
     def fail_jobs(self, job_ids: Sequence[int], error: str, max_attempts: int) -> None:
         now = time.time()
         with self.write() as conn:
@@ -704,9 +744,7 @@ class Ledger:
                 conn.execute(f"DELETE FROM vectors WHERE owner_kind = 'source' "
                              f"AND owner_id IN ({marks})", chunk)
                 conn.execute(f"DELETE FROM sources WHERE source_id IN ({marks})", chunk)
-                for sid in chunk:
-                    conn.execute("DELETE FROM audit WHERE evidence_ids LIKE ?",
-                                 (f'%"{sid}"%',))
+                self._forget_audit(conn, chunk)
             if allow_reingest:
                 conn.executemany("DELETE FROM tombstones WHERE source_id = ?",
                                  [(s,) for s in list(source_ids) + removed])
@@ -720,7 +758,35 @@ class Ledger:
                 conn.execute("DELETE FROM audit WHERE subject_id = ?", (scope.subject_id,))
             self._bump_vectors_epoch(conn)
             self.bump_generation(conn)
+            if removed:
+                # FTS5 keeps a deleted row's tokens in old segments until they are
+                # merged: merge them all now so the forgotten words are gone too.
+                conn.execute("INSERT INTO sources_fts (sources_fts) VALUES ('optimize')")
+        if removed:
+            self.checkpoint()
         return removed
+
+    @staticmethod
+    def _forget_audit(conn: sqlite3.Connection, source_ids: Sequence[str]) -> None:
+        """Inside a write transaction: delete the audit rows that showed or cited any
+        of ``source_ids``: by the ``audit_sources`` link table, and by exact membership
+        in the JSON ID arrays of rows written before that table was filled."""
+        ids = json.dumps(list(source_ids))
+        conn.execute(
+            "DELETE FROM audit WHERE query_id IN ("
+            " SELECT query_id FROM audit_sources WHERE source_id IN (SELECT value FROM json_each(?))"
+            " UNION SELECT a.query_id FROM audit a, json_each(a.evidence_ids) e"
+            "  WHERE e.value IN (SELECT value FROM json_each(?))"
+            " UNION SELECT a.query_id FROM audit a, json_each(a.cited_ids) c"
+            "  WHERE c.value IN (SELECT value FROM json_each(?)))", (ids, ids, ids))
+
+    def checkpoint(self) -> bool:
+        """Copy the WAL into the main file and truncate it, so the -wal file keeps no
+        copy of deleted rows. Returns False if a reader kept it from completing
+        (the next checkpoint finishes the job)."""
+        with self._lock:
+            busy = self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+        return not busy
 
     @staticmethod
     def _bump_vectors_epoch(conn: sqlite3.Connection) -> None:
