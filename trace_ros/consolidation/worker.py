@@ -73,6 +73,13 @@ class Consolidator:
             return report
         now = time.time()
         with self.ledger.write() as conn:
+            # A forget may have removed some sources since the claim (their jobs went
+            # with them); nothing may be written for those.
+            still = Ledger.claimed_jobs(conn, [j.job_id for j in jobs], self.worker)
+            if len(still) < len(jobs):
+                keep = [k for k, j in enumerate(jobs) if j.job_id in still]
+                jobs = [jobs[k] for k in keep]
+                vectors = [vectors[k] for k in keep]
             Ledger.put_vectors(conn, "source", self.encoder.name,
                                [(j.source.source_id, j.source.subject_id, v)
                                 for j, v in zip(jobs, vectors, strict=True)])
