@@ -8,6 +8,7 @@ be among the IDs shown to the reader, or the answer is withheld (abstained).
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections.abc import Collection
 from dataclasses import dataclass, field
@@ -93,6 +94,10 @@ class QueryEngine:
             raise ValidationError("question", f"longer than {MAX_QUESTION_BYTES} bytes")
         if req.token_budget < 0:
             raise ValidationError("token_budget", "must not be negative")
+        for name in ("as_of_valid", "as_of_known"):
+            value = getattr(req, name)
+            if value is not None and not (math.isfinite(value) and value >= 0):
+                raise ValidationError(name, f"must be a finite, non-negative time, got {value}")
 
     def recall(self, req: QueryRequest, timings: dict[str, float]) -> dict[str, list[Hit]]:
         """Run every enabled route within the scope; fill per-route timings."""
@@ -142,7 +147,11 @@ class QueryEngine:
 
         shown = set(packed.source_ids)
         cited = [c for c in dict.fromkeys(out.cited_ids) if c in shown]
-        if not packed.items:
+        if not packed.items and packed.left_out:
+            status = "abstained"
+            message = (f"token_budget {budget} is too small for any of the "
+                       f"{len(packed.left_out)} matching source(s); raise it")
+        elif not packed.items:
             status, message = "missing", "no source in scope matches the question"
         elif not cited or not out.answer:
             status = "abstained"
