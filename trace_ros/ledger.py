@@ -26,7 +26,7 @@ import numpy as np
 from sqlite_utils import Database, Migrations
 
 from .config import LedgerConfig
-from .errors import LedgerError, ValidationError
+from .errors import LedgerError, ValidationError, check_text
 from .ledgerfile import file_lock, preflight
 
 MIGRATIONS = Migrations("trace_ros")
@@ -723,6 +723,11 @@ class Ledger:
         """
         if scope is None and not source_ids:
             raise ValidationError("scope", "give a scope with a subject_id or source IDs")
+        for i, sid in enumerate(source_ids):
+            check_text(f"source_ids[{i}]", sid)
+        if scope is not None:
+            for name in ("subject_id", "robot_id", "session_id"):
+                check_text(f"scope.{name}", getattr(scope, name))
         conds: list[str] = []
         args: list[Any] = []
         if scope is not None:

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..config import RecallConfig
 from ..embed import Encoder
-from ..errors import ValidationError
+from ..errors import ValidationError, check_text
 from ..ledger import Ledger, Scope
 from .pack import EvidenceItem, Pack, pack
 from .plan import Plan, plan_question
@@ -86,6 +86,11 @@ class QueryEngine:
         self.index = VectorIndex(ledger, encoder.name) if encoder is not None else None
 
     def validate(self, req: QueryRequest) -> None:
+        for name, value in (("scope.subject_id", req.scope.subject_id),
+                            ("scope.robot_id", req.scope.robot_id),
+                            ("scope.session_id", req.scope.session_id),
+                            ("question", req.question)):
+            check_text(name, value)
         req.scope.check()
         question = req.question.strip()
         if not question:
