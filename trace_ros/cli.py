@@ -158,7 +158,8 @@ def build_parser() -> argparse.ArgumentParser:
                    add_help=False)
     sub.add_parser("demo", help="bring up the nodes, stream a demo conversation, ask questions",
                    add_help=False)
-    sub.add_parser("bench", help="benchmarks: capture | locomo | scale", add_help=False)
+    sub.add_parser("bench", help="benchmarks: capture | locomo | scale | faults | load",
+                   add_help=False)
 
     p = with_db(sub.add_parser("ingest", help="capture a JSONL or LoCoMo file"))
     p.add_argument("--format", choices=("jsonl", "locomo"), required=True)
@@ -204,6 +205,8 @@ DELEGATED = {
     "bench capture": "trace_ros.bench.capture",
     "bench locomo": "trace_ros.bench.locomo",
     "bench scale": "trace_ros.bench.scale",
+    "bench faults": "trace_ros.bench.faults",
+    "bench load": "trace_ros.bench.load",
 }
 
 
@@ -214,7 +217,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv and argv[0] == "bench":
         key = " ".join(argv[:2])
         if key not in DELEGATED:
-            print("usage: trace-ros bench {capture,locomo,scale} [options]", file=sys.stderr)
+            names = ",".join(k.split()[1] for k in DELEGATED if k.startswith("bench "))
+            print(f"usage: trace-ros bench {{{names}}} [options]", file=sys.stderr)
             return 2
         return _delegate(DELEGATED[key], argv[2:])
     args = build_parser().parse_args(argv)
