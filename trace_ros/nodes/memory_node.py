@@ -96,11 +96,12 @@ class MemoryNode(Node):
             scope, ids, allow = convert.forget_args(request)
             removed = self.ledger.forget(scope, ids, allow)
         except TraceError as exc:
-            response.status, response.message = "error", str(exc)
+            response.status, response.message = "error", convert.printable(str(exc))
             return response
         except Exception as exc:  # noqa: BLE001 - answered as an error, never a crash
             self.get_logger().error(f"forget failed: {exc!r}")
-            response.status, response.message = "error", f"forget failed: {exc}"
+            response.status = "error"
+            response.message = convert.printable(f"forget failed: {exc}")
             return response
         self.get_logger().info(f"forgot {len(removed)} source(s)")
         return convert.forget_response(removed, response)
