@@ -10,9 +10,13 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import shutil
 import sqlite3
+import subprocess
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -226,21 +230,37 @@ def test_stats_on_a_new_path_creates_nothing(tmp_path: Path,
     assert not path.exists() and not path.parent.exists()
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root ignores file permissions")
+@contextmanager
+def _read_only(path: Path) -> Iterator[None]:
+    """``path`` read-only for this process: mode bits, or for root (who ignores them) the
+    immutable attribute."""
+    if os.geteuid() != 0:
+        mode = path.stat().st_mode
+        path.chmod(0o555 if path.is_dir() else 0o444)
+        try:
+            yield
+        finally:
+            path.chmod(mode)
+        return
+    if shutil.which("chattr") is None or subprocess.run(
+            ["chattr", "+i", str(path)], capture_output=True).returncode != 0:
+        pytest.skip("running as root and chattr +i is not available to make a file read-only")
+    try:
+        yield
+    finally:
+        subprocess.run(["chattr", "-i", str(path)], check=True)
+
+
 def test_read_only_file_and_directory_give_a_clear_error(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "ro" / "m.db"
     Ledger(path).close()
-    path.chmod(0o444)
-    rc, err = _cli_err(capsys, ["stats", "--db", str(path)])
-    assert rc == 2 and "read-only" in err and "Traceback" not in err
-    path.chmod(0o644)
-    path.parent.chmod(0o555)
-    try:
+    with _read_only(path):
         rc, err = _cli_err(capsys, ["stats", "--db", str(path)])
-        assert rc == 2 and "read-only" in err
-    finally:
-        path.parent.chmod(0o755)
+    assert rc == 2 and "read-only" in err and "Traceback" not in err
+    with _read_only(path.parent):
+        rc, err = _cli_err(capsys, ["stats", "--db", str(path)])
+    assert rc == 2 and "read-only" in err
 
 
 def test_directory_as_ledger_path(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
