@@ -189,6 +189,10 @@ def locomo_events(sample: dict[str, Any]) -> Iterator[Event]:
     for number, stamp, turns in locomo_sessions(sample):
         scope = Scope(subject, "", f"session_{number}")
         for turn in turns:
+            if not (isinstance(turn, dict) and isinstance(turn.get("dia_id"), str)
+                    and isinstance(turn.get("speaker"), str)):
+                raise ValidationError(f"{subject}:session_{number}",
+                                      "each turn needs a dia_id and a speaker")
             sid = f"{subject}:{turn['dia_id']}"
             yield Event("dialogue", scope, text=turn.get("text", ""), speaker=turn["speaker"],
                         stamp=stamp, source_id=sid)
@@ -202,7 +206,21 @@ def locomo_events(sample: dict[str, Any]) -> Iterator[Event]:
 
 
 def read_locomo(path: str | Path, samples: int | None = None) -> list[dict[str, Any]]:
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    """The conversations of a LoCoMo file; raises ``ValidationError("locomo", ...)`` for a
+    file that is not LoCoMo-shaped JSON (instead of a traceback)."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ValidationError("locomo", f"not valid UTF-8 ({exc.reason})") from None
+    except json.JSONDecodeError as exc:
+        raise ValidationError("locomo", f"not JSON ({exc.msg}, line {exc.lineno})") from None
+    except RecursionError:
+        raise ValidationError("locomo", "nested too deep to parse") from None
     if not isinstance(data, list):
         raise ValidationError("locomo", "top level must be a list of conversations")
-    return data[:samples] if samples else data
+    data = data[:samples] if samples else data
+    for i, sample in enumerate(data):
+        if not (isinstance(sample, dict) and "sample_id" in sample
+                and isinstance(sample.get("conversation"), dict)):
+            raise ValidationError(f"locomo[{i}]", "needs sample_id and a conversation object")
+    return data

@@ -166,6 +166,20 @@ def test_read_jsonl_never_raises_on_bad_bytes(tmp_path: Path) -> None:
     assert len(items) == 2 and isinstance(items[1], Event)
 
 
+@pytest.mark.parametrize(("content", "field"), [
+    (b'{"x": 1', "locomo"), (b"\xff\xfe", "locomo"), (b'{"a": 1}', "locomo"),
+    (b'[{"no_sample": 1}]', "locomo[0]"),
+    (b'[{"sample_id": "c1", "conversation": {"session_1": [{"text": "hi"}]}}]', "c1:session_1"),
+])
+def test_malformed_locomo_file_is_one_clear_error(tmp_path: Path, content: bytes, field: str,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "conv.json"
+    path.write_bytes(content)
+    rc, err = _cli_err(capsys, ["ingest", "--db", str(tmp_path / "m.db"), "--format", "locomo",
+                                str(path)])
+    assert rc == 2 and err.startswith(f"error: {field}:") and "Traceback" not in err
+
+
 # -- 6. unusable databases --------------------------------------------------------------
 
 
