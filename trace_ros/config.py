@@ -23,6 +23,8 @@ DEFAULT_DB_PATH = "~/.ros/trace_ros/memory.db"
 class LedgerConfig:
     db_path: str = DEFAULT_DB_PATH
     busy_timeout_ms: int = 10000
+    # Longest wait for the migration lock (a migration of a large ledger holds it).
+    lock_timeout_s: float = 120.0
     # FULL fsyncs the WAL at each (group) commit: an acknowledged event survives
     # power loss. NORMAL survives process crashes only.
     synchronous: str = "FULL"
@@ -35,6 +37,8 @@ class CaptureConfig:
     group_commit_ms: float = 4.0
     max_batch: int = 512
     queue_depth: int = 1000
+    # How long a submitter waits for room in a full queue before the event is rejected.
+    enqueue_timeout_s: float = 2.0
 
 
 @dataclass

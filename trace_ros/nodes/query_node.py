@@ -64,13 +64,14 @@ class QueryNode(Node):
             result = self.engine.ask(convert.query_request_from_msg(request))
         except ValidationError as exc:
             self.errors += 1
-            response.status, response.message = "error", f"{exc.field}: {exc.reason}"
+            response.status = "error"
+            response.message = convert.printable(f"{exc.field}: {exc.reason}")
             response.reader = self.reader.name
             return response
         except Exception as exc:  # noqa: BLE001 - answered as an error, never a crash
             self.errors += 1
             self.get_logger().error(f"query failed: {exc!r}")
-            response.status, response.message = "error", f"query failed: {exc}"
+            response.status, response.message = "error", convert.printable(f"query failed: {exc}")
             response.reader = self.reader.name
             return response
         return convert.query_result_to_response(result, response)

@@ -13,6 +13,7 @@ answer is withheld (abstained). The audit row is handed to a background writer
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Collection
 from dataclasses import dataclass, field
@@ -20,7 +21,7 @@ from typing import Any
 
 from ..config import RecallConfig
 from ..embed import Encoder
-from ..errors import ValidationError
+from ..errors import ValidationError, check_text
 from ..ledger import AuditRecord, Ledger, Scope
 from . import recall as rc
 from .audit import AuditWriter, new_recall_id
@@ -146,6 +147,11 @@ class QueryEngine:
         return result
 
     def validate(self, req: QueryRequest) -> None:
+        for name, value in (("scope.subject_id", req.scope.subject_id),
+                            ("scope.robot_id", req.scope.robot_id),
+                            ("scope.session_id", req.scope.session_id),
+                            ("question", req.question)):
+            check_text(name, value)
         req.scope.check()
         question = req.question.strip()
         if not question:
@@ -154,6 +160,10 @@ class QueryEngine:
             raise ValidationError("question", f"longer than {MAX_QUESTION_BYTES} bytes")
         if req.token_budget < 0:
             raise ValidationError("token_budget", "must not be negative")
+        for name in ("as_of_valid", "as_of_known"):
+            value = getattr(req, name)
+            if value is not None and not (math.isfinite(value) and value >= 0):
+                raise ValidationError(name, f"must be a finite, non-negative time, got {value}")
 
     def plan(self, req: QueryRequest) -> Plan:
         """Relative times in the question resolve against the view's time (default now)."""
@@ -264,7 +274,11 @@ class QueryEngine:
         """Citations must be among the shown IDs; no valid citation → abstained."""
         shown = set(packed.source_ids)
         cited = [c for c in dict.fromkeys(out.cited_ids) if c in shown]
-        if not packed.items:
+        if not packed.items and packed.left_out:
+            status = "abstained"
+            message = (f"the token budget is too small for any of the "
+                       f"{len(packed.left_out)} matching source(s); raise token_budget")
+        elif not packed.items:
             status, message = "missing", "no source in scope matches the question"
         elif not cited or not out.answer:
             status = "abstained"
