@@ -63,7 +63,7 @@ test run demo bench-capture bench-locomo explore: export AMENT_PREFIX_PATH := $(
 
 # -rs lists every skip; TRACE_ROS_STRICT_SKIPS=1 fails the run on a skip that is not in
 # test/expected_skips.txt (test/conftest.py), so CI cannot pass with the ROS tests skipped.
-test: setup
+test: setup chromium
 	TRACE_ROS_STRICT_SKIPS=1 $(V)/bin/python -m pytest -q -rs test
 
 lint: $(REQ_STAMP)

@@ -20,7 +20,7 @@ from typing import Any
 
 from .config import CaptureConfig
 from .errors import ValidationError
-from .ledger import Ledger, NewSource, Scope, StoreResult
+from .ledger import ATTACHED_TO, Ledger, NewSource, Scope, StoreResult
 
 MODALITIES = ("dialogue", "perception")
 
@@ -104,6 +104,10 @@ def prepare(event: Event, config: CaptureConfig, now: float | None = None) -> Ne
         payload_obj = payload
     else:
         raise ValidationError("payload_json", "must be a JSON object")
+    attached = payload_obj.get(ATTACHED_TO)
+    if attached is not None and not (isinstance(attached, str) and attached.strip()):
+        raise ValidationError(f"payload_json.{ATTACHED_TO}",
+                              "must be the source ID (a non-empty string) it is attached to")
     try:
         payload_json = json.dumps(payload_obj, sort_keys=True, ensure_ascii=False)
     except RecursionError as exc:

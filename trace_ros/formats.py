@@ -18,7 +18,7 @@ from typing import Any
 
 from .capture import Event
 from .errors import ValidationError
-from .ledger import Scope
+from .ledger import ATTACHED_TO, Scope
 
 
 @dataclass(frozen=True)
@@ -184,7 +184,9 @@ def locomo_sessions(sample: dict[str, Any]) -> list[tuple[int, float, list[dict[
 def locomo_events(sample: dict[str, Any]) -> Iterator[Event]:
     """One LoCoMo conversation → events: subject = sample id, session = ``session_N``,
     time = the session's date, source id = ``<sample_id>:<dia_id>``. A shared image's
-    caption becomes a perception event of the same turn (``<id>#image``)."""
+    caption becomes a perception event of the same turn (``<id>#image``) whose payload
+    says it is attached to the turn (``attached_to``): packing shows the two together,
+    as one evidence unit, as it would a camera snapshot taken with an utterance."""
     subject = str(sample["sample_id"])
     for number, stamp, turns in locomo_sessions(sample):
         scope = Scope(subject, "", f"session_{number}")
@@ -201,7 +203,7 @@ def locomo_events(sample: dict[str, Any]) -> Iterator[Event]:
                 yield Event("perception", scope, text=f"{turn['speaker']} shared an image: {caption}",
                             speaker=turn["speaker"], label="image", stamp=stamp,
                             source_id=sid + IMAGE_SUFFIX,
-                            payload={"img_url": turn.get("img_url", []),
+                            payload={ATTACHED_TO: sid, "img_url": turn.get("img_url", []),
                                      "query": turn.get("query", "")})
 
 

@@ -313,6 +313,24 @@ class GraphStore:
             "SELECT speaker, min(seq) FROM sources WHERE subject_id = ? AND speaker != '' "
             "GROUP BY speaker", (subject_id,))}
 
+    @staticmethod
+    def session_turns(conn: sqlite3.Connection, key: tuple[str, str, str], max_seq: int
+                      ) -> list[tuple[int, str, str, str]]:
+        """(seq, speaker, modality, text) of one session's sources up to ``max_seq``,
+        in sequence order; ``key`` is (subject, robot, session)."""
+        return [(int(r[0]), r[1], r[2], r[3] or "") for r in conn.execute(
+            "SELECT seq, speaker, modality, text FROM sources WHERE subject_id = ? "
+            "AND robot_id = ? AND session_id = ? AND seq <= ? ORDER BY seq", (*key, max_seq))]
+
+    @staticmethod
+    def session_field(conn: sqlite3.Connection, key: tuple[str, str, str], column: str) -> Any:
+        """One column (``start_time`` or ``topic_id``) of a session, or None."""
+        if column not in ("start_time", "topic_id"):
+            raise ValueError(f"unknown session column {column!r}")
+        row = conn.execute(f"SELECT {column} FROM sessions WHERE subject_id = ? AND robot_id = ? "
+                           "AND session_id = ?", key).fetchone()
+        return None if row is None else row[0]
+
     # -- sessions and topics (hierarchy) -----------------------------------------
 
     @staticmethod

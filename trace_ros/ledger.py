@@ -284,6 +284,10 @@ def m004_job_retry(db: Database) -> None:
     )
 
 
+# Payload key naming the source a record belongs with (an image shared with an
+# utterance, a camera snapshot taken as it was said): shown together as one unit.
+ATTACHED_TO = "attached_to"
+
 SOURCE_COLUMNS = (
     "seq, source_id, subject_id, robot_id, session_id, modality, speaker, text, label, "
     "confidence, pose, payload, source_time, time_from_receipt, known_time, content_hash"
@@ -333,6 +337,12 @@ class SourceRecord:
     @property
     def scope(self) -> Scope:
         return Scope(self.subject_id, self.robot_id, self.session_id)
+
+    @property
+    def attached_to(self) -> str:
+        """The source this record is attached to ('' when it stands alone)."""
+        value = self.payload.get(ATTACHED_TO) if isinstance(self.payload, dict) else None
+        return value if isinstance(value, str) else ""
 
 
 @dataclass(frozen=True)
@@ -1086,6 +1096,38 @@ class Ledger(GraphStore, ExploreStore):
                 f"WHERE s.seq IN ({','.join('?' * len(chunk))}) AND {cond} ORDER BY s.seq",
                 [*chunk, *args]))
         return out
+
+    def attachments_between(self, subject_id: str, after_seq: int, upto_seq: int
+                            ) -> list[tuple[int, str, int | None]]:
+        """(seq, attached_to, seq of that source or None) of the subject's sources stored
+        in ``(after_seq, upto_seq]`` whose payload names a source they are attached to."""
+        return [(int(r[0]), r[1], None if r[2] is None else int(r[2])) for r in self.query(
+            "SELECT c.seq, c.parent, p.seq FROM (SELECT seq, "
+            f"json_extract(payload, '$.{ATTACHED_TO}') AS parent FROM sources "
+            "WHERE seq > ? AND seq <= ? AND subject_id = ?) c "
+            "LEFT JOIN sources p ON p.source_id = c.parent "
+            "WHERE typeof(c.parent) = 'text' ORDER BY c.seq",
+            (int(after_seq), int(upto_seq), subject_id))]
+
+    def seqs_of(self, source_ids: Sequence[str]) -> dict[str, int]:
+        """Sequence numbers of the given source IDs (missing ones left out)."""
+        if not source_ids:
+            return {}
+        marks = ",".join("?" * len(source_ids))
+        return {r[0]: int(r[1]) for r in self.query(
+            f"SELECT source_id, seq FROM sources WHERE source_id IN ({marks})", list(source_ids))}
+
+    def last_seq(self) -> int:
+        """The highest sequence number ever stored (0 for an empty ledger)."""
+        return self.marks()[1]
+
+    def marks(self) -> tuple[int, int]:
+        """(generation, highest source sequence number ever stored), in one read: what
+        a query's caches check to know whether they are still current."""
+        row = self.query(
+            "SELECT (SELECT value FROM meta WHERE key = 'generation'), "
+            "(SELECT seq FROM sqlite_sequence WHERE name = 'sources')")[0]
+        return int(row[0]), int(row[1] or 0)
 
     def meta_value(self, key: str) -> str | None:
         rows = self.query("SELECT value FROM meta WHERE key = ?", (key,))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from trace_ros.facts import EDGE_TYPES
+
 METRIC_KEYS = ("hit@10", "p@10", "mrr@10", "recall@5_macro", "recall@5_micro", "f1", "n")
 FRACTIONS = METRIC_KEYS[:-1]
 CATEGORIES = ("1", "2", "3", "4")
@@ -52,6 +54,10 @@ def check_report(report: dict[str, Any], ablated: dict[str, bool]) -> None:
     assert report["ingest"]["events_per_s"] > 0
     assert report["ingest"]["consolidation_s"] >= 0
     assert report["memory"]["peak_rss_mb"] > 0 and report["memory"]["db_mb"] > 0
+    graph = report["graph"]
+    assert graph["facts"] > 0 and graph["sessions"] > 0 and graph["topics"] > 0
+    assert graph["edges_by_type"]["in_session"] == graph["facts"]
+    assert set(graph["edges_by_type"]) <= set(EDGE_TYPES)
     ctx = report["context"]
     assert 0 < ctx["mean_tokens"] < ctx["full_mean_tokens"]
     for name, applicable in ablated.items():

@@ -218,3 +218,7 @@ def test_a_span_never_restates_the_question() -> None:
     answer, cited = read("What setback did Ann face?", "Setback!",
                          "I got hurt and had to take a break from pottery.")
     assert answer != "Setback" and "setback" not in answer.lower()
+    # The best record only restates the question: the next near one answers.
+    answer, cited = read("What setback did Ann face?", "Ann faced a setback!",
+                         "Ann faced a setback, a knee injury.")
+    assert cited == ["src-2"] and "knee injury" in answer

@@ -1,9 +1,10 @@
 """Ask every question through the system, the baselines and the ablated systems.
 
-Scoring looks only at what the reader is shown: the first ``TOP_K`` distinct
-source records of the packed evidence, in order (an item that shows several
-records — a window or a path — counts each record it shows, in order), each
-mapped to its LoCoMo turn (an image caption counts as its turn).
+Scoring looks only at what the reader is shown: the source records of the
+packed evidence, in order (an item that shows several records — a window or a
+path — counts each record it shows, in order), each mapped to its LoCoMo turn
+(an image caption counts as its turn), the first ``TOP_K`` distinct turns —
+as for the baselines, whose reader is shown every record of their top turns.
 """
 
 from __future__ import annotations
@@ -80,7 +81,7 @@ class Shown:
                              bleu1(self.answer, q.answer))
 
 
-def shown_source_ids(evidence: Iterable[Any], limit: int = TOP_K) -> list[str]:
+def shown_source_ids(evidence: Iterable[Any], limit: int | None = TOP_K) -> list[str]:
     ids: list[str] = []
     for item in evidence:
         records = getattr(item, "records", None)
@@ -107,7 +108,7 @@ def ask_system(engine: QueryEngine, q: Question) -> Shown:
     t = time.perf_counter()
     result = engine.ask(QueryRequest(Scope(q.sample_id), q.question))
     latency = (time.perf_counter() - t) * 1000.0
-    shown = shown_source_ids(result.evidence)
+    shown = shown_source_ids(result.evidence, None)
     tokens = sum(estimate_tokens(item.render()) for item in result.evidence)
     stages = dict(result.timings_ms)
     stages["retrieval"] = stages.get("total", latency) - stages.get("read", 0.0)

@@ -150,6 +150,7 @@ def run(args: argparse.Namespace) -> int:
         full_tokens = {str(s["sample_id"]): render_tokens(ledger.sources_in_scope(
             Scope(str(s["sample_id"])))) for s in samples}
         sources = ledger.count_sources()
+        graph = ledger.graph_counts()
     invalid, excluded = evidence_problems(questions)
     data = {"file": str(args.data), "conversations": len(samples),
             "sample_ids": [str(s["sample_id"]) for s in samples],
@@ -162,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
               "baseline_k": cfg.recall.dense_k, "ablate": args.ablate}
     memory = {"peak_rss_mb": peak_rss_mb(), "db_mb": db_mb(db_path)}
     report = build_report(runs, ablations, data=data, config=config, ingest=ingest_stats,
-                          memory=memory, full_tokens=full_tokens)
+                          memory=memory, full_tokens=full_tokens, graph=graph)
     write_report(out_dir, report, runs)
     latencies = {"trace_ros": [r.system.latency_ms for r in runs]}
     latencies.update({n: [r.baselines[n].latency_ms for r in runs] for n in report["baselines"]})

@@ -14,6 +14,8 @@
   ``None`` values and a ``note``.
 - ``ingest.{events, accepted, rejected, capture_s, events_per_s, consolidated, consolidation_s}``.
 - ``memory.{peak_rss_mb, db_mb}`` (db = ledger file + WAL).
+- ``graph.{facts, facts_by_type, facts_by_status, edges_by_type, sessions, topics}``: what
+  consolidation built (``edges_by_type`` maps each edge type to its count).
 - ``context.{mean_tokens, full_mean_tokens, ratio}``: packed evidence per question against
   the whole conversation it is about (same rendering, same token estimate).
 - ``ablations.<component>``: ``applicable`` (bool); when true ``overall``, ``by_category``,
@@ -72,7 +74,8 @@ def _diff(a: float | None, b: float | None) -> float | None:
 
 def build_report(runs: Sequence[QuestionRun], ablations: dict[str, Sequence[Shown] | str],
                  *, data: dict[str, Any], config: dict[str, Any], ingest: dict[str, Any],
-                 memory: dict[str, Any], full_tokens: dict[str, int]) -> dict[str, Any]:
+                 memory: dict[str, Any], full_tokens: dict[str, int],
+                 graph: dict[str, Any] | None = None) -> dict[str, Any]:
     questions = [r.question for r in runs]
     system_shown = [r.system for r in runs]
     system = method_block(questions, system_shown)
@@ -96,6 +99,7 @@ def build_report(runs: Sequence[QuestionRun], ablations: dict[str, Sequence[Show
                        "stages": stage_latency(system_shown)},
         "ingest": ingest,
         "memory": memory,
+        "graph": graph or {},
         "context": {"mean_tokens": mean_tokens, "full_mean_tokens": full_mean,
                     "ratio": mean_tokens / full_mean if mean_tokens and full_mean else None},
         "ablations": {name: ablation_block(questions, system, res) for name, res in ablations.items()},
@@ -187,6 +191,14 @@ def render_markdown(report: dict[str, Any]) -> str:
         ["consolidation s", ing["consolidation_s"]], ["peak RSS MB", mem["peak_rss_mb"]],
         ["ledger MB (db + WAL)", mem["db_mb"]], ["context tokens / question", ctx["mean_tokens"]],
         ["full conversation tokens", ctx["full_mean_tokens"]], ["context / full", ctx["ratio"]]])
+    graph = report.get("graph") or {}
+    if graph:
+        out += ["## Evidence graph", ""]
+        edges = ", ".join(f"{k} {v}" for k, v in graph.get("edges_by_type", {}).items())
+        types = ", ".join(f"{k} {v}" for k, v in graph.get("facts_by_type", {}).items())
+        out += _table(["measure", "value"], [
+            ["facts", graph.get("facts")], ["facts by type", types], ["edges by type", edges],
+            ["sessions", graph.get("sessions")], ["topics", graph.get("topics")]])
     skipped = {n: a["reason"] for n, a in report["ablations"].items() if not a["applicable"]}
     if skipped:
         out += ["## Ablations not applicable", ""]

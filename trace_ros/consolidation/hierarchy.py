@@ -238,10 +238,7 @@ class Hierarchy:
         if key not in self._closed_keys(key[0]):
             return None
         if key not in self._assigned:
-            row = self.conn.execute(
-                "SELECT topic_id FROM sessions WHERE subject_id = ? AND robot_id = ? "
-                "AND session_id = ?", key).fetchone()
-            self._assigned[key] = None if row is None else row[0]
+            self._assigned[key] = GraphStore.session_field(self.conn, key, "topic_id")
         tid = self._assigned[key]
         state = self._state(key[0])
         return tid if tid in state.centroids else None

@@ -227,10 +227,8 @@ class _ContextCache:
         if is_robot(s.speaker, s.robot_id):
             addressee = _robot_addressee(s, prior, seen)
         if key not in self._starts:
-            row = self.conn.execute(
-                "SELECT start_time FROM sessions WHERE subject_id = ? AND robot_id = ? "
-                "AND session_id = ?", key).fetchone()
-            self._starts[key] = None if row is None else float(row[0])
+            start = GraphStore.session_field(self.conn, key, "start_time")
+            self._starts[key] = None if start is None else float(start)
         recent: dict[tuple[str, str], float | None] = {}
         for q, *_ in prior[-_RECENT_TURNS:] if s.session_id else ():
             for ent, rel, when in self._thing_keys(q):
@@ -251,9 +249,7 @@ class _ContextCache:
 
     def _prior_sources(self, key: tuple[str, str, str], max_seq: int
                        ) -> list[tuple[int, str, str, str]]:
-        return [(int(r[0]), r[1], r[2], r[3] or "") for r in self.conn.execute(
-            "SELECT seq, speaker, modality, text FROM sources WHERE subject_id = ? "
-            "AND robot_id = ? AND session_id = ? AND seq <= ? ORDER BY seq", (*key, max_seq))]
+        return GraphStore.session_turns(self.conn, key, max_seq)
 
 
 def _robot_addressee(s: SourceRecord, prior: list[tuple[int, str, str, str]],

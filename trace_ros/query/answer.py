@@ -14,28 +14,34 @@ answer is withheld (abstained). The audit row is handed to a background writer
 from __future__ import annotations
 
 import math
+import threading
 import time
 from collections.abc import Collection
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
+
+import numpy as np
 
 from ..config import RecallConfig
 from ..embed import Encoder
 from ..errors import ValidationError, check_text
-from ..ledger import AuditRecord, Ledger, Scope
+from ..ledger import AuditRecord, Ledger, Scope, SourceRecord
 from . import recall as rc
 from .audit import AuditWriter, new_recall_id
-from .pack import EvidenceItem, Pack, pack
+from .pack import EvidenceGroup, EvidenceItem, Pack, pack, with_attachments
 from .paths import GraphOutcome, GraphStage
 from .plan import Plan, plan_question
 from .readers import ExtractiveReader, Reader, ReaderOutput
-from .recall import Fused, Hit, Participants, VectorIndex
+from .recall import Attachments, Fused, Hit, Participants, Records, VectorIndex
 
 # Routes that find sources, and the stages that re-rank what they found.
 ROUTES = ("lexical", "dense", "facts")
 RERANKERS = ("participants", "neighbours", "sessions", "temporal", "recency")
 # The graph stage (paths.py) and its update-aware seeds with the resolver.
 GRAPH_STAGES = ("graph", "update_seeds")
+# Packing: a record and those attached to it (payload ``attached_to``) are one unit.
+PACKING = ("attachments",)
 MAX_QUESTION_BYTES = 4096
 AUDIT_ROUTE_IDS = 20  # per route, in the audit row
 
@@ -94,11 +100,14 @@ class Recalled:
     routes: dict[str, list[Hit]]
     speakers: set[str] = field(default_factory=set)
     boosted: dict[str, list[int]] = field(default_factory=dict)
+    # The ledger's generation and last source sequence number when recall began.
+    generation: int = -1
+    last_seq: int = 0
 
 
 class QueryEngine:
     # What ``ablate`` can remove; the benchmark reports any other component as not applicable.
-    COMPONENTS: tuple[str, ...] = ROUTES + RERANKERS + GRAPH_STAGES
+    COMPONENTS: tuple[str, ...] = ROUTES + RERANKERS + GRAPH_STAGES + PACKING
 
     def __init__(self, ledger: Ledger, encoder: Encoder | None, reader: Reader | None = None,
                  config: RecallConfig | None = None, *, ablate: Collection[str] = (),
@@ -113,6 +122,10 @@ class QueryEngine:
         self.ablate = set(ablate)
         self.index = VectorIndex(ledger, encoder.name) if encoder is not None else None
         self.participants = Participants(ledger)
+        self.attachments = Attachments(ledger)
+        self.records = Records(ledger)
+        self._pool: ThreadPoolExecutor | None = None
+        self._pool_lock = threading.Lock()
         self.graph_stage = GraphStage(ledger, self.config, self.participants, encoder)
         self.auditor = (AuditWriter(ledger.path, ledger.config, self.config.audit_batch)
                         if audit else None)
@@ -132,7 +145,7 @@ class QueryEngine:
         recalled = self.recall(req, timings)
         ranked = self.rank(req, plan, recalled, timings)
         graph = self.graph(req, plan, recalled, ranked, timings)
-        packed = self.pack(req, ranked, timings, graph)
+        packed = self.pack(req, ranked, timings, graph, recalled)
         t = time.perf_counter()
         out = self.reader.read(req.question, plan, packed,
                                graph.reader_resolution if graph is not None else None)
@@ -175,35 +188,58 @@ class QueryEngine:
         view = (req.as_of_valid, req.as_of_known)
         speakers: set[str] = set()
         drop: set[str] = set()
+        # One read tells every cache below whether it is current.
+        generation, last_seq = self.ledger.marks()
         if self.on("participants"):
-            speakers, used = self.participants.named(sc.subject_id, q)
+            speakers, used = self.participants.named(sc.subject_id, q, generation)
             # A name matches greetings, not content: search without it unless nothing is left.
             if used and rc.fts_match_expression(q, used):
                 drop = used
         routes: dict[str, list[Hit]] = {}
+        # The question's vector is computed on a worker thread while the text searches
+        # run here: ONNX Runtime and SQLite both release the GIL.
+        embedding: Future[tuple[np.ndarray, float]] | None = None
+        if self.on("dense") and self.encoder is not None and self.index is not None:
+            # Without the names, too: they pull the vector toward greetings.
+            embedding = self._embedder().submit(self._embed, rc.without_words(q, drop))
         if self.on("lexical"):
             t = time.perf_counter()
             routes["lexical"] = rc.lexical(self.ledger, sc, q, cfg.lexical_k, *view,
                                            weights=(1.0, cfg.speaker_weight), drop=drop)
             timings["recall_lexical"] = _ms(t)
-        if self.on("dense") and self.encoder is not None and self.index is not None:
-            t = time.perf_counter()
-            # Without the names, too: they pull the vector toward greetings.
-            qvec = self.encoder.encode([rc.without_words(q, drop)])[0]
-            timings["embed"] = _ms(t)
-            t = time.perf_counter()
-            routes["dense"] = self.index.search(sc, qvec, cfg.dense_k, *view)
-            timings["recall_dense"] = _ms(t)
+        found: list[Hit] | None = None
         if self.on("facts"):
             t = time.perf_counter()
             found = rc.facts(self.ledger, sc, q, cfg.facts_k, *view, drop=drop)
+            timings["recall_facts"] = _ms(t)
+        if embedding is not None and self.index is not None:
+            t = time.perf_counter()
+            qvec, timings["embed"] = embedding.result()
+            timings["embed_wait"] = _ms(t)
+            t = time.perf_counter()
+            routes["dense"] = self.index.search(sc, qvec, cfg.dense_k, *view,
+                                                generation=generation)
+            timings["recall_dense"] = _ms(t)
+        if found is not None:
             # A fact restating its source's words would count the same match twice:
             # the route adds only sources the text search did not find.
             seen = {h.seq for h in routes.get("lexical", ())}
             routes["facts"] = [h for h in found if h.seq not in seen]
-            timings["recall_facts"] = _ms(t)
         timings["recall"] = sum(v for k, v in timings.items() if k.startswith("recall_"))
-        return Recalled(routes, speakers)
+        return Recalled(routes, speakers, generation=generation, last_seq=last_seq)
+
+    def _embedder(self) -> ThreadPoolExecutor:
+        with self._pool_lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="embed")
+            return self._pool
+
+    def _embed(self, text: str) -> tuple[np.ndarray, float]:
+        """(the vector, milliseconds it took), on the worker thread."""
+        assert self.encoder is not None
+        t = time.perf_counter()
+        vec = self.encoder.encode([text])[0]
+        return vec, _ms(t)
 
     def rank(self, req: QueryRequest, plan: Plan, recalled: Recalled,
              timings: dict[str, float]) -> list[Fused]:
@@ -250,24 +286,52 @@ class QueryEngine:
         return out
 
     def pack(self, req: QueryRequest, ranked: list[Fused], timings: dict[str, float],
-             graph: GraphOutcome | None = None) -> Pack:
+             graph: GraphOutcome | None = None, recalled: Recalled | None = None) -> Pack:
+        """The best candidates, each with the records attached to it (one unit)."""
         t = time.perf_counter()
         head = ranked[:self.config.evidence_k * 3]
-        records = self.ledger.get_sources_by_seq([f.seq for f in head])
+        seqs = [f.seq for f in head]
+        generation, last_seq = ((recalled.generation, recalled.last_seq) if recalled is not None
+                                else self.ledger.marks())
+        units = (self.attachments.units(req.scope.subject_id, seqs, last_seq)
+                 if self.on("attachments") else {})
+        wanted = list(dict.fromkeys(seqs + [s for unit in units.values() for s in unit]))
+        records = self.records.get(wanted, generation)
         candidates = [EvidenceItem(records[f.seq], f.score, f.ranks)
                       for f in head if f.seq in records]
         budget = req.token_budget or self.config.token_budget
-        if graph is None:
-            packed = pack(candidates, budget, self.config.evidence_k)
-        else:
+        view = {"as_of_valid": req.as_of_valid, "as_of_known": req.as_of_known}
+        arranged: list[EvidenceItem | EvidenceGroup] = list(candidates)
+        reserve = 0
+        if graph is not None:
             arranged = self.graph_stage.arrange(graph, candidates, req.as_of_valid,
                                                 req.as_of_known)
             reserve = min(self.config.graph_path_reserve, budget // 4) if graph.paths else 0
-            packed = pack(arranged, budget, self.config.evidence_k, as_of_valid=req.as_of_valid,
-                          as_of_known=req.as_of_known, path_reserve=reserve)
+        if units:
+            arranged = with_attachments(arranged, self._unit_items(req.scope, head, units,
+                                                                   records))
+        packed = pack(arranged, budget, self.config.evidence_k, path_reserve=reserve,
+                      by_unit=self.on("attachments"), **view)
+        if graph is not None:
             self.graph_stage.add_lines(graph, packed)
         timings["pack"] = _ms(t)
         return packed
+
+    @staticmethod
+    def _unit_items(scope: Scope, head: list[Fused], units: dict[int, tuple[int, ...]],
+                    records: dict[int, SourceRecord]) -> dict[str, tuple[EvidenceItem, ...]]:
+        """Source ID -> the items of its unit (within the scope), the candidate's own
+        scores on itself; the records it brought along are marked ``attached``."""
+        out: dict[str, tuple[EvidenceItem, ...]] = {}
+        for f in head:
+            unit = units.get(f.seq)
+            if unit is None or f.seq not in records:
+                continue
+            items = tuple(
+                EvidenceItem(records[s], f.score, f.ranks if s == f.seq else {"attached": 1})
+                for s in unit if s in records and _in_scope(records[s], scope))
+            out[f.source_id] = items
+        return out
 
     def check(self, plan: Plan, packed: Pack, out: ReaderOutput,
               timings: dict[str, float]) -> QueryResult:
@@ -326,9 +390,13 @@ class QueryEngine:
         return self.auditor.flush(timeout) if self.auditor is not None else True
 
     def close(self) -> None:
-        """Write what is queued and stop the audit writer."""
+        """Write what is queued and stop the audit writer and the embedding worker."""
         if self.auditor is not None:
             self.auditor.close()
+        with self._pool_lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True)
 
     def __enter__(self) -> QueryEngine:
         return self
@@ -344,6 +412,12 @@ def _shown_ids(evidence: list[EvidenceItem]) -> list[str]:
         records = getattr(item, "records", None) or [item.record]
         ids.extend(r.source_id for r in records)
     return list(dict.fromkeys(ids))
+
+
+def _in_scope(rec: SourceRecord, scope: Scope) -> bool:
+    return (rec.subject_id == scope.subject_id
+            and (not scope.robot_id or rec.robot_id == scope.robot_id)
+            and (not scope.session_id or rec.session_id == scope.session_id))
 
 
 def _ms(start: float) -> float:

@@ -63,6 +63,28 @@ class EvidenceGroup:
         return [i.source_id for i in self.items]
 
 
+def unit_id(item: EvidenceItem) -> str:
+    """The evidence unit a record counts as: the source it is attached to, else itself."""
+    return item.record.attached_to or item.source_id
+
+
+def with_attachments(candidates: Sequence[EvidenceItem | EvidenceGroup],
+                     units: dict[str, tuple[EvidenceItem, ...]]
+                     ) -> list[EvidenceItem | EvidenceGroup]:
+    """Each candidate with the records of its unit (``units``: source ID -> the unit's
+    items, the source first): a record and what is attached to it go in together."""
+    out: list[EvidenceItem | EvidenceGroup] = []
+    for c in candidates:
+        items = c.items if isinstance(c, EvidenceGroup) else (c,)
+        if not any(i.source_id in units for i in items):
+            out.append(c)
+            continue
+        expanded = {x.source_id: x for i in items for x in units.get(i.source_id, (i,))}
+        out.append(EvidenceGroup(tuple(expanded.values()),
+                                 c.paths if isinstance(c, EvidenceGroup) else ()))
+    return out
+
+
 @dataclass(frozen=True)
 class Omission:
     source_id: str
@@ -129,11 +151,14 @@ def _endpoints_first(groups: list[EvidenceGroup]) -> list[EvidenceGroup]:
 
 def pack(candidates: Sequence[EvidenceItem | EvidenceGroup], token_budget: int, max_items: int,
          *, as_of_valid: float | None = None, as_of_known: float | None = None,
-         plan: Plan | None = None, path_reserve: int = 0) -> Pack:
+         plan: Plan | None = None, path_reserve: int = 0, by_unit: bool = True) -> Pack:
     """Pack ``candidates`` (best first) into at most ``token_budget`` tokens.
 
-    ``path_reserve`` tokens are kept for ``Pack.add_paths``; the group's own path
-    lines count against the sources' budget, as they go in with the group.
+    ``max_items`` counts evidence units: with ``by_unit`` a record attached to
+    another (``unit_id``) counts as that one, so a turn and the image shared with
+    it are one item. ``path_reserve`` tokens are kept for ``Pack.add_paths``; the
+    group's own path lines count against the sources' budget, as they go in with
+    the group.
     """
     out = Pack(budget=token_budget)
     groups = [c if isinstance(c, EvidenceGroup) else EvidenceGroup((c,)) for c in candidates]
@@ -142,6 +167,7 @@ def pack(candidates: Sequence[EvidenceItem | EvidenceGroup], token_budget: int, 
         groups = _endpoints_first(groups)
     source_budget = max(0, token_budget - path_reserve)
     packed: set[str] = set()
+    units: set[str] = set()
     for group in groups:
         later = [i for i in group.items if not _in_view(i.record, as_of_valid, as_of_known)]
         for item in later:
@@ -160,7 +186,8 @@ def pack(candidates: Sequence[EvidenceItem | EvidenceGroup], token_budget: int, 
         cost = sum(estimate_tokens(i.render()) for i in new)
         cost += sum(estimate_tokens(p) for p in group.paths if p not in out.paths)
         reason = ""
-        if not complete_set and len(out.items) + len(new) > max_items:
+        new_units = {unit_id(i) if by_unit else i.source_id for i in new} - units
+        if not complete_set and len(units) + len(new_units) > max_items:
             reason = "max_items"
         elif out.tokens + cost > source_budget:
             reason = "budget"
@@ -172,6 +199,7 @@ def pack(candidates: Sequence[EvidenceItem | EvidenceGroup], token_budget: int, 
             continue
         out.items.extend(new)
         packed.update(i.source_id for i in new)
+        units |= new_units
         out.paths.extend(p for p in group.paths if p not in out.paths)
         out.tokens += cost
     return out

@@ -55,6 +55,7 @@ from .plan import Plan
 from .recall import Fused, Participants
 from .seeds import (
     ALL_CUE_STEMS,
+    CUE_STEMS,
     CUE_WORDS,
     FRAME_WORDS,
     PERSON_RELATIONS,
@@ -482,7 +483,9 @@ def _states(sentence: str, rels: Sequence[str], by_them: bool, names: set[str]) 
     a word of the relation, its subject is them ("I …" said by them, their name, or
     "you …" said to them), and — a home or employer being a name ("in Boston", "at
     Acme") — it names one, or says where with a phrase ("at the city hospital")."""
-    said = [r for r in rels if CUE_WORDS[r] & cue_words(sentence)]
+    # Stems here (any inflection may state it: "relationships"); noun uses still excluded.
+    said_stems = {stem(w) for w in cue_words(sentence)}
+    said = [r for r in rels if CUE_STEMS[r] & said_stems]
     if not said:
         return False
     sw = set(words(sentence))

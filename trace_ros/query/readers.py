@@ -239,11 +239,14 @@ class ExtractiveReader:
             members = [s for s in scored if s.overlap >= self.near_best * top]
             chosen = sorted(members, key=lambda s: -s.relevance)[: self.max_list]
         else:
-            chosen = [max(scored, key=lambda s: s.relevance)]
+            # The best record; when it says nothing beyond the question, the next near one.
+            chosen = sorted(near, key=lambda s: -s.relevance)[: self.max_list]
+            return self._answer(question, plan, chosen, q_stems, pack.complete, single=True)
         return self._answer(question, plan, chosen, q_stems, pack.complete)
 
     def _answer(self, question: str, plan: Plan, chosen: list[_Scored],
-                q_stems: set[str], pack_complete: bool = True) -> ReaderOutput:
+                q_stems: set[str], pack_complete: bool = True,
+                single: bool = False) -> ReaderOutput:
         parts: list[str] = []
         cited: list[str] = []
         used: list[_Scored] = []
@@ -259,6 +262,8 @@ class ExtractiveReader:
             parts.append(span)
             cited.append(s.item.source_id)
             used.append(s)
+            if single:
+                break
         if not parts:
             return ReaderOutput("", [], self.name, "no span of the shown evidence answers it")
         if plan.operation == "count":

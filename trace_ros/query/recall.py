@@ -35,7 +35,7 @@ import numpy as np
 
 from ..config import RecallConfig
 from ..embed import Encoder
-from ..ledger import Ledger, Scope
+from ..ledger import Ledger, Scope, SourceRecord
 from .text import content_terms, words
 
 
@@ -110,9 +110,10 @@ class Participants:
         self._cache: dict[str, tuple[int, dict[str, str]]] = {}
         self._lock = threading.Lock()
 
-    def of(self, subject_id: str) -> dict[str, str]:
-        """Lower-cased name word -> speaker, for every speaker of the subject."""
-        generation = self.ledger.generation()
+    def of(self, subject_id: str, generation: int | None = None) -> dict[str, str]:
+        """Lower-cased name word -> speaker, for every speaker of the subject
+        (``generation``: the ledger's, when the caller has just read it)."""
+        generation = self.ledger.generation() if generation is None else generation
         with self._lock:
             hit = self._cache.get(subject_id)
             if hit is not None and hit[0] == generation:
@@ -126,11 +127,107 @@ class Participants:
             self._cache[subject_id] = (generation, names)
         return names
 
-    def named(self, subject_id: str, question: str) -> tuple[set[str], set[str]]:
+    def named(self, subject_id: str, question: str, generation: int | None = None
+              ) -> tuple[set[str], set[str]]:
         """(speakers the question names, the question words that named them)."""
-        names = self.of(subject_id)
+        names = self.of(subject_id, generation)
         used = {w for w in words(question) if w in names}
         return {names[w] for w in used}, used
+
+
+# -- attachments --------------------------------------------------------------------
+
+
+@dataclass
+class _SubjectAttachments:
+    watermark: int = 0  # highest sequence number read for this subject
+    children: dict[int, list[int]] = field(default_factory=dict)
+    parent: dict[int, int] = field(default_factory=dict)
+    # Attached records whose source is not stored yet: seq -> that source's ID.
+    pending: dict[int, str] = field(default_factory=dict)
+
+    def link(self, child: int, parent: int) -> None:
+        if child != parent:
+            self.children.setdefault(parent, []).append(child)
+            self.parent[child] = parent
+
+
+class Attachments:
+    """Which sources are attached to which (payload ``attached_to``), per subject.
+
+    Read incrementally: only sources stored since the last read are scanned, so
+    a question whose caller passes the ledger's last sequence number costs no
+    query. A record attached to a source not stored yet waits until it is. A
+    forgotten record simply is not fetched any more.
+    """
+
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+        self._subjects: dict[str, _SubjectAttachments] = {}
+        self._lock = threading.Lock()
+
+    def refresh(self, subject_id: str, last_seq: int | None = None) -> _SubjectAttachments:
+        upto = self.ledger.last_seq() if last_seq is None else last_seq
+        with self._lock:
+            cur = self._subjects.setdefault(subject_id, _SubjectAttachments())
+            if cur.watermark >= upto:
+                return cur
+            for seq, parent_id, parent in self.ledger.attachments_between(
+                    subject_id, cur.watermark, upto):
+                if parent is None:
+                    cur.pending[seq] = parent_id
+                else:
+                    cur.link(seq, parent)
+            if cur.pending:
+                found = self.ledger.seqs_of(sorted(set(cur.pending.values())))
+                for seq, parent_id in list(cur.pending.items()):
+                    if parent_id in found:
+                        cur.link(seq, found[parent_id])
+                        del cur.pending[seq]
+            cur.watermark = max(cur.watermark, upto)
+            return cur
+
+    def units(self, subject_id: str, seqs: Iterable[int],
+              last_seq: int | None = None) -> dict[int, tuple[int, ...]]:
+        """For each of ``seqs`` that has attachments or is one: its unit, the source
+        it belongs to first, then what is attached to that in storage order."""
+        cur = self.refresh(subject_id, last_seq)
+        out: dict[int, tuple[int, ...]] = {}
+        if not cur.children:
+            return out
+        for seq in seqs:
+            root = cur.parent.get(seq, seq)
+            kids = cur.children.get(root)
+            if kids:
+                out[seq] = (root, *sorted(kids))
+        return out
+
+
+class Records:
+    """Source records by sequence number, kept for one ledger generation: a stored
+    record never changes, and forgetting one bumps the generation."""
+
+    def __init__(self, ledger: Ledger, size: int = 8192) -> None:
+        self.ledger = ledger
+        self.size = size
+        self._generation = -1
+        self._cache: dict[int, SourceRecord] = {}
+        self._lock = threading.Lock()
+
+    def get(self, seqs: Iterable[int], generation: int) -> dict[int, SourceRecord]:
+        seqs = list(seqs)
+        with self._lock:
+            if generation != self._generation or len(self._cache) > self.size:
+                self._cache, self._generation = {}, generation
+            out = {s: self._cache[s] for s in seqs if s in self._cache}
+        missing = [s for s in seqs if s not in out]
+        if missing:
+            found = self.ledger.get_sources_by_seq(missing)
+            out.update(found)
+            with self._lock:
+                if generation == self._generation:
+                    self._cache.update(found)
+        return out
 
 
 # -- dense ------------------------------------------------------------------------
@@ -139,6 +236,8 @@ class Participants:
 @dataclass
 class _SubjectVectors:
     watermark: int = 0
+    # The ledger generation the vectors were read at (-1: not known).
+    generation: int = -1
     epoch: str = ""
     seqs: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     ids: list[str] = field(default_factory=list)
@@ -148,13 +247,18 @@ class _SubjectVectors:
     known_time: np.ndarray = field(default_factory=lambda: np.zeros(0))
     speaker: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=object))
     matrix: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
-    # Sequence order (built on first use): row of each seq, rows sorted by seq.
-    _order: tuple[dict[int, int], np.ndarray] | None = None
+    # Sequence order (built on first use): position of each seq, and per position
+    # its place and known time.
+    _order: tuple[dict[int, int], list[Place], list[float]] | None = None
 
-    def order(self) -> tuple[dict[int, int], np.ndarray]:
+    def order(self) -> tuple[dict[int, int], list[Place], list[float]]:
         if self._order is None:
             rows = np.argsort(self.seqs, kind="stable")
-            self._order = ({int(self.seqs[r]): i for i, r in enumerate(rows)}, rows)
+            self._order = (
+                {int(self.seqs[r]): i for i, r in enumerate(rows)},
+                [Place(int(self.seqs[r]), self.ids[r], (self.robot[r], self.session[r]),
+                       self.speaker[r], float(self.source_time[r])) for r in rows],
+                [float(self.known_time[r]) for r in rows])
         return self._order
 
 
@@ -171,15 +275,21 @@ class VectorIndex:
         self._subjects: dict[str, _SubjectVectors] = {}
         self._lock = threading.Lock()
 
-    def refresh(self, subject_id: str) -> _SubjectVectors:
+    def refresh(self, subject_id: str, generation: int | None = None) -> _SubjectVectors:
+        """The subject's vectors, read up to date. Vectors are only written with a
+        generation bump, so a caller that passes the ledger's ``generation`` (read
+        for this question) skips the ledger when it has not moved."""
         with self._lock:
-            epoch = self.ledger.meta_value("vectors_epoch") or ""
             cur = self._subjects.get(subject_id)
+            if generation is not None and cur is not None and cur.generation == generation:
+                return cur
+            epoch = self.ledger.meta_value("vectors_epoch") or ""
             if cur is None or cur.epoch != epoch:
                 cur = _SubjectVectors(epoch=epoch)
             rows = self.ledger.source_vectors_after(subject_id, self.model, cur.watermark)
             if rows:
                 cur = self._merge(cur, rows)
+            cur.generation = -1 if generation is None else generation
             self._subjects[subject_id] = cur
             return cur
 
@@ -211,10 +321,11 @@ class VectorIndex:
         return cur if cur is not None else self.refresh(subject_id)
 
     def search(self, scope: Scope, qvec: np.ndarray, k: int,
-               as_of_valid: float | None = None, as_of_known: float | None = None) -> list[Hit]:
+               as_of_valid: float | None = None, as_of_known: float | None = None,
+               generation: int | None = None) -> list[Hit]:
         """Cosine top-k among the scope's vectors (the scope mask applies before ranking)."""
         scope.check()
-        sv = self.refresh(scope.subject_id)
+        sv = self.refresh(scope.subject_id, generation)
         if k <= 0 or not sv.ids:
             return []
         mask = np.ones(len(sv.ids), dtype=bool)
@@ -422,39 +533,33 @@ def route_weights(cfg: RecallConfig) -> dict[str, float]:
 def _places_in_memory(sv: _SubjectVectors, scope: Scope, seqs: list[int], span: int,
                       as_of_valid: float | None, as_of_known: float | None
                       ) -> tuple[dict[int, Place], dict[int, list[tuple[int, int]]]] | None:
-    pos, rows = sv.order()
+    pos, ordered, known = sv.order()
     if any(seq not in pos for seq in seqs):
         return None  # a source not embedded yet: ask the ledger
 
-    def visible(r: int) -> bool:
-        return ((not scope.robot_id or sv.robot[r] == scope.robot_id)
-                and (not scope.session_id or sv.session[r] == scope.session_id)
-                and (as_of_valid is None or sv.source_time[r] <= as_of_valid)
-                and (as_of_known is None or sv.known_time[r] <= as_of_known))
-
-    def place(r: int) -> Place:
-        return Place(int(sv.seqs[r]), sv.ids[r], (sv.robot[r], sv.session[r]),
-                     sv.speaker[r], float(sv.source_time[r]))
+    def visible(j: int) -> bool:
+        p = ordered[j]
+        return ((not scope.robot_id or p.session[0] == scope.robot_id)
+                and (not scope.session_id or p.session[1] == scope.session_id)
+                and (as_of_valid is None or p.source_time <= as_of_valid)
+                and (as_of_known is None or known[j] <= as_of_known))
 
     info: dict[int, Place] = {}
     near: dict[int, list[tuple[int, int]]] = {}
-    n = len(rows)
+    n = len(ordered)
     for seq in seqs:
         i = pos[seq]
-        me = info.get(seq) or info.setdefault(seq, place(rows[i]))
+        me = info.setdefault(seq, ordered[i])
         found: list[tuple[int, int]] = []
         if me.session[1]:
             for step in (-1, 1):
                 j, k = i + step, 0
                 while 0 <= j < n and k < span and abs(j - i) <= 2 * span:
-                    r = rows[j]
-                    if sv.session[r] == me.session[1] and sv.robot[r] == me.session[0] \
-                            and visible(r):
+                    other = ordered[j]
+                    if other.session == me.session and visible(j):
                         k += 1
-                        other = int(sv.seqs[r])
-                        if other not in info:
-                            info[other] = place(r)
-                        found.append((other, step * k))
+                        info.setdefault(other.seq, other)
+                        found.append((other.seq, step * k))
                     j += step
         near[seq] = found
     return info, near

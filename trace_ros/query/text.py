@@ -50,9 +50,11 @@ def content_terms(text: str) -> list[str]:
     return list(seen)
 
 
-def stems(text: str) -> set[str]:
-    """Stems of the content words of ``text``."""
-    return {stem(t) for t in content_terms(text)}
+@lru_cache(maxsize=65536)
+def stems(text: str) -> frozenset[str]:
+    """Stems of the content words of ``text`` (cached: the same records and facts
+    are compared with every question)."""
+    return frozenset(stem(t) for t in content_terms(text))
 
 
 def estimate_tokens(text: str) -> int:
