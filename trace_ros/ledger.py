@@ -446,7 +446,8 @@ class Ledger:
 
     # -- capture (fast path) ------------------------------------------------
 
-    def store_sources(self, items: Iterable[NewSource]) -> list[StoreResult]:
+    def store_sources(self, items: Iterable[NewSource],
+                      now: float | None = None) -> list[StoreResult]:
         """Store sources and their projection jobs in ONE transaction (group commit).
 
         Per item: same ID + same content hash = ``duplicate``; same ID + other
@@ -459,7 +460,7 @@ class Ledger:
         batch = list(items)
         if not batch:
             return []
-        now = time.time()
+        now = time.time() if now is None else now  # known time: the caller's clock
         ids = list({item.source_id for item in batch})
         with self.write() as conn:
             known: dict[str, tuple[int, str]] = {}
@@ -674,7 +675,7 @@ class Ledger:
     # -- forget ------------------------------------------------------------------
 
     def forget(self, scope: Scope | None = None, source_ids: Sequence[str] = (),
-               allow_reingest: bool = False) -> list[str]:
+               allow_reingest: bool = False, now: float | None = None) -> list[str]:
         """Remove sources and everything derived from them; return the removed IDs.
 
         With a scope, everything in it (or only the listed IDs that belong to
@@ -692,7 +693,7 @@ class Ledger:
             conds.append(f"source_id IN ({','.join('?' * len(source_ids))})")
             args = args + list(source_ids)
         where = " AND ".join(conds)
-        now = time.time()
+        now = time.time() if now is None else now
         with self.write() as conn:
             rows = conn.execute(
                 f"SELECT source_id, subject_id FROM sources WHERE {where}", args).fetchall()

@@ -114,8 +114,10 @@ class QueryEngine:
             timings["recall_dense"] = _ms(t)
         return routes
 
-    def ask(self, req: QueryRequest) -> QueryResult:
-        """Answer ``req``; raises ``ValidationError`` for a malformed request."""
+    def ask(self, req: QueryRequest, now: float | None = None) -> QueryResult:
+        """Answer ``req``; raises ``ValidationError`` for a malformed request.
+
+        ``now`` is the caller's clock (a node's ROS clock), recorded as the audit time."""
         self.validate(req)
         timings: dict[str, float] = {}
         t0 = time.perf_counter()
@@ -158,17 +160,17 @@ class QueryEngine:
             message=message, left_out=packed.left_out,
         )
         if self.audit:
-            self._audit(req, result)
+            self._audit(req, result, time.time() if now is None else now)
         return result
 
-    def _audit(self, req: QueryRequest, res: QueryResult) -> None:
+    def _audit(self, req: QueryRequest, res: QueryResult, now: float) -> None:
         sc = req.scope
         with self.ledger.write() as conn:
             conn.execute(
                 "INSERT INTO audit (asked_at, subject_id, scope, question, plan, routes, "
                 "evidence_ids, cited_ids, answer, status, reader, timings) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (time.time(), sc.subject_id,
+                (now, sc.subject_id,
                  json.dumps({"subject_id": sc.subject_id, "robot_id": sc.robot_id,
                              "session_id": sc.session_id, "as_of_valid": req.as_of_valid,
                              "as_of_known": req.as_of_known}),
