@@ -76,7 +76,7 @@ def test_answer_cites_existing_sources_of_the_subject(client: MemoryClient,
     assert {e.source_id for e in response.evidence} >= set(response.source_ids)
     assert all(e.scope.subject_id == "alice" for e in response.evidence)
     assert response.reader == "extractive"
-    assert '"operation"' in response.plan and '"total"' in response.timings_json
+    assert '"operation"' in response.plan_json and '"total"' in response.timings_json
 
 
 def test_perception_is_answerable(client: MemoryClient) -> None:

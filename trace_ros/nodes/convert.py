@@ -155,7 +155,7 @@ def query_result_to_response(result: QueryResult, response: Query.Response) -> Q
         for e in result.evidence
     ]
     response.paths = list(result.paths)
-    response.plan = json.dumps(result.plan.to_dict(), sort_keys=True)
+    response.plan_json = json.dumps(result.plan.to_dict(), sort_keys=True)
     response.reader = result.reader
     response.timings_json = json.dumps({k: round(v, 3) for k, v in result.timings_ms.items()})
     message = result.message
