@@ -6,40 +6,67 @@ import sys
 import time
 from typing import Any
 
-import rclpy
 from rclpy.callback_groups import MutuallyExclusiveCallbackGroup
-from rclpy.executors import MultiThreadedExecutor
-from rclpy.node import Node
+from rclpy.executors import Executor, MultiThreadedExecutor
 
+from trace_ros.config import MemoryConfig
 from trace_ros.consolidation.worker import BatchReport, Consolidator
-from trace_ros.embed import MiniLMEncoder
 from trace_ros.ledger import Ledger
-from trace_ros.nodes.common import Diagnostics, declare_config, spin
+from trace_ros.nodes.managed import ManagedNode, run, shared_encoder
 
 
-class ConsolidationNode(Node):
-    def __init__(self) -> None:
-        super().__init__("consolidation_node")
-        config, opts = declare_config(self, {})
+class ConsolidationNode(ManagedNode):
+    NAME = "consolidation_node"
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.ledger: Ledger | None = None
+        self.consolidator: Consolidator | None = None
+        self.timer: Any = None
+        self.group = MutuallyExclusiveCallbackGroup()
+        self.last = BatchReport()
+        self.batches = 0
+        self.params.on_change(self._on_params)
+
+    def configure(self, config: MemoryConfig) -> None:
         self.ledger = Ledger(config.db_path, config.ledger)
-        encoder = MiniLMEncoder(config.embed)
+        encoder = shared_encoder(config.embed)
         started = time.monotonic()
         self.get_logger().info(f"loading encoder {encoder.name} on {config.embed.device}")
         encoder.load()
         self.get_logger().info(f"encoder ready in {time.monotonic() - started:.1f} s")
         self.consolidator = Consolidator(self.ledger, encoder, config.consolidation)
-        self.last = BatchReport()
-        self.batches = 0
-        self.create_timer(config.consolidation.period_s, self._tick,
-                          callback_group=MutuallyExclusiveCallbackGroup())
-        self.diagnostics = Diagnostics(self, opts["diagnostics_period_s"], self._diagnostics,
-                                       MutuallyExclusiveCallbackGroup())
-        self.get_logger().info(f"consolidating {self.ledger.path} every "
-                               f"{config.consolidation.period_s} s")
+
+    def activate(self) -> None:
+        assert self.config is not None
+        self.timer = self.create_timer(self.config.consolidation.period_s, self._tick,
+                                       callback_group=self.group)
+        self.get_logger().info(f"consolidating every {self.config.consolidation.period_s} s")
+
+    def deactivate(self) -> None:
+        if self.timer is not None:
+            self.destroy_timer(self.timer)
+            self.timer = None
+
+    def cleanup(self) -> None:
+        if self.ledger is not None:
+            self.ledger.close()
+        self.ledger = self.consolidator = None
+
+    def preferred_executor(self) -> Executor:
+        return MultiThreadedExecutor(num_threads=2, context=self.context)
+
+    def _on_params(self, changed: dict[str, Any]) -> None:
+        if "consolidation.period_s" in changed and self.timer is not None:
+            self.deactivate()
+            self.activate()
 
     def _tick(self) -> None:
+        consolidator = self.consolidator
+        if consolidator is None:
+            return
         try:
-            report = self.consolidator.run_once()
+            report = consolidator.run_once()
         except Exception as exc:  # noqa: BLE001 - logged; the next tick tries again
             self.get_logger().error(f"consolidation batch failed: {exc!r}")
             return
@@ -50,7 +77,8 @@ class ConsolidationNode(Node):
                 f"batch: {report.done} done, {report.failed} failed in {report.seconds:.3f} s, "
                 f"generation {report.generation}")
 
-    def _diagnostics(self) -> dict[str, Any]:
+    def diagnostics(self) -> dict[str, Any]:
+        assert self.ledger is not None and self.consolidator is not None
         jobs = self.ledger.job_counts()
         last = self.last
         return {"pending_jobs": jobs["pending"], "running_jobs": jobs["running"],
@@ -62,9 +90,7 @@ class ConsolidationNode(Node):
 
 
 def main(args: list[str] | None = None) -> int:
-    rclpy.init(args=args)
-    node = ConsolidationNode()
-    return spin(node, MultiThreadedExecutor(num_threads=2), close=node.ledger.close)
+    return run(ConsolidationNode, args)
 
 
 if __name__ == "__main__":
