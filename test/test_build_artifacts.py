@@ -131,7 +131,7 @@ def test_launch_file_names_nodes_and_params_file():
         if isinstance(node, ast.Constant) and isinstance(node.value, str)
     }
     for expected in (*NODE_EXECUTABLES, "trace_ros", "memory.yaml", "config", "params_file",
-                     "log_level"):
+                     "log_level", "namespace", "db_path", "use_sim_time", "autostart"):
         assert expected in strings, f"{LAUNCH_FILE.name} does not mention {expected!r}"
     imported = {
         node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module

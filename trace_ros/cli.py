@@ -91,28 +91,54 @@ def cmd_rebuild(args: argparse.Namespace) -> int:
     return 0
 
 
+def _ask_ros(args: argparse.Namespace, cfg: MemoryConfig) -> tuple[dict[str, Any] | None, str]:
+    """Ask a running query node that serves this ledger (nodes.remote); None when none does."""
+    import importlib
+
+    try:
+        remote = importlib.import_module("trace_ros.nodes.remote")
+    except ImportError as exc:  # no ROS 2 wheels in this environment
+        return None, f"ROS is not available ({exc})"
+    return remote.ask(cfg.db_path, args.namespace, args.subject, " ".join(args.question),
+                      robot=args.robot, session=args.session, as_of_valid=args.as_of_valid,
+                      as_of_known=args.as_of_known, token_budget=args.budget)
+
+
 def cmd_query(args: argparse.Namespace) -> int:
+    cfg = _config(args)
+    out, why = (None, "--via local") if args.via == "local" else _ask_ros(args, cfg)
+    if out is None and args.via == "ros":
+        print(f"error: {why}", file=sys.stderr)
+        return 2
+    if out is None:
+        out = _ask_local(args, cfg)
+        out["path"] = f"local ({why})"
+    elif out["status"] == "error":
+        print(f"error: {out['message']}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(out))
+    else:
+        print(f"[{out['status']}] {out['answer'] or '(no answer)'}")
+        print(f"  sources: {', '.join(out['source_ids']) or '-'}  reader: {out['reader']}")
+        for ev in out["evidence"]:
+            mark = "*" if ev["source_id"] in out["source_ids"] else " "
+            print(f" {mark} [{ev['source_id']}] {ev['speaker']}: {ev['text']}")
+        print(f"  path: {out['path']}")
+    return 0
+
+
+def _ask_local(args: argparse.Namespace, cfg: MemoryConfig) -> dict[str, Any]:
     from .embed import MiniLMEncoder
     from .query.answer import QueryEngine, QueryRequest
     from .query.readers import make_reader
 
-    cfg = _config(args)
     with _open(cfg) as ledger:
         engine = QueryEngine(ledger, MiniLMEncoder(cfg.embed), make_reader(cfg.reader), cfg.recall)
         req = QueryRequest(Scope(args.subject, args.robot, args.session), " ".join(args.question),
                            as_of_valid=args.as_of_valid, as_of_known=args.as_of_known,
                            token_budget=args.budget)
-        result = engine.ask(req)
-        out = result.to_dict()
-        if args.json:
-            print(json.dumps(out))
-        else:
-            print(f"[{out['status']}] {out['answer'] or '(no answer)'}")
-            print(f"  sources: {', '.join(out['source_ids']) or '-'}  reader: {out['reader']}")
-            for ev in out["evidence"]:
-                mark = "*" if ev["source_id"] in out["source_ids"] else " "
-                print(f" {mark} [{ev['source_id']}] {ev['speaker']}: {ev['text']}")
-    return 0
+        return engine.ask(req).to_dict()
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
@@ -150,7 +176,8 @@ def build_parser() -> argparse.ArgumentParser:
                    add_help=False)
     sub.add_parser("demo", help="bring up the nodes, stream a demo conversation, ask questions",
                    add_help=False)
-    sub.add_parser("bench", help="benchmarks: capture | locomo | scale", add_help=False)
+    sub.add_parser("bench", help="benchmarks: capture | locomo | scale | startup",
+                   add_help=False)
 
     p = with_db(sub.add_parser("ingest", help="capture a JSONL or LoCoMo file"))
     p.add_argument("--format", choices=("jsonl", "locomo"), required=True)
@@ -174,6 +201,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--as-of-known", type=float, default=None, help="epoch seconds")
     p.add_argument("--budget", type=int, default=0, help="evidence token budget")
     p.add_argument("--json", action="store_true", help="one JSON object on the last line")
+    p.add_argument("--via", choices=("auto", "ros", "local"), default="auto",
+                   help="auto (default): ask a running query node that serves this ledger "
+                        "over ROS, else answer here; ros/local: only that path")
+    p.add_argument("--namespace", default="", help="namespace of the running nodes")
     p.add_argument("question", nargs="+")
     p.set_defaults(func=cmd_query)
 
@@ -196,6 +227,7 @@ DELEGATED = {
     "bench capture": "trace_ros.bench.capture",
     "bench locomo": "trace_ros.bench.locomo",
     "bench scale": "trace_ros.bench.scale",
+    "bench startup": "trace_ros.bench.startup",
 }
 
 
@@ -206,7 +238,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv and argv[0] == "bench":
         key = " ".join(argv[:2])
         if key not in DELEGATED:
-            print("usage: trace-ros bench {capture,locomo,scale} [options]", file=sys.stderr)
+            print("usage: trace-ros bench {capture,locomo,scale,startup} [options]",
+                  file=sys.stderr)
             return 2
         return _delegate(DELEGATED[key], argv[2:])
     args = build_parser().parse_args(argv)

@@ -133,3 +133,34 @@ def test_forget_removes_a_source_and_its_replay_is_rejected(client: MemoryClient
 def test_forget_without_scope_or_ids_is_an_error(client: MemoryClient) -> None:
     response = client.forget(timeout=TIMEOUT_S)
     assert response.status == "error" and "scope" in response.message
+
+
+def test_cli_query_asks_the_running_node(client: MemoryClient, module_db: Any) -> None:
+    """`trace-ros query` takes the ROS path when a query node serves that ledger."""
+    import json
+    import subprocess
+    import sys
+
+    from trace_ros.nodes.bringup import child_env
+
+    def cli(*args: str) -> tuple[dict[str, Any], float]:
+        started = time.monotonic()
+        done = subprocess.run([sys.executable, "-P", "-m", "trace_ros.cli", "query", "--db",
+                               str(module_db), "--subject", "alice", "--json", *args,
+                               "Where do I keep my passport?"], env=child_env(),
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout.strip().splitlines()[-1]), time.monotonic() - started
+
+    via_ros, ros_s = cli()
+    assert via_ros["path"].startswith("ros (/memory/query)"), via_ros["path"]
+    assert via_ros["status"] == "answered" and "alice-1" in via_ros["source_ids"]
+    local, local_s = cli("--via", "local")
+    assert local["path"].startswith("local")
+    assert (local["status"], local["answer"]) == (via_ros["status"], via_ros["answer"])
+    print(f"trace-ros query: over ROS {ros_s:.2f} s, local {local_s:.2f} s")
+    other = subprocess.run([sys.executable, "-P", "-m", "trace_ros.cli", "query", "--db",
+                            str(module_db) + ".other", "--subject", "alice", "--via", "ros",
+                            "hello"], env=child_env(), capture_output=True, text=True,
+                           timeout=120)
+    assert other.returncode == 2 and "serves" in other.stderr

@@ -57,8 +57,9 @@ _TYPES = {bool: ParameterType.PARAMETER_BOOL, int: ParameterType.PARAMETER_INTEG
 
 def descriptor(name: str, default: Any, spec: ParamSpec) -> ParameterDescriptor:
     """A new descriptor for one parameter (rclpy writes into it: never share one)."""
-    desc = ParameterDescriptor(name=name, type=_TYPES[type(default)],
-                               description=spec.description, read_only=not spec.dynamic)
+    text = spec.description if spec.dynamic else f"{spec.description} (restart to change)"
+    desc = ParameterDescriptor(name=name, type=_TYPES[type(default)], description=text,
+                               read_only=not spec.dynamic)
     if spec.choices:
         desc.additional_constraints = "one of: " + ", ".join(repr(c) for c in spec.choices)
     if isinstance(default, bool) or (spec.min is None and spec.max is None):
