@@ -47,6 +47,7 @@ else:
     from launch.launch_description_sources import PythonLaunchDescriptionSource
     from lifecycle_msgs.msg import State
     from lifecycle_msgs.srv import GetState
+    from rclpy.executors import SingleThreadedExecutor
     from trace_ros.srv import Query
 
     LAUNCH_FILE = os.path.join(os.path.dirname(__file__), "..", "launch", "memory.launch.py")
@@ -71,7 +72,9 @@ else:
             self.assertTrue(client.wait_for_service(timeout_sec=SERVICE_TIMEOUT_S),
                             f"{name} did not appear within {SERVICE_TIMEOUT_S:.0f} s")
             future = client.call_async(request)
-            rclpy.spin_until_future_complete(node, future, timeout_sec=30.0)
+            executor = SingleThreadedExecutor(context=node.context)
+            rclpy.spin_until_future_complete(node, future, executor=executor, timeout_sec=30.0)
+            executor.shutdown()
             self.assertIsNotNone(future.result(), f"{name} did not answer")
             return future.result()
 

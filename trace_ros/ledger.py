@@ -28,6 +28,7 @@ from sqlite_utils import Database, Migrations
 
 from .config import LedgerConfig
 from .errors import ValidationError
+from .ledger_spatial import SpatialReads
 
 MIGRATIONS = Migrations("trace_ros")
 
@@ -373,7 +374,7 @@ def scope_filter(scope: Scope, alias: str = "s", as_of_valid: float | None = Non
     return " AND ".join(conds), args
 
 
-class Ledger:
+class Ledger(SpatialReads):
     """The SQLite authority. Thread-safe within a process; safe across processes."""
 
     def __init__(self, path: str | Path, config: LedgerConfig | None = None) -> None:

@@ -10,6 +10,8 @@ import pytest
 
 pytest.importorskip("rclpy", reason="needs the ROS 2 wheels (make setup)")
 
+from trace_ros.srv import Query  # noqa: E402
+
 from trace_ros.ledger import Ledger  # noqa: E402
 from trace_ros.nodes.client import MemoryClient, make_dialogue, make_perception  # noqa: E402
 
@@ -85,6 +87,27 @@ def test_perception_is_answerable(client: MemoryClient) -> None:
     assert response.source_ids == ["alice-see-1"]
     (evidence,) = [e for e in response.evidence if e.source_id == "alice-see-1"]
     assert evidence.modality == "perception" and evidence.source_time.sec == int(T0 + 20)
+    # Spatial memory: the label, confidence and pose come back with the evidence.
+    assert response.reader == "spatial:locate" and "in frame map" in response.answer
+    assert (evidence.label, evidence.has_pose, evidence.pose.header.frame_id) == (
+        "umbrella", True, "map")
+    position = evidence.pose.pose.position
+    assert (position.x, position.y, position.z) == (1.0, 2.0, 0.0)
+    assert evidence.confidence == pytest.approx(1.0)
+
+
+def test_region_and_window_survey(client: MemoryClient) -> None:
+    near_door = ("map", 1.2, 2.0, 0.0, 0.5)
+    response = client.query("alice", "What did you see near the door?", TIMEOUT_S,
+                            region=near_door, window=(T0, T0 + 60))
+    assert response.status == Query.Response.STATUS_ANSWERED, response.message
+    assert response.source_ids == ["alice-see-1"] and response.reader == "spatial:survey"
+    later = client.query("alice", "What did you see near the door?", TIMEOUT_S,
+                         region=near_door, window=(T0 + 100, T0 + 200))
+    assert later.status == Query.Response.STATUS_MISSING and not later.source_ids
+    elsewhere = client.query("alice", "What did you see?", TIMEOUT_S,
+                             region=("odom", 1.0, 2.0, 0.0, 5.0))
+    assert elsewhere.status == Query.Response.STATUS_MISSING
 
 
 def test_other_subject_never_sees_the_first_subjects_records(client: MemoryClient) -> None:

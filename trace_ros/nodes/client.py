@@ -195,10 +195,22 @@ class MemoryClient:
         return future.result()
 
     def query(self, subject_id: str, question: str, timeout: float = 30.0, *,
-              robot_id: str = "", session_id: str = "", token_budget: int = 0) -> Query.Response:
+              robot_id: str = "", session_id: str = "", token_budget: int = 0,
+              region: tuple[str, float, float, float, float] | None = None,
+              window: tuple[float, float] = (0.0, 0.0)) -> Query.Response:
+        """``region``: (frame, x, y, z, radius); ``window``: source-time bounds (0: open)."""
         request = Query.Request(scope=ScopeMsg(subject_id=subject_id, robot_id=robot_id,
                                                session_id=session_id),
-                                question=question, token_budget=token_budget)
+                                question=question, token_budget=token_budget,
+                                window_start=seconds_to_stamp(window[0]),
+                                window_end=seconds_to_stamp(window[1]))
+        if region is not None:
+            frame, x, y, z, radius = region
+            request.has_region = True
+            request.region_center.header.frame_id = frame
+            point = request.region_center.point
+            point.x, point.y, point.z = float(x), float(y), float(z)
+            request.region_radius = float(radius)
         return self._call(self.query_client, request, timeout)
 
     def forget(self, subject_id: str = "", source_ids: list[str] | None = None,

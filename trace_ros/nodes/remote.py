@@ -32,7 +32,7 @@ def _wait(future: Any, deadline: float) -> Any:
 
 def ask(db_path: Path, namespace: str, subject: str, question: str, *, robot: str = "",
         session: str = "", as_of_valid: float | None = None, as_of_known: float | None = None,
-        token_budget: int = 0, discover_s: float = 0.6, answer_s: float = 30.0
+        token_budget: int = 0, discover_s: float = 1.5, answer_s: float = 30.0
         ) -> tuple[dict[str, Any] | None, str]:
     """(result as ``QueryResult.to_dict()`` plus ``path``, '') or (None, why not)."""
     from rclpy.executors import SingleThreadedExecutor

@@ -21,6 +21,7 @@ from .pack import EvidenceItem, Pack, pack
 from .plan import Plan, plan_question
 from .readers import ExtractiveReader, Reader
 from .recall import Hit, VectorIndex, lexical, reciprocal_rank_fusion
+from .spatial import Region, SpatialAnswer, answer_spatial
 
 ROUTES = ("lexical", "dense")
 MAX_QUESTION_BYTES = 4096
@@ -33,6 +34,10 @@ class QueryRequest:
     as_of_valid: float | None = None
     as_of_known: float | None = None
     token_budget: int = 0
+    # Spatial memory (query.spatial): perceptions within a region and a source-time window.
+    region: Region | None = None
+    window_start: float | None = None
+    window_end: float | None = None
 
 
 @dataclass
@@ -58,7 +63,8 @@ class QueryResult:
                 {"source_id": e.source_id, "speaker": e.record.speaker,
                  "modality": e.record.modality, "text": e.record.text,
                  "source_time": e.record.source_time, "session_id": e.record.session_id,
-                 "score": round(e.score, 6)}
+                 "score": round(e.score, 6), "label": e.record.label,
+                 "confidence": e.record.confidence, "pose": e.record.pose}
                 for e in self.evidence
             ],
             "paths": self.paths,
@@ -122,6 +128,16 @@ class QueryEngine:
         timings: dict[str, float] = {}
         t0 = time.perf_counter()
         plan = plan_question(req.question)
+        spatial = answer_spatial(
+            self.ledger, req.scope, req.question, time.time() if now is None else now,
+            region=req.region, window=(req.window_start, req.window_end),
+            as_of_valid=req.as_of_valid, as_of_known=req.as_of_known,
+            limit=self.config.evidence_k)
+        if spatial is not None:
+            result = _spatial_result(spatial, plan, timings, t0)
+            if self.audit:
+                self._audit(req, result, time.time() if now is None else now)
+            return result
         routes = self.recall(req, timings)
 
         t = time.perf_counter()
@@ -179,6 +195,18 @@ class QueryEngine:
                  json.dumps([e.source_id for e in res.evidence]), json.dumps(res.source_ids),
                  res.answer, res.status, res.reader, json.dumps(res.timings_ms)),
             )
+
+
+def _spatial_result(spatial: SpatialAnswer, plan: Plan, timings: dict[str, float],
+                    t0: float) -> QueryResult:
+    """A locate/survey answer from perceptions (query.spatial), cited like any other."""
+    timings["total"] = _ms(t0)
+    evidence = [EvidenceItem(r, 1.0, {"spatial": i + 1}) for i, r in enumerate(spatial.records)]
+    status = "answered" if spatial.cited else "missing"
+    return QueryResult(status=status, answer=spatial.answer, source_ids=spatial.cited,
+                       evidence=evidence, plan=plan, reader=f"spatial:{spatial.kind}",
+                       timings_ms=timings, routes={"spatial": spatial.cited},
+                       message=spatial.message)
 
 
 def _ms(start: float) -> float:
