@@ -98,3 +98,17 @@ def test_dynamic_set_takes_effect_read_only_is_refused(client: MemoryClient) -> 
     assert not bad_level.successful and "log_level" in bad_level.reason
     assert set_param(client, "log_level", "debug").successful
     assert set_param(client, "capture.max_text_bytes", 16384).successful
+
+
+def test_diagnostics_levels_follow_dynamic_thresholds(client: MemoryClient) -> None:
+    ok = client.wait_diagnostics("memory_node", lambda v: v["@level"] == "OK", TIMEOUT_S)
+    assert ok is not None and ok["dropped_events"] == "0"
+    assert set_param(client, "warn_queue_ratio", 0.0).successful
+    warn = client.wait_diagnostics("memory_node", lambda v: v["@level"] == "WARN", TIMEOUT_S)
+    assert warn is not None and "writer queue" in warn["@message"]
+    assert set_param(client, "error_queue_ratio", 0.0).successful
+    error = client.wait_diagnostics("memory_node", lambda v: v["@level"] == "ERROR", TIMEOUT_S)
+    assert error is not None and "full" in error["@message"]
+    assert set_param(client, "error_queue_ratio", 0.9).successful
+    assert set_param(client, "warn_queue_ratio", 0.5).successful
+    assert client.wait_diagnostics("memory_node", lambda v: v["@level"] == "OK", TIMEOUT_S)

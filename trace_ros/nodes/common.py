@@ -29,13 +29,20 @@ def clock_seconds(node: Node) -> float:
     return node.get_clock().now().nanoseconds / 1e9
 
 
+LEVELS = {"OK": DiagnosticStatus.OK, "WARN": DiagnosticStatus.WARN,
+          "ERROR": DiagnosticStatus.ERROR}
+
+
 class Diagnostics:
     """Publishes one ``DiagnosticStatus`` per period on /diagnostics."""
 
     def __init__(self, node: Node, period_s: float, collect: Callable[[], dict[str, Any]],
-                 callback_group: Any = None) -> None:
+                 callback_group: Any = None,
+                 assess: Callable[[dict[str, Any]], tuple[str, str]] | None = None) -> None:
         self.node = node
         self.collect = collect
+        # values -> ("OK" | "WARN" | "ERROR", why): see trace_ros.health
+        self.assess = assess
         # trace_ros/<namespace>/<node>, so two robots' nodes stay apart on /diagnostics.
         self.name = "trace_ros" + node.get_fully_qualified_name()
         self.hardware_id = socket.gethostname()
@@ -53,6 +60,9 @@ class Diagnostics:
         level, message = DiagnosticStatus.OK, "ok"
         try:
             values = self.collect()
+            if self.assess is not None:
+                name, message = self.assess(values)
+                level = LEVELS[name]
         except Exception as exc:  # noqa: BLE001 - a failed probe is reported, not fatal
             values = {}
             level, message = DiagnosticStatus.ERROR, f"diagnostics failed: {exc}"
@@ -66,11 +76,15 @@ class Diagnostics:
 
 def diagnostics_values(array: DiagnosticArray, node_name: str,
                        namespace: str = "/") -> dict[str, str] | None:
-    """The key/values a trace_ros node published in ``array`` (None if not there)."""
+    """The key/values a trace_ros node published in ``array`` (None if not there), with
+    its level name under ``"@level"`` (OK, WARN, ERROR) and message under ``"@message"``."""
     ns = namespace.rstrip("/")
+    names = {v: k for k, v in LEVELS.items()}
     for status in array.status:
         if status.name == f"trace_ros{ns}/{node_name}":
-            return {kv.key: kv.value for kv in status.values}
+            return {kv.key: kv.value for kv in status.values} | {
+                "@level": names.get(status.level, str(status.level)),
+                "@message": status.message}
     return None
 
 

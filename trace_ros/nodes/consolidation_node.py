@@ -11,12 +11,24 @@ from rclpy.executors import Executor, MultiThreadedExecutor
 
 from trace_ros.config import MemoryConfig
 from trace_ros.consolidation.worker import BatchReport, Consolidator
+from trace_ros.health import consolidation_health
 from trace_ros.ledger import Ledger
 from trace_ros.nodes.managed import ManagedNode, run, shared_encoder
+from trace_ros.nodes.params import NodeParam
+from trace_ros.paramspec import ParamSpec
+
+OWN: dict[str, NodeParam] = {
+    "warn_lag_jobs": NodeParam(1000, ParamSpec(
+        "/diagnostics WARN when this many jobs wait (consolidation lag)", dynamic=True, min=1,
+        max=2**31 - 1)),
+    "error_lag_jobs": NodeParam(10000, ParamSpec(
+        "/diagnostics ERROR when this many jobs wait", dynamic=True, min=1, max=2**31 - 1)),
+}
 
 
 class ConsolidationNode(ManagedNode):
     NAME = "consolidation_node"
+    OWN = OWN
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -26,6 +38,7 @@ class ConsolidationNode(ManagedNode):
         self.group = MutuallyExclusiveCallbackGroup()
         self.last = BatchReport()
         self.batches = 0
+        self._failed_reported: int | None = None
         self.params.on_change(self._on_params)
 
     def configure(self, config: MemoryConfig) -> None:
@@ -87,6 +100,14 @@ class ConsolidationNode(ManagedNode):
                 "last_batch_done": last.done, "last_batch_failed": last.failed,
                 "last_batch_ms": round(last.seconds * 1000.0, 3),
                 "encoder": self.consolidator.encoder.name, "db_path": str(self.ledger.path)}
+
+    def health(self, values: dict[str, Any]) -> tuple[str, str]:
+        failed = int(values["failed_jobs"])
+        recent = 0 if self._failed_reported is None else max(0, failed - self._failed_reported)
+        self._failed_reported = failed
+        return consolidation_health(int(values["pending_jobs"]), recent,
+                                    int(self.params.opts["warn_lag_jobs"]),
+                                    int(self.params.opts["error_lag_jobs"]))
 
 
 def main(args: list[str] | None = None) -> int:

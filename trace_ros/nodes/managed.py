@@ -72,6 +72,10 @@ class ManagedNode(LifecycleNode):
     def diagnostics(self) -> dict[str, Any]:
         return {}
 
+    def health(self, values: dict[str, Any]) -> tuple[str, str]:
+        """("OK" | "WARN" | "ERROR", why) from this period's diagnostics values."""
+        return "OK", "ok"
+
     def preferred_executor(self) -> Executor | None:
         """The executor this node wants when it runs alone in a process."""
         return None
@@ -100,7 +104,7 @@ class ManagedNode(LifecycleNode):
             self.get_logger().error(f"cannot activate: {self.failure}")
             return TransitionCallbackReturn.FAILURE
         period = float(self.params.opts["diagnostics_period_s"])
-        self._diagnostics = Diagnostics(self, period, self.diagnostics)
+        self._diagnostics = Diagnostics(self, period, self.diagnostics, assess=self.health)
         self.get_logger().info("active")
         return super().on_activate(state)
 

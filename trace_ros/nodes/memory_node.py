@@ -13,6 +13,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from rclpy.event_handler import SubscriptionEventCallbacks
 from rclpy.executors import Executor
 from rclpy.qos import HistoryPolicy, QoSProfile, ReliabilityPolicy
 from std_msgs.msg import Header
@@ -20,6 +21,7 @@ from std_msgs.msg import Header
 from trace_ros.capture import Event, GroupCommitWriter
 from trace_ros.config import MemoryConfig
 from trace_ros.errors import TraceError, ValidationError
+from trace_ros.health import capture_health
 from trace_ros.ledger import Ledger, StoreResult
 from trace_ros.msg import Ack, DialogueEvent, PerceptionEvent
 from trace_ros.nodes import convert
@@ -40,15 +42,27 @@ OWN: dict[str, NodeParam] = {
     "qos_depth": NodeParam(1000, ParamSpec(
         "History depth (KEEP_LAST, RELIABLE) of the event subscriptions; the ack publisher "
         "keeps max(qos_depth, capture.queue_depth)", min=1, max=1_000_000)),
+    "qos_reliability": NodeParam("reliable", ParamSpec(
+        "Reliability of the event subscriptions and the ack publisher: reliable (no event "
+        "lost while the history has room) or best_effort (for lossy links; losses are "
+        "counted in /diagnostics)", choices=("reliable", "best_effort"))),
     "executor": NodeParam("events", ParamSpec(
         "Executor when run alone: events (rclpy's EventsExecutor) or single",
         choices=("events", "single"))),
+    "warn_queue_ratio": NodeParam(0.5, ParamSpec(
+        "/diagnostics WARN when the writer queue is this full (share of capture.queue_depth)",
+        dynamic=True, min=0.0, max=1.0)),
+    "error_queue_ratio": NodeParam(0.9, ParamSpec(
+        "/diagnostics ERROR when the writer queue is this full", dynamic=True, min=0.0,
+        max=1.0)),
 }
 
 
-def reliable(depth: int) -> QoSProfile:
-    return QoSProfile(depth=max(1, depth), history=HistoryPolicy.KEEP_LAST,
-                      reliability=ReliabilityPolicy.RELIABLE)
+def reliable(depth: int, reliability: str = "reliable") -> QoSProfile:
+    """KEEP_LAST ``depth``; RELIABLE unless ``reliability`` is best_effort."""
+    policy = (ReliabilityPolicy.BEST_EFFORT if reliability == "best_effort"
+              else ReliabilityPolicy.RELIABLE)
+    return QoSProfile(depth=max(1, depth), history=HistoryPolicy.KEEP_LAST, reliability=policy)
 
 
 class MemoryNode(ManagedNode):
@@ -60,6 +74,8 @@ class MemoryNode(ManagedNode):
         self.ledger: Ledger | None = None
         self.writer: GroupCommitWriter | None = None
         self.last_batch = (0, 0.0)
+        self.dropped = 0
+        self._dropped_reported = 0
         self.acks: Any = None
         self._event_subs: list[Any] = []
         self._forget: Any = None
@@ -73,11 +89,13 @@ class MemoryNode(ManagedNode):
         self.writer = GroupCommitWriter(self.ledger, self.config.capture, on_batch=self._on_batch,
                                         clock=partial(clock_seconds, self))
         depth = int(self.params.opts["qos_depth"])
+        policy = str(self.params.opts["qos_reliability"])
         self.acks = self.create_publisher(
-            Ack, ACK_TOPIC, reliable(max(depth, self.config.capture.queue_depth)))
+            Ack, ACK_TOPIC, reliable(max(depth, self.config.capture.queue_depth), policy))
+        lost = SubscriptionEventCallbacks(message_lost=self._on_lost)
         self._event_subs = [
             self.create_subscription(msg_type, topic, partial(self._on_event, msg_type, to_event),
-                                     reliable(depth), raw=True)
+                                     reliable(depth, policy), raw=True, event_callbacks=lost)
             for msg_type, topic, to_event in (
                 (DialogueEvent, DIALOGUE_TOPIC, convert.dialogue_to_event),
                 (PerceptionEvent, PERCEPTION_TOPIC, convert.perception_to_event))]
@@ -133,6 +151,10 @@ class MemoryNode(ManagedNode):
         if acks is not None:
             acks.publish(convert.result_to_ack(result, header))
 
+    def _on_lost(self, info: Any) -> None:
+        """Events the middleware reports lost (history overflow, best-effort gaps)."""
+        self.dropped += int(info.total_count_change)
+
     def _on_batch(self, size: int, seconds: float) -> None:
         self.last_batch = (size, seconds)
 
@@ -158,7 +180,16 @@ class MemoryNode(ManagedNode):
         return {"queue_depth": self.writer.depth, "committed": self.writer.committed,
                 "batches": self.writer.batches, "last_batch_size": size,
                 "last_batch_ms": round(seconds * 1000.0, 3), "pending_jobs": jobs["pending"],
-                "generation": self.ledger.generation(), "db_path": str(self.ledger.path)}
+                "generation": self.ledger.generation(), "db_path": str(self.ledger.path),
+                "dropped_events": self.dropped}
+
+    def health(self, values: dict[str, Any]) -> tuple[str, str]:
+        assert self.config is not None
+        recent = int(values["dropped_events"]) - self._dropped_reported
+        self._dropped_reported = int(values["dropped_events"])
+        opts = self.params.opts
+        return capture_health(int(values["queue_depth"]), self.config.capture.queue_depth, recent,
+                              float(opts["warn_queue_ratio"]), float(opts["error_queue_ratio"]))
 
 
 def main(args: list[str] | None = None) -> int:

@@ -13,6 +13,7 @@ from rclpy.node import Node
 from trace_ros.admission import lease_file_for
 from trace_ros.config import MemoryConfig
 from trace_ros.errors import ModelUnavailableError, ValidationError
+from trace_ros.health import query_health
 from trace_ros.ledger import Ledger
 from trace_ros.nodes import convert
 from trace_ros.nodes.common import QUERY_SERVICE, clock_seconds
@@ -45,6 +46,8 @@ class QueryNode(ManagedNode):
         self.service: Any = None
         self.served = 0
         self.errors = 0
+        self.failures = 0
+        self._failures_reported = 0
 
     def configure(self, config: MemoryConfig) -> None:
         self.ledger = Ledger(config.db_path, config.ledger)
@@ -95,6 +98,7 @@ class QueryNode(ManagedNode):
             return response
         except Exception as exc:  # noqa: BLE001 - answered as an error, never a crash
             self.errors += 1
+            self.failures += 1
             self.get_logger().error(f"query failed: {exc!r}")
             response.status = Query.Response.STATUS_ERROR
             response.message = f"query failed: {exc}"
@@ -107,6 +111,7 @@ class QueryNode(ManagedNode):
         values: dict[str, Any] = {
             "generation": self.ledger.generation(), "reader": self.reader.name,
             "queries_served": self.served, "query_errors": self.errors,
+            "query_failures": self.failures,
             "db_path": str(self.ledger.path)}
         decision = getattr(self.reader, "decision", None)
         if decision is not None:
@@ -116,6 +121,13 @@ class QueryNode(ManagedNode):
         if device is not None:
             values["reader_device"] = device
         return values
+
+    def health(self, values: dict[str, Any]) -> tuple[str, str]:
+        assert self.config is not None
+        recent = int(values["query_failures"]) - self._failures_reported
+        self._failures_reported = int(values["query_failures"])
+        return query_health(self.config.reader.kind, str(values["reader"]),
+                            values.get("gpu_admission") == "refused", recent)
 
 
 def main(args: list[str] | None = None) -> int:
