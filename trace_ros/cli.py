@@ -1,6 +1,6 @@
 """The ``trace-ros`` command line: the engine without ROS, plus bring-up, demo and benchmarks.
 
-Subcommands: up, demo, ingest, consolidate, query, stats, forget, rebuild, bench.
+Subcommands: up, demo, record, ingest, export, consolidate, query, stats, forget, rebuild, bench.
 """
 
 from __future__ import annotations
@@ -40,15 +40,21 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 
     cfg = _config(args)
     with _open(cfg) as ledger:
-        if args.format == "locomo":
-            events: list[Any] = [e for s in read_locomo(args.path, args.samples)
-                                 for e in locomo_events(s)]
+        good: Any
+        if args.format == "mcap":
+            errors, good = _mcap_events(args.path, args.topics)
         else:
-            events = list(read_jsonl(args.path))
-        errors = [e for e in events if isinstance(e, EventError)]
-        good = [e for e in events if not isinstance(e, EventError)]
+            events: list[Any] = (
+                [e for s in read_locomo(args.path, args.samples) for e in locomo_events(s)]
+                if args.format == "locomo" else list(read_jsonl(args.path)))
+            errors = [e for e in events if isinstance(e, EventError)]
+            good = [e for e in events if not isinstance(e, EventError)]
         with _progress(len(good), "capture") as bar:
-            results = ingest(ledger, good, cfg.capture, progress=bar.update)
+            if isinstance(good, _Timed):  # receipt times from the bag, not the wall clock
+                results = ingest(ledger, good, cfg.capture, progress=bar.update,
+                                 clock=good.clock)
+            else:
+                results = ingest(ledger, good, cfg.capture, progress=bar.update)
         counts = {s: sum(r.status == s for r in results) for s in ("accepted", "duplicate",
                                                                     "rejected")}
         counts["rejected"] += len(errors)
@@ -64,6 +70,37 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     return 0 if counts["rejected"] == 0 else 1
 
 
+class _Timed:
+    """Events that move a clock as they are taken: ``capture.ingest`` reads the clock right
+    after taking an event, so a zero stamp gets that event's log time in the bag."""
+
+    def __init__(self, timed: list[tuple[Any, float]]) -> None:
+        self.timed = timed
+        self.now = timed[0][1] if timed else 0.0
+
+    def __len__(self) -> int:
+        return len(self.timed)
+
+    def __iter__(self) -> Any:
+        for event, at in self.timed:
+            self.now = at
+            yield event
+
+    def clock(self) -> float:
+        return self.now
+
+
+def _mcap_events(path: str, topics: str | None) -> tuple[list[Any], _Timed]:
+    """(errors, events with their log times) of a rosbag2 MCAP file (see trace_ros.bags)."""
+    from .bags import read_mcap, read_topic_map
+    from .formats import EventError
+
+    bag = list(read_mcap(path, read_topic_map(topics)))
+    errors = [EventError(f"{b.topic}@{b.log_time:.9f}", b.error) for b in bag
+              if b.error is not None]
+    return errors, _Timed([(b.event, b.log_time) for b in bag if b.event is not None])
+
+
 def _consolidate(ledger: Ledger, cfg: MemoryConfig) -> int:
     from .consolidation.worker import Consolidator
     from .embed import MiniLMEncoder
@@ -74,6 +111,17 @@ def _consolidate(ledger: Ledger, cfg: MemoryConfig) -> int:
     worker = Consolidator(ledger, MiniLMEncoder(cfg.embed), cfg.consolidation)
     with _progress(pending, "consolidate") as bar:
         return worker.drain(progress=bar.update)
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from .bags import write_mcap
+
+    cfg = _config(args)
+    with _open(cfg) as ledger:
+        records = ledger.sources_in_scope(Scope(args.subject, args.robot, args.session))
+        written = write_mcap(args.out, records, args.namespace)
+    print(json.dumps({"written": written, "path": args.out}))
+    return 0
 
 
 def cmd_consolidate(args: argparse.Namespace) -> int:
@@ -176,16 +224,29 @@ def build_parser() -> argparse.ArgumentParser:
                    add_help=False)
     sub.add_parser("demo", help="bring up the nodes, stream a demo conversation, ask questions",
                    add_help=False)
+    sub.add_parser("record", help="record the memory topics to a rosbag2 MCAP file",
+                   add_help=False)
     sub.add_parser("bench", help="benchmarks: capture | locomo | scale | startup",
                    add_help=False)
 
-    p = with_db(sub.add_parser("ingest", help="capture a JSONL or LoCoMo file"))
-    p.add_argument("--format", choices=("jsonl", "locomo"), required=True)
+    p = with_db(sub.add_parser("ingest", help="capture a JSONL, LoCoMo or rosbag2 MCAP file"))
+    p.add_argument("--format", choices=("jsonl", "locomo", "mcap"), required=True)
+    p.add_argument("--topics", help="mcap: YAML mapping more topics to dialogue/perception "
+                                    "(see trace_ros.bags.read_topic_map)")
     p.add_argument("--samples", type=int, default=None, help="locomo: only the first K")
     p.add_argument("--no-consolidate", action="store_true",
                    help="only capture; leave the projection jobs pending")
     p.add_argument("path")
     p.set_defaults(func=cmd_ingest)
+
+    p = with_db(sub.add_parser("export", help="write a subject's sources as a rosbag2 MCAP file"))
+    p.add_argument("--format", choices=("mcap",), default="mcap")
+    p.add_argument("--subject", required=True)
+    p.add_argument("--robot", default="")
+    p.add_argument("--session", default="")
+    p.add_argument("--namespace", default="", help="topic namespace in the bag")
+    p.add_argument("out", help="output .mcap file")
+    p.set_defaults(func=cmd_export)
 
     p = with_db(sub.add_parser("consolidate", help="run pending projection jobs"))
     p.set_defaults(func=cmd_consolidate)
@@ -223,6 +284,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 DELEGATED = {
     "up": "trace_ros.nodes.bringup",
+    "record": "trace_ros.nodes.record",
     "demo": "trace_ros.demo",
     "bench capture": "trace_ros.bench.capture",
     "bench locomo": "trace_ros.bench.locomo",
@@ -233,7 +295,7 @@ DELEGATED = {
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] in ("up", "demo"):
+    if argv and argv[0] in ("up", "demo", "record"):
         return _delegate(DELEGATED[argv[0]], argv[1:])
     if argv and argv[0] == "bench":
         key = " ".join(argv[:2])
