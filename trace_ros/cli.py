@@ -149,7 +149,8 @@ def _ask_ros(args: argparse.Namespace, cfg: MemoryConfig) -> tuple[dict[str, Any
         return None, f"ROS is not available ({exc})"
     return remote.ask(cfg.db_path, args.namespace, args.subject, " ".join(args.question),
                       robot=args.robot, session=args.session, as_of_valid=args.as_of_valid,
-                      as_of_known=args.as_of_known, token_budget=args.budget)
+                      as_of_known=args.as_of_known, token_budget=args.budget,
+                      discover_s=args.wait)
 
 
 def cmd_query(args: argparse.Namespace) -> int:
@@ -266,6 +267,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="auto (default): ask a running query node that serves this ledger "
                         "over ROS, else answer here; ros/local: only that path")
     p.add_argument("--namespace", default="", help="namespace of the running nodes")
+    p.add_argument("--wait", type=float, default=1.5,
+                   help="seconds to look for a running query node (default 1.5)")
     p.add_argument("question", nargs="+")
     p.set_defaults(func=cmd_query)
 

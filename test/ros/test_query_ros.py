@@ -169,7 +169,8 @@ def test_cli_query_asks_the_running_node(client: MemoryClient, module_db: Any) -
     def cli(*args: str) -> tuple[dict[str, Any], float]:
         started = time.monotonic()
         done = subprocess.run([sys.executable, "-P", "-m", "trace_ros.cli", "query", "--db",
-                               str(module_db), "--subject", "alice", "--json", *args,
+                               str(module_db), "--subject", "alice", "--json", "--wait", "20",
+                               *args,
                                "Where do I keep my passport?"], env=child_env(),
                               capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, done.stderr
