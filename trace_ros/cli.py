@@ -267,8 +267,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="auto (default): ask a running query node that serves this ledger "
                         "over ROS, else answer here; ros/local: only that path")
     p.add_argument("--namespace", default="", help="namespace of the running nodes")
-    p.add_argument("--wait", type=float, default=1.5,
-                   help="seconds to look for a running query node (default 1.5)")
+    p.add_argument("--wait", type=float, default=3.0,
+                   help="seconds to look for a running query node (default 3)")
     p.add_argument("question", nargs="+")
     p.set_defaults(func=cmd_query)
 
