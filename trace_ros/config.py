@@ -69,9 +69,6 @@ class ReaderConfig:
     # (true: load on the CPU instead; false: no Qwen reader, so 'auto' answers extractively).
     gpu_reserve_mb: int = 1024
     cpu_fallback: bool = False
-    # Unload a model reader after this many seconds without a question (0: never);
-    # the next question loads it again.
-    idle_unload_s: float = 0.0
 
 
 @dataclass

@@ -19,7 +19,6 @@ from trace_ros.nodes import convert
 from trace_ros.nodes.common import QUERY_SERVICE, clock_seconds
 from trace_ros.nodes.managed import ManagedNode, run, shared_encoder
 from trace_ros.query.answer import QueryEngine
-from trace_ros.query.idle import IdleUnloadingReader
 from trace_ros.query.readers import ExtractiveReader, Reader, make_reader
 from trace_ros.srv import Query
 
@@ -58,13 +57,6 @@ class QueryNode(ManagedNode):
         encoder.encode(["warm up"])  # loads the weights, so the first query is fast
         self.get_logger().info(f"encoder ready in {time.monotonic() - started:.1f} s")
         self.reader = load_reader(config, self)
-        if not isinstance(self.reader, ExtractiveReader):
-            # A model reader may be unloaded when idle (reader.idle_unload_s, dynamic).
-            first = self.reader
-            loads = iter([first])
-            self.reader = IdleUnloadingReader(
-                lambda: next(loads, None) or make_reader(config.reader,
-                                                         lease_file_for(config.db_path)))
         # config.recall is the live object: `ros2 param set` changes reach the engine.
         self.engine = QueryEngine(self.ledger, encoder, self.reader, config.recall)
         self.get_logger().info(f"answering from {self.ledger.path} with the "
@@ -73,18 +65,10 @@ class QueryNode(ManagedNode):
     def activate(self) -> None:
         self.service = self.create_service(Query, QUERY_SERVICE, self._on_query,
                                            callback_group=MutuallyExclusiveCallbackGroup())
-        self.idle_timer = self.create_timer(1.0, self._unload_if_idle)
 
     def deactivate(self) -> None:
         self.destroy_service(self.service)
         self.service = None
-        self.destroy_timer(self.idle_timer)
-
-    def _unload_if_idle(self) -> None:
-        reader, config = self.reader, self.config
-        if isinstance(reader, IdleUnloadingReader) and config is not None and \
-                reader.unload_if_idle(config.reader.idle_unload_s):
-            self.get_logger().info(f"reader unloaded after {config.reader.idle_unload_s} s idle")
 
     def cleanup(self) -> None:
         close_reader = getattr(self.reader, "close", None)
