@@ -71,6 +71,10 @@ SPECS: dict[str, ParamSpec] = {
                                        min=0, max=INT_MAX),
     "reader.cpu_fallback": ParamSpec("When GPU admission refuses the reader: load it on the CPU "
                                      "(true) or answer extractively (false)"),
+    # main's QwenReader reads this at its idle check, so a change applies at once.
+    "reader.idle_unload_s": ParamSpec("Unload the model reader (and free its GPU lease) after "
+                                      "this many seconds without a question; 0: never",
+                                      dynamic=True, min=0.0, max=1e9),
     "consolidation.period_s": ParamSpec("Seconds between consolidation batches", dynamic=True,
                                         min=0.01, max=3600.0),
     "consolidation.batch_size": ParamSpec("Jobs claimed per batch", dynamic=True, min=1,
