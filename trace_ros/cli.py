@@ -1,6 +1,7 @@
 """The ``trace-ros`` command line: the engine without ROS, plus bring-up, demo and benchmarks.
 
-Subcommands: up, demo, record, ingest, export, consolidate, query, stats, forget, rebuild, bench.
+Subcommands: up, demo, record, ingest, export, consolidate, query, graph, stats, forget, rebuild,
+bench, explore.
 """
 
 from __future__ import annotations
@@ -102,15 +103,23 @@ def _mcap_events(path: str, topics: str | None) -> tuple[list[Any], _Timed]:
 
 
 def _consolidate(ledger: Ledger, cfg: MemoryConfig) -> int:
+    """Project pending jobs into the evidence graph (embeddings, facts, edges,
+    hierarchy) until none is due, with a progress bar: what the node does on its timer."""
+    from .consolidation.project import build_projection
     from .consolidation.worker import Consolidator
     from .embed import MiniLMEncoder
 
     pending = ledger.job_counts()["pending"]
     if not pending:
         return 0
-    worker = Consolidator(ledger, MiniLMEncoder(cfg.embed), cfg.consolidation)
-    with _progress(pending, "consolidate") as bar:
-        return worker.drain(progress=bar.update)
+    projector, selector = build_projection(ledger, cfg)
+    worker = Consolidator(ledger, MiniLMEncoder(cfg.embed), cfg.consolidation,
+                          projector=projector, gate=selector)
+    try:
+        with _progress(pending, "consolidate") as bar:
+            return worker.drain(progress=bar.update)
+    finally:
+        selector.close()
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -134,9 +143,45 @@ def cmd_consolidate(args: argparse.Namespace) -> int:
 def cmd_rebuild(args: argparse.Namespace) -> int:
     cfg = _config(args)
     with _open(cfg) as ledger:
+        # Derived state goes (vectors, FTS, facts, edges, topics); projecting every
+        # source again in sequence order recreates the same graph.
         requeued = ledger.reset_derived()
+        ledger.clear_graph()
         print(json.dumps({"requeued": requeued, "consolidated": _consolidate(ledger, cfg)}))
     return 0
+
+
+def cmd_graph(args: argparse.Namespace) -> int:
+    from .state import update_chains
+
+    cfg = _config(args)
+    with _open(cfg) as ledger, ledger.read():
+        counts = ledger.graph_counts(args.subject)
+        chains = update_chains(ledger, args.subject, entity=args.entity)
+    if args.json:
+        print(json.dumps({"subject": args.subject, "counts": counts,
+                          "chains": [c.to_dict() for c in chains]}))
+        return 0
+    print(f"subject {args.subject}: {counts['facts']} facts, {counts['sessions']} sessions, "
+          f"{counts['topics']} topics")
+    for name in ("facts_by_type", "facts_by_status", "edges_by_type"):
+        items = ", ".join(f"{k} {v}" for k, v in counts[name].items()) or "-"
+        print(f"  {name.replace('_', ' ')}: {items}")
+    print(f"update chains ({len(chains)}):")
+    for chain in chains:
+        print(f"  {chain.entity} {chain.relation}")
+        for f in chain.revisions:
+            until = _when(f.valid_to) if f.valid_to is not None else "now"
+            value = ("not " if f.polarity == 0 else "") + (f.value or "-")
+            print(f"    {value:<28} {_when(f.valid_from)} → {until:<16} {f.status:<10} "
+                  f"{', '.join(f.source_ids)}")
+    return 0
+
+
+def _when(t: float) -> str:
+    from datetime import UTC, datetime
+
+    return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M")
 
 
 def _ask_ros(args: argparse.Namespace, cfg: MemoryConfig) -> tuple[dict[str, Any] | None, str]:
@@ -227,8 +272,9 @@ def build_parser() -> argparse.ArgumentParser:
                    add_help=False)
     sub.add_parser("record", help="record the memory topics to a rosbag2 MCAP file",
                    add_help=False)
-    sub.add_parser("bench", help="benchmarks: capture | locomo | scale | startup",
+    sub.add_parser("bench", help="benchmarks: capture | locomo | scale | updates | startup",
                    add_help=False)
+    sub.add_parser("explore", help="read-only web explorer of a ledger", add_help=False)
 
     p = with_db(sub.add_parser("ingest", help="capture a JSONL, LoCoMo or rosbag2 MCAP file"))
     p.add_argument("--format", choices=("jsonl", "locomo", "mcap"), required=True)
@@ -252,8 +298,14 @@ def build_parser() -> argparse.ArgumentParser:
     p = with_db(sub.add_parser("consolidate", help="run pending projection jobs"))
     p.set_defaults(func=cmd_consolidate)
 
-    p = with_db(sub.add_parser("rebuild", help="recreate vectors and FTS from sources"))
+    p = with_db(sub.add_parser("rebuild", help="recreate vectors, FTS, facts and edges from sources"))
     p.set_defaults(func=cmd_rebuild)
+
+    p = with_db(sub.add_parser("graph", help="evidence graph counts and update chains"))
+    p.add_argument("--subject", required=True)
+    p.add_argument("--entity", default=None, help="only the chains of this entity")
+    p.add_argument("--json", action="store_true", help="one JSON object on the last line")
+    p.set_defaults(func=cmd_graph)
 
     p = with_db(sub.add_parser("query", help="ask a question within a scope"))
     p.add_argument("--subject", required=True)
@@ -289,21 +341,23 @@ DELEGATED = {
     "up": "trace_ros.nodes.bringup",
     "record": "trace_ros.nodes.record",
     "demo": "trace_ros.demo",
+    "explore": "trace_ros.explore.app",
     "bench capture": "trace_ros.bench.capture",
     "bench locomo": "trace_ros.bench.locomo",
     "bench scale": "trace_ros.bench.scale",
+    "bench updates": "trace_ros.bench.updates",
     "bench startup": "trace_ros.bench.startup",
 }
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] in ("up", "demo", "record"):
+    if argv and argv[0] in ("up", "demo", "record", "explore"):
         return _delegate(DELEGATED[argv[0]], argv[1:])
     if argv and argv[0] == "bench":
         key = " ".join(argv[:2])
         if key not in DELEGATED:
-            print("usage: trace-ros bench {capture,locomo,scale,startup} [options]",
+            print("usage: trace-ros bench {capture,locomo,scale,updates,startup} [options]",
                   file=sys.stderr)
             return 2
         return _delegate(DELEGATED[key], argv[2:])

@@ -44,17 +44,63 @@ class EmbedConfig:
     model_path: str = ""
     device: str = "cpu"
     batch_size: int = 64
+    # onnx: int8 ONNX Runtime export of the weights (fast on a CPU); torch: sentence-transformers.
+    backend: str = "onnx"
+    # Where the ONNX export is cached (created on first use); empty = beside the weights.
+    cache_dir: str = "~/.cache/trace_ros"
+    # CPU threads for encoding (0 = the library's default). One avoids oversubscription.
+    threads: int = 1
 
 
 @dataclass
 class RecallConfig:
-    lexical_k: int = 50
-    dense_k: int = 50
+    lexical_k: int = 100
+    dense_k: int = 100
+    facts_k: int = 50
+    # RRF constant of the hybrid baseline (the system fuses scores, see query/recall.py).
     rrf_k: int = 60
     # BM25 weight of the speaker column relative to the text (FTS5's default is equal weights).
     speaker_weight: float = 1.0
+    # Score fusion: weight of each finding route's normalised score (BM25 leads).
+    lexical_weight: float = 1.0
+    dense_weight: float = 0.5
+    facts_weight: float = 0.2
+    # Added to turns spoken by a participant the question names.
+    participant_weight: float = 0.1
+    # Neighbours in the same session: share of the best preceding / following
+    # neighbour's score, within neighbour_span sources; for the best pool_k candidates.
+    neighbour_before: float = 0.3
+    neighbour_after: float = 0.3
+    neighbour_span: int = 2
+    pool_k: int = 40
+    # Session prior: weight × the session's top session_top scores (relative to the best).
+    session_weight: float = 0.2
+    session_top: int = 3
+    # Added to sources inside the time window the question names.
+    temporal_weight: float = 0.3
+    # Up to this much for the newest candidates of an explicit current-state question.
+    recency_weight: float = 0.05
     evidence_k: int = 10
     token_budget: int = 1200
+    # Graph stage (query/paths.py): seeds are the facts of the best graph_seed_sources
+    # fused sources (plus graph_entity_facts per entity the question names, and one hop
+    # along updates/contradicts); paths run at most graph_max_hops edges, following at
+    # most graph_fanout edges per fact, graph_max_paths kept; scored
+    # S = w_ns·NS + w_pc·PC + w_tc·TC + w_uv·UV. graph_path_lines rendered support
+    # lines go into the pack, graph_path_reserve tokens of the budget kept for them.
+    graph_seed_sources: int = 20
+    graph_entity_facts: int = 8
+    graph_max_hops: int = 2
+    graph_fanout: int = 6
+    graph_max_paths: int = 24
+    path_weight_ns: float = 0.4
+    path_weight_pc: float = 0.3
+    path_weight_tc: float = 0.15
+    path_weight_uv: float = 0.15
+    graph_path_lines: int = 4
+    graph_path_reserve: int = 120
+    # Audit rows: written by a background thread in batches of at most audit_batch.
+    audit_batch: int = 256
 
 
 @dataclass
@@ -69,6 +115,8 @@ class ReaderConfig:
     # (true: load on the CPU instead; false: no Qwen reader, so 'auto' answers extractively).
     gpu_reserve_mb: int = 1024
     cpu_fallback: bool = False
+    # Unload the model (and release its GPU lease) after this many idle seconds; 0 = never.
+    idle_unload_s: float = 600.0
 
 
 @dataclass
@@ -77,6 +125,37 @@ class ConsolidationConfig:
     batch_size: int = 128
     max_attempts: int = 3
     lease_s: float = 120.0
+    # A failed batch is retried after retry_base_s * 2**(attempt-1) s, at most retry_max_s.
+    retry_base_s: float = 2.0
+    retry_max_s: float = 300.0
+    # Fact extractor: cpu (rules, no model) | llm (the reader's Qwen model, NF4) |
+    # auto (llm when its weights load and GPU admission allows, else cpu).
+    extractor: str = "cpu"
+    # Device of the LLM extractor: auto (cuda:0 when present) | cpu | cuda:N.
+    llm_device: str = "auto"
+    # extractor=llm and GPU admission refused: defer the batch (retry after llm_defer_s)
+    # or extract it with the cpu extractor.
+    llm_when_refused: str = "defer"
+    llm_defer_s: float = 30.0
+    # Records per prompt (malformed output falls back to cpu for that chunk) and output budget.
+    llm_chunk: int = 8
+    llm_max_new_tokens: int = 512
+    # Graph (linking and hierarchy). Cross-session links need participants' Jaccard
+    # similarity >= link_jaccard (or a shared entity) and the same or a neighbouring topic.
+    link_jaccard: float = 0.5
+    # Most candidates one fact is compared with per rule (bounds the work per event).
+    link_fanout: int = 8
+    # Word-set Jaccard similarity (value words aside) for two unkeyed facts to count as
+    # restatements of one another.
+    paraphrase_jaccard: float = 0.6
+    # A session joins the nearest topic when cosine(session, centroid) >= topic_threshold;
+    # topics with similarity >= topic_neighbour count as neighbours. Mean MiniLM vectors
+    # of one person's chat sessions are close (median pairwise cosine 0.82-0.88 on long
+    # conversations), hence the high values.
+    topic_threshold: float = 0.85
+    topic_neighbour: float = 0.8
+    # Re-derive a subject's topics every N closed sessions (0: never).
+    topic_rederive_every: int = 10
 
 
 @dataclass
@@ -116,8 +195,14 @@ class MemoryConfig:
     def validate(self) -> None:
         if self.ledger.synchronous.upper() not in {"OFF", "NORMAL", "FULL", "EXTRA"}:
             raise ConfigError("ledger.synchronous: must be OFF, NORMAL, FULL or EXTRA")
+        if self.embed.backend not in {"onnx", "torch"}:
+            raise ConfigError("embed.backend: must be onnx or torch")
         if self.reader.kind not in {"extractive", "qwen", "auto"}:
             raise ConfigError("reader.kind: must be extractive, qwen or auto")
+        if self.consolidation.extractor not in {"cpu", "llm", "auto"}:
+            raise ConfigError("consolidation.extractor: must be cpu, llm or auto")
+        if self.consolidation.llm_when_refused not in {"defer", "cpu"}:
+            raise ConfigError("consolidation.llm_when_refused: must be defer or cpu")
         for key, value in self.to_flat().items():
             if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
                 raise ConfigError(f"{key}: must not be negative")

@@ -28,6 +28,8 @@ from sqlite_utils import Database, Migrations
 
 from .config import LedgerConfig
 from .errors import ValidationError
+from .explorestore import ExploreStore
+from .graphstore import GraphStore
 from .ledger_spatial import SpatialReads
 
 MIGRATIONS = Migrations("trace_ros")
@@ -268,6 +270,21 @@ def m003_graph(db: Database) -> None:
     )
 
 
+@MIGRATIONS()
+def m004_job_retry(db: Database) -> None:
+    """Jobs: ``not_before`` (retry backoff and deferral: not claimed before this
+    time), ``note`` (what happened beyond the outcome, e.g. an extractor fallback),
+    ``fence`` (bumped at every claim and by ``reset_derived``: a completion carrying
+    an older fence is ignored, so a requeued job is never completed by its old holder)."""
+    db.executescript(
+        """
+        ALTER TABLE jobs ADD COLUMN not_before REAL;
+        ALTER TABLE jobs ADD COLUMN note TEXT;
+        ALTER TABLE jobs ADD COLUMN fence INTEGER NOT NULL DEFAULT 0;
+        """
+    )
+
+
 SOURCE_COLUMNS = (
     "seq, source_id, subject_id, robot_id, session_id, modality, speaker, text, label, "
     "confidence, pose, payload, source_time, time_from_receipt, known_time, content_hash"
@@ -348,9 +365,13 @@ class StoreResult:
 
 @dataclass(frozen=True)
 class Job:
+    """A claimed job. ``fence`` is the claim's token: completing or failing the job
+    only takes effect while the row still carries it (see ``Ledger.held_jobs``)."""
+
     job_id: int
     source: SourceRecord
     attempts: int
+    fence: int = 0
 
 
 def scope_filter(scope: Scope, alias: str = "s", as_of_valid: float | None = None,
@@ -374,7 +395,7 @@ def scope_filter(scope: Scope, alias: str = "s", as_of_valid: float | None = Non
     return " AND ".join(conds), args
 
 
-class Ledger(SpatialReads):
+class Ledger(GraphStore, ExploreStore, SpatialReads):
     """The SQLite authority. Thread-safe within a process; safe across processes."""
 
     def __init__(self, path: str | Path, config: LedgerConfig | None = None) -> None:
@@ -433,13 +454,29 @@ class Ledger(SpatialReads):
 
     @contextmanager
     def read(self) -> Iterator[sqlite3.Connection]:
-        """A consistent snapshot for several reads."""
+        """A consistent snapshot of ONE generation for several reads.
+
+        Every read made on this thread inside the block — through the yielded
+        connection or through this Ledger's own read methods (``query``,
+        ``get_sources``, ``generation`` …, which share the connection and the
+        re-entrant lock) — sees the ledger as of the same committed batch, even
+        while another process commits new ones (WAL keeps the snapshot). The
+        snapshot starts on entry (the generation is read at once), so
+        ``Ledger.generation_of(conn)`` inside the block names the generation seen.
+        Other threads of this process wait for the block; do not write inside it.
+        """
         with self._lock:
             self.conn.execute("BEGIN")
             try:
+                self.conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()
                 yield self.conn
             finally:
                 self.conn.execute("COMMIT")
+
+    @staticmethod
+    def generation_of(conn: sqlite3.Connection) -> int:
+        """The generation visible to ``conn`` (inside ``read()`` or ``write()``)."""
+        return int(conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0])
 
     def query(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
@@ -591,41 +628,120 @@ class Ledger(SpatialReads):
         return int(conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()[0])
 
     # -- jobs (slow path) ---------------------------------------------------------
+    #
+    # A job is claimed with a lease (``lease_until``) and a fence token. The
+    # worker embeds and extracts outside any transaction, then, inside ONE write
+    # transaction, keeps only the jobs it still holds (``held_jobs``), writes
+    # their derived state and completes them (``complete_jobs``). A failure is
+    # retried with exponential backoff (``not_before``); a job refused by GPU
+    # admission is deferred without spending an attempt.
 
     def claim_jobs(self, worker: str, limit: int, lease_s: float, max_attempts: int) -> list[Job]:
-        """Atomically claim pending jobs (or running ones whose lease expired)."""
+        """Atomically claim jobs that are due: pending or deferred ones whose
+        ``not_before`` has passed, and running ones whose lease expired (their
+        worker died). A job whose lease expired on its last attempt is marked
+        ``failed`` with the reason, instead of staying ``running`` forever."""
         now = time.time()
         with self.write() as conn:
+            conn.execute(
+                "UPDATE jobs SET status = 'failed', lease_until = NULL, updated_at = ?, "
+                "last_error = 'worker ' || coalesce(claimed_by, '?') || ' stopped during attempt ' "
+                "|| attempts || ' of ' || ? || ' (lease expired)' "
+                "|| coalesce('; before: ' || last_error, '') "
+                "WHERE status = 'running' AND lease_until < ? AND attempts >= ?",
+                (now, max_attempts, now, max_attempts))
             rows = conn.execute(
-                "SELECT job_id, source_seq, attempts FROM jobs WHERE "
-                "(status = 'pending' OR (status = 'running' AND lease_until < ?)) "
+                "SELECT job_id, source_seq, attempts, fence FROM jobs WHERE "
+                "((status IN ('pending', 'deferred') AND coalesce(not_before, 0) <= ?) "
+                "OR (status = 'running' AND lease_until < ?)) "
                 "AND attempts < ? ORDER BY job_id LIMIT ?",
-                (now, max_attempts, limit),
+                (now, now, max_attempts, limit),
             ).fetchall()
             if not rows:
                 return []
             conn.executemany(
                 "UPDATE jobs SET status = 'running', attempts = attempts + 1, claimed_by = ?, "
-                "lease_until = ?, updated_at = ? WHERE job_id = ?",
+                "lease_until = ?, fence = fence + 1, updated_at = ? WHERE job_id = ?",
                 [(worker, now + lease_s, now, r[0]) for r in rows],
             )
         sources = self.get_sources_by_seq([r[1] for r in rows])
-        return [Job(r[0], sources[r[1]], r[2] + 1) for r in rows if r[1] in sources]
+        return [Job(r[0], sources[r[1]], r[2] + 1, r[3] + 1) for r in rows if r[1] in sources]
 
-    def fail_jobs(self, job_ids: Sequence[int], error: str, max_attempts: int) -> None:
+    @staticmethod
+    def held_jobs(conn: sqlite3.Connection, worker: str, jobs: Sequence[Job]) -> list[Job]:
+        """Inside a write transaction: the jobs of ``jobs`` that ``worker`` still
+        holds under the same claim (a ``reset_derived``, or a reclaim after the
+        lease expired, takes a job away; its old holder must then write nothing)."""
+        held: list[Job] = []
+        for start in range(0, len(jobs), 500):
+            chunk = list(jobs[start:start + 500])
+            marks = ",".join("?" * len(chunk))
+            rows = conn.execute(
+                f"SELECT job_id, fence FROM jobs WHERE status = 'running' AND claimed_by = ? "
+                f"AND job_id IN ({marks})", [worker, *(j.job_id for j in chunk)]).fetchall()
+            fences = dict(rows)
+            held.extend(j for j in chunk if fences.get(j.job_id) == j.fence)
+        return held
+
+    @staticmethod
+    def complete_jobs(conn: sqlite3.Connection, worker: str, jobs: Sequence[Job],
+                      outcomes: Sequence[str], notes: dict[int, str] | None = None) -> int:
+        """Inside the batch's write transaction: mark held jobs done with their
+        outcome (and an optional note). Returns how many rows changed."""
+        now = time.time()
+        notes = notes or {}
+        cur = conn.executemany(
+            "UPDATE jobs SET status = 'done', outcome = ?, last_error = NULL, note = ?, "
+            "lease_until = NULL, not_before = NULL, updated_at = ? "
+            "WHERE job_id = ? AND claimed_by = ? AND fence = ? AND status = 'running'",
+            [(outcome, notes.get(j.job_id), now, j.job_id, worker, j.fence)
+             for j, outcome in zip(jobs, outcomes, strict=True)])
+        return int(cur.rowcount)
+
+    def fail_jobs(self, jobs: Sequence[Job], worker: str, error: str, max_attempts: int,
+                  backoff_s: float = 1.0, backoff_max_s: float = 300.0) -> int:
+        """Record ``error`` on held jobs; each goes back to ``pending`` with its
+        next attempt not before ``backoff_s * 2**(attempts-1)`` seconds (capped at
+        ``backoff_max_s``), or to ``failed`` after ``max_attempts``."""
         now = time.time()
         with self.write() as conn:
-            conn.executemany(
+            cur = conn.executemany(
                 "UPDATE jobs SET status = CASE WHEN attempts >= ? THEN 'failed' ELSE 'pending' END, "
-                "last_error = ?, lease_until = NULL, updated_at = ? WHERE job_id = ?",
-                [(max_attempts, error[:2000], now, j) for j in job_ids],
+                "last_error = ?, lease_until = NULL, not_before = ?, updated_at = ? "
+                "WHERE job_id = ? AND claimed_by = ? AND fence = ? AND status = 'running'",
+                [(max_attempts, error[:2000],
+                  now + min(backoff_max_s, backoff_s * 2.0 ** max(0, j.attempts - 1)),
+                  now, j.job_id, worker, j.fence) for j in jobs],
             )
+            return int(cur.rowcount)
+
+    def defer_jobs(self, jobs: Sequence[Job], worker: str, reason: str, delay_s: float) -> int:
+        """Put held jobs back as ``deferred`` until ``delay_s`` from now, without
+        spending an attempt (the job was not tried: e.g. GPU admission refused)."""
+        now = time.time()
+        with self.write() as conn:
+            cur = conn.executemany(
+                "UPDATE jobs SET status = 'deferred', attempts = max(0, attempts - 1), "
+                "note = ?, claimed_by = NULL, lease_until = NULL, not_before = ?, updated_at = ? "
+                "WHERE job_id = ? AND claimed_by = ? AND fence = ? AND status = 'running'",
+                [(reason[:2000], now + delay_s, now, j.job_id, worker, j.fence) for j in jobs])
+            return int(cur.rowcount)
 
     def job_counts(self) -> dict[str, int]:
         rows = self.query("SELECT status, count(*) FROM jobs GROUP BY status")
         counts = {s: 0 for s in ("pending", "running", "done", "failed", "deferred")}
         counts.update({r[0]: int(r[1]) for r in rows})
         return counts
+
+    def job_errors(self, limit: int = 20) -> list[dict[str, Any]]:
+        """The most recent jobs with an error or a note (for diagnostics and the CLI)."""
+        rows = self.query(
+            "SELECT j.job_id, s.source_id, j.status, j.attempts, j.last_error, j.note, "
+            "j.not_before FROM jobs j JOIN sources s ON s.seq = j.source_seq "
+            "WHERE j.last_error IS NOT NULL OR j.note IS NOT NULL "
+            "ORDER BY j.updated_at DESC LIMIT ?", (int(limit),))
+        keys = ("job_id", "source_id", "status", "attempts", "last_error", "note", "not_before")
+        return [dict(zip(keys, r, strict=True)) for r in rows]
 
     # -- vectors ----------------------------------------------------------------
 
@@ -645,6 +761,47 @@ class Ledger(SpatialReads):
         return [(r[0], int(r[1]), int(r[2])) for r in self.query(
             "SELECT model, dim, count(*) FROM vectors WHERE owner_kind = 'source' "
             "GROUP BY model, dim")]
+
+    def model_changed(self, model: str, dim: int) -> bool:
+        """True when stored source vectors are of another model or dimension than
+        (``model``, ``dim``): they must be re-embedded (``sources_to_reembed``)."""
+        return any((m, d) != (model, dim) for m, d, _n in self.vector_models())
+
+    def sources_to_reembed(self, model: str, dim: int, limit: int) -> list[SourceRecord]:
+        """Sources whose projection is done but that have no vector of (``model``,
+        ``dim``): after a change of embedding model, these are re-embedded
+        without re-projecting. Pending jobs get their vector when they run."""
+        rows = self.query(
+            f"SELECT {SOURCE_COLUMNS} FROM sources WHERE seq IN ("
+            "SELECT j.source_seq FROM jobs j JOIN sources s ON s.seq = j.source_seq "
+            "WHERE j.status = 'done' AND NOT EXISTS (SELECT 1 FROM vectors v WHERE "
+            "v.owner_kind = 'source' AND v.owner_id = s.source_id AND v.model = ? AND v.dim = ?) "
+            "ORDER BY j.source_seq LIMIT ?) ORDER BY seq", (model, int(dim), int(limit)))
+        return [SourceRecord.from_row(r) for r in rows]
+
+    def replace_vectors(self, model: str, rows: Sequence[tuple[str, str, np.ndarray]]) -> int:
+        """Store re-embedded source vectors of ``model`` and drop the same sources'
+        vectors of any other model, in one transaction; returns the generation."""
+        with self.write() as conn:
+            self.put_vectors(conn, "source", model, rows)
+            ids = [r[0] for r in rows]
+            for start in range(0, len(ids), 500):
+                chunk = ids[start:start + 500]
+                conn.execute(
+                    f"DELETE FROM vectors WHERE owner_kind = 'source' AND model != ? "
+                    f"AND owner_id IN ({','.join('?' * len(chunk))})", [model, *chunk])
+            self._bump_vectors_epoch(conn)
+            return self.bump_generation(conn)
+
+    def drop_other_vectors(self, model: str, dim: int) -> int:
+        """Delete source vectors not of (``model``, ``dim``); returns how many."""
+        with self.write() as conn:
+            cur = conn.execute("DELETE FROM vectors WHERE owner_kind = 'source' "
+                               "AND (model != ? OR dim != ?)", (model, int(dim)))
+            if cur.rowcount:
+                self._bump_vectors_epoch(conn)
+                self.bump_generation(conn)
+            return int(cur.rowcount)
 
     # -- maintenance ---------------------------------------------------------------
 
@@ -716,6 +873,8 @@ class Ledger(SpatialReads):
                 conn.executemany(
                     "INSERT OR REPLACE INTO tombstones (source_id, removed_at) VALUES (?, ?)",
                     [(s, now) for s in removed])
+            # Graph (GraphStore, issue 6): facts, edges and the hierarchy derived from them.
+            self.forget_derived(conn, removed, subjects, self.generation_now(conn) + 1)
             for subject in subjects:
                 self._recount_sessions(conn, subject)
             if scope is not None and not source_ids:
@@ -731,18 +890,26 @@ class Ledger(SpatialReads):
                      (f"{time.time():.6f}",))
 
     def reset_derived(self, model: str | None = None) -> int:
-        """Drop derived vectors (all, or those not of ``model``), rebuild FTS, and
-        requeue every source's job so consolidation recreates what was dropped.
-        Returns the number of jobs requeued."""
+        """Drop derived vectors (all, or those not of ``model``; with all, the graph's
+        facts, edges and topics too), rebuild FTS, and requeue every source's job
+        so consolidation recreates what was dropped, in one transaction.
+        Returns the number of jobs requeued.
+
+        Jobs a live worker holds are requeued too, but fenced: their ``fence`` and
+        ``claimed_by`` change, so the old holder's completion writes nothing
+        (``held_jobs``) and cannot mark the requeued job done."""
         now = time.time()
         with self.write() as conn:
             if model is None:
                 conn.execute("DELETE FROM vectors")
+                self.clear_all_graph(conn)  # facts, edges, topics: re-derived by the requeue
             else:
                 conn.execute("DELETE FROM vectors WHERE model != ?", (model,))
             conn.execute("INSERT INTO sources_fts (sources_fts) VALUES ('rebuild')")
             cur = conn.execute("UPDATE jobs SET status = 'pending', attempts = 0, "
-                               "last_error = NULL, lease_until = NULL, updated_at = ?", (now,))
+                               "last_error = NULL, note = NULL, claimed_by = NULL, "
+                               "lease_until = NULL, not_before = NULL, fence = fence + 1, "
+                               "updated_at = ?", (now,))
             self._bump_vectors_epoch(conn)
             self.bump_generation(conn)
             return int(cur.rowcount)
@@ -755,3 +922,146 @@ class Ledger(SpatialReads):
             "n_sources) SELECT subject_id, robot_id, session_id, min(source_time), "
             "max(source_time), count(*) FROM sources WHERE subject_id = ? AND session_id != '' "
             "GROUP BY subject_id, robot_id, session_id", (subject_id,))
+
+    # -- query road: recall reads and audit rows ------------------------------------
+    #
+    # What the query pipeline reads (scoped FTS5 over sources and facts, session
+    # neighbours, a subject's participants, vectors for the in-memory index) and
+    # the audit rows a background writer stores in batches, one transaction each.
+
+    def search_sources(self, scope: Scope, match: str, k: int,
+                       as_of_valid: float | None = None, as_of_known: float | None = None,
+                       weights: tuple[float, float] = (1.0, 1.0)) -> list[tuple[int, str, float]]:
+        """(seq, source_id, score) of the scope's sources matching an FTS5 expression,
+        best BM25 first (score: higher is better). The subject is also matched inside
+        FTS5 so only its rows are ranked; the join's exact scope filter stays the
+        authority (a phrase can match a longer subject ID). Ties keep storage order."""
+        if not match or k <= 0:
+            return []
+        if any(ch.isalnum() for ch in scope.subject_id):
+            match = f"subject_id : {_fts_phrase(scope.subject_id)} AND ({match})"
+        cond, args = scope_filter(scope, "s", as_of_valid, as_of_known)
+        rows = self.query(
+            f"SELECT s.seq, s.source_id, bm25(sources_fts, {float(weights[0])}, "
+            f"{float(weights[1])}, 0.0) AS rank FROM sources_fts "
+            "JOIN sources s ON s.seq = sources_fts.rowid "
+            f"WHERE sources_fts MATCH ? AND {cond} ORDER BY rank, s.seq LIMIT ?",
+            [match, *args, int(k)])
+        return [(int(r[0]), r[1], -float(r[2])) for r in rows]
+
+    def search_facts(self, scope: Scope, match: str, k: int,
+                     as_of_valid: float | None = None, as_of_known: float | None = None
+                     ) -> list[tuple[int, str, str, float, str]]:
+        """(source seq, source_id, fact_id, score, fact status) for facts matching an
+        FTS5 expression, one row per provenance source in the scope, best first.
+        A time view hides facts valid or known only after it."""
+        if not match or k <= 0:
+            return []
+        if any(ch.isalnum() for ch in scope.subject_id):
+            match = f"subject_id : {_fts_phrase(scope.subject_id)} AND ({match})"
+        cond, args = scope_filter(scope, "s", as_of_valid, as_of_known)
+        if as_of_valid is not None:
+            cond += " AND f.valid_from <= ?"
+            args.append(as_of_valid)
+        if as_of_known is not None:
+            cond += " AND f.known_from <= ?"
+            args.append(as_of_known)
+        rows = self.query(
+            "SELECT s.seq, s.source_id, f.fact_id, bm25(facts_fts, 1.0, 1.0, 0.0) AS rank, "
+            "f.status FROM facts_fts JOIN facts f ON f.rowid = facts_fts.rowid "
+            "JOIN fact_sources fs ON fs.fact_id = f.fact_id "
+            "JOIN sources s ON s.source_id = fs.source_id "
+            f"WHERE facts_fts MATCH ? AND f.subject_id = ? AND {cond} "
+            "ORDER BY rank, s.seq LIMIT ?",
+            [match, scope.subject_id, *args, int(k)])
+        return [(int(r[0]), r[1], r[2], -float(r[3]), r[4]) for r in rows]
+
+    def speakers(self, subject_id: str) -> list[str]:
+        """The distinct non-empty dialogue speakers of a subject (its participants)."""
+        return [r[0] for r in self.query(
+            "SELECT DISTINCT speaker FROM sources WHERE subject_id = ? "
+            "AND modality = 'dialogue' AND speaker != ''", (subject_id,))]
+
+    def sources_near(self, scope: Scope, seqs: Sequence[int], span: int,
+                     as_of_valid: float | None = None, as_of_known: float | None = None
+                     ) -> list[tuple[int, str, str, str, str, float]]:
+        """(seq, source_id, robot_id, session_id, speaker, source_time) of the scope's
+        sources whose sequence number lies within ``span`` of one of ``seqs``, in
+        sequence order."""
+        wanted = sorted({s + d for s in seqs for d in range(-span, span + 1)})
+        if not wanted:
+            return []
+        cond, args = scope_filter(scope, "s", as_of_valid, as_of_known)
+        out: list[tuple[int, str, str, str, str, float]] = []
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start:start + 500]
+            out.extend((int(r[0]), r[1], r[2], r[3], r[4], float(r[5])) for r in self.query(
+                "SELECT s.seq, s.source_id, s.robot_id, s.session_id, s.speaker, s.source_time "
+                "FROM sources s "
+                f"WHERE s.seq IN ({','.join('?' * len(chunk))}) AND {cond} ORDER BY s.seq",
+                [*chunk, *args]))
+        return out
+
+    def meta_value(self, key: str) -> str | None:
+        rows = self.query("SELECT value FROM meta WHERE key = ?", (key,))
+        return rows[0][0] if rows else None
+
+    def source_vectors_after(self, subject_id: str, model: str, after_rowid: int
+                             ) -> list[tuple[Any, ...]]:
+        """Source vectors of ``model`` stored after ``after_rowid``, in rowid order:
+        (rowid, seq, source_id, robot_id, session_id, source_time, known_time, vec,
+        speaker)."""
+        return self.query(
+            "SELECT v.rowid, s.seq, s.source_id, s.robot_id, s.session_id, s.source_time, "
+            "s.known_time, v.vec, s.speaker FROM vectors v JOIN sources s ON s.source_id = v.owner_id "
+            "WHERE v.owner_kind = 'source' AND v.subject_id = ? AND v.model = ? "
+            "AND v.rowid > ? ORDER BY v.rowid", (subject_id, model, int(after_rowid)))
+
+    def write_audit(self, records: Sequence[AuditRecord]) -> int:
+        """Store audit rows and their shown/cited source links in ONE transaction
+        (the query path hands them to a background writer, never waits for this).
+        A row whose ID is already stored is skipped. Returns rows written."""
+        if not records:
+            return 0
+        written = 0
+        with self.write() as conn:
+            for r in records:
+                cur = conn.execute(
+                    "INSERT OR IGNORE INTO audit (query_id, asked_at, subject_id, scope, question, "
+                    "plan, routes, evidence_ids, cited_ids, answer, status, reader, timings) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (r.query_id, r.asked_at, r.subject_id, json.dumps(r.scope), r.question,
+                     json.dumps(r.plan), json.dumps(r.routes), json.dumps(r.shown),
+                     json.dumps(r.cited), r.answer, r.status, r.reader, json.dumps(r.timings)))
+                if not cur.rowcount:
+                    continue
+                written += 1
+                links = [(r.query_id, s, "shown") for s in dict.fromkeys(r.shown)]
+                links += [(r.query_id, s, "cited") for s in dict.fromkeys(r.cited)]
+                conn.executemany("INSERT OR IGNORE INTO audit_sources (query_id, source_id, role) "
+                                 "VALUES (?, ?, ?)", links)
+        return written
+
+
+def _fts_phrase(text: str) -> str:
+    return '"' + text.replace('"', '""') + '"'
+
+
+@dataclass(frozen=True)
+class AuditRecord:
+    """One query's audit row: what was asked, what each route found, what was shown
+    and cited. ``query_id`` is allocated by the caller (no write on the request path)."""
+
+    query_id: int
+    asked_at: float
+    subject_id: str
+    scope: dict[str, Any]
+    question: str
+    plan: dict[str, Any]
+    routes: dict[str, Any]
+    shown: list[str]
+    cited: list[str]
+    answer: str
+    status: str
+    reader: str
+    timings: dict[str, float]

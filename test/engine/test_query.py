@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from trace_ros.capture import Event, ingest
@@ -128,7 +130,15 @@ def test_answer_cites_shown_sources_of_the_subject(filled: Ledger, encoder: Mini
     assert "black" in res.answer
     assert res.reader == "extractive"
     assert {"embed", "recall", "pack", "read", "total"} <= set(res.timings_ms)
-    assert filled.query("SELECT count(*) FROM audit")[0][0] == 1
+    assert res.recall_id and res.to_dict()["recall_id"] == res.recall_id
+    assert engine.flush()
+    rows = filled.query("SELECT query_id, routes, status FROM audit")
+    assert [(str(r[0]), r[2]) for r in rows] == [(res.recall_id, "answered")]
+    links = filled.query("SELECT source_id, role FROM audit_sources WHERE query_id = ?",
+                         (int(res.recall_id),))
+    assert {s for s, role in links if role == "shown"} == {e.source_id for e in res.evidence}
+    assert {s for s, role in links if role == "cited"} == set(res.source_ids)
+    engine.close()
 
 
 def test_current_state_prefers_newest_revision(filled: Ledger, encoder: MiniLMEncoder) -> None:
@@ -187,3 +197,34 @@ def test_lexical_subject_prefilter_is_exact(ledger: Ledger) -> None:
                                       "Is the parcel pickup still on Tuesday?"])
 def test_present_state_questions_are_current(question: str) -> None:
     assert plan_question(question).current
+
+
+def test_audit_rows_are_batched_off_the_request_path(filled: Ledger) -> None:
+    engine = QueryEngine(filled, None)
+    results = [engine.ask(QueryRequest(ALICE, f"parcel pickup {i}?")) for i in range(20)]
+    ids = [r.recall_id for r in results]
+    assert len(set(ids)) == 20 and all(i.isdigit() for i in ids)
+    assert engine.flush()
+    assert engine.auditor is not None and engine.auditor.written == 20
+    assert engine.auditor.batches < 20  # one transaction holds many rows
+    stored = {str(r[0]) for r in filled.query("SELECT query_id FROM audit")}
+    assert stored == set(ids)
+    routes = json.loads(filled.query("SELECT routes FROM audit WHERE query_id = ?",
+                                     (int(ids[0]),))[0][0])
+    assert routes["lexical"] and set(routes["lexical"]) <= {
+        s.source_id for s in filled.sources_in_scope(Scope("alice"))}
+    engine.close()
+
+
+def test_close_writes_what_is_queued_and_forget_removes_audit_links(filled: Ledger) -> None:
+    engine = QueryEngine(filled, None)
+    res = engine.ask(QueryRequest(ALICE, "When is the parcel pickup?"))
+    engine.close()
+    qid = int(res.recall_id)
+    assert filled.query("SELECT count(*) FROM audit WHERE query_id = ?", (qid,))[0][0] == 1
+    shown = res.evidence[0].source_id
+    filled.forget(None, [shown])
+    assert filled.query("SELECT count(*) FROM audit WHERE query_id = ?", (qid,))[0][0] == 0
+    assert filled.query("SELECT count(*) FROM audit_sources WHERE query_id = ?", (qid,))[0][0] == 0
+    off = QueryEngine(filled, None, audit=False).ask(QueryRequest(ALICE, "parcel?"))
+    assert off.recall_id == ""

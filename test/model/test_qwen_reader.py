@@ -13,8 +13,14 @@ from trace_ros.errors import ModelUnavailableError
 from trace_ros.ledger import SourceRecord
 from trace_ros.query.pack import EvidenceItem, pack
 from trace_ros.query.plan import plan_question
-from trace_ros.query.qwen_reader import QwenReader, estimate_need_bytes, parse_citations
-from trace_ros.query.readers import ExtractiveReader, make_reader
+from trace_ros.query.qwen_reader import (
+    QwenReader,
+    estimate_need_bytes,
+    instructions,
+    parse_citations,
+    parse_reply,
+)
+from trace_ros.query.readers import ExtractiveReader, UnavailableReader, make_reader
 
 pytestmark = pytest.mark.model
 GiB = 1 << 30
@@ -53,11 +59,85 @@ def test_loads_nf4_and_reads(tiny_qwen_dir: Path) -> None:
     assert out.cited_ids or out.note  # a random model rarely cites; then it says so
 
 
-def test_missing_weights_qwen_raises_auto_falls_back(tmp_path: Path) -> None:
+def test_missing_weights_qwen_says_so_auto_falls_back(tmp_path: Path) -> None:
     missing = str(tmp_path / "nowhere")
     with pytest.raises(ModelUnavailableError):
-        make_reader(ReaderConfig(kind="qwen", model_path=missing))
+        make_reader(ReaderConfig(kind="qwen", model_path=missing), strict=True)
+    stand_in = make_reader(ReaderConfig(kind="qwen", model_path=missing))
+    assert isinstance(stand_in, UnavailableReader) and "nowhere" in stand_in.reason
     assert isinstance(make_reader(ReaderConfig(kind="auto", model_path=missing)), ExtractiveReader)
+
+
+def test_parse_reply_prefers_the_json_contract_and_reports_unshown_ids() -> None:
+    shown = ["src-1", "src-2"]
+    assert parse_reply('{"answer": "Thursday", "sources": ["src-1"]}', shown) == (
+        "Thursday", ["src-1"], [])
+    # Prose around the object, an ID in brackets, an ID that was never shown.
+    text = 'Sure! {"answer": "Thursday", "sources": ["[src-2]", "src-9"]} done'
+    assert parse_reply(text, shown) == ("Thursday", ["src-2"], ["src-9"])
+    assert parse_reply('{"answer": "UNKNOWN", "sources": []}', shown) == ("", [], [])
+    assert parse_reply("Thursday [src-1] [src-7]", shown) == ("Thursday", ["src-1"], ["src-7"])
+    assert parse_reply("{not json} no citation", shown) == ("{not json} no citation", [], [])
+
+
+def test_instructions_follow_the_plan() -> None:
+    temporal = " ".join(instructions(plan_question("When did she move?")))
+    assert "absolute dates" in temporal and "newest state" in temporal
+    past = " ".join(instructions(plan_question("Where did she live in 2022?")))
+    assert "newest state" not in past and "in 2022" in past
+    assert "every distinct item" in " ".join(instructions(plan_question("What pets has she?")))
+    assert "Chain" in " ".join(instructions(plan_question("What do Ann and Bo both have in common?")))
+
+
+def test_a_reply_citing_an_unshown_id_is_rejected_and_abstained(tiny_qwen_dir: Path,
+                                                                 tmp_path: Path) -> None:
+    from trace_ros.capture import Event, ingest
+    from trace_ros.config import CaptureConfig
+    from trace_ros.ledger import Ledger, Scope
+    from trace_ros.query.answer import QueryEngine, QueryRequest
+
+    reader = QwenReader(ReaderConfig(kind="qwen", model_path=str(tiny_qwen_dir), device="cpu",
+                                     max_new_tokens=8))
+    prompts: list[str] = []
+
+    def forged(prompt: str) -> str:
+        prompts.append(prompt)
+        return '{"answer": "Thursday", "sources": ["src-not-shown"]}'
+
+    reader.generate = forged  # type: ignore[method-assign]
+    with Ledger(tmp_path / "m.db") as ledger:
+        ingest(ledger, [Event("dialogue", Scope("alice"), "the parcel pickup is thursday", "alice",
+                              stamp=10.0)], CaptureConfig())
+        res = QueryEngine(ledger, None, reader, audit=False).ask(
+            QueryRequest(Scope("alice"), "when is the parcel pickup"))
+    assert prompts and "Give absolute dates" in prompts[0]
+    assert res.status == "abstained" and res.answer == "" and res.source_ids == []
+    assert "src-not-shown" in res.message
+
+
+def test_idle_model_is_unloaded_and_reloaded(tiny_qwen_dir: Path) -> None:
+    import time
+
+    reader = QwenReader(ReaderConfig(kind="qwen", model_path=str(tiny_qwen_dir), device="cpu",
+                                     max_new_tokens=4, idle_unload_s=0.2))
+    assert reader.loaded
+    deadline = time.monotonic() + 10
+    while reader.loaded and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not reader.loaded
+    out = reader.read("when is the parcel pickup ?", plan_question("when is the parcel pickup ?"),
+                      _pack())
+    assert reader.loaded and out.reader == "qwen-nf4"
+    reader.close()
+    assert not reader.loaded
+
+
+def test_generation_is_deterministic(tiny_qwen_dir: Path) -> None:
+    reader = QwenReader(ReaderConfig(kind="qwen", model_path=str(tiny_qwen_dir), device="cpu",
+                                     max_new_tokens=6, idle_unload_s=0))
+    prompt = reader.prompt("when is the parcel pickup ?",
+                           plan_question("when is the parcel pickup ?"), _pack())
+    assert reader.generate(prompt) == reader.generate(prompt)
 
 
 def test_refused_admission_falls_back(tiny_qwen_dir: Path, tmp_path: Path) -> None:
@@ -90,7 +170,8 @@ def test_dead_process_leases_are_void(tmp_path: Path) -> None:
                                           "loaded": False}}))
     adm = Admission(path, reserve_bytes=0, probe=lambda d: (10 * GiB, 80 * GiB))
     assert adm.request("me", 8 * GiB, "cuda:0").admitted
-    assert set(adm.leases()) == {"me"} and adm.leases()["me"]["pid"] == os.getpid()
+    me = adm.holder_id("me")
+    assert set(adm.leases()) == {me} and adm.leases()[me]["pid"] == os.getpid()
 
 
 def test_need_estimate_scales_with_weights(tiny_qwen_dir: Path) -> None:

@@ -4,7 +4,8 @@
                            [--ablate graph,hierarchy,update_seeds,lexical,dense]
 
 1. A fresh ledger (``DIR/locomo.db``) captures every conversation as its own
-   subject, then consolidation runs as far as it exists (today: embeddings).
+   subject, then consolidates it as the consolidation node does (embeddings,
+   facts, links, hierarchy).
 2. Every category 1-4 question goes through ``QueryEngine.ask`` and, on the same
    ledger and vectors, through the dense / bm25 / hybrid baselines.
 3. Each ablated component adds one row; a component the engine does not have is
@@ -28,6 +29,7 @@ from typing import Any
 
 from ..capture import ingest
 from ..config import MemoryConfig, load_config
+from ..consolidation.project import build_projection
 from ..consolidation.worker import Consolidator
 from ..embed import MiniLMEncoder
 from ..errors import TraceError
@@ -92,8 +94,14 @@ def capture_and_consolidate(ledger: Ledger, samples: list[dict[str, Any]], cfg: 
     encoder.load()
     load_s = time.perf_counter() - t
     t = time.perf_counter()
-    with bar(ledger.job_counts()["pending"], "consolidate", "src") as b:
-        done = Consolidator(ledger, encoder, cfg.consolidation).drain(progress=b.update)
+    # The same consolidation the node runs: embeddings, facts, links, hierarchy.
+    projector, gate = build_projection(ledger, cfg)
+    try:
+        with bar(ledger.job_counts()["pending"], "consolidate", "src") as b:
+            done = Consolidator(ledger, encoder, cfg.consolidation, projector=projector,
+                                gate=gate).drain(progress=b.update)
+    finally:
+        gate.close()
     consolidation_s = time.perf_counter() - t
     return {"events": len(events), "accepted": sum(r.status == "accepted" for r in results),
             "rejected": sum(r.status == "rejected" for r in results), "capture_s": capture_s,

@@ -7,12 +7,15 @@ Retrieval is scored on the ranked *distinct* turn IDs a method shows, first
 MRR@10 (1 / rank of the first gold turn, 0 if none), Recall@5 macro (mean over
 questions of gold-in-top-5 / gold) and micro (summed hits / summed gold).
 
-Answers use LoCoMo's token F1: lower-case, drop punctuation and articles,
-Porter-stem, count overlapping tokens. For multi-hop questions (category 1)
-both answers are split on commas and each gold part takes its best-matching
-predicted part (mean over gold parts); for open-domain ones (category 3) the
-gold answer is the part before the first ``;`` (LoCoMo's own convention).
-BLEU-1 is clipped unigram precision times the brevity penalty.
+Answers use LoCoMo's token F1 as its official evaluation script computes it:
+drop commas, lower-case, drop punctuation, drop the words ``a``, ``an``,
+``the`` and ``and``, split on whitespace, stem each token with nltk's default
+``PorterStemmer()``, count overlapping tokens; no overlap scores 0. For
+multi-hop questions (category 1) both answers are split on commas and each gold
+part takes its best-matching predicted part (mean over gold parts); for
+open-domain ones (category 3) the gold answer is the part before the first
+``;``. BLEU-1 is clipped unigram precision times the brevity penalty, on the
+same normalised (unstemmed) tokens.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
-from .porter import porter_stem
+from nltk.stem import PorterStemmer
 
 TOP_K = 10
 RECALL_K = 5
@@ -90,27 +93,32 @@ def aggregate_retrieval(scores: Sequence[RetrievalScore]) -> dict[str, float | N
     }
 
 
-_ARTICLES = re.compile(r"\b(a|an|the)\b")
+# LoCoMo drops these words (its "articles" include "and").
+_DROPPED = re.compile(r"\b(a|an|the|and)\b")
 _PUNCT = str.maketrans("", "", string.punctuation)
+# The official script's stemmer: nltk's PorterStemmer() in its default mode.
+_STEMMER = PorterStemmer()
 
 
 def normalize_answer(text: object) -> str:
-    """Lower-case, without punctuation, articles and extra whitespace (ints become text)."""
-    s = str(text).lower().translate(_PUNCT)
-    return " ".join(_ARTICLES.sub(" ", s).split())
+    """LoCoMo's normalisation: no commas, lower-case, no punctuation, no a/an/the/and,
+    single spaces (ints become text)."""
+    s = str(text).replace(",", "").lower().translate(_PUNCT)
+    return " ".join(_DROPPED.sub(" ", s).split())
 
 
 def answer_tokens(text: object, stem: bool = True) -> list[str]:
     toks = normalize_answer(text).split()
-    return [porter_stem(t) for t in toks] if stem else toks
+    return [_STEMMER.stem(t) for t in toks] if stem else toks
 
 
 def token_f1(prediction: object, gold: object) -> float:
-    """Harmonic mean of token precision and recall after normalising and stemming."""
+    """Harmonic mean of token precision and recall after normalising and stemming;
+    0 when no token is shared (two empty answers included, as in LoCoMo's script)."""
     pred, ref = answer_tokens(prediction), answer_tokens(gold)
     common = sum((Counter(pred) & Counter(ref)).values())
-    if not pred or not ref or not common:
-        return 1.0 if not pred and not ref else 0.0
+    if not common:
+        return 0.0
     precision, recall = common / len(pred), common / len(ref)
     return 2 * precision * recall / (precision + recall)
 
@@ -119,11 +127,12 @@ def locomo_f1(prediction: object, gold: object, category: int) -> float:
     """LoCoMo's per-category answer F1 (see the module docstring)."""
     pred, ref = str(prediction), str(gold)
     if category == 3:
-        ref = ref.split(";")[0]
+        ref = ref.split(";")[0].strip()
     if category != 1:
         return token_f1(pred, ref)
-    parts = [p.strip() for p in ref.split(",") if p.strip()] or [ref]
-    guesses = [p.strip() for p in pred.split(",") if p.strip()] or [pred]
+    # As the official script: every comma-separated part counts, empty ones included.
+    parts = [p.strip() for p in ref.split(",")]
+    guesses = [p.strip() for p in pred.split(",")]
     return sum(max(token_f1(g, p) for g in guesses) for p in parts) / len(parts)
 
 

@@ -103,7 +103,10 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"{args.runs} run(s), from spawn)")
     for mode, r in results.items():
         print(f"{mode:<10} {r['service_s']:>18.2f} {r['first_answer_s']:>15.2f}")
-    encoder = "sentence-transformers all-MiniLM-L6-v2 (torch, CPU)"
+    from trace_ros.config import EmbedConfig
+
+    embed = EmbedConfig()
+    encoder = f"{embed.model_name}, embed.backend={getattr(embed, 'backend', 'torch')}, CPU"
     print(f"encoder: {encoder}; cores: {os.cpu_count()}")
     if args.json:
         print(json.dumps({"first_answer_s": results[best]["first_answer_s"], "mode": best,

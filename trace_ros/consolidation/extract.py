@@ -20,17 +20,55 @@ class ExtractContext:
     """What the extractor may know beyond the record itself.
 
     ``addressee``: the other party of a dialogue turn where known (the previous
-    turn's speaker in a two-party conversation), so "you" can be resolved.
+    turn's speaker in a two-party conversation; for the robot's own turns the person
+    it talks to), so "you" can be resolved.
     ``session_time``: the session's start, the fallback anchor when a time
     expression cannot be resolved. ``people``: speakers seen in this scope.
+    ``recent``: (entity, relation) keys of thing facts (``scheduled_for``,
+    ``located_at``, ``status``) from the preceding turns of the same session,
+    oldest first, so "Actually, it's Thursday" or "No, Friday." can be keyed on
+    what the conversation was about; empty when unknown (then such a turn stays
+    unkeyed). ``recent_times``: for each of ``recent``, the resolved time of that
+    key's latest value (None when it fell back), so "No, Friday." after "Wednesday
+    the 8th" means the Friday of that week.
     """
 
     addressee: str = ""
     session_time: float | None = None
     people: frozenset[str] = frozenset()
+    recent: tuple[tuple[str, str], ...] = ()
+    recent_times: tuple[float | None, ...] = ()
+
+
+ROBOT_NAMES = frozenset({"robot", "assistant", "bot", "agent", "system", "the robot"})
+
+
+def is_robot(speaker: str, robot_id: str = "") -> bool:
+    """Whether a dialogue turn is the robot's own: its speaker is the robot's ID or a
+    role name ("robot", "assistant") rather than a person's name."""
+    low = speaker.strip().lower()
+    return bool(low) and (low in ROBOT_NAMES or (bool(robot_id) and low == robot_id.lower()))
 
 
 class Extractor(Protocol):
     name: str
 
     def extract(self, source: SourceRecord, context: ExtractContext) -> list[FactDraft]: ...
+
+
+def make_extractor(kind: str = "cpu-rules") -> Extractor:
+    """The extractor named ``kind`` (only the rule-based CPU one lives here)."""
+    if kind in ("cpu-rules", "cpu", "rules"):
+        from .cpu import CpuExtractor
+
+        return CpuExtractor()
+    raise ValueError(f"extractor: unknown kind {kind!r}")
+
+
+def __getattr__(name: str) -> object:
+    # ``from .extract import CpuExtractor`` without a circular import at load time.
+    if name == "CpuExtractor":
+        from .cpu import CpuExtractor
+
+        return CpuExtractor
+    raise AttributeError(name)

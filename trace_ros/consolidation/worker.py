@@ -1,8 +1,20 @@
-"""The consolidation loop: claim pending jobs, project them, commit, bump the generation.
+"""The consolidation loop: claim due jobs, project them, commit, bump the generation.
 
-Today a projection embeds the source (dense recall reads these vectors) and
-records the outcome; fact extraction and linking plug in here as further steps
-of ``_project``. Source records are never changed by it.
+One batch: claim (a short write transaction), then outside any transaction
+embed the sources and run the gate (GPU admission and model-based extraction
+may take seconds), then ONE write transaction keeps only the jobs this worker
+still holds, writes their vectors and projection, completes them and bumps the
+generation. A crash anywhere leaves either nothing or the whole batch; the jobs
+of a crashed worker are reclaimed when their lease expires, and projecting a
+job again is idempotent (the projector replaces what a source derived before).
+Capture is never blocked for longer than one batch's writes. Source records are
+never changed here.
+
+A failed batch is recorded on its jobs (``last_error``) and retried with
+exponential backoff; a batch the gate refuses (e.g. GPU admission for the LLM
+extractor) is deferred without spending an attempt. On its first run the worker
+compares the stored vectors with its encoder and re-embeds those of another
+model (``Ledger.model_changed``).
 """
 
 from __future__ import annotations
@@ -30,6 +42,23 @@ class Projector(Protocol):
     def project(self, conn: sqlite3.Connection, jobs: list[Job]) -> list[str]: ...
 
 
+class BatchGate(Protocol):
+    """Runs before a batch is projected, outside any transaction.
+
+    ``before_batch`` returns None to go ahead, or a number of seconds to defer
+    the batch by (with ``reason`` saying why); it may do slow work for the batch
+    here (model-based extraction), so that the write transaction stays short.
+    ``notes`` returns, once per batch, what to record on each job (by job ID),
+    e.g. that the extractor fell back to the CPU rules.
+    """
+
+    reason: str
+
+    def before_batch(self, jobs: list[Job]) -> float | None: ...
+
+    def notes(self) -> dict[int, str]: ...
+
+
 class NoopProjector:
     """Embeddings only: no facts, no state change."""
 
@@ -42,60 +71,100 @@ class BatchReport:
     claimed: int = 0
     done: int = 0
     failed: int = 0
+    deferred: int = 0
+    fenced: int = 0  # claimed but taken away before commit (requeued by a reset): not written
+    reembedded: int = 0
     generation: int = 0
     seconds: float = 0.0
+    error: str = ""
 
 
 class Consolidator:
     def __init__(self, ledger: Ledger, encoder: Encoder, config: ConsolidationConfig | None = None,
-                 worker_name: str | None = None, projector: Projector | None = None) -> None:
+                 worker_name: str | None = None, projector: Projector | None = None,
+                 gate: BatchGate | None = None) -> None:
         self.ledger = ledger
         self.encoder = encoder
         self.projector: Projector = projector or NoopProjector()
+        self.gate = gate
         self.config = config or ConsolidationConfig()
         self.worker = worker_name or f"{socket.gethostname()}:{os.getpid()}"
+        self._check_model = True  # compare stored vectors with the encoder on the first run
 
     def run_once(self) -> BatchReport:
-        """Claim and project one batch; returns what happened (claimed=0: idle)."""
+        """Claim and project one batch (or re-embed one batch of vectors of an old
+        model when no job is due); returns what happened (claimed=0 and
+        reembedded=0: idle)."""
         started = time.monotonic()
         cfg = self.config
         jobs = self.ledger.claim_jobs(self.worker, cfg.batch_size, cfg.lease_s, cfg.max_attempts)
         report = BatchReport(claimed=len(jobs))
         if not jobs:
-            return report
-        try:
-            vectors = self.encoder.encode([source_text(j.source.speaker, j.source.text)
-                                           for j in jobs])
-        except Exception as exc:  # noqa: BLE001 - recorded on the jobs, retried later
-            self.ledger.fail_jobs([j.job_id for j in jobs], f"embed: {exc}", cfg.max_attempts)
-            report.failed = len(jobs)
-            report.seconds = time.monotonic() - started
-            return report
-        now = time.time()
-        with self.ledger.write() as conn:
-            Ledger.put_vectors(conn, "source", self.encoder.name,
-                               [(j.source.source_id, j.source.subject_id, v)
-                                for j, v in zip(jobs, vectors, strict=True)])
-            outcomes = self.projector.project(conn, jobs)
-            conn.executemany(
-                "UPDATE jobs SET status = 'done', outcome = ?, last_error = NULL, "
-                "lease_until = NULL, updated_at = ? WHERE job_id = ? AND claimed_by = ?",
-                [(outcome, now, j.job_id, self.worker)
-                 for j, outcome in zip(jobs, outcomes, strict=True)])
-            report.generation = Ledger.bump_generation(conn)
-        report.done = len(jobs)
+            report.reembedded = self._reembed_batch()
+        else:
+            self._project_batch(jobs, report)
         report.seconds = time.monotonic() - started
         return report
 
+    def _project_batch(self, jobs: list[Job], report: BatchReport) -> None:
+        cfg = self.config
+        try:
+            if self.gate is not None:
+                delay = self.gate.before_batch(jobs)
+                if delay is not None:
+                    report.deferred = self.ledger.defer_jobs(jobs, self.worker, self.gate.reason,
+                                                             delay)
+                    return
+            vectors = self.encoder.encode([source_text(j.source.speaker, j.source.text)
+                                           for j in jobs])
+            notes = self.gate.notes() if self.gate is not None else {}
+            with self.ledger.write() as conn:
+                held = Ledger.held_jobs(conn, self.worker, jobs)
+                report.fenced = len(jobs) - len(held)
+                if held:
+                    vec_of = {j.job_id: v for j, v in zip(jobs, vectors, strict=True)}
+                    Ledger.put_vectors(conn, "source", self.encoder.name,
+                                       [(j.source.source_id, j.source.subject_id, vec_of[j.job_id])
+                                        for j in held])
+                    outcomes = self.projector.project(conn, held)
+                    report.done = Ledger.complete_jobs(conn, self.worker, held, outcomes, notes)
+                    report.generation = Ledger.bump_generation(conn)
+        except Exception as exc:  # noqa: BLE001 - recorded on the jobs, retried with backoff
+            report.error = f"{type(exc).__name__}: {exc}"
+            report.failed = self.ledger.fail_jobs(jobs, self.worker, report.error,
+                                                  cfg.max_attempts, cfg.retry_base_s,
+                                                  cfg.retry_max_s)
+
+    def _reembed_batch(self) -> int:
+        """After a change of embedding model: re-embed one batch of done sources
+        that lack a vector of the current model; drop old vectors when none is left."""
+        if not self._check_model:
+            return 0
+        name, dim = self.encoder.name, int(self.encoder.dim)
+        if not self.ledger.model_changed(name, dim):
+            self._check_model = False
+            return 0
+        sources = self.ledger.sources_to_reembed(name, dim, self.config.batch_size)
+        if not sources:
+            self.ledger.drop_other_vectors(name, dim)
+            self._check_model = False
+            return 0
+        vectors = self.encoder.encode([source_text(s.speaker, s.text) for s in sources])
+        self.ledger.replace_vectors(name, [(s.source_id, s.subject_id, v)
+                                           for s, v in zip(sources, vectors, strict=True)])
+        return len(sources)
+
     def drain(self, progress=None) -> int:
-        """Run batches until no job is pending; returns how many were done."""
+        """Run batches until no job is due and no vector awaits re-embedding;
+        returns how many jobs were done. Stops early when a batch only failed
+        (its retry waits for the backoff) or was only deferred."""
         total = 0
         while True:
             report = self.run_once()
-            if report.claimed == 0:
+            if report.claimed == 0 and report.reembedded == 0:
                 return total
             total += report.done
-            if progress:
+            if progress and report.claimed:
                 progress(report.claimed)
-            if report.failed and not report.done:
+            if report.claimed and not report.done and (report.failed or report.deferred):
                 return total

@@ -10,6 +10,7 @@ from rclpy.callback_groups import MutuallyExclusiveCallbackGroup
 from rclpy.executors import Executor, MultiThreadedExecutor
 
 from trace_ros.config import MemoryConfig
+from trace_ros.consolidation.project import build_projection
 from trace_ros.consolidation.worker import BatchReport, Consolidator
 from trace_ros.health import consolidation_health
 from trace_ros.ledger import Ledger
@@ -34,6 +35,7 @@ class ConsolidationNode(ManagedNode):
         super().__init__(**kwargs)
         self.ledger: Ledger | None = None
         self.consolidator: Consolidator | None = None
+        self.gate: Any = None
         self.timer: Any = None
         self.group = MutuallyExclusiveCallbackGroup()
         self.last = BatchReport()
@@ -48,7 +50,9 @@ class ConsolidationNode(ManagedNode):
         self.get_logger().info(f"loading encoder {encoder.name} on {config.embed.device}")
         encoder.load()
         self.get_logger().info(f"encoder ready in {time.monotonic() - started:.1f} s")
-        self.consolidator = Consolidator(self.ledger, encoder, config.consolidation)
+        projector, self.gate = build_projection(self.ledger, config)
+        self.consolidator = Consolidator(self.ledger, encoder, config.consolidation,
+                                         projector=projector, gate=self.gate)
 
     def activate(self) -> None:
         assert self.config is not None
@@ -62,9 +66,11 @@ class ConsolidationNode(ManagedNode):
             self.timer = None
 
     def cleanup(self) -> None:
+        if self.gate is not None:
+            self.gate.close()  # releases an LLM extractor's GPU lease
         if self.ledger is not None:
             self.ledger.close()
-        self.ledger = self.consolidator = None
+        self.ledger = self.consolidator = self.gate = None
 
     def preferred_executor(self) -> Executor:
         return MultiThreadedExecutor(num_threads=2, context=self.context)
@@ -99,7 +105,9 @@ class ConsolidationNode(ManagedNode):
                 "batches": self.batches, "last_batch_claimed": last.claimed,
                 "last_batch_done": last.done, "last_batch_failed": last.failed,
                 "last_batch_ms": round(last.seconds * 1000.0, 3),
-                "encoder": self.consolidator.encoder.name, "db_path": str(self.ledger.path)}
+                "deferred_jobs": jobs["deferred"],
+                "encoder": self.consolidator.encoder.name, "db_path": str(self.ledger.path),
+                **_gate_state(self.consolidator.gate)}
 
     def health(self, values: dict[str, Any]) -> tuple[str, str]:
         failed = int(values["failed_jobs"])
@@ -108,6 +116,12 @@ class ConsolidationNode(ManagedNode):
         return consolidation_health(int(values["pending_jobs"]), recent,
                                     int(self.params.opts["warn_lag_jobs"]),
                                     int(self.params.opts["error_lag_jobs"]))
+
+
+def _gate_state(gate: Any) -> dict[str, Any]:
+    """The extractor selector's state (mode, device, GPU admission) where it has one."""
+    state = getattr(gate, "state", None)
+    return state() if callable(state) else {}
 
 
 def main(args: list[str] | None = None) -> int:

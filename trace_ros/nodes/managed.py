@@ -10,6 +10,7 @@ A node that cannot configure logs why and its process exits with status 1.
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 import time
 from collections.abc import Callable
@@ -30,12 +31,12 @@ from trace_ros.paramspec import ParamSpec
 AUTOSTART = NodeParam(True, ParamSpec(
     "Configure and activate at start (false: wait for `ros2 lifecycle set`)"))
 
-_ENCODERS: dict[tuple[str, str, str], MiniLMEncoder] = {}
+_ENCODERS: dict[tuple[Any, ...], Any] = {}
 
 
-def shared_encoder(config: EmbedConfig) -> MiniLMEncoder:
-    """One encoder per model and device in this process (nodes in one process share it)."""
-    key = (config.model_name, config.model_path, config.device)
+def shared_encoder(config: EmbedConfig) -> Any:
+    """One encoder per embed config in this process (nodes in one process share it)."""
+    key = dataclasses.astuple(config)
     if key not in _ENCODERS:
         _ENCODERS[key] = MiniLMEncoder(config)
     return _ENCODERS[key]

@@ -74,6 +74,8 @@ class QueryNode(ManagedNode):
         close_reader = getattr(self.reader, "close", None)
         if close_reader is not None:
             close_reader()  # releases its GPU lease
+        if self.engine is not None:
+            self.engine.close()  # writes the queued audit rows
         if self.ledger is not None:
             self.ledger.close()
         self.ledger = self.reader = self.engine = None
@@ -120,6 +122,9 @@ class QueryNode(ManagedNode):
         device = getattr(self.reader, "device", None)
         if device is not None:
             values["reader_device"] = device
+        admission = getattr(self.reader, "admission", None)
+        if admission is not None:  # the shared lease table: who holds how much device memory
+            values.update({k: v for k, v in admission.state().items() if k not in values})
         return values
 
     def health(self, values: dict[str, Any]) -> tuple[str, str]:

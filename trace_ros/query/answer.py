@@ -1,13 +1,18 @@
-"""The query pipeline in one place: plan → recall → pack → read → check.
+"""The query pipeline in one place: plan → recall → rank → graph → pack → read → check → audit.
 
-``QueryEngine.ask`` is what the query node, the CLI and the benchmarks call.
-Scope filters apply inside every recall route, before ranking. Cited IDs must
-be among the IDs shown to the reader, or the answer is withheld (abstained).
+The graph stage (``paths.py``) finds the facts behind the recalled sources, walks
+their support paths and lets the resolver decide what is current: its revision
+leads the evidence, and its *missing*/*conflict* become the response status.
+
+``QueryEngine.ask`` is what the query node, the CLI and the benchmarks call;
+each stage is one method below. Scope filters apply inside every recall route,
+before ranking. Cited IDs must be among the IDs shown to the reader, or the
+answer is withheld (abstained). The audit row is handed to a background writer
+(``audit.py``); the response carries its ``recall_id``.
 """
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Collection
 from dataclasses import dataclass, field
@@ -16,15 +21,23 @@ from typing import Any
 from ..config import RecallConfig
 from ..embed import Encoder
 from ..errors import ValidationError
-from ..ledger import Ledger, Scope
+from ..ledger import AuditRecord, Ledger, Scope
+from . import recall as rc
+from .audit import AuditWriter, new_recall_id
 from .pack import EvidenceItem, Pack, pack
+from .paths import GraphOutcome, GraphStage
 from .plan import Plan, plan_question
-from .readers import ExtractiveReader, Reader
-from .recall import Hit, VectorIndex, lexical, reciprocal_rank_fusion
+from .readers import ExtractiveReader, Reader, ReaderOutput
+from .recall import Fused, Hit, Participants, VectorIndex
 from .spatial import Region, SpatialAnswer, answer_spatial
 
-ROUTES = ("lexical", "dense")
+# Routes that find sources, and the stages that re-rank what they found.
+ROUTES = ("lexical", "dense", "facts")
+RERANKERS = ("participants", "neighbours", "sessions", "temporal", "recency")
+# The graph stage (paths.py) and its update-aware seeds with the resolver.
+GRAPH_STAGES = ("graph", "update_seeds")
 MAX_QUESTION_BYTES = 4096
+AUDIT_ROUTE_IDS = 20  # per route, in the audit row
 
 
 @dataclass(frozen=True)
@@ -49,10 +62,13 @@ class QueryResult:
     plan: Plan
     reader: str
     timings_ms: dict[str, float]
+    # Route -> source IDs it contributed, best first (what the audit row records).
     routes: dict[str, list[str]] = field(default_factory=dict)
     paths: list[str] = field(default_factory=list)
     message: str = ""
     left_out: list[str] = field(default_factory=list)
+    # The audit row's ID ("" when auditing is off).
+    recall_id: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -72,23 +88,81 @@ class QueryResult:
             "reader": self.reader,
             "timings_ms": {k: round(v, 3) for k, v in self.timings_ms.items()},
             "message": self.message,
+            "recall_id": self.recall_id,
         }
+
+
+@dataclass
+class Recalled:
+    """What the finding routes returned, and who the question names."""
+
+    routes: dict[str, list[Hit]]
+    speakers: set[str] = field(default_factory=set)
+    boosted: dict[str, list[int]] = field(default_factory=dict)
 
 
 class QueryEngine:
     # What ``ablate`` can remove; the benchmark reports any other component as not applicable.
-    COMPONENTS: tuple[str, ...] = ROUTES
+    COMPONENTS: tuple[str, ...] = ROUTES + RERANKERS + GRAPH_STAGES
 
     def __init__(self, ledger: Ledger, encoder: Encoder | None, reader: Reader | None = None,
                  config: RecallConfig | None = None, *, ablate: Collection[str] = (),
                  audit: bool = True) -> None:
+        unknown = set(ablate) - set(self.COMPONENTS)
+        if unknown:
+            raise ValueError(f"ablate: unknown component(s) {sorted(unknown)}")
         self.ledger = ledger
         self.encoder = encoder
         self.reader: Reader = reader or ExtractiveReader()
         self.config = config or RecallConfig()
         self.ablate = set(ablate)
-        self.audit = audit
         self.index = VectorIndex(ledger, encoder.name) if encoder is not None else None
+        self.participants = Participants(ledger)
+        self.graph_stage = GraphStage(ledger, self.config, self.participants, encoder)
+        self.auditor = (AuditWriter(ledger.path, ledger.config, self.config.audit_batch)
+                        if audit else None)
+
+    def on(self, component: str) -> bool:
+        return component not in self.ablate
+
+    # -- the pipeline ---------------------------------------------------------------
+
+    def ask(self, req: QueryRequest, now: float | None = None) -> QueryResult:
+        """Answer ``req``; raises ``ValidationError`` for a malformed request.
+
+        ``now`` is the caller's clock (a node's ROS clock), recorded as the audit time."""
+        self.validate(req)
+        now = time.time() if now is None else now
+        timings: dict[str, float] = {}
+        t0 = time.perf_counter()
+        plan = self.plan(req)
+        timings["plan"] = _ms(t0)
+        spatial = answer_spatial(
+            self.ledger, req.scope, req.question, now,
+            region=req.region, window=(req.window_start, req.window_end),
+            as_of_valid=req.as_of_valid, as_of_known=req.as_of_known,
+            limit=self.config.evidence_k)
+        if spatial is not None:
+            result = _spatial_result(spatial, plan, timings, t0)
+            if self.auditor is not None:
+                result.recall_id = str(self.record(req, result, now))
+            return result
+        recalled = self.recall(req, timings)
+        ranked = self.rank(req, plan, recalled, timings)
+        graph = self.graph(req, plan, recalled, ranked, timings)
+        packed = self.pack(req, ranked, timings, graph)
+        t = time.perf_counter()
+        out = self.reader.read(req.question, plan, packed,
+                               graph.reader_resolution if graph is not None else None)
+        timings["read"] = _ms(t)
+        result = self.check(plan, packed, out, timings)
+        if graph is not None:
+            self.graph_stage.finish(graph, result)
+        result.routes = self.route_report(recalled, ranked)
+        timings["total"] = _ms(t0)
+        if self.auditor is not None:
+            result.recall_id = str(self.record(req, result, now))
+        return result
 
     def validate(self, req: QueryRequest) -> None:
         req.scope.check()
@@ -100,64 +174,111 @@ class QueryEngine:
         if req.token_budget < 0:
             raise ValidationError("token_budget", "must not be negative")
 
-    def recall(self, req: QueryRequest, timings: dict[str, float]) -> dict[str, list[Hit]]:
-        """Run every enabled route within the scope; fill per-route timings."""
-        cfg = self.config
+    def plan(self, req: QueryRequest) -> Plan:
+        """Relative times in the question resolve against the view's time (default now)."""
+        return plan_question(req.question, reference_time=req.as_of_valid)
+
+    def recall(self, req: QueryRequest, timings: dict[str, float]) -> Recalled:
+        """Every enabled finding route within the scope; per-route timings."""
+        cfg, sc, q = self.config, req.scope, req.question
+        view = (req.as_of_valid, req.as_of_known)
+        speakers: set[str] = set()
+        drop: set[str] = set()
+        if self.on("participants"):
+            speakers, used = self.participants.named(sc.subject_id, q)
+            # A name matches greetings, not content: search without it unless nothing is left.
+            if used and rc.fts_match_expression(q, used):
+                drop = used
         routes: dict[str, list[Hit]] = {}
-        if "lexical" not in self.ablate:
+        if self.on("lexical"):
             t = time.perf_counter()
-            routes["lexical"] = lexical(self.ledger, req.scope, req.question, cfg.lexical_k,
-                                        req.as_of_valid, req.as_of_known,
-                                        weights=(1.0, cfg.speaker_weight))
+            routes["lexical"] = rc.lexical(self.ledger, sc, q, cfg.lexical_k, *view,
+                                           weights=(1.0, cfg.speaker_weight), drop=drop)
             timings["recall_lexical"] = _ms(t)
-        if "dense" not in self.ablate and self.encoder is not None and self.index is not None:
+        if self.on("dense") and self.encoder is not None and self.index is not None:
             t = time.perf_counter()
-            qvec = self.encoder.encode([req.question])[0]
+            qvec = self.encoder.encode([q])[0]
             timings["embed"] = _ms(t)
             t = time.perf_counter()
-            routes["dense"] = self.index.search(req.scope, qvec, cfg.dense_k,
-                                                req.as_of_valid, req.as_of_known)
+            routes["dense"] = self.index.search(sc, qvec, cfg.dense_k, *view)
             timings["recall_dense"] = _ms(t)
-        return routes
+        if self.on("facts"):
+            t = time.perf_counter()
+            found = rc.facts(self.ledger, sc, q, cfg.facts_k, *view, drop=drop)
+            # A fact restating its source's words would count the same match twice:
+            # the route adds only sources the text search did not find.
+            seen = {h.seq for h in routes.get("lexical", ())}
+            routes["facts"] = [h for h in found if h.seq not in seen]
+            timings["recall_facts"] = _ms(t)
+        timings["recall"] = sum(v for k, v in timings.items() if k.startswith("recall_"))
+        return Recalled(routes, speakers)
 
-    def ask(self, req: QueryRequest, now: float | None = None) -> QueryResult:
-        """Answer ``req``; raises ``ValidationError`` for a malformed request.
-
-        ``now`` is the caller's clock (a node's ROS clock), recorded as the audit time."""
-        self.validate(req)
-        timings: dict[str, float] = {}
-        t0 = time.perf_counter()
-        plan = plan_question(req.question)
-        spatial = answer_spatial(
-            self.ledger, req.scope, req.question, time.time() if now is None else now,
-            region=req.region, window=(req.window_start, req.window_end),
-            as_of_valid=req.as_of_valid, as_of_known=req.as_of_known,
-            limit=self.config.evidence_k)
-        if spatial is not None:
-            result = _spatial_result(spatial, plan, timings, t0)
-            if self.audit:
-                self._audit(req, result, time.time() if now is None else now)
-            return result
-        routes = self.recall(req, timings)
-
+    def rank(self, req: QueryRequest, plan: Plan, recalled: Recalled,
+             timings: dict[str, float]) -> list[Fused]:
+        """Fuse the routes' scores, then re-rank by participants, conversation
+        neighbours, session, the time the question names and recency."""
         t = time.perf_counter()
-        fused = reciprocal_rank_fusion(routes, self.config.rrf_k)
-        candidates_n = self.config.evidence_k * 3
-        records = self.ledger.get_sources_by_seq([f.seq for f in fused[:candidates_n]])
-        candidates = [EvidenceItem(records[f.seq], f.score, f.ranks)
-                      for f in fused[:candidates_n] if f.seq in records]
-        timings["recall"] = timings.get("recall_lexical", 0.0) + timings.get("recall_dense", 0.0)
+        cfg = self.config
+        fused = rc.score_fusion(recalled.routes, rc.route_weights(cfg))
+        pool = [f.seq for f in rc.ranked(fused)[:cfg.pool_k]]
+        span = cfg.neighbour_span if self.on("neighbours") else 0
+        info, near = rc.places(self.ledger, req.scope, pool, span,
+                               req.as_of_valid, req.as_of_known, self.index)
+        boosted = recalled.boosted
+        if recalled.speakers:
+            boosted["participants"] = sorted(rc.boost_where(
+                fused, [s for s, p in info.items() if p.speaker in recalled.speakers and s in fused],
+                cfg.participant_weight, "participants"))
+        if span:
+            boosted["neighbours"] = sorted(rc.spread_to_neighbours(
+                fused, info, near, cfg.neighbour_before, cfg.neighbour_after))
+        if self.on("sessions"):
+            boosted["sessions"] = sorted(rc.session_prior(fused, info, cfg.session_weight,
+                                                          cfg.session_top))
+        if self.on("temporal") and plan.window is not None:
+            boosted["temporal"] = sorted(rc.boost_where(
+                fused, rc.in_window(info, plan.window), cfg.temporal_weight, "temporal"))
+        if self.on("recency") and plan.operation == "current_state":
+            boosted["recency"] = sorted(rc.recency(fused, info, cfg.recency_weight))
+        out = rc.ranked(fused)
         timings["fuse"] = _ms(t)
+        return out
 
+    def graph(self, req: QueryRequest, plan: Plan, recalled: Recalled, ranked: list[Fused],
+              timings: dict[str, float]) -> GraphOutcome | None:
+        """Seeds, support paths and the resolver's verdict (``paths.py``)."""
+        if not self.on("graph"):
+            return None
         t = time.perf_counter()
+        out = self.graph_stage.run(req.scope, req.question, plan, ranked, recalled.speakers,
+                                   req.as_of_valid, req.as_of_known,
+                                   update_seeds=self.on("update_seeds"))
+        timings["graph"] = _ms(t)
+        return out
+
+    def pack(self, req: QueryRequest, ranked: list[Fused], timings: dict[str, float],
+             graph: GraphOutcome | None = None) -> Pack:
+        t = time.perf_counter()
+        head = ranked[:self.config.evidence_k * 3]
+        records = self.ledger.get_sources_by_seq([f.seq for f in head])
+        candidates = [EvidenceItem(records[f.seq], f.score, f.ranks)
+                      for f in head if f.seq in records]
         budget = req.token_budget or self.config.token_budget
-        packed: Pack = pack(candidates, budget, self.config.evidence_k)
+        if graph is None:
+            packed = pack(candidates, budget, self.config.evidence_k)
+        else:
+            arranged = self.graph_stage.arrange(graph, candidates, req.as_of_valid,
+                                                req.as_of_known)
+            reserve = min(self.config.graph_path_reserve, budget // 4) if graph.paths else 0
+            packed = pack(arranged, budget, self.config.evidence_k, as_of_valid=req.as_of_valid,
+                          as_of_known=req.as_of_known, path_reserve=reserve)
+            self.graph_stage.add_lines(graph, packed)
         timings["pack"] = _ms(t)
+        return packed
 
-        t = time.perf_counter()
-        out = self.reader.read(req.question, plan, packed)
-        timings["read"] = _ms(t)
-
+    def check(self, plan: Plan, packed: Pack, out: ReaderOutput,
+              timings: dict[str, float]) -> QueryResult:
+        """Citations must be among the shown IDs; no valid citation → abstained."""
         shown = set(packed.source_ids)
         cited = [c for c in dict.fromkeys(out.cited_ids) if c in shown]
         if not packed.items:
@@ -167,34 +288,67 @@ class QueryEngine:
             message = out.note or "the reader cited no shown source"
         else:
             status, message = "answered", out.note
-        answer = out.answer if status == "answered" else ""
-        timings["total"] = _ms(t0)
-        result = QueryResult(
-            status=status, answer=answer, source_ids=cited if status == "answered" else [],
-            evidence=packed.items, plan=plan, reader=out.reader or self.reader.name,
-            timings_ms=timings, routes={k: [h.source_id for h in v] for k, v in routes.items()},
-            message=message, left_out=packed.left_out,
-        )
-        if self.audit:
-            self._audit(req, result, time.time() if now is None else now)
-        return result
+        return QueryResult(
+            status=status, answer=out.answer if status == "answered" else "",
+            source_ids=cited if status == "answered" else [], evidence=packed.items,
+            plan=plan, reader=out.reader or self.reader.name, timings_ms=timings,
+            message=message, left_out=packed.left_out)
 
-    def _audit(self, req: QueryRequest, res: QueryResult, now: float) -> None:
+    # -- audit ----------------------------------------------------------------------
+
+    @staticmethod
+    def route_report(recalled: Recalled, ranked: list[Fused]) -> dict[str, list[str]]:
+        """Per route, the source IDs it found or lifted (best first, capped)."""
+        ids = {f.seq: f.source_id for f in ranked}
+        out = {name: [h.source_id for h in hits[:AUDIT_ROUTE_IDS]]
+               for name, hits in recalled.routes.items()}
+        order = {f.seq: i for i, f in enumerate(ranked)}
+        for name, seqs in recalled.boosted.items():
+            best = sorted((s for s in seqs if s in ids), key=lambda s: order[s])
+            out[name] = [ids[s] for s in best[:AUDIT_ROUTE_IDS]]
+        return out
+
+    def record(self, req: QueryRequest, res: QueryResult, now: float | None = None) -> int:
+        """Queue the audit row; returns its ID at once (nothing is written here).
+        ``now``: the caller's clock (default the wall clock)."""
+        assert self.auditor is not None
+        recall_id = new_recall_id()
         sc = req.scope
-        with self.ledger.write() as conn:
-            conn.execute(
-                "INSERT INTO audit (asked_at, subject_id, scope, question, plan, routes, "
-                "evidence_ids, cited_ids, answer, status, reader, timings) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (now, sc.subject_id,
-                 json.dumps({"subject_id": sc.subject_id, "robot_id": sc.robot_id,
-                             "session_id": sc.session_id, "as_of_valid": req.as_of_valid,
-                             "as_of_known": req.as_of_known}),
-                 req.question, json.dumps(res.plan.to_dict()),
-                 json.dumps({k: len(v) for k, v in res.routes.items()}),
-                 json.dumps([e.source_id for e in res.evidence]), json.dumps(res.source_ids),
-                 res.answer, res.status, res.reader, json.dumps(res.timings_ms)),
-            )
+        self.auditor.submit(AuditRecord(
+            query_id=recall_id, asked_at=time.time() if now is None else now,
+            subject_id=sc.subject_id,
+            scope={"subject_id": sc.subject_id, "robot_id": sc.robot_id,
+                   "session_id": sc.session_id, "as_of_valid": req.as_of_valid,
+                   "as_of_known": req.as_of_known},
+            question=req.question, plan=res.plan.to_dict(), routes=res.routes,
+            shown=_shown_ids(res.evidence), cited=list(res.source_ids),
+            answer=res.answer, status=res.status, reader=res.reader,
+            timings={k: round(v, 3) for k, v in res.timings_ms.items()}))
+        return recall_id
+
+    def flush(self, timeout: float = 10.0) -> bool:
+        """Wait until queued audit rows are written."""
+        return self.auditor.flush(timeout) if self.auditor is not None else True
+
+    def close(self) -> None:
+        """Write what is queued and stop the audit writer."""
+        if self.auditor is not None:
+            self.auditor.close()
+
+    def __enter__(self) -> QueryEngine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _shown_ids(evidence: list[EvidenceItem]) -> list[str]:
+    """Every source record the reader was shown (an item may show several)."""
+    ids: list[str] = []
+    for item in evidence:
+        records = getattr(item, "records", None) or [item.record]
+        ids.extend(r.source_id for r in records)
+    return list(dict.fromkeys(ids))
 
 
 def _spatial_result(spatial: SpatialAnswer, plan: Plan, timings: dict[str, float],

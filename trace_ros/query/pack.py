@@ -1,16 +1,36 @@
 """Packing: original source records, verbatim with IDs, under a token budget.
 
-A record goes in whole or not at all; duplicates are dropped; what did not fit
-is recorded so the audit row can say what the reader did not see.
+The packer takes *groups*: an evidence unit and the support it needs (say, a
+fact's source and the source of the update that superseded it). A group goes
+in whole or not at all. Duplicates are dropped (a record already packed is not
+paid for twice). Records after the view's as-of time (``source_time`` past
+``as_of_valid`` or ``known_time`` past ``as_of_known``) are never shown. What
+did not go in is recorded with the reason, so the audit row can say what the
+reader did not see.
+
+The rendered pack lists the source records first, then the support-path lines
+("fact X superseded on 2023-05-08 by [id]") that the graph stage adds with
+``Pack.add_paths`` into the budget the sources left (``path_reserve`` keeps
+room for them).
+
+The plan is read here: a count or list (``needs_complete_set``) is not cut at
+``max_items`` (only the budget limits it) and the pack says whether the set
+is complete; a duration (``needs_endpoints``) keeps room for the earliest and
+the latest candidate, so both ends are shown.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..ledger import SourceRecord
 from .text import estimate_tokens
+
+if TYPE_CHECKING:
+    from .plan import Plan
 
 
 @dataclass(frozen=True)
@@ -30,31 +50,128 @@ class EvidenceItem:
         return f"[{r.source_id}] ({when}, {who}) {r.text}"
 
 
+@dataclass(frozen=True)
+class EvidenceGroup:
+    """An atomic closure: ``items[0]`` is the unit, the rest the support it needs;
+    ``paths`` are rendered support lines that belong to it."""
+
+    items: tuple[EvidenceItem, ...]
+    paths: tuple[str, ...] = ()
+
+    @property
+    def source_ids(self) -> list[str]:
+        return [i.source_id for i in self.items]
+
+
+@dataclass(frozen=True)
+class Omission:
+    source_id: str
+    reason: str  # budget | max_items | after_as_of | duplicate
+
+
 @dataclass
 class Pack:
     items: list[EvidenceItem] = field(default_factory=list)
     tokens: int = 0
     left_out: list[str] = field(default_factory=list)
+    paths: list[str] = field(default_factory=list)
+    omissions: list[Omission] = field(default_factory=list)
+    budget: int = 0
+    # False when a count/list plan had members left out (the set may be incomplete).
+    complete: bool = True
 
     @property
     def source_ids(self) -> list[str]:
         return [i.source_id for i in self.items]
 
     def render(self) -> str:
-        return "\n".join(i.render() for i in self.items)
+        lines = [i.render() for i in self.items]
+        if self.paths:
+            lines.append("Support paths:")
+            lines.extend(f"- {p}" for p in self.paths)
+        return "\n".join(lines)
+
+    def add_paths(self, lines: Iterable[str]) -> list[str]:
+        """Add rendered support-path lines while the budget lasts; returns those left out."""
+        dropped = []
+        for line in lines:
+            if line in self.paths:
+                continue
+            cost = estimate_tokens(line)
+            if self.budget and self.tokens + cost > self.budget:
+                dropped.append(line)
+                continue
+            self.paths.append(line)
+            self.tokens += cost
+        return dropped
+
+    def _omit(self, source_id: str, reason: str) -> None:
+        self.omissions.append(Omission(source_id, reason))
+        if reason != "duplicate" and source_id not in self.left_out:
+            self.left_out.append(source_id)
 
 
-def pack(candidates: list[EvidenceItem], token_budget: int, max_items: int) -> Pack:
-    out = Pack()
-    seen: set[str] = set()
-    for item in candidates:
-        if item.source_id in seen:
+def _in_view(rec: SourceRecord, as_of_valid: float | None, as_of_known: float | None) -> bool:
+    if as_of_valid is not None and rec.source_time > as_of_valid:
+        return False
+    return as_of_known is None or rec.known_time <= as_of_known
+
+
+def _endpoints_first(groups: list[EvidenceGroup]) -> list[EvidenceGroup]:
+    """The best group, then the earliest and the latest, then the rest in order."""
+    if len(groups) < 3:
+        return groups
+    by_time = sorted(range(len(groups)), key=lambda i: groups[i].items[0].record.source_time)
+    first = [0, by_time[0], by_time[-1]]
+    order = list(dict.fromkeys(first + list(range(len(groups)))))
+    return [groups[i] for i in order]
+
+
+def pack(candidates: Sequence[EvidenceItem | EvidenceGroup], token_budget: int, max_items: int,
+         *, as_of_valid: float | None = None, as_of_known: float | None = None,
+         plan: Plan | None = None, path_reserve: int = 0) -> Pack:
+    """Pack ``candidates`` (best first) into at most ``token_budget`` tokens.
+
+    ``path_reserve`` tokens are kept for ``Pack.add_paths``; the group's own path
+    lines count against the sources' budget, as they go in with the group.
+    """
+    out = Pack(budget=token_budget)
+    groups = [c if isinstance(c, EvidenceGroup) else EvidenceGroup((c,)) for c in candidates]
+    complete_set = plan is not None and plan.needs_complete_set
+    if plan is not None and plan.needs_endpoints:
+        groups = _endpoints_first(groups)
+    source_budget = max(0, token_budget - path_reserve)
+    packed: set[str] = set()
+    for group in groups:
+        later = [i for i in group.items if not _in_view(i.record, as_of_valid, as_of_known)]
+        for item in later:
+            out._omit(item.source_id, "after_as_of")
+        if later:
+            if later[0].source_id == group.items[0].source_id:
+                continue  # the unit itself is outside the view
+            # Support outside the view is not shown, and neither are its path lines.
+            late = {i.source_id for i in later}
+            group = EvidenceGroup(tuple(i for i in group.items if i.source_id not in late))
+        new = list({i.source_id: i for i in group.items if i.source_id not in packed}.values())
+        if not new:
+            for item in group.items:
+                out._omit(item.source_id, "duplicate")
             continue
-        seen.add(item.source_id)
-        cost = estimate_tokens(item.render())
-        if len(out.items) >= max_items or out.tokens + cost > token_budget:
-            out.left_out.append(item.source_id)
+        cost = sum(estimate_tokens(i.render()) for i in new)
+        cost += sum(estimate_tokens(p) for p in group.paths if p not in out.paths)
+        reason = ""
+        if not complete_set and len(out.items) + len(new) > max_items:
+            reason = "max_items"
+        elif out.tokens + cost > source_budget:
+            reason = "budget"
+        if reason:
+            for item in new:
+                out._omit(item.source_id, reason)
+            if complete_set:
+                out.complete = False
             continue
-        out.items.append(item)
+        out.items.extend(new)
+        packed.update(i.source_id for i in new)
+        out.paths.extend(p for p in group.paths if p not in out.paths)
         out.tokens += cost
     return out

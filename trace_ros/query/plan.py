@@ -1,36 +1,78 @@
-"""Operation and shape detection: which answer plan a question needs.
+"""Operation, shape and time view of a question: which answer plan it needs.
 
 Rules are generic English question forms, not tuned to any benchmark.
+
+Every question asks about the current state (``current``) unless it names
+another time: a date or period ("in 2022", "last week", "in May"), a relative
+past ("before she moved", "when he was a kid") or a past habit ("used to").
+A named time that resolves against the reference time (the request time, or
+the request's as-of) becomes ``window`` (start, end epoch seconds); "before
+<time>" becomes ``as_of`` (the view ends there). The plan also says what kind
+of span answers it (``answer_type``) and which evidence must be complete:
+``needs_complete_set`` (a count or list needs every member) and
+``needs_endpoints`` (a duration needs both ends) are read by packing and by
+the readers.
 """
 
 from __future__ import annotations
 
 import re
+import time as _time
 from dataclasses import asdict, dataclass
+
+from ..consolidation.timeanchor import find_candidates, resolve_expression
+from .text import stem
 
 OPERATIONS = ("fact", "count", "list", "temporal_lookup", "temporal_arithmetic",
               "current_state", "history")
 SHAPES = ("factual", "temporal", "preference", "multi_hop", "open")
+ANSWER_TYPES = ("date", "duration", "number", "place", "person", "reason", "yesno", "manner",
+                "thing")
 
 _RULES: list[tuple[str, re.Pattern[str]]] = [
     ("temporal_arithmetic", re.compile(
-        r"\bhow long\b|\bhow many (days|weeks|months|years|hours|minutes)\b|\bsince when\b", re.I)),
+        r"\bhow long\b|\bhow many (days|weeks|months|years|hours|minutes)\b|\bsince when\b"
+        r"|\bhow (old|recently)\b", re.I)),
     ("count", re.compile(r"\bhow many\b|\bhow often\b|\bnumber of\b|\bhow much\b", re.I)),
     ("temporal_lookup", re.compile(
         r"^\s*when\b|\bwhat (time|date|day|year|month)\b|\bwhich (day|year|month)\b", re.I)),
     ("current_state", re.compile(r"\b(currently|current|these days|at the moment|latest)\b", re.I)),
     ("history", re.compile(
-        r"\b(used to|previously|originally|at first|before (that|then)|changed?|history)\b",
-        re.I)),
-    ("list", re.compile(r"\b(what|which) (are|were) (all|some)\b|\blist\b|\bwhat (kinds?|types?)\b",
-                        re.I)),
+        r"\b(used to|previously|originally|at first|before (that|then)|changed?|history"
+        r"|formerly|earlier)\b|\bbefore\s*[?.!]?\s*$", re.I)),
+    ("list", re.compile(r"\b(what|which) (are|were) (all|some)\b|\blist\b|\bwhat (kinds?|types?|sorts?)"
+                        r" of \w+s\b|\bname (all|some|every)\b", re.I)),
 ]
-# Asks about the state as it is now, whatever the operation ("When is X now?").
-_CURRENT = re.compile(r"\b(now|currently|current|still|these days|at the moment|latest|anymore)\b"
-                      r"|^\s*where (is|are)\b|\blast (seen|saw|see)\b", re.I)
+# Explicitly about now ("When is X now?"), whatever the operation.
+_NOW = re.compile(r"\b(now|currently|current|still|these days|at the moment|latest|anymore)\b"
+                  r"|^\s*where (is|are)\b|\blast (seen|saw|see)\b", re.I)
+# A past the question names without a date: not the current state.
+_PAST_VIEW = re.compile(
+    r"\b(used to|previously|originally|at first|formerly|back then|at the time|in the past"
+    r"|before (that|then|the|he|she|they|we|i|you|it|his|her|their|my|our)\b"
+    r"|when (he|she|they|i|we|you) (was|were)\b|as a (kid|child|teenager)|growing up)"
+    r"|\bbefore\s*[?.!]?\s*$", re.I)
+_BEFORE = re.compile(r"\b(before|until|prior to|as of|by)\s+$", re.I)
 _PREFERENCE = re.compile(r"\b(like|likes|prefer\w*|favou?rite|enjoy\w*|love\w*|hate\w*|want\w*)\b",
                          re.I)
-_OPEN = re.compile(r"\b(would|might|likely|could|probably)\b", re.I)
+_OPEN = re.compile(r"^\s*(would|might|could)\b|\b(likely|probably|might|would)\b", re.I)
+_MULTI = re.compile(r"\b(both|and|also|as well as|in common|together|each)\b", re.I)
+# "What has she painted?", "Where have they camped?": the perfect asks over all occasions.
+_EXPERIENTIAL = re.compile(r"^\s*(what|where|who|which)\s+(has|have)\s+(\w+\s+){1,3}?\w+(ed|en|t)\b",
+                           re.I)
+_AUX = ("is", "are", "was", "were", "do", "does", "did", "has", "have", "had", "can", "could",
+        "will", "would", "should", "might", "may", "am", "shall")
+_PAST_AUX = re.compile(r"\b(did|was|were|had|went|gave|got|made|took|saw|bought|ate|told|said|met"
+                       r"|began|found|felt|left|won|wrote|brought|thought|came|became)\b"
+                       r"|\b\w{3,}ed\b", re.I)
+_PRESENT_AUX = re.compile(r"\b(is|are|am|does|do|should|shall|can|must|has|have|be)\b", re.I)
+_PAST_FORM = re.compile(r"\b(did|was|were|had)\b", re.I)
+_FUTURE = re.compile(r"\b(will|going to|plan\w*|upcoming|next)\b", re.I)
+_YEAR = re.compile(r"^(?:in |during |since |of )?((?:19|20)\d{2})$", re.I)
+_MONTHS = ("january february march april may june july august september october november "
+           "december").split()
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_NOUN_SKIP = {"kind", "kinds", "type", "types", "sort", "sorts", "of"}
 
 
 @dataclass(frozen=True)
@@ -39,26 +81,156 @@ class Plan:
     shape: str
     needs_complete_set: bool
     needs_endpoints: bool
-    current: bool = False
+    current: bool = True
+    # A time the question names: [start, end) in epoch seconds, or None.
+    window: tuple[float, float] | None = None
+    # "before <time>": the view as of that time.
+    as_of: float | None = None
+    time_text: str = ""
+    answer_type: str = "thing"
+    # The head noun the question asks for ("what workshop" → "workshop").
+    focus: str = ""
+    tense: str = "present"  # present | past | future
 
     def to_dict(self) -> dict[str, object]:
         return asdict(self)
 
+    @property
+    def wants_newest(self) -> bool:
+        """Whether revisions of one state should be read newest first: an explicit 'now',
+        or a present/future-tense question about a state in the current view ("When is my
+        pickup?", "Where does she work?"); a past-tense one asks about an event."""
+        return self.operation == "current_state" or (
+            self.current and self.tense in ("present", "future")
+            and self.operation in ("fact", "temporal_lookup")
+            and self.answer_type not in ("yesno", "reason"))
 
-def plan_question(question: str) -> Plan:
+
+def _answer_type(q: str, operation: str) -> str:
+    ql = q.lower().strip()
+    if operation == "temporal_arithmetic":
+        return "duration"
+    if operation == "temporal_lookup":
+        return "date"
+    if operation == "count":
+        return "number"
+    if re.match(r"^(where|in which (city|country|place|town|state))\b", ql):
+        return "place"
+    if re.match(r"^(who|whom|whose)\b", ql):
+        return "person"
+    if re.match(r"^why\b|\bwhat (made|motivated|inspired|caused|led)\b", ql):
+        return "reason"
+    if re.match(r"^how (do|does|did|is|was|are|were|has|have|can|could|would)\b", ql):
+        return "manner"
+    if ql.split(" ", 1)[0] in _AUX:
+        return "yesno"
+    return "thing"
+
+
+def _focus(q: str) -> str:
+    """The noun after 'what'/'which' ("What kind of music" → "music"), else ''."""
+    m = re.match(r"^\s*(?:what|which)\s+((?:\w+\s+){0,4}?)(?:" + "|".join(_AUX) + r")\b", q, re.I)
+    if not m:
+        return ""
+    nouns = [w for w in m.group(1).lower().split() if w not in _NOUN_SKIP]
+    return nouns[-1] if nouns else ""
+
+
+def _tense(q: str) -> str:
+    if _FUTURE.search(q):
+        return "future"
+    if _PRESENT_AUX.search(q) and not _PAST_FORM.search(q):
+        return "present"  # "When should it be watered?", "What has she painted?"
+    return "past" if _PAST_AUX.search(q) else "present"
+
+
+def _granularity(expr: str) -> str:
+    e = expr.lower()
+    if _YEAR.match(e.strip()) or re.search(r"\byears?\b", e):
+        return "year"
+    if re.search(r"\bmonths?\b", e):
+        return "month"
+    if re.search(r"\bweeks?\b|weekend", e):
+        return "week"
+    has_day = re.search(r"\b\d{1,2}(st|nd|rd|th)?\b", e) or any(d in e for d in _WEEKDAYS) or \
+        re.search(r"yesterday|today|tomorrow|tonight|days? ago", e)
+    if not has_day and any(re.search(rf"\b{m[:3]}", e) for m in _MONTHS):
+        return "month"
+    return "day"
+
+
+def period_window(when: float, granularity: str) -> tuple[float, float]:
+    """[start, end) of the day/week/month/year containing ``when`` (UTC)."""
+    t = _time.gmtime(when)
+    if granularity == "year":
+        return (_epoch(t.tm_year, 1, 1), _epoch(t.tm_year + 1, 1, 1))
+    if granularity == "month":
+        y, m = (t.tm_year + 1, 1) if t.tm_mon == 12 else (t.tm_year, t.tm_mon + 1)
+        return (_epoch(t.tm_year, t.tm_mon, 1), _epoch(y, m, 1))
+    day0 = _epoch(t.tm_year, t.tm_mon, t.tm_mday)
+    if granularity == "week":
+        start = day0 - t.tm_wday * 86400.0
+        return (start, start + 7 * 86400.0)
+    return (day0, day0 + 86400.0)
+
+
+def _epoch(year: int, month: int, day: int) -> float:
+    import calendar
+
+    return float(calendar.timegm((year, month, day, 0, 0, 0, 0, 0, 0)))
+
+
+def named_time(question: str, reference_time: float) -> tuple[str, tuple[float, float] | None,
+                                                               float | None]:
+    """The time ``question`` names: (phrase, window, as_of); empty phrase when none."""
+    for m in find_candidates(question):
+        expr = m.group(0).strip()
+        when = resolve_expression(expr, reference_time, False)
+        if when is None:
+            continue
+        window = period_window(when, _granularity(expr))
+        if _BEFORE.search(question[: m.start()]):
+            return expr, None, window[0]
+        return expr, window, None
+    return "", None, None
+
+
+def plan_question(question: str, reference_time: float | None = None) -> Plan:
+    """The plan for ``question``; ``reference_time`` (epoch s) resolves relative times
+    it names ("last week"), default now."""
     operation = next((op for op, rx in _RULES if rx.search(question)), "fact")
-    current = bool(_CURRENT.search(question))
-    if operation == "fact" and current:
+    explicit_now = bool(_NOW.search(question))
+    if operation == "fact" and explicit_now:
         operation = "current_state"
+    ref = _time.time() if reference_time is None else reference_time
+    time_text, window, as_of = named_time(question, ref)
+    past_view = bool(_PAST_VIEW.search(question))
+    if past_view and not time_text:
+        time_text = _PAST_VIEW.search(question).group(0)  # type: ignore[union-attr]
+    current = explicit_now or not (time_text or past_view or operation == "history")
+    answer_type = _answer_type(question, operation)
+    focus = _focus(question)
+    if operation == "fact" and ((focus and _plural(focus)) or _EXPERIENTIAL.search(question)):
+        operation = "list"
     if operation.startswith("temporal"):
         shape = "temporal"
+    elif answer_type == "yesno" and _OPEN.match(question):  # a hypothetical: inference
+        shape = "open"
     elif _PREFERENCE.search(question):
         shape = "preference"
     elif _OPEN.search(question):
         shape = "open"
+    elif _MULTI.search(question):
+        shape = "multi_hop"
     else:
         shape = "factual"
     return Plan(operation, shape,
                 needs_complete_set=operation in ("count", "list"),
                 needs_endpoints=operation == "temporal_arithmetic",
-                current=current or operation == "current_state")
+                current=current, window=window, as_of=as_of, time_text=time_text,
+                answer_type=answer_type, focus=focus, tense=_tense(question))
+
+
+def _plural(noun: str) -> bool:
+    return len(noun) > 3 and noun.endswith("s") and not noun.endswith("ss") and stem(noun) != noun \
+        and not noun.endswith("ous")

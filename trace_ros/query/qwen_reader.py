@@ -2,65 +2,87 @@
 
 The model folder (or a hub cache name, resolved without network) comes from
 ``reader.model_path``. On a GPU, loading is a job that must be admitted (see
-``admission.py``); when it is refused the reader either loads on the CPU
-(``reader.cpu_fallback``) or is unavailable, and ``make_reader('auto')`` then
-answers extractively. The model is asked to cite the bracketed source IDs it
-used; the pipeline's checks drop any citation that was not shown.
+``admission.py``) *before* the weights are read; when it is refused the reader
+either loads on the CPU (``reader.cpu_fallback``) or is unavailable, and
+``make_reader`` then answers extractively and says so in every answer's note.
+After ``reader.idle_unload_s`` seconds without a question the model is
+unloaded and its GPU lease released; the next question loads it again (and is
+admitted again).
+
+Decoding is greedy (deterministic). The output contract is one JSON object,
+``{"answer": "...", "sources": ["<id>", ...]}`` (``"answer": "UNKNOWN"`` when
+the evidence does not answer); ``parse_reply`` also accepts bracketed IDs in
+free text. Cited IDs that were not shown are dropped and reported in the note,
+so a reply citing only unshown IDs has no citation and is abstained by the
+checks in ``answer.py``.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import threading
-from pathlib import Path
-from typing import Any
+import time
+from typing import TYPE_CHECKING, Any
 
 from ..admission import Admission, Decision
 from ..config import ReaderConfig
 from ..errors import ModelUnavailableError
+from ..qwen_model import (  # noqa: F401 - re-exported: the reader's public helpers
+    RUNTIME_OVERHEAD_BYTES,
+    chat_prompt,
+    estimate_need_bytes,
+    generate,
+    load_causal_lm,
+    resolve_device,
+    resolve_model_dir,
+)
 from .pack import Pack
 from .plan import Plan
 from .readers import ReaderOutput
 
+if TYPE_CHECKING:
+    from ..state import Resolution
+
 SYSTEM_PROMPT = (
-    "You answer questions about a robot's memory using only the numbered evidence records. "
-    "Each record starts with its ID in square brackets. Answer briefly, then cite every record "
-    "you used by writing its ID in square brackets. If the evidence does not answer the "
-    "question, reply exactly: UNKNOWN"
+    "You answer questions about a robot's memory using only the evidence records shown. "
+    "Each record starts with its ID in square brackets, then its time and speaker. "
+    "Reply with one JSON object and nothing else: "
+    '{"answer": "<short answer>", "sources": ["<ID of every record you used>"]}. '
+    "Cite only IDs that appear in the evidence. If the evidence does not answer the "
+    'question, reply {"answer": "UNKNOWN", "sources": []}.'
 )
 _CITATION = re.compile(r"\[([^\[\]\n]{1,200})\]")
-# Overhead beyond the weights for activations and the KV cache of short prompts.
-RUNTIME_OVERHEAD_BYTES = 512 << 20
+_JSON = re.compile(r"\{.*?\}", re.S)
+UNKNOWN = "UNKNOWN"
 
 
-def resolve_model_dir(model_path: str) -> Path:
-    """A local model folder from a path or a hub cache name; never downloads."""
-    if not model_path:
-        raise ModelUnavailableError("reader.model_path is empty: name a local Qwen folder or cache")
-    path = Path(model_path).expanduser()
-    if path.is_dir():
-        if not (path / "config.json").exists():
-            raise ModelUnavailableError(f"{path} has no config.json")
-        return path
-    try:
-        from huggingface_hub import snapshot_download
-
-        return Path(snapshot_download(model_path, local_files_only=True))
-    except Exception as exc:  # noqa: BLE001 - any miss means "not on disk"
-        raise ModelUnavailableError(
-            f"reader model {model_path!r} is neither a folder nor in the local cache") from exc
-
-
-def estimate_need_bytes(model_dir: Path, load_in_4bit: bool) -> int:
-    """Device memory the model will take: NF4 keeps about 0.3 of 16-bit weight bytes
-    (embeddings and head stay 16-bit), plus a fixed runtime overhead."""
-    weights = sum(p.stat().st_size for p in model_dir.glob("*.safetensors"))
-    weights = weights or sum(p.stat().st_size for p in model_dir.glob("*.bin"))
-    return int(weights * (0.3 if load_in_4bit else 1.0)) + RUNTIME_OVERHEAD_BYTES
+def instructions(plan: Plan) -> list[str]:
+    """What the reader is told for this plan (one line each)."""
+    out = ["Answer in a few words, not a sentence."]
+    if plan.shape == "temporal" or plan.answer_type in ("date", "duration"):
+        out.append("Give absolute dates (day month year), computed from each record's own time "
+                   "for words like 'yesterday' or 'last week'.")
+    if plan.current:
+        out.append("Answer with the newest state: a later record that changes or cancels an "
+                   "earlier one wins; records marked superseded are history.")
+    else:
+        out.append(f"Answer for the time the question names ({plan.time_text or 'the past'}), "
+                   "not the current state.")
+    if plan.as_of is not None or plan.window is not None:
+        out.append("Use only records inside the time the question names.")
+    if plan.needs_complete_set:
+        out.append("List every distinct item (comma-separated), each once; for a count, count "
+                   "distinct items.")
+    if plan.needs_endpoints:
+        out.append("Use the records of both ends of the period and compute the difference.")
+    if plan.shape == "multi_hop":
+        out.append("Chain the records that together answer it and cite each of them.")
+    return out
 
 
 def parse_citations(text: str, shown: list[str]) -> tuple[str, list[str]]:
-    """Split a generation into (answer without citations, cited IDs that were shown)."""
+    """Split free text into (answer without citations, cited IDs that were shown)."""
     shown_set = set(shown)
     cited: list[str] = []
     for raw in _CITATION.findall(text):
@@ -73,6 +95,35 @@ def parse_citations(text: str, shown: list[str]) -> tuple[str, list[str]]:
     return re.sub(r"\s{2,}", " ", answer).strip(), cited
 
 
+def parse_reply(text: str, shown: list[str]) -> tuple[str, list[str], list[str]]:
+    """(answer, cited shown IDs, cited IDs that were not shown) from a generation.
+
+    The JSON object of the contract is preferred; free text with bracketed IDs is
+    accepted. ``UNKNOWN`` becomes an empty answer."""
+    answer, raw_ids = "", []
+    for blob in _JSON.findall(text):
+        try:
+            obj = json.loads(blob)
+        except ValueError:
+            continue
+        if isinstance(obj, dict) and "answer" in obj:
+            answer = str(obj.get("answer") or "").strip()
+            sources = obj.get("sources") or obj.get("source_ids") or []
+            raw_ids = [str(s).strip().strip("[]") for s in
+                       (sources if isinstance(sources, list) else [sources])]
+            break
+    else:
+        answer, _ = parse_citations(text, shown)
+        raw_ids = [p.strip() for raw in _CITATION.findall(text) for p in re.split(r"[,;]\s*", raw)]
+        answer = answer.strip().strip('"')
+    shown_set = set(shown)
+    cited = [i for i in dict.fromkeys(raw_ids) if i in shown_set]
+    unshown = [i for i in dict.fromkeys(raw_ids) if i and i not in shown_set]
+    if answer.upper().startswith(UNKNOWN):
+        answer = ""
+    return answer, cited, unshown
+
+
 class QwenReader:
     name = "qwen-nf4"
 
@@ -83,16 +134,20 @@ class QwenReader:
         self.admission = admission
         self.holder = holder
         self.decision: Decision | None = None
-        self._lock = threading.Lock()
-        self.device = self._admit()
-        self.model, self.tokenizer = self._load()
+        self._lock = threading.RLock()
+        self._timer: threading.Timer | None = None
+        self.last_used = time.monotonic()
+        self.model: Any = None
+        self.tokenizer: Any = None
+        self.device = "cpu"
+        self.load()
+
+    @property
+    def loaded(self) -> bool:
+        return self.model is not None
 
     def _admit(self) -> str:
-        import torch
-
-        device = self.config.device
-        if device == "auto":
-            device = "cuda:0" if torch.cuda.is_available() else "cpu"
+        device = resolve_device(self.config.device)
         if not device.startswith("cuda"):
             return "cpu"
         if self.admission is None:
@@ -105,63 +160,93 @@ class QwenReader:
             return "cpu"
         raise ModelUnavailableError(f"GPU admission refused: {self.decision.reason}")
 
-    def _load(self) -> tuple[Any, Any]:
-        import torch
-        from transformers import AutoModelForCausalLM, AutoTokenizer, BitsAndBytesConfig
-
-        on_gpu = self.device.startswith("cuda")
-        compute = torch.bfloat16 if on_gpu else torch.float32
-        kwargs: dict[str, Any] = {"local_files_only": True, "dtype": compute,
-                                  "device_map": self.device}
-        if self.config.load_in_4bit:
-            kwargs["quantization_config"] = BitsAndBytesConfig(
-                load_in_4bit=True, bnb_4bit_quant_type="nf4",
-                bnb_4bit_compute_dtype=compute, bnb_4bit_use_double_quant=True)
-        try:
-            tokenizer = AutoTokenizer.from_pretrained(str(self.model_dir), local_files_only=True)
-            model = AutoModelForCausalLM.from_pretrained(str(self.model_dir), **kwargs)
-        except Exception as exc:  # noqa: BLE001
+    def load(self) -> None:
+        """Admit (on a GPU), then load; raises ``ModelUnavailableError``."""
+        with self._lock:
+            if self.loaded:
+                return
+            self.device = self._admit()
+            on_gpu = self.device.startswith("cuda")
+            try:
+                self.model, self.tokenizer = load_causal_lm(self.model_dir, self.device,
+                                                            self.config.load_in_4bit)
+            except ModelUnavailableError:
+                if self.admission is not None and on_gpu:
+                    self.admission.release(self.holder)
+                raise
             if self.admission is not None and on_gpu:
-                self.admission.release(self.holder)
-            raise ModelUnavailableError(f"could not load {self.model_dir}: {exc}") from exc
-        model.eval()
-        if self.admission is not None and on_gpu:
-            self.admission.mark_loaded(self.holder)
-        return model, tokenizer
+                self.admission.mark_loaded(self.holder)
+            self.last_used = time.monotonic()
+            self._arm()
+
+    def unload(self) -> None:
+        """Free the model and release the GPU lease (the next question reloads it)."""
+        with self._lock:
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+            if not self.loaded:
+                return
+            self.model = None
+            if self.device.startswith("cuda"):
+                try:
+                    import torch
+
+                    torch.cuda.empty_cache()
+                except Exception:  # noqa: BLE001 - freeing is best effort
+                    pass
+                if self.admission is not None:
+                    self.admission.release(self.holder)
+
+    def _arm(self) -> None:
+        if self.config.idle_unload_s <= 0:
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = threading.Timer(self.config.idle_unload_s, self._idle_check)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def _idle_check(self) -> None:
+        with self._lock:
+            idle = time.monotonic() - self.last_used
+            if idle >= self.config.idle_unload_s:
+                self.unload()
+            else:
+                self._arm()
 
     def close(self) -> None:
-        if self.admission is not None and self.device.startswith("cuda"):
-            self.admission.release(self.holder)
+        self.unload()
 
-    def prompt(self, question: str, plan: Plan, pack: Pack) -> str:
-        user = (f"Evidence:\n{pack.render()}\n\nQuestion type: {plan.operation} ({plan.shape}).\n"
-                f"Question: {question}\nAnswer with citations:")
-        tok = self.tokenizer
-        if getattr(tok, "chat_template", None):
-            return tok.apply_chat_template(
-                [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}],
-                tokenize=False, add_generation_prompt=True)
-        return f"{SYSTEM_PROMPT}\n\n{user}\n"
+    def prompt(self, question: str, plan: Plan, pack: Pack,
+               resolution: Resolution | None = None) -> str:
+        lines = [f"Evidence:\n{pack.render()}", ""]
+        if resolution is not None and resolution.status == "answer" and resolution.value:
+            lines.append(f"The memory's resolver says the current value is: {resolution.value}.")
+        lines.append("Instructions: " + " ".join(instructions(plan)))
+        lines.append(f"Question: {question}")
+        lines.append("JSON:")
+        return chat_prompt(self.tokenizer, SYSTEM_PROMPT, "\n".join(lines))
 
     def generate(self, prompt: str) -> str:
-        import torch
+        return generate(self.model, self.tokenizer, prompt, self.config.max_new_tokens,
+                        self._lock)  # type: ignore[arg-type]
 
-        inputs = self.tokenizer(prompt, return_tensors="pt").to(self.model.device)
-        pad = self.tokenizer.pad_token_id
-        if pad is None:
-            pad = self.tokenizer.eos_token_id
-        with self._lock, torch.inference_mode():
-            out = self.model.generate(**inputs, max_new_tokens=self.config.max_new_tokens,
-                                      do_sample=False, pad_token_id=pad)
-        new_tokens = out[0, inputs["input_ids"].shape[1]:]
-        return self.tokenizer.decode(new_tokens, skip_special_tokens=True)
-
-    def read(self, question: str, plan: Plan, pack: Pack) -> ReaderOutput:
+    def read(self, question: str, plan: Plan, pack: Pack,
+             resolution: Resolution | None = None) -> ReaderOutput:
         if not pack.items:
             return ReaderOutput("", [], self.name, "no evidence was shown")
-        text = self.generate(self.prompt(question, plan, pack))
-        if text.strip().upper().startswith("UNKNOWN"):
-            return ReaderOutput("", [], self.name, "the reader found no answer in the evidence")
-        answer, cited = parse_citations(text, pack.source_ids)
-        return ReaderOutput(answer, cited, self.name,
-                            "" if cited else "the reader's answer cited no shown source")
+        with self._lock:
+            self.load()
+            self.last_used = time.monotonic()
+            text = self.generate(self.prompt(question, plan, pack, resolution))
+            self.last_used = time.monotonic()
+        answer, cited, unshown = parse_reply(text, pack.source_ids)
+        notes = []
+        if unshown:
+            notes.append(f"rejected citations of records not shown: {', '.join(unshown)}")
+        if not answer:
+            notes.append("the reader found no answer in the evidence")
+        elif not cited:
+            notes.append("the reader's answer cited no shown source")
+        return ReaderOutput(answer, cited if answer else [], self.name, "; ".join(notes))

@@ -1,24 +1,46 @@
 """Readers turn packed evidence into an answer that cites source IDs.
 
-``ExtractiveReader`` needs no model: it answers with the sentence of the shown
-evidence that best matches the question, and cites the record it came from.
+``ExtractiveReader`` needs no model: it finds the evidence sentences that best
+match the question (Porter stems, the same stemmer FTS5 indexes with, weighted
+by how rare a word is in the shown evidence) and answers with the supporting
+*span* (see ``spans.py``), citing the records used. General rules of dialogue
+and time shape the choice: a turn that *asks* what the question asks hands its
+match to the reply that follows it; a participant's name counts through the
+speaker field, not as a greeting in the text; a record holding the kind of thing
+asked for (a time for "when", a name for "who") is preferred; records said in
+the window the question names are preferred, and none after its "before …".
+The plan decides how many records answer: the newest revision for a state in
+the current view, every distinct member for a list or count (de-duplicated),
+the ordered revisions for a history question. When the caller passes the
+resolver's ``Resolution`` for the state the question asks about, the current
+value (or, for a question about the past, the superseded one) is the answer.
+
 Every reader returns a ``ReaderOutput``; the checks in ``answer.py`` decide
 whether its citations stand.
 """
 
 from __future__ import annotations
 
+import math
 import re
-import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from ..config import ReaderConfig
 from ..errors import ModelUnavailableError
+from ..ledger import SourceRecord
 from .pack import EvidenceItem, Pack
 from .plan import Plan
-from .text import content_terms, stem
+from .spans import extract, fits, format_day, has_number
+from .text import stem, stems, words
+
+if TYPE_CHECKING:
+    from ..state import Resolution
+
+__all__ = ["ExtractiveReader", "Reader", "ReaderOutput", "UnavailableReader", "format_day",
+           "make_reader"]
 
 
 @dataclass
@@ -32,101 +54,267 @@ class ReaderOutput:
 class Reader(Protocol):
     name: str
 
-    def read(self, question: str, plan: Plan, pack: Pack) -> ReaderOutput: ...
+    def read(self, question: str, plan: Plan, pack: Pack,
+             resolution: Resolution | None = None) -> ReaderOutput: ...
 
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+")
-
-
-def _terms(text: str) -> set[str]:
-    return {stem(t) for t in content_terms(text)}
-
-
-def format_day(epoch: float) -> str:
-    t = time.gmtime(epoch)
-    return f"{t.tm_mday} {time.strftime('%B %Y', t)}"
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
 @dataclass
 class _Scored:
     item: EvidenceItem
-    overlap: float
-    relevance: float
+    overlap: float  # weighted share of the question's words the record repeats
+    relevance: float  # overlap plus the recall-order prior
     sentence: str
 
 
+def _asks(s: _Scored) -> bool:
+    """Whether a turn asks what the question asks (its matching sentence ends in '?')."""
+    return s.sentence.rstrip().endswith("?")
+
+
+def _content(rec: SourceRecord, sentence: str) -> str:
+    """What a sentence says: a perception record's text after its "<who> <saw>:" lead-in."""
+    sentence = sentence.strip()
+    if rec.modality == "perception" and ": " in sentence[:80]:
+        sentence = sentence.split(": ", 1)[1]
+        sentence = re.sub(r"^(?:an?\s+)?(?:photo|photograph|photography|picture|image)\s+of\s+",
+                          "", sentence, flags=re.I)
+    return sentence
+
+
+def _first_statement(text: str) -> str:
+    """The first sentence of a reply that says something (not a short thanks or greeting)."""
+    sentences = [x for x in _SENTENCE.split(text) if x.strip()]
+    for sentence in sentences:
+        if len(words(sentence)) > 3 and not sentence.rstrip().endswith("?"):
+            return sentence
+    return sentences[0] if sentences else text
+
+
+def _resolution_answer(plan: Plan, resolution: Resolution, shown: set[str]) -> ReaderOutput | None:
+    """The resolver's value (current, or the newest superseded one for a question about
+    the past), citing its shown sources; None when it cannot answer from what was shown."""
+    if resolution.status != "answer":
+        return None
+    facts = resolution.facts
+    if not plan.current and resolution.superseded:
+        facts = resolution.superseded[:1]
+    value = facts[0].value if facts else resolution.value
+    cited = [s for f in facts for s in f.source_ids if s in shown]
+    if not value or not cited:
+        return None
+    if plan.answer_type == "date" and facts and not facts[0].anchor_fallback:
+        value = format_day(facts[0].anchor_time) if not re.search(r"\d", value) else value
+    return ReaderOutput(value, list(dict.fromkeys(cited)), ExtractiveReader.name)
+
+
 class ExtractiveReader:
-    """Answers with the best-matching evidence sentence; abstains when nothing matches."""
+    """Answers with the supporting span of the best-matching evidence; abstains when
+    nothing matches."""
 
     name = "extractive"
 
-    def __init__(self, prior_weight: float = 0.3, near_best: float = 0.8) -> None:
+    def __init__(self, prior_weight: float = 0.1, near_best: float = 0.8,
+                 max_list: int = 5, span_tokens: int = 6, question_share: float = 0.5,
+                 reply_gap: int = 3, window_bonus: float = 0.25,
+                 report_lag_s: float = 7 * 86400.0, type_bonus: float = 0.3) -> None:
         self.prior_weight = prior_weight
         self.near_best = near_best
+        self.max_list = max_list
+        self.span_tokens = span_tokens
+        # A turn that asks what the question asks keeps this share of its match; the
+        # reply that follows it (next turn of another speaker, within reply_gap records
+        # of the same session) is where the answer is, so it inherits the match.
+        self.question_share = question_share
+        self.reply_gap = reply_gap
+        self.window_bonus = window_bonus
+        self.report_lag_s = report_lag_s
+        self.type_bonus = type_bonus
 
-    def _score(self, q_terms: set[str], pos: int, item: EvidenceItem) -> _Scored:
+    def _weights(self, q_stems: set[str], items: Sequence[EvidenceItem],
+                 names: set[str]) -> dict[str, float]:
+        """Inverse document frequency of each question stem within the shown evidence."""
+        n = len(items)
+        df = dict.fromkeys(q_stems, 0)
+        for item in items:
+            for s in self._terms(item, names) & q_stems:
+                df[s] += 1
+        return {s: math.log(1.0 + (n + 1) / (1 + d)) for s, d in df.items()}
+
+    @staticmethod
+    def _terms(item: EvidenceItem, names: set[str]) -> set[str]:
+        """What a record says: its text's stems (a participant's name in the text is a
+        greeting, so it counts only through the speaker field), speaker and label."""
         rec = item.record
-        best_sentence, best_hits = rec.text, -1
+        return (stems(rec.text) - names) | stems(f"{rec.speaker} {rec.label}")
+
+    def _score(self, q_stems: set[str], weights: dict[str, float], pos: int,
+               item: EvidenceItem, names: set[str], kind: str = "") -> _Scored:
+        rec = item.record
+        total = sum(weights.values()) or 1.0
+        best_sentence, best_hits = rec.text, -1.0
         for sentence in _SENTENCE.split(rec.text) or [rec.text]:
-            hits = len(q_terms & _terms(sentence))
+            hits = sum(weights[s] for s in (q_stems - names) & stems(sentence))
             if hits > best_hits:
                 best_sentence, best_hits = sentence, hits
-        record_hits = len(q_terms & _terms(f"{rec.speaker} {rec.label} {rec.text}"))
-        overlap = record_hits / max(1, len(q_terms))
+        overlap = sum(weights[s] for s in q_stems & self._terms(item, names)) / total
+        if overlap > 0 and fits(kind, rec.text):  # holds the kind of thing asked for
+            overlap += self.type_bonus
         return _Scored(item, overlap, overlap + self.prior_weight / (1 + pos), best_sentence)
 
-    def read(self, question: str, plan: Plan, pack: Pack) -> ReaderOutput:
-        q_terms = _terms(question)
-        scored = [self._score(q_terms, pos, item) for pos, item in enumerate(pack.items)]
+    def _replies(self, scored: list[_Scored], q_stems: set[str], names: set[str]) -> None:
+        """Move the match of a turn that asks the question onto the turn that answers it."""
+        by_session: dict[tuple[str, str], list[_Scored]] = {}
+        for s in scored:
+            r = s.item.record
+            by_session.setdefault((r.subject_id, r.session_id), []).append(s)
+        for group in by_session.values():
+            group.sort(key=lambda s: s.item.record.seq)
+            for i, s in enumerate(group):
+                if s.overlap <= 0 or not _asks(s):
+                    continue
+                asked = s.overlap
+                s.overlap *= self.question_share
+                s.relevance -= asked - s.overlap
+                r = s.item.record
+                reply = next((t for t in group[i + 1:]
+                              if t.item.record.seq - r.seq <= self.reply_gap
+                              and t.item.record.speaker != r.speaker), None)
+                if reply is None or reply.overlap >= asked:
+                    continue
+                gain = asked - reply.overlap
+                reply.overlap += gain
+                reply.relevance += gain
+                if not (q_stems - names) & stems(reply.sentence):
+                    reply.sentence = _first_statement(reply.item.record.text)
+
+    def _in_time(self, plan: Plan, scored: list[_Scored]) -> list[_Scored]:
+        """The time the question names: records after its "before …" are not read (when
+        others remain); records said in its window, or within ``report_lag_s`` after it
+        (events are told after they happen), gain ``window_bonus``."""
+        if plan.as_of is not None:
+            before = [s for s in scored if s.item.record.source_time < plan.as_of]
+            scored = before or scored
+        if plan.window is not None:
+            start, end = plan.window
+            for s in scored:
+                if start <= s.item.record.source_time < end + self.report_lag_s:
+                    s.overlap += self.window_bonus
+                    s.relevance += self.window_bonus
+        return scored
+
+    def read(self, question: str, plan: Plan, pack: Pack,
+             resolution: Resolution | None = None) -> ReaderOutput:
+        shown = set(pack.source_ids)
+        if resolution is not None:
+            out = _resolution_answer(plan, resolution, shown)
+            if out is not None:
+                return out
+        q_stems = {stem(w) for w in words(question)} & stems(question)
+        names = {stem(w) for i in pack.items for w in words(i.record.speaker)} & q_stems
+        weights = self._weights(q_stems, pack.items, names)
+        scored = [self._score(q_stems, weights, pos, item, names, plan.answer_type)
+                  for pos, item in enumerate(pack.items)]
+        self._replies(scored, q_stems, names)
         scored = [s for s in scored if s.overlap > 0]
+        scored = self._in_time(plan, scored)
         if not scored:
             return ReaderOutput("", [], self.name, "no shown evidence matches the question")
         best = max(s.relevance for s in scored)
         near = [s for s in scored if s.relevance >= self.near_best * best]
-        by_time = sorted(near, key=lambda s: (s.item.record.source_time, s.item.record.seq))
-        if plan.current:
+        if plan.wants_newest:
             # Revisions of one state match the question about equally well in content;
             # recall order must not decide which is current, so compare overlap only.
             top = max(s.overlap for s in scored)
             revisions = [s for s in scored if s.overlap >= self.near_best * top]
             chosen = [max(revisions, key=lambda s: (s.item.record.source_time, s.item.record.seq))]
         elif plan.operation == "history":
-            chosen = by_time
-        elif plan.operation in ("count", "list"):
-            chosen = sorted(near, key=lambda s: -s.relevance)[:5]
+            chosen = sorted(near, key=lambda s: (s.item.record.source_time, s.item.record.seq))
+        elif plan.needs_complete_set or plan.shape == "multi_hop":
+            # Every member of the set, whatever its recall rank: compare content only.
+            top = max(s.overlap for s in scored)
+            members = [s for s in scored if s.overlap >= self.near_best * top]
+            chosen = sorted(members, key=lambda s: -s.relevance)[: self.max_list]
         else:
             chosen = [max(scored, key=lambda s: s.relevance)]
-        parts = []
+        return self._answer(question, plan, chosen, q_stems, pack.complete)
+
+    def _answer(self, question: str, plan: Plan, chosen: list[_Scored],
+                q_stems: set[str], pack_complete: bool = True) -> ReaderOutput:
+        parts: list[str] = []
+        cited: list[str] = []
+        used: list[_Scored] = []
+        seen: set[frozenset[str]] = set()
         for s in chosen:
             rec = s.item.record
-            text = s.sentence.strip()
-            if plan.shape == "temporal" or plan.operation == "history":
-                text = f"{format_day(rec.source_time)}: {text}"
-            parts.append(text)
-        return ReaderOutput("; ".join(parts), [s.item.source_id for s in chosen], self.name)
+            span = extract(question, plan, _content(rec, s.sentence), rec.source_time, q_stems,
+                           self.span_tokens, rec.text)
+            key = frozenset(stems(span)) or frozenset([span.lower()])
+            if not span or key in seen:
+                continue  # the de-duplicated set: one mention per distinct value
+            seen.add(key)
+            parts.append(span)
+            cited.append(s.item.source_id)
+            used.append(s)
+        if not parts:
+            return ReaderOutput("", [], self.name, "no span of the shown evidence answers it")
+        if plan.operation == "count":
+            if has_number(parts[0]):  # the evidence states the number itself
+                return ReaderOutput(parts[0], cited[:1], self.name)
+            note = f"counted {len(parts)} distinct mentions"
+            if not pack_complete:
+                note += "; some candidates did not fit the budget, the count may be low"
+            return ReaderOutput(str(len(parts)), cited, self.name, note)
+        if plan.operation == "history" and plan.answer_type != "date":
+            parts = [f"{format_day(s.item.record.source_time)}: {p}"
+                     for s, p in zip(used, parts, strict=True)]
+        listing = plan.needs_complete_set or plan.shape == "multi_hop"
+        sep = ", " if listing or plan.operation == "history" else "; "
+        return ReaderOutput(sep.join(parts), cited, self.name)
 
 
-def make_reader(config: ReaderConfig, lease_path: Path | None = None) -> Reader:
+class UnavailableReader(ExtractiveReader):
+    """Stands in for a configured model reader that could not load: answers
+    extractively, and every answer's note says why the configured one is not answering."""
+
+    def __init__(self, wanted: str, reason: str) -> None:
+        super().__init__()
+        self.wanted = wanted
+        self.reason = reason
+
+    def read(self, question: str, plan: Plan, pack: Pack,
+             resolution: Resolution | None = None) -> ReaderOutput:
+        out = super().read(question, plan, pack, resolution)
+        why = f"reader.kind {self.wanted} unavailable ({self.reason}); answered extractively"
+        out.note = f"{why}; {out.note}" if out.note else why
+        return out
+
+
+def make_reader(config: ReaderConfig, lease_path: Path | None = None, *,
+                strict: bool = False) -> Reader:
     """The reader named by ``config.kind``.
 
-    ``qwen`` raises ``ModelUnavailableError`` when its local weights cannot be
-    loaded or the GPU does not admit it; ``auto`` then falls back to the
-    extractive reader. ``lease_path`` is the GPU lease table shared by the nodes.
+    ``qwen`` whose local weights cannot be loaded, or that the GPU does not admit,
+    raises ``ModelUnavailableError`` when ``strict``; otherwise it becomes an
+    ``UnavailableReader`` whose every answer says so. ``auto`` falls back to the
+    extractive reader silently. ``lease_path`` is the GPU lease table shared by the nodes.
     """
     if config.kind == "extractive":
         return ExtractiveReader()
     try:
         from ..admission import Admission
         from .qwen_reader import QwenReader
-    except ImportError as exc:
-        if config.kind == "qwen":
-            raise ModelUnavailableError(f"qwen reader unavailable: {exc}") from exc
-        return ExtractiveReader()
-    admission = (Admission(lease_path, config.gpu_reserve_mb << 20)
-                 if lease_path is not None else None)
-    try:
+
+        admission = (Admission(lease_path, config.gpu_reserve_mb << 20)
+                     if lease_path is not None else None)
         return QwenReader(config, admission)
-    except ModelUnavailableError:
+    except (ImportError, ModelUnavailableError) as exc:
+        if config.kind == "qwen" and strict:
+            if isinstance(exc, ModelUnavailableError):
+                raise
+            raise ModelUnavailableError(f"qwen reader unavailable: {exc}") from exc
         if config.kind == "qwen":
-            raise
+            return UnavailableReader("qwen", str(exc))
         return ExtractiveReader()

@@ -1,19 +1,40 @@
 """Recall routes over source records, all scoped before ranking, and their fusion.
 
-Each route returns ``Hit``s in rank order. Fusion (reciprocal rank) only
-orders what the later stages inspect; it never decides what is true.
+Routes that *find* sources: ``lexical`` (FTS5 BM25 over source text), ``dense``
+(MiniLM cosine), ``facts`` (FTS5 over extracted facts, mapped to the sources
+they came from; only sources the text search missed, since a fact that
+restates its source would count the same words twice). Routes that *re-rank*
+what was found, from the question and the records' place in time and
+conversation: ``participants`` (the question
+names someone who speaks in this scope: their turns count more, and their name
+is not used as a search word — it matches greetings, not content),
+``neighbours`` (a turn next to a strong hit in the same session: an answer is
+often the reply to the turn that matched), ``sessions`` (turns in a session
+with several strong hits), ``temporal`` (sources inside the time window the
+question names) and ``recency`` (newer sources first, a little, for an explicit
+current-state question; what is current is the resolver's call, not this).
+
+Fusion is score based and lexical-dominant: each finding route's scores are
+normalised per question (BM25 by its best score, cosine by its min-max range)
+and added with a weight per route (``RecallConfig``), because the routes are
+not equally reliable — plain reciprocal-rank fusion let the weaker dense route
+pull the fusion below BM25 alone. The fused score only orders inspection; it
+never decides what is true.
 """
 
 from __future__ import annotations
 
 import threading
+from collections import defaultdict
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..config import RecallConfig
 from ..embed import Encoder
-from ..ledger import Ledger, Scope, scope_filter
-from .text import content_terms
+from ..ledger import Ledger, Scope
+from .text import content_terms, words
 
 
 @dataclass(frozen=True)
@@ -28,12 +49,14 @@ class Fused:
     seq: int
     source_id: str
     score: float
+    # Route name -> rank of this source in that route (1 = best); boosts record 1.
     ranks: dict[str, int] = field(default_factory=dict)
 
 
-def fts_match_expression(question: str) -> str:
-    """An FTS5 MATCH expression: the question's content words, OR-ed, each quoted."""
-    terms = content_terms(question)
+def fts_match_expression(question: str, drop: Collection[str] = ()) -> str:
+    """An FTS5 MATCH expression: the question's content words (minus ``drop``), OR-ed,
+    each quoted."""
+    terms = [t for t in content_terms(question) if t not in drop]
     return " OR ".join(_quote(t) for t in terms)
 
 
@@ -43,27 +66,62 @@ def _quote(text: str) -> str:
 
 def lexical(ledger: Ledger, scope: Scope, question: str, k: int,
             as_of_valid: float | None = None, as_of_known: float | None = None,
-            weights: tuple[float, float] = (1.0, 1.0)) -> list[Hit]:
-    """FTS5 BM25 over source text and speaker (weights per column), within the scope.
+            weights: tuple[float, float] = (1.0, 1.0), drop: Collection[str] = ()) -> list[Hit]:
+    """FTS5 BM25 over source text and speaker (weights per column), within the scope."""
+    expr = fts_match_expression(question, drop)
+    rows = ledger.search_sources(scope, expr, k, as_of_valid, as_of_known, weights)
+    return [Hit(seq, sid, score) for seq, sid, score in rows]
 
-    The subject is matched inside FTS5 as a phrase of its tokens, so only that
-    subject's rows are ranked; the join's exact scope filter stays the authority
-    (a phrase can also match a longer subject ID). Ties keep storage order.
-    """
-    expr = fts_match_expression(question)
-    if not expr or k <= 0:
-        return []
-    if any(ch.isalnum() for ch in scope.subject_id):
-        expr = f"subject_id : {_quote(scope.subject_id)} AND ({expr})"
-    cond, args = scope_filter(scope, "s", as_of_valid, as_of_known)
-    rows = ledger.query(
-        f"SELECT s.seq, s.source_id, bm25(sources_fts, {float(weights[0])}, {float(weights[1])}, 0.0)"
-        " AS rank FROM sources_fts JOIN sources s ON s.seq = sources_fts.rowid "
-        f"WHERE sources_fts MATCH ? AND {cond} ORDER BY rank, s.seq LIMIT ?",
-        [expr, *args, k],
-    )
-    # bm25() is lower-is-better; flip the sign so higher is better everywhere.
-    return [Hit(int(r[0]), r[1], -float(r[2])) for r in rows]
+
+def facts(ledger: Ledger, scope: Scope, question: str, k: int,
+          as_of_valid: float | None = None, as_of_known: float | None = None,
+          drop: Collection[str] = ()) -> list[Hit]:
+    """FTS5 BM25 over fact descriptions and values; each hit is a source the fact
+    came from (its best fact's score). Empty when nothing was extracted."""
+    expr = fts_match_expression(question, drop)
+    best: dict[int, Hit] = {}
+    for seq, sid, _fact, score, _status in ledger.search_facts(scope, expr, k, as_of_valid,
+                                                               as_of_known):
+        if seq not in best or score > best[seq].score:
+            best[seq] = Hit(seq, sid, score)
+    return sorted(best.values(), key=lambda h: (-h.score, h.seq))
+
+
+# -- participants ---------------------------------------------------------------
+
+
+class Participants:
+    """Who speaks in a subject's dialogue, cached until the ledger's generation moves."""
+
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+        self._cache: dict[str, tuple[int, dict[str, str]]] = {}
+        self._lock = threading.Lock()
+
+    def of(self, subject_id: str) -> dict[str, str]:
+        """Lower-cased name word -> speaker, for every speaker of the subject."""
+        generation = self.ledger.generation()
+        with self._lock:
+            hit = self._cache.get(subject_id)
+            if hit is not None and hit[0] == generation:
+                return hit[1]
+        names: dict[str, str] = {}
+        for speaker in self.ledger.speakers(subject_id):
+            for w in words(speaker):
+                if len(w) > 1:
+                    names.setdefault(w, speaker)
+        with self._lock:
+            self._cache[subject_id] = (generation, names)
+        return names
+
+    def named(self, subject_id: str, question: str) -> tuple[set[str], set[str]]:
+        """(speakers the question names, the question words that named them)."""
+        names = self.of(subject_id)
+        used = {w for w in words(question) if w in names}
+        return {names[w] for w in used}, used
+
+
+# -- dense ------------------------------------------------------------------------
 
 
 @dataclass
@@ -76,7 +134,16 @@ class _SubjectVectors:
     session: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=object))
     source_time: np.ndarray = field(default_factory=lambda: np.zeros(0))
     known_time: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    speaker: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=object))
     matrix: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
+    # Sequence order (built on first use): row of each seq, rows sorted by seq.
+    _order: tuple[dict[int, int], np.ndarray] | None = None
+
+    def order(self) -> tuple[dict[int, int], np.ndarray]:
+        if self._order is None:
+            rows = np.argsort(self.seqs, kind="stable")
+            self._order = ({int(self.seqs[r]): i for i, r in enumerate(rows)}, rows)
+        return self._order
 
 
 class VectorIndex:
@@ -92,23 +159,13 @@ class VectorIndex:
         self._subjects: dict[str, _SubjectVectors] = {}
         self._lock = threading.Lock()
 
-    def _epoch(self) -> str:
-        rows = self.ledger.query("SELECT value FROM meta WHERE key = 'vectors_epoch'")
-        return rows[0][0] if rows else ""
-
     def refresh(self, subject_id: str) -> _SubjectVectors:
         with self._lock:
-            epoch = self._epoch()
+            epoch = self.ledger.meta_value("vectors_epoch") or ""
             cur = self._subjects.get(subject_id)
             if cur is None or cur.epoch != epoch:
                 cur = _SubjectVectors(epoch=epoch)
-            rows = self.ledger.query(
-                "SELECT v.rowid, s.seq, s.source_id, s.robot_id, s.session_id, s.source_time, "
-                "s.known_time, v.vec FROM vectors v JOIN sources s ON s.source_id = v.owner_id "
-                "WHERE v.owner_kind = 'source' AND v.subject_id = ? AND v.model = ? "
-                "AND v.rowid > ? ORDER BY v.rowid",
-                (subject_id, self.model, cur.watermark),
-            )
+            rows = self.ledger.source_vectors_after(subject_id, self.model, cur.watermark)
             if rows:
                 cur = self._merge(cur, rows)
             self._subjects[subject_id] = cur
@@ -130,6 +187,8 @@ class VectorIndex:
                                     np.array([r[4] for r in rows], dtype=object)]),
             source_time=np.concatenate([cur.source_time[keep], [r[5] for r in rows]]),
             known_time=np.concatenate([cur.known_time[keep], [r[6] for r in rows]]),
+            speaker=np.concatenate([cur.speaker[keep],
+                                    np.array([r[8] for r in rows], dtype=object)]),
             matrix=np.vstack([old, mat]),
         )
 
@@ -153,7 +212,11 @@ class VectorIndex:
         if idx.size == 0:
             return []
         sims = sv.matrix[idx] @ np.asarray(qvec, dtype=np.float32)
-        top = np.argsort(-sims, kind="stable")[:k]
+        if k < idx.size:
+            part = np.argpartition(-sims, k - 1)[:k]
+            top = part[np.lexsort((idx[part], -sims[part]))]
+        else:
+            top = np.argsort(-sims, kind="stable")
         return [Hit(int(sv.seqs[idx[i]]), sv.ids[idx[i]], float(sims[i])) for i in top]
 
 
@@ -161,6 +224,9 @@ def dense(index: VectorIndex, encoder: Encoder, scope: Scope, question: str, k: 
           as_of_valid: float | None = None, as_of_known: float | None = None) -> list[Hit]:
     qvec = encoder.encode([question])[0]
     return index.search(scope, qvec, k, as_of_valid, as_of_known)
+
+
+# -- fusion -------------------------------------------------------------------------
 
 
 def reciprocal_rank_fusion(routes: dict[str, list[Hit]], k: int = 60) -> list[Fused]:
@@ -172,3 +238,204 @@ def reciprocal_rank_fusion(routes: dict[str, list[Hit]], k: int = 60) -> list[Fu
             entry.score += 1.0 / (k + rank)
             entry.ranks[route] = rank
     return sorted(fused.values(), key=lambda f: (-f.score, min(f.ranks.values())))
+
+
+def normalised(route: str, hits: list[Hit]) -> list[float]:
+    """Per-question scale: cosine by its min-max range over the hits, BM25-like scores
+    by the best one (so a weak best match stays weak relative to a strong one)."""
+    if not hits:
+        return []
+    vals = np.array([h.score for h in hits], dtype=np.float64)
+    if route == "dense":
+        lo, hi = float(vals.min()), float(vals.max())
+        return list((vals - lo) / (hi - lo)) if hi > lo else [1.0] * len(hits)
+    top = float(vals.max())
+    return list(vals / top) if top > 0 else [0.0] * len(hits)
+
+
+def score_fusion(routes: dict[str, list[Hit]], weights: dict[str, float]) -> dict[int, Fused]:
+    """Σ weight(route) · normalised score, per source; ``ranks`` records each route's rank."""
+    fused: dict[int, Fused] = {}
+    for route, hits in routes.items():
+        w = weights.get(route, 0.0)
+        for rank, (hit, norm) in enumerate(zip(hits, normalised(route, hits), strict=True), 1):
+            entry = fused.setdefault(hit.seq, Fused(hit.seq, hit.source_id, 0.0))
+            entry.score += w * norm
+            entry.ranks[route] = rank
+    return fused
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a source sits: its session and neighbours, speaker and time."""
+
+    seq: int
+    source_id: str
+    session: tuple[str, str]
+    speaker: str
+    source_time: float
+
+
+def places(ledger: Ledger, scope: Scope, seqs: Iterable[int], span: int,
+           as_of_valid: float | None = None, as_of_known: float | None = None,
+           index: VectorIndex | None = None
+           ) -> tuple[dict[int, Place], dict[int, list[tuple[int, int]]]]:
+    """Places of ``seqs`` and of their same-session neighbours, and for each given
+    seq those neighbours as (seq, offset in turns): offset -1 is the source just
+    before it, +1 the one just after, up to ``span`` each way. Read from the
+    in-memory vector index when it holds every seq, else from the ledger."""
+    seqs = list(seqs)
+    if index is not None:
+        found = _places_in_memory(index, scope, seqs, span, as_of_valid, as_of_known)
+        if found is not None:
+            return found
+    rows = ledger.sources_near(scope, seqs, span, as_of_valid, as_of_known)
+    info = {r[0]: Place(r[0], r[1], (r[2], r[3]), r[4], r[5]) for r in rows}
+    by_session: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for r in rows:
+        by_session[(r[2], r[3])].append(r[0])
+    near: dict[int, list[tuple[int, int]]] = {}
+    for seq in seqs:
+        p = info.get(seq)
+        if p is None or not p.session[1]:  # no session: no conversation to follow
+            near[seq] = []
+            continue
+        order = by_session[p.session]
+        i = order.index(seq)
+        near[seq] = [(order[j], j - i) for j in range(max(0, i - span), min(len(order), i + span + 1))
+                     if j != i]
+    return info, near
+
+
+def spread_to_neighbours(fused: dict[int, Fused], info: dict[int, Place],
+                         near: dict[int, list[tuple[int, int]]], before_w: float,
+                         after_w: float) -> set[int]:
+    """Give each source a share of its strongest same-session neighbours' scores:
+    ``before_w`` × the best preceding one (the source may answer what matched),
+    plus ``after_w`` × the best following one; a neighbour ``d`` turns away counts
+    1/d. Neighbours that were not candidates join. Returns the sources that gained."""
+    base = {seq: f.score for seq, f in fused.items()}
+    from_before: dict[int, float] = defaultdict(float)
+    from_after: dict[int, float] = defaultdict(float)
+    for seq, neighbours in near.items():
+        for n, offset in neighbours:
+            share = base.get(seq, 0.0) / abs(offset)
+            side = from_before if offset > 0 else from_after  # n follows seq: seq precedes n
+            side[n] = max(side[n], share)
+    touched = set()
+    for seq in set(from_before) | set(from_after):
+        gain = before_w * from_before.get(seq, 0.0) + after_w * from_after.get(seq, 0.0)
+        if gain <= 0 or seq not in info:
+            continue
+        entry = fused.get(seq)
+        if entry is None:
+            entry = fused[seq] = Fused(seq, info[seq].source_id, 0.0)
+        entry.score += gain
+        entry.ranks.setdefault("neighbours", 1)
+        touched.add(seq)
+    return touched
+
+
+def session_prior(fused: dict[int, Fused], info: dict[int, Place], weight: float,
+                  top_n: int) -> set[int]:
+    """Add ``weight`` × (the session's summed top-``top_n`` scores / the best session's)."""
+    per: dict[tuple[str, str], list[float]] = defaultdict(list)
+    for seq, f in fused.items():
+        p = info.get(seq)
+        if p is not None and p.session[1]:
+            per[p.session].append(f.score)
+    if not per:
+        return set()
+    strength = {k: sum(sorted(v, reverse=True)[:top_n]) for k, v in per.items()}
+    best = max(strength.values())
+    if best <= 0:
+        return set()
+    touched = set()
+    for seq, f in fused.items():
+        p = info.get(seq)
+        if p is not None and p.session in strength:
+            f.score += weight * strength[p.session] / best
+            touched.add(seq)
+    return touched
+
+
+def boost_where(fused: dict[int, Fused], seqs: Iterable[int], weight: float,
+                route: str) -> set[int]:
+    touched = set()
+    for seq in seqs:
+        f = fused.get(seq)
+        if f is not None:
+            f.score += weight
+            f.ranks.setdefault(route, 1)
+            touched.add(seq)
+    return touched
+
+
+def in_window(info: dict[int, Place], window: tuple[float, float]) -> list[int]:
+    start, end = window
+    return [seq for seq, p in info.items() if start <= p.source_time < end]
+
+
+def recency(fused: dict[int, Fused], info: dict[int, Place], weight: float) -> set[int]:
+    """Add up to ``weight`` by source time, newest of the candidates highest."""
+    times = {seq: info[seq].source_time for seq in fused if seq in info}
+    if not times:
+        return set()
+    lo, hi = min(times.values()), max(times.values())
+    if hi <= lo:
+        return set()
+    for seq, t in times.items():
+        fused[seq].score += weight * (t - lo) / (hi - lo)
+        fused[seq].ranks.setdefault("recency", 1)
+    return set(times)
+
+
+def ranked(fused: dict[int, Fused]) -> list[Fused]:
+    """Best first; ties keep storage order."""
+    return sorted(fused.values(), key=lambda f: (-f.score, f.seq))
+
+
+def route_weights(cfg: RecallConfig) -> dict[str, float]:
+    return {"lexical": cfg.lexical_weight, "dense": cfg.dense_weight, "facts": cfg.facts_weight}
+
+
+def _places_in_memory(index: VectorIndex, scope: Scope, seqs: list[int], span: int,
+                      as_of_valid: float | None, as_of_known: float | None
+                      ) -> tuple[dict[int, Place], dict[int, list[tuple[int, int]]]] | None:
+    sv = index.refresh(scope.subject_id)
+    pos, rows = sv.order()
+    if any(seq not in pos for seq in seqs):
+        return None  # a source not embedded yet: ask the ledger
+
+    def visible(r: int) -> bool:
+        return ((not scope.robot_id or sv.robot[r] == scope.robot_id)
+                and (not scope.session_id or sv.session[r] == scope.session_id)
+                and (as_of_valid is None or sv.source_time[r] <= as_of_valid)
+                and (as_of_known is None or sv.known_time[r] <= as_of_known))
+
+    def place(r: int) -> Place:
+        return Place(int(sv.seqs[r]), sv.ids[r], (sv.robot[r], sv.session[r]),
+                     sv.speaker[r], float(sv.source_time[r]))
+
+    info: dict[int, Place] = {}
+    near: dict[int, list[tuple[int, int]]] = {}
+    n = len(rows)
+    for seq in seqs:
+        i = pos[seq]
+        me = info.get(seq) or info.setdefault(seq, place(rows[i]))
+        found: list[tuple[int, int]] = []
+        if me.session[1]:
+            for step in (-1, 1):
+                j, k = i + step, 0
+                while 0 <= j < n and k < span and abs(j - i) <= 2 * span:
+                    r = rows[j]
+                    if sv.session[r] == me.session[1] and sv.robot[r] == me.session[0] \
+                            and visible(r):
+                        k += 1
+                        other = int(sv.seqs[r])
+                        if other not in info:
+                            info[other] = place(r)
+                        found.append((other, step * k))
+                    j += step
+        near[seq] = found
+    return info, near

@@ -131,14 +131,16 @@ def answer_spatial(ledger: Ledger, scope: Scope, question: str, now: float, *,
             # newest first from the ledger: the first record with the best match is the latest
             latest = next(r for s, r in scored if s == best)
             confidence = f", confidence {latest.confidence:.2f}" if latest.confidence else ""
+            said = f" ({latest.text})" if latest.text and latest.text != latest.label else ""
             text = (f"{latest.label}: last seen {_where(latest)} at {_when(latest.source_time)}"
-                    f"{confidence}")
+                    f"{confidence}{said}")
             return SpatialAnswer("locate", text, [latest], [latest.source_id])
     if _SURVEY.search(question) or (region is not None and not _LOCATE.search(question)):
         seen = [r for r in ledger.perceptions(scope, **reads)
                 if region is None or region.contains(r.pose)][:limit]
         if not seen:
             return SpatialAnswer("survey", "", [], [], "no perception in that region and time")
-        items = [f"{r.label or r.text} {_where(r)} at {_when(r.source_time)}" for r in seen]
+        items = [f"{r.label or r.text} {_where(r)} at {_when(r.source_time)}"
+                 + (f" ({r.text})" if r.label and r.text != r.label else "") for r in seen]
         return SpatialAnswer("survey", "; ".join(items), seen, [r.source_id for r in seen])
     return None

@@ -1,8 +1,19 @@
-"""Small text helpers shared by lexical recall and the extractive reader."""
+"""Small text helpers shared by lexical recall and the readers.
+
+One stemmer end to end: SQLite's FTS5 ``porter`` tokenizer implements Martin
+Porter's reference stemmer, and nltk's ``PorterStemmer`` in
+``MARTIN_EXTENSIONS`` mode is the same algorithm, so a word the index matched
+("studied" for "study") is also a match for the reader's overlap test. Tokens
+are split as FTS5's ``unicode61`` tokenizer splits them (letters and digits;
+apostrophes and other punctuation separate tokens).
+"""
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+
+from nltk.stem import PorterStemmer
 
 # Generic English function words; nothing here is derived from a benchmark.
 STOPWORDS = frozenset("""
@@ -15,19 +26,19 @@ these they this those through to too under until up very was we were what when w
 while who whom why will with would you your yours yourself yourselves ever also get got
 """.split())
 
-_WORD = re.compile(r"[\w']+", re.UNICODE)
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_STEMMER = PorterStemmer(PorterStemmer.MARTIN_EXTENSIONS)
 
 
 def words(text: str) -> list[str]:
-    return [w.strip("'").lower() for w in _WORD.findall(text) if w.strip("'")]
+    """Lower-cased tokens, split as FTS5's unicode61 tokenizer splits them."""
+    return [w.lower() for w in _WORD.findall(text)]
 
 
+@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    """A crude suffix stripper, enough to match 'plans'/'planned'/'planning'."""
-    for suffix in ("ing", "ed", "es", "s"):
-        if len(word) > len(suffix) + 2 and word.endswith(suffix):
-            return word[: -len(suffix)]
-    return word
+    """The Porter stem FTS5's ``porter`` tokenizer indexes ``word`` under."""
+    return _STEMMER.stem(word.lower(), to_lowercase=False)
 
 
 def content_terms(text: str) -> list[str]:
@@ -37,6 +48,11 @@ def content_terms(text: str) -> list[str]:
         if w not in STOPWORDS and len(w) > 1:
             seen.setdefault(w, None)
     return list(seen)
+
+
+def stems(text: str) -> set[str]:
+    """Stems of the content words of ``text``."""
+    return {stem(t) for t in content_terms(text)}
 
 
 def estimate_tokens(text: str) -> int:

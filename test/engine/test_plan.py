@@ -1,0 +1,91 @@
+"""Plans: operation × shape, current by default, named times become windows or as-ofs."""
+
+from __future__ import annotations
+
+import calendar
+
+import pytest
+
+from trace_ros.query.plan import plan_question
+
+JUNE_9_2023 = float(calendar.timegm((2023, 6, 9, 14, 0, 0, 0, 0, 0)))
+
+
+def day(y: int, m: int, d: int) -> float:
+    return float(calendar.timegm((y, m, d, 0, 0, 0, 0, 0, 0)))
+
+
+@pytest.mark.parametrize(
+    ("question", "operation", "shape"),
+    [
+        ("How many times did she call?", "count", "factual"),
+        ("How long did the trip take?", "temporal_arithmetic", "temporal"),
+        ("When is the parcel pickup?", "temporal_lookup", "temporal"),
+        ("Where does she live now?", "current_state", "factual"),
+        ("What did she use to drink before that?", "history", "factual"),
+        ("What pets does she have?", "list", "factual"),
+        ("What kind of music does he like?", "fact", "preference"),
+        ("Would she enjoy a trip to the mountains?", "fact", "open"),
+        ("What do Jon and Gina both have in common?", "fact", "multi_hop"),
+    ],
+)
+def test_operation_and_shape(question: str, operation: str, shape: str) -> None:
+    plan = plan_question(question, JUNE_9_2023)
+    assert (plan.operation, plan.shape) == (operation, shape)
+    assert plan.needs_complete_set == (operation in ("count", "list"))
+    assert plan.needs_endpoints == (operation == "temporal_arithmetic")
+
+
+@pytest.mark.parametrize("question", ["When is my parcel pickup?", "What does she study?",
+                                      "Where is the red mug?", "Who is her doctor?"])
+def test_every_question_is_current_unless_it_names_another_time(question: str) -> None:
+    plan = plan_question(question, JUNE_9_2023)
+    assert plan.current and plan.window is None and plan.as_of is None
+
+
+@pytest.mark.parametrize(
+    ("question", "window"),
+    [
+        ("What did she read in 2022?", (day(2022, 1, 1), day(2023, 1, 1))),
+        ("What did he cook last week?", (day(2023, 5, 29), day(2023, 6, 5))),
+        ("What did she paint in May?", (day(2023, 5, 1), day(2023, 6, 1))),
+        ("Where was he yesterday?", (day(2023, 6, 8), day(2023, 6, 9))),
+        ("What happened on 3 March 2023?", (day(2023, 3, 3), day(2023, 3, 4))),
+    ],
+)
+def test_named_times_become_windows(question: str, window: tuple[float, float]) -> None:
+    plan = plan_question(question, JUNE_9_2023)
+    assert plan.window == window and not plan.current and plan.time_text
+
+
+def test_before_a_time_is_an_as_of_and_before_an_event_is_not_current() -> None:
+    plan = plan_question("Where did she live before 5 May 2023?", JUNE_9_2023)
+    assert plan.as_of == day(2023, 5, 5) and plan.window is None and not plan.current
+    for q in ("Where did she live before she moved?", "What did he do when he was a kid?",
+              "What sport did she used to play?", "When was it before?"):
+        plan = plan_question(q, JUNE_9_2023)
+        assert not plan.current and plan.time_text, q
+
+
+def test_relative_times_follow_the_reference_time() -> None:
+    a = plan_question("What did he cook last week?", JUNE_9_2023).window
+    b = plan_question("What did he cook last week?", JUNE_9_2023 + 14 * 86400).window
+    assert a is not None and b is not None and b[0] - a[0] == 14 * 86400
+
+
+@pytest.mark.parametrize(
+    ("question", "answer_type", "focus"),
+    [
+        ("When did she go?", "date", ""),
+        ("How long has he painted?", "duration", ""),
+        ("Where did she move from?", "place", ""),
+        ("Who gave her the book?", "person", ""),
+        ("Why did he quit?", "reason", ""),
+        ("Does she like tea?", "yesno", ""),
+        ("What kind of flooring is he looking for?", "thing", "flooring"),
+        ("How many cats does she have?", "number", ""),
+    ],
+)
+def test_answer_type_and_focus(question: str, answer_type: str, focus: str) -> None:
+    plan = plan_question(question, JUNE_9_2023)
+    assert (plan.answer_type, plan.focus) == (answer_type, focus)

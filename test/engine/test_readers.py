@@ -1,0 +1,188 @@
+"""The extractive reader: spans, not sentences; one stemmer with FTS5; the resolver's value."""
+
+from __future__ import annotations
+
+import calendar
+import sqlite3
+
+import pytest
+
+from trace_ros.capture import ingest
+from trace_ros.config import CaptureConfig, ReaderConfig
+from trace_ros.formats import Event
+from trace_ros.ledger import Ledger, Scope, SourceRecord
+from trace_ros.query.pack import EvidenceItem, Pack, pack
+from trace_ros.query.plan import plan_question
+from trace_ros.query.readers import ExtractiveReader, UnavailableReader, make_reader
+from trace_ros.query.recall import lexical
+from trace_ros.query.text import stem
+from trace_ros.state import Resolution
+
+DAY = 86400.0
+MAY_8_2023 = float(calendar.timegm((2023, 5, 8, 13, 0, 0, 0, 0, 0)))
+
+
+def rec(i: int, text: str, when: float = MAY_8_2023, speaker: str = "Ann") -> SourceRecord:
+    return SourceRecord(i, f"src-{i}", "ann", "", "s1", "dialogue", speaker, text, "", None, None,
+                        {}, when, False, when, "h")
+
+
+def read(question: str, *texts: str | tuple[str, float]) -> tuple[str, list[str]]:
+    records = [rec(i, *(t if isinstance(t, tuple) else (t,))) for i, t in enumerate(texts, 1)]
+    p = pack([EvidenceItem(r, 1.0, {}) for r in records], 2000, 20)
+    out = ExtractiveReader().read(question, plan_question(question, MAY_8_2023), p)
+    return out.answer, out.cited_ids
+
+
+def test_reader_stems_as_fts5_does() -> None:
+    words = ["study", "studied", "studies", "ecology", "psychology", "dying", "lying", "is", "was",
+             "news", "generously", "agreed", "hopping", "relational", "bubbly", "incredibly"]
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE VIRTUAL TABLE t USING fts5(x, tokenize='porter unicode61')")
+    db.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, 'instance')")
+    db.executemany("INSERT INTO t(rowid, x) VALUES (?, ?)", list(enumerate(words, 1)))
+    fts = {words[doc - 1]: term for doc, term in db.execute("SELECT doc, term FROM v")}
+    assert {w: stem(w) for w in words} == fts
+    assert stem("study") == stem("studied")
+
+
+def test_study_question_answers_from_studied_end_to_end(ledger: Ledger) -> None:
+    scope = Scope("ann", "r1", "s1")
+    ingest(ledger, [Event("dialogue", scope, "I studied biology at the university.", "Ann",
+                          stamp=MAY_8_2023),
+                    Event("dialogue", scope, "The weather is nice.", "Ann", stamp=MAY_8_2023)],
+           CaptureConfig())
+    hits = lexical(ledger, scope, "What does she study?", 10)
+    records = ledger.get_sources([h.source_id for h in hits])
+    assert [r.text for r in records] == ["I studied biology at the university."]
+    p = pack([EvidenceItem(r, 1.0, {}) for r in records], 500, 10)
+    out = ExtractiveReader().read("What does she study?", plan_question("What does she study?"), p)
+    assert "biology" in out.answer and out.cited_ids == [records[0].source_id]
+    assert "university" in out.answer and "studied" not in out.answer  # a span, not the sentence
+
+
+def test_temporal_lookup_resolves_the_relative_anchor_against_the_record_time() -> None:
+    answer, cited = read("When did Ann go to the support group?",
+                         "I went to a support group yesterday and it was great.",
+                         "The dog barked all night.")
+    assert answer == "7 May 2023" and cited == ["src-1"]
+    answer, _ = read("When did Ann run the race?", "I ran a charity race last week.")
+    assert answer == "the week before 8 May 2023"
+    answer, _ = read("When did Ann start painting?", "I started painting in 2016 as a hobby.")
+    assert answer == "2016"
+    answer, _ = read("When did Ann adopt the cat?", "We adopted the cat!")
+    assert answer == "8 May 2023"  # no anchor: the record's own day
+
+
+@pytest.mark.parametrize(
+    ("question", "text", "expected"),
+    [
+        ("Where did Ann move from?", "I moved from Sweden four years ago.", "Sweden"),
+        ("What workshop did Ann attend?", "I went to an LGBTQ+ counseling workshop and loved it.",
+         "LGBTQ+ counseling workshop"),
+        ("What did Ann research?", "Researching adoption agencies, it has been a dream.",
+         "adoption agencies"),
+        ("Who gave Ann the necklace?", "My grandma Rosa gave me this necklace.", "Rosa"),
+        ("Why did Ann choose the agency?", "I chose them because they help families like mine.",
+         "help families like mine"),
+        ("How long has Ann been painting?", "I have been painting for seven years now.",
+         "seven years"),
+    ],
+)
+def test_answers_are_spans(question: str, text: str, expected: str) -> None:
+    answer, cited = read(question, text, "Unrelated chatter about the weather.")
+    assert answer == expected and cited == ["src-1"]
+
+
+def test_yes_no_and_hypothetical_questions() -> None:
+    assert read("Does Ann like hiking?", "I like hiking in the hills.")[0] == "Yes"
+    assert read("Does Ann like hiking?", "I do not like hiking at all.")[0] == "No"
+    assert read("Would Ann enjoy a hiking trip?", "I love hiking trips.")[0] == "Likely yes"
+
+
+def test_lists_and_counts_use_the_deduplicated_set() -> None:
+    texts = ["I adopted a cat named Luna.", "We adopted a dog named Max.",
+             "I adopted a cat named Luna!", "The weather is nice."]
+    answer, cited = read("What pets has Ann adopted?", *texts)
+    parts = answer.split(", ")
+    assert sorted(parts) == ["Luna", "Max"] or len(parts) == 2
+    assert len(cited) == 2  # the repeated mention is one member of the set
+    count, _ = read("How many pets has Ann adopted?", *texts)
+    assert count == "2"
+    assert read("How many cats does Ann have?", "I have three cats.")[0] == "three cats"
+
+
+def test_current_state_reads_the_newest_revision_and_history_the_older() -> None:
+    texts = [("The parcel pickup is on Monday.", MAY_8_2023),
+             ("The parcel pickup moved to Tuesday.", MAY_8_2023 + DAY)]
+    answer, cited = read("Where is the parcel pickup?", *texts)
+    assert cited == ["src-2"]
+    answer, cited = read("What was the parcel pickup before?", *texts)
+    assert cited == ["src-1", "src-2"] and answer.startswith("8 May 2023")
+
+
+def _fact(value: str, source: str, when: float):
+    from trace_ros.facts import Fact
+
+    return Fact(f"f-{source}", "ann", "", "s1", "state_change", (), "parcel pickup",
+                "scheduled_for", value, 1, value, when, "", True, when, None, when, None,
+                "active", 1.0, 1, 0, "rules", (source,))
+
+
+def test_resolution_gives_the_current_value_or_the_superseded_one() -> None:
+    records = [rec(1, "Pickup is Monday."), rec(2, "Pickup moved to Tuesday.", MAY_8_2023 + DAY)]
+    p = pack([EvidenceItem(r, 1.0, {}) for r in records], 500, 10)
+    res = Resolution("answer", "parcel pickup", "scheduled_for", "tuesday",
+                     facts=[_fact("tuesday", "src-2", MAY_8_2023 + DAY)],
+                     superseded=[_fact("monday", "src-1", MAY_8_2023)], source_ids=["src-2"])
+    reader = ExtractiveReader()
+    q = "When is my parcel pickup?"
+    out = reader.read(q, plan_question(q), p, resolution=res)
+    assert (out.answer, out.cited_ids) == ("tuesday", ["src-2"])
+    q = "When was it before?"
+    out = reader.read(q, plan_question(q), p, resolution=res)
+    assert (out.answer, out.cited_ids) == ("monday", ["src-1"])
+    # A resolution whose sources were not shown cannot be cited: the reader reads the evidence.
+    shown_only_1 = Pack(items=[EvidenceItem(records[0], 1.0, {})])
+    out = reader.read("When is my parcel pickup?", plan_question("When is my parcel pickup?"),
+                      shown_only_1, resolution=res)
+    assert out.cited_ids == ["src-1"]
+    missing = Resolution("missing", "parcel pickup", "scheduled_for")
+    out = reader.read("When is my parcel pickup?", plan_question("When is my parcel pickup?"), p,
+                      resolution=missing)
+    assert out.cited_ids  # falls back to reading the evidence; answer.py sets the status
+
+
+def test_abstains_without_matching_evidence() -> None:
+    answer, cited = read("What is quantum chromodynamics?", "The dog barked.")
+    assert answer == "" and cited == []
+
+
+def test_unloadable_qwen_says_so_on_every_answer(tmp_path) -> None:
+    reader = make_reader(ReaderConfig(kind="qwen", model_path=str(tmp_path / "nowhere")))
+    assert isinstance(reader, UnavailableReader)
+    p = pack([EvidenceItem(rec(1, "I studied biology."), 1.0, {})], 500, 10)
+    for _ in range(2):
+        out = reader.read("What does she study?", plan_question("What does she study?"), p)
+        assert out.answer == "biology" and "reader.kind qwen unavailable" in out.note
+
+
+def test_currentness_without_cue_words_and_as_of_views() -> None:
+    monday = rec(1, "My parcel pickup is on Monday.", MAY_8_2023)
+    moved = rec(2, "The parcel pickup moved from Monday to Tuesday.", MAY_8_2023 + 2 * DAY)
+    items = [EvidenceItem(monday, 1.0, {}), EvidenceItem(moved, 0.9, {})]
+    reader = ExtractiveReader()
+    q = "When is my parcel pickup?"
+    out = reader.read(q, plan_question(q), pack(items, 1000, 10))
+    assert out.cited_ids == ["src-2"] and "Tuesday" in out.answer
+    # As of a time before the change, the later record is not even shown.
+    view = pack(items, 1000, 10, as_of_valid=MAY_8_2023 + DAY)
+    out = reader.read(q, plan_question(q, MAY_8_2023 + DAY), view)
+    assert view.source_ids == ["src-1"] and out.cited_ids == ["src-1"] and "Monday" in out.answer
+
+
+def test_a_recurring_schedule_is_answered_as_such_and_the_newest_holds() -> None:
+    answer, cited = read("When should the basil be watered?",
+                         ("Please water the basil plant every Monday.", MAY_8_2023),
+                         ("Change of plan: water the basil on Wednesdays now.", MAY_8_2023 + DAY))
+    assert (answer, cited) == ("Wednesdays", ["src-2"])

@@ -1,0 +1,172 @@
+"""Recall routes and re-ranking on real ledgers: participants, neighbours, time window,
+recency, facts, score fusion, ablation."""
+
+from __future__ import annotations
+
+import calendar
+
+import pytest
+
+from trace_ros.capture import Event, ingest
+from trace_ros.config import CaptureConfig
+from trace_ros.ledger import Ledger, Scope
+from trace_ros.query.answer import QueryEngine, QueryRequest
+from trace_ros.query.recall import Hit, score_fusion
+
+DAY = 86400.0
+S1 = Scope("home", "r1", "s1")
+S2 = Scope("home", "r1", "s2")
+
+
+def _ingest(ledger: Ledger, events: list[Event]) -> None:
+    assert all(r.status == "accepted" for r in ingest(ledger, events, CaptureConfig()))
+
+
+def _texts(ledger: Ledger, ids: list[str]) -> list[str]:
+    return [s.text for s in ledger.get_sources(ids)]
+
+
+def _shown(res) -> list[str]:  # noqa: ANN001
+    return [e.record.text for e in res.evidence]
+
+
+def test_named_participant_is_not_a_search_word(ledger: Ledger) -> None:
+    _ingest(ledger, [
+        Event("dialogue", S1, "Hey Evan! Long time no see, how are things?", "Sam", stamp=1 * DAY),
+        Event("dialogue", S1, "Great! I drove my new car to the lake.", "Evan", stamp=1 * DAY + 1),
+        Event("dialogue", S1, "Evan, Evan, good to hear from you Evan.", "Sam", stamp=1 * DAY + 2),
+        Event("dialogue", S1, "Sam bought a car last year.", "Sam", stamp=1 * DAY + 3),
+    ])
+    question = QueryRequest(Scope("home"), "Where did Evan take his new car?")
+    lexical_only = {"neighbours", "sessions"}
+    res = QueryEngine(ledger, None, audit=False, ablate=lexical_only).ask(question)
+    assert _shown(res) == ["Great! I drove my new car to the lake.", "Sam bought a car last year."]
+    assert res.routes["participants"] == [res.evidence[0].source_id]  # Evan's turn was lifted
+    # With the name as a search word, greetings that only name him are recalled too.
+    plain = QueryEngine(ledger, None, audit=False,
+                        ablate=lexical_only | {"participants"}).ask(question)
+    assert "Evan, Evan, good to hear from you Evan." in _shown(plain)
+
+
+def test_only_a_name_still_searches_by_it(ledger: Ledger) -> None:
+    _ingest(ledger, [Event("dialogue", S1, "Evan is my brother.", "Sam", stamp=DAY),
+                     Event("dialogue", S1, "Hello there.", "Evan", stamp=DAY + 1)])
+    res = QueryEngine(ledger, None, audit=False).ask(QueryRequest(Scope("home"), "Evan?"))
+    assert "Evan is my brother." in _shown(res)
+
+
+def test_neighbour_brings_the_reply_within_its_session(ledger: Ledger) -> None:
+    _ingest(ledger, [
+        Event("dialogue", S1, "How long do you hold the plank pose?", "Sam", stamp=DAY),
+        Event("dialogue", S1, "Usually for about a minute.", "Evan", stamp=DAY + 1),
+        Event("dialogue", S2, "Unrelated: the weather was rainy.", "Evan", stamp=2 * DAY),
+        Event("dialogue", S2, "Bring an umbrella tomorrow.", "Sam", stamp=2 * DAY + 1),
+    ])
+    question = QueryRequest(Scope("home"), "How long is the plank pose held?")
+    res = QueryEngine(ledger, None, audit=False).ask(question)
+    assert _shown(res)[:2] == ["How long do you hold the plank pose?", "Usually for about a minute."]
+    assert "Unrelated: the weather was rainy." not in _shown(res)  # another session
+    assert res.routes["neighbours"]
+    alone = QueryEngine(ledger, None, audit=False, ablate={"neighbours"}).ask(question)
+    assert _shown(alone) == ["How long do you hold the plank pose?"]
+
+
+def test_neighbours_respect_scope_and_time_view(ledger: Ledger) -> None:
+    other = Scope("guest", "r1", "s1")
+    _ingest(ledger, [
+        Event("dialogue", S1, "Where is the red toolbox?", "Sam", stamp=DAY),
+        Event("dialogue", other, "The guest's secret is in the attic.", "Ann", stamp=DAY + 1),
+        Event("dialogue", S1, "It is in the garage.", "Evan", stamp=3 * DAY),
+    ])
+    engine = QueryEngine(ledger, None, audit=False)
+    res = engine.ask(QueryRequest(Scope("home"), "red toolbox location?"))
+    assert all(e.record.subject_id == "home" for e in res.evidence)
+    assert "It is in the garage." in _shown(res)
+    past = engine.ask(QueryRequest(Scope("home"), "red toolbox location?", as_of_valid=2 * DAY))
+    assert _shown(past) == ["Where is the red toolbox?"]
+
+
+def _epoch(y: int, m: int, d: int) -> float:
+    return float(calendar.timegm((y, m, d, 12, 0, 0)))
+
+
+def test_temporal_window_prefers_the_named_time(ledger: Ledger) -> None:
+    _ingest(ledger, [
+        Event("dialogue", S1, "We went hiking, hiking all day at the lake.", "Sam",
+              stamp=_epoch(2023, 5, 10)),
+        Event("dialogue", S2, "We went hiking in the hills.", "Sam", stamp=_epoch(2023, 8, 12)),
+    ])
+    question = QueryRequest(Scope("home"), "Where did they go hiking in August 2023?")
+    res = QueryEngine(ledger, None, audit=False).ask(question)
+    assert res.plan.window is not None
+    assert _shown(res)[0] == "We went hiking in the hills."
+    assert res.routes["temporal"]
+    plain = QueryEngine(ledger, None, audit=False, ablate={"temporal"}).ask(question)
+    assert _shown(plain)[0] == "We went hiking, hiking all day at the lake."
+
+
+def test_recency_only_for_questions_about_the_current_state(ledger: Ledger) -> None:
+    _ingest(ledger, [
+        Event("dialogue", S1, "The spare key is under the mat.", "Sam", stamp=DAY),
+        Event("dialogue", S2, "The spare key is with the neighbour.", "Sam", stamp=5 * DAY),
+    ])
+    engine = QueryEngine(ledger, None, audit=False, ablate={"sessions"})
+    now = engine.ask(QueryRequest(Scope("home"), "Where is the spare key now?"))
+    assert now.plan.operation == "current_state"
+    assert _shown(now)[0] == "The spare key is with the neighbour."
+    assert now.routes["recency"]
+    history = engine.ask(QueryRequest(Scope("home"), "Where was the spare key kept previously?"))
+    assert not history.plan.current and "recency" not in history.routes
+
+
+def _add_fact(ledger: Ledger, fact_id: str, subject: str, description: str,
+              source_id: str, when: float) -> None:
+    seq = ledger.get_sources([source_id])[0].seq
+    with ledger.write() as conn:
+        conn.execute(
+            "INSERT INTO facts (fact_id, subject_id, type, description, anchor_time, valid_from, "
+            "known_from, source_seq) VALUES (?, ?, 'state_change', ?, ?, ?, ?, ?)",
+            (fact_id, subject, description, when, when, when, seq))
+        conn.execute("INSERT INTO fact_sources (fact_id, source_id) VALUES (?, ?)",
+                     (fact_id, source_id))
+
+
+def test_facts_route_finds_sources_through_their_facts(ledger: Ledger) -> None:
+    _ingest(ledger, [
+        Event("dialogue", S1, "Finally got the keys today!", "Ann", stamp=DAY, source_id="k1"),
+        Event("dialogue", Scope("guest"), "I moved to Porto.", "Bob", stamp=DAY, source_id="g1"),
+    ])
+    question = QueryRequest(Scope("home"), "Which apartment did Ann move into?")
+    without = QueryEngine(ledger, None, audit=False).ask(question)
+    assert without.status == "missing" and without.routes["facts"] == []
+    _add_fact(ledger, "f1", "home", "Ann moved into a new apartment", "k1", DAY)
+    _add_fact(ledger, "f2", "guest", "Bob moved into an apartment in Porto", "g1", DAY)
+    res = QueryEngine(ledger, None, audit=False).ask(question)
+    assert res.routes["facts"] == ["k1"] and [e.source_id for e in res.evidence] == ["k1"]
+    # A fact restating words the text search already matched adds nothing twice.
+    _add_fact(ledger, "f3", "home", "Ann got the keys of the apartment", "k1", DAY)
+    keys = QueryEngine(ledger, None, audit=False).ask(QueryRequest(Scope("home"), "keys?"))
+    assert keys.routes["lexical"] == ["k1"] and keys.routes["facts"] == []
+    # A time view hides facts known only later.
+    past = QueryEngine(ledger, None, audit=False).ask(
+        QueryRequest(Scope("home"), "Which apartment did Ann move into?", as_of_known=0.5 * DAY))
+    assert past.routes["facts"] == []
+
+
+def test_score_fusion_weights_routes_by_reliability() -> None:
+    lexical = [Hit(1, "a", 9.0), Hit(2, "b", 3.0)]
+    dense = [Hit(2, "b", 0.9), Hit(3, "c", 0.5), Hit(1, "a", 0.1)]
+    fused = score_fusion({"lexical": lexical, "dense": dense}, {"lexical": 1.0, "dense": 0.5})
+    order = sorted(fused.values(), key=lambda f: -f.score)
+    assert [f.source_id for f in order] == ["a", "b", "c"]
+    assert fused[2].ranks == {"lexical": 2, "dense": 1}
+    # With dense trusted more, its top hit wins.
+    fused = score_fusion({"lexical": lexical, "dense": dense}, {"lexical": 1.0, "dense": 2.0})
+    assert max(fused.values(), key=lambda f: f.score).source_id == "b"
+
+
+def test_unknown_ablation_is_refused(ledger: Ledger) -> None:
+    with pytest.raises(ValueError, match="bogus"):
+        QueryEngine(ledger, None, ablate={"bogus"})
+    assert set(QueryEngine.COMPONENTS) >= {"lexical", "dense", "facts", "participants",
+                                           "neighbours", "sessions", "temporal", "recency"}

@@ -1,0 +1,102 @@
+"""Time anchors resolve against each message's own time (dateparser behind a regex filter)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from trace_ros.consolidation import timeanchor
+from trace_ros.consolidation.timeanchor import find_candidates, resolve
+
+
+def ts(y: int, mo: int, d: int, h: int = 0, mi: int = 0) -> float:
+    return datetime(y, mo, d, h, mi, tzinfo=UTC).timestamp()
+
+
+def day(t: float) -> str:
+    return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d")
+
+
+MONDAY = ts(2023, 5, 8, 13, 56)  # a Monday afternoon
+
+
+@pytest.mark.parametrize(("text", "expected", "expr"), [
+    ("I went there yesterday", "2023-05-07", "yesterday"),
+    ("Last Friday we met at the park", "2023-05-05", "Last Friday"),
+    ("I start the new job next month", "2023-06-08", "next month"),
+    ("We're moving in two weeks", "2023-05-22", "in two weeks"),
+    ("I saw it two days ago", "2023-05-06", "two days ago"),
+    ("a few days ago I fell", "2023-05-05", "a few days ago"),
+    ("We're going camping this weekend", "2023-05-13", "this weekend"),
+    ("we went hiking last weekend", "2023-05-06", "last weekend"),
+    ("it happened on 5 May 2023", "2023-05-05", "5 May 2023"),
+    ("my birthday is May 5th", "2023-05-05", "May 5th"),
+    ("the day before yesterday was rough", "2023-05-06", "the day before yesterday"),
+    ("I moved here in 2019", "2019-05-08", "in 2019"),
+    ("last summer was hot", "2022-07-15", "last summer"),
+])
+def test_expressions_resolve_against_message_time(text: str, expected: str, expr: str) -> None:
+    anchor = resolve(text, MONDAY, fallback_time=ts(2020, 1, 1))
+    assert not anchor.fallback
+    assert anchor.text == expr
+    assert day(anchor.time) == expected
+
+
+def test_clock_time_is_kept() -> None:
+    anchor = resolve("I'll see you tomorrow at 3pm", MONDAY)
+    assert datetime.fromtimestamp(anchor.time, UTC) == datetime(2023, 5, 9, 15, 0, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("I'll pick up the parcel on Tuesday", "2023-05-09"),   # plan: the coming Tuesday
+    ("I'm going to the vet on Thursday", "2023-05-11"),
+    ("I went to the vet on Thursday", "2023-05-04"),         # past: the last Thursday
+    ("We met on Tuesday", "2023-05-02"),
+])
+def test_bare_weekday_follows_tense(text: str, expected: str) -> None:
+    assert day(resolve(text, MONDAY).time) == expected
+
+
+def test_each_message_uses_its_own_time_not_session_or_wall_clock() -> None:
+    session = ts(2023, 5, 1, 9)
+    first = resolve("I was at the dentist yesterday", ts(2023, 5, 3, 10), session)
+    second = resolve("I was at the dentist yesterday", ts(2023, 6, 20, 10), session)
+    assert day(first.time) == "2023-05-02"
+    assert day(second.time) == "2023-06-19"
+    assert not first.fallback and not second.fallback
+
+
+def test_fallback_is_session_time_then_message_time() -> None:
+    session = ts(2023, 5, 1, 9)
+    anchor = resolve("The mug is on the table", MONDAY, session)
+    assert anchor.fallback and anchor.text == "" and anchor.time == session
+    anchor = resolve("The mug is on the table", MONDAY)
+    assert anchor.fallback and anchor.time == MONDAY
+
+
+@pytest.mark.parametrize("text", ["I may go later", "Let's march on", "see you in a second"])
+def test_words_that_only_look_like_dates_are_not_candidates(text: str) -> None:
+    assert find_candidates(text) == []
+    assert resolve(text, MONDAY).fallback
+
+
+def test_dateparser_is_only_called_on_candidates(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+    real = timeanchor._dateparser_parse
+
+    def counting(expr: str, settings: dict) -> datetime | None:
+        calls.append(expr)
+        return real(expr, settings)
+
+    monkeypatch.setattr(timeanchor, "_dateparser_parse", counting)
+    timeanchor._parse.cache_clear()
+    resolve("Thanks so much, that sounds lovely and I may come along", MONDAY)
+    assert calls == []
+    resolve("We talked about it three days ago, it was fun", MONDAY)
+    assert calls == ["3 days ago"] or calls == ["three days ago"]
+
+
+def test_unresolvable_candidate_falls_back() -> None:
+    anchor = resolve("in 99999999 years we will see", MONDAY, fallback_time=5.0)
+    assert anchor.fallback and anchor.time == 5.0

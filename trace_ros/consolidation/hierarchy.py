@@ -1,0 +1,354 @@
+"""The hierarchy of the evidence graph: sessions, topics and their edges.
+
+- A *session vertex* per scope+session, its embedding the mean of its source
+  vectors (stored as a vector with ``owner_kind='session'``); sessions are
+  chained by ``before`` edges in chronological order.
+- *Topic vertices* cluster sessions: a session is assigned to the nearest topic
+  centroid when the cosine similarity reaches ``topic_threshold``, otherwise it
+  opens a new topic (incremental nearest-centroid). Every ``topic_rederive_every``
+  closed sessions the topics are re-derived: each closed session moves to its
+  nearest centroid, centroids are recomputed from their members, empty topics go
+  and topics are renumbered by their first session.
+- Membership: ``in_topic`` edges session → topic (fact → session ``in_session``
+  edges are written with the facts).
+
+Determinism: projecting the same sources in the same order must give the same
+topics whatever the batch boundaries (``rebuild`` must reproduce the graph). So
+only *closed* sessions (a chronologically later session of the subject has
+started) contribute to centroids, and a session is closed at a fixed point of
+the source order — when the first source of a later session is projected. The
+chronologically last session is *open*: it gets a provisional topic at the end of
+every batch, which does not feed any centroid. Late sources for a closed session
+trigger a full re-derivation of the subject's topics.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..config import ConsolidationConfig
+from ..graphstore import GraphStore, SessionRow, session_vertex, topic_vertex
+from ..ledger import Ledger, SourceRecord
+
+SessionKey = tuple[str, str, str]  # subject, robot, session
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    n = float(np.linalg.norm(v))
+    return v / n if n > 0 else v
+
+
+@dataclass
+class TopicState:
+    """Closed topics of one subject: id → (mean of member session vectors, members)."""
+
+    centroids: dict[int, tuple[np.ndarray, int]] = field(default_factory=dict)
+
+    def nearest(self, vec: np.ndarray) -> tuple[int | None, float]:
+        best, best_sim = None, -2.0
+        u = _unit(vec)
+        for tid, (c, _) in sorted(self.centroids.items()):
+            sim = float(np.dot(u, _unit(c)))
+            if sim > best_sim:
+                best, best_sim = tid, sim
+        return best, best_sim
+
+    def similarities(self, vec: np.ndarray) -> dict[int, float]:
+        u = _unit(vec)
+        return {tid: float(np.dot(u, _unit(c))) for tid, (c, _) in self.centroids.items()}
+
+    def assign(self, vec: np.ndarray, theta: float) -> int:
+        """One incremental step: join the nearest topic or open a new one."""
+        tid, sim = self.nearest(vec)
+        if tid is not None and sim >= theta:
+            c, n = self.centroids[tid]
+            self.centroids[tid] = ((c * n + vec) / (n + 1), n + 1)
+            return tid
+        new = max(self.centroids, default=-1) + 1
+        self.centroids[new] = (np.array(vec, dtype=np.float64), 1)
+        return new
+
+
+def refine(state: TopicState, vectors: list[np.ndarray | None],
+           assignment: list[int | None], theta: float) -> list[int | None]:
+    """Re-derive topics: move each session to its nearest centroid (when close
+    enough, else it keeps its topic), recompute centroids from members, drop empty
+    topics, renumber by first member. Updates ``state``; returns the assignment."""
+    moved: list[int | None] = []
+    for vec, tid in zip(vectors, assignment, strict=True):
+        if vec is None:
+            moved.append(None)
+            continue
+        best, sim = state.nearest(vec)
+        moved.append(best if best is not None and sim >= theta else tid)
+    renumber: dict[int, int] = {}
+    for tid in moved:
+        if tid is not None and tid not in renumber:
+            renumber[tid] = len(renumber)
+    out = [None if t is None else renumber[t] for t in moved]
+    sums: dict[int, tuple[np.ndarray, int]] = {}
+    for vec, tid in zip(vectors, out, strict=True):
+        if vec is None or tid is None:
+            continue
+        s, n = sums.get(tid, (np.zeros_like(vec), 0))
+        sums[tid] = (s + vec, n + 1)
+    state.centroids = {tid: (s / n, n) for tid, (s, n) in sums.items()}
+    return out
+
+
+def derive(vectors: list[np.ndarray | None], theta: float, every: int
+           ) -> tuple[TopicState, list[int | None]]:
+    """Topics of closed sessions from scratch (the same steps as incremental closing)."""
+    state = TopicState()
+    assignment: list[int | None] = []
+    for i, vec in enumerate(vectors):
+        assignment.append(None if vec is None else state.assign(vec, theta))
+        if every and (i + 1) % every == 0:
+            assignment = refine(state, vectors[:i + 1], assignment, theta)
+    return state, assignment
+
+
+class Hierarchy:
+    """Hierarchy upkeep for one consolidation batch (inside its transaction)."""
+
+    def __init__(self, conn: sqlite3.Connection, config: ConsolidationConfig,
+                 generation: int) -> None:
+        self.conn = conn
+        self.theta = config.topic_threshold
+        self.neighbour = config.topic_neighbour
+        self.every = config.topic_rederive_every
+        self.generation = generation
+        self._current: SessionKey | None = None
+        self._touched: set[SessionKey] = set()
+        self._late: set[str] = set()
+        self._states: dict[str, TopicState] = {}
+        self._partial: dict[SessionKey, tuple[int, np.ndarray | None]] = {}
+        self._assigned: dict[SessionKey, int | None] = {}
+        self._closed_cache: dict[str, set[SessionKey]] = {}
+
+    # -- per source ---------------------------------------------------------------
+
+    def enter(self, source: SourceRecord) -> None:
+        """Called before a source is linked: closes the subject's sessions that lie
+        before this source's session (a later session has started)."""
+        key = (source.subject_id, source.robot_id, source.session_id)
+        self._touched.add(key)
+        if key == self._current:
+            return
+        self._current = key
+        sessions = GraphStore.session_rows(self.conn, source.subject_id)
+        order = [(s.robot_id, s.session_id) for s in sessions]
+        if (key[1], key[2]) not in order:
+            return
+        idx = order.index((key[1], key[2]))
+        closed = self._closed(source.subject_id)
+        if idx < closed:
+            self._late.add(source.subject_id)
+        for i in range(closed, idx):
+            self._close(sessions, i)
+
+    def refresh(self, subject_id: str) -> None:
+        """Rebuild a subject's hierarchy from the stored source vectors (after forget
+        reset it): close every session but the last, then ``finish``."""
+        sessions = GraphStore.session_rows(self.conn, subject_id)
+        if not sessions:
+            return
+        for i in range(self._closed(subject_id), len(sessions) - 1):
+            self._close(sessions, i)
+        self._touched.update((s.subject_id, s.robot_id, s.session_id) for s in sessions)
+
+    def gate(self, subject_id: str, session: SessionKey, seq: int,
+             other: SessionKey) -> bool:
+        """May a fact of ``session`` (projected at ``seq``) link to one of ``other``?
+        Same session: yes. Otherwise ``other`` must be closed and its topic the
+        nearest to this session's embedding so far, or a neighbouring one
+        (centroid similarity ≥ ``topic_neighbour``)."""
+        if other == session:
+            return True
+        tid = self._topic_of(other)
+        if tid is None:
+            return False
+        state = self._state(subject_id)
+        vec = self._partial_vector(session, seq)
+        if vec is None or not state.centroids:
+            return False
+        sims = state.similarities(vec)
+        best = max(sims, key=lambda t: (sims[t], -t))
+        return tid == best or sims.get(tid, -1.0) >= self.neighbour
+
+    # -- batch end ------------------------------------------------------------------
+
+    def finish(self) -> None:
+        """Store the touched sessions' embeddings, give open sessions a provisional
+        topic, re-derive subjects that received late sources, refresh the session
+        chain and membership edges."""
+        subjects = sorted({k[0] for k in self._touched})
+        for key in sorted(self._touched):
+            self._store_vector(key)
+        for subject in subjects:
+            if subject in self._late:
+                self.rederive(subject)
+            self._provisional(subject)
+            self._sync_edges(subject)
+
+    def rederive(self, subject_id: str) -> None:
+        """Recompute the closed sessions' topics from scratch (late data, forget)."""
+        conn = self.conn
+        sessions = GraphStore.session_rows(conn, subject_id)
+        closed = min(self._closed(subject_id), max(len(sessions) - 1, 0))
+        stored = GraphStore.session_vectors(conn, subject_id)
+        vectors: list[np.ndarray | None] = []
+        for s in sessions[:closed]:
+            vec = stored.get(s.vertex)
+            if vec is None:
+                vec = self._store_vector((s.subject_id, s.robot_id, s.session_id))
+            vectors.append(vec)
+        state, assignment = derive(vectors, self.theta, self.every)
+        self._states[subject_id] = state
+        GraphStore.replace_topics(conn, subject_id, [(tid, "", c, n) for tid, (c, n)
+                                                     in sorted(state.centroids.items())])
+        GraphStore.set_session_topics(conn, subject_id, [(s.robot_id, s.session_id, t) for s, t
+                                                         in zip(sessions[:closed], assignment,
+                                                                strict=True)])
+        GraphStore.set_meta(conn, f"topics_closed:{subject_id}", str(closed))
+        self._closed_cache.pop(subject_id, None)
+        self._assigned = {k: v for k, v in self._assigned.items() if k[0] != subject_id}
+
+    # -- internals ------------------------------------------------------------------------
+
+    def _closed(self, subject_id: str) -> int:
+        value = GraphStore.get_meta(self.conn, f"topics_closed:{subject_id}")
+        return int(value) if value else 0
+
+    def _state(self, subject_id: str) -> TopicState:
+        state = self._states.get(subject_id)
+        if state is None:
+            state = TopicState({t.topic_id: (t.centroid, t.n_sessions)
+                                for t in GraphStore.topic_rows(self.conn, subject_id)
+                                if t.n_sessions > 0 and t.centroid is not None})
+            self._states[subject_id] = state
+        return state
+
+    def _topic_of(self, key: SessionKey) -> int | None:
+        """The topic of a *closed* session (open ones have only provisional topics,
+        which depend on where batches were cut)."""
+        if key not in self._closed_keys(key[0]):
+            return None
+        if key not in self._assigned:
+            row = self.conn.execute(
+                "SELECT topic_id FROM sessions WHERE subject_id = ? AND robot_id = ? "
+                "AND session_id = ?", key).fetchone()
+            self._assigned[key] = None if row is None else row[0]
+        tid = self._assigned[key]
+        state = self._state(key[0])
+        return tid if tid in state.centroids else None
+
+    def _closed_keys(self, subject_id: str) -> set[SessionKey]:
+        keys = self._closed_cache.get(subject_id)
+        if keys is None:
+            sessions = GraphStore.session_rows(self.conn, subject_id)
+            keys = {(s.subject_id, s.robot_id, s.session_id)
+                    for s in sessions[:self._closed(subject_id)]}
+            self._closed_cache[subject_id] = keys
+        return keys
+
+    def _partial_vector(self, key: SessionKey, seq: int) -> np.ndarray | None:
+        cached = self._partial.get(key)
+        if cached is not None and cached[0] == seq:
+            return cached[1]
+        vec, _, _ = GraphStore.session_source_mean(self.conn, *key, max_seq=seq)
+        self._partial[key] = (seq, vec)
+        return vec
+
+    def _store_vector(self, key: SessionKey) -> np.ndarray | None:
+        vec, n, model = GraphStore.session_source_mean(self.conn, *key)
+        if vec is not None and n:
+            GraphStore.put_session_vector(self.conn, key[0], session_vertex(*key), model, vec)
+        return vec
+
+    def _close(self, sessions: list[SessionRow], i: int) -> None:
+        s = sessions[i]
+        subject = s.subject_id
+        vec = self._store_vector((subject, s.robot_id, s.session_id))
+        state = self._state(subject)
+        tid = None if vec is None else state.assign(vec, self.theta)
+        closed = i + 1
+        assignment_rows = [(s.robot_id, s.session_id, tid)]
+        if self.every and closed % self.every == 0:
+            stored = GraphStore.session_vectors(self.conn, subject)
+            vectors = [stored.get(x.vertex) for x in sessions[:closed]]
+            assignment = [self._assigned.get((x.subject_id, x.robot_id, x.session_id),
+                                             x.topic_id) for x in sessions[:closed - 1]]
+            assignment.append(tid)
+            assignment = refine(state, vectors, assignment, self.theta)
+            assignment_rows = [(x.robot_id, x.session_id, t)
+                               for x, t in zip(sessions[:closed], assignment, strict=True)]
+        GraphStore.replace_topics(self.conn, subject, [(t, "", c, n) for t, (c, n)
+                                                       in sorted(state.centroids.items())])
+        GraphStore.set_session_topics(self.conn, subject, assignment_rows)
+        for robot, sess, t in assignment_rows:
+            self._assigned[(subject, robot, sess)] = t
+        GraphStore.set_meta(self.conn, f"topics_closed:{subject}", str(closed))
+        self._closed_cache.pop(subject, None)
+
+    def _provisional(self, subject_id: str) -> None:
+        """Open sessions (after the closed prefix) get the nearest closed topic, or a
+        provisional topic of their own (a row with no closed members)."""
+        conn = self.conn
+        sessions = GraphStore.session_rows(conn, subject_id)
+        closed = self._closed(subject_id)
+        state = self._state(subject_id)
+        stored = GraphStore.session_vectors(conn, subject_id,
+                                            [s.vertex for s in sessions[closed:]])
+        rows = [(t, "", c, n) for t, (c, n) in sorted(state.centroids.items())]
+        next_id = max(state.centroids, default=-1) + 1
+        assign = []
+        for s in sessions[closed:]:
+            vec = stored.get(s.vertex)
+            if vec is None:
+                continue
+            tid, sim = state.nearest(vec)
+            if tid is None or sim < self.theta:
+                tid = next_id
+                next_id += 1
+                rows.append((tid, "", vec, 0))
+            assign.append((s.robot_id, s.session_id, tid))
+        GraphStore.replace_topics(conn, subject_id, rows)
+        GraphStore.set_session_topics(conn, subject_id, assign)
+
+    def _sync_edges(self, subject_id: str) -> None:
+        """Make the chronological session chain and the in_topic edges match the
+        sessions table (sessions with an embedding only)."""
+        conn = self.conn
+        stored = GraphStore.sessions_with_vectors(conn, subject_id)
+        sessions = [s for s in GraphStore.session_rows(conn, subject_id) if s.vertex in stored]
+        want: dict[tuple[str, str, str], tuple[float, str, float]] = {}
+        for a, b in zip(sessions, sessions[1:], strict=False):
+            want[("before", a.vertex, b.vertex)] = (
+                1.0, "session order: start times are chronological", b.start_time)
+        for s in sessions:
+            if s.topic_id is not None:
+                want[("in_topic", s.vertex, topic_vertex(subject_id, s.topic_id))] = (
+                    1.0, "topic: nearest centroid of session embeddings", s.start_time)
+        have = (GraphStore.member_edges(conn, subject_id, "before", "session:")
+                + GraphStore.member_edges(conn, subject_id, "in_topic", "session:"))
+        stale = [e.edge_id for e in have if (e.type, e.src, e.dst) not in want]
+        present = {(e.type, e.src, e.dst) for e in have}
+        GraphStore.delete_edges(conn, stale)
+        GraphStore.insert_edges(conn, subject_id, [(t, s, d, c, j, at) for (t, s, d), (c, j, at)
+                                                   in want.items() if (t, s, d) not in present],
+                                self.generation)
+
+
+def rederive_hierarchy(ledger: Ledger, config: ConsolidationConfig,
+                       subject_ids: list[str]) -> None:
+    """Rebuild the hierarchy of subjects in one transaction (after ``Ledger.forget``)."""
+    with ledger.write() as conn:
+        h = Hierarchy(conn, config, GraphStore.generation_now(conn) + 1)
+        for subject in subject_ids:
+            h.refresh(subject)
+        h.finish()
+        Ledger.bump_generation(conn)

@@ -1,0 +1,583 @@
+"""The graph stage of a query: support paths and the resolver's verdict (DESIGN §4.3–4.8).
+
+Between fusion and packing, ``GraphStage.run``:
+
+1. collects the seeds (``seeds.collect``: facts of the recalled sources, entity
+   seeds, one hop along ``updates``/``contradicts``);
+2. walks the evidence graph from them — both edge directions, at most
+   ``graph_max_hops`` edges, at most ``graph_fanout`` edges per fact — under the
+   three pruning rules: never cross an edge invalidated in the view; reject a
+   path that runs backwards in time (an edge whose endpoints contradict its
+   meaning — a newer revision dated before the one it updates, an effect before
+   its cause — or a walk whose times go forth and back); drop a path with two
+   consecutive ``contradicts``;
+3. scores each path ``S = w_ns·NS + w_pc·PC + w_tc·TC + w_uv·UV``: NS the mean
+   similarity of its facts to the question (the recall score of their sources, or
+   the share of the question's stems they repeat), PC the product of edge
+   confidences × a discount per relation × a penalty per ``contradicts``, TC how
+   well the facts are placed in time (resolved anchors count fully, fallbacks
+   half), UV the lowest validity of its facts in the view;
+4. when the question asks about one state key (``seeds.target_key``) and the plan
+   can be answered by a state, asks the resolver (``state.resolve``) in the
+   request's view — or as of the time the question names. The resolver, never
+   similarity or recency, decides what is current: its revision's sources lead
+   the evidence, the superseded ones follow (marked by their path line), and its
+   *missing*/*conflict* become the response status. A question about a thing that
+   no record in the view mentions at all is *missing* too (``absent``).
+
+``arrange`` puts the lead group first for packing, ``add_lines`` fills the
+budget left with rendered paths, ``finish`` sets the status and, after the
+reader, traces the paths for the final answer (those touching the cited sources
+first) into ``QueryResult.paths``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..config import RecallConfig
+from ..consolidation.rules import EVENT_NOUNS
+from ..consolidation.timeanchor import find_candidates
+from ..embed import Encoder
+from ..facts import FACT_EDGE_TYPES, Edge, Fact, norm
+from ..ledger import Ledger, Scope
+from ..state import Resolution, resolve
+from .pack import EvidenceGroup, EvidenceItem, Pack
+from .plan import Plan
+from .recall import Fused, Participants
+from .seeds import (
+    ALL_CUE_STEMS,
+    CUE_STEMS,
+    FRAME_WORDS,
+    PERSON_RELATIONS,
+    Seeds,
+    Target,
+    View,
+    answerable_by_state,
+    categorised,
+    collect,
+    cued_relations,
+    fits_qualifier,
+    in_scope,
+    people_asked_about,
+    person_seeds,
+    question_entities,
+    residual,
+    target_key,
+)
+from .text import STOPWORDS, stem, stems, words
+
+if TYPE_CHECKING:
+    from .answer import QueryResult
+
+# PC: how much one edge of each type vouches for the connection it makes.
+RELATION_DISCOUNT = {"updates": 1.0, "contradicts": 0.9, "causes": 0.85, "enables": 0.85,
+                     "prevents": 0.85, "before": 0.7}
+CONTRADICTION_PENALTY = 0.5
+# An uncategorised value ("prefers:jazz") belongs to the category it is nearest to
+# only when at least this similar (MiniLM cosine: jazz–music 0.54, camping–book 0.16).
+CATEGORY_MIN_SIMILARITY = 0.33
+# Walk order: the edges that carry currentness first when a fact has too many.
+_EDGE_PRIORITY = {"updates": 0, "contradicts": 1, "causes": 2, "enables": 2, "prevents": 2,
+                  "before": 3}
+_TRACE_LINES = 8
+# "Where is …", "When are …", "What day is …" (what something is), and "Where did
+# you / can I …" (where the robot or its user saw or left a thing).
+_COPULAR = re.compile(r"^\s*(?:(?:where|when|what|which)(?:\s+\w+)?\s*(?:is|are|'s|was|were)\b"
+                      r"|where\s+(?:did|do|have|has|can|could)\s+(?:you|i|we)\b)", re.I)
+_SECOND = frozenset({"you", "your", "yours", "yourself"})
+# Relations whose values are proper names (a city, an employer).
+_NAMED_VALUES = frozenset({"lives_in", "works_at"})
+_CAPITALISED = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][\w'’-]*")
+
+
+@dataclass
+class SupportPath:
+    facts: tuple[Fact, ...]
+    edges: tuple[Edge, ...]
+    ns: float = 0.0
+    pc: float = 0.0
+    tc: float = 0.0
+    uv: float = 0.0
+    score: float = 0.0
+    line: str = ""
+
+    @property
+    def source_ids(self) -> set[str]:
+        return {s for f in self.facts for s in f.source_ids}
+
+
+@dataclass
+class GraphOutcome:
+    seeds: Seeds = field(default_factory=Seeds)
+    paths: list[SupportPath] = field(default_factory=list)
+    target: Target | None = None
+    resolution: Resolution | None = None
+    # What the reader is given (None: read the text); superseded cleared for a pinned view.
+    reader_resolution: Resolution | None = None
+    # Source IDs shown first (the resolver's revisions, the one asked about first) and
+    # those of superseded revisions among them.
+    lead: list[str] = field(default_factory=list)
+    superseded: list[str] = field(default_factory=list)
+    status: str = ""  # "" | missing | conflict
+    message: str = ""
+    status_sources: list[str] = field(default_factory=list)
+
+    def lines(self, n: int) -> list[str]:
+        """The best ``n`` rendered paths, those touching the lead sources first."""
+        lead = set(self.lead)
+        order = sorted(self.paths, key=lambda p: (-len(p.source_ids & lead), -p.score))
+        return [p.line for p in order[:n]]
+
+    def trace(self, cited: Sequence[str], n: int = _TRACE_LINES) -> list[str]:
+        """Answer-aware: paths touching the cited sources first, then the lead, then S."""
+        cited_set, lead = set(cited), set(self.lead)
+        order = sorted(self.paths, key=lambda p: (-len(p.source_ids & cited_set),
+                                                  -len(p.source_ids & lead), -p.score))
+        return [p.line for p in order[:n]]
+
+
+class GraphStage:
+    def __init__(self, ledger: Ledger, config: RecallConfig, participants: Participants,
+                 encoder: Encoder | None = None) -> None:
+        self.ledger = ledger
+        self.config = config
+        self.participants = participants
+        self.encoder = encoder
+        self._vectors: dict[str, np.ndarray] = {}
+        self._turn_cache: dict[str, tuple[int, dict[str, int]]] = {}
+        self._lock = threading.Lock()  # the caches above; queries may run on several threads
+
+    # -- the stage --------------------------------------------------------------------
+
+    def run(self, scope: Scope, question: str, plan: Plan, ranked: Sequence[Fused],
+            speakers: set[str], as_of_valid: float | None, as_of_known: float | None, *,
+            update_seeds: bool = True) -> GraphOutcome:
+        cfg = self.config
+        view = View(as_of_valid, as_of_known)
+        people = {n for n in (_norm_name(s) for s in
+                              set(self.participants.of(scope.subject_id).values())) if n}
+        seeds = collect(self.ledger, scope, view, ranked, question_entities(question, speakers),
+                        n_sources=cfg.graph_seed_sources, per_entity=cfg.graph_entity_facts,
+                        update_hop=update_seeds)
+        if update_seeds and answerable_by_state(plan):
+            person_seeds(self.ledger, scope, view, question, plan, people, seeds)
+        out = GraphOutcome(seeds=seeds)
+        out.paths = self.walk(scope, view, question, seeds)
+        if update_seeds:
+            out.target = target_key(question, plan, seeds, people,
+                                    lambda: self._turns(scope.subject_id))
+            if out.target is not None:
+                self._resolve(out, scope, plan, view)
+        if not out.status and out.resolution is None:
+            absent = self.absent(scope, view, question, plan)
+            if not absent and update_seeds:
+                absent = self.unrecorded(scope, view, question, plan, seeds, people, ranked)
+            if absent:
+                out.status = "missing"
+                out.message = f"nothing in memory records {absent}"
+        return out
+
+    def _resolve(self, out: GraphOutcome, scope: Scope, plan: Plan, view: View) -> None:
+        target = out.target
+        assert target is not None
+        valid, pinned = view.valid, view.valid is not None or view.known is not None
+        if plan.as_of is not None:
+            valid, pinned = plan.as_of if valid is None else min(valid, plan.as_of), True
+        elif plan.window is not None and not plan.current:
+            end = plan.window[1]
+            valid, pinned = end if valid is None else min(valid, end), True
+        res = resolve(self.ledger, scope, target.entity, target.relation,
+                      as_of_valid=valid, as_of_known=view.known)
+        if target.qualifier:
+            narrowed = self._narrow(res, scope, target, valid, view.known)
+            if narrowed is None:  # nothing of that category: read the text instead
+                out.target = None
+                return
+            res = narrowed
+        out.resolution = res
+        sources = [s for f in res.facts for s in f.source_ids]
+        older = [s for f in res.superseded for s in f.source_ids]
+        if res.status == "answer":
+            if pinned or plan.current or not older:
+                out.lead = list(dict.fromkeys(sources + older))
+            else:  # a question about the past: the revision before the current one first
+                first = [s for s in res.superseded[0].source_ids]
+                out.lead = list(dict.fromkeys(first + sources + older))
+            out.superseded = [s for s in dict.fromkeys(older) if s not in sources]
+            out.reader_resolution = dataclasses.replace(res, superseded=[]) if pinned else res
+            return
+        out.status = res.status
+        out.message = res.reason
+        out.lead = list(dict.fromkeys(sources))
+        out.status_sources = list(out.lead)
+
+    def _narrow(self, res: Resolution, scope: Scope, target: Target, valid: float | None,
+                known: float | None) -> Resolution | None:
+        """A multi-valued answer restricted to the category the question names; a
+        conflict elsewhere in the relation is resolved again within the category.
+        None when no revision is of that category."""
+        q = target.qualifier
+        if res.status == "conflict" and not any(fits_qualifier(f, q) for f in res.facts):
+            res = resolve(self.ledger, scope, target.entity, f"{target.relation}:{q}",
+                          as_of_valid=valid, as_of_known=known)
+        cats = {q} | {f.relation.partition(":")[2] for f in res.facts + res.superseded
+                      if categorised(f)}
+
+        def fits(f: Fact) -> bool:
+            return fits_qualifier(f, q) and (categorised(f) or self._category(f.value, cats) == q)
+
+        facts = [f for f in res.facts if fits(f)]
+        older = [f for f in res.superseded if fits(f)]
+        if not facts:
+            return None
+        value = facts[0].value if facts and res.status == "answer" else res.value
+        sources = list(dict.fromkeys(s for f in facts for s in f.source_ids))
+        return dataclasses.replace(res, value=value, facts=facts, superseded=older,
+                                   source_ids=sources)
+
+    def _turns(self, subject_id: str) -> dict[str, int]:
+        """Dialogue turns per (normalised) speaker, cached until the ledger moves on."""
+        generation = self.ledger.generation()
+        with self._lock:
+            hit = self._turn_cache.get(subject_id)
+        if hit is None or hit[0] != generation:
+            turns: dict[str, int] = {}
+            for speaker, n in self.ledger.speaker_turns(subject_id).items():
+                key = _norm_name(speaker)
+                turns[key] = turns.get(key, 0) + n
+            hit = (generation, turns)
+            with self._lock:
+                self._turn_cache[subject_id] = hit
+        return hit[1]
+
+    def _category(self, value: str, categories: set[str]) -> str:
+        """The category an uncategorised value is nearest to in the embedding space
+        ("opera" → music rather than food); '' when it cannot be told."""
+        if self.encoder is None:
+            return next(iter(categories)) if len(categories) == 1 else ""
+        names = sorted(categories)
+        vecs = self._embed([value, *names])
+        sims = vecs[1:] @ vecs[0]
+        best = int(np.argmax(sims))
+        return names[best] if sims[best] >= CATEGORY_MIN_SIMILARITY else ""
+
+    def _embed(self, texts: list[str]) -> np.ndarray:
+        """Unit vectors of short texts (values, category words), cached."""
+        with self._lock:
+            known = {t: self._vectors[t] for t in texts if t in self._vectors}
+        todo = [t for t in dict.fromkeys(texts) if t not in known]
+        if todo:
+            assert self.encoder is not None
+            for t, v in zip(todo, self.encoder.encode(todo), strict=True):
+                v = np.asarray(v, dtype=np.float64)
+                known[t] = v / (float(np.linalg.norm(v)) or 1.0)
+            with self._lock:
+                if len(self._vectors) > 4096:
+                    self._vectors.clear()
+                self._vectors.update((t, known[t]) for t in todo)
+        return np.stack([known[t] for t in texts])
+
+    # -- a thing no record mentions ------------------------------------------------------
+
+    def absent(self, scope: Scope, view: View, question: str, plan: Plan) -> str:
+        """The words naming the thing a question asks the state of ("Where is X?",
+        "What day is X?": a copular question about a thing's place, time or state),
+        when no source in the scope and view contains them all; '' when something
+        does, or for any other question (about events, a person's own state …: the
+        readers and ``unrecorded`` decide those)."""
+        if not answerable_by_state(plan) or not _COPULAR.match(question) \
+                or not set(cued_relations(question, plan)) - set(PERSON_RELATIONS):
+            return ""
+        text = question
+        for m in reversed(find_candidates(text)):
+            text = text[:m.start()] + " " + text[m.end():]
+        names = set(self.participants.of(scope.subject_id))
+        target = [w for w in words(text)
+                  if len(w) > 1 and w not in STOPWORDS and w not in names
+                  and w not in FRAME_WORDS and w not in EVENT_NOUNS
+                  and stem(w) not in ALL_CUE_STEMS and not w.isdigit()]
+        if not target or len(target) > 3:
+            return ""
+        quoted = ['"' + w.replace('"', '""') + '"' for w in target]
+        # All the words in one record; of three, two are enough (a paraphrase).
+        groups = [quoted] if len(quoted) < 3 else [
+            [q for j, q in enumerate(quoted) if j != i] for i in range(len(quoted))]
+        match = " OR ".join("(" + " AND ".join(g) + ")" for g in groups)
+        hits = self.ledger.search_sources(scope, match, 1, view.valid, view.known)
+        return "" if hits else " ".join(target)
+
+    def unrecorded(self, scope: Scope, view: View, question: str, plan: Plan, seeds: Seeds,
+                   people: set[str], ranked: Sequence[Fused]) -> str:
+        """"<person> <relation>" when a state question asks about a person's key that
+        the memory never recorded: the subject has a graph, the resolver knows no
+        revision for anyone the question may mean, and no recalled record that speaks
+        of the relation went unextracted (its words were said but no fact of that
+        relation came from it — then the readers read the text). '' otherwise."""
+        if not answerable_by_state(plan) or not any(f.key for f in seeds.facts.values()):
+            return ""
+        rels = [r for r in cued_relations(question, plan) if r in PERSON_RELATIONS]
+        who = people_asked_about(question, people)
+        if not rels or not who or residual(question, names=set(self.participants.of(
+                scope.subject_id))):
+            return ""
+        for person in who:
+            for rel in rels:
+                if self.ledger.facts_for_key(scope.subject_id, person, rel + ":"):
+                    return ""
+        top = [f.seq for f in ranked[:self.config.evidence_k]]
+        extracted = {s for f in seeds.facts.values()
+                     if f.relation.partition(":")[0] in rels for s in f.source_ids}
+        names = {w for p in who for w in words(p)}
+        for rec in self.ledger.get_sources_by_seq(top).values():
+            said = {r for r in rels if CUE_STEMS[r] & stems(rec.text)}
+            if rec.source_id in extracted or not said:
+                continue
+            # Said by someone asked about, naming them, or to them ("you live …"); a
+            # home or employer is a name ("in Boston", "at Acme"), so a record naming
+            # none ("the living room") states neither.
+            text_words = set(words(rec.text))
+            if not (_norm_name(rec.speaker) in who or names & text_words
+                    or _SECOND & text_words):
+                continue
+            if said <= _NAMED_VALUES and not _has_name(rec.text, names):
+                continue
+            return ""
+        return f"{' or '.join(sorted(who))} {' / '.join(r.replace('_', ' ') for r in rels)}"
+
+    # -- paths --------------------------------------------------------------------------
+
+    def walk(self, scope: Scope, view: View, question: str, seeds: Seeds) -> list[SupportPath]:
+        """Support paths from the seeds (see the module docstring), best S first."""
+        cfg = self.config
+        if not seeds.facts or cfg.graph_max_hops <= 0:
+            return []
+        facts = dict(seeds.facts)
+        adj: dict[str, list[Edge]] = {}
+        seen_edges: set[int] = set()
+        frontier = set(facts)
+        for _hop in range(cfg.graph_max_hops):
+            if not frontier:
+                break
+            new: set[str] = set()
+            for e in self.ledger.edges_among(sorted(frontier), FACT_EDGE_TYPES):
+                if e.edge_id in seen_edges or not _crossable(e, view):
+                    continue
+                seen_edges.add(e.edge_id)
+                adj.setdefault(e.src, []).append(e)
+                adj.setdefault(e.dst, []).append(e)
+                new.update(x for x in (e.src, e.dst) if x not in facts)
+            for f in self.ledger.facts_with_ids(sorted(new)) if new else []:
+                if in_scope(scope, f) and view.sees(f):
+                    facts[f.fact_id] = f
+            frontier = {x for x in new if x in facts}
+        for edges in adj.values():
+            edges.sort(key=lambda e: (_EDGE_PRIORITY.get(e.type, 9), -e.confidence, e.edge_id))
+            del edges[cfg.graph_fanout:]
+        q_stems = stems(question)
+        ns = {fid: max(seeds.weight.get(fid, 0.0), _overlap(f, q_stems))
+              for fid, f in facts.items()}
+        found: dict[frozenset[int], SupportPath] = {}
+
+        def extend(path: list[str], edges: list[Edge]) -> None:
+            if edges:
+                key = frozenset(e.edge_id for e in edges)
+                if key not in found:
+                    found[key] = self._score(path, edges, facts, ns, view)
+            if len(edges) >= cfg.graph_max_hops:
+                return
+            here = path[-1]
+            for e in adj.get(here, []):
+                nxt = e.dst if e.src == here else e.src
+                if nxt in path or nxt not in facts:
+                    continue
+                if edges and e.type == "contradicts" and edges[-1].type == "contradicts":
+                    continue
+                if not _in_order(e, facts) or not _monotone(path + [nxt], facts):
+                    continue
+                extend(path + [nxt], edges + [e])
+
+        for fid in sorted(seeds.facts, key=lambda x: -seeds.weight.get(x, 0.0)):
+            extend([fid], [])
+        paths = sorted(found.values(), key=lambda p: (-p.score, p.line))
+        return paths[:cfg.graph_max_paths]
+
+    def _score(self, path: list[str], edges: list[Edge], facts: dict[str, Fact],
+               ns: dict[str, float], view: View) -> SupportPath:
+        cfg = self.config
+        fs = tuple(facts[x] for x in path)
+        pc = 1.0
+        for e in edges:
+            pc *= max(0.0, min(1.0, e.confidence)) * RELATION_DISCOUNT.get(e.type, 0.5)
+            if e.type == "contradicts":
+                pc *= CONTRADICTION_PENALTY
+        tc = sum(1.0 if not f.anchor_fallback else 0.5 for f in fs) / len(fs)
+        uv = min(_validity(f, view) for f in fs)
+        nsv = sum(ns.get(f.fact_id, 0.0) for f in fs) / len(fs)
+        score = (cfg.path_weight_ns * nsv + cfg.path_weight_pc * pc + cfg.path_weight_tc * tc
+                 + cfg.path_weight_uv * uv)
+        return SupportPath(fs, tuple(edges), nsv, pc, tc, uv, score,
+                           render(fs, tuple(edges), facts, view))
+
+    # -- packing ---------------------------------------------------------------------------
+
+    def arrange(self, out: GraphOutcome, candidates: list[EvidenceItem],
+                as_of_valid: float | None, as_of_known: float | None
+                ) -> list[EvidenceItem | EvidenceGroup]:
+        """The lead group (the resolver's revisions with the support lines that say
+        which is superseded) first, then the other candidates in their order."""
+        if not out.lead:
+            return list(candidates)
+        have = {c.source_id: c for c in candidates}
+        missing = [s for s in out.lead if s not in have]
+        for rec in self.ledger.get_sources(missing) if missing else []:
+            have[rec.source_id] = EvidenceItem(rec, 0.0, {})
+        lead: list[EvidenceItem] = []
+        for rank, sid in enumerate(out.lead, 1):
+            item = have.get(sid)
+            if item is None or not _record_in_view(item, as_of_valid, as_of_known):
+                continue
+            routes = dict(item.routes)
+            routes["graph"] = rank
+            if sid in out.superseded:
+                routes["superseded"] = 1
+            lead.append(dataclasses.replace(item, routes=routes))
+        if not lead:
+            return list(candidates)
+        shown = {i.source_id for i in lead}
+        lines = tuple(line for line in out.lines(self.config.graph_path_lines)
+                      if _line_sources(line) & shown)[:2]
+        rest = [c for c in candidates if c.source_id not in shown]
+        return [EvidenceGroup(tuple(lead), lines), *rest]
+
+    def add_lines(self, out: GraphOutcome, packed: Pack) -> None:
+        packed.add_paths(out.lines(self.config.graph_path_lines))
+
+    def finish(self, out: GraphOutcome, result: QueryResult) -> None:
+        """The resolver's missing/conflict (or a thing nothing mentions) becomes the
+        status; the support paths for the final answer go to ``result.paths``."""
+        if out.status and result.status in ("answered", "abstained", "missing"):
+            result.status = out.status
+            result.answer = ""
+            shown = {e.source_id for e in result.evidence}
+            result.source_ids = [s for s in out.status_sources if s in shown]
+            result.message = out.message
+        # Support for what was answered (or for the verdict); nothing for no answer.
+        cited = set(result.source_ids)
+        result.paths = [line for line in out.trace(result.source_ids)
+                        if _line_sources(line) & cited] if cited else []
+
+
+# -- helpers ---------------------------------------------------------------------------
+
+
+def _norm_name(speaker: str) -> str:
+    return norm(speaker)
+
+
+def _has_name(text: str, skip: set[str]) -> bool:
+    """Whether ``text`` has a capitalised word other than at a sentence start, "I" or
+    one of ``skip`` (lower-case names)."""
+    return any(m.group(0) != "I" and m.group(0).lower() not in skip
+               for m in _CAPITALISED.finditer(text.strip()))
+
+
+def _crossable(e: Edge, view: View) -> bool:
+    """Never cross an edge invalidated in the view (at or before its valid time)."""
+    return e.invalidated_at is None or (view.valid is not None and e.invalidated_at > view.valid)
+
+
+def _time(f: Fact, e: Edge) -> float:
+    return f.anchor_time if e.type == "before" else f.valid_from
+
+
+def _in_order(e: Edge, facts: dict[str, Fact]) -> bool:
+    """Whether the edge's endpoints are in the time order its type says."""
+    a, b = facts.get(e.src), facts.get(e.dst)
+    if a is None or b is None or e.type == "contradicts":
+        return True
+    if e.type == "updates":  # newer → older
+        return _time(a, e) >= _time(b, e)
+    return _time(a, e) <= _time(b, e)  # causes/enables/prevents/before: earlier → later
+
+
+def _monotone(path: list[str], facts: dict[str, Fact]) -> bool:
+    """A walk goes one way in time (ties allowed), not forth and back."""
+    signs = set()
+    for x, y in zip(path, path[1:], strict=False):
+        d = facts[y].valid_from - facts[x].valid_from
+        if d:
+            signs.add(d > 0)
+    return len(signs) <= 1
+
+
+def _validity(f: Fact, view: View) -> float:
+    """Validity in the view: a revision superseded only after the view still holds in it."""
+    if f.status != "superseded":
+        return f.validity
+    later_valid = view.valid is not None and f.valid_to is not None and f.valid_to > view.valid
+    later_known = view.known is not None and f.known_to is not None and f.known_to > view.known
+    return 1.0 if later_valid or later_known else f.validity
+
+
+def _overlap(f: Fact, q_stems: set[str]) -> float:
+    if not q_stems:
+        return 0.0
+    return len(q_stems & stems(f"{f.description} {f.entity} {f.value}")) / len(q_stems)
+
+
+def _sid(f: Fact) -> str:
+    return f.source_ids[0] if f.source_ids else f.fact_id
+
+
+def _label(f: Fact) -> str:
+    if f.key:
+        neg = "not " if f.polarity == 0 else ""
+        return f"{f.entity} {f.relation.replace('_', ' ')} {neg}{f.value}".strip()
+    text = f.description.strip()
+    return text if len(text) <= 60 else text[:57].rstrip() + "…"
+
+
+def _day(t: float) -> str:
+    return time.strftime("%Y-%m-%d", time.gmtime(t))
+
+
+def render(fs: tuple[Fact, ...], edges: tuple[Edge, ...], facts: dict[str, Fact],
+           view: View) -> str:
+    """One line per path: each edge as "[src] (what) type [dst] (what)" with the
+    validity marker of what it points at."""
+    parts = []
+    for e in edges:
+        a, b = facts[e.src], facts[e.dst]
+        text = f"[{_sid(a)}] ({_label(a)}) {e.type} [{_sid(b)}] ({_label(b)})"
+        if e.type == "updates" and _validity(b, view) == 0.0:
+            when = b.valid_to if b.valid_to is not None else a.valid_from
+            text += f" — superseded on {_day(when)}"
+        elif e.type == "contradicts":
+            text += " — unresolved conflict"
+        elif e.type in ("causes", "enables") and b.validity < 1.0 and b.status != "superseded":
+            text += " — weakened: its cause was superseded"
+        parts.append(text)
+    return "; ".join(parts)
+
+
+_LINE_SOURCE = re.compile(r"\[([^\]]+)\]")
+
+
+def _line_sources(line: str) -> set[str]:
+    return set(_LINE_SOURCE.findall(line))
+
+
+def _record_in_view(item: EvidenceItem, as_of_valid: float | None,
+                    as_of_known: float | None) -> bool:
+    rec = item.record
+    return (as_of_valid is None or rec.source_time <= as_of_valid) and \
+        (as_of_known is None or rec.known_time <= as_of_known)

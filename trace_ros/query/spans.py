@@ -1,0 +1,338 @@
+"""Answer spans: the part of an evidence sentence that answers a question.
+
+General English rules only: a date for "when" (the record's time plus the
+relative anchor the sentence states, resolved with the record time as base),
+a duration for "how long", a prepositional place phrase for "where", a
+capitalised name for "who", the clause after "because" for "why", yes/no for
+auxiliary questions, and otherwise the noun phrase of the word the question
+asks for ("what workshop" → "… counseling workshop") or the phrase that follows
+the last question word the sentence repeats (the object after the verb).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+
+from ..consolidation.timeanchor import find_candidates, is_future, resolve_expression
+from .plan import Plan
+from .text import STOPWORDS, stem
+
+_TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)*[+#]*|[^\w\s]", re.UNICODE)
+_BOUNDARY_WORDS = {"and", "but", "because", "so", "which", "who", "that", "when", "while", "if",
+                   "since", "though", "although", "as", "or", "where", "whereas", "then"}
+_NEGATION = re.compile(r"\b(not|never|no|n't|nothing|none|neither|nor)\b|n't\b", re.I)
+_PLACE_PREP = {"in", "at", "to", "from", "near", "into", "around", "on"}
+NUMBER_WORDS = {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+                "eleven", "twelve", "twenty", "thirty", "hundred", "dozen", "several", "few",
+                "couple", "once", "twice"}
+_DURATION = re.compile(
+    r"\b(?:(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a few"
+    r"|several|a couple of|many)\s+(?:years?|months?|weeks?|days?|hours?|decades?)(?:\s+ago)?"
+    r"|since\s+(?:(?:19|20)\d{2}|(?:january|february|march|april|may|june|july|august|september"
+    r"|october|november|december)(?:\s+(?:19|20)\d{2})?))", re.I)
+_REASON = re.compile(r"(?:\bbecause(?: of)?|\bsince|\bso that|\bdue to|'cause|\bcause)\s+(.+)",
+                     re.I)
+# "<reason>, so <consequence>": the reason is the clause before "so".
+_SO = re.compile(r"^(.+?),?\s+so\s+(?!that\b)", re.I)
+# A name given to something: "his name is Kyle", "a dog called Max".
+_NAMED = re.compile(r"\b(?:name(?:s|d)?(?:\s+(?:is|was|are|were))?|called|named)\s*:?\s+"
+                    r"[\"“']?([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)")
+# Discourse words that open a reply but are never part of an answer.
+_DISCOURSE = {"hey", "hi", "hello", "thanks", "thank", "yeah", "yes", "yep", "yup", "wow", "oh",
+              "well", "actually", "really", "especially", "totally", "definitely", "sure", "ok",
+              "okay", "btw", "anyway", "honestly", "basically", "awesome", "great", "cool",
+              "nice", "haha", "lol", "aww", "omg", "finally", "recently", "always", "even",
+              "sorry", "guess", "maybe", "probably", "absolutely", "wanna", "gonna"}
+_PRONOUNS = {"i", "me", "my", "you", "your", "he", "she", "it", "we", "they", "him", "her", "his",
+             "its", "our", "their", "them", "this", "that", "these", "those", "i'm", "it's",
+             "i've", "we're", "that's", "there"}
+
+
+@dataclass(frozen=True)
+class Tok:
+    text: str
+    start: int
+    end: int
+
+    @property
+    def low(self) -> str:
+        return self.text.lower()
+
+    @property
+    def word(self) -> bool:
+        return self.text[0].isalnum()
+
+
+def tokens(text: str) -> list[Tok]:
+    return [Tok(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+
+
+_DAYS = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_RECURRING = re.compile(rf"\b(?:every|each)\s+(?:other\s+)?{_DAYS}\b|\b{_DAYS}s\b", re.I)
+_WEEKDAY_ABBR = re.compile(r"\b(mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(day)?\b", re.I)
+
+
+def format_day(epoch: float) -> str:
+    t = time.gmtime(epoch)
+    return f"{t.tm_mday} {time.strftime('%B %Y', t)}"
+
+
+def format_when(expr: str, when: float, record_time: float) -> str:
+    """An absolute date for a resolved expression, as precise as the expression: a day
+    ("yesterday" said on 8 May 2023 → "7 May 2023"), a month or a year; a week or
+    weekend is stated against the record's day ("the week before 8 May 2023")."""
+    e = expr.lower()
+    t = time.gmtime(when)
+    if re.search(r"\b(last|past|previous) week\b", e):
+        return f"the week before {format_day(record_time)}"
+    m = re.search(r"\b(\w+) weeks? ago\b", e)
+    if m:
+        return f"{m.group(1)} weeks before {format_day(record_time)}"
+    if re.search(r"\b(next|coming) week\b", e):
+        return f"the week after {format_day(record_time)}"
+    if re.search(r"\b(last|past|previous) weekend\b", e) or e == "weekend":
+        return f"the weekend before {format_day(record_time)}"
+    m = re.search(r"\b(\w+) weekends? ago\b", e)
+    if m:
+        return f"{m.group(1)} weekends before {format_day(record_time)}"
+    if _WEEKDAY_ABBR.search(e):  # "last Fri": a day, named with its weekday
+        return f"{time.strftime('%A', t)} {format_day(when)}"
+    if re.search(r"\byears?\b", e) or re.fullmatch(r"(in |during |since )?(19|20)\d{2}", e):
+        return str(t.tm_year)
+    has_day = re.search(r"\d{1,2}(st|nd|rd|th)?\b(?!\d)", re.sub(r"(19|20)\d{2}", "", e)) or \
+        re.search(r"day|yesterday|today|tomorrow|tonight|morning|evening|night|ago", e)
+    if re.search(r"\bmonths?\b", e) or not has_day:
+        return time.strftime("%B %Y", t)
+    return format_day(when)
+
+
+def answer_date(sentence: str, record_time: float, context: str = "") -> str:
+    """The date a sentence talks about: its resolved time expression, else one in the rest
+    of its record (``context``), else the record's own day."""
+    for text in (sentence, context):
+        recurring = _RECURRING.search(text)
+        if recurring:  # "every Monday", "on Wednesdays": a schedule, not a date
+            return recurring.group(0)
+        future = None
+        found = find_candidates(text)
+        for k, m in enumerate(found):
+            if k + 1 < len(found) and re.search(r"\bfrom\s+(the\s+)?$", text[: m.start()], re.I):
+                continue  # "moved from Monday to Tuesday": the new time is the one that holds
+            if future is None:
+                future = is_future(text)
+            when = resolve_expression(m.group(0), record_time, future)
+            if when is not None:
+                return format_when(m.group(0).strip(), when, record_time)
+    return format_day(record_time)
+
+
+def _clean(sentence: str, toks: list[Tok]) -> str:
+    """The sentence text covered by ``toks``, without leading/trailing function words."""
+    while toks and (not toks[0].word or toks[0].low in STOPWORDS or toks[0].low in _PRONOUNS
+                    or toks[0].low in _DISCOURSE
+                    or (toks[0].text[:1].isupper() and len(toks) > 1 and toks[1].text == ",")):
+        toks = toks[1:]
+    while toks and (not toks[-1].word or toks[-1].low in STOPWORDS):
+        toks = toks[:-1]
+    if not toks:
+        return ""
+    return sentence[toks[0].start:toks[-1].end].strip()
+
+
+def _run(toks: list[Tok], start: int, step: int, limit: int,
+         coordinate: bool = False) -> list[Tok]:
+    """Tokens from ``start`` in direction ``step`` up to a clause boundary, at most ``limit``
+    content-bearing tokens; with ``coordinate`` one "and"/"or" joins two parts of a
+    phrase ("mentoring and training") instead of ending it."""
+    out: list[Tok] = []
+    i = start
+    joined = False
+    while 0 <= i < len(toks) and len(out) < limit:
+        tok = toks[i]
+        if not tok.word and tok.text not in "'’-+&/":
+            break
+        if coordinate and not joined and out and tok.low in ("and", "or") and \
+                0 <= i + step < len(toks) and toks[i + step].word and \
+                toks[i + step].low not in _PRONOUNS and toks[i + step].low not in STOPWORDS:
+            joined = True
+        elif tok.low in _BOUNDARY_WORDS and out:
+            break
+        out.append(tok)
+        i += step
+    return out if step > 0 else out[::-1]
+
+
+def _matches(toks: list[Tok], q_stems: set[str]) -> list[int]:
+    return [i for i, t in enumerate(toks)
+            if t.word and t.low not in STOPWORDS and stem(t.low) in q_stems]
+
+
+def _focus_phrase(sentence: str, toks: list[Tok], focus: str, limit: int,
+                  q_stems: set[str]) -> str:
+    """The phrase naming the ``focus`` noun, when it says more than the question did."""
+    phrase = _focus_span(sentence, toks, focus, limit)
+    if phrase and _new_words(phrase, q_stems | {stem(focus)}):
+        return phrase
+    # "Zelda is an awesome open-world game": the subject of a copula ending in the focus.
+    m = re.search(r"^(.{1,60}?)\s+(?:is|was|are|were|'s)\s+(?:(?:a|an|the|my|our|his|her|their)\s+)?"
+                  r"(?:[\w'-]+\s+){0,3}" + re.escape(focus), sentence, re.I)
+    if m:
+        subject = _clean(m.group(1), tokens(m.group(1)))
+        if subject and _new_words(subject, q_stems):
+            return subject
+    return ""
+
+
+def _focus_span(sentence: str, toks: list[Tok], focus: str, limit: int) -> str:
+    target = stem(focus)
+    for i, t in enumerate(toks):
+        if t.word and stem(t.low) == target:
+            # An apposition names it: "my home country, Sweden".
+            if i + 2 < len(toks) and toks[i + 1].text in ",:-–—" and toks[i + 2].text[:1].isupper():
+                name = [x for x in _run(toks, i + 2, 1, 3) if x.text[:1].isupper()]
+                if name:
+                    return sentence[name[0].start:name[-1].end]
+            before = _run(toks, i - 1, -1, 3)
+            before = [b for b in before if b.word]
+            while before and (before[0].low in STOPWORDS or before[0].low in _PRONOUNS):
+                before = before[1:]
+            if before:
+                return sentence[before[0].start:t.end]
+            after = _run(toks, i + 1, 1, limit)
+            if after and after[0].low in {"of", "on", "about", "called", "named", "for", "with"}:
+                return _clean(sentence, after[1:]) or t.text
+            return ""
+    return ""
+
+
+def _place(sentence: str, toks: list[Tok], q_stems: set[str], limit: int) -> str:
+    best = ""
+    for i, t in enumerate(toks):
+        if t.low not in _PLACE_PREP:
+            continue
+        run = _run(toks, i + 1, 1, limit)
+        phrase = _clean(sentence, run)
+        if not phrase or all(stem(w.lower()) in q_stems for w in phrase.split()):
+            continue
+        if find_candidates(phrase) and not any(c.isupper() for c in phrase[1:]):
+            continue  # "in May" / "at 5" is a time, not a place
+        if any(w[:1].isupper() for w in phrase.split()):
+            return phrase
+        best = best or phrase
+    return best
+
+
+def _person(sentence: str, toks: list[Tok], q_stems: set[str]) -> str:
+    names: list[str] = []
+    for i, t in enumerate(toks):
+        if (t.word and t.text[:1].isupper() and i > 0 and t.low not in _PRONOUNS
+                and stem(t.low) not in q_stems and t.low not in STOPWORDS):
+            names.append(t.text)
+    return " ".join(dict.fromkeys(names))
+
+
+def _number(sentence: str, toks: list[Tok]) -> str:
+    for i, t in enumerate(toks):
+        if t.word and (t.text.isdigit() or t.low in NUMBER_WORDS):
+            nxt = toks[i + 1].text if i + 1 < len(toks) and toks[i + 1].word else ""
+            return f"{t.text} {nxt}".strip()
+    return ""
+
+
+def has_number(text: str) -> bool:
+    """Whether ``text`` states a number (digits or a number word)."""
+    return any(ch.isdigit() for ch in text) or any(w in NUMBER_WORDS for w in text.lower().split())
+
+
+def fits(kind: str, text: str) -> bool:
+    """Whether ``text`` holds the kind of thing the answer is (a time for a date, a
+    number for a count, a name for a person or place)."""
+    if kind in ("date", "duration"):
+        return bool(find_candidates(text) or _DURATION.search(text) or _RECURRING.search(text))
+    if kind == "number":
+        return has_number(text)
+    if kind in ("person", "place"):
+        toks = tokens(text)
+        return any(t.text[:1].isupper() and i > 0 and toks[i - 1].text not in ".!?"
+                   and t.low not in _PRONOUNS for i, t in enumerate(toks))
+    if kind == "reason":
+        return bool(_REASON.search(text) or _SO.search(text))
+    return False
+
+
+def yes_no(question: str, sentence: str) -> str:
+    answer = "No" if _NEGATION.search(sentence) else "Yes"
+    if re.match(r"^\s*(would|could|might|may)\b", question, re.I):
+        return f"Likely {answer.lower()}"
+    return answer
+
+
+def extract(question: str, plan: Plan, sentence: str, record_time: float, q_stems: set[str],
+            limit: int = 6, context: str = "") -> str:
+    """The answering span of ``sentence`` for ``question`` (empty when none is found);
+    ``context`` is the whole record, where dates and durations are also looked for."""
+    kind = plan.answer_type
+    if kind == "date":
+        return answer_date(sentence, record_time, context)
+    if kind != "duration":
+        # A time expression is not part of a non-temporal answer ("I bought yesterday").
+        for m in reversed(find_candidates(sentence)):
+            sentence = sentence[: m.start()] + "," + sentence[m.end():]
+    toks = tokens(sentence)
+    if kind == "duration":
+        m = _DURATION.search(sentence) or _DURATION.search(context)
+        return m.group(0) if m else answer_date(sentence, record_time, context)
+    if kind == "yesno":
+        return yes_no(question, sentence)
+    if kind == "number":
+        n = _number(sentence, toks)
+        if n:
+            return n
+    if kind == "reason":
+        m = _REASON.search(sentence)
+        if m:
+            return _clean(m.group(1), tokens(m.group(1))[: limit * 2])
+        m = _SO.search(sentence)
+        if m:
+            return _clean(m.group(1), tokens(m.group(1))[-limit * 2:])
+    if kind == "place":
+        p = _place(sentence, toks, q_stems, limit)
+        if p:
+            return p
+    if kind == "person":
+        p = _person(sentence, toks, q_stems)
+        if p:
+            return p
+    if re.search(r"\bnamed?\b|\bcalled\b", question, re.I):
+        m = _NAMED.search(sentence)
+        if m and _new_words(m.group(1), q_stems):
+            return m.group(1)
+    if plan.focus:
+        p = _focus_phrase(sentence, toks, plan.focus, limit, q_stems)
+        if p:
+            return p
+    hits = _matches(toks, q_stems)
+    if hits:
+        # The phrase after a repeated question word that says the most the question
+        # did not (the object after the verb); else the phrase before the first one.
+        best, best_new = "", 0
+        for i in hits:
+            phrase = _clean(sentence, _run(toks, i + 1, 1, limit, coordinate=True))
+            new = _new_words(phrase, q_stems)
+            if new > best_new:
+                best, best_new = phrase, new
+        # The subject before the first repeated word, when it says more ("Performing and
+        # connecting with the crowd has been so energizing").
+        before = _clean(sentence, _run(toks, hits[0] - 1, -1, limit, coordinate=True))
+        if before and _new_words(before, q_stems) > best_new:
+            return before
+        if best:
+            return best
+    return _clean(sentence, toks[: limit * 2])
+
+
+def _new_words(phrase: str, q_stems: set[str]) -> int:
+    return sum(1 for w in phrase.split() if w.lower() not in STOPWORDS
+               and stem(w.lower().strip(".,!?'\"")) not in q_stems)
