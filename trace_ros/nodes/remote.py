@@ -14,12 +14,21 @@ from pathlib import Path
 from typing import Any
 
 import rclpy
+from builtin_interfaces.msg import Time
 from rcl_interfaces.srv import GetParameters
 
 from trace_ros.msg import Scope as ScopeMsg
 from trace_ros.nodes.common import QUERY_SERVICE
-from trace_ros.nodes.convert import seconds_to_stamp
 from trace_ros.srv import Query
+
+
+def _stamp(seconds: float | None) -> Time:
+    """Seconds -> Time (not nodes.convert: it imports the whole query pipeline, seconds of
+    start-up this quick path does not need)."""
+    if not seconds or seconds <= 0:
+        return Time()
+    nanos = int(round(seconds * 1e9))
+    return Time(sec=nanos // 1_000_000_000, nanosec=nanos % 1_000_000_000)
 
 
 def _wait(future: Any, deadline: float) -> Any:
@@ -61,8 +70,7 @@ def ask(db_path: Path, namespace: str, subject: str, question: str, *, robot: st
         request = Query.Request(
             scope=ScopeMsg(subject_id=subject, robot_id=robot, session_id=session),
             question=question, token_budget=token_budget,
-            as_of_valid=seconds_to_stamp(as_of_valid or 0.0),
-            as_of_known=seconds_to_stamp(as_of_known or 0.0))
+            as_of_valid=_stamp(as_of_valid), as_of_known=_stamp(as_of_known))
         response = _wait(client.call_async(request), time.monotonic() + answer_s)
         if response is None:
             return None, f"the query node did not answer in {answer_s:.0f} s"
