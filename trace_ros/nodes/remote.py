@@ -56,12 +56,16 @@ def ask(db_path: Path, namespace: str, subject: str, question: str, *, robot: st
     spinner.start()
     try:
         client = node.create_client(Query, QUERY_SERVICE)
-        if not client.wait_for_service(timeout_sec=discover_s):
-            return None, f"no query node serves {node.get_namespace()} (waited {discover_s} s)"
         params = node.create_client(GetParameters, "query_node/get_parameters")
+        # Both services at once, polled finely (rclpy's wait_for_service sleeps 0.25 s steps).
         deadline = time.monotonic() + discover_s
-        reply = (_wait(params.call_async(GetParameters.Request(names=["ledger.db_path"])),
-                       deadline) if params.wait_for_service(timeout_sec=discover_s) else None)
+        while not (client.service_is_ready() and params.service_is_ready()):
+            if time.monotonic() > deadline:
+                return None, (f"no query node serves {node.get_namespace()} "
+                              f"(waited {discover_s} s)")
+            time.sleep(0.01)
+        reply = _wait(params.call_async(GetParameters.Request(names=["ledger.db_path"])),
+                      time.monotonic() + discover_s)
         if reply is None or not reply.values:
             return None, "the query node did not say which ledger it serves"
         served = Path(reply.values[0].string_value).expanduser().resolve()
