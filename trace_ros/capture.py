@@ -98,20 +98,33 @@ def prepare(event: Event, config: CaptureConfig, now: float | None = None) -> Ne
             payload_obj = json.loads(payload)
         except json.JSONDecodeError as exc:
             raise ValidationError("payload_json", f"not valid JSON ({exc.msg})") from exc
+        except RecursionError as exc:
+            raise ValidationError("payload_json", "nested too deep to parse") from exc
         if not isinstance(payload_obj, dict):
             raise ValidationError("payload_json", "must be a JSON object")
     elif isinstance(payload, dict):
         payload_obj = payload
     else:
         raise ValidationError("payload_json", "must be a JSON object")
-    payload_json = json.dumps(payload_obj, sort_keys=True, ensure_ascii=False)
+    try:
+        payload_json = json.dumps(payload_obj, sort_keys=True, ensure_ascii=False)
+    except RecursionError as exc:
+        raise ValidationError("payload_json", "nested too deep to store") from exc
+    except (TypeError, ValueError) as exc:
+        raise ValidationError("payload_json", f"not storable as JSON ({exc})") from exc
+    _check_str("payload_json", payload_json, config.max_payload_bytes * 4)
     if len(payload_json.encode("utf-8")) > config.max_payload_bytes:
         raise ValidationError("payload_json", f"exceeds the limit of {config.max_payload_bytes} bytes")
 
     confidence = event.confidence
+    if confidence is not None and (isinstance(confidence, bool)
+                                   or not isinstance(confidence, (int, float))):
+        raise ValidationError("confidence", f"must be a number, got {type(confidence).__name__}")
     if confidence is not None and (not math.isfinite(confidence) or not 0.0 <= confidence <= 1.0):
         raise ValidationError("confidence", "must be within [0, 1]")
     if event.pose is not None:
+        if not isinstance(event.pose, dict):
+            raise ValidationError("pose", f"must be an object, got {type(event.pose).__name__}")
         values = [v for k, v in event.pose.items() if k != "frame_id"]
         if not all(isinstance(v, (int, float)) and math.isfinite(v) for v in values):
             raise ValidationError("pose", "position and orientation must be finite numbers")
@@ -119,6 +132,8 @@ def prepare(event: Event, config: CaptureConfig, now: float | None = None) -> Ne
             raise ValidationError("pose.header.frame_id", "required when has_pose is true")
 
     stamp = event.stamp or 0.0
+    if isinstance(stamp, bool) or not isinstance(stamp, (int, float)):
+        raise ValidationError("header.stamp", f"must be a number, got {type(stamp).__name__}")
     if not math.isfinite(stamp) or stamp < 0:
         raise ValidationError("header.stamp", "must be a finite, non-negative time")
     from_receipt = stamp == 0.0
@@ -215,12 +230,26 @@ class GroupCommitWriter:
         return self._queue.qsize()
 
     def submit(self, event: Event, callback: AckCallback) -> None:
+        """Validate and queue ``event``; ``callback`` gets its result exactly once.
+
+        Never raises for a bad event: whatever ``prepare`` cannot handle is answered
+        ``rejected``. A queue that stays full for ``enqueue_timeout_s`` is answered
+        ``rejected`` with field ``queue`` instead of blocking the caller forever.
+        """
         try:
             item = prepare(event, self.config, self.clock())
         except ValidationError as exc:
             callback(rejected(event, exc))
             return
-        self._queue.put(_Pending(item, callback))
+        except Exception as exc:  # noqa: BLE001 - an unforeseen input must not stop the caller
+            callback(rejected(event, ValidationError("message", f"cannot be handled: {exc!r}")))
+            return
+        try:
+            self._queue.put(_Pending(item, callback), timeout=self.config.enqueue_timeout_s)
+        except queue.Full:
+            callback(StoreResult(item.source_id, "rejected", "queue",
+                                 f"queue full ({self._queue.maxsize} waiting) for "
+                                 f"{self.config.enqueue_timeout_s} s; retry later"))
 
     def close(self, timeout: float = 10.0) -> None:
         """Commit what is queued, then stop the thread."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -24,8 +25,9 @@ def _config(args: argparse.Namespace) -> MemoryConfig:
     return load_config(getattr(args, "params", None), None, overrides)
 
 
-def _open(cfg: MemoryConfig) -> Ledger:
-    return Ledger(cfg.db_path, cfg.ledger)
+def _open(cfg: MemoryConfig, create: bool = False) -> Ledger:
+    """The configured ledger; only commands that store (ingest) create a new one."""
+    return Ledger(cfg.db_path, cfg.ledger, create=create)
 
 
 def _progress(total: int | None, desc: str):
@@ -36,54 +38,65 @@ def _progress(total: int | None, desc: str):
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
+    """Store every good record; report each rejected one (line or source ID, field,
+    reason) on stderr; exit 1 when any record was rejected."""
     from .capture import ingest
-    from .formats import EventError, locomo_events, read_jsonl, read_locomo
+    from .formats import EventError, locomo_events, read_jsonl_lines, read_locomo
 
     cfg = _config(args)
-    with _open(cfg) as ledger:
-        good: Any
+    with _open(cfg, create=True) as ledger:
+        timed: _Timed | None = None
         if args.format == "mcap":
-            errors, good = _mcap_events(args.path, args.topics)
+            errors, timed = _mcap_events(args.path, args.topics)
+            good: list[tuple[str, Any]] = timed.items
         else:
-            events: list[Any] = (
-                [e for s in read_locomo(args.path, args.samples) for e in locomo_events(s)]
-                if args.format == "locomo" else list(read_jsonl(args.path)))
-            errors = [e for e in events if isinstance(e, EventError)]
-            good = [e for e in events if not isinstance(e, EventError)]
-        with _progress(len(good), "capture") as bar:
-            if isinstance(good, _Timed):  # receipt times from the bag, not the wall clock
-                results = ingest(ledger, good, cfg.capture, progress=bar.update,
-                                 clock=good.clock)
+            if args.format == "locomo":
+                items: list[tuple[str, Any]] = [
+                    ("", e) for s in read_locomo(args.path, args.samples) for e in locomo_events(s)]
             else:
-                results = ingest(ledger, good, cfg.capture, progress=bar.update)
+                items = list(read_jsonl_lines(args.path))
+            errors = [e for _, e in items if isinstance(e, EventError)]
+            good = [(where, e) for where, e in items if not isinstance(e, EventError)]
+        with _progress(len(good), "capture") as bar:
+            if timed is not None:  # receipt times from the bag, not the wall clock
+                results = ingest(ledger, timed, cfg.capture, progress=bar.update,
+                                 clock=timed.clock)
+            else:
+                results = ingest(ledger, [e for _, e in good], cfg.capture,
+                                 progress=bar.update)
         counts = {s: sum(r.status == s for r in results) for s in ("accepted", "duplicate",
                                                                     "rejected")}
         counts["rejected"] += len(errors)
-        for err in errors:
-            print(f"rejected {err.where}: {err.error.field}: {err.error.reason}", file=sys.stderr)
-        for r in results:
-            if r.status == "rejected":
-                print(f"rejected {r.source_id or '(no id)'}: {r.field}: {r.reason}",
-                      file=sys.stderr)
+        rejects = [(err.where, err.error.field, err.error.reason) for err in errors]
+        rejects += [(where or r.source_id or "(no id)", r.field, r.reason)
+                    for (where, _), r in zip(good, results, strict=True) if r.status == "rejected"]
+        for where, field, reason in sorted(rejects, key=lambda x: _line_no(x[0])):
+            print(f"rejected {where}: {field}: {reason}", file=sys.stderr)
         if not args.no_consolidate:
             counts["consolidated"] = _consolidate(ledger, cfg)
         print(json.dumps(counts))
     return 0 if counts["rejected"] == 0 else 1
 
 
+def _line_no(where: str) -> int:
+    number = where.removeprefix("line ")
+    return int(number) if number.isdigit() else 0
+
+
 class _Timed:
     """Events that move a clock as they are taken: ``capture.ingest`` reads the clock right
     after taking an event, so a zero stamp gets that event's log time in the bag."""
 
-    def __init__(self, timed: list[tuple[Any, float]]) -> None:
-        self.timed = timed
-        self.now = timed[0][1] if timed else 0.0
+    def __init__(self, timed: list[tuple[str, Any, float]]) -> None:
+        self.items = [(where, event) for where, event, _ in timed]
+        self.times = [at for _, _, at in timed]
+        self.now = self.times[0] if self.times else 0.0
 
     def __len__(self) -> int:
-        return len(self.timed)
+        return len(self.items)
 
     def __iter__(self) -> Any:
-        for event, at in self.timed:
+        for (_, event), at in zip(self.items, self.times, strict=True):
             self.now = at
             yield event
 
@@ -99,7 +112,8 @@ def _mcap_events(path: str, topics: str | None) -> tuple[list[Any], _Timed]:
     bag = list(read_mcap(path, read_topic_map(topics)))
     errors = [EventError(f"{b.topic}@{b.log_time:.9f}", b.error) for b in bag
               if b.error is not None]
-    return errors, _Timed([(b.event, b.log_time) for b in bag if b.event is not None])
+    return errors, _Timed([(f"{b.topic}@{b.log_time:.9f}", b.event, b.log_time) for b in bag
+                           if b.event is not None])
 
 
 def _consolidate(ledger: Ledger, cfg: MemoryConfig) -> int:
@@ -272,7 +286,8 @@ def build_parser() -> argparse.ArgumentParser:
                    add_help=False)
     sub.add_parser("record", help="record the memory topics to a rosbag2 MCAP file",
                    add_help=False)
-    sub.add_parser("bench", help="benchmarks: capture | locomo | scale | updates | startup",
+    sub.add_parser("bench", help="benchmarks: capture | locomo | scale | updates | faults | load "
+                   "| startup",
                    add_help=False)
     sub.add_parser("explore", help="read-only web explorer of a ledger", add_help=False)
 
@@ -346,6 +361,8 @@ DELEGATED = {
     "bench locomo": "trace_ros.bench.locomo",
     "bench scale": "trace_ros.bench.scale",
     "bench updates": "trace_ros.bench.updates",
+    "bench faults": "trace_ros.bench.faults",
+    "bench load": "trace_ros.bench.load",
     "bench startup": "trace_ros.bench.startup",
 }
 
@@ -357,8 +374,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv and argv[0] == "bench":
         key = " ".join(argv[:2])
         if key not in DELEGATED:
-            print("usage: trace-ros bench {capture,locomo,scale,updates,startup} [options]",
-                  file=sys.stderr)
+            names = ",".join(k.split()[1] for k in DELEGATED if k.startswith("bench "))
+            print(f"usage: trace-ros bench {{{names}}} [options]", file=sys.stderr)
             return 2
         return _delegate(DELEGATED[key], argv[2:])
     args = build_parser().parse_args(argv)
@@ -367,8 +384,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValidationError as exc:
         print(f"error: {exc.field}: {exc.reason}", file=sys.stderr)
         return 2
-    except (TraceError, FileNotFoundError) as exc:
+    except (TraceError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except sqlite3.Error as exc:  # e.g. the disk filled up: one line, no traceback
+        print(f"error: ledger: {exc}", file=sys.stderr)
         return 2
 
 

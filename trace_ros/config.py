@@ -23,6 +23,8 @@ DEFAULT_DB_PATH = "~/.ros/trace_ros/memory.db"
 class LedgerConfig:
     db_path: str = DEFAULT_DB_PATH
     busy_timeout_ms: int = 10000
+    # Longest wait for the migration lock (a migration of a large ledger holds it).
+    lock_timeout_s: float = 120.0
     # FULL fsyncs the WAL at each (group) commit: an acknowledged event survives
     # power loss. NORMAL survives process crashes only.
     synchronous: str = "FULL"
@@ -35,6 +37,8 @@ class CaptureConfig:
     group_commit_ms: float = 4.0
     max_batch: int = 512
     queue_depth: int = 1000
+    # How long a submitter waits for room in a full queue before the event is rejected.
+    enqueue_timeout_s: float = 2.0
 
 
 @dataclass
@@ -54,8 +58,8 @@ class EmbedConfig:
 
 @dataclass
 class RecallConfig:
-    lexical_k: int = 100
-    dense_k: int = 100
+    lexical_k: int = 50
+    dense_k: int = 50
     facts_k: int = 50
     # RRF constant of the hybrid baseline (the system fuses scores, see query/recall.py).
     rrf_k: int = 60
@@ -72,7 +76,7 @@ class RecallConfig:
     neighbour_before: float = 0.3
     neighbour_after: float = 0.3
     neighbour_span: int = 2
-    pool_k: int = 40
+    pool_k: int = 25
     # Session prior: weight × the session's top session_top scores (relative to the best).
     session_weight: float = 0.2
     session_top: int = 3

@@ -63,9 +63,11 @@ class FactDraft:
 
     ``anchor_time`` is when the stated thing holds or happens (epoch seconds),
     resolved against the message's own time; ``anchor_fallback`` is true when no
-    time expression was found (or it could not be resolved) and the message
-    time was used. ``cues`` are the change/causal/negation cue words found
-    ("now", "instead", "no longer", "because" …), for the linker.
+    time expression was found (or it could not be resolved) and the fallback was
+    used: the session's start time where the extractor knows it, else the
+    message's own time (DESIGN §3). ``cues`` are the change/causal/negation cue
+    words found ("now", "instead", "no longer", "correction", "because" …), for
+    the linker.
     """
 
     type: str

@@ -8,6 +8,7 @@ into an event yields an ``EventError`` so the caller can report it.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -31,7 +32,10 @@ def parse_time(value: Any, field: str = "stamp") -> float:
     if value is None or value == "":
         return 0.0
     if isinstance(value, (int, float)):
-        return float(value)
+        try:
+            return float(value)
+        except OverflowError as exc:
+            raise ValidationError(field, "number too large for a time") from exc
     if isinstance(value, str):
         text = value.strip()
         for fmt in ("%I:%M %p on %d %B, %Y", "%I:%M %p on %d %b, %Y"):
@@ -46,49 +50,115 @@ def parse_time(value: Any, field: str = "stamp") -> float:
         if dt is None:
             import dateparser
 
-            dt = dateparser.parse(text, settings={"TIMEZONE": "UTC", "RETURN_AS_TIMEZONE_AWARE": True})
+            try:
+                dt = dateparser.parse(text, settings={"TIMEZONE": "UTC",
+                                                      "RETURN_AS_TIMEZONE_AWARE": True})
+            except (ValueError, OverflowError, RecursionError):
+                dt = None
         if dt is None:
             raise ValidationError(field, f"cannot parse time {text!r}")
         if dt.tzinfo is None:
             dt = dt.replace(tzinfo=UTC)
-        return dt.timestamp()
+        try:
+            return dt.timestamp()
+        except (OverflowError, ValueError, OSError) as exc:
+            raise ValidationError(field, f"time out of range {text!r}") from exc
     raise ValidationError(field, f"must be a number or a date string, got {type(value).__name__}")
 
 
+def _text(obj: dict[str, Any], field: str, *keys: str) -> str:
+    """The first of ``keys`` present in ``obj`` as a string ('' if absent).
+
+    JSON ``null``, numbers, lists and objects are rejected naming ``field``:
+    stringifying them would store ``"None"`` or ``"{'a': 1}"`` as if it had been said.
+    """
+    for key in keys:
+        if key in obj:
+            value = obj[key]
+            if not isinstance(value, str):
+                kind = "null" if value is None else type(value).__name__
+                raise ValidationError(field, f"must be a string, got {kind}")
+            return value
+    return ""
+
+
+def _number(obj: dict[str, Any], field: str) -> float | None:
+    value = obj.get(field)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValidationError(field, f"must be a number, got {type(value).__name__}")
+    return float(value)
+
+
 def event_from_dict(obj: dict[str, Any]) -> Event:
-    """One JSONL record → Event. Accepts flat scope keys or a nested ``scope`` object."""
+    """One JSONL record → Event. Accepts flat scope keys or a nested ``scope`` object.
+
+    Raises ``ValidationError`` naming the field when a value has the wrong type.
+    """
     if not isinstance(obj, dict):
-        raise ValidationError("record", "must be a JSON object")
-    scope_obj = obj.get("scope") if isinstance(obj.get("scope"), dict) else obj
-    scope = Scope(str(scope_obj.get("subject_id", "")), str(scope_obj.get("robot_id", "")),
-                  str(scope_obj.get("session_id", "")))
-    modality = str(obj.get("modality", "dialogue"))
-    text = obj.get("text", obj.get("description", ""))
-    speaker = obj.get("speaker", obj.get("actor", ""))
+        raise ValidationError("record", f"must be a JSON object, got {type(obj).__name__}")
+    scope_obj = obj.get("scope", obj)
+    if not isinstance(scope_obj, dict):
+        raise ValidationError("scope", f"must be an object, got {type(scope_obj).__name__}")
+    if "subject_id" in scope_obj and scope_obj["subject_id"] is None:
+        raise ValidationError("scope.subject_id", "required, got null")
+    scope = Scope(*(_text(scope_obj, f"scope.{k}", k)
+                    for k in ("subject_id", "robot_id", "session_id")))
+    modality = _text(obj, "modality", "modality") or "dialogue"
+    perception = modality == "perception"
+    text = _text(obj, "description" if perception else "text", "text", "description")
+    speaker = _text(obj, "actor" if perception else "speaker", "speaker", "actor")
     payload = obj.get("payload", obj.get("payload_json"))
-    confidence = obj.get("confidence")
+    if payload is not None and not isinstance(payload, (str, dict)):
+        raise ValidationError("payload_json", f"must be a JSON object, got {type(payload).__name__}")
+    pose = obj.get("pose")
+    if pose is not None and not isinstance(pose, dict):
+        raise ValidationError("pose", f"must be an object, got {type(pose).__name__}")
+    stamp_value = obj.get("stamp", obj.get("time"))
+    if isinstance(stamp_value, bool):
+        raise ValidationError("stamp", "must be a number or a date string, got bool")
+    stamp = parse_time(stamp_value)
+    if not math.isfinite(stamp):
+        raise ValidationError("stamp", "must be a finite time")
     return Event(
-        modality=modality, scope=scope, text=text if isinstance(text, str) else str(text),
-        speaker=speaker if isinstance(speaker, str) else str(speaker),
-        label=str(obj.get("label", "")),
-        confidence=float(confidence) if confidence is not None else None,
-        pose=obj.get("pose"), payload=payload,
-        stamp=parse_time(obj.get("stamp", obj.get("time"))),
-        source_id=str(obj.get("source_id", "")),
+        modality=modality, scope=scope, text=text, speaker=speaker,
+        label=_text(obj, "label", "label"), confidence=_number(obj, "confidence"),
+        pose=pose, payload=payload, stamp=stamp,
+        source_id=_text(obj, "source_id", "source_id"),
     )
 
 
 def read_jsonl(path: str | Path) -> Iterator[Event | EventError]:
-    with open(path, encoding="utf-8", errors="strict") as fh:
-        for n, line in enumerate(fh, start=1):
+    """Events of a JSONL file, one per non-blank line; a line that cannot be read
+    (bad UTF-8, not JSON, nested too deep, wrong types) yields an ``EventError``
+    naming its line, and the lines around it are still read."""
+    for _where, item in read_jsonl_lines(path):
+        yield item
+
+
+def read_jsonl_lines(path: str | Path) -> Iterator[tuple[str, Event | EventError]]:
+    """Like ``read_jsonl``, with each item's place (``line N``) in the file."""
+    with open(path, "rb") as fh:
+        for n, raw in enumerate(fh, start=1):
+            where = f"line {n}"
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                yield where, EventError(where, ValidationError(
+                    "line", f"not valid UTF-8 (byte {exc.start}: {exc.reason})"))
+                continue
             if not line.strip():
                 continue
             try:
-                yield event_from_dict(json.loads(line))
+                item: Event | EventError = event_from_dict(json.loads(line))
             except json.JSONDecodeError as exc:
-                yield EventError(f"line {n}", ValidationError("record", f"not JSON ({exc.msg})"))
+                item = EventError(where, ValidationError("record", f"not JSON ({exc.msg})"))
+            except RecursionError:
+                item = EventError(where, ValidationError("record", "nested too deep to parse"))
             except ValidationError as exc:
-                yield EventError(f"line {n}", exc)
+                item = EventError(where, exc)
+            yield where, item
 
 
 _SESSION_KEY = re.compile(r"^session_(\d+)$")
@@ -119,6 +189,10 @@ def locomo_events(sample: dict[str, Any]) -> Iterator[Event]:
     for number, stamp, turns in locomo_sessions(sample):
         scope = Scope(subject, "", f"session_{number}")
         for turn in turns:
+            if not (isinstance(turn, dict) and isinstance(turn.get("dia_id"), str)
+                    and isinstance(turn.get("speaker"), str)):
+                raise ValidationError(f"{subject}:session_{number}",
+                                      "each turn needs a dia_id and a speaker")
             sid = f"{subject}:{turn['dia_id']}"
             yield Event("dialogue", scope, text=turn.get("text", ""), speaker=turn["speaker"],
                         stamp=stamp, source_id=sid)
@@ -132,7 +206,21 @@ def locomo_events(sample: dict[str, Any]) -> Iterator[Event]:
 
 
 def read_locomo(path: str | Path, samples: int | None = None) -> list[dict[str, Any]]:
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    """The conversations of a LoCoMo file; raises ``ValidationError("locomo", ...)`` for a
+    file that is not LoCoMo-shaped JSON (instead of a traceback)."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise ValidationError("locomo", f"not valid UTF-8 ({exc.reason})") from None
+    except json.JSONDecodeError as exc:
+        raise ValidationError("locomo", f"not JSON ({exc.msg}, line {exc.lineno})") from None
+    except RecursionError:
+        raise ValidationError("locomo", "nested too deep to parse") from None
     if not isinstance(data, list):
         raise ValidationError("locomo", "top level must be a list of conversations")
-    return data[:samples] if samples else data
+    data = data[:samples] if samples else data
+    for i, sample in enumerate(data):
+        if not (isinstance(sample, dict) and "sample_id" in sample
+                and isinstance(sample.get("conversation"), dict)):
+            raise ValidationError(f"locomo[{i}]", "needs sample_id and a conversation object")
+    return data

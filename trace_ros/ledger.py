@@ -12,7 +12,6 @@ lock instead of failing when it upgrades from reading.
 
 from __future__ import annotations
 
-import fcntl
 import json
 import sqlite3
 import threading
@@ -27,10 +26,11 @@ import numpy as np
 from sqlite_utils import Database, Migrations
 
 from .config import LedgerConfig
-from .errors import ValidationError
+from .errors import LedgerError, ValidationError, check_text
 from .explorestore import ExploreStore
 from .graphstore import GraphStore
 from .ledger_spatial import SpatialReads
+from .ledgerfile import file_lock, preflight
 
 MIGRATIONS = Migrations("trace_ros")
 
@@ -398,35 +398,65 @@ def scope_filter(scope: Scope, alias: str = "s", as_of_valid: float | None = Non
 class Ledger(GraphStore, ExploreStore, SpatialReads):
     """The SQLite authority. Thread-safe within a process; safe across processes."""
 
-    def __init__(self, path: str | Path, config: LedgerConfig | None = None) -> None:
+    def __init__(self, path: str | Path, config: LedgerConfig | None = None, *,
+                 create: bool = True) -> None:
+        """Open (with ``create``, or create) the ledger at ``path`` and apply pending
+        migrations. Raises ``LedgerError`` for a file that is not ours, read-only,
+        from a newer schema, or (without ``create``) missing; the file is left as it was."""
         self.config = config or LedgerConfig()
         self.path = Path(path).expanduser()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        preflight(self.path, create)
         self._lock = threading.RLock()
         self.conn = sqlite3.connect(
             str(self.path), timeout=self.config.busy_timeout_ms / 1000.0,
             isolation_level=None, check_same_thread=False,
         )
+        try:
+            self._setup()
+        except sqlite3.Error as exc:
+            self.conn.close()
+            raise LedgerError(f"{self.path}: cannot open the ledger ({exc})") from exc
+        except BaseException:
+            self.conn.close()
+            raise
+
+    def _setup(self) -> None:
         self.conn.execute(f"PRAGMA busy_timeout = {int(self.config.busy_timeout_ms)}")
-        mode = self.conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-        if mode.lower() != "wal":
-            raise RuntimeError(f"{self.path}: could not enable WAL mode (got {mode})")
-        self.conn.execute(f"PRAGMA synchronous = {self.config.synchronous.upper()}")
+        # Deleted content is overwritten, not left in free pages (forget must forget).
+        self.conn.execute("PRAGMA secure_delete = ON")
         self.conn.execute("PRAGMA foreign_keys = ON")
         self.db = Database(self.conn)
-        self._migrate()
-
-    def _migrate(self) -> None:
         # Three nodes may open a fresh file at once: a file lock makes exactly
-        # one of them apply pending migrations.
+        # one of them check and migrate it, with a deadline.
         lock_path = self.path.with_name(self.path.name + ".migrate.lock")
-        with open(lock_path, "a") as lock_file, self._lock:
-            fcntl.flock(lock_file, fcntl.LOCK_EX)
-            try:
-                if MIGRATIONS.pending(self.db):
-                    MIGRATIONS.apply(self.db)
-            finally:
-                fcntl.flock(lock_file, fcntl.LOCK_UN)
+        with file_lock(lock_path, self.config.lock_timeout_s), self._lock:
+            self._refuse_foreign()  # before WAL mode, which would rewrite the header
+            mode = self.conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if mode.lower() != "wal":
+                raise LedgerError(f"{self.path}: could not enable WAL mode (got {mode})")
+            self.conn.execute(f"PRAGMA synchronous = {self.config.synchronous.upper()}")
+            if MIGRATIONS.pending(self.db):
+                MIGRATIONS.apply(self.db)
+
+    def _refuse_foreign(self) -> None:
+        """Raise ``LedgerError`` for another program's database or a newer ledger."""
+        tables = {r[0] for r in self.conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")}
+        if not tables:
+            return  # a new, empty file
+        applied: list[str] = []
+        if MIGRATIONS.migrations_table in tables:
+            applied = [r[0] for r in self.conn.execute(
+                f"SELECT name FROM {MIGRATIONS.migrations_table} WHERE migration_set = ?",
+                (MIGRATIONS.name,))]
+        if not applied:
+            raise LedgerError(f"{self.path}: a SQLite database, but not a trace_ros ledger "
+                              f"(tables: {', '.join(sorted(tables)[:5])}); refusing to change it")
+        known = {m.name for m in MIGRATIONS._migrations}
+        unknown = [name for name in applied if name not in known]
+        if unknown:
+            raise LedgerError(f"{self.path}: written by a newer trace_ros (schema "
+                              f"{', '.join(unknown)}); upgrade trace_ros to use it")
 
     def close(self) -> None:
         with self._lock:
@@ -447,10 +477,14 @@ class Ledger(GraphStore, ExploreStore, SpatialReads):
             self.conn.execute("BEGIN IMMEDIATE")
             try:
                 yield self.conn
-            except BaseException:
-                self.conn.execute("ROLLBACK")
+                self.conn.execute("COMMIT")
+            except BaseException as exc:
+                if self.conn.in_transaction:
+                    self.conn.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.OperationalError) and "full" in str(exc):
+                    raise LedgerError(f"{self.path}: the disk (or max_page_count) is full; "
+                                      "nothing of this write was stored") from exc
                 raise
-            self.conn.execute("COMMIT")
 
     @contextmanager
     def read(self) -> Iterator[sqlite3.Connection]:
@@ -809,6 +843,27 @@ class Ledger(GraphStore, ExploreStore, SpatialReads):
         with self.write() as conn:
             conn.execute("INSERT INTO sources_fts (sources_fts) VALUES ('rebuild')")
 
+    def source_counts(self) -> dict[str, int]:
+        """How many rows each source ID has (a crash test expects exactly one)."""
+        return {sid: int(n) for sid, n in self.query(
+            "SELECT source_id, count(*) FROM sources GROUP BY source_id")}
+
+    def orphans(self) -> dict[str, int]:
+        """Derived rows that lost their origin: sources without a job, vectors
+        without a source, facts without a provenance source."""
+        return {
+            "jobless_sources": int(self.query(
+                "SELECT count(*) FROM sources s LEFT JOIN jobs j ON j.source_seq = s.seq "
+                "WHERE j.job_id IS NULL")[0][0]),
+            "orphan_vectors": int(self.query(
+                "SELECT count(*) FROM vectors v WHERE v.owner_kind = 'source' AND NOT EXISTS "
+                "(SELECT 1 FROM sources s WHERE s.source_id = v.owner_id)")[0][0]),
+            "orphan_facts": int(self.query(
+                "SELECT count(*) FROM facts f WHERE NOT EXISTS (SELECT 1 FROM fact_sources fs "
+                "JOIN sources s ON s.source_id = fs.source_id WHERE fs.fact_id = f.fact_id)"
+            )[0][0]),
+        }
+
     def integrity_check(self) -> str:
         return str(self.query("PRAGMA integrity_check")[0][0])
 
@@ -842,6 +897,11 @@ class Ledger(GraphStore, ExploreStore, SpatialReads):
         """
         if scope is None and not source_ids:
             raise ValidationError("scope", "give a scope with a subject_id or source IDs")
+        for i, sid in enumerate(source_ids):
+            check_text(f"source_ids[{i}]", sid)
+        if scope is not None:
+            for name in ("subject_id", "robot_id", "session_id"):
+                check_text(f"scope.{name}", getattr(scope, name))
         conds: list[str] = []
         args: list[Any] = []
         if scope is not None:
@@ -863,9 +923,7 @@ class Ledger(GraphStore, ExploreStore, SpatialReads):
                 conn.execute(f"DELETE FROM vectors WHERE owner_kind = 'source' "
                              f"AND owner_id IN ({marks})", chunk)
                 conn.execute(f"DELETE FROM sources WHERE source_id IN ({marks})", chunk)
-                for sid in chunk:
-                    conn.execute("DELETE FROM audit WHERE evidence_ids LIKE ?",
-                                 (f'%"{sid}"%',))
+                self._forget_audit(conn, chunk)
             if allow_reingest:
                 conn.executemany("DELETE FROM tombstones WHERE source_id = ?",
                                  [(s,) for s in list(source_ids) + removed])
@@ -881,7 +939,36 @@ class Ledger(GraphStore, ExploreStore, SpatialReads):
                 conn.execute("DELETE FROM audit WHERE subject_id = ?", (scope.subject_id,))
             self._bump_vectors_epoch(conn)
             self.bump_generation(conn)
+            if removed:
+                # FTS5 keeps a deleted row's tokens in old segments until they are
+                # merged: merge them all now so the forgotten words are gone too.
+                conn.execute("INSERT INTO sources_fts (sources_fts) VALUES ('optimize')")
+                conn.execute("INSERT INTO facts_fts (facts_fts) VALUES ('optimize')")
+        if removed:
+            self.checkpoint()
         return removed
+
+    @staticmethod
+    def _forget_audit(conn: sqlite3.Connection, source_ids: Sequence[str]) -> None:
+        """Inside a write transaction: delete the audit rows that showed or cited any
+        of ``source_ids``: by the ``audit_sources`` link table, and by exact membership
+        in the JSON ID arrays of rows written before that table was filled."""
+        ids = json.dumps(list(source_ids))
+        conn.execute(
+            "DELETE FROM audit WHERE query_id IN ("
+            " SELECT query_id FROM audit_sources WHERE source_id IN (SELECT value FROM json_each(?))"
+            " UNION SELECT a.query_id FROM audit a, json_each(a.evidence_ids) e"
+            "  WHERE e.value IN (SELECT value FROM json_each(?))"
+            " UNION SELECT a.query_id FROM audit a, json_each(a.cited_ids) c"
+            "  WHERE c.value IN (SELECT value FROM json_each(?)))", (ids, ids, ids))
+
+    def checkpoint(self) -> bool:
+        """Copy the WAL into the main file and truncate it, so the -wal file keeps no
+        copy of deleted rows. Returns False if a reader kept it from completing
+        (the next checkpoint finishes the job)."""
+        with self._lock:
+            busy = self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+        return not busy
 
     @staticmethod
     def _bump_vectors_epoch(conn: sqlite3.Connection) -> None:

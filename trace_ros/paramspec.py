@@ -29,6 +29,8 @@ SPECS: dict[str, ParamSpec] = {
     "ledger.db_path": ParamSpec("SQLite ledger file shared by the nodes ('~' is expanded)"),
     "ledger.busy_timeout_ms": ParamSpec("SQLite busy timeout while another writer holds the lock",
                                         min=0, max=INT_MAX),
+    "ledger.lock_timeout_s": ParamSpec("Longest wait for the migration lock before the node "
+                                       "gives up with an error", min=0.0, max=86400.0),
     "ledger.synchronous": ParamSpec("SQLite synchronous mode: FULL survives power loss, NORMAL "
                                     "process crashes only",
                                     choices=("OFF", "NORMAL", "FULL", "EXTRA")),
@@ -40,6 +42,9 @@ SPECS: dict[str, ParamSpec] = {
                                          "one transaction", dynamic=True, min=0.0, max=1000.0),
     "capture.max_batch": ParamSpec("Most events in one group commit", dynamic=True,
                                    min=1, max=100000),
+    "capture.enqueue_timeout_s": ParamSpec("A full writer queue makes the subscriber wait at "
+                                           "most this long, then the event is rejected "
+                                           "(field 'queue')", dynamic=True, min=0.0, max=3600.0),
     "capture.queue_depth": ParamSpec("Events the writer queue holds before submitters wait",
                                      min=1, max=INT_MAX),
     "embed.model_name": ParamSpec("Encoder name stored with every vector (a change triggers a "

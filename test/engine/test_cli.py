@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from trace_ros.cli import main
+from trace_ros.ledger import Ledger
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo10.json"
 
@@ -53,7 +54,9 @@ def test_ingest_query_stats_forget(tmp_path: Path, capsys: pytest.CaptureFixture
 
 
 def test_bad_query_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["query", "--via", "local", "--db", str(tmp_path / "m.db"), "--subject", " ", "hello"]) == 2
+    Ledger(tmp_path / "m.db").close()  # query never creates a ledger
+    assert main(["query", "--via", "local", "--db", str(tmp_path / "m.db"), "--subject", " ",
+                 "hello"]) == 2
     assert "scope.subject_id" in capsys.readouterr().err
 
 

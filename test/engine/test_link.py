@@ -4,6 +4,7 @@ its justification, on a real ledger with drafts stated by the test."""
 from __future__ import annotations
 
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -197,3 +198,109 @@ def test_time_valued_keys_compare_resolved_days(ledger: Ledger) -> None:
     ])
     consolidate(ledger)
     assert _edges(ledger, "contradicts") == [] and _edges(ledger, "updates") == []
+
+
+# -- with the CPU extractor: repairs, same-message parts, the robot's turns ------------------
+
+
+def _cpu() -> object:
+    from trace_ros.consolidation.cpu import CpuExtractor
+
+    return CpuExtractor()
+
+
+def _resolve(ledger: Ledger, subject: str, entity: str, relation: str,
+             as_of: float | None = None) -> tuple[str, str]:
+    from trace_ros.state import resolve
+
+    r = resolve(ledger, Scope(subject), entity, relation, as_of_valid=as_of)
+    return r.status, r.value
+
+
+MON = 1_684_152_000.0  # Monday 2023-05-15 12:00 UTC
+
+
+def test_a_self_repair_updates_another_persons_correction_conflicts(ledger: Ledger) -> None:
+    a, b = Scope("uma", "r1", "s1"), Scope("uma", "r1", "s2")
+    capture(ledger, [
+        Event("dialogue", a, "The recital is on Friday the 19th.", "Uma", stamp=MON, source_id="u1"),
+        Event("dialogue", a, "Sorry, I meant Saturday.", "Uma", stamp=MON + 30, source_id="u2"),
+        Event("dialogue", b, "My haircut is on Thursday the 25th.", "Uma", stamp=MON + DAY,
+              source_id="h1"),
+        Event("dialogue", b, "No, the haircut is on Friday the 26th, I am certain.", "Ivo",
+              stamp=MON + DAY + 30, source_id="h2"),
+    ])
+    consolidate(ledger, extractor=_cpu())
+    assert [(s, d) for s, d, _ in _edges(ledger, "updates")] == [("u2", "u1")]
+    assert [(s, d) for s, d, _ in _edges(ledger, "contradicts")] == [("h2", "h1")]
+    assert _resolve(ledger, "uma", "recital", "scheduled_for") == ("answer", "saturday")
+    assert _resolve(ledger, "uma", "haircut", "scheduled_for")[0] == "conflict"
+    [fact_] = [f for f in ledger.facts_for_key("uma", "recital", "scheduled_for")
+               if f.value == "saturday"]
+    assert datetime.fromtimestamp(fact_.anchor_time, UTC).day == 20  # that week's Saturday
+
+
+def test_parts_of_one_statement_do_not_revise_each_other(ledger: Ledger) -> None:
+    s = Scope("ned", "r1", "s1")
+    capture(ledger, [
+        Event("dialogue", s, "I live in Leeds.", "Ned", stamp=MON, source_id="n1"),
+        Event("dialogue", Scope("ned", "r1", "s2"),
+              "I don't live in Leeds anymore; I rent a flat in York.", "Ned",
+              stamp=MON + 9 * DAY, source_id="n2"),
+    ])
+    consolidate(ledger, extractor=_cpu())
+    assert all(s != d for s, d, _ in _edges(ledger, "updates"))
+    assert _resolve(ledger, "ned", "ned", "lives_in") == ("answer", "york")
+
+
+def test_a_vaguely_dated_move_does_not_predate_what_was_last_told(ledger: Ledger) -> None:
+    capture(ledger, [
+        Event("dialogue", Scope("ona", "r1", "s1"), "Our house in Leeds is lovely.", "Ona",
+              stamp=MON, source_id="o1"),
+        Event("dialogue", Scope("ona", "r1", "s2"), "We moved to York last week.", "Ona",
+              stamp=MON + 4 * DAY, source_id="o2"),
+    ])
+    consolidate(ledger, extractor=_cpu())
+    assert _resolve(ledger, "ona", "ona", "lives_in", MON + 2 * DAY) == ("answer", "leeds")
+    assert _resolve(ledger, "ona", "ona", "lives_in") == ("answer", "york")
+
+
+def test_the_robot_speaks_to_the_person_it_answers(ledger: Ledger) -> None:
+    s = Scope("home", "r1", "s1")
+    capture(ledger, [
+        Event("dialogue", s, "Hello, Nadia.", "robot", stamp=MON, source_id="r1"),
+        Event("dialogue", s, "Is it raining?", "Theo", stamp=MON + 10, source_id="t1"),
+        Event("dialogue", s, "Your parcel is waiting downstairs.", "robot", stamp=MON + 20,
+              source_id="r2"),
+        Event("dialogue", s, "I ordered new boots from the shop.", "Nadia", stamp=MON + 30,
+              source_id="n1"),
+        Event("dialogue", s, "Fine.", "Theo", stamp=MON + 40, source_id="t2"),
+        Event("dialogue", s, "Your boots from the shop arrive tomorrow.", "robot",
+              stamp=MON + 50, source_id="r3"),
+        Event("dialogue", s, "Theo, your keys are by the door.", "robot", stamp=MON + 60,
+              source_id="r4"),
+    ])
+    ext = PayloadExtractor()
+    consolidate(ledger, extractor=ext)
+    ctx = ext.contexts
+    assert ctx["r2"].addressee == "Nadia"  # named by the robot earlier; Theo's question is unrelated
+    assert ctx["r3"].addressee == "Nadia"  # it answers her turn
+    assert ctx["r4"].addressee == "Theo"  # named
+    assert ctx["t1"].addressee == "robot" and ctx["n1"].addressee == "robot"
+
+
+def test_recent_keys_come_from_the_sessions_earlier_facts(ledger: Ledger) -> None:
+    s = Scope("pia", "r1", "s1")
+    capture(ledger, [
+        Event("dialogue", s, "The plumber visit is on Tuesday the 16th.", "Pia", stamp=MON,
+              source_id="p1"),
+        Event("dialogue", s, "Is that all?", "robot", stamp=MON + 10, source_id="p2"),
+        Event("dialogue", s, "No, Wednesday. My mistake.", "Pia", stamp=MON + 20, source_id="p3"),
+        Event("dialogue", Scope("pia", "r1", "s2"), "No, Friday.", "Pia", stamp=MON + DAY,
+              source_id="p4"),
+    ])
+    consolidate(ledger, extractor=_cpu())
+    assert [(s_, d) for s_, d, _ in _edges(ledger, "updates")] == [("p3", "p1")]
+    assert _resolve(ledger, "pia", "plumber visit", "scheduled_for") == ("answer", "wednesday")
+    # Another session knows nothing of it: the bare "No, Friday." stays unkeyed.
+    assert len(ledger.facts_for_key("pia", "plumber visit", "scheduled_for")) == 2

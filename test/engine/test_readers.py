@@ -186,3 +186,35 @@ def test_a_recurring_schedule_is_answered_as_such_and_the_newest_holds() -> None
                          ("Please water the basil plant every Monday.", MAY_8_2023),
                          ("Change of plan: water the basil on Wednesdays now.", MAY_8_2023 + DAY))
     assert (answer, cited) == ("Wednesdays", ["src-2"])
+
+
+def test_no_calendar_date_from_a_clock_that_was_never_set() -> None:
+    """A record time near zero (sim time, an uptime counter) is no date: a relative
+    expression is answered as said, never resolved into 1969/1970; absolute ones hold."""
+    answer, cited = read("When should the basil be watered now?",
+                         ("Please water the basil plant on Monday.", 1000.0),
+                         ("Change of plan: water the basil on Wednesday now.", 9000.0))
+    assert (answer, cited) == ("Wednesday", ["src-2"])
+    assert read("When did Ann start painting?", ("I started painting in May 2016.", 50.0))[0] \
+        == "May 2016"
+    assert read("When did Ann adopt the cat?", ("We adopted the cat!", 50.0))[0] == ""
+    history, _ = read("What was the basil schedule before?",
+                      ("The basil schedule is Monday watering.", 1000.0),
+                      ("The basil schedule changed to Wednesday watering.", 9000.0))
+    assert "19" not in history  # no "1 January 1970: …" prefixes
+
+
+def test_a_day_named_in_the_record_keeps_its_weekday_in_the_date() -> None:
+    for day in ("Monday", "Wednesday", "Saturday"):
+        answer, _ = read("When did Ann meet Bo?", f"I met Bo on {day}.")
+        assert answer.startswith(day), answer
+
+
+def test_a_span_never_restates_the_question() -> None:
+    """"a list of items" says nothing about the items; a record that only repeats the
+    question's words gives no span (the next best record answers, or none)."""
+    answer, _ = read("What items does Ann collect?", "Here is a photo of a list of items.")
+    assert "list of items" not in answer
+    answer, cited = read("What setback did Ann face?", "Setback!",
+                         "I got hurt and had to take a break from pottery.")
+    assert answer != "Setback" and "setback" not in answer.lower()

@@ -170,3 +170,30 @@ def test_unknown_ablation_is_refused(ledger: Ledger) -> None:
         QueryEngine(ledger, None, ablate={"bogus"})
     assert set(QueryEngine.COMPONENTS) >= {"lexical", "dense", "facts", "participants",
                                            "neighbours", "sessions", "temporal", "recency"}
+
+
+def test_in_memory_neighbours_follow_forget(ledger: Ledger, encoder) -> None:  # noqa: ANN001
+    from trace_ros.consolidation.worker import Consolidator
+
+    _ingest(ledger, [
+        Event("dialogue", S1, "How long do you hold the plank pose?", "Sam", stamp=DAY,
+              source_id="q"),
+        Event("dialogue", S1, "Usually for about a minute.", "Evan", stamp=DAY + 1, source_id="a"),
+    ])
+    Consolidator(ledger, encoder).drain()
+    question = QueryRequest(Scope("home"), "How long is the plank pose held?")
+    engine = QueryEngine(ledger, encoder, audit=False)
+    assert "a" in [e.source_id for e in engine.ask(question).evidence]
+    ledger.forget(None, ["a"])
+    for ablate in (set(), {"dense"}):
+        engine.ablate = ablate
+        assert [e.source_id for e in engine.ask(question).evidence] == ["q"]
+
+
+def test_without_words_drops_names_but_never_everything() -> None:
+    from trace_ros.query.recall import without_words
+
+    assert without_words("What is Evan's car?", {"evan"}) == "What is car?"
+    assert without_words("Where did Evan and Sam go?", {"evan", "sam"}) == "Where did and go?"
+    assert without_words("Evan?", {"evan"}) == "Evan?"
+    assert without_words("Evans Street", {"evan"}) == "Evans Street"

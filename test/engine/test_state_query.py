@@ -98,6 +98,19 @@ def test_pack_shows_the_newest_revision_and_marks_the_older_superseded(ledger: L
     assert packed.tokens <= packed.budget
 
 
+@pytest.mark.parametrize("question", ["What is the latest plan for the parcel pickup?",
+                                      "What is the newest plan for the parcel pickup now?",
+                                      "What is the most recent plan for the parcel pickup?"])
+def test_words_of_recency_frame_the_question_and_never_name_the_thing(
+        ledger: Ledger, question: str) -> None:
+    """"latest"/"newest" ask for the current state; the never-stated guards must not
+    take them for part of the thing asked about (no record says "latest parcel")."""
+    parcel(ledger)
+    res = ask(ledger, question)
+    assert res.status == "answered", res.message
+    assert res.source_ids[0] == "src-b" and "tuesday" in res.answer.lower()
+
+
 def test_question_about_the_past_gets_the_superseded_revision(ledger: Ledger) -> None:
     parcel(ledger)
     res = ask(ledger, "When was my parcel pickup before?")
@@ -199,3 +212,22 @@ def test_a_persons_state_never_recorded_is_missing(ledger: Ledger) -> None:
     # Maya's own work was never stated (only her brother's): not her brother's job.
     work = ask(ledger, "Where does Maya work?")
     assert work.status == "missing" and work.source_ids == [] and work.answer == ""
+
+
+def test_relation_words_must_really_ask_about_the_key(ledger: Ledger) -> None:
+    """"for a living" asks for an occupation, not a home ("living" only stems like
+    "live"); a job said in the first person ("I work … at the city hospital") answers
+    where someone works instead of the guard calling it never recorded."""
+    s1 = Scope("u", "r1", "s1")
+    capture(ledger, [
+        Event("dialogue", s1, "I live in Lisbon.", "Maya", stamp=ts(2025, 3, 1), source_id="home"),
+        Event("dialogue", s1, "I work as a nurse at the city hospital.", "Maya",
+              stamp=ts(2025, 3, 1) + 60, source_id="job"),
+    ])
+    consolidate(ledger)
+    living = ask(ledger, "What does Maya do for a living?")
+    assert living.status == "answered" and living.source_ids == ["job"], living.answer
+    assert "lisbon" not in living.answer.lower()
+    work = ask(ledger, "Where does Maya work?")
+    assert work.status == "answered" and work.source_ids == ["job"], work.message
+    assert "hospital" in work.answer

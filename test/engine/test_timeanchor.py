@@ -100,3 +100,20 @@ def test_dateparser_is_only_called_on_candidates(monkeypatch: pytest.MonkeyPatch
 def test_unresolvable_candidate_falls_back() -> None:
     anchor = resolve("in 99999999 years we will see", MONDAY, fallback_time=5.0)
     assert anchor.fallback and anchor.time == 5.0
+
+
+@pytest.mark.parametrize(("text", "future", "expected"), [
+    ("The recital is on Tuesday the 16th.", True, "2023-05-16"),  # the date, not next Tuesday
+    ("We met on Saturday the 6th.", False, "2023-05-06"),
+    ("Sports day is Friday, 2 June.", True, "2023-06-02"),
+    ("It was on Thursday, April 27.", False, "2023-04-27"),
+    # A named weekday settles the year: 8 May 2023 is a Monday, today, so not next year.
+    ("The check-up is Monday, 8 May.", True, "2023-05-08"),
+])
+def test_weekday_with_a_date_resolves_to_the_date(text: str, future: bool, expected: str) -> None:
+    anchor = resolve(text, MONDAY, future=future)
+    assert not anchor.fallback and day(anchor.time) == expected
+
+
+def test_a_day_of_the_month_alone_is_not_a_candidate() -> None:
+    assert find_candidates("she came third on the 2nd attempt") == []

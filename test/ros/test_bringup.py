@@ -1,4 +1,5 @@
-"""bringup: starts the nodes, forwards Ctrl-C, reports a node that dies, restarts nothing."""
+"""bringup: starts the nodes, forwards Ctrl-C, restarts a node that dies (with backoff, and
+says so), and gives up on one that keeps dying."""
 
 from __future__ import annotations
 
@@ -55,9 +56,9 @@ def test_sigint_is_forwarded_and_everything_stops(tmp_path: Path, make_client: A
         time.sleep(0.2)
 
 
-def test_a_node_that_dies_makes_bringup_fail(tmp_path: Path) -> None:
+def test_a_node_that_keeps_dying_makes_bringup_fail(tmp_path: Path) -> None:
     proc = _bringup("--nodes", "memory_node", "--db", str(tmp_path / "m.db"),
-                    "-p", "ledger.synchronous:=SOMETIMES")
+                    "-p", "ledger.synchronous:=SOMETIMES", "--restarts", "1")
     try:
         _out, err = proc.communicate(timeout=TIMEOUT_S)
     finally:
@@ -65,8 +66,42 @@ def test_a_node_that_dies_makes_bringup_fail(tmp_path: Path) -> None:
             proc.kill()
             proc.wait()
     assert proc.returncode == 1
-    assert "memory_node exited unexpectedly" in err
+    assert "memory_node exited unexpectedly (status 1); restarting in 1 s" in err
+    assert err.count("memory_node exited unexpectedly") == 2
     assert "ledger.synchronous" in err
+
+
+def test_a_killed_node_is_restarted_and_serves_again(tmp_path: Path, make_client: Any) -> None:
+    import os
+
+    proc = _bringup("--nodes", "memory_node", "--db", str(tmp_path / "m.db"),
+                    "--log-level", "warn")
+    try:
+        client = make_client()
+        assert client.wait_ready(TIMEOUT_S, capture=True)
+        victim = [int(p) for p in subprocess.check_output(
+            ["pgrep", "-P", str(proc.pid)], text=True).split()]  # bringup's child: the node
+        assert victim
+        for pid in victim:
+            os.kill(pid, signal.SIGKILL)
+        from trace_ros.nodes.client import make_dialogue
+
+        msg = make_dialogue("alice", "after the restart", speaker="A", source_id="again-1",
+                            stamp=1_700_000_000.0)
+        deadline = time.monotonic() + 3 * TIMEOUT_S
+        while "again-1" not in client.ack_by_id:
+            assert time.monotonic() < deadline, "memory_node did not serve again"
+            client.publish(msg)
+            client.wait_acks(["again-1"], 1.0)
+        assert client.ack_by_id["again-1"].status in ("accepted", "duplicate")
+        proc.send_signal(signal.SIGINT)
+        _out, err = proc.communicate(timeout=TIMEOUT_S)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert "memory_node exited unexpectedly (status -9); restarting in 1 s" in err
+    assert "restarted memory_node" in err
 
 
 def test_bad_arguments_are_refused() -> None:

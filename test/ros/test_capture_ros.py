@@ -84,7 +84,27 @@ def _bad_cases() -> list[tuple[Any, str, str, str]]:
 
     utf8 = serialize_message(say("bad-utf8", "ABCDEFGH")).replace(b"ABCDEFGH",
                                                                    b"AB\xff\xfeEFGH")
+    def nul(sid: str, field: str, **kw: Any) -> bytes:
+        """``field`` holds ``NUL-HERE``, then its X becomes a NUL byte in the wire
+        bytes (same length, so CDR alignment holds); rclpy would cut it there."""
+        msg = say(sid, **kw)
+        target = msg.scope if field == "subject_id" else msg
+        setattr(target, field, getattr(target, field) + "NULXHERE")
+        return serialize_message(msg).replace(b"NULXHERE", b"NUL\x00HERE")
+
+    late = say("bad-nanosec")
+    late.header.stamp.nanosec = 1_500_000_000
+    deep = "[" * 10_000 + "]" * 10_000
     return [
+        (nul("bad-nul-text", "text"), "bad-nul-text", "text", "NUL"),
+        (nul("bad-nul-speaker", "speaker"), "bad-nul-speaker", "speaker", "NUL"),
+        (nul("bad-nul-subject", "subject_id"), "bad-nul-subject", "scope.subject_id", "NUL"),
+        (nul("bad-nul-payload", "payload_json", payload_json='{"a": 1}'), "bad-nul-payload",
+         "payload_json", "NUL"),
+        (say("bad-deep-json", payload_json=deep), "bad-deep-json", "payload_json", "deep"),
+        (say("bad-deep-object", payload_json='{"a":' * 10_000 + "1" + "}" * 10_000),
+         "bad-deep-object", "payload_json", "deep"),
+        (late, "bad-nanosec", "header.stamp.nanosec", "below 1e9"),
         (say("bad-subject", subject=""), "bad-subject", "scope.subject_id", "required"),
         (say("bad-empty", "   "), "bad-empty", "text", "must not be empty"),
         (say("bad-big", "x" * 20_000), "bad-big", "text", "exceeds the limit"),
@@ -120,6 +140,9 @@ def test_bad_messages_rejected_good_ones_around_them_stored(client: MemoryClient
         else:
             client.publish(item)
     client.dialogue_pub.publish(garbage)
+    nul_id = serialize_message(make_dialogue("subject-bad", "x", source_id="nul-idXtail")
+                               ).replace(b"nul-idXtail", b"nul-id\x00tail")
+    client.dialogue_pub.publish(nul_id)
 
     good_ids = [m.source_id for m in good]
     acks = client.wait_acks(good_ids + [sid for _m, sid, _f, _r in cases], ACK_TIMEOUT_S)
@@ -138,6 +161,9 @@ def test_bad_messages_rejected_good_ones_around_them_stored(client: MemoryClient
     undecodable = next(a for a in client.acks if a.field == "message" and not a.source_id)
     assert undecodable.status == "rejected" and "deserialize" in undecodable.reason
 
+    assert client.wait_for(lambda: any(a.field == "source_id" and "NUL" in a.reason
+                                       for a in client.acks), ACK_TIMEOUT_S)
+    assert counts_by_id(module_db, ["nul-id"]) == {}
     assert all(acks[s].status == "accepted" for s in good_ids[1:])
     assert counts_by_id(module_db, good_ids) == dict.fromkeys(good_ids, 1)
     assert counts_by_id(module_db, [sid for _m, sid, _f, _r in cases]) == {}

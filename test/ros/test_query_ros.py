@@ -132,6 +132,29 @@ def test_bad_query_is_an_error_naming_the_field(client: MemoryClient, subject: s
     assert not response.source_ids
 
 
+@pytest.mark.parametrize(("sec", "nanosec", "field", "reason"), [
+    (-5, 0, "as_of_valid", "negative"),
+    (10, 1_000_000_000, "as_of_valid.nanosec", "below 1e9"),
+])
+def test_bad_time_view_is_an_error_not_now(client: MemoryClient, sec: int, nanosec: int,
+                                           field: str, reason: str) -> None:
+    from builtin_interfaces.msg import Time
+    from trace_ros.msg import Scope as ScopeMsg
+    from trace_ros.srv import Query
+
+    request = Query.Request(scope=ScopeMsg(subject_id="alice"), question="Where is my passport?",
+                            as_of_valid=Time(sec=sec, nanosec=nanosec))
+    response = client._call(client.query_client, request, TIMEOUT_S)
+    assert response.status == "error", (response.status, response.message)
+    assert response.message.startswith(f"{field}:") and reason in response.message
+
+
+def test_tiny_token_budget_says_so(client: MemoryClient) -> None:
+    response = client.query("alice", "Where do I keep my passport?", TIMEOUT_S, token_budget=1)
+    assert response.status != "missing"
+    assert "token_budget" in response.message, response.message
+
+
 def test_forget_removes_a_source_and_its_replay_is_rejected(client: MemoryClient,
                                                             module_db: Any) -> None:
     response = client.forget(source_ids=["alice-3"], timeout=TIMEOUT_S)

@@ -5,7 +5,14 @@ Per sentence (questions are not assertions and are skipped): the clause rules of
 speaker, "you" → the addressee, "my sister" → "<speaker>'s sister", a capitalised
 name as spoken, "he"/"she" → the one other person named earlier in the message);
 each fact gets the time anchor of its own sentence, resolved against the
-message's time. A source with no keyed statement still yields one unkeyed fact
+message's time. A repair anywhere in the message ("Wait, I misread the letter.",
+"Scratch that", "No, Friday.") marks its statements with the ``correction`` cue;
+a bare corrected time is keyed on what the session's last turns were about
+(``ExtractContext.recent``), and a corrected bare weekday names the day nearest
+the one it corrects. Questions assert nothing, except a request ("Can we move it
+to Monday?"), a belief ("I thought it was on Friday?") and a clause taken as
+given ("Since you moved to Oslo, shall I …?").
+A source with no keyed statement still yields one unkeyed fact
 (its most informative sentence) so every event of the conversation is a vertex.
 Perception records become observations of the labelled thing, keyed by where it
 was seen (``located_at``) or its state (``status``).

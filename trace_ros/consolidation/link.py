@@ -20,7 +20,9 @@ Rules (every edge carries a confidence and a justification naming its rule):
 
 - ``updates`` (newer → older): the newer revision of a single-valued key changes
   the value and is ordered after the older one (strictly later valid time, or
-  the same time with a change cue: "moved", "now", "instead", "actually" …); or
+  the same time with a change cue: "moved", "now", "instead", "actually" …; a
+  repair cue — "no,", "I meant", "scratch that" — only from the speaker who said
+  the older value, or correcting the robot); or
   it withdraws the value with a change cue ("no longer", "not anymore"); for a
   multi-valued key (``prefers``, ``owns``, ``plans``) only a withdrawal or a new
   value with a change cue updates. An unkeyed near-paraphrase with a changed
@@ -40,6 +42,8 @@ Rules (every edge carries a confidence and a justification naming its rule):
   causes a state change), then clause order; ``prevents`` when the effect is
   negated or a blocking cue ("can't", "prevents") is present; ``enables`` when
   the effect is a plan or the cue says so. At most two causes per effect.
+- Facts of one source never revise each other ("not in Oslo anymore; a place in
+  Dublin" are one statement; their order in the message is the resolver's tie-break).
 - A single-valued update also ends the earlier revisions still live (restatements
   of the old value, the sides of a conflict it settles).
 - ``before``: between facts with resolved anchors, to the nearest related fact

@@ -10,9 +10,11 @@ gives the same facts and edges as one full rebuild.
 
 Per source: remove what it derived before (a retried or requeued job is
 idempotent), build the extractor's context (addressee = the other party of the
-previous dialogue turn of the session; the session's start time; the people seen
-in the subject so far), extract, store facts (deterministic IDs from the source
-ID and the draft's index), add membership edges (fact → session ``in_session``,
+previous dialogue turn of the session, or for the robot's own turns the person it
+speaks to; the session's start time; the people seen in the subject so far; the
+keys of thing facts of the session's last few turns, for bare corrections like
+"No, Friday."), extract, store facts (deterministic IDs from the source ID and
+the draft's index), add membership edges (fact → session ``in_session``,
 fact → entity ``mentions``), link (``link.Linker``), then apply validity
 (``state.recompute_validity``). The hierarchy (``hierarchy.Hierarchy``) closes
 sessions as the source order crosses them and refreshes topics at batch end.
@@ -26,7 +28,8 @@ An anchor that fell back to the session time (no time expression) says nothing
 about when within the session: the message time orders revisions ("mug on the
 table" at 10:00, "mug in the sink" at 10:30 of one patrol). ``anchor_time`` keeps
 what the extractor resolved. ``known_from`` is the source's ``known_time`` (when
-the robot stored it).
+the robot stored it). A change dated only vaguely ("we moved last week") that
+would fall before the last telling of the old state keeps the message time.
 """
 
 from __future__ import annotations

@@ -432,7 +432,8 @@ def _lives(m: re.Match[str], s: str) -> Statement | None:
     if not v or norm(v) in PRONOUNS or is_time_phrase(v):
         return None
     verb = m.group("verb").lower()
-    moving = verb.startswith(("mov", "relocat"))
+    moving = verb.startswith(("mov", "relocat")) or (verb.startswith("settl") and bool(
+        re.search(r"\binto\b", m.group(0), re.I)))  # "settling into York": just moved
     future = bool(re.search(r"\b(will|going to|plan|planning)\b", m.group(0), re.I)) or \
         verb in ("moving", "relocating")
     typ = "plan" if future else ("state_change" if moving else "state_change"
@@ -837,7 +838,7 @@ _WORK_PLACE = re.compile(r"\b(?:at|for|with)\s+(?-i:[A-Z])|\b(?:years|months)\s+
 
 def _switched(m: re.Match[str], s: str) -> Statement | None:
     raw = m.group("v").strip()
-    if raw[:1].isupper() and not m.group("cat") and _WORK_PLACE.search(s[:m.start("v")]):
+    if not m.group("cat") and _WORK_PLACE.search(s[:m.start("v")]):
         # "After years at Acme I switched to Initech", "switched jobs to Initech": an employer
         org = name_phrase(raw)
         if org and norm(org) not in PRONOUNS and not is_time_phrase(org):
@@ -848,9 +849,11 @@ def _switched(m: re.Match[str], s: str) -> Statement | None:
     if not v or norm(v) in PRONOUNS or is_time_phrase(v):
         return None
     cat = noun_phrase(m.group("cat") or "", 3) if m.group("cat") else ""
+    if cat and (singular(head_noun(cat)) in _PLACE_TIMEY or is_time_phrase(cat)):
+        cat = ""  # "… in the mornings" says when, not what kind
     cat = singular(norm(cat)) if cat else category_of(v)
-    if not cat and raw[:1].isupper():
-        return None  # a name with no category ("switched to Verizon"): what kind is unknown
+    if not cat:
+        return None  # no known kind ("switched to Verizon", "to the night bus"): not a liking
     rel = f"prefers:{cat}" if cat else "prefers"
     return Statement("preference", rel, m.group("subj"), v, 1, m.span(), cue="switched")
 
@@ -1036,6 +1039,9 @@ RULES: list[tuple[str, re.Pattern[str], Handler]] = [
     ("offer", _r(r"\b(?P<v>(?-i:[A-Z])[\w&'-]*(?:\s+(?-i:[A-Z])[\w&'-]*)*)\s+(?:made|offered|gave)\s+"
                  r"me\s+(?:an?\s+)?(?:job\s+|better\s+)?(?:offer|job|position|role|contract)\b"),
      _offer),
+    ("accepted", _r(rf"\b{SUBJ}\s+{ADV}(?:accepted|took|signed)\s+(?:an?|the|their)\s+(?:job\s+|new\s+)?"
+                    r"(?:offer|contract|position|role)\s+(?:from|at|with)\s+"
+                    r"(?P<v>(?-i:[A-Z])[^,.;!?]*)"), _works),
     ("joined", _r(rf"\b{SUBJ}\s+{ADV}(?:joined|was\s+hired\s+by|got\s+hired\s+(?:by|at))\s+"
                   r"(?P<v>(?-i:[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*)*))"), _works),
     ("occupation", _r(rf"\b{SUBJ}\s+{ADV}(?:am|is|are|was|work\s+as|works\s+as|worked\s+as|"
@@ -1188,6 +1194,7 @@ _TRIGGERS: dict[str, re.Pattern[str]] = {name: re.compile(p, re.I) for name, p i
     "works": r"\bwork",
     "job": r"\b(?:job|position|role|internship)\b",
     "joined": r"\b(?:joined|hired)\b",
+    "accepted": r"\b(?:accepted|took|signed)\b",
     "offer": r"\b(?:made|offered|gave)\s+me\b",
     "started_at": r"\b(?:start|starting|started|began|begin)\b",
     "unpacking": r"\b(?:unpack|settling\s+in)",

@@ -6,11 +6,14 @@
 
 The equivalent of ``launch/memory.launch.py`` where launch/launch_ros are not
 installed. The children share one process group of their own; SIGINT/SIGTERM
-are forwarded to it. Nothing is restarted: if a node dies unexpectedly the
-others are stopped and the exit status is non-zero. Each node drives itself to
-active (lifecycle ``autostart``); one that cannot configure exits with status 1.
-``--single-process`` runs the nodes in this process on one executor instead, with
-one encoder shared by consolidation_node and query_node (see ``nodes.single``).
+are forwarded to it. A node that dies unexpectedly is restarted after a backoff
+(1 s, doubling up to 30 s) and bringup says so on stderr; after ``--restarts``
+quick deaths in a row (a node that ran for ``HEALTHY_S`` starts the count afresh)
+the others are stopped and the exit status is non-zero. ``--restarts 0``: no restart.
+Each node drives itself to active (lifecycle ``autostart``); one that cannot
+configure exits with status 1. ``--single-process`` runs the nodes in this process on
+one executor instead, with one encoder shared by consolidation_node and query_node
+(see ``nodes.single``; no restarts there).
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import yaml
@@ -33,6 +36,8 @@ import yaml
 NODES = ("memory_node", "consolidation_node", "query_node")
 PACKAGE = "trace_ros"
 STOP_TIMEOUT_S = 15.0
+BACKOFF_S = (1.0, 30.0)  # first delay, ceiling
+HEALTHY_S = 60.0  # a node up this long has its restart count reset
 _PR_SET_PDEATHSIG = 1
 
 
@@ -137,26 +142,67 @@ def start(nodes: Sequence[str], params: Path, overrides: Sequence[str] = (),
     return procs
 
 
+def relauncher(params: Path, overrides: Sequence[str] = (), log_level: str = "",
+               env: dict[str, str] | None = None, ros_args: Sequence[str] = (),
+               namespace: str = "") -> Callable[[str, int], subprocess.Popen]:
+    """``relaunch(node, group)``: start one node again, into process group ``group``
+    while it still has members, else into a new one."""
+    def relaunch(node: str, group: int) -> subprocess.Popen:
+        extra = write_overrides([node], overrides)
+        command = node_command(node, params, extra, log_level, ros_args, namespace)
+        try:
+            return subprocess.Popen(command, env=child_env(env), process_group=group,
+                                    preexec_fn=_die_with_parent)
+        except (OSError, subprocess.SubprocessError):  # the group has no member left
+            return subprocess.Popen(command, env=child_env(env), process_group=0,
+                                    preexec_fn=_die_with_parent)
+    return relaunch
+
+
+def _groups(procs: Sequence[subprocess.Popen]) -> list[int]:
+    groups: list[int] = []
+    for proc in procs:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            group = os.getpgid(proc.pid)
+            if group not in groups:
+                groups.append(group)
+    return groups or [procs[0].pid]
+
+
 def stop(procs: Sequence[subprocess.Popen], sig: int = signal.SIGINT,
          timeout: float = STOP_TIMEOUT_S) -> None:
-    """Signal the group, wait until the deadline, then SIGKILL what is left."""
+    """Signal the group(s), wait until the deadline, then SIGKILL what is left."""
     if not procs:
         return
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(procs[0].pid, sig)
+    groups = _groups(procs)
+    for group in groups:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(group, sig)
     deadline = time.monotonic() + timeout
     for proc in procs:
         with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(max(0.1, deadline - time.monotonic()))
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(procs[0].pid, signal.SIGKILL)
+    for group in groups:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(group, signal.SIGKILL)
     for proc in procs:
         proc.wait()
 
 
-def supervise(procs: Sequence[subprocess.Popen], names: Sequence[str]) -> int:
-    """Wait for a signal (forwarded) or an unexpected exit; returns the exit status."""
+def supervise(procs: list[subprocess.Popen], names: Sequence[str],
+              relaunch: Callable[[str, int], subprocess.Popen] | None = None,
+              max_restarts: int = 0) -> int:
+    """Wait for a signal (forwarded) or an unexpected exit; returns the exit status.
+
+    With ``relaunch`` and ``max_restarts`` > 0 a node that died is started again
+    after a backoff (``procs`` is updated in place); a node that dies
+    ``max_restarts`` + 1 times in a row without running ``HEALTHY_S`` stops all.
+    """
     received: list[int] = []
+    group = procs[0].pid
+    started = [time.monotonic()] * len(procs)
+    failures = [0] * len(procs)
+    due: dict[int, float] = {}  # index -> when to restart
 
     def forward(signum: int, _frame: object) -> None:
         received.append(signum)
@@ -164,13 +210,30 @@ def supervise(procs: Sequence[subprocess.Popen], names: Sequence[str]) -> int:
     previous = {s: signal.signal(s, forward) for s in (signal.SIGINT, signal.SIGTERM)}
     try:
         while not received:
-            dead = [(n, p.returncode) for n, p in zip(names, procs, strict=True)
-                    if p.poll() is not None]
-            if dead:
-                for name, code in dead:
-                    print(f"bringup: {name} exited unexpectedly (status {code})", file=sys.stderr)
-                stop(procs, signal.SIGTERM)
-                return 1
+            now = time.monotonic()
+            for i, (name, proc) in enumerate(zip(names, procs, strict=True)):
+                if i in due or proc.poll() is None:
+                    continue
+                if now - started[i] >= HEALTHY_S:
+                    failures[i] = 0
+                failures[i] += 1
+                if relaunch is None or failures[i] > max_restarts:
+                    print(f"bringup: {name} exited unexpectedly (status {proc.returncode})",
+                          file=sys.stderr, flush=True)
+                    stop(procs, signal.SIGTERM)
+                    return 1
+                delay = min(BACKOFF_S[1], BACKOFF_S[0] * 2 ** (failures[i] - 1))
+                print(f"bringup: {name} exited unexpectedly (status {proc.returncode}); "
+                      f"restarting in {delay:.0f} s (restart {failures[i]} of {max_restarts})",
+                      file=sys.stderr, flush=True)
+                due[i] = now + delay
+            for i, when in list(due.items()):
+                if now >= when:
+                    del due[i]
+                    procs[i] = relaunch(names[i], group)  # type: ignore[misc]
+                    started[i] = time.monotonic()
+                    print(f"bringup: restarted {names[i]} (pid {procs[i].pid})",
+                          file=sys.stderr, flush=True)
             time.sleep(0.2)
         stop(procs, received[0])
         bad = [p.returncode for p in procs if p.returncode not in (0, -received[0])]
@@ -202,6 +265,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--single-process", action="store_true",
                         help="run the nodes in this process on one executor, sharing one "
                              "encoder (faster start-up)")
+    parser.add_argument("--restarts", type=int, default=5,
+                        help="restart a node that dies, at most this many times in a row "
+                        "(with backoff); 0: stop everything instead (default: 5)")
     args = parser.parse_args(argv)
     args.nodes = [n.strip() for n in args.nodes.split(",") if n.strip()]
     unknown = sorted(set(args.nodes) - set(NODES))
@@ -242,7 +308,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     where = f" in {normal_namespace(args.namespace)}" if args.namespace else ""
     print(f"bringup: started {', '.join(args.nodes)}{where} (process group {procs[0].pid}) "
           f"with {params}", file=sys.stderr, flush=True)
-    return supervise(procs, args.nodes)
+    relaunch = relauncher(params, overrides, args.log_level, ros_args=args.ros_args,
+                          namespace=args.namespace)
+    return supervise(procs, args.nodes, relaunch, max(0, args.restarts))
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ from trace_ros.errors import ValidationError
 from trace_ros.ledger import Scope, StoreResult
 from trace_ros.msg import Ack, DialogueEvent, Evidence, PerceptionEvent
 from trace_ros.msg import Scope as ScopeMsg
+from trace_ros.nodes import cdr
 from trace_ros.query.answer import QueryRequest, QueryResult
 from trace_ros.query.spatial import Region
 from trace_ros.srv import Forget, Query
@@ -35,8 +36,13 @@ _REPLACEMENT = "\ufffd"
 # -- time and scope ----------------------------------------------------------
 
 
-def stamp_to_seconds(stamp: Time) -> float:
-    """``builtin_interfaces/Time`` -> seconds since the epoch; a zero stamp stays 0.0."""
+def stamp_to_seconds(stamp: Time, field: str = "header.stamp") -> float:
+    """``builtin_interfaces/Time`` -> seconds since the epoch; a zero stamp stays 0.0.
+
+    Raises ``ValidationError(field, ...)`` for a nanosecond part of a second or more.
+    """
+    if stamp.nanosec >= 1_000_000_000:
+        raise ValidationError(f"{field}.nanosec", f"must be below 1e9, got {stamp.nanosec}")
     return stamp.sec + stamp.nanosec * 1e-9
 
 
@@ -48,9 +54,12 @@ def seconds_to_stamp(seconds: float) -> Time:
     return Time(sec=sec, nanosec=nanosec)
 
 
-def optional_time(stamp: Time) -> float | None:
-    """A time view from a request: zero means "now", i.e. ``None``."""
-    seconds = stamp_to_seconds(stamp)
+def optional_time(stamp: Time, field: str) -> float | None:
+    """A time view from a request: zero means "now", i.e. ``None``; a negative time
+    is rejected (it used to be taken silently as "now")."""
+    seconds = stamp_to_seconds(stamp, field)
+    if seconds < 0:
+        raise ValidationError(field, f"must not be negative, got {seconds}")
     return seconds if seconds > 0 else None
 
 
@@ -93,16 +102,30 @@ def decode(raw: bytes, msg_type: type[M]) -> M:
 
 
 def check_utf8(msg: Any, raw: bytes) -> None:
-    """Raise ``ValidationError(<field>, ...)`` if a string of ``msg`` held invalid UTF-8.
+    """Raise ``ValidationError(<field>, ...)`` if a string of ``msg`` held a NUL byte
+    or invalid UTF-8 as it arrived.
 
-    rclpy substitutes U+FFFD for invalid bytes while deserializing; storing text
-    altered like that as if it had been said is not acceptable for an auditable
-    record. A message whose strings contain U+FFFD is re-serialized: if the bytes
-    differ from ``raw``, the replacement was made on receipt.
+    rclpy cuts a string at a NUL and substitutes U+FFFD for invalid bytes while
+    deserializing; storing text altered like that (or under a shortened scope) as
+    if it had been said is not acceptable for an auditable record. The strings are
+    read from ``raw`` itself (``cdr.strings``); for a type it cannot walk, a message
+    whose strings contain U+FFFD is re-serialized and compared instead.
     """
-    suspects = [name for name, get in _string_getters(type(msg)) if _REPLACEMENT in get(msg)]
-    if suspects and serialize_message(msg) != raw:
-        raise ValidationError(suspects[0], "not valid UTF-8 (bytes were altered on receipt)")
+    try:
+        fields = cdr.strings(raw, type(msg))
+    except cdr.Unsupported:
+        suspects = [name for name, get in _string_getters(type(msg)) if _REPLACEMENT in get(msg)]
+        if suspects and serialize_message(msg) != raw:
+            raise ValidationError(suspects[0],
+                                  "not valid UTF-8 (bytes were altered on receipt)") from None
+        return
+    for name, data in fields:
+        if b"\x00" in data:
+            raise ValidationError(name, "contains a NUL byte")
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ValidationError(name, f"not valid UTF-8 (byte {exc.start}: {exc.reason})") from None
 
 
 def pose_to_dict(pose_stamped: Any) -> dict[str, Any]:
@@ -128,9 +151,15 @@ def perception_to_event(msg: PerceptionEvent) -> Event:
     )
 
 
+def printable(text: str) -> str:
+    """``text`` made safe to publish: no NUL, no lone surrogate (rclpy would raise)."""
+    return text.replace("\x00", "\\0").encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def result_to_ack(result: StoreResult, header: Header | None = None) -> Ack:
-    return Ack(header=header if header is not None else Header(), source_id=result.source_id,
-               status=result.status, field=result.field, reason=result.reason,
+    return Ack(header=header if header is not None else Header(),
+               source_id=printable(result.source_id), status=result.status,
+               field=printable(result.field), reason=printable(result.reason),
                sequence=max(0, int(result.sequence)))
 
 
@@ -145,9 +174,11 @@ def query_request_from_msg(req: Query.Request) -> QueryRequest:
                         float(req.region_radius))
     return QueryRequest(
         scope=scope_from_msg(req.scope), question=req.question,
-        as_of_valid=optional_time(req.as_of_valid), as_of_known=optional_time(req.as_of_known),
+        as_of_valid=optional_time(req.as_of_valid, "as_of_valid"),
+        as_of_known=optional_time(req.as_of_known, "as_of_known"),
         token_budget=int(req.token_budget), region=region,
-        window_start=optional_time(req.window_start), window_end=optional_time(req.window_end),
+        window_start=optional_time(req.window_start, "window_start"),
+        window_end=optional_time(req.window_end, "window_end"),
     )
 
 

@@ -125,23 +125,23 @@ class MemoryNode(ManagedNode):
         try:
             msg = convert.decode(raw, msg_type)
             convert.check_utf8(msg, raw)
-            event = to_event(msg)
+            writer = self.writer
+            if writer is None:
+                raise ValidationError("node", "memory_node is not active")
+            writer.submit(to_event(msg), partial(self._ack, msg.header))
         except ValidationError as exc:
             self._reject(msg, exc.field, exc.reason)
-            return
         except Exception as exc:  # noqa: BLE001 - a bad message must never stop the node
-            self._reject(msg, "message", f"cannot convert: {exc}")
-            return
-        writer = self.writer
-        if writer is None:
-            self._reject(msg, "node", "memory_node is not active")
-            return
-        writer.submit(event, partial(self._ack, msg.header))
+            self._reject(msg, "message", f"cannot be handled: {exc!r}")
 
     def _reject(self, msg: Any, field: str, reason: str) -> None:
-        source_id = msg.source_id if msg is not None and field != "source_id" else ""
-        self._ack(msg.header if msg is not None else None,
-                  StoreResult(source_id, "rejected", field, reason))
+        try:
+            source_id = msg.source_id if msg is not None and not field.startswith("source_id") \
+                else ""
+            self._ack(msg.header if msg is not None else None,
+                      StoreResult(source_id, "rejected", field, reason))
+        except Exception as exc:  # noqa: BLE001 - not even a failed ack may stop the node
+            self.get_logger().error(f"could not answer a rejected message: {exc!r}")
 
     def _ack(self, header: Header | None, result: StoreResult) -> None:
         if result.status == "rejected":
@@ -164,11 +164,12 @@ class MemoryNode(ManagedNode):
             assert self.ledger is not None
             removed = self.ledger.forget(scope, ids, allow, now=clock_seconds(self))
         except TraceError as exc:
-            response.status, response.message = "error", str(exc)
+            response.status, response.message = "error", convert.printable(str(exc))
             return response
         except Exception as exc:  # noqa: BLE001 - answered as an error, never a crash
             self.get_logger().error(f"forget failed: {exc!r}")
-            response.status, response.message = "error", f"forget failed: {exc}"
+            response.status = "error"
+            response.message = convert.printable(f"forget failed: {exc}")
             return response
         self.get_logger().info(f"forgot {len(removed)} source(s)")
         return convert.forget_response(removed, response)

@@ -95,7 +95,7 @@ class QueryNode(ManagedNode):
         except ValidationError as exc:
             self.errors += 1
             response.status = Query.Response.STATUS_ERROR
-            response.message = f"{exc.field}: {exc.reason}"
+            response.message = convert.printable(f"{exc.field}: {exc.reason}")
             response.reader = reader_name
             return response
         except Exception as exc:  # noqa: BLE001 - answered as an error, never a crash
@@ -103,7 +103,7 @@ class QueryNode(ManagedNode):
             self.failures += 1
             self.get_logger().error(f"query failed: {exc!r}")
             response.status = Query.Response.STATUS_ERROR
-            response.message = f"query failed: {exc}"
+            response.message = convert.printable(f"query failed: {exc}")
             response.reader = reader_name
             return response
         return convert.query_result_to_response(result, response)

@@ -13,6 +13,7 @@ answer is withheld (abstained). The audit row is handed to a background writer
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Collection
 from dataclasses import dataclass, field
@@ -20,7 +21,7 @@ from typing import Any
 
 from ..config import RecallConfig
 from ..embed import Encoder
-from ..errors import ValidationError
+from ..errors import ValidationError, check_text
 from ..ledger import AuditRecord, Ledger, Scope
 from . import recall as rc
 from .audit import AuditWriter, new_recall_id
@@ -165,6 +166,11 @@ class QueryEngine:
         return result
 
     def validate(self, req: QueryRequest) -> None:
+        for name, value in (("scope.subject_id", req.scope.subject_id),
+                            ("scope.robot_id", req.scope.robot_id),
+                            ("scope.session_id", req.scope.session_id),
+                            ("question", req.question)):
+            check_text(name, value)
         req.scope.check()
         question = req.question.strip()
         if not question:
@@ -173,6 +179,10 @@ class QueryEngine:
             raise ValidationError("question", f"longer than {MAX_QUESTION_BYTES} bytes")
         if req.token_budget < 0:
             raise ValidationError("token_budget", "must not be negative")
+        for name in ("as_of_valid", "as_of_known"):
+            value = getattr(req, name)
+            if value is not None and not (math.isfinite(value) and value >= 0):
+                raise ValidationError(name, f"must be a finite, non-negative time, got {value}")
 
     def plan(self, req: QueryRequest) -> Plan:
         """Relative times in the question resolve against the view's time (default now)."""
@@ -197,7 +207,8 @@ class QueryEngine:
             timings["recall_lexical"] = _ms(t)
         if self.on("dense") and self.encoder is not None and self.index is not None:
             t = time.perf_counter()
-            qvec = self.encoder.encode([q])[0]
+            # Without the names, too: they pull the vector toward greetings.
+            qvec = self.encoder.encode([rc.without_words(q, drop)])[0]
             timings["embed"] = _ms(t)
             t = time.perf_counter()
             routes["dense"] = self.index.search(sc, qvec, cfg.dense_k, *view)
@@ -223,7 +234,8 @@ class QueryEngine:
         pool = [f.seq for f in rc.ranked(fused)[:cfg.pool_k]]
         span = cfg.neighbour_span if self.on("neighbours") else 0
         info, near = rc.places(self.ledger, req.scope, pool, span,
-                               req.as_of_valid, req.as_of_known, self.index)
+                               req.as_of_valid, req.as_of_known, self.index,
+                               index_fresh="dense" in recalled.routes)
         boosted = recalled.boosted
         if recalled.speakers:
             boosted["participants"] = sorted(rc.boost_where(
@@ -281,7 +293,11 @@ class QueryEngine:
         """Citations must be among the shown IDs; no valid citation → abstained."""
         shown = set(packed.source_ids)
         cited = [c for c in dict.fromkeys(out.cited_ids) if c in shown]
-        if not packed.items:
+        if not packed.items and packed.left_out:
+            status = "abstained"
+            message = (f"the token budget is too small for any of the "
+                       f"{len(packed.left_out)} matching source(s); raise token_budget")
+        elif not packed.items:
             status, message = "missing", "no source in scope matches the question"
         elif not cited or not out.answer:
             status = "abstained"
@@ -365,3 +381,4 @@ def _spatial_result(spatial: SpatialAnswer, plan: Plan, timings: dict[str, float
 
 def _ms(start: float) -> float:
     return (time.perf_counter() - start) * 1000.0
+

@@ -55,7 +55,7 @@ from .plan import Plan
 from .recall import Fused, Participants
 from .seeds import (
     ALL_CUE_STEMS,
-    CUE_STEMS,
+    CUE_WORDS,
     FRAME_WORDS,
     PERSON_RELATIONS,
     Seeds,
@@ -64,6 +64,7 @@ from .seeds import (
     answerable_by_state,
     categorised,
     collect,
+    cue_words,
     cued_relations,
     fits_qualifier,
     in_scope,
@@ -94,6 +95,8 @@ _TRACE_LINES = 8
 _COPULAR = re.compile(r"^\s*(?:(?:where|when|what|which)(?:\s+\w+)?\s*(?:is|are|'s|was|were)\b"
                       r"|where\s+(?:did|do|have|has|can|could)\s+(?:you|i|we)\b)", re.I)
 _SECOND = frozenset({"you", "your", "yours", "yourself"})
+_FIRST_SUBJECT = frozenset({"i", "we"})
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 # Relations whose values are proper names (a city, an employer).
 _NAMED_VALUES = frozenset({"lives_in", "works_at"})
 _CAPITALISED = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][\w'’-]*")
@@ -338,19 +341,10 @@ class GraphStage:
                      if f.relation.partition(":")[0] in rels for s in f.source_ids}
         names = {w for p in who for w in words(p)}
         for rec in self.ledger.get_sources_by_seq(top).values():
-            said = {r for r in rels if CUE_STEMS[r] & stems(rec.text)}
-            if rec.source_id in extracted or not said:
-                continue
-            # Said by someone asked about, naming them, or to them ("you live …"); a
-            # home or employer is a name ("in Boston", "at Acme"), so a record naming
-            # none ("the living room") states neither.
-            text_words = set(words(rec.text))
-            if not (_norm_name(rec.speaker) in who or names & text_words
-                    or _SECOND & text_words):
-                continue
-            if said <= _NAMED_VALUES and not _has_name(rec.text, names):
-                continue
-            return ""
+            if rec.source_id not in extracted and any(
+                    _states(sentence, rels, _norm_name(rec.speaker) in who, names)
+                    for sentence in _SENTENCE.split(rec.text)):
+                return ""
         return f"{' or '.join(sorted(who))} {' / '.join(r.replace('_', ' ') for r in rels)}"
 
     # -- paths --------------------------------------------------------------------------
@@ -481,6 +475,24 @@ class GraphStage:
 
 def _norm_name(speaker: str) -> str:
     return norm(speaker)
+
+
+def _states(sentence: str, rels: Sequence[str], by_them: bool, names: set[str]) -> bool:
+    """Whether a sentence may state one of ``rels`` for the people asked about: it uses
+    a word of the relation, its subject is them ("I …" said by them, their name, or
+    "you …" said to them), and — a home or employer being a name ("in Boston", "at
+    Acme") — it names one, or says where with a phrase ("at the city hospital")."""
+    said = [r for r in rels if CUE_WORDS[r] & cue_words(sentence)]
+    if not said:
+        return False
+    sw = set(words(sentence))
+    if not ((by_them and _FIRST_SUBJECT & sw) or names & sw or _SECOND & sw):
+        return False  # "My brother works at the harbour": someone else's
+    if set(said) <= _NAMED_VALUES and not _has_name(sentence, names):
+        cues = "|".join(sorted({w for r in said for w in CUE_WORDS[r]}))
+        return bool(re.search(rf"\b(?:{cues})\b(?:\s+[\w'’]+){{0,4}}?\s+(?:at|in|for|with)\s+"
+                              r"(?:the|a|an)\s+\w+", sentence, re.I))
+    return True
 
 
 def _has_name(text: str, skip: set[str]) -> bool:

@@ -33,7 +33,7 @@ from ..errors import ModelUnavailableError
 from ..ledger import SourceRecord
 from .pack import EvidenceItem, Pack
 from .plan import Plan
-from .spans import extract, fits, format_day, has_number
+from .spans import extract, fits, format_day, has_calendar, has_number
 from .text import stem, stems, words
 
 if TYPE_CHECKING:
@@ -105,8 +105,9 @@ def _resolution_answer(plan: Plan, resolution: Resolution, shown: set[str]) -> R
     cited = [s for f in facts for s in f.source_ids if s in shown]
     if not value or not cited:
         return None
-    if plan.answer_type == "date" and facts and not facts[0].anchor_fallback:
-        value = format_day(facts[0].anchor_time) if not re.search(r"\d", value) else value
+    if plan.answer_type == "date" and facts and not facts[0].anchor_fallback \
+            and has_calendar(facts[0].anchor_time) and not re.search(r"\d", value):
+        value = format_day(facts[0].anchor_time)
     return ReaderOutput(value, list(dict.fromkeys(cited)), ExtractiveReader.name)
 
 
@@ -269,6 +270,7 @@ class ExtractiveReader:
             return ReaderOutput(str(len(parts)), cited, self.name, note)
         if plan.operation == "history" and plan.answer_type != "date":
             parts = [f"{format_day(s.item.record.source_time)}: {p}"
+                     if has_calendar(s.item.record.source_time) else p
                      for s, p in zip(used, parts, strict=True)]
         listing = plan.needs_complete_set or plan.shape == "multi_hop"
         sep = ", " if listing or plan.operation == "history" else "; "

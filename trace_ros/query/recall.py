@@ -7,7 +7,8 @@ restates its source would count the same words twice). Routes that *re-rank*
 what was found, from the question and the records' place in time and
 conversation: ``participants`` (the question
 names someone who speaks in this scope: their turns count more, and their name
-is not used as a search word — it matches greetings, not content),
+is left out of the search words and the question's vector — it matches
+greetings, not content),
 ``neighbours`` (a turn next to a strong hit in the same session: an answer is
 often the reply to the turn that matched), ``sessions`` (turns in a session
 with several strong hits), ``temporal`` (sources inside the time window the
@@ -24,6 +25,7 @@ never decides what is true.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import defaultdict
 from collections.abc import Collection, Iterable
@@ -62,6 +64,16 @@ def fts_match_expression(question: str, drop: Collection[str] = ()) -> str:
 
 def _quote(text: str) -> str:
     return '"' + text.replace('"', '""') + '"'
+
+
+def without_words(text: str, drop: Collection[str]) -> str:
+    """``text`` without the whole words in ``drop`` (case-insensitive, with a
+    possessive 's); ``text`` itself when nothing would be left."""
+    if not drop:
+        return text
+    rx = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in sorted(drop)) + r")(?:'s)?\b", re.I)
+    out = " ".join(rx.sub(" ", text).split())
+    return out if any(ch.isalnum() for ch in out) else text
 
 
 def lexical(ledger: Ledger, scope: Scope, question: str, k: int,
@@ -192,6 +204,12 @@ class VectorIndex:
             matrix=np.vstack([old, mat]),
         )
 
+    def current(self, subject_id: str) -> _SubjectVectors:
+        """The subject's vectors as last refreshed (refreshing only if never loaded)."""
+        with self._lock:
+            cur = self._subjects.get(subject_id)
+        return cur if cur is not None else self.refresh(subject_id)
+
     def search(self, scope: Scope, qvec: np.ndarray, k: int,
                as_of_valid: float | None = None, as_of_known: float | None = None) -> list[Hit]:
         """Cosine top-k among the scope's vectors (the scope mask applies before ranking)."""
@@ -278,15 +296,17 @@ class Place:
 
 def places(ledger: Ledger, scope: Scope, seqs: Iterable[int], span: int,
            as_of_valid: float | None = None, as_of_known: float | None = None,
-           index: VectorIndex | None = None
+           index: VectorIndex | None = None, index_fresh: bool = False
            ) -> tuple[dict[int, Place], dict[int, list[tuple[int, int]]]]:
     """Places of ``seqs`` and of their same-session neighbours, and for each given
     seq those neighbours as (seq, offset in turns): offset -1 is the source just
     before it, +1 the one just after, up to ``span`` each way. Read from the
-    in-memory vector index when it holds every seq, else from the ledger."""
+    in-memory vector index when it holds every seq (``index_fresh``: it was
+    refreshed for this question already), else from the ledger."""
     seqs = list(seqs)
     if index is not None:
-        found = _places_in_memory(index, scope, seqs, span, as_of_valid, as_of_known)
+        sv = index.current(scope.subject_id) if index_fresh else index.refresh(scope.subject_id)
+        found = _places_in_memory(sv, scope, seqs, span, as_of_valid, as_of_known)
         if found is not None:
             return found
     rows = ledger.sources_near(scope, seqs, span, as_of_valid, as_of_known)
@@ -399,10 +419,9 @@ def route_weights(cfg: RecallConfig) -> dict[str, float]:
     return {"lexical": cfg.lexical_weight, "dense": cfg.dense_weight, "facts": cfg.facts_weight}
 
 
-def _places_in_memory(index: VectorIndex, scope: Scope, seqs: list[int], span: int,
+def _places_in_memory(sv: _SubjectVectors, scope: Scope, seqs: list[int], span: int,
                       as_of_valid: float | None, as_of_known: float | None
                       ) -> tuple[dict[int, Place], dict[int, list[tuple[int, int]]]] | None:
-    sv = index.refresh(scope.subject_id)
     pos, rows = sv.order()
     if any(seq not in pos for seq in seqs):
         return None  # a source not embedded yet: ask the ledger

@@ -37,28 +37,47 @@ from .plan import Plan
 from .recall import Fused
 from .text import STOPWORDS, stem, stems, words
 
-# Plain English words (stemmed below) that ask about each shared relation.
+# Plain English words that ask about each shared relation, as written (with their
+# inflections): a stem would let "for a living" ask where someone lives.
 RELATION_CUES: dict[str, tuple[str, ...]] = {
-    "lives_in": ("live", "lives", "home", "city", "town", "reside", "resides",
-                 "address", "hometown", "country", "moved", "relocated"),
-    "works_at": ("work", "works", "working", "job", "employer", "employed", "company",
-                 "workplace", "firm"),
-    "occupation": ("job", "occupation", "profession", "career", "study", "studies",
-                   "work", "works"),
-    "located_at": ("where", "find", "put", "left", "kept", "keep", "location", "located",
-                   "placed", "seen", "see", "saw"),
-    "scheduled_for": ("when", "date", "day", "time", "scheduled", "schedule",
-                      "planned", "set"),
-    "prefers": ("like", "likes", "prefer", "prefers", "favourite", "favorite", "enjoy",
-                "enjoys", "love", "loves", "fan"),
-    "owns": ("own", "owns", "pet", "pets"),
+    "lives_in": ("live", "lives", "lived", "living", "home", "city", "town", "reside",
+                 "resides", "resided", "address", "hometown", "country", "move", "moved",
+                 "relocated"),
+    "works_at": ("work", "works", "worked", "working", "job", "employer", "employed",
+                 "company", "workplace", "firm"),
+    "occupation": ("job", "occupation", "profession", "career", "study", "studies", "studied",
+                   "studying", "work", "works", "livelihood"),
+    "located_at": ("where", "find", "found", "put", "left", "kept", "keep", "keeps", "location",
+                   "located", "placed", "seen", "see", "saw"),
+    "scheduled_for": ("when", "date", "day", "time", "scheduled", "schedule", "planned",
+                      "plan", "set"),
+    "prefers": ("like", "likes", "liked", "prefer", "prefers", "preferred", "favourite",
+                "favorite", "favourites", "favorites", "enjoy", "enjoys", "enjoyed", "love",
+                "loves", "loved", "fan"),
+    "owns": ("own", "owns", "owned", "pet", "pets"),
     "status": ("status", "state", "broken", "fixed", "open", "closed"),
-    "plans": ("plan", "plans", "planning", "intend", "intends", "going"),
+    "plans": ("plan", "plans", "planning", "planned", "intend", "intends", "going"),
     "relationship": ("married", "single", "relationship", "dating", "partner", "husband",
                      "wife", "boyfriend", "girlfriend", "engaged", "divorced"),
 }
+CUE_WORDS = {rel: frozenset(ws) for rel, ws in RELATION_CUES.items()}
 CUE_STEMS = {rel: frozenset(stem(w) for w in ws) for rel, ws in RELATION_CUES.items()}
 ALL_CUE_STEMS = frozenset().union(*CUE_STEMS.values())
+# A cue word used as a noun is not the verb: "for a living" is a livelihood, "the
+# living room" a room.
+_NOUN_USE = [(re.compile(r"\bfor an? living\b", re.I), " for livelihood "),
+             (re.compile(r"\b(?:a|an|the|my|your|his|her|our|their)\s+(?:living|home)"
+                         r"\s+(?:room|rooms|area|space|office|page|screen|team|game)\b", re.I),
+              " ")]
+
+
+def cue_words(text: str) -> set[str]:
+    """The words of ``text`` that may ask about a relation, noun uses rewritten."""
+    for rx, repl in _NOUN_USE:
+        text = rx.sub(repl, text)
+    return set(words(text))
+
+
 # Which relations can answer which kind of question (plan.answer_type); others: any.
 _ANSWER_RELATIONS: dict[str, frozenset[str]] = {
     "date": frozenset({"scheduled_for"}),
@@ -71,9 +90,13 @@ _STATE_ANSWERS = ("thing", "place", "date", "person")
 FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself"})
 _POSSESSED = re.compile(r"\w(?:'s|s'|’s)\s+(\w+)")
 # Words that frame a question rather than name what it is about.
+# Words of recency ("latest", "newest") ask for the current state, which every question
+# asks for unless it names another time: they never name the thing itself.
 FRAME_WORDS = frozenset({"last", "kind", "kinds", "type", "types", "sort", "thing", "things",
                          "currently", "current", "these", "days", "anymore", "still",
-                         "usually", "right", "moment", "today", "now", "exactly"})
+                         "usually", "right", "moment", "today", "now", "exactly",
+                         "latest", "newest", "recent", "recently", "present", "presently",
+                         "nowadays", "update", "updated"})
 
 
 @dataclass(frozen=True)
@@ -164,10 +187,12 @@ PERSON_RELATIONS = ("lives_in", "works_at", "occupation", "prefers", "owns", "pl
                     "relationship")
 
 
-def relation_cued(relation: str, q_stems: set[str], plan: Plan) -> bool:
+def relation_cued(relation: str, q_cues: set[str], plan: Plan) -> bool:
+    """Whether the question's words (``cue_words``) ask about ``relation`` in a form
+    that fits the kind of answer it wants."""
     base, _, qualifier = relation.partition(":")
-    cues = CUE_STEMS.get(base)
-    if cues is None or not cues & q_stems:
+    cues = CUE_WORDS.get(base)
+    if cues is None or not cues & q_cues:
         return False
     allowed = _ANSWER_RELATIONS.get(plan.answer_type)
     return allowed is None or base in allowed
@@ -175,8 +200,8 @@ def relation_cued(relation: str, q_stems: set[str], plan: Plan) -> bool:
 
 def cued_relations(question: str, plan: Plan) -> list[str]:
     """The shared relations the question's words ask about (fitting its answer type)."""
-    q = {stem(w) for w in words(question)}
-    return [r for r in CUE_STEMS if relation_cued(r, q, plan)]
+    q = cue_words(question)
+    return [r for r in CUE_WORDS if relation_cued(r, q, plan)]
 
 
 def _entity_match(entity: str, q_stems: set[str], first_person: bool,
@@ -262,13 +287,14 @@ def target_key(question: str, plan: Plan, seeds: Seeds, people: set[str],
         return None
     q_words = words(question)
     q_stems = {stem(w) for w in q_words}
+    q_cues = cue_words(question)
     first_person = bool(FIRST_PERSON & set(q_words))
     names = {w for p in people for w in words(p)}
     # "Melanie's kids": the question is about the kids, not about Melanie.
     possessed = {m.group(1).lower() for m in _POSSESSED.finditer(question)}
     best: dict[tuple[str, str, str], Target] = {}
     for fid, f in seeds.facts.items():
-        if not f.key or not relation_cued(f.relation, q_stems, plan):
+        if not f.key or not relation_cued(f.relation, q_cues, plan):
             continue
         ok, explicit = _entity_match(f.entity, q_stems, first_person, people)
         if not ok:

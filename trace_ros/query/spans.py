@@ -45,6 +45,14 @@ _DISCOURSE = {"hey", "hi", "hello", "thanks", "thank", "yeah", "yes", "yep", "yu
               "okay", "btw", "anyway", "honestly", "basically", "awesome", "great", "cool",
               "nice", "haha", "lol", "aww", "omg", "finally", "recently", "always", "even",
               "sorry", "guess", "maybe", "probably", "absolutely", "wanna", "gonna"}
+# Nouns that measure or hold a set rather than name its members.
+_PARTITIVE = {"list", "lists", "set", "sets", "lot", "lots", "bunch", "bunches", "number",
+              "numbers", "couple", "kind", "kinds", "type", "types", "sort", "sorts", "variety",
+              "group", "groups", "pile", "piles", "stack", "stacks", "range", "selection",
+              "assortment", "series", "array", "handful", "ton", "tons", "plenty", "bit", "bits",
+              "piece", "pieces", "amount", "load", "loads", "few", "several", "many", "some",
+              "all", "box", "boxes", "bag", "bags", "pair", "pairs", "item", "items",
+              "thing", "things", "stuff"}
 _PRONOUNS = {"i", "me", "my", "you", "your", "he", "she", "it", "we", "they", "him", "her", "his",
              "its", "our", "their", "them", "this", "that", "these", "those", "i'm", "it's",
              "i've", "we're", "that's", "there"}
@@ -71,7 +79,17 @@ def tokens(text: str) -> list[Tok]:
 
 _DAYS = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 _RECURRING = re.compile(rf"\b(?:every|each)\s+(?:other\s+)?{_DAYS}\b|\b{_DAYS}s\b", re.I)
-_WEEKDAY_ABBR = re.compile(r"\b(mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(day)?\b", re.I)
+_WEEKDAY_ABBR = re.compile(rf"\b(?:{_DAYS[3:-1]}|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\b",
+                           re.I)
+# A record time before 1 January 1990 comes from a clock that was never set (ROS sim
+# time and uptime counters start near zero): no calendar date is built on it.
+CALENDAR_FROM = 631_152_000.0
+_ABSOLUTE_CHECK_S = 3 * 366 * 86400.0
+
+
+def has_calendar(epoch: float) -> bool:
+    """Whether ``epoch`` is a wall-clock time a calendar date can be given for."""
+    return epoch >= CALENDAR_FROM
 
 
 def format_day(epoch: float) -> str:
@@ -110,7 +128,10 @@ def format_when(expr: str, when: float, record_time: float) -> str:
 
 def answer_date(sentence: str, record_time: float, context: str = "") -> str:
     """The date a sentence talks about: its resolved time expression, else one in the rest
-    of its record (``context``), else the record's own day."""
+    of its record (``context``), else the record's own day. Without a calendar record
+    time (``has_calendar``) a relative expression is answered as said ("Wednesday"), and
+    a record stating none gives no date ('')."""
+    calendar = has_calendar(record_time)
     for text in (sentence, context):
         recurring = _RECURRING.search(text)
         if recurring:  # "every Monday", "on Wednesdays": a schedule, not a date
@@ -122,10 +143,20 @@ def answer_date(sentence: str, record_time: float, context: str = "") -> str:
                 continue  # "moved from Monday to Tuesday": the new time is the one that holds
             if future is None:
                 future = is_future(text)
-            when = resolve_expression(m.group(0), record_time, future)
-            if when is not None:
-                return format_when(m.group(0).strip(), when, record_time)
-    return format_day(record_time)
+            expr = m.group(0).strip()
+            when = resolve_expression(expr, record_time, future)
+            if when is None:
+                continue
+            answer = format_when(expr, when, record_time)
+            if not calendar:
+                # Relative to a meaningless time ("Wednesday"): only the words hold; an
+                # absolute one ("in May 2023") reads the same from any base.
+                later = record_time + _ABSOLUTE_CHECK_S
+                other = resolve_expression(expr, later, future)
+                if other is None or format_when(expr, other, later) != answer:
+                    return expr
+            return answer
+    return format_day(record_time) if calendar else ""
 
 
 def _clean(sentence: str, toks: list[Tok]) -> str:
@@ -276,9 +307,12 @@ def extract(question: str, plan: Plan, sentence: str, record_time: float, q_stem
     kind = plan.answer_type
     if kind == "date":
         return answer_date(sentence, record_time, context)
+    said_times: list[str] = []
     if kind != "duration":
-        # A time expression is not part of a non-temporal answer ("I bought yesterday").
+        # A time expression is not part of a non-temporal answer ("I bought yesterday")
+        # unless it is all the sentence says beyond the question ("… is on Monday").
         for m in reversed(find_candidates(sentence)):
+            said_times.insert(0, m.group(0).strip())
             sentence = sentence[: m.start()] + "," + sentence[m.end():]
     toks = tokens(sentence)
     if kind == "duration":
@@ -330,9 +364,21 @@ def extract(question: str, plan: Plan, sentence: str, record_time: float, q_stem
             return before
         if best:
             return best
-    return _clean(sentence, toks[: limit * 2])
+    head = _clean(sentence, toks[: limit * 2])
+    if _new_words(head, q_stems):
+        return head
+    # Never the question's own words back; a time said is more than nothing.
+    return next((t for t in said_times if _new_words(t, q_stems)), "")
 
 
 def _new_words(phrase: str, q_stems: set[str]) -> int:
-    return sum(1 for w in phrase.split() if w.lower() not in STOPWORDS
-               and stem(w.lower().strip(".,!?'\"")) not in q_stems)
+    """Words of ``phrase`` that tell what the question did not: not its own words, not
+    function words, pronouns or discourse words, and not a noun that only measures or
+    holds the thing asked about ("a list of items" says nothing about the items)."""
+    count = 0
+    for w in phrase.split():
+        low = w.lower().strip(".,!?'\"")
+        if low and low not in STOPWORDS and low not in _PRONOUNS and low not in _DISCOURSE \
+                and low not in _PARTITIVE and stem(low) not in q_stems:
+            count += 1
+    return count
