@@ -36,8 +36,8 @@ if MISSING:
     # No module-level skip: with launch_testing's pytest plugin loaded, that would leave
     # pytest with nothing collected. One test says what is missing instead.
     def test_launch_file_needs_the_launch_system():
-        pytest.skip("needs a ROS 2 install with launch_testing and launch_ros "
-                    f"(missing: {', '.join(MISSING)})")
+        pytest.skip("needs a ROS 2 install with launch_testing and launch_ros (not on PyPI); "
+                    f"missing: {', '.join(MISSING)}")
 else:
     import launch
     import launch_testing.actions
