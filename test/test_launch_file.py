@@ -7,6 +7,7 @@ with trace_ros installed and AMENT_PREFIX_PATH covering its prefix (colcon test 
 through add_launch_test). Its ledger lives in a temporary folder removed after shutdown.
 """
 
+import atexit
 import importlib.util
 import os
 import shutil
@@ -53,6 +54,8 @@ else:
     LAUNCH_FILE = os.path.join(os.path.dirname(__file__), "..", "launch", "memory.launch.py")
     NAMESPACE = "launch_test_robot"
     WORKDIR = tempfile.mkdtemp(prefix="trace_ros_launch_test_")
+    # Also removed when the run ends early (before the post-shutdown test runs).
+    atexit.register(shutil.rmtree, WORKDIR, True)
     # query_node loads its encoder before it offers the service.
     SERVICE_TIMEOUT_S = 120.0
 
