@@ -1,56 +1,74 @@
 """Start the trace_ros memory: memory_node, consolidation_node and query_node.
 
     ros2 launch trace_ros memory.launch.py
-    ros2 launch trace_ros memory.launch.py params_file:=/path/to/my.yaml log_level:=debug
+    ros2 launch trace_ros memory.launch.py namespace:=robot1 db_path:=/data/robot1.db
+    ros2 launch trace_ros memory.launch.py params_file:=/path/to/my.yaml log_level:=debug \
+        use_sim_time:=true
 
-Every node reads its section of one parameter file (default: config/memory.yaml from the
-installed package share directory). Where only rclpy is available (no launch/launch_ros),
-`ros2 run trace_ros bringup` starts the same three nodes as child processes.
+Arguments: namespace (one per robot; every topic and service is relative, so it moves them
+all), params_file (default: config/memory.yaml of the installed package; its "/**" and
+"/**/<node>" sections apply under any namespace), db_path (overrides ledger.db_path),
+use_sim_time, log_level, autostart. The nodes are lifecycle nodes: with autostart:=true
+(the default) each configures (opens the ledger, loads its models) and then activates
+(opens topics and services) by itself, and one that cannot configure exits with status 1
+and the reason in its log; with autostart:=false they wait for `ros2 lifecycle set`.
+Where launch/launch_ros are not installed, `trace-ros up` (or `ros2 run trace_ros
+bringup`) starts the same three nodes with the same options.
 """
 
 import os
 
 from ament_index_python.packages import get_package_share_directory
 from launch import LaunchDescription
-from launch.actions import DeclareLaunchArgument
-from launch.substitutions import LaunchConfiguration
-from launch_ros.actions import Node
+from launch.actions import DeclareLaunchArgument, OpaqueFunction
+from launch_ros.actions import LifecycleNode
 
 PACKAGE = "trace_ros"
 NODE_EXECUTABLES = ("memory_node", "consolidation_node", "query_node")
+TRUE = ("true", "1", "yes", "on")
 
 
-def generate_launch_description():
-    default_params = os.path.join(
-        get_package_share_directory(PACKAGE), "config", "memory.yaml"
-    )
-    params_file = LaunchConfiguration("params_file")
-    log_level = LaunchConfiguration("log_level")
+def _nodes(context):
+    from trace_ros.nodes.bringup import normal_namespace, write_overrides
 
-    arguments = [
-        DeclareLaunchArgument(
-            "params_file",
-            default_value=default_params,
-            description="ROS parameter file with memory_node, consolidation_node and "
-            "query_node sections",
-        ),
-        DeclareLaunchArgument(
-            "log_level",
-            default_value="info",
-            description="Log level for all three nodes (debug, info, warn, error, fatal)",
-        ),
-    ]
-    nodes = [
-        Node(
+    arg = context.launch_configurations
+    overrides = [f"use_sim_time:={'true' if arg['use_sim_time'].lower() in TRUE else 'false'}",
+                 f"autostart:={'true' if arg['autostart'].lower() in TRUE else 'false'}"]
+    if arg["db_path"]:
+        overrides.append(f"ledger.db_path:={os.path.abspath(os.path.expanduser(arg['db_path']))}")
+    # A file with "/**/<node>" sections: it beats the node sections of params_file.
+    extra = str(write_overrides(NODE_EXECUTABLES, overrides))
+    namespace = normal_namespace(arg["namespace"]) if arg["namespace"].strip("/") else ""
+    return [
+        LifecycleNode(
             package=PACKAGE,
             executable=executable,
             # The node name is fixed so that it matches its section in params_file.
             name=executable,
-            parameters=[params_file],
-            ros_arguments=["--log-level", log_level],
+            namespace=namespace,
+            parameters=[arg["params_file"], extra],
+            ros_arguments=["--log-level", arg["log_level"]],
             output="screen",
             emulate_tty=True,
         )
         for executable in NODE_EXECUTABLES
     ]
-    return LaunchDescription(arguments + nodes)
+
+
+def generate_launch_description():
+    default_params = os.path.join(get_package_share_directory(PACKAGE), "config", "memory.yaml")
+    arguments = [
+        DeclareLaunchArgument("namespace", default_value="",
+                              description="Namespace of the three nodes (one per robot)"),
+        DeclareLaunchArgument("params_file", default_value=default_params,
+                              description="ROS parameter file ('/**' and '/**/<node>' sections)"),
+        DeclareLaunchArgument("db_path", default_value="",
+                              description="Ledger file; overrides ledger.db_path (empty: keep)"),
+        DeclareLaunchArgument("use_sim_time", default_value="false",
+                              description="Take every time from /clock (replayed bags)"),
+        DeclareLaunchArgument("log_level", default_value="info",
+                              description="Log level (debug, info, warn, error, fatal)"),
+        DeclareLaunchArgument("autostart", default_value="true",
+                              description="Nodes configure and activate themselves at start"),
+    ]
+    return LaunchDescription(arguments + [OpaqueFunction(function=_nodes)])

@@ -26,13 +26,15 @@ MESSAGE_FIELDS = {
     "Ack": {"header", "source_id", "status", "field", "reason", "sequence"},
     "Evidence": {
         "source_id", "modality", "speaker", "text", "source_time", "scope", "score",
+        "label", "confidence", "has_pose", "pose",
     },
 }
 SERVICE_FIELDS = {
     "Query": (
-        {"scope", "question", "as_of_valid", "as_of_known", "token_budget"},
+        {"scope", "question", "as_of_valid", "as_of_known", "token_budget", "has_region",
+         "region_center", "region_radius", "window_start", "window_end"},
         {
-            "status", "answer", "source_ids", "evidence", "paths", "plan", "reader",
+            "status", "answer", "source_ids", "evidence", "paths", "plan_json", "reader",
             "timings_json", "message",
         },
     ),
@@ -129,7 +131,7 @@ def test_launch_file_names_nodes_and_params_file():
         if isinstance(node, ast.Constant) and isinstance(node.value, str)
     }
     for expected in (*NODE_EXECUTABLES, "trace_ros", "memory.yaml", "config", "params_file",
-                     "log_level"):
+                     "log_level", "namespace", "db_path", "use_sim_time", "autostart"):
         assert expected in strings, f"{LAUNCH_FILE.name} does not mention {expected!r}"
     imported = {
         node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module
@@ -139,3 +141,14 @@ def test_launch_file_names_nodes_and_params_file():
 
 def test_launch_file_params_file_exists_in_tree():
     assert (REPO / "config" / "memory.yaml").is_file(), "config/memory.yaml is missing"
+
+
+def test_service_status_constants():
+    pytest.importorskip("rclpy", reason="needs the venv from `make setup` (ROS 2 wheels)")
+    from trace_ros.srv import Forget, Query
+
+    statuses = {Query.Response.STATUS_ANSWERED, Query.Response.STATUS_MISSING,
+                Query.Response.STATUS_CONFLICT, Query.Response.STATUS_ABSTAINED,
+                Query.Response.STATUS_ERROR}
+    assert statuses == {"answered", "missing", "conflict", "abstained", "error"}
+    assert (Forget.Response.STATUS_OK, Forget.Response.STATUS_ERROR) == ("ok", "error")

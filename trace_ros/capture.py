@@ -67,7 +67,9 @@ def _digest(*parts: object) -> str:
 def prepare(event: Event, config: CaptureConfig, now: float | None = None) -> NewSource:
     """Validate ``event`` and give it its ID and content hash.
 
-    Raises ``ValidationError`` naming the field and the reason.
+    ``now`` is the receipt time (the caller's clock: a node passes its ROS clock, so a
+    replay under ``use_sim_time`` records the replayed times); it stands in for a zero
+    stamp. Raises ``ValidationError`` naming the field and the reason.
     """
     if event.modality not in MODALITIES:
         raise ValidationError("modality", f"must be one of {', '.join(MODALITIES)}")
@@ -143,11 +145,13 @@ def prepare(event: Event, config: CaptureConfig, now: float | None = None) -> Ne
 
     source_id = _check_str("source_id", event.source_id, 256).strip()
     if not source_id:
-        # Deterministic: the same message replayed gets the same ID.
+        # Deterministic: the same message replayed gets the same ID. A zero stamp is
+        # replaced by the receipt time first, so "yes" said twice is stored twice.
         source_id = "src-" + _digest(scope.subject_id, scope.robot_id, scope.session_id,
-                                     event.modality, speaker, stamp, text, label)[:24]
+                                     event.modality, speaker, source_time, text, label)[:24]
     content_hash = _digest(scope.subject_id, scope.robot_id, scope.session_id, event.modality,
-                           speaker, text, label, confidence, event.pose, payload_json, stamp)
+                           speaker, text, label, confidence, event.pose, payload_json,
+                           source_time)
     return NewSource(source_id, scope, event.modality, speaker, text, label, confidence,
                      event.pose, payload_json, source_time, from_receipt, content_hash)
 
@@ -157,15 +161,17 @@ def rejected(event: Event, error: ValidationError) -> StoreResult:
 
 
 def ingest(ledger: Ledger, events: Iterable[Event], config: CaptureConfig,
-           batch_size: int = 500, progress: Callable[[int], None] | None = None
-           ) -> list[StoreResult]:
-    """Synchronous bulk capture (CLI, benchmarks): same validation, same ledger path."""
+           batch_size: int = 500, progress: Callable[[int], None] | None = None,
+           clock: Callable[[], float] = time.time) -> list[StoreResult]:
+    """Synchronous bulk capture (CLI, benchmarks): same validation, same ledger path.
+
+    ``clock`` gives the receipt time of zero-stamped events and the known time."""
     results: list[StoreResult] = []
     batch: list[NewSource] = []
     slots: list[int] = []
 
     def flush() -> None:
-        for slot, res in zip(slots, ledger.store_sources(batch), strict=True):
+        for slot, res in zip(slots, ledger.store_sources(batch, now=clock()), strict=True):
             results[slot] = res
         if progress:
             progress(len(batch))
@@ -174,7 +180,7 @@ def ingest(ledger: Ledger, events: Iterable[Event], config: CaptureConfig,
 
     for event in events:
         try:
-            item = prepare(event, config)
+            item = prepare(event, config, clock())
         except ValidationError as exc:
             results.append(rejected(event, exc))
             continue
@@ -209,8 +215,11 @@ class GroupCommitWriter:
     """
 
     def __init__(self, ledger: Ledger, config: CaptureConfig,
-                 on_batch: Callable[[int, float], None] | None = None) -> None:
+                 on_batch: Callable[[int, float], None] | None = None,
+                 clock: Callable[[], float] = time.time) -> None:
         self.ledger = ledger
+        # Receipt time of zero-stamped events and the known time of a commit.
+        self.clock = clock
         self.config = config
         self._queue: queue.Queue[_Pending | None] = queue.Queue(maxsize=max(1, config.queue_depth))
         self._stop = threading.Event()
@@ -232,7 +241,7 @@ class GroupCommitWriter:
         ``rejected`` with field ``queue`` instead of blocking the caller forever.
         """
         try:
-            item = prepare(event, self.config)
+            item = prepare(event, self.config, self.clock())
         except ValidationError as exc:
             callback(rejected(event, exc))
             return
@@ -293,7 +302,7 @@ class GroupCommitWriter:
     def _commit(self, batch: list[_Pending]) -> None:
         started = time.monotonic()
         try:
-            results = self.ledger.store_sources([p.item for p in batch])
+            results = self.ledger.store_sources([p.item for p in batch], now=self.clock())
         except Exception as exc:  # noqa: BLE001 - a failed write must still be answered
             results = [StoreResult(p.item.source_id, "rejected", "ledger", f"write failed: {exc}")
                        for p in batch]

@@ -1,6 +1,7 @@
 """The ``trace-ros`` command line: the engine without ROS, plus bring-up, demo and benchmarks.
 
-Subcommands: up, demo, ingest, consolidate, query, graph, stats, forget, rebuild, bench, explore.
+Subcommands: up, demo, record, ingest, export, consolidate, query, graph, stats, forget, rebuild,
+bench, explore.
 """
 
 from __future__ import annotations
@@ -44,15 +45,25 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 
     cfg = _config(args)
     with _open(cfg, create=True) as ledger:
-        if args.format == "locomo":
-            items: list[tuple[str, Any]] = [("", e) for s in read_locomo(args.path, args.samples)
-                                            for e in locomo_events(s)]
+        timed: _Timed | None = None
+        if args.format == "mcap":
+            errors, timed = _mcap_events(args.path, args.topics)
+            good: list[tuple[str, Any]] = timed.items
         else:
-            items = list(read_jsonl_lines(args.path))
-        errors = [e for _, e in items if isinstance(e, EventError)]
-        good = [(where, e) for where, e in items if not isinstance(e, EventError)]
+            if args.format == "locomo":
+                items: list[tuple[str, Any]] = [
+                    ("", e) for s in read_locomo(args.path, args.samples) for e in locomo_events(s)]
+            else:
+                items = list(read_jsonl_lines(args.path))
+            errors = [e for _, e in items if isinstance(e, EventError)]
+            good = [(where, e) for where, e in items if not isinstance(e, EventError)]
         with _progress(len(good), "capture") as bar:
-            results = ingest(ledger, [e for _, e in good], cfg.capture, progress=bar.update)
+            if timed is not None:  # receipt times from the bag, not the wall clock
+                results = ingest(ledger, timed, cfg.capture, progress=bar.update,
+                                 clock=timed.clock)
+            else:
+                results = ingest(ledger, [e for _, e in good], cfg.capture,
+                                 progress=bar.update)
         counts = {s: sum(r.status == s for r in results) for s in ("accepted", "duplicate",
                                                                     "rejected")}
         counts["rejected"] += len(errors)
@@ -70,6 +81,39 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 def _line_no(where: str) -> int:
     number = where.removeprefix("line ")
     return int(number) if number.isdigit() else 0
+
+
+class _Timed:
+    """Events that move a clock as they are taken: ``capture.ingest`` reads the clock right
+    after taking an event, so a zero stamp gets that event's log time in the bag."""
+
+    def __init__(self, timed: list[tuple[str, Any, float]]) -> None:
+        self.items = [(where, event) for where, event, _ in timed]
+        self.times = [at for _, _, at in timed]
+        self.now = self.times[0] if self.times else 0.0
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __iter__(self) -> Any:
+        for (_, event), at in zip(self.items, self.times, strict=True):
+            self.now = at
+            yield event
+
+    def clock(self) -> float:
+        return self.now
+
+
+def _mcap_events(path: str, topics: str | None) -> tuple[list[Any], _Timed]:
+    """(errors, events with their log times) of a rosbag2 MCAP file (see trace_ros.bags)."""
+    from .bags import read_mcap, read_topic_map
+    from .formats import EventError
+
+    bag = list(read_mcap(path, read_topic_map(topics)))
+    errors = [EventError(f"{b.topic}@{b.log_time:.9f}", b.error) for b in bag
+              if b.error is not None]
+    return errors, _Timed([(f"{b.topic}@{b.log_time:.9f}", b.event, b.log_time) for b in bag
+                           if b.event is not None])
 
 
 def _consolidate(ledger: Ledger, cfg: MemoryConfig) -> int:
@@ -90,6 +134,17 @@ def _consolidate(ledger: Ledger, cfg: MemoryConfig) -> int:
             return worker.drain(progress=bar.update)
     finally:
         selector.close()
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from .bags import write_mcap
+
+    cfg = _config(args)
+    with _open(cfg) as ledger:
+        records = ledger.sources_in_scope(Scope(args.subject, args.robot, args.session))
+        written = write_mcap(args.out, records, args.namespace)
+    print(json.dumps({"written": written, "path": args.out}))
+    return 0
 
 
 def cmd_consolidate(args: argparse.Namespace) -> int:
@@ -143,28 +198,55 @@ def _when(t: float) -> str:
     return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M")
 
 
+def _ask_ros(args: argparse.Namespace, cfg: MemoryConfig) -> tuple[dict[str, Any] | None, str]:
+    """Ask a running query node that serves this ledger (nodes.remote); None when none does."""
+    import importlib
+
+    try:
+        remote = importlib.import_module("trace_ros.nodes.remote")
+    except ImportError as exc:  # no ROS 2 wheels in this environment
+        return None, f"ROS is not available ({exc})"
+    return remote.ask(cfg.db_path, args.namespace, args.subject, " ".join(args.question),
+                      robot=args.robot, session=args.session, as_of_valid=args.as_of_valid,
+                      as_of_known=args.as_of_known, token_budget=args.budget,
+                      discover_s=args.wait)
+
+
 def cmd_query(args: argparse.Namespace) -> int:
+    cfg = _config(args)
+    out, why = (None, "--via local") if args.via == "local" else _ask_ros(args, cfg)
+    if out is None and args.via == "ros":
+        print(f"error: {why}", file=sys.stderr)
+        return 2
+    if out is None:
+        out = _ask_local(args, cfg)
+        out["path"] = f"local ({why})"
+    elif out["status"] == "error":
+        print(f"error: {out['message']}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(out))
+    else:
+        print(f"[{out['status']}] {out['answer'] or '(no answer)'}")
+        print(f"  sources: {', '.join(out['source_ids']) or '-'}  reader: {out['reader']}")
+        for ev in out["evidence"]:
+            mark = "*" if ev["source_id"] in out["source_ids"] else " "
+            print(f" {mark} [{ev['source_id']}] {ev['speaker']}: {ev['text']}")
+        print(f"  path: {out['path']}")
+    return 0
+
+
+def _ask_local(args: argparse.Namespace, cfg: MemoryConfig) -> dict[str, Any]:
     from .embed import MiniLMEncoder
     from .query.answer import QueryEngine, QueryRequest
     from .query.readers import make_reader
 
-    cfg = _config(args)
     with _open(cfg) as ledger:
         engine = QueryEngine(ledger, MiniLMEncoder(cfg.embed), make_reader(cfg.reader), cfg.recall)
         req = QueryRequest(Scope(args.subject, args.robot, args.session), " ".join(args.question),
                            as_of_valid=args.as_of_valid, as_of_known=args.as_of_known,
                            token_budget=args.budget)
-        result = engine.ask(req)
-        out = result.to_dict()
-        if args.json:
-            print(json.dumps(out))
-        else:
-            print(f"[{out['status']}] {out['answer'] or '(no answer)'}")
-            print(f"  sources: {', '.join(out['source_ids']) or '-'}  reader: {out['reader']}")
-            for ev in out["evidence"]:
-                mark = "*" if ev["source_id"] in out["source_ids"] else " "
-                print(f" {mark} [{ev['source_id']}] {ev['speaker']}: {ev['text']}")
-    return 0
+        return engine.ask(req).to_dict()
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
@@ -202,17 +284,31 @@ def build_parser() -> argparse.ArgumentParser:
                    add_help=False)
     sub.add_parser("demo", help="bring up the nodes, stream a demo conversation, ask questions",
                    add_help=False)
-    sub.add_parser("bench", help="benchmarks: capture | locomo | scale | updates | faults | load",
+    sub.add_parser("record", help="record the memory topics to a rosbag2 MCAP file",
+                   add_help=False)
+    sub.add_parser("bench", help="benchmarks: capture | locomo | scale | updates | faults | load "
+                   "| startup",
                    add_help=False)
     sub.add_parser("explore", help="read-only web explorer of a ledger", add_help=False)
 
-    p = with_db(sub.add_parser("ingest", help="capture a JSONL or LoCoMo file"))
-    p.add_argument("--format", choices=("jsonl", "locomo"), required=True)
+    p = with_db(sub.add_parser("ingest", help="capture a JSONL, LoCoMo or rosbag2 MCAP file"))
+    p.add_argument("--format", choices=("jsonl", "locomo", "mcap"), required=True)
+    p.add_argument("--topics", help="mcap: YAML mapping more topics to dialogue/perception "
+                                    "(see trace_ros.bags.read_topic_map)")
     p.add_argument("--samples", type=int, default=None, help="locomo: only the first K")
     p.add_argument("--no-consolidate", action="store_true",
                    help="only capture; leave the projection jobs pending")
     p.add_argument("path")
     p.set_defaults(func=cmd_ingest)
+
+    p = with_db(sub.add_parser("export", help="write a subject's sources as a rosbag2 MCAP file"))
+    p.add_argument("--format", choices=("mcap",), default="mcap")
+    p.add_argument("--subject", required=True)
+    p.add_argument("--robot", default="")
+    p.add_argument("--session", default="")
+    p.add_argument("--namespace", default="", help="topic namespace in the bag")
+    p.add_argument("out", help="output .mcap file")
+    p.set_defaults(func=cmd_export)
 
     p = with_db(sub.add_parser("consolidate", help="run pending projection jobs"))
     p.set_defaults(func=cmd_consolidate)
@@ -234,6 +330,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--as-of-known", type=float, default=None, help="epoch seconds")
     p.add_argument("--budget", type=int, default=0, help="evidence token budget")
     p.add_argument("--json", action="store_true", help="one JSON object on the last line")
+    p.add_argument("--via", choices=("auto", "ros", "local"), default="auto",
+                   help="auto (default): ask a running query node that serves this ledger "
+                        "over ROS, else answer here; ros/local: only that path")
+    p.add_argument("--namespace", default="", help="namespace of the running nodes")
+    p.add_argument("--wait", type=float, default=3.0,
+                   help="seconds to look for a running query node (default 3)")
     p.add_argument("question", nargs="+")
     p.set_defaults(func=cmd_query)
 
@@ -252,6 +354,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 DELEGATED = {
     "up": "trace_ros.nodes.bringup",
+    "record": "trace_ros.nodes.record",
     "demo": "trace_ros.demo",
     "explore": "trace_ros.explore.app",
     "bench capture": "trace_ros.bench.capture",
@@ -260,12 +363,13 @@ DELEGATED = {
     "bench updates": "trace_ros.bench.updates",
     "bench faults": "trace_ros.bench.faults",
     "bench load": "trace_ros.bench.load",
+    "bench startup": "trace_ros.bench.startup",
 }
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0] in ("up", "demo", "explore"):
+    if argv and argv[0] in ("up", "demo", "record", "explore"):
         return _delegate(DELEGATED[argv[0]], argv[1:])
     if argv and argv[0] == "bench":
         key = " ".join(argv[:2])

@@ -219,9 +219,14 @@ class MemoryConfig:
 def _coerce(key: str, value: Any, default: Any) -> Any:
     try:
         if isinstance(default, bool):
-            if isinstance(value, str):
-                return value.strip().lower() in {"1", "true", "yes", "on"}
-            return bool(value)
+            if isinstance(value, bool):
+                return value
+            word = str(value).strip().lower()
+            if word in {"1", "true", "yes", "on"}:
+                return True
+            if word in {"0", "false", "no", "off"}:
+                return False
+            raise ValueError("not a boolean (true or false)")
         if isinstance(default, int):
             return int(value)
         if isinstance(default, float):
@@ -240,19 +245,34 @@ def _flatten(prefix: str, tree: dict[str, Any], out: dict[str, Any]) -> None:
             out[name] = value
 
 
-def read_params_file(path: str | Path, node_name: str | None = None) -> dict[str, Any]:
-    """Flat parameters for ``node_name`` from a ROS 2 parameter YAML file.
+def _section_keys(node_name: str, namespace: str) -> list[str]:
+    """Keys of a parameter file that address ``node_name`` in ``namespace``, weakest first:
+    the wildcard forms, then the fully qualified name (bare at the root namespace)."""
+    ns = "/" + namespace.strip("/") if namespace.strip("/") else ""
+    keys = [f"/**/{node_name}"]
+    if ns:
+        keys.append(f"{ns}/*")
+    else:
+        keys.append(node_name)
+    return keys + [f"{ns}/{node_name}"]
 
-    Entries under ``/**`` apply to every node; a node's own section overrides them.
-    With ``node_name=None`` every node section is merged (later ones win).
+
+def read_params_file(path: str | Path, node_name: str | None = None,
+                     namespace: str = "/") -> dict[str, Any]:
+    """Flat parameters for ``node_name`` (in ``namespace``) from a ROS 2 parameter YAML file.
+
+    Entries under ``/**`` apply to every node; ``/**/<node>`` to that node under any
+    namespace; a node's own section (``<node>``, ``/<ns>/<node>``) overrides both.
+    With ``node_name=None`` every section is merged (later ones win).
     """
     data = yaml.safe_load(Path(path).read_text()) or {}
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: top level must be a mapping of node names")
     out: dict[str, Any] = {}
-    sections = ["/**"] + ([node_name] if node_name else [k for k in data if k != "/**"])
+    sections = ["/**"] + (_section_keys(node_name, namespace) if node_name
+                          else [k for k in data if k != "/**"])
     for section in sections:
-        body = data.get(section) or data.get(f"/{section}") or {}
+        body = data.get(section) or {}
         params = body.get("ros__parameters", {}) if isinstance(body, dict) else {}
         _flatten("", params, out)
     return out

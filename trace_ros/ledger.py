@@ -29,6 +29,7 @@ from .config import LedgerConfig
 from .errors import LedgerError, ValidationError, check_text
 from .explorestore import ExploreStore
 from .graphstore import GraphStore
+from .ledger_spatial import SpatialReads
 from .ledgerfile import file_lock, preflight
 
 MIGRATIONS = Migrations("trace_ros")
@@ -404,7 +405,7 @@ def scope_filter(scope: Scope, alias: str = "s", as_of_valid: float | None = Non
     return " AND ".join(conds), args
 
 
-class Ledger(GraphStore, ExploreStore):
+class Ledger(GraphStore, ExploreStore, SpatialReads):
     """The SQLite authority. Thread-safe within a process; safe across processes."""
 
     def __init__(self, path: str | Path, config: LedgerConfig | None = None, *,
@@ -527,7 +528,8 @@ class Ledger(GraphStore, ExploreStore):
 
     # -- capture (fast path) ------------------------------------------------
 
-    def store_sources(self, items: Iterable[NewSource]) -> list[StoreResult]:
+    def store_sources(self, items: Iterable[NewSource],
+                      now: float | None = None) -> list[StoreResult]:
         """Store sources and their projection jobs in ONE transaction (group commit).
 
         Per item: same ID + same content hash = ``duplicate``; same ID + other
@@ -540,7 +542,7 @@ class Ledger(GraphStore, ExploreStore):
         batch = list(items)
         if not batch:
             return []
-        now = time.time()
+        now = time.time() if now is None else now  # known time: the caller's clock
         ids = list({item.source_id for item in batch})
         with self.write() as conn:
             known: dict[str, tuple[int, str]] = {}
@@ -896,7 +898,7 @@ class Ledger(GraphStore, ExploreStore):
     # -- forget ------------------------------------------------------------------
 
     def forget(self, scope: Scope | None = None, source_ids: Sequence[str] = (),
-               allow_reingest: bool = False) -> list[str]:
+               allow_reingest: bool = False, now: float | None = None) -> list[str]:
         """Remove sources and everything derived from them; return the removed IDs.
 
         With a scope, everything in it (or only the listed IDs that belong to
@@ -919,7 +921,7 @@ class Ledger(GraphStore, ExploreStore):
             conds.append(f"source_id IN ({','.join('?' * len(source_ids))})")
             args = args + list(source_ids)
         where = " AND ".join(conds)
-        now = time.time()
+        now = time.time() if now is None else now
         with self.write() as conn:
             rows = conn.execute(
                 f"SELECT source_id, subject_id FROM sources WHERE {where}", args).fetchall()

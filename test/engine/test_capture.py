@@ -45,13 +45,48 @@ def test_rejections_name_field_and_reason(event: Event, field: str, reason_part:
 def test_deterministic_id_and_zero_stamp_means_now() -> None:
     cfg = CaptureConfig()
     a = prepare(Event("dialogue", SC, "hello", "Alice", stamp=0.0), cfg, now=1000.0)
+    a2 = prepare(Event("dialogue", SC, "hello", "Alice", stamp=0.0), cfg, now=1000.0)
     b = prepare(Event("dialogue", SC, "hello", "Alice", stamp=0.0), cfg, now=2000.0)
-    assert a.source_id == b.source_id and a.content_hash == b.content_hash
+    assert a.source_id == a2.source_id and a.content_hash == a2.content_hash
+    # The receipt time of a zero stamp enters the derived ID: said again later, stored again.
+    assert a.source_id != b.source_id
     assert a.time_from_receipt and a.source_time == 1000.0
     c = prepare(Event("dialogue", SC, "hello", "Bob", stamp=0.0), cfg, now=1000.0)
     assert c.source_id != a.source_id
     d = prepare(Event("dialogue", SC, "hello", "Alice", stamp=50.0), cfg)
     assert not d.time_from_receipt and d.source_time == 50.0
+
+
+def test_repeated_zero_stamp_is_stored_again_replay_is_duplicate(ledger: Ledger) -> None:
+    """"yes" twice with a zero stamp: two sources; a replayed real stamp: a duplicate.
+    Receipt and known times are the given clock's, not the wall clock."""
+    ticks = iter([100.0, 101.0, 102.0, 103.0, 104.0, 105.0, 106.0, 107.0])
+    yes = Event("dialogue", SC, "yes", "Alice", stamp=0.0)
+    said = Event("dialogue", SC, "I left it on the shelf", "Alice", stamp=50.0)
+    first = ingest(ledger, [yes, said], CaptureConfig(), clock=lambda: next(ticks))
+    again = ingest(ledger, [yes, said], CaptureConfig(), clock=lambda: next(ticks))
+    assert [r.status for r in first] == ["accepted", "accepted"]
+    assert [r.status for r in again] == ["accepted", "duplicate"]
+    rows = ledger.query("SELECT text, source_time, time_from_receipt, known_time FROM sources "
+                        "ORDER BY seq")
+    assert rows == [("yes", 100.0, 1, 102.0), ("I left it on the shelf", 50.0, 0, 102.0),
+                    ("yes", 103.0, 1, 105.0)]
+
+
+def test_writer_takes_times_from_its_clock(ledger: Ledger) -> None:
+    done = threading.Event()
+    results: list[StoreResult] = []
+
+    def got(result: StoreResult) -> None:
+        results.append(result)
+        done.set()
+
+    writer = GroupCommitWriter(ledger, CaptureConfig(), clock=lambda: 4242.0)
+    writer.submit(Event("dialogue", SC, "hi", "Alice"), got)
+    assert done.wait(10)
+    writer.close()
+    assert results[0].status == "accepted"
+    assert ledger.query("SELECT source_time, known_time FROM sources") == [(4242.0, 4242.0)]
 
 
 def test_perception_uses_label_when_no_description() -> None:

@@ -35,7 +35,7 @@ def test_ingest_query_stats_forget(tmp_path: Path, capsys: pytest.CaptureFixture
     assert counts == {"accepted": 3, "duplicate": 0, "rejected": 1, "consolidated": 3}
     assert "scope.subject_id" in captured.err
 
-    assert main(["query", "--db", db, "--subject", "alice", "--json",
+    assert main(["query", "--via", "local", "--db", db, "--subject", "alice", "--json",
                  "When should the basil be watered now?"]) == 0
     out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert out["status"] == "answered" and "Wednesday" in out["answer"]
@@ -55,7 +55,8 @@ def test_ingest_query_stats_forget(tmp_path: Path, capsys: pytest.CaptureFixture
 
 def test_bad_query_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     Ledger(tmp_path / "m.db").close()  # query never creates a ledger
-    assert main(["query", "--db", str(tmp_path / "m.db"), "--subject", " ", "hello"]) == 2
+    assert main(["query", "--via", "local", "--db", str(tmp_path / "m.db"), "--subject", " ",
+                 "hello"]) == 2
     assert "scope.subject_id" in capsys.readouterr().err
 
 
@@ -66,6 +67,7 @@ def test_ingest_locomo_one_sample(tmp_path: Path, capsys: pytest.CaptureFixture[
                  str(DATA)]) == 0
     counts = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert counts["accepted"] > 400 and counts["rejected"] == 0
-    assert main(["query", "--db", db, "--subject", "conv-26", "--json", "LGBTQ support group"]) == 0
+    assert main(["query", "--via", "local", "--db", db, "--subject", "conv-26", "--json",
+                 "LGBTQ support group"]) == 0
     out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert all(s.startswith("conv-26:") for s in out["source_ids"])

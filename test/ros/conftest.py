@@ -44,12 +44,13 @@ class Nodes:
         self.db = db
         self.procs: list[Any] = []
 
-    def start(self, names: tuple[str, ...], overrides: tuple[str, ...] = ()) -> None:
+    def start(self, names: tuple[str, ...], overrides: tuple[str, ...] = (),
+              namespace: str = "") -> None:
         from trace_ros.nodes import bringup
 
         self.procs += bringup.start(names, bringup.default_params_file(),
                                     bringup.overrides_for(str(self.db), list(overrides)),
-                                    log_level="warn")
+                                    log_level="warn", namespace=namespace)
 
     def alive(self) -> bool:
         return all(p.poll() is None for p in self.procs)
@@ -86,6 +87,20 @@ def _nodes(db: Path) -> Iterator[Nodes]:
 @pytest.fixture
 def nodes(db: Path) -> Iterator[Nodes]:
     yield from _nodes(db)
+
+
+@pytest.fixture
+def make_nodes(tmp_path: Path) -> Iterator[Callable[[str], Nodes]]:
+    """Factory of ``Nodes``, each on its own ledger ``<tmp>/<name>.db``; all stopped at teardown."""
+    made: list[Nodes] = []
+
+    def make(name: str) -> Nodes:
+        made.append(Nodes(tmp_path / f"{name}.db"))
+        return made[-1]
+
+    yield make
+    for nodes in made:
+        nodes.stop()
 
 
 @pytest.fixture(scope="module")

@@ -10,6 +10,8 @@ import pytest
 
 pytest.importorskip("rclpy", reason="needs the ROS 2 wheels (make setup)")
 
+from trace_ros.srv import Query  # noqa: E402
+
 from trace_ros.ledger import Ledger  # noqa: E402
 from trace_ros.nodes.client import MemoryClient, make_dialogue, make_perception  # noqa: E402
 
@@ -76,7 +78,7 @@ def test_answer_cites_existing_sources_of_the_subject(client: MemoryClient,
     assert {e.source_id for e in response.evidence} >= set(response.source_ids)
     assert all(e.scope.subject_id == "alice" for e in response.evidence)
     assert response.reader == "extractive"
-    assert '"operation"' in response.plan and '"total"' in response.timings_json
+    assert '"operation"' in response.plan_json and '"total"' in response.timings_json
 
 
 def test_perception_is_answerable(client: MemoryClient) -> None:
@@ -85,6 +87,27 @@ def test_perception_is_answerable(client: MemoryClient) -> None:
     assert response.source_ids == ["alice-see-1"]
     (evidence,) = [e for e in response.evidence if e.source_id == "alice-see-1"]
     assert evidence.modality == "perception" and evidence.source_time.sec == int(T0 + 20)
+    # Spatial memory: the label, confidence and pose come back with the evidence.
+    assert response.reader == "spatial:locate" and "in frame map" in response.answer
+    assert (evidence.label, evidence.has_pose, evidence.pose.header.frame_id) == (
+        "umbrella", True, "map")
+    position = evidence.pose.pose.position
+    assert (position.x, position.y, position.z) == (1.0, 2.0, 0.0)
+    assert evidence.confidence == pytest.approx(1.0)
+
+
+def test_region_and_window_survey(client: MemoryClient) -> None:
+    near_door = ("map", 1.2, 2.0, 0.0, 0.5)
+    response = client.query("alice", "What did you see near the door?", TIMEOUT_S,
+                            region=near_door, window=(T0, T0 + 60))
+    assert response.status == Query.Response.STATUS_ANSWERED, response.message
+    assert response.source_ids == ["alice-see-1"] and response.reader == "spatial:survey"
+    later = client.query("alice", "What did you see near the door?", TIMEOUT_S,
+                         region=near_door, window=(T0 + 100, T0 + 200))
+    assert later.status == Query.Response.STATUS_MISSING and not later.source_ids
+    elsewhere = client.query("alice", "What did you see?", TIMEOUT_S,
+                             region=("odom", 1.0, 2.0, 0.0, 5.0))
+    assert elsewhere.status == Query.Response.STATUS_MISSING
 
 
 def test_other_subject_never_sees_the_first_subjects_records(client: MemoryClient) -> None:
@@ -156,3 +179,35 @@ def test_forget_removes_a_source_and_its_replay_is_rejected(client: MemoryClient
 def test_forget_without_scope_or_ids_is_an_error(client: MemoryClient) -> None:
     response = client.forget(timeout=TIMEOUT_S)
     assert response.status == "error" and "scope" in response.message
+
+
+def test_cli_query_asks_the_running_node(client: MemoryClient, module_db: Any) -> None:
+    """`trace-ros query` takes the ROS path when a query node serves that ledger."""
+    import json
+    import subprocess
+    import sys
+
+    from trace_ros.nodes.bringup import child_env
+
+    def cli(*args: str) -> tuple[dict[str, Any], float]:
+        started = time.monotonic()
+        done = subprocess.run([sys.executable, "-P", "-m", "trace_ros.cli", "query", "--db",
+                               str(module_db), "--subject", "alice", "--json", "--wait", "20",
+                               *args,
+                               "Where do I keep my passport?"], env=child_env(),
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout.strip().splitlines()[-1]), time.monotonic() - started
+
+    via_ros, ros_s = cli()
+    assert via_ros["path"].startswith("ros (/memory/query)"), via_ros["path"]
+    assert via_ros["status"] == "answered" and "alice-1" in via_ros["source_ids"]
+    local, local_s = cli("--via", "local")
+    assert local["path"].startswith("local")
+    assert (local["status"], local["answer"]) == (via_ros["status"], via_ros["answer"])
+    print(f"trace-ros query: over ROS {ros_s:.2f} s, local {local_s:.2f} s")
+    other = subprocess.run([sys.executable, "-P", "-m", "trace_ros.cli", "query", "--db",
+                            str(module_db) + ".other", "--subject", "alice", "--via", "ros",
+                            "hello"], env=child_env(), capture_output=True, text=True,
+                           timeout=120)
+    assert other.returncode == 2 and "serves" in other.stderr

@@ -1,7 +1,8 @@
 """Start memory_node, consolidation_node and query_node as child processes (rclpy only).
 
     python -m trace_ros.nodes.bringup [--params FILE] [--db PATH] [-p KEY:=VALUE ...]
-        [--nodes memory_node,...] [--log-level LEVEL] [--ros-args ARGS...]
+        [--namespace NS] [--nodes memory_node,...] [--log-level LEVEL] [--single-process]
+        [--ros-args ARGS...]
 
 The equivalent of ``launch/memory.launch.py`` where launch/launch_ros are not
 installed. The children share one process group of their own; SIGINT/SIGTERM
@@ -9,6 +10,10 @@ are forwarded to it. A node that dies unexpectedly is restarted after a backoff
 (1 s, doubling up to 30 s) and bringup says so on stderr; after ``--restarts``
 quick deaths in a row (a node that ran for ``HEALTHY_S`` starts the count afresh)
 the others are stopped and the exit status is non-zero. ``--restarts 0``: no restart.
+Each node drives itself to active (lifecycle ``autostart``); one that cannot
+configure exits with status 1. ``--single-process`` runs the nodes in this process on
+one executor instead, with one encoder shared by consolidation_node and query_node
+(see ``nodes.single``; no restarts there).
 """
 
 from __future__ import annotations
@@ -53,30 +58,45 @@ def default_params_file() -> Path:
     raise FileNotFoundError("config/memory.yaml not found; pass --params FILE")
 
 
-def node_command(node: str, params: Path, overrides_file: Path | None = None,
-                 log_level: str = "", ros_args: Sequence[str] = ()) -> list[str]:
-    # -P: the caller's working directory must not shadow the package.
-    cmd = [sys.executable, "-P", "-m", f"trace_ros.nodes.{node}", "--ros-args",
-           "--params-file", str(params)]
+def ros_arguments(params: Path, overrides_file: Path | None = None, log_level: str = "",
+                  namespace: str = "", ros_args: Sequence[str] = ()) -> list[str]:
+    """What follows ``--ros-args`` for a node: parameter files, namespace, log level."""
+    out = ["--params-file", str(params)]
     if overrides_file is not None:
-        cmd += ["--params-file", str(overrides_file)]
+        out += ["--params-file", str(overrides_file)]
+    if namespace:
+        out += ["-r", f"__ns:={normal_namespace(namespace)}"]
     if log_level:
-        cmd += ["--log-level", log_level]
-    return cmd + list(ros_args)
+        out += ["--log-level", log_level]
+    return out + list(ros_args)
+
+
+def normal_namespace(namespace: str) -> str:
+    """``robot1`` or ``/robot1/`` -> ``/robot1``; empty -> ``/``."""
+    return "/" + namespace.strip("/")
+
+
+def node_command(node: str, params: Path, overrides_file: Path | None = None,
+                 log_level: str = "", ros_args: Sequence[str] = (),
+                 namespace: str = "") -> list[str]:
+    # -P: the caller's working directory must not shadow the package.
+    return [sys.executable, "-P", "-m", f"trace_ros.nodes.{node}", "--ros-args",
+            *ros_arguments(params, overrides_file, log_level, namespace, ros_args)]
 
 
 def write_overrides(nodes: Sequence[str], overrides: Sequence[str]) -> Path | None:
     """A parameter file setting ``KEY:=VALUE`` overrides in each node's own section.
 
     ``-p`` on the command line would not do: ROS applies ``-p`` like a ``/**`` entry,
-    so a node's own section in the main file would win over it. Values are typed
-    as YAML, as ``-p`` would type them. The file is removed when this process exits.
+    so a node's own section in the main file would win over it. The sections are
+    ``/**/<node>``, so they apply under any namespace. Values are typed as YAML, as
+    ``-p`` would type them. The file is removed when this process exits.
     """
     if not overrides:
         return None
     values = {k.strip(): yaml.safe_load(v) for k, v in (o.split(":=", 1) for o in overrides)}
     # One copy per node: a shared dict would be written as a YAML alias, which rcl refuses.
-    body = {node: {"ros__parameters": dict(values)} for node in nodes}
+    body = {f"/**/{node}": {"ros__parameters": dict(values)} for node in nodes}
     fd, name = tempfile.mkstemp(prefix="trace_ros_overrides_", suffix=".yaml")
     with os.fdopen(fd, "w") as fh:
         yaml.safe_dump(body, fh, sort_keys=True)
@@ -106,7 +126,7 @@ def _die_with_parent() -> None:
 
 def start(nodes: Sequence[str], params: Path, overrides: Sequence[str] = (),
           log_level: str = "", env: dict[str, str] | None = None,
-          ros_args: Sequence[str] = ()) -> list[subprocess.Popen]:
+          ros_args: Sequence[str] = (), namespace: str = "") -> list[subprocess.Popen]:
     """Start ``nodes`` in one new process group (the first child's).
 
     ``ros_args`` are appended to every node's ``--ros-args`` section.
@@ -115,20 +135,21 @@ def start(nodes: Sequence[str], params: Path, overrides: Sequence[str] = (),
     procs: list[subprocess.Popen] = []
     for node in nodes:
         group = procs[0].pid if procs else 0
-        procs.append(subprocess.Popen(node_command(node, params, extra, log_level, ros_args),
+        procs.append(subprocess.Popen(node_command(node, params, extra, log_level, ros_args,
+                                                   namespace),
                                       env=child_env(env),
                                       process_group=group, preexec_fn=_die_with_parent))
     return procs
 
 
 def relauncher(params: Path, overrides: Sequence[str] = (), log_level: str = "",
-               env: dict[str, str] | None = None, ros_args: Sequence[str] = ()
-               ) -> Callable[[str, int], subprocess.Popen]:
+               env: dict[str, str] | None = None, ros_args: Sequence[str] = (),
+               namespace: str = "") -> Callable[[str, int], subprocess.Popen]:
     """``relaunch(node, group)``: start one node again, into process group ``group``
     while it still has members, else into a new one."""
     def relaunch(node: str, group: int) -> subprocess.Popen:
         extra = write_overrides([node], overrides)
-        command = node_command(node, params, extra, log_level, ros_args)
+        command = node_command(node, params, extra, log_level, ros_args, namespace)
         try:
             return subprocess.Popen(command, env=child_env(env), process_group=group,
                                     preexec_fn=_die_with_parent)
@@ -239,6 +260,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--nodes", default=",".join(NODES),
                         help="comma-separated subset of nodes to start (default: all three)")
     parser.add_argument("--log-level", default="", help="ROS log level for every node")
+    parser.add_argument("--namespace", default="",
+                        help="namespace of every node, one per robot (e.g. robot1)")
+    parser.add_argument("--single-process", action="store_true",
+                        help="run the nodes in this process on one executor, sharing one "
+                             "encoder (faster start-up)")
     parser.add_argument("--restarts", type=int, default=5,
                         help="restart a node that dies, at most this many times in a row "
                         "(with backoff); 0: stop everything instead (default: 5)")
@@ -270,12 +296,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not params.is_file():
         print(f"bringup: parameter file {params} not found", file=sys.stderr)
         return 2
-    procs = start(args.nodes, params, overrides_for(args.db, args.param), args.log_level,
-                  ros_args=args.ros_args)
-    print(f"bringup: started {', '.join(args.nodes)} (process group {procs[0].pid}) "
+    overrides = overrides_for(args.db, args.param)
+    if args.single_process:
+        from trace_ros.nodes.single import run_single
+
+        return run_single(args.nodes, ros_arguments(
+            params, write_overrides(args.nodes, overrides), args.log_level, args.namespace,
+            args.ros_args))
+    procs = start(args.nodes, params, overrides, args.log_level,
+                  ros_args=args.ros_args, namespace=args.namespace)
+    where = f" in {normal_namespace(args.namespace)}" if args.namespace else ""
+    print(f"bringup: started {', '.join(args.nodes)}{where} (process group {procs[0].pid}) "
           f"with {params}", file=sys.stderr, flush=True)
-    relaunch = relauncher(params, overrides_for(args.db, args.param), args.log_level,
-                          ros_args=args.ros_args)
+    relaunch = relauncher(params, overrides, args.log_level, ros_args=args.ros_args,
+                          namespace=args.namespace)
     return supervise(procs, args.nodes, relaunch, max(0, args.restarts))
 
 

@@ -18,15 +18,18 @@ from diagnostic_msgs.msg import DiagnosticArray
 from trace_ros.msg import Ack, DialogueEvent, PerceptionEvent
 from trace_ros.msg import Scope as ScopeMsg
 from trace_ros.nodes.common import (
+    ACK_TOPIC,
     DIAGNOSTICS_TOPIC,
+    DIALOGUE_TOPIC,
+    FORGET_SERVICE,
+    PERCEPTION_TOPIC,
+    QUERY_SERVICE,
     diagnostics_values,
     make_executor,
     spin_until_shutdown,
 )
 from trace_ros.nodes.convert import seconds_to_stamp
-from trace_ros.nodes.memory_node import NODE_PARAMS as MEMORY_PARAMS
 from trace_ros.nodes.memory_node import reliable
-from trace_ros.nodes.query_node import NODE_PARAMS as QUERY_PARAMS
 from trace_ros.srv import Forget, Query
 
 
@@ -64,11 +67,14 @@ def make_perception(subject_id: str, label: str, description: str = "", *, actor
 class MemoryClient:
     def __init__(self, name: str = "memory_client", *, qos_depth: int = 1000,
                  ack_depth: int = 10000, on_ack: Callable[[Ack], None] | None = None,
-                 executor: str = "events", keep_acks: bool = True) -> None:
+                 executor: str = "events", keep_acks: bool = True, namespace: str = "") -> None:
+        """``namespace``: the robot's namespace the memory nodes run in (empty: root)."""
         self.context = rclpy.Context()
         rclpy.init(context=self.context)
         # A client needs no parameter services (fewer entities to wait on).
-        self.node = rclpy.create_node(name, context=self.context, start_parameter_services=False)
+        self.node = rclpy.create_node(name, context=self.context, namespace=namespace,
+                                      start_parameter_services=False)
+        self.namespace = self.node.get_namespace()
         self.on_ack = on_ack
         self.keep_acks = keep_acks
         self.acks: list[Ack] = []
@@ -77,14 +83,14 @@ class MemoryClient:
         self._cond = threading.Condition()
         node = self.node
         self.dialogue_pub = node.create_publisher(
-            DialogueEvent, MEMORY_PARAMS["dialogue_topic"], reliable(qos_depth))
+            DialogueEvent, DIALOGUE_TOPIC, reliable(qos_depth))
         self.perception_pub = node.create_publisher(
-            PerceptionEvent, MEMORY_PARAMS["perception_topic"], reliable(qos_depth))
-        self.ack_sub = node.create_subscription(Ack, MEMORY_PARAMS["ack_topic"], self._on_ack,
+            PerceptionEvent, PERCEPTION_TOPIC, reliable(qos_depth))
+        self.ack_sub = node.create_subscription(Ack, ACK_TOPIC, self._on_ack,
                                                 reliable(ack_depth))
         node.create_subscription(DiagnosticArray, DIAGNOSTICS_TOPIC, self._on_diagnostics, 50)
-        self.query_client = node.create_client(Query, QUERY_PARAMS["query_service"])
-        self.forget_client = node.create_client(Forget, MEMORY_PARAMS["forget_service"])
+        self.query_client = node.create_client(Query, QUERY_SERVICE)
+        self.forget_client = node.create_client(Forget, FORGET_SERVICE)
         self.executor = make_executor(executor, self.context)
         self.executor.add_node(node)
         self._stop = threading.Event()
@@ -125,7 +131,7 @@ class MemoryClient:
 
     def _on_diagnostics(self, array: DiagnosticArray) -> None:
         for name in ("memory_node", "consolidation_node", "query_node"):
-            values = diagnostics_values(array, name)
+            values = diagnostics_values(array, name, self.namespace)
             if values is not None:
                 with self._cond:
                     self.diagnostics[name] = values
@@ -189,10 +195,22 @@ class MemoryClient:
         return future.result()
 
     def query(self, subject_id: str, question: str, timeout: float = 30.0, *,
-              robot_id: str = "", session_id: str = "", token_budget: int = 0) -> Query.Response:
+              robot_id: str = "", session_id: str = "", token_budget: int = 0,
+              region: tuple[str, float, float, float, float] | None = None,
+              window: tuple[float, float] = (0.0, 0.0)) -> Query.Response:
+        """``region``: (frame, x, y, z, radius); ``window``: source-time bounds (0: open)."""
         request = Query.Request(scope=ScopeMsg(subject_id=subject_id, robot_id=robot_id,
                                                session_id=session_id),
-                                question=question, token_budget=token_budget)
+                                question=question, token_budget=token_budget,
+                                window_start=seconds_to_stamp(window[0]),
+                                window_end=seconds_to_stamp(window[1]))
+        if region is not None:
+            frame, x, y, z, radius = region
+            request.has_region = True
+            request.region_center.header.frame_id = frame
+            point = request.region_center.point
+            point.x, point.y, point.z = float(x), float(y), float(z)
+            request.region_radius = float(radius)
         return self._call(self.query_client, request, timeout)
 
     def forget(self, subject_id: str = "", source_ids: list[str] | None = None,

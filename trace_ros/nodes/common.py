@@ -9,63 +9,60 @@ from typing import Any
 
 import rclpy
 from diagnostic_msgs.msg import DiagnosticArray, DiagnosticStatus, KeyValue
-from rcl_interfaces.msg import ParameterDescriptor
 from rclpy.context import Context
 from rclpy.executors import Executor, ExternalShutdownException, SingleThreadedExecutor
 from rclpy.node import Node
 
-from trace_ros.config import MemoryConfig
 from trace_ros.errors import ConfigError
 
-# Parameters every node declares besides the engine settings.
-COMMON_PARAMS: dict[str, Any] = {"diagnostics_period_s": 1.0}
+# Relative names: a namespace (one per robot) moves them all. /diagnostics stays global.
+DIALOGUE_TOPIC = "memory/dialogue"
+PERCEPTION_TOPIC = "memory/perception"
+ACK_TOPIC = "memory/ack"
+QUERY_SERVICE = "memory/query"
+FORGET_SERVICE = "memory/forget"
 DIAGNOSTICS_TOPIC = "/diagnostics"
 
 
-def declare_config(node: Node, node_params: dict[str, Any]) -> tuple[MemoryConfig, dict[str, Any]]:
-    """Declare every engine setting (dotted names) and the node's own parameters.
-
-    Returns the engine config built from the parameter values, and the values of
-    the node-only parameters. Types are coerced by ``MemoryConfig.from_flat``
-    (so ``period_s: 1`` in a YAML file is accepted); a bad value raises
-    ``ConfigError`` naming the parameter.
-    """
-    loose = ParameterDescriptor(dynamic_typing=True)
-    engine = MemoryConfig().to_flat()
-    own = {**COMMON_PARAMS, **node_params}
-    node.declare_parameters("", [(name, default, loose) for name, default in
-                                 {**engine, **own}.items()])
-    values = {name: node.get_parameter(name).value for name in engine}
-    config = MemoryConfig.from_flat(values)
-    opts = {name: _coerce(name, node.get_parameter(name).value, default)
-            for name, default in own.items()}
-    return config, opts
+def clock_seconds(node: Node) -> float:
+    """The node's clock (ROS time: simulated under ``use_sim_time``) in seconds."""
+    return node.get_clock().now().nanoseconds / 1e9
 
 
-def _coerce(name: str, value: Any, default: Any) -> Any:
-    try:
-        return type(default)(value)
-    except (TypeError, ValueError) as exc:
-        raise ConfigError(f"{name}: cannot use {value!r} ({exc})") from exc
+LEVELS = {"OK": DiagnosticStatus.OK, "WARN": DiagnosticStatus.WARN,
+          "ERROR": DiagnosticStatus.ERROR}
 
 
 class Diagnostics:
     """Publishes one ``DiagnosticStatus`` per period on /diagnostics."""
 
     def __init__(self, node: Node, period_s: float, collect: Callable[[], dict[str, Any]],
-                 callback_group: Any = None) -> None:
+                 callback_group: Any = None,
+                 assess: Callable[[dict[str, Any]], tuple[str, str]] | None = None) -> None:
         self.node = node
         self.collect = collect
-        self.name = f"trace_ros/{node.get_name()}"
+        # values -> ("OK" | "WARN" | "ERROR", why): see trace_ros.health
+        self.assess = assess
+        # trace_ros/<namespace>/<node>, so two robots' nodes stay apart on /diagnostics.
+        self.name = "trace_ros" + node.get_fully_qualified_name()
         self.hardware_id = socket.gethostname()
         self.publisher = node.create_publisher(DiagnosticArray, DIAGNOSTICS_TOPIC, 10)
         self.timer = (node.create_timer(period_s, self.publish, callback_group=callback_group)
                       if period_s > 0 else None)
 
+    def close(self) -> None:
+        if self.timer is not None:
+            self.node.destroy_timer(self.timer)
+            self.timer = None
+        self.node.destroy_publisher(self.publisher)
+
     def publish(self) -> None:
         level, message = DiagnosticStatus.OK, "ok"
         try:
             values = self.collect()
+            if self.assess is not None:
+                name, message = self.assess(values)
+                level = LEVELS[name]
         except Exception as exc:  # noqa: BLE001 - a failed probe is reported, not fatal
             values = {}
             level, message = DiagnosticStatus.ERROR, f"diagnostics failed: {exc}"
@@ -77,11 +74,17 @@ class Diagnostics:
         self.publisher.publish(array)
 
 
-def diagnostics_values(array: DiagnosticArray, node_name: str) -> dict[str, str] | None:
-    """The key/values a trace_ros node published in ``array`` (None if not there)."""
+def diagnostics_values(array: DiagnosticArray, node_name: str,
+                       namespace: str = "/") -> dict[str, str] | None:
+    """The key/values a trace_ros node published in ``array`` (None if not there), with
+    its level name under ``"@level"`` (OK, WARN, ERROR) and message under ``"@message"``."""
+    ns = namespace.rstrip("/")
+    names = {v: k for k, v in LEVELS.items()}
     for status in array.status:
-        if status.name == f"trace_ros/{node_name}":
-            return {kv.key: kv.value for kv in status.values}
+        if status.name == f"trace_ros{ns}/{node_name}":
+            return {kv.key: kv.value for kv in status.values} | {
+                "@level": names.get(status.level, str(status.level)),
+                "@message": status.message}
     return None
 
 

@@ -26,6 +26,7 @@ from trace_ros.msg import Ack, DialogueEvent, Evidence, PerceptionEvent
 from trace_ros.msg import Scope as ScopeMsg
 from trace_ros.nodes import cdr
 from trace_ros.query.answer import QueryRequest, QueryResult
+from trace_ros.query.spatial import Region
 from trace_ros.srv import Forget, Query
 
 M = TypeVar("M")
@@ -166,26 +167,45 @@ def result_to_ack(result: StoreResult, header: Header | None = None) -> Ack:
 
 
 def query_request_from_msg(req: Query.Request) -> QueryRequest:
+    region = None
+    if req.has_region:
+        c = req.region_center
+        region = Region(c.header.frame_id, c.point.x, c.point.y, c.point.z,
+                        float(req.region_radius))
     return QueryRequest(
         scope=scope_from_msg(req.scope), question=req.question,
         as_of_valid=optional_time(req.as_of_valid, "as_of_valid"),
         as_of_known=optional_time(req.as_of_known, "as_of_known"),
-        token_budget=int(req.token_budget),
+        token_budget=int(req.token_budget), region=region,
+        window_start=optional_time(req.window_start, "window_start"),
+        window_end=optional_time(req.window_end, "window_end"),
     )
+
+
+def evidence_to_msg(item: Any) -> Evidence:
+    r = item.record
+    msg = Evidence(source_id=item.source_id, modality=r.modality, speaker=r.speaker,
+                   text=r.text, source_time=seconds_to_stamp(r.source_time),
+                   scope=scope_to_msg(r.scope), score=float(item.score), label=r.label,
+                   confidence=float(r.confidence or 0.0))
+    if r.pose:
+        msg.has_pose = True
+        msg.pose.header.frame_id = str(r.pose.get("frame_id", ""))
+        msg.pose.header.stamp = msg.source_time
+        p, q = msg.pose.pose.position, msg.pose.pose.orientation
+        p.x, p.y, p.z = (float(r.pose.get(k, 0.0)) for k in ("x", "y", "z"))
+        q.x, q.y, q.z, q.w = (float(r.pose.get(k, d)) for k, d in
+                              (("qx", 0.0), ("qy", 0.0), ("qz", 0.0), ("qw", 1.0)))
+    return msg
 
 
 def query_result_to_response(result: QueryResult, response: Query.Response) -> Query.Response:
     response.status = result.status
     response.answer = result.answer
     response.source_ids = list(result.source_ids)
-    response.evidence = [
-        Evidence(source_id=e.source_id, modality=e.record.modality, speaker=e.record.speaker,
-                 text=e.record.text, source_time=seconds_to_stamp(e.record.source_time),
-                 scope=scope_to_msg(e.record.scope), score=float(e.score))
-        for e in result.evidence
-    ]
+    response.evidence = [evidence_to_msg(e) for e in result.evidence]
     response.paths = list(result.paths)
-    response.plan = json.dumps(result.plan.to_dict(), sort_keys=True)
+    response.plan_json = json.dumps(result.plan.to_dict(), sort_keys=True)
     response.reader = result.reader
     response.timings_json = json.dumps({k: round(v, 3) for k, v in result.timings_ms.items()})
     message = result.message

@@ -13,61 +13,122 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-import rclpy
-from rclpy.node import Node
+from rclpy.event_handler import SubscriptionEventCallbacks
+from rclpy.executors import Executor
 from rclpy.qos import HistoryPolicy, QoSProfile, ReliabilityPolicy
 from std_msgs.msg import Header
 
 from trace_ros.capture import Event, GroupCommitWriter
+from trace_ros.config import MemoryConfig
 from trace_ros.errors import TraceError, ValidationError
+from trace_ros.health import capture_health
 from trace_ros.ledger import Ledger, StoreResult
 from trace_ros.msg import Ack, DialogueEvent, PerceptionEvent
 from trace_ros.nodes import convert
-from trace_ros.nodes.common import Diagnostics, declare_config, make_executor, spin
+from trace_ros.nodes.common import (
+    ACK_TOPIC,
+    DIALOGUE_TOPIC,
+    FORGET_SERVICE,
+    PERCEPTION_TOPIC,
+    clock_seconds,
+    make_executor,
+)
+from trace_ros.nodes.managed import ManagedNode, run
+from trace_ros.nodes.params import NodeParam
+from trace_ros.paramspec import ParamSpec
 from trace_ros.srv import Forget
 
-NODE_PARAMS: dict[str, Any] = {
-    "dialogue_topic": "/memory/dialogue",
-    "perception_topic": "/memory/perception",
-    "ack_topic": "/memory/ack",
-    "forget_service": "/memory/forget",
-    "qos_depth": 1000,
-    # events | single: see nodes.common.make_executor
-    "executor": "events",
+OWN: dict[str, NodeParam] = {
+    "qos_depth": NodeParam(1000, ParamSpec(
+        "History depth (KEEP_LAST, RELIABLE) of the event subscriptions; the ack publisher "
+        "keeps max(qos_depth, capture.queue_depth)", min=1, max=1_000_000)),
+    "qos_reliability": NodeParam("reliable", ParamSpec(
+        "Reliability of the event subscriptions and the ack publisher: reliable (no event "
+        "lost while the history has room) or best_effort (for lossy links; losses are "
+        "counted in /diagnostics)", choices=("reliable", "best_effort"))),
+    "executor": NodeParam("events", ParamSpec(
+        "Executor when run alone: events (rclpy's EventsExecutor) or single",
+        choices=("events", "single"))),
+    "warn_queue_ratio": NodeParam(0.5, ParamSpec(
+        "/diagnostics WARN when the writer queue is this full (share of capture.queue_depth)",
+        dynamic=True, min=0.0, max=1.0)),
+    "error_queue_ratio": NodeParam(0.9, ParamSpec(
+        "/diagnostics ERROR when the writer queue is this full", dynamic=True, min=0.0,
+        max=1.0)),
 }
 
 
-def reliable(depth: int) -> QoSProfile:
-    return QoSProfile(depth=max(1, depth), history=HistoryPolicy.KEEP_LAST,
-                      reliability=ReliabilityPolicy.RELIABLE)
+def reliable(depth: int, reliability: str = "reliable") -> QoSProfile:
+    """KEEP_LAST ``depth``; RELIABLE unless ``reliability`` is best_effort."""
+    policy = (ReliabilityPolicy.BEST_EFFORT if reliability == "best_effort"
+              else ReliabilityPolicy.RELIABLE)
+    return QoSProfile(depth=max(1, depth), history=HistoryPolicy.KEEP_LAST, reliability=policy)
 
 
-class MemoryNode(Node):
-    def __init__(self) -> None:
-        super().__init__("memory_node")
-        config, opts = declare_config(self, NODE_PARAMS)
-        self.ledger = Ledger(config.db_path, config.ledger)
+class MemoryNode(ManagedNode):
+    NAME = "memory_node"
+    OWN = OWN
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.ledger: Ledger | None = None
+        self.writer: GroupCommitWriter | None = None
         self.last_batch = (0, 0.0)
-        self.writer = GroupCommitWriter(self.ledger, config.capture, on_batch=self._on_batch)
-        self.executor_kind = opts["executor"]
-        depth = opts["qos_depth"]
-        self.acks = self.create_publisher(Ack, opts["ack_topic"],
-                                          reliable(max(depth, config.capture.queue_depth)))
-        for msg_type, topic, to_event in (
-                (DialogueEvent, opts["dialogue_topic"], convert.dialogue_to_event),
-                (PerceptionEvent, opts["perception_topic"], convert.perception_to_event)):
-            self.create_subscription(msg_type, topic, partial(self._on_event, msg_type, to_event),
-                                     reliable(depth), raw=True)
-        self.create_service(Forget, opts["forget_service"], self._on_forget)
-        self.diagnostics = Diagnostics(self, opts["diagnostics_period_s"], self._diagnostics)
+        self.dropped = 0
+        self._dropped_reported = 0
+        self.acks: Any = None
+        self._event_subs: list[Any] = []
+        self._forget: Any = None
+
+    def configure(self, config: MemoryConfig) -> None:
+        self.ledger = Ledger(config.db_path, config.ledger)
         self.get_logger().info(f"capturing into {self.ledger.path}")
+
+    def activate(self) -> None:
+        assert self.config is not None and self.ledger is not None
+        self.writer = GroupCommitWriter(self.ledger, self.config.capture, on_batch=self._on_batch,
+                                        clock=partial(clock_seconds, self))
+        depth = int(self.params.opts["qos_depth"])
+        policy = str(self.params.opts["qos_reliability"])
+        self.acks = self.create_publisher(
+            Ack, ACK_TOPIC, reliable(max(depth, self.config.capture.queue_depth), policy))
+        lost = SubscriptionEventCallbacks(message_lost=self._on_lost)
+        self._event_subs = [
+            self.create_subscription(msg_type, topic, partial(self._on_event, msg_type, to_event),
+                                     reliable(depth, policy), raw=True, event_callbacks=lost)
+            for msg_type, topic, to_event in (
+                (DialogueEvent, DIALOGUE_TOPIC, convert.dialogue_to_event),
+                (PerceptionEvent, PERCEPTION_TOPIC, convert.perception_to_event))]
+        self._forget = self.create_service(Forget, FORGET_SERVICE, self._on_forget)
+
+    def deactivate(self) -> None:
+        for sub in self._event_subs:
+            self.destroy_subscription(sub)
+        self._event_subs = []
+        self.destroy_service(self._forget)
+        if self.writer is not None:
+            self.writer.close()  # commits and acknowledges what is queued
+            self.writer = None
+        self.destroy_publisher(self.acks)
+        self.acks = None
+
+    def cleanup(self) -> None:
+        if self.ledger is not None:
+            self.ledger.close()
+            self.ledger = None
+
+    def preferred_executor(self) -> Executor:
+        return make_executor(str(self.params.opts["executor"]), self.context)
 
     def _on_event(self, msg_type: type, to_event: Callable[[Any], Event], raw: bytes) -> None:
         msg = None
         try:
             msg = convert.decode(raw, msg_type)
             convert.check_utf8(msg, raw)
-            self.writer.submit(to_event(msg), partial(self._ack, msg.header))
+            writer = self.writer
+            if writer is None:
+                raise ValidationError("node", "memory_node is not active")
+            writer.submit(to_event(msg), partial(self._ack, msg.header))
         except ValidationError as exc:
             self._reject(msg, exc.field, exc.reason)
         except Exception as exc:  # noqa: BLE001 - a bad message must never stop the node
@@ -86,7 +147,13 @@ class MemoryNode(Node):
         if result.status == "rejected":
             self.get_logger().warning(
                 f"rejected {result.source_id or '<no id>'}: {result.field}: {result.reason}")
-        self.acks.publish(convert.result_to_ack(result, header))
+        acks = self.acks
+        if acks is not None:
+            acks.publish(convert.result_to_ack(result, header))
+
+    def _on_lost(self, info: Any) -> None:
+        """Events the middleware reports lost (history overflow, best-effort gaps)."""
+        self.dropped += int(info.total_count_change)
 
     def _on_batch(self, size: int, seconds: float) -> None:
         self.last_batch = (size, seconds)
@@ -94,7 +161,8 @@ class MemoryNode(Node):
     def _on_forget(self, request: Forget.Request, response: Forget.Response) -> Forget.Response:
         try:
             scope, ids, allow = convert.forget_args(request)
-            removed = self.ledger.forget(scope, ids, allow)
+            assert self.ledger is not None
+            removed = self.ledger.forget(scope, ids, allow, now=clock_seconds(self))
         except TraceError as exc:
             response.status, response.message = "error", convert.printable(str(exc))
             return response
@@ -106,24 +174,27 @@ class MemoryNode(Node):
         self.get_logger().info(f"forgot {len(removed)} source(s)")
         return convert.forget_response(removed, response)
 
-    def _diagnostics(self) -> dict[str, Any]:
+    def diagnostics(self) -> dict[str, Any]:
+        assert self.ledger is not None and self.writer is not None
         jobs = self.ledger.job_counts()
         size, seconds = self.last_batch
         return {"queue_depth": self.writer.depth, "committed": self.writer.committed,
                 "batches": self.writer.batches, "last_batch_size": size,
                 "last_batch_ms": round(seconds * 1000.0, 3), "pending_jobs": jobs["pending"],
-                "generation": self.ledger.generation(), "db_path": str(self.ledger.path)}
+                "generation": self.ledger.generation(), "db_path": str(self.ledger.path),
+                "dropped_events": self.dropped}
 
-    def close(self) -> None:
-        """Commit and acknowledge what is queued, then close the ledger."""
-        self.writer.close()
-        self.ledger.close()
+    def health(self, values: dict[str, Any]) -> tuple[str, str]:
+        assert self.config is not None
+        recent = int(values["dropped_events"]) - self._dropped_reported
+        self._dropped_reported = int(values["dropped_events"])
+        opts = self.params.opts
+        return capture_health(int(values["queue_depth"]), self.config.capture.queue_depth, recent,
+                              float(opts["warn_queue_ratio"]), float(opts["error_queue_ratio"]))
 
 
 def main(args: list[str] | None = None) -> int:
-    rclpy.init(args=args)
-    node = MemoryNode()
-    return spin(node, make_executor(node.executor_kind, node.context), close=node.close)
+    return run(MemoryNode, args)
 
 
 if __name__ == "__main__":

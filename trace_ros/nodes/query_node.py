@@ -1,4 +1,4 @@
-"""query_node: serves /memory/query from the ledger through the engine's QueryEngine."""
+"""query_node: serves memory/query from the ledger through the engine's QueryEngine."""
 
 from __future__ import annotations
 
@@ -6,23 +6,21 @@ import sys
 import time
 from typing import Any
 
-import rclpy
 from rclpy.callback_groups import MutuallyExclusiveCallbackGroup
-from rclpy.executors import MultiThreadedExecutor
+from rclpy.executors import Executor, MultiThreadedExecutor
 from rclpy.node import Node
 
 from trace_ros.admission import lease_file_for
 from trace_ros.config import MemoryConfig
-from trace_ros.embed import MiniLMEncoder
 from trace_ros.errors import ModelUnavailableError, ValidationError
+from trace_ros.health import query_health
 from trace_ros.ledger import Ledger
 from trace_ros.nodes import convert
-from trace_ros.nodes.common import Diagnostics, declare_config, spin
+from trace_ros.nodes.common import QUERY_SERVICE, clock_seconds
+from trace_ros.nodes.managed import ManagedNode, run, shared_encoder
 from trace_ros.query.answer import QueryEngine
 from trace_ros.query.readers import ExtractiveReader, Reader, make_reader
 from trace_ros.srv import Query
-
-NODE_PARAMS: dict[str, Any] = {"query_service": "/memory/query"}
 
 
 def load_reader(config: MemoryConfig, node: Node) -> Reader:
@@ -37,49 +35,85 @@ def load_reader(config: MemoryConfig, node: Node) -> Reader:
         return ExtractiveReader()
 
 
-class QueryNode(Node):
-    def __init__(self) -> None:
-        super().__init__("query_node")
-        config, opts = declare_config(self, NODE_PARAMS)
+class QueryNode(ManagedNode):
+    NAME = "query_node"
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.ledger: Ledger | None = None
+        self.reader: Reader | None = None
+        self.engine: QueryEngine | None = None
+        self.service: Any = None
+        self.served = 0
+        self.errors = 0
+        self.failures = 0
+        self._failures_reported = 0
+
+    def configure(self, config: MemoryConfig) -> None:
         self.ledger = Ledger(config.db_path, config.ledger)
-        encoder = MiniLMEncoder(config.embed)
+        encoder = shared_encoder(config.embed)
         started = time.monotonic()
         self.get_logger().info(f"loading encoder {encoder.name} on {config.embed.device}")
         encoder.encode(["warm up"])  # loads the weights, so the first query is fast
         self.get_logger().info(f"encoder ready in {time.monotonic() - started:.1f} s")
         self.reader = load_reader(config, self)
+        # config.recall is the live object: `ros2 param set` changes reach the engine.
         self.engine = QueryEngine(self.ledger, encoder, self.reader, config.recall)
-        self.served = 0
-        self.errors = 0
-        self.create_service(Query, opts["query_service"], self._on_query,
-                            callback_group=MutuallyExclusiveCallbackGroup())
-        self.diagnostics = Diagnostics(self, opts["diagnostics_period_s"], self._diagnostics,
-                                       MutuallyExclusiveCallbackGroup())
         self.get_logger().info(f"answering from {self.ledger.path} with the "
                                f"{self.reader.name} reader")
 
+    def activate(self) -> None:
+        self.service = self.create_service(Query, QUERY_SERVICE, self._on_query,
+                                           callback_group=MutuallyExclusiveCallbackGroup())
+
+    def deactivate(self) -> None:
+        self.destroy_service(self.service)
+        self.service = None
+
+    def cleanup(self) -> None:
+        close_reader = getattr(self.reader, "close", None)
+        if close_reader is not None:
+            close_reader()  # releases its GPU lease
+        if self.engine is not None:
+            self.engine.close()  # writes the queued audit rows
+        if self.ledger is not None:
+            self.ledger.close()
+        self.ledger = self.reader = self.engine = None
+
+    def preferred_executor(self) -> Executor:
+        return MultiThreadedExecutor(num_threads=2, context=self.context)
+
     def _on_query(self, request: Query.Request, response: Query.Response) -> Query.Response:
         self.served += 1
+        engine = self.engine
+        reader_name = self.reader.name if self.reader is not None else ""
         try:
-            result = self.engine.ask(convert.query_request_from_msg(request))
+            if engine is None:
+                raise RuntimeError("query_node is not configured")
+            result = engine.ask(convert.query_request_from_msg(request),
+                                now=clock_seconds(self))
         except ValidationError as exc:
             self.errors += 1
-            response.status = "error"
+            response.status = Query.Response.STATUS_ERROR
             response.message = convert.printable(f"{exc.field}: {exc.reason}")
-            response.reader = self.reader.name
+            response.reader = reader_name
             return response
         except Exception as exc:  # noqa: BLE001 - answered as an error, never a crash
             self.errors += 1
+            self.failures += 1
             self.get_logger().error(f"query failed: {exc!r}")
-            response.status, response.message = "error", convert.printable(f"query failed: {exc}")
-            response.reader = self.reader.name
+            response.status = Query.Response.STATUS_ERROR
+            response.message = convert.printable(f"query failed: {exc}")
+            response.reader = reader_name
             return response
         return convert.query_result_to_response(result, response)
 
-    def _diagnostics(self) -> dict[str, Any]:
+    def diagnostics(self) -> dict[str, Any]:
+        assert self.ledger is not None and self.reader is not None
         values: dict[str, Any] = {
             "generation": self.ledger.generation(), "reader": self.reader.name,
             "queries_served": self.served, "query_errors": self.errors,
+            "query_failures": self.failures,
             "db_path": str(self.ledger.path)}
         decision = getattr(self.reader, "decision", None)
         if decision is not None:
@@ -93,17 +127,16 @@ class QueryNode(Node):
             values.update({k: v for k, v in admission.state().items() if k not in values})
         return values
 
-    def close(self) -> None:
-        close_reader = getattr(self.reader, "close", None)
-        if close_reader is not None:
-            close_reader()  # releases its GPU lease
-        self.ledger.close()
+    def health(self, values: dict[str, Any]) -> tuple[str, str]:
+        assert self.config is not None
+        recent = int(values["query_failures"]) - self._failures_reported
+        self._failures_reported = int(values["query_failures"])
+        return query_health(self.config.reader.kind, str(values["reader"]),
+                            values.get("gpu_admission") == "refused", recent)
 
 
 def main(args: list[str] | None = None) -> int:
-    rclpy.init(args=args)
-    node = QueryNode()
-    return spin(node, MultiThreadedExecutor(num_threads=2), close=node.close)
+    return run(QueryNode, args)
 
 
 if __name__ == "__main__":

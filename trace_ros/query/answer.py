@@ -34,6 +34,7 @@ from .paths import GraphOutcome, GraphStage
 from .plan import Plan, plan_question
 from .readers import ExtractiveReader, Reader, ReaderOutput
 from .recall import Attachments, Fused, Hit, Participants, Records, VectorIndex
+from .spatial import Region, SpatialAnswer, answer_spatial
 
 # Routes that find sources, and the stages that re-rank what they found.
 ROUTES = ("lexical", "dense", "facts")
@@ -53,6 +54,10 @@ class QueryRequest:
     as_of_valid: float | None = None
     as_of_known: float | None = None
     token_budget: int = 0
+    # Spatial memory (query.spatial): perceptions within a region and a source-time window.
+    region: Region | None = None
+    window_start: float | None = None
+    window_end: float | None = None
 
 
 @dataclass
@@ -81,7 +86,8 @@ class QueryResult:
                 {"source_id": e.source_id, "speaker": e.record.speaker,
                  "modality": e.record.modality, "text": e.record.text,
                  "source_time": e.record.source_time, "session_id": e.record.session_id,
-                 "score": round(e.score, 6)}
+                 "score": round(e.score, 6), "label": e.record.label,
+                 "confidence": e.record.confidence, "pose": e.record.pose}
                 for e in self.evidence
             ],
             "paths": self.paths,
@@ -135,13 +141,26 @@ class QueryEngine:
 
     # -- the pipeline ---------------------------------------------------------------
 
-    def ask(self, req: QueryRequest) -> QueryResult:
-        """Answer ``req``; raises ``ValidationError`` for a malformed request."""
+    def ask(self, req: QueryRequest, now: float | None = None) -> QueryResult:
+        """Answer ``req``; raises ``ValidationError`` for a malformed request.
+
+        ``now`` is the caller's clock (a node's ROS clock), recorded as the audit time."""
         self.validate(req)
+        now = time.time() if now is None else now
         timings: dict[str, float] = {}
         t0 = time.perf_counter()
         plan = self.plan(req)
         timings["plan"] = _ms(t0)
+        spatial = answer_spatial(
+            self.ledger, req.scope, req.question, now,
+            region=req.region, window=(req.window_start, req.window_end),
+            as_of_valid=req.as_of_valid, as_of_known=req.as_of_known,
+            limit=self.config.evidence_k)
+        if spatial is not None:
+            result = _spatial_result(spatial, plan, timings, t0)
+            if self.auditor is not None:
+                result.recall_id = str(self.record(req, result, now))
+            return result
         recalled = self.recall(req, timings)
         ranked = self.rank(req, plan, recalled, timings)
         graph = self.graph(req, plan, recalled, ranked, timings)
@@ -156,7 +175,7 @@ class QueryEngine:
         result.routes = self.route_report(recalled, ranked)
         timings["total"] = _ms(t0)
         if self.auditor is not None:
-            result.recall_id = str(self.record(req, result))
+            result.recall_id = str(self.record(req, result, now))
         return result
 
     def validate(self, req: QueryRequest) -> None:
@@ -369,13 +388,15 @@ class QueryEngine:
             out[name] = [ids[s] for s in best[:AUDIT_ROUTE_IDS]]
         return out
 
-    def record(self, req: QueryRequest, res: QueryResult) -> int:
-        """Queue the audit row; returns its ID at once (nothing is written here)."""
+    def record(self, req: QueryRequest, res: QueryResult, now: float | None = None) -> int:
+        """Queue the audit row; returns its ID at once (nothing is written here).
+        ``now``: the caller's clock (default the wall clock)."""
         assert self.auditor is not None
         recall_id = new_recall_id()
         sc = req.scope
         self.auditor.submit(AuditRecord(
-            query_id=recall_id, asked_at=time.time(), subject_id=sc.subject_id,
+            query_id=recall_id, asked_at=time.time() if now is None else now,
+            subject_id=sc.subject_id,
             scope={"subject_id": sc.subject_id, "robot_id": sc.robot_id,
                    "session_id": sc.session_id, "as_of_valid": req.as_of_valid,
                    "as_of_known": req.as_of_known},
@@ -418,6 +439,18 @@ def _in_scope(rec: SourceRecord, scope: Scope) -> bool:
     return (rec.subject_id == scope.subject_id
             and (not scope.robot_id or rec.robot_id == scope.robot_id)
             and (not scope.session_id or rec.session_id == scope.session_id))
+
+
+def _spatial_result(spatial: SpatialAnswer, plan: Plan, timings: dict[str, float],
+                    t0: float) -> QueryResult:
+    """A locate/survey answer from perceptions (query.spatial), cited like any other."""
+    timings["total"] = _ms(t0)
+    evidence = [EvidenceItem(r, 1.0, {"spatial": i + 1}) for i, r in enumerate(spatial.records)]
+    status = "answered" if spatial.cited else "missing"
+    return QueryResult(status=status, answer=spatial.answer, source_ids=spatial.cited,
+                       evidence=evidence, plan=plan, reader=f"spatial:{spatial.kind}",
+                       timings_ms=timings, routes={"spatial": spatial.cited},
+                       message=spatial.message)
 
 
 def _ms(start: float) -> float:
