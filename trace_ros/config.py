@@ -84,6 +84,9 @@ class RecallConfig:
     temporal_weight: float = 0.3
     # Up to this much for the newest candidates of an explicit current-state question.
     recency_weight: float = 0.05
+    # Embed the question on a worker thread while the text searches run (off: in line,
+    # for a machine with one core).
+    overlap_embedding: bool = True
     evidence_k: int = 10
     token_budget: int = 1200
     # Graph stage (query/paths.py): seeds are the facts of the best graph_seed_sources

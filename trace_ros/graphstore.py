@@ -20,6 +20,7 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -605,3 +606,13 @@ class GraphStore:
         ids = {f[0] for f in facts}
         return {"facts": facts, "provenance": [p for p in prov if p[0] in ids],
                 "edges": edges, "topics": topics, "sessions": sessions}
+
+    def backup_to(self, path: str | Path) -> None:
+        """Copy the whole ledger to ``path`` with SQLite's online backup, in one step:
+        one consistent snapshot while other processes keep writing (rebuild checks)."""
+        target = sqlite3.connect(str(path))
+        try:
+            with self._lock:  # type: ignore[attr-defined]
+                self.conn.backup(target)  # type: ignore[attr-defined]
+        finally:
+            target.close()

@@ -100,6 +100,10 @@ def test_shown_records_map_to_turns_and_windows_count_each_record() -> None:
     assert shown == ["mini:D1:2#image", "mini:D1:2", "mini:D1:3", "mini:D2:1"]
     assert turns_of(shown) == ["D1:2", "D1:3", "D2:1"]
     assert len(shown_source_ids([Item(f"s:D1:{i}") for i in range(15)])) == 10
+    # The system is scored on its first ten distinct turns, as the baselines are: a turn
+    # shown with its image caption takes one of the ten, not two.
+    paired = [Item(f"s:D1:{i}{tag}") for i in range(10) for tag in ("", "#image")]
+    assert turns_of(shown_source_ids(paired, None)) == [f"D1:{i}" for i in range(10)]
 
 
 def test_retrieval_scores_for_one_question() -> None:

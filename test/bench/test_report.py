@@ -44,7 +44,9 @@ def test_report_has_the_contract_keys_and_not_applicable_ablations() -> None:
               "excluded": [{"sample_id": "s", "qa_index": 4, "question": "q4"}]},
         config={"reader": "extractive", "k": 10},
         ingest={"events": 6, "events_per_s": 100.0, "capture_s": 0.06, "consolidation_s": 1.0},
-        memory={"peak_rss_mb": 10.0, "db_mb": 0.1}, full_tokens={"s": 1000})
+        memory={"peak_rss_mb": 10.0, "db_mb": 0.1}, full_tokens={"s": 1000},
+        graph={"facts": 4, "facts_by_type": {"plan": 4}, "facts_by_status": {"active": 4},
+               "edges_by_type": {"in_session": 4, "updates": 1}, "sessions": 2, "topics": 1})
     check_report(report, {"graph": False, "dense": True})
     assert report["system"]["overall"]["n"] == 4
     assert report["system"]["overall"]["hit@10"] == 1.0
@@ -56,4 +58,5 @@ def test_report_has_the_contract_keys_and_not_applicable_ablations() -> None:
     assert report["context"]["ratio"] == 0.1
     md = render_markdown(report)
     assert "| trace_ros (system) |" in md and "| system − dense |" in md
+    assert "| edges by type | in_session 4, updates 1 |" in md
     assert "`graph`: component not built" in md and "`D9:9`" in md

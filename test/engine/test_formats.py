@@ -52,6 +52,8 @@ def test_locomo_mapping() -> None:
     assert image.modality == "perception" and "a photo of a cat" in image.text
     assert last.scope.session_id == "session_2"
     assert locomo_turn_id("conv-x:D1:2#image") == "D1:2"
+    # The caption is attached to its turn: packing shows the two as one unit.
+    assert image.payload["attached_to"] == "conv-x:D1:2" and "attached_to" not in (first.payload or {})
 
 
 def test_jsonl_reports_bad_lines(tmp_path: Path) -> None:

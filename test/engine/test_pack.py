@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from trace_ros.ledger import SourceRecord
-from trace_ros.query.pack import EvidenceGroup, EvidenceItem, pack
+from trace_ros.query.pack import EvidenceGroup, EvidenceItem, pack, unit_id, with_attachments
 from trace_ros.query.plan import plan_question
 from trace_ros.query.text import estimate_tokens
 
@@ -85,3 +87,42 @@ def test_plan_needs_are_read_by_the_packer() -> None:
     ordered = [item(4), item(3), item(5), item(1), item(7), item(2)]
     p = pack(ordered, 10_000, 3, plan=plan_question("How long did the trip take?"))
     assert p.source_ids == ["s4", "s1", "s7"]
+
+
+def attached(i: int, to: str, text: str = "") -> EvidenceItem:
+    rec = SourceRecord(i, f"s{i}", "ann", "", "x", "perception", "Ann",
+                       text or f"an image number {i}", "image", None, None, {"attached_to": to},
+                       float(i), False, float(i), "h")
+    return EvidenceItem(rec, 1.0, {})
+
+
+def test_a_record_and_its_attachments_are_one_unit() -> None:
+    a, photo, b, c = item(1), attached(2, "s1"), item(3), item(4)
+    assert unit_id(photo) == unit_id(a) == "s1" and unit_id(b) == "s3"
+    units = {"s1": (a, photo), "s2": (a, photo)}
+    closed = with_attachments([a, b, photo, c], units)
+    assert [g.source_ids if isinstance(g, EvidenceGroup) else [g.source_id] for g in closed] == \
+        [["s1", "s2"], ["s3"], ["s1", "s2"], ["s4"]]
+    p = pack(closed, 10_000, 2)
+    assert p.source_ids == ["s1", "s2", "s3"]  # two units; the photo counts with its turn
+    assert p.left_out == ["s4"] and ("s1", "duplicate") in {(o.source_id, o.reason)
+                                                          for o in p.omissions}
+    assert pack(closed, 10_000, 2, by_unit=False).source_ids == ["s1", "s2"]
+    # A photo found first brings its turn, which leads.
+    assert pack(with_attachments([photo, b], units), 10_000, 1).source_ids == ["s1", "s2"]
+
+
+def test_attachment_closures_are_never_split() -> None:
+    a, b = item(1), item(3)
+    photo = attached(2, "s1", "a very long caption of the shared photo " * 8)
+    closed = with_attachments([a, b, photo], {"s1": (a, photo), "s2": (a, photo)})
+    p = pack(closed, cost(a, b) + 1, 10)
+    assert p.source_ids == ["s3"]  # the turn does not go in without its photo
+    assert {"s1", "s2"} <= set(p.left_out)
+    # Outside the view the attachment is not shown; the turn still is.
+    late = attached(5, "s1", "taken later")
+    late = EvidenceItem(dataclasses.replace(late.record, source_time=50.0, known_time=50.0),
+                        1.0, {})
+    p = pack(with_attachments([a], {"s1": (a, late)}), 10_000, 10, as_of_valid=10.0)
+    assert p.source_ids == ["s1"] and ("s5", "after_as_of") in {(o.source_id, o.reason)
+                                                              for o in p.omissions}

@@ -90,6 +90,31 @@ def test_dense_index_sees_new_vectors_and_forgets(filled: Ledger, encoder: MiniL
     assert gone not in index.refresh("alice").ids
 
 
+def test_dense_index_skips_the_ledger_only_while_the_generation_holds(
+        filled: Ledger, encoder: MiniLMEncoder) -> None:
+    index = VectorIndex(filled, encoder.name)
+    generation = filled.generation()
+    before = len(index.refresh("alice", generation).ids)
+    gate = Event("dialogue", ALICE, "The garden gate squeaks.", "Alice", stamp=4 * DAY)
+    ingest(filled, [gate], CaptureConfig())
+    Consolidator(filled, encoder).drain()
+    assert filled.generation() != generation  # vectors are written with a bump
+    assert len(index.refresh("alice", generation).ids) == before  # the caller's (old) view
+    assert len(index.refresh("alice", filled.generation()).ids) == before + 1
+
+
+def test_question_is_embedded_beside_the_text_search(filled: Ledger,
+                                                     encoder: MiniLMEncoder) -> None:
+    engine = QueryEngine(filled, encoder, audit=False)
+    question = QueryRequest(ALICE, "What beverage does she take without milk?")
+    res = engine.ask(question)
+    assert res.routes["dense"] and "embed" in res.timings_ms and "recall_lexical" in res.timings_ms
+    assert "coffee" in filled.get_sources([res.routes["dense"][0]])[0].text
+    engine.close()  # stops the worker; a later question starts a new one
+    again = engine.ask(question)
+    assert again.routes["dense"] == res.routes["dense"]
+
+
 def test_time_views_hide_later_records(filled: Ledger, encoder: MiniLMEncoder) -> None:
     engine = QueryEngine(filled, encoder)
     res = engine.ask(QueryRequest(ALICE, "When is the parcel pickup?", as_of_valid=2 * DAY))

@@ -8,7 +8,7 @@ import calendar
 import pytest
 
 from trace_ros.capture import Event, ingest
-from trace_ros.config import CaptureConfig
+from trace_ros.config import CaptureConfig, RecallConfig
 from trace_ros.ledger import Ledger, Scope
 from trace_ros.query.answer import QueryEngine, QueryRequest
 from trace_ros.query.recall import Hit, score_fusion
@@ -197,3 +197,38 @@ def test_without_words_drops_names_but_never_everything() -> None:
     assert without_words("Where did Evan and Sam go?", {"evan", "sam"}) == "Where did and go?"
     assert without_words("Evan?", {"evan"}) == "Evan?"
     assert without_words("Evans Street", {"evan"}) == "Evans Street"
+
+
+def test_an_attached_record_is_shown_with_its_source_as_one_unit(ledger: Ledger) -> None:
+    photo = Event("perception", S1, "a golden retriever puppy asleep on a sofa", "Sam",
+                  label="image", stamp=DAY, source_id="t1#photo", payload={"attached_to": "t1"})
+    # The photo is stored before the utterance it belongs to: it waits for it.
+    _ingest(ledger, [photo])
+    question = QueryRequest(Scope("home"), "What kind of puppy does Sam have?")
+    one = RecallConfig(evidence_k=1)
+    engine = QueryEngine(ledger, None, config=one, audit=False)
+    assert [e.source_id for e in engine.ask(question).evidence] == ["t1#photo"]
+    _ingest(ledger, [
+        Event("dialogue", S1, "Look who joined our family last week!", "Sam", stamp=DAY,
+              source_id="t1"),
+        Event("dialogue", S1, "The sofa is new too, bought it on sale.", "Evan", stamp=DAY + 1,
+              source_id="t2"),
+    ])
+    res = engine.ask(question)
+    assert [e.source_id for e in res.evidence] == ["t1", "t1#photo"]  # one unit, turn first
+    assert res.evidence[0].routes == {"attached": 1}
+    alone = QueryEngine(ledger, None, config=one, audit=False, ablate={"attachments"})
+    assert [e.source_id for e in alone.ask(question).evidence] == ["t1#photo"]
+    # A later attachment joins its unit on the next question (the cache reads new sources).
+    _ingest(ledger, [Event("perception", S1, "the puppy chewing a red ball", "Sam",
+                           label="image", stamp=DAY, source_id="t1#photo2",
+                           payload={"attached_to": "t1"})])
+    assert [e.source_id for e in engine.ask(question).evidence] == ["t1", "t1#photo",
+                                                                     "t1#photo2"]
+    # Attachments outside the question's scope stay out.
+    _ingest(ledger, [Event("perception", S2, "a puppy photo from another session", "Sam",
+                           label="image", stamp=DAY, source_id="t1#elsewhere",
+                           payload={"attached_to": "t1"})])
+    scoped = engine.ask(QueryRequest(S1, "What kind of puppy does Sam have?"))
+    assert "t1#elsewhere" not in [e.source_id for e in scoped.evidence]
+    assert "t1#photo" in [e.source_id for e in scoped.evidence]

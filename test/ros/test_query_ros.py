@@ -79,6 +79,7 @@ def test_answer_cites_existing_sources_of_the_subject(client: MemoryClient,
     assert all(e.scope.subject_id == "alice" for e in response.evidence)
     assert response.reader == "extractive"
     assert '"operation"' in response.plan_json and '"total"' in response.timings_json
+    assert response.recall_id.isdigit()  # the audit row this answer was recorded under
 
 
 def test_perception_is_answerable(client: MemoryClient) -> None:

@@ -13,11 +13,19 @@ node is restarted. After every round:
   of its subject's earlier sources or none),
 - every source has exactly one job, no vector belongs to a missing source,
 - ``PRAGMA integrity_check`` is ok, and
-- the killed node serves again (an ack, an answer, or a finished batch).
+- the killed node serves again (an ack, an answer, or a finished batch), and
+- no consolidation job was lost or applied twice: with the stream paused until
+  consolidation has drained, the ledger is copied (online backup) and the facts,
+  provenance, edges, topics and sessions of the copy equal a clean rebuild of it
+  (``reset_derived`` and a drain with the node's projector; ``graphcheck``).
+  ``--graph-check`` says after which rounds: ``every`` one (the default), those
+  that hit ``consolidation`` (a killed node, a killed batch, a killed rebuild;
+  each check costs a full reprojection of the copy), or only at the ``end``.
 
-A round survives when all of these hold. At the end the stream stops and every
-job must reach ``done``. The last line (``--json``) is
-``{"rounds", "survived", "acked", "acked_lost", "duplicated", ...}``.
+A round survives when all of these hold. At the end the stream stops, every
+job must reach ``done`` and the graph must equal a rebuild. The last line
+(``--json``) is ``{"rounds", "survived", "acked", "acked_lost", "duplicated",
+"facts_vs_rebuild", ...}``.
 """
 
 from __future__ import annotations
@@ -38,12 +46,34 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from .graphcheck import RebuildCheck, undrained
 from .metrics import percentile
+from .summary import print_summary
 
 NODES = ("memory_node", "consolidation_node", "query_node")
 TARGETS = ("memory_node", "consolidation_node", "query_node", "consolidation_batch",
            "forget", "rebuild")
 SERVE_TIMEOUT_S = 120.0
+DRAIN_TIMEOUT_S = 300.0
+# A killed worker's jobs wait for their lease to expire; the default (120 s) would
+# make every drain after a consolidation fault wait that long.
+LEASE_S = 15.0
+CONSOLIDATION_FAULTS = ("consolidation_node", "consolidation_batch", "rebuild")
+# State-bearing statements whose values change every few events, so the stream
+# makes facts, `updates` and `contradicts` edges (order-sensitive projection),
+# not only chatter: a lost or doubled job shows in the graph.
+STATEMENTS = ("I live in {city} now.", "The {thing} is on the {place}.", "I like {food}.",
+              "My dentist appointment is on {day}.", "Steady event number {i} about the kitchen.")
+VALUES = {"city": ("Boston", "Seattle", "Denver", "Austin"),
+          "thing": ("red mug", "blue cup", "spare keys"),
+          "place": ("kitchen table", "sink", "shelf", "desk"),
+          "food": ("green tea", "coffee", "pasta"), "day": ("Monday", "Tuesday", "Friday")}
+
+
+def statement(i: int) -> str:
+    """Event ``i``'s text: a template in turn, its values changing every 7 events."""
+    return STATEMENTS[i % len(STATEMENTS)].format(
+        i=i, **{k: v[(i // 7) % len(v)] for k, v in VALUES.items()})
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -52,6 +82,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--rounds", type=int, default=12)
     parser.add_argument("--rate", type=float, default=100.0, help="events per second")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--graph-check", choices=("every", "consolidation", "end"),
+                        default="every",
+                        help="after which rounds the graph is compared with a rebuild "
+                             "(always at the end too)")
     parser.add_argument("--db", help="ledger file (default: a fresh temporary one)")
     parser.add_argument("--json", action="store_true", help="JSON summary on the last line")
     return parser.parse_args(argv)
@@ -66,6 +100,7 @@ class Stream:
         self.sent = 0
         self.lock = threading.Lock()
         self.stop = threading.Event()
+        self.paused = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
 
     def on_ack(self, ack: Any) -> None:
@@ -82,10 +117,14 @@ class Stream:
         period = 1.0 / self.rate
         nxt = time.monotonic()
         while not self.stop.is_set():
+            if self.paused.is_set():
+                time.sleep(0.05)
+                nxt = time.monotonic()
+                continue
             i = self.sent
             subject = self.forget_subject or self.subject(i)
             self.client.publish(make_dialogue(
-                subject, f"steady event number {i} about the kitchen", speaker="p",
+                subject, statement(i), speaker="p",
                 session_id="faults", source_id=f"{self.tag}/{subject}/{i}",
                 stamp=1_700_000_000.0 + i))
             self.sent += 1
@@ -135,7 +174,12 @@ class Harness:
         self.bringup = bringup
         self.db, self.rng = db, rng
         self.params = bringup.default_params_file()
-        self.overrides = bringup.overrides_for(str(db), ["consolidation.period_s:=0.2"])
+        self.overrides = bringup.overrides_for(str(db), ["consolidation.period_s:=0.2",
+                                                         f"consolidation.lease_s:={LEASE_S}"])
+        # The same lease for a `trace-ros rebuild` killed mid-run.
+        self.rebuild_params = db.with_name(db.name + ".rebuild.yaml")
+        self.rebuild_params.write_text(json.dumps(
+            {"/**": {"ros__parameters": {"consolidation": {"lease_s": LEASE_S}}}}))
         self.procs: dict[str, subprocess.Popen] = {}
         for name in NODES:
             self.start(name)
@@ -152,12 +196,28 @@ class Harness:
 
     def close(self) -> None:
         self.bringup.stop(list(self.procs.values()), timeout=20.0)
+        self.rebuild_params.unlink(missing_ok=True)
 
     def jobs(self) -> dict[str, int]:
         from trace_ros.ledger import Ledger
 
         with Ledger(self.db, create=False) as ledger:
             return ledger.job_counts()
+
+    def drained_copy(self, stream: Stream, dest: Path) -> bool:
+        """Pause the stream, wait until consolidation owes no job, copy the ledger to
+        ``dest`` and resume. False if it did not drain in time (copied anyway)."""
+        from trace_ros.ledger import Ledger
+
+        stream.paused.set()
+        try:
+            time.sleep(1.0)  # events on the wire reach the ledger (and make jobs)
+            drained = _wait(lambda: undrained(self.jobs()) == 0, DRAIN_TIMEOUT_S, 0.5)
+            with Ledger(self.db, create=False) as ledger:
+                ledger.backup_to(dest)
+        finally:
+            stream.paused.clear()
+        return drained
 
 
 def serves(name: str, harness: Harness, probe: int) -> bool:
@@ -213,7 +273,8 @@ def run_round(kind: str, harness: Harness, client: Any, stream: Stream,
         kind = "memory_node"
     if kind == "rebuild":
         proc = subprocess.Popen([sys.executable, "-m", "trace_ros.cli", "rebuild", "--db",
-                                 str(harness.db)], stdout=subprocess.DEVNULL,
+                                 str(harness.db), "--params", str(harness.rebuild_params)],
+                                stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL, env=harness.bringup.child_env())
         time.sleep(rng.uniform(0.5, 4.0))
         proc.kill()
@@ -225,6 +286,26 @@ def run_round(kind: str, harness: Harness, client: Any, stream: Stream,
     return kind, time.monotonic() - started
 
 
+def graph_check(harness: Harness, stream: Stream, checker: RebuildCheck) -> dict[str, Any]:
+    """Drain, copy, and compare the copy's graph with its rebuild (the stream resumes
+    while the rebuild runs). ``facts_vs_rebuild`` is "equal", "differs" (with the
+    differences) or "not drained"."""
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="trace_ros_faults_copy_") as tmp:
+        copy = Path(tmp) / "copy.db"
+        drained = harness.drained_copy(stream, copy)
+        drain_s = time.monotonic() - started
+        result = checker.compare_copy(copy)
+    if not drained and result["facts_vs_rebuild"] != "not drained":
+        result["facts_vs_rebuild"] = "not drained"
+    return {**result, "drain_s": round(drain_s, 1),
+            "check_s": round(time.monotonic() - started, 1)}
+
+
+def wants_graph_check(mode: str, fault: str) -> bool:
+    return mode == "every" or (mode == "consolidation" and fault in CONSOLIDATION_FAULTS)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     os.environ.setdefault("ROS_AUTOMATIC_DISCOVERY_RANGE", "LOCALHOST")
@@ -234,6 +315,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     db = Path(args.db or Path(tmp or ".") / "faults.db").expanduser().resolve()
     rng = random.Random(args.seed)
     harness = Harness(db, rng)
+    checker = RebuildCheck(harness.params, {"consolidation.lease_s": LEASE_S})
+    graph_checks: Counter = Counter()
     rounds: list[dict[str, Any]] = []
     kills: Counter = Counter()
     forgotten: dict[str, set[str]] = {}
@@ -258,16 +341,22 @@ def main(argv: Sequence[str] | None = None) -> int:
                 serve_s.append(time.monotonic() - t)
                 time.sleep(0.5)  # acks on the wire still count
                 check = check_ledger(db, stream.snapshot(), forgotten)
+                graph: dict[str, Any] = {"facts_vs_rebuild": "not checked"}
+                if wants_graph_check(args.graph_check, kind):
+                    graph = graph_check(harness, stream, checker)
+                    graph_checks[graph["facts_vs_rebuild"]] += 1
                 ok = (ok_serve and check["acked_lost"] == 0 and check["duplicated"] == 0
                       and check["jobless_sources"] == 0 and check["orphan_vectors"] == 0
-                      and check["integrity"] == "ok" and not check["forget_partial"])
+                      and check["integrity"] == "ok" and not check["forget_partial"]
+                      and graph["facts_vs_rebuild"] in ("equal", "not checked"))
                 rounds.append({"round": n, "fault": kind, "serves_again": ok_serve,
-                               "survived": ok, **check})
+                               "survived": ok, **check, **graph})
                 print(json.dumps(rounds[-1]), file=sys.stderr, flush=True)
             stream.stop.set()
             stream.thread.join(10)
-            drained = _wait(lambda: (lambda j: j["pending"] + j["running"] == 0)(harness.jobs()),
-                            300.0, 1.0)
+            final_graph = graph_check(harness, stream, checker)
+            graph_checks[final_graph["facts_vs_rebuild"]] += 1
+            drained = final_graph["facts_vs_rebuild"] != "not drained"
             final = check_ledger(db, stream.snapshot(), forgotten)
             summary = {
                 "rounds": len(rounds), "survived": sum(r["survived"] for r in rounds),
@@ -278,18 +367,23 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "forgets": len(forgotten), "forget_partial": final["forget_partial"],
                 "serve_again_s": {f"p{q}": round(percentile(serve_s, q) or 0.0, 2)
                                   for q in (50, 95)},
-                "facts_vs_rebuild": "n/a (no fact projector in this build)",
+                "facts_vs_rebuild": final_graph["facts_vs_rebuild"],
+                "graph_checks": dict(graph_checks),
+                "graph_differences": [
+                    {"round": r["round"], "fault": r["fault"], **r["differences"]}
+                    for r in rounds if "differences" in r][:3]
+                + ([{"round": "end", **final_graph["differences"]}]
+                   if "differences" in final_graph else []),
+                "graph_rows": final_graph.get("graph_rows"),
                 "db": str(db),
             }
     finally:
         harness.close()
         if tmp and not args.db:
             shutil.rmtree(tmp, ignore_errors=True)
-    if not args.json:
-        for key, value in summary.items():
-            print(f"{key}: {value}")
-    print(json.dumps(summary))
-    ok = summary.get("survived") == summary.get("rounds") and summary.get("acked_lost") == 0
+    print_summary(summary, args.json)
+    ok = (summary.get("survived") == summary.get("rounds") and summary.get("acked_lost") == 0
+          and summary.get("facts_vs_rebuild") == "equal")
     return 0 if ok else 1
 
 

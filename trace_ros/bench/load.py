@@ -16,7 +16,6 @@ consolidation backlog took to drain (``jobs_lag_s``). Last line (``--json``):
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import sys
@@ -29,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from .metrics import percentile
+from .summary import print_summary
 
 NODES = ("memory_node", "consolidation_node", "query_node")
 QUESTIONS = ("What did I say about the kitchen?", "Where are my keys?",
@@ -179,10 +179,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         bringup.stop(procs, timeout=20.0)
         if tmp and not args.db:
             shutil.rmtree(tmp, ignore_errors=True)
-    if not args.json:
-        for key, value in summary.items():
-            print(f"{key}: {value}")
-    print(json.dumps(summary))
+    print_summary(summary, args.json)
     return 0 if summary and summary["dropped"] == 0 else 1
 
 

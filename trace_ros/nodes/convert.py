@@ -212,6 +212,7 @@ def query_result_to_response(result: QueryResult, response: Query.Response) -> Q
     if result.left_out:
         message = "; ".join(filter(None, [message, "left out: " + ", ".join(result.left_out)]))
     response.message = message
+    response.recall_id = result.recall_id
     return response
 
 

@@ -220,7 +220,13 @@ class QueryEngine:
         embedding: Future[tuple[np.ndarray, float]] | None = None
         if self.on("dense") and self.encoder is not None and self.index is not None:
             # Without the names, too: they pull the vector toward greetings.
-            embedding = self._embedder().submit(self._embed, rc.without_words(q, drop))
+            text = rc.without_words(q, drop)
+            if cfg.overlap_embedding:
+                embedding = self._embedder().submit(self._embed, text)
+            else:  # one core: a worker thread would only add hand-over time
+                done: Future[tuple[np.ndarray, float]] = Future()
+                done.set_result(self._embed(text))
+                embedding = done
         if self.on("lexical"):
             t = time.perf_counter()
             routes["lexical"] = rc.lexical(self.ledger, sc, q, cfg.lexical_k, *view,
