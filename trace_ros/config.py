@@ -69,6 +69,11 @@ class RecallConfig:
     lexical_weight: float = 1.0
     dense_weight: float = 0.5
     facts_weight: float = 0.2
+    # Contextual dense vectors (a turn with the turn before it, owner_kind 'window'):
+    # off | route (its own finding route, window_weight) | max (the dense route takes
+    # the larger of turn and window similarity).
+    window_mode: str = "route"
+    window_weight: float = 0.5
     # Added to turns spoken by a participant the question names.
     participant_weight: float = 0.1
     # Neighbours in the same session: share of the best preceding / following

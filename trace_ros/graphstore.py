@@ -537,18 +537,18 @@ class GraphStore:
 
     def facts_of_entities(self, subject_id: str, entities: Sequence[str],
                           limit: int) -> list[Fact]:
-        """Keyed facts about ``entities`` (normalised names), newest first, at most
-        ``limit`` per entity."""
+        """Keyed facts about ``entities`` (normalised names), newest first (ties by fact
+        ID), at most ``limit`` per entity (``query.factcache`` answers the same)."""
         ents = list(dict.fromkeys(entities))[:_CHUNK]
         if not ents or limit <= 0:
             return []
         with self._reading() as conn:
             return _fact_rows(
                 conn, "fact_id IN (SELECT fact_id FROM (SELECT fact_id, row_number() OVER "
-                "(PARTITION BY entity ORDER BY valid_from DESC, source_seq DESC) AS n "
+                "(PARTITION BY entity ORDER BY valid_from DESC, source_seq DESC, fact_id) AS n "
                 f"FROM facts WHERE subject_id = ? AND entity IN ({','.join('?' * len(ents))}) "
                 "AND relation != '') WHERE n <= ?)", (subject_id, *ents, int(limit)),
-                "ORDER BY entity, valid_from DESC, source_seq DESC")
+                "ORDER BY entity, valid_from DESC, source_seq DESC, fact_id")
 
     def edges_since(self, subject_id: str, generation: int = -1) -> list[Edge]:
         return [_edge(r) for r in self.query(  # type: ignore[attr-defined]
@@ -568,6 +568,13 @@ class GraphStore:
     def topics_of(self, subject_id: str) -> list[TopicRow]:
         with self._reading() as conn:
             return self.topic_rows(conn, subject_id)
+
+    def graph_marks(self) -> tuple[int, str]:
+        """(generation, graph epoch) in one read: what a cache of facts and edges checks."""
+        row = self.query(  # type: ignore[attr-defined]
+            "SELECT (SELECT value FROM meta WHERE key = 'generation'), "
+            "(SELECT value FROM meta WHERE key = 'graph_epoch')")[0]
+        return int(row[0]), str(row[1] or "")
 
     def graph_epoch(self) -> str:
         rows = self.query("SELECT value FROM meta WHERE key = 'graph_epoch'")  # type: ignore[attr-defined]

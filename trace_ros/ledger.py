@@ -1135,16 +1135,17 @@ class Ledger(GraphStore, ExploreStore, SpatialReads):
         rows = self.query("SELECT value FROM meta WHERE key = ?", (key,))
         return rows[0][0] if rows else None
 
-    def source_vectors_after(self, subject_id: str, model: str, after_rowid: int
-                             ) -> list[tuple[Any, ...]]:
-        """Source vectors of ``model`` stored after ``after_rowid``, in rowid order:
+    def source_vectors_after(self, subject_id: str, model: str, after_rowid: int,
+                             owner_kind: str = "source") -> list[tuple[Any, ...]]:
+        """Vectors of ``model`` owned by a source (``owner_kind``: 'source', or another
+        kind keyed by source ID) stored after ``after_rowid``, in rowid order:
         (rowid, seq, source_id, robot_id, session_id, source_time, known_time, vec,
         speaker)."""
         return self.query(
             "SELECT v.rowid, s.seq, s.source_id, s.robot_id, s.session_id, s.source_time, "
             "s.known_time, v.vec, s.speaker FROM vectors v JOIN sources s ON s.source_id = v.owner_id "
-            "WHERE v.owner_kind = 'source' AND v.subject_id = ? AND v.model = ? "
-            "AND v.rowid > ? ORDER BY v.rowid", (subject_id, model, int(after_rowid)))
+            "WHERE v.owner_kind = ? AND v.subject_id = ? AND v.model = ? "
+            "AND v.rowid > ? ORDER BY v.rowid", (owner_kind, subject_id, model, int(after_rowid)))
 
     def write_audit(self, records: Sequence[AuditRecord]) -> int:
         """Store audit rows and their shown/cited source links in ONE transaction

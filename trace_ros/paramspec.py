@@ -61,7 +61,8 @@ SPECS: dict[str, ParamSpec] = {
                               max=10000),
     "recall.speaker_weight": ParamSpec("BM25 weight of the speaker column relative to the text",
                                        dynamic=True, min=0.0, max=100.0),
-    "recall.evidence_k": ParamSpec("Most evidence records shown to the reader", dynamic=True,
+    "recall.evidence_k": ParamSpec("Most evidence units shown to the reader (a record with the "
+                                   "records attached to it counts as one)", dynamic=True,
                                    min=1, max=1000),
     "recall.token_budget": ParamSpec("Default evidence token budget of a query", dynamic=True,
                                      min=1, max=1000000),

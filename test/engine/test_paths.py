@@ -162,3 +162,59 @@ def test_trace_ranks_paths_touching_the_cited_sources_first(
 
 def test_engine_components_include_the_graph_stage(ledger: Ledger) -> None:
     assert {"graph", "update_seeds"} <= set(QueryEngine.COMPONENTS)
+
+
+# -- the per-subject cache of facts and edges (query/factcache.py) -----------------------
+
+
+def _keyed(entity: str, value: str) -> dict[str, str]:
+    return fact("state_change", entity=entity, relation="located_at", value=value)
+
+
+def test_fact_cache_answers_as_the_ledger_reads(ledger: Ledger, graph: dict[str, Fact]) -> None:
+    capture(ledger, [
+        Event("dialogue", Scope("p", "r1", "s2"), f"The {thing} is in the {place}.", "Maya",
+              stamp=T0 + day * DAY, source_id=f"k{i}", payload={"facts": [_keyed(thing, place)]})
+        for i, (day, thing, place) in enumerate([(6, "mug", "sink"), (7, "mug", "shelf"),
+                                                 (7, "mug", "desk"), (8, "lamp", "hall")])])
+    consolidate(ledger)
+    sub = stage(ledger).facts.subject("p")
+    ids = sorted(sub.facts)
+    sources = [*EVENTS, "k0", "k2", "nope"]
+    assert [f.fact_id for f in sub.of_sources(sources)] == \
+        [f.fact_id for f in ledger.facts_of_sources_in("p", sources)]
+    assert [f.fact_id for f in sub.with_ids(ids[::2])] == \
+        [f.fact_id for f in ledger.facts_with_ids(ids[::2])]
+    for types in (("updates", "contradicts"), ("causes", "before", "contradicts", "updates")):
+        assert sub.edges_among(ids, types) == ledger.edges_among(ids, types)
+    for limit in (1, 2, 5):
+        got = sub.of_entities(["mug", "lamp", "kettle"], limit)
+        assert [f.fact_id for f in got] == [
+            f.fact_id for f in ledger.facts_of_entities("p", ["mug", "lamp", "kettle"], limit)]
+    assert [f.value for f in sub.of_entities(["mug"], 2)][0] in ("shelf", "desk")
+
+
+def test_fact_cache_follows_the_ledger(ledger: Ledger, graph: dict[str, Fact]) -> None:
+    st = stage(ledger)
+    before = st.facts.subject("p")
+    assert st.facts.subject("p") is before  # same generation: no reload
+    capture(ledger, [Event("dialogue", Scope("p", "r1", "s1"), "The fridge hummed loudly.",
+                           "Maya", stamp=T0 + 6 * DAY, source_id="e7",
+                           payload={"facts": [fact("observation")]})])
+    consolidate(ledger)
+    (new,) = ledger.facts_of_sources_in("p", ["e7"])
+    after = st.facts.subject("p")
+    assert new.fact_id in after.facts and new.fact_id not in before.facts
+    # a new edge from the newest fact: the walk from e5 now reaches it
+    with ledger.write() as conn:
+        gen = ledger.bump_generation(conn)
+        ledger.insert_edges(conn, "p", [("causes", graph["e5"].fact_id, new.fact_id, 0.9,
+                                         "test", T0)], gen)
+    paths = st.walk(P, View(), "freezer", seeds_of(graph, "e5"))
+    assert any(sources(p) == {"e5", "e7"} for p in paths)
+    # forgetting a source drops its fact and edges (a full reload)
+    ledger.forget(source_ids=["e7"])
+    gone = st.facts.subject("p")
+    assert new.fact_id not in gone.facts
+    assert not any("e7" in sources(p) for p in st.walk(P, View(), "freezer",
+                                                       seeds_of(graph, "e5")))

@@ -231,3 +231,35 @@ def test_relation_words_must_really_ask_about_the_key(ledger: Ledger) -> None:
     work = ask(ledger, "Where does Maya work?")
     assert work.status == "answered" and work.source_ids == ["job"], work.message
     assert "hospital" in work.answer
+
+
+def test_where_is_a_thing_is_state_and_the_last_sighting_is_a_report(tmp_path: Path) -> None:
+    """A sighting and a later spoken move: "where is" follows the move (the resolver),
+    "where did you last see" reports the sighting; same-time sightings that disagree
+    are a conflict, never one picked."""
+    home, hall = Scope("u", "r1", "s1"), Scope("u", "r1", "s2")
+    pose = {"frame_id": "map", "x": 1.0, "y": 2.0, "z": 0.0}
+    with Ledger(tmp_path / "m.db") as ledger:
+        capture(ledger, [
+            Event("perception", home, "red mug on the kitchen table", "head_camera",
+                  label="red mug", confidence=0.9, pose=pose, stamp=ts(2025, 4, 1),
+                  source_id="see-1"),
+            Event("dialogue", hall, "I moved the red mug to the sink.", "Maya",
+                  stamp=ts(2025, 4, 2), source_id="say-1"),
+            Event("perception", hall, "umbrella by the front door", "door_camera",
+                  label="umbrella", confidence=0.8, pose=pose, stamp=ts(2025, 4, 3),
+                  source_id="see-2"),
+            Event("perception", hall, "umbrella in the garage", "garage_camera",
+                  label="umbrella", confidence=0.8, pose=pose, stamp=ts(2025, 4, 3),
+                  source_id="see-3"),
+        ])
+        consolidate(ledger)
+        now = ask(ledger, "Where is the red mug?")
+        assert not now.reader.startswith("spatial")
+        assert now.status == "answered" and "sink" in now.answer
+        assert now.source_ids[0] == "say-1"
+        seen = ask(ledger, "Where did you last see the red mug?")
+        assert seen.reader == "spatial:locate" and seen.source_ids == ["see-1"]
+        both = ask(ledger, "Where did you last see the umbrella?")
+        assert not both.reader.startswith("spatial")
+        assert both.status == "conflict" and set(both.source_ids) >= {"see-2", "see-3"}

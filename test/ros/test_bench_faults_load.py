@@ -28,6 +28,9 @@ def test_faults_every_round_survives_and_no_acknowledged_event_is_lost() -> None
     assert summary["rounds"] == summary["survived"] == 6
     assert summary["acked_lost"] == 0 and summary["duplicated"] == 0
     assert summary["integrity"] == "ok" and summary["orphan_vectors"] == 0
+    # No job lost or applied twice: after every round the graph equals a rebuild.
+    assert summary["facts_vs_rebuild"] == "equal", summary["graph_differences"]
+    assert summary["graph_checks"] == {"equal": 7} and summary["graph_rows"]["facts"] > 0
     assert set(summary["faults"]) == {"memory_node", "consolidation_node", "query_node",
                                       "consolidation_batch", "forget", "rebuild"}
 

@@ -54,7 +54,7 @@ NODES = ("memory_node", "consolidation_node", "query_node")
 TARGETS = ("memory_node", "consolidation_node", "query_node", "consolidation_batch",
            "forget", "rebuild")
 SERVE_TIMEOUT_S = 120.0
-DRAIN_TIMEOUT_S = 300.0
+DRAIN_TIMEOUT_S = 600.0  # a killed rebuild requeued every job
 # A killed worker's jobs wait for their lease to expire; the default (120 s) would
 # make every drain after a consolidation fault wait that long.
 LEASE_S = 15.0
@@ -204,19 +204,15 @@ class Harness:
         with Ledger(self.db, create=False) as ledger:
             return ledger.job_counts()
 
-    def drained_copy(self, stream: Stream, dest: Path) -> bool:
-        """Pause the stream, wait until consolidation owes no job, copy the ledger to
-        ``dest`` and resume. False if it did not drain in time (copied anyway)."""
+    def drained_copy(self, dest: Path) -> bool:
+        """Wait until consolidation owes no job, then copy the ledger to ``dest``.
+        False if it did not drain in time (copied anyway)."""
         from trace_ros.ledger import Ledger
 
-        stream.paused.set()
-        try:
-            time.sleep(1.0)  # events on the wire reach the ledger (and make jobs)
-            drained = _wait(lambda: undrained(self.jobs()) == 0, DRAIN_TIMEOUT_S, 0.5)
-            with Ledger(self.db, create=False) as ledger:
-                ledger.backup_to(dest)
-        finally:
-            stream.paused.clear()
+        time.sleep(1.0)  # events on the wire reach the ledger (and make jobs)
+        drained = _wait(lambda: undrained(self.jobs()) == 0, DRAIN_TIMEOUT_S, 0.5)
+        with Ledger(self.db, create=False) as ledger:
+            ledger.backup_to(dest)
         return drained
 
 
@@ -287,15 +283,20 @@ def run_round(kind: str, harness: Harness, client: Any, stream: Stream,
 
 
 def graph_check(harness: Harness, stream: Stream, checker: RebuildCheck) -> dict[str, Any]:
-    """Drain, copy, and compare the copy's graph with its rebuild (the stream resumes
-    while the rebuild runs). ``facts_vs_rebuild`` is "equal", "differs" (with the
-    differences) or "not drained"."""
+    """Pause the stream, drain, copy, compare the copy's graph with its rebuild, and
+    resume (paused throughout, so the ledger, and the next check's cost, grows only
+    while faults are injected). ``facts_vs_rebuild`` is "equal", "differs" (with
+    the differences) or "not drained"."""
     started = time.monotonic()
-    with tempfile.TemporaryDirectory(prefix="trace_ros_faults_copy_") as tmp:
-        copy = Path(tmp) / "copy.db"
-        drained = harness.drained_copy(stream, copy)
-        drain_s = time.monotonic() - started
-        result = checker.compare_copy(copy)
+    stream.paused.set()
+    try:
+        with tempfile.TemporaryDirectory(prefix="trace_ros_faults_copy_") as tmp:
+            copy = Path(tmp) / "copy.db"
+            drained = harness.drained_copy(copy)
+            drain_s = time.monotonic() - started
+            result = checker.compare_copy(copy)
+    finally:
+        stream.paused.clear()
     if not drained and result["facts_vs_rebuild"] != "not drained":
         result["facts_vs_rebuild"] = "not drained"
     return {**result, "drain_s": round(drain_s, 1),

@@ -37,7 +37,7 @@ from .recall import Attachments, Fused, Hit, Participants, Records, VectorIndex
 from .spatial import Region, SpatialAnswer, answer_spatial
 
 # Routes that find sources, and the stages that re-rank what they found.
-ROUTES = ("lexical", "dense", "facts")
+ROUTES = ("lexical", "dense", "facts", "window")
 RERANKERS = ("participants", "neighbours", "sessions", "temporal", "recency")
 # The graph stage (paths.py) and its update-aware seeds with the resolver.
 GRAPH_STAGES = ("graph", "update_seeds")
@@ -127,6 +127,9 @@ class QueryEngine:
         self.config = config or RecallConfig()
         self.ablate = set(ablate)
         self.index = VectorIndex(ledger, encoder.name) if encoder is not None else None
+        # Each turn embedded with the one before it (consolidation's 'window' vectors).
+        self.windows = (VectorIndex(ledger, encoder.name, "window")
+                        if encoder is not None else None)
         self.participants = Participants(ledger)
         self.attachments = Attachments(ledger)
         self.records = Records(ledger)
@@ -151,20 +154,24 @@ class QueryEngine:
         t0 = time.perf_counter()
         plan = self.plan(req)
         timings["plan"] = _ms(t0)
-        spatial = answer_spatial(
-            self.ledger, req.scope, req.question, now,
-            region=req.region, window=(req.window_start, req.window_end),
-            as_of_valid=req.as_of_valid, as_of_known=req.as_of_known,
-            limit=self.config.evidence_k)
+        # Generation fencing: everything read from the ledger for this question comes
+        # from one committed consolidation batch, even while another process commits.
+        with self.ledger.read():
+            spatial = answer_spatial(
+                self.ledger, req.scope, req.question, now,
+                region=req.region, window=(req.window_start, req.window_end),
+                as_of_valid=req.as_of_valid, as_of_known=req.as_of_known,
+                limit=self.config.evidence_k)
+            if spatial is None:
+                recalled = self.recall(req, timings)
+                ranked = self.rank(req, plan, recalled, timings)
+                graph = self.graph(req, plan, recalled, ranked, timings)
+                packed = self.pack(req, ranked, timings, graph, recalled)
         if spatial is not None:
             result = _spatial_result(spatial, plan, timings, t0)
             if self.auditor is not None:
                 result.recall_id = str(self.record(req, result, now))
             return result
-        recalled = self.recall(req, timings)
-        ranked = self.rank(req, plan, recalled, timings)
-        graph = self.graph(req, plan, recalled, ranked, timings)
-        packed = self.pack(req, ranked, timings, graph, recalled)
         t = time.perf_counter()
         out = self.reader.read(req.question, plan, packed,
                                graph.reader_resolution if graph is not None else None)
@@ -244,6 +251,13 @@ class QueryEngine:
             t = time.perf_counter()
             routes["dense"] = self.index.search(sc, qvec, cfg.dense_k, *view,
                                                 generation=generation)
+            if (self.windows is not None and self.on("window")
+                    and cfg.window_mode in ("route", "max")):
+                near = self.windows.search(sc, qvec, cfg.dense_k, *view, generation=generation)
+                if cfg.window_mode == "route":
+                    routes["window"] = near
+                else:
+                    routes["dense"] = rc.max_merge(routes["dense"], near, cfg.dense_k)
             timings["recall_dense"] = _ms(t)
         if found is not None:
             # A fact restating its source's words would count the same match twice:

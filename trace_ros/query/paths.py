@@ -25,6 +25,9 @@ Between fusion and packing, ``GraphStage.run``:
    *missing*/*conflict* become the response status. A question about a thing that
    no record in the view mentions at all is *missing* too (``absent``).
 
+Facts and edges come from ``factcache.FactCache`` (each subject's, per ledger
+generation), not from SQL per question; only the paths kept are rendered.
+
 ``arrange`` puts the lead group first for packing, ``add_lines`` fills the
 budget left with rendered paths, ``finish`` sets the status and, after the
 reader, traces the paths for the final answer (those touching the cited sources
@@ -50,6 +53,7 @@ from ..embed import Encoder
 from ..facts import FACT_EDGE_TYPES, Edge, Fact, norm
 from ..ledger import Ledger, Scope
 from ..state import Resolution, resolve
+from .factcache import FactCache, SubjectFacts
 from .pack import EvidenceGroup, EvidenceItem, Pack
 from .plan import Plan
 from .recall import Fused, Participants
@@ -159,6 +163,7 @@ class GraphStage:
         self._vectors: dict[str, np.ndarray] = {}
         self._turn_cache: dict[str, tuple[int, dict[str, int]]] = {}
         self._lock = threading.Lock()  # the caches above; queries may run on several threads
+        self.facts = FactCache(ledger)  # each subject's facts and edges, per generation
 
     # -- the stage --------------------------------------------------------------------
 
@@ -169,13 +174,14 @@ class GraphStage:
         view = View(as_of_valid, as_of_known)
         people = {n for n in (_norm_name(s) for s in
                               set(self.participants.of(scope.subject_id).values())) if n}
-        seeds = collect(self.ledger, scope, view, ranked, question_entities(question, speakers),
+        graph = self.facts.subject(scope.subject_id)
+        seeds = collect(graph, scope, view, ranked, question_entities(question, speakers),
                         n_sources=cfg.graph_seed_sources, per_entity=cfg.graph_entity_facts,
                         update_hop=update_seeds)
         if update_seeds and answerable_by_state(plan):
             person_seeds(self.ledger, scope, view, question, plan, people, seeds)
         out = GraphOutcome(seeds=seeds)
-        out.paths = self.walk(scope, view, question, seeds)
+        out.paths = self.walk(scope, view, question, seeds, graph)
         if update_seeds:
             out.target = target_key(question, plan, seeds, people,
                                     lambda: self._turns(scope.subject_id))
@@ -350,11 +356,15 @@ class GraphStage:
 
     # -- paths --------------------------------------------------------------------------
 
-    def walk(self, scope: Scope, view: View, question: str, seeds: Seeds) -> list[SupportPath]:
-        """Support paths from the seeds (see the module docstring), best S first."""
+    def walk(self, scope: Scope, view: View, question: str, seeds: Seeds,
+             graph: SubjectFacts | None = None) -> list[SupportPath]:
+        """Support paths from the seeds (see the module docstring), best S first;
+        ``graph``: the subject's facts (default: as the ledger holds them now)."""
         cfg = self.config
         if not seeds.facts or cfg.graph_max_hops <= 0:
             return []
+        if graph is None:
+            graph = self.facts.subject(scope.subject_id)
         facts = dict(seeds.facts)
         adj: dict[str, list[Edge]] = {}
         seen_edges: set[int] = set()
@@ -363,14 +373,14 @@ class GraphStage:
             if not frontier:
                 break
             new: set[str] = set()
-            for e in self.ledger.edges_among(sorted(frontier), FACT_EDGE_TYPES):
+            for e in graph.edges_among(frontier, FACT_EDGE_TYPES):
                 if e.edge_id in seen_edges or not _crossable(e, view):
                     continue
                 seen_edges.add(e.edge_id)
                 adj.setdefault(e.src, []).append(e)
                 adj.setdefault(e.dst, []).append(e)
                 new.update(x for x in (e.src, e.dst) if x not in facts)
-            for f in self.ledger.facts_with_ids(sorted(new)) if new else []:
+            for f in graph.with_ids(new):
                 if in_scope(scope, f) and view.sees(f):
                     facts[f.fact_id] = f
             frontier = {x for x in new if x in facts}
@@ -402,8 +412,17 @@ class GraphStage:
 
         for fid in sorted(seeds.facts, key=lambda x: -seeds.weight.get(x, 0.0)):
             extend([fid], [])
-        paths = sorted(found.values(), key=lambda p: (-p.score, p.line))
-        return paths[:cfg.graph_max_paths]
+        # Only the paths kept are rendered: every path scoring above the last one kept,
+        # and those tied with it (their lines break the tie).
+        keep = cfg.graph_max_paths
+        paths = sorted(found.values(), key=lambda p: -p.score)
+        if 0 < keep < len(paths):
+            last = paths[keep - 1].score
+            paths = [p for p in paths if p.score >= last]
+        for p in paths:
+            p.line = render(p.facts, p.edges, facts, view)
+        paths.sort(key=lambda p: (-p.score, p.line))
+        return paths[:keep]
 
     def _score(self, path: list[str], edges: list[Edge], facts: dict[str, Fact],
                ns: dict[str, float], view: View) -> SupportPath:
@@ -419,8 +438,7 @@ class GraphStage:
         nsv = sum(ns.get(f.fact_id, 0.0) for f in fs) / len(fs)
         score = (cfg.path_weight_ns * nsv + cfg.path_weight_pc * pc + cfg.path_weight_tc * tc
                  + cfg.path_weight_uv * uv)
-        return SupportPath(fs, tuple(edges), nsv, pc, tc, uv, score,
-                           render(fs, tuple(edges), facts, view))
+        return SupportPath(fs, tuple(edges), nsv, pc, tc, uv, score)
 
     # -- packing ---------------------------------------------------------------------------
 

@@ -269,9 +269,10 @@ class VectorIndex:
     the ledger's ``vectors_epoch`` and forces a full reload of that subject.
     """
 
-    def __init__(self, ledger: Ledger, model: str) -> None:
+    def __init__(self, ledger: Ledger, model: str, owner_kind: str = "source") -> None:
         self.ledger = ledger
         self.model = model
+        self.owner_kind = owner_kind
         self._subjects: dict[str, _SubjectVectors] = {}
         self._lock = threading.Lock()
 
@@ -286,7 +287,8 @@ class VectorIndex:
             epoch = self.ledger.meta_value("vectors_epoch") or ""
             if cur is None or cur.epoch != epoch:
                 cur = _SubjectVectors(epoch=epoch)
-            rows = self.ledger.source_vectors_after(subject_id, self.model, cur.watermark)
+            rows = self.ledger.source_vectors_after(subject_id, self.model, cur.watermark,
+                                                    self.owner_kind)
             if rows:
                 cur = self._merge(cur, rows)
             cur.generation = -1 if generation is None else generation
@@ -349,6 +351,15 @@ class VectorIndex:
         return [Hit(int(sv.seqs[idx[i]]), sv.ids[idx[i]], float(sims[i])) for i in top]
 
 
+def max_merge(a: list[Hit], b: list[Hit], k: int) -> list[Hit]:
+    """Per source, the larger of its two similarities; the best ``k``."""
+    best: dict[int, Hit] = {}
+    for h in (*a, *b):
+        if h.seq not in best or h.score > best[h.seq].score:
+            best[h.seq] = h
+    return sorted(best.values(), key=lambda h: (-h.score, h.seq))[:k]
+
+
 def dense(index: VectorIndex, encoder: Encoder, scope: Scope, question: str, k: int,
           as_of_valid: float | None = None, as_of_known: float | None = None) -> list[Hit]:
     qvec = encoder.encode([question])[0]
@@ -375,7 +386,7 @@ def normalised(route: str, hits: list[Hit]) -> list[float]:
     if not hits:
         return []
     vals = np.array([h.score for h in hits], dtype=np.float64)
-    if route == "dense":
+    if route in ("dense", "window"):
         lo, hi = float(vals.min()), float(vals.max())
         return list((vals - lo) / (hi - lo)) if hi > lo else [1.0] * len(hits)
     top = float(vals.max())
@@ -527,7 +538,8 @@ def ranked(fused: dict[int, Fused]) -> list[Fused]:
 
 
 def route_weights(cfg: RecallConfig) -> dict[str, float]:
-    return {"lexical": cfg.lexical_weight, "dense": cfg.dense_weight, "facts": cfg.facts_weight}
+    return {"lexical": cfg.lexical_weight, "dense": cfg.dense_weight, "facts": cfg.facts_weight,
+            "window": cfg.window_weight}
 
 
 def _places_in_memory(sv: _SubjectVectors, scope: Scope, seqs: list[int], span: int,

@@ -33,6 +33,7 @@ from ..consolidation.timeanchor import find_candidates
 from ..facts import Fact, norm
 from ..ledger import Ledger, Scope
 from ..state import is_multi_valued
+from .factcache import SubjectFacts
 from .plan import Plan
 from .recall import Fused
 from .text import STOPWORDS, stem, stems, words
@@ -142,27 +143,27 @@ def question_entities(question: str, speakers: Iterable[str]) -> list[str]:
     return [e for e in dict.fromkeys(out) if e]
 
 
-def collect(ledger: Ledger, scope: Scope, view: View, ranked: Sequence[Fused],
+def collect(graph: SubjectFacts, scope: Scope, view: View, ranked: Sequence[Fused],
             entities: Sequence[str], *, n_sources: int, per_entity: int,
             update_hop: bool) -> Seeds:
-    """The seeds of a question (see the module docstring)."""
+    """The seeds of a question (see the module docstring), from the subject's facts."""
     seeds = Seeds()
     head = list(ranked[:n_sources])
     top = max((f.score for f in head), default=0.0)
     score = {f.source_id: (f.score / top if top > 0 else 0.0) for f in head}
-    for f in ledger.facts_of_sources_in(scope.subject_id, list(score)):
+    for f in graph.of_sources(list(score)):
         if in_scope(scope, f) and view.sees(f):
             seeds.add(f, max((score.get(s, 0.0) for s in f.source_ids), default=0.0),
                       "recalled")
     if entities and per_entity > 0:
-        for f in ledger.facts_of_entities(scope.subject_id, entities, per_entity):
+        for f in graph.of_entities(entities, per_entity):
             if in_scope(scope, f) and view.sees(f):
                 seeds.add(f, max((score.get(s, 0.0) for s in f.source_ids), default=0.0),
                           "entity")
     if update_hop and seeds.facts:
-        edges = ledger.edges_among(list(seeds.facts), ("updates", "contradicts"))
+        edges = graph.edges_among(list(seeds.facts), ("updates", "contradicts"))
         other = {x for e in edges for x in (e.src, e.dst)} - set(seeds.facts)
-        for f in ledger.facts_with_ids(sorted(other)):
+        for f in graph.with_ids(other):
             if in_scope(scope, f) and view.sees(f):
                 seeds.add(f, 0.0, "update_hop")
     return seeds

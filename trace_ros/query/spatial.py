@@ -8,7 +8,12 @@ Two generic English question forms are answered from perception records alone:
   request's region (a frame, a point and a radius, given by the caller, who knows where
   the kitchen is) and time window (given, or a part of the day named in the question,
   relative to ``now``), newest first, each cited.
-Anything else returns ``None`` and the text pipeline answers. No rclpy here.
+Both fire only when the question is about what the robot perceived: its perceiver is the
+robot ("you", "your camera", "the robot"), the sentence is passive ("where was the mug last
+seen"), or it asks where an object is ("where are my keys", "where did I leave them", a
+locate answer then needs a perception of that label). A question whose seer or doer is
+someone else ("What did Ann see at the fair?", "Where did he put it?") is not the robot's
+perception: ``None``, and the text pipeline answers. No rclpy here.
 """
 
 from __future__ import annotations
@@ -21,11 +26,30 @@ from typing import Any
 
 from ..errors import ValidationError
 from ..ledger import Ledger, Scope, SourceRecord
+from ..state import resolve
 
 _WORD = re.compile(r"[a-z0-9]+")
+_WORDS = re.compile(r"[A-Za-z0-9']+")
 _LOCATE = re.compile(r"\bwhere\b", re.I)
-_SURVEY = re.compile(r"\bwhat\b.*\b(see|saw|seen|notice|noticed|spot|spotted|observe|observed|"
-                     r"detect|detected|perceive|perceived)\b", re.I)
+_WH = frozenset({"what", "which", "where"})
+_AUX = frozenset({"did", "do", "does", "has", "have", "had", "will", "would", "can", "could",
+                  "should", "may", "might", "was", "were", "is", "are", "am"})
+_BE = frozenset({"was", "were", "is", "are", "am"})
+# Verbs of perceiving: base / simple past (active) and past participle (also passive).
+_SEE = frozenset({"see", "saw", "notice", "spot", "observe", "detect", "perceive"})
+_SEEN = frozenset({"seen", "noticed", "spotted", "observed", "detected", "perceived"})
+# Verbs of placing or finding something, which a locate question may ask about.
+_PUT = frozenset({"put", "leave", "place", "keep", "store", "drop", "hide", "find", "set"})
+_PUT_PARTICIPLES = frozenset({"put", "left", "placed", "kept", "stored", "dropped", "hidden",
+                              "found", "set"})
+_ADVERBS = frozenset({"last", "first", "just", "recently", "ever", "already", "also", "most",
+                      "previously", "lately", "actually", "really", "not", "never"})
+# Who perceives: the robot itself or one of its sensors; the person asking.
+_ROBOT = frozenset({"you", "yourself", "robot", "camera", "cameras", "sensor", "sensors",
+                    "detector", "detectors", "lidar", "vision"})
+_ASKER = frozenset({"i", "me", "we", "us"})
+_PERSONS = frozenset({"he", "she", "they", "him", "her", "them"}) | _ASKER | {"you"}
+_SCAN = 7  # words after the auxiliary searched for the verb
 # Parts of a day named in a question -> (start hour, end hour) of that local day.
 _DAY_PARTS = {"morning": (5, 12), "afternoon": (12, 17), "evening": (17, 24), "tonight": (17, 24),
               "today": (0, 24)}
@@ -69,6 +93,60 @@ class SpatialAnswer:
 def _tokens(text: str) -> list[str]:
     return [w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
             for w in _WORD.findall(text.lower())]
+
+
+@dataclass(frozen=True)
+class Perceiver:
+    """Who the question says saw or placed something: ``robot`` (you, your camera, the
+    robot), ``asker`` (I, we), ``other`` (anyone else), or ``none`` (no one is named: a
+    passive "was seen", or an object's whereabouts, "where are my keys")."""
+
+    who: str
+    perceiving: bool  # the verb is one of seeing/noticing/detecting (a survey's verb)
+
+
+def _kind(phrase: list[str]) -> str:
+    """robot | asker | other, from the head (last word) of a noun phrase."""
+    words = [w.lower().removesuffix("'s") for w in phrase if w.lower() not in _ADVERBS]
+    if not words:
+        return "none"
+    head = words[-1]
+    if head in _ROBOT or words[0] in ("you", "yourself"):
+        return "robot"
+    return "asker" if head in _ASKER else "other"
+
+
+def perceiver(question: str) -> Perceiver:
+    """Who perceives (or placed) in a wh-question, from its auxiliary, subject and verb.
+
+    "where did <subject> (last) see/put ...": the subject is the actor; "where was <thing>
+    seen (by <agent>)": passive, the agent if one is named; "where is <thing>" with no such
+    verb: nobody, unless a person follows "did/does/has" ("where did she go")."""
+    words = _WORDS.findall(question)
+    lower = [w.lower() for w in words]
+    wh = next((i for i, w in enumerate(lower) if w in _WH), None)
+    if wh is None:
+        return Perceiver("none", False)
+    aux = next((i for i in range(wh + 1, len(lower)) if lower[i] in _AUX), None)
+    if aux is None:  # "what saw the dog?" is not a question people ask a robot
+        return Perceiver("none", False)
+    be = lower[aux] in _BE
+    for j in range(aux + 1, min(len(lower), aux + 1 + _SCAN)):
+        w = lower[j]
+        participle = w in _SEEN or w in _PUT_PARTICIPLES
+        active = w in _SEE or w in _PUT or (participle and not be)
+        if not (active or participle):
+            continue
+        seeing = w in _SEE or w in _SEEN
+        if be and participle:  # passive: the subject is the thing; the agent follows "by"
+            if j + 1 < len(lower) and lower[j + 1] == "by":
+                return Perceiver(_kind(words[j + 2:j + 4]), seeing)
+            return Perceiver("none", seeing)
+        return Perceiver(_kind(words[aux + 1:j]), seeing)
+    first = words[aux + 1] if aux + 1 < len(words) else ""
+    if not be and (first.lower() in _PERSONS or first[:1].isupper()):
+        return Perceiver(_kind([first]), False)  # "where did Ann move": Ann's doing
+    return Perceiver("none", False)
 
 
 def label_match(label: str, question_tokens: set[str]) -> float:
@@ -121,7 +199,16 @@ def answer_spatial(ledger: Ledger, scope: Scope, question: str, now: float, *,
             since, until = named
     reads = {"since": since, "until": until, "as_of_valid": as_of_valid,
              "as_of_known": as_of_known}
-    if _LOCATE.search(question):
+    who = perceiver(question)
+    if who.who == "other":  # someone else's experience: the text pipeline answers
+        return None
+    locate = bool(_LOCATE.search(question))
+    # "Where did you (last) see X", "where was X seen" or a region: a perception report.
+    # A plain "where is X" asks for the current state: when the graph holds X's place
+    # (from dialogue or described perceptions), the resolver decides it (updates,
+    # conflicts, as-of views); a pose alone is reported from the perception.
+    reported = (who.perceiving and who.who in ("robot", "none")) or region is not None
+    if locate:
         qtokens = set(_tokens(question))
         seen = [r for r in ledger.perceptions(scope, labelled=True, **reads)
                 if region is None or region.contains(r.pose)]
@@ -130,12 +217,19 @@ def answer_spatial(ledger: Ledger, scope: Scope, question: str, now: float, *,
         if best > 0:
             # newest first from the ledger: the first record with the best match is the latest
             latest = next(r for s, r in scored if s == best)
+            state = resolve(ledger, scope, latest.label, "located_at",
+                            as_of_valid=as_of_valid, as_of_known=as_of_known).status
+            # Conflicting reports are never settled by picking one; a known place is
+            # state for the resolver unless the question asks for the sighting itself.
+            if state == "conflict" or (not reported and state != "missing"):
+                return None
             confidence = f", confidence {latest.confidence:.2f}" if latest.confidence else ""
             said = f" ({latest.text})" if latest.text and latest.text != latest.label else ""
             text = (f"{latest.label}: last seen {_where(latest)} at {_when(latest.source_time)}"
                     f"{confidence}{said}")
             return SpatialAnswer("locate", text, [latest], [latest.source_id])
-    if _SURVEY.search(question) or (region is not None and not _LOCATE.search(question)):
+    # A survey lists what the robot saw: it must be the one seeing, or the caller gave a region.
+    if not locate and ((who.perceiving and who.who == "robot") or region is not None):
         seen = [r for r in ledger.perceptions(scope, **reads)
                 if region is None or region.contains(r.pose)][:limit]
         if not seen:
