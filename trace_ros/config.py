@@ -69,10 +69,8 @@ class RecallConfig:
     lexical_weight: float = 1.0
     dense_weight: float = 0.5
     facts_weight: float = 0.2
-    # Contextual dense vectors (a turn with the turn before it, owner_kind 'window'):
-    # off | route (its own finding route, window_weight) | max (the dense route takes
-    # the larger of turn and window similarity).
-    window_mode: str = "route"
+    # The 'window' route: cosine over each turn embedded with the two before it in its
+    # session (consolidation's owner_kind 'window' vectors), min-max normalised like dense.
     window_weight: float = 0.5
     # Added to turns spoken by a participant the question names.
     participant_weight: float = 0.1

@@ -288,6 +288,8 @@ def m004_job_retry(db: Database) -> None:
 # Payload key naming the source a record belongs with (an image shared with an
 # utterance, a camera snapshot taken as it was said): shown together as one unit.
 ATTACHED_TO = "attached_to"
+# A 'window' vector embeds a source with up to this many sources before it in its session.
+WINDOW_BEFORE = 2
 
 SOURCE_COLUMNS = (
     "seq, source_id, subject_id, robot_id, session_id, modality, speaker, text, label, "
@@ -800,6 +802,16 @@ class Ledger(GraphStore, ExploreStore, SpatialReads):
               np.asarray(v, dtype=np.float32).tobytes()) for oid, subj, v in rows],
         )
 
+    def session_before(self, subject_id: str, robot_id: str, session_id: str, seq: int,
+                       n: int) -> list[SourceRecord]:
+        """The last ``n`` sources of the session stored before ``seq``, oldest first
+        (what a 'window' vector embeds with a source)."""
+        rows = self.query(
+            f"SELECT {SOURCE_COLUMNS} FROM sources WHERE subject_id = ? AND session_id = ? "
+            "AND robot_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
+            (subject_id, session_id, robot_id, int(seq), int(n)))
+        return [SourceRecord.from_row(r) for r in reversed(rows)]
+
     def vector_models(self) -> list[tuple[str, int, int]]:
         """(model, dim, count) of the stored source vectors."""
         return [(r[0], int(r[1]), int(r[2])) for r in self.query(
@@ -823,16 +835,19 @@ class Ledger(GraphStore, ExploreStore, SpatialReads):
             "ORDER BY j.source_seq LIMIT ?) ORDER BY seq", (model, int(dim), int(limit)))
         return [SourceRecord.from_row(r) for r in rows]
 
-    def replace_vectors(self, model: str, rows: Sequence[tuple[str, str, np.ndarray]]) -> int:
-        """Store re-embedded source vectors of ``model`` and drop the same sources'
-        vectors of any other model, in one transaction; returns the generation."""
+    def replace_vectors(self, model: str, rows: Sequence[tuple[str, str, np.ndarray]],
+                        window_rows: Sequence[tuple[str, str, np.ndarray]] = ()) -> int:
+        """Store re-embedded source (and window) vectors of ``model`` and drop the same
+        sources' vectors of any other model, in one transaction; returns the generation."""
         with self.write() as conn:
             self.put_vectors(conn, "source", model, rows)
+            if window_rows:
+                self.put_vectors(conn, "window", model, window_rows)
             ids = [r[0] for r in rows]
             for start in range(0, len(ids), 500):
                 chunk = ids[start:start + 500]
                 conn.execute(
-                    f"DELETE FROM vectors WHERE owner_kind = 'source' AND model != ? "
+                    f"DELETE FROM vectors WHERE owner_kind IN ('source', 'window') AND model != ? "
                     f"AND owner_id IN ({','.join('?' * len(chunk))})", [model, *chunk])
             self._bump_vectors_epoch(conn)
             return self.bump_generation(conn)
@@ -840,7 +855,7 @@ class Ledger(GraphStore, ExploreStore, SpatialReads):
     def drop_other_vectors(self, model: str, dim: int) -> int:
         """Delete source vectors not of (``model``, ``dim``); returns how many."""
         with self.write() as conn:
-            cur = conn.execute("DELETE FROM vectors WHERE owner_kind = 'source' "
+            cur = conn.execute("DELETE FROM vectors WHERE owner_kind IN ('source', 'window') "
                                "AND (model != ? OR dim != ?)", (model, int(dim)))
             if cur.rowcount:
                 self._bump_vectors_epoch(conn)
@@ -930,8 +945,20 @@ class Ledger(GraphStore, ExploreStore, SpatialReads):
             for chunk_start in range(0, len(removed), 500):
                 chunk = removed[chunk_start:chunk_start + 500]
                 marks = ",".join("?" * len(chunk))
-                conn.execute(f"DELETE FROM vectors WHERE owner_kind = 'source' "
+                conn.execute(f"DELETE FROM vectors WHERE owner_kind IN ('source', 'window') "
                              f"AND owner_id IN ({marks})", chunk)
+                # A window vector embeds the sources before its own: those that
+                # follow a forgotten source in its session lose theirs too.
+                lags = ", ".join(f"lag(source_id, {i}) OVER w AS p{i}"
+                                 for i in range(1, WINDOW_BEFORE + 1))
+                hit = " OR ".join(f"p{i} IN ({marks})" for i in range(1, WINDOW_BEFORE + 1))
+                conn.execute(
+                    "DELETE FROM vectors WHERE owner_kind = 'window' AND owner_id IN ("
+                    f"SELECT source_id FROM (SELECT source_id, {lags} FROM sources "
+                    f"WHERE subject_id IN (SELECT subject_id FROM sources WHERE source_id "
+                    f"IN ({marks})) WINDOW w AS (PARTITION BY subject_id, robot_id, "
+                    f"session_id ORDER BY seq)) WHERE {hit})",
+                    chunk + chunk * WINDOW_BEFORE)
                 conn.execute(f"DELETE FROM sources WHERE source_id IN ({marks})", chunk)
                 self._forget_audit(conn, chunk)
             if allow_reingest:

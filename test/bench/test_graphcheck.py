@@ -79,3 +79,23 @@ def test_an_undrained_ledger_is_not_compared(ledger: Ledger) -> None:
                      "(SELECT min(job_id) FROM jobs)")
     result = _check().compare(ledger.path)
     assert result["facts_vs_rebuild"] == "not drained" and result["jobs"]["pending"] == 1
+
+
+def test_the_faults_stream_makes_an_order_sensitive_graph(tmp_path: Path) -> None:
+    """`bench faults` streams statements whose values change, so its rebuild check
+    compares facts and update edges, not an empty graph."""
+    from trace_ros.bench.faults import brief, diff_rows, statement
+
+    with Ledger(tmp_path / "stream.db") as led:
+        capture(led, [Event("dialogue", Scope(f"subject-{i % 4}", "", "faults"), statement(i),
+                            "p", stamp=T0 + i, source_id=f"s/{i}") for i in range(120)])
+        cfg = MemoryConfig()
+        projector, gate = build_projection(led, cfg)
+        Consolidator(led, HashEncoder(), cfg.consolidation, projector=projector,
+                     gate=gate).drain()
+        gate.close()
+        counts = led.graph_counts()
+    assert counts["facts"] > 50 and counts["edges_by_type"].get("updates", 0) > 5
+    graph = {"differences": snapshot_diff({"facts": [("f1", 1), ("f2", 1)]},
+                                          {"facts": [("f1", 2), ("f2", 2)]})}
+    assert diff_rows(graph) == 4 and len(brief(graph["differences"])["facts"]["examples"]) == 1

@@ -136,6 +136,9 @@ def test_change_of_embedding_model_reembeds_every_source(ledger: Ledger) -> None
                           ConsolidationConfig(batch_size=2))
     worker.drain()
     assert ledger.vector_models() == [("model-b", 6, 5)]
+    # the window vectors (a source with the turns before it) follow the model too
+    assert ledger.query("SELECT model, dim, count(*) FROM vectors WHERE owner_kind = 'window' "
+                        "GROUP BY model, dim") == [("model-b", 6, 5)]
     assert ledger.generation() > gen
     assert ledger.job_counts()["done"] == 5  # re-embedding does not re-project
 

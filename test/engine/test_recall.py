@@ -232,3 +232,72 @@ def test_an_attached_record_is_shown_with_its_source_as_one_unit(ledger: Ledger)
     scoped = engine.ask(QueryRequest(S1, "What kind of puppy does Sam have?"))
     assert "t1#elsewhere" not in [e.source_id for e in scoped.evidence]
     assert "t1#photo" in [e.source_id for e in scoped.evidence]
+
+
+def _vector(ledger: Ledger, kind: str, source_id: str):  # noqa: ANN202
+    import numpy as np
+
+    rows = ledger.query("SELECT vec FROM vectors WHERE owner_kind = ? AND owner_id = ?",
+                        (kind, source_id))
+    return np.frombuffer(rows[0][0], dtype=np.float32) if rows else None
+
+
+def test_window_vectors_embed_a_turn_with_the_two_before_it(ledger: Ledger, encoder) -> None:  # noqa: ANN001
+    import numpy as np
+
+    from trace_ros.config import ConsolidationConfig
+    from trace_ros.consolidation.worker import Consolidator
+
+    turns = [(S1, "Sam", "Did you adopt the puppy?", "t1"), (S2, "Ann", "Other talk.", "o1"),
+             (S1, "Evan", "Yes, a beagle.", "t2"), (S1, "Sam", "What is her name?", "t3"),
+             (S2, "Bo", "More other talk.", "o2"), (S1, "Evan", "Daisy.", "t4")]
+    _ingest(ledger, [Event("dialogue", sc, text, who, stamp=DAY + i, source_id=sid)
+                     for i, (sc, who, text, sid) in enumerate(turns)])
+    # Batches of two: a window reaches back into sources of an earlier batch.
+    Consolidator(ledger, encoder, ConsolidationConfig(batch_size=2)).drain()
+    # First of its session: its window is its own vector.
+    assert np.array_equal(_vector(ledger, "window", "t1"), _vector(ledger, "source", "t1"))
+    expected = encoder.encode(["Evan: Yes, a beagle.\nSam: What is her name?\nEvan: Daisy."])[0]
+    assert np.allclose(_vector(ledger, "window", "t4"), expected, atol=1e-5)
+    assert np.allclose(_vector(ledger, "window", "o2"),
+                       encoder.encode(["Ann: Other talk.\nBo: More other talk."])[0], atol=1e-5)
+    # Forgetting a turn drops the windows that embed it (its own and the next two).
+    ledger.forget(None, ["t2"])
+    assert [_vector(ledger, "window", s) is None for s in ("t3", "t4", "o2")] == [True, True, False]
+    assert _vector(ledger, "source", "t4") is not None
+
+
+def test_window_route_is_fused_and_ablatable(ledger: Ledger, encoder) -> None:  # noqa: ANN001
+    from trace_ros.consolidation.worker import Consolidator
+
+    _ingest(ledger, [
+        Event("dialogue", S1, "Which instrument are you learning these days?", "Sam", stamp=DAY,
+              source_id="q"),
+        Event("dialogue", S1, "The cello, twice a week.", "Evan", stamp=DAY + 1, source_id="a"),
+    ])
+    Consolidator(ledger, encoder).drain()
+    question = QueryRequest(Scope("home"), "What instrument is Evan learning?")
+    res = QueryEngine(ledger, encoder, audit=False).ask(question)
+    assert set(res.routes["window"]) == {"q", "a"}
+    # The reply alone says little; with the question it answers, it is close to this one.
+    qvec = encoder.encode([question.question])[0]
+    assert qvec @ _vector(ledger, "window", "a") > qvec @ _vector(ledger, "source", "a") + 0.05
+    assert "window" in QueryEngine.COMPONENTS
+    res = QueryEngine(ledger, encoder, audit=False, ablate={"window"}).ask(question)
+    assert "window" not in res.routes
+
+
+def test_a_long_turn_before_is_left_out_of_the_window(ledger: Ledger, encoder) -> None:  # noqa: ANN001
+    import numpy as np
+
+    from trace_ros.consolidation.worker import WINDOW_MAX_CHARS, Consolidator
+
+    long_text = "We walked along the river and talked. " * (WINDOW_MAX_CHARS // 30)
+    _ingest(ledger, [Event("dialogue", S1, long_text, "Sam", stamp=DAY, source_id="long"),
+                     Event("dialogue", S1, "Short one.", "Evan", stamp=DAY + 1, source_id="mid"),
+                     Event("dialogue", S1, "And the reply.", "Sam", stamp=DAY + 2, source_id="end")])
+    Consolidator(ledger, encoder).drain()
+    # The encoder would cut the end of the text, the turn itself: the long turn goes first.
+    assert np.array_equal(_vector(ledger, "window", "mid"), _vector(ledger, "source", "mid"))
+    assert np.allclose(_vector(ledger, "window", "end"),
+                       encoder.encode(["Evan: Short one.\nSam: And the reply."])[0], atol=1e-5)

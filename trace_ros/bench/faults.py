@@ -303,6 +303,16 @@ def graph_check(harness: Harness, stream: Stream, checker: RebuildCheck) -> dict
             "check_s": round(time.monotonic() - started, 1)}
 
 
+def diff_rows(graph: dict[str, Any]) -> int:
+    """How many graph rows differ from the rebuild (0 when equal or not compared)."""
+    return sum(t["only_live"] + t["only_rebuilt"] for t in graph.get("differences", {}).values())
+
+
+def brief(differences: dict[str, Any]) -> dict[str, Any]:
+    """Differences for the summary line: counts per table and one example each."""
+    return {table: {**d, "examples": d["examples"][:1]} for table, d in differences.items()}
+
+
 def wants_graph_check(mode: str, fault: str) -> bool:
     return mode == "every" or (mode == "consolidation" and fault in CONSOLIDATION_FAULTS)
 
@@ -318,6 +328,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     harness = Harness(db, rng)
     checker = RebuildCheck(harness.params, {"consolidation.lease_s": LEASE_S})
     graph_checks: Counter = Counter()
+    grew_after: list[str] = []  # rounds after which more graph rows differed than before
+    last_diff_rows = 0
     rounds: list[dict[str, Any]] = []
     kills: Counter = Counter()
     forgotten: dict[str, set[str]] = {}
@@ -346,6 +358,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if wants_graph_check(args.graph_check, kind):
                     graph = graph_check(harness, stream, checker)
                     graph_checks[graph["facts_vs_rebuild"]] += 1
+                    graph["graph_diff_rows"] = diff_rows(graph)
+                    if graph["graph_diff_rows"] > last_diff_rows:
+                        grew_after.append(f"{n}:{kind}")
+                    last_diff_rows = graph["graph_diff_rows"]
                 ok = (ok_serve and check["acked_lost"] == 0 and check["duplicated"] == 0
                       and check["jobless_sources"] == 0 and check["orphan_vectors"] == 0
                       and check["integrity"] == "ok" and not check["forget_partial"]
@@ -370,11 +386,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                                   for q in (50, 95)},
                 "facts_vs_rebuild": final_graph["facts_vs_rebuild"],
                 "graph_checks": dict(graph_checks),
-                "graph_differences": [
-                    {"round": r["round"], "fault": r["fault"], **r["differences"]}
-                    for r in rounds if "differences" in r][:3]
-                + ([{"round": "end", **final_graph["differences"]}]
-                   if "differences" in final_graph else []),
+                "graph_diff_grew_after": grew_after,
+                "graph_differences": brief(final_graph.get("differences", {})),
                 "graph_rows": final_graph.get("graph_rows"),
                 "db": str(db),
             }

@@ -26,9 +26,14 @@ import time
 from dataclasses import dataclass
 from typing import Protocol
 
+import numpy as np
+
 from ..config import ConsolidationConfig
 from ..embed import Encoder, source_text
-from ..ledger import Job, Ledger
+from ..ledger import WINDOW_BEFORE, Job, Ledger, SourceRecord
+
+# At most this many characters in a 'window' text (see ``Consolidator._windows``).
+WINDOW_MAX_CHARS = 1000
 
 
 class Projector(Protocol):
@@ -115,8 +120,7 @@ class Consolidator:
                     report.deferred = self.ledger.defer_jobs(jobs, self.worker, self.gate.reason,
                                                              delay)
                     return
-            vectors = self.encoder.encode([source_text(j.source.speaker, j.source.text)
-                                           for j in jobs])
+            vectors, window_vectors = self._embed([j.source for j in jobs])
             notes = self.gate.notes() if self.gate is not None else {}
             with self.ledger.write() as conn:
                 held = Ledger.held_jobs(conn, self.worker, jobs)
@@ -126,6 +130,10 @@ class Consolidator:
                     Ledger.put_vectors(conn, "source", self.encoder.name,
                                        [(j.source.source_id, j.source.subject_id, vec_of[j.job_id])
                                         for j in held])
+                    window_of = {j.job_id: v for j, v in zip(jobs, window_vectors, strict=True)}
+                    Ledger.put_vectors(conn, "window", self.encoder.name,
+                                       [(j.source.source_id, j.source.subject_id,
+                                         window_of[j.job_id]) for j in held])
                     outcomes = self.projector.project(conn, held)
                     report.done = Ledger.complete_jobs(conn, self.worker, held, outcomes, notes)
                     report.generation = Ledger.bump_generation(conn)
@@ -134,6 +142,43 @@ class Consolidator:
             report.failed = self.ledger.fail_jobs(jobs, self.worker, report.error,
                                                   cfg.max_attempts, cfg.retry_base_s,
                                                   cfg.retry_max_s)
+
+    def _embed(self, sources: list[SourceRecord]) -> tuple[np.ndarray, list[np.ndarray]]:
+        """Each source's own vector and its 'window' vector, in order. A source with
+        nothing before it in its session: its window is its own vector (every source
+        has one, so the window route never leaves a source out)."""
+        vectors = self.encoder.encode([source_text(s.speaker, s.text) for s in sources])
+        windows = self._windows(sources)
+        texts = [windows[s.seq] for s in sources if windows[s.seq]]
+        embedded = iter(self.encoder.encode(texts) if texts else [])
+        return vectors, [next(embedded) if windows[s.seq] else v
+                         for s, v in zip(sources, vectors, strict=True)]
+
+    def _windows(self, sources: list[SourceRecord]) -> dict[int, str]:
+        """Source seq -> the source with the sources before it in its session (at most
+        ``WINDOW_BEFORE``) as one text, the text of its 'window' vector: a turn is
+        often understood only with the turns it answers. "" for a source without a
+        session or first in it."""
+        before: dict[tuple[str, str, str], list[SourceRecord]] = {}
+        out: dict[int, str] = {}
+        for src in sorted(sources, key=lambda s: s.seq):
+            out[src.seq] = ""
+            if not src.session_id:
+                continue
+            key = (src.subject_id, src.robot_id, src.session_id)
+            if key not in before:  # the first of its session in this batch: ask the ledger
+                before[key] = self.ledger.session_before(*key, src.seq, WINDOW_BEFORE)
+            prior = before[key][-WINDOW_BEFORE:]
+            own = source_text(src.speaker, src.text)
+            lines = [source_text(r.speaker, r.text) for r in prior]
+            # The encoder truncates the end of a long text, where the source itself is:
+            # drop the oldest turns first (about 4 characters a token, 256 tokens).
+            while lines and sum(len(t) + 1 for t in lines) + len(own) > WINDOW_MAX_CHARS:
+                lines.pop(0)
+            if lines:
+                out[src.seq] = "\n".join((*lines, own))
+            before[key] = [*prior, src]
+        return out
 
     def _reembed_batch(self) -> int:
         """After a change of embedding model: re-embed one batch of done sources
@@ -149,9 +194,10 @@ class Consolidator:
             self.ledger.drop_other_vectors(name, dim)
             self._check_model = False
             return 0
-        vectors = self.encoder.encode([source_text(s.speaker, s.text) for s in sources])
-        self.ledger.replace_vectors(name, [(s.source_id, s.subject_id, v)
-                                           for s, v in zip(sources, vectors, strict=True)])
+        vectors, windows = self._embed(sources)
+        self.ledger.replace_vectors(
+            name, [(s.source_id, s.subject_id, v) for s, v in zip(sources, vectors, strict=True)],
+            [(s.source_id, s.subject_id, w) for s, w in zip(sources, windows, strict=True)])
         return len(sources)
 
     def drain(self, progress=None) -> int:

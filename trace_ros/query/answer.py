@@ -251,14 +251,12 @@ class QueryEngine:
             t = time.perf_counter()
             routes["dense"] = self.index.search(sc, qvec, cfg.dense_k, *view,
                                                 generation=generation)
-            if (self.windows is not None and self.on("window")
-                    and cfg.window_mode in ("route", "max")):
-                near = self.windows.search(sc, qvec, cfg.dense_k, *view, generation=generation)
-                if cfg.window_mode == "route":
-                    routes["window"] = near
-                else:
-                    routes["dense"] = rc.max_merge(routes["dense"], near, cfg.dense_k)
             timings["recall_dense"] = _ms(t)
+            if self.windows is not None and self.on("window"):
+                t = time.perf_counter()
+                routes["window"] = self.windows.search(sc, qvec, cfg.dense_k, *view,
+                                                       generation=generation)
+                timings["recall_window"] = _ms(t)
         if found is not None:
             # A fact restating its source's words would count the same match twice:
             # the route adds only sources the text search did not find.

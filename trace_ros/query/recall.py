@@ -1,7 +1,9 @@
 """Recall routes over source records, all scoped before ranking, and their fusion.
 
 Routes that *find* sources: ``lexical`` (FTS5 BM25 over source text), ``dense``
-(MiniLM cosine), ``facts`` (FTS5 over extracted facts, mapped to the sources
+(MiniLM cosine), ``window`` (MiniLM cosine over each turn embedded with the two
+before it in its session: a reply such as "Yes, last May" is only findable with
+the turn it answers), ``facts`` (FTS5 over extracted facts, mapped to the sources
 they came from; only sources the text search missed, since a fact that
 restates its source would count the same words twice). Routes that *re-rank*
 what was found, from the question and the records' place in time and
@@ -349,15 +351,6 @@ class VectorIndex:
         else:
             top = np.argsort(-sims, kind="stable")
         return [Hit(int(sv.seqs[idx[i]]), sv.ids[idx[i]], float(sims[i])) for i in top]
-
-
-def max_merge(a: list[Hit], b: list[Hit], k: int) -> list[Hit]:
-    """Per source, the larger of its two similarities; the best ``k``."""
-    best: dict[int, Hit] = {}
-    for h in (*a, *b):
-        if h.seq not in best or h.score > best[h.seq].score:
-            best[h.seq] = h
-    return sorted(best.values(), key=lambda h: (-h.score, h.seq))[:k]
 
 
 def dense(index: VectorIndex, encoder: Encoder, scope: Scope, question: str, k: int,
