@@ -696,13 +696,22 @@ class Ledger(GraphStore, ExploreStore, SpatialReads):
                 "|| coalesce('; before: ' || last_error, '') "
                 "WHERE status = 'running' AND lease_until < ? AND attempts >= ?",
                 (now, max_attempts, now, max_attempts))
-            rows = conn.execute(
-                "SELECT job_id, source_seq, attempts, fence FROM jobs WHERE "
-                "((status IN ('pending', 'deferred') AND coalesce(not_before, 0) <= ?) "
-                "OR (status = 'running' AND lease_until < ?)) "
-                "AND attempts < ? ORDER BY job_id LIMIT ?",
-                (now, now, max_attempts, limit),
-            ).fetchall()
+            # Projection is order-dependent (a newer fact revises an older one), so jobs
+            # are claimed strictly in source order: the claim stops at the first
+            # outstanding job that is not due (another worker holds it, or it waits for
+            # a retry), and a newer source is never projected before an older one.
+            # Job IDs follow source order (both are assigned in the capture transaction).
+            outstanding = conn.execute(
+                "SELECT job_id, source_seq, attempts, fence, "
+                "(status IN ('pending', 'deferred') AND coalesce(not_before, 0) <= ?) "
+                "OR (status = 'running' AND lease_until < ?) FROM jobs "
+                "WHERE status IN ('pending', 'deferred', 'running') AND attempts < ? "
+                "ORDER BY job_id LIMIT ?", (now, now, max_attempts, limit)).fetchall()
+            rows = []
+            for row in outstanding:
+                if not row[4]:
+                    break
+                rows.append(row[:4])
             if not rows:
                 return []
             conn.executemany(
@@ -712,6 +721,20 @@ class Ledger(GraphStore, ExploreStore, SpatialReads):
             )
         sources = self.get_sources_by_seq([r[1] for r in rows])
         return [Job(r[0], sources[r[1]], r[2] + 1, r[3] + 1) for r in rows if r[1] in sources]
+
+    def job_holders(self) -> list[str]:
+        """The workers that hold running jobs now."""
+        return [r[0] for r in self.query(
+            "SELECT DISTINCT claimed_by FROM jobs WHERE status = 'running' "
+            "AND claimed_by IS NOT NULL")]
+
+    def expire_leases(self, worker: str) -> int:
+        """End the leases of a worker known to be dead, so its jobs are claimed at once
+        (rather than when the lease runs out). Returns how many jobs it held."""
+        with self.write() as conn:
+            cur = conn.execute("UPDATE jobs SET lease_until = 0 WHERE status = 'running' "
+                               "AND claimed_by = ?", (worker,))
+            return int(cur.rowcount)
 
     @staticmethod
     def held_jobs(conn: sqlite3.Connection, worker: str, jobs: Sequence[Job]) -> list[Job]:

@@ -294,3 +294,64 @@ def test_full_reset_drops_the_graph_with_the_vectors(ledger: Ledger) -> None:
     assert ledger.query("SELECT count(*) FROM facts")[0][0] == 0
     assert ledger.query("SELECT count(*) FROM edges")[0][0] == 0
     assert ledger.vector_models() == [] and ledger.job_counts()["pending"] == 1
+
+
+# -- projection in source order (a newer fact revises an older one) ---------------------
+
+
+def test_jobs_are_claimed_in_source_order_never_past_a_held_one(ledger: Ledger) -> None:
+    _fill(ledger, 6)
+    first = ledger.claim_jobs("w1", 2, lease_s=60.0, max_attempts=3)
+    assert [j.source.text for j in first] == ["note number 0", "note number 1"]
+    # w1 still holds the oldest jobs: w2 must not project newer sources before them.
+    assert ledger.claim_jobs("w2", 10, lease_s=60.0, max_attempts=3) == []
+    with ledger.write() as conn:
+        Ledger.complete_jobs(conn, "w1", first, ["noop", "noop"])
+    rest = ledger.claim_jobs("w2", 10, lease_s=60.0, max_attempts=3)
+    assert [j.source.text for j in rest] == [f"note number {i}" for i in range(2, 6)]
+
+
+def test_a_dead_workers_jobs_are_taken_at_once_not_after_the_lease(ledger: Ledger) -> None:
+    import subprocess
+    import sys
+
+    from trace_ros.consolidation.worker import process_gone, worker_id
+
+    child = subprocess.run([sys.executable, "-c", "from trace_ros.consolidation.worker "
+                            "import worker_id; print(worker_id())"],
+                           capture_output=True, text=True, check=True)
+    dead = child.stdout.strip()
+    assert process_gone(dead) and not process_gone(worker_id())
+    assert not process_gone("otherhost:1:1.00")  # another machine's worker: its lease decides
+    _fill(ledger, 3)
+    assert len(ledger.claim_jobs(dead, 2, lease_s=3600.0, max_attempts=3)) == 2
+    report = Consolidator(ledger, HashEncoder()).run_once()
+    assert report.claimed == 3 and report.done == 3
+
+
+def test_a_batch_killed_midway_leaves_the_graph_of_a_clean_rebuild(tmp_path: Path) -> None:
+    """A worker dies holding the older half; the next one must not project the newer
+    half first: the graph then equals a rebuild from the sources alone."""
+    from trace_ros.consolidation.cpu import CpuExtractor
+    from trace_ros.consolidation.project import GraphProjector
+
+    def worker(led: Ledger, name: str) -> Consolidator:
+        return Consolidator(led, HashEncoder(), ConsolidationConfig(batch_size=2),
+                            worker_name=name, projector=GraphProjector(led, CpuExtractor()))
+
+    lines = ["I live in Boston.", "The red mug is on the kitchen table.",
+             "We moved to Seattle last month.", "The red mug is in the sink now."]
+    events = [Event("dialogue", ALICE, text, "alice", stamp=1_700_000_000.0 + 86400 * i)
+              for i, text in enumerate(lines)]
+    with Ledger(tmp_path / "live.db") as live:
+        ingest(live, events, CaptureConfig())
+        live.claim_jobs("gone-host:1:1.00", 2, lease_s=0.05, max_attempts=3)  # dies here
+        worker(live, "w2").run_once()  # the older jobs are still held: nothing newer first
+        assert live.job_counts()["done"] == 0
+        time.sleep(0.1)  # the dead worker's lease runs out
+        worker(live, "w2").drain()
+        after_crash = live.graph_snapshot()
+        assert live.graph_counts()["facts_by_status"].get("superseded", 0) == 2
+        live.reset_derived()
+        worker(live, "w3").drain()
+        assert live.graph_snapshot() == after_crash

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
+import psutil
 
 from ..config import ConsolidationConfig
 from ..embed import Encoder, source_text
@@ -34,6 +35,26 @@ from ..ledger import WINDOW_BEFORE, Job, Ledger, SourceRecord
 
 # At most this many characters in a 'window' text (see ``Consolidator._windows``).
 WINDOW_MAX_CHARS = 1000
+
+
+def worker_id() -> str:
+    """``host:pid:start`` — the process start time guards against a reused PID."""
+    start = psutil.Process(os.getpid()).create_time()
+    return f"{socket.gethostname()}:{os.getpid()}:{start:.2f}"
+
+
+def process_gone(worker: str) -> bool:
+    """True when ``worker`` (a ``worker_id``) names a process of this host that no
+    longer runs; False for other hosts and for names of another form."""
+    parts = worker.split(":")
+    if len(parts) != 3 or parts[0] != socket.gethostname() or not parts[1].isdigit():
+        return False
+    try:
+        return f"{psutil.Process(int(parts[1])).create_time():.2f}" != parts[2]
+    except psutil.NoSuchProcess:
+        return True
+    except psutil.Error:
+        return False
 
 
 class Projector(Protocol):
@@ -93,7 +114,7 @@ class Consolidator:
         self.projector: Projector = projector or NoopProjector()
         self.gate = gate
         self.config = config or ConsolidationConfig()
-        self.worker = worker_name or f"{socket.gethostname()}:{os.getpid()}"
+        self.worker = worker_name or worker_id()
         self._check_model = True  # compare stored vectors with the encoder on the first run
 
     def run_once(self) -> BatchReport:
@@ -103,6 +124,9 @@ class Consolidator:
         started = time.monotonic()
         cfg = self.config
         jobs = self.ledger.claim_jobs(self.worker, cfg.batch_size, cfg.lease_s, cfg.max_attempts)
+        if not jobs and self._reclaim_dead():
+            jobs = self.ledger.claim_jobs(self.worker, cfg.batch_size, cfg.lease_s,
+                                          cfg.max_attempts)
         report = BatchReport(claimed=len(jobs))
         if not jobs:
             report.reembedded = self._reembed_batch()
@@ -179,6 +203,16 @@ class Consolidator:
                 out[src.seq] = "\n".join((*lines, own))
             before[key] = [*prior, src]
         return out
+
+    def _reclaim_dead(self) -> int:
+        """Jobs are claimed in source order, so a worker that died mid-batch holds up
+        every newer job until its lease runs out: end the leases of workers of this
+        host whose process is gone (named by ``worker_id``) at once."""
+        freed = 0
+        for holder in self.ledger.job_holders():
+            if holder != self.worker and process_gone(holder):
+                freed += self.ledger.expire_leases(holder)
+        return freed
 
     def _reembed_batch(self) -> int:
         """After a change of embedding model: re-embed one batch of done sources
