@@ -2,7 +2,7 @@
 """Forget residue by byte scans: store marked secrets, use them, forget them, grep the files.
 
 Builds a ledger with several subjects, each sentence carrying a unique marker token;
-consolidates (vectors), asks questions (audit rows), then forgets by subject, by
+consolidates (vectors, facts, edges), asks questions (audit rows), then forgets by subject, by
 session and by source IDs (non-ASCII, quoted and ``_``/``%`` IDs included), closes
 the ledger and scans every file of it (main, -wal, -shm) for each forgotten marker,
 table by table and byte by byte. Markers of records that were kept must still be found
@@ -20,7 +20,8 @@ import tempfile
 from pathlib import Path
 
 from trace_ros.capture import Event, ingest
-from trace_ros.config import CaptureConfig
+from trace_ros.config import CaptureConfig, MemoryConfig
+from trace_ros.consolidation.project import build_projection
 from trace_ros.consolidation.worker import Consolidator
 from trace_ros.embed import MiniLMEncoder
 from trace_ros.ledger import Ledger, Scope
@@ -39,7 +40,7 @@ def corpus() -> list[tuple[Event, str]]:
             marker = f"zq{subject}{i}x{s}marker"
             sid = ids[i] + f"-{subject}" if i < len(ids) else f"{subject}-{i}"
             out.append((Event("dialogue", Scope(subject, "r1", f"sess{i % 3}"),
-                              f"Remember the code word {marker} for the garden gate.",
+                              f"I live in {marker} now and the code word {marker} opens the garden gate.",
                               subject.title(), stamp=1_700_000_000.0 + 100 * s + i,
                               source_id=sid), marker))
     return out
@@ -60,7 +61,10 @@ def main(argv: list[str] | None = None) -> int:
     encoder = MiniLMEncoder()
     with Ledger(db) as ledger:
         ingest(ledger, [e for e, _ in items], CaptureConfig())
-        Consolidator(ledger, encoder).drain()
+        projector, gate = build_projection(ledger, MemoryConfig())
+        Consolidator(ledger, encoder, projector=projector, gate=gate).drain()
+        gate.close()
+        facts = ledger.graph_counts()["facts"]
         engine = QueryEngine(ledger, encoder)
         for subject in ("alice", "bob", "carol"):
             for i in range(3):
@@ -91,7 +95,8 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             text = repr(rows)
             per_table[table] = sum(m in text or m.encode() in text.encode() for m in gone)
-    result = {"sources": len(items), "forgotten": len(forgotten), "markers_forgotten": len(gone),
+    result = {"sources": len(items), "facts_before_forget": facts, "forgotten": len(forgotten),
+              "markers_forgotten": len(gone),
               "residue_files": residue, "residue_tables": {k: v for k, v in per_table.items() if v},
               "kept_markers_found": f"{found_kept}/{len(kept)}",
               "files_open": {k: len(v) for k, v in open_blobs.items()},

@@ -1206,6 +1206,14 @@ class Ledger(GraphStore, ExploreStore, SpatialReads):
         written = 0
         with self.write() as conn:
             for r in records:
+                # Queued before a forget that removed what it showed: its answer may
+                # quote forgotten text, so it is not written at all.
+                shown = list(dict.fromkeys([*r.shown, *r.cited]))
+                present = conn.execute(
+                    "SELECT count(*) FROM sources WHERE source_id IN "
+                    "(SELECT value FROM json_each(?))", (json.dumps(shown),)).fetchone()[0]
+                if present < len(shown):
+                    continue
                 cur = conn.execute(
                     "INSERT OR IGNORE INTO audit (query_id, asked_at, subject_id, scope, question, "
                     "plan, routes, evidence_ids, cited_ids, answer, status, reader, timings) "

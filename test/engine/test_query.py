@@ -253,3 +253,20 @@ def test_close_writes_what_is_queued_and_forget_removes_audit_links(filled: Ledg
     assert filled.query("SELECT count(*) FROM audit_sources WHERE query_id = ?", (qid,))[0][0] == 0
     off = QueryEngine(filled, None, audit=False).ask(QueryRequest(ALICE, "parcel?"))
     assert off.recall_id == ""
+
+
+def test_an_audit_row_queued_before_a_forget_is_not_written_after_it(filled: Ledger) -> None:
+    """The writer is behind the request path: a forget can land between the answer and
+    the audit write. The row (which may quote the forgotten text) must not appear."""
+    from trace_ros.ledger import AuditRecord
+
+    engine = QueryEngine(filled, None, audit=False)
+    res = engine.ask(QueryRequest(ALICE, "When is the parcel pickup?"))
+    shown = [e.source_id for e in res.evidence]
+    record = AuditRecord(query_id=424242, asked_at=1.0, subject_id="alice", scope={},
+                         question="When is the parcel pickup?", plan={}, routes={},
+                         shown=shown, cited=res.source_ids, answer=res.answer,
+                         status=res.status, reader="extractive", timings={})
+    filled.forget(None, [shown[0]])
+    assert filled.write_audit([record]) == 0
+    assert filled.query("SELECT count(*) FROM audit WHERE query_id = 424242")[0][0] == 0
