@@ -263,8 +263,8 @@ def residual(question: str, entity: str = "", qualifier: str = "",
     """The question's content words that the key does not account for: not the
     entity's, the category's, a relation word, a name, a time expression or a word
     that only frames the question. A question is about the key alone (a *state
-    question*) when nothing is left ("What is Caroline's favourite book?" — but not
-    "What was Caroline's reaction to …?")."""
+    question*) when nothing is left ("What is Ana's favourite book?" — but not
+    "What was Ana's reaction to …?")."""
     text = question
     for m in reversed(find_candidates(text)):
         text = text[:m.start()] + " " + text[m.end():]
@@ -291,7 +291,7 @@ def target_key(question: str, plan: Plan, seeds: Seeds, people: set[str],
     q_cues = cue_words(question)
     first_person = bool(FIRST_PERSON & set(q_words))
     names = {w for p in people for w in words(p)}
-    # "Melanie's kids": the question is about the kids, not about Melanie.
+    # "Ana's kids": the question is about the kids, not about Ana.
     possessed = {m.group(1).lower() for m in _POSSESSED.finditer(question)}
     best: dict[tuple[str, str, str], Target] = {}
     for fid, f in seeds.facts.items():
