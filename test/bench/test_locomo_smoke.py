@@ -57,7 +57,7 @@ def test_smoke_report_has_every_documented_key_in_range(smoke: tuple[Path, dict[
     assert report["system"]["overall"]["n"] + len(report["data"]["excluded"]) == 20
     assert sum(report["system"]["status"].values()) == 20
     if UNBUILT:
-        assert report["ablations"][UNBUILT]["reason"] == "component not built"
+        assert report["ablations"][UNBUILT]["reason"] == "not a query component of this build"
     assert report["config"]["embed_model"].endswith("-int8")
 
 

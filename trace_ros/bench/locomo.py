@@ -115,7 +115,7 @@ def ablate(ledger: Ledger, encoder: SharedEncoder, reader: Reader, cfg: MemoryCo
     out: dict[str, Any] = {}
     for name in names:
         if name not in have:
-            out[name] = "component not built"
+            out[name] = "not a query component of this build"
             continue
         engine = QueryEngine(ledger, encoder.replaying(), reader, cfg.recall, ablate={name},
                              audit=False)
