@@ -100,7 +100,7 @@ _PREF = re.compile(r"\b(?:like|likes|love|loves|enjoy|enjoys|prefer|prefers|favo
 _PAST = re.compile(r"\b(?:\w+ed|went|did|made|took|got|saw|had|met|ran|gave|found|wrote|"
                    r"bought|came|built|won|read|tried|taught|began|spent|brought|ate|"
                    r"drove|flew|sang|swam|was|were|held|told|felt|kept|sent|heard|sold|thought|"
-                   r"left|lost|paid|won|caught|taught|bought)\b", re.I)
+                   r"left|lost|paid|caught)\b", re.I)
 _SHARED = re.compile(r"^(?P<who>.+?)\s+shared\s+an?\s+(?:image|photo|picture)\s*:\s*"
                      r"(?:a\s+(?:photo|photograph|photography|picture|image)\s+of\s+)?"
                      r"(?P<what>.+)$", re.I)
