@@ -12,6 +12,8 @@ use_sim_time, log_level, autostart. The nodes are lifecycle nodes: with autostar
 (the default) each configures (opens the ledger, loads its models) and then activates
 (opens topics and services) by itself, and one that cannot configure exits with status 1
 and the reason in its log; with autostart:=false they wait for `ros2 lifecycle set`.
+Under FastDDS the nodes load config/fastdds_discovery.xml (announcements every 0.25 s, so
+a client started later finds them at once) unless FASTDDS_DEFAULT_PROFILES_FILE is set.
 Where launch/launch_ros are not installed, `trace-ros up` (or `ros2 run trace_ros
 bringup`) starts the same three nodes with the same options.
 """
@@ -29,7 +31,7 @@ TRUE = ("true", "1", "yes", "on")
 
 
 def _nodes(context):
-    from trace_ros.nodes.bringup import normal_namespace, write_overrides
+    from trace_ros.nodes.bringup import discovery_env, normal_namespace, write_overrides
 
     arg = context.launch_configurations
     overrides = [f"use_sim_time:={'true' if arg['use_sim_time'].lower() in TRUE else 'false'}",
@@ -48,6 +50,8 @@ def _nodes(context):
             namespace=namespace,
             parameters=[arg["params_file"], extra],
             ros_arguments=["--log-level", arg["log_level"]],
+            # config/fastdds_discovery.xml unless a FastDDS profile file is set already.
+            additional_env=discovery_env(),
             output="screen",
             emulate_tty=True,
         )

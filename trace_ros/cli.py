@@ -11,11 +11,16 @@ import json
 import sqlite3
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .config import MemoryConfig, load_config
 from .errors import TraceError, ValidationError
-from .ledger import Ledger, Scope
+
+if TYPE_CHECKING:
+    from .ledger import Ledger
+
+# The ledger (numpy, sqlite-utils) is imported where a command opens one: `trace-ros query`
+# answered by a running node never does, and its start-up is most of that path's time.
 
 
 def _config(args: argparse.Namespace) -> MemoryConfig:
@@ -27,6 +32,8 @@ def _config(args: argparse.Namespace) -> MemoryConfig:
 
 def _open(cfg: MemoryConfig, create: bool = False) -> Ledger:
     """The configured ledger; only commands that store (ingest) create a new one."""
+    from .ledger import Ledger
+
     return Ledger(cfg.db_path, cfg.ledger, create=create)
 
 
@@ -138,6 +145,7 @@ def _consolidate(ledger: Ledger, cfg: MemoryConfig) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     from .bags import write_mcap
+    from .ledger import Scope
 
     cfg = _config(args)
     with _open(cfg) as ledger:
@@ -238,6 +246,7 @@ def cmd_query(args: argparse.Namespace) -> int:
 
 def _ask_local(args: argparse.Namespace, cfg: MemoryConfig) -> dict[str, Any]:
     from .embed import MiniLMEncoder
+    from .ledger import Scope
     from .query.answer import QueryEngine, QueryRequest
     from .query.readers import make_reader
 
@@ -257,6 +266,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 
 def cmd_forget(args: argparse.Namespace) -> int:
+    from .ledger import Scope
+
     cfg = _config(args)
     scope = Scope(args.subject, args.robot, args.session) if args.subject else None
     with _open(cfg) as ledger:

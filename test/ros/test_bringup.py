@@ -128,3 +128,20 @@ def test_ros_args_and_overrides_reach_every_node(tmp_path: Path) -> None:
     assert params["capture.group_commit_ms"] == 2.5
     assert params["ledger.db_path"].endswith("/x.db") and params["ledger.db_path"].startswith("/")
     assert bringup.write_overrides(bringup.NODES, []) is None
+
+
+def test_nodes_get_the_discovery_profile_unless_one_is_chosen(tmp_path: Path) -> None:
+    import xml.etree.ElementTree as ET
+
+    env = bringup.child_env({"PATH": "/usr/bin"})
+    profile = Path(env["FASTDDS_DEFAULT_PROFILES_FILE"])
+    period = ET.parse(profile).getroot().find(".//{*}leaseAnnouncement")
+    assert period is not None and period.findtext("{*}nanosec") == "250000000"
+    # The user's own profile file, even an empty setting, is kept; another RMW gets none.
+    mine = {"PATH": "/usr/bin", "FASTDDS_DEFAULT_PROFILES_FILE": ""}
+    assert bringup.child_env(mine)["FASTDDS_DEFAULT_PROFILES_FILE"] == ""
+    assert "FASTDDS_DEFAULT_PROFILES_FILE" not in bringup.child_env(
+        {"FASTRTPS_DEFAULT_PROFILES_FILE": str(tmp_path / "x.xml")})
+    assert bringup.discovery_env({"RMW_IMPLEMENTATION": "rmw_cyclonedds_cpp"}) == {}
+    assert bringup.discovery_env({"RMW_IMPLEMENTATION": "rmw_fastrtps_cpp"}) == {
+        "FASTDDS_DEFAULT_PROFILES_FILE": str(profile)}

@@ -1,13 +1,15 @@
 """Start-up benchmark: seconds from `trace-ros up` to the first answered memory/query.
 
-    trace-ros bench startup [--runs N] [--modes single,processes] [--json]
+    trace-ros bench startup [--runs N] [--modes single,processes] [--cli N] [--json]
 
 Each run starts the bring-up as a child process on a fresh temporary ledger in a private
 namespace, asks memory/query as soon as the service appears, and records when the service
 appeared and when the first answer came back (wall clock from the spawn). ``single``: one
 process, one executor, one shared encoder (``--single-process``); ``processes``: one process
 per node (the launch file's layout). With ``--json`` the last line is one object with
-``first_answer_s`` (the best mode's median) and the figures of every mode.
+``first_answer_s`` (the best mode's median) and the figures of every mode. ``--cli N``: once
+the bring-up answers, run ``trace-ros query --via ros`` N times against it (a new process
+each, as from a shell) and report the wall time per call (``cli_query_s``).
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 MODES = ("single", "processes")
 TIMEOUT_S = 180.0
 
@@ -35,15 +39,34 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--runs", type=int, default=1, help="runs per mode (default 1)")
     p.add_argument("--modes", default=",".join(MODES),
                    help=f"comma-separated subset of {', '.join(MODES)}")
+    p.add_argument("--cli", type=int, default=0,
+                   help="then time N `trace-ros query --via ros` calls against the bring-up")
     p.add_argument("--json", action="store_true", help="one JSON object on the last line")
     args = p.parse_args(argv)
     args.modes = [m.strip() for m in args.modes.split(",") if m.strip()]
-    if not args.modes or set(args.modes) - set(MODES) or args.runs < 1:
-        p.error(f"--modes: choose from {', '.join(MODES)}; --runs >= 1")
+    if not args.modes or set(args.modes) - set(MODES) or args.runs < 1 or args.cli < 0:
+        p.error(f"--modes: choose from {', '.join(MODES)}; --runs >= 1; --cli >= 0")
     return args
 
 
-def one_run(mode: str, workdir: Path, index: int) -> dict[str, float]:
+def cli_calls(namespace: str, db: Path, n: int) -> list[float]:
+    """Wall seconds of ``n`` shell calls of ``trace-ros query --via ros`` (each must answer
+    over ROS: a call that fell back or failed raises)."""
+    from trace_ros.nodes.bringup import child_env
+
+    cmd = [sys.executable, "-P", "-m", "trace_ros.cli", "query", "--via", "ros", "--namespace",
+           namespace, "--db", str(db), "--subject", "bench", "--json", "what did I say first?"]
+    out = []
+    for _ in range(n):
+        t = time.monotonic()
+        done = subprocess.run(cmd, env=child_env(), capture_output=True, text=True, timeout=60)
+        out.append(time.monotonic() - t)
+        if done.returncode != 0 or '"path": "ros' not in done.stdout:
+            raise RuntimeError(f"trace-ros query did not answer over ROS: {done.stderr.strip()}")
+    return out
+
+
+def one_run(mode: str, workdir: Path, index: int, cli: int = 0) -> dict[str, Any]:
     """Spawn the bring-up, ask as soon as memory/query appears; times from the spawn."""
     from trace_ros.nodes.bringup import child_env
     from trace_ros.nodes.client import MemoryClient
@@ -72,6 +95,7 @@ def one_run(mode: str, workdir: Path, index: int) -> dict[str, float]:
             answer_s = time.monotonic() - started
             if reply.status == "error":
                 raise RuntimeError(f"query failed: {reply.message}")
+        calls = cli_calls(namespace, db, cli) if cli else []
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGINT)
@@ -80,7 +104,17 @@ def one_run(mode: str, workdir: Path, index: int) -> dict[str, float]:
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
-    return {"service_s": round(service_s, 3), "first_answer_s": round(answer_s, 3)}
+    out: dict[str, Any] = {"service_s": round(service_s, 3), "first_answer_s": round(answer_s, 3)}
+    if calls:
+        out["cli_query_s"] = [round(c, 3) for c in calls]
+    return out
+
+
+def _spread(values: list[float]) -> dict[str, float]:
+    p50, p95 = np.percentile(values, [50, 95])
+    return {"p50": round(float(p50), 3), "p95": round(float(p95), 3),
+            "max": round(max(values), 3), "n": len(values),
+            "within_1s": round(sum(v <= 1.0 for v in values) / len(values), 3)}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -90,12 +124,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     results: dict[str, Any] = {}
     try:
         for mode in args.modes:
-            runs = [one_run(mode, workdir, i) for i in range(args.runs)]
+            runs = [one_run(mode, workdir, i, args.cli) for i in range(args.runs)]
             results[mode] = {
                 "runs": runs,
                 "first_answer_s": round(statistics.median(r["first_answer_s"] for r in runs), 3),
                 "service_s": round(statistics.median(r["service_s"] for r in runs), 3),
             }
+            if args.cli:
+                results[mode]["cli_query_s"] = _spread(
+                    [c for r in runs for c in r["cli_query_s"]])
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     best = min(results, key=lambda m: results[m]["first_answer_s"])
@@ -103,6 +140,12 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"{args.runs} run(s), from spawn)")
     for mode, r in results.items():
         print(f"{mode:<10} {r['service_s']:>18.2f} {r['first_answer_s']:>15.2f}")
+    for mode, r in results.items():
+        if "cli_query_s" in r:
+            c = r["cli_query_s"]
+            print(f"{mode:<10} trace-ros query over ROS, per call: p50 {c['p50']:.2f} s, "
+                  f"p95 {c['p95']:.2f} s, max {c['max']:.2f} s, {c['within_1s']:.0%} within 1 s "
+                  f"({c['n']} calls)")
     from trace_ros.config import EmbedConfig
 
     embed = EmbedConfig()

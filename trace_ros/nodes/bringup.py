@@ -28,7 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import yaml
@@ -41,21 +41,47 @@ HEALTHY_S = 60.0  # a node up this long has its restart count reset
 _PR_SET_PDEATHSIG = 1
 
 
-def default_params_file() -> Path:
-    """config/memory.yaml: the installed share directory, else this source tree."""
+def config_file(name: str) -> Path:
+    """``config/<name>``: the installed share directory, else this source tree."""
     candidates = []
     try:
         from ament_index_python.packages import get_package_share_directory
 
-        candidates.append(Path(get_package_share_directory(PACKAGE)) / "config" / "memory.yaml")
+        candidates.append(Path(get_package_share_directory(PACKAGE)) / "config" / name)
     except Exception:  # noqa: BLE001 - no ament index (or no AMENT_PREFIX_PATH): look elsewhere
         pass
-    candidates.append(Path(sys.prefix) / "share" / PACKAGE / "config" / "memory.yaml")
-    candidates.append(Path(__file__).resolve().parents[2] / "config" / "memory.yaml")
+    candidates.append(Path(sys.prefix) / "share" / PACKAGE / "config" / name)
+    candidates.append(Path(__file__).resolve().parents[2] / "config" / name)
     for path in candidates:
         if path.is_file():
             return path
-    raise FileNotFoundError("config/memory.yaml not found; pass --params FILE")
+    raise FileNotFoundError(f"config/{name} not found")
+
+
+def default_params_file() -> Path:
+    """config/memory.yaml: the installed share directory, else this source tree."""
+    try:
+        return config_file("memory.yaml")
+    except FileNotFoundError:
+        raise FileNotFoundError("config/memory.yaml not found; pass --params FILE") from None
+
+
+PROFILE_VARS = ("FASTDDS_DEFAULT_PROFILES_FILE", "FASTRTPS_DEFAULT_PROFILES_FILE")
+FASTDDS_RMWS = ("", "rmw_fastrtps_cpp", "rmw_fastrtps_dynamic_cpp")
+
+
+def discovery_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The variables to add so that FastDDS nodes load config/fastdds_discovery.xml (their
+    services are found by a newly started client within 0.25 s instead of up to 3 s); empty
+    under another RMW, when the user names a profile file of their own (even an empty one),
+    or when the file is not installed."""
+    env = os.environ if env is None else env
+    if env.get("RMW_IMPLEMENTATION", "") not in FASTDDS_RMWS or any(v in env for v in PROFILE_VARS):
+        return {}
+    try:
+        return {PROFILE_VARS[0]: str(config_file("fastdds_discovery.xml"))}
+    except FileNotFoundError:
+        return {}
 
 
 def ros_arguments(params: Path, overrides_file: Path | None = None, log_level: str = "",
@@ -110,8 +136,10 @@ def _unlink(path: Path) -> None:
 
 
 def child_env(env: dict[str, str] | None = None) -> dict[str, str]:
-    """``env`` (default: ours) with the trace_ros this process runs first on PYTHONPATH."""
+    """``env`` (default: ours) with the trace_ros this process runs first on PYTHONPATH, and
+    the discovery profile (``discovery_env``)."""
     out = dict(os.environ if env is None else env)
+    out.update(discovery_env(out))
     root = str(Path(__file__).absolute().parents[2])
     paths = [p for p in out.get("PYTHONPATH", "").split(os.pathsep) if p and p != root]
     out["PYTHONPATH"] = os.pathsep.join([root, *paths])
@@ -299,6 +327,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     overrides = overrides_for(args.db, args.param)
     if args.single_process:
         from trace_ros.nodes.single import run_single
+
+        os.environ.update(discovery_env())  # read when the participant is created
 
         return run_single(args.nodes, ros_arguments(
             params, write_overrides(args.nodes, overrides), args.log_level, args.namespace,
