@@ -49,6 +49,18 @@ def test_scale_command_small(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert (tmp_path / "scale.png").read_bytes()[:4] == b"\x89PNG"
     assert not list(tmp_path.glob("scale-*.db"))
     assert "| 2,000 |" in capsys.readouterr().out
+    assert sizes[0]["cold_ms"]["n"] >= 1 and "recall" in sizes[0]["stages_ms"]
+
+
+def test_scale_reuses_a_kept_ledger(tmp_path: Path) -> None:
+    args = ["--sources", "1000", "--out", str(tmp_path), "--questions", "10", "--keep-db"]
+    assert scale.main(args) == 0
+    first = json.loads((tmp_path / "scale.json").read_text())["sizes"][0]
+    assert scale.main([*args, "--reuse-db"]) == 0
+    again = json.loads((tmp_path / "scale.json").read_text())["sizes"][0]
+    assert not first["reused_db"] and first["accepted"] == 1000
+    assert again["reused_db"] and again["accepted"] is None and again["query_ms"]["n"] == 10
+    assert again["status"] == first["status"]
 
 
 def test_scale_rejects_bad_sizes() -> None:

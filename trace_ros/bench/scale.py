@@ -8,8 +8,12 @@ asked through ``QueryEngine``. Each size runs in its own child process, so its
 peak RSS is its own. Embedding a million sources on a CPU takes hours, so by
 default nothing is consolidated and queries use lexical recall only (labelled
 ``lexical-only`` in the output); ``--embed`` consolidates with MiniLM and
-queries the full pipeline. Writes ``DIR/scale.json`` and ``DIR/scale.png`` and
-prints a table.
+queries the full pipeline. The first question about each subject loads that
+subject's vectors, facts and graph view into memory (a running node pays this once
+per subject); it is timed apart (``cold_ms``) and the question set is timed after
+(``query_ms``, with per-stage ``stages_ms``). ``--keep-db`` keeps each size's ledger
+and ``--reuse-db`` measures the queries again on a kept one (no capture, no
+consolidation). Writes ``DIR/scale.json`` and ``DIR/scale.png`` and prints a table.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import os
 import platform
 import sys
 import time
+from collections import defaultdict
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -33,9 +38,10 @@ CHUNK = 10_000
 
 
 def measure_size(size: int, seed: int, subjects: int, n_questions: int, embed: bool,
-                 db_path: str, keep_db: bool, params: str | None) -> dict[str, Any]:
-    """Fill a fresh ledger with ``size`` synthetic sources and time capture and queries."""
-    from ..capture import ingest
+                 db_path: str, keep_db: bool, params: str | None,
+                 reuse_db: bool = False) -> dict[str, Any]:
+    """Fill a fresh ledger with ``size`` synthetic sources and time capture and queries
+    (``reuse_db``: a kept ledger of this size, queries only)."""
     from ..config import load_config
     from ..consolidation.worker import Consolidator
     from ..embed import MiniLMEncoder
@@ -44,44 +50,65 @@ def measure_size(size: int, seed: int, subjects: int, n_questions: int, embed: b
     from ..query.readers import ExtractiveReader
     from .metrics import latency_summary, status_counts
     from .resources import db_mb, peak_rss_mb, remove_db
-    from .synth import generate, questions
+    from .synth import questions
 
     cfg = load_config(params)
-    remove_db(db_path)
-    row: dict[str, Any] = {"sources": size, "query_mode": "lexical+dense" if embed else "lexical-only"}
+    reuse = reuse_db and Path(db_path).is_file()
+    if not reuse:
+        remove_db(db_path)
+    row: dict[str, Any] = {"sources": size, "query_mode": "lexical+dense" if embed else "lexical-only",
+                           "reused_db": reuse}
     with Ledger(db_path, cfg.ledger) as ledger:
-        events = generate(size, seed, subjects)
-        accepted = 0
-        t = time.perf_counter()
-        with bar(size, f"capture {size:,}", "ev") as b:
-            while chunk := list(itertools.islice(events, CHUNK)):
-                results = ingest(ledger, chunk, cfg.capture, progress=b.update)
-                accepted += sum(r.status == "accepted" for r in results)
-        capture_s = time.perf_counter() - t
-        row.update(accepted=accepted, capture_s=capture_s, events_per_s=size / capture_s)
+        row.update(accepted=None, capture_s=None, events_per_s=None, consolidation_s=None)
+        if not reuse:
+            row.update(fill(ledger, size, seed, subjects, cfg))
         encoder = None
-        row["consolidation_s"] = None
         if embed:
             encoder = MiniLMEncoder(cfg.embed)
             encoder.load()
-            t = time.perf_counter()
-            with bar(size, f"consolidate {size:,}", "src") as b:
-                Consolidator(ledger, encoder, cfg.consolidation).drain(progress=b.update)
-            row["consolidation_s"] = time.perf_counter() - t
+            if not reuse:
+                t = time.perf_counter()
+                with bar(size, f"consolidate {size:,}", "src") as b:
+                    Consolidator(ledger, encoder, cfg.consolidation).drain(progress=b.update)
+                row["consolidation_s"] = time.perf_counter() - t
         engine = QueryEngine(ledger, encoder, ExtractiveReader(), cfg.recall, audit=False)
         asked = questions(n_questions, seed, subjects)
-        engine.ask(QueryRequest(Scope(asked[0].subject_id), "warm-up question"))
+        cold = []
+        for subject in dict.fromkeys(q.subject_id for q in asked):
+            t = time.perf_counter()
+            engine.ask(QueryRequest(Scope(subject), "warm-up question"))
+            cold.append((time.perf_counter() - t) * 1000.0)
         latencies, statuses = [], []
+        stages: dict[str, list[float]] = defaultdict(list)
         for q in asked:
             t = time.perf_counter()
             result = engine.ask(QueryRequest(Scope(q.subject_id), q.question))
             latencies.append((time.perf_counter() - t) * 1000.0)
             statuses.append(result.status)
-    row.update(query_ms=latency_summary(latencies), status=status_counts(statuses),
-               peak_rss_mb=peak_rss_mb(), db_mb=db_mb(db_path))
-    if not keep_db:
+            for stage, ms in result.timings_ms.items():
+                stages[stage].append(ms)
+    row.update(query_ms=latency_summary(latencies), cold_ms=latency_summary(cold),
+               stages_ms={k: latency_summary(v) for k, v in sorted(stages.items())},
+               status=status_counts(statuses), peak_rss_mb=peak_rss_mb(), db_mb=db_mb(db_path))
+    if not keep_db and not reuse_db:
         remove_db(db_path)
     return row
+
+
+def fill(ledger: Any, size: int, seed: int, subjects: int, cfg: Any) -> dict[str, Any]:
+    """Capture ``size`` synthetic sources; the capture figures."""
+    from ..capture import ingest
+    from .synth import generate
+
+    events = generate(size, seed, subjects)
+    accepted = 0
+    t = time.perf_counter()
+    with bar(size, f"capture {size:,}", "ev") as b:
+        while chunk := list(itertools.islice(events, CHUNK)):
+            results = ingest(ledger, chunk, cfg.capture, progress=b.update)
+            accepted += sum(r.status == "accepted" for r in results)
+    capture_s = time.perf_counter() - t
+    return {"accepted": accepted, "capture_s": capture_s, "events_per_s": size / capture_s}
 
 
 def run_isolated(**kwargs: Any) -> dict[str, Any]:
@@ -93,14 +120,15 @@ def run_isolated(**kwargs: Any) -> dict[str, Any]:
 
 def table(rows: Sequence[dict[str, Any]]) -> str:
     header = ["sources", "capture ev/s", "consolidation s", "query mode", "p50 ms", "p95 ms",
-              "p99 ms", "peak RSS MB", "DB MB"]
+              "p99 ms", "first per subject ms", "peak RSS MB", "DB MB"]
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for r in rows:
         q = r["query_ms"]
         cons = "–" if r["consolidation_s"] is None else f"{r['consolidation_s']:.1f}"
-        lines.append(f"| {r['sources']:,} | {r['events_per_s']:,.0f} | {cons} | {r['query_mode']} | "
-                     f"{q['p50']:.2f} | {q['p95']:.2f} | {q['p99']:.2f} | {r['peak_rss_mb']:.0f} | "
-                     f"{r['db_mb']:.1f} |")
+        rate = "(reused)" if r["events_per_s"] is None else f"{r['events_per_s']:,.0f}"
+        lines.append(f"| {r['sources']:,} | {rate} | {cons} | {r['query_mode']} | "
+                     f"{q['p50']:.2f} | {q['p95']:.2f} | {q['p99']:.2f} | "
+                     f"{r['cold_ms']['p50']:.1f} | {r['peak_rss_mb']:.0f} | {r['db_mb']:.1f} |")
     return "\n".join(lines)
 
 
@@ -146,6 +174,8 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     p.add_argument("--embed", action="store_true",
                    help="consolidate with MiniLM and query the full pipeline (slow on CPU)")
     p.add_argument("--keep-db", action="store_true", help="keep DIR/scale-<size>.db")
+    p.add_argument("--reuse-db", action="store_true",
+                   help="measure queries on a kept DIR/scale-<size>.db (no capture/consolidation)")
     p.add_argument("--params", default=None, help="ROS parameter file (config/memory.yaml format)")
     args = p.parse_args(list(argv))
     try:
@@ -166,7 +196,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         rows.append(run_isolated(size=size, seed=args.seed, subjects=args.subjects,
                                  n_questions=args.questions, embed=args.embed,
                                  db_path=str(out / f"scale-{size}.db"), keep_db=args.keep_db,
-                                 params=args.params))
+                                 params=args.params, reuse_db=args.reuse_db))
     report = {"schema_version": 1, "seed": args.seed, "subjects": args.subjects,
               "questions": args.questions, "query_mode": rows[0]["query_mode"],
               "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
@@ -175,5 +205,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     (out / "scale.json").write_text(json.dumps(report, indent=2) + "\n")
     plot(rows, out / "scale.png")
     print(table(rows))
+    for r in rows:
+        slow = sorted(r["stages_ms"].items(), key=lambda kv: -(kv[1]["p50"] or 0))[:6]
+        print(f"{r['sources']:,} sources, stage p50/p95 ms: " + ", ".join(
+            f"{k} {v['p50']:.2f}/{v['p95']:.2f}" for k, v in slow))
     print(f"report: {out / 'scale.json'}, plot: {out / 'scale.png'}")
     return 0
