@@ -268,7 +268,7 @@ def test_query_scorer_reads_the_first_citation() -> None:
 
 def test_command_end_to_end_json_contract(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert updates.main(["--seed", "2", "--subjects", "2", "--sessions", "4", "--json",
-                         "--out", str(tmp_path)]) == 0
+                         "--out", str(tmp_path), "--ablate", "graph"]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     assert lines[0].startswith("bench updates:")
     report = json.loads(lines[-1])
@@ -287,6 +287,11 @@ def test_command_end_to_end_json_contract(tmp_path: Path, capsys: pytest.Capture
     assert report["seed"] == 2 and report["subjects"] == 2
     assert set(report["timings"]) >= {"capture_s", "consolidation_s", "query_s", "total_s"}
     assert json.loads((tmp_path / "updates.json").read_text())["query"] == report["query"]
+    # The ablated run is scored on the same questions; without the graph stage nothing
+    # learns that a revision was superseded, so the first citation is the current one less often.
+    without = report["ablations"]["graph"]
+    assert without["n"] == report["query"]["n"]
+    assert without["current_at1"] < report["query"]["current_at1"]
 
 
 def test_cli_delegates_bench_updates() -> None:
@@ -295,3 +300,5 @@ def test_cli_delegates_bench_updates() -> None:
     assert DELEGATED["bench updates"] == "trace_ros.bench.updates"
     with pytest.raises(SystemExit):
         updates.parse_args(["--subjects", "0"])
+    with pytest.raises(SystemExit):
+        updates.parse_args(["--ablate", "graph,nonsense"])

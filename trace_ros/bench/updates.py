@@ -356,6 +356,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     for p in out.glob("updates.db*"):
         p.unlink()
     notes: list[str] = []
+    ablations: dict[str, dict[str, Any]] = {}
     try:
         with Ledger(db, cfg.ledger) as ledger:
             t = time.perf_counter()
@@ -398,12 +399,16 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             timings["resolver_s"] = time.perf_counter() - t
             graph = graph_counts(ledger)
 
-            engine = QueryEngine(ledger, encoder, ExtractiveReader(), cfg.recall, audit=False)
+            def asker(ablate: frozenset[str] = frozenset()) -> AskFn:
+                engine = QueryEngine(ledger, encoder, ExtractiveReader(), cfg.recall,
+                                     audit=False, ablate=set(ablate))
 
-            def ask(subject_id: str, question: str, as_of_valid: float | None) -> Any:
-                return engine.ask(QueryRequest(Scope(subject_id), question,
-                                               as_of_valid=as_of_valid))
+                def ask(subject_id: str, question: str, as_of_valid: float | None) -> Any:
+                    return engine.ask(QueryRequest(Scope(subject_id), question,
+                                                   as_of_valid=as_of_valid))
+                return ask
 
+            ask = asker()
             t = time.perf_counter()
             n_q = sum(len(p.questions) for p in history.probes)
             try:
@@ -416,6 +421,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 query = {k: None for k in QUERY_KEYS}
                 query.update(n=0, unavailable=how, by_kind={})
             timings["query_s"] = time.perf_counter() - t
+            for name in args.ablate:
+                with bar(n_q, f"ablate {name}", "q") as b:
+                    scored = score_queries(history, asker(frozenset({name})), b.update)
+                ablations[name] = {k: scored.get(k) for k in (*QUERY_KEYS, "n")}
     finally:
         if tmp is not None:
             tmp.cleanup()
@@ -423,6 +432,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     report = {
         "resolver": resolver,
         "query": query,
+        "ablations": ablations,
         "seed": args.seed,
         "subjects": args.subjects,
         "sessions": args.sessions,
@@ -470,6 +480,9 @@ def summary(report: dict[str, Any]) -> str:
         lines.append("  resolver by kind: " + "; ".join(
             f"{kind} " + " ".join(f"{m}={_fmt(v['rate'])}/{v['n']}" for m, v in ms.items())
             for kind, ms in r["by_kind"].items()))
+    for name, a in report.get("ablations", {}).items():
+        lines.append(f"  query without {name}: " + ", ".join(f"{k} {_fmt(a.get(k))}"
+                                                          for k in QUERY_KEYS))
     lines.append(f"  notes: {'; '.join(report['notes'])}")
     lines.append("  timings: " + ", ".join(f"{k} {v:.1f}" for k, v in report["timings"].items()))
     return "\n".join(lines)
@@ -484,7 +497,17 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     p.add_argument("--json", action="store_true", help="one JSON object on the last line")
     p.add_argument("--out", default=None, help="keep the ledger and updates.json here")
     p.add_argument("--params", default=None, help="ROS parameter file (config/memory.yaml format)")
+    p.add_argument("--ablate", default="",
+                   help="comma-separated query components to remove, scored again each "
+                        "(e.g. graph,update_seeds,recency)")
     args = p.parse_args(argv)
+    from ..query.answer import QueryEngine
+
+    args.ablate = [a.strip() for a in args.ablate.split(",") if a.strip()]
+    unknown = sorted(set(args.ablate) - set(QueryEngine.COMPONENTS))
+    if unknown:
+        p.error(f"--ablate: unknown component(s) {', '.join(unknown)}; "
+                f"known: {', '.join(QueryEngine.COMPONENTS)}")
     if args.subjects < 1:
         p.error("--subjects: must be at least 1")
     if args.sessions < 3:
