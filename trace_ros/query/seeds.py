@@ -72,10 +72,28 @@ _NOUN_USE = [(re.compile(r"\bfor an? living\b", re.I), " for livelihood "),
               " ")]
 
 
+# A place noun that modifies the noun after it names a kind of thing, not where someone
+# lives: "the city library", "a home office", "our town hall" (a following lower-case
+# word that is not a function word: "the city is", "the city where …" keep the cue).
+_PLACE_NOUNS = ("home", "city", "town", "country", "address", "hometown")
+_MODIFIER_USE = re.compile(r"(?i:\b(?:a|an|the|my|your|his|her|our|their)\s+)(?i:"
+                           + "|".join(_PLACE_NOUNS) + r")\b(?=\s+([a-z][\w'’-]*))")
+# "Would you like …", "I'd love …" ask for or offer something now; they state no
+# lasting preference.
+_WISH = re.compile(r"\b(?:would|'d|’d)\s+(?:(?:you|i|we|they|he|she)\s+)?(?:like|love)\b",
+                   re.I)
+
+
+def _modifier(m: re.Match[str]) -> str:
+    return m.group(0) if m.group(1) in STOPWORDS else " "
+
+
 def cue_words(text: str) -> set[str]:
-    """The words of ``text`` that may ask about a relation, noun uses rewritten."""
+    """The words of ``text`` that may ask about a relation, noun uses, place nouns
+    used as modifiers and wishes rewritten."""
     for rx, repl in _NOUN_USE:
         text = rx.sub(repl, text)
+    text = _WISH.sub(" want ", _MODIFIER_USE.sub(_modifier, text))
     return set(words(text))
 
 
