@@ -294,6 +294,18 @@ def residual(question: str, entity: str = "", qualifier: str = "",
             and stem(w) not in ALL_CUE_STEMS and stem(w) not in skip]
 
 
+def possessed_words(question: str) -> set[str]:
+    """Words a question names as someone's ("Ana's kids" → kids)."""
+    return {m.group(1).lower() for m in _POSSESSED.finditer(question)}
+
+
+def named_category(left: Sequence[str], possessed: set[str]) -> str:
+    """The category a question about a multi-valued relation names: the one content
+    word ``residual`` leaves ("favourite food"), unless it is a thing someone has
+    ("Ana's kids"); '' otherwise."""
+    return left[0] if len(left) == 1 and left[0] not in possessed else ""
+
+
 def target_key(question: str, plan: Plan, seeds: Seeds, people: set[str],
                turns: Callable[[], dict[str, int]] = dict) -> Target | None:
     """The (entity, relation) the question asks about, from the seeds' keyed facts;
@@ -310,7 +322,7 @@ def target_key(question: str, plan: Plan, seeds: Seeds, people: set[str],
     first_person = bool(FIRST_PERSON & set(q_words))
     names = {w for p in people for w in words(p)}
     # "Ana's kids": the question is about the kids, not about Ana.
-    possessed = {m.group(1).lower() for m in _POSSESSED.finditer(question)}
+    possessed = possessed_words(question)
     best: dict[tuple[str, str, str], Target] = {}
     for fid, f in seeds.facts.items():
         if not f.key or not relation_cued(f.relation, q_cues, plan):
@@ -325,8 +337,7 @@ def target_key(question: str, plan: Plan, seeds: Seeds, people: set[str],
         else:
             rel, qualifier = f.relation, ""
         left = residual(question, f.entity, qualifier, names)
-        if is_multi_valued(base) and not qualifier and len(left) == 1 \
-                and left[0] not in possessed:
+        if is_multi_valued(base) and not qualifier and named_category(left, possessed):
             # The one word left names the category ("favourite food"); the resolver's
             # answer is narrowed to it (or dropped when nothing is of that category).
             qualifier, left = left[0], []
