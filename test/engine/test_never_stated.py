@@ -92,3 +92,23 @@ def test_a_value_that_names_the_category_asked_about_records_it(ledger: Ledger) 
     res = ask(ledger, "What is Ruth's favourite tart?")
     assert res.status == "answered" and res.source_ids == ["t1"], (res.status, res.message)
     assert "lemon" in res.answer
+
+
+def test_i_means_the_person_the_robot_serves_not_whoever_has_the_fact(ledger: Ledger) -> None:
+    """"I" is the human who talks most (never the robot, which may talk more): a
+    housemate's stated taste is no answer to "What do I like?", and the person's own
+    key still answers "Where do I live?"."""
+    store(ledger, [
+        ("Ruth", "Morning! I live in Halifax these days."),
+        ("robot", "Good morning, Ruth."),
+        ("robot", "The kettle is on."),
+        ("robot", "Your bus leaves at eight."),
+        ("robot", "It is raining outside."),
+        ("Dev", "I'm crazy about dumplings, honestly."),
+        ("Ruth", "Can you open the blinds?"),
+        ("Ruth", "Thanks, that is much better."),
+    ])
+    home = ask(ledger, "Where do I live?")
+    assert home.status == "answered" and home.source_ids[0] == "t0", (home.status, home.answer)
+    assert_missing(ask(ledger, "What food do I like?"))
+    assert_missing(ask(ledger, "What do I like?"))

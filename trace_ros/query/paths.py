@@ -61,6 +61,7 @@ from .seeds import (
     ALL_CUE_STEMS,
     CUE_STEMS,
     CUE_WORDS,
+    FIRST_PERSON,
     FRAME_WORDS,
     PERSON_RELATIONS,
     Seeds,
@@ -71,6 +72,7 @@ from .seeds import (
     collect,
     cue_words,
     cued_relations,
+    first_person_means,
     fits_qualifier,
     in_scope,
     named_category,
@@ -180,19 +182,23 @@ class GraphStage:
         seeds = collect(graph, scope, view, ranked, question_entities(question, speakers),
                         n_sources=cfg.graph_seed_sources, per_entity=cfg.graph_entity_facts,
                         update_hop=update_seeds)
+        # Who "I" means, when the question says it.
+        me = (first_person_means(people, self._turns(scope.subject_id), scope.robot_id)
+              if FIRST_PERSON & set(words(question)) else None)
         if update_seeds and answerable_by_state(plan):
-            person_seeds(self.ledger, scope, view, question, plan, people, seeds)
+            person_seeds(self.ledger, scope, view, question, plan, people, seeds, me)
         out = GraphOutcome(seeds=seeds)
         out.paths = self.walk(scope, view, question, seeds, graph)
         if update_seeds:
             out.target = target_key(question, plan, seeds, people,
-                                    lambda: self._turns(scope.subject_id))
+                                    lambda: self._turns(scope.subject_id), me)
             if out.target is not None:
                 self._resolve(out, scope, plan, view)
         if not out.status and out.resolution is None:
             absent = self.absent(scope, view, question, plan)
             if not absent and update_seeds:
-                absent = self.unrecorded(scope, view, question, plan, seeds, people, ranked)
+                absent = self.unrecorded(scope, view, question, plan, seeds, people, ranked,
+                                         me)
             if absent:
                 out.status = "missing"
                 out.message = f"nothing in memory records {absent}"
@@ -331,7 +337,8 @@ class GraphStage:
         return "" if hits else " ".join(target)
 
     def unrecorded(self, scope: Scope, view: View, question: str, plan: Plan, seeds: Seeds,
-                   people: set[str], ranked: Sequence[Fused]) -> str:
+                   people: set[str], ranked: Sequence[Fused],
+                   me: set[str] | None = None) -> str:
         """"<person> <relation>" when a state question asks about a person's key that
         the memory never recorded: the subject has a graph, the resolver knows no
         revision for anyone the question may mean (of the category it names, for a
@@ -341,7 +348,7 @@ class GraphStage:
         if not answerable_by_state(plan) or not any(f.key for f in seeds.facts.values()):
             return ""
         rels = [r for r in cued_relations(question, plan) if r in PERSON_RELATIONS]
-        who = people_asked_about(question, people)
+        who = people_asked_about(question, people, me)
         if not rels or not who:
             return ""
         left = residual(question, names=set(self.participants.of(scope.subject_id)))

@@ -28,6 +28,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
+from ..consolidation.extract import is_robot
 from ..consolidation.rules import EVENT_NOUNS
 from ..consolidation.timeanchor import find_candidates
 from ..facts import Fact, norm
@@ -238,21 +239,36 @@ def answerable_by_state(plan: Plan) -> bool:
     return plan.operation in _STATE_OPERATIONS and plan.answer_type in _STATE_ANSWERS
 
 
-def people_asked_about(question: str, people: set[str]) -> set[str]:
-    """The speakers a question is about: those it names, else (for "I"/"my") all of them."""
+def first_person_means(people: set[str], turns: dict[str, int], robot_id: str = "") -> set[str]:
+    """Who "I"/"my" means in a question put to the robot: a person, never the robot,
+    and the one it serves — the human who talks most in the scope (``turns``:
+    dialogue turns per speaker; ties keep all of them). Which facts exist does not
+    change who asks: when that person never stated a key, another speaker's value is
+    no answer. Every human when none has spoken (every speaker when none is human)."""
+    humans = {p for p in people if not is_robot(p, robot_id)}
+    talk = {p: turns.get(p, 0) for p in humans}
+    most = max(talk.values(), default=0)
+    if most <= 0:
+        return humans or set(people)
+    return {p for p, n in talk.items() if n == most}
+
+
+def people_asked_about(question: str, people: set[str], me: set[str] | None = None) -> set[str]:
+    """The speakers a question is about: those it names, else (for "I"/"my") ``me``
+    (``first_person_means``; default all of them)."""
     q_words = set(words(question))
     named = {p for p in people if set(words(p)) and set(words(p)) <= q_words}
     if named:
         return named
-    return set(people) if FIRST_PERSON & q_words else set()
+    return set(people if me is None else me) if FIRST_PERSON & q_words else set()
 
 
 def person_seeds(ledger: Ledger, scope: Scope, view: View, question: str, plan: Plan,
-                 people: set[str], seeds: Seeds) -> None:
+                 people: set[str], seeds: Seeds, me: set[str] | None = None) -> None:
     """Add the facts of (person, relation) keys the question asks about — the asker's
-    home when "Where do I live?" — whatever recall found."""
+    home when "Where do I live?" (``me``: who "I" means) — whatever recall found."""
     rels = [r for r in cued_relations(question, plan) if r in PERSON_RELATIONS]
-    for person in sorted(people_asked_about(question, people)):
+    for person in sorted(people_asked_about(question, people, me)):
         for rel in rels:
             for f in ledger.facts_for_key(scope.subject_id, person, rel + ":"):
                 if in_scope(scope, f) and view.sees(f):
@@ -307,13 +323,14 @@ def named_category(left: Sequence[str], possessed: set[str]) -> str:
 
 
 def target_key(question: str, plan: Plan, seeds: Seeds, people: set[str],
-               turns: Callable[[], dict[str, int]] = dict) -> Target | None:
+               turns: Callable[[], dict[str, int]] = dict,
+               me: set[str] | None = None) -> Target | None:
     """The (entity, relation) the question asks about, from the seeds' keyed facts;
     None when no key is clearly asked about (then the readers read the text).
 
-    "I"/"my" in a question the memory cannot attribute to a speaker means the
-    person who talks most in the scope (``turns``: dialogue turns per speaker) —
-    the one the robot serves — among those with a fact of the asked relation."""
+    "I"/"my" means the people in ``me`` (``first_person_means``; default every
+    speaker); of several with a fact of the asked relation, the one who talks most
+    in the scope (``turns``: dialogue turns per speaker)."""
     if not answerable_by_state(plan):
         return None
     q_words = words(question)
@@ -327,7 +344,8 @@ def target_key(question: str, plan: Plan, seeds: Seeds, people: set[str],
     for fid, f in seeds.facts.items():
         if not f.key or not relation_cued(f.relation, q_cues, plan):
             continue
-        ok, explicit = _entity_match(f.entity, q_stems, first_person, people)
+        ok, explicit = _entity_match(f.entity, q_stems, first_person,
+                                     people if me is None else me)
         if not ok:
             continue
         base, _, qualifier = f.relation.partition(":")
