@@ -52,7 +52,7 @@ from ..consolidation.timeanchor import find_candidates
 from ..embed import Encoder
 from ..facts import FACT_EDGE_TYPES, Edge, Fact, norm
 from ..ledger import Ledger, Scope
-from ..state import Resolution, resolve
+from ..state import Resolution, is_multi_valued, resolve
 from .factcache import FactCache, SubjectFacts
 from .pack import EvidenceGroup, EvidenceItem, Pack
 from .plan import Plan
@@ -61,6 +61,7 @@ from .seeds import (
     ALL_CUE_STEMS,
     CUE_STEMS,
     CUE_WORDS,
+    FIRST_PERSON,
     FRAME_WORDS,
     PERSON_RELATIONS,
     Seeds,
@@ -71,10 +72,13 @@ from .seeds import (
     collect,
     cue_words,
     cued_relations,
+    first_person_means,
     fits_qualifier,
     in_scope,
+    named_category,
     people_asked_about,
     person_seeds,
+    possessed_words,
     question_entities,
     residual,
     target_key,
@@ -178,19 +182,23 @@ class GraphStage:
         seeds = collect(graph, scope, view, ranked, question_entities(question, speakers),
                         n_sources=cfg.graph_seed_sources, per_entity=cfg.graph_entity_facts,
                         update_hop=update_seeds)
+        # Who "I" means, when the question says it.
+        me = (first_person_means(people, self._turns(scope.subject_id), scope.robot_id)
+              if FIRST_PERSON & set(words(question)) else None)
         if update_seeds and answerable_by_state(plan):
-            person_seeds(self.ledger, scope, view, question, plan, people, seeds)
+            person_seeds(self.ledger, scope, view, question, plan, people, seeds, me)
         out = GraphOutcome(seeds=seeds)
         out.paths = self.walk(scope, view, question, seeds, graph)
         if update_seeds:
             out.target = target_key(question, plan, seeds, people,
-                                    lambda: self._turns(scope.subject_id))
+                                    lambda: self._turns(scope.subject_id), me)
             if out.target is not None:
                 self._resolve(out, scope, plan, view)
         if not out.status and out.resolution is None:
             absent = self.absent(scope, view, question, plan)
             if not absent and update_seeds:
-                absent = self.unrecorded(scope, view, question, plan, seeds, people, ranked)
+                absent = self.unrecorded(scope, view, question, plan, seeds, people, ranked,
+                                         me)
             if absent:
                 out.status = "missing"
                 out.message = f"nothing in memory records {absent}"
@@ -239,20 +247,23 @@ class GraphStage:
         if res.status == "conflict" and not any(fits_qualifier(f, q) for f in res.facts):
             res = resolve(self.ledger, scope, target.entity, f"{target.relation}:{q}",
                           as_of_valid=valid, as_of_known=known)
-        cats = {q} | {f.relation.partition(":")[2] for f in res.facts + res.superseded
-                      if categorised(f)}
-
-        def fits(f: Fact) -> bool:
-            return fits_qualifier(f, q) and (categorised(f) or self._category(f.value, cats) == q)
-
-        facts = [f for f in res.facts if fits(f)]
-        older = [f for f in res.superseded if fits(f)]
+        cats = _categories(res.facts + res.superseded, q)
+        facts = self._of_category(res.facts, q, cats)
+        older = self._of_category(res.superseded, q, cats)
         if not facts:
             return None
         value = facts[0].value if facts and res.status == "answer" else res.value
         sources = list(dict.fromkeys(s for f in facts for s in f.source_ids))
         return dataclasses.replace(res, value=value, facts=facts, superseded=older,
                                    source_ids=sources)
+
+    def _of_category(self, facts: Sequence[Fact], q: str, cats: set[str]) -> list[Fact]:
+        """The revisions of a multi-valued relation that are of the category ``q``
+        (``cats``: the categories they may be told apart from); a value that names
+        the category ("Hawaiian pizza" for pizza) is of it whatever it was filed under."""
+        q_stem = stem(q)
+        return [f for f in facts if q_stem in stems(f.value) or (
+            fits_qualifier(f, q) and (categorised(f) or self._category(f.value, cats) == q))]
 
     def _turns(self, subject_id: str) -> dict[str, int]:
         """Dialogue turns per (normalised) speaker, cached until the ledger moves on."""
@@ -326,24 +337,39 @@ class GraphStage:
         return "" if hits else " ".join(target)
 
     def unrecorded(self, scope: Scope, view: View, question: str, plan: Plan, seeds: Seeds,
-                   people: set[str], ranked: Sequence[Fused]) -> str:
+                   people: set[str], ranked: Sequence[Fused],
+                   me: set[str] | None = None) -> str:
         """"<person> <relation>" when a state question asks about a person's key that
         the memory never recorded: the subject has a graph, the resolver knows no
-        revision for anyone the question may mean, and no recalled record that speaks
+        revision for anyone the question may mean (of the category it names, for a
+        many-valued relation: "favourite drink"), and no recalled record that speaks
         of the relation went unextracted (its words were said but no fact of that
         relation came from it — then the readers read the text). '' otherwise."""
         if not answerable_by_state(plan) or not any(f.key for f in seeds.facts.values()):
             return ""
         rels = [r for r in cued_relations(question, plan) if r in PERSON_RELATIONS]
-        who = people_asked_about(question, people)
-        if not rels or not who or residual(question, names=set(self.participants.of(
-                scope.subject_id))):
+        who = people_asked_about(question, people, me)
+        if not rels or not who:
+            return ""
+        left = residual(question, names=set(self.participants.of(scope.subject_id)))
+        # "What is Ana's favourite food?": of a many-valued relation, the category asked
+        # about; revisions of other categories do not record it.
+        qualifier = named_category(left, possessed_words(question)) if any(
+            is_multi_valued(r) for r in rels) else ""
+        if qualifier:
+            rels, left = [r for r in rels if is_multi_valued(r)], []
+        if left:
             return ""
         for person in who:
             for rel in rels:
-                if self.ledger.facts_for_key(scope.subject_id, person, rel + ":"):
+                facts = self.ledger.facts_for_key(scope.subject_id, person, rel + ":")
+                if qualifier:
+                    facts = self._of_category(facts, qualifier, _categories(facts, qualifier))
+                if facts:
                     return ""
         top = [f.seq for f in ranked[:self.config.evidence_k]]
+        # A record that gave a fact of the relation was read (of another category, it
+        # does not state this one).
         extracted = {s for f in seeds.facts.values()
                      if f.relation.partition(":")[0] in rels for s in f.source_ids}
         names = {w for p in who for w in words(p)}
@@ -352,7 +378,8 @@ class GraphStage:
                     _states(sentence, rels, _norm_name(rec.speaker) in who, names)
                     for sentence in _SENTENCE.split(rec.text)):
                 return ""
-        return f"{' or '.join(sorted(who))} {' / '.join(r.replace('_', ' ') for r in rels)}"
+        rel_words = " / ".join(r.replace("_", " ") for r in rels)
+        return f"{' or '.join(sorted(who))} {rel_words}" + (f" {qualifier}" if qualifier else "")
 
     # -- paths --------------------------------------------------------------------------
 
@@ -490,6 +517,11 @@ class GraphStage:
 
 
 # -- helpers ---------------------------------------------------------------------------
+
+
+def _categories(facts: Sequence[Fact], qualifier: str) -> set[str]:
+    """``qualifier`` and the categories the revisions name."""
+    return {qualifier} | {f.relation.partition(":")[2] for f in facts if categorised(f)}
 
 
 def _norm_name(speaker: str) -> str:

@@ -28,6 +28,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
+from ..consolidation.extract import is_robot
 from ..consolidation.rules import EVENT_NOUNS
 from ..consolidation.timeanchor import find_candidates
 from ..facts import Fact, norm
@@ -72,10 +73,28 @@ _NOUN_USE = [(re.compile(r"\bfor an? living\b", re.I), " for livelihood "),
               " ")]
 
 
+# A place noun that modifies the noun after it names a kind of thing, not where someone
+# lives: "the city library", "a home office", "our town hall" (a following lower-case
+# word that is not a function word: "the city is", "the city where …" keep the cue).
+_PLACE_NOUNS = ("home", "city", "town", "country", "address", "hometown")
+_MODIFIER_USE = re.compile(r"(?i:\b(?:a|an|the|my|your|his|her|our|their)\s+)(?i:"
+                           + "|".join(_PLACE_NOUNS) + r")\b(?=\s+([a-z][\w'’-]*))")
+# "Would you like …", "I'd love …" ask for or offer something now; they state no
+# lasting preference.
+_WISH = re.compile(r"\b(?:would|'d|’d)\s+(?:(?:you|i|we|they|he|she)\s+)?(?:like|love)\b",
+                   re.I)
+
+
+def _modifier(m: re.Match[str]) -> str:
+    return m.group(0) if m.group(1) in STOPWORDS else " "
+
+
 def cue_words(text: str) -> set[str]:
-    """The words of ``text`` that may ask about a relation, noun uses rewritten."""
+    """The words of ``text`` that may ask about a relation, noun uses, place nouns
+    used as modifiers and wishes rewritten."""
     for rx, repl in _NOUN_USE:
         text = rx.sub(repl, text)
+    text = _WISH.sub(" want ", _MODIFIER_USE.sub(_modifier, text))
     return set(words(text))
 
 
@@ -220,21 +239,36 @@ def answerable_by_state(plan: Plan) -> bool:
     return plan.operation in _STATE_OPERATIONS and plan.answer_type in _STATE_ANSWERS
 
 
-def people_asked_about(question: str, people: set[str]) -> set[str]:
-    """The speakers a question is about: those it names, else (for "I"/"my") all of them."""
+def first_person_means(people: set[str], turns: dict[str, int], robot_id: str = "") -> set[str]:
+    """Who "I"/"my" means in a question put to the robot: a person, never the robot,
+    and the one it serves — the human who talks most in the scope (``turns``:
+    dialogue turns per speaker; ties keep all of them). Which facts exist does not
+    change who asks: when that person never stated a key, another speaker's value is
+    no answer. Every human when none has spoken (every speaker when none is human)."""
+    humans = {p for p in people if not is_robot(p, robot_id)}
+    talk = {p: turns.get(p, 0) for p in humans}
+    most = max(talk.values(), default=0)
+    if most <= 0:
+        return humans or set(people)
+    return {p for p, n in talk.items() if n == most}
+
+
+def people_asked_about(question: str, people: set[str], me: set[str] | None = None) -> set[str]:
+    """The speakers a question is about: those it names, else (for "I"/"my") ``me``
+    (``first_person_means``; default all of them)."""
     q_words = set(words(question))
     named = {p for p in people if set(words(p)) and set(words(p)) <= q_words}
     if named:
         return named
-    return set(people) if FIRST_PERSON & q_words else set()
+    return set(people if me is None else me) if FIRST_PERSON & q_words else set()
 
 
 def person_seeds(ledger: Ledger, scope: Scope, view: View, question: str, plan: Plan,
-                 people: set[str], seeds: Seeds) -> None:
+                 people: set[str], seeds: Seeds, me: set[str] | None = None) -> None:
     """Add the facts of (person, relation) keys the question asks about — the asker's
-    home when "Where do I live?" — whatever recall found."""
+    home when "Where do I live?" (``me``: who "I" means) — whatever recall found."""
     rels = [r for r in cued_relations(question, plan) if r in PERSON_RELATIONS]
-    for person in sorted(people_asked_about(question, people)):
+    for person in sorted(people_asked_about(question, people, me)):
         for rel in rels:
             for f in ledger.facts_for_key(scope.subject_id, person, rel + ":"):
                 if in_scope(scope, f) and view.sees(f):
@@ -276,14 +310,27 @@ def residual(question: str, entity: str = "", qualifier: str = "",
             and stem(w) not in ALL_CUE_STEMS and stem(w) not in skip]
 
 
+def possessed_words(question: str) -> set[str]:
+    """Words a question names as someone's ("Ana's kids" → kids)."""
+    return {m.group(1).lower() for m in _POSSESSED.finditer(question)}
+
+
+def named_category(left: Sequence[str], possessed: set[str]) -> str:
+    """The category a question about a multi-valued relation names: the one content
+    word ``residual`` leaves ("favourite food"), unless it is a thing someone has
+    ("Ana's kids"); '' otherwise."""
+    return left[0] if len(left) == 1 and left[0] not in possessed else ""
+
+
 def target_key(question: str, plan: Plan, seeds: Seeds, people: set[str],
-               turns: Callable[[], dict[str, int]] = dict) -> Target | None:
+               turns: Callable[[], dict[str, int]] = dict,
+               me: set[str] | None = None) -> Target | None:
     """The (entity, relation) the question asks about, from the seeds' keyed facts;
     None when no key is clearly asked about (then the readers read the text).
 
-    "I"/"my" in a question the memory cannot attribute to a speaker means the
-    person who talks most in the scope (``turns``: dialogue turns per speaker) —
-    the one the robot serves — among those with a fact of the asked relation."""
+    "I"/"my" means the people in ``me`` (``first_person_means``; default every
+    speaker); of several with a fact of the asked relation, the one who talks most
+    in the scope (``turns``: dialogue turns per speaker)."""
     if not answerable_by_state(plan):
         return None
     q_words = words(question)
@@ -292,12 +339,13 @@ def target_key(question: str, plan: Plan, seeds: Seeds, people: set[str],
     first_person = bool(FIRST_PERSON & set(q_words))
     names = {w for p in people for w in words(p)}
     # "Ana's kids": the question is about the kids, not about Ana.
-    possessed = {m.group(1).lower() for m in _POSSESSED.finditer(question)}
+    possessed = possessed_words(question)
     best: dict[tuple[str, str, str], Target] = {}
     for fid, f in seeds.facts.items():
         if not f.key or not relation_cued(f.relation, q_cues, plan):
             continue
-        ok, explicit = _entity_match(f.entity, q_stems, first_person, people)
+        ok, explicit = _entity_match(f.entity, q_stems, first_person,
+                                     people if me is None else me)
         if not ok:
             continue
         base, _, qualifier = f.relation.partition(":")
@@ -307,8 +355,7 @@ def target_key(question: str, plan: Plan, seeds: Seeds, people: set[str],
         else:
             rel, qualifier = f.relation, ""
         left = residual(question, f.entity, qualifier, names)
-        if is_multi_valued(base) and not qualifier and len(left) == 1 \
-                and left[0] not in possessed:
+        if is_multi_valued(base) and not qualifier and named_category(left, possessed):
             # The one word left names the category ("favourite food"); the resolver's
             # answer is narrowed to it (or dropped when nothing is of that category).
             qualifier, left = left[0], []

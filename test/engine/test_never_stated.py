@@ -1,0 +1,114 @@
+"""A person's state that no record gives is *missing*, not a nearby sentence read as one.
+
+Real SQLite ledger, real consolidation with the rule-based CPU extractor and the
+graph projector, questions through ``QueryEngine.ask`` with the extractive reader.
+Three ways a never-stated key used to get an answer: a category of a many-valued
+relation that was never stated while others were ("favourite dessert" when only a
+hobby is known), a place noun used as a modifier ("the town museum") taken for a
+statement of where someone lives, and an offer ("Would you like me to …?") taken
+for a stated preference.
+"""
+
+from __future__ import annotations
+
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from graphkit import HashEncoder, capture  # noqa: E402
+
+from trace_ros.capture import Event  # noqa: E402
+from trace_ros.consolidation.cpu import CpuExtractor  # noqa: E402
+from trace_ros.consolidation.project import GraphProjector  # noqa: E402
+from trace_ros.consolidation.worker import Consolidator  # noqa: E402
+from trace_ros.ledger import Ledger, Scope  # noqa: E402
+from trace_ros.query.answer import QueryEngine, QueryRequest, QueryResult  # noqa: E402
+from trace_ros.query.seeds import cue_words  # noqa: E402
+
+U = Scope("u")
+S1 = Scope("u", "r1", "s1")
+T0 = datetime(2025, 4, 2, 9, tzinfo=UTC).timestamp()
+
+
+def store(ledger: Ledger, lines: list[tuple[str, str]]) -> None:
+    capture(ledger, [Event("dialogue", S1, text, speaker, stamp=T0 + 40 * i,
+                           source_id=f"t{i}") for i, (speaker, text) in enumerate(lines)])
+    Consolidator(ledger, HashEncoder(), projector=GraphProjector(ledger, CpuExtractor())).drain()
+
+
+def ask(ledger: Ledger, question: str) -> QueryResult:
+    with QueryEngine(ledger, HashEncoder(), audit=False) as eng:
+        return eng.ask(QueryRequest(U, question))
+
+
+def assert_missing(res: QueryResult) -> None:
+    assert res.status == "missing", (res.status, res.answer, res.source_ids)
+    assert res.answer == "" and res.source_ids == []
+
+
+def test_a_category_never_stated_is_missing_though_others_are(ledger: Ledger) -> None:
+    store(ledger, [
+        ("Ruth", "I work at Calder Engineering."),
+        ("Ruth", "I really love birdwatching on the marshes."),
+        ("robot", "That sounds peaceful."),
+    ])
+    hobby = ask(ledger, "What does Ruth love?")
+    assert hobby.status == "answered" and hobby.source_ids[0] == "t1", hobby.answer
+    assert_missing(ask(ledger, "What is Ruth's favourite dessert?"))
+
+
+def test_a_place_noun_naming_a_kind_of_thing_does_not_say_where_someone_lives(
+        ledger: Ledger) -> None:
+    store(ledger, [
+        ("Ruth", "I work at Calder Engineering."),
+        ("Ruth", "On Sundays I volunteer at the town museum with Mr Okafor."),
+    ])
+    assert_missing(ask(ledger, "Which town does Ruth live in?"))
+    # A place noun that is what the sentence is about still counts.
+    assert {"city"} <= cue_words("The city I grew up in is far away.")
+    assert "city" not in cue_words("We met at the city library.")
+
+
+def test_an_offer_is_not_a_stated_preference(ledger: Ledger) -> None:
+    store(ledger, [
+        ("Ruth", "I work at Calder Engineering."),
+        ("robot", "Would you like me to put on some Cuban jazz?"),
+        ("Ruth", "Not right now, thanks."),
+    ])
+    assert_missing(ask(ledger, "What music does Ruth like?"))
+    assert "like" not in cue_words("Would you like me to put on some jazz?")
+    assert "like" in cue_words("I like jazz.")
+
+
+def test_a_value_that_names_the_category_asked_about_records_it(ledger: Ledger) -> None:
+    """Filed under a vague category ("thing"), a value naming the one asked about
+    ("lemon tart" for a tart) is still that category's: answered, not missing."""
+    store(ledger, [
+        ("Ruth", "I work at Calder Engineering."),
+        ("Ruth", "Honestly my favourite thing is lemon tart."),
+    ])
+    res = ask(ledger, "What is Ruth's favourite tart?")
+    assert res.status == "answered" and res.source_ids == ["t1"], (res.status, res.message)
+    assert "lemon" in res.answer
+
+
+def test_i_means_the_person_the_robot_serves_not_whoever_has_the_fact(ledger: Ledger) -> None:
+    """"I" is the human who talks most (never the robot, which may talk more): a
+    housemate's stated taste is no answer to "What do I like?", and the person's own
+    key still answers "Where do I live?"."""
+    store(ledger, [
+        ("Ruth", "Morning! I live in Halifax these days."),
+        ("robot", "Good morning, Ruth."),
+        ("robot", "The kettle is on."),
+        ("robot", "Your bus leaves at eight."),
+        ("robot", "It is raining outside."),
+        ("Dev", "I'm crazy about dumplings, honestly."),
+        ("Ruth", "Can you open the blinds?"),
+        ("Ruth", "Thanks, that is much better."),
+    ])
+    home = ask(ledger, "Where do I live?")
+    assert home.status == "answered" and home.source_ids[0] == "t0", (home.status, home.answer)
+    assert_missing(ask(ledger, "What food do I like?"))
+    assert_missing(ask(ledger, "What do I like?"))
