@@ -285,6 +285,17 @@ def m004_job_retry(db: Database) -> None:
     )
 
 
+@MIGRATIONS()
+def m005_perception_labels(db: Database) -> None:
+    """Perceptions by label: "where did you last see X" reads the scope's labels and then
+    the latest sightings of the matching ones, instead of every perception of the scope."""
+    db.executescript(
+        """
+        CREATE INDEX sources_label ON sources (subject_id, modality, label, source_time);
+        """
+    )
+
+
 # Payload key naming the source a record belongs with (an image shared with an
 # utterance, a camera snapshot taken as it was said): shown together as one unit.
 ATTACHED_TO = "attached_to"

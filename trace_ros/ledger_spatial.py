@@ -6,6 +6,7 @@ by the caller (``query.spatial``), since a pose is stored as JSON with its frame
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -18,12 +19,41 @@ class SpatialReads:
     def query(self, sql: str, args: Any = ()) -> list[tuple[Any, ...]]:  # provided by Ledger
         raise NotImplementedError
 
+    def perception_labels(self, scope: Scope, *, since: float | None = None,
+                          until: float | None = None, as_of_valid: float | None = None,
+                          as_of_known: float | None = None) -> list[str]:
+        """The distinct labels of the perceptions ``perceptions`` would return."""
+        conds, args = self._perception_filter(scope, since, until, as_of_valid, as_of_known)
+        sql = (f"SELECT DISTINCT s.label FROM sources s WHERE {' AND '.join(conds)} "
+               "AND s.label <> '' ORDER BY s.label")
+        return [r[0] for r in self.query(sql, args)]
+
     def perceptions(self, scope: Scope, *, since: float | None = None,
                     until: float | None = None, as_of_valid: float | None = None,
                     as_of_known: float | None = None, labelled: bool = False,
+                    labels: Sequence[str] | None = None,
                     limit: int = 5000) -> list[SourceRecord]:
-        """Perception sources in ``scope`` with ``since <= source_time <= until``, newest first."""
-        from .ledger import SOURCE_COLUMNS, SourceRecord, scope_filter  # ledger imports us
+        """Perception sources in ``scope`` with ``since <= source_time <= until``, newest
+        first (``labels``: only those labels)."""
+        from .ledger import SOURCE_COLUMNS, SourceRecord  # ledger imports us
+
+        conds, args = self._perception_filter(scope, since, until, as_of_valid, as_of_known)
+        if labels is not None:
+            if not labels:
+                return []
+            conds.append(f"s.label IN ({', '.join('?' * len(labels))})")
+            args.extend(labels)
+        if labelled:
+            conds.append("s.label <> ''")
+        sql = (f"SELECT {SOURCE_COLUMNS} FROM sources s WHERE {' AND '.join(conds)} "
+               f"ORDER BY s.source_time DESC, s.seq DESC LIMIT {int(limit)}")
+        return [SourceRecord.from_row(r) for r in self.query(sql, args)]
+
+    @staticmethod
+    def _perception_filter(scope: Scope, since: float | None, until: float | None,
+                           as_of_valid: float | None, as_of_known: float | None
+                           ) -> tuple[list[str], list[Any]]:
+        from .ledger import scope_filter  # ledger imports us
 
         cond, args = scope_filter(scope, "s", as_of_valid, as_of_known)
         conds = [cond, "s.modality = 'perception'"]
@@ -33,8 +63,4 @@ class SpatialReads:
         if until is not None:
             conds.append("s.source_time <= ?")
             args.append(until)
-        if labelled:
-            conds.append("s.label <> ''")
-        sql = (f"SELECT {SOURCE_COLUMNS} FROM sources s WHERE {' AND '.join(conds)} "
-               f"ORDER BY s.source_time DESC, s.seq DESC LIMIT {int(limit)}")
-        return [SourceRecord.from_row(r) for r in self.query(sql, args)]
+        return conds, args

@@ -91,3 +91,16 @@ def test_label_match_and_named_windows() -> None:
     start, end = named_window("anything yesterday?", NOW)
     assert end - start == 24 * HOUR and end <= NOW - 14 * HOUR + 1
     assert named_window("where are my keys", NOW) is None
+
+
+def test_a_region_without_the_best_label_takes_the_next_best(ledger: Ledger) -> None:
+    events = [_seen("red mug", NOW - 3 * HOUR, 9.0, 9.0),     # the full match, outside
+              _seen("blue mug", NOW - 2 * HOUR, 4.1, 1.0)]    # half a match, in the kitchen
+    assert {r.status for r in ingest(ledger, events, CaptureConfig())} == {"accepted"}
+    assert ledger.perception_labels(HOME) == ["blue mug", "red mug"]
+    engine = QueryEngine(ledger, None)
+    anywhere = engine.ask(QueryRequest(HOME, "Where did you last see the red mug?"), now=NOW)
+    assert anywhere.evidence[0].record.label == "red mug"
+    inside = engine.ask(QueryRequest(HOME, "Where did you last see the red mug?",
+                                     region=Region(*KITCHEN, radius=1.5)), now=NOW)
+    assert inside.reader == "spatial:locate" and inside.evidence[0].record.label == "blue mug"

@@ -332,25 +332,35 @@ class VectorIndex:
         sv = self.refresh(scope.subject_id, generation)
         if k <= 0 or not sv.ids:
             return []
-        mask = np.ones(len(sv.ids), dtype=bool)
+        # Every row is scored and the scope applied to the scores: selecting the rows first
+        # copied the subject's whole matrix per question (16 ms at 12,500 sources).
+        sims = sv.matrix @ np.asarray(qvec, dtype=np.float32)
+        mask = None
         if scope.robot_id:
-            mask &= sv.robot == scope.robot_id
+            mask = sv.robot == scope.robot_id
         if scope.session_id:
-            mask &= sv.session == scope.session_id
+            mask = _and(mask, sv.session == scope.session_id)
         if as_of_valid is not None:
-            mask &= sv.source_time <= as_of_valid
+            mask = _and(mask, sv.source_time <= as_of_valid)
         if as_of_known is not None:
-            mask &= sv.known_time <= as_of_known
-        idx = np.flatnonzero(mask)
+            mask = _and(mask, sv.known_time <= as_of_known)
+        if mask is None:
+            idx = np.arange(len(sv.ids))
+        else:
+            idx = np.flatnonzero(mask)
+            sims = sims[idx]
         if idx.size == 0:
             return []
-        sims = sv.matrix[idx] @ np.asarray(qvec, dtype=np.float32)
         if k < idx.size:
             part = np.argpartition(-sims, k - 1)[:k]
             top = part[np.lexsort((idx[part], -sims[part]))]
         else:
             top = np.argsort(-sims, kind="stable")
         return [Hit(int(sv.seqs[idx[i]]), sv.ids[idx[i]], float(sims[i])) for i in top]
+
+
+def _and(mask: np.ndarray | None, other: np.ndarray) -> np.ndarray:
+    return other if mask is None else mask & other
 
 
 def dense(index: VectorIndex, encoder: Encoder, scope: Scope, question: str, k: int,

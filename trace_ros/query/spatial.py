@@ -210,13 +210,19 @@ def answer_spatial(ledger: Ledger, scope: Scope, question: str, now: float, *,
     reported = (who.perceiving and who.who in ("robot", "none")) or region is not None
     if locate:
         qtokens = set(_tokens(question))
-        seen = [r for r in ledger.perceptions(scope, labelled=True, **reads)
-                if region is None or region.contains(r.pose)]
-        scored = [(label_match(r.label, qtokens), r) for r in seen]
-        best = max((s for s, _ in scored), default=0.0)
-        if best > 0:
-            # newest first from the ledger: the first record with the best match is the latest
-            latest = next(r for s, r in scored if s == best)
+        # Labels first, then the sightings of the best-matching ones (not every perception).
+        scored = [(label_match(label, qtokens), label)
+                  for label in ledger.perception_labels(scope, **reads)]
+        seen: list[SourceRecord] = []
+        for best in sorted({s for s, _ in scored if s > 0}, reverse=True):
+            seen = [r for r in ledger.perceptions(
+                        scope, labels=[lb for s, lb in scored if s == best], **reads)
+                    if region is None or region.contains(r.pose)]
+            if seen:  # the best-matching labels seen (in the region, if one is given)
+                break
+        if seen:
+            # newest first from the ledger: the first sighting is the latest
+            latest = seen[0]
             state = resolve(ledger, scope, latest.label, "located_at",
                             as_of_valid=as_of_valid, as_of_known=as_of_known).status
             # Conflicting reports are never settled by picking one; a known place is
