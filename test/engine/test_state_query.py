@@ -25,6 +25,7 @@ from trace_ros.consolidation.worker import Consolidator  # noqa: E402
 from trace_ros.ledger import Ledger, Scope  # noqa: E402
 from trace_ros.query.answer import QueryEngine, QueryRequest, QueryResult  # noqa: E402
 from trace_ros.query.readers import format_day  # noqa: E402
+from trace_ros.query.spatial import Region  # noqa: E402
 
 U = Scope("u")
 
@@ -235,8 +236,9 @@ def test_relation_words_must_really_ask_about_the_key(ledger: Ledger) -> None:
 
 def test_where_is_a_thing_is_state_and_the_last_sighting_is_a_report(tmp_path: Path) -> None:
     """A sighting and a later spoken move: "where is" follows the move (the resolver),
-    "where did you last see" reports the sighting; same-time sightings that disagree
-    are a conflict, never one picked."""
+    "where did you last see" reports the sighting after the place it has been moved to
+    (the move cited first); same-time sightings that disagree are a conflict, never one
+    picked."""
     home, hall = Scope("u", "r1", "s1"), Scope("u", "r1", "s2")
     pose = {"frame_id": "map", "x": 1.0, "y": 2.0, "z": 0.0}
     with Ledger(tmp_path / "m.db") as ledger:
@@ -259,7 +261,39 @@ def test_where_is_a_thing_is_state_and_the_last_sighting_is_a_report(tmp_path: P
         assert now.status == "answered" and "sink" in now.answer
         assert now.source_ids[0] == "say-1"
         seen = ask(ledger, "Where did you last see the red mug?")
-        assert seen.reader == "spatial:locate" and seen.source_ids == ["see-1"]
+        assert seen.reader == "spatial:locate" and seen.source_ids == ["say-1", "see-1"]
+        assert seen.answer.index("sink") < seen.answer.index("last seen")
         both = ask(ledger, "Where did you last see the umbrella?")
         assert not both.reader.startswith("spatial")
         assert both.status == "conflict" and set(both.source_ids) >= {"see-2", "see-3"}
+
+
+def test_a_sighting_older_than_the_known_place_is_not_cited_first(tmp_path: Path) -> None:
+    """"Where did you see X last" with no time named asks where X is: a place learnt after
+    the last sighting leads and is cited first; a sighting newer than every spoken place,
+    or one asked about within a region, is reported alone."""
+    s1, s2, s3 = (Scope("u", "r1", f"s{i}") for i in (1, 2, 3))
+    pose = {"frame_id": "map", "x": 3.0, "y": 1.0, "z": 0.0}
+    with Ledger(tmp_path / "m.db") as ledger:
+        capture(ledger, [
+            Event("perception", s1, "Spotted the scissors in the craft drawer.", "arm_camera",
+                  label="scissors", confidence=0.7, pose=pose, stamp=ts(2025, 6, 2),
+                  source_id="cam-1"),
+            Event("dialogue", s2, "I moved the scissors to the garden shed.", "Lee",
+                  stamp=ts(2025, 6, 5), source_id="lee-1"),
+            Event("dialogue", s1, "I left the stapler on the piano.", "Lee",
+                  stamp=ts(2025, 6, 1), source_id="lee-2"),
+            Event("perception", s3, "Spotted the stapler on the windowsill.", "arm_camera",
+                  label="stapler", confidence=0.7, pose=pose, stamp=ts(2025, 6, 8),
+                  source_id="cam-2"),
+        ])
+        consolidate(ledger)
+        moved = ask(ledger, "Where did you see the scissors last?")
+        assert moved.status == "answered" and moved.source_ids[:1] == ["lee-1"], moved.answer
+        assert "cam-1" in moved.source_ids and "garden shed" in moved.answer
+        seen = ask(ledger, "Where did you see the stapler last?")
+        assert seen.reader == "spatial:locate" and seen.source_ids == ["cam-2"], seen.answer
+        with engine(ledger) as eng:
+            there = eng.ask(QueryRequest(U, "Where did you see the scissors last?",
+                                         region=Region("map", 3.0, 1.0, 0.0, 1.0)))
+        assert there.reader == "spatial:locate" and there.source_ids == ["cam-1"]

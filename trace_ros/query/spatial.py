@@ -3,7 +3,9 @@
 Two generic English question forms are answered from perception records alone:
 - *locate* ("Where did you last see my keys?", "Where is the red mug?"): the latest
   perception whose label the question names; the answer gives its pose, frame and time
-  and cites it.
+  and cites it. With no time or region named the question is about where the thing is
+  now: when the resolver holds a place learnt after that sighting (a later move), that
+  place leads and its records are cited first, then the sighting.
 - *survey* ("What did you see in the kitchen this morning?"): the perceptions within the
   request's region (a frame, a point and a radius, given by the caller, who knows where
   the kitchen is) and time window (given, or a part of the day named in the question,
@@ -26,7 +28,7 @@ from typing import Any
 
 from ..errors import ValidationError
 from ..ledger import Ledger, Scope, SourceRecord
-from ..state import resolve
+from ..state import Resolution, order_key, resolve
 
 _WORD = re.compile(r"[a-z0-9]+")
 _WORDS = re.compile(r"[A-Za-z0-9']+")
@@ -185,6 +187,20 @@ def _where(record: SourceRecord) -> str:
             f"in frame {pose.get('frame_id', '?')}")
 
 
+def _moved_since(ledger: Ledger, res: Resolution, sighting: SourceRecord) -> list[SourceRecord]:
+    """The records of the place the resolver holds now, when that place was learnt after
+    the sighting (a later move or correction, in the resolver's revision order) or the
+    sighting's own revision is superseded; empty when the sighting is still current."""
+    if res.status != "answer" or not res.facts or sighting.source_id in res.source_ids:
+        return []
+    newest = max(res.facts, key=order_key)
+    stale = any(sighting.source_id in f.source_ids for f in res.superseded)
+    later = (newest.valid_from, newest.source_seq) > (sighting.source_time, sighting.seq)
+    if not (stale or later):
+        return []
+    return ledger.get_sources(res.source_ids)
+
+
 def answer_spatial(ledger: Ledger, scope: Scope, question: str, now: float, *,
                    region: Region | None = None, window: tuple[float | None, float | None]
                    = (None, None), as_of_valid: float | None = None,
@@ -223,17 +239,28 @@ def answer_spatial(ledger: Ledger, scope: Scope, question: str, now: float, *,
         if seen:
             # newest first from the ledger: the first sighting is the latest
             latest = seen[0]
-            state = resolve(ledger, scope, latest.label, "located_at",
-                            as_of_valid=as_of_valid, as_of_known=as_of_known).status
+            res = resolve(ledger, scope, latest.label, "located_at",
+                          as_of_valid=as_of_valid, as_of_known=as_of_known)
             # Conflicting reports are never settled by picking one; a known place is
             # state for the resolver unless the question asks for the sighting itself.
-            if state == "conflict" or (not reported and state != "missing"):
+            if res.status == "conflict" or (not reported and res.status != "missing"):
                 return None
             confidence = f", confidence {latest.confidence:.2f}" if latest.confidence else ""
             said = f" ({latest.text})" if latest.text and latest.text != latest.label else ""
-            text = (f"{latest.label}: last seen {_where(latest)} at {_when(latest.source_time)}"
-                    f"{confidence}{said}")
-            return SpatialAnswer("locate", text, [latest], [latest.source_id])
+            seen_at = f"last seen {_where(latest)} at {_when(latest.source_time)}{confidence}{said}"
+            # No time or region named: the question is about where the thing is now.
+            newer = (_moved_since(ledger, res, latest)
+                     if region is None and since is None and until is None else [])
+            if newer:
+                # The sighting is history: the place the resolver holds now leads, with
+                # its records cited first, and the sighting follows.
+                now_said = "; ".join(f"{r.text} ({r.speaker}, {_when(r.source_time)})"
+                                     for r in newer)
+                text = f"{latest.label}: {res.value} now ({now_said}); before that {seen_at}"
+                return SpatialAnswer("locate", text, [*newer, latest],
+                                     [*(r.source_id for r in newer), latest.source_id])
+            return SpatialAnswer("locate", f"{latest.label}: {seen_at}", [latest],
+                                 [latest.source_id])
     # A survey lists what the robot saw: it must be the one seeing, or the caller gave a region.
     if not locate and ((who.perceiving and who.who == "robot") or region is not None):
         seen = [r for r in ledger.perceptions(scope, **reads)
