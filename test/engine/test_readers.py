@@ -15,6 +15,7 @@ from trace_ros.query.pack import EvidenceItem, Pack, pack
 from trace_ros.query.plan import plan_question
 from trace_ros.query.readers import ExtractiveReader, UnavailableReader, make_reader
 from trace_ros.query.recall import lexical
+from trace_ros.query.spans import scored_run
 from trace_ros.query.text import stem
 from trace_ros.state import Resolution
 
@@ -222,3 +223,50 @@ def test_a_span_never_restates_the_question() -> None:
     answer, cited = read("What setback did Ann face?", "Ann faced a setback!",
                          "Ann faced a setback, a knee injury.")
     assert cited == ["src-2"] and "knee injury" in answer
+
+
+def test_one_sentence_saying_the_question_beats_words_scattered_over_a_long_record() -> None:
+    scattered = "The fence needs work. I should paint it someday. Any color is fine with me."
+    said = "I painted the fence dark green over the weekend."
+    for texts in ((scattered, said), (said, scattered)):
+        answer, cited = read("What color did Ann paint the fence?", *texts)
+        assert answer == "dark green"
+        assert cited == [f"src-{texts.index(said) + 1}"]
+
+
+def test_span_is_a_phrase_beside_the_question_words_never_them() -> None:
+    answer, _ = read("What book is Ann reading?",
+                     'I\'m reading "The Quiet Orchard" and it is gripping so far.')
+    assert answer == "Quiet Orchard"  # the quoted title, not the rest of the sentence
+    answer, _ = read("What did Ann cook for the party?",
+                     "The party was on Saturday and everyone came. I cooked a big pot of lentil "
+                     "curry for the party.")
+    assert answer == "big pot of lentil curry"
+
+
+def test_scored_run_prefers_the_object_after_a_repeated_word() -> None:
+    q = {stem(w) for w in ("ann", "plant", "yard")}
+    phrase, score = scored_run("Honestly, this spring I planted tomatoes in the yard.", q)
+    assert phrase == "tomatoes" and score > 0
+    assert scored_run("I planted the yard.", q) == ("", float("-inf"))  # nothing new said
+
+
+def test_a_weekday_said_relative_to_the_record_is_stated_against_its_day() -> None:
+    # 8 May 2023 is a Monday: "last Friday" is 5 May, said as the speaker said it.
+    assert read("When did Ann run the race?", "I ran a charity race last Friday.")[0] \
+        == "the Friday before 8 May 2023"
+    assert read("When is the dentist appointment?", "My dentist appointment is next Thursday.")[0] \
+        == "the Thursday after 8 May 2023"
+    assert read("When did Ann run the race?", "I ran a charity race on Friday.")[0] \
+        == "Friday 5 May 2023"
+
+
+def test_a_choice_question_is_answered_with_the_option_the_evidence_says() -> None:
+    q = "Does Ann live closer to the beach or the mountains?"
+    answer, cited = read(q, "The dog barked all night.",
+                         "We walk down to the beach every morning before work.")
+    assert (answer, cited) == ("beach", ["src-2"])
+    answer, _ = read(q, "We hike up in the mountains most weekends.")
+    assert answer == "mountains"
+    # Neither option said: no option is made up.
+    assert read(q, "We walk the dog every morning.")[0] not in ("beach", "mountains")
