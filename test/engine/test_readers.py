@@ -109,7 +109,7 @@ def test_lists_and_counts_use_the_deduplicated_set() -> None:
     assert sorted(parts) == ["Luna", "Max"] or len(parts) == 2
     assert len(cited) == 2  # the repeated mention is one member of the set
     count, _ = read("How many pets has Ann adopted?", *texts)
-    assert count == "2"
+    assert count == "two"  # a count below ten is written as a word
     assert read("How many cats does Ann have?", "I have three cats.")[0] == "three cats"
 
 
@@ -270,3 +270,22 @@ def test_a_choice_question_is_answered_with_the_option_the_evidence_says() -> No
     assert answer == "mountains"
     # Neither option said: no option is made up.
     assert read(q, "We walk the dog every morning.")[0] not in ("beach", "mountains")
+
+
+def test_seasons_weekends_vague_amounts_and_the_unit_the_question_asks_in() -> None:
+    when = "When did Ann go camping?"
+    assert read(when, "We went camping last summer.")[0] == "summer 2022"
+    assert read(when, "We're going camping this weekend.")[0] == "the weekend of 8 May 2023"
+    assert read(when, "We're going camping next weekend.")[0] == "the weekend after 8 May 2023"
+    assert read(when, "We went camping a few days ago.")[0] == "a few days before 8 May 2023"
+    assert read(when, "We went camping three days ago.")[0] == "5 May 2023"  # exact: a day
+    assert read("Which year did Ann go camping?", "We went camping three days ago.")[0] == "2023"
+    assert read("In which month did Ann go camping?", "We went camping yesterday.")[0] \
+        == "May 2023"
+
+
+def test_a_rate_is_answered_whole() -> None:
+    assert read("How often does Ann swim?", "I swim twice a week at the pool.")[0] \
+        == "twice a week"
+    assert read("How often does Ann run?", "I run three times a month, rain or shine.")[0] \
+        == "three times a month"

@@ -151,6 +151,14 @@ def _choice(question: str, scored: list[_Scored]) -> ReaderOutput | None:
     return ReaderOutput(answer, best[2][:3], ExtractiveReader.name)
 
 
+_SMALL = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+
+def _spelled(n: int) -> str:
+    """A count as prose writes it: words below ten, digits from ten on."""
+    return _SMALL[n] if 0 <= n < len(_SMALL) else str(n)
+
+
 # Answer types whose spans are not phrases of the record (dates, counts, yes/no).
 _OWN_SPANS = ("date", "duration", "number", "yesno")
 _SPAN_FLOOR = -5.0
@@ -348,7 +356,7 @@ class ExtractiveReader:
             note = f"counted {len(parts)} distinct mentions"
             if not pack_complete:
                 note += "; some candidates did not fit the budget, the count may be low"
-            return ReaderOutput(str(len(parts)), cited, self.name, note)
+            return ReaderOutput(_spelled(len(parts)), cited, self.name, note)
         if plan.operation == "history" and plan.answer_type != "date":
             parts = [f"{format_day(s.item.record.source_time)}: {p}"
                      if has_calendar(s.item.record.source_time) else p

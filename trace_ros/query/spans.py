@@ -123,6 +123,16 @@ def format_when(expr: str, when: float, record_time: float) -> str:
     m = re.search(r"\b(\w+) weekends? ago\b", e)
     if m:
         return f"{m.group(1)} weekends before {format_day(record_time)}"
+    if re.search(r"\b(this|the) weekend\b", e):
+        return f"the weekend of {format_day(record_time)}"
+    if re.search(r"\b(next|coming) weekend\b", e):
+        return f"the weekend after {format_day(record_time)}"
+    m = re.search(r"\b((?:a )?few|several|(?:a )?couple(?: of)?) (days|months|years) ago\b", e)
+    if m:  # a vague amount: no exact day can be given, so as the speaker said it
+        return f"{m.group(1)} {m.group(2)} before {format_day(record_time)}"
+    m = re.search(r"\b(spring|summer|autumn|fall|winter)\b", e)
+    if m:  # a season is not one of its months
+        return f"{m.group(1)} {t.tm_year}"
     if _WEEKDAY_ABBR.search(e):  # "last Fri": a day, named with its weekday
         if re.search(r"\b(last|past|previous|next|coming|this)\b", e) \
                 and format_day(when) != format_day(record_time):
@@ -138,11 +148,12 @@ def format_when(expr: str, when: float, record_time: float) -> str:
     return format_day(when)
 
 
-def answer_date(sentence: str, record_time: float, context: str = "") -> str:
+def answer_date(sentence: str, record_time: float, context: str = "", grain: str = "") -> str:
     """The date a sentence talks about: its resolved time expression, else one in the rest
     of its record (``context``), else the record's own day. Without a calendar record
     time (``has_calendar``) a relative expression is answered as said ("Wednesday"), and
-    a record stating none gives no date ('')."""
+    a record stating none gives no date (''). ``grain`` ("year", "month") is the unit the
+    question asks in ("Which year …?"): a calendar date is then given in it."""
     calendar = has_calendar(record_time)
     for text in (sentence, context):
         recurring = _RECURRING.search(text)
@@ -160,6 +171,8 @@ def answer_date(sentence: str, record_time: float, context: str = "") -> str:
             if when is None:
                 continue
             answer = format_when(expr, when, record_time)
+            if calendar and grain:
+                return _in_grain(when, grain)
             if not calendar:
                 # Relative to a meaningless time ("Wednesday"): only the words hold; an
                 # absolute one ("in May 2023") reads the same from any base.
@@ -168,7 +181,23 @@ def answer_date(sentence: str, record_time: float, context: str = "") -> str:
                 if other is None or format_when(expr, other, later) != answer:
                     return expr
             return answer
-    return format_day(record_time) if calendar else ""
+    if not calendar:
+        return ""
+    return _in_grain(record_time, grain) if grain else format_day(record_time)
+
+
+_GRAIN = re.compile(r"\b(?:what|which)\s+(year|month)\b|\bin\s+(?:what|which)\s+(year|month)", re.I)
+
+
+def question_grain(question: str) -> str:
+    """The calendar unit a question asks a date in ("Which year …?" → "year"), else ''."""
+    m = _GRAIN.search(question)
+    return (m.group(1) or m.group(2)).lower() if m else ""
+
+
+def _in_grain(when: float, grain: str) -> str:
+    t = time.gmtime(when)
+    return str(t.tm_year) if grain == "year" else time.strftime("%B %Y", t)
 
 
 def _clean(sentence: str, toks: list[Tok]) -> str:
@@ -269,11 +298,24 @@ def _person(sentence: str, toks: list[Tok], q_stems: set[str]) -> str:
     return " ".join(dict.fromkeys(names))
 
 
+# Words that carry a number on into a rate ("twice a week", "three times a month").
+_RATE = {"times", "time", "a", "an", "per", "every", "each", "day", "days", "week", "weeks",
+         "month", "months", "year", "years", "hour", "hours", "night", "nights", "morning",
+         "evening", "weekend", "weekends"}
+
+
 def _number(sentence: str, toks: list[Tok]) -> str:
     for i, t in enumerate(toks):
         if t.word and (t.text.isdigit() or t.low in NUMBER_WORDS):
-            nxt = toks[i + 1].text if i + 1 < len(toks) and toks[i + 1].word else ""
-            return f"{t.text} {nxt}".strip()
+            rate = []
+            for nxt in toks[i + 1:i + 4]:
+                if not nxt.word or nxt.low not in _RATE:
+                    break
+                rate.append(nxt)
+            if rate and rate[-1].low not in ("a", "an", "per", "every", "each"):
+                return sentence[t.start:rate[-1].end]
+            nxt_text = toks[i + 1].text if i + 1 < len(toks) and toks[i + 1].word else ""
+            return f"{t.text} {nxt_text}".strip()
     return ""
 
 
@@ -311,7 +353,7 @@ def extract(question: str, plan: Plan, sentence: str, record_time: float, q_stem
     ``context`` is the whole record, where dates and durations are also looked for."""
     kind = plan.answer_type
     if kind == "date":
-        return answer_date(sentence, record_time, context)
+        return answer_date(sentence, record_time, context, question_grain(question))
     said_times: list[str] = []
     if kind != "duration":
         # A time expression is not part of a non-temporal answer ("I bought yesterday")
