@@ -289,3 +289,11 @@ def test_a_rate_is_answered_whole() -> None:
         == "twice a week"
     assert read("How often does Ann run?", "I run three times a month, rain or shine.")[0] \
         == "three times a month"
+
+
+def test_how_and_why_questions_prefer_the_fuller_clause() -> None:
+    q = {stem(w) for w in ("ann", "cope", "exam")}
+    text = "To cope I drink hot green tea; before each exam I take long slow walks along the river."
+    assert scored_run(text, q)[0] == "drink hot green tea"
+    answer, _ = read("How does Ann cope before an exam?", text)
+    assert answer == "take long slow walks along the river"

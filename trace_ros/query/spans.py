@@ -395,7 +395,8 @@ def extract(question: str, plan: Plan, sentence: str, record_time: float, q_stem
         if p:
             return p
     # The phrase of the record that says what the question did not, next to what it did.
-    run = scored_run(sentence, q_stems, limit, context)[0]
+    run = scored_run(sentence, q_stems, limit, context,
+                     _CLAUSE_WEIGHTS if kind in ("manner", "reason") else None)[0]
     if run:
         return run
     # Never the question's own words back; a time said is more than nothing.
@@ -439,6 +440,10 @@ class RunWeights:
     other: float = 2.0  # a phrase of another sentence than the best-matching one
     quoted: float = 1.0  # a phrase in quotes (a title, a name given to something)
     name: float = 0.5  # a phrase holding a capitalised name
+
+
+# "How …?" and "Why …?" are answered with a clause, not a name: more new words count.
+_CLAUSE_WEIGHTS = RunWeights(new_cap=5)
 
 
 def _phrases(toks: list[Tok], q_stems: set[str]) -> list[tuple[int, int]]:
