@@ -297,3 +297,10 @@ def test_how_and_why_questions_prefer_the_fuller_clause() -> None:
     assert scored_run(text, q)[0] == "drink hot green tea"
     answer, _ = read("How does Ann cope before an exam?", text)
     assert answer == "take long slow walks along the river"
+
+
+def test_a_when_question_reads_the_record_that_states_a_time() -> None:
+    answer, cited = read("When did Ann adopt the grey cat?",
+                         "We adopted the grey cat from the shelter, she is adorable.",
+                         "It was last Friday that I adopted her.", "The weather is nice.")
+    assert (answer, cited) == ("the Friday before 8 May 2023", ["src-2"])

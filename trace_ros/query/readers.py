@@ -175,7 +175,7 @@ class ExtractiveReader:
                  reply_gap: int = 3, window_bonus: float = 0.25,
                  report_lag_s: float = 7 * 86400.0, type_bonus: float = 0.3,
                  sentence_weight: float = 0.7, span_weight: float = 0.05,
-                 span_pool: float = 0.6) -> None:
+                 span_pool: float = 0.6, date_bonus: float = 0.8) -> None:
         self.prior_weight = prior_weight
         self.near_best = near_best
         self.max_list = max_list
@@ -188,6 +188,9 @@ class ExtractiveReader:
         self.window_bonus = window_bonus
         self.report_lag_s = report_lag_s
         self.type_bonus = type_bonus
+        # "When …?": a record that states a time answers it far more often than one
+        # that does not (whose own day is then the answer).
+        self.date_bonus = date_bonus
         # A record's match mixes what it says anywhere with what its best sentence says.
         self.sentence_weight = sentence_weight
         # A single answer is read from the record (relevance at least span_pool of the
@@ -228,7 +231,7 @@ class ExtractiveReader:
                 f"{rec.speaker} {rec.label}"))
             overlap += self.sentence_weight * (said / total - overlap)
         if overlap > 0 and fits(kind, rec.text):  # holds the kind of thing asked for
-            overlap += self.type_bonus
+            overlap += self.date_bonus if kind == "date" else self.type_bonus
         return _Scored(item, overlap, overlap + self.prior_weight / (1 + pos), best_sentence)
 
     def _span_score(self, s: _Scored, q_stems: set[str]) -> float:
