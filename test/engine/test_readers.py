@@ -304,3 +304,11 @@ def test_a_when_question_reads_the_record_that_states_a_time() -> None:
                          "We adopted the grey cat from the shelter, she is adorable.",
                          "It was last Friday that I adopted her.", "The weather is nice.")
     assert (answer, cited) == ("the Friday before 8 May 2023", ["src-2"])
+
+
+def test_a_how_long_question_reads_the_near_record_that_states_a_span_of_time() -> None:
+    answer, cited = read("How long has Ann been painting landscapes?",
+                         "Painting landscapes is my favourite thing, I paint landscapes every "
+                         "chance I get.",
+                         "I've been painting for seven years now.", "The weather is nice.")
+    assert (answer, cited) == ("seven years", ["src-2"])

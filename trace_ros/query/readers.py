@@ -33,7 +33,7 @@ from ..errors import ModelUnavailableError
 from ..ledger import SourceRecord
 from .pack import EvidenceItem, Pack
 from .plan import Plan
-from .spans import extract, fits, format_day, has_calendar, has_number, scored_run
+from .spans import extract, fits, format_day, has_calendar, has_number, scored_run, states_duration
 from .text import stem, stems, words
 
 if TYPE_CHECKING:
@@ -328,6 +328,9 @@ class ExtractiveReader:
                 chosen = sorted(pool, key=lambda s: -(s.relevance + self.span_weight
                                                       * self._span_score(s, q_stems)))
                 chosen = chosen[: self.max_list]
+            if plan.answer_type == "duration":
+                # "How long …?": a near record that states a span of time answers it.
+                chosen.sort(key=lambda s: not states_duration(s.item.record.text))
             return self._answer(question, plan, chosen, q_stems, pack.complete, single=True)
         return self._answer(question, plan, chosen, q_stems, pack.complete)
 

@@ -319,6 +319,11 @@ def _number(sentence: str, toks: list[Tok]) -> str:
     return ""
 
 
+def states_duration(text: str) -> bool:
+    """Whether ``text`` states a span of time ("for seven years", "since 2016")."""
+    return bool(_DURATION.search(text))
+
+
 def has_number(text: str) -> bool:
     """Whether ``text`` states a number (digits or a number word)."""
     return any(ch.isdigit() for ch in text) or any(w in NUMBER_WORDS for w in text.lower().split())
