@@ -9,9 +9,15 @@ match to the reply that follows it; a participant's name counts through the
 speaker field, not as a greeting in the text; a record holding the kind of thing
 asked for (a time for "when", a name for "who") is preferred; records said in
 the window the question names are preferred, and none after its "before …".
-The plan decides how many records answer: the newest revision for a state in
-the current view, every distinct member for a list or count (de-duplicated),
-the ordered revisions for a history question. When the caller passes the
+A record's match mixes what it says anywhere with what its best sentence says
+(words scattered over a long record count less). The plan decides how many
+records answer: the newest revision for a state in the current view, every
+distinct member for a list or count (de-duplicated; a count below ten in
+words), the ordered revisions for a history question, otherwise one record —
+the near one whose best phrase says most beside the question's words ("Did it
+mess up your progress?" answers nothing), for "how long" one stating a span of
+time. A choice question ("… the beach or the mountains?") is answered with the
+option the evidence says. When the caller passes the
 resolver's ``Resolution`` for the state the question asks about, the current
 value (or, for a question about the past, the superseded one) is the answer.
 
