@@ -312,3 +312,9 @@ def test_a_how_long_question_reads_the_near_record_that_states_a_span_of_time() 
                          "chance I get.",
                          "I've been painting for seven years now.", "The weather is nice.")
     assert (answer, cited) == ("seven years", ["src-2"])
+
+
+def test_a_quoted_title_beats_the_word_after_the_verb() -> None:
+    q = {stem(w) for w in ("ann", "finish", "book")}
+    text = 'I finished a long book on the train, "Northern Lights", and loved the ending.'
+    assert scored_run(text, q)[0] == "Northern Lights"

@@ -443,7 +443,7 @@ class RunWeights:
     distance: float = 0.05  # per token between the phrase and the nearest question word
     far: float = 5.0  # the distance counted in a sentence without any question word
     other: float = 2.0  # a phrase of another sentence than the best-matching one
-    quoted: float = 1.0  # a phrase in quotes (a title, a name given to something)
+    quoted: float = 2.0  # a phrase in quotes (a title, a name given to something)
     name: float = 0.5  # a phrase holding a capitalised name
 
 
