@@ -123,7 +123,7 @@ def format_when(expr: str, when: float, record_time: float) -> str:
     m = re.search(r"\b(\w+) weekends? ago\b", e)
     if m:
         return f"{m.group(1)} weekends before {format_day(record_time)}"
-    if re.search(r"\b(this|the) weekend\b", e):
+    if re.search(r"\bthis weekend\b", e):
         return f"the weekend of {format_day(record_time)}"
     if re.search(r"\b(next|coming) weekend\b", e):
         return f"the weekend after {format_day(record_time)}"
