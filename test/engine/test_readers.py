@@ -15,6 +15,7 @@ from trace_ros.query.pack import EvidenceItem, Pack, pack
 from trace_ros.query.plan import plan_question
 from trace_ros.query.readers import ExtractiveReader, UnavailableReader, make_reader
 from trace_ros.query.recall import lexical
+from trace_ros.query.spans import scored_run
 from trace_ros.query.text import stem
 from trace_ros.state import Resolution
 
@@ -108,7 +109,7 @@ def test_lists_and_counts_use_the_deduplicated_set() -> None:
     assert sorted(parts) == ["Luna", "Max"] or len(parts) == 2
     assert len(cited) == 2  # the repeated mention is one member of the set
     count, _ = read("How many pets has Ann adopted?", *texts)
-    assert count == "2"
+    assert count == "two"  # a count below ten is written as a word
     assert read("How many cats does Ann have?", "I have three cats.")[0] == "three cats"
 
 
@@ -222,3 +223,98 @@ def test_a_span_never_restates_the_question() -> None:
     answer, cited = read("What setback did Ann face?", "Ann faced a setback!",
                          "Ann faced a setback, a knee injury.")
     assert cited == ["src-2"] and "knee injury" in answer
+
+
+def test_one_sentence_saying_the_question_beats_words_scattered_over_a_long_record() -> None:
+    scattered = "The fence needs work. I should paint it someday. Any color is fine with me."
+    said = "I painted the fence dark green over the weekend."
+    for texts in ((scattered, said), (said, scattered)):
+        answer, cited = read("What color did Ann paint the fence?", *texts)
+        assert answer == "dark green"
+        assert cited == [f"src-{texts.index(said) + 1}"]
+
+
+def test_span_is_a_phrase_beside_the_question_words_never_them() -> None:
+    answer, _ = read("What book is Ann reading?",
+                     'I\'m reading "The Quiet Orchard" and it is gripping so far.')
+    assert answer == "Quiet Orchard"  # the quoted title, not the rest of the sentence
+    answer, _ = read("What did Ann cook for the party?",
+                     "The party was on Saturday and everyone came. I cooked a big pot of lentil "
+                     "curry for the party.")
+    assert answer == "big pot of lentil curry"
+
+
+def test_scored_run_prefers_the_object_after_a_repeated_word() -> None:
+    q = {stem(w) for w in ("ann", "plant", "yard")}
+    phrase, score = scored_run("Honestly, this spring I planted tomatoes in the yard.", q)
+    assert phrase == "tomatoes" and score > 0
+    assert scored_run("I planted the yard.", q) == ("", float("-inf"))  # nothing new said
+
+
+def test_a_weekday_said_relative_to_the_record_is_stated_against_its_day() -> None:
+    # 8 May 2023 is a Monday: "last Friday" is 5 May, said as the speaker said it.
+    assert read("When did Ann run the race?", "I ran a charity race last Friday.")[0] \
+        == "the Friday before 8 May 2023"
+    assert read("When is the dentist appointment?", "My dentist appointment is next Thursday.")[0] \
+        == "the Thursday after 8 May 2023"
+    assert read("When did Ann run the race?", "I ran a charity race on Friday.")[0] \
+        == "Friday 5 May 2023"
+
+
+def test_a_choice_question_is_answered_with_the_option_the_evidence_says() -> None:
+    q = "Does Ann live closer to the beach or the mountains?"
+    answer, cited = read(q, "The dog barked all night.",
+                         "We walk down to the beach every morning before work.")
+    assert (answer, cited) == ("beach", ["src-2"])
+    answer, _ = read(q, "We hike up in the mountains most weekends.")
+    assert answer == "mountains"
+    # Neither option said: no option is made up.
+    assert read(q, "We walk the dog every morning.")[0] not in ("beach", "mountains")
+
+
+def test_seasons_weekends_vague_amounts_and_the_unit_the_question_asks_in() -> None:
+    when = "When did Ann go camping?"
+    assert read(when, "We went camping last summer.")[0] == "summer 2022"
+    assert read(when, "We're going camping this weekend.")[0] == "the weekend of 8 May 2023"
+    assert read(when, "We're going camping next weekend.")[0] == "the weekend after 8 May 2023"
+    assert read(when, "We went camping a few days ago.")[0] == "a few days before 8 May 2023"
+    assert read(when, "We went camping three days ago.")[0] == "5 May 2023"  # exact: a day
+    assert read("Which year did Ann go camping?", "We went camping three days ago.")[0] == "2023"
+    assert read("In which month did Ann go camping?", "We went camping yesterday.")[0] \
+        == "May 2023"
+
+
+def test_a_rate_is_answered_whole() -> None:
+    assert read("How often does Ann swim?", "I swim twice a week at the pool.")[0] \
+        == "twice a week"
+    assert read("How often does Ann run?", "I run three times a month, rain or shine.")[0] \
+        == "three times a month"
+
+
+def test_how_and_why_questions_prefer_the_fuller_clause() -> None:
+    q = {stem(w) for w in ("ann", "cope", "exam")}
+    text = "To cope I drink hot green tea; before each exam I take long slow walks along the river."
+    assert scored_run(text, q)[0] == "drink hot green tea"
+    answer, _ = read("How does Ann cope before an exam?", text)
+    assert answer == "take long slow walks along the river"
+
+
+def test_a_when_question_reads_the_record_that_states_a_time() -> None:
+    answer, cited = read("When did Ann adopt the grey cat?",
+                         "We adopted the grey cat from the shelter, she is adorable.",
+                         "It was last Friday that I adopted her.", "The weather is nice.")
+    assert (answer, cited) == ("the Friday before 8 May 2023", ["src-2"])
+
+
+def test_a_how_long_question_reads_the_near_record_that_states_a_span_of_time() -> None:
+    answer, cited = read("How long has Ann been painting landscapes?",
+                         "Painting landscapes is my favourite thing, I paint landscapes every "
+                         "chance I get.",
+                         "I've been painting for seven years now.", "The weather is nice.")
+    assert (answer, cited) == ("seven years", ["src-2"])
+
+
+def test_a_quoted_title_beats_the_word_after_the_verb() -> None:
+    q = {stem(w) for w in ("ann", "finish", "book")}
+    text = 'I finished a long book on the train, "Northern Lights", and loved the ending.'
+    assert scored_run(text, q)[0] == "Northern Lights"

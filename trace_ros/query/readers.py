@@ -9,9 +9,15 @@ match to the reply that follows it; a participant's name counts through the
 speaker field, not as a greeting in the text; a record holding the kind of thing
 asked for (a time for "when", a name for "who") is preferred; records said in
 the window the question names are preferred, and none after its "before …".
-The plan decides how many records answer: the newest revision for a state in
-the current view, every distinct member for a list or count (de-duplicated),
-the ordered revisions for a history question. When the caller passes the
+A record's match mixes what it says anywhere with what its best sentence says
+(words scattered over a long record count less). The plan decides how many
+records answer: the newest revision for a state in the current view, every
+distinct member for a list or count (de-duplicated; a count below ten in
+words), the ordered revisions for a history question, otherwise one record —
+the near one whose best phrase says most beside the question's words ("Did it
+mess up your progress?" answers nothing), for "how long" one stating a span of
+time. A choice question ("… the beach or the mountains?") is answered with the
+option the evidence says. When the caller passes the
 resolver's ``Resolution`` for the state the question asks about, the current
 value (or, for a question about the past, the superseded one) is the answer.
 
@@ -33,7 +39,7 @@ from ..errors import ModelUnavailableError
 from ..ledger import SourceRecord
 from .pack import EvidenceItem, Pack
 from .plan import Plan
-from .spans import extract, fits, format_day, has_calendar, has_number
+from .spans import extract, fits, format_day, has_calendar, has_number, scored_run, states_duration
 from .text import stem, stems, words
 
 if TYPE_CHECKING:
@@ -111,6 +117,59 @@ def _resolution_answer(plan: Plan, resolution: Resolution, shown: set[str]) -> R
     return ReaderOutput(value, list(dict.fromkeys(cited)), ExtractiveReader.name)
 
 
+# "… a national park or a theme park?": the two options a choice question offers.
+_WORDS = r"((?:[\w'’.-]+\s+){0,6}?[\w'’.-]+)"
+_CHOICE = re.compile(rf"\b{_WORDS}\s+or\s+{_WORDS}\s*\?\s*$", re.I)
+
+
+def _options(question: str) -> list[str]:
+    """The options of a choice question ("Does she live near a beach or the mountains?" →
+    "beach", "mountains"): the words after "or", and as many before it."""
+    m = _CHOICE.search(question)
+    if not m:
+        return []
+    after = m.group(2).split()
+    before = m.group(1).split()[-len(after):]
+    return [" ".join(before), " ".join(after)]
+
+
+def _choice(question: str, scored: list[_Scored]) -> ReaderOutput | None:
+    """A choice question is answered with the option the evidence supports best (its
+    words said most, weighted by how well the record matches), citing where it is said."""
+    options = _options(question)
+    if len(options) != 2:
+        return None
+    best: tuple[float, str, list[str]] | None = None
+    for option in options:
+        wanted = stems(option)
+        if not wanted or wanted == stems(options[0]) & stems(options[1]):
+            return None
+        own = wanted - stems(options[1] if option == options[0] else options[0])
+        support = [s for s in scored if own & stems(s.item.record.text)]
+        score = sum(s.relevance for s in support)
+        if support and (best is None or score > best[0]):
+            best = (score, option, [s.item.source_id for s in support])
+        elif best is not None and score == best[0]:
+            return None  # the evidence does not tell them apart
+    if best is None:
+        return None
+    answer = re.sub(r"^(?:a|an|the|some)\s+", "", best[1], flags=re.I)
+    return ReaderOutput(answer, best[2][:3], ExtractiveReader.name)
+
+
+_SMALL = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+
+def _spelled(n: int) -> str:
+    """A count as prose writes it: words below ten, digits from ten on."""
+    return _SMALL[n] if 0 <= n < len(_SMALL) else str(n)
+
+
+# Answer types whose spans are not phrases of the record (dates, counts, yes/no).
+_OWN_SPANS = ("date", "duration", "number", "yesno")
+_SPAN_FLOOR = -5.0
+
+
 class ExtractiveReader:
     """Answers with the supporting span of the best-matching evidence; abstains when
     nothing matches."""
@@ -120,7 +179,9 @@ class ExtractiveReader:
     def __init__(self, prior_weight: float = 0.1, near_best: float = 0.8,
                  max_list: int = 5, span_tokens: int = 6, question_share: float = 0.5,
                  reply_gap: int = 3, window_bonus: float = 0.25,
-                 report_lag_s: float = 7 * 86400.0, type_bonus: float = 0.3) -> None:
+                 report_lag_s: float = 7 * 86400.0, type_bonus: float = 0.3,
+                 sentence_weight: float = 0.7, span_weight: float = 0.05,
+                 span_pool: float = 0.6, date_bonus: float = 0.8) -> None:
         self.prior_weight = prior_weight
         self.near_best = near_best
         self.max_list = max_list
@@ -133,6 +194,15 @@ class ExtractiveReader:
         self.window_bonus = window_bonus
         self.report_lag_s = report_lag_s
         self.type_bonus = type_bonus
+        # "When …?": a record that states a time answers it far more often than one
+        # that does not (whose own day is then the answer).
+        self.date_bonus = date_bonus
+        # A record's match mixes what it says anywhere with what its best sentence says.
+        self.sentence_weight = sentence_weight
+        # A single answer is read from the record (relevance at least span_pool of the
+        # best) whose relevance plus span_weight × its best phrase's score is highest.
+        self.span_weight = span_weight
+        self.span_pool = span_pool
 
     def _weights(self, q_stems: set[str], items: Sequence[EvidenceItem],
                  names: set[str]) -> dict[str, float]:
@@ -161,9 +231,21 @@ class ExtractiveReader:
             if hits > best_hits:
                 best_sentence, best_hits = sentence, hits
         overlap = sum(weights[s] for s in q_stems & self._terms(item, names)) / total
+        if overlap > 0 and self.sentence_weight:
+            # What one sentence says counts more than words scattered over a long record.
+            said = max(best_hits, 0.0) + sum(weights[s] for s in q_stems & stems(
+                f"{rec.speaker} {rec.label}"))
+            overlap += self.sentence_weight * (said / total - overlap)
         if overlap > 0 and fits(kind, rec.text):  # holds the kind of thing asked for
-            overlap += self.type_bonus
+            overlap += self.date_bonus if kind == "date" else self.type_bonus
         return _Scored(item, overlap, overlap + self.prior_weight / (1 + pos), best_sentence)
+
+    def _span_score(self, s: _Scored, q_stems: set[str]) -> float:
+        """How well the record's best phrase answers (``scored_run``), floored."""
+        rec = s.item.record
+        score = scored_run(_content(rec, s.sentence), q_stems, self.span_tokens,
+                           _content(rec, rec.text))[1]
+        return max(score, _SPAN_FLOOR)
 
     def _replies(self, scored: list[_Scored], q_stems: set[str], names: set[str]) -> None:
         """Move the match of a turn that asks the question onto the turn that answers it."""
@@ -219,6 +301,10 @@ class ExtractiveReader:
         scored = [self._score(q_stems, weights, pos, item, names, plan.answer_type)
                   for pos, item in enumerate(pack.items)]
         self._replies(scored, q_stems, names)
+        if plan.answer_type == "yesno":
+            out = _choice(question, [s for s in scored if s.overlap > 0])
+            if out is not None:
+                return out
         scored = [s for s in scored if s.overlap > 0]
         scored = self._in_time(plan, scored)
         if not scored:
@@ -241,6 +327,16 @@ class ExtractiveReader:
         else:
             # The best record; when it says nothing beyond the question, the next near one.
             chosen = sorted(near, key=lambda s: -s.relevance)[: self.max_list]
+            if self.span_weight and plan.answer_type not in _OWN_SPANS:
+                # A record that states something beside the question's words beats one
+                # that only repeats them ("Did it mess up your progress?").
+                pool = [s for s in scored if s.relevance >= self.span_pool * best]
+                chosen = sorted(pool, key=lambda s: -(s.relevance + self.span_weight
+                                                      * self._span_score(s, q_stems)))
+                chosen = chosen[: self.max_list]
+            if plan.answer_type == "duration":
+                # "How long …?": a near record that states a span of time answers it.
+                chosen.sort(key=lambda s: not states_duration(s.item.record.text))
             return self._answer(question, plan, chosen, q_stems, pack.complete, single=True)
         return self._answer(question, plan, chosen, q_stems, pack.complete)
 
@@ -272,7 +368,7 @@ class ExtractiveReader:
             note = f"counted {len(parts)} distinct mentions"
             if not pack_complete:
                 note += "; some candidates did not fit the budget, the count may be low"
-            return ReaderOutput(str(len(parts)), cited, self.name, note)
+            return ReaderOutput(_spelled(len(parts)), cited, self.name, note)
         if plan.operation == "history" and plan.answer_type != "date":
             parts = [f"{format_day(s.item.record.source_time)}: {p}"
                      if has_calendar(s.item.record.source_time) else p

@@ -5,8 +5,13 @@ relative anchor the sentence states, resolved with the record time as base),
 a duration for "how long", a prepositional place phrase for "where", a
 capitalised name for "who", the clause after "because" for "why", yes/no for
 auxiliary questions, and otherwise the noun phrase of the word the question
-asks for ("what workshop" → "… counseling workshop") or the phrase that follows
-the last question word the sentence repeats (the object after the verb).
+asks for ("what workshop" → "… counseling workshop") or the best-scored phrase
+of the record (``scored_run``): the sentence is cut into phrases at punctuation,
+clause words, subject pronouns and the question's own words (the question's words
+are never the answer), and a phrase scores for the new words it says, for
+following a word the sentence repeats from the question (the object after the
+verb), for being near one, short, quoted or a name; phrases of the record's other
+sentences compete at a cost.
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ from .text import STOPWORDS, stem
 _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)*[+#]*|[^\w\s]", re.UNICODE)
 _BOUNDARY_WORDS = {"and", "but", "because", "so", "which", "who", "that", "when", "while", "if",
                    "since", "though", "although", "as", "or", "where", "whereas", "then"}
+# Punctuation that joins the parts of one phrase ("open-world", "R&B", "C++", "kids'").
+_JOINERS = "'’-+&/"
 _NEGATION = re.compile(r"\b(not|never|no|n't|nothing|none|neither|nor)\b|n't\b", re.I)
 _PLACE_PREP = {"in", "at", "to", "from", "near", "into", "around", "on"}
 NUMBER_WORDS = {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
@@ -99,8 +106,9 @@ def format_day(epoch: float) -> str:
 
 def format_when(expr: str, when: float, record_time: float) -> str:
     """An absolute date for a resolved expression, as precise as the expression: a day
-    ("yesterday" said on 8 May 2023 → "7 May 2023"), a month or a year; a week or
-    weekend is stated against the record's day ("the week before 8 May 2023")."""
+    ("yesterday" said on 8 May 2023 → "7 May 2023"), a month or a year; a week, a
+    weekend or a weekday named relative to it is stated against the record's day ("the
+    week before 8 May 2023", "the Friday before 8 May 2023"), as the speaker said it."""
     e = expr.lower()
     t = time.gmtime(when)
     if re.search(r"\b(last|past|previous) week\b", e):
@@ -115,7 +123,21 @@ def format_when(expr: str, when: float, record_time: float) -> str:
     m = re.search(r"\b(\w+) weekends? ago\b", e)
     if m:
         return f"{m.group(1)} weekends before {format_day(record_time)}"
+    if re.search(r"\bthis weekend\b", e):
+        return f"the weekend of {format_day(record_time)}"
+    if re.search(r"\b(next|coming) weekend\b", e):
+        return f"the weekend after {format_day(record_time)}"
+    m = re.search(r"\b((?:a )?few|several|(?:a )?couple(?: of)?) (days|months|years) ago\b", e)
+    if m:  # a vague amount: no exact day can be given, so as the speaker said it
+        return f"{m.group(1)} {m.group(2)} before {format_day(record_time)}"
+    m = re.search(r"\b(spring|summer|autumn|fall|winter)\b", e)
+    if m:  # a season is not one of its months
+        return f"{m.group(1)} {t.tm_year}"
     if _WEEKDAY_ABBR.search(e):  # "last Fri": a day, named with its weekday
+        if re.search(r"\b(last|past|previous|next|coming|this)\b", e) \
+                and format_day(when) != format_day(record_time):
+            side = "before" if when < record_time else "after"
+            return f"the {time.strftime('%A', t)} {side} {format_day(record_time)}"
         return f"{time.strftime('%A', t)} {format_day(when)}"
     if re.search(r"\byears?\b", e) or re.fullmatch(r"(in |during |since )?(19|20)\d{2}", e):
         return str(t.tm_year)
@@ -126,11 +148,12 @@ def format_when(expr: str, when: float, record_time: float) -> str:
     return format_day(when)
 
 
-def answer_date(sentence: str, record_time: float, context: str = "") -> str:
+def answer_date(sentence: str, record_time: float, context: str = "", grain: str = "") -> str:
     """The date a sentence talks about: its resolved time expression, else one in the rest
     of its record (``context``), else the record's own day. Without a calendar record
     time (``has_calendar``) a relative expression is answered as said ("Wednesday"), and
-    a record stating none gives no date ('')."""
+    a record stating none gives no date (''). ``grain`` ("year", "month") is the unit the
+    question asks in ("Which year …?"): a calendar date is then given in it."""
     calendar = has_calendar(record_time)
     for text in (sentence, context):
         recurring = _RECURRING.search(text)
@@ -148,6 +171,8 @@ def answer_date(sentence: str, record_time: float, context: str = "") -> str:
             if when is None:
                 continue
             answer = format_when(expr, when, record_time)
+            if calendar and grain:
+                return _in_grain(when, grain)
             if not calendar:
                 # Relative to a meaningless time ("Wednesday"): only the words hold; an
                 # absolute one ("in May 2023") reads the same from any base.
@@ -156,7 +181,23 @@ def answer_date(sentence: str, record_time: float, context: str = "") -> str:
                 if other is None or format_when(expr, other, later) != answer:
                     return expr
             return answer
-    return format_day(record_time) if calendar else ""
+    if not calendar:
+        return ""
+    return _in_grain(record_time, grain) if grain else format_day(record_time)
+
+
+_GRAIN = re.compile(r"\b(?:what|which)\s+(year|month)\b|\bin\s+(?:what|which)\s+(year|month)", re.I)
+
+
+def question_grain(question: str) -> str:
+    """The calendar unit a question asks a date in ("Which year …?" → "year"), else ''."""
+    m = _GRAIN.search(question)
+    return (m.group(1) or m.group(2)).lower() if m else ""
+
+
+def _in_grain(when: float, grain: str) -> str:
+    t = time.gmtime(when)
+    return str(t.tm_year) if grain == "year" else time.strftime("%B %Y", t)
 
 
 def _clean(sentence: str, toks: list[Tok]) -> str:
@@ -172,23 +213,16 @@ def _clean(sentence: str, toks: list[Tok]) -> str:
     return sentence[toks[0].start:toks[-1].end].strip()
 
 
-def _run(toks: list[Tok], start: int, step: int, limit: int,
-         coordinate: bool = False) -> list[Tok]:
+def _run(toks: list[Tok], start: int, step: int, limit: int) -> list[Tok]:
     """Tokens from ``start`` in direction ``step`` up to a clause boundary, at most ``limit``
-    content-bearing tokens; with ``coordinate`` one "and"/"or" joins two parts of a
-    phrase ("mentoring and training") instead of ending it."""
+    content-bearing tokens."""
     out: list[Tok] = []
     i = start
-    joined = False
     while 0 <= i < len(toks) and len(out) < limit:
         tok = toks[i]
-        if not tok.word and tok.text not in "'’-+&/":
+        if not tok.word and tok.text not in _JOINERS:
             break
-        if coordinate and not joined and out and tok.low in ("and", "or") and \
-                0 <= i + step < len(toks) and toks[i + step].word and \
-                toks[i + step].low not in _PRONOUNS and toks[i + step].low not in STOPWORDS:
-            joined = True
-        elif tok.low in _BOUNDARY_WORDS and out:
+        if tok.low in _BOUNDARY_WORDS and out:
             break
         out.append(tok)
         i += step
@@ -264,12 +298,30 @@ def _person(sentence: str, toks: list[Tok], q_stems: set[str]) -> str:
     return " ".join(dict.fromkeys(names))
 
 
+# Words that carry a number on into a rate ("twice a week", "three times a month").
+_RATE = {"times", "time", "a", "an", "per", "every", "each", "day", "days", "week", "weeks",
+         "month", "months", "year", "years", "hour", "hours", "night", "nights", "morning",
+         "evening", "weekend", "weekends"}
+
+
 def _number(sentence: str, toks: list[Tok]) -> str:
     for i, t in enumerate(toks):
         if t.word and (t.text.isdigit() or t.low in NUMBER_WORDS):
-            nxt = toks[i + 1].text if i + 1 < len(toks) and toks[i + 1].word else ""
-            return f"{t.text} {nxt}".strip()
+            rate = []
+            for nxt in toks[i + 1:i + 4]:
+                if not nxt.word or nxt.low not in _RATE:
+                    break
+                rate.append(nxt)
+            if rate and rate[-1].low not in ("a", "an", "per", "every", "each"):
+                return sentence[t.start:rate[-1].end]
+            nxt_text = toks[i + 1].text if i + 1 < len(toks) and toks[i + 1].word else ""
+            return f"{t.text} {nxt_text}".strip()
     return ""
+
+
+def states_duration(text: str) -> bool:
+    """Whether ``text`` states a span of time ("for seven years", "since 2016")."""
+    return bool(_DURATION.search(text))
 
 
 def has_number(text: str) -> bool:
@@ -306,7 +358,7 @@ def extract(question: str, plan: Plan, sentence: str, record_time: float, q_stem
     ``context`` is the whole record, where dates and durations are also looked for."""
     kind = plan.answer_type
     if kind == "date":
-        return answer_date(sentence, record_time, context)
+        return answer_date(sentence, record_time, context, question_grain(question))
     said_times: list[str] = []
     if kind != "duration":
         # A time expression is not part of a non-temporal answer ("I bought yesterday")
@@ -347,26 +399,11 @@ def extract(question: str, plan: Plan, sentence: str, record_time: float, q_stem
         p = _focus_phrase(sentence, toks, plan.focus, limit, q_stems)
         if p:
             return p
-    hits = _matches(toks, q_stems)
-    if hits:
-        # The phrase after a repeated question word that says the most the question
-        # did not (the object after the verb); else the phrase before the first one.
-        best, best_new = "", 0
-        for i in hits:
-            phrase = _clean(sentence, _run(toks, i + 1, 1, limit, coordinate=True))
-            new = _new_words(phrase, q_stems)
-            if new > best_new:
-                best, best_new = phrase, new
-        # The subject before the first repeated word, when it says more ("Performing and
-        # connecting with the crowd has been so energizing").
-        before = _clean(sentence, _run(toks, hits[0] - 1, -1, limit, coordinate=True))
-        if before and _new_words(before, q_stems) > best_new:
-            return before
-        if best:
-            return best
-    head = _clean(sentence, toks[: limit * 2])
-    if _new_words(head, q_stems):
-        return head
+    # The phrase of the record that says what the question did not, next to what it did.
+    run = scored_run(sentence, q_stems, limit, context,
+                     _CLAUSE_WEIGHTS if kind in ("manner", "reason") else None)[0]
+    if run:
+        return run
     # Never the question's own words back; a time said is more than nothing.
     return next((t for t in said_times if _new_words(t, q_stems)), "")
 
@@ -382,3 +419,93 @@ def _new_words(phrase: str, q_stems: set[str]) -> int:
                 and low not in _PARTITIVE and stem(low) not in q_stems:
             count += 1
     return count
+
+
+# Words that open a new clause inside a sentence: its subject ("… a Ford Mustang I found").
+_SUBJECTS = {"i", "you", "he", "she", "we", "they", "it", "i'm", "i've", "i'd", "i'll", "we're",
+             "we've", "they're", "it's", "you're", "he's", "she's", "that's", "there's", "there",
+             "what's", "let's"}
+_QUOTES = "\"“”'‘’"
+_SENTENCES = re.compile(r"(?<=[.!?])\s+")
+
+
+@dataclass(frozen=True)
+class RunWeights:
+    """How the candidate phrases of a record are compared (see ``scored_run``).
+
+    Chosen on one half of a dialogue benchmark's conversations and confirmed on the other.
+    """
+
+    after: float = 2.0  # the phrase right after a repeated question word (its object)
+    new: float = 0.5  # per word the question did not say, up to ``new_cap`` of them
+    new_cap: int = 3
+    long: float = 0.1  # per word beyond the span limit
+    distance: float = 0.05  # per token between the phrase and the nearest question word
+    far: float = 5.0  # the distance counted in a sentence without any question word
+    other: float = 2.0  # a phrase of another sentence than the best-matching one
+    quoted: float = 2.0  # a phrase in quotes (a title, a name given to something)
+    name: float = 0.5  # a phrase holding a capitalised name
+
+
+# "How …?" and "Why …?" are answered with a clause, not a name: more new words count.
+_CLAUSE_WEIGHTS = RunWeights(new_cap=5)
+
+
+def _phrases(toks: list[Tok], q_stems: set[str]) -> list[tuple[int, int]]:
+    """[start, end) token ranges of the phrases of a sentence: cut at punctuation, clause
+    words, subject pronouns and the question's own words (never part of an answer)."""
+    out: list[tuple[int, int]] = []
+    start = 0
+    for i, t in enumerate([*toks, Tok(".", 0, 0)]):
+        cut = (not t.word and t.text not in _JOINERS) or \
+            (t.low in _BOUNDARY_WORDS and t.low not in ("and", "or")) or t.low in _SUBJECTS or \
+            (t.word and t.low not in STOPWORDS and stem(t.low) in q_stems)
+        if cut:
+            if i > start:
+                out.append((start, i))
+            start = i + 1
+    return out
+
+
+def _has_name(toks: list[Tok], a: int, b: int, q_stems: set[str]) -> bool:
+    """Whether tokens [a, b) hold a capitalised word that is not the sentence's first word,
+    a pronoun or one of the question's words."""
+    return any(t.text[:1].isupper() and t.low not in _SUBJECTS and i > 0
+               and toks[i - 1].text not in ".!?" and stem(t.low) not in q_stems
+               for i, t in enumerate(toks[a:b], start=a))
+
+
+def scored_run(sentence: str, q_stems: set[str], limit: int = 6, context: str = "",
+               weights: RunWeights | None = None) -> tuple[str, float]:
+    """The phrase of ``sentence`` most likely to answer a question with stems ``q_stems``,
+    with its score: it says something the question did not, is short, and follows a word
+    the sentence repeats from the question (the object after the verb), or is near one.
+    The other sentences of ``context`` (the whole record) compete at a cost. ('', -inf)
+    when no phrase says anything new."""
+    w = weights or RunWeights()
+    best, best_score = "", float("-inf")
+    others = [x for x in _SENTENCES.split(context) if x.strip() and x.strip() != sentence.strip()]
+    for k, text in enumerate([sentence, *others]):
+        toks = tokens(text)
+        hits = _matches(toks, q_stems)
+        for a, b in _phrases(toks, q_stems):
+            phrase = _clean(text, toks[a:b])
+            new = _new_words(phrase, q_stems)
+            if not new:
+                continue
+            score = w.new * min(new, w.new_cap) - w.long * max(0, len(phrase.split()) - limit)
+            if 0 < a and b < len(toks) and toks[a - 1].text in _QUOTES and toks[b].text in _QUOTES:
+                score += w.quoted
+            if _has_name(toks, a, b, q_stems):
+                score += w.name
+            if k:
+                score -= w.other
+            if hits:
+                score -= w.distance * min(min(abs(h - a), abs(h - (b - 1))) for h in hits)
+                if any(0 < a - h <= 2 for h in hits):
+                    score += w.after
+            else:
+                score -= w.distance * w.far
+            if score > best_score:
+                best, best_score = phrase, score
+    return best, best_score
