@@ -137,18 +137,21 @@ def test_facts_route_finds_sources_through_their_facts(ledger: Ledger) -> None:
         Event("dialogue", Scope("guest"), "I moved to Porto.", "Bob", stamp=DAY, source_id="g1"),
     ])
     question = QueryRequest(Scope("home"), "Which apartment did Ann move into?")
-    without = QueryEngine(ledger, None, audit=False).ask(question)
+    on = RecallConfig(facts_weight=0.2)  # the route is off by default (weight 0)
+    without = QueryEngine(ledger, None, config=on, audit=False).ask(question)
     assert without.status == "missing" and without.routes["facts"] == []
     _add_fact(ledger, "f1", "home", "Ann moved into a new apartment", "k1", DAY)
     _add_fact(ledger, "f2", "guest", "Bob moved into an apartment in Porto", "g1", DAY)
-    res = QueryEngine(ledger, None, audit=False).ask(question)
+    res = QueryEngine(ledger, None, config=on, audit=False).ask(question)
     assert res.routes["facts"] == ["k1"] and [e.source_id for e in res.evidence] == ["k1"]
+    off = QueryEngine(ledger, None, audit=False).ask(question)
+    assert "facts" not in off.routes and off.status == "missing"
     # A fact restating words the text search already matched adds nothing twice.
     _add_fact(ledger, "f3", "home", "Ann got the keys of the apartment", "k1", DAY)
-    keys = QueryEngine(ledger, None, audit=False).ask(QueryRequest(Scope("home"), "keys?"))
+    keys = QueryEngine(ledger, None, config=on, audit=False).ask(QueryRequest(Scope("home"), "keys?"))
     assert keys.routes["lexical"] == ["k1"] and keys.routes["facts"] == []
     # A time view hides facts known only later.
-    past = QueryEngine(ledger, None, audit=False).ask(
+    past = QueryEngine(ledger, None, config=on, audit=False).ask(
         QueryRequest(Scope("home"), "Which apartment did Ann move into?", as_of_known=0.5 * DAY))
     assert past.routes["facts"] == []
 
@@ -301,3 +304,31 @@ def test_a_long_turn_before_is_left_out_of_the_window(ledger: Ledger, encoder) -
     assert np.array_equal(_vector(ledger, "window", "mid"), _vector(ledger, "source", "mid"))
     assert np.allclose(_vector(ledger, "window", "end"),
                        encoder.encode(["Evan: Short one.\nSam: And the reply."])[0], atol=1e-5)
+
+
+def test_participants_and_time_lift_candidates_beyond_the_neighbour_pool(ledger: Ledger) -> None:
+    """The named speaker's turns and turns inside the named time are lifted wherever
+    they rank among the candidates, not only within the pool whose neighbours are read."""
+    _ingest(ledger, [
+        Event("dialogue", Scope("home", "r1", "a"), "The garden shed has paint, paint, paint.",
+              "Sam", stamp=_epoch(2023, 5, 10)),
+        Event("dialogue", Scope("home", "r1", "b"), "I think the garden shed paint is green.",
+              "Sam", stamp=_epoch(2023, 5, 11)),
+        Event("dialogue", Scope("home", "r1", "c"), "We painted the shed.", "Evan",
+              stamp=_epoch(2023, 8, 12)),
+    ])
+    config = RecallConfig(pool_k=1)
+    plain = {"neighbours", "sessions"}
+    who = QueryRequest(Scope("home"), "What did Evan say about the garden shed paint?")
+    res = QueryEngine(ledger, None, config=config, audit=False, ablate=plain).ask(who)
+    assert _shown(res)[0] == "We painted the shed."
+    assert res.routes["participants"] == [res.evidence[0].source_id]
+    unweighted = RecallConfig(pool_k=1, participant_weight=0.0)
+    off = QueryEngine(ledger, None, config=unweighted, audit=False, ablate=plain).ask(who)
+    assert _shown(off)[0] != "We painted the shed."
+    when = QueryRequest(Scope("home"), "What about the garden shed paint in August 2023?")
+    res = QueryEngine(ledger, None, config=config, audit=False, ablate=plain).ask(when)
+    assert res.plan.window is not None and _shown(res)[0] == "We painted the shed."
+    off = QueryEngine(ledger, None, config=config, audit=False,
+                      ablate=plain | {"temporal"}).ask(when)
+    assert _shown(off)[0] != "We painted the shed."
