@@ -11,7 +11,7 @@ from trace_ros.capture import Event, ingest
 from trace_ros.config import CaptureConfig, RecallConfig
 from trace_ros.ledger import Ledger, Scope
 from trace_ros.query.answer import QueryEngine, QueryRequest
-from trace_ros.query.recall import Hit, score_fusion
+from trace_ros.query.recall import Fused, Hit, Place, score_fusion, session_prior, spread_to_neighbours
 
 DAY = 86400.0
 S1 = Scope("home", "r1", "s1")
@@ -332,3 +332,25 @@ def test_participants_and_time_lift_candidates_beyond_the_neighbour_pool(ledger:
     off = QueryEngine(ledger, None, config=config, audit=False,
                       ablate=plain | {"temporal"}).ask(when)
     assert _shown(off)[0] != "We painted the shed."
+
+
+def test_neighbours_and_sessions_share_the_match_not_the_priors() -> None:
+    """A turn next to one the question's person spoke gains from how well that turn
+    matched, not from the participant boost it got; so does the session's prior."""
+    info = {i: Place(i, f"t{i}", ("r1", "a" if i < 3 else "b"), "Evan" if i == 1 else "Sam",
+                     float(i)) for i in range(1, 5)}
+    near = {1: [(2, 1)], 3: [(4, 1)]}
+    # 1: a weak match that Evan said (+1.0 participant boost); 3: a strong match.
+    match = {1: 0.5, 3: 0.9}
+    fused = {1: Fused(1, "t1", 1.5), 3: Fused(3, "t3", 0.9)}
+    gained = spread_to_neighbours(fused, info, near, 0.2, 0.0, match)
+    assert gained == {2, 4}
+    assert fused[2].score == pytest.approx(0.2 * 0.5) and fused[4].score == pytest.approx(0.2 * 0.9)
+    session_prior(fused, info, 0.4, 1, match)
+    # Session b holds the best match (0.9): its turns gain the full weight, a's 0.5/0.9 of it.
+    assert fused[3].score == pytest.approx(0.9 + 0.4)
+    assert fused[1].score == pytest.approx(1.5 + 0.4 * 0.5 / 0.9)
+    # Without ``base`` the fused scores (boosts included) are shared, as before.
+    again = {1: Fused(1, "t1", 1.5), 3: Fused(3, "t3", 0.9)}
+    spread_to_neighbours(again, info, near, 0.2, 0.0)
+    assert again[2].score == pytest.approx(0.2 * 1.5)

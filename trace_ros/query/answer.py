@@ -285,6 +285,9 @@ class QueryEngine:
         t = time.perf_counter()
         cfg = self.config
         fused = rc.score_fusion(recalled.routes, rc.route_weights(cfg))
+        # How well each source matches the question's words and meaning, before the
+        # priors below: what neighbours and sessions share.
+        match = {seq: f.score for seq, f in fused.items()}
         fresh = "dense" in recalled.routes
         boosted = recalled.boosted
         window = plan.window if self.on("temporal") else None
@@ -307,10 +310,10 @@ class QueryEngine:
                                index_fresh=fresh)
         if span:
             boosted["neighbours"] = sorted(rc.spread_to_neighbours(
-                fused, info, near, cfg.neighbour_before, cfg.neighbour_after))
+                fused, info, near, cfg.neighbour_before, cfg.neighbour_after, match))
         if self.on("sessions"):
             boosted["sessions"] = sorted(rc.session_prior(fused, info, cfg.session_weight,
-                                                          cfg.session_top))
+                                                          cfg.session_top, match))
         if self.on("recency") and plan.operation == "current_state":
             boosted["recency"] = sorted(rc.recency(fused, info, cfg.recency_weight))
         out = rc.ranked(fused)

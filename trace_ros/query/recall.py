@@ -444,12 +444,14 @@ def places(ledger: Ledger, scope: Scope, seqs: Iterable[int], span: int,
 
 def spread_to_neighbours(fused: dict[int, Fused], info: dict[int, Place],
                          near: dict[int, list[tuple[int, int]]], before_w: float,
-                         after_w: float) -> set[int]:
-    """Give each source a share of its strongest same-session neighbours' scores:
-    ``before_w`` × the best preceding one (the source may answer what matched),
-    plus ``after_w`` × the best following one; a neighbour ``d`` turns away counts
-    1/d. Neighbours that were not candidates join. Returns the sources that gained."""
-    base = {seq: f.score for seq, f in fused.items()}
+                         after_w: float, base: dict[int, float] | None = None) -> set[int]:
+    """Give each source a share of its strongest same-session neighbours' scores
+    (``base``: what is shared, by default the fused scores): ``before_w`` × the
+    best preceding one (the source may answer what matched), plus ``after_w`` ×
+    the best following one; a neighbour ``d`` turns away counts 1/d. Neighbours
+    that were not candidates join. Returns the sources that gained."""
+    if base is None:
+        base = {seq: f.score for seq, f in fused.items()}
     from_before: dict[int, float] = defaultdict(float)
     from_after: dict[int, float] = defaultdict(float)
     for seq, neighbours in near.items():
@@ -472,13 +474,14 @@ def spread_to_neighbours(fused: dict[int, Fused], info: dict[int, Place],
 
 
 def session_prior(fused: dict[int, Fused], info: dict[int, Place], weight: float,
-                  top_n: int) -> set[int]:
-    """Add ``weight`` × (the session's summed top-``top_n`` scores / the best session's)."""
+                  top_n: int, base: dict[int, float] | None = None) -> set[int]:
+    """Add ``weight`` × (the session's summed top-``top_n`` scores / the best session's);
+    ``base``: the scores summed (by default the fused ones)."""
     per: dict[tuple[str, str], list[float]] = defaultdict(list)
     for seq, f in fused.items():
         p = info.get(seq)
         if p is not None and p.session[1]:
-            per[p.session].append(f.score)
+            per[p.session].append(f.score if base is None else base.get(seq, 0.0))
     if not per:
         return set()
     strength = {k: sum(sorted(v, reverse=True)[:top_n]) for k, v in per.items()}
