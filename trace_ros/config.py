@@ -69,7 +69,7 @@ class RecallConfig:
     # A route with weight 0 is not run: 'facts' is off, it added nothing measurable
     # over the text and dense routes on LoCoMo (ablated on each half) at ~0.4 ms a question.
     lexical_weight: float = 1.0
-    dense_weight: float = 0.35
+    dense_weight: float = 0.5
     facts_weight: float = 0.0
     # The 'window' route: cosine over each turn embedded with the two before it in its
     # session (consolidation's owner_kind 'window' vectors), min-max normalised like dense.
@@ -80,8 +80,8 @@ class RecallConfig:
     # Neighbours in the same session: share of the best preceding / following
     # neighbour's match score (the routes' fusion, before the participant and time
     # boosts), within neighbour_span sources; for the best pool_k candidates.
-    neighbour_before: float = 0.2
-    neighbour_after: float = 0.15
+    neighbour_before: float = 0.3
+    neighbour_after: float = 0.3
     neighbour_span: int = 3
     pool_k: int = 25
     # Session prior: weight × the session's top session_top match scores summed
