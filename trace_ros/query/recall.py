@@ -5,23 +5,27 @@ Routes that *find* sources: ``lexical`` (FTS5 BM25 over source text), ``dense``
 before it in its session: a reply such as "Yes, last May" is only findable with
 the turn it answers), ``facts`` (FTS5 over extracted facts, mapped to the sources
 they came from; only sources the text search missed, since a fact that
-restates its source would count the same words twice). Routes that *re-rank*
-what was found, from the question and the records' place in time and
-conversation: ``participants`` (the question
-names someone who speaks in this scope: their turns count more, and their name
-is left out of the search words and the question's vector — it matches
-greetings, not content),
-``neighbours`` (a turn next to a strong hit in the same session: an answer is
-often the reply to the turn that matched), ``sessions`` (turns in a session
-with several strong hits), ``temporal`` (sources inside the time window the
-question names) and ``recency`` (newer sources first, a little, for an explicit
-current-state question; what is current is the resolver's call, not this).
+restates its source would count the same words twice; off by default, as it
+earned nothing by ablation: a route with weight 0 is not run). Routes that
+*re-rank* what was found, from the question and the records' place in time and
+conversation: ``participants`` (the question names someone who speaks in this
+scope: every candidate they said counts more, and their name is left out of the
+search words and the question's vector — it matches greetings, not content),
+``temporal`` (every candidate inside the time window the question names),
+``neighbours`` (a turn next to a strong match in the same session: an answer is
+often the reply to the turn that matched), ``sessions`` (turns in the session
+of a strong match) and ``recency`` (newer sources first, a little, for an
+explicit current-state question; what is current is the resolver's call, not
+this).
 
 Fusion is score based and lexical-dominant: each finding route's scores are
 normalised per question (BM25 by its best score, cosine by its min-max range)
 and added with a weight per route (``RecallConfig``), because the routes are
 not equally reliable — plain reciprocal-rank fusion let the weaker dense route
-pull the fusion below BM25 alone. The fused score only orders inspection; it
+pull the fusion below BM25 alone. That sum is a source's *match*; the
+participant and time boosts are priors added to it, and neighbours and sessions
+share a source's match, not its priors (a turn next to one the named person
+said is not thereby about them). The fused score only orders inspection; it
 never decides what is true.
 """
 
@@ -484,7 +488,8 @@ def session_prior(fused: dict[int, Fused], info: dict[int, Place], weight: float
             per[p.session].append(f.score if base is None else base.get(seq, 0.0))
     if not per:
         return set()
-    strength = {k: sum(sorted(v, reverse=True)[:top_n]) for k, v in per.items()}
+    strength = {k: max(v) if top_n == 1 else sum(sorted(v, reverse=True)[:top_n])
+                for k, v in per.items()}
     best = max(strength.values())
     if best <= 0:
         return set()
@@ -544,6 +549,8 @@ def _places_in_memory(sv: _SubjectVectors, scope: Scope, seqs: list[int], span: 
     pos, ordered, known = sv.order()
     if any(seq not in pos for seq in seqs):
         return None  # a source not embedded yet: ask the ledger
+    if span <= 0:  # places only (the seqs come from routes already scoped)
+        return {seq: ordered[pos[seq]] for seq in seqs}, {seq: [] for seq in seqs}
 
     def visible(j: int) -> bool:
         p = ordered[j]
