@@ -303,7 +303,7 @@ class QueryEngine:
             if window is not None:
                 boosted["temporal"] = sorted(rc.boost_where(
                     fused, rc.in_window(every, window), cfg.temporal_weight, "temporal"))
-        pool = [f.seq for f in rc.ranked(fused)[:cfg.pool_k]]
+        pool = [f.seq for f in rc.ranked(fused, cfg.pool_k)]
         span = cfg.neighbour_span if self.on("neighbours") else 0
         info, near = rc.places(self.ledger, req.scope, pool, span,
                                req.as_of_valid, req.as_of_known, self.index,

@@ -31,6 +31,7 @@ never decides what is true.
 
 from __future__ import annotations
 
+import heapq
 import re
 import threading
 from collections import defaultdict
@@ -382,12 +383,12 @@ def normalised(route: str, hits: list[Hit]) -> list[float]:
     by the best one (so a weak best match stays weak relative to a strong one)."""
     if not hits:
         return []
-    vals = np.array([h.score for h in hits], dtype=np.float64)
+    vals = [float(h.score) for h in hits]  # tens of values: plain Python beats numpy here
     if route in ("dense", "window"):
-        lo, hi = float(vals.min()), float(vals.max())
-        return list((vals - lo) / (hi - lo)) if hi > lo else [1.0] * len(hits)
-    top = float(vals.max())
-    return list(vals / top) if top > 0 else [0.0] * len(hits)
+        lo, hi = min(vals), max(vals)
+        return [(v - lo) / (hi - lo) for v in vals] if hi > lo else [1.0] * len(hits)
+    top = max(vals)
+    return [v / top for v in vals] if top > 0 else [0.0] * len(hits)
 
 
 def score_fusion(routes: dict[str, list[Hit]], weights: dict[str, float]) -> dict[int, Fused]:
@@ -459,10 +460,14 @@ def spread_to_neighbours(fused: dict[int, Fused], info: dict[int, Place],
     from_before: dict[int, float] = defaultdict(float)
     from_after: dict[int, float] = defaultdict(float)
     for seq, neighbours in near.items():
+        score = base.get(seq, 0.0)
+        if score <= 0:
+            continue
         for n, offset in neighbours:
-            share = base.get(seq, 0.0) / abs(offset)
+            share = score / abs(offset)
             side = from_before if offset > 0 else from_after  # n follows seq: seq precedes n
-            side[n] = max(side[n], share)
+            if share > side[n]:
+                side[n] = share
     touched = set()
     for seq in set(from_before) | set(from_after):
         gain = before_w * from_before.get(seq, 0.0) + after_w * from_after.get(seq, 0.0)
@@ -533,8 +538,10 @@ def recency(fused: dict[int, Fused], info: dict[int, Place], weight: float) -> s
     return set(times)
 
 
-def ranked(fused: dict[int, Fused]) -> list[Fused]:
-    """Best first; ties keep storage order."""
+def ranked(fused: dict[int, Fused], k: int | None = None) -> list[Fused]:
+    """Best first (the best ``k`` only, when given); ties keep storage order."""
+    if k is not None and k < len(fused):
+        return heapq.nsmallest(k, fused.values(), key=lambda f: (-f.score, f.seq))
     return sorted(fused.values(), key=lambda f: (-f.score, f.seq))
 
 
@@ -552,7 +559,12 @@ def _places_in_memory(sv: _SubjectVectors, scope: Scope, seqs: list[int], span: 
     if span <= 0:  # places only (the seqs come from routes already scoped)
         return {seq: ordered[pos[seq]] for seq in seqs}, {seq: [] for seq in seqs}
 
+    everything = (not scope.robot_id and not scope.session_id and as_of_valid is None
+                  and as_of_known is None)
+
     def visible(j: int) -> bool:
+        if everything:
+            return True
         p = ordered[j]
         return ((not scope.robot_id or p.session[0] == scope.robot_id)
                 and (not scope.session_id or p.session[1] == scope.session_id)
