@@ -11,7 +11,15 @@ from trace_ros.capture import Event, ingest
 from trace_ros.config import CaptureConfig, RecallConfig
 from trace_ros.ledger import Ledger, Scope
 from trace_ros.query.answer import QueryEngine, QueryRequest
-from trace_ros.query.recall import Fused, Hit, Place, score_fusion, session_prior, spread_to_neighbours
+from trace_ros.query.recall import (
+    Fused,
+    Hit,
+    Participants,
+    Place,
+    score_fusion,
+    session_prior,
+    spread_to_neighbours,
+)
 
 DAY = 86400.0
 S1 = Scope("home", "r1", "s1")
@@ -354,3 +362,13 @@ def test_neighbours_and_sessions_share_the_match_not_the_priors() -> None:
     again = {1: Fused(1, "t1", 1.5), 3: Fused(3, "t3", 0.9)}
     spread_to_neighbours(again, info, near, 0.2, 0.0)
     assert again[2].score == pytest.approx(0.2 * 1.5)
+
+
+def test_a_name_that_is_a_function_word_names_only_when_capitalised(ledger: Ledger) -> None:
+    _ingest(ledger, [Event("dialogue", S1, "I will cook pasta tonight.", "Will", stamp=DAY),
+                     Event("dialogue", S1, "I could cook rice.", "Ann", stamp=DAY + 1)])
+    participants = Participants(ledger)
+    assert participants.named("home", "What will Ann cook?")[0] == {"Ann"}
+    assert participants.named("home", "What did Will cook?")[0] == {"Will"}
+    assert participants.named("home", "what did will cook?")[0] == set()
+    assert participants.named("home", "What did ann cook?")[0] == {"Ann"}  # not a function word

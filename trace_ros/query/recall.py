@@ -43,7 +43,9 @@ import numpy as np
 from ..config import RecallConfig
 from ..embed import Encoder
 from ..ledger import Ledger, Scope, SourceRecord
-from .text import content_terms, words
+from .text import STOPWORDS, content_terms, words
+
+_TOKEN = re.compile(r"[^\W_]+")  # as query/text.py splits words, case kept
 
 
 @dataclass(frozen=True)
@@ -136,9 +138,15 @@ class Participants:
 
     def named(self, subject_id: str, question: str, generation: int | None = None
               ) -> tuple[set[str], set[str]]:
-        """(speakers the question names, the question words that named them)."""
+        """(speakers the question names, the question words that named them). A name
+        that is also a function word ("Will", "May") names its speaker only when the
+        question writes it capitalised: "What will Ann cook?" names Ann alone."""
         names = self.of(subject_id, generation)
         used = {w for w in words(question) if w in names}
+        common = used & STOPWORDS
+        if common:
+            capitalised = {t.lower() for t in _TOKEN.findall(question) if t[:1].isupper()}
+            used -= common - capitalised
         return {names[w] for w in used}, used
 
 
