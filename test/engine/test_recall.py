@@ -11,7 +11,15 @@ from trace_ros.capture import Event, ingest
 from trace_ros.config import CaptureConfig, RecallConfig
 from trace_ros.ledger import Ledger, Scope
 from trace_ros.query.answer import QueryEngine, QueryRequest
-from trace_ros.query.recall import Hit, score_fusion
+from trace_ros.query.recall import (
+    Fused,
+    Hit,
+    Participants,
+    Place,
+    score_fusion,
+    session_prior,
+    spread_to_neighbours,
+)
 
 DAY = 86400.0
 S1 = Scope("home", "r1", "s1")
@@ -137,18 +145,21 @@ def test_facts_route_finds_sources_through_their_facts(ledger: Ledger) -> None:
         Event("dialogue", Scope("guest"), "I moved to Porto.", "Bob", stamp=DAY, source_id="g1"),
     ])
     question = QueryRequest(Scope("home"), "Which apartment did Ann move into?")
-    without = QueryEngine(ledger, None, audit=False).ask(question)
+    on = RecallConfig(facts_weight=0.2)  # the route is off by default (weight 0)
+    without = QueryEngine(ledger, None, config=on, audit=False).ask(question)
     assert without.status == "missing" and without.routes["facts"] == []
     _add_fact(ledger, "f1", "home", "Ann moved into a new apartment", "k1", DAY)
     _add_fact(ledger, "f2", "guest", "Bob moved into an apartment in Porto", "g1", DAY)
-    res = QueryEngine(ledger, None, audit=False).ask(question)
+    res = QueryEngine(ledger, None, config=on, audit=False).ask(question)
     assert res.routes["facts"] == ["k1"] and [e.source_id for e in res.evidence] == ["k1"]
+    off = QueryEngine(ledger, None, audit=False).ask(question)
+    assert "facts" not in off.routes and off.status == "missing"
     # A fact restating words the text search already matched adds nothing twice.
     _add_fact(ledger, "f3", "home", "Ann got the keys of the apartment", "k1", DAY)
-    keys = QueryEngine(ledger, None, audit=False).ask(QueryRequest(Scope("home"), "keys?"))
+    keys = QueryEngine(ledger, None, config=on, audit=False).ask(QueryRequest(Scope("home"), "keys?"))
     assert keys.routes["lexical"] == ["k1"] and keys.routes["facts"] == []
     # A time view hides facts known only later.
-    past = QueryEngine(ledger, None, audit=False).ask(
+    past = QueryEngine(ledger, None, config=on, audit=False).ask(
         QueryRequest(Scope("home"), "Which apartment did Ann move into?", as_of_known=0.5 * DAY))
     assert past.routes["facts"] == []
 
@@ -301,3 +312,63 @@ def test_a_long_turn_before_is_left_out_of_the_window(ledger: Ledger, encoder) -
     assert np.array_equal(_vector(ledger, "window", "mid"), _vector(ledger, "source", "mid"))
     assert np.allclose(_vector(ledger, "window", "end"),
                        encoder.encode(["Evan: Short one.\nSam: And the reply."])[0], atol=1e-5)
+
+
+def test_participants_and_time_lift_candidates_beyond_the_neighbour_pool(ledger: Ledger) -> None:
+    """The named speaker's turns and turns inside the named time are lifted wherever
+    they rank among the candidates, not only within the pool whose neighbours are read."""
+    _ingest(ledger, [
+        Event("dialogue", Scope("home", "r1", "a"), "The garden shed has paint, paint, paint.",
+              "Sam", stamp=_epoch(2023, 5, 10)),
+        Event("dialogue", Scope("home", "r1", "b"), "I think the garden shed paint is green.",
+              "Sam", stamp=_epoch(2023, 5, 11)),
+        Event("dialogue", Scope("home", "r1", "c"), "We painted the shed.", "Evan",
+              stamp=_epoch(2023, 8, 12)),
+    ])
+    config = RecallConfig(pool_k=1)
+    plain = {"neighbours", "sessions"}
+    who = QueryRequest(Scope("home"), "What did Evan say about the garden shed paint?")
+    res = QueryEngine(ledger, None, config=config, audit=False, ablate=plain).ask(who)
+    assert _shown(res)[0] == "We painted the shed."
+    assert res.routes["participants"] == [res.evidence[0].source_id]
+    unweighted = RecallConfig(pool_k=1, participant_weight=0.0)
+    off = QueryEngine(ledger, None, config=unweighted, audit=False, ablate=plain).ask(who)
+    assert _shown(off)[0] != "We painted the shed."
+    when = QueryRequest(Scope("home"), "What about the garden shed paint in August 2023?")
+    res = QueryEngine(ledger, None, config=config, audit=False, ablate=plain).ask(when)
+    assert res.plan.window is not None and _shown(res)[0] == "We painted the shed."
+    off = QueryEngine(ledger, None, config=config, audit=False,
+                      ablate=plain | {"temporal"}).ask(when)
+    assert _shown(off)[0] != "We painted the shed."
+
+
+def test_neighbours_and_sessions_share_the_match_not_the_priors() -> None:
+    """A turn next to one the question's person spoke gains from how well that turn
+    matched, not from the participant boost it got; so does the session's prior."""
+    info = {i: Place(i, f"t{i}", ("r1", "a" if i < 3 else "b"), "Evan" if i == 1 else "Sam",
+                     float(i)) for i in range(1, 5)}
+    near = {1: [(2, 1)], 3: [(4, 1)]}
+    # 1: a weak match that Evan said (+1.0 participant boost); 3: a strong match.
+    match = {1: 0.5, 3: 0.9}
+    fused = {1: Fused(1, "t1", 1.5), 3: Fused(3, "t3", 0.9)}
+    gained = spread_to_neighbours(fused, info, near, 0.2, 0.0, match)
+    assert gained == {2, 4}
+    assert fused[2].score == pytest.approx(0.2 * 0.5) and fused[4].score == pytest.approx(0.2 * 0.9)
+    session_prior(fused, info, 0.4, 1, match)
+    # Session b holds the best match (0.9): its turns gain the full weight, a's 0.5/0.9 of it.
+    assert fused[3].score == pytest.approx(0.9 + 0.4)
+    assert fused[1].score == pytest.approx(1.5 + 0.4 * 0.5 / 0.9)
+    # Without ``base`` the fused scores (boosts included) are shared, as before.
+    again = {1: Fused(1, "t1", 1.5), 3: Fused(3, "t3", 0.9)}
+    spread_to_neighbours(again, info, near, 0.2, 0.0)
+    assert again[2].score == pytest.approx(0.2 * 1.5)
+
+
+def test_a_name_that_is_a_function_word_names_only_when_capitalised(ledger: Ledger) -> None:
+    _ingest(ledger, [Event("dialogue", S1, "I will cook pasta tonight.", "Will", stamp=DAY),
+                     Event("dialogue", S1, "I could cook rice.", "Ann", stamp=DAY + 1)])
+    participants = Participants(ledger)
+    assert participants.named("home", "What will Ann cook?")[0] == {"Ann"}
+    assert participants.named("home", "What did Will cook?")[0] == {"Will"}
+    assert participants.named("home", "what did will cook?")[0] == set()
+    assert participants.named("home", "What did ann cook?")[0] == {"Ann"}  # not a function word

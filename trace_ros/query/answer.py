@@ -240,7 +240,7 @@ class QueryEngine:
                                            weights=(1.0, cfg.speaker_weight), drop=drop)
             timings["recall_lexical"] = _ms(t)
         found: list[Hit] | None = None
-        if self.on("facts"):
+        if self.on("facts") and cfg.facts_weight > 0:  # weight 0: the route is off
             t = time.perf_counter()
             found = rc.facts(self.ledger, sc, q, cfg.facts_k, *view, drop=drop)
             timings["recall_facts"] = _ms(t)
@@ -285,25 +285,35 @@ class QueryEngine:
         t = time.perf_counter()
         cfg = self.config
         fused = rc.score_fusion(recalled.routes, rc.route_weights(cfg))
-        pool = [f.seq for f in rc.ranked(fused)[:cfg.pool_k]]
+        # How well each source matches the question's words and meaning, before the
+        # priors below: what neighbours and sessions share.
+        match = {seq: f.score for seq, f in fused.items()}
+        fresh = "dense" in recalled.routes
+        boosted = recalled.boosted
+        window = plan.window if self.on("temporal") else None
+        if recalled.speakers or window is not None:
+            # Every candidate, not only the pool: a turn of the person asked about, or
+            # one inside the time asked about, may be found by one route alone.
+            every, _ = rc.places(self.ledger, req.scope, list(fused), 0, req.as_of_valid,
+                                 req.as_of_known, self.index, index_fresh=fresh)
+            if recalled.speakers:
+                boosted["participants"] = sorted(rc.boost_where(
+                    fused, [s for s, p in every.items() if p.speaker in recalled.speakers],
+                    cfg.participant_weight, "participants"))
+            if window is not None:
+                boosted["temporal"] = sorted(rc.boost_where(
+                    fused, rc.in_window(every, window), cfg.temporal_weight, "temporal"))
+        pool = [f.seq for f in rc.ranked(fused, cfg.pool_k)]
         span = cfg.neighbour_span if self.on("neighbours") else 0
         info, near = rc.places(self.ledger, req.scope, pool, span,
                                req.as_of_valid, req.as_of_known, self.index,
-                               index_fresh="dense" in recalled.routes)
-        boosted = recalled.boosted
-        if recalled.speakers:
-            boosted["participants"] = sorted(rc.boost_where(
-                fused, [s for s, p in info.items() if p.speaker in recalled.speakers and s in fused],
-                cfg.participant_weight, "participants"))
+                               index_fresh=fresh)
         if span:
             boosted["neighbours"] = sorted(rc.spread_to_neighbours(
-                fused, info, near, cfg.neighbour_before, cfg.neighbour_after))
+                fused, info, near, cfg.neighbour_before, cfg.neighbour_after, match))
         if self.on("sessions"):
             boosted["sessions"] = sorted(rc.session_prior(fused, info, cfg.session_weight,
-                                                          cfg.session_top))
-        if self.on("temporal") and plan.window is not None:
-            boosted["temporal"] = sorted(rc.boost_where(
-                fused, rc.in_window(info, plan.window), cfg.temporal_weight, "temporal"))
+                                                          cfg.session_top, match))
         if self.on("recency") and plan.operation == "current_state":
             boosted["recency"] = sorted(rc.recency(fused, info, cfg.recency_weight))
         out = rc.ranked(fused)

@@ -5,28 +5,33 @@ Routes that *find* sources: ``lexical`` (FTS5 BM25 over source text), ``dense``
 before it in its session: a reply such as "Yes, last May" is only findable with
 the turn it answers), ``facts`` (FTS5 over extracted facts, mapped to the sources
 they came from; only sources the text search missed, since a fact that
-restates its source would count the same words twice). Routes that *re-rank*
-what was found, from the question and the records' place in time and
-conversation: ``participants`` (the question
-names someone who speaks in this scope: their turns count more, and their name
-is left out of the search words and the question's vector — it matches
-greetings, not content),
-``neighbours`` (a turn next to a strong hit in the same session: an answer is
-often the reply to the turn that matched), ``sessions`` (turns in a session
-with several strong hits), ``temporal`` (sources inside the time window the
-question names) and ``recency`` (newer sources first, a little, for an explicit
-current-state question; what is current is the resolver's call, not this).
+restates its source would count the same words twice; off by default, as it
+earned nothing by ablation: a route with weight 0 is not run). Routes that
+*re-rank* what was found, from the question and the records' place in time and
+conversation: ``participants`` (the question names someone who speaks in this
+scope: every candidate they said counts more, and their name is left out of the
+search words and the question's vector — it matches greetings, not content),
+``temporal`` (every candidate inside the time window the question names),
+``neighbours`` (a turn next to a strong match in the same session: an answer is
+often the reply to the turn that matched), ``sessions`` (turns in the session
+of a strong match) and ``recency`` (newer sources first, a little, for an
+explicit current-state question; what is current is the resolver's call, not
+this).
 
 Fusion is score based and lexical-dominant: each finding route's scores are
 normalised per question (BM25 by its best score, cosine by its min-max range)
 and added with a weight per route (``RecallConfig``), because the routes are
 not equally reliable — plain reciprocal-rank fusion let the weaker dense route
-pull the fusion below BM25 alone. The fused score only orders inspection; it
+pull the fusion below BM25 alone. That sum is a source's *match*; the
+participant and time boosts are priors added to it, and neighbours and sessions
+share a source's match, not its priors (a turn next to one the named person
+said is not thereby about them). The fused score only orders inspection; it
 never decides what is true.
 """
 
 from __future__ import annotations
 
+import heapq
 import re
 import threading
 from collections import defaultdict
@@ -38,7 +43,9 @@ import numpy as np
 from ..config import RecallConfig
 from ..embed import Encoder
 from ..ledger import Ledger, Scope, SourceRecord
-from .text import content_terms, words
+from .text import STOPWORDS, content_terms, words
+
+_TOKEN = re.compile(r"[^\W_]+")  # as query/text.py splits words, case kept
 
 
 @dataclass(frozen=True)
@@ -131,9 +138,15 @@ class Participants:
 
     def named(self, subject_id: str, question: str, generation: int | None = None
               ) -> tuple[set[str], set[str]]:
-        """(speakers the question names, the question words that named them)."""
+        """(speakers the question names, the question words that named them). A name
+        that is also a function word ("Will", "May") names its speaker only when the
+        question writes it capitalised: "What will Ann cook?" names Ann alone."""
         names = self.of(subject_id, generation)
         used = {w for w in words(question) if w in names}
+        common = used & STOPWORDS
+        if common:
+            capitalised = {t.lower() for t in _TOKEN.findall(question) if t[:1].isupper()}
+            used -= common - capitalised
         return {names[w] for w in used}, used
 
 
@@ -388,12 +401,12 @@ def normalised(route: str, hits: list[Hit]) -> list[float]:
     by the best one (so a weak best match stays weak relative to a strong one)."""
     if not hits:
         return []
-    vals = np.array([h.score for h in hits], dtype=np.float64)
+    vals = [float(h.score) for h in hits]  # tens of values: plain Python beats numpy here
     if route in ("dense", "window"):
-        lo, hi = float(vals.min()), float(vals.max())
-        return list((vals - lo) / (hi - lo)) if hi > lo else [1.0] * len(hits)
-    top = float(vals.max())
-    return list(vals / top) if top > 0 else [0.0] * len(hits)
+        lo, hi = min(vals), max(vals)
+        return [(v - lo) / (hi - lo) for v in vals] if hi > lo else [1.0] * len(hits)
+    top = max(vals)
+    return [v / top for v in vals] if top > 0 else [0.0] * len(hits)
 
 
 def score_fusion(routes: dict[str, list[Hit]], weights: dict[str, float]) -> dict[int, Fused]:
@@ -454,19 +467,25 @@ def places(ledger: Ledger, scope: Scope, seqs: Iterable[int], span: int,
 
 def spread_to_neighbours(fused: dict[int, Fused], info: dict[int, Place],
                          near: dict[int, list[tuple[int, int]]], before_w: float,
-                         after_w: float) -> set[int]:
-    """Give each source a share of its strongest same-session neighbours' scores:
-    ``before_w`` × the best preceding one (the source may answer what matched),
-    plus ``after_w`` × the best following one; a neighbour ``d`` turns away counts
-    1/d. Neighbours that were not candidates join. Returns the sources that gained."""
-    base = {seq: f.score for seq, f in fused.items()}
+                         after_w: float, base: dict[int, float] | None = None) -> set[int]:
+    """Give each source a share of its strongest same-session neighbours' scores
+    (``base``: what is shared, by default the fused scores): ``before_w`` × the
+    best preceding one (the source may answer what matched), plus ``after_w`` ×
+    the best following one; a neighbour ``d`` turns away counts 1/d. Neighbours
+    that were not candidates join. Returns the sources that gained."""
+    if base is None:
+        base = {seq: f.score for seq, f in fused.items()}
     from_before: dict[int, float] = defaultdict(float)
     from_after: dict[int, float] = defaultdict(float)
     for seq, neighbours in near.items():
+        score = base.get(seq, 0.0)
+        if score <= 0:
+            continue
         for n, offset in neighbours:
-            share = base.get(seq, 0.0) / abs(offset)
+            share = score / abs(offset)
             side = from_before if offset > 0 else from_after  # n follows seq: seq precedes n
-            side[n] = max(side[n], share)
+            if share > side[n]:
+                side[n] = share
     touched = set()
     for seq in set(from_before) | set(from_after):
         gain = before_w * from_before.get(seq, 0.0) + after_w * from_after.get(seq, 0.0)
@@ -482,16 +501,18 @@ def spread_to_neighbours(fused: dict[int, Fused], info: dict[int, Place],
 
 
 def session_prior(fused: dict[int, Fused], info: dict[int, Place], weight: float,
-                  top_n: int) -> set[int]:
-    """Add ``weight`` × (the session's summed top-``top_n`` scores / the best session's)."""
+                  top_n: int, base: dict[int, float] | None = None) -> set[int]:
+    """Add ``weight`` × (the session's summed top-``top_n`` scores / the best session's);
+    ``base``: the scores summed (by default the fused ones)."""
     per: dict[tuple[str, str], list[float]] = defaultdict(list)
     for seq, f in fused.items():
         p = info.get(seq)
         if p is not None and p.session[1]:
-            per[p.session].append(f.score)
+            per[p.session].append(f.score if base is None else base.get(seq, 0.0))
     if not per:
         return set()
-    strength = {k: sum(sorted(v, reverse=True)[:top_n]) for k, v in per.items()}
+    strength = {k: max(v) if top_n == 1 else sum(sorted(v, reverse=True)[:top_n])
+                for k, v in per.items()}
     best = max(strength.values())
     if best <= 0:
         return set()
@@ -535,8 +556,10 @@ def recency(fused: dict[int, Fused], info: dict[int, Place], weight: float) -> s
     return set(times)
 
 
-def ranked(fused: dict[int, Fused]) -> list[Fused]:
-    """Best first; ties keep storage order."""
+def ranked(fused: dict[int, Fused], k: int | None = None) -> list[Fused]:
+    """Best first (the best ``k`` only, when given); ties keep storage order."""
+    if k is not None and k < len(fused):
+        return heapq.nsmallest(k, fused.values(), key=lambda f: (-f.score, f.seq))
     return sorted(fused.values(), key=lambda f: (-f.score, f.seq))
 
 
@@ -551,8 +574,15 @@ def _places_in_memory(sv: _SubjectVectors, scope: Scope, seqs: list[int], span: 
     pos, ordered, known = sv.order()
     if any(seq not in pos for seq in seqs):
         return None  # a source not embedded yet: ask the ledger
+    if span <= 0:  # places only (the seqs come from routes already scoped)
+        return {seq: ordered[pos[seq]] for seq in seqs}, {seq: [] for seq in seqs}
+
+    everything = (not scope.robot_id and not scope.session_id and as_of_valid is None
+                  and as_of_known is None)
 
     def visible(j: int) -> bool:
+        if everything:
+            return True
         p = ordered[j]
         return ((not scope.robot_id or p.session[0] == scope.robot_id)
                 and (not scope.session_id or p.session[1] == scope.session_id)
