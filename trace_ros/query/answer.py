@@ -21,8 +21,6 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
 from ..config import RecallConfig
 from ..embed import Encoder
 from ..errors import ValidationError, check_text
@@ -38,6 +36,8 @@ from .spatial import Region, SpatialAnswer, answer_spatial
 
 # Routes that find sources, and the stages that re-rank what they found.
 ROUTES = ("lexical", "dense", "facts", "window")
+# What the worker thread returns: route -> hits, and step -> milliseconds.
+_Dense = tuple[dict[str, list[Hit]], dict[str, float]]
 RERANKERS = ("participants", "neighbours", "sessions", "temporal", "recency")
 # The graph stage (paths.py) and its update-aware seeds with the resolver.
 GRAPH_STAGES = ("graph", "update_seeds")
@@ -222,18 +222,25 @@ class QueryEngine:
             if used and rc.fts_match_expression(q, used):
                 drop = used
         routes: dict[str, list[Hit]] = {}
-        # The question's vector is computed on a worker thread while the text searches
-        # run here: ONNX Runtime and SQLite both release the GIL.
-        embedding: Future[tuple[np.ndarray, float]] | None = None
+        # The question's vector and the vector searches run on a worker thread while the
+        # text searches run here: ONNX Runtime, numpy and SQLite all release the GIL.
+        dense: Future[_Dense] | None = None
         if self.on("dense") and self.encoder is not None and self.index is not None:
             # Without the names, too: they pull the vector toward greetings.
             text = rc.without_words(q, drop)
+            # The worker must not touch the ledger (this thread holds its read snapshot):
+            # the indexes are brought up to this generation here, first.
+            indexes = [("dense", self.index)]
+            if self.windows is not None and self.on("window"):
+                indexes.append(("window", self.windows))
+            for _, index in indexes:
+                index.refresh(sc.subject_id, generation)
+            job = (text, sc, view, generation, indexes)
             if cfg.overlap_embedding:
-                embedding = self._embedder().submit(self._embed, text)
+                dense = self._embedder().submit(self._embed_and_search, *job)
             else:  # one core: a worker thread would only add hand-over time
-                done: Future[tuple[np.ndarray, float]] = Future()
-                done.set_result(self._embed(text))
-                embedding = done
+                dense = Future()
+                dense.set_result(self._embed_and_search(*job))
         if self.on("lexical"):
             t = time.perf_counter()
             routes["lexical"] = rc.lexical(self.ledger, sc, q, cfg.lexical_k, *view,
@@ -244,19 +251,12 @@ class QueryEngine:
             t = time.perf_counter()
             found = rc.facts(self.ledger, sc, q, cfg.facts_k, *view, drop=drop)
             timings["recall_facts"] = _ms(t)
-        if embedding is not None and self.index is not None:
+        if dense is not None:
             t = time.perf_counter()
-            qvec, timings["embed"] = embedding.result()
+            found_dense, dense_ms = dense.result()
             timings["embed_wait"] = _ms(t)
-            t = time.perf_counter()
-            routes["dense"] = self.index.search(sc, qvec, cfg.dense_k, *view,
-                                                generation=generation)
-            timings["recall_dense"] = _ms(t)
-            if self.windows is not None and self.on("window"):
-                t = time.perf_counter()
-                routes["window"] = self.windows.search(sc, qvec, cfg.dense_k, *view,
-                                                       generation=generation)
-                timings["recall_window"] = _ms(t)
+            routes.update(found_dense)
+            timings.update(dense_ms)
         if found is not None:
             # A fact restating its source's words would count the same match twice:
             # the route adds only sources the text search did not find.
@@ -271,12 +271,22 @@ class QueryEngine:
                 self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="embed")
             return self._pool
 
-    def _embed(self, text: str) -> tuple[np.ndarray, float]:
-        """(the vector, milliseconds it took), on the worker thread."""
+    def _embed_and_search(self, text: str, scope: Scope, view: tuple[float | None, float | None],
+                          generation: int, indexes: list[tuple[str, VectorIndex]]) -> _Dense:
+        """The question's vector, then the cosine top-k of each index (refreshed to
+        ``generation`` already: nothing here reads the ledger); route -> hits, and
+        the milliseconds of each step (``embed``, ``recall_<route>``)."""
         assert self.encoder is not None
         t = time.perf_counter()
-        vec = self.encoder.encode([text])[0]
-        return vec, _ms(t)
+        qvec = self.encoder.encode([text])[0]
+        ms = {"embed": _ms(t)}
+        found = {}
+        for route, index in indexes:
+            t = time.perf_counter()
+            found[route] = index.search(scope, qvec, self.config.dense_k, *view,
+                                        generation=generation)
+            ms[f"recall_{route}"] = _ms(t)
+        return found, ms
 
     def rank(self, req: QueryRequest, plan: Plan, recalled: Recalled,
              timings: dict[str, float]) -> list[Fused]:
