@@ -155,10 +155,10 @@ def test_query_never_crashes_and_never_leaks(ledger: Ledger, scope: Scope, quest
         ingest(ledger, [good_event(i) for i in range(5)]
                + [Event("dialogue", Scope("other"), "other subject's secret record", "O",
                         stamp=1.0, source_id="other-1")], CFG)
-    engine = QueryEngine(ledger, None, audit=True)
     try:
-        result = engine.ask(QueryRequest(scope, question, as_of_valid=as_of,
-                                         token_budget=budget))
+        with QueryEngine(ledger, None, audit=True) as engine:  # its audit writer is a thread
+            result = engine.ask(QueryRequest(scope, question, as_of_valid=as_of,
+                                             token_budget=budget))
     except ValidationError as exc:
         assert exc.field in QUERY_FIELDS, exc
         return
