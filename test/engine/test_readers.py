@@ -318,3 +318,21 @@ def test_a_quoted_title_beats_the_word_after_the_verb() -> None:
     q = {stem(w) for w in ("ann", "finish", "book")}
     text = 'I finished a long book on the train, "Northern Lights", and loved the ending.'
     assert scored_run(text, q)[0] == "Northern Lights"
+
+
+def test_a_reply_that_repeats_the_question_words_gains_both_matches() -> None:
+    """Bob asks what the question asks; Ann's reply also names the garden: it answers,
+    not a later record that only repeats the question's words."""
+    texts = [(9, "Bob", "I plant tulips in my garden every spring."),
+             (1, "Bob", "Your garden looks lovely! What did you plant there?"),
+             (2, "Ann", "The garden is full of sunflowers now.")]
+    records = [SourceRecord(seq, f"src-{seq}", "ann", "", "s1", "dialogue", who, text, "", None,
+                            None, {}, MAY_8_2023, False, MAY_8_2023, "h")
+               for seq, who, text in texts]  # recall put the later record first
+    p = pack([EvidenceItem(r, 1.0, {}) for r in records], 2000, 20)
+    q = "What did Ann plant in the garden?"
+    plan = plan_question(q, MAY_8_2023)
+    out = ExtractiveReader().read(q, plan, p)
+    assert out.cited_ids == ["src-2"] and "sunflowers" in out.answer
+    # Without the reply's own match the two tie and recall order picks the other one.
+    assert ExtractiveReader(reply_own=0.0).read(q, plan, p).cited_ids == ["src-9"]

@@ -5,8 +5,9 @@ match the question (Porter stems, the same stemmer FTS5 indexes with, weighted
 by how rare a word is in the shown evidence) and answers with the supporting
 *span* (see ``spans.py``), citing the records used. General rules of dialogue
 and time shape the choice: a turn that *asks* what the question asks hands its
-match to the reply that follows it; a participant's name counts through the
-speaker field, not as a greeting in the text; a record holding the kind of thing
+match to the reply that follows it (a reply that also repeats the question's
+words gains both matches); a participant's name counts through the speaker
+field, not as a greeting in the text; a record holding the kind of thing
 asked for (a time for "when", a name for "who") is preferred; records said in
 the window the question names are preferred, and none after its "before …".
 A record's match mixes what it says anywhere with what its best sentence says
@@ -181,7 +182,8 @@ class ExtractiveReader:
                  reply_gap: int = 3, window_bonus: float = 0.25,
                  report_lag_s: float = 7 * 86400.0, type_bonus: float = 0.3,
                  sentence_weight: float = 0.7, span_weight: float = 0.05,
-                 span_pool: float = 0.6, date_bonus: float = 0.8) -> None:
+                 span_pool: float = 0.6, date_bonus: float = 0.8,
+                 reply_own: float = 0.5) -> None:
         self.prior_weight = prior_weight
         self.near_best = near_best
         self.max_list = max_list
@@ -191,6 +193,9 @@ class ExtractiveReader:
         # of the same session) is where the answer is, so it inherits the match.
         self.question_share = question_share
         self.reply_gap = reply_gap
+        # A reply that also says the question's words itself answers it twice over: it
+        # keeps the larger of the two matches plus reply_own × the smaller.
+        self.reply_own = reply_own
         self.window_bonus = window_bonus
         self.report_lag_s = report_lag_s
         self.type_bonus = type_bonus
@@ -265,9 +270,12 @@ class ExtractiveReader:
                 reply = next((t for t in group[i + 1:]
                               if t.item.record.seq - r.seq <= self.reply_gap
                               and t.item.record.speaker != r.speaker), None)
-                if reply is None or reply.overlap >= asked:
+                if reply is None:
                     continue
-                gain = asked - reply.overlap
+                own = reply.overlap
+                gain = max(asked, own) + self.reply_own * min(asked, max(own, 0.0)) - own
+                if gain <= 0:
+                    continue
                 reply.overlap += gain
                 reply.relevance += gain
                 if not (q_stems - names) & stems(reply.sentence):
