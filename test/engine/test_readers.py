@@ -336,3 +336,15 @@ def test_a_reply_that_repeats_the_question_words_gains_both_matches() -> None:
     assert out.cited_ids == ["src-2"] and "sunflowers" in out.answer
     # Without the reply's own match the two tie and recall order picks the other one.
     assert ExtractiveReader(reply_own=0.0).read(q, plan, p).cited_ids == ["src-9"]
+
+
+def test_something_going_on_for_a_span_began_that_span_before_the_record() -> None:
+    when = "When did Ann start learning the cello?"
+    assert read(when, "I've been learning the cello for about three months now.")[0] \
+        == "February 2023"
+    assert read(when, "I have been learning the cello for two years, slowly.")[0] == "2021"
+    assert read("Which month did Ann start learning the cello?",
+                "I've been learning the cello for two years.")[0] == "May 2021"
+    # A trip that lasted two weeks did not begin two weeks before it was told.
+    assert read("When did Ann go to Oslo?", "I went to Oslo for two weeks, it was lovely.")[0] \
+        == "8 May 2023"

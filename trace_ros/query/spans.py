@@ -1,7 +1,8 @@
 """Answer spans: the part of an evidence sentence that answers a question.
 
 General English rules only: a date for "when" (the record's time plus the
-relative anchor the sentence states, resolved with the record time as base),
+relative anchor the sentence states, resolved with the record time as base; for
+something that "has been going on for four months" the month it began),
 a duration for "how long", a prepositional place phrase for "where", a
 capitalised name for "who", the clause after "because" for "why", yes/no for
 auxiliary questions, and otherwise the noun phrase of the word the question
@@ -183,7 +184,33 @@ def answer_date(sentence: str, record_time: float, context: str = "", grain: str
             return answer
     if not calendar:
         return ""
+    for text in (sentence, context):
+        began = _began(text, record_time)
+        if began is not None:
+            return _in_grain(began[0], grain or began[1])
     return _in_grain(record_time, grain) if grain else format_day(record_time)
+
+
+# "I've been playing for four months now": something going on for a span up to the
+# record's day began that span before it.
+_HELD_FOR = re.compile(
+    r"\bbeen\b[^.!?]{0,60}?\bfor\s+(?:about\s+|around\s+|almost\s+|nearly\s+|over\s+"
+    r"|just\s+(?:under|over)\s+|roughly\s+)?(\d+|an?|one|two|three|four|five|six|seven|eight"
+    r"|nine|ten|eleven|twelve)\s+(years?|months?|weeks?)\b", re.I)
+_COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+           "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
+_UNIT_DAYS = {"year": 365.25, "month": 30.44, "week": 7.0}
+
+
+def _began(text: str, record_time: float) -> tuple[float, str] | None:
+    """When what ``text`` says has been going on "for <n> <units>" began, with the unit
+    it can be told in ("year" for years, else "month"); None when it says no such span."""
+    m = _HELD_FOR.search(text)
+    if not m:
+        return None
+    n = int(m.group(1)) if m.group(1).isdigit() else _COUNTS[m.group(1).lower()]
+    unit = m.group(2).lower().rstrip("s")
+    return record_time - n * _UNIT_DAYS[unit] * 86400.0, "year" if unit == "year" else "month"
 
 
 _GRAIN = re.compile(r"\b(?:what|which)\s+(year|month)\b|\bin\s+(?:what|which)\s+(year|month)", re.I)
