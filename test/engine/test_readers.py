@@ -348,3 +348,12 @@ def test_something_going_on_for_a_span_began_that_span_before_the_record() -> No
     # A trip that lasted two weeks did not begin two weeks before it was told.
     assert read("When did Ann go to Oslo?", "I went to Oslo for two weeks, it was lovely.")[0] \
         == "8 May 2023"
+
+
+def test_a_plural_copula_asks_for_every_member_not_the_newest_revision() -> None:
+    texts = (("The name of my first cat is Miso.", MAY_8_2023 - 30 * DAY),
+             "Our second cat got the name Pepper.")
+    answer, cited = read("What are the names of Ann's cats?", *texts)
+    assert sorted(cited) == ["src-1", "src-2"] and "Miso" in answer and "Pepper" in answer
+    # One value asked in the present: the newest revision.
+    assert read("What is the name of Ann's cat?", *texts) == ("Pepper", ["src-2"])

@@ -13,14 +13,15 @@ the window the question names are preferred, and none after its "before …".
 A record's match mixes what it says anywhere with what its best sentence says
 (words scattered over a long record count less). The plan decides how many
 records answer: the newest revision for a state in the current view, every
-distinct member for a list or count (de-duplicated; a count below ten in
-words), the ordered revisions for a history question, otherwise one record —
-the near one whose best phrase says most beside the question's words ("Did it
-mess up your progress?" answers nothing), for "how long" one stating a span of
-time. A choice question ("… the beach or the mountains?") is answered with the
-option the evidence says. When the caller passes the
-resolver's ``Resolution`` for the state the question asks about, the current
-value (or, for a question about the past, the superseded one) is the answer.
+distinct member for a list or count or a question with a plural copula ("What
+are the names of …?"; de-duplicated; a count below ten in words), the ordered
+revisions for a history question, otherwise one record — the near one whose
+best phrase says most beside the question's words ("Did it mess up your
+progress?" answers nothing), for "how long" one stating a span of time. A choice
+question ("… the beach or the mountains?") is answered with the option the
+evidence says. When the caller passes the resolver's ``Resolution`` for the
+state the question asks about, the current value (or, for a question about the
+past, the superseded one) is the answer.
 
 Every reader returns a ``ReaderOutput``; the checks in ``answer.py`` decide
 whether its citations stand.
@@ -156,6 +157,21 @@ def _choice(question: str, scored: list[_Scored]) -> ReaderOutput | None:
         return None
     answer = re.sub(r"^(?:a|an|the|some)\s+", "", best[1], flags=re.I)
     return ReaderOutput(answer, best[2][:3], ExtractiveReader.name)
+
+
+# "What are the names of her dogs?": a plural copula asks for every member.
+_PLURAL_ASK = re.compile(r"^\s*(?:what|which|who)\s+(?:are|were)\b", re.I)
+
+
+def _plural_ask(question: str, plan: Plan) -> bool:
+    """A fact asked with a plural copula: a set of members, not one state's revision."""
+    return plan.operation == "fact" and bool(_PLURAL_ASK.match(question))
+
+
+def _several(question: str, plan: Plan) -> bool:
+    """Whether the answer is a set of members rather than one value: the plan says so
+    (a list, a count, several hops), or the question asks with a plural copula."""
+    return plan.needs_complete_set or plan.shape == "multi_hop" or _plural_ask(question, plan)
 
 
 _SMALL = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
@@ -319,7 +335,7 @@ class ExtractiveReader:
             return ReaderOutput("", [], self.name, "no shown evidence matches the question")
         best = max(s.relevance for s in scored)
         near = [s for s in scored if s.relevance >= self.near_best * best]
-        if plan.wants_newest:
+        if plan.wants_newest and not _plural_ask(question, plan):
             # Revisions of one state match the question about equally well in content;
             # recall order must not decide which is current, so compare overlap only.
             top = max(s.overlap for s in scored)
@@ -327,7 +343,7 @@ class ExtractiveReader:
             chosen = [max(revisions, key=lambda s: (s.item.record.source_time, s.item.record.seq))]
         elif plan.operation == "history":
             chosen = sorted(near, key=lambda s: (s.item.record.source_time, s.item.record.seq))
-        elif plan.needs_complete_set or plan.shape == "multi_hop":
+        elif _several(question, plan):
             # Every member of the set, whatever its recall rank: compare content only.
             top = max(s.overlap for s in scored)
             members = [s for s in scored if s.overlap >= self.near_best * top]
@@ -381,7 +397,7 @@ class ExtractiveReader:
             parts = [f"{format_day(s.item.record.source_time)}: {p}"
                      if has_calendar(s.item.record.source_time) else p
                      for s, p in zip(used, parts, strict=True)]
-        listing = plan.needs_complete_set or plan.shape == "multi_hop"
+        listing = _several(question, plan)
         sep = ", " if listing or plan.operation == "history" else "; "
         return ReaderOutput(sep.join(parts), cited, self.name)
 
