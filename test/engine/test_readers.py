@@ -357,3 +357,19 @@ def test_a_plural_copula_asks_for_every_member_not_the_newest_revision() -> None
     assert sorted(cited) == ["src-1", "src-2"] and "Miso" in answer and "Pepper" in answer
     # One value asked in the present: the newest revision.
     assert read("What is the name of Ann's cat?", *texts) == ("Pepper", ["src-2"])
+
+
+def test_how_long_without_a_stated_span_is_the_time_between_the_two_dated_events() -> None:
+    answer, cited = read("How long did it take Ann to build the boat?",
+                         ("I started building the boat in my garage today.", MAY_8_2023 - 90 * DAY),
+                         "Finally finished building the boat yesterday!", "The weather is nice.")
+    assert (answer, sorted(cited)) == ("three months", ["src-1", "src-2"])
+    # In the unit the question asks; "last Friday" is the day the second event happened.
+    answer, _ = read("How many weeks passed between Ann adopting Rex and adopting Bella?",
+                     ("We adopted a puppy called Rex today.", MAY_8_2023 - 21 * DAY),
+                     "Adopting Bella last Friday was the best decision.")
+    assert answer == "three weeks"
+    # One dated event only: no span is made up from it.
+    answer, _ = read("How long did it take Ann to build the boat?",
+                     "Finally finished building the boat yesterday!")
+    assert "month" not in answer and "week" not in answer

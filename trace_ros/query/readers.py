@@ -17,7 +17,8 @@ distinct member for a list or count or a question with a plural copula ("What
 are the names of …?"; de-duplicated; a count below ten in words), the ordered
 revisions for a history question, otherwise one record — the near one whose
 best phrase says most beside the question's words ("Did it mess up your
-progress?" answers nothing), for "how long" one stating a span of time. A choice
+progress?" answers nothing), for "how long" one stating a span of time (else the
+time between the two near records' dated events). A choice
 question ("… the beach or the mountains?") is answered with the option the
 evidence says. When the caller passes the resolver's ``Resolution`` for the
 state the question asks about, the current value (or, for a question about the
@@ -41,7 +42,18 @@ from ..errors import ModelUnavailableError
 from ..ledger import SourceRecord
 from .pack import EvidenceItem, Pack
 from .plan import Plan
-from .spans import extract, fits, format_day, has_calendar, has_number, scored_run, states_duration
+from .spans import (
+    event_time,
+    extract,
+    fits,
+    format_day,
+    has_calendar,
+    has_number,
+    scored_run,
+    spelled,
+    states_duration,
+    time_between,
+)
 from .text import stem, stems, words
 
 if TYPE_CHECKING:
@@ -172,14 +184,6 @@ def _several(question: str, plan: Plan) -> bool:
     """Whether the answer is a set of members rather than one value: the plan says so
     (a list, a count, several hops), or the question asks with a plural copula."""
     return plan.needs_complete_set or plan.shape == "multi_hop" or _plural_ask(question, plan)
-
-
-_SMALL = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
-
-
-def _spelled(n: int) -> str:
-    """A count as prose writes it: words below ten, digits from ten on."""
-    return _SMALL[n] if 0 <= n < len(_SMALL) else str(n)
 
 
 # Answer types whose spans are not phrases of the record (dates, counts, yes/no).
@@ -361,8 +365,27 @@ class ExtractiveReader:
             if plan.answer_type == "duration":
                 # "How long …?": a near record that states a span of time answers it.
                 chosen.sort(key=lambda s: not states_duration(s.item.record.text))
+                if plan.needs_endpoints and chosen \
+                        and not states_duration(chosen[0].item.record.text):
+                    out = self._between(question, chosen)
+                    if out is not None:
+                        return out
             return self._answer(question, plan, chosen, q_stems, pack.complete, single=True)
         return self._answer(question, plan, chosen, q_stems, pack.complete)
+
+    def _between(self, question: str, chosen: list[_Scored]) -> ReaderOutput | None:
+        """"How long did it take …?" with no span of time stated: the time between the
+        best record's event and the next near record's (a day or more apart), citing both."""
+        first = chosen[0].item.record
+        start = event_time(first.text, first.source_time) // 86400.0  # calendar days
+        for s in chosen[1:]:
+            rec = s.item.record
+            end = event_time(rec.text, rec.source_time) // 86400.0
+            if end != start:
+                return ReaderOutput(time_between((end - start) * 86400.0, question),
+                                    [first.source_id, rec.source_id], self.name,
+                                    "the time between two events the evidence dates")
+        return None
 
     def _answer(self, question: str, plan: Plan, chosen: list[_Scored],
                 q_stems: set[str], pack_complete: bool = True,
@@ -392,7 +415,7 @@ class ExtractiveReader:
             note = f"counted {len(parts)} distinct mentions"
             if not pack_complete:
                 note += "; some candidates did not fit the budget, the count may be low"
-            return ReaderOutput(_spelled(len(parts)), cited, self.name, note)
+            return ReaderOutput(spelled(len(parts)), cited, self.name, note)
         if plan.operation == "history" and plan.answer_type != "date":
             parts = [f"{format_day(s.item.record.source_time)}: {p}"
                      if has_calendar(s.item.record.source_time) else p
