@@ -373,3 +373,14 @@ def test_how_long_without_a_stated_span_is_the_time_between_the_two_dated_events
     answer, _ = read("How long did it take Ann to build the boat?",
                      "Finally finished building the boat yesterday!")
     assert "month" not in answer and "week" not in answer
+
+
+def test_a_month_named_without_a_year_is_the_latest_one_the_evidence_reaches() -> None:
+    july_2021 = float(calendar.timegm((2021, 7, 14, 12, 0, 0, 0, 0, 0)))
+    texts = (("I baked sourdough bread for the neighbours.", MAY_8_2023 - 40 * DAY),
+             ("I baked a lemon tart for the neighbours.", july_2021))
+    # "in July" asked in May 2023 is July 2022, which no record reaches: July 2021 is meant.
+    answer, cited = read("What did Ann bake in July?", *texts)
+    assert cited == ["src-2"] and "lemon tart" in answer
+    # A year named is kept: nothing is said in July 2022, so no record is preferred for it.
+    assert read("What did Ann bake in July 2022?", *texts)[1] == ["src-1"]

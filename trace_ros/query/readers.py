@@ -30,8 +30,10 @@ whether its citations stand.
 
 from __future__ import annotations
 
+import calendar
 import math
 import re
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -171,6 +173,20 @@ def _choice(question: str, scored: list[_Scored]) -> ReaderOutput | None:
     return ReaderOutput(answer, best[2][:3], ExtractiveReader.name)
 
 
+# A month or season the question names, which holds in every year.
+_YEARLESS = re.compile(r"\b(?:january|february|march|april|may|june|july|august|september"
+                       r"|october|november|december|spring|summer|autumn|fall|winter)\b", re.I)
+_YEARS_BACK = 50
+
+
+def _years_before(epoch: float, years: int) -> float:
+    """The same calendar moment ``years`` earlier (29 February becomes the 28th)."""
+    t = time.gmtime(epoch)
+    day = min(t.tm_mday, calendar.monthrange(t.tm_year - years, t.tm_mon)[1])
+    return float(calendar.timegm((t.tm_year - years, t.tm_mon, day, t.tm_hour, t.tm_min,
+                                  t.tm_sec, 0, 0, 0)))
+
+
 # "What are the names of her dogs?": a plural copula asks for every member.
 _PLURAL_ASK = re.compile(r"^\s*(?:what|which|who)\s+(?:are|were)\b", re.I)
 
@@ -304,16 +320,28 @@ class ExtractiveReader:
     def _in_time(self, plan: Plan, scored: list[_Scored]) -> list[_Scored]:
         """The time the question names: records after its "before …" are not read (when
         others remain); records said in its window, or within ``report_lag_s`` after it
-        (events are told after they happen), gain ``window_bonus``."""
+        (events are told after they happen), gain ``window_bonus``; a month or season
+        named without a year is the latest one the shown records reach."""
         if plan.as_of is not None:
             before = [s for s in scored if s.item.record.source_time < plan.as_of]
             scored = before or scored
         if plan.window is not None:
             start, end = plan.window
-            for s in scored:
-                if start <= s.item.record.source_time < end + self.report_lag_s:
-                    s.overlap += self.window_bonus
-                    s.relevance += self.window_bonus
+
+            def told(a: float, b: float) -> list[_Scored]:
+                return [s for s in scored if a <= s.item.record.source_time < b + self.report_lag_s]
+
+            inside = told(start, end)
+            if not inside and _YEARLESS.search(plan.time_text) \
+                    and not re.search(r"\b\d{4}\b", plan.time_text):
+                # "in July" names no year: the latest July the shown evidence reaches.
+                for back in range(1, _YEARS_BACK + 1):
+                    inside = told(_years_before(start, back), _years_before(end, back))
+                    if inside:
+                        break
+            for s in inside:
+                s.overlap += self.window_bonus
+                s.relevance += self.window_bonus
         return scored
 
     def read(self, question: str, plan: Plan, pack: Pack,
