@@ -318,3 +318,69 @@ def test_a_quoted_title_beats_the_word_after_the_verb() -> None:
     q = {stem(w) for w in ("ann", "finish", "book")}
     text = 'I finished a long book on the train, "Northern Lights", and loved the ending.'
     assert scored_run(text, q)[0] == "Northern Lights"
+
+
+def test_a_reply_that_repeats_the_question_words_gains_both_matches() -> None:
+    """Bob asks what the question asks; Ann's reply also names the garden: it answers,
+    not a later record that only repeats the question's words."""
+    texts = [(9, "Bob", "I plant tulips in my garden every spring."),
+             (1, "Bob", "Your garden looks lovely! What did you plant there?"),
+             (2, "Ann", "The garden is full of sunflowers now.")]
+    records = [SourceRecord(seq, f"src-{seq}", "ann", "", "s1", "dialogue", who, text, "", None,
+                            None, {}, MAY_8_2023, False, MAY_8_2023, "h")
+               for seq, who, text in texts]  # recall put the later record first
+    p = pack([EvidenceItem(r, 1.0, {}) for r in records], 2000, 20)
+    q = "What did Ann plant in the garden?"
+    plan = plan_question(q, MAY_8_2023)
+    out = ExtractiveReader().read(q, plan, p)
+    assert out.cited_ids == ["src-2"] and "sunflowers" in out.answer
+    # Without the reply's own match the two tie and recall order picks the other one.
+    assert ExtractiveReader(reply_own=0.0).read(q, plan, p).cited_ids == ["src-9"]
+
+
+def test_something_going_on_for_a_span_began_that_span_before_the_record() -> None:
+    when = "When did Ann start learning the cello?"
+    assert read(when, "I've been learning the cello for about three months now.")[0] \
+        == "February 2023"
+    assert read(when, "I have been learning the cello for two years, slowly.")[0] == "2021"
+    assert read("Which month did Ann start learning the cello?",
+                "I've been learning the cello for two years.")[0] == "May 2021"
+    # A trip that lasted two weeks did not begin two weeks before it was told.
+    assert read("When did Ann go to Oslo?", "I went to Oslo for two weeks, it was lovely.")[0] \
+        == "8 May 2023"
+
+
+def test_a_plural_copula_asks_for_every_member_not_the_newest_revision() -> None:
+    texts = (("The name of my first cat is Miso.", MAY_8_2023 - 30 * DAY),
+             "Our second cat got the name Pepper.")
+    answer, cited = read("What are the names of Ann's cats?", *texts)
+    assert sorted(cited) == ["src-1", "src-2"] and "Miso" in answer and "Pepper" in answer
+    # One value asked in the present: the newest revision.
+    assert read("What is the name of Ann's cat?", *texts) == ("Pepper", ["src-2"])
+
+
+def test_how_long_without_a_stated_span_is_the_time_between_the_two_dated_events() -> None:
+    answer, cited = read("How long did it take Ann to build the boat?",
+                         ("I started building the boat in my garage today.", MAY_8_2023 - 90 * DAY),
+                         "Finally finished building the boat yesterday!", "The weather is nice.")
+    assert (answer, sorted(cited)) == ("three months", ["src-1", "src-2"])
+    # In the unit the question asks; "last Friday" is the day the second event happened.
+    answer, _ = read("How many weeks passed between Ann adopting Rex and adopting Bella?",
+                     ("We adopted a puppy called Rex today.", MAY_8_2023 - 21 * DAY),
+                     "Adopting Bella last Friday was the best decision.")
+    assert answer == "three weeks"
+    # One dated event only: no span is made up from it.
+    answer, _ = read("How long did it take Ann to build the boat?",
+                     "Finally finished building the boat yesterday!")
+    assert "month" not in answer and "week" not in answer
+
+
+def test_a_month_named_without_a_year_is_the_latest_one_the_evidence_reaches() -> None:
+    july_2021 = float(calendar.timegm((2021, 7, 14, 12, 0, 0, 0, 0, 0)))
+    texts = (("I baked sourdough bread for the neighbours.", MAY_8_2023 - 40 * DAY),
+             ("I baked a lemon tart for the neighbours.", july_2021))
+    # "in July" asked in May 2023 is July 2022, which no record reaches: July 2021 is meant.
+    answer, cited = read("What did Ann bake in July?", *texts)
+    assert cited == ["src-2"] and "lemon tart" in answer
+    # A year named is kept: nothing is said in July 2022, so no record is preferred for it.
+    assert read("What did Ann bake in July 2022?", *texts)[1] == ["src-1"]

@@ -5,21 +5,24 @@ match the question (Porter stems, the same stemmer FTS5 indexes with, weighted
 by how rare a word is in the shown evidence) and answers with the supporting
 *span* (see ``spans.py``), citing the records used. General rules of dialogue
 and time shape the choice: a turn that *asks* what the question asks hands its
-match to the reply that follows it; a participant's name counts through the
-speaker field, not as a greeting in the text; a record holding the kind of thing
+match to the reply that follows it (a reply that also repeats the question's
+words gains both matches); a participant's name counts through the speaker
+field, not as a greeting in the text; a record holding the kind of thing
 asked for (a time for "when", a name for "who") is preferred; records said in
 the window the question names are preferred, and none after its "before …".
 A record's match mixes what it says anywhere with what its best sentence says
 (words scattered over a long record count less). The plan decides how many
 records answer: the newest revision for a state in the current view, every
-distinct member for a list or count (de-duplicated; a count below ten in
-words), the ordered revisions for a history question, otherwise one record —
-the near one whose best phrase says most beside the question's words ("Did it
-mess up your progress?" answers nothing), for "how long" one stating a span of
-time. A choice question ("… the beach or the mountains?") is answered with the
-option the evidence says. When the caller passes the
-resolver's ``Resolution`` for the state the question asks about, the current
-value (or, for a question about the past, the superseded one) is the answer.
+distinct member for a list or count or a question with a plural copula ("What
+are the names of …?"; de-duplicated; a count below ten in words), the ordered
+revisions for a history question, otherwise one record — the near one whose
+best phrase says most beside the question's words ("Did it mess up your
+progress?" answers nothing), for "how long" one stating a span of time (else the
+time between the two near records' dated events). A choice
+question ("… the beach or the mountains?") is answered with the option the
+evidence says. When the caller passes the resolver's ``Resolution`` for the
+state the question asks about, the current value (or, for a question about the
+past, the superseded one) is the answer.
 
 Every reader returns a ``ReaderOutput``; the checks in ``answer.py`` decide
 whether its citations stand.
@@ -27,8 +30,10 @@ whether its citations stand.
 
 from __future__ import annotations
 
+import calendar
 import math
 import re
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,7 +44,18 @@ from ..errors import ModelUnavailableError
 from ..ledger import SourceRecord
 from .pack import EvidenceItem, Pack
 from .plan import Plan
-from .spans import extract, fits, format_day, has_calendar, has_number, scored_run, states_duration
+from .spans import (
+    event_time,
+    extract,
+    fits,
+    format_day,
+    has_calendar,
+    has_number,
+    scored_run,
+    spelled,
+    states_duration,
+    time_between,
+)
 from .text import stem, stems, words
 
 if TYPE_CHECKING:
@@ -157,12 +173,33 @@ def _choice(question: str, scored: list[_Scored]) -> ReaderOutput | None:
     return ReaderOutput(answer, best[2][:3], ExtractiveReader.name)
 
 
-_SMALL = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+# A month or season the question names, which holds in every year.
+_YEARLESS = re.compile(r"\b(?:january|february|march|april|may|june|july|august|september"
+                       r"|october|november|december|spring|summer|autumn|fall|winter)\b", re.I)
+_YEARS_BACK = 50
 
 
-def _spelled(n: int) -> str:
-    """A count as prose writes it: words below ten, digits from ten on."""
-    return _SMALL[n] if 0 <= n < len(_SMALL) else str(n)
+def _years_before(epoch: float, years: int) -> float:
+    """The same calendar moment ``years`` earlier (29 February becomes the 28th)."""
+    t = time.gmtime(epoch)
+    day = min(t.tm_mday, calendar.monthrange(t.tm_year - years, t.tm_mon)[1])
+    return float(calendar.timegm((t.tm_year - years, t.tm_mon, day, t.tm_hour, t.tm_min,
+                                  t.tm_sec, 0, 0, 0)))
+
+
+# "What are the names of her dogs?": a plural copula asks for every member.
+_PLURAL_ASK = re.compile(r"^\s*(?:what|which|who)\s+(?:are|were)\b", re.I)
+
+
+def _plural_ask(question: str, plan: Plan) -> bool:
+    """A fact asked with a plural copula: a set of members, not one state's revision."""
+    return plan.operation == "fact" and bool(_PLURAL_ASK.match(question))
+
+
+def _several(question: str, plan: Plan) -> bool:
+    """Whether the answer is a set of members rather than one value: the plan says so
+    (a list, a count, several hops), or the question asks with a plural copula."""
+    return plan.needs_complete_set or plan.shape == "multi_hop" or _plural_ask(question, plan)
 
 
 # Answer types whose spans are not phrases of the record (dates, counts, yes/no).
@@ -181,7 +218,8 @@ class ExtractiveReader:
                  reply_gap: int = 3, window_bonus: float = 0.25,
                  report_lag_s: float = 7 * 86400.0, type_bonus: float = 0.3,
                  sentence_weight: float = 0.7, span_weight: float = 0.05,
-                 span_pool: float = 0.6, date_bonus: float = 0.8) -> None:
+                 span_pool: float = 0.6, date_bonus: float = 0.8,
+                 reply_own: float = 0.5) -> None:
         self.prior_weight = prior_weight
         self.near_best = near_best
         self.max_list = max_list
@@ -191,6 +229,9 @@ class ExtractiveReader:
         # of the same session) is where the answer is, so it inherits the match.
         self.question_share = question_share
         self.reply_gap = reply_gap
+        # A reply that also says the question's words itself answers it twice over: it
+        # keeps the larger of the two matches plus reply_own × the smaller.
+        self.reply_own = reply_own
         self.window_bonus = window_bonus
         self.report_lag_s = report_lag_s
         self.type_bonus = type_bonus
@@ -265,9 +306,12 @@ class ExtractiveReader:
                 reply = next((t for t in group[i + 1:]
                               if t.item.record.seq - r.seq <= self.reply_gap
                               and t.item.record.speaker != r.speaker), None)
-                if reply is None or reply.overlap >= asked:
+                if reply is None:
                     continue
-                gain = asked - reply.overlap
+                own = reply.overlap
+                gain = max(asked, own) + self.reply_own * min(asked, max(own, 0.0)) - own
+                if gain <= 0:
+                    continue
                 reply.overlap += gain
                 reply.relevance += gain
                 if not (q_stems - names) & stems(reply.sentence):
@@ -276,16 +320,28 @@ class ExtractiveReader:
     def _in_time(self, plan: Plan, scored: list[_Scored]) -> list[_Scored]:
         """The time the question names: records after its "before …" are not read (when
         others remain); records said in its window, or within ``report_lag_s`` after it
-        (events are told after they happen), gain ``window_bonus``."""
+        (events are told after they happen), gain ``window_bonus``; a month or season
+        named without a year is the latest one the shown records reach."""
         if plan.as_of is not None:
             before = [s for s in scored if s.item.record.source_time < plan.as_of]
             scored = before or scored
         if plan.window is not None:
             start, end = plan.window
-            for s in scored:
-                if start <= s.item.record.source_time < end + self.report_lag_s:
-                    s.overlap += self.window_bonus
-                    s.relevance += self.window_bonus
+
+            def told(a: float, b: float) -> list[_Scored]:
+                return [s for s in scored if a <= s.item.record.source_time < b + self.report_lag_s]
+
+            inside = told(start, end)
+            if not inside and _YEARLESS.search(plan.time_text) \
+                    and not re.search(r"\b\d{4}\b", plan.time_text):
+                # "in July" names no year: the latest July the shown evidence reaches.
+                for back in range(1, _YEARS_BACK + 1):
+                    inside = told(_years_before(start, back), _years_before(end, back))
+                    if inside:
+                        break
+            for s in inside:
+                s.overlap += self.window_bonus
+                s.relevance += self.window_bonus
         return scored
 
     def read(self, question: str, plan: Plan, pack: Pack,
@@ -311,7 +367,7 @@ class ExtractiveReader:
             return ReaderOutput("", [], self.name, "no shown evidence matches the question")
         best = max(s.relevance for s in scored)
         near = [s for s in scored if s.relevance >= self.near_best * best]
-        if plan.wants_newest:
+        if plan.wants_newest and not _plural_ask(question, plan):
             # Revisions of one state match the question about equally well in content;
             # recall order must not decide which is current, so compare overlap only.
             top = max(s.overlap for s in scored)
@@ -319,7 +375,7 @@ class ExtractiveReader:
             chosen = [max(revisions, key=lambda s: (s.item.record.source_time, s.item.record.seq))]
         elif plan.operation == "history":
             chosen = sorted(near, key=lambda s: (s.item.record.source_time, s.item.record.seq))
-        elif plan.needs_complete_set or plan.shape == "multi_hop":
+        elif _several(question, plan):
             # Every member of the set, whatever its recall rank: compare content only.
             top = max(s.overlap for s in scored)
             members = [s for s in scored if s.overlap >= self.near_best * top]
@@ -337,8 +393,27 @@ class ExtractiveReader:
             if plan.answer_type == "duration":
                 # "How long …?": a near record that states a span of time answers it.
                 chosen.sort(key=lambda s: not states_duration(s.item.record.text))
+                if plan.needs_endpoints and chosen \
+                        and not states_duration(chosen[0].item.record.text):
+                    out = self._between(question, chosen)
+                    if out is not None:
+                        return out
             return self._answer(question, plan, chosen, q_stems, pack.complete, single=True)
         return self._answer(question, plan, chosen, q_stems, pack.complete)
+
+    def _between(self, question: str, chosen: list[_Scored]) -> ReaderOutput | None:
+        """"How long did it take …?" with no span of time stated: the time between the
+        best record's event and the next near record's (a day or more apart), citing both."""
+        first = chosen[0].item.record
+        start = event_time(first.text, first.source_time) // 86400.0  # calendar days
+        for s in chosen[1:]:
+            rec = s.item.record
+            end = event_time(rec.text, rec.source_time) // 86400.0
+            if end != start:
+                return ReaderOutput(time_between((end - start) * 86400.0, question),
+                                    [first.source_id, rec.source_id], self.name,
+                                    "the time between two events the evidence dates")
+        return None
 
     def _answer(self, question: str, plan: Plan, chosen: list[_Scored],
                 q_stems: set[str], pack_complete: bool = True,
@@ -368,12 +443,12 @@ class ExtractiveReader:
             note = f"counted {len(parts)} distinct mentions"
             if not pack_complete:
                 note += "; some candidates did not fit the budget, the count may be low"
-            return ReaderOutput(_spelled(len(parts)), cited, self.name, note)
+            return ReaderOutput(spelled(len(parts)), cited, self.name, note)
         if plan.operation == "history" and plan.answer_type != "date":
             parts = [f"{format_day(s.item.record.source_time)}: {p}"
                      if has_calendar(s.item.record.source_time) else p
                      for s, p in zip(used, parts, strict=True)]
-        listing = plan.needs_complete_set or plan.shape == "multi_hop"
+        listing = _several(question, plan)
         sep = ", " if listing or plan.operation == "history" else "; "
         return ReaderOutput(sep.join(parts), cited, self.name)
 

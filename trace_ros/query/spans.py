@@ -1,17 +1,18 @@
 """Answer spans: the part of an evidence sentence that answers a question.
 
 General English rules only: a date for "when" (the record's time plus the
-relative anchor the sentence states, resolved with the record time as base),
-a duration for "how long", a prepositional place phrase for "where", a
-capitalised name for "who", the clause after "because" for "why", yes/no for
-auxiliary questions, and otherwise the noun phrase of the word the question
-asks for ("what workshop" → "… counseling workshop") or the best-scored phrase
-of the record (``scored_run``): the sentence is cut into phrases at punctuation,
-clause words, subject pronouns and the question's own words (the question's words
-are never the answer), and a phrase scores for the new words it says, for
-following a word the sentence repeats from the question (the object after the
-verb), for being near one, short, quoted or a name; phrases of the record's other
-sentences compete at a cost.
+relative anchor the sentence states, resolved with the record time as base; for
+something that "has been going on for four months" the month it began), a
+duration for "how long" (stated, or the time between two dated events), a
+prepositional place phrase for "where", a capitalised name for "who", the clause
+after "because" for "why", yes/no for auxiliary questions, and otherwise the noun
+phrase of the word the question asks for ("what workshop" → "… counseling
+workshop") or the best-scored phrase of the record (``scored_run``): the sentence
+is cut into phrases at punctuation, clause words, subject pronouns and the
+question's own words (the question's words are never the answer), and a phrase
+scores for the new words it says, for following a word the sentence repeats from
+the question (the object after the verb), for being near one, short, quoted or a
+name; phrases of the record's other sentences compete at a cost.
 """
 
 from __future__ import annotations
@@ -183,7 +184,67 @@ def answer_date(sentence: str, record_time: float, context: str = "", grain: str
             return answer
     if not calendar:
         return ""
+    for text in (sentence, context):
+        began = _began(text, record_time)
+        if began is not None:
+            return _in_grain(began[0], grain or began[1])
     return _in_grain(record_time, grain) if grain else format_day(record_time)
+
+
+# "I've been playing for four months now": something going on for a span up to the
+# record's day began that span before it.
+_HELD_FOR = re.compile(
+    r"\bbeen\b[^.!?]{0,60}?\bfor\s+(?:about\s+|around\s+|almost\s+|nearly\s+|over\s+"
+    r"|just\s+(?:under|over)\s+|roughly\s+)?(\d+|an?|one|two|three|four|five|six|seven|eight"
+    r"|nine|ten|eleven|twelve)\s+(years?|months?|weeks?)\b", re.I)
+_COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+           "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
+_UNIT_DAYS = {"year": 365.25, "month": 30.44, "week": 7.0}
+
+
+def _began(text: str, record_time: float) -> tuple[float, str] | None:
+    """When what ``text`` says has been going on "for <n> <units>" began, with the unit
+    it can be told in ("year" for years, else "month"); None when it says no such span."""
+    m = _HELD_FOR.search(text)
+    if not m:
+        return None
+    n = int(m.group(1)) if m.group(1).isdigit() else _COUNTS[m.group(1).lower()]
+    unit = m.group(2).lower().rstrip("s")
+    return record_time - n * _UNIT_DAYS[unit] * 86400.0, "year" if unit == "year" else "month"
+
+
+def event_time(text: str, record_time: float) -> float:
+    """The time ``text`` talks about: its first resolvable time expression (against the
+    record's time), else the record's own time."""
+    future = None
+    for m in find_candidates(text):
+        if future is None:
+            future = is_future(text)
+        when = resolve_expression(m.group(0).strip(), record_time, future)
+        if when is not None:
+            return when
+    return record_time
+
+
+_SMALL = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+_SPAN_UNITS = (("year", 365.25), ("month", 30.44), ("week", 7.0), ("day", 1.0))
+_ASKED_UNIT = re.compile(r"\bhow many (year|month|week|day)s?\b", re.I)
+
+
+def spelled(n: int) -> str:
+    """A count as prose writes it: words below ten, digits from ten on."""
+    return _SMALL[n] if 0 <= n < len(_SMALL) else str(n)
+
+
+def time_between(seconds: float, question: str) -> str:
+    """A span of time as an answer: in the unit the question asks ("How many weeks …?"),
+    else the largest unit it holds at least once ("three months")."""
+    days = abs(seconds) / 86400.0
+    m = _ASKED_UNIT.search(question)
+    unit, length = next(((u, d) for u, d in _SPAN_UNITS if m and m.group(1).lower() == u),
+                        next(((u, d) for u, d in _SPAN_UNITS if days >= d), _SPAN_UNITS[-1]))
+    n = max(1, round(days / length))
+    return f"{spelled(n)} {unit}{'' if n == 1 else 's'}"
 
 
 _GRAIN = re.compile(r"\b(?:what|which)\s+(year|month)\b|\bin\s+(?:what|which)\s+(year|month)", re.I)
