@@ -869,6 +869,25 @@ class Ledger(GraphStore, ExploreStore, SpatialReads):
             "ORDER BY j.source_seq LIMIT ?) ORDER BY seq", (model, int(dim), int(limit)))
         return [SourceRecord.from_row(r) for r in rows]
 
+    def sources_without_window(self, model: str, limit: int) -> list[SourceRecord]:
+        """Sources with a vector of ``model`` but no 'window' vector of it: forgetting a
+        source drops the windows of the turns after it (they embedded its text), and
+        these are embedded again from what is still stored."""
+        rows = self.query(
+            f"SELECT {SOURCE_COLUMNS} FROM sources WHERE source_id IN ("
+            "SELECT v.owner_id FROM vectors v WHERE v.owner_kind = 'source' AND v.model = ? "
+            "AND NOT EXISTS (SELECT 1 FROM vectors w WHERE w.owner_kind = 'window' "
+            "AND w.owner_id = v.owner_id AND w.model = v.model)) ORDER BY seq LIMIT ?",
+            (model, int(limit)))
+        return [SourceRecord.from_row(r) for r in rows]
+
+    def put_window_vectors(self, model: str, rows: Sequence[tuple[str, str, np.ndarray]]) -> int:
+        """Store 'window' vectors of ``model`` (the query's index picks them up by
+        generation); returns the generation."""
+        with self.write() as conn:
+            self.put_vectors(conn, "window", model, rows)
+            return self.bump_generation(conn)
+
     def replace_vectors(self, model: str, rows: Sequence[tuple[str, str, np.ndarray]],
                         window_rows: Sequence[tuple[str, str, np.ndarray]] = ()) -> int:
         """Store re-embedded source (and window) vectors of ``model`` and drop the same

@@ -272,10 +272,18 @@ def test_window_vectors_embed_a_turn_with_the_two_before_it(ledger: Ledger, enco
     assert np.allclose(_vector(ledger, "window", "t4"), expected, atol=1e-5)
     assert np.allclose(_vector(ledger, "window", "o2"),
                        encoder.encode(["Ann: Other talk.\nBo: More other talk."])[0], atol=1e-5)
-    # Forgetting a turn drops the windows that embed it (its own and the next two).
+    # Forgetting a turn drops the windows that embed it (its own and the next two) ...
     ledger.forget(None, ["t2"])
     assert [_vector(ledger, "window", s) is None for s in ("t3", "t4", "o2")] == [True, True, False]
     assert _vector(ledger, "source", "t4") is not None
+    # ... and the consolidator embeds them again from what is still stored, without it.
+    Consolidator(ledger, encoder, ConsolidationConfig(batch_size=1)).drain()
+    assert np.allclose(_vector(ledger, "window", "t3"),
+                       encoder.encode(["Sam: Did you adopt the puppy?\nSam: What is her name?"])[0],
+                       atol=1e-5)
+    assert np.allclose(_vector(ledger, "window", "t4"), encoder.encode(
+        ["Sam: Did you adopt the puppy?\nSam: What is her name?\nEvan: Daisy."])[0], atol=1e-5)
+    assert not ledger.sources_without_window(encoder.name, 10)
 
 
 def test_window_route_is_fused_and_ablatable(ledger: Ledger, encoder) -> None:  # noqa: ANN001

@@ -116,6 +116,9 @@ class Consolidator:
         self.config = config or ConsolidationConfig()
         self.worker = worker_name or worker_id()
         self._check_model = True  # compare stored vectors with the encoder on the first run
+        # The ledger's vectors_epoch (bumped by forget, rebuild, a model change) when no
+        # window vector was found missing: looked for again only when it moves.
+        self._windows_checked: str | None = None
 
     def run_once(self) -> BatchReport:
         """Claim and project one batch (or re-embed one batch of vectors of an old
@@ -129,7 +132,7 @@ class Consolidator:
                                           cfg.max_attempts)
         report = BatchReport(claimed=len(jobs))
         if not jobs:
-            report.reembedded = self._reembed_batch()
+            report.reembedded = self._reembed_batch() or self._rewindow_batch()
         else:
             self._project_batch(jobs, report)
         report.seconds = time.monotonic() - started
@@ -167,22 +170,26 @@ class Consolidator:
                                                   cfg.max_attempts, cfg.retry_base_s,
                                                   cfg.retry_max_s)
 
-    def _embed(self, sources: list[SourceRecord]) -> tuple[np.ndarray, list[np.ndarray]]:
+    def _embed(self, sources: list[SourceRecord], consecutive: bool = True
+               ) -> tuple[np.ndarray, list[np.ndarray]]:
         """Each source's own vector and its 'window' vector, in order. A source with
         nothing before it in its session: its window is its own vector (every source
-        has one, so the window route never leaves a source out)."""
+        has one, so the window route never leaves a source out). ``consecutive``: see
+        ``_windows``."""
         vectors = self.encoder.encode([source_text(s.speaker, s.text) for s in sources])
-        windows = self._windows(sources)
+        windows = self._windows(sources, consecutive)
         texts = [windows[s.seq] for s in sources if windows[s.seq]]
         embedded = iter(self.encoder.encode(texts) if texts else [])
         return vectors, [next(embedded) if windows[s.seq] else v
                          for s, v in zip(sources, vectors, strict=True)]
 
-    def _windows(self, sources: list[SourceRecord]) -> dict[int, str]:
+    def _windows(self, sources: list[SourceRecord], consecutive: bool = True) -> dict[int, str]:
         """Source seq -> the source with the sources before it in its session (at most
         ``WINDOW_BEFORE``) as one text, the text of its 'window' vector: a turn is
         often understood only with the turns it answers. "" for a source without a
-        session or first in it."""
+        session or first in it. ``consecutive``: the sources of a session in this
+        batch follow each other (a batch of jobs), so only the first asks the ledger
+        for what came before; otherwise every source does."""
         before: dict[tuple[str, str, str], list[SourceRecord]] = {}
         out: dict[int, str] = {}
         for src in sorted(sources, key=lambda s: s.seq):
@@ -190,7 +197,7 @@ class Consolidator:
             if not src.session_id:
                 continue
             key = (src.subject_id, src.robot_id, src.session_id)
-            if key not in before:  # the first of its session in this batch: ask the ledger
+            if key not in before or not consecutive:  # the first of its session: ask the ledger
                 before[key] = self.ledger.session_before(*key, src.seq, WINDOW_BEFORE)
             prior = before[key][-WINDOW_BEFORE:]
             own = source_text(src.speaker, src.text)
@@ -231,6 +238,22 @@ class Consolidator:
         vectors, windows = self._embed(sources)
         self.ledger.replace_vectors(
             name, [(s.source_id, s.subject_id, v) for s, v in zip(sources, vectors, strict=True)],
+            [(s.source_id, s.subject_id, w) for s, w in zip(sources, windows, strict=True)])
+        return len(sources)
+
+    def _rewindow_batch(self) -> int:
+        """Embed again one batch of 'window' vectors that a forget dropped (the turns
+        after a forgotten one), from the sources still stored; 0 when none is missing."""
+        epoch = self.ledger.meta_value("vectors_epoch") or ""
+        if epoch == self._windows_checked:
+            return 0
+        sources = self.ledger.sources_without_window(self.encoder.name, self.config.batch_size)
+        if not sources:
+            self._windows_checked = epoch
+            return 0
+        _vectors, windows = self._embed(sources, consecutive=False)
+        self.ledger.put_window_vectors(
+            self.encoder.name,
             [(s.source_id, s.subject_id, w) for s, w in zip(sources, windows, strict=True)])
         return len(sources)
 
