@@ -30,7 +30,7 @@ class SpatialReads:
 
     def perceptions(self, scope: Scope, *, since: float | None = None,
                     until: float | None = None, as_of_valid: float | None = None,
-                    as_of_known: float | None = None, labelled: bool = False,
+                    as_of_known: float | None = None,
                     labels: Sequence[str] | None = None,
                     limit: int = 5000) -> list[SourceRecord]:
         """Perception sources in ``scope`` with ``since <= source_time <= until``, newest
@@ -43,8 +43,6 @@ class SpatialReads:
                 return []
             conds.append(f"s.label IN ({', '.join('?' * len(labels))})")
             args.extend(labels)
-        if labelled:
-            conds.append("s.label <> ''")
         sql = (f"SELECT {SOURCE_COLUMNS} FROM sources s WHERE {' AND '.join(conds)} "
                f"ORDER BY s.source_time DESC, s.seq DESC LIMIT {int(limit)}")
         return [SourceRecord.from_row(r) for r in self.query(sql, args)]

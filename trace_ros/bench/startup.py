@@ -28,8 +28,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 MODES = ("single", "processes")
 TIMEOUT_S = 180.0
 
@@ -110,10 +108,13 @@ def one_run(mode: str, workdir: Path, index: int, cli: int = 0) -> dict[str, Any
     return out
 
 
-def _spread(values: list[float]) -> dict[str, float]:
-    p50, p95 = np.percentile(values, [50, 95])
-    return {"p50": round(float(p50), 3), "p95": round(float(p95), 3),
-            "max": round(max(values), 3), "n": len(values),
+def _spread(values: list[float]) -> dict[str, Any]:
+    """The calls' latency summary (seconds), their maximum and the share within 1 s."""
+    from .metrics import latency_summary
+
+    out: dict[str, Any] = {k: v if k == "n" else round(v, 3)
+                           for k, v in latency_summary(values).items()}
+    return {**out, "max": round(max(values), 3),
             "within_1s": round(sum(v <= 1.0 for v in values) / len(values), 3)}
 
 

@@ -170,14 +170,12 @@ class Consolidator:
                                                   cfg.max_attempts, cfg.retry_base_s,
                                                   cfg.retry_max_s)
 
-    def _embed(self, sources: list[SourceRecord], consecutive: bool = True
-               ) -> tuple[np.ndarray, list[np.ndarray]]:
+    def _embed(self, sources: list[SourceRecord]) -> tuple[np.ndarray, list[np.ndarray]]:
         """Each source's own vector and its 'window' vector, in order. A source with
         nothing before it in its session: its window is its own vector (every source
-        has one, so the window route never leaves a source out). ``consecutive``: see
-        ``_windows``."""
+        has one, so the window route never leaves a source out)."""
         vectors = self.encoder.encode([source_text(s.speaker, s.text) for s in sources])
-        windows = self._windows(sources, consecutive)
+        windows = self._windows(sources)
         texts = [windows[s.seq] for s in sources if windows[s.seq]]
         embedded = iter(self.encoder.encode(texts) if texts else [])
         return vectors, [next(embedded) if windows[s.seq] else v
@@ -251,7 +249,11 @@ class Consolidator:
         if not sources:
             self._windows_checked = epoch
             return 0
-        _vectors, windows = self._embed(sources, consecutive=False)
+        # Only the windows are embedded (the sources' own vectors are stored); a source
+        # left first in its session has its own text as its window.
+        texts = self._windows(sources, consecutive=False)
+        windows = self.encoder.encode([texts[s.seq] or source_text(s.speaker, s.text)
+                                       for s in sources])
         self.ledger.put_window_vectors(
             self.encoder.name,
             [(s.source_id, s.subject_id, w) for s, w in zip(sources, windows, strict=True)])

@@ -83,7 +83,7 @@ from .seeds import (
     residual,
     target_key,
 )
-from .text import STOPWORDS, stem, stems, words
+from .text import SENTENCE, STOPWORDS, stem, stems, words
 
 if TYPE_CHECKING:
     from .answer import QueryResult
@@ -105,7 +105,6 @@ _COPULAR = re.compile(r"^\s*(?:(?:where|when|what|which)(?:\s+\w+)?\s*(?:is|are|
                       r"|where\s+(?:did|do|have|has|can|could)\s+(?:you|i|we)\b)", re.I)
 _SECOND = frozenset({"you", "your", "yours", "yourself"})
 _FIRST_SUBJECT = frozenset({"i", "we"})
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 # Relations whose values are proper names (a city, an employer).
 _NAMED_VALUES = frozenset({"lives_in", "works_at"})
 _CAPITALISED = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][\w'’-]*")
@@ -376,7 +375,7 @@ class GraphStage:
         for rec in self.ledger.get_sources_by_seq(top).values():
             if rec.source_id not in extracted and any(
                     _states(sentence, rels, _norm_name(rec.speaker) in who, names)
-                    for sentence in _SENTENCE.split(rec.text)):
+                    for sentence in SENTENCE.split(rec.text)):
                 return ""
         rel_words = " / ".join(r.replace("_", " ") for r in rels)
         return f"{' or '.join(sorted(who))} {rel_words}" + (f" {qualifier}" if qualifier else "")

@@ -56,7 +56,7 @@ from .spans import (
     states_duration,
     time_between,
 )
-from .text import stem, stems, words
+from .text import SENTENCE, stem, stems, words
 
 if TYPE_CHECKING:
     from ..state import Resolution
@@ -80,7 +80,6 @@ class Reader(Protocol):
              resolution: Resolution | None = None) -> ReaderOutput: ...
 
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
 @dataclass
@@ -108,7 +107,7 @@ def _content(rec: SourceRecord, sentence: str) -> str:
 
 def _first_statement(text: str) -> str:
     """The first sentence of a reply that says something (not a short thanks or greeting)."""
-    sentences = [x for x in _SENTENCE.split(text) if x.strip()]
+    sentences = [x for x in SENTENCE.split(text) if x.strip()]
     for sentence in sentences:
         if len(words(sentence)) > 3 and not sentence.rstrip().endswith("?"):
             return sentence
@@ -267,7 +266,7 @@ class ExtractiveReader:
         rec = item.record
         total = sum(weights.values()) or 1.0
         best_sentence, best_hits = rec.text, -1.0
-        for sentence in _SENTENCE.split(rec.text) or [rec.text]:
+        for sentence in SENTENCE.split(rec.text) or [rec.text]:
             hits = sum(weights[s] for s in (q_stems - names) & stems(sentence))
             if hits > best_hits:
                 best_sentence, best_hits = sentence, hits

@@ -41,11 +41,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..config import RecallConfig
-from ..embed import Encoder
 from ..ledger import Ledger, Scope, SourceRecord
-from .text import STOPWORDS, content_terms, words
-
-_TOKEN = re.compile(r"[^\W_]+")  # as query/text.py splits words, case kept
+from .text import STOPWORDS, content_terms, tokens, words
 
 
 @dataclass(frozen=True)
@@ -145,7 +142,7 @@ class Participants:
         used = {w for w in words(question) if w in names}
         common = used & STOPWORDS
         if common:
-            capitalised = {t.lower() for t in _TOKEN.findall(question) if t[:1].isupper()}
+            capitalised = {t.lower() for t in tokens(question) if t[:1].isupper()}
             used -= common - capitalised
         return {names[w] for w in used}, used
 
@@ -376,12 +373,6 @@ def _and(mask: np.ndarray | None, other: np.ndarray) -> np.ndarray:
     return other if mask is None else mask & other
 
 
-def dense(index: VectorIndex, encoder: Encoder, scope: Scope, question: str, k: int,
-          as_of_valid: float | None = None, as_of_known: float | None = None) -> list[Hit]:
-    qvec = encoder.encode([question])[0]
-    return index.search(scope, qvec, k, as_of_valid, as_of_known)
-
-
 # -- fusion -------------------------------------------------------------------------
 
 
@@ -511,8 +502,7 @@ def session_prior(fused: dict[int, Fused], info: dict[int, Place], weight: float
             per[p.session].append(f.score if base is None else base.get(seq, 0.0))
     if not per:
         return set()
-    strength = {k: max(v) if top_n == 1 else sum(sorted(v, reverse=True)[:top_n])
-                for k, v in per.items()}
+    strength = {k: sum(heapq.nlargest(top_n, v)) for k, v in per.items()}
     best = max(strength.values())
     if best <= 0:
         return set()

@@ -199,7 +199,8 @@ _HELD_FOR = re.compile(
     r"|nine|ten|eleven|twelve)\s+(years?|months?|weeks?)\b", re.I)
 _COUNTS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
            "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
-_UNIT_DAYS = {"year": 365.25, "month": 30.44, "week": 7.0}
+_SPAN_UNITS = (("year", 365.25), ("month", 30.44), ("week", 7.0), ("day", 1.0))
+_UNIT_DAYS = dict(_SPAN_UNITS)
 
 
 def _began(text: str, record_time: float) -> tuple[float, str] | None:
@@ -227,7 +228,6 @@ def event_time(text: str, record_time: float) -> float:
 
 
 _SMALL = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
-_SPAN_UNITS = (("year", 365.25), ("month", 30.44), ("week", 7.0), ("day", 1.0))
 _ASKED_UNIT = re.compile(r"\bhow many (year|month|week|day)s?\b", re.I)
 
 

@@ -30,9 +30,18 @@ _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _STEMMER = PorterStemmer(PorterStemmer.MARTIN_EXTENSIONS)
 
 
+def tokens(text: str) -> list[str]:
+    """Tokens as written, split as FTS5's unicode61 tokenizer splits them."""
+    return _WORD.findall(text)
+
+
 def words(text: str) -> list[str]:
     """Lower-cased tokens, split as FTS5's unicode61 tokenizer splits them."""
-    return [w.lower() for w in _WORD.findall(text)]
+    return [w.lower() for w in tokens(text)]
+
+
+# Sentence boundaries within a record: after ., ! or ?, and at line breaks.
+SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
 @lru_cache(maxsize=65536)
