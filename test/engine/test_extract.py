@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from trace_ros.consolidation.extract import CpuExtractor, ExtractContext, make_extractor
+from trace_ros.consolidation.cpu import CpuExtractor, make_extractor
+from trace_ros.consolidation.extract import ExtractContext
 from trace_ros.facts import FACT_TYPES, RELATIONS, FactDraft
 from trace_ros.ledger import SourceRecord
 

@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from trace_ros.consolidation import timeanchor
-from trace_ros.consolidation.timeanchor import find_candidates, resolve
+from trace_ros.language import timeanchor
+from trace_ros.language.timeanchor import find_candidates, resolve
 
 
 def ts(y: int, mo: int, d: int, h: int = 0, mi: int = 0) -> float:

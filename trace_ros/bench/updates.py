@@ -1,6 +1,9 @@
 """``trace-ros bench updates``: does the memory know what is current, what was, and what it never heard?
 
     trace-ros bench updates [--seed N] [--subjects K] [--sessions S] [--json] [--out DIR]
+    trace-ros bench updates --natural [--locomo FILE] [--json] [--out DIR]
+
+(``--natural``: the hand-written sets of ``updates_natural.py``.)
 
 A seeded history (``histories.py``) in which things change is captured through
 ``capture.ingest`` into a fresh ledger (DIR/updates.db, or a temporary folder),
@@ -300,7 +303,7 @@ def _build(cls: Any, available: dict[str, Any]) -> Any:
 def make_projector(ledger: Any, cfg: Any, encoder: Any) -> tuple[Any, str]:
     """The graph projector with the CPU extractor when they exist, else None and why."""
     try:
-        from ..consolidation.extract import CpuExtractor  # type: ignore[attr-defined]
+        from ..consolidation.cpu import CpuExtractor
         from ..consolidation.project import GraphProjector  # type: ignore[import-not-found]
     except ImportError as exc:
         return None, f"plain consolidation: graph projector not available ({exc})"
@@ -497,6 +500,12 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     p.add_argument("--json", action="store_true", help="one JSON object on the last line")
     p.add_argument("--out", default=None, help="keep the ledger and updates.json here")
     p.add_argument("--params", default=None, help="ROS parameter file (config/memory.yaml format)")
+    p.add_argument("--natural", action="store_true",
+                   help="the hand-written natural-language sets instead of the generator "
+                        "(trace_ros/bench/natural/; see updates_natural.py)")
+    p.add_argument("--locomo", default=None,
+                   help="--natural: the LoCoMo file (default ../shared/data/locomo10.json)")
+    p.add_argument("--data", default=None, help="--natural: another folder of data files")
     p.add_argument("--ablate", default="",
                    help="comma-separated query components to remove, scored again each "
                         "(e.g. graph,update_seeds,recency)")
@@ -517,6 +526,14 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.natural:
+        from . import updates_natural
+
+        report = updates_natural.run(args)
+        print(updates_natural.summary(report))
+        if args.json:
+            print(json.dumps(updates_natural.compact(report)))
+        return 0
     report = run(args)
     print(summary(report))
     if args.json:

@@ -24,10 +24,10 @@ import dataclasses
 import re
 
 from ..facts import FactDraft, norm
+from ..language.timeanchor import WEEKDAYS, Anchor, find_candidates, is_future, resolve
 from ..ledger import SourceRecord
 from . import rules
 from .extract import ExtractContext
-from .timeanchor import WEEKDAYS, Anchor, find_candidates, is_future, resolve
 
 _FIRST = re.compile(r"\b(?:I|me|my|mine|myself|we|us|our|ours)\b", re.I)
 _SECOND = re.compile(r"\b(?:you|your|yours|yourself)\b", re.I)
@@ -574,3 +574,11 @@ def _dedupe(drafts: list[FactDraft]) -> list[FactDraft]:
         seen.add(k)
         out.append(d)
     return out
+
+
+def make_extractor(kind: str = "cpu-rules") -> CpuExtractor:
+    """The extractor named ``kind`` (the rule-based CPU one; the LLM extractor is
+    chosen per batch by ``llm_extract.make_selector``)."""
+    if kind in ("cpu-rules", "cpu", "rules"):
+        return CpuExtractor()
+    raise ValueError(f"extractor: unknown kind {kind!r}")

@@ -40,35 +40,9 @@ class ExtractContext:
     recent_times: tuple[float | None, ...] = ()
 
 
-ROBOT_NAMES = frozenset({"robot", "assistant", "bot", "agent", "system", "the robot"})
-
-
-def is_robot(speaker: str, robot_id: str = "") -> bool:
-    """Whether a dialogue turn is the robot's own: its speaker is the robot's ID or a
-    role name ("robot", "assistant") rather than a person's name."""
-    low = speaker.strip().lower()
-    return bool(low) and (low in ROBOT_NAMES or (bool(robot_id) and low == robot_id.lower()))
 
 
 class Extractor(Protocol):
     name: str
 
     def extract(self, source: SourceRecord, context: ExtractContext) -> list[FactDraft]: ...
-
-
-def make_extractor(kind: str = "cpu-rules") -> Extractor:
-    """The extractor named ``kind`` (only the rule-based CPU one lives here)."""
-    if kind in ("cpu-rules", "cpu", "rules"):
-        from .cpu import CpuExtractor
-
-        return CpuExtractor()
-    raise ValueError(f"extractor: unknown kind {kind!r}")
-
-
-def __getattr__(name: str) -> object:
-    # ``from .extract import CpuExtractor`` without a circular import at load time.
-    if name == "CpuExtractor":
-        from .cpu import CpuExtractor
-
-        return CpuExtractor
-    raise AttributeError(name)

@@ -60,9 +60,9 @@ from dataclasses import dataclass
 from ..config import ConsolidationConfig
 from ..facts import Fact, FactDraft, norm
 from ..graphstore import GraphStore
+from ..language.vocab import is_robot
 from ..ledger import SourceRecord
 from ..state import is_multi_valued, order_key
-from .extract import is_robot
 from .hierarchy import Hierarchy
 
 CHANGE_CUES = frozenset({

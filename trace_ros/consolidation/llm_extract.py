@@ -119,7 +119,7 @@ def _resolve_time(expr: str, source: SourceRecord) -> tuple[float, str, bool]:
     """(anchor time, expression, fell back) against the record's own time."""
     if expr:
         try:
-            from .timeanchor import is_future, resolve, resolve_expression
+            from ..language.timeanchor import is_future, resolve, resolve_expression
         except ImportError:  # pragma: no cover - the time module ships with the package
             return source.source_time, "", True
         anchor = resolve(expr, source.source_time)

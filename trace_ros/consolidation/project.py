@@ -44,9 +44,10 @@ from typing import Any
 from ..config import ConsolidationConfig, MemoryConfig
 from ..facts import FACT_STATUSES, FACT_TYPES, Fact, FactDraft, norm
 from ..graphstore import GraphStore, entity_vertex, session_vertex
+from ..language.vocab import is_robot
 from ..ledger import Job, Ledger, SourceRecord
 from ..state import recompute_validity
-from .extract import ExtractContext, Extractor, is_robot
+from .extract import ExtractContext, Extractor
 from .hierarchy import Hierarchy
 from .link import Linker
 

@@ -22,7 +22,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from ..facts import norm
-from .timeanchor import find_candidates
+from ..language.timeanchor import find_candidates
+from ..language.vocab import EVENT_NOUNS
 
 # ---------------------------------------------------------------------------
 # text normalisation
@@ -116,14 +117,6 @@ PRONOUNS = {"i", "me", "we", "us", "you", "he", "him", "she", "her", "they", "th
             "nothing", "someone", "anyone", "everyone", "one", "things", "stuff", "lot",
             "what", "which", "who", "there", "here", "all", "both", "myself", "yourself"}
 # Generic event nouns: dropped from an event's name when something more specific is left.
-EVENT_NOUNS = {
-    "appointment", "meeting", "pickup", "pick-up", "delivery", "visit", "call", "session",
-    "class", "lesson", "party", "dinner", "lunch", "breakfast", "checkup", "check-up", "exam",
-    "test", "interview", "trip", "flight", "reservation", "booking", "date", "event",
-    "ceremony", "show", "practice", "rehearsal", "procedure", "drop-off", "dropoff",
-    "collection", "presentation", "deadline", "shift", "consultation", "course", "tour",
-    "game", "match", "concert", "gathering", "get-together", "meetup", "celebration",
-}
 # Verbs whose object names the event ("pick up the parcel" is about the parcel).
 _EVENT_VERB_NOUN = {"pick": "pickup", "collect": "pickup", "drop": "drop-off",
                     "deliver": "delivery", "meet": "meeting", "visit": "visit", "see": "visit",

@@ -19,7 +19,6 @@ import time
 from collections.abc import Collection
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..config import RecallConfig
 from ..embed import Encoder
@@ -32,6 +31,7 @@ from .paths import GraphOutcome, GraphStage
 from .plan import Plan, plan_question
 from .readers import ExtractiveReader, Reader, ReaderOutput
 from .recall import Attachments, Fused, Hit, Participants, Records, VectorIndex
+from .result import QueryResult
 from .spatial import Region, SpatialAnswer, answer_spatial
 
 # Routes that find sources, and the stages that re-rank what they found.
@@ -58,45 +58,6 @@ class QueryRequest:
     region: Region | None = None
     window_start: float | None = None
     window_end: float | None = None
-
-
-@dataclass
-class QueryResult:
-    status: str  # answered | missing | conflict | abstained
-    answer: str
-    source_ids: list[str]
-    evidence: list[EvidenceItem]
-    plan: Plan
-    reader: str
-    timings_ms: dict[str, float]
-    # Route -> source IDs it contributed, best first (what the audit row records).
-    routes: dict[str, list[str]] = field(default_factory=dict)
-    paths: list[str] = field(default_factory=list)
-    message: str = ""
-    left_out: list[str] = field(default_factory=list)
-    # The audit row's ID ("" when auditing is off).
-    recall_id: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "status": self.status,
-            "answer": self.answer,
-            "source_ids": self.source_ids,
-            "evidence": [
-                {"source_id": e.source_id, "speaker": e.record.speaker,
-                 "modality": e.record.modality, "text": e.record.text,
-                 "source_time": e.record.source_time, "session_id": e.record.session_id,
-                 "score": round(e.score, 6), "label": e.record.label,
-                 "confidence": e.record.confidence, "pose": e.record.pose}
-                for e in self.evidence
-            ],
-            "paths": self.paths,
-            "plan": self.plan.to_dict(),
-            "reader": self.reader,
-            "timings_ms": {k: round(v, 3) for k, v in self.timings_ms.items()},
-            "message": self.message,
-            "recall_id": self.recall_id,
-        }
 
 
 @dataclass

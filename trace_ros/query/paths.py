@@ -42,21 +42,21 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..config import RecallConfig
-from ..consolidation.rules import EVENT_NOUNS
-from ..consolidation.timeanchor import find_candidates
 from ..embed import Encoder
 from ..facts import FACT_EDGE_TYPES, Edge, Fact, norm
+from ..language.timeanchor import find_candidates
+from ..language.vocab import EVENT_NOUNS
 from ..ledger import Ledger, Scope
 from ..state import Resolution, is_multi_valued, resolve
 from .factcache import FactCache, SubjectFacts
 from .pack import EvidenceGroup, EvidenceItem, Pack
 from .plan import Plan
 from .recall import Fused, Participants
+from .result import QueryResult
 from .seeds import (
     ALL_CUE_STEMS,
     CUE_STEMS,
@@ -84,9 +84,6 @@ from .seeds import (
     target_key,
 )
 from .text import SENTENCE, STOPWORDS, stem, stems, words
-
-if TYPE_CHECKING:
-    from .answer import QueryResult
 
 # PC: how much one edge of each type vouches for the connection it makes.
 RELATION_DISCOUNT = {"updates": 1.0, "contradicts": 0.9, "causes": 0.85, "enables": 0.85,

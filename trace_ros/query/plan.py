@@ -20,7 +20,7 @@ import re
 import time as _time
 from dataclasses import asdict, dataclass
 
-from ..consolidation.timeanchor import find_candidates, resolve_expression
+from ..language.timeanchor import find_candidates, resolve_expression
 from .text import stem
 
 OPERATIONS = ("fact", "count", "list", "temporal_lookup", "temporal_arithmetic",

@@ -28,10 +28,9 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from ..consolidation.extract import is_robot
-from ..consolidation.rules import EVENT_NOUNS
-from ..consolidation.timeanchor import find_candidates
 from ..facts import Fact, norm
+from ..language.timeanchor import find_candidates
+from ..language.vocab import EVENT_NOUNS, is_robot
 from ..ledger import Ledger, Scope
 from ..state import is_multi_valued
 from .factcache import SubjectFacts

@@ -21,7 +21,7 @@ import re
 import time
 from dataclasses import dataclass
 
-from ..consolidation.timeanchor import find_candidates, is_future, resolve_expression
+from ..language.timeanchor import find_candidates, is_future, resolve_expression
 from .plan import Plan
 from .text import STOPWORDS, stem
 

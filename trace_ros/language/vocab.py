@@ -1,0 +1,23 @@
+"""Words both roads agree on: the nouns that name events, and who the robot is."""
+
+from __future__ import annotations
+
+# Nouns that name something scheduled or happening ("the dentist appointment", "the flight").
+EVENT_NOUNS = {
+    "appointment", "meeting", "pickup", "pick-up", "delivery", "visit", "call", "session",
+    "class", "lesson", "party", "dinner", "lunch", "breakfast", "checkup", "check-up", "exam",
+    "test", "interview", "trip", "flight", "reservation", "booking", "date", "event",
+    "ceremony", "show", "practice", "rehearsal", "procedure", "drop-off", "dropoff",
+    "collection", "presentation", "deadline", "shift", "consultation", "course", "tour",
+    "game", "match", "concert", "gathering", "get-together", "meetup", "celebration",
+}
+
+
+ROBOT_NAMES = frozenset({"robot", "assistant", "bot", "agent", "system", "the robot"})
+
+
+def is_robot(speaker: str, robot_id: str = "") -> bool:
+    """Whether a dialogue turn is the robot's own: its speaker is the robot's ID or a
+    role name ("robot", "assistant") rather than a person's name."""
+    low = speaker.strip().lower()
+    return bool(low) and (low in ROBOT_NAMES or (bool(robot_id) and low == robot_id.lower()))
