@@ -324,7 +324,10 @@ def run(args: Any) -> dict[str, Any]:
             finally:
                 gate.close()
             timings["consolidation_s"] = time.perf_counter() - t
-            engine = QueryEngine(ledger, encoder, ExtractiveReader(), cfg.recall, audit=False)
+            engine = QueryEngine(ledger, encoder, ExtractiveReader(), cfg.recall, audit=False,
+                                 ablate=set(getattr(args, "ablate", ()) or ()))
+            if getattr(args, "ablate", None):
+                notes.append(f"without {', '.join(args.ablate)}")
 
             def ask(subject_id: str, question: str, at: float) -> Any:
                 return engine.ask(QueryRequest(Scope(subject_id), question), now=at or None)

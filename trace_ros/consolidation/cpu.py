@@ -439,8 +439,10 @@ def _unkeyed(source: SourceRecord, text: str, people: _People,
         if sent.rstrip().endswith("?") or len(words) < 4 or _CHATTER.match(sent):
             continue
         if not (_FIRST.search(sent) or _SECOND.search(sent)
-                or any(n in sent for n in people.named)):
-            continue  # a remark about nothing in particular ("Nature sure is beautiful.")
+                or any(n in sent for n in people.named) or find_candidates(sent)):
+            # A remark about nothing in particular ("Nature sure is beautiful."); a dated
+            # one is about something ("The plumber is coming on Tuesday").
+            continue
         score = len(words) + 6 * bool(_FIRST.search(sent)) + 4 * bool(_CHANGE.search(sent)) \
             + 4 * bool(_PLAN.search(sent)) + 3 * bool(people.named and _NAME.search(sent)) \
             + 5 * bool(find_candidates(sent))
@@ -455,7 +457,9 @@ def _unkeyed(source: SourceRecord, text: str, people: _People,
     participants += [n for n in people.named if re.search(rf"\b{re.escape(n)}\b", best)]
     if not participants and people.speaker:
         participants.append(people.speaker)
-    return FactDraft(type=_free_type(best), description=third_person(best, people),
+    kind = "plan" if not anchor.fallback and anchor.time > source.source_time \
+        and _free_type(best) == "observation" else _free_type(best)
+    return FactDraft(type=kind, description=third_person(best, people),
                      anchor_time=anchor.time, participants=_uniq(participants),
                      anchor_text=anchor.text, anchor_fallback=anchor.fallback,
                      cues=rules.cues(best),

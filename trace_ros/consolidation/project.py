@@ -77,6 +77,7 @@ class GraphProjector:
         generation = GraphStore.generation_now(conn) + 1
         hierarchy = Hierarchy(conn, self.config, generation)
         linker = Linker(conn, self.config, hierarchy)
+        linker.same_thing = Supersession(conn, self.config.same_thing_cosine)
         contexts = _ContextCache(conn)
         outcomes: dict[int, str] = {}
         for job in sorted(jobs, key=lambda j: j.source.seq):
@@ -102,7 +103,7 @@ class GraphProjector:
                                 generation)
         result = linker.link(source, facts, drafts, prev_seq)
         if not any(e[0] == "updates" for e in result.edges):
-            Supersession(conn, self.config.same_thing_cosine).link(source, facts, result)
+            linker.same_thing.link(source, facts, result)
         GraphStore.insert_edges(conn, source.subject_id, result.edges, generation)
         self._proposed_edges(conn, source, generation, result)
         recompute_validity(conn, affected | result.affected, generation)

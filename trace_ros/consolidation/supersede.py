@@ -38,45 +38,72 @@ from ..language.vocab import is_robot
 from ..ledger import SourceRecord
 from .link import STATE_TYPES, LinkResult
 
-LOOKBACK = 400  # earlier turns of the same speaker compared with a new one
+# Earlier turns of the same speaker a new one is compared with (among the last
+# LOOKBACK * 16 sources of the subject).
+LOOKBACK = 400
 _MIN_CONFIDENCE = 0.6
 _MAX_CONFIDENCE = 0.85
 
 
 class Supersession:
-    """Links one source's facts to the record they revise (inside the batch)."""
+    """Links one source's facts to the record they revise (inside the batch). One per
+    batch: each speaker's earlier statements are read once and extended as the
+    batch's sources are projected in order."""
 
     def __init__(self, conn: sqlite3.Connection, close: float = CLOSE) -> None:
         self.conn = conn
         self.close = close
+        # (subject, speaker) -> (seqs, source IDs, texts, unit vectors), by seq
+        self._said: dict[tuple[str, str], tuple[list[int], list[str], list[str],
+                                                list[np.ndarray]]] = {}
 
     def link(self, source: SourceRecord, facts: Sequence[Fact], out: LinkResult) -> None:
         if self.close >= 1.0 or source.modality != "dialogue" or not source.speaker \
-                or is_robot(source.speaker, source.robot_id) or not _states(facts) \
-                or source.text.rstrip().endswith("?"):
+                or is_robot(source.speaker, source.robot_id):
             return
         mine = self._vector(source.source_id)
         if mine is None:
             return
-        earlier = GraphStore.speaker_statements(self.conn, source.subject_id, source.speaker,
-                                                source.seq, max(0, source.seq - LOOKBACK * 8))
-        earlier = earlier[-LOOKBACK:]
-        if not earlier:
-            return
-        mat = np.stack([v for *_, v in earlier]).astype(np.float32)
-        unit = mine / (np.linalg.norm(mine) or 1.0)
-        sims = mat @ unit / np.maximum(np.linalg.norm(mat, axis=1), 1e-9)
+        unit = mine / (float(np.linalg.norm(mine)) or 1.0)
+        seqs, ids, texts, vecs = self._earlier(source)
+        try:
+            if _states(facts) and not source.text.rstrip().endswith("?") and vecs:
+                self._compare(source, facts, unit, seqs, ids, texts, vecs, out)
+        finally:
+            seqs.append(source.seq)
+            ids.append(source.source_id)
+            texts.append(source.text)
+            vecs.append(unit)
+
+    def _earlier(self, source: SourceRecord) -> tuple[list[int], list[str], list[str],
+                                                      list[np.ndarray]]:
+        key = (source.subject_id, source.speaker)
+        if key not in self._said:
+            rows = GraphStore.speaker_statements(self.conn, source.subject_id, source.speaker,
+                                                 source.seq,
+                                                 max(0, source.seq - LOOKBACK * 16))[-LOOKBACK:]
+            self._said[key] = ([r[0] for r in rows], [r[1] for r in rows],
+                               [r[2] for r in rows],
+                               [v / (float(np.linalg.norm(v)) or 1.0) for *_, v in rows])
+        return self._said[key]
+
+    def _compare(self, source: SourceRecord, facts: Sequence[Fact], unit: np.ndarray,
+                 seqs: list[int], ids: list[str], texts: list[str], vecs: list[np.ndarray],
+                 out: LinkResult) -> None:
+        n = min(len(vecs), LOOKBACK)
+        sims = np.stack(vecs[-n:]) @ unit
         new_keys = keys(source.text) - holders(source.text)
-        for i in np.argsort(-np.asarray([seq for seq, *_ in earlier]))[:LOOKBACK]:
-            seq, sid, text, _ = earlier[i]
-            cos = float(sims[i])
-            if cos < self.close or text.rstrip().endswith("?"):
+        for j in range(n - 1, -1, -1):  # the latest earlier statement first
+            i = len(vecs) - n + j
+            cos = float(sims[j])
+            text = texts[i]
+            if cos < self.close or seqs[i] >= source.seq or text.rstrip().endswith("?"):
                 continue
             shared = (keys(text) - holders(text)) & new_keys
             if not shared or not replaces(text, source.text) \
                     or not same_holder(source.text, frozenset(), holders(text), shared):
                 continue
-            olds = [f for f in GraphStore.facts_of_seq(self.conn, seq) if _state(f)]
+            olds = [f for f in GraphStore.facts_of_seq(self.conn, seqs[i]) if _state(f)]
             if not olds:
                 continue
             self._add(out, facts, olds, cos, self.close, shared, text, source.text)

@@ -43,8 +43,7 @@ im ive id ill dont doesnt didnt isnt wasnt cant wont thats its yeah yes ok okay 
 # Words a question is built from rather than what it asks about.
 QUESTION_SCAFFOLD = frozenset("""
 time day days week month year now current currently still usually normally these
-name called kind sort type number many much often long exactly again right anymore
-""".split())
+many much often long exactly again right anymore moment kind sort type""".split())
 # Aspect words that say a value continues rather than changes.
 CONTINUITY = frozenset({"still", "same", "usual", "again", "confirmed", "confirm",
                         "confirming", "unchanged", "remains", "stays"})
@@ -209,19 +208,27 @@ NEAR = 0.5
 
 
 def joins(anchor: str, later: str, thing: frozenset[str], asked: frozenset[str],
-          cos: float) -> str:
+          cos: float, same_speaker: bool = True) -> str:
     """Why ``later`` speaks of the thing ``anchor`` states ('' when it does not): it
     shares a ``thing`` stem; or it names a value the anchor stated that the question
     (``asked``: its stems) does not ("Sundays, not Saturdays", "a week later than the
-    twelfth"); or its vector is ``CLOSE`` to the anchor's."""
-    if keys(later) & thing and (marks(later) or cos >= NEAR):
+    twelfth"); or its vector is ``CLOSE`` to the anchor's. Names of people are never
+    the thing or its value; only the anchor's speaker revises it."""
+    if not same_speaker:
+        return ""
+    if keys(later) & thing and (values_named(later) - values_named(anchor) or cos >= CLOSE):
         return "shares " + "/".join(sorted(keys(later) & thing))
-    old = marks(anchor) - asked
-    if old & marks(later):
-        return "names the earlier value " + "/".join(sorted(old & marks(later)))
+    old = values_named(anchor) - asked
+    if old & values_named(later):
+        return "names the earlier value " + "/".join(sorted(old & values_named(later)))
     if cos >= CLOSE:
         return f"close (cosine {cos:.2f})"
     return ""
+
+
+def values_named(text: str) -> frozenset[str]:
+    """``marks`` without the names of people: the figures, days, months and dates."""
+    return marks(text) - holders_stems(text)
 
 
 def replaces(old: str, new: str) -> bool:

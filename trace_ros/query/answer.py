@@ -313,7 +313,8 @@ class QueryEngine:
                     graph: GraphOutcome, generation: int, timings: dict[str, float]) -> None:
         """For a question about the present that the resolver left open, the latest
         record of the thing the best match speaks of leads (``current.py``)."""
-        if graph.status or not plan.wants_newest or plan.as_of is not None \
+        if graph.status or plan.as_of is not None or not current.asks_present(
+                req.question, plan.wants_newest, plan.operation, plan.answer_type) \
                 or plan.window is not None or req.as_of_valid is not None \
                 or req.as_of_known is not None:
             return
@@ -349,10 +350,18 @@ class QueryEngine:
                 return None
             return before
 
+        def related(text: str) -> dict[int, SourceRecord]:
+            hits = rc.lexical(self.ledger, req.scope, text, current.POOL)
+            return self.records.get([h.seq for h in hits], generation)
+
         found = current.chain(req.question, plan.answer_type, head, records,
                               self.graph_stage.facts.subject(req.scope.subject_id), near,
-                              prior, req.scope.robot_id)
+                              prior, related, req.scope.robot_id)
         if found is not None and (not graph.lead or found.superseded):
+            if graph.lead and graph.lead[0] in found.superseded:
+                # A later statement the key rules did not relate overrides the resolver's
+                # revision: the reader reads the records, not the stale resolution.
+                graph.reader_resolution = None
             rest = [s for s in graph.lead if s not in found.lead]
             graph.lead = found.lead + rest
             graph.superseded = list(dict.fromkeys(found.superseded + graph.superseded

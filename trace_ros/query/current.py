@@ -27,7 +27,16 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..language.revision import holders, joins, keys, question_terms, same_holder, states_value
+from ..language.revision import (
+    KIN,
+    holders,
+    holders_stems,
+    joins,
+    keys,
+    question_terms,
+    same_holder,
+    states_value,
+)
 from ..language.vocab import is_robot
 from ..ledger import SourceRecord
 from .factcache import SubjectFacts
@@ -51,13 +60,17 @@ class Chain:
 def chain(question: str, answer_type: str, ranked: Sequence[Fused],
           records: dict[int, SourceRecord], graph: SubjectFacts | None,
           near: Callable[[int], dict[int, tuple[SourceRecord, float]]],
-          prior: Callable[[int], SourceRecord | None], robot_id: str = "") -> Chain | None:
+          prior: Callable[[int], SourceRecord | None],
+          related: Callable[[str], dict[int, SourceRecord]] | None = None,
+          robot_id: str = "") -> Chain | None:
     """The current record for ``question`` and the anchor it supersedes, or None.
 
     ``records``: the ranked candidates' records by seq; ``near(seq)``: the records
     after ``seq`` whose vectors are within ``NEAR`` of its vector, with that cosine
     (the caller holds the vectors and reads the records); ``prior(seq)``: the turn before ``seq`` in its
-    session (what the robot's echo answers), or None."""
+    session (what the robot's echo answers), or None; ``related(text)``: records the
+    text search finds for ``text`` (later records that name the anchor's values
+    without sharing its vector or the question's words)."""
     q_terms = question_terms(question)
     pool = [f for f in ranked[:POOL] if f.seq in records]
     anchor = None
@@ -79,23 +92,30 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         return None
     asked_holders = holders(question)
     anchor_holders = holders(anchor.text)
-    # What the question asks about, as the anchor says it; who holds it is not the thing.
-    thing = keys(anchor.text) & q_terms - asked_holders - anchor_holders
+    # What the question asks about; a relative of the speaker named in it is the holder.
+    thing = q_terms - {t for t in q_terms if t in KIN} - holders_stems(question) \
+        - holders_stems(anchor.speaker)
     best: tuple[int, str] | None = None
     why = ""
     for seq, sid in _newer_by_edges(anchor, graph):
         if seq > anchor.seq:
             best, why = (seq, sid), "updates edge"
     close = near(anchor.seq)
+    recalled = {f.seq for f in pool}
     candidates = {f.seq: records[f.seq] for f in pool if f.seq > anchor.seq}
     candidates.update({seq: rec for seq, (rec, _) in close.items()})
+    if related is not None:
+        candidates.update({seq: rec for seq, rec in related(f"{anchor.text} {question}").items()
+                           if seq > anchor.seq})
     for seq in sorted(candidates):
         rec = candidates[seq]
         if best is not None and seq <= best[0]:
             continue
         if not _statement(rec, robot_id):
             continue
-        link = joins(anchor.text, rec.text, thing, q_terms, close.get(seq, (rec, 0.0))[1])
+        # Closeness alone counts only for a record the question itself recalls.
+        cos = close.get(seq, (rec, 0.0))[1] if seq in recalled else 0.0
+        link = joins(anchor.text, rec.text, thing, q_terms, cos, rec.speaker == anchor.speaker)
         if not link or not same_holder(rec.text, asked_holders, anchor_holders, thing):
             continue  # another thing, or someone else's: another person's appointment
         if not states_value(rec.text, answer_type, anchor.text):
@@ -103,16 +123,31 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         best, why = (rec.seq, rec.source_id), f"later statement: {link}"
     if best is None:
         return Chain([anchor.source_id], [], "the statement the robot echoed") if echoed else None
-    # Everything earlier that speaks of the same thing of the same holder is an older
-    # revision (or the robot's echo of one).
+    # The earlier candidates that speak of the same thing of the same holder are older
+    # revisions (or the robot's echo of one); only those already shown move.
     older = [anchor.source_id] + [
-        r.source_id for seq, r in sorted(candidates.items()) if seq < best[0]
-        and r.source_id != anchor.source_id and keys(r.text) & thing
-        and same_holder(r.text, asked_holders, anchor_holders, thing)]
-    older += [records[f.seq].source_id for f in pool if f.seq < best[0]
-              and records[f.seq].source_id not in older and keys(records[f.seq].text) & thing
-              and same_holder(records[f.seq].text, asked_holders, anchor_holders, thing)]
+        records[f.seq].source_id for f in pool if f.seq < best[0]
+        and records[f.seq].source_id != anchor.source_id
+        and keys(records[f.seq].text) & thing
+        and same_holder(records[f.seq].text, asked_holders, anchor_holders, thing)]
     return Chain([best[1], *older], older, why)
+
+
+_PRESENT = re.compile(r"\b(?:is|are|am|do|does|has|have)\b|'s\b|'re\b", re.I)
+_PLURAL = re.compile(r"^\s*(?:what|which|who)\s+(?:are|were)\b", re.I)
+_PAST_ASK = re.compile(r"\b(?:was|were|did|had|used to|originally|before|first)\b", re.I)
+
+
+def asks_present(question: str, plan_newest: bool, operation: str, answer_type: str) -> bool:
+    """Whether the question asks for a state as it is now: the plan says so, or it asks
+    a fact in the present tense ("What's the kitten called?")."""
+    if _PLURAL.match(question):
+        return False  # "What are the names of …": a set, not one revision
+    if plan_newest:
+        return True
+    return operation in ("fact", "temporal_lookup", "current_state") \
+        and answer_type not in ("yesno", "reason") and bool(_PRESENT.search(question)) \
+        and not _PAST_ASK.search(question)
 
 
 def _statement(rec: SourceRecord, robot_id: str) -> bool:

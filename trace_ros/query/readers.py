@@ -24,6 +24,18 @@ evidence says. When the caller passes the resolver's ``Resolution`` for the
 state the question asks about, the current value (or, for a question about the
 past, the superseded one) is the answer.
 
+A question whose wh-phrase asks for a kind of value (``spans.asked``: a clock time
+for "what time", a stated day for "what day", a sum for "how much … cost", a rate for
+"how often", digits for "what's the number", a name tied to the thing for "what's X
+called", a person, a place) is answered with a value of that kind from the record that
+states one about what is asked, or not at all: a record that talks about the topic but
+never states the thing does not answer ("the name of her swimming teacher" from a record
+about her swimming lessons), and the reader abstains when no shown record does. For a
+state question the graph stage's current record answers when it states such a value;
+otherwise the newest record that does. A robot's turn repeating what a person just said
+is not the source: the person's own statement is cited first. "Which X" is answered with
+what tells one X from another (a name, "the blue cupboard"), never a fragment beside X.
+
 Every reader returns a ``ReaderOutput``; the checks in ``answer.py`` decide
 whether its citations stand.
 """
@@ -59,6 +71,7 @@ from .spans import (
     frequency,
     has_calendar,
     has_number,
+    held_days,
     ident,
     money,
     names_day,
@@ -74,6 +87,7 @@ from .spans import (
     time_between,
 )
 from .text import SENTENCE, STOPWORDS, stem, stems, words
+from .text import sentences as split_sentences
 
 if TYPE_CHECKING:
     from ..state import Resolution
@@ -336,9 +350,26 @@ def _other_owner(owners: dict[str, str], text: str) -> bool:
     return False
 
 
+# A turn that carries on the one before it: it opens with a pronoun, "still", "same",
+# a reply word or a value ("It's the 19th instead", "Still the morning", "Quarter past
+# eleven"), or is a bare value of a few words.
+_CARRIES_ON = re.compile(
+    r"^\W*(?:(?:yes|yeah|yep|no|nope|nah|oh|ok|okay|so|and|but|actually|sorry|right|well|"
+    r"fine|ugh|hmm|erm|um)\b\W*)*(?:it|it's|its|that|that's|this|he|he's|she|she's|they|"
+    r"they're|there|still|same|now|then|from|at|on|in|by|only|just|half|quarter|"
+    r"\d|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight|today|"
+    r"next|the\s+\d|the\s+(?:first|second|third|\w+(?:th|st|nd|rd))\b)", re.I)
+
+
+def _carries_on(text: str) -> bool:
+    """Whether a turn carries on the topic of the one before it rather than opening one."""
+    return bool(_CARRIES_ON.match(text)) or len(words(text)) <= 4
+
+
 # "Rhys is on call", "my friend Sam is dating …": a sentence about another person.
 _OTHER_SUBJECT = re.compile(
-    r"^\W*(?:(?:so|and|also|oh|btw|but|meanwhile|well)\W+)*(?:(?:my|our)\s+[a-z]+\s+)?"
+    r"^\W*(?i:(?:so|and|also|oh|btw|but|meanwhile|well)\W+)*(?:(?:my|our)\s+[a-z]+\s+)?"
     r"([A-Z][\w-]*)(?:['’]s)?\s")
 _FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|i'm|i've|i'd|i'll|we|us|our)\b|\bI\b", re.I)
 
@@ -414,7 +445,7 @@ class ExtractiveReader:
                  report_lag_s: float = 7 * 86400.0, type_bonus: float = 0.3,
                  sentence_weight: float = 0.7, span_weight: float = 0.05,
                  span_pool: float = 0.6, date_bonus: float = 0.8,
-                 reply_own: float = 0.5, revision_share: float = 0.5) -> None:
+                 reply_own: float = 0.5, revision_share: float = 0.4) -> None:
         self.prior_weight = prior_weight
         self.near_best = near_best
         self.max_list = max_list
@@ -584,10 +615,13 @@ class ExtractiveReader:
                 and not _plural_ask(question, plan):
             # A value of the asked kind must be stated: the graph stage's current record
             # when it states one, else the best record that does.
-            matched = self._in_time(plan, [*lead[:1], *[s for s in matched if s not in lead]])
+            # Every shown record is looked at: one that shares no word with the question
+            # may carry on the turn before it ("It's the 19th instead" after "The boiler
+            # people rang"); ``_typed`` asks what it is about.
             if not matched:
                 return ReaderOutput("", [], self.name, "no shown evidence matches the question")
-            return self._typed(question, plan, ask, matched, pack, q_stems, names, weights)
+            every = self._in_time(plan, [*lead[:1], *[s for s in scored if s not in lead]])
+            return self._typed(question, plan, ask, every, pack, q_stems, names, weights)
         if lead and plan.wants_newest and not _plural_ask(question, plan):
             scored = lead[:1]
         else:
@@ -654,6 +688,16 @@ class ExtractiveReader:
         return before, after
 
     @staticmethod
+    def _names_the_same(rec: SourceRecord, items: Sequence[EvidenceItem], topic: set[str],
+                        asked_names: set[str], known: set[str]) -> bool:
+        """Whether a record names something (a name, not a day) that an earlier shown
+        record sharing the question's topic names too."""
+        mine = {n.lower() for _, n in names_in(rec.text, asked_names, known)}
+        return bool(mine) and any(
+            mine & {n.lower() for _, n in names_in(i.record.text, asked_names, known)}
+            for i in items if i.record.seq < rec.seq and topic & stems(i.record.text))
+
+    @staticmethod
     def _continued(rec: SourceRecord, items: Sequence[EvidenceItem], asked_names: set[str],
                    known: set[str]) -> frozenset[str]:
         """What the turns right next to a record say, when it carries on their topic
@@ -661,10 +705,10 @@ class ExtractiveReader:
         brings in someone new ("Ruth is coming tomorrow …" after the physiotherapy)."""
         around = [i.record for i in items if i.record.session_id == rec.session_id
                   and i.record.subject_id == rec.subject_id and abs(i.record.seq - rec.seq) == 1]
-        said = frozenset().union(*(stems(r.text) for r in around))
+        earlier = frozenset().union(*(stems(r.text) for r in around if r.seq < rec.seq))
         new = {stem(n.lower()) for _, n in names_in(rec.text, asked_names, known)
-               for n in n.split()} - said
-        return frozenset() if new else said
+               for n in n.split()} - earlier
+        return frozenset() if new else frozenset().union(*(stems(r.text) for r in around))
 
     def _typed(self, question: str, plan: Plan, ask: Asked, scored: list[_Scored], pack: Pack,
                q_stems: set[str], names: set[str], weights: dict[str, float]) -> ReaderOutput:
@@ -690,20 +734,30 @@ class ExtractiveReader:
         topic = (q_stems - names - proper - _ASKING) & said
         known = capitalised_mid_sentence([i.record.text for i in items])
         owners = _possessed(question)
+        # The people talking: their names in a turn greet, they bring in no one new.
+        speakers = {stem(w) for i in items for w in words(i.record.speaker)}
+        asking = {s.item.source_id: s.overlap for s in scored if _asks(s)}
         mine = bool(re.search(r"\b(?:i|my|me|mine|i'm|i've|i'd)\b", question.lower()))
         found: list[tuple[_Scored, str, float]] = []
         for s in scored:
             rec = s.item.record
             before, after = self._around(rec, items)
-            # What the record says, with the turn it answers and the turn just before it
-            # ("Still the 27th though" said right after "the party's now at her place").
-            # What the record says, with the turns right next to it: the one before
-            # ("Still the 27th though" said after "the party's now at her place"), the
-            # one that echoes or answers it, and the question it answers.
+            current = s.item.routes.get("graph") == 1 and not s.item.routes.get("superseded")
+            if s.overlap <= 0 and (not topic or not (current or _carries_on(rec.text))):
+                continue  # shares no word with the question and does not carry one on
+            # What the record says, with the turns right next to it: the question it
+            # answers, the turn that echoes or answers it, and (when it carries on their
+            # topic) the turns before and after it.
             beside = stems(rec.text).union(*(stems(r.text) for r in (before, after) if r))
-            near = beside | self._continued(rec, items, proper | q_stems, known)
-            if topic and not topic & near:
-                continue  # shares only a name with the question
+            near = beside | self._continued(rec, items, proper | q_stems | speakers, known)
+            if before is not None and asking.get(before.source_id, 0.0) > 0:
+                near = near | topic  # the reply to a turn that asks what the question asks
+            if topic and not topic & near and not (
+                    current and self._names_the_same(rec, items, topic, proper | q_stems, known)):
+                # Shares only a name with the question. (The graph stage's current record
+                # also stands when it names what an earlier record about the question
+                # named: "I finally left St. Mary's" after "I work at St. Mary's".)
+                continue
             if _other_owner(owners, rec.text):
                 continue  # "Lily's party" does not answer for "Alfie's party"
             if focus and focus not in proper and (
@@ -738,6 +792,19 @@ class ExtractiveReader:
                 f[0].item.record.source_time, f[0].item.record.seq))
         else:
             pick = max(found, key=lambda f: f[0].relevance)
+        rec = pick[0].item.record
+        if is_robot(rec.speaker, rec.robot_id):
+            # The robot repeating what someone just told it ("Vitamin D in the morning,
+            # got it" after "His vitamin D stays with breakfast"): their own words answer.
+            said = [f for f in found if not is_robot(f[0].item.record.speaker,
+                                                     f[0].item.record.robot_id)
+                    and f[0].item.record.session_id == rec.session_id
+                    and f[0].item.record.subject_id == rec.subject_id
+                    and rec.seq - self.reply_gap <= f[0].item.record.seq < rec.seq]
+            if said:
+                own = max(said, key=lambda f: f[0].item.record.seq)
+                return ReaderOutput(own[1], [own[0].item.source_id, pick[0].item.source_id],
+                                    self.name)
         return ReaderOutput(pick[1], [pick[0].item.source_id], self.name)
 
     def _value(self, ask: Asked, question: str, plan: Plan, s: _Scored, skip: set[str],
@@ -747,24 +814,27 @@ class ExtractiveReader:
         rec = s.item.record
         text = _content(rec, rec.text)
         first = _content(rec, s.sentence)
-        sentences = [first] + [x for x in SENTENCE.split(text) if x.strip() and x != first]
+        parts = split_sentences(text)
+        # The best-matching sentence first (whole, when an abbreviation split it).
+        first = next((x for x in parts if first.strip() and first.strip() in x), first)
+        ordered = [first] + [x for x in parts if x != first]
         kind = ask.kind
-        # A question ("I told you Thursdays, didn't I?") states less than the assertion
-        # beside it ("I was wrong, it's Wednesdays"): assertions first.
-        sentences.sort(key=lambda x: x.rstrip().endswith("?"))
+        # A question ("I told you Thursdays, didn't I?", "Still Mondays at 7:30?") asks;
+        # it states nothing. The assertions beside it do.
+        ordered = [x for x in ordered if not x.rstrip().endswith("?")]
         if kind in ("day", "date", "when"):
             # A named day ("Wednesdays", "Friday the 19th") says when the thing is; "today"
             # in a story about it says when it was talked about. "When does he take it?"
             # asks for a habit: a clock time or a time of day before a day that was told.
-            named = [x for x in sentences if states_time(x) and names_day(x)]
-            told = [x for x in sentences if states_time(x) and not names_day(x)]
+            named = [x for x in ordered if states_time(x) and names_day(x)]
+            told = [x for x in ordered if states_time(x) and not names_day(x)]
             habit = kind == "when" and bool(re.match(r"\s*when\s+(?:do|does)\b", question, re.I))
             for x in named + ([] if kind == "when" else told):
                 day = self._day(x, rec.source_time, kind, question)
                 if day:
                     return day
             if kind == "when":
-                for x in sentences:
+                for x in ordered:
                     value = clock_time(x) or day_part(x)
                     if value:
                         return value
@@ -774,14 +844,14 @@ class ExtractiveReader:
                         return day
             return ""
         readers: dict[str, Callable[[str], str]] = {
-            "clock": clock_time, "money": money, "ident": ident,
+            "clock": clock_time, "money": money, "ident": lambda x: ident(x, skip),
             "frequency": lambda x: frequency(x) or (day_part(x) if " and " in day_part(x)
                                                    else ""),
         }
         if kind in readers:
-            return next((v for v in map(readers[kind], sentences) if v), "")
+            return next((v for v in map(readers[kind], ordered) if v), "")
         if kind in ("count", "quantity"):
-            for x in sentences:
+            for x in ordered:
                 found = quantities(x)
                 if not found:
                     continue
@@ -797,12 +867,18 @@ class ExtractiveReader:
                 return min(found, key=lambda f: min(abs(f[0] - h) for h in hits))[1]
             return ""
         if kind == "place":
-            return next((v for v in (place_phrase(x, skip, self.span_tokens) for x in sentences)
-                         if v), "")
+            # Sentence by sentence, best first: a place phrase ("on the wall by the back
+            # door"), or a place a copula names ("Tomorrow's St Luke's").
+            for x in ordered:
+                value = place_phrase(x, skip, self.span_tokens) or next(
+                    (n for at, n in names_in(x, skip, known) if _GIVEN.search(x[:at])), "")
+                if value:
+                    return value
+            return ""
         if kind == "name":
-            return _name_value(ask, sentences, skip, known, focus_here, _proper_names(question))
+            return _name_value(ask, ordered, skip, known, focus_here, _proper_names(question))
         if kind == "person":
-            for x in sentences:
+            for x in ordered:
                 # A name where a place preposition leads to it is a place ("on Pine").
                 found = [f for f in names_in(x, skip, known)
                          if not re.search(r"\b(?:on|at|in|to|from|into|near)\s+(?:the\s+)?$",
@@ -820,12 +896,15 @@ class ExtractiveReader:
 
     @staticmethod
     def _day(sentence: str, record_time: float, kind: str, question: str) -> str:
-        """The day a sentence names, as a date ("Tuesday 16 September 2025", not "the
-        Tuesday after 12 September 2025": the day asked for, not where it was said), a
-        recurring day as "every Tuesday"; for "when", with the clock time it states."""
-        day = answer_date(sentence, record_time, "", question_grain(question))
-        if re.fullmatch(r"[A-Za-z]+days", day):
-            day = f"every {day[:-1]}"  # "Thursdays": every Thursday
+        """The day a sentence names; for "what day" as a date ("Tuesday 16 September
+        2025", not "the Tuesday after 12 September 2025": the day asked for, not where it
+        was said) or a recurring day as "every Tuesday"; for "when", with the clock time
+        it states."""
+        day = answer_date(held_days(sentence), record_time, "", question_grain(question))
+        if kind == "when":
+            pass  # "When …?" is answered as before ("Wednesdays", "the Thursday after …")
+        elif re.fullmatch(r"[A-Za-z]+days", day):
+            day = f"every {day[:-1]}"  # "What day?" - "Thursdays": every Thursday
         elif re.match(r"the \w+day (?:after|before) ", day) and has_calendar(record_time):
             when = event_time(sentence, record_time)
             day = f"{time.strftime('%A', time.gmtime(when))} {format_day(when)}"
@@ -833,6 +912,7 @@ class ExtractiveReader:
             return ""  # a month is not the date asked for
         clock = clock_time(sentence) if kind == "when" else ""
         if clock and day and clock.lower() not in day.lower():
+            clock = re.sub(r"^(?:at|from|by|around|about)\s+", "", clock)
             day = f"{day} at {clock}"
         return day
 

@@ -13,6 +13,11 @@ question's own words (the question's words are never the answer), and a phrase
 scores for the new words it says, for following a word the sentence repeats from
 the question (the object after the verb), for being near one, short, quoted or a
 name; phrases of the record's other sentences compete at a cost.
+
+``asked`` reads the kind of value a question asks for more closely than the plan's
+answer type, and the value readers below (``clock_time``, ``money``, ``frequency``,
+``ident``, ``quantities``, ``names_in``, ``place_phrase``, ``held_days``) take a value
+of that kind from a sentence, or nothing (see ``readers.ExtractiveReader``).
 """
 
 from __future__ import annotations
@@ -601,10 +606,14 @@ _COUNTED = (r"(?!\s*(?:[:.]\d|%|st\b|nd\b|rd\b|th\b))(?!\s+(?:of|people|kids|chi
             r"times|minutes|hours|days|weeks|months|years|pounds|quid|tablets|puffs|sugars|"
             r"[a-z]{3,}s)\b)")
 _CLOCK_ANY = rf"(?:{_CLOCK_POINT}|\b{_HOURS}\b{_MERIDIEM}?)"
+# "a 9-5 job": bare hours joined by a dash and followed by a noun describe the noun.
+_NOUN_AFTER = (r"(?!\s+(?!(?:am|pm|on|in|at|and|or|but|so|if|every|each|then|tomorrow|today|"
+               r"tonight|sharp|start|starts|daily|weekdays|though|now|the|a|is|it|with|for|to)\b)"
+               r"[a-z]{2,}\b)")
 _CLOCK = re.compile(
     rf"(?:\bbetween\s+{_CLOCK_ANY}\s+and\s+{_CLOCK_ANY}{_COUNTED}"
     rf"|(?:\bfrom\s+)?(?:{_CLOCK_POINT}|\b{_HOURS}\b)\s*(?:-|–|to|till|til|until)\s*"
-    rf"{_CLOCK_ANY}{_COUNTED}"
+    rf"(?:{_CLOCK_POINT}|\b{_HOURS}\b{_MERIDIEM}|\b{_HOURS}\b{_COUNTED}{_NOUN_AFTER})"
     rf"|{_CLOCK_POINT}"
     rf"|\b(?:at|from|till|until|around|about|after|by)\s+{_HOURS}\b{_COUNTED}"
     # "the alarm can be seven.": a bare hour a copula gives, ending the clause.
@@ -631,6 +640,7 @@ _MONEY = re.compile(
     r"|\b(?:a\s+)?(?:tenner|fiver|grand)\b", re.I)
 _FREQUENCY = re.compile(
     rf"\b(?:once|twice|thrice|(?:\d+|{_NUMBER_WORD}|a\s+few|several)\s+times)"
+    rf"(?:\s+or\s+(?:twice|thrice|(?:\d+|{_NUMBER_WORD})\s+times))?"
     r"(?:\s+(?:a|an|per|every|each)\s+(?:other\s+)?\w+|\s+daily|\s+weekly|\s+nightly)?"
     r"|\b(?:every|each)\s+(?:other\s+)?(?:\d+\s+|\w+\s+)?(?:day|days|week|weeks|morning|"
     r"evening|night|weekday|weekend|month|fortnight|monday|tuesday|wednesday|thursday|friday"
@@ -655,6 +665,7 @@ _NOT_NAMES = _MONTH_NAMES | _WEEKDAY_NAMES | _DISCOURSE | {
     "i", "mr", "mrs", "ms", "dr", "mum", "mom", "dad", "no", "not", "please", "got", "noted",
     "okay", "good", "congratulations", "welcome", "lovely", "fine", "done", "right", "update"}
 
+_TITLES = {"mr", "mrs", "ms", "miss", "dr", "prof"}
 # Nouns that say what kind of value they ask for.
 _IDENT_HEADS = {"number", "numbers", "code", "pin", "extension", "postcode", "zip", "plate",
                 "registration", "reference", "id"}
@@ -664,6 +675,10 @@ _MONEY_HEADS = {"price", "cost", "costs", "budget", "fee", "fees", "salary", "wa
                 "rent", "fare", "bill", "charge", "allowance", "pay"}
 _DAY_HEADS = {"day", "days", "night", "nights", "evening", "weekday"}
 _NAME_HEADS = {"name", "surname", "nickname"}
+# Nouns that stand for the whole state asked about, not an attribute of it.
+_LIGHT_HEADS = {"plan", "plans", "schedule", "arrangement", "arrangements", "situation", "status",
+                "story", "news", "update", "deal", "idea", "thing", "things", "problem", "issue",
+                "matter", "state", "setup", "change", "word", "latest", "answer", "one"}
 _CALENDAR_HEADS = {"year", "years", "month", "months", "week", "weeks", "season", "decade",
                    "century", "weekend"}
 _DETERMINERS = {"the", "a", "an", "my", "your", "our", "his", "her", "their", "its", "this",
@@ -723,13 +738,16 @@ def asked(question: str, plan: Plan) -> Asked:
     """The kind of value ``question`` asks for, read from its wh-phrase (see ``Asked``)."""
     q = re.sub(r"\s+", " ", question.strip().lower().replace("’", "'"))
     q = re.sub(r"^(?:and|so|ok|okay|hey|robot|please)\b[,\s]*", "", q)
+    # "In January, which night was …?": the time named first frames the question.
+    q = re.sub(r"^(?:in|on|at|before|after|during|by|back in|as of)\b[^,?]{1,60},\s*", "", q)
     if re.match(r"^(?:at |from |until |by )?what time\b|^what hours\b", q):
         return Asked("clock", "time")
     m = re.match(r"^(?:on |in )?(?:what|which) (day|night|evening|weekday|date)s?\b", q)
     if m:
         return Asked("date" if m.group(1) == "date" else "day", m.group(1))
     if q.startswith("when"):
-        return Asked("when") if plan.tense != "past" else Asked()
+        perfect = re.search(r"\b(?:has|have|had)\s+(?:[\w'-]+\s+){0,3}?[\w'-]+(?:ed|en|t|un|ung)\b", q)
+        return Asked("when") if plan.tense != "past" and not perfect else Asked()
     if re.match(r"^how often\b", q):
         return Asked("frequency")
     m = re.match(r"^how much (\w+)", q)
@@ -764,29 +782,47 @@ def asked(question: str, plan: Plan) -> Asked:
         return Asked("person")
     if re.match(r"^where\b", q):
         return Asked("place")
-    if re.match(r"^what(?:'s| is| are| was| were) .*\b(?:doing|up to|like|happening)\s*\??$", q):
+    if re.match(r"^what(?:'s| is| are| was| were) .*\b(?:doing|up to|like|happening)\b", q):
         return Asked()  # "What's Jay doing?": an activity, read as before
     which = q.startswith("which")
     m = re.match(rf"^(?:what|which) (?!(?:{_AUX_RX})\b)((?:[\w'-]+ ){{1,5}}?)(?:{_AUX_RX}|goes|go)\b",
                  q)
     if m:
         head, compound = _head(m.group(1))
-        return _by_head(head, compound, which) if head else Asked()
+        if not head:
+            return Asked()
+        got = _by_head(head, compound, which)
+        # "What activity did she try?": a category speakers seldom name; read as before.
+        return got if got.kind != "what" else Asked()
     m = re.match(rf"^(?:what|which)(?:'s| is| was| are| were) (?:{_DET} )?(.+?){_PREP_END}", q)
     if m and not re.search(rf"\b(?:{_AUX_RX})\b", m.group(1)):
+        counted = re.search(r"\bnumber of (?!(?:my|your|his|her|our|their|the|this|that)\b)"
+                            r"([\w'-]+)", q)
+        if counted:  # "the number of points": a count, not a number that names
+            return Asked("quantity", counted.group(1))
         head, compound = _head(m.group(1))
         if head in _NAME_HEADS:
             return Asked("name", compound) if compound else Asked()
         if head and (head in _IDENT_HEADS | _MONEY_HEADS | _QUANTITY_HEADS | _DAY_HEADS
                      or head in ("time", "date")):
             return _by_head(head, compound, which)
-        return Asked("what", head, compound) if head else Asked()
+        if head in _LIGHT_HEADS:
+            return Asked()  # "What's the latest plan for …?": the state itself
+        if which:
+            return Asked("which", head, compound) if head else Asked()
+        # "What's the theme of the party?": an attribute the records state now, or not.
+        present = re.match(r"^what(?:'s| is| are)\b", q)
+        return Asked("what", head, compound) if head and present else Asked()
     return Asked()
 
 
 def clock_time(text: str) -> str:
     """The first clock time ``text`` states ("7:30", "half seven", "two till four",
-    "between eight and twelve", "at 7pm"), '' when none."""
+    "between eight and twelve", "at 7pm"), '' when none; the numbers of a date
+    ("August 1 to 4") are not a time."""
+    for d in find_candidates(text):
+        if not re.search(r"\d:\d|am\b|pm\b|o'?clock|noon", d.group(0), re.I):
+            text = text[:d.start()] + "," * (d.end() - d.start()) + text[d.end():]
     m = _CLOCK.search(text)
     # "9:20am" is written "9:20 am": the time and its half of the day are two words.
     return re.sub(r"(\d)(am|pm|a\.m\.|p\.m\.)", r"\1 \2", m.group(0).strip(), flags=re.I) \
@@ -829,20 +865,20 @@ def quantity(text: str) -> str:
     return ""
 
 
-def ident(text: str) -> str:
-    """Digits that name something, with the word labelling them ("Flat 9", "07700 900 421");
-    not the digits of a date or a clock time."""
+def ident(text: str, labels: set[str] | frozenset[str] = frozenset()) -> str:
+    """Digits that name something, with the word labelling them when it is a name or one
+    of ``labels`` (the question's words: "Flat 9", "locker 112", "07700 900 421"); not the
+    digits of a date or a clock time."""
     for m in list(_CLOCK.finditer(text)) + list(find_candidates(text)):
         text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
     best = ""
     for m in _IDENT.finditer(text):
         span = m.group(0).strip(" -")
         first = span.split()[0] if " " in span else ""
-        if first and (first.lower() in STOPWORDS or first.lower() in _PRONOUNS
-                      or first.lower() in _DISCOURSE or first.lower().endswith("'s")
-                      or first.lower().endswith("’s") or any(c.isdigit() for c in first)
-                      and not any(c.isalpha() for c in first)):
-            span = span.split(" ", 1)[1] if not any(c.isdigit() for c in first) else span
+        if first and not any(c.isdigit() for c in first) and not (
+                first[:1].isupper() and first.lower() not in _PRONOUNS | _DISCOURSE | STOPWORDS
+                and not re.search(r"['’]s$", first) or stem(first.lower()) in labels):
+            span = span.split(" ", 1)[1]  # "scored 40": the verb is no label
         if len(re.sub(r"\D", "", span)) > len(re.sub(r"\D", "", best)):
             best = span
     return best
@@ -859,6 +895,16 @@ def names_in(text: str, skip: set[str], known: set[str] = frozenset()) -> list[t
     while i < len(toks):
         t = toks[i]
         starts = i == 0 or toks[i - 1].text in ".!?:;\"“"
+        if t.low in _TITLES and i + 1 < len(toks) and toks[i + 1].text[:1].isupper() \
+                and stem(toks[i + 1].low) not in skip:
+            # "Mrs Okafor": a title starts the name it comes with.
+            j = i + 2
+            while j < len(toks) and toks[j].word and toks[j].text[:1].isupper() \
+                    and toks[j].low not in _NOT_NAMES:
+                j += 1
+            out.append((t.start, re.sub(r"['’]s$", "", text[t.start:toks[j - 1].end])))
+            i = j
+            continue
         if (t.word and t.text[:1].isupper() and t.low not in _NOT_NAMES
                 and t.low not in _PRONOUNS and t.low not in STOPWORDS
                 and stem(t.low.removesuffix("'s").removesuffix("’s")) not in skip
@@ -900,15 +946,30 @@ _WHERE_PREP = _PLACE_PREP | {"under", "above", "behind", "beside", "inside", "be
                              "outside", "opposite", "underneath", "beneath", "by"}
 
 
+def _has_question_word(phrase: str, q_stems: set[str]) -> bool:
+    return any(stem(w.lower()) in q_stems for w in re.findall(r"[\w'’-]+", phrase))
+
+
 def place_phrase(sentence: str, q_stems: set[str], limit: int = 6) -> str:
     """The place phrase of ``sentence`` ("at the bakery on Mill Lane" → "bakery on Mill
     Lane"), '' when it names none; its time expressions are not part of it."""
     for m in reversed(find_candidates(sentence)):
         sentence = sentence[: m.start()] + "," + sentence[m.end():]
-    # "on three dates" counts occasions; a place is not a count.
+    sentence = re.sub(r"\b(St|Dr|Mt|Rd|Ave|No)\.(?=\s+[A-Z0-9])", r"\1", sentence)  # "St. Mary's"
+    # "on three dates" counts occasions; a place is not a count. "to take" is a verb.
     sentence = re.sub(rf"\b(?:\d+|{_NUMBER_WORD}|a\s+few|several)\s+[a-z]+s\b", ",", sentence,
                       flags=re.I)
-    return _place(sentence, tokens(sentence), q_stems, limit, _WHERE_PREP)
+    sentence = re.sub(r"\bto(?=\s+(?!(?:the|a|an|my|your|his|her|our|their|this|that)\b)[a-z])",
+                      ",", sentence)
+    place = _place(sentence, tokens(sentence), q_stems, limit, _WHERE_PREP)
+    if place:
+        # "Casa Verde on Main": the name the place phrase locates comes with it.
+        m = re.search(r"([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)\s+(?:on|in|at|by|near)\s+(?:the\s+)?"
+                      + re.escape(place), sentence)
+        if m and m.group(1).lower() not in _NOT_NAMES | _PRONOUNS and m.start() > 0 \
+                and not _has_question_word(m.group(1), q_stems):
+            return sentence[m.start():m.end()]
+    return place
 
 
 def quantities(text: str) -> list[tuple[int, str]]:
@@ -959,3 +1020,29 @@ def names_day(text: str) -> bool:
     if _RECURRING.search(text):
         return True
     return any(not _DEICTIC.fullmatch(m.group(0).strip()) for m in find_candidates(text))
+
+
+# A day the sentence turns down: "not Saturdays", "instead of Wednesday", "from Monday
+# (to Tuesday)", "Thursday evenings just don't work".
+_TURNED_DOWN_BEFORE = re.compile(r"\b(?:not|instead\s+of|rather\s+than|from|no\s+longer|except|"
+                                 r"never)\s+(?:the\s+|on\s+|at\s+)?$", re.I)
+_TURNED_DOWN_AFTER = re.compile(r"^[^,.;!?]{0,30}?(?:n['’]t\b|\b(?:not|no\s+longer|cancel+ed|off)\b)"
+                                r"(?![^,.;!?]*\b(?:to|till|until)\b)", re.I)
+
+
+def held_days(sentence: str) -> str:
+    """``sentence`` with the days it does not hold to blanked out, when another remains:
+    a day it turns down ("not Saturdays", "instead of Wednesday", "Thursday evenings just
+    don't work, so …") and, beside a named day, "today"/"tomorrow" (when it was said)."""
+    found = find_candidates(sentence)
+    if len(found) < 2:
+        return sentence
+    down = [m for m in found if _TURNED_DOWN_BEFORE.search(sentence[:m.start()])
+            or _TURNED_DOWN_AFTER.search(sentence[m.end():])]
+    told = [m for m in found if _DEICTIC.fullmatch(m.group(0).strip())]
+    drop = [m for m in found if m in down or (m in told and len(told) < len(found))]
+    if len(drop) >= len(found):
+        drop = [m for m in drop if m not in down] if len(down) < len(found) else []
+    for m in sorted(drop, key=lambda m: -m.start()):
+        sentence = sentence[:m.start()] + " " * (m.end() - m.start()) + sentence[m.end():]
+    return sentence
