@@ -87,6 +87,10 @@ def test_a_change_from_next_week_on_reads_its_day_from_then() -> None:
     # a plan verb's new time, whatever its tense
     ("I booked the haircut for Tuesday", "Tue 2025-10-14"),
     ("The appointment was moved to Monday", "Mon 2025-10-13"),
+    # ... including a planning verb done again, in the present perfect
+    ("Done, I've rebooked the dentist for October 18.", "Sat 2025-10-18"),
+    ("We re-arranged the call for Friday", "Fri 2025-10-10"),
+    ("I've rescheduled the vet for 20 October", "Mon 2025-10-20"),
     # past tense: -ed, irregular forms, past auxiliaries
     ("We visited grandma on Sunday", "Sun 2025-10-05"),
     ("On Friday, we went to the market", "Fri 2025-10-03"),
@@ -170,6 +174,9 @@ def test_the_rejected_date_is_not_the_anchor() -> None:
 def test_moved_from_one_day_to_another_is_the_new_day() -> None:
     assert at("The appointment was moved from Monday to Tuesday") == "Tue 2025-10-14 00:00"
     assert at("I'm off from Monday to Wednesday") == "Mon 2025-10-13 00:00"  # a span
+    assert at("They rebooked it from Monday to Tuesday") == "Tue 2025-10-14 00:00"
+    # "re-" marks a planning verb done again, not any verb: "removed" is no plan verb.
+    assert at("I removed it for Friday") == "Fri 2025-10-03 00:00"
 
 
 def test_a_day_of_the_month_alone_needs_a_lead_and_an_end() -> None:
@@ -252,6 +259,8 @@ def test_the_extractor_anchors_by_tense() -> None:
     assert _fact_time("We went to the market on Friday.", THURSDAY) == "Fri 2025-10-03 00:00"
     assert _fact_time("My dentist appointment is on Thursday at 3pm.", THURSDAY) == \
         "Thu 2025-10-09 15:00"
+    assert _fact_time("Done, I've rebooked the dentist appointment for October 18.",
+                      THURSDAY) == "Sat 2025-10-18 00:00"
 
 
 @pytest.mark.parametrize("text", ["The dentist appointment is now the 14th, not the 12th.",

@@ -7,7 +7,7 @@ anticipates ("The dentist's office called and pushed me to Thursday afternoon").
 speaker that states the same thing with a different value, whatever their keys:
 
 - *the same thing*: their sentence vectors are close (``CLOSE``, MiniLM cosine), they
-  share a content word that is not a value or a holder (``revision.keys``), and the
+  share a content word that is not a value or a person (``revision.terms``), and the
   new one names no other holder for it ("my sister's appointment" is another thing);
 - *a different value*: ``revision.replaces`` — each names a specific value (a
   figure, day, month, date or name) the other does not; a restatement ("still
@@ -15,7 +15,8 @@ speaker that states the same thing with a different value, whatever their keys:
 - *state-bearing*: both records yield a fact of a state type (plan, state change,
   preference, or a keyed fact): two accounts of things that happened ("we went to
   the beach" twice) are two events, not a revision;
-- only a person's statements, never the robot's or a question.
+- only a person's statements, never the robot's or a question; two facts with one
+  key are left to the key rules (``link.py``), which know restatements of a key.
 
 The edge (newer fact → older fact, ``updates``) carries its evidence — the cosine,
 the shared words, the two values — and a confidence that grows with the cosine; the
@@ -33,7 +34,15 @@ import numpy as np
 
 from ..facts import Fact
 from ..graphstore import GraphStore
-from ..language.revision import CLOSE, holders, keys, marks, replaces, same_holder
+from ..language.revision import (
+    CLOSE,
+    holders,
+    holders_stems,
+    marks,
+    replaces,
+    same_holder,
+    terms,
+)
 from ..language.vocab import is_robot
 from ..ledger import SourceRecord
 from .link import STATE_TYPES, LinkResult
@@ -92,20 +101,22 @@ class Supersession:
                  out: LinkResult) -> None:
         n = min(len(vecs), LOOKBACK)
         sims = np.stack(vecs[-n:]) @ unit
-        new_keys = keys(source.text) - holders(source.text)
+        new_terms = terms(source.text) - holders_stems(source.text)
+        new_keyed = {(f.entity, f.relation) for f in facts if f.relation}
         for j in range(n - 1, -1, -1):  # the latest earlier statement first
             i = len(vecs) - n + j
             cos = float(sims[j])
             text = texts[i]
             if cos < self.close or seqs[i] >= source.seq or text.rstrip().endswith("?"):
                 continue
-            shared = (keys(text) - holders(text)) & new_keys
+            # What both speak of: content words that are neither values nor people.
+            shared = (terms(text) - holders_stems(text)) & new_terms
             if not shared or not replaces(text, source.text) \
                     or not same_holder(source.text, frozenset(), holders(text), shared):
                 continue
             olds = [f for f in GraphStore.facts_of_seq(self.conn, seqs[i]) if _state(f)]
-            if not olds:
-                continue
+            if not olds or new_keyed & {(f.entity, f.relation) for f in olds if f.relation}:
+                continue  # nothing to revise, or one key: the key rules decide
             self._add(out, facts, olds, cos, self.close, shared, text, source.text)
             return  # the latest earlier revision; older ones are reached through it
 

@@ -214,8 +214,8 @@ def joins(anchor: str, later: str, thing: frozenset[str], asked: frozenset[str],
     (``asked``: its stems) does not ("Sundays, not Saturdays", "a week later than the
     twelfth"); or its vector is ``CLOSE`` to the anchor's. Names of people are never
     the thing or its value; only the anchor's speaker revises it."""
-    if not same_speaker:
-        return ""
+    if not same_speaker or (continues(later) and not keys(later) & thing):
+        return ""  # another's words, or a value that carries on ("quiz night's still …")
     if keys(later) & thing and (values_named(later) - values_named(anchor) or cos >= CLOSE):
         return "shares " + "/".join(sorted(keys(later) & thing))
     old = values_named(anchor) - asked

@@ -136,17 +136,23 @@ _NOT_VERBS = frozenset((
     "before", "since", "until", "because", "while", "once", "about", "over", "up", "out",
     *WEEKDAYS))
 # A verb that plans or moves a thing in time: what follows "to"/"for" is its new time
-# ("pushed me to Thursday", "booked the haircut for Friday"), whatever its tense.
-_PLAN_VERB = (r"(?:re)?schedul\w*|book\w*|plan\w*|arrang\w*|set|sets|setting|mov(?:e|ed|es|ing)|"
+# ("pushed me to Thursday", "booked the haircut for Friday", "I've rebooked it for
+# February 18"), whatever its tense. The planning verbs take "re-" for doing it again
+# ("rebook", "re-arrange", "replan", "reset"); the moving verbs do not ("remove").
+_RE_PLAN = r"schedul\w*|book\w*|plan\w*|arrang\w*|set|sets|setting|slot\w*|confirm\w*"
+_PLAN_VERB = (rf"(?:re-?)?(?:{_RE_PLAN})|mov(?:e|ed|es|ing)|"
               r"push\w*|shift\w*|switch\w*|chang\w*|postpon\w*|delay\w*|bump\w*|swap\w*|put|puts|"
-              r"putting|bring\w*|brought|pencil\w*|slot\w*|confirm\w*|reserv\w*|fix\w*")
+              r"putting|bring\w*|brought|pencil\w*|reserv\w*|fix\w*")
 _DESTINATION = re.compile(
     rf"\b(?:{_PLAN_VERB})\b[^.!?;:]{{0,60}}?\b(?:to|for|until|till|into)\s+$", re.I)
 _EFFECTIVE = re.compile(r"\b(?:starting|beginning|commencing|effective|as\s+of|from)\s+$", re.I)
 _REJECTED = re.compile(r"\b(?:not|instead\s+of|rather\s+than|no\s+longer|isn'?t|aren'?t|"
                        r"wasn'?t|weren'?t)\s+(?:(?:on|at|for|in)\s+)?$", re.I)
-_CHANGE_FROM = re.compile(r"\b(?:mov|push|shift|switch|chang|reschedul|postpon|bump|brought|"
-                          r"bring|swap|delay)\w*\b[^.!?;]{0,60}?\bfrom\s+$", re.I)
+# A change of time away from a day ("moved from Monday to ..."): the moving verbs, and
+# the planning verbs done again ("rebooked from the 3rd to the 5th"; "booked from
+# Monday to Friday" is a span).
+_CHANGE_FROM = re.compile(rf"\b(?:mov|push|shift|switch|chang|postpon|bump|brought|bring|swap|"
+                          rf"delay|re-?(?:{_RE_PLAN}))\w*\b[^.!?;]{{0,60}}?\bfrom\s+$", re.I)
 _BE_NOW = re.compile(r"(?:'m|'re|'s|\b(?:is|are|am))\s+(?:(?:now|still|also|then|actually|"
                      r"definitely|probably|due|on|at|this|every)\s+){0,3}$", re.I)
 _BE_PAST = re.compile(r"\b(?:was|were)\s+(?:(?:still|also|then|actually|on|at|this|every)\s+)"

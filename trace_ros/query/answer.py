@@ -313,10 +313,8 @@ class QueryEngine:
                     graph: GraphOutcome, generation: int, timings: dict[str, float]) -> None:
         """For a question about the present that the resolver left open, the latest
         record of the thing the best match speaks of leads (``current.py``)."""
-        if graph.status or plan.as_of is not None or not current.asks_present(
-                req.question, plan.wants_newest, plan.operation, plan.answer_type) \
-                or plan.window is not None or req.as_of_valid is not None \
-                or req.as_of_known is not None:
+        if graph.status or not current.asks_present(req.question, plan) \
+                or req.as_of_valid is not None or req.as_of_known is not None:
             return
         t = time.perf_counter()
         head = ranked[:current.POOL]

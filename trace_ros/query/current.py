@@ -40,6 +40,7 @@ from ..language.revision import (
 from ..language.vocab import is_robot
 from ..ledger import SourceRecord
 from .factcache import SubjectFacts
+from .plan import Plan
 from .recall import Fused
 
 # A later record joins the chain when its vector is this close to the anchor's (MiniLM
@@ -134,19 +135,27 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
 
 
 _PRESENT = re.compile(r"\b(?:is|are|am|do|does|has|have)\b|'s\b|'re\b", re.I)
+_WEEKLY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\b|\busual\b", re.I)
+_TALLY = re.compile(r"\btimes\b|\b(?:has|have|had)\b", re.I)
 _PLURAL = re.compile(r"^\s*(?:what|which|who)\s+(?:are|were)\b", re.I)
 _PAST_ASK = re.compile(r"\b(?:was|were|did|had|used to|originally|before|first)\b", re.I)
 
 
-def asks_present(question: str, plan_newest: bool, operation: str, answer_type: str) -> bool:
+def asks_present(question: str, plan: Plan) -> bool:
     """Whether the question asks for a state as it is now: the plan says so, or it asks
-    a fact in the present tense ("What's the kitten called?")."""
-    if _PLURAL.match(question):
+    a fact or a quantity in the present tense ("What's the kitten called?", "How many
+    kids are coming?"). A weekday it names as a recurring slot ("the school run on
+    Wednesdays") is part of the thing, not a time window to look back at."""
+    if _PLURAL.match(question) or plan.as_of is not None:
         return False  # "What are the names of …": a set, not one revision
-    if plan_newest:
+    if plan.window is not None and not _WEEKLY.search(plan.time_text or question):
+        return False
+    if plan.wants_newest:
         return True
-    return operation in ("fact", "temporal_lookup", "current_state") \
-        and answer_type not in ("yesno", "reason") and bool(_PRESENT.search(question)) \
+    if plan.operation == "count":
+        return plan.tense == "present" and not _TALLY.search(question)
+    return plan.operation in ("fact", "temporal_lookup", "current_state") \
+        and plan.answer_type not in ("yesno", "reason") and bool(_PRESENT.search(question)) \
         and not _PAST_ASK.search(question)
 
 

@@ -245,6 +245,12 @@ _TYPED = ("clock", "day", "date", "when", "money", "frequency", "count", "ident"
 _LABEL = {"clock": "time", "day": "day", "date": "date", "when": "time", "money": "sum",
           "frequency": "rate", "count": "number", "ident": "number", "quantity": "amount",
           "name": "name", "person": "person", "place": "place"}
+# Words before a noun that order or rate it rather than say which kind it is ("second
+# puppy", "new number"): no record need repeat them.
+_NOT_COMPOUNDS = frozenset((
+    "first", "second", "third", "fourth", "fifth", "last", "next", "new", "old", "other",
+    "current", "latest", "previous", "main", "usual", "favourite", "favorite", "best", "own",
+    "little", "big", "exact", "real", "full", "whole", "only", "one-year-old"))
 # Question words that say what kind of value is asked, not what it is about.
 _ASKING = frozenset(stem(w) for w in ("time", "day", "date", "night", "name", "called", "often",
                                        "much", "many", "exact", "kind", "type", "sort", "now",
@@ -305,7 +311,11 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
     if ask.kind == "what" or named:
         return True
     said = stems(out.answer)
-    return focus in said and bool(said - q)
+    if focus in said and bool(said - q):
+        return True
+    # "chocolate and mixed berry flavors": the answer is what the record puts before X.
+    cited = next((i.record.text for i in pack.items if i.source_id in out.cited_ids), "")
+    return bool(re.search(re.escape(out.answer) + r"\s+" + re.escape(ask.focus[:4]), cited, re.I))
 
 
 # "Alfie's party": the owner a question names for the thing it asks about.
@@ -397,7 +407,7 @@ _GIVEN = re.compile(r"(?:\b(?:is|was|are|'s|’s)|\bname(?:'s|’s)?(?:\s+is)?)\
 
 
 def _name_value(ask: Asked, sentences: list[str], skip: set[str], known: set[str],
-                focus_here: bool, proper: set[str]) -> str:
+                focus_here: bool, proper: set[str], focus_turns: Sequence[str] = ()) -> str:
     """The name a record gives the thing asked about ("What's the kitten called?"): a name
     beside the focus noun, or (the noun said in the turn it answers or that echoes it)
     the name a copula gives; never a name "called"/"named" gives another noun ("a dog
@@ -426,10 +436,16 @@ def _name_value(ask: Asked, sentences: list[str], skip: set[str], known: set[str
         if focus_here:
             continue  # the record names the thing in another sentence
         # The thing is named in the turn beside it ("What's the kitten called?" - "She's
-        # Mochi now"): only a name the record gives with a copula answers.
+        # Mochi now"): a name the record gives with a copula answers, or one that turn
+        # names with it ("We had to say goodbye to Max." - "Sorry about Max, losing a pet
+        # is hard").
         given = [f for f in found if _GIVEN.search(x[:f[0]])]
         if given:
             return given[-1][1]
+        echoed = [f for f in found if any(re.search(rf"\b{re.escape(f[1])}\b", t)
+                                          for t in focus_turns)]
+        if echoed:
+            return echoed[0][1]
     return ""
 
 
@@ -445,7 +461,8 @@ class ExtractiveReader:
                  report_lag_s: float = 7 * 86400.0, type_bonus: float = 0.3,
                  sentence_weight: float = 0.7, span_weight: float = 0.05,
                  span_pool: float = 0.6, date_bonus: float = 0.8,
-                 reply_own: float = 0.5, revision_share: float = 0.4) -> None:
+                 reply_own: float = 0.5, revision_share: float = 0.4,
+                 revision_overlap: float = 0.3) -> None:
         self.prior_weight = prior_weight
         self.near_best = near_best
         self.max_list = max_list
@@ -474,6 +491,9 @@ class ExtractiveReader:
         # name): the records stating one that say at least this share of what the
         # best of them says about the question are its revisions; the newest holds.
         self.revision_share = revision_share
+        # ... and that match the question at least this share of the best match (a turn
+        # that only carries on the one before it shares no word and is not held to it).
+        self.revision_overlap = revision_overlap
 
     def _weights(self, q_stems: set[str], items: Sequence[EvidenceItem],
                  names: set[str]) -> dict[str, float]:
@@ -576,7 +596,13 @@ class ExtractiveReader:
 
     def read(self, question: str, plan: Plan, pack: Pack,
              resolution: Resolution | None = None) -> ReaderOutput:
-        out = self._read(question, plan, pack, resolution)
+        if resolution is not None:
+            # The resolver keyed the state the question asks about (its category
+            # included): its value stands whatever words the records use for it.
+            resolved = _resolution_answer(plan, resolution, set(pack.source_ids))
+            if resolved is not None:
+                return resolved
+        out = self._read(question, plan, pack, None)
         if not out.answer or len(out.cited_ids) != 1:
             return out
         ask = asked(question, plan)
@@ -721,6 +747,7 @@ class ExtractiveReader:
         label = _LABEL[ask.kind]
         compound = stem(ask.compound) if ask.compound else ""
         if compound and compound in q_stems and compound not in said \
+                and ask.compound not in _NOT_COMPOUNDS \
                 and ask.kind in ("ident", "quantity", "money", "name", "person"):
             # "What's her landline number?" when only a mobile was ever mentioned.
             return ReaderOutput("", [], self.name, f"no shown record mentions a {ask.compound} "
@@ -766,8 +793,9 @@ class ExtractiveReader:
                 continue  # talks about the topic, never about the thing asked
             if mine and _someone_else(rec.text, proper | q_stems, known):
                 continue  # "Rhys is on call this week" does not say when I am
+            focus_turns = [r.text for r in (before, after) if r and focus in stems(r.text)]
             value = self._value(ask, question, plan, s, q_stems | proper, known,
-                                focus in stems(rec.text))
+                                focus in stems(rec.text), focus_turns)
             if value:
                 # How much of what the question is about the record (and the turns next
                 # to it) says, weighted by how rare each word is in the evidence.
@@ -785,9 +813,11 @@ class ExtractiveReader:
             live = ([f for f in found if not f[0].item.routes.get("superseded")] or found) \
                 if lead else found
             # Revisions of one state say it in different words: every record that states
-            # a value about most of what is asked is one; the newest holds.
+            # a value about enough of what is asked is one; the newest holds.
             top = max(f[2] for f in live)
-            revisions = [f for f in live if f[2] >= self.revision_share * top]
+            match = max(f[0].overlap for f in live)
+            revisions = [f for f in live if f[2] >= self.revision_share * top
+                         and (f[0].overlap <= 0 or f[0].overlap >= self.revision_overlap * match)]
             pick = lead[0] if lead else max(revisions, key=lambda f: (
                 f[0].item.record.source_time, f[0].item.record.seq))
         else:
@@ -808,7 +838,7 @@ class ExtractiveReader:
         return ReaderOutput(pick[1], [pick[0].item.source_id], self.name)
 
     def _value(self, ask: Asked, question: str, plan: Plan, s: _Scored, skip: set[str],
-               known: set[str], focus_here: bool) -> str:
+               known: set[str], focus_here: bool, focus_turns: Sequence[str] = ()) -> str:
         """The value of the asked kind a record states ('' when it states none), read from
         its best-matching sentence first, then from the rest of it."""
         rec = s.item.record
@@ -876,7 +906,8 @@ class ExtractiveReader:
                     return value
             return ""
         if kind == "name":
-            return _name_value(ask, ordered, skip, known, focus_here, _proper_names(question))
+            return _name_value(ask, ordered, skip, known, focus_here, _proper_names(question),
+                               focus_turns)
         if kind == "person":
             for x in ordered:
                 # A name where a place preposition leads to it is a place ("on Pine").
