@@ -362,8 +362,12 @@ class QueryEngine:
                 graph.reader_resolution = None
             rest = [s for s in graph.lead if s not in found.lead]
             graph.lead = found.lead + rest
-            graph.superseded = list(dict.fromkeys(found.superseded + graph.superseded
-                                                  + [s for s in rest if s in graph.lead[:1]]))
+            graph.superseded = list(dict.fromkeys(found.superseded + graph.superseded))
+        if graph.lead:  # the robot's echo leads: the person's words it repeats go first
+            first = self.ledger.get_sources(graph.lead[:1])
+            said = prior(first[0].seq) if first else None
+            if said is not None and current.echoes(first[0], said, req.scope.robot_id):
+                graph.lead.insert(0, said.source_id)
         timings["currentness"] = _ms(t)
 
     def pack(self, req: QueryRequest, ranked: list[Fused], timings: dict[str, float],

@@ -36,6 +36,7 @@ from ..language.revision import (
     question_terms,
     same_holder,
     states_value,
+    values_named,
 )
 from ..language.vocab import is_robot
 from ..ledger import SourceRecord
@@ -68,26 +69,20 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
 
     ``records``: the ranked candidates' records by seq; ``near(seq)``: the records
     after ``seq`` whose vectors are within ``NEAR`` of its vector, with that cosine
-    (the caller holds the vectors and reads the records); ``prior(seq)``: the turn before ``seq`` in its
-    session (what the robot's echo answers), or None; ``related(text)``: records the
+    (the caller holds the vectors and reads the records); ``prior(seq)``: the turn
+    before ``seq`` in its session (what the robot's echo answers), or None; ``related(text)``: records the
     text search finds for ``text`` (later records that name the anchor's values
     without sharing its vector or the question's words)."""
     q_terms = question_terms(question)
     pool = [f for f in ranked[:POOL] if f.seq in records]
-    anchor = None
-    echoed = False  # the best match is the robot's echo of the anchor
-    firsts: list[tuple[SourceRecord, bool]] = []
+    anchor: SourceRecord | None = None
     for f in pool[:ANCHORS]:
         rec: SourceRecord | None = records[f.seq]
-        echo = not _statement(rec, robot_id)
-        if echo:  # the robot's echo: the turn it answers
-            rec = prior(f.seq)
-        if rec is not None and _statement(rec, robot_id):
-            firsts.append((rec, echo and f is pool[0]))
-    # The best human statement that shares a word with the question.
-    for rec, echo in firsts:
-        if keys(rec.text) & q_terms:
-            anchor, echoed = rec, echo
+        if rec is not None and not _statement(rec, robot_id):
+            rec = prior(f.seq)  # the robot's echo: the turn it answers
+        # The best person's statement that shares a word with the question.
+        if rec is not None and _statement(rec, robot_id) and keys(rec.text) & q_terms:
+            anchor = rec
             break
     if anchor is None:
         return None
@@ -123,7 +118,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             continue
         best, why = (rec.seq, rec.source_id), f"later statement: {link}"
     if best is None:
-        return Chain([anchor.source_id], [], "the statement the robot echoed") if echoed else None
+        return None
     # The earlier candidates that speak of the same thing of the same holder are older
     # revisions (or the robot's echo of one); only those already shown move.
     older = [anchor.source_id] + [
@@ -157,6 +152,17 @@ def asks_present(question: str, plan: Plan) -> bool:
     return plan.operation in ("fact", "temporal_lookup", "current_state") \
         and plan.answer_type not in ("yesno", "reason") and bool(_PRESENT.search(question)) \
         and not _PAST_ASK.search(question)
+
+
+def echoes(robot_turn: SourceRecord, person_turn: SourceRecord, robot_id: str = "") -> bool:
+    """Whether a robot's turn repeats what the person's turn before it stated (a value
+    both name, or two content words)."""
+    if _statement(robot_turn, robot_id) or not _statement(person_turn, robot_id):
+        return False
+    if robot_turn.modality != "dialogue":
+        return False
+    return bool(values_named(robot_turn.text) & values_named(person_turn.text)) \
+        or len(keys(robot_turn.text) & keys(person_turn.text)) >= 2
 
 
 def _statement(rec: SourceRecord, robot_id: str) -> bool:
