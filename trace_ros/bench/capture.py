@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..cliargs import ArgParser, non_negative_float, positive_float, positive_int
 from .metrics import percentile
 
 SUBJECTS = [f"person-{i}" for i in range(8)]
@@ -157,15 +158,15 @@ class Streamer:
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="trace-ros bench capture",
-                                     description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter,
-                                     epilog=__doc__.split("\n\n", 2)[2])
-    parser.add_argument("--seconds", type=float, default=20.0,
+    parser = ArgParser(prog="trace-ros bench capture",
+                       description=__doc__.split("\n\n")[0],
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       epilog=__doc__.split("\n\n", 2)[2])
+    parser.add_argument("--seconds", type=positive_float, default=20.0,
                         help="duration of the full-speed run (default 20)")
-    parser.add_argument("--window", type=int, default=32,
+    parser.add_argument("--window", type=positive_int, default=32,
                         help="max unacknowledged events in flight (default 32)")
-    parser.add_argument("--rate", type=float, default=0.0,
+    parser.add_argument("--rate", type=non_negative_float, default=0.0,
                         help="also run a phase paced at this many events/s (default: no)")
     parser.add_argument("--db", help="ledger file (default: a fresh temporary one)")
     parser.add_argument("--params", type=Path, help="ROS parameter file for memory_node")

@@ -42,6 +42,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+from ..cliargs import ArgParser, bounded, non_negative_int, positive_int
 from ..facts import norm
 from .histories import History, Probe, generate
 from .progress import bar
@@ -492,11 +493,11 @@ def summary(report: dict[str, Any]) -> str:
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="trace-ros bench updates", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--seed", type=int, default=7)
-    p.add_argument("--subjects", type=int, default=8)
-    p.add_argument("--sessions", type=int, default=8, help="sessions per subject (>= 3)")
+    p = ArgParser(prog="trace-ros bench updates", description=__doc__,
+                  formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--seed", type=non_negative_int, default=7)
+    p.add_argument("--subjects", type=positive_int, default=8)
+    p.add_argument("--sessions", type=bounded(int, 3), default=8, help="sessions per subject (>= 3)")
     p.add_argument("--json", action="store_true", help="one JSON object on the last line")
     p.add_argument("--out", default=None, help="keep the ledger and updates.json here")
     p.add_argument("--params", default=None, help="ROS parameter file (config/memory.yaml format)")
