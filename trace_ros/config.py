@@ -15,23 +15,11 @@ from typing import Any
 import yaml
 
 from .errors import ConfigError
+
+# LedgerConfig (the ledger.* section) lives with the storage that reads it.
+from .storage.settings import DEFAULT_DB_PATH as DEFAULT_DB_PATH
+from .storage.settings import LedgerConfig
 from .storage.url import LedgerURL, parse_ledger_url, sqlite_url
-
-DEFAULT_DB_PATH = "~/.ros/trace_ros/memory.db"
-
-
-@dataclass
-class LedgerConfig:
-    db_path: str = DEFAULT_DB_PATH
-    # Which engine and where (trace_ros.storage.url): sqlite:///abs/path.db,
-    # sqlite:relative.db or postgresql://user@host:port/db. Empty: the SQLite file db_path.
-    url: str = ""
-    busy_timeout_ms: int = 10000
-    # Longest wait for the migration lock (a migration of a large ledger holds it).
-    lock_timeout_s: float = 120.0
-    # FULL fsyncs the WAL at each (group) commit: an acknowledged event survives
-    # power loss. NORMAL survives process crashes only.
-    synchronous: str = "FULL"
 
 
 @dataclass

@@ -12,8 +12,8 @@ from ..errors import LedgerError
 from .url import POSTGRESQL, SQLITE, LedgerURL, parse_ledger_url, sqlite_url
 
 if TYPE_CHECKING:
-    from ..config import LedgerConfig
-    from ..ledger import Ledger
+    from .settings import LedgerConfig
+    from .sqlite.ledger import Ledger
 
 __all__ = ["LedgerURL", "open_ledger", "parse_ledger_url", "sqlite_url"]
 
@@ -24,7 +24,7 @@ def open_ledger(url: LedgerURL, config: LedgerConfig | None = None, *, create: b
 
     Raises ``LedgerError`` when the engine is not available or the ledger cannot be used."""
     if url.engine == SQLITE and url.path is not None:
-        from ..ledger import Ledger
+        from .sqlite.ledger import Ledger
 
         return Ledger(url.path, config, create=create)
     if url.engine == POSTGRESQL:
