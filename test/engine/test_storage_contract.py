@@ -101,3 +101,24 @@ def test_no_sql_outside_the_storage_package() -> None:
                     and SQL.match(node.value):
                 found.append(f"{path.relative_to(PACKAGE)}:{node.lineno}")
     assert not found, found
+
+
+# What the PostgreSQL engine has ported so far: each with the contract's parameters.
+PG_PORTED = ("store_sources", "get_sources", "get_sources_by_seq", "sources_in_scope",
+             "count_sources", "seqs_of", "source_counts", "forget", "claim_jobs", "job_holders",
+             "expire_leases", "held_jobs", "complete_jobs", "fail_jobs", "defer_jobs",
+             "job_counts", "job_errors", "write", "read", "query", "generation",
+             "generation_of", "bump_generation", "marks", "last_seq", "meta_value", "close")
+
+
+@pytest.mark.parametrize("name", PG_PORTED)
+def test_postgresql_engine_keeps_the_contract_it_ports(name: str) -> None:
+    from trace_ros.storage.postgresql import PgLedger
+
+    promised = inspect.getattr_static(LedgerContract, name)
+    actual = inspect.getattr_static(PgLedger, name)
+    assert isinstance(actual, staticmethod) == isinstance(promised, staticmethod), name
+    want = inspect.signature(getattr(LedgerContract, name))
+    got = inspect.signature(getattr(PgLedger, name))
+    assert [(p.name, p.kind, p.default) for p in got.parameters.values()] == \
+        [(p.name, p.kind, p.default) for p in want.parameters.values()], name

@@ -6,7 +6,8 @@
   and an absolute path); ``sqlite:relative/path.db`` is relative to the working
   directory; ``sqlite:~/x.db`` is under the home directory.
 - ``postgresql://user[:password]@host[:port]/database[?sslmode=…]`` (``postgres://`` too):
-  a fleet's shared ledger.
+  a fleet's shared ledger; ``postgresql://user@/database?host=/run/postgresql`` reaches a
+  server on its Unix socket directory.
 
 ``parse_ledger_url`` checks the whole URL up front and raises ``ConfigError`` with one
 line naming the setting (``field``) and what is wrong. Nothing here opens a connection.
@@ -25,7 +26,7 @@ SQLITE = "sqlite"
 POSTGRESQL = "postgresql"
 # Connection options a PostgreSQL URL may carry (libpq names), and the values allowed.
 PG_SSLMODES = ("disable", "allow", "prefer", "require", "verify-ca", "verify-full")
-PG_OPTIONS = ("sslmode", "connect_timeout", "application_name")
+PG_OPTIONS = ("host", "sslmode", "connect_timeout", "application_name")
 
 
 @dataclass(frozen=True)
@@ -47,9 +48,9 @@ class LedgerURL:
             return f"sqlite://{self.path}" if self.path and self.path.is_absolute() \
                 else f"sqlite:{self.path}"
         who = f"{self.user}@" if self.user else ""
+        where = f"{self.host}:{self.port}" if self.host else ""
         query = "&".join(f"{k}={v}" for k, v in self.options)
-        return (f"postgresql://{who}{self.host}:{self.port}/{self.database}"
-                + (f"?{query}" if query else ""))
+        return f"postgresql://{who}{where}/{self.database}" + (f"?{query}" if query else "")
 
 
 def sqlite_url(path: str | Path) -> LedgerURL:
@@ -121,8 +122,6 @@ def _postgresql(text: str, bad: Callable[[str], ConfigError]) -> LedgerURL:
     if parts.fragment:
         raise bad("a PostgreSQL URL takes no fragment (#…)")
     host = parts.hostname or ""
-    if not host:
-        raise bad("no host in the PostgreSQL URL; use postgresql://user@host:port/db")
     if port == 0:
         raise bad("port must be 1-65535, got 0")
     database = unquote(parts.path.lstrip("/"))
@@ -142,7 +141,12 @@ def _postgresql(text: str, bad: Callable[[str], ConfigError]) -> LedgerURL:
             raise bad(f"sslmode must be one of {', '.join(PG_SSLMODES)}, got {value!r}")
         if key == "connect_timeout" and not value.isdigit():
             raise bad(f"connect_timeout must be whole seconds, got {value!r}")
+        if key == "host" and not value.startswith("/"):
+            raise bad(f"host= names a Unix socket directory (an absolute path), got {value!r}")
         options.append((key, value))
+    if not host and "host" not in dict(options):
+        raise bad("no host in the PostgreSQL URL; use postgresql://user@host:port/db "
+                  "(or ?host=/socket/dir)")
     return LedgerURL(POSTGRESQL, user=unquote(parts.username or ""),
                      password=unquote(parts.password or ""), host=host,
                      port=port or 5432, database=database, options=tuple(options))

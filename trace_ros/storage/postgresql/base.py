@@ -1,0 +1,143 @@
+"""The PostgreSQL ledger's connections: a pool, transactions, the generation.
+
+Every operation takes a connection from one ``psycopg_pool.ConnectionPool`` for the length
+of one transaction, so the threads of a node share the pool and several nodes (or
+machines) share the database. ``write()`` is a READ COMMITTED transaction (row locks do
+the rest); ``read()`` is a REPEATABLE READ one, so the reads inside it see one generation.
+psycopg, psycopg_pool and pgvector are imported only here and only when a PostgreSQL
+ledger is opened; a missing one is a ``LedgerError`` with the install hint.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, Self
+
+from ...errors import LedgerError
+from ..settings import LedgerConfig
+from ..url import LedgerURL
+from .migrations import migrate
+
+INSTALL_HINT = "pip install 'psycopg[binary]' psycopg-pool pgvector (see requirements.txt)"
+
+
+def conninfo(url: LedgerURL) -> dict[str, Any]:
+    """libpq connection keywords for ``url`` (a ``?host=/dir`` option is a socket dir)."""
+    out: dict[str, Any] = {"dbname": url.database, "port": url.port}
+    if url.host:
+        out["host"] = url.host
+    if url.user:
+        out["user"] = url.user
+    if url.password:
+        out["password"] = url.password
+    out.update(dict(url.options))
+    return out
+
+
+class PgBase:
+    """The pool and its transactions; the mixins add the operations."""
+
+    def __init__(self, url: LedgerURL, config: LedgerConfig | None = None, *,
+                 pool_size: int = 4) -> None:
+        """Connect to the database ``url`` names and apply pending migrations. Raises
+        ``LedgerError`` when psycopg is missing, the server cannot be reached, or the
+        schema was written by a newer trace_ros."""
+        self.config = config or LedgerConfig()
+        self.url = url
+        try:
+            from psycopg_pool import ConnectionPool
+        except ImportError as exc:
+            raise LedgerError(f"{url}: the PostgreSQL engine needs psycopg and psycopg_pool "
+                              f"({exc}); {INSTALL_HINT}") from exc
+        import psycopg
+
+        self._psycopg = psycopg
+        self._lock = threading.RLock()
+        timeout_s = max(1.0, self.config.busy_timeout_ms / 1000.0)
+        try:
+            self.pool = ConnectionPool(kwargs=conninfo(url), min_size=1, max_size=pool_size,
+                                       timeout=timeout_s, open=True, name="trace_ros")
+            self.pool.wait(timeout=timeout_s)
+        except (psycopg.Error, Exception) as exc:  # PoolTimeout is not a psycopg.Error
+            self._close_pool()
+            raise LedgerError(f"{url}: cannot connect to the ledger ({exc})") from exc
+        try:
+            with self.pool.connection() as conn:
+                migrate(conn)
+        except RuntimeError as exc:
+            self._close_pool()
+            raise LedgerError(f"{url}: {exc}; upgrade trace_ros to use it") from exc
+        except psycopg.Error as exc:
+            self._close_pool()
+            raise LedgerError(f"{url}: cannot migrate the ledger ({exc})") from exc
+
+    def _close_pool(self) -> None:
+        pool = getattr(self, "pool", None)
+        if pool is not None:
+            pool.close()
+
+    def close(self) -> None:
+        self._close_pool()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- transactions ---------------------------------------------------------------
+
+    @contextmanager
+    def write(self) -> Iterator[Any]:
+        """One write transaction on a pooled connection, rolled back on error."""
+        with self.pool.connection() as conn, conn.transaction():
+            yield conn
+
+    @contextmanager
+    def read(self) -> Iterator[Any]:
+        """A consistent snapshot (REPEATABLE READ) for several reads through the yielded
+        connection."""
+        with self.pool.connection() as conn:
+            conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
+            try:
+                yield conn
+            finally:
+                conn.execute("COMMIT")
+
+    def query(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """Rows of one PostgreSQL statement (diagnostics and tests only)."""
+        with self.pool.connection() as conn:
+            return conn.execute(sql, args).fetchall()
+
+    # -- generation -------------------------------------------------------------------
+
+    @staticmethod
+    def generation_of(conn: Any) -> int:
+        return int(conn.execute("SELECT value FROM meta WHERE key = 'generation'")
+                   .fetchone()[0])
+
+    def generation(self) -> int:
+        return int(self.query("SELECT value FROM meta WHERE key = 'generation'")[0][0])
+
+    @staticmethod
+    def bump_generation(conn: Any) -> int:
+        """Inside a write transaction: advance the generation readers reload on."""
+        return int(conn.execute(
+            "UPDATE meta SET value = (value::bigint + 1)::text WHERE key = 'generation' "
+            "RETURNING value").fetchone()[0])
+
+    def marks(self) -> tuple[int, int]:
+        """(generation, highest source sequence number ever handed out), in one read."""
+        row = self.query("SELECT (SELECT value FROM meta WHERE key = 'generation'), "
+                         "coalesce(pg_sequence_last_value("
+                         "pg_get_serial_sequence('sources', 'seq')), 0)")[0]
+        return int(row[0]), int(row[1])
+
+    def last_seq(self) -> int:
+        return self.marks()[1]
+
+    def meta_value(self, key: str) -> str | None:
+        rows = self.query("SELECT value FROM meta WHERE key = %s", (key,))
+        return rows[0][0] if rows else None

@@ -1,0 +1,17 @@
+"""The PostgreSQL ledger (a fleet's shared memory), as far as it is built.
+
+``PgLedger`` implements the part of ``storage.contract.LedgerContract`` that road 1 and
+the job queue need — sources, tombstones and forget, jobs, the generation — with the
+same meaning as the SQLite engine, which the contract tests in ``test/storage`` check
+on both. The derived side (vectors, lexical search, the evidence graph, audit, spatial
+and explorer reads) is still SQLite-only, so ``storage.open_ledger`` does not open a
+PostgreSQL URL for the nodes yet.
+"""
+
+from __future__ import annotations
+
+from .forget import PgForget
+
+
+class PgLedger(PgForget):
+    """Sources, tombstones, jobs and the generation on PostgreSQL."""
