@@ -63,6 +63,34 @@ def bounded(kind: type, minimum: float | None = None, *, above: bool = False,
     return check
 
 
+def add_ledger_url(parser: argparse.ArgumentParser) -> None:
+    """``--ledger-url`` beside a command's ``--db`` (see ``ledger_file``)."""
+    parser.add_argument("--ledger-url", metavar="URL",
+                        help="the ledger as a URL (sqlite:///abs/path.db or sqlite:rel.db); "
+                             "instead of --db")
+
+
+def ledger_file(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Turn ``--ledger-url`` into ``args.db`` (the SQLite file it names), or end the
+    command with one line: a bad URL, both options, or an engine it cannot use."""
+    url = getattr(args, "ledger_url", None)
+    if url is None:
+        return
+    if getattr(args, "db", None):
+        parser.error("--ledger-url: give --db or --ledger-url, not both")
+    from .errors import ConfigError
+    from .storage.url import parse_ledger_url
+
+    try:
+        parsed = parse_ledger_url(url, "--ledger-url")
+    except ConfigError as exc:
+        parser.error(str(exc))
+    if parsed.path is None:
+        parser.error(f"--ledger-url: PostgreSQL engine not available in this build for "
+                     f"{parser.prog}; use a sqlite: URL")
+    args.db = str(parsed.path)
+
+
 # The ranges the commands share.
 epoch_seconds = bounded(float, 0.0, what="epoch seconds")
 

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .cliargs import ArgParser
+from .cliargs import ArgParser, add_ledger_url, ledger_file
 
 SUBJECT = "alex"
 OTHER_SUBJECT = "sam"
@@ -100,7 +100,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--params", type=Path, help="ROS parameter file (default: "
                         "config/memory.yaml)")
     parser.add_argument("--db", help="ledger file (default: a fresh temporary one)")
-    return parser.parse_args(argv)
+    add_ledger_url(parser)
+    args = parser.parse_args(argv)
+    ledger_file(parser, args)
+    return args
 
 
 class DemoError(RuntimeError):

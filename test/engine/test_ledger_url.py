@@ -116,7 +116,8 @@ def test_bad_ledger_url_on_the_cli_is_one_line(argv: list[str], needle: str,
 
 
 @pytest.mark.parametrize("argv, needle", [
-    (["explore", "--ledger-url", "postgresql://u@h/db"], "--ledger-url: the explorer reads"),
+    (["explore", "--ledger-url", "postgresql://u@h/db"],
+     "--ledger-url: PostgreSQL engine not available in this build for trace-ros explore"),
     (["explore", "--ledger-url", "nope"], "--ledger-url: unknown engine"),
     (["up", "--ledger-url", "sqlite://h/x.db"], "--ledger-url: a SQLite URL names no host"),
 ])
@@ -125,3 +126,37 @@ def test_delegated_commands_check_the_url(argv: list[str], needle: str,
     assert main(argv) == 2
     err = capsys.readouterr().err.strip()
     assert needle in err and "\n" not in err
+
+
+def test_a_unix_socket_directory_is_a_host() -> None:
+    url = parse_ledger_url("postgresql://postgres:@/postgres?host=/tmp/pg_socket")
+    assert (url.host, dict(url.options)["host"], url.database) == ("", "/tmp/pg_socket",
+                                                                   "postgres")
+    with pytest.raises(ConfigError, match="Unix socket directory"):
+        parse_ledger_url("postgresql://u@/db?host=relative/dir")
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["demo", "--ledger-url", "sqlite://h/x.db"], "--ledger-url: a SQLite URL names no host"),
+    (["bench", "faults", "--ledger-url", "postgresql://u@h/db"],
+     "--ledger-url: PostgreSQL engine not available in this build for trace-ros bench faults"),
+    (["bench", "load", "--db", "a.db", "--ledger-url", "sqlite:b.db"], "not both"),
+    (["bench", "capture", "--ledger-url", "mysql://x"], "--ledger-url: unknown engine"),
+    (["bench", "locomo", "--data", "d", "--out", "o", "--ledger-url", "sqlite:"],
+     "--ledger-url: no file path"),
+])
+def test_commands_with_a_ledger_file_take_a_url(argv: list[str], needle: str,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert needle in err and "\n" not in err
+
+
+def test_a_sqlite_url_becomes_the_ledger_file(tmp_path: Path) -> None:
+    from trace_ros.bench import faults, load
+    from trace_ros.demo import parse_args as demo_args
+
+    url = f"sqlite://{tmp_path}/x.db"
+    assert demo_args(["--ledger-url", url]).db == str(tmp_path / "x.db")
+    assert faults.parse_args(["--ledger-url", url]).db == str(tmp_path / "x.db")
+    assert load.parse_args(["--ledger-url", "sqlite:rel.db"]).db == "rel.db"

@@ -28,7 +28,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..cliargs import ArgParser, non_negative_float, positive_float, positive_int
+from ..cliargs import (
+    ArgParser,
+    add_ledger_url,
+    ledger_file,
+    non_negative_float,
+    positive_float,
+    positive_int,
+)
 from .metrics import percentile
 
 SUBJECTS = [f"person-{i}" for i in range(8)]
@@ -169,12 +176,14 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--rate", type=non_negative_float, default=0.0,
                         help="also run a phase paced at this many events/s (default: no)")
     parser.add_argument("--db", help="ledger file (default: a fresh temporary one)")
+    add_ledger_url(parser)
     parser.add_argument("--params", type=Path, help="ROS parameter file for memory_node")
     parser.add_argument("-p", "--param", action="append", default=[], metavar="KEY:=VALUE",
                         help="memory_node parameter override (repeatable)")
     parser.add_argument("--json", action="store_true",
                         help="print the results as one JSON object on the last line")
     args = parser.parse_args(argv)
+    ledger_file(parser, args)
     if args.window < 1 or args.seconds <= 0 or args.rate < 0:
         parser.error("--window must be >= 1, --seconds > 0, --rate >= 0")
     if any(":=" not in item for item in args.param):

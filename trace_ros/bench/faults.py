@@ -46,7 +46,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..cliargs import ArgParser, non_negative_int, positive_float, positive_int
+from ..cliargs import (
+    ArgParser,
+    add_ledger_url,
+    ledger_file,
+    non_negative_int,
+    positive_float,
+    positive_int,
+)
 from .graphcheck import RebuildCheck, undrained
 from .metrics import percentile
 from .summary import print_summary
@@ -88,8 +95,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         help="after which rounds the graph is compared with a rebuild "
                              "(always at the end too)")
     parser.add_argument("--db", help="ledger file (default: a fresh temporary one)")
+    add_ledger_url(parser)
     parser.add_argument("--json", action="store_true", help="JSON summary on the last line")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    ledger_file(parser, args)
+    return args
 
 
 class Stream:

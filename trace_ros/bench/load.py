@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..cliargs import ArgParser, positive_float
+from ..cliargs import ArgParser, add_ledger_url, ledger_file, positive_float
 from .metrics import percentile
 from .summary import print_summary
 
@@ -45,8 +45,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--rate", type=positive_float, default=500.0, help="events per second")
     parser.add_argument("--qps", type=positive_float, default=20.0, help="queries per second")
     parser.add_argument("--db", help="ledger file (default: a fresh temporary one)")
+    add_ledger_url(parser)
     parser.add_argument("--json", action="store_true", help="JSON summary on the last line")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    ledger_file(parser, args)
+    return args
 
 
 def _rss_mb(pids: list[int]) -> float:

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ..capture import ingest
-from ..cliargs import ArgParser, positive_int
+from ..cliargs import ArgParser, add_ledger_url, ledger_file, positive_int
 from ..config import MemoryConfig, load_config
 from ..consolidation.project import build_projection
 from ..consolidation.worker import Consolidator
@@ -71,7 +71,9 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     p.add_argument("--reader", choices=("extractive", "qwen", "auto"), default=None,
                    help="reader (default: reader.kind of --params, else extractive)")
     p.add_argument("--db", default=None, help="ledger file (default DIR/locomo.db; recreated)")
+    add_ledger_url(p)
     args = p.parse_args(list(argv))
+    ledger_file(p, args)
     for name in ("samples", "questions"):
         value = getattr(args, name)
         if value is not None and value < 1:

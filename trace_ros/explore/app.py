@@ -26,10 +26,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from ..cliargs import ArgParser, port
-from ..errors import ConfigError, TraceError, ValidationError
+from ..cliargs import ArgParser, add_ledger_url, ledger_file, port
+from ..errors import TraceError, ValidationError
 from ..ledger import Ledger, Scope
-from ..storage.url import parse_ledger_url
 from . import api
 from .store import open_read_only
 
@@ -217,8 +216,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p = ArgParser(prog="trace-ros explore",
                   description="A read-only web explorer of a ledger.")
     p.add_argument("--db", help="ledger file")
-    p.add_argument("--ledger-url", metavar="URL",
-                   help="the ledger as a URL (sqlite:///abs/path.db); instead of --db")
+    add_ledger_url(p)
     p.add_argument("--demo", action="store_true",
                    help="build the demo memory (trace_ros.demo's script, no ROS) and open it")
     p.add_argument("--host", default="127.0.0.1")
@@ -227,17 +225,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                    help="required on every request; mandatory for a non-loopback --host")
     p.add_argument("--open", action="store_true", help="open the page in a browser")
     args = p.parse_args(argv)
-    if args.ledger_url is not None:
-        if args.db:
-            p.error("--ledger-url: give --db or --ledger-url, not both")
-        try:
-            url = parse_ledger_url(args.ledger_url, "--ledger-url")
-        except ConfigError as exc:
-            p.error(str(exc))
-        if url.path is None:
-            p.error("--ledger-url: the explorer reads SQLite ledgers only (PostgreSQL engine "
-                    "not available in this build)")
-        args.db = str(url.path)
+    ledger_file(p, args)
     if not args.db and not args.demo:
         p.error("--db, --ledger-url or --demo is required")
     if args.host not in LOOPBACK and not args.token:
