@@ -108,7 +108,10 @@ PG_PORTED = ("store_sources", "get_sources", "get_sources_by_seq", "sources_in_s
              "count_sources", "seqs_of", "source_counts", "forget", "claim_jobs", "job_holders",
              "expire_leases", "held_jobs", "complete_jobs", "fail_jobs", "defer_jobs",
              "job_counts", "job_errors", "write", "read", "query", "generation",
-             "generation_of", "bump_generation", "marks", "last_seq", "meta_value", "close")
+             "generation_of", "bump_generation", "marks", "last_seq", "meta_value", "close",
+             "session_before", "put_vectors", "vector_models", "model_changed",
+             "sources_to_reembed", "sources_without_window", "put_window_vectors",
+             "replace_vectors", "drop_other_vectors", "source_vectors_after")
 
 
 @pytest.mark.parametrize("name", PG_PORTED)

@@ -47,31 +47,33 @@ class PgBase:
         self.config = config or LedgerConfig()
         self.url = url
         try:
+            import psycopg
+            from pgvector.psycopg import register_vector
             from psycopg_pool import ConnectionPool
         except ImportError as exc:
-            raise LedgerError(f"{url}: the PostgreSQL engine needs psycopg and psycopg_pool "
-                              f"({exc}); {INSTALL_HINT}") from exc
-        import psycopg
-
-        self._psycopg = psycopg
+            raise LedgerError(f"{url}: the PostgreSQL engine needs psycopg, psycopg_pool and "
+                              f"pgvector ({exc}); {INSTALL_HINT}") from exc
         self._lock = threading.RLock()
         timeout_s = max(1.0, self.config.busy_timeout_ms / 1000.0)
+        # Migrate first, on a connection of its own: the pool's connections register the
+        # vector type, which exists only once the migrations created the extension.
         try:
-            self.pool = ConnectionPool(kwargs=conninfo(url), min_size=1, max_size=pool_size,
-                                       timeout=timeout_s, open=True, name="trace_ros")
-            self.pool.wait(timeout=timeout_s)
-        except (psycopg.Error, Exception) as exc:  # PoolTimeout is not a psycopg.Error
-            self._close_pool()
-            raise LedgerError(f"{url}: cannot connect to the ledger ({exc})") from exc
-        try:
-            with self.pool.connection() as conn:
+            first = conninfo(url)
+            first.setdefault("connect_timeout", int(timeout_s))
+            with psycopg.connect(**first) as conn:
                 migrate(conn)
         except RuntimeError as exc:
-            self._close_pool()
             raise LedgerError(f"{url}: {exc}; upgrade trace_ros to use it") from exc
         except psycopg.Error as exc:
+            raise LedgerError(f"{url}: cannot open the ledger ({exc})") from exc
+        try:
+            self.pool = ConnectionPool(kwargs=conninfo(url), min_size=1, max_size=pool_size,
+                                       timeout=timeout_s, open=True, name="trace_ros",
+                                       configure=register_vector)
+            self.pool.wait(timeout=timeout_s)
+        except Exception as exc:  # psycopg.Error, or the pool's PoolTimeout
             self._close_pool()
-            raise LedgerError(f"{url}: cannot migrate the ledger ({exc})") from exc
+            raise LedgerError(f"{url}: cannot connect to the ledger ({exc})") from exc
 
     def _close_pool(self) -> None:
         pool = getattr(self, "pool", None)

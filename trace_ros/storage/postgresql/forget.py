@@ -1,8 +1,8 @@
-"""Forget on PostgreSQL: remove sources (their jobs go by cascade), leave content-free
-tombstones, recount the subjects' sessions, move the generation.
+"""Forget on PostgreSQL: remove sources (their jobs go by cascade) and their vectors,
+leave content-free tombstones, recount the subjects' sessions, move the generation.
 
-Only sources, jobs, sessions and tombstones exist on this engine so far; the derived
-tables (vectors, graph, audit) join here as they are ported, and so does what SQLite's
+Sources, jobs, sessions, tombstones and vectors exist on this engine so far; the other
+derived tables (graph, audit) join here as they are ported, and so does what SQLite's
 forget does after deleting (no copy of the text left in the files: on PostgreSQL, VACUUM
 of the touched tables; WAL, replicas and backups are the operator's to purge).
 """
@@ -14,12 +14,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...errors import ValidationError, check_text
-from ..records import Scope
+from ..records import WINDOW_BEFORE, Scope
 from .jobs import PgJobStore
 from .sources import scope_filter
+from .vectors import PgVectorStore
 
 
-class PgForget(PgJobStore):
+class PgForget(PgJobStore, PgVectorStore):
     """``forget`` with the SQLite engine's meaning, for what this engine stores."""
 
     def forget(self, scope: Scope | None = None, source_ids: Sequence[str] = (),
@@ -42,8 +43,12 @@ class PgForget(PgJobStore):
             args = [*args, list(source_ids)]
         now = time.time() if now is None else now
         with self.write() as conn:
-            rows = conn.execute(f"DELETE FROM sources WHERE {' AND '.join(conds)} "
-                                "RETURNING source_id, subject_id", args).fetchall()
+            doomed = [r[0] for r in conn.execute(
+                f"SELECT source_id FROM sources WHERE {' AND '.join(conds)}", args)]
+            if doomed:
+                self._forget_vectors(conn, doomed)
+            rows = conn.execute("DELETE FROM sources WHERE source_id = ANY(%s) "
+                                "RETURNING source_id, subject_id", (doomed,)).fetchall()
             removed = [r[0] for r in rows]
             if allow_reingest:
                 conn.execute("DELETE FROM tombstones WHERE source_id = ANY(%s)",
@@ -61,5 +66,22 @@ class PgForget(PgJobStore):
                     "min(source_time), max(source_time), count(*) FROM sources "
                     "WHERE subject_id = %s AND session_id <> '' "
                     "GROUP BY subject_id, robot_id, session_id", (subject,))
+            self._bump_vectors_epoch(conn)
             self.bump_generation(conn)
         return removed
+
+    @staticmethod
+    def _forget_vectors(conn: Any, source_ids: list[str]) -> None:
+        """Before the sources go: their source and window vectors, and the window vectors
+        of the turns after them in their session (a window embeds the turns before it)."""
+        conn.execute("DELETE FROM vectors WHERE owner_kind IN ('source', 'window') "
+                     "AND owner_id = ANY(%s)", (source_ids,))
+        lags = ", ".join(f"lag(source_id, {i}) OVER w AS p{i}"
+                         for i in range(1, WINDOW_BEFORE + 1))
+        hit = " OR ".join(f"p{i} = ANY(%(ids)s)" for i in range(1, WINDOW_BEFORE + 1))
+        conn.execute(
+            "DELETE FROM vectors WHERE owner_kind = 'window' AND owner_id IN ("
+            f"SELECT source_id FROM (SELECT source_id, {lags} FROM sources WHERE subject_id IN "
+            "(SELECT subject_id FROM sources WHERE source_id = ANY(%(ids)s)) "
+            "WINDOW w AS (PARTITION BY subject_id, robot_id, session_id ORDER BY seq)) t "
+            f"WHERE {hit})", {"ids": source_ids})

@@ -1,11 +1,11 @@
 """The PostgreSQL ledger (a fleet's shared memory), as far as it is built.
 
-``PgLedger`` implements the part of ``storage.contract.LedgerContract`` that road 1 and
-the job queue need — sources, tombstones and forget, jobs, the generation — with the
-same meaning as the SQLite engine, which the contract tests in ``test/storage`` check
-on both. The derived side (vectors, lexical search, the evidence graph, audit, spatial
-and explorer reads) is still SQLite-only, so ``storage.open_ledger`` does not open a
-PostgreSQL URL for the nodes yet.
+``PgLedger`` implements the part of ``storage.contract.LedgerContract`` that road 1, the
+job queue and the vector index need — sources, tombstones and forget, jobs, vectors
+(pgvector), the generation — with the same meaning as the SQLite engine, which the
+contract tests in ``test/storage`` check on both. Lexical search, the evidence graph,
+audit, spatial and explorer reads are still SQLite-only, so ``storage.open_ledger`` does
+not open a PostgreSQL URL for the nodes yet.
 """
 
 from __future__ import annotations
@@ -14,4 +14,4 @@ from .forget import PgForget
 
 
 class PgLedger(PgForget):
-    """Sources, tombstones, jobs and the generation on PostgreSQL."""
+    """Sources, tombstones, jobs, vectors and the generation on PostgreSQL."""

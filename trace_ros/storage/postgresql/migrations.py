@@ -95,7 +95,24 @@ CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 INSERT INTO meta (key, value) VALUES ('generation', '0');
 """)
 
-MIGRATIONS: tuple[Migration, ...] = (V1,)
+V2 = Migration(2, "p002_vectors", """
+CREATE EXTENSION IF NOT EXISTS vector;
+-- vid orders vectors as SQLite's rowid does: a replaced vector gets a new one, so an
+-- index loading what came after its watermark sees the replacement.
+CREATE TABLE vectors (
+    vid BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
+    owner_kind TEXT NOT NULL,
+    owner_id TEXT NOT NULL,
+    subject_id TEXT NOT NULL,
+    model TEXT NOT NULL,
+    dim INTEGER NOT NULL,
+    vec vector NOT NULL,
+    PRIMARY KEY (owner_kind, owner_id, model)
+);
+CREATE INDEX vectors_subject ON vectors (subject_id, model, owner_kind, vid);
+""")
+
+MIGRATIONS: tuple[Migration, ...] = (V1, V2)
 
 
 def applied(conn: Any) -> list[str]:

@@ -177,6 +177,15 @@ class PgSourceStore(PgBase):
         return {r[0]: int(r[1]) for r in self.query(
             "SELECT source_id, seq FROM sources WHERE source_id = ANY(%s)", (list(source_ids),))}
 
+    def session_before(self, subject_id: str, robot_id: str, session_id: str, seq: int,
+                       n: int) -> list[SourceRecord]:
+        """The last ``n`` sources of the session stored before ``seq``, oldest first."""
+        rows = self.query(
+            f"SELECT {SOURCE_COLUMNS} FROM sources WHERE subject_id = %s AND session_id = %s "
+            "AND robot_id = %s AND seq < %s ORDER BY seq DESC LIMIT %s",
+            (subject_id, session_id, robot_id, int(seq), int(n)))
+        return [SourceRecord.from_row(r) for r in reversed(rows)]
+
     def source_counts(self) -> dict[str, int]:
         """How many rows each source ID has (a crash test expects exactly one)."""
         return {sid: int(n) for sid, n in self.query(
