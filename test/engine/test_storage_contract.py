@@ -111,7 +111,8 @@ PG_PORTED = ("store_sources", "get_sources", "get_sources_by_seq", "sources_in_s
              "generation_of", "bump_generation", "marks", "last_seq", "meta_value", "close",
              "session_before", "put_vectors", "vector_models", "model_changed",
              "sources_to_reembed", "sources_without_window", "put_window_vectors",
-             "replace_vectors", "drop_other_vectors", "source_vectors_after")
+             "replace_vectors", "drop_other_vectors", "source_vectors_after",
+             "write_audit")
 
 
 @pytest.mark.parametrize("name", PG_PORTED)

@@ -28,9 +28,9 @@ def open_ledger(url: LedgerURL, config: LedgerConfig | None = None, *, create: b
 
         return Ledger(url.path, config, create=create)
     if url.engine == POSTGRESQL:
-        # storage.postgresql.PgLedger holds sources, tombstones, jobs and vectors so far;
-        # the nodes and commands need the whole contract (search, graph, audit) too.
+        # storage.postgresql.PgLedger holds sources, tombstones, jobs, vectors and audit so
+        # far; the nodes and commands need the whole contract (search, graph) too.
         raise LedgerError(f"{field}: PostgreSQL engine not available in this build for the "
-                          f"nodes and commands ({url}: only sources, tombstones, jobs and "
-                          "vectors are ported); use a sqlite: URL")
+                          f"nodes and commands ({url}: only sources, tombstones, jobs, "
+                          "vectors and audit are ported); use a sqlite: URL")
     raise LedgerError(f"{field}: cannot open {url}")

@@ -1,8 +1,9 @@
-"""Forget on PostgreSQL: remove sources (their jobs go by cascade) and their vectors,
-leave content-free tombstones, recount the subjects' sessions, move the generation.
+"""Forget on PostgreSQL: remove sources (their jobs go by cascade), their vectors and the
+audit rows that showed them, leave content-free tombstones, recount the subjects'
+sessions, move the generation.
 
-Sources, jobs, sessions, tombstones and vectors exist on this engine so far; the other
-derived tables (graph, audit) join here as they are ported, and so does what SQLite's
+Sources, jobs, sessions, tombstones, vectors and audit exist on this engine so far; the
+evidence graph joins here when it is ported, and so does what SQLite's
 forget does after deleting (no copy of the text left in the files: on PostgreSQL, VACUUM
 of the touched tables; WAL, replicas and backups are the operator's to purge).
 """
@@ -15,12 +16,13 @@ from typing import Any
 
 from ...errors import ValidationError, check_text
 from ..records import WINDOW_BEFORE, Scope
+from .audit import PgAuditStore
 from .jobs import PgJobStore
 from .sources import scope_filter
 from .vectors import PgVectorStore
 
 
-class PgForget(PgJobStore, PgVectorStore):
+class PgForget(PgJobStore, PgVectorStore, PgAuditStore):
     """``forget`` with the SQLite engine's meaning, for what this engine stores."""
 
     def forget(self, scope: Scope | None = None, source_ids: Sequence[str] = (),
@@ -50,6 +52,9 @@ class PgForget(PgJobStore, PgVectorStore):
             rows = conn.execute("DELETE FROM sources WHERE source_id = ANY(%s) "
                                 "RETURNING source_id, subject_id", (doomed,)).fetchall()
             removed = [r[0] for r in rows]
+            self._forget_audit(conn, removed)
+            if scope is not None and not source_ids:
+                conn.execute("DELETE FROM audit WHERE subject_id = %s", (scope.subject_id,))
             if allow_reingest:
                 conn.execute("DELETE FROM tombstones WHERE source_id = ANY(%s)",
                              (list(source_ids) + removed,))

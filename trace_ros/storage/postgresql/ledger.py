@@ -1,10 +1,10 @@
 """The PostgreSQL ledger (a fleet's shared memory), as far as it is built.
 
 ``PgLedger`` implements the part of ``storage.contract.LedgerContract`` that road 1, the
-job queue and the vector index need — sources, tombstones and forget, jobs, vectors
-(pgvector), the generation — with the same meaning as the SQLite engine, which the
-contract tests in ``test/storage`` check on both. Lexical search, the evidence graph,
-audit, spatial and explorer reads are still SQLite-only, so ``storage.open_ledger`` does
+job queue, the vector index and the audit writer need — sources, tombstones and forget,
+jobs, vectors (pgvector), audit rows, the generation — with the same meaning as the SQLite
+engine, which the contract tests in ``test/storage`` check on both. Lexical search, the
+evidence graph, spatial and explorer reads are still SQLite-only, so ``storage.open_ledger`` does
 not open a PostgreSQL URL for the nodes yet.
 """
 
@@ -14,4 +14,4 @@ from .forget import PgForget
 
 
 class PgLedger(PgForget):
-    """Sources, tombstones, jobs, vectors and the generation on PostgreSQL."""
+    """Sources, tombstones, jobs, vectors, audit and the generation on PostgreSQL."""

@@ -112,7 +112,34 @@ CREATE TABLE vectors (
 CREATE INDEX vectors_subject ON vectors (subject_id, model, owner_kind, vid);
 """)
 
-MIGRATIONS: tuple[Migration, ...] = (V1, V2)
+V3 = Migration(3, "p003_audit", """
+CREATE TABLE audit (
+    query_id BIGINT PRIMARY KEY,
+    asked_at DOUBLE PRECISION NOT NULL,
+    subject_id TEXT NOT NULL,
+    scope TEXT NOT NULL,
+    question TEXT NOT NULL,
+    plan TEXT NOT NULL,
+    routes TEXT NOT NULL,
+    evidence_ids TEXT NOT NULL,
+    cited_ids TEXT NOT NULL,
+    answer TEXT NOT NULL,
+    status TEXT NOT NULL,
+    reader TEXT NOT NULL,
+    timings TEXT NOT NULL
+);
+CREATE INDEX audit_subject ON audit (subject_id, asked_at);
+-- Which sources a query showed and cited: forget finds audit rows through this.
+CREATE TABLE audit_sources (
+    query_id BIGINT NOT NULL REFERENCES audit (query_id) ON DELETE CASCADE,
+    source_id TEXT NOT NULL,
+    role TEXT NOT NULL CHECK (role IN ('shown', 'cited')),
+    PRIMARY KEY (query_id, source_id, role)
+);
+CREATE INDEX audit_sources_source ON audit_sources (source_id);
+""")
+
+MIGRATIONS: tuple[Migration, ...] = (V1, V2, V3)
 
 
 def applied(conn: Any) -> list[str]:
