@@ -112,7 +112,7 @@ PG_PORTED = ("store_sources", "get_sources", "get_sources_by_seq", "sources_in_s
              "session_before", "put_vectors", "vector_models", "model_changed",
              "sources_to_reembed", "sources_without_window", "put_window_vectors",
              "replace_vectors", "drop_other_vectors", "source_vectors_after",
-             "write_audit")
+             "write_audit", "perception_labels", "perceptions")
 
 
 @pytest.mark.parametrize("name", PG_PORTED)

@@ -139,7 +139,11 @@ CREATE TABLE audit_sources (
 CREATE INDEX audit_sources_source ON audit_sources (source_id);
 """)
 
-MIGRATIONS: tuple[Migration, ...] = (V1, V2, V3)
+V4 = Migration(4, "p004_perception_labels", """
+CREATE INDEX sources_label ON sources (subject_id, modality, label, source_time);
+""")
+
+MIGRATIONS: tuple[Migration, ...] = (V1, V2, V3, V4)
 
 
 def applied(conn: Any) -> list[str]:
