@@ -227,3 +227,31 @@ def test_schema_version_is_recorded(ledger: Any) -> None:
     from trace_ros.storage.postgresql.migrations import MIGRATIONS
 
     assert rows == [(m.version, m.name) for m in MIGRATIONS]
+
+
+def test_reads_inside_read_see_one_generation(ledger: Any, engine: str) -> None:
+    """Another process (here: a second handle on the same ledger) commits a forget while
+    this one reads inside ``read()``: every read in the block still sees the state it
+    started with, and the next read after it sees the change."""
+    _say(ledger, "ann", "one", 1.0, source_id="o")
+    _say(ledger, "ann", "two", 2.0, source_id="t")
+    if engine == "sqlite":
+        from trace_ros.config import LedgerConfig
+        from trace_ros.ledger import Ledger
+
+        # forget's WAL checkpoint waits for this reader up to the busy timeout: keep it short.
+        other: Any = Ledger(ledger.path, LedgerConfig(busy_timeout_ms=200))
+    else:
+        from trace_ros.storage.postgresql import PgLedger
+
+        other = PgLedger(ledger.url)
+    try:
+        with ledger.read() as snapshot:
+            before = (ledger.generation(), ledger.count_sources())
+            assert other.forget(source_ids=["o"]) == ["o"]
+            assert (ledger.generation(), ledger.count_sources()) == before
+            assert ledger.generation_of(snapshot) == before[0]
+            assert [s.source_id for s in ledger.sources_in_scope(Scope("ann"))] == ["o", "t"]
+        assert (ledger.generation(), ledger.count_sources()) == (before[0] + 1, 1)
+    finally:
+        other.close()

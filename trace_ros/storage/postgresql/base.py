@@ -54,6 +54,7 @@ class PgBase:
             raise LedgerError(f"{url}: the PostgreSQL engine needs psycopg, psycopg_pool and "
                               f"pgvector ({exc}); {INSTALL_HINT}") from exc
         self._lock = threading.RLock()
+        self._local = threading.local()  # the snapshot read() binds for this thread
         timeout_s = max(1.0, self.config.busy_timeout_ms / 1000.0)
         # Migrate first, on a connection of its own: the pool's connections register the
         # vector type, which exists only once the migrations created the extension.
@@ -99,17 +100,28 @@ class PgBase:
 
     @contextmanager
     def read(self) -> Iterator[Any]:
-        """A consistent snapshot (REPEATABLE READ) for several reads through the yielded
-        connection."""
-        with self.pool.connection() as conn:
-            conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
+        """A consistent snapshot of ONE generation for several reads, as on SQLite: every
+        read made on this thread inside the block, through the yielded connection or this
+        ledger's own read methods, sees the same committed state (a REPEATABLE READ
+        transaction, started on entry). Nested blocks share the outer snapshot."""
+        bound = getattr(self._local, "conn", None)
+        if bound is not None:
+            yield bound
+            return
+        with self.pool.connection() as conn, conn.transaction():
+            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+            conn.execute("SELECT value FROM meta WHERE key = 'generation'")  # takes the snapshot
+            self._local.conn = conn
             try:
                 yield conn
             finally:
-                conn.execute("COMMIT")
+                self._local.conn = None
 
     def query(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        """Rows of one PostgreSQL statement (diagnostics and tests only)."""
+        """Rows of one PostgreSQL statement (inside ``read()``: in its snapshot)."""
+        bound = getattr(self._local, "conn", None)
+        if bound is not None:
+            return bound.execute(sql, args).fetchall()
         with self.pool.connection() as conn:
             return conn.execute(sql, args).fetchall()
 
