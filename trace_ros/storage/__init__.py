@@ -1,7 +1,10 @@
 """The storage package: every SQL statement of the ledger, grouped by concern and engine.
 
-``url`` parses ``ledger.url``; ``open_ledger`` opens the engine a URL names. Nothing in
-this package imports a module above it (capture, consolidation, state, query, nodes).
+``contract`` names what the layers above use; ``sqlite`` (the embedded default, complete)
+and ``postgresql`` (a fleet's ledger, partly ported) implement it; ``records`` holds the
+engine-neutral records, ``settings`` the ``ledger.*`` settings, ``url`` parses
+``ledger.url``; ``open_ledger`` opens the engine a URL names. Nothing in this package
+imports a module above it (capture, consolidation, state, query, nodes).
 """
 
 from __future__ import annotations
@@ -28,9 +31,9 @@ def open_ledger(url: LedgerURL, config: LedgerConfig | None = None, *, create: b
 
         return Ledger(url.path, config, create=create)
     if url.engine == POSTGRESQL:
-        # storage.postgresql.PgLedger holds sources, tombstones, jobs, vectors and audit so
-        # far; the nodes and commands need the whole contract (search, graph) too.
+        # storage.postgresql.PgLedger holds sources, tombstones, jobs, vectors, audit and
+        # perceptions so far; the nodes and commands need the whole contract (search, graph).
         raise LedgerError(f"{field}: PostgreSQL engine not available in this build for the "
                           f"nodes and commands ({url}: only sources, tombstones, jobs, "
-                          "vectors and audit are ported); use a sqlite: URL")
+                          "vectors, audit and perceptions are ported); use a sqlite: URL")
     raise LedgerError(f"{field}: cannot open {url}")
