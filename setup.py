@@ -17,7 +17,7 @@ setup(
     license="Apache-2.0",
     python_requires=">=3.10",
     packages=find_packages(include=["trace_ros", "trace_ros.*"]),
-    package_data={"trace_ros.explore": ["static/*"]},
+    package_data={"trace_ros.explore": ["static/*"], "trace_ros.bench": ["natural/*"]},
     install_requires=[
         "numpy>=1.26",
         "pyyaml>=6",

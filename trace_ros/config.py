@@ -147,6 +147,9 @@ class ConsolidationConfig:
     # Records per prompt (malformed output falls back to cpu for that chunk) and output budget.
     llm_chunk: int = 8
     llm_max_new_tokens: int = 512
+    # Confidence of an edge the LLM extractor proposed that passed the rules' checks
+    # (consolidation/proposed.py); 0..1, compared with the rules' 0.5-0.9.
+    llm_edge_confidence: float = 0.75
     # Graph (linking and hierarchy). Cross-session links need participants' Jaccard
     # similarity >= link_jaccard (or a shared entity) and the same or a neighbouring topic.
     link_jaccard: float = 0.5
@@ -155,6 +158,10 @@ class ConsolidationConfig:
     # Word-set Jaccard similarity (value words aside) for two unkeyed facts to count as
     # restatements of one another.
     paraphrase_jaccard: float = 0.6
+    # A later statement by the same person updates an earlier one whatever their keys
+    # when their vectors are at least this close (MiniLM cosine) and they share a
+    # content word with different values (consolidation/supersede.py); 1.0 turns it off.
+    same_thing_cosine: float = 0.6
     # A session joins the nearest topic when cosine(session, centroid) >= topic_threshold;
     # topics with similarity >= topic_neighbour count as neighbours. Mean MiniLM vectors
     # of one person's chat sessions are close (median pairwise cosine 0.82-0.88 on long
@@ -212,6 +219,10 @@ class MemoryConfig:
             raise ConfigError("consolidation.extractor: must be cpu, llm or auto")
         if self.consolidation.llm_when_refused not in {"defer", "cpu"}:
             raise ConfigError("consolidation.llm_when_refused: must be defer or cpu")
+        if not 0.0 < self.consolidation.same_thing_cosine <= 1.0:
+            raise ConfigError("consolidation.same_thing_cosine: must be in (0, 1]")
+        if not 0.0 <= self.consolidation.llm_edge_confidence <= 1.0:
+            raise ConfigError("consolidation.llm_edge_confidence: must be between 0 and 1")
         for key, value in self.to_flat().items():
             if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
                 raise ConfigError(f"{key}: must not be negative")

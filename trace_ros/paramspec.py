@@ -92,6 +92,12 @@ SPECS: dict[str, ParamSpec] = {
                                             dynamic=True, min=1, max=1000),
     "consolidation.lease_s": ParamSpec("Seconds a claimed job stays leased to this worker",
                                        dynamic=True, min=1.0, max=86400.0),
+    "consolidation.same_thing_cosine": ParamSpec(
+        "Cosine at which a person's later statement of the same thing with another value "
+        "updates the earlier one (1.0: off)", dynamic=True, min=0.0, max=1.0),
+    "consolidation.llm_edge_confidence": ParamSpec(
+        "Confidence of an edge the LLM extractor proposed that passed the rules' checks",
+        dynamic=True, min=0.0, max=1.0),
 }
 
 # Which config sections each node uses (and therefore declares).

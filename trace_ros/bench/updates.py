@@ -495,6 +495,10 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     p.add_argument("--locomo", default=None,
                    help="--natural: the LoCoMo file (default ../shared/data/locomo10.json)")
     p.add_argument("--data", default=None, help="--natural: another folder of data files")
+    p.add_argument("--sets", default="histories,locomo",
+                   help="--natural: which sets to run (histories, locomo)")
+    p.add_argument("--split", choices=("build", "confirm"), default=None,
+                   help="--natural: ask only this half (default both)")
     p.add_argument("--ablate", default="",
                    help="comma-separated query components to remove, scored again each "
                         "(e.g. graph,update_seeds,recency)")

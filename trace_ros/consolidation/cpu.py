@@ -24,7 +24,7 @@ import dataclasses
 import re
 
 from ..facts import FactDraft, norm
-from ..language.timeanchor import WEEKDAYS, Anchor, find_candidates, is_future, resolve
+from ..language.timeanchor import WEEKDAYS, Anchor, find_candidates, forward_at, resolve, shifted
 from ..ledger import SourceRecord
 from . import rules
 from .extract import ExtractContext
@@ -226,22 +226,26 @@ def _dialogue(source: SourceRecord, text: str, context: ExtractContext,
                 continue
         for clause, offset in rules.clauses(sent):
             for _, st in rules.match_rules(clause):
-                future = None
-                if st.relation == "scheduled_for":  # appointments lie ahead unless told
-                    future = is_future(clause) or not _WAS.search(clause)
-                anchor = resolve(clause, source.source_time, fallback, future)
-                if anchor.fallback:  # no time in the clause: the sentence's, if any
-                    anchor = resolve(sent, source.source_time, fallback, future)
-                if st.relation == "scheduled_for":
+                # Which way a bare day points is read from the grammar around it
+                # (timeanchor.forward_at); an appointment whose clause marks no tense
+                # lies ahead.
+                lean = st.relation == "scheduled_for"
+                anchor = resolve(clause, source.source_time, fallback, lean=lean)
+                if anchor.fallback and not anchor.shift:  # none in the clause: the sentence's
+                    anchor = resolve(sent, source.source_time, fallback, lean=lean)
+                if st.relation == "scheduled_for" and not anchor.shift:
                     # The time the value names ("from Monday to Tuesday" → Tuesday), not
-                    # the sentence's first time expression.
-                    own = resolve(st.value, source.source_time, fallback, future)
+                    # the sentence's first time expression, read the way its clause points.
                     longer = norm(anchor.text).startswith(norm(st.value) + " ") or \
                         norm(anchor.text).startswith(norm(st.value) + ",")
                     if longer:  # "Sunday, 23 February": the rule's value stopped at the comma
                         st = dataclasses.replace(st, value=anchor.text)
-                    elif not own.fallback:
-                        anchor = own
+                    elif norm(anchor.text) != norm(st.value):
+                        at = clause.lower().find(st.value.split()[0]) if st.value else -1
+                        future = forward_at(clause, at, lean=True) if at >= 0 else None
+                        own = resolve(st.value, source.source_time, fallback, future, lean=True)
+                        if not own.fallback:
+                            anchor = own
                 statements.append((sent, clause, offset, st, anchor))
     repair = rules.is_correction(text)  # "Wait, I misread the letter. Friday for the X."
     for sent, clause, offset, st, anchor in statements:
@@ -257,8 +261,6 @@ def _dialogue(source: SourceRecord, text: str, context: ExtractContext,
 
 _REQUEST = re.compile(r"^(?:(?:actually|so|ok|okay|hey|and),?\s+)?(?:can|could|shall|would)\s+"
                       r"(?P<who>we|you)\s+(?:please\s+)?(?P<rest>.+?)\??$", re.I)
-_WAS = re.compile(r"\b(?:(?:was|were)(?!\s+(?:moved|rescheduled|pushed|postponed|changed|shifted|"
-                  r"set|booked|brought))|went|did|had|happened|ago|yesterday|last)\b", re.I)
 
 
 # A belief put with a rising tone ("I thought the lesson was on Friday?") still asserts.
@@ -337,6 +339,11 @@ def _keyed(st: rules.Statement, sent: str, clause: str, offset: int, anchor: Anc
         cue_list.append("correction")
     if relation == "scheduled_for" and "correction" in cue_list:
         anchor = _corrected_day(anchor, value, people.recent_times.get((entity, relation)))
+    said = people.recent_times.get((entity, relation))
+    if anchor.shift and said is not None:  # "pushed back a week": from the time it had
+        moved = shifted(said, anchor.shift)
+        if moved is not None:
+            anchor = dataclasses.replace(anchor, time=moved, text=anchor.shift, fallback=False)
     desc = describe(display, relation, value, st.polarity)
     if anchor.text:
         desc += f" ({anchor.text})"
@@ -432,8 +439,10 @@ def _unkeyed(source: SourceRecord, text: str, people: _People,
         if sent.rstrip().endswith("?") or len(words) < 4 or _CHATTER.match(sent):
             continue
         if not (_FIRST.search(sent) or _SECOND.search(sent)
-                or any(n in sent for n in people.named)):
-            continue  # a remark about nothing in particular ("Nature sure is beautiful.")
+                or any(n in sent for n in people.named) or find_candidates(sent)):
+            # A remark about nothing in particular ("Nature sure is beautiful."); a dated
+            # one is about something ("The plumber is coming on Tuesday").
+            continue
         score = len(words) + 6 * bool(_FIRST.search(sent)) + 4 * bool(_CHANGE.search(sent)) \
             + 4 * bool(_PLAN.search(sent)) + 3 * bool(people.named and _NAME.search(sent)) \
             + 5 * bool(find_candidates(sent))
@@ -448,7 +457,9 @@ def _unkeyed(source: SourceRecord, text: str, people: _People,
     participants += [n for n in people.named if re.search(rf"\b{re.escape(n)}\b", best)]
     if not participants and people.speaker:
         participants.append(people.speaker)
-    return FactDraft(type=_free_type(best), description=third_person(best, people),
+    kind = "plan" if not anchor.fallback and anchor.time > source.source_time \
+        and _free_type(best) == "observation" else _free_type(best)
+    return FactDraft(type=kind, description=third_person(best, people),
                      anchor_time=anchor.time, participants=_uniq(participants),
                      anchor_text=anchor.text, anchor_fallback=anchor.fallback,
                      cues=rules.cues(best),

@@ -4,9 +4,17 @@
 for ONE strict JSON object of facts (type, participants, entity, relation,
 value, polarity, description, time expression) and edges between them. The
 output is parsed defensively (code fences and prose around the object are
-tolerated; a wrong type, a missing description, a record number or edge index
-out of range are not): malformed output makes the whole chunk fall back to the
-CPU extractor, and the fallback is counted and noted on the chunk's jobs.
+tolerated; a wrong type, a missing description, a record number out of range are
+not): malformed output makes the whole chunk fall back to the CPU extractor, and
+the fallback is counted and noted on the chunk's jobs. A bad edge (unknown type,
+an index out of range) costs only that edge: it is dropped, counted and noted.
+
+The edges the model proposes are not taken on trust: the selector hands them to
+the projector as ``proposed.ProposedEdge`` (ends mapped to fact IDs by source and
+draft index, ``project.fact_id_for``), which applies each one when the later of
+its sources is projected, under the rules' own checks (``proposed.py``), with the
+confidence ``consolidation.llm_edge_confidence``. Drops are counted
+(``llm_edges_dropped`` in ``state()``) and noted on the job.
 
 ``ExtractorSelector`` is what the consolidation worker and the projector see:
 an ``Extractor`` (facts for one record) and a ``BatchGate`` (runs before each
@@ -37,6 +45,8 @@ from ..errors import ConfigError, ModelUnavailableError
 from ..facts import FACT_EDGE_TYPES, FACT_TYPES, RELATIONS, FactDraft, norm
 from ..ledger import Job, SourceRecord
 from .extract import ExtractContext, Extractor
+from .project import fact_id_for
+from .proposed import ProposedEdge, ProposedEnd
 
 ROLE = "consolidation_llm"
 SYSTEM_PROMPT = (
@@ -78,6 +88,7 @@ class LlmEdge:
 class ChunkResult:
     drafts: list[list[FactDraft]]  # aligned with the chunk's sources
     edges: list[LlmEdge]
+    dropped_edges: tuple[str, ...] = ()  # why each bad edge was left out (lenient parse)
 
 
 def render_records(sources: Sequence[SourceRecord], contexts: Sequence[ExtractContext]) -> str:
@@ -178,8 +189,12 @@ def _draft(obj: Any, source: SourceRecord, ctx: ExtractContext) -> FactDraft:
 
 
 def parse_output(text: str, sources: Sequence[SourceRecord],
-                 contexts: Sequence[ExtractContext]) -> ChunkResult:
-    """Parse the model's reply for a chunk of ``sources``; raises ``MalformedOutput``."""
+                 contexts: Sequence[ExtractContext],
+                 dropped: list[str] | None = None) -> ChunkResult:
+    """Parse the model's reply for a chunk of ``sources``; raises ``MalformedOutput``.
+
+    With a ``dropped`` list, a bad edge is left out and its reason appended there
+    (and to the result's ``dropped_edges``) instead of failing the whole reply."""
     obj = _json_object(text)
     facts = obj.get("facts")
     edges = obj.get("edges", [])
@@ -199,19 +214,30 @@ def parse_output(text: str, sources: Sequence[SourceRecord],
         drafts[i].append(_draft(fact, sources[i], contexts[i]))
         where.append((i, len(drafts[i]) - 1))
     out_edges: list[LlmEdge] = []
+    bad: list[str] = []
     for edge in edges:
-        if not isinstance(edge, dict):
-            raise MalformedOutput("an edge is not an object")
-        etype = _text(edge.get("type"), "edge type").lower()
-        if etype not in FACT_EDGE_TYPES:
-            raise MalformedOutput(f"edge type: {etype!r} is not one of {', '.join(FACT_EDGE_TYPES)}")
-        ends = [edge.get("from"), edge.get("to")]
-        if not all(isinstance(e, int) and not isinstance(e, bool) and 0 <= e < len(where)
-                   for e in ends) or ends[0] == ends[1]:
-            raise MalformedOutput(f"edge {ends!r}: indices must name two different facts")
-        out_edges.append(LlmEdge(etype, where[ends[0]], where[ends[1]],
-                                 _text(edge.get("why"), "why")))
-    return ChunkResult(drafts, out_edges)
+        try:
+            out_edges.append(_edge(edge, where))
+        except MalformedOutput as exc:
+            if dropped is None:
+                raise
+            bad.append(str(exc))
+    if dropped is not None:
+        dropped.extend(bad)
+    return ChunkResult(drafts, out_edges, tuple(bad))
+
+
+def _edge(edge: Any, where: list[tuple[int, int]]) -> LlmEdge:
+    if not isinstance(edge, dict):
+        raise MalformedOutput("an edge is not an object")
+    etype = _text(edge.get("type"), "edge type").lower()
+    if etype not in FACT_EDGE_TYPES:
+        raise MalformedOutput(f"edge type: {etype!r} is not one of {', '.join(FACT_EDGE_TYPES)}")
+    ends = [edge.get("from"), edge.get("to")]
+    if not all(isinstance(e, int) and not isinstance(e, bool) and 0 <= e < len(where)
+               for e in ends) or ends[0] == ends[1]:
+        raise MalformedOutput(f"edge {ends!r}: indices must name two different facts")
+    return LlmEdge(etype, where[ends[0]], where[ends[1]], _text(edge.get("why"), "why"))
 
 
 class LlmExtractor:
@@ -248,11 +274,12 @@ class LlmExtractor:
 
     def extract_chunk(self, sources: Sequence[SourceRecord], contexts: Sequence[ExtractContext]
                       ) -> tuple[ChunkResult | None, str]:
-        """(parsed result, "") or (None, why it was malformed); the caller falls back."""
+        """(parsed result, "") or (None, why it was malformed); the caller falls back.
+        Bad edges alone do not make a reply malformed (``ChunkResult.dropped_edges``)."""
         self.chunks += 1
         text = self.generate(self.prompt(sources, contexts))
         try:
-            return parse_output(text, sources, contexts), ""
+            return parse_output(text, sources, contexts, []), ""
         except MalformedOutput as exc:
             self.fallbacks += 1
             self.last_fallback = str(exc)
@@ -289,6 +316,11 @@ class ExtractorSelector:
     LLM runs in ``before_batch`` (outside the write transaction) and its drafts
     are served from a cache by ``extract``; records it could not handle go to
     the CPU extractor with the projector's own context.
+
+    It is also the projector's ``proposed.EdgeProposer``: the model's edges wait,
+    keyed by the source that completes them, until the projector checks them.
+    What the projector drops is noted on the job through the dict ``notes()``
+    handed to the worker for this batch (the worker records it after projecting).
     """
 
     def __init__(self, config: ConsolidationConfig, cpu: Extractor, *, model_path: str = "",
@@ -305,7 +337,12 @@ class ExtractorSelector:
         self.deferred_batches = 0
         self._cache: dict[int, list[FactDraft]] = {}
         self.edges: dict[int, list[LlmEdge]] = {}  # by source seq, this batch's LLM edges
+        self._proposals: dict[int, list[ProposedEdge]] = {}  # by the seq that completes them
+        self._job_of: dict[int, int] = {}  # source seq -> job ID, this batch
+        self.edges_added = 0
+        self.edges_dropped = 0
         self._notes: dict[int, str] = {}
+        self._handed: dict[int, str] | None = None  # this batch's notes, once handed out
         self._next_try = 0.0
         self._unavailable = ""
         self.model_dir: Path | None = None
@@ -372,7 +409,12 @@ class ExtractorSelector:
     def before_batch(self, jobs: list[Job]) -> float | None:
         self._cache.clear()
         self.edges.clear()
+        # Proposals the last batch never reached (a fenced job, a source left without facts).
+        self.edges_dropped += sum(len(v) for v in self._proposals.values())
+        self._proposals.clear()
+        self._job_of = {j.source.seq: j.job_id for j in jobs}
         self._notes.clear()
+        self._handed = None
         if self.config.extractor == "cpu":
             return None
         llm = self._ensure_llm()
@@ -397,11 +439,29 @@ class ExtractorSelector:
                 self._cache[j.source.seq] = result.drafts[i]
             for edge in result.edges:
                 self.edges.setdefault(chunk[edge.src[0]].source.seq, []).append(edge)
+                p = _proposal(edge, sources, result.drafts)
+                self._proposals.setdefault(p.due_seq, []).append(p)
+            if result.dropped_edges:
+                self.settle(chunk[0].source.seq, 0, list(result.dropped_edges))
         return None
 
     def notes(self) -> dict[int, str]:
         out, self._notes = self._notes, {}
+        self._handed = out
         return out
+
+    def proposals_for(self, seq: int) -> list[ProposedEdge]:
+        return self._proposals.pop(seq, [])
+
+    def settle(self, seq: int, added: int, dropped: list[str]) -> None:
+        self.edges_added += added
+        self.edges_dropped += len(dropped)
+        job = self._job_of.get(seq)
+        if not dropped or job is None:
+            return
+        notes = self._handed if self._handed is not None else self._notes
+        note = f"llm edges dropped ({len(dropped)}): " + "; ".join(dropped)
+        notes[job] = f"{notes[job]}; {note}" if notes.get(job) else note
 
     def extract(self, source: SourceRecord, context: ExtractContext) -> list[FactDraft]:
         cached = self._cache.get(source.seq)
@@ -420,10 +480,22 @@ class ExtractorSelector:
             "extractor_mode": self.config.extractor, "extractor": self.name,
             "llm_device": self.device or "-", "llm_deferred_batches": self.deferred_batches,
             "llm_fallback_chunks": self.llm.fallbacks if self.llm is not None else 0,
+            "llm_edges_added": self.edges_added, "llm_edges_dropped": self.edges_dropped,
             "extractor_reason": self.reason or "-"}
         if self.admission is not None:
             out.update(self.admission.state())
         return out
+
+
+def _proposal(edge: LlmEdge, sources: Sequence[SourceRecord],
+              drafts: Sequence[Sequence[FactDraft]]) -> ProposedEdge:
+    """An edge of the model with its ends named as the projector will store them."""
+    def end(at: tuple[int, int]) -> ProposedEnd:
+        src = sources[at[0]]
+        return ProposedEnd(src.subject_id, src.seq, fact_id_for(src.source_id, at[1]),
+                           drafts[at[0]][at[1]].description)
+
+    return ProposedEdge(edge.type, end(edge.src), end(edge.dst), edge.why)
 
 
 def make_selector(config: MemoryConfig, cpu: Extractor) -> ExtractorSelector:

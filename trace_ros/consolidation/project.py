@@ -49,7 +49,9 @@ from ..ledger import Job, Ledger, SourceRecord
 from ..state import recompute_validity
 from .extract import ExtractContext, Extractor
 from .hierarchy import Hierarchy
-from .link import Linker
+from .link import Linker, LinkResult
+from .proposed import EdgeProposer, apply_proposals
+from .supersede import Supersession
 
 VALUE_ENTITY_RELATIONS = ("lives_in", "works_at", "located_at")
 
@@ -75,6 +77,7 @@ class GraphProjector:
         generation = GraphStore.generation_now(conn) + 1
         hierarchy = Hierarchy(conn, self.config, generation)
         linker = Linker(conn, self.config, hierarchy)
+        linker.same_thing = Supersession(conn, self.config.same_thing_cosine)
         contexts = _ContextCache(conn)
         outcomes: dict[int, str] = {}
         for job in sorted(jobs, key=lambda j: j.source.seq):
@@ -99,9 +102,20 @@ class GraphProjector:
         GraphStore.insert_edges(conn, source.subject_id, _membership(source, facts),
                                 generation)
         result = linker.link(source, facts, drafts, prev_seq)
+        if not any(e[0] == "updates" for e in result.edges):
+            linker.same_thing.link(source, facts, result)
         GraphStore.insert_edges(conn, source.subject_id, result.edges, generation)
+        self._proposed_edges(conn, source, generation, result)
         recompute_validity(conn, affected | result.affected, generation)
         return "revise" if result.revised else "add"
+
+    def _proposed_edges(self, conn: sqlite3.Connection, source: SourceRecord, generation: int,
+                        result: LinkResult) -> None:
+        """Edges the extractor proposed (the LLM's) that this source completes, checked
+        like the rules' (``proposed.py``); the facts they touch join ``result``."""
+        if isinstance(self.extractor, EdgeProposer):
+            apply_proposals(conn, source, self.extractor, self.config.llm_edge_confidence,
+                            generation, result)
 
     def _fact(self, source: SourceRecord, index: int, d: FactDraft, generation: int) -> Fact:
         anchor = float(d.anchor_time)

@@ -8,6 +8,24 @@ and only those reach it. Phrases dateparser does not know ("a few days ago",
 "this weekend") are rewritten or computed here. When nothing is found or nothing
 resolves, the caller's fallback time is used and ``fallback`` says so.
 
+Which way a bare weekday or date points is read from the grammar of its clause,
+never from the event it names (``tense``, ``forward_at``): a modal or auxiliary
+future ("will", "'ll", "going to", "about to"), a wish, need or request, an
+imperative, the present tense ("leaves Friday", "is on Friday", "meets on
+Wednesdays": schedules state what comes) and the destination of a plan verb
+("pushed me to Thursday", "booked for Friday", "switched to Tuesdays") point
+forward; the past tense ("-ed", irregular past forms, "was", "did", "ago") points
+backward. An unmarked clause follows the caller's ``lean``. Forward, today's own
+weekday is today; a recurring day ("on Wednesdays", "every Tuesday") is its next
+occurrence at or after the message.
+
+A message may also *change* an anchor rather than name one: "the 14th, not the
+12th" (the rejected time is skipped), "starting this month" / "from next week on"
+(the change takes effect then: ``Anchor.effective``), "pushed back a week",
+"moved up two days", "same time next week" (a shift of the thing's previous anchor:
+``Anchor.shift``; applied to ``previous`` when the caller knows it, else to the
+message's own named date, else left to the linker through ``shifted``).
+
 All times are epoch seconds; calendar arithmetic is done in UTC.
 """
 
@@ -48,6 +66,10 @@ _CANDIDATE = re.compile(
     rf"|(?:{_MONTH})\s+{_DAYNUM})\b(?:,?\s+\d{{4}})?"
     rf"|(?:{_WD})(?:\s+(?:{_PART}))?"
     rf"|{_DAYNUM}\s+(?:of\s+)?(?:{_MONTH})\b(?:,?\s+\d{{4}})?"
+    # "on the 14th", "it's the 14th, not the 12th": a day of the month alone only where
+    # nothing follows it ("on the 2nd attempt" is none) and not a rank "in the 3rd".
+    rf"|(?<!\bin\s)the\s+\d{{1,2}}(?:st|nd|rd|th)\b(?=\s*(?:[,.;:!?)]|$)|\s+(?:not|instead|"
+    r"rather|or|at|to|until|till)\b)"
     rf"|(?:{_MONTH})\s+{_DAYNUM}\b(?:,?\s+\d{{4}})?"
     r"|\d{4}-\d{2}-\d{2}"
     r"|\d{1,2}/\d{1,2}/\d{2,4}"
@@ -56,14 +78,171 @@ _CANDIDATE = re.compile(
     rf")(?:{_CLOCK})",
     re.I)
 
-# Words that point a weekday or month at the future ("on Tuesday" in a plan).
-_FUTURE = re.compile(
-    r"\b(?:will|shall|going\s+to|gonna|plan(?:s|ning)?|schedul\w*|reschedul\w*|postpon\w*|"
-    r"next|upcoming|coming|tomorrow|can'?t\s+wait|looking\s+forward|hope\s+to|want\s+to|"
-    r"would\s+like|about\s+to|need\s+to|have\s+to|move\s+\w+(?:\s+\w+){0,3}\s+to|"
-    r"push\s+\w+(?:\s+\w+){0,3}\s+to|until|till|remind|is\s+on|are\s+on|'ll|"
-    r"(?:moved|pushed|shifted|changed)\s+(?:\w+\s+){0,4}?(?:to|until|for)|is\s+now|are\s+now)\b",
-    re.I)
+# -- tense and mood ---------------------------------------------------------------------
+# Closed-class grammar only (auxiliaries, modals, the irregular past forms of English
+# verbs, determiners): no list of events. Strong future marks beat the past tense ("I
+# told her I'll come on Friday"); the past beats the present ("the film we saw is on
+# Friday" is rare, "I'm glad we went on Friday" is not).
+
+# A future by auxiliary, intention, wish, need or request.
+_FUTURE_AUX = re.compile(
+    r"'ll\b|\b(?:will|shall|won'?t|gonna|wanna|gotta|about\s+to|going\s+to|"
+    r"(?:want|need|have|has|hope|plan|intend|expect|mean|wish)(?:s|ing)?\s+to|"
+    r"(?:would|'d)\s+(?:like|love|rather|prefer)|can'?t\s+wait|look(?:s|ing)?\s+forward|"
+    r"let'?s|let\s+us|remind|remember\s+to|don'?t\s+forget|make\s+sure|please|"
+    r"(?:can|could|would|will)\s+(?:you|we)|should|must|might)\b", re.I)
+# "was going to", "were about to": a future seen from the past is past.
+_WAS_GOING = re.compile(r"\b(?:was|were)\s+(?:going\s+to|gonna|about\s+to)\b", re.I)
+_PAST_AUX = re.compile(
+    r"\b(?:was|were|wasn'?t|weren'?t|did|didn'?t|had|hadn'?t|couldn'?t|used\s+to|ago|"
+    r"yesterday|last\s+(?:night|week|weekend|month|year|time))\b", re.I)
+# Irregular past forms (words that are also common nouns or present forms left out:
+# "read", "put", "set", "shot", "bit", "rose", "sat").
+_PAST_IRREGULAR = re.compile(
+    r"\b(?:went|came|saw|took|made|met|ran|gave|found|wrote|bought|built|won|taught|began|"
+    r"spent|brought|ate|drove|flew|sang|swam|held|told|felt|kept|sent|heard|sold|thought|"
+    r"lost|paid|caught|said|knew|grew|threw|wore|woke|rode|broke|spoke|stole|chose|froze|"
+    r"fell|forgot|became|stood|understood|slept|fought|shook|forgave|dug|hung|slid|stuck|"
+    r"struck|swung|meant|dealt|fled|lent|wept|swept|crept|leapt|knelt|rang|drank|sank|"
+    r"shone|hid|arose|awoke|overslept|mistook|withdrew|(?<!the\s)(?<!on\s)(?<!to\s)left|"
+    r"(?<!'ve\s)(?<!have\s)(?<!has\s)(?<!'s\s)got)\b", re.I)
+_ED = re.compile(r"\b[a-z]{3,}ed\b", re.I)
+# A word before an "-ed" form that makes it an adjective or a passive in the present
+# ("the updated plan", "I'm excited", "is scheduled for"), not a past tense.
+_ED_NOT_PAST_BEFORE = frozenset((
+    "the", "a", "an", "my", "your", "our", "his", "her", "their", "its", "this", "that",
+    "these", "those", "is", "are", "am", "be", "been", "being", "get", "gets", "getting",
+    "feel", "feels", "seem", "seems", "look", "looks", "so", "very", "really", "super", "too",
+    "pretty", "quite", "kinda", "totally", "all", "more", "most", "less", "fully", "well",
+    "i'm", "you're", "we're", "they're", "it's", "he's", "she's", "that's", "not", "now"))
+_ED_NOT_VERB = frozenset(("hundred", "sacred", "naked", "wicked", "beloved", "kindred",
+                          "rugged", "ragged", "jagged", "crooked", "wretched"))
+_PRESENT = re.compile(
+    r"'m\b|'re\b|\b(?:it|he|she|that|there|what|who|here|where|everything|nothing)'s\b|"
+    r"\b(?:am|is|are|isn'?t|aren'?t|do|does|don'?t|doesn'?t|has|have|can|tonight|tomorrow|"
+    r"next|upcoming|every|each)\b", re.I)
+# A base-form verb opening a clause and taking an object: an imperative ("Call me on
+# Sunday", "Take the bins out Tuesday").
+_IMPERATIVE = re.compile(
+    r"^(?:(?:ok|okay|so|and|actually|please|hey|oh|also|then|just|but|now)\b[,\s]*)*"
+    r"(?P<verb>[a-z]+)\s+(?:the|a|an|my|your|our|his|her|their|me|you|us|him|them|it|this|that|"
+    r"these|those|up|out|down|off|back|over)\b", re.I)
+_NOT_VERBS = frozenset((
+    "i", "you", "we", "they", "he", "she", "it", "there", "here", "this", "that", "these",
+    "those", "the", "a", "an", "my", "your", "our", "his", "her", "their", "what", "who",
+    "when", "where", "why", "how", "which", "if", "as", "at", "in", "on", "for", "with",
+    "from", "by", "to", "of", "and", "but", "or", "so", "then", "all", "some", "both", "one",
+    "last", "next", "every", "each", "today", "tomorrow", "yesterday", "tonight", "after",
+    "before", "since", "until", "because", "while", "once", "about", "over", "up", "out",
+    *WEEKDAYS))
+# A verb that plans or moves a thing in time: what follows "to"/"for" is its new time
+# ("pushed me to Thursday", "booked the haircut for Friday"), whatever its tense.
+_PLAN_VERB = (r"(?:re)?schedul\w*|book\w*|plan\w*|arrang\w*|set|sets|setting|mov(?:e|ed|es|ing)|"
+              r"push\w*|shift\w*|switch\w*|chang\w*|postpon\w*|delay\w*|bump\w*|swap\w*|put|puts|"
+              r"putting|bring\w*|brought|pencil\w*|slot\w*|confirm\w*|reserv\w*|fix\w*")
+_DESTINATION = re.compile(
+    rf"\b(?:{_PLAN_VERB})\b[^.!?;:]{{0,60}}?\b(?:to|for|until|till|into)\s+$", re.I)
+_EFFECTIVE = re.compile(r"\b(?:starting|beginning|commencing|effective|as\s+of|from)\s+$", re.I)
+_REJECTED = re.compile(r"\b(?:not|instead\s+of|rather\s+than|no\s+longer|isn'?t|aren'?t|"
+                       r"wasn'?t|weren'?t)\s+(?:(?:on|at|for|in)\s+)?$", re.I)
+_CHANGE_FROM = re.compile(r"\b(?:mov|push|shift|switch|chang|reschedul|postpon|bump|brought|"
+                          r"bring|swap|delay)\w*\b[^.!?;]{0,60}?\bfrom\s+$", re.I)
+_BE_NOW = re.compile(r"(?:'m|'re|'s|\b(?:is|are|am))\s+(?:(?:now|still|also|then|actually|"
+                     r"definitely|probably|due|on|at|this|every)\s+){0,3}$", re.I)
+_BE_PAST = re.compile(r"\b(?:was|were)\s+(?:(?:still|also|then|actually|on|at|this|every)\s+)"
+                      r"{0,3}$", re.I)
+_THIRD_SINGULAR = re.compile(r"\b([a-z]+[^s\W'])s\s+(?:(?:on|at|this|every|each|from|until|"
+                             r"till)\s+)?$", re.I)
+_NOT_THIRD = frozenset(("is", "was", "has", "does", "this", "its", "his", "us", "plus",
+                        "always", "sometimes", "perhaps", "besides", "thanks", "news", "yes",
+                        "days", "weeks", "months", "years", "hours", "minutes", "times",
+                        "nights", "mornings", "evenings", "afternoons", "weekends"))
+_CLAUSE_END = re.compile(r"[.;!?]+(?:\s+|$)|\s+-\s+|,\s+(?!\d)|\s+(?:and|but|because|"
+                         r"while|although|though|when|whereas)\s+", re.I)
+_RECUR_BEFORE = re.compile(r"\b(?:every|each)\s+(?:other\s+|single\s+)?$", re.I)
+_RECUR_AFTER = re.compile(r"s\b(?:\s+at\s+(\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)?|noon)"
+                          r"(?![\w:]))?", re.I)
+_BARE_WD = re.compile(rf"({_WD})(?: ({_PART}))?(?: at (?:(\d{{1,2}})(?::(\d{{2}}))? ?"
+                      r"(am|pm|a\.m\.|p\.m\.)?|(noon)))?")
+_PART_HOUR = {"morning": 9, "afternoon": 15, "evening": 18, "night": 20}
+
+
+def tense(text: str) -> str:
+    """The tense or mood that sets which way ``text``'s times point: "future" (a modal or
+    auxiliary future, a wish or request), "past", "present" (a present-tense verb, a
+    progressive, an imperative) or "" when the text marks none."""
+    t = _WAS_GOING.sub(" was ", text)
+    if _FUTURE_AUX.search(t):
+        return "future"
+    if _is_past(t):
+        return "past"
+    if _PRESENT.search(t) or _imperative(t):
+        return "present"
+    return ""
+
+
+def _is_past(text: str) -> bool:
+    if _PAST_AUX.search(text) or _PAST_IRREGULAR.search(text):
+        return True
+    for m in _ED.finditer(text):
+        word = m.group(0).lower()
+        if word.endswith("eed") or word in _ED_NOT_VERB:
+            continue
+        before = text[:m.start()].split()
+        if before and before[-1].lower().replace("\u2019", "'") in _ED_NOT_PAST_BEFORE:
+            continue
+        return True
+    return False
+
+
+def _imperative(text: str) -> bool:
+    m = _IMPERATIVE.match(text.strip())
+    if not m:
+        return False
+    verb = m.group("verb").lower()
+    return verb not in _NOT_VERBS and not verb.endswith(("ed", "ing", "ly", "s"))
+
+
+def _clause(text: str, pos: int) -> str:
+    """The clause of ``text`` around character ``pos``."""
+    start, end = 0, len(text)
+    for m in _CLAUSE_END.finditer(text):
+        if m.end() <= pos:
+            start = m.end()
+        elif m.start() >= pos:
+            end = m.start()
+            break
+    return text[start:end]
+
+
+def forward_at(text: str, pos: int, lean: bool = False) -> bool:
+    """Whether a bare weekday or date at character ``pos`` of ``text`` points forward:
+    the new time of a plan verb ("pushed me to Thursday"), a copula right before it ("is
+    on Friday" / "was on Friday"), else the tense of its clause, else a present-tense
+    verb right before it ("leaves Friday"), else the tense of the whole text, else
+    ``lean``."""
+    way = _direction(text, pos)
+    return way != "past" if way else lean
+
+
+def _direction(text: str, pos: int) -> str:
+    """``forward_at``'s reading: "future" (a future, a plan verb's new time), "present",
+    "past", or "" when nothing marks it."""
+    before = text[:pos]
+    if _DESTINATION.search(before) or _EFFECTIVE.search(before):
+        return "future"
+    if _BE_NOW.search(before):
+        return "present"
+    if _BE_PAST.search(before):
+        return "past"
+    t = tense(_clause(text, pos))
+    if t:
+        return t
+    third = _THIRD_SINGULAR.search(before)
+    if third and third.group(1).lower() + "s" not in _NOT_THIRD:
+        return "present"
+    return tense(text)
+
 
 _WORD_NUM = {"a few": "3", "a couple of": "2", "a couple": "2", "couple of": "2",
              "several": "3"}
@@ -76,18 +255,26 @@ _SPACE = re.compile(r"\s+")
 @dataclass(frozen=True)
 class Anchor:
     """A resolved time anchor: ``time`` (epoch s), the expression it came from
-    (empty on fallback) and whether the fallback time was used."""
+    (empty on fallback) and whether the fallback time was used.
+
+    ``shift``: a change stated relative to the thing's previous time ("pushed back a
+    week"), as said; when neither the caller's ``previous`` nor a date named in the
+    message could carry it, ``fallback`` is true, ``text`` is the phrase and the linker
+    applies it with ``shifted(previous, text)``. ``effective``: when a stated change
+    takes effect ("starting this month": the 1st), or None."""
 
     time: float
     text: str = ""
     fallback: bool = True
+    shift: str = ""
+    effective: float | None = None
 
 
 # Every candidate contains one of these; most sentences contain none, and this test
 # is several times cheaper than the full pattern.
 _QUICK = re.compile(
     rf"\d|ago\b|yesterday|today|tonight|tomorrow|week|month|year|\bdays?\b|night|morning|"
-    rf"afternoon|evening|other\s+day|{_SEASON}|\b(?:{_WD})\b|\b(?:{_MONTH})\b|"
+    rf"afternoon|evening|other\s+day|{_SEASON}|\b(?:{_WD})s?\b|\b(?:{_MONTH})\b|"
     rf"\b(?:last|this|next)\s+(?:{_WD_ABBR})\b", re.I)
 
 
@@ -115,24 +302,207 @@ def _is_false_month(expr: str) -> bool:
 
 
 def is_future(text: str) -> bool:
-    """Whether the phrasing points forward (so a bare weekday/month is the next one)."""
-    return bool(_FUTURE.search(text))
+    """Whether the phrasing points forward (so a bare weekday/month is the next one), read
+    at its first time expression (``forward_at``; "We planned it for Friday" is ahead),
+    else from its tense: a future, a wish or request, an imperative or the present.
+    Callers resolving several expressions of one text should ask ``forward_at`` for each."""
+    cands = find_candidates(text)
+    if cands:
+        return forward_at(text, cands[0].start())
+    return tense(text) in ("future", "present")
 
 
 def resolve(text: str, message_time: float, fallback_time: float | None = None,
-            future: bool | None = None) -> Anchor:
+            future: bool | None = None, *, previous: float | None = None,
+            lean: bool = False) -> Anchor:
     """The first resolvable time expression of ``text`` against ``message_time``;
     else an anchor at ``fallback_time`` (or ``message_time``) with ``fallback``.
-    ``future`` says whether a bare weekday or month is the next one (default:
-    guessed from the wording)."""
-    for m in find_candidates(text):
-        if future is None:
-            future = is_future(text)
-        when = resolve_expression(m.group(0), message_time, future)
-        if when is not None:
-            return Anchor(when, _SPACE.sub(" ", m.group(0).strip()), False)
+
+    ``future`` says whether a bare weekday or date is the next one; None (the default)
+    reads it per expression from the grammar around it (``forward_at``), ``lean``
+    deciding a clause that marks no tense. A time the message rejects ("not the 12th",
+    "instead of Monday", "moved from Monday to …") is skipped; one a change starts from
+    ("starting next month") becomes ``effective`` and the other times are read from it.
+    A shift ("pushed back a week", "moved up two days", "same time next week") moves
+    ``previous`` (the thing's earlier anchor) when given, else the date the message
+    names; with neither it falls back, keeping the phrase in ``text`` and ``shift``."""
+    cands = find_candidates(text)
+    shift = _find_shift(text)
+    values: list[re.Match[str]] = []
+    effective: re.Match[str] | None = None
+    for k, m in enumerate(cands):
+        if shift is not None and shift.start <= m.start() < shift.end:
+            continue  # "same time next week": part of the shift
+        before = text[:m.start()]
+        if _REJECTED.search(before):
+            continue  # "the 14th, not the 12th"
+        nxt = cands[k + 1] if k + 1 < len(cands) else None
+        to_next = nxt is not None and bool(_TO_NEXT.fullmatch(text[m.end():nxt.start()]))
+        if to_next and _CHANGE_FROM.search(before):
+            continue  # "moved from Monday to Tuesday": Monday no longer holds
+        if _EFFECTIVE.search(before) and not (to_next and before.rstrip().lower()
+                                              .endswith("from")):
+            effective = effective or m  # "starting this month"; "from Monday to Friday" is a span
+            continue
+        values.append(m)
     base = message_time if fallback_time is None else fallback_time
+    if shift is not None and not any(_DESTINATION.search(text[:m.start()])
+                                     or _BE_NOW.search(text[:m.start()]) for m in values):
+        # A time stated as the new one ("to Monday", "is now Friday") wins over a shift.
+        return _shift_anchor(shift, values, message_time, previous, base)
+    start = _effective_start(effective.group(0), message_time) if effective else None
+    for m in values:
+        expr, recurring, said = _recurrence(text, m)
+        way = _direction(text, m.start()) if future is None else ""
+        fwd = future if future is not None else (way != "past" if way else lean or recurring)
+        at = start if start is not None and fwd and start > message_time else message_time
+        when = resolve_expression(expr, at, fwd)
+        if way == "present" and when is not None and _YEARLESS_DATE.search(expr):
+            # "My birthday is May 5th": only the year is open, and a date just past is
+            # likelier than one almost a year ahead: the nearer of the two.
+            behind = resolve_expression(expr, at, False)
+            if behind is not None and abs(behind - at) < abs(when - at):
+                when = behind
+        if when is None:
+            continue
+        if recurring and fwd and when < message_time and " " in expr.strip():
+            when += 7 * 86400.0  # "Wednesdays at 7" said at 8 pm: next week's
+        return Anchor(when, _SPACE.sub(" ", said.strip()), False, effective=start)
+    if effective is not None and start is not None:
+        return Anchor(start, _SPACE.sub(" ", effective.group(0).strip()), False,
+                      effective=start)
     return Anchor(base, "", True)
+
+
+_YEARLESS_DATE = re.compile(rf"^(?:(?:{_WD}),? )?(?:{_DAYNUM} (?:of )?(?:{_MONTH})|(?:{_MONTH}) "
+                            rf"{_DAYNUM})$", re.I)
+_TO_NEXT = re.compile(r"\s*,?\s*(?:to|until|till|through|thru|-)\s+", re.I)
+
+
+def _recurrence(text: str, m: re.Match[str]) -> tuple[str, bool, str]:
+    """For candidate ``m``: the expression to resolve, whether it names a recurring day
+    ("on Wednesdays at 7", "every Tuesday", "Tuesday evenings") and how it was said."""
+    expr = m.group(0)
+    if not _BARE_WD.fullmatch(_SPACE.sub(" ", expr.strip().lower())):
+        return expr, False, expr
+    after = _RECUR_AFTER.match(text, m.end())
+    if after:
+        said = text[m.start():after.end()]
+        if after.group(1) and " at " not in expr.lower():
+            return f"{expr} at {after.group(1)}", True, said
+        return expr, True, said
+    return expr, bool(_RECUR_BEFORE.search(text[:m.start()])), expr
+
+
+def _effective_start(expr: str, message_time: float) -> float | None:
+    """When a change "starting <expr>" takes effect: the first day of a named week,
+    month or year ("starting this month": the 1st), else the time ``expr`` names ahead."""
+    e = _SPACE.sub(" ", expr.strip().lower())
+    day0 = datetime.fromtimestamp(message_time, tz=UTC).replace(
+        hour=0, minute=0, second=0, microsecond=0)
+    m = re.fullmatch(r"(this|next|coming) (week|month|year)", e)
+    if m:
+        k = 0 if m.group(1) == "this" else 1
+        if m.group(2) == "week":
+            start = day0 - timedelta(days=day0.weekday()) + timedelta(weeks=k)
+        elif m.group(2) == "month":
+            months = day0.year * 12 + day0.month - 1 + k
+            start = day0.replace(year=months // 12, month=months % 12 + 1, day=1)
+        else:
+            start = day0.replace(year=day0.year + k, month=1, day=1)
+        return start.timestamp()
+    if e in ("today", "tonight", "tomorrow"):
+        return (day0 + timedelta(days=e == "tomorrow")).timestamp()
+    return resolve_expression(expr, message_time, True)
+
+
+# -- anchor shifts ----------------------------------------------------------------------
+_SHIFT_UNIT = r"minute|hour|day|night|week|fortnight|month|year"
+# Every shift names a unit and a direction; substring tests in C rule out most texts.
+_SHIFT_UNITS = ("minute", "hour", "day", "night", "week", "fortnight", "month", "year",
+                "tomorrow")
+_SHIFT_WAYS = ("back", "up", "forward", "out", "later", "earlier", "delay", "postpon", "same")
+_SHIFT = re.compile(
+    r"\b(?:(?P<verb>push(?:ed|es|ing)?|mov(?:e|ed|es|ing)|bump(?:ed|s|ing)?|"
+    r"shift(?:ed|s|ing)?|bring(?:s|ing)?|brought|set(?:s|ting)?|put(?:s|ting)?|"
+    r"pull(?:ed|s|ing)?|slid(?:e|es|ing)?|slip(?:ped|s|ping)?|delay(?:ed|s|ing)?|"
+    r"postpon(?:e|ed|es|ing))"
+    r"(?:\s+(?!(?:back|forward|up|out|by|for|a|an)\b)[\w'-]+){0,4}?"
+    r"\s+(?:(?P<dir>back|forward|up|out|earlier|later)\s+)?(?:(?:by|for)\s+)?"
+    rf"(?P<n>{_NUM})\s+(?P<unit>{_SHIFT_UNIT})s?(?:\s+(?P<dir2>later|earlier|back|forward))?"
+    rf"|(?P<n2>{_NUM})\s+(?P<unit2>{_SHIFT_UNIT})s?\s+(?P<dir3>later|earlier)\s+than\b"
+    r"|same\s+time\s+(?P<same>next\s+week|next\s+month|tomorrow)"
+    r")\b(?!\s+ago)", re.I)
+
+
+class _Shift:
+    """A stated change of a thing's time: ``n`` (signed) ``unit``s, said as ``phrase``."""
+
+    __slots__ = ("end", "n", "phrase", "start", "unit")
+
+    def __init__(self, m: re.Match[str], n: int, unit: str) -> None:
+        self.start, self.end = m.start(), m.end()
+        self.phrase = _SPACE.sub(" ", m.group(0).strip())
+        self.n, self.unit = n, unit
+
+    def apply(self, t: float) -> float:
+        d = datetime.fromtimestamp(t, tz=UTC)
+        if self.unit in ("month", "year"):
+            months = d.year * 12 + d.month - 1 + self.n * (12 if self.unit == "year" else 1)
+            y, mo = months // 12, months % 12 + 1
+            last = (datetime(y + mo // 12, mo % 12 + 1, 1) - timedelta(days=1)).day
+            return d.replace(year=y, month=mo, day=min(d.day, last)).timestamp()
+        days = {"minute": 1 / 1440, "hour": 1 / 24, "day": 1, "night": 1, "week": 7,
+                "fortnight": 14}[self.unit]
+        return t + self.n * days * 86400.0
+
+
+def _find_shift(text: str) -> _Shift | None:
+    """The first shift of a thing's time that ``text`` states with a clear direction."""
+    low = text.lower()
+    if not any(u in low for u in _SHIFT_UNITS) or not any(w in low for w in _SHIFT_WAYS):
+        return None
+    for m in _SHIFT.finditer(text):
+        if m.group("same"):
+            which = m.group("same").lower()
+            return _Shift(m, 1, "day" if which == "tomorrow" else which.split()[-1])
+        n = _count(_SPACE.sub(" ", (m.group("n") or m.group("n2")).lower()))
+        unit = (m.group("unit") or m.group("unit2")).lower()
+        way = (m.group("dir") or m.group("dir2") or m.group("dir3") or "").lower()
+        verb = (m.group("verb") or "").lower()
+        if way in ("back", "out", "later") or not way and verb.startswith(("delay", "postpon")):
+            sign = 1
+        elif way in ("forward", "up", "earlier"):
+            sign = -1
+        else:
+            continue  # "moved it two days": no direction said
+        if n is not None:
+            return _Shift(m, sign * n, unit)
+    return None
+
+
+def _shift_anchor(shift: _Shift, values: list[re.Match[str]], message_time: float,
+                  previous: float | None, fallback: float) -> Anchor:
+    if previous is not None:
+        return Anchor(shift.apply(previous), shift.phrase, False, shift=shift.phrase)
+    for m in values:
+        # The thing's own date named in the message ("the Friday dinner got pushed back a
+        # week"): a plan is moved before it happens, so the date is read ahead.
+        when = resolve_expression(m.group(0), message_time, True)
+        if when is not None:
+            return Anchor(shift.apply(when), f"{_SPACE.sub(' ', m.group(0).strip())}, "
+                          f"{shift.phrase}", False, shift=shift.phrase)
+    if shift.phrase.lower().startswith("same"):
+        return Anchor(shift.apply(message_time), shift.phrase, False, shift=shift.phrase)
+    return Anchor(fallback, shift.phrase, True, shift=shift.phrase)
+
+
+def shifted(previous: float, text: str) -> float | None:
+    """``previous`` moved by the shift ``text`` states ("pushed back a week": +7 days;
+    "moved up two days": -2 days), or None when it states none. For the linker, which
+    knows a thing's previous anchor when the extractor did not."""
+    shift = _find_shift(text)
+    return None if shift is None else shift.apply(previous)
 
 
 def resolve_expression(expr: str, message_time: float, future: bool = False) -> float | None:
@@ -156,6 +526,9 @@ def resolve_expression(expr: str, message_time: float, future: bool = False) -> 
     e = re.sub(r"^within ", "in ", e)
     e = re.sub(r"^in the next ", "in ", e)
     e = re.sub(r"^(?:this|coming|the coming) (?=" + _WD + ")", "", e)
+    day = _weekday(e, base, future)
+    if day is not None:
+        return day.replace(tzinfo=UTC).timestamp()
     e = re.sub(r"^(?:past|previous) ", "last ", e)
     # dateparser reads "next tuesday" as the coming one, which is what people mean.
     pref = "future" if future or e.startswith(("next ", "in ")) else "past"
@@ -275,11 +648,42 @@ def _special(e: str, base: datetime, future: bool,
     return None
 
 
+def _weekday(e: str, base: datetime, future: bool) -> datetime | None:
+    """A bare weekday, with a part of the day or a clock time: ahead (today's weekday
+    is today) or, in a past narrative, behind (today's, unless that is still to come)."""
+    m = _BARE_WD.fullmatch(e)
+    if not m:
+        return None
+    day0 = base.replace(hour=0, minute=0, second=0, microsecond=0)
+    wd = WEEKDAYS.index(m.group(1))
+    delta = (wd - day0.weekday()) % 7 if future else -((day0.weekday() - wd) % 7)
+    hour, minute = _PART_HOUR.get(m.group(2) or "", 0), 0
+    if m.group(6):
+        hour = 12
+    elif m.group(3):
+        hour, minute = int(m.group(3)), int(m.group(4) or 0)
+        ampm = (m.group(5) or "").replace(".", "")
+        # "at 5" with no am/pm is the afternoon (nobody books 5 am unsaid); "at 7" is
+        # left as said unless the part of the day says evening.
+        if ampm == "pm" and hour < 12 or not ampm and (1 <= hour <= 6 or m.group(2) in (
+                "afternoon", "evening", "night") and hour < 12):
+            hour += 12
+        elif ampm == "am" and hour == 12:
+            hour = 0
+        if hour > 23 or minute > 59:
+            return None
+    when = day0 + timedelta(days=delta, hours=hour, minutes=minute)
+    if not future and when > base:
+        when -= timedelta(days=7)
+    return when
+
+
 def _count(word: str) -> int | None:
     word = _WORD_NUM.get(word, word)
     if word.isdigit():
         return int(word)
-    small = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+    small = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+             "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
     return small.get(word)
 
 

@@ -20,10 +20,14 @@ from collections.abc import Collection
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from ..config import RecallConfig
 from ..embed import Encoder
 from ..errors import ValidationError, check_text
+from ..language.revision import NEAR
 from ..ledger import AuditRecord, Ledger, Scope, SourceRecord
+from . import current
 from . import recall as rc
 from .audit import AuditWriter, new_recall_id
 from .pack import EvidenceGroup, EvidenceItem, Pack, pack, with_attachments
@@ -40,7 +44,7 @@ ROUTES = ("lexical", "dense", "facts", "window")
 _Dense = tuple[dict[str, list[Hit]], dict[str, float]]
 RERANKERS = ("participants", "neighbours", "sessions", "temporal", "recency")
 # The graph stage (paths.py) and its update-aware seeds with the resolver.
-GRAPH_STAGES = ("graph", "update_seeds")
+GRAPH_STAGES = ("graph", "update_seeds", "currentness")
 # Packing: a record and those attached to it (payload ``attached_to``) are one unit.
 PACKING = ("attachments",)
 MAX_QUESTION_BYTES = 4096
@@ -127,6 +131,8 @@ class QueryEngine:
                 recalled = self.recall(req, timings)
                 ranked = self.rank(req, plan, recalled, timings)
                 graph = self.graph(req, plan, recalled, ranked, timings)
+                if graph is not None and self.on("currentness"):
+                    self.currentness(req, plan, ranked, graph, recalled.generation, timings)
                 packed = self.pack(req, ranked, timings, graph, recalled)
         if spatial is not None:
             result = _spatial_result(spatial, plan, timings, t0)
@@ -302,6 +308,65 @@ class QueryEngine:
                                    update_seeds=self.on("update_seeds"))
         timings["graph"] = _ms(t)
         return out
+
+    def currentness(self, req: QueryRequest, plan: Plan, ranked: list[Fused],
+                    graph: GraphOutcome, generation: int, timings: dict[str, float]) -> None:
+        """For a question about the present that the resolver left open, the latest
+        record of the thing the best match speaks of leads (``current.py``)."""
+        if graph.status or plan.as_of is not None or not current.asks_present(
+                req.question, plan.wants_newest, plan.operation, plan.answer_type) \
+                or plan.window is not None or req.as_of_valid is not None \
+                or req.as_of_known is not None:
+            return
+        t = time.perf_counter()
+        head = ranked[:current.POOL]
+        if graph.lead:  # the resolver's revision is where the chain starts
+            lead = self.ledger.get_sources(graph.lead[:1])
+            first = {r.seq for r in lead}
+            head = [Fused(r.seq, r.source_id, 1.0) for r in lead] + \
+                [f for f in head if f.seq not in first]
+        records = self.records.get([f.seq for f in head], generation)
+        records.update({r.seq: r for r in lead} if graph.lead else {})
+        vectors = self.index.current(req.scope.subject_id) if self.index is not None else None
+
+        def near(seq: int) -> dict[int, tuple[SourceRecord, float]]:
+            if vectors is None or not vectors.ids:
+                return {}
+            rows = np.flatnonzero(vectors.seqs == seq)
+            if not rows.size:
+                return {}
+            sims = vectors.matrix @ vectors.matrix[rows[0]]
+            later = np.flatnonzero((vectors.seqs > seq) & (sims >= NEAR))
+            later = later[np.argsort(-sims[later])][:current.POOL]
+            cos = {int(vectors.seqs[r]): float(sims[r]) for r in later}
+            got = self.records.get(list(cos), generation)
+            return {s: (r, cos[s]) for s, r in got.items() if _in_scope(r, req.scope)}
+
+        def prior(seq: int) -> SourceRecord | None:
+            rec = self.records.get([seq], generation).get(seq)
+            before = self.records.get([seq - 1], generation).get(seq - 1) if rec else None
+            if before is None or rec is None or before.session_id != rec.session_id \
+                    or not _in_scope(before, req.scope):
+                return None
+            return before
+
+        def related(text: str) -> dict[int, SourceRecord]:
+            hits = rc.lexical(self.ledger, req.scope, text, current.POOL)
+            return self.records.get([h.seq for h in hits], generation)
+
+        found = current.chain(req.question, plan.answer_type, head, records,
+                              self.graph_stage.facts.subject(req.scope.subject_id), near,
+                              prior, related, req.scope.robot_id)
+        if found is not None and (not graph.lead or found.superseded):
+            if graph.lead and graph.lead[0] in found.superseded:
+                # A later statement the key rules did not relate overrides the resolver's
+                # revision: the reader reads the records, not the stale resolution.
+                graph.reader_resolution = None
+            rest = [s for s in graph.lead if s not in found.lead]
+            graph.lead = found.lead + rest
+            graph.superseded = list(dict.fromkeys(found.superseded + graph.superseded
+                                                  + [s for s in rest if s in graph.lead[:1]]))
+        timings["currentness"] = _ms(t)
 
     def pack(self, req: QueryRequest, ranked: list[Fused], timings: dict[str, float],
              graph: GraphOutcome | None = None, recalled: Recalled | None = None) -> Pack:

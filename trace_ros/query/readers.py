@@ -24,6 +24,18 @@ evidence says. When the caller passes the resolver's ``Resolution`` for the
 state the question asks about, the current value (or, for a question about the
 past, the superseded one) is the answer.
 
+A question whose wh-phrase asks for a kind of value (``spans.asked``: a clock time
+for "what time", a stated day for "what day", a sum for "how much … cost", a rate for
+"how often", digits for "what's the number", a name tied to the thing for "what's X
+called", a person, a place) is answered with a value of that kind from the record that
+states one about what is asked, or not at all: a record that talks about the topic but
+never states the thing does not answer ("the name of her swimming teacher" from a record
+about her swimming lessons), and the reader abstains when no shown record does. For a
+state question the graph stage's current record answers when it states such a value;
+otherwise the newest record that does. A robot's turn repeating what a person just said
+is not the source: the person's own statement is cited first. "Which X" is answered with
+what tells one X from another (a name, "the blue cupboard"), never a fragment beside X.
+
 Every reader returns a ``ReaderOutput``; the checks in ``answer.py`` decide
 whether its citations stand.
 """
@@ -34,29 +46,48 @@ import calendar
 import math
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from ..config import ReaderConfig
 from ..errors import ModelUnavailableError
+from ..language.vocab import is_robot
 from ..ledger import SourceRecord
 from .pack import EvidenceItem, Pack
 from .plan import Plan
 from .spans import (
+    Asked,
+    answer_date,
+    asked,
+    capitalised_mid_sentence,
+    clock_time,
+    day_part,
     event_time,
     extract,
     fits,
     format_day,
+    frequency,
     has_calendar,
     has_number,
+    held_days,
+    ident,
+    money,
+    names_day,
+    names_in,
+    ordinal_value,
+    place_phrase,
+    quantities,
+    question_grain,
     scored_run,
     spelled,
     states_duration,
+    states_time,
     time_between,
 )
-from .text import SENTENCE, stem, stems, words
+from .text import SENTENCE, STOPWORDS, stem, stems, words
+from .text import sentences as split_sentences
 
 if TYPE_CHECKING:
     from ..state import Resolution
@@ -206,6 +237,202 @@ _OWN_SPANS = ("date", "duration", "number", "yesno")
 _SPAN_FLOOR = -5.0
 
 
+# Kinds of value a record must state to answer (``spans.asked``): a record that talks
+# about the thing but states no value of the kind does not answer, and when no shown
+# record does the reader abstains. Other questions are read as before.
+_TYPED = ("clock", "day", "date", "when", "money", "frequency", "count", "ident", "quantity",
+          "name", "person", "place")
+_LABEL = {"clock": "time", "day": "day", "date": "date", "when": "time", "money": "sum",
+          "frequency": "rate", "count": "number", "ident": "number", "quantity": "amount",
+          "name": "name", "person": "person", "place": "place"}
+# Question words that say what kind of value is asked, not what it is about.
+_ASKING = frozenset(stem(w) for w in ("time", "day", "date", "night", "name", "called", "often",
+                                       "much", "many", "exact", "kind", "type", "sort", "now",
+                                       "currently", "usually"))
+_NUMBER_VALUES = {w: str(i) for i, w in enumerate(
+    ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+     "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+     "nineteen", "twenty"))}
+_NUMBER_VALUES.update({"thirty": "30", "forty": "40", "fifty": "50", "tenner": "10",
+                       "fiver": "5", "noon": "12", "midday": "12", "midnight": "12",
+                       "half": "30", "quarter": "15"})
+
+
+def _value_tokens(text: str) -> set[str]:
+    """What a phrase states, comparable across wordings: its numbers (digits, number
+    words) and the stems of its other content words ("7:00" and "seven" share "7")."""
+    out = {d.lstrip("0") for d in re.findall(r"\d+", text) if d.strip("0")}
+    for w in re.findall(r"[^\W_]+(?:-[^\W_]+)*", text.lower()):  # "twenty-ninth" is one word
+        if w in _NUMBER_VALUES:
+            out.add(_NUMBER_VALUES[w])
+        elif ordinal_value(w):
+            out.add(str(ordinal_value(w)))
+        elif not w.isdigit() and not re.search(r"\d", w):
+            out |= stems(w)
+    return out
+
+
+_AUX_BEFORE_NAME = {"is", "are", "was", "were", "does", "do", "did", "has", "have", "had",
+                    "will", "would", "can", "could", "should", "'s", "with", "and"}
+
+
+def _proper_names(question: str) -> set[str]:
+    """Stems of the names the question asks about: a capitalised word that owns the
+    thing ("Alfie's party") or is the subject ("does Noah live"). A capitalised modifier
+    ("my Spanish class", "the Lisbon trip") is part of what is asked."""
+    out = set()
+    for m in re.finditer(r"\b([A-Z][\w-]*)(['’]s\b)?", question):
+        if m.start() == 0:
+            continue
+        before = question[:m.start()].rstrip().split()[-1].lower() if question[:m.start()].strip() \
+            else ""
+        if m.group(2) or before in _AUX_BEFORE_NAME:
+            out.add(stem(m.group(1).lower()))
+    return out
+
+
+def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> bool:
+    """Whether an answer to "what/which X …?" can stand. When no shown record says X, the
+    answer must name something (a speaker need not say "the language" to say "German").
+    "Which X" asks to tell one X from others: the answer is a name, or X with a word that
+    tells it apart ("the Everest room"), not whatever the record says beside X."""
+    focus = stem(ask.focus)
+    known = capitalised_mid_sentence([i.record.text for i in pack.items])
+    q = {stem(w) for w in words(question)}
+    named = bool(names_in(out.answer, q, known)) or bool(re.search(r"[\"“”]", out.answer))
+    if not any(focus in stems(i.record.text) for i in pack.items):
+        return named
+    if ask.kind == "what" or named:
+        return True
+    said = stems(out.answer)
+    return focus in said and bool(said - q)
+
+
+# "Alfie's party": the owner a question names for the thing it asks about.
+_POSSESSED = re.compile(r"\b([\w-]+)['’]s\s+([a-z][\w-]*)", re.I)
+
+
+# "my yoga class" against "his spin class": someone else's thing of the same kind.
+_MINE = re.compile(r"\bmy\s+([a-z][\w-]*)(?:\s+([a-z][\w-]*))?", re.I)
+_THEIRS = re.compile(r"\b(?:his|her|their)\s+([a-z][\w-]*)(?:\s+([a-z][\w-]*))?", re.I)
+
+
+def _possessed(question: str) -> dict[str, str]:
+    """Thing stem -> owner stem for each "X's thing" (and "my thing": owner "i") the
+    question says."""
+    out = {stem(m.group(2).lower()): stem(m.group(1).lower())
+           for m in _POSSESSED.finditer(question)
+           if m.group(1).lower() not in ("it", "that", "what", "who", "there", "where",
+                                         "when", "how", "here")}
+    for m in _MINE.finditer(question):
+        for w in m.groups():
+            if w and w.lower() not in STOPWORDS:
+                out.setdefault(stem(w.lower()), "i")
+    return out
+
+
+def _other_owner(owners: dict[str, str], text: str) -> bool:
+    """Whether ``text`` gives a thing the question asks about to another owner and never
+    names the question's ("Lily's party" for "Alfie's party", "my cousin's wedding" for
+    "Lena's wedding", "his spin class" for "my yoga class")."""
+    if not owners:
+        return False
+    said = stems(text)
+    for m in _POSSESSED.finditer(text):
+        thing, owner = stem(m.group(2).lower()), stem(m.group(1).lower())
+        if owners.get(thing) not in (None, owner, "i") and owners[thing] not in said:
+            return True
+    mine = {stem(w.lower()) for m in _MINE.finditer(text) for w in m.groups() if w}
+    for m in _THEIRS.finditer(text):
+        things = {stem(w.lower()) for w in m.groups() if w and w.lower() not in STOPWORDS}
+        if any(owners.get(t) == "i" and t not in mine for t in things):
+            return True
+    return False
+
+
+# A turn that carries on the one before it: it opens with a pronoun, "still", "same",
+# a reply word or a value ("It's the 19th instead", "Still the morning", "Quarter past
+# eleven"), or is a bare value of a few words.
+_CARRIES_ON = re.compile(
+    r"^\W*(?:(?:yes|yeah|yep|no|nope|nah|oh|ok|okay|so|and|but|actually|sorry|right|well|"
+    r"fine|ugh|hmm|erm|um)\b\W*)*(?:it|it's|its|that|that's|this|he|he's|she|she's|they|"
+    r"they're|there|still|same|now|then|from|at|on|in|by|only|just|half|quarter|"
+    r"\d|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight|today|"
+    r"next|the\s+\d|the\s+(?:first|second|third|\w+(?:th|st|nd|rd))\b)", re.I)
+
+
+def _carries_on(text: str) -> bool:
+    """Whether a turn carries on the topic of the one before it rather than opening one."""
+    return bool(_CARRIES_ON.match(text)) or len(words(text)) <= 4
+
+
+# "Rhys is on call", "my friend Sam is dating …": a sentence about another person.
+_OTHER_SUBJECT = re.compile(
+    r"^\W*(?i:(?:so|and|also|oh|btw|but|meanwhile|well)\W+)*(?:(?:my|our)\s+[a-z]+\s+)?"
+    r"([A-Z][\w-]*)(?:['’]s)?\s")
+_FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|i'm|i've|i'd|i'll|we|us|our)\b|\bI\b", re.I)
+
+
+def _someone_else(text: str, asked: set[str], known: set[str]) -> bool:
+    """Whether a record is about another person than the one asking: its first sentence
+    is led by someone else's name and nowhere does it say "I", "me" or "my"."""
+    m = _OTHER_SUBJECT.match(text)
+    if not m:
+        return False
+    name = m.group(1).lower()
+    if name not in known or stem(name) in asked:
+        return False
+    rest = text[m.end():]
+    return not _FIRST_PERSON.search(rest)
+
+
+# "a dog called Rex": a name given with "called"/"named" names the noun before it.
+_NAMING = re.compile(r"([\w'’-]+)\s+(?:(?:is|was|'s|’s)\s+)?(?:called|named)\s*$", re.I)
+_NAMES_ANYTHING = frozenset(stem(w) for w in (
+    "name", "he", "she", "it", "they", "him", "her", "his", "them", "one", "someone", "somebody",
+    "guy", "man", "woman", "person", "lady", "bloke", "girl", "boy", "is", "was"))
+# "he's Nacho now", "her name is Ada": the name a copula gives.
+_GIVEN = re.compile(r"(?:\b(?:is|was|are|'s|’s)|\bname(?:'s|’s)?(?:\s+is)?)\s*$", re.I)
+
+
+def _name_value(ask: Asked, sentences: list[str], skip: set[str], known: set[str],
+                focus_here: bool, proper: set[str]) -> str:
+    """The name a record gives the thing asked about ("What's the kitten called?"): a name
+    beside the focus noun, or (the noun said in the turn it answers or that echoes it)
+    the name a copula gives; never a name "called"/"named" gives another noun ("a dog
+    called Rex" does not name the teacher). A person's surname is the capitalised word
+    after their first name."""
+    focus = stem(ask.focus)
+    if focus in proper:
+        for x in sentences:
+            m = re.search(rf"\b{re.escape(ask.focus)}\s+([A-Z][\w'’-]+)", x, re.I)
+            if m and m.group(1)[:1].isupper():
+                return m.group(1)
+        return ""
+    for x in sentences:
+        found = []
+        for at, name in names_in(x, skip, known):
+            m = _NAMING.search(x[:at])
+            if m and stem(m.group(1).lower()) not in _NAMES_ANYTHING | {focus}:
+                continue  # the name of something else
+            found.append((at, name))
+        if not found:
+            continue
+        spots = [m.start() for m in re.finditer(r"[\w'’-]+", x) if stem(m.group(0).lower()
+                 .removesuffix("'s").removesuffix("’s")) == focus]
+        if spots:
+            return min(found, key=lambda f: min(abs(f[0] - p) for p in spots))[1]
+        if focus_here:
+            continue  # the record names the thing in another sentence
+        # The thing is named in the turn beside it ("What's the kitten called?" - "She's
+        # Mochi now"): only a name the record gives with a copula answers.
+        given = [f for f in found if _GIVEN.search(x[:f[0]])]
+        if given:
+            return given[-1][1]
+    return ""
+
+
 class ExtractiveReader:
     """Answers with the supporting span of the best-matching evidence; abstains when
     nothing matches."""
@@ -218,7 +445,7 @@ class ExtractiveReader:
                  report_lag_s: float = 7 * 86400.0, type_bonus: float = 0.3,
                  sentence_weight: float = 0.7, span_weight: float = 0.05,
                  span_pool: float = 0.6, date_bonus: float = 0.8,
-                 reply_own: float = 0.5) -> None:
+                 reply_own: float = 0.5, revision_share: float = 0.4) -> None:
         self.prior_weight = prior_weight
         self.near_best = near_best
         self.max_list = max_list
@@ -243,6 +470,10 @@ class ExtractiveReader:
         # best) whose relevance plus span_weight × its best phrase's score is highest.
         self.span_weight = span_weight
         self.span_pool = span_pool
+        # A state question whose answer must be a value of one kind (a time, a day, a
+        # name): the records stating one that say at least this share of what the
+        # best of them says about the question are its revisions; the newest holds.
+        self.revision_share = revision_share
 
     def _weights(self, q_stems: set[str], items: Sequence[EvidenceItem],
                  names: set[str]) -> dict[str, float]:
@@ -345,6 +576,19 @@ class ExtractiveReader:
 
     def read(self, question: str, plan: Plan, pack: Pack,
              resolution: Resolution | None = None) -> ReaderOutput:
+        out = self._read(question, plan, pack, resolution)
+        if not out.answer or len(out.cited_ids) != 1:
+            return out
+        ask = asked(question, plan)
+        if ask.kind in ("what", "which") and ask.focus and not _focus_filled(ask, question, out,
+                                                                             pack):
+            return ReaderOutput("", [], self.name,
+                                f"no shown record says which {ask.focus} it is")
+        out.cited_ids = self._own_statement(out.cited_ids[0], out.answer, question, pack)
+        return out
+
+    def _read(self, question: str, plan: Plan, pack: Pack,
+              resolution: Resolution | None = None) -> ReaderOutput:
         shown = set(pack.source_ids)
         if resolution is not None:
             out = _resolution_answer(plan, resolution, shown)
@@ -360,17 +604,41 @@ class ExtractiveReader:
             out = _choice(question, [s for s in scored if s.overlap > 0])
             if out is not None:
                 return out
-        scored = [s for s in scored if s.overlap > 0]
+        # The graph stage decided what is current (the resolver, or the chain of later
+        # statements of one thing, query/current.py): for a state question its record
+        # answers, whatever words it shares with the question.
+        lead = [s for s in scored if s.item.routes.get("graph") == 1
+                and not s.item.routes.get("superseded")]
+        matched = [s for s in scored if s.overlap > 0]
+        ask = asked(question, plan)
+        if ask.kind in _TYPED and plan.operation not in ("list", "history") \
+                and not _plural_ask(question, plan):
+            # A value of the asked kind must be stated: the graph stage's current record
+            # when it states one, else the best record that does.
+            # Every shown record is looked at: one that shares no word with the question
+            # may carry on the turn before it ("It's the 19th instead" after "The boiler
+            # people rang"); ``_typed`` asks what it is about.
+            if not matched:
+                return ReaderOutput("", [], self.name, "no shown evidence matches the question")
+            every = self._in_time(plan, [*lead[:1], *[s for s in scored if s not in lead]])
+            return self._typed(question, plan, ask, every, pack, q_stems, names, weights)
+        if lead and plan.wants_newest and not _plural_ask(question, plan):
+            scored = lead[:1]
+        else:
+            scored = matched
         scored = self._in_time(plan, scored)
         if not scored:
             return ReaderOutput("", [], self.name, "no shown evidence matches the question")
         best = max(s.relevance for s in scored)
         near = [s for s in scored if s.relevance >= self.near_best * best]
-        if plan.wants_newest and not _plural_ask(question, plan):
+        if plan.wants_newest and not _plural_ask(question, plan) and lead:
+            chosen = scored[:1]  # the graph stage's current record (above)
+        elif plan.wants_newest and not _plural_ask(question, plan):
             # Revisions of one state match the question about equally well in content;
             # recall order must not decide which is current, so compare overlap only.
-            top = max(s.overlap for s in scored)
-            revisions = [s for s in scored if s.overlap >= self.near_best * top]
+            live = [s for s in scored if not s.item.routes.get("superseded")] or scored
+            top = max(s.overlap for s in live)
+            revisions = [s for s in live if s.overlap >= self.near_best * top]
             chosen = [max(revisions, key=lambda s: (s.item.record.source_time, s.item.record.seq))]
         elif plan.operation == "history":
             chosen = sorted(near, key=lambda s: (s.item.record.source_time, s.item.record.seq))
@@ -399,6 +667,277 @@ class ExtractiveReader:
                         return out
             return self._answer(question, plan, chosen, q_stems, pack.complete, single=True)
         return self._answer(question, plan, chosen, q_stems, pack.complete)
+
+    def _around(self, rec: SourceRecord, items: Sequence[EvidenceItem]
+                ) -> tuple[SourceRecord | None, SourceRecord | None]:
+        """The shown turn a record answers (the nearest earlier turn of another speaker,
+        within ``reply_gap``, that asks something) and the shown turn that answers or
+        echoes it (the next turn of another speaker)."""
+        before = after = None
+        for i in items:
+            r = i.record
+            if r.session_id != rec.session_id or r.subject_id != rec.subject_id \
+                    or r.speaker == rec.speaker:
+                continue
+            if rec.seq - self.reply_gap <= r.seq < rec.seq and r.text.rstrip().endswith("?") \
+                    and (before is None or r.seq > before.seq):
+                before = r
+            if rec.seq < r.seq <= rec.seq + self.reply_gap and (after is None
+                                                                 or r.seq < after.seq):
+                after = r
+        return before, after
+
+    @staticmethod
+    def _names_the_same(rec: SourceRecord, items: Sequence[EvidenceItem], topic: set[str],
+                        asked_names: set[str], known: set[str]) -> bool:
+        """Whether a record names something (a name, not a day) that an earlier shown
+        record sharing the question's topic names too."""
+        mine = {n.lower() for _, n in names_in(rec.text, asked_names, known)}
+        return bool(mine) and any(
+            mine & {n.lower() for _, n in names_in(i.record.text, asked_names, known)}
+            for i in items if i.record.seq < rec.seq and topic & stems(i.record.text))
+
+    @staticmethod
+    def _continued(rec: SourceRecord, items: Sequence[EvidenceItem], asked_names: set[str],
+                   known: set[str]) -> frozenset[str]:
+        """What the turns right next to a record say, when it carries on their topic
+        ("Still the 27th though" after "the party's now at her place"); nothing when it
+        brings in someone new ("Ruth is coming tomorrow …" after the physiotherapy)."""
+        around = [i.record for i in items if i.record.session_id == rec.session_id
+                  and i.record.subject_id == rec.subject_id and abs(i.record.seq - rec.seq) == 1]
+        earlier = frozenset().union(*(stems(r.text) for r in around if r.seq < rec.seq))
+        new = {stem(n.lower()) for _, n in names_in(rec.text, asked_names, known)
+               for n in n.split()} - earlier
+        return frozenset() if new else frozenset().union(*(stems(r.text) for r in around))
+
+    def _typed(self, question: str, plan: Plan, ask: Asked, scored: list[_Scored], pack: Pack,
+               q_stems: set[str], names: set[str], weights: dict[str, float]) -> ReaderOutput:
+        """A value of the asked kind (``spans.asked``) from the record that states one
+        about what the question asks: a state question takes the record the graph stage
+        marks current, else the newest of the near revisions; any other the best match.
+        Abstains when no shown record states one."""
+        items = pack.items
+        said = frozenset().union(*(stems(i.record.text) for i in items))
+        label = _LABEL[ask.kind]
+        compound = stem(ask.compound) if ask.compound else ""
+        if compound and compound in q_stems and compound not in said \
+                and ask.kind in ("ident", "quantity", "money", "name", "person"):
+            # "What's her landline number?" when only a mobile was ever mentioned.
+            return ReaderOutput("", [], self.name, f"no shown record mentions a {ask.compound} "
+                                f"{ask.focus}")
+        focus = stem(ask.focus) if ask.focus else ""
+        if ask.kind == "person" and focus and focus not in said:
+            # "Who is the site manager?" when no shown record mentions a manager.
+            return ReaderOutput("", [], self.name, f"no shown record mentions a {ask.focus}")
+        proper = _proper_names(question)
+        # What the question is about, among the words the shown records use at all.
+        topic = (q_stems - names - proper - _ASKING) & said
+        known = capitalised_mid_sentence([i.record.text for i in items])
+        owners = _possessed(question)
+        # The people talking: their names in a turn greet, they bring in no one new.
+        speakers = {stem(w) for i in items for w in words(i.record.speaker)}
+        asking = {s.item.source_id: s.overlap for s in scored if _asks(s)}
+        mine = bool(re.search(r"\b(?:i|my|me|mine|i'm|i've|i'd)\b", question.lower()))
+        found: list[tuple[_Scored, str, float]] = []
+        for s in scored:
+            rec = s.item.record
+            before, after = self._around(rec, items)
+            current = s.item.routes.get("graph") == 1 and not s.item.routes.get("superseded")
+            if s.overlap <= 0 and (not topic or not (current or _carries_on(rec.text))):
+                continue  # shares no word with the question and does not carry one on
+            # What the record says, with the turns right next to it: the question it
+            # answers, the turn that echoes or answers it, and (when it carries on their
+            # topic) the turns before and after it.
+            beside = stems(rec.text).union(*(stems(r.text) for r in (before, after) if r))
+            near = beside | self._continued(rec, items, proper | q_stems | speakers, known)
+            if before is not None and asking.get(before.source_id, 0.0) > 0:
+                near = near | topic  # the reply to a turn that asks what the question asks
+            if topic and not topic & near and not (
+                    current and self._names_the_same(rec, items, topic, proper | q_stems, known)):
+                # Shares only a name with the question. (The graph stage's current record
+                # also stands when it names what an earlier record about the question
+                # named: "I finally left St. Mary's" after "I work at St. Mary's".)
+                continue
+            if _other_owner(owners, rec.text):
+                continue  # "Lily's party" does not answer for "Alfie's party"
+            if focus and focus not in proper and (
+                    ask.kind in ("name", "quantity") or ask.kind == "ident" and focus != "number")\
+                    and focus not in beside:
+                continue  # talks about the topic, never about the thing asked
+            if mine and _someone_else(rec.text, proper | q_stems, known):
+                continue  # "Rhys is on call this week" does not say when I am
+            value = self._value(ask, question, plan, s, q_stems | proper, known,
+                                focus in stems(rec.text))
+            if value:
+                # How much of what the question is about the record (and the turns next
+                # to it) says, weighted by how rare each word is in the evidence.
+                cover = (sum(weights.get(t, 0.0) for t in topic & near)
+                         / (sum(weights.get(t, 0.0) for t in topic) or 1.0)) if topic \
+                    else s.overlap
+                found.append((s, value, cover))
+        if not found:
+            return ReaderOutput("", [], self.name, f"no shown record states the {label} asked for")
+        if plan.current and plan.tense != "past" and plan.as_of is None and plan.window is None:
+            # The graph stage's verdict holds when its current record is about what is
+            # asked and states a value of the kind; its superseded marks with it.
+            lead = [f for f in found if f[0].item.routes.get("graph") == 1
+                    and not f[0].item.routes.get("superseded")]
+            live = ([f for f in found if not f[0].item.routes.get("superseded")] or found) \
+                if lead else found
+            # Revisions of one state say it in different words: every record that states
+            # a value about most of what is asked is one; the newest holds.
+            top = max(f[2] for f in live)
+            revisions = [f for f in live if f[2] >= self.revision_share * top]
+            pick = lead[0] if lead else max(revisions, key=lambda f: (
+                f[0].item.record.source_time, f[0].item.record.seq))
+        else:
+            pick = max(found, key=lambda f: f[0].relevance)
+        rec = pick[0].item.record
+        if is_robot(rec.speaker, rec.robot_id):
+            # The robot repeating what someone just told it ("Vitamin D in the morning,
+            # got it" after "His vitamin D stays with breakfast"): their own words answer.
+            said = [f for f in found if not is_robot(f[0].item.record.speaker,
+                                                     f[0].item.record.robot_id)
+                    and f[0].item.record.session_id == rec.session_id
+                    and f[0].item.record.subject_id == rec.subject_id
+                    and rec.seq - self.reply_gap <= f[0].item.record.seq < rec.seq]
+            if said:
+                own = max(said, key=lambda f: f[0].item.record.seq)
+                return ReaderOutput(own[1], [own[0].item.source_id, pick[0].item.source_id],
+                                    self.name)
+        return ReaderOutput(pick[1], [pick[0].item.source_id], self.name)
+
+    def _value(self, ask: Asked, question: str, plan: Plan, s: _Scored, skip: set[str],
+               known: set[str], focus_here: bool) -> str:
+        """The value of the asked kind a record states ('' when it states none), read from
+        its best-matching sentence first, then from the rest of it."""
+        rec = s.item.record
+        text = _content(rec, rec.text)
+        first = _content(rec, s.sentence)
+        parts = split_sentences(text)
+        # The best-matching sentence first (whole, when an abbreviation split it).
+        first = next((x for x in parts if first.strip() and first.strip() in x), first)
+        ordered = [first] + [x for x in parts if x != first]
+        kind = ask.kind
+        # A question ("I told you Thursdays, didn't I?", "Still Mondays at 7:30?") asks;
+        # it states nothing. The assertions beside it do.
+        ordered = [x for x in ordered if not x.rstrip().endswith("?")]
+        if kind in ("day", "date", "when"):
+            # A named day ("Wednesdays", "Friday the 19th") says when the thing is; "today"
+            # in a story about it says when it was talked about. "When does he take it?"
+            # asks for a habit: a clock time or a time of day before a day that was told.
+            named = [x for x in ordered if states_time(x) and names_day(x)]
+            told = [x for x in ordered if states_time(x) and not names_day(x)]
+            habit = kind == "when" and bool(re.match(r"\s*when\s+(?:do|does)\b", question, re.I))
+            for x in named + ([] if kind == "when" else told):
+                day = self._day(x, rec.source_time, kind, question)
+                if day:
+                    return day
+            if kind == "when":
+                for x in ordered:
+                    value = clock_time(x) or day_part(x)
+                    if value:
+                        return value
+                for x in ([] if habit else told):
+                    day = self._day(x, rec.source_time, kind, question)
+                    if day:
+                        return day
+            return ""
+        readers: dict[str, Callable[[str], str]] = {
+            "clock": clock_time, "money": money, "ident": lambda x: ident(x, skip),
+            "frequency": lambda x: frequency(x) or (day_part(x) if " and " in day_part(x)
+                                                   else ""),
+        }
+        if kind in readers:
+            return next((v for v in map(readers[kind], ordered) if v), "")
+        if kind in ("count", "quantity"):
+            for x in ordered:
+                found = quantities(x)
+                if not found:
+                    continue
+                hits = [m.start() for m in re.finditer(r"[\w'’-]+", x)
+                        if stems(m.group(0)) & (skip - {stem(ask.focus)} if ask.focus else skip)]
+                # "two people bailed, so it's a table for 6 now": the number said with
+                # "now" is the state, the other the change.
+                now = [f for f in found if re.search(r"\bnow\b", x[f[0]:f[0] + 40])]
+                if now:
+                    return now[-1][1]
+                if not hits:
+                    return found[0][1]
+                return min(found, key=lambda f: min(abs(f[0] - h) for h in hits))[1]
+            return ""
+        if kind == "place":
+            # Sentence by sentence, best first: a place phrase ("on the wall by the back
+            # door"), or a place a copula names ("Tomorrow's St Luke's").
+            for x in ordered:
+                value = place_phrase(x, skip, self.span_tokens) or next(
+                    (n for at, n in names_in(x, skip, known) if _GIVEN.search(x[:at])), "")
+                if value:
+                    return value
+            return ""
+        if kind == "name":
+            return _name_value(ask, ordered, skip, known, focus_here, _proper_names(question))
+        if kind == "person":
+            for x in ordered:
+                # A name where a place preposition leads to it is a place ("on Pine").
+                found = [f for f in names_in(x, skip, known)
+                         if not re.search(r"\b(?:on|at|in|to|from|into|near)\s+(?:the\s+)?$",
+                                          x[:f[0]], re.I)]
+                if found:
+                    # The name nearest to what the question says ("Helen's away, so Brian
+                    # will run me to the hospital": Brian takes her).
+                    hits = [m.start() for m in re.finditer(r"[\w'’-]+", x)
+                            if stems(m.group(0)) & skip]
+                    if not hits:
+                        return found[0][1]
+                    return min(found, key=lambda f: min(abs(f[0] - h) for h in hits))[1]
+            return ""
+        return ""
+
+    @staticmethod
+    def _day(sentence: str, record_time: float, kind: str, question: str) -> str:
+        """The day a sentence names; for "what day" as a date ("Tuesday 16 September
+        2025", not "the Tuesday after 12 September 2025": the day asked for, not where it
+        was said) or a recurring day as "every Tuesday"; for "when", with the clock time
+        it states."""
+        day = answer_date(held_days(sentence), record_time, "", question_grain(question))
+        if kind == "when":
+            pass  # "When …?" is answered as before ("Wednesdays", "the Thursday after …")
+        elif re.fullmatch(r"[A-Za-z]+days", day):
+            day = f"every {day[:-1]}"  # "What day?" - "Thursdays": every Thursday
+        elif re.match(r"the \w+day (?:after|before) ", day) and has_calendar(record_time):
+            when = event_time(sentence, record_time)
+            day = f"{time.strftime('%A', time.gmtime(when))} {format_day(when)}"
+        if kind == "date" and not re.search(r"\b\d{1,2}\b", re.sub(r"\b\d{4}\b", "", day)):
+            return ""  # a month is not the date asked for
+        clock = clock_time(sentence) if kind == "when" else ""
+        if clock and day and clock.lower() not in day.lower():
+            clock = re.sub(r"^(?:at|from|by|around|about)\s+", "", clock)
+            day = f"{day} at {clock}"
+        return day
+
+    def _own_statement(self, cited: str, answer: str, question: str, pack: Pack) -> list[str]:
+        """A robot's turn that repeats what a person just said is not the source: the
+        person's own statement (an earlier turn of the same session, within
+        ``reply_gap``, that states the answer's value) is cited first."""
+        items = {i.source_id: i for i in pack.items}
+        item = items.get(cited)
+        if item is None or not is_robot(item.record.speaker, item.record.robot_id):
+            return [cited]
+        rec = item.record
+        value = _value_tokens(answer) - {stem(w) for w in words(question)}
+        if not value:
+            return [cited]
+        before = sorted((i.record for i in pack.items
+                         if i.record.session_id == rec.session_id
+                         and i.record.subject_id == rec.subject_id
+                         and rec.seq - self.reply_gap <= i.record.seq < rec.seq
+                         and not is_robot(i.record.speaker, i.record.robot_id)),
+                        key=lambda r: -r.seq)
+        for r in before:
+            if value & _value_tokens(r.text):
+                return [r.source_id, cited]
+        return [cited]
 
     def _between(self, question: str, chosen: list[_Scored]) -> ReaderOutput | None:
         """"How long did it take …?" with no span of time stated: the time between the

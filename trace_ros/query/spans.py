@@ -13,6 +13,11 @@ question's own words (the question's words are never the answer), and a phrase
 scores for the new words it says, for following a word the sentence repeats from
 the question (the object after the verb), for being near one, short, quoted or a
 name; phrases of the record's other sentences compete at a cost.
+
+``asked`` reads the kind of value a question asks for more closely than the plan's
+answer type, and the value readers below (``clock_time``, ``money``, ``frequency``,
+``ident``, ``quantities``, ``names_in``, ``place_phrase``, ``held_days``) take a value
+of that kind from a sentence, or nothing (see ``readers.ExtractiveReader``).
 """
 
 from __future__ import annotations
@@ -333,10 +338,11 @@ def _focus_span(sentence: str, toks: list[Tok], focus: str, limit: int) -> str:
     return ""
 
 
-def _place(sentence: str, toks: list[Tok], q_stems: set[str], limit: int) -> str:
+def _place(sentence: str, toks: list[Tok], q_stems: set[str], limit: int,
+           preps: frozenset[str] | set[str] = _PLACE_PREP) -> str:
     best = ""
     for i, t in enumerate(toks):
-        if t.low not in _PLACE_PREP:
+        if t.low not in preps:
             continue
         run = _run(toks, i + 1, 1, limit)
         phrase = _clean(sentence, run)
@@ -570,3 +576,473 @@ def scored_run(sentence: str, q_stems: set[str], limit: int = 6, context: str = 
             if score > best_score:
                 best, best_score = phrase, score
     return best, best_score
+
+
+# -- the value a question asks for ---------------------------------------------------------
+#
+# The plan's answer type is coarse ("date" for "when", "what time" and "what day" alike,
+# "thing" for "which room"). ``asked`` reads the wh-phrase more closely, and ``typed_span``
+# takes a value of that kind from a record, or nothing: a clock time when a time is asked
+# (never the day the message was said), a stated day for "what day / what night", a sum of
+# money for "how much … cost", a rate for "how often", digits for "what's the number", a
+# name tied to the thing named for "what's X called", and for "which X" a phrase that fills
+# X. General English only: the few nouns below say what kind of value a noun asks for
+# ("budget" a sum, "number" digits), never what any history is about.
+
+_HOURS = r"(?:1[0-2]|0?[1-9]|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+_MERIDIEM = r"(?:\s*(?:am|pm|a\.m\.|p\.m\.)(?![a-z]))"
+_MINUTES = r"(?:five|ten|twenty|twenty[- ]five|quarter|half|\d{1,2})"
+_CLOCK_POINT = (
+    rf"\b\d{{1,2}}[:.]\d{{2}}{_MERIDIEM}?"
+    rf"|\b\d{{1,2}}{_MERIDIEM}"
+    rf"|\b{_MINUTES}\s+(?:minutes\s+)?(?:past|to)\s+{_HOURS}\b{_MERIDIEM}?"
+    rf"|\bhalf\s+{_HOURS}\b(?!\s+(?:an?\b|of\b|the\b|hours?|days?|weeks?|months?|years?|"
+    r"miles?|pounds?|price|term|dozen))"
+    rf"|\b{_HOURS}\s+o['’]?\s?clock\b"
+    r"|\b(?:noon|midday|midnight)\b")
+# A bare hour is a time only where a time word leads to it ("at seven", "from 7", "till
+# four") and no counted noun follows ("at 2 people" is none).
+_COUNTED = (r"(?!\s*(?:[:.]\d|%|st\b|nd\b|rd\b|th\b))(?!\s+(?:of|people|kids|children|"
+            r"times|minutes|hours|days|weeks|months|years|pounds|quid|tablets|puffs|sugars|"
+            r"[a-z]{3,}s)\b)")
+_CLOCK_ANY = rf"(?:{_CLOCK_POINT}|\b{_HOURS}\b{_MERIDIEM}?)"
+# "a 9-5 job": bare hours joined by a dash and followed by a noun describe the noun.
+_NOUN_AFTER = (r"(?!\s+(?!(?:am|pm|on|in|at|and|or|but|so|if|every|each|then|tomorrow|today|"
+               r"tonight|sharp|start|starts|daily|weekdays|though|now|the|a|is|it|with|for|to)\b)"
+               r"[a-z]{2,}\b)")
+_CLOCK = re.compile(
+    rf"(?:\bbetween\s+{_CLOCK_ANY}\s+and\s+{_CLOCK_ANY}{_COUNTED}"
+    rf"|(?:\bfrom\s+)?(?:{_CLOCK_POINT}|\b{_HOURS}\b)\s*(?:-|–|to|till|til|until)\s*"
+    rf"(?:{_CLOCK_POINT}|\b{_HOURS}\b{_MERIDIEM}|\b{_HOURS}\b{_COUNTED}{_NOUN_AFTER})"
+    rf"|{_CLOCK_POINT}"
+    rf"|\b(?:at|from|till|until|around|about|after|by)\s+{_HOURS}\b{_COUNTED}"
+    # "the alarm can be seven.": a bare hour a copula gives, ending the clause.
+    rf"|(?<=\bbe\s){_HOURS}(?=\s*(?:[.!?;,]|$))"
+    rf"|(?<=\bis\s){_HOURS}(?=\s*(?:[.!?;,]|$)))", re.I)
+# A time of day named by what happens then ("at bedtime", "with breakfast", "mornings").
+_DAY_PART = re.compile(
+    r"\b(?:(?:at|before|after|with|by|around|in\s+the|every|each|first\s+thing\s+in\s+the)\s+)?"
+    r"(?:bed\s*time|bed|breakfast|lunch\s*time|lunch|dinner\s*time|dinner|tea\s*time|tea|supper"
+    r"|mornings?|afternoons?|evenings?|nights?|overnight)"
+    r"(?:\s+and\s+(?:at\s+)?(?:mornings?|afternoons?|evenings?|nights?|bed\s*time|bed))?\b",
+    re.I)
+# A bare part of day is too weak alone: a word of time or a preposition must come with it.
+_DAY_PART_STRONG = re.compile(r"\b(?:at|before|after|with|by|in\s+the|every|each)\s|"
+                              r"bed\s*time|breakfast|lunch|dinner|supper|mornings|evenings|"
+                              r"\band\b", re.I)
+_NUMBER_WORD = (r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen"
+                r"|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty"
+                r"|fifty|sixty|seventy|eighty|ninety|hundred|thousand)")
+_MONEY = re.compile(
+    r"[£$€]\s?(?:\d[\d,]*\d|\d)(?:\.\d{1,2})?(?:\s?(?:k|m|bn)\b)?(?:\s*(?:an?|per)\s+\w+)?"
+    rf"|\b(?:(?:\d[\d,]*\d|\d)(?:\.\d{{1,2}})?|{_NUMBER_WORD}(?:[\s-]+{_NUMBER_WORD})*)\s*"
+    r"(?:pounds?|quid|p|pence|dollars?|bucks|euros?|cents?|grand)\b(?:\s*(?:an?|per)\s+\w+)?"
+    r"|\b(?:a\s+)?(?:tenner|fiver|grand)\b", re.I)
+_FREQUENCY = re.compile(
+    rf"\b(?:once|twice|thrice|(?:\d+|{_NUMBER_WORD}|a\s+few|several)\s+times)"
+    rf"(?:\s+or\s+(?:twice|thrice|(?:\d+|{_NUMBER_WORD})\s+times))?"
+    r"(?:\s+(?:a|an|per|every|each)\s+(?:other\s+)?\w+|\s+daily|\s+weekly|\s+nightly)?"
+    r"|\b(?:every|each)\s+(?:other\s+)?(?:\d+\s+|\w+\s+)?(?:day|days|week|weeks|morning|"
+    r"evening|night|weekday|weekend|month|fortnight|monday|tuesday|wednesday|thursday|friday"
+    r"|saturday|sunday)\b"
+    r"|\b(?:daily|weekly|nightly|monthly|fortnightly|hourly)\b"
+    r"|\b(?:morning|mornings)\s+and\s+(?:night|evening|nights|evenings)\b", re.I)
+_ORDINAL = (r"first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh"
+            r"|twelfth|\d+(?:st|nd|rd|th)")
+_QUANTITY = re.compile(rf"\b(?:\d[\d,.]*|{_NUMBER_WORD}(?:[\s-]+{_NUMBER_WORD})*|{_ORDINAL}"
+                       r"|half|a\s+dozen|a\s+couple|a\s+few)\b(?:\s*(?:mg|ml|g|kg|%))?"
+                       r"(?:[\s-]+(?!and\b|or\b|but\b)[a-z][\w'-]*){0,2}", re.I)
+# Digits that name something (a phone, a room, a desk), with the word that labels them.
+_LABEL = r"(?:(?<![\w'’-])(?!(?:is|was|are|at|on|in|it|to|the|my|its|and|or|of)\b)[A-Za-z][\w'’-]*\s+)?"
+_IDENT = re.compile(rf"{_LABEL}\b[A-Za-z]{{0,3}}\d[\d\s-]*\d\b|{_LABEL}\b[A-Za-z]{{0,3}}\d\b")
+_MONTH_NAMES = {"january", "february", "march", "april", "may", "june", "july", "august",
+                "september", "october", "november", "december"}
+_WEEKDAY_NAMES = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+                  "mondays", "tuesdays", "wednesdays", "thursdays", "fridays", "saturdays",
+                  "sundays"}
+# Capitalised words that are not names: days, months, greetings and reply words.
+_NOT_NAMES = _MONTH_NAMES | _WEEKDAY_NAMES | _DISCOURSE | {
+    "i", "mr", "mrs", "ms", "dr", "mum", "mom", "dad", "no", "not", "please", "got", "noted",
+    "okay", "good", "congratulations", "welcome", "lovely", "fine", "done", "right", "update"}
+
+_TITLES = {"mr", "mrs", "ms", "miss", "dr", "prof"}
+# Nouns that say what kind of value they ask for.
+_IDENT_HEADS = {"number", "numbers", "code", "pin", "extension", "postcode", "zip", "plate",
+                "registration", "reference", "id"}
+_QUANTITY_HEADS = {"age", "dose", "dosage", "amount", "count", "total", "score", "size",
+                   "height", "weight", "temperature", "floor", "level", "distance"}
+_MONEY_HEADS = {"price", "cost", "costs", "budget", "fee", "fees", "salary", "wage", "wages",
+                "rent", "fare", "bill", "charge", "allowance", "pay"}
+_DAY_HEADS = {"day", "days", "night", "nights", "evening", "weekday"}
+_NAME_HEADS = {"name", "surname", "nickname"}
+# Nouns that stand for the whole state asked about, not an attribute of it.
+_LIGHT_HEADS = {"plan", "plans", "schedule", "arrangement", "arrangements", "situation", "status",
+                "story", "news", "update", "deal", "idea", "thing", "things", "problem", "issue",
+                "matter", "state", "setup", "change", "word", "latest", "answer", "one"}
+_CALENDAR_HEADS = {"year", "years", "month", "months", "week", "weeks", "season", "decade",
+                   "century", "weekend"}
+_DETERMINERS = {"the", "a", "an", "my", "your", "our", "his", "her", "their", "its", "this",
+                "that", "these", "those", "some", "any"}
+_KIND_SKIP = {"kind", "kinds", "type", "types", "sort", "sorts", "of"}
+_AUX_WORDS = ("is", "are", "was", "were", "am", "do", "does", "did", "has", "have", "had",
+              "will", "would", "can", "could", "should", "shall", "must", "may", "might")
+_AUX_RX = "|".join(_AUX_WORDS)
+_DET = r"(?:the|a|an|my|your|our|his|her|their|its|this|that|[\w'-]+(?:'s|s'))"
+_PREP_END = (r"(?:\s+(?:of|for|in|on|at|with|from|to|by|about|now|these|right|currently|called"
+             r"|named)\b|\s*[?.!]*\s*$)")
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What kind of value a question asks for (``kind``; '' leaves it to the plan) and
+    the noun it is about (``focus``, the wh-phrase's head; ``compound`` the noun before
+    it: "landline" in "landline number")."""
+
+    kind: str = ""
+    focus: str = ""
+    compound: str = ""
+
+
+def _head(phrase: str) -> tuple[str, str]:
+    """The head noun of a noun phrase and the word before it ("kind of diet" → diet)."""
+    ws = [w for w in re.findall(r"[\w'-]+", phrase.lower())]
+    if len(ws) >= 2 and ws[0] in _KIND_SKIP and "of" in ws:
+        ws = ws[ws.index("of") + 1:]
+    ws = [w for w in ws if w not in _KIND_SKIP and w not in _DETERMINERS]
+    # The possessor ("Pat's" in "Pat's landline number") is not a modifier of the head.
+    ws = [w for i, w in enumerate(ws) if i == len(ws) - 1 or not re.search(r"'s$|s'$", w)]
+    if not ws:
+        return "", ""
+    return ws[-1], (ws[-2] if len(ws) > 1 else "")
+
+
+def _by_head(head: str, compound: str, which: bool) -> Asked:
+    if head in _CALENDAR_HEADS:
+        return Asked()  # "which year", "what month": the plan's date, in that unit
+    if head in _IDENT_HEADS:
+        return Asked("ident", head, compound)
+    if head in _MONEY_HEADS:
+        return Asked("money", head, compound)
+    if head in _QUANTITY_HEADS:
+        return Asked("quantity", head, compound)
+    if head == "time" or head == "hours":
+        return Asked("clock", head, compound)
+    if head == "date":
+        return Asked("date", head, compound)
+    if head in _DAY_HEADS:
+        return Asked("day", head, compound)
+    return Asked("which" if which else "what", head, compound)
+
+
+def asked(question: str, plan: Plan) -> Asked:
+    """The kind of value ``question`` asks for, read from its wh-phrase (see ``Asked``)."""
+    q = re.sub(r"\s+", " ", question.strip().lower().replace("’", "'"))
+    q = re.sub(r"^(?:and|so|ok|okay|hey|robot|please)\b[,\s]*", "", q)
+    # "In January, which night was …?": the time named first frames the question.
+    q = re.sub(r"^(?:in|on|at|before|after|during|by|back in|as of)\b[^,?]{1,60},\s*", "", q)
+    if re.match(r"^(?:at |from |until |by )?what time\b|^what hours\b", q):
+        return Asked("clock", "time")
+    m = re.match(r"^(?:on |in )?(?:what|which) (day|night|evening|weekday|date)s?\b", q)
+    if m:
+        return Asked("date" if m.group(1) == "date" else "day", m.group(1))
+    if q.startswith("when"):
+        perfect = re.search(r"\b(?:has|have|had)\s+(?:[\w'-]+\s+){0,3}?[\w'-]+(?:ed|en|t|un|ung)\b", q)
+        return Asked("when") if plan.tense != "past" and not perfect else Asked()
+    if re.match(r"^how often\b", q):
+        return Asked("frequency")
+    m = re.match(r"^how much (\w+)", q)
+    if m:
+        word = m.group(1)
+        if word in _AUX_WORDS or word in ("money", "cash") or word.endswith("ing"):
+            return Asked("money")
+        return Asked("quantity", word)
+    if re.match(r"^how many (?:[\w'-]+ ){1,3}?(?:is|are|am|do|does)\b", q) and plan.current:
+        # "How many kids are coming?": the number stated now. "How many pets has she
+        # adopted?" counts occasions, as the plan says.
+        return Asked("count")
+    # "What's the name of X?", "What is X's name?", "What's X called?"
+    m = re.match(rf"^what(?:'s| is| was| are) (?:the |his |her |their |its |my |your |our )?"
+                 rf"(?:first |last |full |real )?(?:sur|nick)?name of (.+?){_PREP_END}", q)
+    if m:
+        return Asked("name", *_head(m.group(1)))
+    m = re.match(r"^what(?:'s| is| was| are) (.+?)(?:'s|s') (?:first |last |full |real )?"
+                 r"((?:sur|nick)?name)\b", q)
+    if m:
+        head, compound = _head(m.group(1))
+        return Asked("name", head, compound)
+    m = re.match(r"^what(?:'s| is| was| are| do you call| did they call) (.+?) (?:called|named)"
+                 r"\b", q)
+    if m:
+        return Asked("name", *_head(m.group(1)))
+    if re.match(r"^(?:who|whom|whose)\b", q):
+        m = re.match(rf"^who(?:'s| is| was| are) {_DET} (.+?){_PREP_END}", q)
+        if m and not re.search(rf"\b(?:{_AUX_RX})\b", m.group(1)):
+            head, compound = _head(m.group(1))
+            return Asked("person", head, compound)
+        return Asked("person")
+    if re.match(r"^where\b", q):
+        return Asked("place")
+    if re.match(r"^what(?:'s| is| are| was| were) .*\b(?:doing|up to|like|happening)\b", q):
+        return Asked()  # "What's Jay doing?": an activity, read as before
+    which = q.startswith("which")
+    m = re.match(rf"^(?:what|which) (?!(?:{_AUX_RX})\b)((?:[\w'-]+ ){{1,5}}?)(?:{_AUX_RX}|goes|go)\b",
+                 q)
+    if m:
+        head, compound = _head(m.group(1))
+        if not head:
+            return Asked()
+        got = _by_head(head, compound, which)
+        # "What activity did she try?": a category speakers seldom name; read as before.
+        return got if got.kind != "what" else Asked()
+    m = re.match(rf"^(?:what|which)(?:'s| is| was| are| were) (?:{_DET} )?(.+?){_PREP_END}", q)
+    if m and not re.search(rf"\b(?:{_AUX_RX})\b", m.group(1)):
+        counted = re.search(r"\bnumber of (?!(?:my|your|his|her|our|their|the|this|that)\b)"
+                            r"([\w'-]+)", q)
+        if counted:  # "the number of points": a count, not a number that names
+            return Asked("quantity", counted.group(1))
+        head, compound = _head(m.group(1))
+        if head in _NAME_HEADS:
+            return Asked("name", compound) if compound else Asked()
+        if head and (head in _IDENT_HEADS | _MONEY_HEADS | _QUANTITY_HEADS | _DAY_HEADS
+                     or head in ("time", "date")):
+            return _by_head(head, compound, which)
+        if head in _LIGHT_HEADS:
+            return Asked()  # "What's the latest plan for …?": the state itself
+        if which:
+            return Asked("which", head, compound) if head else Asked()
+        # "What's the theme of the party?": an attribute the records state now, or not.
+        present = re.match(r"^what(?:'s| is| are)\b", q)
+        return Asked("what", head, compound) if head and present else Asked()
+    return Asked()
+
+
+def clock_time(text: str) -> str:
+    """The first clock time ``text`` states ("7:30", "half seven", "two till four",
+    "between eight and twelve", "at 7pm"), '' when none; the numbers of a date
+    ("August 1 to 4") are not a time."""
+    for d in find_candidates(text):
+        if not re.search(r"\d:\d|am\b|pm\b|o'?clock|noon", d.group(0), re.I):
+            text = text[:d.start()] + "," * (d.end() - d.start()) + text[d.end():]
+    m = _CLOCK.search(text)
+    # "9:20am" is written "9:20 am": the time and its half of the day are two words.
+    return re.sub(r"(\d)(am|pm|a\.m\.|p\.m\.)", r"\1 \2", m.group(0).strip(), flags=re.I) \
+        if m else ""
+
+
+def day_part(text: str) -> str:
+    """A time of day named by what happens then ("at bedtime", "with breakfast",
+    "mornings"), '' when none (a bare "morning" needs a preposition with it)."""
+    for m in _DAY_PART.finditer(text):
+        if _DAY_PART_STRONG.search(m.group(0)):
+            return m.group(0).strip()
+    return ""
+
+
+def money(text: str) -> str:
+    """A sum of money ("£15", "twenty quid", "a tenner"), '' when none."""
+    m = _MONEY.search(text)
+    return m.group(0).strip() if m else ""
+
+
+def frequency(text: str) -> str:
+    """A rate ("twice a day", "four times a week", "every other Monday", "daily")."""
+    m = _FREQUENCY.search(text)
+    return m.group(0).strip() if m else ""
+
+
+def quantity(text: str) -> str:
+    """A number with what it counts ("two tablets", "third floor", "5mg")."""
+    for m in _QUANTITY.finditer(text):
+        phrase = m.group(0).strip()
+        words_ = phrase.split()
+        # Keep the counted noun, not the clause after it.
+        keep = [words_[0]]
+        for w in words_[1:]:
+            if w.lower() in STOPWORDS or w.lower() in _PRONOUNS or w.lower() in _BOUNDARY_WORDS:
+                break
+            keep.append(w)
+        return " ".join(keep).strip(" ,.")
+    return ""
+
+
+def ident(text: str, labels: set[str] | frozenset[str] = frozenset()) -> str:
+    """Digits that name something, with the word labelling them when it is a name or one
+    of ``labels`` (the question's words: "Flat 9", "locker 112", "07700 900 421"); not the
+    digits of a date or a clock time."""
+    for m in list(_CLOCK.finditer(text)) + list(find_candidates(text)):
+        text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
+    best = ""
+    for m in _IDENT.finditer(text):
+        span = m.group(0).strip(" -")
+        first = span.split()[0] if " " in span else ""
+        if first and not any(c.isdigit() for c in first) and not (
+                first[:1].isupper() and first.lower() not in _PRONOUNS | _DISCOURSE | STOPWORDS
+                and not re.search(r"['’]s$", first) or stem(first.lower()) in labels):
+            span = span.split(" ", 1)[1]  # "scored 40": the verb is no label
+        if len(re.sub(r"\D", "", span)) > len(re.sub(r"\D", "", best)):
+            best = span
+    return best
+
+
+def names_in(text: str, skip: set[str], known: set[str] = frozenset()) -> list[tuple[int, str]]:
+    """Capitalised name phrases of ``text`` (with their character offsets): a word that is
+    capitalised where a sentence does not start, or at a sentence start when ``known``
+    holds it (seen capitalised mid-sentence elsewhere); never a weekday, month, reply
+    word, pronoun, or a word whose stem is in ``skip`` (the question's own words)."""
+    toks = tokens(text)
+    out: list[tuple[int, str]] = []
+    i = 0
+    while i < len(toks):
+        t = toks[i]
+        starts = i == 0 or toks[i - 1].text in ".!?:;\"“"
+        if t.low in _TITLES and i + 1 < len(toks) and toks[i + 1].text[:1].isupper() \
+                and stem(toks[i + 1].low) not in skip:
+            # "Mrs Okafor": a title starts the name it comes with.
+            j = i + 2
+            while j < len(toks) and toks[j].word and toks[j].text[:1].isupper() \
+                    and toks[j].low not in _NOT_NAMES:
+                j += 1
+            out.append((t.start, re.sub(r"['’]s$", "", text[t.start:toks[j - 1].end])))
+            i = j
+            continue
+        if (t.word and t.text[:1].isupper() and t.low not in _NOT_NAMES
+                and t.low not in _PRONOUNS and t.low not in STOPWORDS
+                and stem(t.low.removesuffix("'s").removesuffix("’s")) not in skip
+                and (not starts or t.low.removesuffix("'s").removesuffix("’s") in known)):
+            j = i + 1
+            while j < len(toks) and toks[j].word and toks[j].text[:1].isupper() \
+                    and toks[j].low not in _NOT_NAMES and toks[j].low not in _PRONOUNS:
+                j += 1
+            phrase = text[t.start:toks[j - 1].end]
+            phrase = re.sub(r"['’]s$", "", phrase)
+            out.append((t.start, phrase))
+            i = j
+            continue
+        i += 1
+    return out
+
+
+def capitalised_mid_sentence(texts: list[str]) -> set[str]:
+    """Lower-cased words written capitalised where no sentence starts: names the
+    conversation uses ("Nacho" in "… he's Nacho now")."""
+    out: set[str] = set()
+    for text in texts:
+        toks = tokens(text)
+        for i, t in enumerate(toks):
+            if i and t.word and t.text[:1].isupper() and toks[i - 1].text not in ".!?:;\"“" \
+                    and t.low not in _NOT_NAMES and t.low not in _PRONOUNS:
+                out.add(t.low.removesuffix("'s").removesuffix("’s"))
+    return out
+
+
+def states_time(text: str) -> bool:
+    """Whether ``text`` names a day or date (an expression ``answer_date`` resolves, or a
+    recurring day)."""
+    return bool(find_candidates(text) or _RECURRING.search(text))
+
+
+# Prepositions that say where something is kept or happens.
+_WHERE_PREP = _PLACE_PREP | {"under", "above", "behind", "beside", "inside", "below", "over",
+                             "outside", "opposite", "underneath", "beneath", "by"}
+
+
+def _has_question_word(phrase: str, q_stems: set[str]) -> bool:
+    return any(stem(w.lower()) in q_stems for w in re.findall(r"[\w'’-]+", phrase))
+
+
+def place_phrase(sentence: str, q_stems: set[str], limit: int = 6) -> str:
+    """The place phrase of ``sentence`` ("at the bakery on Mill Lane" → "bakery on Mill
+    Lane"), '' when it names none; its time expressions are not part of it."""
+    for m in reversed(find_candidates(sentence)):
+        sentence = sentence[: m.start()] + "," + sentence[m.end():]
+    sentence = re.sub(r"\b(St|Dr|Mt|Rd|Ave|No)\.(?=\s+[A-Z0-9])", r"\1", sentence)  # "St. Mary's"
+    # "on three dates" counts occasions; a place is not a count. "to take" is a verb.
+    sentence = re.sub(rf"\b(?:\d+|{_NUMBER_WORD}|a\s+few|several)\s+[a-z]+s\b", ",", sentence,
+                      flags=re.I)
+    sentence = re.sub(r"\bto(?=\s+(?!(?:the|a|an|my|your|his|her|our|their|this|that)\b)[a-z])",
+                      ",", sentence)
+    place = _place(sentence, tokens(sentence), q_stems, limit, _WHERE_PREP)
+    if place:
+        # "Casa Verde on Main": the name the place phrase locates comes with it.
+        m = re.search(r"([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)\s+(?:on|in|at|by|near)\s+(?:the\s+)?"
+                      + re.escape(place), sentence)
+        if m and m.group(1).lower() not in _NOT_NAMES | _PRONOUNS and m.start() > 0 \
+                and not _has_question_word(m.group(1), q_stems):
+            return sentence[m.start():m.end()]
+    return place
+
+
+def quantities(text: str) -> list[tuple[int, str]]:
+    """Numbers ``text`` states with what they count, as (character offset, phrase):
+    not the numbers of a clock time or date, not "one of" (a member, not a count)."""
+    masked = text
+    for m in list(_CLOCK.finditer(text)) + list(find_candidates(text)):
+        masked = masked[:m.start()] + " " * (m.end() - m.start()) + masked[m.end():]
+    out: list[tuple[int, str]] = []
+    for m in _QUANTITY.finditer(masked):
+        if re.match(r"\s*of\b", masked[m.end():]) and " " not in m.group(0).strip():
+            continue
+        phrase = quantity(m.group(0))
+        if phrase and not re.fullmatch(r"(?:half|a\s+\w+)", phrase, re.I):
+            out.append((m.start(), phrase))
+    return out
+
+
+_ORDINAL_WORDS = {w: i for i, w in enumerate(
+    ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
+     "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth",
+     "eighteenth", "nineteenth"), 1)}
+_TENS = {"twenty": 20, "thirty": 30}
+
+
+def ordinal_value(word: str) -> int:
+    """The number an ordinal word or numeral says ("twenty-ninth" 29, "12th" 12), else 0."""
+    w = word.lower().replace(" ", "-")
+    m = re.fullmatch(r"(\d{1,2})(?:st|nd|rd|th)", w)
+    if m:
+        return int(m.group(1))
+    if w in _ORDINAL_WORDS:
+        return _ORDINAL_WORDS[w]
+    if w in ("twentieth", "thirtieth"):
+        return 20 if w == "twentieth" else 30
+    tens, _, unit = w.partition("-")
+    return _TENS.get(tens, 0) + _ORDINAL_WORDS.get(unit, 0) if tens in _TENS and unit else 0
+
+
+# Days said relative to the moment of speaking: when something was talked about.
+_DEICTIC = re.compile(r"\b(?:today|tonight|tomorrow|yesterday|this\s+(?:morning|afternoon|"
+                      r"evening|week|weekend)|last\s+night)\b", re.I)
+
+
+def names_day(text: str) -> bool:
+    """Whether ``text`` names a day by itself (a weekday, a date, a month, a recurring
+    day), not only relative to when it was said ("today", "tomorrow")."""
+    if _RECURRING.search(text):
+        return True
+    return any(not _DEICTIC.fullmatch(m.group(0).strip()) for m in find_candidates(text))
+
+
+# A day the sentence turns down: "not Saturdays", "instead of Wednesday", "from Monday
+# (to Tuesday)", "Thursday evenings just don't work".
+_TURNED_DOWN_BEFORE = re.compile(r"\b(?:not|instead\s+of|rather\s+than|from|no\s+longer|except|"
+                                 r"never)\s+(?:the\s+|on\s+|at\s+)?$", re.I)
+_TURNED_DOWN_AFTER = re.compile(r"^[^,.;!?]{0,30}?(?:n['’]t\b|\b(?:not|no\s+longer|cancel+ed|off)\b)"
+                                r"(?![^,.;!?]*\b(?:to|till|until)\b)", re.I)
+
+
+def held_days(sentence: str) -> str:
+    """``sentence`` with the days it does not hold to blanked out, when another remains:
+    a day it turns down ("not Saturdays", "instead of Wednesday", "Thursday evenings just
+    don't work, so …") and, beside a named day, "today"/"tomorrow" (when it was said)."""
+    found = find_candidates(sentence)
+    if len(found) < 2:
+        return sentence
+    down = [m for m in found if _TURNED_DOWN_BEFORE.search(sentence[:m.start()])
+            or _TURNED_DOWN_AFTER.search(sentence[m.end():])]
+    told = [m for m in found if _DEICTIC.fullmatch(m.group(0).strip())]
+    drop = [m for m in found if m in down or (m in told and len(told) < len(found))]
+    if len(drop) >= len(found):
+        drop = [m for m in drop if m not in down] if len(down) < len(found) else []
+    for m in sorted(drop, key=lambda m: -m.start()):
+        sentence = sentence[:m.start()] + " " * (m.end() - m.start()) + sentence[m.end():]
+    return sentence

@@ -69,3 +69,22 @@ def stems(text: str) -> frozenset[str]:
 def estimate_tokens(text: str) -> int:
     """Rough token count (about 4 characters a token), used for budgets and reports."""
     return max(1, (len(text) + 3) // 4)
+
+
+# Abbreviations whose full stop ends no sentence ("St. Mary's", "Dr. Ahmed").
+_ABBREVIATION = re.compile(r"\b(?:st|dr|mr|mrs|ms|mt|rd|ave|no|jr|sr|prof|vs|approx|dept)\.$",
+                           re.I)
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of ``text`` (split as ``SENTENCE`` splits, but not after an
+    abbreviation: "I work at St. Mary's." is one sentence)."""
+    out: list[str] = []
+    for piece in SENTENCE.split(text):
+        if not piece.strip():
+            continue
+        if out and _ABBREVIATION.search(out[-1]):
+            out[-1] = f"{out[-1]} {piece}"
+        else:
+            out.append(piece)
+    return out

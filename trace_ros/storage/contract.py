@@ -384,6 +384,17 @@ class LedgerContract(Protocol):
         """Each speaker of a subject with the first sequence number it spoke at."""
 
     @staticmethod
+    def source_vector(conn: Tx, source_id: str) -> np.ndarray | None:
+        """A source's stored vector (the first model's), or None."""
+
+    @staticmethod
+    def speaker_statements(conn: Tx, subject_id: str, speaker: str,
+                           before_seq: int, after_seq: int = 0
+                           ) -> list[tuple[int, str, str, np.ndarray]]:
+        """(seq, source_id, text, vector) of one speaker's dialogue turns in a subject with
+        ``after_seq`` < seq < ``before_seq`` and a stored source vector, by seq."""
+
+    @staticmethod
     def get_meta(conn: Tx, key: str) -> str | None:
         """A ``meta`` value inside a transaction, or None."""
 

@@ -12,6 +12,8 @@ import sqlite3
 import time
 from collections.abc import Iterable, Sequence
 
+import numpy as np
+
 from ...facts import EDGE_COLUMNS, FACT_COLUMNS, Edge, Fact
 from .rows import _CHUNK, _edge, _fact_rows
 
@@ -233,6 +235,27 @@ class GraphWrites:
         return {r[0]: int(r[1]) for r in conn.execute(
             "SELECT speaker, min(seq) FROM sources WHERE subject_id = ? AND speaker != '' "
             "GROUP BY speaker", (subject_id,))}
+
+    @staticmethod
+    def source_vector(conn: sqlite3.Connection, source_id: str) -> np.ndarray | None:
+        """A source's stored vector (the first model's), or None."""
+        row = conn.execute("SELECT vec FROM vectors WHERE owner_kind = 'source' AND owner_id = ? "
+                           "ORDER BY model LIMIT 1", (source_id,)).fetchone()
+        return None if row is None else np.frombuffer(row[0], dtype=np.float32)
+
+    @staticmethod
+    def speaker_statements(conn: sqlite3.Connection, subject_id: str, speaker: str,
+                           before_seq: int, after_seq: int = 0
+                           ) -> list[tuple[int, str, str, np.ndarray]]:
+        """(seq, source_id, text, vector) of one speaker's dialogue turns in a subject
+        with ``after_seq`` < seq < ``before_seq`` and a stored source vector, by seq."""
+        rows = conn.execute(
+            "SELECT s.seq, s.source_id, s.text, v.vec FROM sources s JOIN vectors v "
+            "ON v.owner_kind = 'source' AND v.owner_id = s.source_id "
+            "WHERE s.subject_id = ? AND s.speaker = ? AND s.modality = 'dialogue' "
+            "AND s.seq > ? AND s.seq < ? ORDER BY s.seq",
+            (subject_id, speaker, int(after_seq), int(before_seq))).fetchall()
+        return [(int(r[0]), r[1], r[2], np.frombuffer(r[3], dtype=np.float32)) for r in rows]
 
     @staticmethod
     def get_meta(conn: sqlite3.Connection, key: str) -> str | None:

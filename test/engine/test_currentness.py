@@ -1,0 +1,147 @@
+"""Currentness in people's own words (issue 14): later statements of the same thing.
+
+Real SQLite ledger, the real MiniLM encoder (its vectors decide "close"), the CPU
+extractor and graph projector, questions through ``QueryEngine.ask``. Both
+directions: a change stated without any key rule's words leads; a restated value,
+another person's appointment and a second weekly event on the same day do not
+supersede.
+"""
+
+from __future__ import annotations
+
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from graphkit import capture  # noqa: E402
+
+from trace_ros.capture import Event  # noqa: E402
+from trace_ros.consolidation.cpu import CpuExtractor  # noqa: E402
+from trace_ros.consolidation.project import GraphProjector  # noqa: E402
+from trace_ros.consolidation.worker import Consolidator  # noqa: E402
+from trace_ros.embed import MiniLMEncoder  # noqa: E402
+from trace_ros.language import revision  # noqa: E402
+from trace_ros.ledger import Ledger, Scope  # noqa: E402
+from trace_ros.query.answer import QueryEngine, QueryRequest, QueryResult  # noqa: E402
+
+HOME = "home"
+
+
+def ts(day: int, hour: int = 9, minute: int = 0) -> float:
+    return datetime(2025, 10, day, hour, minute, tzinfo=UTC).timestamp()
+
+
+def history(ledger: Ledger, encoder: MiniLMEncoder, turns: list[tuple[int, str, str]]) -> None:
+    """(day of October 2025, speaker, text); one session a day; IDs t0, t1, …"""
+    events = [Event("dialogue", Scope(HOME, "r1", f"d{day}"), text, speaker,
+                    stamp=ts(day, 9, i), source_id=f"t{i}")
+              for i, (day, speaker, text) in enumerate(turns)]
+    capture(ledger, events)
+    Consolidator(ledger, encoder, projector=GraphProjector(ledger, CpuExtractor())).drain()
+
+
+def ask(ledger: Ledger, encoder: MiniLMEncoder, question: str) -> QueryResult:
+    with QueryEngine(ledger, encoder, audit=False) as eng:
+        return eng.ask(QueryRequest(Scope(HOME), question))
+
+
+CHATTER = [(7, "Nia", "The weather has been miserable all week, rain every single day."),
+           (7, "robot", "Sorry to hear that. Stay dry."),
+           (8, "Nia", "Made a huge pot of lentil soup, it should last until Sunday.")]
+
+
+def test_a_change_in_ordinary_words_leads(ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    history(ledger, encoder, [
+        (6, "Nia", "My dentist appointment is on Monday at 3pm."),
+        (6, "robot", "Noted: dentist on Monday at 3pm."),
+        *CHATTER,
+        (9, "Nia", "The dentist's office called and pushed me to Thursday afternoon."),
+        (9, "robot", "Okay."),
+    ])
+    res = ask(ledger, encoder, "When is my dentist appointment?")
+    assert res.status == "answered", res.message
+    assert res.source_ids[0] == "t5"
+
+
+def test_a_new_job_in_other_words_leads(ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    history(ledger, encoder, [
+        (6, "Nia", "I work as a nurse at St. Mary's hospital."),
+        *CHATTER,
+        (9, "Nia", "I finally left St. Mary's, I'm teaching chemistry at the high school now."),
+    ])
+    res = ask(ledger, encoder, "Where do I work?")
+    assert res.source_ids[:1] == ["t4"], (res.status, res.answer, res.source_ids)
+
+
+def test_a_restated_value_is_not_an_update(ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    history(ledger, encoder, [
+        (6, "Nia", "Book club meets on Wednesdays at 7."),
+        *CHATTER,
+        (9, "Nia", "Book club is still Wednesdays at 7, same as always."),
+    ])
+    res = ask(ledger, encoder, "When does book club meet?")
+    assert res.status == "answered"
+    assert res.source_ids[0] in {"t0", "t4"}
+    assert "wednesday" in res.answer.lower()
+    assert revision.replaces("Book club meets on Wednesdays at 7.",
+                             "Book club is still Wednesdays at 7, same as always.") is False
+
+
+def test_another_persons_appointment_does_not_supersede(ledger: Ledger,
+                                                        encoder: MiniLMEncoder) -> None:
+    history(ledger, encoder, [
+        (6, "Nia", "My dentist appointment is on Monday at 3pm."),
+        *CHATTER,
+        (9, "Nia", "My sister's dentist appointment got moved to Friday morning."),
+    ])
+    res = ask(ledger, encoder, "When is my dentist appointment?")
+    assert res.source_ids[:1] == ["t0"], (res.answer, res.source_ids)
+
+
+def test_a_second_weekly_event_on_the_same_day_does_not_supersede(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    history(ledger, encoder, [
+        (6, "Nia", "Book club meets on Wednesdays at 7."),
+        *CHATTER,
+        (9, "Nia", "I signed up for pottery, that's on Wednesdays too, at 5."),
+    ])
+    res = ask(ledger, encoder, "When does book club meet?")
+    assert res.source_ids[:1] == ["t0"], (res.answer, res.source_ids)
+
+
+def test_consolidation_links_a_replaced_value_with_its_evidence(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    history(ledger, encoder, [
+        (6, "Nia", "The plumber is coming on Tuesday the 14th to fix the boiler."),
+        *CHATTER,
+        (9, "Nia", "The plumber can't make the 14th, he's coming to fix the boiler on "
+                   "Friday the 17th instead."),
+    ])
+    rows = ledger.query("SELECT e.confidence, e.justification FROM edges e "
+                        "WHERE e.type = 'updates'")
+    assert rows, "no updates edge"
+    confidence, why = rows[0]
+    assert 0.5 <= confidence <= 0.9
+    assert "plumber" in why or "boiler" in why or "the 14th" in why or "14th" in why
+    status = dict(ledger.query("SELECT f.status, count(*) FROM facts f JOIN fact_sources s "
+                               "ON s.fact_id = f.fact_id WHERE s.source_id = 't0' "
+                               "GROUP BY f.status"))
+    assert status.get("superseded"), status
+
+
+def test_revision_judgements_both_ways() -> None:
+    assert revision.replaces("The swap is on the 18th.", "Our swap is moving to the 19th.")
+    assert not revision.replaces("Dinner is at 7 on Friday.", "Dinner is still at 7 on Friday.")
+    assert not revision.replaces("Lunch with Sam at noon.", "Lunch with Sam at noon, Joe too.")
+    anchor = "Maya's swimming lessons are Tuesdays after school."
+    assert not revision.same_holder("Her mate Oscar's group stays on Tuesdays.",
+                                    frozenset({"maya"}), revision.holders(anchor))
+    assert revision.same_holder("They've shifted Maya's group to Thursdays.",
+                                frozenset({"maya"}), revision.holders(anchor))
+    thing = revision.keys("My dentist appointment is on Monday.")
+    assert not revision.same_holder("My sister's dentist appointment is on Friday.",
+                                    frozenset(), frozenset(), thing)
+    assert revision.same_holder("Isla's swimming clashes, so the dentist moved me to Friday.",
+                                frozenset(), frozenset(), revision.keys("dentist"))

@@ -1,0 +1,244 @@
+"""An answer, not a fragment: the value the question asks for, or an honest abstention.
+
+The extractive reader reads the kind of value a question asks for from its wh-phrase
+(``spans.asked``): a clock time for "what time", a stated day for "what day", a sum for
+"how much … cost", a rate for "how often", digits for "what's the number", a name tied to
+the thing for "what's X called", a phrase that tells one X from others for "which X".
+A record that talks about the topic but states no such value does not answer; when no
+shown record does, the reader abstains. A robot's turn that echoes what a person just
+said is not the source: the person's own statement is cited first.
+"""
+
+from __future__ import annotations
+
+import calendar
+
+import pytest
+
+from trace_ros.ledger import SourceRecord
+from trace_ros.query.pack import EvidenceItem, pack
+from trace_ros.query.plan import plan_question
+from trace_ros.query.readers import ExtractiveReader
+from trace_ros.query.spans import (
+    asked,
+    clock_time,
+    day_part,
+    frequency,
+    ident,
+    money,
+    names_in,
+    ordinal_value,
+    quantities,
+)
+
+DAY = 86400.0
+# Monday 3 March 2025, 10:00 UTC.
+T0 = float(calendar.timegm((2025, 3, 3, 10, 0, 0, 0, 0, 0)))
+
+
+def rec(seq: int, text: str, when: float = T0, speaker: str = "Noor",
+        session: str = "s1") -> SourceRecord:
+    return SourceRecord(seq, f"src-{seq}", "noor", "r1", session, "dialogue", speaker, text, "",
+                        None, None, {}, when, False, when, "h")
+
+
+def read(question: str, *records: SourceRecord) -> tuple[str, list[str]]:
+    p = pack([EvidenceItem(r, 1.0, {}) for r in records], 4000, 20)
+    out = ExtractiveReader().read(question, plan_question(question, T0 + 30 * DAY), p)
+    return out.answer, out.cited_ids
+
+
+def turns(*texts: str | tuple[str, str], start: float = T0, session: str = "s1",
+          first_seq: int = 1) -> list[SourceRecord]:
+    """Consecutive turns of one session, two minutes apart (speaker "Noor" unless given)."""
+    out = []
+    for k, t in enumerate(texts):
+        speaker, text = t if isinstance(t, tuple) else ("Noor", t)
+        out.append(rec(first_seq + k, text, start + 120 * k, speaker, session))
+    return out
+
+
+@pytest.mark.parametrize(("question", "kind", "focus"), [
+    ("What time does the choir practice start?", "clock", "time"),
+    ("What day is the bin collection?", "day", "day"),
+    ("Which night is the pub quiz?", "day", "night"),
+    ("What's the exact date of the gala?", "date", "date"),
+    ("When does Grandad take his heart pill?", "when", ""),
+    ("How often does Sam water the ferns?", "frequency", ""),
+    ("How much does the pottery course cost?", "money", ""),
+    ("How many guests are coming to the barbecue?", "count", ""),
+    ("What's the name of Leo's piano teacher?", "name", "teacher"),
+    ("What's the puppy called?", "name", "puppy"),
+    ("Who is the head teacher at Ivy's school?", "person", "teacher"),
+    ("Where does Omar keep the ladder?", "place", ""),
+    ("What's my locker code?", "ident", "code"),
+    ("What's her landline number?", "ident", "number"),
+    ("Which cupboard are the candles in?", "which", "cupboard"),
+    ("What dose is Mum's inhaler?", "quantity", "dose"),
+    ("What's Jo doing these days?", "", ""),
+    ("Which year did Ann go camping?", "", ""),
+])
+def test_the_wh_phrase_says_what_kind_of_value_is_asked(question: str, kind: str,
+                                                         focus: str) -> None:
+    got = asked(question, plan_question(question, T0))
+    assert (got.kind, got.focus) == (kind, focus)
+
+
+def test_a_possessor_is_not_a_modifier_of_the_thing_asked() -> None:
+    got = asked("What's Pat's landline number?", plan_question("What's Pat's landline number?"))
+    assert (got.kind, got.focus, got.compound) == ("ident", "number", "landline")
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Rehearsal kicks off at seven, don't be late.", "at seven"),
+    ("It runs two till four on the Saturday.", "two till four"),
+    ("The fitter comes between eight and twelve.", "between eight and twelve"),
+    ("Surgery is at 9:45am.", "9:45 am"),
+    ("Doors open half nine sharp.", "half nine"),
+    ("She said quarter to three.", "quarter to three"),
+    ("The alarm can be six from now on.", ""),
+    ("From now on the alarm can be six.", "six"),
+    ("We booked a table for 6 people.", ""),
+    ("It takes half an hour.", ""),
+])
+def test_clock_times(text: str, expected: str) -> None:
+    assert clock_time(text) == expected
+
+
+def test_money_rates_digits_names_and_counts() -> None:
+    assert money("The course is £45 a term.") == "£45 a term"
+    assert money("It cost me forty pounds to change it.") == "forty pounds"
+    assert money("Budget's a fiver each.") == "a fiver"
+    assert money("We're bumping ours up to fifteen.") == ""  # no currency: not a sum
+    assert frequency("Two drops, three times a day.") == "three times a day"
+    assert frequency("Only once a week now.") == "once a week"
+    assert day_part("Give him the pill at bedtime.") == "at bedtime"
+    assert day_part("It was a nice morning.") == ""  # a bare part of day says no habit
+    assert ident("My new extension is 4417.") == "4417"
+    assert ident("Ours is Unit 12, by the canal.") == "Unit 12"
+    assert ident("See you at 10:30 on the 14th.") == ""  # a time and a date are no number
+    assert [p for _, p in quantities("Two dropped out, so it's nine now.")] == ["Two dropped",
+                                                                               "nine"]
+    assert names_in("Her teacher is called Mrs Okafor.", set(), set()) == [(22, "Mrs Okafor")]
+    assert ordinal_value("twenty-third") == 23 and ordinal_value("12th") == 12
+
+
+def test_what_time_is_a_clock_time_not_the_day_the_message_was_said() -> None:
+    fair = rec(1, "The book fair is on Saturday this year.")
+    doors = rec(2, "Doors open at half nine for the book fair.", T0 + DAY)
+    assert read("What time is the book fair?", fair, doors) == ("half nine", ["src-2"])
+    # Only the day was ever said: no time is made up from the message's date.
+    assert read("What time is the book fair?", fair) == ("", [])
+
+
+def test_a_record_about_the_topic_that_never_states_the_thing_does_not_answer() -> None:
+    lessons = rec(1, "Leo has piano lessons on Mondays after school.")
+    assert read("What's the name of Leo's piano teacher?", lessons) == ("", [])
+    named = rec(2, "Leo's piano teacher is called Mrs Okafor, she's lovely.", T0 + DAY)
+    assert read("What's the name of Leo's piano teacher?", lessons, named) == (
+        "Mrs Okafor", ["src-2"])
+    # A name "called" gives to another noun does not name the teacher.
+    dog = rec(3, "Leo's piano class has a dog called Biscuit that sleeps under the piano.")
+    assert read("What's the name of Leo's piano teacher?", lessons, dog) == ("", [])
+
+
+@pytest.mark.parametrize(("question", "text"), [
+    ("How much does the pottery course cost?", "The pottery course starts next Tuesday."),
+    ("What's my locker code?", "I forgot my locker code again, so annoying."),
+    ("What's the exact date of the gala?", "The gala is sometime in June."),
+    ("Which cupboard are the candles in?", "The candles are somewhere in the kitchen."),
+    ("Which football team does Omar support?", "Omar watches the football every Sunday."),
+    ("Who teaches my pilates class?", "My pilates class is on Thursday evenings."),
+    ("Where does Tom live?", "Tom and I have been on four dates now."),
+    ("What floor is the new office on?", "The new office has a lovely kitchen."),
+])
+def test_never_stated_values_are_not_made_up(question: str, text: str) -> None:
+    assert read(question, rec(1, text), rec(2, "The weather is grim today.")) == ("", [])
+
+
+def test_a_modifier_never_mentioned_means_the_thing_was_never_mentioned() -> None:
+    mobile = rec(1, "Her mobile number is 07123 456789.")
+    assert read("What's her landline number?", mobile) == ("", [])
+    assert read("What's her mobile number?", mobile) == ("07123 456789", ["src-1"])
+
+
+def test_which_x_is_answered_with_what_tells_it_apart() -> None:
+    assert read("Which cupboard are the candles in?",
+                rec(1, "The candles are in the blue cupboard now.")) == (
+        "blue cupboard", ["src-1"])
+
+
+def test_the_person_who_said_it_is_cited_before_the_robot_echo() -> None:
+    said = turns("Change of plan, my yoga class is on Thursdays at 6 now.",
+                 ("robot", "Okay, yoga on Thursdays at 6 pm."))
+    answer, cited = read("What day is my yoga class?", *said)
+    assert answer == "every Thursday" and cited[0] == "src-1"
+    # Nothing the person said matches the echo's value: the robot's turn stays the source.
+    other = turns("Ugh, yoga again.", ("robot", "Yoga is on Thursdays at 6 pm."))
+    assert read("What day is my yoga class?", *other)[1] == ["src-2"]
+
+
+def test_a_habit_is_a_time_of_day_not_the_day_it_was_mentioned() -> None:
+    told = rec(1, "Grandad had his heart pill today, no fuss.")
+    assert read("When does Grandad take his heart pill?", told) == ("", [])
+    habit = rec(2, "Grandad takes his heart pill at bedtime now.", T0 + DAY)
+    assert read("When does Grandad take his heart pill?", told, habit) == (
+        "at bedtime", ["src-2"])
+
+
+def test_the_state_said_now_beats_the_change_beside_it() -> None:
+    answer, _ = read("How many guests are coming to the barbecue?",
+                     rec(1, "Two guests dropped out of the barbecue, so it's nine now."))
+    assert answer == "nine"
+
+
+def test_someone_elses_thing_does_not_answer_for_mine() -> None:
+    ada = rec(1, "Ada's recital is at 6pm in the main hall.")
+    ben = rec(2, "Ben's recital is at 4pm, the day after.", T0 + DAY)
+    assert read("What time is Ada's recital?", ada, ben) == ("6 pm", ["src-1"])
+    mine = rec(3, "My swim class is at 7pm on Tuesdays.")
+    his = rec(4, "His swim class is at 5pm, he loves it.", T0 + DAY)
+    assert read("What time is my swim class?", mine, his) == ("7 pm", ["src-3"])
+    other = rec(5, "Oh, Priya is at the dentist on Friday, poor thing.", T0 + 2 * DAY)
+    own = rec(6, "My dentist appointment is on Wednesday morning.")
+    answer, cited = read("What day is my dentist appointment?", own, other)
+    assert answer.startswith("Wednesday") and cited == ["src-6"]
+
+
+def test_the_name_nearest_to_what_is_asked() -> None:
+    answer, _ = read("Who is driving me to the airport?",
+                     rec(1, "Maria is away that week, so Jonas will drive me to the airport."))
+    assert answer == "Jonas"
+
+
+def test_the_newest_revision_that_states_the_value_holds() -> None:
+    said = [rec(1, "The boiler service is on the 12th, first thing.", T0),
+            *turns("The boiler people rang.", "It's the 19th instead, same time.",
+                   start=T0 + 2 * DAY, first_seq=2)]
+    answer, cited = read("What day is the boiler service?", *said)
+    assert "19" in answer and cited == ["src-3"]
+
+
+def read_with(question: str, items: list[EvidenceItem]) -> tuple[str, list[str]]:
+    out = ExtractiveReader().read(question, plan_question(question, T0 + 30 * DAY),
+                                  pack(items, 4000, 20))
+    return out.answer, out.cited_ids
+
+
+def test_the_graph_stages_current_record_answers_when_it_is_about_the_question() -> None:
+    old = rec(1, "I work as a nurse at St. Mary's hospital.")
+    new = rec(2, "I finally left St. Mary's, I'm teaching at the high school now.", T0 + 5 * DAY)
+    # It names what the earlier record about work named: it stands, though it never
+    # says "work".
+    answer, cited = read_with("Where do I work?", [EvidenceItem(new, 1.0, {"graph": 1}),
+                                                    EvidenceItem(old, 1.0, {"graph": 2})])
+    assert (answer, cited) == ("high school", ["src-2"])
+    # The whole name, not the abbreviation's first word.
+    assert read("Where do I work?", old) == ("St Mary's hospital", ["src-1"])
+    # A record marked current that is about something else does not answer.
+    dentist = rec(3, "My dentist appointment is at 3pm on Monday.")
+    other = rec(4, "My neighbour Ruth is coming round on Friday at ten.", T0 + 5 * DAY)
+    answer, cited = read_with("What time is my dentist appointment?",
+                              [EvidenceItem(other, 1.0, {"graph": 1}),
+                               EvidenceItem(dentist, 1.0, {})])
+    assert (answer, cited) == ("3 pm", ["src-3"])

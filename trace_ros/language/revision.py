@@ -1,0 +1,247 @@
+"""Is a later statement a new value of the same thing? The text side of currentness.
+
+Both roads judge revisions with these helpers: consolidation when it links a new
+record to earlier ones (``consolidation/supersede.py``), the query when it walks
+from the record a question matches to later ones (``query/current.py``). The
+vectors they already hold say how close two records are; the words below say
+what they share and what differs:
+
+- ``terms``: a record's content stems without its *values* (times, dates,
+  numbers): what a statement is about. Two statements share a *thing* when they
+  share such a term.
+- ``values``: the times, numbers and names it states; ``differs`` says whether
+  two statements of one thing give different values, or one just restates the
+  other ("still Monday at 3").
+- ``holders``: whom a statement is about when that is not the speaker — a name,
+  or a relative of the speaker ("my sister's appointment"): a statement about
+  another holder is another thing.
+
+Only closed-class words are listed (function words, the words of aspect that mark
+continuity, kinship nouns, the words questions are built from); nothing is a
+vocabulary of particular changes.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from nltk.stem import PorterStemmer
+
+from .timeanchor import WEEKDAYS, find_candidates
+
+STOPWORDS = frozenset("""
+a about above after again against all am an and any are as at be because been before being
+below between both but by can could did do does doing down during each few for from further
+had has have having he her here hers herself him himself his how i if in into is it its itself
+just me more most my myself no nor not now of off on once only or other our ours ourselves out
+over own same she should so some such than that the their theirs them themselves then there
+these they this those through to too under until up very was we were what when where which
+while who whom why will with would you your yours yourself yourselves ever also get got
+im ive id ill dont doesnt didnt isnt wasnt cant wont thats its yeah yes ok okay oh well
+""".split())
+# Words a question is built from rather than what it asks about.
+QUESTION_SCAFFOLD = frozenset("""
+time day days week month year now current currently still usually normally these
+many much often long exactly again right anymore moment kind sort type""".split())
+# Aspect words that say a value continues rather than changes.
+CONTINUITY = frozenset({"still", "same", "usual", "again", "confirmed", "confirm",
+                        "confirming", "unchanged", "remains", "stays"})
+# Relatives and roles by which a speaker names another holder ("my sister's …").
+KIN = frozenset("""
+mum mom mother dad father parent parents sister brother son daughter wife husband partner
+boyfriend girlfriend fiance fiancee friend neighbour neighbor grandma grandpa grandmother
+grandfather nan gran aunt uncle cousin niece nephew boss colleague coworker flatmate roommate
+housemate kid kids child children baby twins
+""".split())
+_NUMBER_WORDS = frozenset("""
+zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen
+fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty
+ninety hundred thousand half quarter first second third fourth fifth
+""".split())
+_MONTHS = frozenset("""january february march april may june july august september october
+november december""".split())
+_TIME_WORDS = frozenset(WEEKDAYS) | {w + "s" for w in WEEKDAYS} | _MONTHS | frozenset(
+    "am pm noon midnight morning afternoon evening night tonight today tomorrow weekend "
+    "weekends oclock".split())
+_WORD = re.compile(r"[^\W_]+(?:'[a-z]+)?", re.UNICODE)
+_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]{2,})\b|^([A-Z][a-z]{2,})(?='s\b)")
+_STEMMER = PorterStemmer(PorterStemmer.MARTIN_EXTENSIONS)
+_NOT_NAMES = frozenset({w.capitalize() for w in _TIME_WORDS | STOPWORDS | KIN}) | {"I"}
+
+
+@lru_cache(maxsize=65536)
+def _stem(word: str) -> str:
+    return _STEMMER.stem(word, to_lowercase=False)
+
+
+def _words(text: str) -> list[str]:
+    return [w.lower().replace("'", "") if not w.lower().endswith("'s") else w.lower()[:-2]
+            for w in _WORD.findall(text)]
+
+
+def is_value_word(w: str) -> bool:
+    return w.isdigit() or any(ch.isdigit() for ch in w) or w in _NUMBER_WORDS \
+        or w in _TIME_WORDS
+
+
+@lru_cache(maxsize=65536)
+def terms(text: str) -> frozenset[str]:
+    """Stems of the content words that are not values: what the text is about."""
+    return frozenset(_stem(w) for w in _words(text)
+                     if w not in STOPWORDS and len(w) > 1 and not is_value_word(w))
+
+
+def question_terms(question: str) -> frozenset[str]:
+    """The question's content stems without the words questions are made of; the
+    values it names belong to what it asks about ("the Wednesday school run")."""
+    return keys(question) - {_stem(w) for w in QUESTION_SCAFFOLD}
+
+
+@lru_cache(maxsize=65536)
+def keys(text: str) -> frozenset[str]:
+    """``terms`` and the time words and weekdays too ("wednesdays" ~ "wednesday"):
+    what a text can be matched on."""
+    return frozenset(_stem(w) for w in _words(text)
+                     if w not in STOPWORDS and len(w) > 1 and not w.isdigit())
+
+
+@lru_cache(maxsize=65536)
+def values(text: str) -> frozenset[str]:
+    """The values a text states: time expressions (as written, lower-cased), numbers
+    and time words."""
+    out = {m.group(0).lower() for m in find_candidates(text)}
+    out |= {w for w in _words(text) if is_value_word(w)}
+    return frozenset(out)
+
+
+_POSSESSIVE = re.compile(r"\b([A-Za-z]+)'s\b")
+_PRONOUN = re.compile(r"\b(?:he|she|her|his|him|they|their|them)\b", re.I)
+
+
+def possessors(text: str) -> frozenset[str]:
+    """Holders written as possessors ("Sam's appointment", "my sister's job"), lower-cased."""
+    out = set()
+    for m in _POSSESSIVE.finditer(text):
+        w = m.group(1)
+        if (w[:1].isupper() and w not in _NOT_NAMES) or w.lower() in KIN:
+            out.add(w.lower())
+    return frozenset(out)
+
+
+def same_holder(text: str, asked: frozenset[str], anchor: frozenset[str],
+                thing: frozenset[str] = frozenset()) -> bool:
+    """Whether ``text`` can be about the holder a question asks about: it names one of
+    ``asked`` (or refers back with a pronoun) when the question names someone; else
+    no one the anchor did not name owns the thing in it ("Sam's appointment": a
+    possessor right before a ``thing`` stem)."""
+    if asked:
+        named = holders(text)
+        if named & asked:
+            return True
+        return not (named - anchor - KIN) and bool(_PRONOUN.search(text))
+    for m in _POSSESSIVE.finditer(text):
+        w = m.group(1)
+        if not ((w[:1].isupper() and w not in _NOT_NAMES) or w.lower() in KIN) \
+                or w.lower() in anchor:
+            continue
+        after = _words(text[m.end():])[:3]
+        if not thing or {_stem(x) for x in after} & thing:
+            return False
+    return True
+
+
+def holders(text: str) -> frozenset[str]:
+    """Whom a text speaks of besides its speaker: capitalised names and kinship words
+    (lower-cased)."""
+    out = {(a or b).lower() for a, b in _NAME.findall(text) if (a or b) not in _NOT_NAMES}
+    out |= {w for w in _words(text) if w in KIN}
+    return frozenset(out)
+
+
+def continues(text: str) -> bool:
+    """Whether the text marks a value as continuing ("still", "same as usual")."""
+    return bool(set(_words(text)) & CONTINUITY)
+
+
+def states_value(text: str, answer_type: str, anchor: str) -> bool:
+    """Whether ``text`` says something of the asked kind about the anchor's thing: a
+    time, date or number when one is asked; otherwise some content the anchor's
+    thing terms alone do not give."""
+    if answer_type in ("date", "number", "duration"):
+        return bool(values(text))
+    return bool(terms(text) - terms(anchor)) or bool(values(text))
+
+
+def differs(old: str, new: str) -> bool:
+    """Whether ``new`` gives a different value than ``old`` for what they share: its
+    values differ, or it says something the old did not, and it does not merely mark
+    the old value as continuing."""
+    if continues(new) and not (values(new) - values(old)):
+        return False
+    v_old, v_new = values(old), values(new)
+    if v_old and v_new:
+        return v_old != v_new and not v_new <= v_old
+    return bool(terms(new) - terms(old)) and bool(terms(old) - terms(new))
+
+
+_ORDINALS = frozenset("""fourth fifth sixth seventh eighth ninth tenth eleventh twelfth
+thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth
+thirtieth""".split())
+
+
+@lru_cache(maxsize=65536)
+def marks(text: str) -> frozenset[str]:
+    """The specific values a text names (stems): figures, weekdays, months, ordinal
+    days and names — not the vague ones ("morning", "two")."""
+    out = {_stem(w) for w in _words(text)
+           if any(ch.isdigit() for ch in w) or w in _ORDINALS or w.rstrip("s") in WEEKDAYS
+           or w in _MONTHS}
+    out |= {_stem(a.lower()) for a, _ in _NAME.findall(text) if a and a not in _NOT_NAMES}
+    return frozenset(out)
+
+
+# Two records this close (MiniLM cosine) speak of one thing even without a shared word;
+# sharing a word of the thing, a record this close (or naming a value) restates it.
+CLOSE = 0.6
+NEAR = 0.5
+
+
+def joins(anchor: str, later: str, thing: frozenset[str], asked: frozenset[str],
+          cos: float, same_speaker: bool = True) -> str:
+    """Why ``later`` speaks of the thing ``anchor`` states ('' when it does not): it
+    shares a ``thing`` stem; or it names a value the anchor stated that the question
+    (``asked``: its stems) does not ("Sundays, not Saturdays", "a week later than the
+    twelfth"); or its vector is ``CLOSE`` to the anchor's. Names of people are never
+    the thing or its value; only the anchor's speaker revises it."""
+    if not same_speaker:
+        return ""
+    if keys(later) & thing and (values_named(later) - values_named(anchor) or cos >= CLOSE):
+        return "shares " + "/".join(sorted(keys(later) & thing))
+    old = values_named(anchor) - asked
+    if old & values_named(later):
+        return "names the earlier value " + "/".join(sorted(old & values_named(later)))
+    if cos >= CLOSE:
+        return f"close (cosine {cos:.2f})"
+    return ""
+
+
+def values_named(text: str) -> frozenset[str]:
+    """``marks`` without the names of people: the figures, days, months and dates."""
+    return marks(text) - holders_stems(text)
+
+
+def replaces(old: str, new: str) -> bool:
+    """The strict form of ``differs`` that consolidation links on without a question to
+    focus it: each names a specific value (a figure, day, month, date or name) the
+    other does not — one value gave way to another — and the new one does not mark
+    the old as continuing."""
+    if continues(new):
+        return False
+    gone = marks(old) - marks(new) - holders_stems(new)
+    came = marks(new) - marks(old) - holders_stems(old)
+    return bool(gone) and bool(came)
+
+
+def holders_stems(text: str) -> frozenset[str]:
+    return frozenset(_stem(h) for h in holders(text))

@@ -1,0 +1,179 @@
+"""What is current among the recalled records, when no keyed state decides it.
+
+The resolver (``state.py``) decides currentness for keyed facts ("where does Maya
+live"). People state most changes in words no key rule anticipates ("the dentist's
+office called and pushed me to Thursday afternoon"). For a question about the
+present state that the resolver did not settle, ``chain`` walks from the record
+the question matches best (the *anchor*) to the latest record that speaks of the
+same thing:
+
+1. along ``updates`` edges out of consolidation (``consolidation/supersede.py``
+   and the rules), newer revision first;
+2. then over the later records the question also recalls, or whose vector is close
+   to the anchor's — kept only when they share with the anchor a term the
+   question asks about (the *thing*), carry a value of the kind asked (a time for
+   "when"), name no other holder (another person's appointment is another
+   thing), and are statements by a person (not the robot's echo, not a question).
+
+The latest such record leads the evidence and the anchor follows, marked
+superseded; a restatement of the same value leading is harmless. Nothing here
+knows verbs or nouns of particular changes: the question supplies the thing, the
+vectors and shared terms decide "the same", the ledger's order decides "later".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ..language.revision import (
+    KIN,
+    holders,
+    holders_stems,
+    joins,
+    keys,
+    question_terms,
+    same_holder,
+    states_value,
+)
+from ..language.vocab import is_robot
+from ..ledger import SourceRecord
+from .factcache import SubjectFacts
+from .recall import Fused
+
+# A later record joins the chain when its vector is this close to the anchor's (MiniLM
+# cosine) or the question recalls it; it must share a question term with the anchor too.
+POOL = 24  # ranked candidates looked at for the anchor and for later records
+ANCHORS = 3  # the anchor is the best human statement among the first few candidates
+_QUESTION = re.compile(r"\?\s*$")
+_SENTENCES = re.compile(r"(?<=[.!?])\s+")
+
+
+@dataclass
+class Chain:
+    lead: list[str]  # source IDs, the current record first
+    superseded: list[str]
+    why: str
+
+
+def chain(question: str, answer_type: str, ranked: Sequence[Fused],
+          records: dict[int, SourceRecord], graph: SubjectFacts | None,
+          near: Callable[[int], dict[int, tuple[SourceRecord, float]]],
+          prior: Callable[[int], SourceRecord | None],
+          related: Callable[[str], dict[int, SourceRecord]] | None = None,
+          robot_id: str = "") -> Chain | None:
+    """The current record for ``question`` and the anchor it supersedes, or None.
+
+    ``records``: the ranked candidates' records by seq; ``near(seq)``: the records
+    after ``seq`` whose vectors are within ``NEAR`` of its vector, with that cosine
+    (the caller holds the vectors and reads the records); ``prior(seq)``: the turn before ``seq`` in its
+    session (what the robot's echo answers), or None; ``related(text)``: records the
+    text search finds for ``text`` (later records that name the anchor's values
+    without sharing its vector or the question's words)."""
+    q_terms = question_terms(question)
+    pool = [f for f in ranked[:POOL] if f.seq in records]
+    anchor = None
+    echoed = False  # the best match is the robot's echo of the anchor
+    firsts: list[tuple[SourceRecord, bool]] = []
+    for f in pool[:ANCHORS]:
+        rec: SourceRecord | None = records[f.seq]
+        echo = not _statement(rec, robot_id)
+        if echo:  # the robot's echo: the turn it answers
+            rec = prior(f.seq)
+        if rec is not None and _statement(rec, robot_id):
+            firsts.append((rec, echo and f is pool[0]))
+    # The best human statement that shares a word with the question.
+    for rec, echo in firsts:
+        if keys(rec.text) & q_terms:
+            anchor, echoed = rec, echo
+            break
+    if anchor is None:
+        return None
+    asked_holders = holders(question)
+    anchor_holders = holders(anchor.text)
+    # What the question asks about; a relative of the speaker named in it is the holder.
+    thing = q_terms - {t for t in q_terms if t in KIN} - holders_stems(question) \
+        - holders_stems(anchor.speaker)
+    best: tuple[int, str] | None = None
+    why = ""
+    for seq, sid in _newer_by_edges(anchor, graph):
+        if seq > anchor.seq:
+            best, why = (seq, sid), "updates edge"
+    close = near(anchor.seq)
+    recalled = {f.seq for f in pool}
+    candidates = {f.seq: records[f.seq] for f in pool if f.seq > anchor.seq}
+    candidates.update({seq: rec for seq, (rec, _) in close.items()})
+    if related is not None:
+        candidates.update({seq: rec for seq, rec in related(f"{anchor.text} {question}").items()
+                           if seq > anchor.seq})
+    for seq in sorted(candidates):
+        rec = candidates[seq]
+        if best is not None and seq <= best[0]:
+            continue
+        if not _statement(rec, robot_id):
+            continue
+        # Closeness alone counts only for a record the question itself recalls.
+        cos = close.get(seq, (rec, 0.0))[1] if seq in recalled else 0.0
+        link = joins(anchor.text, rec.text, thing, q_terms, cos, rec.speaker == anchor.speaker)
+        if not link or not same_holder(rec.text, asked_holders, anchor_holders, thing):
+            continue  # another thing, or someone else's: another person's appointment
+        if not states_value(rec.text, answer_type, anchor.text):
+            continue
+        best, why = (rec.seq, rec.source_id), f"later statement: {link}"
+    if best is None:
+        return Chain([anchor.source_id], [], "the statement the robot echoed") if echoed else None
+    # The earlier candidates that speak of the same thing of the same holder are older
+    # revisions (or the robot's echo of one); only those already shown move.
+    older = [anchor.source_id] + [
+        records[f.seq].source_id for f in pool if f.seq < best[0]
+        and records[f.seq].source_id != anchor.source_id
+        and keys(records[f.seq].text) & thing
+        and same_holder(records[f.seq].text, asked_holders, anchor_holders, thing)]
+    return Chain([best[1], *older], older, why)
+
+
+_PRESENT = re.compile(r"\b(?:is|are|am|do|does|has|have)\b|'s\b|'re\b", re.I)
+_PLURAL = re.compile(r"^\s*(?:what|which|who)\s+(?:are|were)\b", re.I)
+_PAST_ASK = re.compile(r"\b(?:was|were|did|had|used to|originally|before|first)\b", re.I)
+
+
+def asks_present(question: str, plan_newest: bool, operation: str, answer_type: str) -> bool:
+    """Whether the question asks for a state as it is now: the plan says so, or it asks
+    a fact in the present tense ("What's the kitten called?")."""
+    if _PLURAL.match(question):
+        return False  # "What are the names of …": a set, not one revision
+    if plan_newest:
+        return True
+    return operation in ("fact", "temporal_lookup", "current_state") \
+        and answer_type not in ("yesno", "reason") and bool(_PRESENT.search(question)) \
+        and not _PAST_ASK.search(question)
+
+
+def _statement(rec: SourceRecord, robot_id: str) -> bool:
+    """A person's turn that states something (not only questions)."""
+    return (rec.modality == "dialogue" and not is_robot(rec.speaker, robot_id)
+            and any(not _QUESTION.search(s) for s in _SENTENCES.split(rec.text.strip()) if s))
+
+
+def _newer_by_edges(anchor: SourceRecord, graph: SubjectFacts | None) -> list[tuple[int, str]]:
+    """(seq, source ID) of the facts that update the anchor's facts, transitively, by
+    seq; empty without a graph."""
+    if graph is None:
+        return []
+    out: dict[int, str] = {}
+    todo = list(graph.by_source.get(anchor.source_id, ()))
+    seen: set[str] = set(todo)
+    while todo:
+        fid = todo.pop()
+        for eid in graph.adjacent.get(fid, ()):
+            e = graph.edges[eid]
+            if e.type != "updates" or e.dst != fid or e.invalidated_at is not None:
+                continue
+            newer = graph.facts.get(e.src)
+            if newer is None or newer.fact_id in seen:
+                continue
+            seen.add(newer.fact_id)
+            todo.append(newer.fact_id)
+            out[newer.source_seq] = newer.source_ids[0]
+    return sorted(out.items())
