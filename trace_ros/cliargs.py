@@ -34,11 +34,6 @@ def _number(text: str, kind: type, what: str = "") -> float:
     return value
 
 
-def finite_float(text: str) -> float:
-    """Any finite float (not nan, inf or -inf)."""
-    return _number(text, float)
-
-
 def bounded(kind: type, minimum: float | None = None, *, above: bool = False,
             maximum: float | None = None, what: str = "") -> Callable[[str], float]:
     """A type function for numbers of ``kind`` (int or float, finite) that are at least
@@ -91,16 +86,13 @@ def ledger_file(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
     args.db = str(parsed.path)
 
 
-# The ranges the commands share.
-epoch_seconds = bounded(float, 0.0, what="epoch seconds")
-
-
 def time_view(field: str) -> Callable[[str], float]:
     """Epoch seconds of a query's time view; ``field`` is the request field it fills
     (``as_of_valid``), named in the error as the engine and the ROS service name it."""
     return bounded(float, 0.0, what=f"{field}, epoch seconds")
 
 
+# The ranges the commands share.
 seconds = bounded(float, 0.0, what="seconds")
 positive_float = bounded(float, 0.0, above=True)
 non_negative_float = bounded(float, 0.0)
