@@ -8,6 +8,7 @@
 Arguments: namespace (one per robot; every topic and service is relative, so it moves them
 all), params_file (default: config/memory.yaml of the installed package; its "/**" and
 "/**/<node>" sections apply under any namespace), db_path (overrides ledger.db_path),
+ledger_url (overrides ledger.url: sqlite:///abs/path.db or postgresql://user@host:port/db),
 use_sim_time, log_level, autostart. The nodes are lifecycle nodes: with autostart:=true
 (the default) each configures (opens the ledger, loads its models) and then activates
 (opens topics and services) by itself, and one that cannot configure exits with status 1
@@ -38,6 +39,8 @@ def _nodes(context):
                  f"autostart:={'true' if arg['autostart'].lower() in TRUE else 'false'}"]
     if arg["db_path"]:
         overrides.append(f"ledger.db_path:={os.path.abspath(os.path.expanduser(arg['db_path']))}")
+    if arg["ledger_url"]:
+        overrides.append(f"ledger.url:={arg['ledger_url']}")
     # A file with "/**/<node>" sections: it beats the node sections of params_file.
     extra = str(write_overrides(NODE_EXECUTABLES, overrides))
     namespace = normal_namespace(arg["namespace"]) if arg["namespace"].strip("/") else ""
@@ -68,6 +71,10 @@ def generate_launch_description():
                               description="ROS parameter file ('/**' and '/**/<node>' sections)"),
         DeclareLaunchArgument("db_path", default_value="",
                               description="Ledger file; overrides ledger.db_path (empty: keep)"),
+        DeclareLaunchArgument("ledger_url", default_value="",
+                              description="Ledger URL (sqlite:///abs/path.db or "
+                                          "postgresql://user@host:port/db); overrides "
+                                          "ledger.url (empty: keep)"),
         DeclareLaunchArgument("use_sim_time", default_value="false",
                               description="Take every time from /clock (replayed bags)"),
         DeclareLaunchArgument("log_level", default_value="info",

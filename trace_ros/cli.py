@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from .cliargs import ArgParser, non_negative_int, positive_int, seconds, time_view
 from .config import MemoryConfig, load_config
 from .errors import TraceError, ValidationError
 
@@ -25,16 +26,27 @@ if TYPE_CHECKING:
 
 def _config(args: argparse.Namespace) -> MemoryConfig:
     overrides: dict[str, Any] = {}
-    if getattr(args, "db", None):
+    url = getattr(args, "ledger_url", None)
+    if url is not None and getattr(args, "db", None):
+        raise ValidationError("--ledger-url", "give --db or --ledger-url, not both")
+    if url is not None:
+        from .storage.url import parse_ledger_url
+
+        parse_ledger_url(url, "--ledger-url")  # checked here so the error names the option
+        overrides["ledger.url"] = url
+    elif getattr(args, "db", None):
         overrides["ledger.db_path"] = args.db
+        overrides["ledger.url"] = ""  # --db wins over a url in --params
     return load_config(getattr(args, "params", None), None, overrides)
 
 
-def _open(cfg: MemoryConfig, create: bool = False) -> Ledger:
+def _open(args: argparse.Namespace, cfg: MemoryConfig, create: bool = False) -> Ledger:
     """The configured ledger; only commands that store (ingest) create a new one."""
-    from .ledger import Ledger
+    from .storage import open_ledger
 
-    return Ledger(cfg.db_path, cfg.ledger, create=create)
+    field = ("--ledger-url" if getattr(args, "ledger_url", None) is not None
+             else "ledger.url" if cfg.ledger.url else "ledger.db_path")
+    return open_ledger(cfg.ledger_url, cfg.ledger, create=create, field=field)
 
 
 def _progress(total: int | None, desc: str):
@@ -51,7 +63,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     from .formats import EventError, locomo_events, read_jsonl_lines, read_locomo
 
     cfg = _config(args)
-    with _open(cfg, create=True) as ledger:
+    with _open(args, cfg, create=True) as ledger:
         timed: _Timed | None = None
         if args.format == "mcap":
             errors, timed = _mcap_events(args.path, args.topics)
@@ -148,7 +160,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     from .ledger import Scope
 
     cfg = _config(args)
-    with _open(cfg) as ledger:
+    with _open(args, cfg) as ledger:
         records = ledger.sources_in_scope(Scope(args.subject, args.robot, args.session))
         written = write_mcap(args.out, records, args.namespace)
     print(json.dumps({"written": written, "path": args.out}))
@@ -157,14 +169,14 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_consolidate(args: argparse.Namespace) -> int:
     cfg = _config(args)
-    with _open(cfg) as ledger:
+    with _open(args, cfg) as ledger:
         print(json.dumps({"consolidated": _consolidate(ledger, cfg)}))
     return 0
 
 
 def cmd_rebuild(args: argparse.Namespace) -> int:
     cfg = _config(args)
-    with _open(cfg) as ledger:
+    with _open(args, cfg) as ledger:
         # Derived state goes (vectors, FTS, facts, edges, topics); projecting every
         # source again in sequence order recreates the same graph.
         requeued = ledger.reset_derived()
@@ -177,7 +189,7 @@ def cmd_graph(args: argparse.Namespace) -> int:
     from .state import update_chains
 
     cfg = _config(args)
-    with _open(cfg) as ledger, ledger.read():
+    with _open(args, cfg) as ledger, ledger.read():
         counts = ledger.graph_counts(args.subject)
         chains = update_chains(ledger, args.subject, entity=args.entity)
     if args.json:
@@ -222,7 +234,12 @@ def _ask_ros(args: argparse.Namespace, cfg: MemoryConfig) -> tuple[dict[str, Any
 
 def cmd_query(args: argparse.Namespace) -> int:
     cfg = _config(args)
-    out, why = (None, "--via local") if args.via == "local" else _ask_ros(args, cfg)
+    if args.via == "local":
+        out, why = None, "--via local"
+    elif cfg.ledger_url.engine != "sqlite":
+        out, why = None, "a query node is asked only for a SQLite ledger"
+    else:
+        out, why = _ask_ros(args, cfg)
     if out is None and args.via == "ros":
         print(f"error: {why}", file=sys.stderr)
         return 2
@@ -250,7 +267,7 @@ def _ask_local(args: argparse.Namespace, cfg: MemoryConfig) -> dict[str, Any]:
     from .query.answer import QueryEngine, QueryRequest
     from .query.readers import make_reader
 
-    with _open(cfg) as ledger:
+    with _open(args, cfg) as ledger:
         engine = QueryEngine(ledger, MiniLMEncoder(cfg.embed), make_reader(cfg.reader), cfg.recall)
         req = QueryRequest(Scope(args.subject, args.robot, args.session), " ".join(args.question),
                            as_of_valid=args.as_of_valid, as_of_known=args.as_of_known,
@@ -260,7 +277,7 @@ def _ask_local(args: argparse.Namespace, cfg: MemoryConfig) -> dict[str, Any]:
 
 def cmd_stats(args: argparse.Namespace) -> int:
     cfg = _config(args)
-    with _open(cfg) as ledger:
+    with _open(args, cfg) as ledger:
         print(json.dumps(ledger.stats(), indent=2))
     return 0
 
@@ -270,7 +287,7 @@ def cmd_forget(args: argparse.Namespace) -> int:
 
     cfg = _config(args)
     scope = Scope(args.subject, args.robot, args.session) if args.subject else None
-    with _open(cfg) as ledger:
+    with _open(args, cfg) as ledger:
         removed = ledger.forget(scope, args.source_id or [], args.allow_reingest)
         print(json.dumps({"removed": len(removed), "source_ids": removed}))
     return 0
@@ -283,11 +300,15 @@ def _delegate(module: str, argv: list[str]) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="trace-ros", description=__doc__)
+    parser = ArgParser(prog="trace-ros", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
     def with_db(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
         p.add_argument("--db", help="ledger file (default: ledger.db_path of --params)")
+        p.add_argument("--ledger-url", metavar="URL",
+                       help="ledger URL: sqlite:///abs/path.db, sqlite:relative.db or "
+                            "postgresql://user@host:port/db (default: ledger.url of --params, "
+                            "else the file --db names)")
         p.add_argument("--params", help="ROS parameter file (config/memory.yaml format)")
         return p
 
@@ -306,7 +327,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("jsonl", "locomo", "mcap"), required=True)
     p.add_argument("--topics", help="mcap: YAML mapping more topics to dialogue/perception "
                                     "(see trace_ros.bags.read_topic_map)")
-    p.add_argument("--samples", type=int, default=None, help="locomo: only the first K")
+    p.add_argument("--samples", type=positive_int, default=None, help="locomo: only the first K")
     p.add_argument("--no-consolidate", action="store_true",
                    help="only capture; leave the projection jobs pending")
     p.add_argument("path")
@@ -337,15 +358,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--subject", required=True)
     p.add_argument("--robot", default="")
     p.add_argument("--session", default="")
-    p.add_argument("--as-of-valid", type=float, default=None, help="epoch seconds")
-    p.add_argument("--as-of-known", type=float, default=None, help="epoch seconds")
-    p.add_argument("--budget", type=int, default=0, help="evidence token budget")
+    p.add_argument("--as-of-valid", type=time_view("as_of_valid"), default=None,
+                   help="epoch seconds")
+    p.add_argument("--as-of-known", type=time_view("as_of_known"), default=None,
+                   help="epoch seconds")
+    p.add_argument("--budget", type=non_negative_int, default=0, help="evidence token budget")
     p.add_argument("--json", action="store_true", help="one JSON object on the last line")
     p.add_argument("--via", choices=("auto", "ros", "local"), default="auto",
                    help="auto (default): ask a running query node that serves this ledger "
                         "over ROS, else answer here; ros/local: only that path")
     p.add_argument("--namespace", default="", help="namespace of the running nodes")
-    p.add_argument("--wait", type=float, default=3.0,
+    p.add_argument("--wait", type=seconds, default=3.0,
                    help="seconds to look for a running query node (default 3)")
     p.add_argument("question", nargs="+")
     p.set_defaults(func=cmd_query)
@@ -379,7 +402,26 @@ DELEGATED = {
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; an error the engine raises on purpose, a file it cannot use or a
+    SQLite failure ends it with one line on stderr and exit status 2 (a bad argument:
+    the parser's one line, also 2)."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return _dispatch(argv)
+    except SystemExit as exc:  # a parser's one-line error (2), or --help (0)
+        return exc.code if isinstance(exc.code, int) else 1
+    except ValidationError as exc:
+        print(f"error: {exc.field}: {exc.reason}", file=sys.stderr)
+        return 2
+    except (TraceError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except sqlite3.Error as exc:  # e.g. the disk filled up: one line, no traceback
+        print(f"error: ledger: {exc}", file=sys.stderr)
+        return 2
+
+
+def _dispatch(argv: list[str]) -> int:
     if argv and argv[0] in ("up", "demo", "record", "explore"):
         return _delegate(DELEGATED[argv[0]], argv[1:])
     if argv and argv[0] == "bench":
@@ -390,17 +432,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         return _delegate(DELEGATED[key], argv[2:])
     args = build_parser().parse_args(argv)
-    try:
-        return int(args.func(args))
-    except ValidationError as exc:
-        print(f"error: {exc.field}: {exc.reason}", file=sys.stderr)
-        return 2
-    except (TraceError, OSError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    except sqlite3.Error as exc:  # e.g. the disk filled up: one line, no traceback
-        print(f"error: ledger: {exc}", file=sys.stderr)
-        return 2
+    return int(args.func(args))
 
 
 if __name__ == "__main__":

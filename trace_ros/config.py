@@ -16,18 +16,10 @@ import yaml
 
 from .errors import ConfigError
 
-DEFAULT_DB_PATH = "~/.ros/trace_ros/memory.db"
-
-
-@dataclass
-class LedgerConfig:
-    db_path: str = DEFAULT_DB_PATH
-    busy_timeout_ms: int = 10000
-    # Longest wait for the migration lock (a migration of a large ledger holds it).
-    lock_timeout_s: float = 120.0
-    # FULL fsyncs the WAL at each (group) commit: an acknowledged event survives
-    # power loss. NORMAL survives process crashes only.
-    synchronous: str = "FULL"
+# LedgerConfig (the ledger.* section) lives with the storage that reads it.
+from .storage.settings import DEFAULT_DB_PATH as DEFAULT_DB_PATH
+from .storage.settings import LedgerConfig
+from .storage.url import LedgerURL, parse_ledger_url, sqlite_url
 
 
 @dataclass
@@ -215,6 +207,8 @@ class MemoryConfig:
         return cfg
 
     def validate(self) -> None:
+        if self.ledger.url:
+            parse_ledger_url(self.ledger.url, "ledger.url")
         if self.ledger.synchronous.upper() not in {"OFF", "NORMAL", "FULL", "EXTRA"}:
             raise ConfigError("ledger.synchronous: must be OFF, NORMAL, FULL or EXTRA")
         if self.embed.backend not in {"onnx", "torch"}:
@@ -234,7 +228,19 @@ class MemoryConfig:
                 raise ConfigError(f"{key}: must not be negative")
 
     @property
+    def ledger_url(self) -> LedgerURL:
+        """The ledger's URL: ``ledger.url``, else the SQLite file ``ledger.db_path``."""
+        if self.ledger.url:
+            return parse_ledger_url(self.ledger.url, "ledger.url")
+        return sqlite_url(self.ledger.db_path)
+
+    @property
     def db_path(self) -> Path:
+        """The SQLite ledger file: the path of a ``sqlite:`` ``ledger.url``, else
+        ``ledger.db_path`` (also what a PostgreSQL ledger's lease file sits beside)."""
+        url = self.ledger_url if self.ledger.url else None
+        if url is not None and url.path is not None:
+            return url.path
         return Path(self.ledger.db_path).expanduser()
 
 

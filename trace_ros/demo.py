@@ -24,6 +24,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from .cliargs import ArgParser, add_ledger_url, ledger_file
+
 SUBJECT = "alex"
 OTHER_SUBJECT = "sam"
 ROBOT = "demo-robot"
@@ -92,13 +94,16 @@ def script_messages() -> list[Any]:
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="trace-ros demo", description=__doc__.split("\n\n")[0])
+    parser = ArgParser(prog="trace-ros demo", description=__doc__.split("\n\n")[0])
     parser.add_argument("--serve", action="store_true",
                         help="keep the nodes running after the demo until Ctrl-C")
     parser.add_argument("--params", type=Path, help="ROS parameter file (default: "
                         "config/memory.yaml)")
     parser.add_argument("--db", help="ledger file (default: a fresh temporary one)")
-    return parser.parse_args(argv)
+    add_ledger_url(parser)
+    args = parser.parse_args(argv)
+    ledger_file(parser, args)
+    return args
 
 
 class DemoError(RuntimeError):

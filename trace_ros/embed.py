@@ -142,7 +142,15 @@ class OnnxMiniLMEncoder:
                     for block in iter(lambda: fh.read(1 << 20), b""):
                         digest.update(block)
         root = Path(self.config.cache_dir).expanduser() if self.config.cache_dir else folder
-        return root / "onnx" / f"minilm-int8-{digest.hexdigest()[:16]}.onnx"
+        name = f"minilm-int8-{digest.hexdigest()[:16]}.onnx"
+        path = root / "onnx" / name
+        if path.is_file() or _can_write(path.parent):
+            return path
+        # A read-only HOME (a service account) must not stop the encoder: export to a
+        # per-user temporary folder instead.
+        import tempfile
+
+        return Path(tempfile.gettempdir()) / f"trace_ros-{os.getuid()}" / "onnx" / name
 
     def load(self) -> None:
         with self._lock:
@@ -205,6 +213,14 @@ def _max_seq_length(folder: Path) -> int:
     if cfg.is_file():
         return int(json.loads(cfg.read_text()).get("max_seq_length", 256))
     return 256
+
+
+def _can_write(folder: Path) -> bool:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return False
+    return os.access(folder, os.W_OK | os.X_OK)
 
 
 def export_int8(folder: Path, target: Path) -> None:

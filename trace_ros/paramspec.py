@@ -27,6 +27,9 @@ INT_MAX = 2**31 - 1
 
 SPECS: dict[str, ParamSpec] = {
     "ledger.db_path": ParamSpec("SQLite ledger file shared by the nodes ('~' is expanded)"),
+    "ledger.url": ParamSpec("Ledger URL: sqlite:///abs/path.db, sqlite:relative.db or "
+                            "postgresql://user@host:port/db; empty: the SQLite file "
+                            "ledger.db_path"),
     "ledger.busy_timeout_ms": ParamSpec("SQLite busy timeout while another writer holds the lock",
                                         min=0, max=INT_MAX),
     "ledger.lock_timeout_s": ParamSpec("Longest wait for the migration lock before the node "

@@ -23,8 +23,9 @@ revision counts as superseded in a view only if a superseding fact is visible
 in that same view, so "as of June" sees Boston even though Seattle (July)
 superseded it later. The stored ``status``/``valid_to`` are the view at "now".
 
-Also here: ``recompute_validity`` (the DESIGN §3 validity rules, applied by the
-projector and by forget) and ``update_chains`` (for the CLI and the query).
+Also here: ``update_chains`` (for the CLI and the query), and, re-exported from
+``trace_ros.storage.sqlite.validity``, ``recompute_validity`` (the DESIGN §3 validity
+rules, applied inside the projector's and forget's transactions).
 
 Multi-valued relations (``prefers``, ``owns``, ``plans`` and their qualified
 forms) accumulate values: their ``answer`` lists every live value in ``facts``
@@ -35,16 +36,19 @@ only when no clear value remains.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .facts import Edge, Fact, norm
-from .graphstore import GraphStore
+from .storage.sqlite.validity import recompute_validity
 
 if TYPE_CHECKING:
-    from .ledger import Ledger, Scope
+    from .storage.records import Scope
+    from .storage.sqlite.ledger import Ledger
+
+__all__ = ["Chain", "Resolution", "is_multi_valued", "order_key", "recompute_validity",
+           "resolve", "update_chains"]
 
 MULTI_VALUED = ("prefers", "owns", "plans")
 
@@ -161,74 +165,6 @@ def _conflict(out: Resolution, sides: list[Fact]) -> Resolution:
     out.reason = "unresolved contradiction: " + " vs ".join(
         f"{'not ' if f.polarity == 0 else ''}{f.value!r}" for f in sides)
     return out
-
-
-# -- validity (DESIGN §3) ------------------------------------------------------------------
-
-
-def recompute_validity(conn: sqlite3.Connection, fact_ids: Iterable[str],
-                       generation: int) -> None:
-    """Derive the stored state of facts from their edges (inside a transaction).
-
-    A fact with an incoming ``updates`` edge is superseded: ``valid_to`` = the
-    earliest superseder's ``valid_from``, ``known_to`` = its ``known_from``,
-    validity 0, and its outgoing ``causes``/``prevents`` edges are invalidated
-    at ``valid_to``. A fact that depends (``causes``/``enables`` into it) on a
-    superseded fact gets validity 0.5. A fact in a ``contradicts`` edge with a
-    live fact is ``unresolved`` (validity unchanged). Otherwise ``active``, 1.0.
-    Contradiction neighbours and causal dependents are recomputed too.
-    """
-    ids = set(fact_ids)
-    if not ids:
-        return
-    first = GraphStore.fact_edges(conn, list(ids), ("contradicts",))
-    ids |= {e.src for e in first} | {e.dst for e in first}
-    facts = {f.fact_id: f for f in GraphStore.facts_by_ids(conn, list(ids))}
-    contra = GraphStore.fact_edges(conn, list(facts), ("contradicts",)) if first else []
-    ups = GraphStore.fact_edges(conn, list(facts), ("updates",), "in")
-    sup_facts = {f.fact_id: f for f in GraphStore.facts_by_ids(conn, [e.src for e in ups])}
-    supers: dict[str, list[Fact]] = {}
-    for e in ups:
-        if e.src in sup_facts:
-            supers.setdefault(e.dst, []).append(sup_facts[e.src])
-    state: dict[str, list[Any]] = {}
-    for fid in facts:
-        newer = supers.get(fid)
-        if newer:
-            state[fid] = [fid, min(n.valid_from for n in newer), min(n.known_from for n in newer),
-                          "superseded", 0.0]
-        else:
-            state[fid] = [fid, None, None, "active", 1.0]
-    others = {f.fact_id: f for f in GraphStore.facts_by_ids(
-        conn, [x for e in contra for x in (e.src, e.dst) if x not in facts])}
-    for e in contra:
-        for a, b in ((e.src, e.dst), (e.dst, e.src)):
-            if a not in state or state[a][3] == "superseded":
-                continue
-            b_live = (state[b][3] != "superseded") if b in state else (
-                b in others and others[b].status != "superseded")
-            if b_live:
-                state[a][3] = "unresolved"
-    for fid, st in state.items():
-        GraphStore.set_edges_invalidated(conn, fid, ("causes", "prevents"),
-                                         st[1] if st[3] == "superseded" else None, generation)
-    GraphStore.set_fact_state(conn, [tuple(s) for s in state.values()], generation)
-    # Causal dependents of these facts (and these facts as dependents).
-    deps = {e.dst for e in GraphStore.fact_edges(conn, list(facts), ("causes", "enables"), "out")}
-    _dependent_validity(conn, deps | set(facts), generation)
-
-
-def _dependent_validity(conn: sqlite3.Connection, fact_ids: set[str], generation: int) -> None:
-    facts = [f for f in GraphStore.facts_by_ids(conn, list(fact_ids)) if f.status != "superseded"]
-    if not facts:
-        return
-    causes = GraphStore.fact_edges(conn, [f.fact_id for f in facts], ("causes", "enables"), "in")
-    cause_facts = {f.fact_id: f for f in GraphStore.facts_by_ids(conn, [e.src for e in causes])}
-    weak = {e.dst for e in causes if e.src in cause_facts
-            and cause_facts[e.src].status == "superseded"}
-    GraphStore.set_fact_state(conn, [(f.fact_id, f.valid_to, f.known_to, f.status,
-                                      0.5 if f.fact_id in weak else 1.0) for f in facts],
-                              generation)
 
 
 # -- update chains ----------------------------------------------------------------------

@@ -17,6 +17,7 @@ from trace_ros.capture import Event, ingest
 from trace_ros.config import CaptureConfig, ConsolidationConfig
 from trace_ros.consolidation.worker import Consolidator
 from trace_ros.ledger import Job, Ledger, Scope
+from trace_ros.storage.postgresql import PgLedger
 
 ALICE = Scope("alice", "r1", "s1")
 PACKAGE = Path(__file__).resolve().parents[2] / "trace_ros"
@@ -157,8 +158,9 @@ _TABLE_SQL = re.compile(r"\b(UPDATE|INSERT\s+(OR\s+\w+\s+)?INTO|DELETE\s+FROM|FR
                         r"(jobs|vectors|audit|audit_sources)\b", re.I)
 
 
-# The Ledger and its mixin modules (its base classes) are where SQL lives.
-_LEDGER_FILES = {Path(inspect.getsourcefile(c) or "").resolve() for c in Ledger.__mro__
+# The ledger engines and their mixin modules (their base classes) are where SQL lives.
+_LEDGER_FILES = {Path(inspect.getsourcefile(c) or "").resolve()
+                 for engine in (Ledger, PgLedger) for c in engine.__mro__
                  if c.__module__.startswith("trace_ros.")}
 
 

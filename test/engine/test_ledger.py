@@ -31,7 +31,7 @@ def test_reopen_keeps_data_and_does_not_remigrate(tmp_path: Path) -> None:
         ingest(led, [Event("dialogue", ALICE, "hello", "Alice", stamp=10.0)], CaptureConfig())
     with Ledger(path) as led:
         assert led.count_sources() == 1
-        assert len(MIGRATIONS.applied(led.db)) == len(MIGRATIONS._migrations)
+        assert len(MIGRATIONS.applied(led.db)) == len(MIGRATIONS.migrations)
 
 
 def test_concurrent_open_of_fresh_file(tmp_path: Path) -> None:

@@ -28,6 +28,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..cliargs import (
+    ArgParser,
+    add_ledger_url,
+    ledger_file,
+    non_negative_float,
+    positive_float,
+    positive_int,
+)
 from .metrics import percentile
 
 SUBJECTS = [f"person-{i}" for i in range(8)]
@@ -157,23 +165,25 @@ class Streamer:
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="trace-ros bench capture",
-                                     description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter,
-                                     epilog=__doc__.split("\n\n", 2)[2])
-    parser.add_argument("--seconds", type=float, default=20.0,
+    parser = ArgParser(prog="trace-ros bench capture",
+                       description=__doc__.split("\n\n")[0],
+                       formatter_class=argparse.RawDescriptionHelpFormatter,
+                       epilog=__doc__.split("\n\n", 2)[2])
+    parser.add_argument("--seconds", type=positive_float, default=20.0,
                         help="duration of the full-speed run (default 20)")
-    parser.add_argument("--window", type=int, default=32,
+    parser.add_argument("--window", type=positive_int, default=32,
                         help="max unacknowledged events in flight (default 32)")
-    parser.add_argument("--rate", type=float, default=0.0,
+    parser.add_argument("--rate", type=non_negative_float, default=0.0,
                         help="also run a phase paced at this many events/s (default: no)")
     parser.add_argument("--db", help="ledger file (default: a fresh temporary one)")
+    add_ledger_url(parser)
     parser.add_argument("--params", type=Path, help="ROS parameter file for memory_node")
     parser.add_argument("-p", "--param", action="append", default=[], metavar="KEY:=VALUE",
                         help="memory_node parameter override (repeatable)")
     parser.add_argument("--json", action="store_true",
                         help="print the results as one JSON object on the last line")
     args = parser.parse_args(argv)
+    ledger_file(parser, args)
     if args.window < 1 or args.seconds <= 0 or args.rate < 0:
         parser.error("--window must be >= 1, --seconds > 0, --rate >= 0")
     if any(":=" not in item for item in args.param):

@@ -46,6 +46,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..cliargs import (
+    ArgParser,
+    add_ledger_url,
+    ledger_file,
+    non_negative_int,
+    positive_float,
+    positive_int,
+)
 from .graphcheck import RebuildCheck, undrained
 from .metrics import percentile
 from .summary import print_summary
@@ -77,18 +85,21 @@ def statement(i: int) -> str:
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="trace-ros bench faults",
-                                     description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=12)
-    parser.add_argument("--rate", type=float, default=100.0, help="events per second")
-    parser.add_argument("--seed", type=int, default=0)
+    parser = ArgParser(prog="trace-ros bench faults",
+                       description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=positive_int, default=12)
+    parser.add_argument("--rate", type=positive_float, default=100.0, help="events per second")
+    parser.add_argument("--seed", type=non_negative_int, default=0)
     parser.add_argument("--graph-check", choices=("every", "consolidation", "end"),
                         default="every",
                         help="after which rounds the graph is compared with a rebuild "
                              "(always at the end too)")
     parser.add_argument("--db", help="ledger file (default: a fresh temporary one)")
+    add_ledger_url(parser)
     parser.add_argument("--json", action="store_true", help="JSON summary on the last line")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    ledger_file(parser, args)
+    return args
 
 
 class Stream:

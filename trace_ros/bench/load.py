@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ..cliargs import ArgParser, add_ledger_url, ledger_file, positive_float
 from .metrics import percentile
 from .summary import print_summary
 
@@ -38,14 +39,17 @@ TEXTS = ("I left my keys next to the sink.", "Please water the plants at six.",
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="trace-ros bench load",
-                                     description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=60.0)
-    parser.add_argument("--rate", type=float, default=500.0, help="events per second")
-    parser.add_argument("--qps", type=float, default=20.0, help="queries per second")
+    parser = ArgParser(prog="trace-ros bench load",
+                       description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=positive_float, default=60.0)
+    parser.add_argument("--rate", type=positive_float, default=500.0, help="events per second")
+    parser.add_argument("--qps", type=positive_float, default=20.0, help="queries per second")
     parser.add_argument("--db", help="ledger file (default: a fresh temporary one)")
+    add_ledger_url(parser)
     parser.add_argument("--json", action="store_true", help="JSON summary on the last line")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    ledger_file(parser, args)
+    return args
 
 
 def _rss_mb(pids: list[int]) -> float:

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ..capture import ingest
+from ..cliargs import ArgParser, add_ledger_url, ledger_file, positive_int
 from ..config import MemoryConfig, load_config
 from ..consolidation.project import build_projection
 from ..consolidation.worker import Consolidator
@@ -58,19 +59,21 @@ def engine_components() -> tuple[str, ...]:
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="trace-ros bench locomo", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = ArgParser(prog="trace-ros bench locomo", description=__doc__,
+                  formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--data", required=True, help="locomo10.json")
     p.add_argument("--out", required=True, help="output folder (report, plots, ledger)")
-    p.add_argument("--samples", type=int, default=None, help="only the first K conversations")
-    p.add_argument("--questions", type=int, default=None,
+    p.add_argument("--samples", type=positive_int, default=None, help="only the first K conversations")
+    p.add_argument("--questions", type=positive_int, default=None,
                    help="at most N questions per conversation (file order, categories 1-4)")
     p.add_argument("--ablate", default="", help="comma-separated components to remove, one row each")
     p.add_argument("--params", default=None, help="ROS parameter file (config/memory.yaml format)")
     p.add_argument("--reader", choices=("extractive", "qwen", "auto"), default=None,
                    help="reader (default: reader.kind of --params, else extractive)")
     p.add_argument("--db", default=None, help="ledger file (default DIR/locomo.db; recreated)")
+    add_ledger_url(p)
     args = p.parse_args(list(argv))
+    ledger_file(p, args)
     for name in ("samples", "questions"):
         value = getattr(args, name)
         if value is not None and value < 1:

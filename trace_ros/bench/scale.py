@@ -32,6 +32,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from ..cliargs import ArgParser, non_negative_int, positive_int
 from .progress import bar
 
 CHUNK = 10_000
@@ -164,13 +165,13 @@ def plot(rows: Sequence[dict[str, Any]], path: Path) -> None:
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="trace-ros bench scale", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = ArgParser(prog="trace-ros bench scale", description=__doc__,
+                  formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--sources", default="10000,100000", help="comma-separated sizes")
     p.add_argument("--out", default="bench-out/scale", help="output folder")
-    p.add_argument("--seed", type=int, default=7)
-    p.add_argument("--subjects", type=int, default=8)
-    p.add_argument("--questions", type=int, default=100, help="questions asked per size")
+    p.add_argument("--seed", type=non_negative_int, default=7)
+    p.add_argument("--subjects", type=positive_int, default=8)
+    p.add_argument("--questions", type=positive_int, default=100, help="questions asked per size")
     p.add_argument("--embed", action="store_true",
                    help="consolidate with MiniLM and query the full pipeline (slow on CPU)")
     p.add_argument("--keep-db", action="store_true", help="keep DIR/scale-<size>.db")

@@ -28,16 +28,18 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ..cliargs import ArgParser, non_negative_int, positive_int
+
 MODES = ("single", "processes")
 TIMEOUT_S = 180.0
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="trace-ros bench startup", description=__doc__.split("\n\n")[0])
-    p.add_argument("--runs", type=int, default=1, help="runs per mode (default 1)")
+    p = ArgParser(prog="trace-ros bench startup", description=__doc__.split("\n\n")[0])
+    p.add_argument("--runs", type=positive_int, default=1, help="runs per mode (default 1)")
     p.add_argument("--modes", default=",".join(MODES),
                    help=f"comma-separated subset of {', '.join(MODES)}")
-    p.add_argument("--cli", type=int, default=0,
+    p.add_argument("--cli", type=non_negative_int, default=0,
                    help="then time N `trace-ros query --via ros` calls against the bring-up")
     p.add_argument("--json", action="store_true", help="one JSON object on the last line")
     args = p.parse_args(argv)

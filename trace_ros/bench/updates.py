@@ -42,6 +42,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+from ..cliargs import ArgParser, bounded, non_negative_int, positive_int
 from ..facts import norm
 from .histories import History, Probe, generate
 from .progress import bar
@@ -261,30 +262,18 @@ def score_queries(history: History, ask: AskFn,
 
 def read_update_edges(ledger: Any, subject_ids: Sequence[str]) -> list[SourceEdge]:
     """Every ``updates`` edge of these subjects, as the source IDs behind its newer and
-    older fact. Through ``GraphStore.facts_since``/``edges_since`` where the ledger has
-    them; otherwise a plain read with ``Ledger.query``."""
+    older fact (through the ledger contract's ``facts_since``/``edges_since``)."""
     out: list[SourceEdge] = []
-    if hasattr(ledger, "facts_since") and hasattr(ledger, "edges_since"):
-        for subject in subject_ids:
-            prov = {f.fact_id: frozenset(f.source_ids) for f in ledger.facts_since(subject)}
-            out.extend((prov.get(e.src, frozenset()), prov.get(e.dst, frozenset()))
-                       for e in ledger.edges_since(subject) if e.type == "updates")
-        return out
-    prov_rows: dict[str, set[str]] = defaultdict(set)
-    for fact_id, source_id in ledger.query("SELECT fact_id, source_id FROM fact_sources"):
-        prov_rows[fact_id].add(source_id)
-    rows = ledger.query("SELECT src, dst FROM edges WHERE type = 'updates' ORDER BY edge_id")
-    return [(frozenset(prov_rows.get(src, ())), frozenset(prov_rows.get(dst, ())))
-            for src, dst in rows]
+    for subject in subject_ids:
+        prov = {f.fact_id: frozenset(f.source_ids) for f in ledger.facts_since(subject)}
+        out.extend((prov.get(e.src, frozenset()), prov.get(e.dst, frozenset()))
+                   for e in ledger.edges_since(subject) if e.type == "updates")
+    return out
 
 
 def graph_counts(ledger: Any) -> dict[str, Any]:
-    """Facts and edges by type (``GraphStore.graph_counts`` where the ledger has it)."""
-    if hasattr(ledger, "graph_counts"):
-        return dict(ledger.graph_counts())
-    facts = ledger.query("SELECT count(*) FROM facts")[0][0]
-    edges = ledger.query("SELECT type, count(*) FROM edges GROUP BY type ORDER BY type")
-    return {"facts": int(facts), "edges_by_type": {t: int(n) for t, n in edges}}
+    """Facts and edges by type (the ledger contract's ``graph_counts``)."""
+    return dict(ledger.graph_counts())
 
 
 def _build(cls: Any, available: dict[str, Any]) -> Any:
@@ -492,11 +481,11 @@ def summary(report: dict[str, Any]) -> str:
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="trace-ros bench updates", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--seed", type=int, default=7)
-    p.add_argument("--subjects", type=int, default=8)
-    p.add_argument("--sessions", type=int, default=8, help="sessions per subject (>= 3)")
+    p = ArgParser(prog="trace-ros bench updates", description=__doc__,
+                  formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--seed", type=non_negative_int, default=7)
+    p.add_argument("--subjects", type=positive_int, default=8)
+    p.add_argument("--sessions", type=bounded(int, 3), default=8, help="sessions per subject (>= 3)")
     p.add_argument("--json", action="store_true", help="one JSON object on the last line")
     p.add_argument("--out", default=None, help="keep the ledger and updates.json here")
     p.add_argument("--params", default=None, help="ROS parameter file (config/memory.yaml format)")

@@ -26,6 +26,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from ..cliargs import ArgParser, add_ledger_url, ledger_file, port
 from ..errors import TraceError, ValidationError
 from ..ledger import Ledger, Scope
 from . import api
@@ -212,19 +213,21 @@ def _mount_docs(app: FastAPI) -> None:
 
 
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="trace-ros explore",
-                                description="A read-only web explorer of a ledger.")
+    p = ArgParser(prog="trace-ros explore",
+                  description="A read-only web explorer of a ledger.")
     p.add_argument("--db", help="ledger file")
+    add_ledger_url(p)
     p.add_argument("--demo", action="store_true",
                    help="build the demo memory (trace_ros.demo's script, no ROS) and open it")
     p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8765)
+    p.add_argument("--port", type=port, default=8765)
     p.add_argument("--token", default=None,
                    help="required on every request; mandatory for a non-loopback --host")
     p.add_argument("--open", action="store_true", help="open the page in a browser")
     args = p.parse_args(argv)
+    ledger_file(p, args)
     if not args.db and not args.demo:
-        p.error("--db or --demo is required")
+        p.error("--db, --ledger-url or --demo is required")
     if args.host not in LOOPBACK and not args.token:
         p.error(f"--host {args.host} is not loopback: --token is required")
     return args

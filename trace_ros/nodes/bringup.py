@@ -33,6 +33,10 @@ from pathlib import Path
 
 import yaml
 
+from ..cliargs import ArgParser, non_negative_int
+from ..errors import ConfigError
+from ..storage.url import parse_ledger_url
+
 NODES = ("memory_node", "consolidation_node", "query_node")
 PACKAGE = "trace_ros"
 STOP_TIMEOUT_S = 15.0
@@ -278,11 +282,14 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     if "--ros-args" in argv:
         cut = argv.index("--ros-args")
         argv, ros_args = argv[:cut], argv[cut + 1:]
-    parser = argparse.ArgumentParser(prog="python -m trace_ros.nodes.bringup",
-                                     description=__doc__.split("\n\n")[0])
+    parser = ArgParser(prog="python -m trace_ros.nodes.bringup",
+                       description=__doc__.split("\n\n")[0])
     parser.add_argument("--params", type=Path, help="ROS parameter file (default: "
                         "config/memory.yaml of the installed package or source tree)")
     parser.add_argument("--db", help="override ledger.db_path")
+    parser.add_argument("--ledger-url", metavar="URL",
+                        help="override ledger.url (sqlite:///abs/path.db or "
+                             "postgresql://user@host:port/db)")
     parser.add_argument("-p", "--param", action="append", default=[], metavar="KEY:=VALUE",
                         help="extra parameter override for every node (repeatable)")
     parser.add_argument("--nodes", default=",".join(NODES),
@@ -293,7 +300,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--single-process", action="store_true",
                         help="run the nodes in this process on one executor, sharing one "
                              "encoder (faster start-up)")
-    parser.add_argument("--restarts", type=int, default=5,
+    parser.add_argument("--restarts", type=non_negative_int, default=5,
                         help="restart a node that dies, at most this many times in a row "
                         "(with backoff); 0: stop everything instead (default: 5)")
     args = parser.parse_args(argv)
@@ -303,14 +310,23 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         parser.error(f"--nodes: choose from {', '.join(NODES)} (got {', '.join(unknown) or 'none'})")
     if any(":=" not in item for item in args.param):
         parser.error("-p/--param takes KEY:=VALUE")
+    if args.ledger_url is not None:
+        if args.db:
+            parser.error("--ledger-url: give --db or --ledger-url, not both")
+        try:
+            parse_ledger_url(args.ledger_url, "--ledger-url")
+        except ConfigError as exc:
+            parser.error(str(exc))
     args.ros_args = ros_args
     return args
 
 
-def overrides_for(db: str | None, params: Sequence[str]) -> list[str]:
+def overrides_for(db: str | None, params: Sequence[str], url: str | None = None) -> list[str]:
     out = list(params)
     if db:
         out.append(f"ledger.db_path:={Path(db).expanduser().resolve()}")
+    if url:
+        out.append(f"ledger.url:={url}")
     return out
 
 
@@ -324,7 +340,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not params.is_file():
         print(f"bringup: parameter file {params} not found", file=sys.stderr)
         return 2
-    overrides = overrides_for(args.db, args.param)
+    overrides = overrides_for(args.db, args.param, args.ledger_url)
     if args.single_process:
         from trace_ros.nodes.single import run_single
 

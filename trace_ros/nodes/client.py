@@ -29,6 +29,7 @@ from trace_ros.nodes.common import (
     spin_until_shutdown,
 )
 from trace_ros.nodes.convert import seconds_to_stamp
+from trace_ros.nodes.logdir import ensure_log_dir
 from trace_ros.nodes.memory_node import reliable
 from trace_ros.srv import Forget, Query
 
@@ -70,6 +71,7 @@ class MemoryClient:
                  executor: str = "events", keep_acks: bool = True, namespace: str = "") -> None:
         """``namespace``: the robot's namespace the memory nodes run in (empty: root)."""
         self.context = rclpy.Context()
+        ensure_log_dir()
         rclpy.init(context=self.context)
         # A client needs no parameter services (fewer entities to wait on).
         self.node = rclpy.create_node(name, context=self.context, namespace=namespace,

@@ -17,6 +17,7 @@ from trace_ros.ledger import Ledger
 from trace_ros.nodes.managed import ManagedNode, run, shared_encoder
 from trace_ros.nodes.params import NodeParam
 from trace_ros.paramspec import ParamSpec
+from trace_ros.storage import open_ledger
 
 OWN: dict[str, NodeParam] = {
     "warn_lag_jobs": NodeParam(1000, ParamSpec(
@@ -44,7 +45,7 @@ class ConsolidationNode(ManagedNode):
         self.params.on_change(self._on_params)
 
     def configure(self, config: MemoryConfig) -> None:
-        self.ledger = Ledger(config.db_path, config.ledger)
+        self.ledger = open_ledger(config.ledger_url, config.ledger)
         encoder = shared_encoder(config.embed)
         started = time.monotonic()
         self.get_logger().info(f"loading encoder {encoder.name} on {config.embed.device}")

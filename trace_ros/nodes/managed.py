@@ -25,6 +25,7 @@ from trace_ros.config import EmbedConfig, MemoryConfig
 from trace_ros.embed import MiniLMEncoder
 from trace_ros.errors import ConfigError
 from trace_ros.nodes.common import Diagnostics, spin
+from trace_ros.nodes.logdir import ensure_log_dir
 from trace_ros.nodes.params import NodeParam, NodeParameters
 from trace_ros.paramspec import ParamSpec
 
@@ -156,6 +157,7 @@ class ManagedNode(LifecycleNode):
 
 def run(node_class: Callable[[], ManagedNode], args: list[str] | None = None) -> int:
     """``main`` of one node process: create, bring up (with autostart), spin, release."""
+    ensure_log_dir()
     rclpy.init(args=args)
     name = getattr(node_class, "NAME", "node")
     try:

@@ -37,6 +37,7 @@ from trace_ros.nodes.managed import ManagedNode, run
 from trace_ros.nodes.params import NodeParam
 from trace_ros.paramspec import ParamSpec
 from trace_ros.srv import Forget
+from trace_ros.storage import open_ledger
 
 OWN: dict[str, NodeParam] = {
     "qos_depth": NodeParam(1000, ParamSpec(
@@ -81,7 +82,7 @@ class MemoryNode(ManagedNode):
         self._forget: Any = None
 
     def configure(self, config: MemoryConfig) -> None:
-        self.ledger = Ledger(config.db_path, config.ledger)
+        self.ledger = open_ledger(config.ledger_url, config.ledger)
         self.get_logger().info(f"capturing into {self.ledger.path}")
 
     def activate(self) -> None:

@@ -21,6 +21,7 @@ from trace_ros.nodes.managed import ManagedNode, run, shared_encoder
 from trace_ros.query.answer import QueryEngine
 from trace_ros.query.readers import ExtractiveReader, Reader, make_reader
 from trace_ros.srv import Query
+from trace_ros.storage import open_ledger
 
 
 def load_reader(config: MemoryConfig, node: Node) -> Reader:
@@ -50,7 +51,7 @@ class QueryNode(ManagedNode):
         self._failures_reported = 0
 
     def configure(self, config: MemoryConfig) -> None:
-        self.ledger = Ledger(config.db_path, config.ledger)
+        self.ledger = open_ledger(config.ledger_url, config.ledger)
         encoder = shared_encoder(config.embed)
         started = time.monotonic()
         self.get_logger().info(f"loading encoder {encoder.name} on {config.embed.device}")

@@ -9,7 +9,6 @@ the same validation and ledger as the node. Stops after ``--seconds`` or on Ctrl
 
 from __future__ import annotations
 
-import argparse
 import sys
 import threading
 import time
@@ -21,8 +20,10 @@ import rclpy
 from rclpy.executors import SingleThreadedExecutor
 
 from trace_ros.bags import schema_text
+from trace_ros.cliargs import ArgParser, seconds
 from trace_ros.msg import DialogueEvent, PerceptionEvent
 from trace_ros.nodes.common import DIALOGUE_TOPIC, PERCEPTION_TOPIC
+from trace_ros.nodes.logdir import ensure_log_dir
 from trace_ros.nodes.memory_node import reliable
 
 
@@ -34,6 +35,7 @@ class Recorder:
         from mcap.writer import Writer
 
         self.context = rclpy.Context()
+        ensure_log_dir()
         rclpy.init(context=self.context)
         self.node = rclpy.create_node("trace_ros_recorder", namespace=namespace,
                                       context=self.context, start_parameter_services=False)
@@ -91,10 +93,10 @@ class Recorder:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="trace-ros record", description=__doc__.split("\n\n")[0])
+    p = ArgParser(prog="trace-ros record", description=__doc__.split("\n\n")[0])
     p.add_argument("out", help="output .mcap file")
     p.add_argument("--namespace", default="")
-    p.add_argument("--seconds", type=float, default=0.0, help="stop after this long (0: Ctrl-C)")
+    p.add_argument("--seconds", type=seconds, default=0.0, help="stop after this long (0: Ctrl-C)")
     args = p.parse_args(argv)
     recorder = Recorder(args.out, args.namespace)
     started = time.monotonic()

@@ -16,9 +16,12 @@ import rclpy
 from builtin_interfaces.msg import Time
 from rcl_interfaces.srv import GetParameters
 
+from trace_ros.errors import ConfigError
 from trace_ros.msg import Scope as ScopeMsg
 from trace_ros.nodes.common import QUERY_SERVICE
+from trace_ros.nodes.logdir import ensure_log_dir
 from trace_ros.srv import Query
+from trace_ros.storage.url import parse_ledger_url
 
 
 def _stamp(seconds: float | None) -> Time:
@@ -49,6 +52,7 @@ def ask(db_path: Path, namespace: str, subject: str, question: str, *, robot: st
     from rclpy.executors import SingleThreadedExecutor
 
     context = rclpy.Context()
+    ensure_log_dir()
     rclpy.init(context=context)
     node = rclpy.create_node(f"trace_ros_cli_{id(context):x}", context=context,
                              namespace=namespace, start_parameter_services=False)
@@ -65,11 +69,13 @@ def ask(db_path: Path, namespace: str, subject: str, question: str, *, robot: st
                 return None, (f"no query node serves {node.get_namespace()} "
                               f"(waited {discover_s} s)")
             time.sleep(0.01)
-        reply = _call(executor, params, GetParameters.Request(names=["ledger.db_path"]),
-                      discover_s)
+        reply = _call(executor, params,
+                      GetParameters.Request(names=["ledger.db_path", "ledger.url"]), discover_s)
         if reply is None or not reply.values:
             return None, "the query node did not say which ledger it serves"
-        served = Path(reply.values[0].string_value).expanduser().resolve()
+        served = _served_path([v.string_value for v in reply.values])
+        if served is None:
+            return None, "the running query node serves a ledger that is not a SQLite file"
         if served != db_path.expanduser().resolve():
             return None, f"the running query node serves {served}"
         request = Query.Request(
@@ -84,6 +90,19 @@ def ask(db_path: Path, namespace: str, subject: str, question: str, *, robot: st
         executor.shutdown()
         node.destroy_node()
         context.try_shutdown()
+
+
+def _served_path(values: list[str]) -> Path | None:
+    """The SQLite file a node serves from its (ledger.db_path, ledger.url) values; None
+    for another engine. A node without ``ledger.url`` (an older build) answers one value."""
+    db_path, url = values[0], (values[1] if len(values) > 1 else "")
+    if url:
+        try:
+            parsed = parse_ledger_url(url)
+        except ConfigError:
+            return None
+        return parsed.path.resolve() if parsed.path is not None else None
+    return Path(db_path).expanduser().resolve()
 
 
 def _to_dict(r: Query.Response, namespace: str) -> dict[str, Any]:

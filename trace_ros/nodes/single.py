@@ -19,6 +19,7 @@ from rclpy.lifecycle import TransitionCallbackReturn
 
 from trace_ros.errors import ConfigError
 from trace_ros.nodes.common import spin_until_shutdown
+from trace_ros.nodes.logdir import ensure_log_dir
 from trace_ros.nodes.managed import ManagedNode
 
 
@@ -43,6 +44,7 @@ def bring_up(nodes: Sequence[ManagedNode]) -> str:
 def run_single(names: Sequence[str], ros_args: Sequence[str]) -> int:
     started = time.monotonic()
     context = rclpy.Context()
+    ensure_log_dir()
     rclpy.init(args=["trace_ros_bringup", "--ros-args", *ros_args], context=context)
     classes = node_classes()
     nodes: list[ManagedNode] = []

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from .errors import LedgerError
+from ...errors import LedgerError
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 

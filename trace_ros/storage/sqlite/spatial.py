@@ -7,17 +7,15 @@ by the caller (``query.spatial``), since a pose is stored as JSON with its frame
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from .ledger import Scope, SourceRecord
+from ..records import Scope, SourceRecord
+from .base import SqliteBase
+from .rows import SOURCE_COLUMNS, scope_filter
 
 
-class SpatialReads:
+class SpatialReads(SqliteBase):
     """Mixed into ``Ledger``; uses its ``query``."""
-
-    def query(self, sql: str, args: Any = ()) -> list[tuple[Any, ...]]:  # provided by Ledger
-        raise NotImplementedError
 
     def perception_labels(self, scope: Scope, *, since: float | None = None,
                           until: float | None = None, as_of_valid: float | None = None,
@@ -35,8 +33,6 @@ class SpatialReads:
                     limit: int = 5000) -> list[SourceRecord]:
         """Perception sources in ``scope`` with ``since <= source_time <= until``, newest
         first (``labels``: only those labels)."""
-        from .ledger import SOURCE_COLUMNS, SourceRecord  # ledger imports us
-
         conds, args = self._perception_filter(scope, since, until, as_of_valid, as_of_known)
         if labels is not None:
             if not labels:
@@ -51,8 +47,6 @@ class SpatialReads:
     def _perception_filter(scope: Scope, since: float | None, until: float | None,
                            as_of_valid: float | None, as_of_known: float | None
                            ) -> tuple[list[str], list[Any]]:
-        from .ledger import scope_filter  # ledger imports us
-
         cond, args = scope_filter(scope, "s", as_of_valid, as_of_known)
         conds = [cond, "s.modality = 'perception'"]
         if since is not None:

@@ -1,0 +1,128 @@
+"""The storage package's shape: one contract the SQLite engine fulfils, all SQL inside the
+package, and imports that point one way (storage imports nothing above it)."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import re
+from pathlib import Path
+
+import pytest
+
+from trace_ros.ledger import Ledger
+from trace_ros.storage.contract import LedgerContract
+
+PACKAGE = Path(__file__).resolve().parents[2] / "trace_ros"
+STORAGE = PACKAGE / "storage"
+# What the storage package may import from trace_ros: itself and the ground it stands on.
+STORAGE_MAY_IMPORT = {"trace_ros.storage", "trace_ros.errors", "trace_ros.facts"}
+SQL = re.compile(r"^\s*(SELECT\s|INSERT (OR \w+ )?INTO\s|UPDATE \w+ SET\s|DELETE FROM\s|"
+                 r"CREATE (TABLE|INDEX|VIRTUAL|TRIGGER|UNIQUE)\s|DROP\s|ALTER TABLE\s|PRAGMA\s|"
+                 r"BEGIN\b)")
+
+
+def _contract_members() -> list[str]:
+    return [name for name, value in LedgerContract.__dict__.items()
+            if (callable(value) or isinstance(value, staticmethod))
+            and (not name.startswith("_") or name in ("__enter__", "__exit__"))]
+
+
+def test_the_contract_names_the_operations_above_the_ledger() -> None:
+    members = _contract_members()
+    assert len(members) > 100
+    assert {"store_sources", "claim_jobs", "forget", "search_sources", "write_audit",
+            "insert_facts", "perceptions", "subject_summaries"} <= set(members)
+
+
+@pytest.mark.parametrize("name", _contract_members())
+def test_sqlite_ledger_fulfils_the_contract(name: str) -> None:
+    promised = inspect.getattr_static(LedgerContract, name)
+    actual = inspect.getattr_static(Ledger, name)
+    assert isinstance(actual, staticmethod) == isinstance(promised, staticmethod), name
+    want = inspect.signature(getattr(LedgerContract, name))
+    got = inspect.signature(getattr(Ledger, name))
+    assert [(p.name, p.kind, p.default) for p in got.parameters.values()] == \
+        [(p.name, p.kind, p.default) for p in want.parameters.values()], name
+
+
+def test_an_open_ledger_is_a_contract_instance(tmp_path: Path) -> None:
+    with Ledger(tmp_path / "m.db") as led:
+        assert isinstance(led, LedgerContract)
+
+
+def _imports(path: Path) -> list[str]:
+    """Absolute names of the trace_ros modules ``path`` imports (relative ones resolved)."""
+    module = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    out = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                parts = parts[:len(parts) - node.level + 1]
+                base = ".".join(parts + ([base] if base else []))
+            out += [base] if base != package else [f"{base}.{a.name}" for a in node.names]
+        elif isinstance(node, ast.Import):
+            out += [a.name for a in node.names]
+    return [name for name in out if name == "trace_ros" or name.startswith("trace_ros.")]
+
+
+def _allowed(name: str, allowed: set[str]) -> bool:
+    return any(name == a or name.startswith(a + ".") for a in allowed)
+
+
+@pytest.mark.parametrize("path", sorted(STORAGE.rglob("*.py")), ids=lambda p: p.name)
+def test_storage_imports_nothing_above_it(path: Path) -> None:
+    wrong = [n for n in _imports(path) if not _allowed(n, STORAGE_MAY_IMPORT)]
+    assert not wrong, f"{path.relative_to(PACKAGE)} imports {wrong}"
+
+
+def test_the_facades_and_the_resolver_sit_above_storage() -> None:
+    """ledger.py and graphstore.py re-export storage; state.py uses storage; none of them
+    imports another, so the former circle (ledger, graphstore, state, ledger_spatial) is gone."""
+    for name in ("ledger.py", "graphstore.py"):
+        assert all(_allowed(n, {"trace_ros.storage"}) for n in _imports(PACKAGE / name)), name
+    state = _imports(PACKAGE / "state.py")
+    assert not [n for n in state if _allowed(n, {"trace_ros.ledger", "trace_ros.graphstore"})]
+    assert not (PACKAGE / "ledger_spatial.py").exists()
+
+
+def test_no_sql_outside_the_storage_package() -> None:
+    found = []
+    for path in PACKAGE.rglob("*.py"):
+        if STORAGE in path.parents:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.JoinedStr) and node.values:
+                node = node.values[0]  # an f-string: its leading text
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                    and SQL.match(node.value):
+                found.append(f"{path.relative_to(PACKAGE)}:{node.lineno}")
+    assert not found, found
+
+
+# What the PostgreSQL engine has ported so far: each with the contract's parameters.
+PG_PORTED = ("store_sources", "get_sources", "get_sources_by_seq", "sources_in_scope",
+             "count_sources", "seqs_of", "source_counts", "forget", "claim_jobs", "job_holders",
+             "expire_leases", "held_jobs", "complete_jobs", "fail_jobs", "defer_jobs",
+             "job_counts", "job_errors", "write", "read", "query", "generation",
+             "generation_of", "bump_generation", "marks", "last_seq", "meta_value", "close",
+             "session_before", "put_vectors", "vector_models", "model_changed",
+             "sources_to_reembed", "sources_without_window", "put_window_vectors",
+             "replace_vectors", "drop_other_vectors", "source_vectors_after",
+             "write_audit", "perception_labels", "perceptions")
+
+
+@pytest.mark.parametrize("name", PG_PORTED)
+def test_postgresql_engine_keeps_the_contract_it_ports(name: str) -> None:
+    from trace_ros.storage.postgresql import PgLedger
+
+    promised = inspect.getattr_static(LedgerContract, name)
+    actual = inspect.getattr_static(PgLedger, name)
+    assert isinstance(actual, staticmethod) == isinstance(promised, staticmethod), name
+    want = inspect.signature(getattr(LedgerContract, name))
+    got = inspect.signature(getattr(PgLedger, name))
+    assert [(p.name, p.kind, p.default) for p in got.parameters.values()] == \
+        [(p.name, p.kind, p.default) for p in want.parameters.values()], name

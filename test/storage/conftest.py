@@ -1,0 +1,90 @@
+"""Ledgers of every engine for the contract tests: SQLite (a real WAL file in a temp dir)
+and PostgreSQL (a real server from the ``pgserver`` wheel, started once per run in a temp
+dir, one fresh database per test).
+
+``TRACE_ROS_TEST_PG_URL`` names an existing server instead (a database the tests may
+create databases on). Where neither is available the PostgreSQL cases are skipped with
+the reason.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from trace_ros.storage.url import LedgerURL, parse_ledger_url
+
+ENGINES = ("sqlite", "postgresql")
+_counter = itertools.count()
+
+
+@pytest.fixture(scope="session")
+def pg_admin_url() -> Iterator[LedgerURL]:
+    """A PostgreSQL server for the run: ``TRACE_ROS_TEST_PG_URL``, else pgserver."""
+    given = os.environ.get("TRACE_ROS_TEST_PG_URL")
+    if given:
+        yield parse_ledger_url(given, "TRACE_ROS_TEST_PG_URL")
+        return
+    try:
+        import pgserver
+        import psycopg  # noqa: F401 - the engine's driver
+    except ImportError as exc:
+        pytest.skip(f"PostgreSQL tests need pgserver and psycopg ({exc}): "
+                    "pip install -r requirements.txt")
+    folder = Path(tempfile.mkdtemp(prefix="trace_ros_pg_"))
+    server = pgserver.get_server(folder, cleanup_mode="delete")
+    try:
+        yield parse_ledger_url(server.get_uri(), "pgserver")
+    finally:
+        server.cleanup()
+
+
+def _create_database(admin: LedgerURL) -> LedgerURL:
+    import psycopg
+
+    from trace_ros.storage.postgresql.base import conninfo
+
+    name = f"trace_ros_t{os.getpid()}_{next(_counter)}"
+    with psycopg.connect(**conninfo(admin), autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return LedgerURL(admin.engine, user=admin.user, password=admin.password, host=admin.host,
+                     port=admin.port, database=name, options=admin.options)
+
+
+@pytest.fixture
+def open_engine(request: pytest.FixtureRequest, tmp_path: Path
+                ) -> Iterator[Callable[[str], Any]]:
+    """``open_engine(engine)`` -> a fresh ledger of that engine (closed at teardown)."""
+    opened: list[Any] = []
+
+    def make(engine: str) -> Any:
+        if engine == "sqlite":
+            from trace_ros.ledger import Ledger
+
+            led: Any = Ledger(tmp_path / f"m{len(opened)}.db")
+        else:
+            from trace_ros.storage.postgresql import PgLedger
+
+            led = PgLedger(_create_database(request.getfixturevalue("pg_admin_url")))
+        opened.append(led)
+        return led
+
+    yield make
+    for led in opened:
+        led.close()
+
+
+@pytest.fixture(params=ENGINES)
+def engine(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+def ledger(engine: str, open_engine: Callable[[str], Any]) -> Any:
+    return open_engine(engine)

@@ -1,0 +1,39 @@
+"""The storage package: every SQL statement of the ledger, grouped by concern and engine.
+
+``contract`` names what the layers above use; ``sqlite`` (the embedded default, complete)
+and ``postgresql`` (a fleet's ledger, partly ported) implement it; ``records`` holds the
+engine-neutral records, ``settings`` the ``ledger.*`` settings, ``url`` parses
+``ledger.url``; ``open_ledger`` opens the engine a URL names. Nothing in this package
+imports a module above it (capture, consolidation, state, query, nodes).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..errors import LedgerError
+from .url import POSTGRESQL, SQLITE, LedgerURL, parse_ledger_url, sqlite_url
+
+if TYPE_CHECKING:
+    from .settings import LedgerConfig
+    from .sqlite.ledger import Ledger
+
+__all__ = ["LedgerURL", "open_ledger", "parse_ledger_url", "sqlite_url"]
+
+
+def open_ledger(url: LedgerURL, config: LedgerConfig | None = None, *, create: bool = True,
+                field: str = "ledger.url") -> Ledger:
+    """Open the ledger ``url`` names (``field``: the setting it came from, for errors).
+
+    Raises ``LedgerError`` when the engine is not available or the ledger cannot be used."""
+    if url.engine == SQLITE and url.path is not None:
+        from .sqlite.ledger import Ledger
+
+        return Ledger(url.path, config, create=create)
+    if url.engine == POSTGRESQL:
+        # storage.postgresql.PgLedger holds sources, tombstones, jobs, vectors, audit and
+        # perceptions so far; the nodes and commands need the whole contract (search, graph).
+        raise LedgerError(f"{field}: PostgreSQL engine not available in this build for the "
+                          f"nodes and commands ({url}: only sources, tombstones, jobs, "
+                          "vectors, audit and perceptions are ported); use a sqlite: URL")
+    raise LedgerError(f"{field}: cannot open {url}")

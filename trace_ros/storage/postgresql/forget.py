@@ -1,0 +1,92 @@
+"""Forget on PostgreSQL: remove sources (their jobs go by cascade), their vectors and the
+audit rows that showed them, leave content-free tombstones, recount the subjects'
+sessions, move the generation.
+
+Sources, jobs, sessions, tombstones, vectors and audit exist on this engine so far; the
+evidence graph joins here when it is ported, and so does what SQLite's
+forget does after deleting (no copy of the text left in the files: on PostgreSQL, VACUUM
+of the touched tables; WAL, replicas and backups are the operator's to purge).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from ...errors import ValidationError, check_text
+from ..records import WINDOW_BEFORE, Scope
+from .audit import PgAuditStore
+from .jobs import PgJobStore
+from .sources import scope_filter
+from .vectors import PgVectorStore
+
+
+class PgForget(PgJobStore, PgVectorStore, PgAuditStore):
+    """``forget`` with the SQLite engine's meaning, for what this engine stores."""
+
+    def forget(self, scope: Scope | None = None, source_ids: Sequence[str] = (),
+               allow_reingest: bool = False, now: float | None = None) -> list[str]:
+        """Remove sources (a scope's, or the listed IDs, or the listed IDs within a scope)
+        and return their IDs; each leaves a tombstone unless ``allow_reingest``."""
+        if scope is None and not source_ids:
+            raise ValidationError("scope", "give a scope with a subject_id or source IDs")
+        for i, sid in enumerate(source_ids):
+            check_text(f"source_ids[{i}]", sid)
+        conds: list[str] = []
+        args: list[Any] = []
+        if scope is not None:
+            for name in ("subject_id", "robot_id", "session_id"):
+                check_text(f"scope.{name}", getattr(scope, name))
+            cond, args = scope_filter(scope, "sources")
+            conds.append(cond)
+        if source_ids:
+            conds.append("source_id = ANY(%s)")
+            args = [*args, list(source_ids)]
+        now = time.time() if now is None else now
+        with self.write() as conn:
+            doomed = [r[0] for r in conn.execute(
+                f"SELECT source_id FROM sources WHERE {' AND '.join(conds)}", args)]
+            if doomed:
+                self._forget_vectors(conn, doomed)
+            rows = conn.execute("DELETE FROM sources WHERE source_id = ANY(%s) "
+                                "RETURNING source_id, subject_id", (doomed,)).fetchall()
+            removed = [r[0] for r in rows]
+            self._forget_audit(conn, removed)
+            if scope is not None and not source_ids:
+                conn.execute("DELETE FROM audit WHERE subject_id = %s", (scope.subject_id,))
+            if allow_reingest:
+                conn.execute("DELETE FROM tombstones WHERE source_id = ANY(%s)",
+                             (list(source_ids) + removed,))
+            elif removed:
+                conn.execute(
+                    "INSERT INTO tombstones (source_id, removed_at) SELECT unnest(%s::text[]), "
+                    "%s ON CONFLICT (source_id) DO UPDATE SET removed_at = excluded.removed_at",
+                    (removed, now))
+            for subject in sorted({r[1] for r in rows}):
+                conn.execute("DELETE FROM sessions WHERE subject_id = %s", (subject,))
+                conn.execute(
+                    "INSERT INTO sessions (subject_id, robot_id, session_id, start_time, "
+                    "end_time, n_sources) SELECT subject_id, robot_id, session_id, "
+                    "min(source_time), max(source_time), count(*) FROM sources "
+                    "WHERE subject_id = %s AND session_id <> '' "
+                    "GROUP BY subject_id, robot_id, session_id", (subject,))
+            self._bump_vectors_epoch(conn)
+            self.bump_generation(conn)
+        return removed
+
+    @staticmethod
+    def _forget_vectors(conn: Any, source_ids: list[str]) -> None:
+        """Before the sources go: their source and window vectors, and the window vectors
+        of the turns after them in their session (a window embeds the turns before it)."""
+        conn.execute("DELETE FROM vectors WHERE owner_kind IN ('source', 'window') "
+                     "AND owner_id = ANY(%s)", (source_ids,))
+        lags = ", ".join(f"lag(source_id, {i}) OVER w AS p{i}"
+                         for i in range(1, WINDOW_BEFORE + 1))
+        hit = " OR ".join(f"p{i} = ANY(%(ids)s)" for i in range(1, WINDOW_BEFORE + 1))
+        conn.execute(
+            "DELETE FROM vectors WHERE owner_kind = 'window' AND owner_id IN ("
+            f"SELECT source_id FROM (SELECT source_id, {lags} FROM sources WHERE subject_id IN "
+            "(SELECT subject_id FROM sources WHERE source_id = ANY(%(ids)s)) "
+            "WINDOW w AS (PARTITION BY subject_id, robot_id, session_id ORDER BY seq)) t "
+            f"WHERE {hit})", {"ids": source_ids})

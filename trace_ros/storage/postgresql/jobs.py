@@ -1,0 +1,168 @@
+"""Projection jobs on PostgreSQL: many workers on many machines, one queue.
+
+Claims keep the SQLite engine's meaning *within* a subject — jobs are claimed in source
+order, a claim stops at the subject's first outstanding job that is not due (held by a
+live worker, or waiting for a retry), leases expire, fences stop an old holder — and add
+parallelism *across* subjects: a claim locks the ``subject_queues`` rows of the subjects
+it takes with ``FOR UPDATE SKIP LOCKED``, so concurrent workers take different subjects
+instead of waiting for each other. Capture locks the same rows, so a subject's sources
+become visible to a claim in sequence order.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from ..records import Job
+from .sources import PgSourceStore
+
+OUTSTANDING = "('pending', 'deferred', 'running')"
+
+
+class PgJobStore(PgSourceStore):
+    """Claiming, completing, failing and counting jobs."""
+
+    def claim_jobs(self, worker: str, limit: int, lease_s: float, max_attempts: int) -> list[Job]:
+        """Atomically claim up to ``limit`` due jobs: per subject the run of due jobs at
+        the head of its queue, in source order; subjects another worker is claiming (or
+        capturing into) right now are skipped, not waited for."""
+        now = time.time()
+        with self.write() as conn:
+            conn.execute(
+                "UPDATE jobs SET status = 'failed', lease_until = NULL, updated_at = %s, "
+                "last_error = 'worker ' || coalesce(claimed_by, '?') || ' stopped during "
+                "attempt ' || attempts || ' of ' || %s || ' (lease expired)' "
+                "|| coalesce('; before: ' || last_error, '') "
+                "WHERE status = 'running' AND lease_until < %s AND attempts >= %s",
+                (now, max_attempts, now, max_attempts))
+            # Subjects whose first outstanding job is due, oldest first; a subject whose
+            # head is held or waiting is not taken (its later jobs must wait for it).
+            subjects = [r[0] for r in conn.execute(
+                "SELECT q.subject_id FROM subject_queues q CROSS JOIN LATERAL ("
+                "SELECT j.source_seq, (j.status IN ('pending', 'deferred') AND "
+                "coalesce(j.not_before, 0) <= %s) OR (j.status = 'running' AND "
+                "j.lease_until < %s) AS due FROM jobs j WHERE j.subject_id = q.subject_id "
+                f"AND j.status IN {OUTSTANDING} AND j.attempts < %s "
+                "ORDER BY j.source_seq LIMIT 1) h WHERE h.due ORDER BY h.source_seq "
+                "LIMIT %s FOR UPDATE OF q SKIP LOCKED",
+                (now, now, max_attempts, max(1, int(limit))))]
+            if not subjects:
+                return []
+            rows = conn.execute(
+                "SELECT job_id, subject_id, source_seq, attempts, fence, "
+                "(status IN ('pending', 'deferred') AND coalesce(not_before, 0) <= %s) "
+                "OR (status = 'running' AND lease_until < %s) FROM jobs "
+                f"WHERE subject_id = ANY(%s) AND status IN {OUTSTANDING} AND attempts < %s "
+                "ORDER BY subject_id, source_seq", (now, now, subjects, max_attempts)).fetchall()
+            heads: list[tuple[int, int, int, int]] = []
+            blocked: set[str] = set()
+            for job_id, subject, seq, attempts, fence, due in rows:
+                if subject in blocked:
+                    continue
+                if not due:
+                    blocked.add(subject)
+                    continue
+                heads.append((int(job_id), int(seq), int(attempts), int(fence)))
+            taken = sorted(heads, key=lambda r: r[1])[:limit]
+            if not taken:
+                return []
+            conn.execute(
+                "UPDATE jobs SET status = 'running', attempts = attempts + 1, claimed_by = %s, "
+                "lease_until = %s, fence = fence + 1, updated_at = %s WHERE job_id = ANY(%s)",
+                (worker, now + lease_s, now, [r[0] for r in taken]))
+        sources = self.get_sources_by_seq([r[1] for r in taken])
+        return [Job(r[0], sources[r[1]], r[2] + 1, r[3] + 1) for r in taken if r[1] in sources]
+
+    def job_holders(self) -> list[str]:
+        """The workers that hold running jobs now."""
+        return [r[0] for r in self.query(
+            "SELECT DISTINCT claimed_by FROM jobs WHERE status = 'running' "
+            "AND claimed_by IS NOT NULL")]
+
+    def expire_leases(self, worker: str) -> int:
+        """End the leases of a worker known to be dead; returns how many jobs it held."""
+        with self.write() as conn:
+            return int(conn.execute("UPDATE jobs SET lease_until = 0 WHERE status = 'running' "
+                                    "AND claimed_by = %s", (worker,)).rowcount)
+
+    @staticmethod
+    def held_jobs(conn: Any, worker: str, jobs: Sequence[Job]) -> list[Job]:
+        """Inside a write transaction: the jobs ``worker`` still holds under the same claim
+        (their rows stay locked until the transaction ends)."""
+        if not jobs:
+            return []
+        fences = dict(conn.execute(
+            "SELECT job_id, fence FROM jobs WHERE status = 'running' AND claimed_by = %s "
+            "AND job_id = ANY(%s) FOR UPDATE", (worker, [j.job_id for j in jobs])).fetchall())
+        return [j for j in jobs if fences.get(j.job_id) == j.fence]
+
+    @staticmethod
+    def complete_jobs(conn: Any, worker: str, jobs: Sequence[Job],
+                      outcomes: Sequence[str], notes: dict[int, str] | None = None) -> int:
+        """Inside the batch's write transaction: mark held jobs done with their outcome."""
+        if not jobs:
+            return 0
+        notes = notes or {}
+        pairs = list(zip(jobs, outcomes, strict=True))
+        return int(conn.execute(
+            "UPDATE jobs j SET status = 'done', outcome = u.outcome, last_error = NULL, "
+            "note = u.note, lease_until = NULL, not_before = NULL, updated_at = %s "
+            "FROM unnest(%s::bigint[], %s::text[], %s::text[], %s::integer[]) "
+            "AS u(job_id, outcome, note, fence) WHERE j.job_id = u.job_id "
+            "AND j.claimed_by = %s AND j.fence = u.fence AND j.status = 'running'",
+            (time.time(), [j.job_id for j, _ in pairs], [o for _, o in pairs],
+             [notes.get(j.job_id) for j, _ in pairs], [j.fence for j, _ in pairs],
+             worker)).rowcount)
+
+    def fail_jobs(self, jobs: Sequence[Job], worker: str, error: str, max_attempts: int,
+                  backoff_s: float = 1.0, backoff_max_s: float = 300.0) -> int:
+        """Record ``error`` on held jobs: back to ``pending`` not before the backoff, or
+        ``failed`` after ``max_attempts``."""
+        if not jobs:
+            return 0
+        now = time.time()
+        with self.write() as conn:
+            return int(conn.execute(
+                "UPDATE jobs j SET status = CASE WHEN j.attempts >= %s THEN 'failed' "
+                "ELSE 'pending' END, last_error = %s, lease_until = NULL, "
+                "not_before = u.not_before, updated_at = %s "
+                "FROM unnest(%s::bigint[], %s::double precision[], %s::integer[]) "
+                "AS u(job_id, not_before, fence) WHERE j.job_id = u.job_id "
+                "AND j.claimed_by = %s AND j.fence = u.fence AND j.status = 'running'",
+                (max_attempts, error[:2000], now, [j.job_id for j in jobs],
+                 [now + min(backoff_max_s, backoff_s * 2.0 ** max(0, j.attempts - 1))
+                  for j in jobs], [j.fence for j in jobs], worker)).rowcount)
+
+    def defer_jobs(self, jobs: Sequence[Job], worker: str, reason: str, delay_s: float) -> int:
+        """Put held jobs back as ``deferred`` until ``delay_s`` from now, without spending
+        an attempt."""
+        if not jobs:
+            return 0
+        now = time.time()
+        with self.write() as conn:
+            return int(conn.execute(
+                "UPDATE jobs j SET status = 'deferred', attempts = greatest(0, j.attempts - 1), "
+                "note = %s, claimed_by = NULL, lease_until = NULL, not_before = %s, "
+                "updated_at = %s FROM unnest(%s::bigint[], %s::integer[]) AS u(job_id, fence) "
+                "WHERE j.job_id = u.job_id AND j.claimed_by = %s AND j.fence = u.fence "
+                "AND j.status = 'running'",
+                (reason[:2000], now + delay_s, now, [j.job_id for j in jobs],
+                 [j.fence for j in jobs], worker)).rowcount)
+
+    def job_counts(self) -> dict[str, int]:
+        counts = {s: 0 for s in ("pending", "running", "done", "failed", "deferred")}
+        counts.update({r[0]: int(r[1]) for r in self.query(
+            "SELECT status, count(*) FROM jobs GROUP BY status")})
+        return counts
+
+    def job_errors(self, limit: int = 20) -> list[dict[str, Any]]:
+        """The most recent jobs with an error or a note."""
+        rows = self.query(
+            "SELECT j.job_id, s.source_id, j.status, j.attempts, j.last_error, j.note, "
+            "j.not_before FROM jobs j JOIN sources s ON s.seq = j.source_seq "
+            "WHERE j.last_error IS NOT NULL OR j.note IS NOT NULL "
+            "ORDER BY j.updated_at DESC LIMIT %s", (int(limit),))
+        keys = ("job_id", "source_id", "status", "attempts", "last_error", "note", "not_before")
+        return [dict(zip(keys, r, strict=True)) for r in rows]

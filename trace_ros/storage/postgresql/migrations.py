@@ -1,0 +1,176 @@
+"""The PostgreSQL ledger's schema, as numbered migrations recorded in ``schema_version``.
+
+Each migration runs in one transaction with its ``schema_version`` row, under a
+transaction-level advisory lock, so several nodes starting at once migrate exactly once.
+Column names and meanings are those of the SQLite schema (``storage/sqlite/migrations``);
+what differs is only what the engines spell differently (identity columns, BIGINT
+times in the same REAL seconds as ``double precision``, JSON as ``text`` to keep the bytes).
+
+Every table that holds a subject's rows carries ``subject_id`` (see DESIGN §8);
+``subject_queues`` has one row per subject with outstanding jobs, the row a claiming
+worker locks (``FOR UPDATE SKIP LOCKED``) so jobs of one subject are claimed in source
+order by one worker at a time while other workers take other subjects.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+SCHEMA_TABLE = "schema_version"
+# Any constant: the advisory lock under which migrations run (pg_advisory_xact_lock).
+MIGRATION_LOCK = 0x7472616365  # "trace"
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    name: str
+    sql: str
+
+
+V1 = Migration(1, "p001_sources_jobs", """
+CREATE TABLE sources (
+    seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    source_id TEXT NOT NULL UNIQUE,
+    subject_id TEXT NOT NULL,
+    robot_id TEXT NOT NULL DEFAULT '',
+    session_id TEXT NOT NULL DEFAULT '',
+    modality TEXT NOT NULL CHECK (modality IN ('dialogue', 'perception')),
+    speaker TEXT NOT NULL DEFAULT '',
+    text TEXT NOT NULL,
+    label TEXT NOT NULL DEFAULT '',
+    confidence DOUBLE PRECISION,
+    pose TEXT,
+    payload TEXT NOT NULL DEFAULT '{}',
+    source_time DOUBLE PRECISION NOT NULL,
+    time_from_receipt INTEGER NOT NULL DEFAULT 0,
+    known_time DOUBLE PRECISION NOT NULL,
+    content_hash TEXT NOT NULL
+);
+CREATE INDEX sources_scope_time ON sources (subject_id, source_time);
+CREATE INDEX sources_scope_session ON sources (subject_id, session_id);
+
+CREATE TABLE jobs (
+    job_id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    subject_id TEXT NOT NULL,
+    source_seq BIGINT NOT NULL UNIQUE REFERENCES sources (seq) ON DELETE CASCADE,
+    status TEXT NOT NULL DEFAULT 'pending'
+        CHECK (status IN ('pending', 'running', 'done', 'failed', 'deferred')),
+    attempts INTEGER NOT NULL DEFAULT 0,
+    last_error TEXT,
+    outcome TEXT CHECK (outcome IN ('add', 'revise', 'noop')),
+    note TEXT,
+    claimed_by TEXT,
+    lease_until DOUBLE PRECISION,
+    not_before DOUBLE PRECISION,
+    fence INTEGER NOT NULL DEFAULT 0,
+    created_at DOUBLE PRECISION NOT NULL,
+    updated_at DOUBLE PRECISION NOT NULL
+);
+CREATE INDEX jobs_outstanding ON jobs (subject_id, source_seq)
+    WHERE status IN ('pending', 'deferred', 'running');
+CREATE INDEX jobs_status ON jobs (status, job_id);
+
+CREATE TABLE subject_queues (subject_id TEXT PRIMARY KEY);
+
+CREATE TABLE sessions (
+    subject_id TEXT NOT NULL,
+    robot_id TEXT NOT NULL DEFAULT '',
+    session_id TEXT NOT NULL,
+    start_time DOUBLE PRECISION NOT NULL,
+    end_time DOUBLE PRECISION NOT NULL,
+    n_sources INTEGER NOT NULL DEFAULT 0,
+    topic_id INTEGER,
+    PRIMARY KEY (subject_id, robot_id, session_id)
+);
+
+CREATE TABLE tombstones (
+    source_id TEXT PRIMARY KEY,
+    removed_at DOUBLE PRECISION NOT NULL
+);
+
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+INSERT INTO meta (key, value) VALUES ('generation', '0');
+""")
+
+V2 = Migration(2, "p002_vectors", """
+CREATE EXTENSION IF NOT EXISTS vector;
+-- vid orders vectors as SQLite's rowid does: a replaced vector gets a new one, so an
+-- index loading what came after its watermark sees the replacement.
+CREATE TABLE vectors (
+    vid BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE,
+    owner_kind TEXT NOT NULL,
+    owner_id TEXT NOT NULL,
+    subject_id TEXT NOT NULL,
+    model TEXT NOT NULL,
+    dim INTEGER NOT NULL,
+    vec vector NOT NULL,
+    PRIMARY KEY (owner_kind, owner_id, model)
+);
+CREATE INDEX vectors_subject ON vectors (subject_id, model, owner_kind, vid);
+""")
+
+V3 = Migration(3, "p003_audit", """
+CREATE TABLE audit (
+    query_id BIGINT PRIMARY KEY,
+    asked_at DOUBLE PRECISION NOT NULL,
+    subject_id TEXT NOT NULL,
+    scope TEXT NOT NULL,
+    question TEXT NOT NULL,
+    plan TEXT NOT NULL,
+    routes TEXT NOT NULL,
+    evidence_ids TEXT NOT NULL,
+    cited_ids TEXT NOT NULL,
+    answer TEXT NOT NULL,
+    status TEXT NOT NULL,
+    reader TEXT NOT NULL,
+    timings TEXT NOT NULL
+);
+CREATE INDEX audit_subject ON audit (subject_id, asked_at);
+-- Which sources a query showed and cited: forget finds audit rows through this.
+CREATE TABLE audit_sources (
+    query_id BIGINT NOT NULL REFERENCES audit (query_id) ON DELETE CASCADE,
+    source_id TEXT NOT NULL,
+    role TEXT NOT NULL CHECK (role IN ('shown', 'cited')),
+    PRIMARY KEY (query_id, source_id, role)
+);
+CREATE INDEX audit_sources_source ON audit_sources (source_id);
+""")
+
+V4 = Migration(4, "p004_perception_labels", """
+CREATE INDEX sources_label ON sources (subject_id, modality, label, source_time);
+""")
+
+MIGRATIONS: tuple[Migration, ...] = (V1, V2, V3, V4)
+
+
+def applied(conn: Any) -> list[str]:
+    """Names of the applied migrations, oldest first ([] for an empty database)."""
+    exists = conn.execute("SELECT to_regclass(%s) IS NOT NULL", (SCHEMA_TABLE,)).fetchone()[0]
+    if not exists:
+        return []
+    return [r[0] for r in conn.execute(f"SELECT name FROM {SCHEMA_TABLE} ORDER BY version")]
+
+
+def migrate(conn: Any) -> list[str]:
+    """Apply what is pending on ``conn`` (autocommit off); returns the names applied.
+    Raises ``RuntimeError`` naming migrations this code does not know (a newer build)."""
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+        conn.execute(f"CREATE TABLE IF NOT EXISTS {SCHEMA_TABLE} (version INTEGER PRIMARY KEY, "
+                     "name TEXT NOT NULL UNIQUE, applied_at DOUBLE PRECISION NOT NULL)")
+        done = applied(conn)
+        unknown = [n for n in done if n not in {m.name for m in MIGRATIONS}]
+        if unknown:
+            raise RuntimeError(f"written by a newer trace_ros (schema {', '.join(unknown)})")
+        out = []
+        for m in MIGRATIONS:
+            if m.name in done:
+                continue
+            conn.execute(m.sql)
+            conn.execute(f"INSERT INTO {SCHEMA_TABLE} (version, name, applied_at) "
+                         "VALUES (%s, %s, %s)", (m.version, m.name, time.time()))
+            out.append(m.name)
+    return out

@@ -1,0 +1,192 @@
+"""Sources on PostgreSQL: idempotent capture from many writers, and the reads of sources.
+
+``store_sources`` has the meaning of the SQLite engine's: same ID + same content is a
+duplicate, same ID + other content or a tombstoned ID is rejected, and a source is stored
+with its job in one transaction. What many concurrent writers add: the batch first locks
+its subjects' ``subject_queues`` rows (in subject order, so two writers never deadlock),
+so within a subject sequence numbers are assigned and committed in the same order and a
+worker never sees a later source of a subject before an earlier one; ``ON CONFLICT DO
+NOTHING`` settles two writers storing the same ID at once.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from ..records import NewSource, Scope, SourceRecord, StoreResult
+from .base import PgBase
+
+SOURCE_COLUMNS = (
+    "seq, source_id, subject_id, robot_id, session_id, modality, speaker, text, label, "
+    "confidence, pose, payload, source_time, time_from_receipt, known_time, content_hash"
+)
+INSERT_COLUMNS = SOURCE_COLUMNS.removeprefix("seq, ")
+
+
+def scope_filter(scope: Scope, alias: str = "s", as_of_valid: float | None = None,
+                 as_of_known: float | None = None) -> tuple[str, list[Any]]:
+    """SQL condition and arguments restricting sources to a scope and time view."""
+    scope.check()
+    conds = [f"{alias}.subject_id = %s"]
+    args: list[Any] = [scope.subject_id]
+    for column, value in (("robot_id", scope.robot_id), ("session_id", scope.session_id)):
+        if value:
+            conds.append(f"{alias}.{column} = %s")
+            args.append(value)
+    if as_of_valid is not None:
+        conds.append(f"{alias}.source_time <= %s")
+        args.append(as_of_valid)
+    if as_of_known is not None:
+        conds.append(f"{alias}.known_time <= %s")
+        args.append(as_of_known)
+    return " AND ".join(conds), args
+
+
+class PgSourceStore(PgBase):
+    """Capture and the reads of stored sources."""
+
+    def store_sources(self, items: Iterable[NewSource],
+                      now: float | None = None) -> list[StoreResult]:
+        """Store sources and their projection jobs in ONE transaction (group commit);
+        returns once committed, so every ``accepted`` result is durable."""
+        batch = list(items)
+        if not batch:
+            return []
+        now = time.time() if now is None else now
+        ids = list(dict.fromkeys(item.source_id for item in batch))
+        subjects = sorted({item.scope.subject_id for item in batch})
+        with self.write() as conn:
+            conn.execute("INSERT INTO subject_queues (subject_id) SELECT unnest(%s::text[]) "
+                         "ON CONFLICT DO NOTHING", (subjects,))
+            conn.execute("SELECT subject_id FROM subject_queues WHERE subject_id = ANY(%s) "
+                         "ORDER BY subject_id FOR UPDATE", (subjects,))
+            known = {r[0]: (int(r[1]), r[2]) for r in conn.execute(
+                "SELECT source_id, seq, content_hash FROM sources WHERE source_id = ANY(%s)",
+                (ids,))}
+            forgotten = {r[0] for r in conn.execute(
+                "SELECT source_id FROM tombstones WHERE source_id = ANY(%s)", (ids,))}
+            results: list[StoreResult | None] = []
+            new_rows: list[tuple[Any, ...]] = []
+            pending: dict[str, str] = {}
+            for item in batch:
+                sid = item.source_id
+                prior = known[sid][1] if sid in known else pending.get(sid)
+                if prior is not None:
+                    if prior == item.content_hash:
+                        results.append(StoreResult(sid, "duplicate",
+                                                   sequence=known[sid][0] if sid in known else 0))
+                    else:
+                        results.append(StoreResult(sid, "rejected", "source_id",
+                                                   "already stored with different content"))
+                    continue
+                if sid in forgotten:
+                    results.append(StoreResult(sid, "rejected", "source_id",
+                                               "was forgotten; re-ingest only with allow_reingest"))
+                    continue
+                sc = item.scope
+                pending[sid] = item.content_hash
+                results.append(None)
+                new_rows.append((sid, sc.subject_id, sc.robot_id, sc.session_id, item.modality,
+                                 item.speaker, item.text, item.label, item.confidence,
+                                 json.dumps(item.pose) if item.pose else None, item.payload_json,
+                                 item.source_time, int(item.time_from_receipt), now,
+                                 item.content_hash))
+            seqs = self._insert_sources(conn, new_rows, now) if new_rows else {}
+        out: list[StoreResult] = []
+        for item, res in zip(batch, results, strict=True):
+            sid = item.source_id
+            if res is None:
+                res = (StoreResult(sid, "accepted", sequence=seqs[sid]) if sid in seqs else
+                       StoreResult(sid, "duplicate", sequence=0))
+            elif res.status == "duplicate" and res.sequence == 0 and sid in seqs:
+                res = StoreResult(sid, "duplicate", sequence=seqs[sid])
+            out.append(res)
+        return out
+
+    @staticmethod
+    def _insert_sources(conn: Any, rows: list[tuple[Any, ...]], now: float) -> dict[str, int]:
+        """Inside the capture transaction: insert rows (in order), their jobs and session
+        spans; returns the new sequence number of each source ID."""
+        columns = list(zip(*rows, strict=True))
+        types = ("text", "text", "text", "text", "text", "text", "text", "text",
+                 "double precision", "text", "text", "double precision", "integer",
+                 "double precision", "text")
+        unnest = ", ".join(f"%s::{t}[]" for t in types)
+        new = conn.execute(
+            f"INSERT INTO sources ({INSERT_COLUMNS}) SELECT {INSERT_COLUMNS} FROM "
+            f"unnest({unnest}) WITH ORDINALITY AS u({INSERT_COLUMNS}, ord) ORDER BY ord "
+            "ON CONFLICT (source_id) DO NOTHING RETURNING source_id, seq",
+            [list(c) for c in columns]).fetchall()
+        seq_of = {r[0]: int(r[1]) for r in new}
+        added = sorted(seq_of.values())
+        conn.execute("INSERT INTO jobs (subject_id, source_seq, created_at, updated_at) "
+                     "SELECT subject_id, seq, %s, %s FROM sources WHERE seq = ANY(%s) "
+                     "ORDER BY seq", (now, now, added))
+        conn.execute(
+            "INSERT INTO sessions (subject_id, robot_id, session_id, start_time, end_time, "
+            "n_sources) SELECT subject_id, robot_id, session_id, min(source_time), "
+            "max(source_time), count(*) FROM sources WHERE seq = ANY(%s) AND session_id <> '' "
+            "GROUP BY subject_id, robot_id, session_id "
+            "ON CONFLICT (subject_id, robot_id, session_id) DO UPDATE SET "
+            "start_time = least(sessions.start_time, excluded.start_time), "
+            "end_time = greatest(sessions.end_time, excluded.end_time), "
+            "n_sources = sessions.n_sources + excluded.n_sources", (added,))
+        return seq_of
+
+    def get_sources(self, source_ids: Sequence[str]) -> list[SourceRecord]:
+        """Sources by ID, in the order asked (missing IDs are skipped)."""
+        if not source_ids:
+            return []
+        rows = self.query(f"SELECT {SOURCE_COLUMNS} FROM sources WHERE source_id = ANY(%s)",
+                          (list(source_ids),))
+        by_id = {r[1]: SourceRecord.from_row(r) for r in rows}
+        return [by_id[s] for s in source_ids if s in by_id]
+
+    def get_sources_by_seq(self, seqs: Sequence[int]) -> dict[int, SourceRecord]:
+        if not seqs:
+            return {}
+        rows = self.query(f"SELECT {SOURCE_COLUMNS} FROM sources WHERE seq = ANY(%s)",
+                          (list(seqs),))
+        return {int(r[0]): SourceRecord.from_row(r) for r in rows}
+
+    def sources_in_scope(self, scope: Scope, *, as_of_valid: float | None = None,
+                         as_of_known: float | None = None,
+                         limit: int | None = None, newest_first: bool = False
+                         ) -> list[SourceRecord]:
+        cond, args = scope_filter(scope, "s", as_of_valid, as_of_known)
+        order = "DESC" if newest_first else "ASC"
+        sql = (f"SELECT {SOURCE_COLUMNS} FROM sources s WHERE {cond} "
+               f"ORDER BY s.source_time {order}, s.seq {order}")
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+        return [SourceRecord.from_row(r) for r in self.query(sql, args)]
+
+    def count_sources(self, subject_id: str | None = None) -> int:
+        if subject_id is None:
+            return int(self.query("SELECT count(*) FROM sources")[0][0])
+        return int(self.query("SELECT count(*) FROM sources WHERE subject_id = %s",
+                              (subject_id,))[0][0])
+
+    def seqs_of(self, source_ids: Sequence[str]) -> dict[str, int]:
+        """Sequence numbers of the given source IDs (missing ones left out)."""
+        if not source_ids:
+            return {}
+        return {r[0]: int(r[1]) for r in self.query(
+            "SELECT source_id, seq FROM sources WHERE source_id = ANY(%s)", (list(source_ids),))}
+
+    def session_before(self, subject_id: str, robot_id: str, session_id: str, seq: int,
+                       n: int) -> list[SourceRecord]:
+        """The last ``n`` sources of the session stored before ``seq``, oldest first."""
+        rows = self.query(
+            f"SELECT {SOURCE_COLUMNS} FROM sources WHERE subject_id = %s AND session_id = %s "
+            "AND robot_id = %s AND seq < %s ORDER BY seq DESC LIMIT %s",
+            (subject_id, session_id, robot_id, int(seq), int(n)))
+        return [SourceRecord.from_row(r) for r in reversed(rows)]
+
+    def source_counts(self) -> dict[str, int]:
+        """How many rows each source ID has (a crash test expects exactly one)."""
+        return {sid: int(n) for sid, n in self.query(
+            "SELECT source_id, count(*) FROM sources GROUP BY source_id")}

@@ -1,0 +1,126 @@
+"""Vectors on PostgreSQL (pgvector): source and 'window' embeddings, by model.
+
+The meaning is the SQLite engine's (``storage/sqlite/vectors``): a stored vector is
+derived, keyed by (owner kind, owner ID, model); replacing one gives it a new ``vid``
+(SQLite's rowid), so an in-memory index that loads ``source_vectors_after`` a watermark
+picks the replacement up. Vectors travel as pgvector ``vector`` values (numpy arrays
+through ``pgvector.psycopg``) and come back as float32 bytes, as SQLite's BLOBs do.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..records import SourceRecord
+from .base import PgBase
+from .sources import SOURCE_COLUMNS
+
+
+class PgVectorStore(PgBase):
+    """Storing and reading embeddings."""
+
+    @staticmethod
+    def put_vectors(conn: Any, owner_kind: str, model: str,
+                    rows: Iterable[tuple[str, str, np.ndarray]]) -> None:
+        """Inside a write transaction: store (owner_id, subject_id, vector) rows."""
+        rows = list(rows)
+        if not rows:
+            return
+        with conn.cursor() as cur:
+            cur.executemany(
+                "INSERT INTO vectors (owner_kind, owner_id, subject_id, model, dim, vec) "
+                "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (owner_kind, owner_id, model) "
+                "DO UPDATE SET subject_id = excluded.subject_id, dim = excluded.dim, "
+                "vec = excluded.vec, vid = DEFAULT",
+                [(owner_kind, oid, subj, model, int(v.shape[0]),
+                  np.asarray(v, dtype=np.float32)) for oid, subj, v in rows])
+
+    @staticmethod
+    def _bump_vectors_epoch(conn: Any) -> None:
+        """Tell in-memory vector indexes that rows were removed (full reload needed)."""
+        conn.execute("INSERT INTO meta (key, value) VALUES ('vectors_epoch', %s) "
+                     "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                     (f"{time.time():.6f}",))
+
+    def vector_models(self) -> list[tuple[str, int, int]]:
+        """(model, dim, count) of the stored source vectors."""
+        return [(r[0], int(r[1]), int(r[2])) for r in self.query(
+            "SELECT model, dim, count(*) FROM vectors WHERE owner_kind = 'source' "
+            "GROUP BY model, dim ORDER BY model, dim")]
+
+    def model_changed(self, model: str, dim: int) -> bool:
+        """True when stored source vectors are of another model or dimension."""
+        return any((m, d) != (model, dim) for m, d, _n in self.vector_models())
+
+    def sources_to_reembed(self, model: str, dim: int, limit: int) -> list[SourceRecord]:
+        """Sources whose projection is done but that have no vector of (model, dim)."""
+        rows = self.query(
+            f"SELECT {SOURCE_COLUMNS} FROM sources WHERE seq IN ("
+            "SELECT j.source_seq FROM jobs j JOIN sources s ON s.seq = j.source_seq "
+            "WHERE j.status = 'done' AND NOT EXISTS (SELECT 1 FROM vectors v WHERE "
+            "v.owner_kind = 'source' AND v.owner_id = s.source_id AND v.model = %s "
+            "AND v.dim = %s) ORDER BY j.source_seq LIMIT %s) ORDER BY seq",
+            (model, int(dim), int(limit)))
+        return [SourceRecord.from_row(r) for r in rows]
+
+    def sources_without_window(self, model: str, limit: int) -> list[SourceRecord]:
+        """Sources with a vector of ``model`` but no 'window' vector of it."""
+        rows = self.query(
+            f"SELECT {SOURCE_COLUMNS} FROM sources WHERE source_id IN ("
+            "SELECT v.owner_id FROM vectors v WHERE v.owner_kind = 'source' AND v.model = %s "
+            "AND NOT EXISTS (SELECT 1 FROM vectors w WHERE w.owner_kind = 'window' "
+            "AND w.owner_id = v.owner_id AND w.model = v.model)) ORDER BY seq LIMIT %s",
+            (model, int(limit)))
+        return [SourceRecord.from_row(r) for r in rows]
+
+    def put_window_vectors(self, model: str, rows: Sequence[tuple[str, str, np.ndarray]]) -> int:
+        """Store 'window' vectors of ``model``; returns the generation."""
+        with self.write() as conn:
+            self.put_vectors(conn, "window", model, rows)
+            return self.bump_generation(conn)
+
+    def replace_vectors(self, model: str, rows: Sequence[tuple[str, str, np.ndarray]],
+                        window_rows: Sequence[tuple[str, str, np.ndarray]] = ()) -> int:
+        """Store re-embedded source (and window) vectors of ``model`` and drop the same
+        sources' vectors of any other model, in one transaction; returns the generation."""
+        with self.write() as conn:
+            self.put_vectors(conn, "source", model, rows)
+            if window_rows:
+                self.put_vectors(conn, "window", model, window_rows)
+            conn.execute("DELETE FROM vectors WHERE owner_kind IN ('source', 'window') "
+                         "AND model <> %s AND owner_id = ANY(%s)", (model, [r[0] for r in rows]))
+            self._bump_vectors_epoch(conn)
+            return self.bump_generation(conn)
+
+    def drop_other_vectors(self, model: str, dim: int) -> int:
+        """Delete source vectors not of (``model``, ``dim``); returns how many."""
+        with self.write() as conn:
+            n = conn.execute("DELETE FROM vectors WHERE owner_kind IN ('source', 'window') "
+                             "AND (model <> %s OR dim <> %s)", (model, int(dim))).rowcount
+            if n:
+                self._bump_vectors_epoch(conn)
+                self.bump_generation(conn)
+            return int(n)
+
+    def source_vectors_after(self, subject_id: str, model: str, after_rowid: int,
+                             owner_kind: str = "source") -> list[tuple[Any, ...]]:
+        """Vectors of ``model`` owned by a source stored after ``after_rowid`` (here the
+        ``vid``), in that order: (vid, seq, source_id, robot_id, session_id, source_time,
+        known_time, vec as float32 bytes, speaker)."""
+        rows = self.query(
+            "SELECT v.vid, s.seq, s.source_id, s.robot_id, s.session_id, s.source_time, "
+            "s.known_time, v.vec, s.speaker FROM vectors v JOIN sources s "
+            "ON s.source_id = v.owner_id WHERE v.owner_kind = %s AND v.subject_id = %s "
+            "AND v.model = %s AND v.vid > %s ORDER BY v.vid",
+            (owner_kind, subject_id, model, int(after_rowid)))
+        return [(*r[:7], _float32_bytes(r[7]), r[8]) for r in rows]
+
+
+def _float32_bytes(vec: Any) -> bytes:
+    """A pgvector value (``pgvector.Vector``) as the float32 bytes SQLite stores."""
+    values = vec.to_numpy() if hasattr(vec, "to_numpy") else vec
+    return np.asarray(values, dtype=np.float32).tobytes()

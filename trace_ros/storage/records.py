@@ -1,0 +1,174 @@
+"""The records the ledger stores and returns, whichever engine holds them.
+
+Plain frozen dataclasses and vertex-name helpers with no SQL and no engine import: the
+layers above (capture, consolidation, the resolver, query, explorer) build and read these,
+and every engine in ``trace_ros.storage`` returns them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import ValidationError
+
+# Payload key naming the source a record belongs with (an image shared with an
+# utterance, a camera snapshot taken as it was said): shown together as one unit.
+ATTACHED_TO = "attached_to"
+# A 'window' vector embeds a source with up to this many sources before it in its session.
+WINDOW_BEFORE = 2
+# Fact-to-fact edge types that carry a causal dependency.
+CAUSAL_TYPES = ("causes", "enables", "prevents")
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Who a record belongs to. Reads always filter by ``subject_id`` first."""
+
+    subject_id: str
+    robot_id: str = ""
+    session_id: str = ""
+
+    def check(self) -> None:
+        if not self.subject_id or not self.subject_id.strip():
+            raise ValidationError("scope.subject_id", "required, must not be empty")
+
+
+@dataclass(frozen=True)
+class SourceRecord:
+    seq: int
+    source_id: str
+    subject_id: str
+    robot_id: str
+    session_id: str
+    modality: str
+    speaker: str
+    text: str
+    label: str
+    confidence: float | None
+    pose: dict[str, Any] | None
+    payload: dict[str, Any]
+    source_time: float
+    time_from_receipt: bool
+    known_time: float
+    content_hash: str
+
+    @classmethod
+    def from_row(cls, row: Sequence[Any]) -> SourceRecord:
+        (seq, sid, subj, robot, sess, modality, speaker, text, label, conf, pose, payload,
+         stime, from_receipt, ktime, chash) = row
+        return cls(seq, sid, subj, robot, sess, modality, speaker, text, label, conf,
+                   json.loads(pose) if pose else None, json.loads(payload or "{}"),
+                   stime, bool(from_receipt), ktime, chash)
+
+    @property
+    def scope(self) -> Scope:
+        return Scope(self.subject_id, self.robot_id, self.session_id)
+
+    @property
+    def attached_to(self) -> str:
+        """The source this record is attached to ('' when it stands alone)."""
+        value = self.payload.get(ATTACHED_TO) if isinstance(self.payload, dict) else None
+        return value if isinstance(value, str) else ""
+
+
+@dataclass(frozen=True)
+class NewSource:
+    """A validated source ready to store (built by ``capture.prepare``)."""
+
+    source_id: str
+    scope: Scope
+    modality: str
+    speaker: str
+    text: str
+    label: str
+    confidence: float | None
+    pose: dict[str, Any] | None
+    payload_json: str
+    source_time: float
+    time_from_receipt: bool
+    content_hash: str
+
+
+@dataclass(frozen=True)
+class StoreResult:
+    source_id: str
+    status: str  # accepted | duplicate | rejected
+    field: str = ""
+    reason: str = ""
+    sequence: int = 0
+
+
+@dataclass(frozen=True)
+class Job:
+    """A claimed job. ``fence`` is the claim's token: completing or failing the job
+    only takes effect while the row still carries it (see ``Ledger.held_jobs``)."""
+
+    job_id: int
+    source: SourceRecord
+    attempts: int
+    fence: int = 0
+
+
+@dataclass(frozen=True)
+class AuditRecord:
+    """One query's audit row: what was asked, what each route found, what was shown
+    and cited. ``query_id`` is allocated by the caller (no write on the request path)."""
+
+    query_id: int
+    asked_at: float
+    subject_id: str
+    scope: dict[str, Any]
+    question: str
+    plan: dict[str, Any]
+    routes: dict[str, Any]
+    shown: list[str]
+    cited: list[str]
+    answer: str
+    status: str
+    reader: str
+    timings: dict[str, float]
+
+
+def session_vertex(subject_id: str, robot_id: str, session_id: str) -> str:
+    return f"session:{subject_id}/{robot_id}/{session_id}"
+
+
+def topic_vertex(subject_id: str, topic_id: int) -> str:
+    return f"topic:{subject_id}/{topic_id}"
+
+
+def entity_vertex(subject_id: str, name: str) -> str:
+    return f"entity:{subject_id}/{name}"
+
+
+@dataclass(frozen=True)
+class SessionRow:
+    subject_id: str
+    robot_id: str
+    session_id: str
+    start_time: float
+    end_time: float
+    n_sources: int
+    topic_id: int | None
+
+    @property
+    def vertex(self) -> str:
+        return session_vertex(self.subject_id, self.robot_id, self.session_id)
+
+
+@dataclass(frozen=True)
+class TopicRow:
+    subject_id: str
+    topic_id: int
+    label: str
+    centroid: np.ndarray | None
+    n_sessions: int
+
+    @property
+    def vertex(self) -> str:
+        return topic_vertex(self.subject_id, self.topic_id)

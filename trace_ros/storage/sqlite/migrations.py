@@ -1,0 +1,384 @@
+"""The SQLite ledger's schema, as numbered migrations, and the runner that applies them.
+
+Each migration is one SQL script applied in ONE transaction together with its row in
+``schema_version`` (version, name, applied_at): a crash leaves a migration applied with its
+record or not at all. The same row also goes to ``_sqlite_migrations``, the table builds
+before the storage split kept (sqlite-utils' ``Migrations``), so those builds still open a
+ledger this one wrote and refuse one that a newer build changed. A ledger written before
+``schema_version`` existed is adopted on open: its applied migrations are recorded there.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from dataclasses import dataclass
+from typing import Any
+
+# Name under which ``_sqlite_migrations`` (the pre-split record) lists our migrations.
+LEGACY_SET = "trace_ros"
+SCHEMA_TABLE = "schema_version"
+LEGACY_TABLE = "_sqlite_migrations"
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    name: str
+    sql: str
+    why: str = ""
+
+
+M001 = Migration(1, "m001_sources_jobs", """
+        CREATE TABLE sources (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            source_id TEXT NOT NULL UNIQUE,
+            subject_id TEXT NOT NULL,
+            robot_id TEXT NOT NULL DEFAULT '',
+            session_id TEXT NOT NULL DEFAULT '',
+            modality TEXT NOT NULL CHECK (modality IN ('dialogue', 'perception')),
+            speaker TEXT NOT NULL DEFAULT '',
+            text TEXT NOT NULL,
+            label TEXT NOT NULL DEFAULT '',
+            confidence REAL,
+            pose TEXT,
+            payload TEXT NOT NULL DEFAULT '{}',
+            source_time REAL NOT NULL,
+            time_from_receipt INTEGER NOT NULL DEFAULT 0,
+            known_time REAL NOT NULL,
+            content_hash TEXT NOT NULL
+        );
+        CREATE INDEX sources_scope_time ON sources (subject_id, source_time);
+        CREATE INDEX sources_scope_session ON sources (subject_id, session_id);
+
+        CREATE TABLE jobs (
+            job_id INTEGER PRIMARY KEY AUTOINCREMENT,
+            source_seq INTEGER NOT NULL UNIQUE REFERENCES sources (seq) ON DELETE CASCADE,
+            status TEXT NOT NULL DEFAULT 'pending'
+                CHECK (status IN ('pending', 'running', 'done', 'failed', 'deferred')),
+            attempts INTEGER NOT NULL DEFAULT 0,
+            last_error TEXT,
+            outcome TEXT CHECK (outcome IN ('add', 'revise', 'noop')),
+            claimed_by TEXT,
+            lease_until REAL,
+            created_at REAL NOT NULL,
+            updated_at REAL NOT NULL
+        );
+        CREATE INDEX jobs_status ON jobs (status, job_id);
+
+        CREATE TABLE sessions (
+            subject_id TEXT NOT NULL,
+            robot_id TEXT NOT NULL DEFAULT '',
+            session_id TEXT NOT NULL,
+            start_time REAL NOT NULL,
+            end_time REAL NOT NULL,
+            n_sources INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (subject_id, robot_id, session_id)
+        );
+
+        CREATE TABLE vectors (
+            owner_kind TEXT NOT NULL,
+            owner_id TEXT NOT NULL,
+            subject_id TEXT NOT NULL,
+            model TEXT NOT NULL,
+            dim INTEGER NOT NULL,
+            vec BLOB NOT NULL,
+            PRIMARY KEY (owner_kind, owner_id, model)
+        );
+        CREATE INDEX vectors_subject ON vectors (subject_id, model, owner_kind);
+
+        CREATE TABLE tombstones (
+            source_id TEXT PRIMARY KEY,
+            removed_at REAL NOT NULL
+        );
+
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        INSERT INTO meta (key, value) VALUES ('generation', '0');
+
+        CREATE TABLE audit (
+            query_id INTEGER PRIMARY KEY AUTOINCREMENT,
+            asked_at REAL NOT NULL,
+            subject_id TEXT NOT NULL,
+            scope TEXT NOT NULL,
+            question TEXT NOT NULL,
+            plan TEXT NOT NULL,
+            routes TEXT NOT NULL,
+            evidence_ids TEXT NOT NULL,
+            cited_ids TEXT NOT NULL,
+            answer TEXT NOT NULL,
+            status TEXT NOT NULL,
+            reader TEXT NOT NULL,
+            timings TEXT NOT NULL
+        );
+
+        -- Lexical recall: BM25 over source text (porter stemming), kept in step
+        -- with sources by triggers; 'rebuild' recreates it from sources alone.
+        CREATE VIRTUAL TABLE sources_fts USING fts5 (
+            text, speaker, content='sources', content_rowid='seq',
+            tokenize='porter unicode61'
+        );
+        CREATE TRIGGER sources_fts_ai AFTER INSERT ON sources BEGIN
+            INSERT INTO sources_fts (rowid, text, speaker) VALUES (new.seq, new.text, new.speaker);
+        END;
+        CREATE TRIGGER sources_fts_ad AFTER DELETE ON sources BEGIN
+            INSERT INTO sources_fts (sources_fts, rowid, text, speaker)
+            VALUES ('delete', old.seq, old.text, old.speaker);
+        END;
+""",
+    "")
+
+M002 = Migration(2, "m002_fts_subject", """
+        DROP TRIGGER sources_fts_ai;
+        DROP TRIGGER sources_fts_ad;
+        DROP TABLE sources_fts;
+        CREATE VIRTUAL TABLE sources_fts USING fts5 (
+            text, speaker, subject_id, content='sources', content_rowid='seq',
+            tokenize='porter unicode61'
+        );
+        CREATE TRIGGER sources_fts_ai AFTER INSERT ON sources BEGIN
+            INSERT INTO sources_fts (rowid, text, speaker, subject_id)
+            VALUES (new.seq, new.text, new.speaker, new.subject_id);
+        END;
+        CREATE TRIGGER sources_fts_ad AFTER DELETE ON sources BEGIN
+            INSERT INTO sources_fts (sources_fts, rowid, text, speaker, subject_id)
+            VALUES ('delete', old.seq, old.text, old.speaker, old.subject_id);
+        END;
+        INSERT INTO sources_fts (sources_fts) VALUES ('rebuild');
+""",
+    """Index the subject in FTS5 too, so lexical recall filters by subject inside
+MATCH instead of ranking every subject's matches first (cost grew with the
+whole ledger, measured by ``bench scale``).""")
+
+M003 = Migration(3, "m003_graph", """
+        CREATE TABLE facts (
+            fact_id TEXT PRIMARY KEY,
+            subject_id TEXT NOT NULL,
+            robot_id TEXT NOT NULL DEFAULT '',
+            session_id TEXT NOT NULL DEFAULT '',
+            type TEXT NOT NULL CHECK (type IN
+                ('action', 'state_change', 'preference', 'plan', 'observation')),
+            participants TEXT NOT NULL DEFAULT '[]',
+            entity TEXT NOT NULL DEFAULT '',
+            relation TEXT NOT NULL DEFAULT '',
+            value TEXT NOT NULL DEFAULT '',
+            polarity INTEGER NOT NULL DEFAULT 1,
+            description TEXT NOT NULL,
+            anchor_time REAL NOT NULL,
+            anchor_text TEXT NOT NULL DEFAULT '',
+            anchor_fallback INTEGER NOT NULL DEFAULT 0,
+            valid_from REAL NOT NULL,
+            valid_to REAL,
+            known_from REAL NOT NULL,
+            known_to REAL,
+            status TEXT NOT NULL DEFAULT 'active'
+                CHECK (status IN ('active', 'superseded', 'revoked', 'unresolved')),
+            validity REAL NOT NULL DEFAULT 1.0,
+            source_seq INTEGER NOT NULL,
+            generation INTEGER NOT NULL DEFAULT 0,
+            extractor TEXT NOT NULL DEFAULT ''
+        );
+        CREATE INDEX facts_key ON facts (subject_id, entity, relation);
+        CREATE INDEX facts_scope_time ON facts (subject_id, valid_from);
+        CREATE INDEX facts_source_seq ON facts (source_seq);
+
+        -- Provenance: a fact is derived from one or more sources.
+        CREATE TABLE fact_sources (
+            fact_id TEXT NOT NULL REFERENCES facts (fact_id) ON DELETE CASCADE,
+            source_id TEXT NOT NULL,
+            PRIMARY KEY (fact_id, source_id)
+        );
+        CREATE INDEX fact_sources_source ON fact_sources (source_id);
+
+        -- Typed edges between vertices: fact IDs, 'session:<robot>/<session>',
+        -- 'topic:<n>', 'entity:<name>'. Fact-to-fact types carry the graph's meaning.
+        CREATE TABLE edges (
+            edge_id INTEGER PRIMARY KEY AUTOINCREMENT,
+            subject_id TEXT NOT NULL,
+            type TEXT NOT NULL CHECK (type IN ('updates', 'contradicts', 'causes', 'enables',
+                'prevents', 'before', 'in_session', 'in_topic', 'mentions')),
+            src TEXT NOT NULL,
+            dst TEXT NOT NULL,
+            confidence REAL NOT NULL DEFAULT 1.0,
+            justification TEXT NOT NULL DEFAULT '',
+            created_at REAL NOT NULL,
+            invalidated_at REAL,
+            generation INTEGER NOT NULL DEFAULT 0,
+            UNIQUE (type, src, dst)
+        );
+        CREATE INDEX edges_src ON edges (src, type);
+        CREATE INDEX edges_dst ON edges (dst, type);
+        CREATE INDEX edges_subject ON edges (subject_id, type);
+
+        CREATE TABLE topics (
+            subject_id TEXT NOT NULL,
+            topic_id INTEGER NOT NULL,
+            label TEXT NOT NULL DEFAULT '',
+            centroid BLOB,
+            n_sessions INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (subject_id, topic_id)
+        );
+        ALTER TABLE sessions ADD COLUMN topic_id INTEGER;
+
+        CREATE VIRTUAL TABLE facts_fts USING fts5 (
+            description, value, subject_id, content='facts', content_rowid='rowid',
+            tokenize='porter unicode61'
+        );
+        CREATE TRIGGER facts_fts_ai AFTER INSERT ON facts BEGIN
+            INSERT INTO facts_fts (rowid, description, value, subject_id)
+            VALUES (new.rowid, new.description, new.value, new.subject_id);
+        END;
+        CREATE TRIGGER facts_fts_ad AFTER DELETE ON facts BEGIN
+            INSERT INTO facts_fts (facts_fts, rowid, description, value, subject_id)
+            VALUES ('delete', old.rowid, old.description, old.value, old.subject_id);
+        END;
+        CREATE TRIGGER facts_fts_au AFTER UPDATE OF description, value ON facts BEGIN
+            INSERT INTO facts_fts (facts_fts, rowid, description, value, subject_id)
+            VALUES ('delete', old.rowid, old.description, old.value, old.subject_id);
+            INSERT INTO facts_fts (rowid, description, value, subject_id)
+            VALUES (new.rowid, new.description, new.value, new.subject_id);
+        END;
+
+        -- Which sources a query showed and cited: forget finds audit rows through this.
+        CREATE TABLE audit_sources (
+            query_id INTEGER NOT NULL REFERENCES audit (query_id) ON DELETE CASCADE,
+            source_id TEXT NOT NULL,
+            role TEXT NOT NULL CHECK (role IN ('shown', 'cited')),
+            PRIMARY KEY (query_id, source_id, role)
+        );
+        CREATE INDEX audit_sources_source ON audit_sources (source_id);
+""",
+    """The evidence graph (DESIGN §2): facts with bitemporal validity and provenance,
+typed edges, topics; FTS5 over facts; audit rows linked to sources by a table.""")
+
+M004 = Migration(4, "m004_job_retry", """
+        ALTER TABLE jobs ADD COLUMN not_before REAL;
+        ALTER TABLE jobs ADD COLUMN note TEXT;
+        ALTER TABLE jobs ADD COLUMN fence INTEGER NOT NULL DEFAULT 0;
+""",
+    """Jobs: ``not_before`` (retry backoff and deferral: not claimed before this
+time), ``note`` (what happened beyond the outcome, e.g. an extractor fallback),
+``fence`` (bumped at every claim and by ``reset_derived``: a completion carrying
+an older fence is ignored, so a requeued job is never completed by its old holder).""")
+
+M005 = Migration(5, "m005_perception_labels", """
+        CREATE INDEX sources_label ON sources (subject_id, modality, label, source_time);
+""",
+    """Perceptions by label: "where did you last see X" reads the scope's labels and then
+the latest sightings of the matching ones, instead of every perception of the scope.""")
+
+
+class Migrations:
+    """The ordered migrations of one schema, applied and checked on a connection.
+
+    Methods take a ``sqlite3.Connection`` or anything with a ``conn`` attribute (a
+    ``sqlite_utils.Database``); ``pending`` and ``unknown`` only read."""
+
+    def __init__(self, migrations: list[Migration]) -> None:
+        versions = [m.version for m in migrations]
+        if versions != list(range(1, len(migrations) + 1)):
+            raise ValueError(f"migration versions must be 1..n in order, got {versions}")
+        self.migrations = tuple(migrations)
+
+    @property
+    def latest(self) -> int:
+        return len(self.migrations)
+
+    def applied(self, db: Any) -> list[str]:
+        """Names of the migrations recorded as applied, in ``schema_version`` order, then
+        any that only the pre-split record lists."""
+        conn = _conn(db)
+        tables = _tables(conn)
+        names: list[str] = []
+        if SCHEMA_TABLE in tables:
+            names += [r[0] for r in conn.execute(
+                f"SELECT name FROM {SCHEMA_TABLE} ORDER BY version")]
+        if LEGACY_TABLE in tables:
+            names += [r[0] for r in conn.execute(
+                f"SELECT name FROM {LEGACY_TABLE} WHERE migration_set = ? ORDER BY id",
+                (LEGACY_SET,)) if r[0] not in names]
+        return names
+
+    def pending(self, db: Any) -> list[Migration]:
+        done = set(self.applied(db))
+        return [m for m in self.migrations if m.name not in done]
+
+    def unknown(self, db: Any) -> list[str]:
+        """Recorded migrations this code does not know (written by a newer build)."""
+        known = {m.name for m in self.migrations}
+        return [n for n in self.applied(db) if n not in known]
+
+    def apply(self, db: Any) -> list[Migration]:
+        """Record adopted migrations in ``schema_version``, then apply the pending ones,
+        each in its own transaction. Returns those applied. The caller holds the
+        migration lock (``files.file_lock``)."""
+        conn = _conn(db)
+        self._adopt(conn)
+        done: list[Migration] = []
+        for m in self.pending(conn):
+            now = time.time()
+            stamp = time.strftime("%Y-%m-%d %H:%M:%S+00:00", time.gmtime(now))
+            try:
+                conn.executescript(
+                    "BEGIN IMMEDIATE;\n" + _SCHEMA_DDL + m.sql
+                    + f"\nINSERT INTO {SCHEMA_TABLE} (version, name, applied_at) "
+                      f"VALUES ({m.version}, '{m.name}', {now!r});"
+                    + f"\nINSERT INTO {LEGACY_TABLE} (migration_set, name, applied_at) "
+                      f"VALUES ('{LEGACY_SET}', '{m.name}', '{stamp}');\nCOMMIT;")
+            except BaseException:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+            done.append(m)
+        return done
+
+    def _adopt(self, conn: sqlite3.Connection) -> None:
+        """A ledger written before ``schema_version``: record what it has applied."""
+        tables = _tables(conn)
+        if LEGACY_TABLE not in tables:
+            return
+        recorded = set()
+        if SCHEMA_TABLE in tables:
+            recorded = {r[0] for r in conn.execute(f"SELECT name FROM {SCHEMA_TABLE}")}
+        legacy = {r[0] for r in conn.execute(f"SELECT name FROM {LEGACY_TABLE} "
+                                             "WHERE migration_set = ?", (LEGACY_SET,))}
+        missing = [m for m in self.migrations if m.name in legacy and m.name not in recorded]
+        if not missing and SCHEMA_TABLE in tables:
+            return
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in _SCHEMA_DDL.strip().split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+            conn.executemany(f"INSERT INTO {SCHEMA_TABLE} (version, name, applied_at) "
+                             "VALUES (?, ?, ?)",
+                             [(m.version, m.name, time.time()) for m in missing])
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+
+
+_SCHEMA_DDL = f"""
+CREATE TABLE IF NOT EXISTS {SCHEMA_TABLE} (
+    version INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    applied_at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS "{LEGACY_TABLE}" (
+    "id" INTEGER PRIMARY KEY, "migration_set" TEXT, "name" TEXT, "applied_at" TEXT
+);
+CREATE UNIQUE INDEX IF NOT EXISTS "idx_{LEGACY_TABLE}_migration_set_name"
+    ON "{LEGACY_TABLE}" ("migration_set", "name");
+"""
+
+
+def _conn(db: Any) -> sqlite3.Connection:
+    return db if isinstance(db, sqlite3.Connection) else db.conn
+
+
+def _tables(conn: sqlite3.Connection) -> set[str]:
+    return {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+
+MIGRATIONS = Migrations([M001, M002, M003, M004, M005])

@@ -1,0 +1,207 @@
+"""Sources (the fast path's writes and the reads of what was said or perceived).
+
+A source and its projection job are stored in ONE transaction (``store_sources``), with
+the session's span; a tombstoned ID is refused. Forgetting lives in ``forget``.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from ..records import ATTACHED_TO, NewSource, Scope, SourceRecord, StoreResult
+from .base import SqliteBase
+from .rows import SOURCE_COLUMNS, scope_filter
+
+
+class SourceStore(SqliteBase):
+    """Capture and the reads of stored sources."""
+
+    def store_sources(self, items: Iterable[NewSource],
+                      now: float | None = None) -> list[StoreResult]:
+        """Store sources and their projection jobs in ONE transaction (group commit).
+
+        Per item: same ID + same content hash = ``duplicate``; same ID + other
+        content = ``rejected``; a tombstoned ID = ``rejected``. Returns once the
+        transaction is committed, so every ``accepted`` result is durable.
+        The batch is checked with one lookup per table and written with one
+        statement per table (not per item): the writer's cost per event is what
+        bounds capture throughput.
+        """
+        batch = list(items)
+        if not batch:
+            return []
+        now = time.time() if now is None else now  # known time: the caller's clock
+        ids = list({item.source_id for item in batch})
+        with self.write() as conn:
+            known: dict[str, tuple[int, str]] = {}
+            forgotten: set[str] = set()
+            for start in range(0, len(ids), 500):
+                chunk = ids[start:start + 500]
+                marks = ",".join("?" * len(chunk))
+                known.update((r[0], (r[1], r[2])) for r in conn.execute(
+                    f"SELECT source_id, seq, content_hash FROM sources WHERE source_id IN ({marks})",
+                    chunk))
+                forgotten.update(r[0] for r in conn.execute(
+                    f"SELECT source_id FROM tombstones WHERE source_id IN ({marks})", chunk))
+            results: list[StoreResult | None] = []
+            new_rows: list[tuple[Any, ...]] = []
+            new_slots: list[int] = []
+            pending: dict[str, str] = {}  # accepted earlier in this batch: id -> hash
+            for item in batch:
+                sid = item.source_id
+                prior_hash = known[sid][1] if sid in known else pending.get(sid)
+                if prior_hash is not None:
+                    if prior_hash == item.content_hash:
+                        seq = known[sid][0] if sid in known else 0
+                        results.append(StoreResult(sid, "duplicate", sequence=seq))
+                    else:
+                        results.append(StoreResult(sid, "rejected", "source_id",
+                                                   "already stored with different content"))
+                    continue
+                if sid in forgotten:
+                    results.append(StoreResult(sid, "rejected", "source_id",
+                                               "was forgotten; re-ingest only with allow_reingest"))
+                    continue
+                sc = item.scope
+                pending[sid] = item.content_hash
+                new_slots.append(len(results))
+                results.append(None)
+                new_rows.append((sid, sc.subject_id, sc.robot_id, sc.session_id, item.modality,
+                                 item.speaker, item.text, item.label, item.confidence,
+                                 json.dumps(item.pose) if item.pose else None, item.payload_json,
+                                 item.source_time, int(item.time_from_receipt), now,
+                                 item.content_hash))
+            if new_rows:
+                seqs = self._insert_sources(conn, new_rows, now)
+                by_id = dict(zip((r[0] for r in new_rows), seqs, strict=True))
+                for slot, row in zip(new_slots, new_rows, strict=True):
+                    results[slot] = StoreResult(row[0], "accepted", sequence=by_id[row[0]])
+                for slot, item in enumerate(batch):  # duplicates of rows new in this batch
+                    res = results[slot]
+                    if res is not None and res.status == "duplicate" and res.sequence == 0:
+                        results[slot] = StoreResult(item.source_id, "duplicate",
+                                                    sequence=by_id[item.source_id])
+        return [r for r in results if r is not None]
+
+    @staticmethod
+    def _insert_sources(conn: sqlite3.Connection, rows: list[tuple[Any, ...]],
+                        now: float) -> list[int]:
+        """Inside a write transaction: insert rows, their jobs and session spans;
+        return the new sequence numbers in row order."""
+        before = conn.execute("SELECT coalesce(max(seq), 0) FROM sources").fetchone()[0]
+        conn.executemany(
+            "INSERT INTO sources (source_id, subject_id, robot_id, session_id, modality, "
+            "speaker, text, label, confidence, pose, payload, source_time, "
+            "time_from_receipt, known_time, content_hash) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+        # AUTOINCREMENT: this transaction's rows are exactly those above ``before``.
+        new = conn.execute("SELECT source_id, seq FROM sources WHERE seq > ?", (before,)).fetchall()
+        conn.execute("INSERT INTO jobs (source_seq, created_at, updated_at) "
+                     "SELECT seq, ?, ? FROM sources WHERE seq > ?", (now, now, before))
+        conn.execute(
+            "INSERT INTO sessions (subject_id, robot_id, session_id, start_time, end_time, "
+            "n_sources) SELECT subject_id, robot_id, session_id, min(source_time), "
+            "max(source_time), count(*) FROM sources WHERE seq > ? AND session_id != '' "
+            "GROUP BY subject_id, robot_id, session_id "
+            "ON CONFLICT (subject_id, robot_id, session_id) DO UPDATE SET "
+            "start_time = min(start_time, excluded.start_time), "
+            "end_time = max(end_time, excluded.end_time), "
+            "n_sources = n_sources + excluded.n_sources", (before,))
+        seq_of = dict(new)
+        return [seq_of[r[0]] for r in rows]
+
+    def get_sources(self, source_ids: Sequence[str]) -> list[SourceRecord]:
+        """Sources by ID, in the order asked (missing IDs are skipped)."""
+        if not source_ids:
+            return []
+        marks = ",".join("?" * len(source_ids))
+        rows = self.query(f"SELECT {SOURCE_COLUMNS} FROM sources WHERE source_id IN ({marks})",
+                          list(source_ids))
+        by_id = {r[1]: SourceRecord.from_row(r) for r in rows}
+        return [by_id[s] for s in source_ids if s in by_id]
+
+    def get_sources_by_seq(self, seqs: Sequence[int]) -> dict[int, SourceRecord]:
+        if not seqs:
+            return {}
+        marks = ",".join("?" * len(seqs))
+        rows = self.query(f"SELECT {SOURCE_COLUMNS} FROM sources WHERE seq IN ({marks})",
+                          list(seqs))
+        return {r[0]: SourceRecord.from_row(r) for r in rows}
+
+    def sources_in_scope(self, scope: Scope, *, as_of_valid: float | None = None,
+                         as_of_known: float | None = None,
+                         limit: int | None = None, newest_first: bool = False
+                         ) -> list[SourceRecord]:
+        cond, args = scope_filter(scope, "s", as_of_valid, as_of_known)
+        order = "DESC" if newest_first else "ASC"
+        sql = (f"SELECT {SOURCE_COLUMNS} FROM sources s WHERE {cond} "
+               f"ORDER BY s.source_time {order}, s.seq {order}")
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+        return [SourceRecord.from_row(r) for r in self.query(sql, args)]
+
+    def count_sources(self, subject_id: str | None = None) -> int:
+        if subject_id is None:
+            return int(self.query("SELECT count(*) FROM sources")[0][0])
+        return int(self.query("SELECT count(*) FROM sources WHERE subject_id = ?",
+                              (subject_id,))[0][0])
+
+    def seqs_of(self, source_ids: Sequence[str]) -> dict[str, int]:
+        """Sequence numbers of the given source IDs (missing ones left out)."""
+        if not source_ids:
+            return {}
+        marks = ",".join("?" * len(source_ids))
+        return {r[0]: int(r[1]) for r in self.query(
+            f"SELECT source_id, seq FROM sources WHERE source_id IN ({marks})", list(source_ids))}
+
+    def session_before(self, subject_id: str, robot_id: str, session_id: str, seq: int,
+                       n: int) -> list[SourceRecord]:
+        """The last ``n`` sources of the session stored before ``seq``, oldest first
+        (what a 'window' vector embeds with a source)."""
+        rows = self.query(
+            f"SELECT {SOURCE_COLUMNS} FROM sources WHERE subject_id = ? AND session_id = ? "
+            "AND robot_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
+            (subject_id, session_id, robot_id, int(seq), int(n)))
+        return [SourceRecord.from_row(r) for r in reversed(rows)]
+
+    def sources_near(self, scope: Scope, seqs: Sequence[int], span: int,
+                     as_of_valid: float | None = None, as_of_known: float | None = None
+                     ) -> list[tuple[int, str, str, str, str, float]]:
+        """(seq, source_id, robot_id, session_id, speaker, source_time) of the scope's
+        sources whose sequence number lies within ``span`` of one of ``seqs``, in
+        sequence order."""
+        wanted = sorted({s + d for s in seqs for d in range(-span, span + 1)})
+        if not wanted:
+            return []
+        cond, args = scope_filter(scope, "s", as_of_valid, as_of_known)
+        out: list[tuple[int, str, str, str, str, float]] = []
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start:start + 500]
+            out.extend((int(r[0]), r[1], r[2], r[3], r[4], float(r[5])) for r in self.query(
+                "SELECT s.seq, s.source_id, s.robot_id, s.session_id, s.speaker, s.source_time "
+                "FROM sources s "
+                f"WHERE s.seq IN ({','.join('?' * len(chunk))}) AND {cond} ORDER BY s.seq",
+                [*chunk, *args]))
+        return out
+
+    def attachments_between(self, subject_id: str, after_seq: int, upto_seq: int
+                            ) -> list[tuple[int, str, int | None]]:
+        """(seq, attached_to, seq of that source or None) of the subject's sources stored
+        in ``(after_seq, upto_seq]`` whose payload names a source they are attached to."""
+        return [(int(r[0]), r[1], None if r[2] is None else int(r[2])) for r in self.query(
+            "SELECT c.seq, c.parent, p.seq FROM (SELECT seq, "
+            f"json_extract(payload, '$.{ATTACHED_TO}') AS parent FROM sources "
+            "WHERE seq > ? AND seq <= ? AND subject_id = ?) c "
+            "LEFT JOIN sources p ON p.source_id = c.parent "
+            "WHERE typeof(c.parent) = 'text' ORDER BY c.seq",
+            (int(after_seq), int(upto_seq), subject_id))]
+
+    def speakers(self, subject_id: str) -> list[str]:
+        """The distinct non-empty dialogue speakers of a subject (its participants)."""
+        return [r[0] for r in self.query(
+            "SELECT DISTINCT speaker FROM sources WHERE subject_id = ? "
+            "AND modality = 'dialogue' AND speaker != ''", (subject_id,))]
