@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 
+from trace_ros.language.text import estimate_tokens
 from trace_ros.ledger import SourceRecord
 from trace_ros.query.pack import EvidenceGroup, EvidenceItem, pack, unit_id, with_attachments
 from trace_ros.query.plan import plan_question
-from trace_ros.query.text import estimate_tokens
 
 
 def item(i: int, text: str = "", when: float | None = None, known: float | None = None

@@ -10,13 +10,13 @@ import pytest
 from trace_ros.capture import ingest
 from trace_ros.config import CaptureConfig, ReaderConfig
 from trace_ros.formats import Event
+from trace_ros.language.text import stem
 from trace_ros.ledger import Ledger, Scope, SourceRecord
 from trace_ros.query.pack import EvidenceItem, Pack, pack
 from trace_ros.query.plan import plan_question
 from trace_ros.query.readers import ExtractiveReader, UnavailableReader, make_reader
 from trace_ros.query.recall import lexical
 from trace_ros.query.spans import scored_run
-from trace_ros.query.text import stem
 from trace_ros.state import Resolution
 
 DAY = 86400.0

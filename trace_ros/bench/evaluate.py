@@ -18,12 +18,12 @@ import numpy as np
 
 from ..embed import Encoder
 from ..formats import locomo_turn_id
+from ..language.text import estimate_tokens
 from ..ledger import Ledger, Scope, SourceRecord
 from ..query.answer import QueryEngine, QueryRequest
 from ..query.pack import EvidenceItem, Pack
 from ..query.plan import plan_question
 from ..query.readers import Reader
-from ..query.text import estimate_tokens
 from .baselines import Baselines
 from .dataset import Question
 from .metrics import TOP_K, QuestionScore, bleu1, distinct, locomo_f1, score_retrieval

@@ -109,8 +109,10 @@ class Supersession:
             text = texts[i]
             if cos < self.close or seqs[i] >= source.seq or text.rstrip().endswith("?"):
                 continue
-            # What both speak of: content words that are neither values nor people.
-            shared = (terms(text) - holders_stems(text)) & new_terms
+            # What both speak of: content words that are neither values nor people, nor
+            # words too short to name a thing.
+            shared = frozenset(t for t in (terms(text) - holders_stems(text)) & new_terms
+                               if len(t) > 3)
             if not shared or not replaces(text, source.text) \
                     or not same_holder(source.text, frozenset(), holders(text), shared):
                 continue

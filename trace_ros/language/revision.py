@@ -26,18 +26,12 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from nltk.stem import PorterStemmer
-
+from .text import STOPWORDS as BASE_STOPWORDS
+from .text import stem as _stem
 from .timeanchor import WEEKDAYS, find_candidates
 
-STOPWORDS = frozenset("""
-a about above after again against all am an and any are as at be because been before being
-below between both but by can could did do does doing down during each few for from further
-had has have having he her here hers herself him himself his how i if in into is it its itself
-just me more most my myself no nor not now of off on once only or other our ours ourselves out
-over own same she should so some such than that the their theirs them themselves then there
-these they this those through to too under until up very was we were what when where which
-while who whom why will with would you your yours yourself yourselves ever also get got
+# Function words, and the chat fillers that carry no thing ("yeah", "ok").
+STOPWORDS = BASE_STOPWORDS | frozenset("""
 im ive id ill dont doesnt didnt isnt wasnt cant wont thats its yeah yes ok okay oh well
 """.split())
 # Words a question is built from rather than what it asks about.
@@ -66,13 +60,7 @@ _TIME_WORDS = frozenset(WEEKDAYS) | {w + "s" for w in WEEKDAYS} | _MONTHS | froz
     "weekends oclock".split())
 _WORD = re.compile(r"[^\W_]+(?:'[a-z]+)?", re.UNICODE)
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]{2,})\b|^([A-Z][a-z]{2,})(?='s\b)")
-_STEMMER = PorterStemmer(PorterStemmer.MARTIN_EXTENSIONS)
 _NOT_NAMES = frozenset({w.capitalize() for w in _TIME_WORDS | STOPWORDS | KIN}) | {"I"}
-
-
-@lru_cache(maxsize=65536)
-def _stem(word: str) -> str:
-    return _STEMMER.stem(word, to_lowercase=False)
 
 
 def _words(text: str) -> list[str]:
@@ -103,7 +91,8 @@ def keys(text: str) -> frozenset[str]:
     """``terms`` and the time words and weekdays too ("wednesdays" ~ "wednesday"):
     what a text can be matched on."""
     return frozenset(_stem(w) for w in _words(text)
-                     if w not in STOPWORDS and len(w) > 1 and not w.isdigit())
+                     if w not in STOPWORDS and len(w) > 1 and not w.isdigit()
+                     and w not in _NUMBER_WORDS)
 
 
 @lru_cache(maxsize=65536)
@@ -233,14 +222,22 @@ def values_named(text: str) -> frozenset[str]:
 
 def replaces(old: str, new: str) -> bool:
     """The strict form of ``differs`` that consolidation links on without a question to
-    focus it: each names a specific value (a figure, day, month, date or name) the
-    other does not — one value gave way to another — and the new one does not mark
-    the old as continuing."""
+    focus it: each names a specific value of one kind (a day, month or date; or a
+    figure) the other does not — one value gave way to another — and the new one does
+    not mark the old as continuing. Names are not values here: a vocative ("Thanks,
+    Mel") differs from one turn to the next."""
     if continues(new):
         return False
-    gone = marks(old) - marks(new) - holders_stems(new)
-    came = marks(new) - marks(old) - holders_stems(old)
-    return bool(gone) and bool(came)
+    gone = values_named(old) - values_named(new)
+    came = values_named(new) - values_named(old)
+    return bool(gone) and bool(came) and _kinds(gone) & _kinds(came) != set()
+
+
+def _kinds(stems: frozenset[str]) -> set[str]:
+    """The kinds of value stems name: a day (weekday, month, ordinal day) or a figure."""
+    return {"figure" if any(ch.isdigit() for ch in st) and not st.endswith(("st", "nd", "rd",
+                                                                             "th"))
+            else "day" for st in stems}
 
 
 def holders_stems(text: str) -> frozenset[str]:

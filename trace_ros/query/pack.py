@@ -26,8 +26,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..language.text import estimate_tokens
 from ..ledger import SourceRecord
-from .text import estimate_tokens
 
 if TYPE_CHECKING:
     from .plan import Plan

@@ -48,6 +48,7 @@ import numpy as np
 from ..config import RecallConfig
 from ..embed import Encoder
 from ..facts import FACT_EDGE_TYPES, Edge, Fact, norm
+from ..language.text import SENTENCE, STOPWORDS, stem, stems, words
 from ..language.timeanchor import find_candidates
 from ..language.vocab import EVENT_NOUNS
 from ..ledger import Ledger, Scope
@@ -83,7 +84,6 @@ from .seeds import (
     residual,
     target_key,
 )
-from .text import SENTENCE, STOPWORDS, stem, stems, words
 
 # PC: how much one edge of each type vouches for the connection it makes.
 RELATION_DISCOUNT = {"updates": 1.0, "contradicts": 0.9, "causes": 0.85, "enables": 0.85,

@@ -20,8 +20,8 @@ import re
 import time as _time
 from dataclasses import asdict, dataclass
 
+from ..language.text import stem
 from ..language.timeanchor import find_candidates, resolve_expression
-from .text import stem
 
 OPERATIONS = ("fact", "count", "list", "temporal_lookup", "temporal_arithmetic",
               "current_state", "history")

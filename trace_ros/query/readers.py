@@ -53,6 +53,8 @@ from typing import TYPE_CHECKING, Protocol
 
 from ..config import ReaderConfig
 from ..errors import ModelUnavailableError
+from ..language.text import SENTENCE, STOPWORDS, stem, stems, words
+from ..language.text import sentences as split_sentences
 from ..language.vocab import is_robot
 from ..ledger import SourceRecord
 from .pack import EvidenceItem, Pack
@@ -86,8 +88,6 @@ from .spans import (
     states_time,
     time_between,
 )
-from .text import SENTENCE, STOPWORDS, stem, stems, words
-from .text import sentences as split_sentences
 
 if TYPE_CHECKING:
     from ..state import Resolution

@@ -41,8 +41,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..config import RecallConfig
+from ..language.text import STOPWORDS, content_terms, tokens, words
 from ..ledger import Ledger, Scope, SourceRecord
-from .text import STOPWORDS, content_terms, tokens, words
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..facts import Fact, norm
+from ..language.text import STOPWORDS, stem, stems, words
 from ..language.timeanchor import find_candidates
 from ..language.vocab import EVENT_NOUNS, is_robot
 from ..ledger import Ledger, Scope
@@ -36,7 +37,6 @@ from ..state import is_multi_valued
 from .factcache import SubjectFacts
 from .plan import Plan
 from .recall import Fused
-from .text import STOPWORDS, stem, stems, words
 
 # Plain English words that ask about each shared relation, as written (with their
 # inflections): a stem would let "for a living" ask where someone lives.

@@ -26,9 +26,9 @@ import re
 import time
 from dataclasses import dataclass
 
+from ..language.text import STOPWORDS, stem
 from ..language.timeanchor import find_candidates, is_future, resolve_expression
 from .plan import Plan
-from .text import STOPWORDS, stem
 
 _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)*[+#]*|[^\w\s]", re.UNICODE)
 _BOUNDARY_WORDS = {"and", "but", "because", "so", "which", "who", "that", "when", "while", "if",

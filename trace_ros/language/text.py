@@ -1,4 +1,4 @@
-"""Small text helpers shared by lexical recall and the readers.
+"""Small text helpers shared by lexical recall, the readers and the revision judgements.
 
 One stemmer end to end: SQLite's FTS5 ``porter`` tokenizer implements Martin
 Porter's reference stemmer, and nltk's ``PorterStemmer`` in
