@@ -601,6 +601,10 @@ class ExtractiveReader:
             # included): its value stands whatever words the records use for it.
             resolved = _resolution_answer(plan, resolution, set(pack.source_ids))
             if resolved is not None:
+                if resolved.cited_ids:  # a robot's echo of the value: the person's words first
+                    own = self._own_statement(resolved.cited_ids[0], resolved.answer, question,
+                                              pack)
+                    resolved.cited_ids = list(dict.fromkeys(own + resolved.cited_ids))
                 return resolved
         out = self._read(question, plan, pack, None)
         if not out.answer or len(out.cited_ids) != 1:
