@@ -29,6 +29,7 @@ from functools import lru_cache
 from .text import STOPWORDS as BASE_STOPWORDS
 from .text import stem as _stem
 from .timeanchor import WEEKDAYS, find_candidates
+from .vocab import EVENT_NOUNS
 
 # Function words, and the chat fillers that carry no thing ("yeah", "ok").
 STOPWORDS = BASE_STOPWORDS | frozenset("""
@@ -207,6 +208,8 @@ def joins(anchor: str, later: str, thing: frozenset[str], asked: frozenset[str],
         return ""  # another's words, or a value that carries on ("quiz night's still …")
     if keys(later) & thing and (values_named(later) - values_named(anchor) or cos >= CLOSE):
         return "shares " + "/".join(sorted(keys(later) & thing))
+    if _other_event(anchor, later, asked):
+        return ""  # "my piano lesson is on the 26th" names a day, of another appointment
     old = values_named(anchor) - asked
     if old & values_named(later):
         return "names the earlier value " + "/".join(sorted(old & values_named(later)))
@@ -242,3 +245,12 @@ def _kinds(stems: frozenset[str]) -> set[str]:
 
 def holders_stems(text: str) -> frozenset[str]:
     return frozenset(_stem(h) for h in holders(text))
+
+
+_EVENT_STEMS = frozenset(_stem(n) for n in EVENT_NOUNS)
+
+
+def _other_event(anchor: str, later: str, asked: frozenset[str]) -> bool:
+    """Whether ``later`` names an event (an appointment, a lesson, a flight …) that neither
+    the anchor nor the question names: then a value it shares is that event's."""
+    return bool((keys(later) & _EVENT_STEMS) - keys(anchor) - asked)

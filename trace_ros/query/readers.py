@@ -601,10 +601,14 @@ class ExtractiveReader:
             # included): its value stands whatever words the records use for it.
             resolved = _resolution_answer(plan, resolution, set(pack.source_ids))
             if resolved is not None:
-                if resolved.cited_ids:  # a robot's echo of the value: the person's words first
+                if resolved.cited_ids:  # a robot's echo of the value: the person's words
+                    # it repeats first, when the graph stage put them beside it (answer.py)
                     own = self._own_statement(resolved.cited_ids[0], resolved.answer, question,
                                               pack)
-                    resolved.cited_ids = list(dict.fromkeys(own + resolved.cited_ids))
+                    lead = {i.source_id for i in pack.items if "graph" in i.routes
+                            and not i.routes.get("superseded")}
+                    if own[0] in lead:
+                        resolved.cited_ids = list(dict.fromkeys(own + resolved.cited_ids))
                 return resolved
         out = self._read(question, plan, pack, None)
         if not out.answer or len(out.cited_ids) != 1:
