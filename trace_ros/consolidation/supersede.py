@@ -7,8 +7,10 @@ anticipates ("The dentist's office called and pushed me to Thursday afternoon").
 speaker that states the same thing with a different value, whatever their keys:
 
 - *the same thing*: their sentence vectors are close (``CLOSE``, MiniLM cosine), they
-  share a content word that is not a value or a person (``revision.terms``), and the
-  new one names no other holder for it ("my sister's appointment" is another thing);
+  share content words that are no value or person (``revision.terms``) — at least
+  half of the shorter statement's — and the
+  new one names no other holder for it ("my sister's appointment" is another thing)
+  and no other event ("the piano lesson" after "the car service");
 - *a different value*: ``revision.replaces`` — each names a specific value (a
   figure, day, month, date or name) the other does not; a restatement ("still
   Monday at 3") or an added detail is not an update;
@@ -39,6 +41,7 @@ from ..language.revision import (
     holders,
     holders_stems,
     marks,
+    other_event,
     replaces,
     same_holder,
     terms,
@@ -111,9 +114,12 @@ class Supersession:
                 continue
             # What both speak of: content words that are neither values nor people, nor
             # words too short to name a thing.
-            shared = frozenset(t for t in (terms(text) - holders_stems(text)) & new_terms
-                               if len(t) > 3)
+            old_terms = terms(text) - holders_stems(text)
+            shared = frozenset(t for t in old_terms & new_terms if len(t) > 3)
+            if len(shared) * 2 < min(len(old_terms), len(new_terms)):
+                continue  # each names its own thing: "the car service" / "the boiler inspection"
             if not shared or not replaces(text, source.text) \
+                    or other_event(text, source.text) or other_event(source.text, text) \
                     or not same_holder(source.text, frozenset(), holders(text), shared):
                 continue
             olds = [f for f in GraphStore.facts_of_seq(self.conn, seqs[i]) if _state(f)]

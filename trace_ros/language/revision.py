@@ -208,7 +208,7 @@ def joins(anchor: str, later: str, thing: frozenset[str], asked: frozenset[str],
         return ""  # another's words, or a value that carries on ("quiz night's still …")
     if keys(later) & thing and (values_named(later) - values_named(anchor) or cos >= CLOSE):
         return "shares " + "/".join(sorted(keys(later) & thing))
-    if _other_event(anchor, later, asked):
+    if other_event(anchor, later, asked):
         return ""  # "my piano lesson is on the 26th" names a day, of another appointment
     old = values_named(anchor) - asked
     if old & values_named(later):
@@ -250,7 +250,7 @@ def holders_stems(text: str) -> frozenset[str]:
 _EVENT_STEMS = frozenset(_stem(n) for n in EVENT_NOUNS)
 
 
-def _other_event(anchor: str, later: str, asked: frozenset[str]) -> bool:
+def other_event(anchor: str, later: str, asked: frozenset[str] = frozenset()) -> bool:
     """Whether ``later`` names an event (an appointment, a lesson, a flight …) that neither
     the anchor nor the question names: then a value it shares is that event's."""
     return bool((keys(later) & _EVENT_STEMS) - keys(anchor) - asked)
