@@ -9,16 +9,21 @@ same thing:
 
 1. along ``updates`` edges out of consolidation (``consolidation/supersede.py``
    and the rules), newer revision first;
-2. then over the later records the question also recalls, or whose vector is close
-   to the anchor's — kept only when they share with the anchor a term the
-   question asks about (the *thing*), carry a value of the kind asked (a time for
-   "when"), name no other holder (another person's appointment is another
-   thing), and are statements by a person (not the robot's echo, not a question).
+2. then over the later records the question recalls, those whose vector is near
+   the anchor's and those a text search for the anchor finds — kept when they are
+   a statement by the anchor's speaker (not the robot's echo, not a question) that
+   joins the anchor (``revision.joins``): it shares a word of the question (the
+   *thing*) and names a new value, or names the value the anchor stated ("Sundays,
+   not Saturdays"), or is close to it and recalled by the question; and names no
+   other holder ("my sister's appointment") or other event ("my piano lesson is on
+   the 26th"), and states a value of the kind asked (a time for "when").
 
 The latest such record leads the evidence and the anchor follows, marked
-superseded; a restatement of the same value leading is harmless. Nothing here
-knows verbs or nouns of particular changes: the question supplies the thing, the
-vectors and shared terms decide "the same", the ledger's order decides "later".
+superseded (with the earlier recalled records of the same thing); a restatement
+of the same value leading is harmless. When the lead is the robot's echo of a
+value, the person's words it repeats go first (``echoes``). Nothing here knows
+verbs or nouns of particular changes: the question supplies the thing, vectors
+and shared words decide "the same", the ledger's order decides "later".
 """
 
 from __future__ import annotations
@@ -44,8 +49,6 @@ from .factcache import SubjectFacts
 from .plan import Plan
 from .recall import Fused
 
-# A later record joins the chain when its vector is this close to the anchor's (MiniLM
-# cosine) or the question recalls it; it must share a question term with the anchor too.
 POOL = 24  # ranked candidates looked at for the anchor and for later records
 ANCHORS = 3  # the anchor is the best human statement among the first few candidates
 _QUESTION = re.compile(r"\?\s*$")
