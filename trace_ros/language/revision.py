@@ -81,6 +81,7 @@ def terms(text: str) -> frozenset[str]:
                      if w not in STOPWORDS and len(w) > 1 and not is_value_word(w))
 
 
+@lru_cache(maxsize=65536)
 def question_terms(question: str) -> frozenset[str]:
     """The question's content stems without the words questions are made of; the
     values it names belong to what it asks about ("the Wednesday school run")."""
@@ -141,6 +142,7 @@ def same_holder(text: str, asked: frozenset[str], anchor: frozenset[str],
     return True
 
 
+@lru_cache(maxsize=65536)
 def holders(text: str) -> frozenset[str]:
     """Whom a text speaks of besides its speaker: capitalised names and kinship words
     (lower-cased)."""
@@ -149,6 +151,7 @@ def holders(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+@lru_cache(maxsize=65536)
 def continues(text: str) -> bool:
     """Whether the text marks a value as continuing ("still", "same as usual")."""
     return bool(set(_words(text)) & CONTINUITY)
@@ -218,6 +221,7 @@ def joins(anchor: str, later: str, thing: frozenset[str], asked: frozenset[str],
     return ""
 
 
+@lru_cache(maxsize=65536)
 def values_named(text: str) -> frozenset[str]:
     """``marks`` without the names of people: the figures, days, months and dates."""
     return marks(text) - holders_stems(text)
@@ -243,6 +247,7 @@ def _kinds(stems: frozenset[str]) -> set[str]:
             else "day" for st in stems}
 
 
+@lru_cache(maxsize=65536)
 def holders_stems(text: str) -> frozenset[str]:
     return frozenset(_stem(h) for h in holders(text))
 

@@ -36,6 +36,7 @@ from ..language.revision import (
     KIN,
     holders,
     holders_stems,
+    is_value_word,
     joins,
     keys,
     question_terms,
@@ -53,6 +54,7 @@ POOL = 24  # ranked candidates looked at for the anchor and for later records
 ANCHORS = 3  # the anchor is the best human statement among the first few candidates
 _QUESTION = re.compile(r"\?\s*$")
 _SENTENCES = re.compile(r"(?<=[.!?])\s+")
+_WORDS = re.compile(r"[^\W_]+")
 
 
 @dataclass
@@ -104,7 +106,10 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     candidates = {f.seq: records[f.seq] for f in pool if f.seq > anchor.seq}
     candidates.update({seq: rec for seq, (rec, _) in close.items()})
     if related is not None:
-        candidates.update({seq: rec for seq, rec in related(f"{anchor.text} {question}").items()
+        # The question's words and the values the anchor names ("the 14th", "Tuesday"):
+        # a few terms, so the text search stays cheap.
+        said = " ".join(w for w in _WORDS.findall(anchor.text) if is_value_word(w.lower()))
+        candidates.update({seq: rec for seq, rec in related(f"{question} {said}").items()
                            if seq > anchor.seq})
     for seq in sorted(candidates):
         rec = candidates[seq]
