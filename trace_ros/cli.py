@@ -293,6 +293,38 @@ def cmd_forget(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_sync(args: argparse.Namespace) -> int:
+    """Push sources and tombstones from ``--from`` to ``--to`` (see ``trace_ros.sync``)."""
+    from .storage import open_sources_ledger, parse_ledger_url
+    from .storage.url import SQLITE, sqlite_url
+    from .sync import sync
+
+    src_url = parse_ledger_url(args.from_url, "--from")
+    dst_url = parse_ledger_url(args.to_url, "--to")
+    if src_url.engine == SQLITE and src_url.path is not None:
+        src_url = sqlite_url(src_url.path)
+    if dst_url.engine == SQLITE and dst_url.path is not None:
+        dst_url = sqlite_url(dst_url.path)
+    if str(src_url) == str(dst_url):
+        raise ValidationError("--to", "names the same ledger as --from")
+    with open_sources_ledger(src_url, create=False, field="--from") as source, \
+            open_sources_ledger(dst_url, create=True, field="--to") as target:
+        # A bar only where a person waits (a terminal); none in logs and scripts.
+        total = max(0, source.last_seq()) if sys.stderr.isatty() else None
+        with _progress(total, "sync") as bar:
+            report = sync(source, target, str(src_url), subject_id=args.subject or None,
+                          batch=args.batch, on_batch=bar.update)
+    summary = {"from": str(src_url), "to": str(dst_url), **report.as_dict()}
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print(f"sync {src_url} -> {dst_url}: {report.sources_seen} sources read, "
+              f"{report.accepted} stored, {report.duplicate} already there, "
+              f"{report.rejected} refused; {report.tombstones_seen} tombstones, "
+              f"{report.forgotten} forgotten on the target")
+    return 0
+
+
 def _delegate(module: str, argv: list[str]) -> int:
     import importlib
 
@@ -383,6 +415,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--source-id", action="append")
     p.add_argument("--allow-reingest", action="store_true")
     p.set_defaults(func=cmd_forget)
+
+    p = sub.add_parser("sync", help="push sources and tombstones from one ledger to another "
+                                    "(resumable, idempotent; also copies across engines)")
+    p.add_argument("--from", dest="from_url", metavar="URL", required=True,
+                   help="the ledger to read: sqlite:///abs/path.db, sqlite:relative.db or "
+                        "postgresql://user@host:port/db (must exist)")
+    p.add_argument("--to", dest="to_url", metavar="URL", required=True,
+                   help="the ledger to write (a SQLite file is created if missing)")
+    p.add_argument("--subject", default="", help="only this subject's sources")
+    p.add_argument("--batch", type=positive_int, default=500, help="sources per batch")
+    p.add_argument("--json", action="store_true", help="one JSON object on the last line")
+    p.set_defaults(func=cmd_sync)
     return parser
 
 

@@ -9,7 +9,7 @@ imports a module above it (capture, consolidation, state, query, nodes).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import LedgerError
 from .url import POSTGRESQL, SQLITE, LedgerURL, parse_ledger_url, sqlite_url
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from .settings import LedgerConfig
     from .sqlite.ledger import Ledger
 
-__all__ = ["LedgerURL", "open_ledger", "parse_ledger_url", "sqlite_url"]
+__all__ = ["LedgerURL", "open_ledger", "open_sources_ledger", "parse_ledger_url", "sqlite_url"]
 
 
 def open_ledger(url: LedgerURL, config: LedgerConfig | None = None, *, create: bool = True,
@@ -36,4 +36,27 @@ def open_ledger(url: LedgerURL, config: LedgerConfig | None = None, *, create: b
         raise LedgerError(f"{field}: PostgreSQL engine not available in this build for the "
                           f"nodes and commands ({url}: only sources, tombstones, jobs, "
                           "vectors, audit and perceptions are ported); use a sqlite: URL")
+    raise LedgerError(f"{field}: cannot open {url}")
+
+
+def open_sources_ledger(url: LedgerURL, config: LedgerConfig | None = None, *,
+                        create: bool = False, field: str = "ledger.url") -> Any:
+    """Open ``url`` for what every engine implements so far — sources, tombstones and
+    forget, jobs, meta — as ``trace-ros sync`` needs (``open_ledger`` opens only engines
+    that implement the whole contract). Raises ``LedgerError`` (``field`` named) when the
+    ledger is missing (SQLite without ``create``) or cannot be reached."""
+    if url.engine == SQLITE and url.path is not None:
+        from .sqlite.ledger import Ledger
+
+        try:
+            return Ledger(url.path, config, create=create)
+        except LedgerError as exc:
+            raise LedgerError(f"{field}: {' '.join(str(exc).split())}") from None
+    if url.engine == POSTGRESQL:
+        from .postgresql import PgLedger
+
+        try:
+            return PgLedger(url, config)
+        except LedgerError as exc:
+            raise LedgerError(f"{field}: {' '.join(str(exc).split())}") from None
     raise LedgerError(f"{field}: cannot open {url}")

@@ -83,6 +83,9 @@ class LedgerContract(Protocol):
     def meta_value(self, key: str) -> str | None:
         """A value of the ledger's key-value ``meta`` table, or None."""
 
+    def put_meta_value(self, key: str, value: str) -> None:
+        """Set ``meta[key]`` in a transaction of its own (e.g. a sync watermark)."""
+
     def last_seq(self) -> int:
         """The highest sequence number ever stored (0 for an empty ledger)."""
 
@@ -139,7 +142,22 @@ class LedgerContract(Protocol):
     def speakers(self, subject_id: str) -> list[str]:
         """The distinct non-empty dialogue speakers of a subject (its participants)."""
 
+    def sources_after(self, after_seq: int, limit: int,
+                      subject_id: str | None = None) -> list[SourceRecord]:
+        """Up to ``limit`` sources stored after ``after_seq`` (of one subject, or all), in
+        sequence order (what ``sync`` pushes)."""
+
     # -- forget and tombstones ---------------------------------------------------------------
+
+    def tombstones_after(self, removed_at: float, source_id: str,
+                         limit: int) -> list[tuple[str, float]]:
+        """Up to ``limit`` tombstones (source ID, removed at) after the mark
+        ``(removed_at, source_id)``, in that order (what ``sync`` pushes)."""
+
+    def add_tombstones(self, items: Sequence[tuple[str, float]]) -> int:
+        """Record tombstones (source ID, removed at) for IDs this ledger does not hold
+        (``forget`` removes those it holds); an existing tombstone is kept. Returns how
+        many were new."""
 
     def forget(self, scope: Scope | None = None, source_ids: Sequence[str] = (),
                allow_reingest: bool = False, now: float | None = None) -> list[str]:

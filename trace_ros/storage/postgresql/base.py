@@ -155,3 +155,8 @@ class PgBase:
     def meta_value(self, key: str) -> str | None:
         rows = self.query("SELECT value FROM meta WHERE key = %s", (key,))
         return rows[0][0] if rows else None
+
+    def put_meta_value(self, key: str, value: str) -> None:
+        with self.write() as conn:
+            conn.execute("INSERT INTO meta (key, value) VALUES (%s, %s) ON CONFLICT (key) "
+                         "DO UPDATE SET value = excluded.value", (key, value))

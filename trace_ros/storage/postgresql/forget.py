@@ -75,6 +75,28 @@ class PgForget(PgJobStore, PgVectorStore, PgAuditStore):
             self.bump_generation(conn)
         return removed
 
+    def tombstones_after(self, removed_at: float, source_id: str,
+                         limit: int) -> list[tuple[str, float]]:
+        """Up to ``limit`` tombstones after the mark ``(removed_at, source_id)``."""
+        return [(r[0], float(r[1])) for r in self.query(
+            "SELECT source_id, removed_at FROM tombstones WHERE (removed_at, source_id) > "
+            "(%s, %s) ORDER BY removed_at, source_id LIMIT %s",
+            (float(removed_at), source_id, int(limit)))]
+
+    def add_tombstones(self, items: Sequence[tuple[str, float]]) -> int:
+        """Tombstones for IDs this ledger does not hold; an existing one is kept."""
+        if not items:
+            return 0
+        ids = [s for s, _ in items]
+        times = [float(t) for _, t in items]
+        with self.write() as conn:
+            rows = conn.execute(
+                "INSERT INTO tombstones (source_id, removed_at) SELECT u.s, u.t FROM "
+                "unnest(%s::text[], %s::double precision[]) AS u(s, t) WHERE NOT EXISTS "
+                "(SELECT 1 FROM sources WHERE source_id = u.s) "
+                "ON CONFLICT (source_id) DO NOTHING RETURNING source_id", (ids, times)).fetchall()
+        return len(rows)
+
     @staticmethod
     def _forget_vectors(conn: Any, source_ids: list[str]) -> None:
         """Before the sources go: their source and window vectors, and the window vectors

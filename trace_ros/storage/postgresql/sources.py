@@ -145,6 +145,14 @@ class PgSourceStore(PgBase):
         by_id = {r[1]: SourceRecord.from_row(r) for r in rows}
         return [by_id[s] for s in source_ids if s in by_id]
 
+    def sources_after(self, after_seq: int, limit: int,
+                      subject_id: str | None = None) -> list[SourceRecord]:
+        """Up to ``limit`` sources stored after ``after_seq``, in sequence order."""
+        cond, args = ("AND subject_id = %s ", [subject_id]) if subject_id else ("", [])
+        return [SourceRecord.from_row(r) for r in self.query(
+            f"SELECT {SOURCE_COLUMNS} FROM sources WHERE seq > %s {cond}ORDER BY seq LIMIT %s",
+            [int(after_seq), *args, int(limit)])]
+
     def get_sources_by_seq(self, seqs: Sequence[int]) -> dict[int, SourceRecord]:
         if not seqs:
             return {}

@@ -161,6 +161,10 @@ class SqliteBase:
         rows = self.query("SELECT value FROM meta WHERE key = ?", (key,))
         return rows[0][0] if rows else None
 
+    def put_meta_value(self, key: str, value: str) -> None:
+        with self.write() as conn:
+            conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
     def last_seq(self) -> int:
         """The highest sequence number ever stored (0 for an empty ledger)."""
         return self.marks()[1]

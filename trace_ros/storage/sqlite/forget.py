@@ -98,6 +98,23 @@ class ForgetOps(SqliteBase):
             self.checkpoint()
         return removed
 
+    def tombstones_after(self, removed_at: float, source_id: str,
+                         limit: int) -> list[tuple[str, float]]:
+        """Up to ``limit`` tombstones after the mark ``(removed_at, source_id)``."""
+        return [(r[0], float(r[1])) for r in self.query(
+            "SELECT source_id, removed_at FROM tombstones WHERE removed_at > ? OR "
+            "(removed_at = ? AND source_id > ?) ORDER BY removed_at, source_id LIMIT ?",
+            (float(removed_at), float(removed_at), source_id, int(limit)))]
+
+    def add_tombstones(self, items: Sequence[tuple[str, float]]) -> int:
+        """Tombstones for IDs this ledger does not hold; an existing one is kept."""
+        with self.write() as conn:
+            before = conn.total_changes
+            conn.executemany("INSERT OR IGNORE INTO tombstones (source_id, removed_at) "
+                             "SELECT ?, ? WHERE NOT EXISTS (SELECT 1 FROM sources "
+                             "WHERE source_id = ?)", [(s, t, s) for s, t in items])
+            return conn.total_changes - before
+
     @staticmethod
     def _recount_sessions(conn: sqlite3.Connection, subject_id: str) -> None:
         conn.execute("DELETE FROM sessions WHERE subject_id = ?", (subject_id,))

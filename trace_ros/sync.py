@@ -1,0 +1,110 @@
+"""Sync: push acknowledged sources and tombstones from one ledger to another.
+
+An offline robot keeps its own SQLite ledger and, once back, pushes what it captured to the
+fleet's (``trace-ros sync --from sqlite:///robot.db --to postgresql://…``); the same call
+copies a whole ledger from one engine to the other. Everything goes through the ledger
+contract (``store_sources``, ``forget``, ``add_tombstones``), so:
+
+- it is idempotent: source IDs are deterministic, and the target's ``store_sources`` calls
+  the same ID with the same content a duplicate, so a re-run stores nothing twice;
+- it is resumable: after each batch the target's ``meta`` records a watermark per source
+  ledger (the last source sequence number and the last tombstone sent), and the next run
+  starts after it;
+- a tombstone on the source side forgets that source on the target (and leaves a tombstone
+  there, so the target refuses it from then on); run the other way, a forget on the
+  target reaches the source. A source the target has forgotten is refused (``rejected``).
+
+Sources keep their known time (when the memory learned them). The target creates a
+projection job with each stored source, as capture does: its consolidation rebuilds the
+derived rows (vectors, facts, edges). No SQL here.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from itertools import groupby
+from typing import Any
+
+from .errors import ValidationError
+from .storage.records import NewSource, SourceRecord
+
+WATERMARK_PREFIX = "sync.from "
+
+
+@dataclass
+class SyncReport:
+    """What one run sent: sources stored, already there, refused; tombstones applied."""
+
+    sources_seen: int = 0
+    accepted: int = 0
+    duplicate: int = 0
+    rejected: int = 0
+    tombstones_seen: int = 0
+    forgotten: int = 0
+    tombstoned: int = 0
+    last_seq: int = 0
+
+    def as_dict(self) -> dict[str, int]:
+        return asdict(self)
+
+
+def watermark_key(source_name: str, subject_id: str | None = None) -> str:
+    """The target's ``meta`` key of the watermark for ``source_name`` (and one subject)."""
+    return WATERMARK_PREFIX + source_name + (f" subject={subject_id}" if subject_id else "")
+
+
+def _new_source(rec: SourceRecord) -> NewSource:
+    return NewSource(rec.source_id, rec.scope, rec.modality, rec.speaker, rec.text, rec.label,
+                     rec.confidence, rec.pose,
+                     json.dumps(rec.payload, sort_keys=True, ensure_ascii=False),
+                     rec.source_time, rec.time_from_receipt, rec.content_hash)
+
+
+def sync(source: Any, target: Any, source_name: str, *, subject_id: str | None = None,
+         batch: int = 500, on_batch: Callable[[int], None] | None = None) -> SyncReport:
+    """Push ``source``'s sources and tombstones (of ``subject_id``, or all) to ``target``.
+
+    ``source_name`` identifies the source ledger in the target's watermark (its URL without
+    password). ``on_batch(n)`` is called after each committed batch of ``n`` sources or
+    tombstones (a progress bar). Raises ``ValidationError`` for a batch size below 1 and
+    whatever the engines raise (``LedgerError``)."""
+    if batch < 1:
+        raise ValidationError("batch", f"must be at least 1, got {batch}")
+    key = watermark_key(source_name, subject_id)
+    mark = json.loads(target.meta_value(key) or "{}")
+    seq = int(mark.get("seq", 0))
+    t_at, t_id = float(mark.get("tombstone_at", 0.0)), str(mark.get("tombstone_id", ""))
+    report = SyncReport(last_seq=seq)
+
+    def save() -> None:
+        target.put_meta_value(key, json.dumps(
+            {"seq": seq, "tombstone_at": t_at, "tombstone_id": t_id}, sort_keys=True))
+
+    while rows := source.sources_after(seq, batch, subject_id):
+        # One transaction per run of equal known time, so each source keeps its own.
+        for known, group in groupby(rows, key=lambda r: r.known_time):
+            for res in target.store_sources([_new_source(r) for r in group], now=known):
+                setattr(report, res.status, getattr(report, res.status) + 1)
+        seq = rows[-1].seq
+        report.sources_seen += len(rows)
+        report.last_seq = seq
+        save()
+        if on_batch:
+            on_batch(len(rows))
+    while stones := source.tombstones_after(t_at, t_id, batch):
+        ids = [sid for sid, _ in stones]
+        held = target.get_sources(ids)
+        if subject_id:
+            held = [r for r in held if r.subject_id == subject_id]
+        if held:
+            report.forgotten += len(target.forget(source_ids=[r.source_id for r in held]))
+        if not subject_id:  # a tombstone carries no subject: only a full sync keeps the rest
+            report.tombstoned += target.add_tombstones(stones)
+        t_id, t_at = stones[-1][0], stones[-1][1]
+        report.tombstones_seen += len(stones)
+        save()
+        if on_batch:
+            on_batch(len(stones))
+    return report
