@@ -344,7 +344,7 @@ def run(args: Any) -> dict[str, Any]:
                 scored.setdefault("locomo", {})["updates_edges"] = len(edges)
                 scored["locomo"]["change_edge_recall"] = change_edge_recall(data.items, edges)
                 scored["locomo"]["graph"] = graph_counts(ledger)
-            engine.close() if hasattr(engine, "close") else None
+            engine.close()
     report = {"natural": {"build": scored.get("all", {}).get("build", {}),
                           "confirm": scored.get("all", {}).get("confirm", {}),
                           **{k: v for k, v in scored.items() if k != "all"}},

@@ -73,7 +73,7 @@ class Supersession:
         if self.close >= 1.0 or source.modality != "dialogue" or not source.speaker \
                 or is_robot(source.speaker, source.robot_id):
             return
-        mine = self._vector(source.source_id)
+        mine = GraphStore.source_vector(self.conn, source.source_id)
         if mine is None:
             return
         unit = mine / (float(np.linalg.norm(mine)) or 1.0)
@@ -127,9 +127,6 @@ class Supersession:
                 continue  # nothing to revise, or one key: the key rules decide
             self._add(out, facts, olds, cos, self.close, shared, text, source.text)
             return  # the latest earlier revision; older ones are reached through it
-
-    def _vector(self, source_id: str) -> np.ndarray | None:
-        return GraphStore.source_vector(self.conn, source_id)
 
     @staticmethod
     def _add(out: LinkResult, facts: Sequence[Fact], olds: Sequence[Fact], cos: float,

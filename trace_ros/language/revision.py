@@ -9,9 +9,10 @@ what they share and what differs:
 - ``terms``: a record's content stems without its *values* (times, dates,
   numbers): what a statement is about. Two statements share a *thing* when they
   share such a term.
-- ``values``: the times, numbers and names it states; ``differs`` says whether
-  two statements of one thing give different values, or one just restates the
-  other ("still Monday at 3").
+- ``values`` / ``values_named``: the times, dates and figures it states;
+  ``replaces`` says whether one specific value gave way to another, or the later
+  statement just restates the earlier ("still Monday at 3"); ``joins`` says why a
+  later record speaks of the thing a question's best match states.
 - ``holders``: whom a statement is about when that is not the speaker — a name,
   or a relative of the speaker ("my sister's appointment"): a statement about
   another holder is another thing.
@@ -110,14 +111,9 @@ _POSSESSIVE = re.compile(r"\b([A-Za-z]+)'s\b")
 _PRONOUN = re.compile(r"\b(?:he|she|her|his|him|they|their|them)\b", re.I)
 
 
-def possessors(text: str) -> frozenset[str]:
-    """Holders written as possessors ("Sam's appointment", "my sister's job"), lower-cased."""
-    out = set()
-    for m in _POSSESSIVE.finditer(text):
-        w = m.group(1)
-        if (w[:1].isupper() and w not in _NOT_NAMES) or w.lower() in KIN:
-            out.add(w.lower())
-    return frozenset(out)
+def _is_holder(word: str) -> bool:
+    """A name ("Sam") or a relative ("sister") that can own a thing."""
+    return (word[:1].isupper() and word not in _NOT_NAMES) or word.lower() in KIN
 
 
 def same_holder(text: str, asked: frozenset[str], anchor: frozenset[str],
@@ -133,8 +129,7 @@ def same_holder(text: str, asked: frozenset[str], anchor: frozenset[str],
         return not (named - anchor - KIN) and bool(_PRONOUN.search(text))
     for m in _POSSESSIVE.finditer(text):
         w = m.group(1)
-        if not ((w[:1].isupper() and w not in _NOT_NAMES) or w.lower() in KIN) \
-                or w.lower() in anchor:
+        if not _is_holder(w) or w.lower() in anchor:
             continue
         after = _words(text[m.end():])[:3]
         if not thing or {_stem(x) for x in after} & thing:
@@ -164,18 +159,6 @@ def states_value(text: str, answer_type: str, anchor: str) -> bool:
     if answer_type in ("date", "number", "duration"):
         return bool(values(text))
     return bool(terms(text) - terms(anchor)) or bool(values(text))
-
-
-def differs(old: str, new: str) -> bool:
-    """Whether ``new`` gives a different value than ``old`` for what they share: its
-    values differ, or it says something the old did not, and it does not merely mark
-    the old value as continuing."""
-    if continues(new) and not (values(new) - values(old)):
-        return False
-    v_old, v_new = values(old), values(new)
-    if v_old and v_new:
-        return v_old != v_new and not v_new <= v_old
-    return bool(terms(new) - terms(old)) and bool(terms(old) - terms(new))
 
 
 _ORDINALS = frozenset("""fourth fifth sixth seventh eighth ninth tenth eleventh twelfth
@@ -228,10 +211,10 @@ def values_named(text: str) -> frozenset[str]:
 
 
 def replaces(old: str, new: str) -> bool:
-    """The strict form of ``differs`` that consolidation links on without a question to
-    focus it: each names a specific value of one kind (a day, month or date; or a
-    figure) the other does not — one value gave way to another — and the new one does
-    not mark the old as continuing. Names are not values here: a vocative ("Thanks,
+    """What consolidation links on, without a question to focus it: each names a
+    specific value of one kind (a day, month or date; or a figure) the other does not
+    — one value gave way to another — and the new one does not mark the old as
+    continuing. Names are not values here: a vocative ("Thanks,
     Mel") differs from one turn to the next."""
     if continues(new):
         return False

@@ -318,13 +318,12 @@ class QueryEngine:
             return
         t = time.perf_counter()
         head = ranked[:current.POOL]
-        if graph.lead:  # the resolver's revision is where the chain starts
-            lead = self.ledger.get_sources(graph.lead[:1])
-            first = {r.seq for r in lead}
-            head = [Fused(r.seq, r.source_id, 1.0) for r in lead] + \
-                [f for f in head if f.seq not in first]
+        # The resolver's revision, where the chain starts when there is one.
+        lead = self.ledger.get_sources(graph.lead[:1]) if graph.lead else []
+        head = [Fused(r.seq, r.source_id, 1.0) for r in lead] + \
+            [f for f in head if f.seq not in {r.seq for r in lead}]
         records = self.records.get([f.seq for f in head], generation)
-        records.update({r.seq: r for r in lead} if graph.lead else {})
+        records.update({r.seq: r for r in lead})
         vectors = self.index.current(req.scope.subject_id) if self.index is not None else None
 
         def near(seq: int) -> dict[int, tuple[SourceRecord, float]]:
@@ -341,8 +340,8 @@ class QueryEngine:
             return {s: (r, cos[s]) for s, r in got.items() if _in_scope(r, req.scope)}
 
         def prior(seq: int) -> SourceRecord | None:
-            rec = self.records.get([seq], generation).get(seq)
-            before = self.records.get([seq - 1], generation).get(seq - 1) if rec else None
+            got = self.records.get([seq - 1, seq], generation)
+            rec, before = got.get(seq), got.get(seq - 1)
             if before is None or rec is None or before.session_id != rec.session_id \
                     or not _in_scope(before, req.scope):
                 return None
@@ -355,7 +354,7 @@ class QueryEngine:
         found = current.chain(req.question, plan.answer_type, head, records,
                               self.graph_stage.facts.subject(req.scope.subject_id), near,
                               prior, related, req.scope.robot_id)
-        if found is not None and (not graph.lead or found.superseded):
+        if found is not None:
             if graph.lead and graph.lead[0] in found.superseded:
                 # A later statement the key rules did not relate overrides the resolver's
                 # revision: the reader reads the records, not the stale resolution.
@@ -364,9 +363,11 @@ class QueryEngine:
             graph.lead = found.lead + rest
             graph.superseded = list(dict.fromkeys(found.superseded + graph.superseded))
         if graph.lead:  # the robot's echo leads: the person's words it repeats go first
-            first = self.ledger.get_sources(graph.lead[:1])
-            said = prior(first[0].seq) if first else None
-            if said is not None and current.echoes(first[0], said, req.scope.robot_id):
+            by_id = {r.source_id: r for r in records.values()}
+            first = by_id.get(graph.lead[0]) or next(iter(self.ledger.get_sources(
+                graph.lead[:1])), None)
+            said = prior(first.seq) if first is not None else None
+            if said is not None and current.echoes(first, said, req.scope.robot_id):
                 graph.lead.insert(0, said.source_id)
         timings["currentness"] = _ms(t)
 

@@ -61,7 +61,6 @@ _WORDS = re.compile(r"[^\W_]+")
 class Chain:
     lead: list[str]  # source IDs, the current record first
     superseded: list[str]
-    why: str
 
 
 def chain(question: str, answer_type: str, ranked: Sequence[Fused],
@@ -97,10 +96,9 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     thing = q_terms - {t for t in q_terms if t in KIN} - holders_stems(question) \
         - holders_stems(anchor.speaker)
     best: tuple[int, str] | None = None
-    why = ""
     for seq, sid in _newer_by_edges(anchor, graph):
         if seq > anchor.seq:
-            best, why = (seq, sid), "updates edge"
+            best = (seq, sid)
     close = near(anchor.seq)
     recalled = {f.seq for f in pool}
     candidates = {f.seq: records[f.seq] for f in pool if f.seq > anchor.seq}
@@ -124,7 +122,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             continue  # another thing, or someone else's: another person's appointment
         if not states_value(rec.text, answer_type, anchor.text):
             continue
-        best, why = (rec.seq, rec.source_id), f"later statement: {link}"
+        best = (rec.seq, rec.source_id)
     if best is None:
         return None
     # The earlier candidates that speak of the same thing of the same holder are older
@@ -134,7 +132,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         and records[f.seq].source_id != anchor.source_id
         and keys(records[f.seq].text) & thing
         and same_holder(records[f.seq].text, asked_holders, anchor_holders, thing)]
-    return Chain([best[1], *older], older, why)
+    return Chain([best[1], *older], older)
 
 
 _PRESENT = re.compile(r"\b(?:is|are|am|do|does|has|have)\b|'s\b|'re\b", re.I)
