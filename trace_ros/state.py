@@ -24,7 +24,7 @@ in that same view, so "as of June" sees Boston even though Seattle (July)
 superseded it later. The stored ``status``/``valid_to`` are the view at "now".
 
 Also here: ``update_chains`` (for the CLI and the query), and, re-exported from
-``trace_ros.storage.sqlite.validity``, ``recompute_validity`` (the DESIGN §3 validity
+``trace_ros.storage.validity``, ``recompute_validity`` (the DESIGN §3 validity
 rules, applied inside the projector's and forget's transactions).
 
 Multi-valued relations (``prefers``, ``owns``, ``plans`` and their qualified
@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .facts import Edge, Fact, norm
-from .storage.sqlite.validity import recompute_validity
+from .storage.validity import recompute_validity
 
 if TYPE_CHECKING:
     from .storage.records import Scope

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from trace_ros.ledger import Ledger
-from trace_ros.storage.contract import LedgerContract
+from trace_ros.storage import graph_of
+from trace_ros.storage.contract import GraphStatements, LedgerContract
 
 PACKAGE = Path(__file__).resolve().parents[2] / "trace_ros"
 STORAGE = PACKAGE / "storage"
@@ -22,33 +23,56 @@ SQL = re.compile(r"^\s*(SELECT\s|INSERT (OR \w+ )?INTO\s|UPDATE \w+ SET\s|DELETE
                  r"BEGIN\b)")
 
 
-def _contract_members() -> list[str]:
-    return [name for name, value in LedgerContract.__dict__.items()
+def _members(protocol: type) -> list[str]:
+    return [name for name, value in protocol.__dict__.items()
             if (callable(value) or isinstance(value, staticmethod))
             and (not name.startswith("_") or name in ("__enter__", "__exit__"))]
 
 
-def test_the_contract_names_the_operations_above_the_ledger() -> None:
-    members = _contract_members()
-    assert len(members) > 100
-    assert {"store_sources", "claim_jobs", "forget", "search_sources", "write_audit",
-            "insert_facts", "perceptions", "subject_summaries"} <= set(members)
-
-
-@pytest.mark.parametrize("name", _contract_members())
-def test_sqlite_ledger_fulfils_the_contract(name: str) -> None:
-    promised = inspect.getattr_static(LedgerContract, name)
-    actual = inspect.getattr_static(Ledger, name)
+def _same_shape(promised_in: type, actual_in: type, name: str) -> None:
+    promised = inspect.getattr_static(promised_in, name)
+    actual = inspect.getattr_static(actual_in, name)
     assert isinstance(actual, staticmethod) == isinstance(promised, staticmethod), name
-    want = inspect.signature(getattr(LedgerContract, name))
-    got = inspect.signature(getattr(Ledger, name))
+    want = inspect.signature(getattr(promised_in, name))
+    got = inspect.signature(getattr(actual_in, name))
     assert [(p.name, p.kind, p.default) for p in got.parameters.values()] == \
         [(p.name, p.kind, p.default) for p in want.parameters.values()], name
+
+
+def test_the_contract_names_the_operations_above_the_ledger() -> None:
+    members = _members(LedgerContract)
+    statements = _members(GraphStatements)
+    assert len(members) + len(statements) > 100
+    assert {"store_sources", "claim_jobs", "forget", "search_sources", "write_audit",
+            "perceptions", "subject_summaries"} <= set(members)
+    assert {"insert_facts", "insert_edges", "session_rows", "replace_topics"} <= set(statements)
+    assert all(isinstance(GraphStatements.__dict__[n], staticmethod) for n in statements)
+
+
+@pytest.mark.parametrize("name", _members(LedgerContract))
+def test_sqlite_ledger_fulfils_the_contract(name: str) -> None:
+    _same_shape(LedgerContract, Ledger, name)
+
+
+@pytest.mark.parametrize("name", _members(GraphStatements))
+def test_sqlite_graph_statements_fulfil_the_contract(name: str) -> None:
+    _same_shape(GraphStatements, Ledger.graph, name)
 
 
 def test_an_open_ledger_is_a_contract_instance(tmp_path: Path) -> None:
     with Ledger(tmp_path / "m.db") as led:
         assert isinstance(led, LedgerContract)
+        with led.write() as tx:
+            assert graph_of(tx) is led.graph
+
+
+def test_code_above_storage_never_names_an_engine_statement_class() -> None:
+    """Consolidation, the resolver and the query reach the statements through
+    ``ledger.graph`` or ``graph_of(tx)``, never ``GraphStore.x(conn, ...)``."""
+    found = [f"{path.relative_to(PACKAGE)}" for path in PACKAGE.rglob("*.py")
+             if STORAGE not in path.parents and path.name != "graphstore.py"
+             and re.search(r"\bGraphStore\.\w+\(|\bLedger\.\w+\(conn", path.read_text())]
+    assert not found, found
 
 
 def _imports(path: Path) -> list[str]:

@@ -24,14 +24,14 @@ trigger a full re-derivation of the subject's topics.
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..config import ConsolidationConfig
-from ..graphstore import GraphStore, SessionRow, session_vertex, topic_vertex
+from ..graphstore import SessionRow, session_vertex, topic_vertex
 from ..ledger import Ledger, SourceRecord
+from ..storage import Tx, graph_of
 
 SessionKey = tuple[str, str, str]  # subject, robot, session
 
@@ -114,9 +114,10 @@ def derive(vectors: list[np.ndarray | None], theta: float, every: int
 class Hierarchy:
     """Hierarchy upkeep for one consolidation batch (inside its transaction)."""
 
-    def __init__(self, conn: sqlite3.Connection, config: ConsolidationConfig,
+    def __init__(self, conn: Tx, config: ConsolidationConfig,
                  generation: int) -> None:
         self.conn = conn
+        self.graph = graph_of(conn)
         self.theta = config.topic_threshold
         self.neighbour = config.topic_neighbour
         self.every = config.topic_rederive_every
@@ -139,7 +140,7 @@ class Hierarchy:
         if key == self._current:
             return
         self._current = key
-        sessions = GraphStore.session_rows(self.conn, source.subject_id)
+        sessions = self.graph.session_rows(self.conn, source.subject_id)
         order = [(s.robot_id, s.session_id) for s in sessions]
         if (key[1], key[2]) not in order:
             return
@@ -153,7 +154,7 @@ class Hierarchy:
     def refresh(self, subject_id: str) -> None:
         """Rebuild a subject's hierarchy from the stored source vectors (after forget
         reset it): close every session but the last, then ``finish``."""
-        sessions = GraphStore.session_rows(self.conn, subject_id)
+        sessions = self.graph.session_rows(self.conn, subject_id)
         if not sessions:
             return
         for i in range(self._closed(subject_id), len(sessions) - 1):
@@ -197,9 +198,9 @@ class Hierarchy:
     def rederive(self, subject_id: str) -> None:
         """Recompute the closed sessions' topics from scratch (late data, forget)."""
         conn = self.conn
-        sessions = GraphStore.session_rows(conn, subject_id)
+        sessions = self.graph.session_rows(conn, subject_id)
         closed = min(self._closed(subject_id), max(len(sessions) - 1, 0))
-        stored = GraphStore.session_vectors(conn, subject_id)
+        stored = self.graph.session_vectors(conn, subject_id)
         vectors: list[np.ndarray | None] = []
         for s in sessions[:closed]:
             vec = stored.get(s.vertex)
@@ -208,26 +209,26 @@ class Hierarchy:
             vectors.append(vec)
         state, assignment = derive(vectors, self.theta, self.every)
         self._states[subject_id] = state
-        GraphStore.replace_topics(conn, subject_id, [(tid, "", c, n) for tid, (c, n)
+        self.graph.replace_topics(conn, subject_id, [(tid, "", c, n) for tid, (c, n)
                                                      in sorted(state.centroids.items())])
-        GraphStore.set_session_topics(conn, subject_id, [(s.robot_id, s.session_id, t) for s, t
+        self.graph.set_session_topics(conn, subject_id, [(s.robot_id, s.session_id, t) for s, t
                                                          in zip(sessions[:closed], assignment,
                                                                 strict=True)])
-        GraphStore.set_meta(conn, f"topics_closed:{subject_id}", str(closed))
+        self.graph.set_meta(conn, f"topics_closed:{subject_id}", str(closed))
         self._closed_cache.pop(subject_id, None)
         self._assigned = {k: v for k, v in self._assigned.items() if k[0] != subject_id}
 
     # -- internals ------------------------------------------------------------------------
 
     def _closed(self, subject_id: str) -> int:
-        value = GraphStore.get_meta(self.conn, f"topics_closed:{subject_id}")
+        value = self.graph.get_meta(self.conn, f"topics_closed:{subject_id}")
         return int(value) if value else 0
 
     def _state(self, subject_id: str) -> TopicState:
         state = self._states.get(subject_id)
         if state is None:
             state = TopicState({t.topic_id: (t.centroid, t.n_sessions)
-                                for t in GraphStore.topic_rows(self.conn, subject_id)
+                                for t in self.graph.topic_rows(self.conn, subject_id)
                                 if t.n_sessions > 0 and t.centroid is not None})
             self._states[subject_id] = state
         return state
@@ -238,7 +239,7 @@ class Hierarchy:
         if key not in self._closed_keys(key[0]):
             return None
         if key not in self._assigned:
-            self._assigned[key] = GraphStore.session_field(self.conn, key, "topic_id")
+            self._assigned[key] = self.graph.session_field(self.conn, key, "topic_id")
         tid = self._assigned[key]
         state = self._state(key[0])
         return tid if tid in state.centroids else None
@@ -246,7 +247,7 @@ class Hierarchy:
     def _closed_keys(self, subject_id: str) -> set[SessionKey]:
         keys = self._closed_cache.get(subject_id)
         if keys is None:
-            sessions = GraphStore.session_rows(self.conn, subject_id)
+            sessions = self.graph.session_rows(self.conn, subject_id)
             keys = {(s.subject_id, s.robot_id, s.session_id)
                     for s in sessions[:self._closed(subject_id)]}
             self._closed_cache[subject_id] = keys
@@ -256,14 +257,14 @@ class Hierarchy:
         cached = self._partial.get(key)
         if cached is not None and cached[0] == seq:
             return cached[1]
-        vec, _, _ = GraphStore.session_source_mean(self.conn, *key, max_seq=seq)
+        vec, _, _ = self.graph.session_source_mean(self.conn, *key, max_seq=seq)
         self._partial[key] = (seq, vec)
         return vec
 
     def _store_vector(self, key: SessionKey) -> np.ndarray | None:
-        vec, n, model = GraphStore.session_source_mean(self.conn, *key)
+        vec, n, model = self.graph.session_source_mean(self.conn, *key)
         if vec is not None and n:
-            GraphStore.put_session_vector(self.conn, key[0], session_vertex(*key), model, vec)
+            self.graph.put_session_vector(self.conn, key[0], session_vertex(*key), model, vec)
         return vec
 
     def _close(self, sessions: list[SessionRow], i: int) -> None:
@@ -275,7 +276,7 @@ class Hierarchy:
         closed = i + 1
         assignment_rows = [(s.robot_id, s.session_id, tid)]
         if self.every and closed % self.every == 0:
-            stored = GraphStore.session_vectors(self.conn, subject)
+            stored = self.graph.session_vectors(self.conn, subject)
             vectors = [stored.get(x.vertex) for x in sessions[:closed]]
             assignment = [self._assigned.get((x.subject_id, x.robot_id, x.session_id),
                                              x.topic_id) for x in sessions[:closed - 1]]
@@ -283,22 +284,22 @@ class Hierarchy:
             assignment = refine(state, vectors, assignment, self.theta)
             assignment_rows = [(x.robot_id, x.session_id, t)
                                for x, t in zip(sessions[:closed], assignment, strict=True)]
-        GraphStore.replace_topics(self.conn, subject, [(t, "", c, n) for t, (c, n)
+        self.graph.replace_topics(self.conn, subject, [(t, "", c, n) for t, (c, n)
                                                        in sorted(state.centroids.items())])
-        GraphStore.set_session_topics(self.conn, subject, assignment_rows)
+        self.graph.set_session_topics(self.conn, subject, assignment_rows)
         for robot, sess, t in assignment_rows:
             self._assigned[(subject, robot, sess)] = t
-        GraphStore.set_meta(self.conn, f"topics_closed:{subject}", str(closed))
+        self.graph.set_meta(self.conn, f"topics_closed:{subject}", str(closed))
         self._closed_cache.pop(subject, None)
 
     def _provisional(self, subject_id: str) -> None:
         """Open sessions (after the closed prefix) get the nearest closed topic, or a
         provisional topic of their own (a row with no closed members)."""
         conn = self.conn
-        sessions = GraphStore.session_rows(conn, subject_id)
+        sessions = self.graph.session_rows(conn, subject_id)
         closed = self._closed(subject_id)
         state = self._state(subject_id)
-        stored = GraphStore.session_vectors(conn, subject_id,
+        stored = self.graph.session_vectors(conn, subject_id,
                                             [s.vertex for s in sessions[closed:]])
         rows = [(t, "", c, n) for t, (c, n) in sorted(state.centroids.items())]
         next_id = max(state.centroids, default=-1) + 1
@@ -313,15 +314,15 @@ class Hierarchy:
                 next_id += 1
                 rows.append((tid, "", vec, 0))
             assign.append((s.robot_id, s.session_id, tid))
-        GraphStore.replace_topics(conn, subject_id, rows)
-        GraphStore.set_session_topics(conn, subject_id, assign)
+        self.graph.replace_topics(conn, subject_id, rows)
+        self.graph.set_session_topics(conn, subject_id, assign)
 
     def _sync_edges(self, subject_id: str) -> None:
         """Make the chronological session chain and the in_topic edges match the
         sessions table (sessions with an embedding only)."""
         conn = self.conn
-        stored = GraphStore.sessions_with_vectors(conn, subject_id)
-        sessions = [s for s in GraphStore.session_rows(conn, subject_id) if s.vertex in stored]
+        stored = self.graph.sessions_with_vectors(conn, subject_id)
+        sessions = [s for s in self.graph.session_rows(conn, subject_id) if s.vertex in stored]
         want: dict[tuple[str, str, str], tuple[float, str, float]] = {}
         for a, b in zip(sessions, sessions[1:], strict=False):
             want[("before", a.vertex, b.vertex)] = (
@@ -330,12 +331,12 @@ class Hierarchy:
             if s.topic_id is not None:
                 want[("in_topic", s.vertex, topic_vertex(subject_id, s.topic_id))] = (
                     1.0, "topic: nearest centroid of session embeddings", s.start_time)
-        have = (GraphStore.member_edges(conn, subject_id, "before", "session:")
-                + GraphStore.member_edges(conn, subject_id, "in_topic", "session:"))
+        have = (self.graph.member_edges(conn, subject_id, "before", "session:")
+                + self.graph.member_edges(conn, subject_id, "in_topic", "session:"))
         stale = [e.edge_id for e in have if (e.type, e.src, e.dst) not in want]
         present = {(e.type, e.src, e.dst) for e in have}
-        GraphStore.delete_edges(conn, stale)
-        GraphStore.insert_edges(conn, subject_id, [(t, s, d, c, j, at) for (t, s, d), (c, j, at)
+        self.graph.delete_edges(conn, stale)
+        self.graph.insert_edges(conn, subject_id, [(t, s, d, c, j, at) for (t, s, d), (c, j, at)
                                                    in want.items() if (t, s, d) not in present],
                                 self.generation)
 
@@ -344,8 +345,8 @@ def rederive_hierarchy(ledger: Ledger, config: ConsolidationConfig,
                        subject_ids: list[str]) -> None:
     """Rebuild the hierarchy of subjects in one transaction (after ``Ledger.forget``)."""
     with ledger.write() as conn:
-        h = Hierarchy(conn, config, GraphStore.generation_now(conn) + 1)
+        h = Hierarchy(conn, config, ledger.graph.generation_now(conn) + 1)
         for subject in subject_ids:
             h.refresh(subject)
         h.finish()
-        Ledger.bump_generation(conn)
+        ledger.bump_generation(conn)

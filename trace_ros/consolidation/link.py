@@ -53,16 +53,15 @@ Rules (every edge carries a confidence and a justification naming its rule):
 from __future__ import annotations
 
 import re
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..config import ConsolidationConfig
 from ..facts import Fact, FactDraft, norm
-from ..graphstore import GraphStore
 from ..language.vocab import is_robot
 from ..ledger import SourceRecord
 from ..state import is_multi_valued, order_key
+from ..storage import Tx, graph_of
 from .hierarchy import Hierarchy
 
 CHANGE_CUES = frozenset({
@@ -149,9 +148,10 @@ class LinkResult:
 class Linker:
     """Links one source's new facts (inside the batch transaction)."""
 
-    def __init__(self, conn: sqlite3.Connection, config: ConsolidationConfig,
+    def __init__(self, conn: Tx, config: ConsolidationConfig,
                  hierarchy: Hierarchy) -> None:
         self.conn = conn
+        self.graph = graph_of(conn)
         self.cfg = config
         self.hierarchy = hierarchy
 
@@ -173,7 +173,7 @@ class Linker:
 
     def _keyed(self, f: Fact, d: FactDraft, out: LinkResult) -> None:
         mine = people(f)
-        cands = [c for c in GraphStore.facts_by_key(self.conn, f.subject_id, f.entity, f.relation)
+        cands = [c for c in self.graph.facts_by_key(self.conn, f.subject_id, f.entity, f.relation)
                  if c.fact_id != f.fact_id
                  and (not mine or not c.participants or mine & people(c) or f.entity in mine)]
         if not cands:
@@ -275,7 +275,7 @@ class Linker:
         repair = cues & _REPAIR_CUES
         if not repair:
             return cues
-        origin = GraphStore.origins(self.conn, [newer.source_seq, older.source_seq])
+        origin = self.graph.origins(self.conn, [newer.source_seq, older.source_seq])
         new_o, old_o = origin.get(newer.source_seq), origin.get(older.source_seq)
         if not new_o or not old_o or "dialogue" not in (new_o[0], old_o[0]) \
                 or new_o[1] == old_o[1] or is_robot(old_o[1], older.robot_id):
@@ -296,7 +296,7 @@ class Linker:
         # Not even for one speaker: "My neighbour says the 8th … the letter says the
         # 11th" is a conflict; a self-repair says so ("no", "I meant", "correction"),
         # and that cue orders it. Without any cue, showing both sides beats a guess.
-        origin = GraphStore.origins(self.conn, [newer.source_seq, older.source_seq])
+        origin = self.graph.origins(self.conn, [newer.source_seq, older.source_seq])
         return {m for m, _ in origin.values()} == {"perception"}
 
     # -- unkeyed restatements ----------------------------------------------------------------
@@ -313,7 +313,7 @@ class Linker:
         # The longest (rarest, usually) words only: bounded posting lists per fact.
         terms = sorted(words - valueish or words, key=lambda w: (-len(w), w))[:5]
         query = " OR ".join(f'"{w}"' for w in terms)
-        cands = GraphStore.facts_matching_text(self.conn, f.subject_id, query,
+        cands = self.graph.facts_matching_text(self.conn, f.subject_id, query,
                                                self.cfg.link_fanout, source.seq)
         best: tuple[float, Fact] | None = None
         for c in cands:
@@ -377,7 +377,7 @@ class Linker:
             elif gr == rank and is_after == backwards and "effect" not in g_cues:
                 causes.append((g, 0.5, "same message, cause by clause order"))
         if not causes and prev_seq is not None and not others:
-            for g in GraphStore.facts_of_seq(self.conn, prev_seq):
+            for g in self.graph.facts_of_seq(self.conn, prev_seq):
                 if g.subject_id == f.subject_id and _TYPE_RANK.get(g.type, 1) <= rank:
                     causes.append((g, 0.5, "previous turn"))
         word = sorted(causal)[0]
@@ -395,7 +395,7 @@ class Linker:
 
     def _before(self, source: SourceRecord, f: Fact, out: LinkResult) -> None:
         for later in (False, True):
-            for c in GraphStore.facts_near_time(self.conn, f.subject_id, f.valid_from, later,
+            for c in self.graph.facts_near_time(self.conn, f.subject_id, f.valid_from, later,
                                                 self.cfg.link_fanout, source.seq):
                 if not self._related(f, c) or not self._gate(source, f, c):
                     continue

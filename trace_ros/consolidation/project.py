@@ -37,16 +37,16 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import re
-import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
 from ..config import ConsolidationConfig, MemoryConfig
 from ..facts import FACT_STATUSES, FACT_TYPES, Fact, FactDraft, norm
-from ..graphstore import GraphStore, entity_vertex, session_vertex
+from ..graphstore import entity_vertex, session_vertex
 from ..language.vocab import is_robot
 from ..ledger import Job, Ledger, SourceRecord
 from ..state import recompute_validity
+from ..storage import Tx, graph_of
 from .extract import ExtractContext, Extractor
 from .hierarchy import Hierarchy
 from .link import Linker, LinkResult
@@ -73,8 +73,8 @@ class GraphProjector:
         self.extractor = extractor
         self.config = config or ConsolidationConfig()
 
-    def project(self, conn: sqlite3.Connection, jobs: list[Job]) -> list[str]:
-        generation = GraphStore.generation_now(conn) + 1
+    def project(self, conn: Tx, jobs: list[Job]) -> list[str]:
+        generation = self.ledger.graph.generation_now(conn) + 1
         hierarchy = Hierarchy(conn, self.config, generation)
         linker = Linker(conn, self.config, hierarchy)
         linker.same_thing = Supersession(conn, self.config.same_thing_cosine)
@@ -86,10 +86,11 @@ class GraphProjector:
         hierarchy.finish()
         return [outcomes[j.job_id] for j in jobs]
 
-    def _one(self, conn: sqlite3.Connection, source: SourceRecord, generation: int,
+    def _one(self, conn: Tx, source: SourceRecord, generation: int,
              hierarchy: Hierarchy, linker: Linker, contexts: _ContextCache) -> str:
-        old = GraphStore.facts_of_sources(conn, [source.source_id])
-        affected: set[str] = GraphStore.delete_facts(conn, old) if old else set()
+        graph = self.ledger.graph
+        old = graph.facts_of_sources(conn, [source.source_id])
+        affected: set[str] = graph.delete_facts(conn, old) if old else set()
         hierarchy.enter(source)
         context, prev_seq = contexts.get(source)
         drafts = [d for d in self.extractor.extract(source, context) if _usable(d)]
@@ -98,18 +99,17 @@ class GraphProjector:
             return "noop"
         facts = [_after_told(conn, self._fact(source, i, d, generation), source.source_time)
                  for i, d in enumerate(drafts)]
-        GraphStore.insert_facts(conn, facts)
-        GraphStore.insert_edges(conn, source.subject_id, _membership(source, facts),
-                                generation)
+        graph.insert_facts(conn, facts)
+        graph.insert_edges(conn, source.subject_id, _membership(source, facts), generation)
         result = linker.link(source, facts, drafts, prev_seq)
         if not any(e[0] == "updates" for e in result.edges):
             linker.same_thing.link(source, facts, result)
-        GraphStore.insert_edges(conn, source.subject_id, result.edges, generation)
+        graph.insert_edges(conn, source.subject_id, result.edges, generation)
         self._proposed_edges(conn, source, generation, result)
         recompute_validity(conn, affected | result.affected, generation)
         return "revise" if result.revised else "add"
 
-    def _proposed_edges(self, conn: sqlite3.Connection, source: SourceRecord, generation: int,
+    def _proposed_edges(self, conn: Tx, source: SourceRecord, generation: int,
                         result: LinkResult) -> None:
         """Edges the extractor proposed (the LLM's) that this source completes, checked
         like the rules' (``proposed.py``); the facts they touch join ``result``."""
@@ -146,7 +146,7 @@ _VAGUE = ((re.compile(r"\b(?:yesterday|last\s+night)\b", re.I), 86400.0),
           (re.compile(r"\bmonths?\b", re.I), 31 * 86400.0))
 
 
-def _after_told(conn: sqlite3.Connection, f: Fact, said_at: float) -> Fact:
+def _after_told(conn: Tx, f: Fact, said_at: float) -> Fact:
     """A change dated vaguely ("we moved last week", "started on Monday") that would
     fall before the robot was last told the earlier state still held ("our house in
     Dublin …" on Wednesday) contradicts that telling within the anchor's vagueness:
@@ -157,8 +157,8 @@ def _after_told(conn: sqlite3.Connection, f: Fact, said_at: float) -> Fact:
     slack = next((w for rx, w in _VAGUE if rx.search(f.anchor_text)), 0.0)
     if not slack:
         return f
-    told = [c.valid_from for c in GraphStore.facts_by_key(conn, f.subject_id, f.entity,
-                                                          f.relation)
+    told = [c.valid_from for c in graph_of(conn).facts_by_key(conn, f.subject_id, f.entity,
+                                                              f.relation)
             if c.source_seq < f.source_seq and c.polarity == 1 and c.value != f.value
             and f.valid_from < c.valid_from <= f.known_from
             and c.valid_from - f.valid_from <= slack]
@@ -215,8 +215,9 @@ class _ContextCache:
     a source gets the same context whether it is projected in a full rebuild or
     incrementally."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: Tx) -> None:
         self.conn = conn
+        self.graph = graph_of(conn)
         self._turns: dict[tuple[str, str, str], list[tuple[int, str, str, str]]] = {}
         self._turn_max: dict[tuple[str, str, str], int] = {}
         self._speakers: dict[str, dict[str, int]] = {}
@@ -237,12 +238,12 @@ class _ContextCache:
             addressee = next((spk for _q, spk, modality, _t in reversed(prior)
                               if modality == "dialogue" and spk and spk != s.speaker), "")
         if s.subject_id not in self._speakers:
-            self._speakers[s.subject_id] = GraphStore.speakers_first_seen(self.conn, s.subject_id)
+            self._speakers[s.subject_id] = self.graph.speakers_first_seen(self.conn, s.subject_id)
         seen = frozenset(p for p, q in self._speakers[s.subject_id].items() if q <= s.seq)
         if is_robot(s.speaker, s.robot_id):
             addressee = _robot_addressee(s, prior, seen)
         if key not in self._starts:
-            start = GraphStore.session_field(self.conn, key, "start_time")
+            start = self.graph.session_field(self.conn, key, "start_time")
             self._starts[key] = None if start is None else float(start)
         recent: dict[tuple[str, str], float | None] = {}
         for q, *_ in prior[-_RECENT_TURNS:] if s.session_id else ():
@@ -258,13 +259,13 @@ class _ContextCache:
         if seq not in self._keys:
             self._keys[seq] = [(f.entity, f.relation,
                                 None if f.anchor_fallback else f.anchor_time)
-                               for f in GraphStore.facts_of_seq(self.conn, seq)
+                               for f in self.graph.facts_of_seq(self.conn, seq)
                                if f.entity and f.relation in _THING_RELATIONS]
         return self._keys[seq]
 
     def _prior_sources(self, key: tuple[str, str, str], max_seq: int
                        ) -> list[tuple[int, str, str, str]]:
-        return GraphStore.session_turns(self.conn, key, max_seq)
+        return self.graph.session_turns(self.conn, key, max_seq)
 
 
 def _robot_addressee(s: SourceRecord, prior: list[tuple[int, str, str, str]],

@@ -26,14 +26,13 @@ it and notes it on the job); it never fails the batch.
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from ..facts import FACT_EDGE_TYPES, Fact
-from ..graphstore import GraphStore
 from ..ledger import SourceRecord
 from ..state import order_key
+from ..storage import Tx, graph_of
 from .link import LinkResult
 
 REVISION = ("updates", "contradicts")
@@ -80,7 +79,7 @@ class EdgeProposer(Protocol):
         ...
 
 
-def apply_proposals(conn: sqlite3.Connection, source: SourceRecord, proposer: EdgeProposer,
+def apply_proposals(conn: Tx, source: SourceRecord, proposer: EdgeProposer,
                     confidence: float, generation: int, result: LinkResult) -> None:
     """Check and store the proposals due at ``source`` (inside the batch transaction);
     what they touch is added to ``result`` (``affected``, ``revised``)."""
@@ -97,7 +96,7 @@ def apply_proposals(conn: sqlite3.Connection, source: SourceRecord, proposer: Ed
         row = (etype, src.fact_id, dst.fact_id, round(float(confidence), 3),
                f"{p.origin}: {p.why or 'proposed by the model'}",
                max(src.known_from, dst.known_from))
-        if not GraphStore.insert_edges(conn, source.subject_id, [row], generation):
+        if not graph_of(conn).insert_edges(conn, source.subject_id, [row], generation):
             dropped.append(f"{p.type}: already in the graph")
             continue
         added += 1
@@ -109,7 +108,7 @@ def apply_proposals(conn: sqlite3.Connection, source: SourceRecord, proposer: Ed
     proposer.settle(source.seq, added, dropped)
 
 
-def _check(conn: sqlite3.Connection, source: SourceRecord, p: ProposedEdge
+def _check(conn: Tx, source: SourceRecord, p: ProposedEdge
            ) -> tuple[str, tuple[str, Fact, Fact] | None]:
     """("", (type, src, dst)) for a valid proposal, else (why it is not, None)."""
     if p.type not in FACT_EDGE_TYPES:
@@ -120,7 +119,8 @@ def _check(conn: sqlite3.Connection, source: SourceRecord, p: ProposedEdge
         return "both ends are one fact", None
     if p.type in REVISION and p.src.seq == p.dst.seq:
         return "both facts come from one source", None
-    stored = {f.fact_id: f for f in GraphStore.facts_by_ids(conn, [p.src.fact_id, p.dst.fact_id])}
+    stored = {f.fact_id: f for f in graph_of(conn).facts_by_ids(conn, [p.src.fact_id,
+                                                                     p.dst.fact_id])}
     ends: list[Fact] = []
     for end in (p.src, p.dst):
         f = stored.get(end.fact_id)
@@ -139,7 +139,7 @@ def _check(conn: sqlite3.Connection, source: SourceRecord, p: ProposedEdge
     if etype in CAUSAL and src.valid_from > dst.valid_from:
         return "the cause is valid only after its effect", None
     family = REVISION if etype in REVISION else CAUSAL if etype in CAUSAL else (etype,)
-    for e in GraphStore.fact_edges(conn, [src.fact_id], family):
+    for e in graph_of(conn).fact_edges(conn, [src.fact_id], family):
         if {e.src, e.dst} == {src.fact_id, dst.fact_id}:
             return f"the graph already has {e.type} between them", None
     return "", (etype, src, dst)

@@ -35,7 +35,6 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..facts import Fact
-from ..graphstore import GraphStore
 from ..language.revision import (
     CLOSE,
     holders,
@@ -48,6 +47,7 @@ from ..language.revision import (
 )
 from ..language.vocab import is_robot
 from ..ledger import SourceRecord
+from ..storage import graph_of
 from .link import STATE_TYPES, LinkResult
 
 # Earlier turns of the same speaker a new one is compared with (among the last
@@ -73,7 +73,7 @@ class Supersession:
         if self.close >= 1.0 or source.modality != "dialogue" or not source.speaker \
                 or is_robot(source.speaker, source.robot_id):
             return
-        mine = GraphStore.source_vector(self.conn, source.source_id)
+        mine = graph_of(self.conn).source_vector(self.conn, source.source_id)
         if mine is None:
             return
         unit = mine / (float(np.linalg.norm(mine)) or 1.0)
@@ -91,9 +91,9 @@ class Supersession:
                                                       list[np.ndarray]]:
         key = (source.subject_id, source.speaker)
         if key not in self._said:
-            rows = GraphStore.speaker_statements(self.conn, source.subject_id, source.speaker,
-                                                 source.seq,
-                                                 max(0, source.seq - LOOKBACK * 16))[-LOOKBACK:]
+            rows = graph_of(self.conn).speaker_statements(
+                self.conn, source.subject_id, source.speaker, source.seq,
+                max(0, source.seq - LOOKBACK * 16))[-LOOKBACK:]
             self._said[key] = ([r[0] for r in rows], [r[1] for r in rows],
                                [r[2] for r in rows],
                                [v / (float(np.linalg.norm(v)) or 1.0) for *_, v in rows])
@@ -122,7 +122,7 @@ class Supersession:
                     or other_event(text, source.text) or other_event(source.text, text) \
                     or not same_holder(source.text, frozenset(), holders(text), shared):
                 continue
-            olds = [f for f in GraphStore.facts_of_seq(self.conn, seqs[i]) if _state(f)]
+            olds = [f for f in graph_of(self.conn).facts_of_seq(self.conn, seqs[i]) if _state(f)]
             if not olds or new_keyed & {(f.entity, f.relation) for f in olds if f.relation}:
                 continue  # nothing to revise, or one key: the key rules decide
             self._add(out, facts, olds, cos, self.close, shared, text, source.text)

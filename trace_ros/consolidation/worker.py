@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import os
 import socket
-import sqlite3
 import time
 from dataclasses import dataclass
 from typing import Protocol
@@ -32,6 +31,7 @@ import psutil
 from ..config import ConsolidationConfig
 from ..embed import Encoder, source_text
 from ..ledger import WINDOW_BEFORE, Job, Ledger, SourceRecord
+from ..storage import Tx
 
 # At most this many characters in a 'window' text (see ``Consolidator._windows``).
 WINDOW_MAX_CHARS = 1000
@@ -65,7 +65,7 @@ class Projector(Protocol):
     whole batch), so a crash mid-batch leaves nothing half-written.
     """
 
-    def project(self, conn: sqlite3.Connection, jobs: list[Job]) -> list[str]: ...
+    def project(self, conn: Tx, jobs: list[Job]) -> list[str]: ...
 
 
 class BatchGate(Protocol):
@@ -88,7 +88,7 @@ class BatchGate(Protocol):
 class NoopProjector:
     """Embeddings only: no facts, no state change."""
 
-    def project(self, conn: sqlite3.Connection, jobs: list[Job]) -> list[str]:
+    def project(self, conn: Tx, jobs: list[Job]) -> list[str]:
         return ["noop"] * len(jobs)
 
 
@@ -150,20 +150,21 @@ class Consolidator:
             vectors, window_vectors = self._embed([j.source for j in jobs])
             notes = self.gate.notes() if self.gate is not None else {}
             with self.ledger.write() as conn:
-                held = Ledger.held_jobs(conn, self.worker, jobs)
+                held = self.ledger.held_jobs(conn, self.worker, jobs)
                 report.fenced = len(jobs) - len(held)
                 if held:
                     vec_of = {j.job_id: v for j, v in zip(jobs, vectors, strict=True)}
-                    Ledger.put_vectors(conn, "source", self.encoder.name,
-                                       [(j.source.source_id, j.source.subject_id, vec_of[j.job_id])
-                                        for j in held])
+                    self.ledger.put_vectors(conn, "source", self.encoder.name,
+                                            [(j.source.source_id, j.source.subject_id,
+                                              vec_of[j.job_id]) for j in held])
                     window_of = {j.job_id: v for j, v in zip(jobs, window_vectors, strict=True)}
-                    Ledger.put_vectors(conn, "window", self.encoder.name,
-                                       [(j.source.source_id, j.source.subject_id,
-                                         window_of[j.job_id]) for j in held])
+                    self.ledger.put_vectors(conn, "window", self.encoder.name,
+                                            [(j.source.source_id, j.source.subject_id,
+                                              window_of[j.job_id]) for j in held])
                     outcomes = self.projector.project(conn, held)
-                    report.done = Ledger.complete_jobs(conn, self.worker, held, outcomes, notes)
-                    report.generation = Ledger.bump_generation(conn)
+                    report.done = self.ledger.complete_jobs(conn, self.worker, held, outcomes,
+                                                            notes)
+                    report.generation = self.ledger.bump_generation(conn)
         except Exception as exc:  # noqa: BLE001 - recorded on the jobs, retried with backoff
             report.error = f"{type(exc).__name__}: {exc}"
             report.failed = self.ledger.fail_jobs(jobs, self.worker, report.error,

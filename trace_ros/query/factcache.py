@@ -23,11 +23,11 @@ from ..facts import FACT_EDGE_TYPES, Edge, Fact
 from ..ledger import Ledger
 
 _HIERARCHY_PREFIXES = ("session:", "topic:", "entity:")
-ENTITY_LIMIT = 500  # entities looked up per question, as ``GraphStore.facts_of_entities``
+ENTITY_LIMIT = 500  # entities looked up per question, as ``Ledger.facts_of_entities``
 
 
 def _entity_order(f: Fact) -> tuple[float, int, str]:
-    """Newest first (``GraphStore.facts_of_entities``' order)."""
+    """Newest first (``Ledger.facts_of_entities``' order)."""
     return (-f.valid_from, -f.source_seq, f.fact_id)
 
 

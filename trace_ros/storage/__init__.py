@@ -12,13 +12,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..errors import LedgerError
+from .contract import Tx
+from .statements import graph_of
 from .url import POSTGRESQL, SQLITE, LedgerURL, parse_ledger_url, sqlite_url
 
 if TYPE_CHECKING:
     from .settings import LedgerConfig
     from .sqlite.ledger import Ledger
 
-__all__ = ["LedgerURL", "open_ledger", "open_sources_ledger", "parse_ledger_url", "sqlite_url"]
+__all__ = ["LedgerURL", "Tx", "graph_of", "open_ledger", "open_sources_ledger", "parse_ledger_url",
+           "sqlite_url"]
 
 
 def open_ledger(url: LedgerURL, config: LedgerConfig | None = None, *, create: bool = True,

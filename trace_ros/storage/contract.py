@@ -7,13 +7,16 @@ after what the layers need, not after SQL. Two kinds of member:
 
 - methods on the ledger (``ledger.store_sources(...)``): each manages its own transaction
   or reads on the ledger's connection (inside ``read()`` several reads see one generation);
-- static *transaction statements* (``GraphStore.insert_facts(tx, ...)``): they take the
-  handle that ``write()`` or ``read()`` yields (``Tx``; a ``sqlite3.Connection`` for
-  SQLite) and run inside the caller's transaction (a consolidation batch, a forget).
+- static *transaction statements*: they take the handle that ``write()`` or ``read()``
+  yields (``Tx``; a ``sqlite3.Connection`` for SQLite, a ``psycopg.Connection`` for
+  PostgreSQL) and run inside the caller's transaction (a consolidation batch, a forget).
+  The evidence graph's are grouped in ``GraphStatements``, reached as ``ledger.graph``
+  (or ``storage.graph_of(tx)`` where only the handle is at hand):
+  ``ledger.graph.insert_facts(tx, facts)``; callers never name an engine's class.
 
 ``query`` runs engine SQL directly; it is for diagnostics and tests, and code above the
 storage package should not need it. ``test/engine/test_storage_contract.py`` checks that
-the SQLite ``Ledger`` has every member here with the same parameters.
+each engine's ledger (and its ``graph``) has every member here with the same parameters.
 """
 
 from __future__ import annotations
@@ -39,6 +42,186 @@ from .records import (
 
 # An engine's transaction handle, yielded by ``write()`` and ``read()``.
 Tx = Any
+
+
+@runtime_checkable
+class GraphStatements(Protocol):
+    """The evidence graph's *transaction statements* of one engine: static methods that take
+    the handle ``write()`` or ``read()`` yields and run inside the caller's transaction (a
+    consolidation batch, a forget). ``ledger.graph`` is this namespace, and
+    ``storage.graph_of(tx)`` finds it from a handle alone."""
+
+    # -- evidence graph, inside a transaction ------------------------------------------------
+
+    @staticmethod
+    def insert_facts(conn: Tx, facts: Sequence[Fact]) -> None:
+        """Store new facts with their provenance."""
+
+    @staticmethod
+    def insert_edges(conn: Tx, subject_id: str,
+                     edges: Iterable[tuple[str, str, str, float, str, float]],
+                     generation: int) -> int:
+        """Insert (type, src, dst, confidence, justification, created_at) rows; an edge that
+        exists already (same type, src, dst) is kept as it is. Returns rows added."""
+
+    @staticmethod
+    def delete_edges(conn: Tx, edge_ids: Sequence[int]) -> None:
+        """Delete edges by ID."""
+
+    @staticmethod
+    def set_fact_state(conn: Tx,
+                       rows: Sequence[tuple[str, float | None, float | None, str, float]],
+                       generation: int) -> int:
+        """Write (fact_id, valid_to, known_to, status, validity) where they changed; the fact's
+        generation moves on so incremental readers see it. Returns changes."""
+
+    @staticmethod
+    def set_edges_invalidated(conn: Tx, src: str, types: Sequence[str],
+                              at: float | None, generation: int) -> None:
+        """Set ``invalidated_at`` on the edges of ``types`` leaving ``src``."""
+
+    @staticmethod
+    def delete_facts(conn: Tx, fact_ids: Sequence[str]) -> set[str]:
+        """Delete facts, their provenance and every edge touching them. Returns the facts at the
+        other end of deleted fact-to-fact edges (their state must be recomputed)."""
+
+    @staticmethod
+    def facts_of_sources(conn: Tx, source_ids: Sequence[str]) -> list[str]:
+        """IDs of facts whose provenance lies wholly within ``source_ids``."""
+
+    @staticmethod
+    def mark_graph_changed(conn: Tx) -> None:
+        """Rows were deleted: in-memory graphs must reload fully, not incrementally."""
+
+    @staticmethod
+    def clear_subject_graph(conn: Tx, subject_id: str) -> None:
+        """Drop everything derived in the graph for one subject (facts, edges, topics, session
+        vectors and topic assignments, hierarchy bookkeeping)."""
+
+    @staticmethod
+    def clear_all_graph(conn: Tx) -> None:
+        """Drop every fact, edge, topic and session embedding (rebuild recreates them)."""
+
+    @staticmethod
+    def facts_by_ids(conn: Tx, fact_ids: Sequence[str]) -> list[Fact]:
+        """Facts by ID, with their provenance."""
+
+    @staticmethod
+    def facts_by_key(conn: Tx, subject_id: str, entity: str,
+                     relation: str) -> list[Fact]:
+        """Facts of one key; ``relation`` ending in ':' matches every qualified form."""
+
+    @staticmethod
+    def facts_of_seq(conn: Tx, source_seq: int) -> list[Fact]:
+        """The facts projected from one source."""
+
+    @staticmethod
+    def facts_near_time(conn: Tx, subject_id: str, t: float, later: bool,
+                        limit: int, exclude_seq: int) -> list[Fact]:
+        """The ``limit`` facts with resolved anchors nearest before (or after) ``t``."""
+
+    @staticmethod
+    def facts_matching_text(conn: Tx, subject_id: str, match: str,
+                            limit: int, before_seq: int) -> list[Fact]:
+        """Facts whose description matches an FTS5 query, best BM25 first, from sources before
+        ``before_seq`` (only what a sequential projection had seen)."""
+
+    @staticmethod
+    def fact_edges(conn: Tx, fact_ids: Sequence[str], types: Sequence[str],
+                   direction: str = "both") -> list[Edge]:
+        """Edges of the given types leaving (``out``), entering (``in``) or touching (``both``)
+        the facts."""
+
+    @staticmethod
+    def generation_now(conn: Tx) -> int:
+        """The generation visible in this transaction."""
+
+    @staticmethod
+    def origins(conn: Tx, seqs: Sequence[int]) -> dict[int, tuple[str, str]]:
+        """(modality, speaker) of sources by sequence number."""
+
+    @staticmethod
+    def speakers_first_seen(conn: Tx, subject_id: str) -> dict[str, int]:
+        """Each speaker of a subject with the first sequence number it spoke at."""
+
+    @staticmethod
+    def source_vector(conn: Tx, source_id: str) -> np.ndarray | None:
+        """A source's stored vector (the first model's), or None."""
+
+    @staticmethod
+    def speaker_statements(conn: Tx, subject_id: str, speaker: str,
+                           before_seq: int, after_seq: int = 0
+                           ) -> list[tuple[int, str, str, np.ndarray]]:
+        """(seq, source_id, text, vector) of one speaker's dialogue turns in a subject with
+        ``after_seq`` < seq < ``before_seq`` and a stored source vector, by seq."""
+
+    @staticmethod
+    def get_meta(conn: Tx, key: str) -> str | None:
+        """A ``meta`` value inside a transaction, or None."""
+
+    @staticmethod
+    def set_meta(conn: Tx, key: str, value: str) -> None:
+        """Set a ``meta`` value inside a transaction."""
+
+    # -- sessions and topics, inside a transaction -------------------------------------------
+
+    @staticmethod
+    def session_turns(conn: Tx, key: tuple[str, str, str], max_seq: int
+                      ) -> list[tuple[int, str, str, str]]:
+        """(seq, speaker, modality, text) of one session's sources up to ``max_seq``, in sequence
+        order; ``key`` is (subject, robot, session)."""
+
+    @staticmethod
+    def session_field(conn: Tx, key: tuple[str, str, str], column: str) -> Any:
+        """One column (``start_time`` or ``topic_id``) of a session, or None."""
+
+    @staticmethod
+    def session_rows(conn: Tx, subject_id: str) -> list[SessionRow]:
+        """A subject's sessions in chronological order (start time, then ID)."""
+
+    @staticmethod
+    def session_source_mean(conn: Tx, subject_id: str, robot_id: str,
+                            session_id: str, max_seq: int | None = None
+                            ) -> tuple[np.ndarray | None, int, str]:
+        """Mean of the session's source vectors (of one model), with how many and which model.
+        ``max_seq`` limits it to sources up to that sequence number."""
+
+    @staticmethod
+    def session_vectors(conn: Tx, subject_id: str,
+                        vertices: Sequence[str] | None = None) -> dict[str, np.ndarray]:
+        """Stored session embeddings of a subject (or of the given session vertices)."""
+
+    @staticmethod
+    def sessions_with_vectors(conn: Tx, subject_id: str) -> set[str]:
+        """Session vertices of a subject that have an embedding."""
+
+    @staticmethod
+    def put_session_vector(conn: Tx, subject_id: str, vertex: str,
+                           model: str, vec: np.ndarray) -> None:
+        """Store (replace) a session vertex's embedding."""
+
+    @staticmethod
+    def topic_rows(conn: Tx, subject_id: str) -> list[TopicRow]:
+        """A subject's topics, in topic order."""
+
+    @staticmethod
+    def replace_topics(conn: Tx, subject_id: str,
+                       topics: Sequence[tuple[int, str, np.ndarray | None, int]]) -> None:
+        """Replace a subject's topics with (topic_id, label, centroid, n_sessions) rows."""
+
+    @staticmethod
+    def set_session_topics(conn: Tx, subject_id: str,
+                           rows: Sequence[tuple[str, str, int | None]]) -> None:
+        """Set (robot_id, session_id, topic_id) assignments."""
+
+    @staticmethod
+    def member_edges(conn: Tx, subject_id: str, type_: str,
+                     src_prefix: str) -> list[Edge]:
+        """A subject's edges of one type whose source starts with ``src_prefix``."""
+
+    @staticmethod
+    def reset_hierarchy(conn: Tx, subject_id: str) -> None:
+        """Drop a subject's topics, session embeddings and session/topic edges."""
 
 
 @runtime_checkable
@@ -305,180 +488,13 @@ class LedgerContract(Protocol):
     def stats(self) -> dict[str, Any]:
         """What the ledger holds: sources by subject, sessions, jobs, vectors, tombstones, size."""
 
-    # -- evidence graph, inside a transaction ------------------------------------------------
+    # -- evidence graph ----------------------------------------------------------------------
 
-    @staticmethod
-    def insert_facts(conn: Tx, facts: Sequence[Fact]) -> None:
-        """Store new facts with their provenance."""
-
-    @staticmethod
-    def insert_edges(conn: Tx, subject_id: str,
-                     edges: Iterable[tuple[str, str, str, float, str, float]],
-                     generation: int) -> int:
-        """Insert (type, src, dst, confidence, justification, created_at) rows; an edge that
-        exists already (same type, src, dst) is kept as it is. Returns rows added."""
-
-    @staticmethod
-    def delete_edges(conn: Tx, edge_ids: Sequence[int]) -> None:
-        """Delete edges by ID."""
-
-    @staticmethod
-    def set_fact_state(conn: Tx,
-                       rows: Sequence[tuple[str, float | None, float | None, str, float]],
-                       generation: int) -> int:
-        """Write (fact_id, valid_to, known_to, status, validity) where they changed; the fact's
-        generation moves on so incremental readers see it. Returns changes."""
-
-    @staticmethod
-    def set_edges_invalidated(conn: Tx, src: str, types: Sequence[str],
-                              at: float | None, generation: int) -> None:
-        """Set ``invalidated_at`` on the edges of ``types`` leaving ``src``."""
-
-    @staticmethod
-    def delete_facts(conn: Tx, fact_ids: Sequence[str]) -> set[str]:
-        """Delete facts, their provenance and every edge touching them. Returns the facts at the
-        other end of deleted fact-to-fact edges (their state must be recomputed)."""
-
-    @staticmethod
-    def facts_of_sources(conn: Tx, source_ids: Sequence[str]) -> list[str]:
-        """IDs of facts whose provenance lies wholly within ``source_ids``."""
-
-    @staticmethod
-    def mark_graph_changed(conn: Tx) -> None:
-        """Rows were deleted: in-memory graphs must reload fully, not incrementally."""
-
-    @staticmethod
-    def clear_subject_graph(conn: Tx, subject_id: str) -> None:
-        """Drop everything derived in the graph for one subject (facts, edges, topics, session
-        vectors and topic assignments, hierarchy bookkeeping)."""
-
-    @staticmethod
-    def clear_all_graph(conn: Tx) -> None:
-        """Drop every fact, edge, topic and session embedding (rebuild recreates them)."""
+    graph: Any
+    """The engine's ``GraphStatements`` (``ledger.graph.insert_facts(tx, ...)``)."""
 
     def clear_graph(self) -> None:
         """Drop all facts, edges and topics (``rebuild`` recreates them from sources)."""
-
-    @staticmethod
-    def facts_by_ids(conn: Tx, fact_ids: Sequence[str]) -> list[Fact]:
-        """Facts by ID, with their provenance."""
-
-    @staticmethod
-    def facts_by_key(conn: Tx, subject_id: str, entity: str,
-                     relation: str) -> list[Fact]:
-        """Facts of one key; ``relation`` ending in ':' matches every qualified form."""
-
-    @staticmethod
-    def facts_of_seq(conn: Tx, source_seq: int) -> list[Fact]:
-        """The facts projected from one source."""
-
-    @staticmethod
-    def facts_near_time(conn: Tx, subject_id: str, t: float, later: bool,
-                        limit: int, exclude_seq: int) -> list[Fact]:
-        """The ``limit`` facts with resolved anchors nearest before (or after) ``t``."""
-
-    @staticmethod
-    def facts_matching_text(conn: Tx, subject_id: str, match: str,
-                            limit: int, before_seq: int) -> list[Fact]:
-        """Facts whose description matches an FTS5 query, best BM25 first, from sources before
-        ``before_seq`` (only what a sequential projection had seen)."""
-
-    @staticmethod
-    def fact_edges(conn: Tx, fact_ids: Sequence[str], types: Sequence[str],
-                   direction: str = "both") -> list[Edge]:
-        """Edges of the given types leaving (``out``), entering (``in``) or touching (``both``)
-        the facts."""
-
-    @staticmethod
-    def generation_now(conn: Tx) -> int:
-        """The generation visible in this transaction."""
-
-    @staticmethod
-    def origins(conn: Tx, seqs: Sequence[int]) -> dict[int, tuple[str, str]]:
-        """(modality, speaker) of sources by sequence number."""
-
-    @staticmethod
-    def speakers_first_seen(conn: Tx, subject_id: str) -> dict[str, int]:
-        """Each speaker of a subject with the first sequence number it spoke at."""
-
-    @staticmethod
-    def source_vector(conn: Tx, source_id: str) -> np.ndarray | None:
-        """A source's stored vector (the first model's), or None."""
-
-    @staticmethod
-    def speaker_statements(conn: Tx, subject_id: str, speaker: str,
-                           before_seq: int, after_seq: int = 0
-                           ) -> list[tuple[int, str, str, np.ndarray]]:
-        """(seq, source_id, text, vector) of one speaker's dialogue turns in a subject with
-        ``after_seq`` < seq < ``before_seq`` and a stored source vector, by seq."""
-
-    @staticmethod
-    def get_meta(conn: Tx, key: str) -> str | None:
-        """A ``meta`` value inside a transaction, or None."""
-
-    @staticmethod
-    def set_meta(conn: Tx, key: str, value: str) -> None:
-        """Set a ``meta`` value inside a transaction."""
-
-    # -- sessions and topics, inside a transaction -------------------------------------------
-
-    @staticmethod
-    def session_turns(conn: Tx, key: tuple[str, str, str], max_seq: int
-                      ) -> list[tuple[int, str, str, str]]:
-        """(seq, speaker, modality, text) of one session's sources up to ``max_seq``, in sequence
-        order; ``key`` is (subject, robot, session)."""
-
-    @staticmethod
-    def session_field(conn: Tx, key: tuple[str, str, str], column: str) -> Any:
-        """One column (``start_time`` or ``topic_id``) of a session, or None."""
-
-    @staticmethod
-    def session_rows(conn: Tx, subject_id: str) -> list[SessionRow]:
-        """A subject's sessions in chronological order (start time, then ID)."""
-
-    @staticmethod
-    def session_source_mean(conn: Tx, subject_id: str, robot_id: str,
-                            session_id: str, max_seq: int | None = None
-                            ) -> tuple[np.ndarray | None, int, str]:
-        """Mean of the session's source vectors (of one model), with how many and which model.
-        ``max_seq`` limits it to sources up to that sequence number."""
-
-    @staticmethod
-    def session_vectors(conn: Tx, subject_id: str,
-                        vertices: Sequence[str] | None = None) -> dict[str, np.ndarray]:
-        """Stored session embeddings of a subject (or of the given session vertices)."""
-
-    @staticmethod
-    def sessions_with_vectors(conn: Tx, subject_id: str) -> set[str]:
-        """Session vertices of a subject that have an embedding."""
-
-    @staticmethod
-    def put_session_vector(conn: Tx, subject_id: str, vertex: str,
-                           model: str, vec: np.ndarray) -> None:
-        """Store (replace) a session vertex's embedding."""
-
-    @staticmethod
-    def topic_rows(conn: Tx, subject_id: str) -> list[TopicRow]:
-        """A subject's topics, in topic order."""
-
-    @staticmethod
-    def replace_topics(conn: Tx, subject_id: str,
-                       topics: Sequence[tuple[int, str, np.ndarray | None, int]]) -> None:
-        """Replace a subject's topics with (topic_id, label, centroid, n_sessions) rows."""
-
-    @staticmethod
-    def set_session_topics(conn: Tx, subject_id: str,
-                           rows: Sequence[tuple[str, str, int | None]]) -> None:
-        """Set (robot_id, session_id, topic_id) assignments."""
-
-    @staticmethod
-    def member_edges(conn: Tx, subject_id: str, type_: str,
-                     src_prefix: str) -> list[Edge]:
-        """A subject's edges of one type whose source starts with ``src_prefix``."""
-
-    @staticmethod
-    def reset_hierarchy(conn: Tx, subject_id: str) -> None:
-        """Drop a subject's topics, session embeddings and session/topic edges."""
 
     # -- evidence graph reads ----------------------------------------------------------------
 

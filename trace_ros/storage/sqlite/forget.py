@@ -16,10 +16,10 @@ from typing import Any
 
 from ...errors import ValidationError, check_text
 from ..records import WINDOW_BEFORE, Scope
+from ..validity import recompute_validity
 from .base import SqliteBase
 from .graph import GraphStore
 from .rows import _CHUNK, scope_filter
-from .validity import recompute_validity
 
 
 class ForgetOps(SqliteBase):

@@ -28,3 +28,5 @@ from .vectors import VectorStore
 class Ledger(SourceStore, ForgetOps, JobStore, VectorStore, SearchReads, AuditStore,
              Maintenance, GraphStore, ExploreStore, SpatialReads, SqliteBase):
     """The SQLite authority. Thread-safe within a process; safe across processes."""
+
+    graph = GraphStore  # the transaction statements (``contract.GraphStatements``)
