@@ -1,12 +1,13 @@
 """The ``trace-ros`` command line: the engine without ROS, plus bring-up, demo and benchmarks.
 
 Subcommands: up, demo, record, ingest, export, consolidate, query, graph, stats, forget, rebuild,
-bench, explore.
+bench, explore, ledger grant.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sqlite3
 import sys
@@ -325,6 +326,41 @@ def cmd_sync(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_ledger_grant(args: argparse.Namespace) -> int:
+    """Confine a database role to its subjects (``storage.postgresql.roles``)."""
+    from .storage.postgresql.roles import grant_subjects
+    from .storage.url import POSTGRESQL, parse_ledger_url
+
+    url = parse_ledger_url(args.ledger_url, "--ledger-url")
+    if url.engine != POSTGRESQL:
+        raise ValidationError("--ledger-url", "row-level security needs a postgresql:// ledger")
+    grant = grant_subjects(url, args.role, args.subject)
+    if args.json:
+        print(json.dumps(dataclasses.asdict(grant)))
+        return 0
+    print(f"{'created' if grant.created else 'updated'} role {grant.role}: subjects "
+          f"{', '.join(grant.subjects)}; {len(grant.confined) + len(grant.through_parent)} "
+          f"tables confined by subject")
+    if grant.unconfined:
+        print(f"not confined (no subject_id): {', '.join(grant.unconfined)}")
+    return 0
+
+
+def _role(text: str) -> str:
+    from .storage.postgresql.roles import check_role
+
+    try:
+        return check_role(text)
+    except ValidationError as exc:
+        raise argparse.ArgumentTypeError(exc.reason) from None
+
+
+def _subject(text: str) -> str:
+    if not text.strip() or "\x00" in text:
+        raise argparse.ArgumentTypeError(f"must be a non-empty subject ID, got {text!r}")
+    return text
+
+
 def _delegate(module: str, argv: list[str]) -> int:
     import importlib
 
@@ -427,6 +463,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--batch", type=positive_int, default=500, help="sources per batch")
     p.add_argument("--json", action="store_true", help="one JSON object on the last line")
     p.set_defaults(func=cmd_sync)
+
+    ledger = sub.add_parser("ledger", help="administer a fleet ledger (PostgreSQL)")
+    admin = ledger.add_subparsers(dest="action", required=True)
+    p = admin.add_parser("grant", help="create a database role that can read and write only "
+                                       "the given subjects (row-level security)")
+    p.add_argument("--ledger-url", metavar="URL", required=True,
+                   help="postgresql://owner@host:port/db, as the tables' owner or a superuser")
+    p.add_argument("--role", type=_role, required=True,
+                   help="the role to confine (created with LOGIN if missing)")
+    p.add_argument("--subject", type=_subject, action="append", required=True,
+                   help="a subject ID the role may use (repeat; replaces its earlier set)")
+    p.add_argument("--json", action="store_true", help="one JSON object")
+    p.set_defaults(func=cmd_ledger_grant)
     return parser
 
 

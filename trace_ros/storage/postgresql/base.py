@@ -18,7 +18,7 @@ from typing import Any, Self
 from ...errors import LedgerError
 from ..settings import LedgerConfig
 from ..url import LedgerURL
-from .migrations import migrate
+from .migrations import MIGRATIONS, applied, migrate
 
 INSTALL_HINT = "pip install 'psycopg[binary]' psycopg-pool pgvector (see requirements.txt)"
 
@@ -62,7 +62,10 @@ class PgBase:
             first = conninfo(url)
             first.setdefault("connect_timeout", int(timeout_s))
             with psycopg.connect(**first) as conn:
-                migrate(conn)
+                # A current schema needs no DDL: a role confined to its subjects
+                # (storage/postgresql/roles.py) may read schema_version but not create.
+                if applied(conn) != [m.name for m in MIGRATIONS]:
+                    migrate(conn)
         except RuntimeError as exc:
             raise LedgerError(f"{url}: {exc}; upgrade trace_ros to use it") from exc
         except psycopg.Error as exc:
