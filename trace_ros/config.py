@@ -173,6 +173,19 @@ class ConsolidationConfig:
 
 
 @dataclass
+class SyncConfig:
+    """Continuous sync of the memory node (``trace_ros.syncloop``)."""
+
+    # The ledger this node pushes its sources and tombstones to, as `trace-ros sync --to`
+    # does (a fleet's postgresql://…, or a sqlite:///… file); empty: no continuous sync.
+    to_url: str = ""
+    # Seconds between sync rounds (and between retries while the target is unreachable).
+    period_s: float = 30.0
+    # Sources per batch (one watermark update each).
+    batch: int = 500
+
+
+@dataclass
 class MemoryConfig:
     ledger: LedgerConfig = field(default_factory=LedgerConfig)
     capture: CaptureConfig = field(default_factory=CaptureConfig)
@@ -180,6 +193,7 @@ class MemoryConfig:
     recall: RecallConfig = field(default_factory=RecallConfig)
     reader: ReaderConfig = field(default_factory=ReaderConfig)
     consolidation: ConsolidationConfig = field(default_factory=ConsolidationConfig)
+    sync: SyncConfig = field(default_factory=SyncConfig)
 
     def to_flat(self) -> dict[str, Any]:
         """Dotted-name view: ``{"ledger.db_path": ..., ...}``."""
@@ -209,6 +223,10 @@ class MemoryConfig:
     def validate(self) -> None:
         if self.ledger.url:
             parse_ledger_url(self.ledger.url, "ledger.url")
+        if self.sync.to_url:
+            parse_ledger_url(self.sync.to_url, "sync.to_url")
+        if self.sync.period_s <= 0.0 or self.sync.batch < 1:
+            raise ConfigError("sync.period_s and sync.batch: must be positive")
         if self.ledger.synchronous.upper() not in {"OFF", "NORMAL", "FULL", "EXTRA"}:
             raise ConfigError("ledger.synchronous: must be OFF, NORMAL, FULL or EXTRA")
         if self.embed.backend not in {"onnx", "torch"}:

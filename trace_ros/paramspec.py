@@ -98,11 +98,19 @@ SPECS: dict[str, ParamSpec] = {
     "consolidation.llm_edge_confidence": ParamSpec(
         "Confidence of an edge the LLM extractor proposed that passed the rules' checks",
         dynamic=True, min=0.0, max=1.0),
+    "sync.to_url": ParamSpec("Ledger URL the memory node pushes its sources and tombstones "
+                             "to in the background, as `trace-ros sync --to` (e.g. the "
+                             "fleet's postgresql://user@host:port/db); empty: off"),
+    "sync.period_s": ParamSpec("Seconds between background sync rounds (and retries while "
+                               "the target is unreachable)", dynamic=True, min=0.1,
+                               max=86400.0),
+    "sync.batch": ParamSpec("Sources per background sync batch", dynamic=True, min=1,
+                            max=100000),
 }
 
 # Which config sections each node uses (and therefore declares).
 NODE_SECTIONS: dict[str, tuple[str, ...]] = {
-    "memory_node": ("ledger", "capture"),
+    "memory_node": ("ledger", "capture", "sync"),
     "consolidation_node": ("ledger", "embed", "consolidation"),
     "query_node": ("ledger", "embed", "recall", "reader"),
 }

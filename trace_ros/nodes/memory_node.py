@@ -38,6 +38,7 @@ from trace_ros.nodes.params import NodeParam
 from trace_ros.paramspec import ParamSpec
 from trace_ros.srv import Forget
 from trace_ros.storage import open_ledger
+from trace_ros.syncloop import SyncLoop, loop_for
 
 OWN: dict[str, NodeParam] = {
     "qos_depth": NodeParam(1000, ParamSpec(
@@ -80,6 +81,7 @@ class MemoryNode(ManagedNode):
         self.acks: Any = None
         self._event_subs: list[Any] = []
         self._forget: Any = None
+        self.sync: SyncLoop | None = None
 
     def configure(self, config: MemoryConfig) -> None:
         self.ledger = open_ledger(config.ledger_url, config.ledger)
@@ -101,8 +103,17 @@ class MemoryNode(ManagedNode):
                 (DialogueEvent, DIALOGUE_TOPIC, convert.dialogue_to_event),
                 (PerceptionEvent, PERCEPTION_TOPIC, convert.perception_to_event))]
         self._forget = self.create_service(Forget, FORGET_SERVICE, self._on_forget)
+        log = self.get_logger()
+        self.sync = loop_for(self.ledger, self.config, on_error=log.error, on_recover=log.info)
+        if self.sync is not None:  # pushes this ledger to sync.to_url on its own thread
+            log.info(f"syncing to {self.sync.target_name} every "
+                     f"{self.config.sync.period_s:g} s")
+            self.sync.start()
 
     def deactivate(self) -> None:
+        if self.sync is not None:
+            self.sync.stop()
+            self.sync = None
         for sub in self._event_subs:
             self.destroy_subscription(sub)
         self._event_subs = []
@@ -183,7 +194,8 @@ class MemoryNode(ManagedNode):
                 "batches": self.writer.batches, "last_batch_size": size,
                 "last_batch_ms": round(seconds * 1000.0, 3), "pending_jobs": jobs["pending"],
                 "generation": self.ledger.generation(), "db_path": str(self.ledger.path),
-                "dropped_events": self.dropped}
+                "dropped_events": self.dropped,
+                **(self.sync.state() if self.sync is not None else {"sync_state": "off"})}
 
     def health(self, values: dict[str, Any]) -> tuple[str, str]:
         assert self.config is not None
