@@ -145,3 +145,40 @@ def test_revision_judgements_both_ways() -> None:
                                     frozenset(), frozenset(), thing)
     assert revision.same_holder("Isla's swimming clashes, so the dentist moved me to Friday.",
                                 frozenset(), frozenset(), revision.keys("dentist"))
+
+
+def test_someone_elses_news_does_not_supersede(ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    history(ledger, encoder, [
+        (6, "Nia", "I'm on the early shift all month, six till two."),
+        *CHATTER,
+        (9, "Nia", "My brother Tom just started on the late shift at the depot, two till ten."),
+    ])
+    res = ask(ledger, encoder, "What shift am I on?")
+    assert res.source_ids[:1] == ["t0"], (res.answer, res.source_ids)
+
+
+def test_the_persons_words_come_before_the_robots_echo(ledger: Ledger,
+                                                        encoder: MiniLMEncoder) -> None:
+    history(ledger, encoder, [
+        (6, "Nia", "The vet booked Rex's check-up for Tuesday at 4."),
+        *CHATTER,
+        (9, "Nia", "The vet rang, Rex's check-up is Thursday at 5 now."),
+        (9, "robot", "Noted: Rex's check-up on Thursday at 5."),
+    ])
+    res = ask(ledger, encoder, "When is Rex's check-up?")
+    assert res.status == "answered", res.message
+    assert res.source_ids[0] == "t4", (res.answer, res.source_ids)
+    assert "t4" in {e.source_id for e in res.evidence}
+
+
+def test_about_another_both_ways() -> None:
+    none: frozenset[str] = frozenset()
+    assert revision.about_another("my neighbour's cat is orange too, Mango", none)
+    assert revision.about_another("Funny, Eileen next door has just been put on ibuprofen.", none)
+    assert revision.about_another("my flatmate Dev is doing keto", none)
+    assert not revision.about_another("my flatmate Dev is doing keto", frozenset({"dev",
+                                                                                  "flatmate"}))
+    assert not revision.about_another("Carol has changed her days, so I'm to go on Thursdays.",
+                                      none)
+    assert not revision.about_another("Dr Ahmed rang. My kidneys aren't happy.", none)
+    assert not revision.about_another("got a new number finally, 07700 900 412", none)

@@ -192,13 +192,31 @@ def load(data: Path = DATA, locomo_path: Path | None = None) -> Natural:
 # -- scoring ------------------------------------------------------------------------
 
 def answer_holds(answer: str, aliases: Iterable[str]) -> bool:
-    """Whether the answer names an expected alias as whole words (case and articles aside)."""
-    got = " " + re.sub(r"[^a-z0-9:]+", " ", norm(answer)) + " "
+    """Whether the answer names an expected alias as whole words (case and articles
+    aside). A date matches in any order and with or without ordinal endings: "1 August
+    2025" holds "august 1st"."""
+    got_words = _plain(answer).split()
+    got = " " + " ".join(got_words) + " "
     for alias in aliases:
-        a = re.sub(r"[^a-z0-9:]+", " ", norm(alias)).strip()
+        a = _plain(alias)
         if a and f" {a} " in got:
             return True
+        parts = [w for w in a.split() if w not in ("of", "the")]
+        if parts and _MONTHS & set(parts) and set(parts) <= set(got_words):
+            return True
     return False
+
+
+_MONTHS = frozenset("""january february march april may june july august september october
+november december""".split())
+_SHORT = {m[:3]: m for m in _MONTHS} | {"sept": "september"}
+
+
+def _plain(text: str) -> str:
+    """Lower-case words and numbers, ordinal endings dropped ("12th" -> "12")."""
+    t = re.sub(r"[^a-z0-9:]+", " ", norm(text))
+    t = re.sub(r"\b(\d+)(?:st|nd|rd|th)\b", r"\1", t)
+    return " ".join(_SHORT.get(w, w) for w in t.split())
 
 
 # (subject_id, question, ask_time) -> an object with status, answer, source_ids

@@ -137,6 +137,27 @@ def same_holder(text: str, asked: frozenset[str], anchor: frozenset[str],
     return True
 
 
+_FIRST_PERSON = frozenset("i im ive id ill me myself we were weve us our ours".split())
+
+
+def about_another(text: str, named: frozenset[str]) -> bool:
+    """Whether ``text`` speaks of someone else's state, not the speaker's: it names a
+    holder outside ``named`` (the people a question or an earlier statement already
+    names) and has no first-person word ("I", "we", "my" before a thing rather than a
+    relative): "my flatmate Dev is doing keto", "Eileen next door has just been put on
+    ibuprofen gel"."""
+    ws = _WORDS_LOWER.findall(text.lower())
+    if _FIRST_PERSON & set(w.replace("'", "") for w in ws):
+        return False
+    if any(w in ("my", "mine") and (i + 1 == len(ws) or ws[i + 1].split("'")[0] not in KIN)
+           for i, w in enumerate(ws)):
+        return False
+    return bool(holders(text) - named)
+
+
+_WORDS_LOWER = re.compile(r"[a-z]+(?:'[a-z]+)?")
+
+
 @lru_cache(maxsize=65536)
 def holders(text: str) -> frozenset[str]:
     """Whom a text speaks of besides its speaker: capitalised names and kinship words
@@ -183,23 +204,18 @@ CLOSE = 0.6
 NEAR = 0.5
 
 
-def joins(anchor: str, later: str, thing: frozenset[str], asked: frozenset[str],
-          cos: float, same_speaker: bool = True) -> str:
-    """Why ``later`` speaks of the thing ``anchor`` states ('' when it does not): it
-    shares a ``thing`` stem; or it names a value the anchor stated that the question
-    (``asked``: its stems) does not ("Sundays, not Saturdays", "a week later than the
-    twelfth"); or its vector is ``CLOSE`` to the anchor's. Names of people are never
-    the thing or its value; only the anchor's speaker revises it."""
+def joins(later: str, thing: frozenset[str], cos: float, same_speaker: bool = True) -> str:
+    """Why ``later`` speaks of the thing the anchor states ('' when it does not): it
+    shares a ``thing`` stem (a word of the question that the anchor states too), or its
+    vector is ``NEAR`` the anchor's. Only the anchor's speaker revises it, and a record
+    that marks a value as carrying on without naming the thing restates another
+    ("quiz night's still …"). Which of two such records is current is the ledger's
+    order; whether it states a value at all is ``states_value``'s to say."""
     if not same_speaker or (continues(later) and not keys(later) & thing):
-        return ""  # another's words, or a value that carries on ("quiz night's still …")
-    if keys(later) & thing and (values_named(later) - values_named(anchor) or cos >= CLOSE):
+        return ""
+    if keys(later) & thing:
         return "shares " + "/".join(sorted(keys(later) & thing))
-    if other_event(anchor, later, asked):
-        return ""  # "my piano lesson is on the 26th" names a day, of another appointment
-    old = values_named(anchor) - asked
-    if old & values_named(later):
-        return "names the earlier value " + "/".join(sorted(old & values_named(later)))
-    if cos >= CLOSE:
+    if cos >= NEAR:
         return f"close (cosine {cos:.2f})"
     return ""
 

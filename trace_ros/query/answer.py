@@ -144,6 +144,8 @@ class QueryEngine:
                                graph.reader_resolution if graph is not None else None)
         timings["read"] = _ms(t)
         result = self.check(plan, packed, out, timings)
+        if self.on("currentness"):
+            self.own_words(req, result, recalled.generation)
         if graph is not None:
             self.graph_stage.finish(graph, result)
         result.routes = self.route_report(recalled, ranked)
@@ -340,12 +342,7 @@ class QueryEngine:
             return {s: (r, cos[s]) for s, r in got.items() if _in_scope(r, req.scope)}
 
         def prior(seq: int) -> SourceRecord | None:
-            got = self.records.get([seq - 1, seq], generation)
-            rec, before = got.get(seq), got.get(seq - 1)
-            if before is None or rec is None or before.session_id != rec.session_id \
-                    or not _in_scope(before, req.scope):
-                return None
-            return before
+            return self.prior_turn(seq, req.scope, generation)
 
         def related(text: str) -> dict[int, SourceRecord]:
             hits = rc.lexical(self.ledger, req.scope, text, current.POOL)
@@ -370,6 +367,32 @@ class QueryEngine:
             if said is not None and current.echoes(first, said, req.scope.robot_id):
                 graph.lead.insert(0, said.source_id)
         timings["currentness"] = _ms(t)
+
+    def prior_turn(self, seq: int, scope: Scope, generation: int) -> SourceRecord | None:
+        """The turn before ``seq`` in its session, within ``scope``, or None."""
+        got = self.records.get([seq - 1, seq], generation)
+        rec, before = got.get(seq), got.get(seq - 1)
+        if before is None or rec is None or before.session_id != rec.session_id \
+                or not _in_scope(before, scope):
+            return None
+        return before
+
+    def own_words(self, req: QueryRequest, result: QueryResult, generation: int) -> None:
+        """A robot's turn that repeats what the person said just before is not where the
+        answer comes from: the person's statement is cited first (and shown), the
+        robot's echo after it. Whatever stage chose the echo (reader, graph, ranking)."""
+        if result.status != "answered" or not result.source_ids:
+            return
+        by_id = {i.source_id: i for i in result.evidence}
+        first = by_id.get(result.source_ids[0])
+        if first is None:
+            return
+        said = self.prior_turn(first.record.seq, req.scope, generation)
+        if said is None or not current.echoes(first.record, said, req.scope.robot_id):
+            return
+        if said.source_id not in by_id:
+            result.evidence.append(EvidenceItem(said, first.score, {"echoed": 1}))
+        result.source_ids = list(dict.fromkeys([said.source_id, *result.source_ids]))
 
     def pack(self, req: QueryRequest, ranked: list[Fused], timings: dict[str, float],
              graph: GraphOutcome | None = None, recalled: Recalled | None = None) -> Pack:

@@ -12,11 +12,11 @@ same thing:
 2. then over the later records the question recalls, those whose vector is near
    the anchor's and those a text search for the anchor finds — kept when they are
    a statement by the anchor's speaker (not the robot's echo, not a question) that
-   joins the anchor (``revision.joins``): it shares a word of the question (the
-   *thing*) and names a new value, or names the value the anchor stated ("Sundays,
-   not Saturdays"), or is close to it and recalled by the question; and names no
-   other holder ("my sister's appointment") or other event ("my piano lesson is on
-   the 26th"), and states a value of the kind asked (a time for "when").
+   joins the anchor (``revision.joins``: it shares a word of the question that the
+   anchor states, the *thing*, or its vector is near the anchor's), is not about
+   someone else ("my brother just started on lates", ``revision.about_another``;
+   "my sister's appointment", ``same_holder``), and states a value of the kind asked
+   (a time for "when").
 
 The latest such record leads the evidence and the anchor follows, marked
 superseded (with the earlier recalled records of the same thing); a restatement
@@ -34,6 +34,7 @@ from dataclasses import dataclass
 
 from ..language.revision import (
     KIN,
+    about_another,
     holders,
     holders_stems,
     is_value_word,
@@ -79,18 +80,22 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     without sharing its vector or the question's words)."""
     q_terms = question_terms(question)
     pool = [f for f in ranked[:POOL] if f.seq in records]
+    asked_holders = holders(question)
+    # Whose state is asked is the speaker's or someone the question names; for "who"
+    # the names are the values.
+    others = answer_type != "person"
     anchor: SourceRecord | None = None
     for f in pool[:ANCHORS]:
         rec: SourceRecord | None = records[f.seq]
         if rec is not None and not _statement(rec, robot_id):
             rec = prior(f.seq)  # the robot's echo: the turn it answers
         # The best person's statement that shares a word with the question.
-        if rec is not None and _statement(rec, robot_id) and keys(rec.text) & q_terms:
+        if rec is not None and _statement(rec, robot_id) and keys(rec.text) & q_terms \
+                and not (others and about_another(rec.text, asked_holders)):
             anchor = rec
             break
     if anchor is None:
         return None
-    asked_holders = holders(question)
     anchor_holders = holders(anchor.text)
     # What the question asks about; a relative of the speaker named in it is the holder.
     thing = q_terms - {t for t in q_terms if t in KIN} - holders_stems(question) \
@@ -117,8 +122,9 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             continue
         # Closeness alone counts only for a record the question itself recalls.
         cos = close.get(seq, (rec, 0.0))[1] if seq in recalled else 0.0
-        link = joins(anchor.text, rec.text, thing, q_terms, cos, rec.speaker == anchor.speaker)
-        if not link or not same_holder(rec.text, asked_holders, anchor_holders, thing):
+        link = joins(rec.text, thing, cos, rec.speaker == anchor.speaker)
+        if not link or not same_holder(rec.text, asked_holders, anchor_holders, thing) \
+                or (others and about_another(rec.text, asked_holders | anchor_holders)):
             continue  # another thing, or someone else's: another person's appointment
         if not states_value(rec.text, answer_type, anchor.text):
             continue

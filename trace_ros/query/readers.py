@@ -53,6 +53,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from ..config import ReaderConfig
 from ..errors import ModelUnavailableError
+from ..language.revision import about_another, holders
 from ..language.text import SENTENCE, STOPWORDS, stem, stems, words
 from ..language.text import sentences as split_sentences
 from ..language.vocab import is_robot
@@ -671,6 +672,12 @@ class ExtractiveReader:
             # Revisions of one state match the question about equally well in content;
             # recall order must not decide which is current, so compare overlap only.
             live = [s for s in scored if not s.item.routes.get("superseded")] or scored
+            if plan.answer_type != "person":
+                # Not a revision of the asker's state: someone else's ("my brother just
+                # started on the late shift" for "What shift am I on?").
+                named = holders(question)
+                live = [s for s in live if not about_another(s.item.record.text, named)] \
+                    or live
             top = max(s.overlap for s in live)
             revisions = [s for s in live if s.overlap >= self.near_best * top]
             chosen = [max(revisions, key=lambda s: (s.item.record.source_time, s.item.record.seq))]
