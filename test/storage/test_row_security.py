@@ -109,6 +109,7 @@ def test_the_role_cannot_change_or_add_another_subjects_rows(
     owner, url, _role = confined
     with _connect(owner.url) as admin, _connect(url) as conn:
         before = _counts(admin)
+        moved = set()
         for table, columns in _tables(admin).items():
             if "subject_id" not in columns:
                 continue
@@ -118,8 +119,12 @@ def test_the_role_cannot_change_or_add_another_subjects_rows(
             assert conn.execute(f"DELETE FROM {q} WHERE subject_id = 'carol'").rowcount == 0
             assert conn.execute(f"DELETE FROM {q} WHERE subject_id NOT IN ('ann', 'bob')"
                                 ).rowcount == 0
-            with pytest.raises(psycopg.errors.InsufficientPrivilege):
-                conn.execute(f"UPDATE {q} SET subject_id = 'carol' WHERE subject_id = 'ann'")
+            if conn.execute(f"SELECT count(*) FROM {q} WHERE subject_id = 'ann'").fetchone()[0]:
+                with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                    conn.execute(f"UPDATE {q} SET subject_id = 'carol' "
+                                 "WHERE subject_id = 'ann'")
+                moved.add(table)
+        assert {"sources", "jobs", "sessions", "vectors", "audit", "subject_queues"} <= moved
         assert conn.execute("DELETE FROM audit_sources WHERE source_id LIKE 'carol%'"
                             ).rowcount == 0
         bad_inserts = (
