@@ -158,9 +158,11 @@ _TABLE_SQL = re.compile(r"\b(UPDATE|INSERT\s+(OR\s+\w+\s+)?INTO|DELETE\s+FROM|FR
                         r"(jobs|vectors|audit|audit_sources)\b", re.I)
 
 
-# The ledger engines and their mixin modules (their base classes) are where SQL lives.
+# The ledger engines, their mixin modules (their base classes) and their transaction
+# statements (``ledger.graph``) are where SQL lives.
 _LEDGER_FILES = {Path(inspect.getsourcefile(c) or "").resolve()
-                 for engine in (Ledger, PgLedger) for c in engine.__mro__
+                 for engine in (Ledger, PgLedger, Ledger.graph, PgLedger.graph)
+                 for c in engine.__mro__
                  if c.__module__.startswith("trace_ros.")}
 
 

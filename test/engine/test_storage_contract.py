@@ -127,26 +127,15 @@ def test_no_sql_outside_the_storage_package() -> None:
     assert not found, found
 
 
-# What the PostgreSQL engine has ported so far: each with the contract's parameters.
-PG_PORTED = ("store_sources", "get_sources", "get_sources_by_seq", "sources_in_scope",
-             "count_sources", "seqs_of", "source_counts", "forget", "claim_jobs", "job_holders",
-             "expire_leases", "held_jobs", "complete_jobs", "fail_jobs", "defer_jobs",
-             "job_counts", "job_errors", "write", "read", "query", "generation",
-             "generation_of", "bump_generation", "marks", "last_seq", "meta_value", "close",
-             "session_before", "put_vectors", "vector_models", "model_changed",
-             "sources_to_reembed", "sources_without_window", "put_window_vectors",
-             "replace_vectors", "drop_other_vectors", "source_vectors_after",
-             "write_audit", "perception_labels", "perceptions")
-
-
-@pytest.mark.parametrize("name", PG_PORTED)
-def test_postgresql_engine_keeps_the_contract_it_ports(name: str) -> None:
+@pytest.mark.parametrize("name", _members(LedgerContract))
+def test_postgresql_ledger_fulfils_the_contract(name: str) -> None:
     from trace_ros.storage.postgresql import PgLedger
 
-    promised = inspect.getattr_static(LedgerContract, name)
-    actual = inspect.getattr_static(PgLedger, name)
-    assert isinstance(actual, staticmethod) == isinstance(promised, staticmethod), name
-    want = inspect.signature(getattr(LedgerContract, name))
-    got = inspect.signature(getattr(PgLedger, name))
-    assert [(p.name, p.kind, p.default) for p in got.parameters.values()] == \
-        [(p.name, p.kind, p.default) for p in want.parameters.values()], name
+    _same_shape(LedgerContract, PgLedger, name)
+
+
+@pytest.mark.parametrize("name", _members(GraphStatements))
+def test_postgresql_graph_statements_fulfil_the_contract(name: str) -> None:
+    from trace_ros.storage.postgresql import PgLedger
+
+    _same_shape(GraphStatements, PgLedger.graph, name)

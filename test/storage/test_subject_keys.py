@@ -85,6 +85,28 @@ STATEMENT_GAPS = {
     "vectors.sources_without_window": 1,
     "vectors.replace_vectors": 1,
     "vectors.drop_other_vectors": 1,
+    # The graph, search and maintenance port: fleet-wide reads and sweeps (all subjects
+    # when none is given), statements by fact/edge/source ID that the contract gives no
+    # subject, and BM25's ledger-wide statistics (FTS5's meaning).
+    "explore.subject_summaries": 2,
+    "forget.forget_derived": 1,
+    "graph_reads.graph_counts": 6,
+    "graph_reads.graph_snapshot": 5,
+    "graph_writes.clear_all_graph": 7,
+    "graph_writes.delete_edges": 1,
+    "graph_writes.delete_facts": 4,
+    "graph_writes.fact_edges": 1,
+    "graph_writes.facts_of_sources": 1,
+    "graph_writes.origins": 1,
+    "graph_writes.set_edges_invalidated": 1,
+    "graph_writes.set_fact_state": 1,
+    "graph_writes.source_vector": 1,
+    "maintenance.orphans": 3,
+    "maintenance.reset_derived": 3,
+    "maintenance.stats": 4,
+    "rows.fact_rows": 1,
+    "search._bm25_terms": 1,
+    "search._rebuild_source_lex": 3,
 }
 
 

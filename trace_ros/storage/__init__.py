@@ -1,7 +1,7 @@
 """The storage package: every SQL statement of the ledger, grouped by concern and engine.
 
-``contract`` names what the layers above use; ``sqlite`` (the embedded default, complete)
-and ``postgresql`` (a fleet's ledger, partly ported) implement it; ``records`` holds the
+``contract`` names what the layers above use; ``sqlite`` (the embedded default) and
+``postgresql`` (a fleet's ledger) implement all of it; ``records`` holds the
 engine-neutral records, ``settings`` the ``ledger.*`` settings, ``url`` parses
 ``ledger.url``; ``open_ledger`` opens the engine a URL names. Nothing in this package
 imports a module above it (capture, consolidation, state, query, nodes).
@@ -34,20 +34,21 @@ def open_ledger(url: LedgerURL, config: LedgerConfig | None = None, *, create: b
 
         return Ledger(url.path, config, create=create)
     if url.engine == POSTGRESQL:
-        # storage.postgresql.PgLedger holds sources, tombstones, jobs, vectors, audit and
-        # perceptions so far; the nodes and commands need the whole contract (search, graph).
-        raise LedgerError(f"{field}: PostgreSQL engine not available in this build for the "
-                          f"nodes and commands ({url}: only sources, tombstones, jobs, "
-                          "vectors, audit and perceptions are ported); use a sqlite: URL")
+        from .postgresql import PgLedger
+
+        try:
+            return PgLedger(url, config)  # type: ignore[return-value]
+        except LedgerError as exc:
+            raise LedgerError(f"{field}: {' '.join(str(exc).split())}") from None
     raise LedgerError(f"{field}: cannot open {url}")
 
 
 def open_sources_ledger(url: LedgerURL, config: LedgerConfig | None = None, *,
                         create: bool = False, field: str = "ledger.url") -> Any:
-    """Open ``url`` for what every engine implements so far — sources, tombstones and
-    forget, jobs, meta — as ``trace-ros sync`` needs (``open_ledger`` opens only engines
-    that implement the whole contract). Raises ``LedgerError`` (``field`` named) when the
-    ledger is missing (SQLite without ``create``) or cannot be reached."""
+    """Open ``url`` for what ``trace-ros sync`` needs — sources, tombstones and forget,
+    jobs, meta — without creating a missing SQLite file unless ``create``. Raises
+    ``LedgerError`` (``field`` named) when the ledger is missing (SQLite without
+    ``create``) or cannot be reached."""
     if url.engine == SQLITE and url.path is not None:
         from .sqlite.ledger import Ledger
 

@@ -22,4 +22,8 @@ def graph_of(tx: Any) -> Any:
         from .sqlite.graph import GraphStore
 
         return GraphStore
+    if type(tx).__module__.startswith("psycopg"):
+        from .postgresql.graph import PgGraph
+
+        return PgGraph
     raise LedgerError(f"not a ledger transaction: {type(tx).__name__}")

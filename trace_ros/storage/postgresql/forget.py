@@ -2,22 +2,26 @@
 audit rows that showed them, leave content-free tombstones, recount the subjects'
 sessions, move the generation.
 
-Sources, jobs, sessions, tombstones, vectors and audit exist on this engine so far; the
-evidence graph joins here when it is ported, and so does what SQLite's
-forget does after deleting (no copy of the text left in the files: on PostgreSQL, VACUUM
-of the touched tables; WAL, replicas and backups are the operator's to purge).
+The sources' lexical rows go with them (by cascade; the subjects' statistics are counted
+again), and ``forget_derived`` removes the evidence graph derived only from them, as on
+SQLite. What SQLite's forget does after deleting (no copy of the text left in the files)
+is on PostgreSQL a VACUUM of the touched tables; WAL, replicas and backups are the
+operator's to purge.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ...errors import ValidationError, check_text
 from ..records import WINDOW_BEFORE, Scope
+from ..validity import recompute_validity
 from .audit import PgAuditStore
+from .graph import PgGraph
 from .jobs import PgJobStore
+from .lexindex import recount_source_lex
 from .sources import scope_filter
 from .vectors import PgVectorStore
 
@@ -52,6 +56,9 @@ class PgForget(PgJobStore, PgVectorStore, PgAuditStore):
             rows = conn.execute("DELETE FROM sources WHERE source_id = ANY(%s) "
                                 "RETURNING source_id, subject_id", (doomed,)).fetchall()
             removed = [r[0] for r in rows]
+            subjects = sorted({r[1] for r in rows})
+            recount_source_lex(conn, subjects)
+            self.forget_derived(conn, removed, subjects, PgGraph.generation_now(conn) + 1)
             self._forget_audit(conn, removed)
             if scope is not None and not source_ids:
                 conn.execute("DELETE FROM audit WHERE subject_id = %s", (scope.subject_id,))
@@ -63,7 +70,7 @@ class PgForget(PgJobStore, PgVectorStore, PgAuditStore):
                     "INSERT INTO tombstones (source_id, removed_at) SELECT unnest(%s::text[]), "
                     "%s ON CONFLICT (source_id) DO UPDATE SET removed_at = excluded.removed_at",
                     (removed, now))
-            for subject in sorted({r[1] for r in rows}):
+            for subject in subjects:
                 conn.execute("DELETE FROM sessions WHERE subject_id = %s", (subject,))
                 conn.execute(
                     "INSERT INTO sessions (subject_id, robot_id, session_id, start_time, "
@@ -112,3 +119,25 @@ class PgForget(PgJobStore, PgVectorStore, PgAuditStore):
             "(SELECT subject_id FROM sources WHERE source_id = ANY(%(ids)s)) "
             "WINDOW w AS (PARTITION BY subject_id, robot_id, session_id ORDER BY seq)) t "
             f"WHERE {hit})", {"ids": source_ids})
+
+    @staticmethod
+    def forget_derived(conn: Any, source_ids: Sequence[str],
+                       subjects: Iterable[str], generation: int = 0) -> None:
+        """Inside ``forget``'s transaction: remove the facts derived only from
+        ``source_ids`` and every edge touching them, recompute the state of the facts
+        they updated, contradicted or caused, and reset the hierarchy of the subjects
+        (their session embeddings and topic centroids held the forgotten text);
+        ``hierarchy.rederive_hierarchy`` or the next batch rebuilds it."""
+        subjects = list(subjects)
+        gone = [s for s in subjects if conn.execute(
+            "SELECT 1 FROM sources WHERE subject_id = %s LIMIT 1", (s,)).fetchone() is None]
+        for subject in gone:  # the whole subject went: drop its graph wholesale
+            PgGraph.clear_subject_graph(conn, subject)
+        doomed = PgGraph.facts_of_sources(conn, list(source_ids))
+        neighbours = PgGraph.delete_facts(conn, doomed) if doomed else set()
+        conn.execute("DELETE FROM fact_sources WHERE source_id = ANY(%s)", (list(source_ids),))
+        recompute_validity(conn, neighbours, generation)
+        for subject in subjects:
+            if subject not in gone:
+                PgGraph.reset_hierarchy(conn, subject)
+        PgGraph.mark_graph_changed(conn)

@@ -143,7 +143,115 @@ V4 = Migration(4, "p004_perception_labels", """
 CREATE INDEX sources_label ON sources (subject_id, modality, label, source_time);
 """)
 
-MIGRATIONS: tuple[Migration, ...] = (V1, V2, V3, V4)
+V5 = Migration(5, "p005_graph", """
+-- The evidence graph (DESIGN §2), keyed by subject first like every table. fid orders
+-- facts as SQLite's rowid does (ties of a lexical search keep insertion order); lex and
+-- n_tokens are the fact's lexical index (description, value, subject), written with it.
+CREATE TABLE facts (
+    subject_id TEXT NOT NULL,
+    fact_id TEXT NOT NULL,
+    fid BIGINT GENERATED ALWAYS AS IDENTITY,
+    robot_id TEXT NOT NULL DEFAULT '',
+    session_id TEXT NOT NULL DEFAULT '',
+    type TEXT NOT NULL CHECK (type IN
+        ('action', 'state_change', 'preference', 'plan', 'observation')),
+    participants TEXT NOT NULL DEFAULT '[]',
+    entity TEXT NOT NULL DEFAULT '',
+    relation TEXT NOT NULL DEFAULT '',
+    value TEXT NOT NULL DEFAULT '',
+    polarity INTEGER NOT NULL DEFAULT 1,
+    description TEXT NOT NULL,
+    anchor_time DOUBLE PRECISION NOT NULL,
+    anchor_text TEXT NOT NULL DEFAULT '',
+    anchor_fallback INTEGER NOT NULL DEFAULT 0,
+    valid_from DOUBLE PRECISION NOT NULL,
+    valid_to DOUBLE PRECISION,
+    known_from DOUBLE PRECISION NOT NULL,
+    known_to DOUBLE PRECISION,
+    status TEXT NOT NULL DEFAULT 'active'
+        CHECK (status IN ('active', 'superseded', 'revoked', 'unresolved')),
+    validity DOUBLE PRECISION NOT NULL DEFAULT 1.0,
+    source_seq BIGINT NOT NULL,
+    generation BIGINT NOT NULL DEFAULT 0,
+    extractor TEXT NOT NULL DEFAULT '',
+    lex tsvector NOT NULL DEFAULT ''::tsvector,
+    n_tokens INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (subject_id, fact_id)
+);
+CREATE INDEX facts_id ON facts (fact_id);
+CREATE INDEX facts_key ON facts (subject_id, entity, relation);
+CREATE INDEX facts_scope_time ON facts (subject_id, valid_from);
+CREATE INDEX facts_source_seq ON facts (source_seq);
+CREATE INDEX facts_generation ON facts (subject_id, generation);
+CREATE INDEX facts_lex ON facts USING gin (lex);
+
+-- Provenance: a fact is derived from one or more sources.
+CREATE TABLE fact_sources (
+    subject_id TEXT NOT NULL,
+    fact_id TEXT NOT NULL,
+    source_id TEXT NOT NULL,
+    PRIMARY KEY (subject_id, fact_id, source_id),
+    FOREIGN KEY (subject_id, fact_id) REFERENCES facts (subject_id, fact_id) ON DELETE CASCADE
+);
+CREATE INDEX fact_sources_fact ON fact_sources (fact_id);
+CREATE INDEX fact_sources_source ON fact_sources (source_id);
+
+-- Typed edges between vertices (fact IDs and hierarchy vertices, which carry their
+-- subject); the same (type, src, dst) is stored once.
+CREATE TABLE edges (
+    subject_id TEXT NOT NULL,
+    edge_id BIGINT GENERATED ALWAYS AS IDENTITY,
+    type TEXT NOT NULL CHECK (type IN ('updates', 'contradicts', 'causes', 'enables',
+        'prevents', 'before', 'in_session', 'in_topic', 'mentions')),
+    src TEXT NOT NULL,
+    dst TEXT NOT NULL,
+    confidence DOUBLE PRECISION NOT NULL DEFAULT 1.0,
+    justification TEXT NOT NULL DEFAULT '',
+    created_at DOUBLE PRECISION NOT NULL,
+    invalidated_at DOUBLE PRECISION,
+    generation BIGINT NOT NULL DEFAULT 0,
+    PRIMARY KEY (subject_id, edge_id),
+    UNIQUE (subject_id, type, src, dst)
+);
+CREATE INDEX edges_src ON edges (src, type);
+CREATE INDEX edges_dst ON edges (dst, type);
+CREATE INDEX edges_generation ON edges (subject_id, generation);
+
+CREATE TABLE topics (
+    subject_id TEXT NOT NULL,
+    topic_id INTEGER NOT NULL,
+    label TEXT NOT NULL DEFAULT '',
+    centroid BYTEA,
+    n_sessions INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (subject_id, topic_id)
+);
+INSERT INTO meta (key, value) VALUES ('graph_epoch', '') ON CONFLICT (key) DO NOTHING;
+""")
+
+V6 = Migration(6, "p006_lexical", """
+-- Lexical recall (BM25 with FTS5's meaning, storage/postgresql/search.py): each source's
+-- stemmed terms as a tsvector (text, speaker and subject positions weighted D, A and C)
+-- with its token count, and per subject the counts BM25's averages need.
+CREATE TABLE source_lex (
+    subject_id TEXT NOT NULL,
+    seq BIGINT NOT NULL REFERENCES sources (seq) ON DELETE CASCADE,
+    lex tsvector NOT NULL,
+    n_tokens INTEGER NOT NULL,
+    PRIMARY KEY (subject_id, seq)
+);
+CREATE INDEX source_lex_seq ON source_lex (seq);
+CREATE INDEX source_lex_terms ON source_lex USING gin (lex);
+
+CREATE TABLE lex_stats (
+    subject_id TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('source', 'fact')),
+    n_docs BIGINT NOT NULL DEFAULT 0,
+    n_tokens BIGINT NOT NULL DEFAULT 0,
+    PRIMARY KEY (subject_id, kind)
+);
+""")
+
+MIGRATIONS: tuple[Migration, ...] = (V1, V2, V3, V4, V5, V6)
 
 
 def applied(conn: Any) -> list[str]:

@@ -18,6 +18,7 @@ from typing import Any
 
 from ..records import NewSource, Scope, SourceRecord, StoreResult
 from .base import PgBase
+from .lexindex import index_sources
 
 SOURCE_COLUMNS = (
     "seq, source_id, subject_id, robot_id, session_id, modality, speaker, text, label, "
@@ -122,6 +123,7 @@ class PgSourceStore(PgBase):
             [list(c) for c in columns]).fetchall()
         seq_of = {r[0]: int(r[1]) for r in new}
         added = sorted(seq_of.values())
+        index_sources(conn, [(seq_of[r[0]], r[1], r[5], r[6]) for r in rows if r[0] in seq_of])
         conn.execute("INSERT INTO jobs (subject_id, source_seq, created_at, updated_at) "
                      "SELECT subject_id, seq, %s, %s FROM sources WHERE seq = ANY(%s) "
                      "ORDER BY seq", (now, now, added))

@@ -1,0 +1,204 @@
+"""Lexical terms and match expressions with the meaning SQLite's FTS5 gives them, for an
+engine that has no FTS5 (PostgreSQL ranks with BM25 from these, ``postgresql/search``).
+
+``terms`` splits text as FTS5's ``porter unicode61`` tokenizer does (runs of letters and
+digits, lower-cased, diacritics removed) and stems each token with Martin Porter's
+stemmer (nltk's ``MARTIN_EXTENSIONS`` mode, the algorithm FTS5's ``porter`` implements;
+tokens under 3 or over 64 bytes are left as they are, as FTS5 leaves them).
+
+``parse_match`` reads the subset of the FTS5 query syntax the layers above write —
+quoted phrases, bare words, ``AND``, ``OR``, ``NOT``, parentheses, implicit AND — into
+a small tree; ``Match.phrases`` lists its phrases (for BM25's per-phrase IDF) and
+``tsquery`` writes it as a PostgreSQL ``tsquery`` over the stems.
+
+BM25 is FTS5's: for each phrase, ``idf * f * (k1 + 1) / (f + k1 * (1 - b + b * D / avgdl))``
+with ``k1 = 1.2``, ``b = 0.75``, ``idf = log((N - n + 0.5) / (n + 0.5))`` (1e-6 when not
+positive), ``f`` the phrase's column-weighted frequency in the row, ``D`` the row's token
+count over all columns and ``avgdl`` the mean of ``D`` over the ``N`` rows.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..errors import ValidationError
+
+K1 = 1.2
+B = 0.75
+# A lexeme no index holds (index terms are letters and digits only): an empty phrase.
+NOTHING = "_"
+
+_TOKEN = re.compile(r"[^\W_]+")
+_QUERY = re.compile(r'"((?:[^"]|"")*)"|(\()|(\))|([^\s()"]+)')
+_PORTER_MIN, _PORTER_MAX = 3, 64
+
+
+@lru_cache(maxsize=1)
+def _stemmer() -> object:
+    from nltk.stem import PorterStemmer
+
+    return PorterStemmer(PorterStemmer.MARTIN_EXTENSIONS)
+
+
+def _fold(text: str) -> str:
+    decomposed = unicodedata.normalize("NFD", text)
+    return "".join(ch for ch in decomposed if unicodedata.category(ch) != "Mn").lower()
+
+
+@lru_cache(maxsize=65536)
+def stem(token: str) -> str:
+    """FTS5 ``porter``'s stem of one lower-cased token."""
+    if not _PORTER_MIN <= len(token.encode()) <= _PORTER_MAX:
+        return token
+    return str(_stemmer().stem(token, to_lowercase=False))  # type: ignore[attr-defined]
+
+
+def terms(text: str) -> list[str]:
+    """The stems FTS5 indexes ``text`` under, in order, with repeats."""
+    return [stem(t) for t in _TOKEN.findall(_fold(text))]
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """Consecutive stems (``()``: a phrase with no token, which matches nothing), in
+    ``columns`` only (weight letters of the index; ``""``: any column)."""
+
+    stems: tuple[str, ...]
+    columns: str = ""
+
+
+@dataclass(frozen=True)
+class Match:
+    """``op`` is ``phrase`` (``phrase`` set), ``and``, ``or`` or ``not`` (``parts[0]``
+    and not ``parts[1]``)."""
+
+    op: str
+    parts: tuple[Match, ...] = ()
+    phrase: Phrase | None = None
+
+    def phrases(self) -> list[Phrase]:
+        """Every phrase of the expression, in order (repeats kept, as FTS5 keeps them)."""
+        if self.phrase is not None:
+            return [self.phrase]
+        return [p for part in self.parts for p in part.phrases()]
+
+    def tsquery(self) -> str:
+        """The expression as PostgreSQL ``tsquery`` text over the stems."""
+        if self.phrase is not None:
+            stems = self.phrase.stems or (NOTHING,)
+            cols = f":{self.phrase.columns}" if self.phrase.columns else ""
+            return "(" + " <-> ".join(f"'{s}'{cols}" for s in stems) + ")"
+        inner = [p.tsquery() for p in self.parts]
+        if self.op == "not":
+            return f"({inner[0]} & !{inner[1]})"
+        return "(" + (" & " if self.op == "and" else " | ").join(inner) + ")"
+
+
+def phrase(text: str, columns: str = "") -> Match:
+    """A phrase of ``text``'s stems as a match expression."""
+    return Match("phrase", phrase=Phrase(tuple(terms(text)), columns))
+
+
+def both(a: Match, b: Match) -> Match:
+    return Match("and", (a, b))
+
+
+def parse_match(expr: str) -> Match:
+    """The FTS5 expression ``expr`` as a ``Match``. Raises ``ValidationError`` on an
+    expression outside the subset (unbalanced parentheses, an operator with nothing on
+    one side)."""
+    items: list[tuple[str, str]] = []
+    for m in _QUERY.finditer(expr):
+        quoted, opening, closing, bare = m.groups()
+        if quoted is not None:
+            items.append(("text", quoted.replace('""', '"')))
+        elif opening:
+            items.append(("(", ""))
+        elif closing:
+            items.append((")", ""))
+        elif bare in ("AND", "OR", "NOT"):
+            items.append((bare, ""))
+        else:
+            items.append(("text", bare))
+    parser = _Parser(items, expr)
+    out = parser.or_()
+    if parser.pos != len(items):
+        raise ValidationError("match", f"cannot read {expr!r} as a match expression")
+    return out
+
+
+class _Parser:
+    """Recursive descent with FTS5's precedence: NOT, then AND (or juxtaposition), then OR."""
+
+    def __init__(self, items: list[tuple[str, str]], expr: str) -> None:
+        self.items = items
+        self.expr = expr
+        self.pos = 0
+
+    def _peek(self) -> str:
+        return self.items[self.pos][0] if self.pos < len(self.items) else ""
+
+    def or_(self) -> Match:
+        parts = [self.and_()]
+        while self._peek() == "OR":
+            self.pos += 1
+            parts.append(self.and_())
+        return parts[0] if len(parts) == 1 else Match("or", tuple(parts))
+
+    def and_(self) -> Match:
+        parts = [self.not_()]
+        while self._peek() in ("AND", "text", "("):
+            if self._peek() == "AND":
+                self.pos += 1
+            parts.append(self.not_())
+        return parts[0] if len(parts) == 1 else Match("and", tuple(parts))
+
+    def not_(self) -> Match:
+        out = self.primary()
+        while self._peek() == "NOT":
+            self.pos += 1
+            out = Match("not", (out, self.primary()))
+        return out
+
+    def primary(self) -> Match:
+        kind = self._peek()
+        if kind == "text":
+            self.pos += 1
+            return phrase(self.items[self.pos - 1][1])
+        if kind == "(":
+            self.pos += 1
+            out = self.or_()
+            if self._peek() != ")":
+                raise ValidationError("match", f"unbalanced parentheses in {self.expr!r}")
+            self.pos += 1
+            return out
+        raise ValidationError("match", f"cannot read {self.expr!r} as a match expression")
+
+
+def idf(n_rows: int, n_hits: int) -> float:
+    """BM25's inverse document frequency as FTS5 computes it."""
+    value = math.log((0.5 + n_rows - n_hits) / (0.5 + n_hits))
+    return value if value > 0.0 else 1e-6
+
+
+def tsvector(columns: list[tuple[str, str]]) -> tuple[str, int]:
+    """(``tsvector`` text, token count) of a row's columns, given as (text, weight letter):
+    each stem with its positions, weighted by the column it is in. Columns are kept apart
+    by a gap, so no phrase spans two of them."""
+    positions: dict[str, list[str]] = {}
+    pos = 0
+    count = 0
+    for text, weight in columns:
+        for s in terms(text):
+            pos += 1
+            count += 1
+            at = positions.setdefault(s, [])
+            if len(at) < 255:  # PostgreSQL keeps at most 256 positions of a lexeme
+                at.append(f"{min(pos, 16383)}{weight}")
+        pos += 8
+    out = " ".join(f"'{s}':" + ",".join(at) for s, at in positions.items())
+    return out, count

@@ -1,0 +1,149 @@
+"""The hierarchy on PostgreSQL: sessions (their turns, spans and topic), session
+embeddings, topics and the session/topic edges, inside the projector's transaction —
+the SQLite engine's ``hierarchy`` with the same meaning and order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ...facts import EDGE_COLUMNS, Edge
+from ..records import SessionRow, TopicRow
+from .rows import edge, vector
+
+SESSION_ORDER = 'ORDER BY start_time, robot_id COLLATE "C", session_id COLLATE "C"'
+
+
+class PgHierarchyStore:
+    """Sessions and topics; static methods run in the caller's transaction."""
+
+    @staticmethod
+    def session_turns(conn: Any, key: tuple[str, str, str], max_seq: int
+                      ) -> list[tuple[int, str, str, str]]:
+        """(seq, speaker, modality, text) of one session's sources up to ``max_seq``,
+        in sequence order; ``key`` is (subject, robot, session)."""
+        return [(int(r[0]), r[1], r[2], r[3] or "") for r in conn.execute(
+            "SELECT seq, speaker, modality, text FROM sources WHERE subject_id = %s "
+            "AND robot_id = %s AND session_id = %s AND seq <= %s ORDER BY seq",
+            (*key, max_seq))]
+
+    @staticmethod
+    def session_field(conn: Any, key: tuple[str, str, str], column: str) -> Any:
+        """One column (``start_time`` or ``topic_id``) of a session, or None."""
+        if column not in ("start_time", "topic_id"):
+            raise ValueError(f"unknown session column {column!r}")
+        row = conn.execute(f"SELECT {column} FROM sessions WHERE subject_id = %s AND "
+                           "robot_id = %s AND session_id = %s", key).fetchone()
+        return None if row is None else row[0]
+
+    @staticmethod
+    def session_rows(conn: Any, subject_id: str) -> list[SessionRow]:
+        """A subject's sessions in chronological order (start time, then ID)."""
+        return [SessionRow(*r) for r in conn.execute(
+            "SELECT subject_id, robot_id, session_id, start_time, end_time, n_sources, "
+            f"topic_id FROM sessions WHERE subject_id = %s {SESSION_ORDER}", (subject_id,))]
+
+    @staticmethod
+    def session_source_mean(conn: Any, subject_id: str, robot_id: str, session_id: str,
+                            max_seq: int | None = None) -> tuple[np.ndarray | None, int, str]:
+        """Mean of the session's source vectors (of one model), with how many and which
+        model. ``max_seq`` limits it to sources up to that sequence number."""
+        sql = ("SELECT v.model, v.vec FROM sources s JOIN vectors v "
+               "ON v.subject_id = s.subject_id AND v.owner_kind = 'source' "
+               "AND v.owner_id = s.source_id "
+               "WHERE s.subject_id = %s AND s.session_id = %s AND s.robot_id = %s")
+        args: list[Any] = [subject_id, session_id, robot_id]
+        if max_seq is not None:
+            sql += " AND s.seq <= %s"
+            args.append(max_seq)
+        rows = conn.execute(sql + ' ORDER BY s.seq, v.model COLLATE "C"', args).fetchall()
+        if not rows:
+            return None, 0, ""
+        model = rows[-1][0]
+        vecs = [vector(r[1]) for r in rows if r[0] == model]
+        return np.mean(np.stack(vecs), axis=0, dtype=np.float64), len(vecs), model
+
+    @staticmethod
+    def session_vectors(conn: Any, subject_id: str,
+                        vertices: Sequence[str] | None = None) -> dict[str, np.ndarray]:
+        """Stored session embeddings of a subject (or of the given session vertices)."""
+        sql = ("SELECT owner_id, vec FROM vectors WHERE subject_id = %s "
+               "AND owner_kind = 'session'")
+        args: list[Any] = [subject_id]
+        if vertices is not None:
+            sql += " AND owner_id = ANY(%s)"
+            args.append(list(vertices))
+        return {r[0]: vector(r[1]).astype(np.float64)
+                for r in conn.execute(sql + " ORDER BY vid", args)}
+
+    @staticmethod
+    def sessions_with_vectors(conn: Any, subject_id: str) -> set[str]:
+        """Session vertices of a subject that have an embedding."""
+        return {r[0] for r in conn.execute(
+            "SELECT owner_id FROM vectors WHERE subject_id = %s AND owner_kind = 'session'",
+            (subject_id,))}
+
+    @staticmethod
+    def put_session_vector(conn: Any, subject_id: str, vertex: str,
+                           model: str, vec: np.ndarray) -> None:
+        v = np.asarray(vec, dtype=np.float32)
+        conn.execute("DELETE FROM vectors WHERE subject_id = %s AND owner_kind = 'session' "
+                     "AND owner_id = %s", (subject_id, vertex))
+        conn.execute("INSERT INTO vectors (owner_kind, owner_id, subject_id, model, dim, vec) "
+                     "VALUES ('session', %s, %s, %s, %s, %s)",
+                     (vertex, subject_id, model, int(v.shape[0]), v))
+
+    @staticmethod
+    def topic_rows(conn: Any, subject_id: str) -> list[TopicRow]:
+        return [TopicRow(r[0], int(r[1]), r[2],
+                         np.frombuffer(r[3], dtype=np.float64).copy() if r[3] else None,
+                         int(r[4])) for r in conn.execute(
+            "SELECT subject_id, topic_id, label, centroid, n_sessions FROM topics "
+            "WHERE subject_id = %s ORDER BY topic_id", (subject_id,))]
+
+    @staticmethod
+    def replace_topics(conn: Any, subject_id: str,
+                       topics: Sequence[tuple[int, str, np.ndarray | None, int]]) -> None:
+        """Replace a subject's topics with (topic_id, label, centroid, n_sessions) rows."""
+        conn.execute("DELETE FROM topics WHERE subject_id = %s", (subject_id,))
+        if not topics:
+            return
+        with conn.cursor() as cur:
+            cur.executemany(
+                "INSERT INTO topics (subject_id, topic_id, label, centroid, n_sessions) "
+                "VALUES (%s, %s, %s, %s, %s)",
+                [(subject_id, tid, label,
+                  None if c is None else np.asarray(c, dtype=np.float64).tobytes(), n)
+                 for tid, label, c, n in topics])
+
+    @staticmethod
+    def set_session_topics(conn: Any, subject_id: str,
+                           rows: Sequence[tuple[str, str, int | None]]) -> None:
+        """Set (robot_id, session_id, topic_id) assignments."""
+        if not rows:
+            return
+        with conn.cursor() as cur:
+            cur.executemany(
+                "UPDATE sessions SET topic_id = %s WHERE subject_id = %s AND robot_id = %s "
+                "AND session_id = %s", [(t, subject_id, r, s) for r, s, t in rows])
+
+    @staticmethod
+    def member_edges(conn: Any, subject_id: str, type_: str, src_prefix: str) -> list[Edge]:
+        """A subject's edges of one type whose source starts with ``src_prefix``."""
+        return [edge(r) for r in conn.execute(
+            f"SELECT {EDGE_COLUMNS} FROM edges WHERE subject_id = %s AND type = %s "
+            "AND starts_with(src, %s) ORDER BY edge_id", (subject_id, type_, src_prefix))]
+
+    @staticmethod
+    def reset_hierarchy(conn: Any, subject_id: str) -> None:
+        """Drop a subject's topics, session embeddings and session/topic edges."""
+        for sql in ("DELETE FROM topics WHERE subject_id = %s",
+                    "UPDATE sessions SET topic_id = NULL WHERE subject_id = %s",
+                    "DELETE FROM vectors WHERE subject_id = %s AND owner_kind = 'session'",
+                    "DELETE FROM edges WHERE subject_id = %s AND type IN ('before', 'in_topic') "
+                    "AND starts_with(src, 'session:')"):
+            conn.execute(sql, (subject_id,))
+        conn.execute("DELETE FROM meta WHERE key = %s", (f"topics_closed:{subject_id}",))

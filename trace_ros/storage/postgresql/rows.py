@@ -1,0 +1,36 @@
+"""Row readers the PostgreSQL graph modules share: facts with their provenance, edges."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ...facts import FACT_COLUMNS, Edge, Fact, fact_from_row
+
+
+def fact_rows(conn: Any, where: str, args: Sequence[Any], order: str = "") -> list[Fact]:
+    """Facts (``FACT_COLUMNS``) selected by ``where``, each with its provenance."""
+    rows = conn.execute(f"SELECT {FACT_COLUMNS} FROM facts WHERE {where} {order}",
+                        args).fetchall()
+    if not rows:
+        return []
+    prov: dict[str, list[str]] = {}
+    for fid, sid in conn.execute(
+            "SELECT fact_id, source_id FROM fact_sources WHERE subject_id = ANY(%s) "
+            "AND fact_id = ANY(%s) ORDER BY source_id",
+            (sorted({r[1] for r in rows}), [r[0] for r in rows])):
+        prov.setdefault(fid, []).append(sid)
+    return [fact_from_row(tuple(r), tuple(prov.get(r[0], ()))) for r in rows]
+
+
+def edge(row: Sequence[Any]) -> Edge:
+    return Edge(*row)
+
+
+def vector(value: Any) -> np.ndarray:
+    """A stored pgvector value as a float32 array."""
+    if hasattr(value, "to_numpy"):
+        value = value.to_numpy()
+    return np.asarray(value, dtype=np.float32)

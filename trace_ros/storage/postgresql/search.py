@@ -1,0 +1,153 @@
+"""Lexical recall on PostgreSQL: BM25 with the meaning and the ranks of SQLite's FTS5.
+
+Each source's stems (``storage.lexical``: FTS5's ``porter unicode61`` split and stems)
+are stored as a ``tsvector`` in ``source_lex`` — text positions weighted D, speaker A,
+subject C — with the row's token count; facts carry theirs (description D, value B,
+subject C). A GIN index finds the rows an expression matches; BM25 is then computed in
+the statement from the stored positions, per phrase, with FTS5's constants, column
+weights and statistics: the row count and mean row length over the whole ledger
+(``lex_stats``, kept per subject) and each phrase's document frequency (counted on the
+index). ``ts_rank`` is not used: it is no BM25 and ranked worse.
+
+A phrase of several words counts, as its frequency in a row, the least frequency of its
+stems there (FTS5 counts the phrase's instances); the layers above search single words.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..lexical import K1, B, Match, both, idf, parse_match, phrase
+from ..records import Scope
+from .base import PgBase
+from .lexindex import index_sources
+from .sources import scope_filter
+
+
+def _bm25_terms(conn: Any, table: str, kind: str, match: Match
+                ) -> tuple[dict[str, list[Any]], float]:
+    """Per stem of every phrase: (phrase index, stem, idf, columns) as arrays for the
+    ranking statement, and the mean row length, from ledger-wide statistics."""
+    n_rows, n_tokens = conn.execute(
+        "SELECT coalesce(sum(n_docs), 0), coalesce(sum(n_tokens), 0) FROM lex_stats "
+        "WHERE kind = %s", (kind,)).fetchone()
+    phrases = match.phrases()
+    queries = [Match("phrase", phrase=p).tsquery() for p in phrases]
+    hits = [int(r[0]) for r in conn.execute(
+        f"SELECT (SELECT count(*) FROM {table} WHERE lex @@ q::tsquery) FROM "
+        "unnest(%s::text[]) WITH ORDINALITY AS u(q, i) ORDER BY i", (queries,))]
+    out: dict[str, list[Any]] = {"i": [], "stem": [], "idf": [], "cols": []}
+    for i, (p, n_hit) in enumerate(zip(phrases, hits, strict=True)):
+        for s in p.stems or ("_",):
+            out["i"].append(i)
+            out["stem"].append(s)
+            out["idf"].append(idf(int(n_rows), n_hit))
+            out["cols"].append(p.columns or "ABCD")
+    return out, (float(n_tokens) / float(n_rows) if n_rows else 1.0)
+
+
+def _score_sql(alias: str) -> str:
+    """The BM25 of row ``alias`` (its ``lex`` and ``n_tokens``) for the phrases in ``q``."""
+    return (
+        f"(SELECT coalesce(sum(ph.idf * ph.f * {K1 + 1.0} / (ph.f + {K1} * "
+        f"({1.0 - B} + {B} * {alias}.n_tokens / %(avgdl)s))), 0) FROM ("
+        "SELECT q.i, max(q.idf) AS idf, min(t.f) AS f FROM q CROSS JOIN LATERAL ("
+        "SELECT coalesce(sum(CASE w WHEN 'A' THEN %(wa)s WHEN 'B' THEN %(wb)s "
+        "WHEN 'C' THEN %(wc)s ELSE %(wd)s END), 0) AS f "
+        f"FROM unnest({alias}.lex) AS u, unnest(u.weights) AS w "
+        "WHERE u.lexeme = q.stem AND strpos(q.cols, w) > 0) t GROUP BY q.i) ph)")
+
+
+Q_CTE = ("WITH q (i, stem, idf, cols) AS (SELECT * FROM unnest(%(qi)s::int[], "
+         "%(qstem)s::text[], %(qidf)s::float8[], %(qcols)s::text[]))")
+
+
+def _params(terms: dict[str, list[Any]], avgdl: float, weights: dict[str, float],
+            tsq: str) -> dict[str, Any]:
+    return {"qi": terms["i"], "qstem": terms["stem"], "qidf": terms["idf"],
+            "qcols": terms["cols"], "avgdl": avgdl, "tsq": tsq,
+            **{f"w{c.lower()}": float(weights.get(c, 0.0)) for c in "ABCD"}}
+
+
+def facts_matching_text(conn: Any, subject_id: str, match: str, limit: int,
+                        before_seq: int) -> list[str]:
+    """IDs of the subject's facts from sources before ``before_seq`` that match an FTS5
+    expression, best BM25 first (every column weighted 1, and the subject's phrase part
+    of the expression, as the SQLite engine asks FTS5)."""
+    if not match or limit <= 0:
+        return []
+    expr = both(phrase(subject_id, "C"), parse_match(match))
+    terms, avgdl = _bm25_terms(conn, "facts", "fact", expr)
+    params = _params(terms, avgdl, dict.fromkeys("ABCD", 1.0), expr.tsquery())
+    params.update(subject=subject_id, before=int(before_seq), k=int(limit))
+    return [r[0] for r in conn.execute(
+        f"{Q_CTE} SELECT f.fact_id, {_score_sql('f')} AS score FROM facts f "
+        "WHERE f.subject_id = %(subject)s AND f.lex @@ %(tsq)s::tsquery "
+        "AND f.source_seq < %(before)s ORDER BY score DESC, f.fid LIMIT %(k)s", params)]
+
+
+class PgSearchReads(PgBase):
+    """The lexical searches the query road runs, and the index's upkeep."""
+
+    def search_sources(self, scope: Scope, match: str, k: int,
+                       as_of_valid: float | None = None, as_of_known: float | None = None,
+                       weights: tuple[float, float] = (1.0, 1.0)) -> list[tuple[int, str, float]]:
+        """(seq, source_id, score) of the scope's sources matching an FTS5 expression,
+        best BM25 first (score: higher is better); ties keep storage order."""
+        if not match or k <= 0:
+            return []
+        expr = parse_match(match)
+        cond, args = scope_filter(scope, "s", as_of_valid, as_of_known)
+        with self.read() as conn:
+            terms, avgdl = _bm25_terms(conn, "source_lex", "source", expr)
+            params = _params(terms, avgdl, {"D": weights[0], "A": weights[1]}, expr.tsquery())
+            params.update(k=int(k), **{f"a{i}": a for i, a in enumerate(args)})
+            where = cond % tuple(f"%(a{i})s" for i in range(len(args)))
+            rows = conn.execute(
+                f"{Q_CTE} SELECT s.seq, s.source_id, {_score_sql('l')} AS score "
+                "FROM source_lex l JOIN sources s ON s.seq = l.seq "
+                f"WHERE l.subject_id = %(a0)s AND l.lex @@ %(tsq)s::tsquery AND {where} "
+                "ORDER BY score DESC, s.seq LIMIT %(k)s", params).fetchall()
+        return [(int(r[0]), r[1], float(r[2])) for r in rows]
+
+    def search_facts(self, scope: Scope, match: str, k: int,
+                     as_of_valid: float | None = None, as_of_known: float | None = None
+                     ) -> list[tuple[int, str, str, float, str]]:
+        """(source seq, source_id, fact_id, score, fact status) for facts matching an
+        FTS5 expression, one row per provenance source in the scope, best first. A time
+        view hides facts valid or known only after it."""
+        if not match or k <= 0:
+            return []
+        expr = parse_match(match)
+        cond, args = scope_filter(scope, "s", as_of_valid, as_of_known)
+        if as_of_valid is not None:
+            cond += " AND f.valid_from <= %s"
+            args.append(as_of_valid)
+        if as_of_known is not None:
+            cond += " AND f.known_from <= %s"
+            args.append(as_of_known)
+        with self.read() as conn:
+            terms, avgdl = _bm25_terms(conn, "facts", "fact", expr)
+            params = _params(terms, avgdl, {"D": 1.0, "B": 1.0}, expr.tsquery())
+            params.update(k=int(k), **{f"a{i}": a for i, a in enumerate(args)})
+            where = cond % tuple(f"%(a{i})s" for i in range(len(args)))
+            rows = conn.execute(
+                f"{Q_CTE} SELECT s.seq, s.source_id, f.fact_id, {_score_sql('f')} AS score, "
+                "f.status FROM facts f JOIN fact_sources fs ON fs.subject_id = f.subject_id "
+                "AND fs.fact_id = f.fact_id JOIN sources s ON s.source_id = fs.source_id "
+                f"WHERE f.subject_id = %(a0)s AND f.lex @@ %(tsq)s::tsquery AND {where} "
+                "ORDER BY score DESC, s.seq LIMIT %(k)s", params).fetchall()
+        return [(int(r[0]), r[1], r[2], float(r[3]), r[4]) for r in rows]
+
+    def rebuild_fts(self) -> None:
+        """Recreate the lexical index of sources from the sources alone."""
+        with self.write() as conn:
+            self._rebuild_source_lex(conn)
+
+    @staticmethod
+    def _rebuild_source_lex(conn: Any) -> None:
+        conn.execute("DELETE FROM source_lex")
+        conn.execute("DELETE FROM lex_stats WHERE kind = 'source'")
+        rows = conn.execute("SELECT seq, subject_id, speaker, text FROM sources "
+                            "ORDER BY seq").fetchall()
+        index_sources(conn, [(int(r[0]), r[1], r[2], r[3]) for r in rows])
