@@ -33,12 +33,14 @@ from ..config import MemoryConfig, load_config
 from ..consolidation.project import build_projection
 from ..consolidation.worker import Consolidator
 from ..embed import MiniLMEncoder
-from ..errors import TraceError
+from ..errors import ConfigError, TraceError
 from ..formats import locomo_events, read_locomo
 from ..ledger import Ledger, Scope
 from ..query import answer as answer_mod
 from ..query.answer import QueryEngine
 from ..query.readers import Reader, make_reader
+from ..storage import LedgerURL, open_ledger, parse_ledger_url
+from ..storage.url import POSTGRESQL
 from .baselines import Baselines
 from .dataset import Question, evidence_problems, load_questions, turn_ids
 from .evaluate import SharedEncoder, render_tokens, run_ablation, run_questions
@@ -70,10 +72,13 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     p.add_argument("--params", default=None, help="ROS parameter file (config/memory.yaml format)")
     p.add_argument("--reader", choices=("extractive", "qwen", "auto"), default=None,
                    help="reader (default: reader.kind of --params, else extractive)")
-    p.add_argument("--db", default=None, help="ledger file (default DIR/locomo.db; recreated)")
+    p.add_argument("--db", default=None, help="ledger file (default DIR/locomo.db; recreated); "
+                   "or --ledger-url postgresql://… (an empty database)")
     add_ledger_url(p)
     args = p.parse_args(list(argv))
-    ledger_file(p, args)
+    args.pg_url = _postgresql_url(p, args)
+    if args.pg_url is None:
+        ledger_file(p, args)
     for name in ("samples", "questions"):
         value = getattr(args, name)
         if value is not None and value < 1:
@@ -84,6 +89,35 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         p.error(f"--ablate: unknown component(s) {', '.join(unknown)}; "
                 f"known: {', '.join(dict.fromkeys(DESIGN_COMPONENTS + engine_components()))}")
     return args
+
+
+def _postgresql_url(p: argparse.ArgumentParser, args: argparse.Namespace) -> LedgerURL | None:
+    """The PostgreSQL ledger ``--ledger-url`` names (an empty database: the benchmark
+    never wipes one), or None for a SQLite file (``--db`` or a sqlite: URL)."""
+    if not args.ledger_url:
+        return None
+    try:
+        url = parse_ledger_url(args.ledger_url, "--ledger-url")
+    except ConfigError as exc:
+        p.error(str(exc))
+    if url.engine != POSTGRESQL:
+        return None
+    if args.db:
+        p.error("--ledger-url: give --db or --ledger-url, not both")
+    return url
+
+
+def _open(args: argparse.Namespace, db_path: Path, cfg: MemoryConfig) -> Ledger:
+    """A fresh SQLite file, or the (empty) PostgreSQL ledger of ``--ledger-url``."""
+    if args.pg_url is None:
+        remove_db(db_path)
+        return Ledger(db_path, cfg.ledger)
+    ledger = open_ledger(args.pg_url, cfg.ledger, field="--ledger-url")
+    if ledger.count_sources():
+        ledger.close()
+        raise TraceError(f"--ledger-url: {args.pg_url} is not empty; the benchmark needs an "
+                         "empty database (it never deletes one)")
+    return ledger
 
 
 def capture_and_consolidate(ledger: Ledger, samples: list[dict[str, Any]], cfg: MemoryConfig,
@@ -137,10 +171,9 @@ def run(args: argparse.Namespace) -> int:
     cfg = load_config(args.params, None, overrides)
     samples = read_locomo(args.data, args.samples)
     questions = load_questions(samples, args.questions)
-    remove_db(db_path)
     encoder = MiniLMEncoder(cfg.embed)
     reader = make_reader(cfg.reader)
-    with Ledger(db_path, cfg.ledger) as ledger:
+    with _open(args, db_path, cfg) as ledger:
         ingest_stats = capture_and_consolidate(ledger, samples, cfg, encoder)
         for text in WARM_UP:  # first single-sentence calls are slow; keep them out of timings
             encoder.encode([text])
@@ -154,6 +187,8 @@ def run(args: argparse.Namespace) -> int:
             Scope(str(s["sample_id"])))) for s in samples}
         sources = ledger.count_sources()
         graph = ledger.graph_counts()
+        size_mb = (db_mb(db_path) if args.pg_url is None
+                   else round(ledger.stats()["db_bytes"] / 1e6, 1))
     invalid, excluded = evidence_problems(questions)
     data = {"file": str(args.data), "conversations": len(samples),
             "sample_ids": [str(s["sample_id"]) for s in samples],
@@ -163,8 +198,9 @@ def run(args: argparse.Namespace) -> int:
             "invalid_evidence": invalid, "excluded": excluded}
     config = {"reader": reader.name, "embed_model": encoder.name, "k": TOP_K,
               "components": list(engine_components()), "recall": asdict(cfg.recall),
-              "baseline_k": cfg.recall.dense_k, "ablate": args.ablate}
-    memory = {"peak_rss_mb": peak_rss_mb(), "db_mb": db_mb(db_path)}
+              "baseline_k": cfg.recall.dense_k, "ablate": args.ablate,
+              "ledger": "sqlite" if args.pg_url is None else POSTGRESQL}
+    memory = {"peak_rss_mb": peak_rss_mb(), "db_mb": size_mb}
     report = build_report(runs, ablations, data=data, config=config, ingest=ingest_stats,
                           memory=memory, full_tokens=full_tokens, graph=graph)
     write_report(out_dir, report, runs)

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from ..config import LedgerConfig
 from ..ledger import AuditRecord, Ledger
+from ..storage import LedgerURL, open_ledger
 
 log = logging.getLogger(__name__)
 
@@ -42,9 +43,10 @@ def new_recall_id() -> int:
 class AuditWriter:
     """Batches ``AuditRecord``s into the ledger from a background thread."""
 
-    def __init__(self, path: str | Path, config: LedgerConfig | None = None,
+    def __init__(self, path: str | Path | LedgerURL, config: LedgerConfig | None = None,
                  batch: int = 256, flush_ms: float = 200.0) -> None:
-        self.path = Path(path)
+        """``path``: the ledger's SQLite file, or its URL (``ledger.path`` of any engine)."""
+        self.path = path if isinstance(path, LedgerURL) else Path(path)
         self.config = config
         self.batch = max(1, batch)
         self.flush_s = max(0.0, flush_ms) / 1000.0
@@ -90,7 +92,8 @@ class AuditWriter:
     def _run(self) -> None:
         ledger: Ledger | None = None
         try:
-            ledger = Ledger(self.path, self.config)
+            ledger = (open_ledger(self.path, self.config) if isinstance(self.path, LedgerURL)
+                      else Ledger(self.path, self.config))
             stop = False
             while not stop:
                 first = self._queue.get()
