@@ -112,3 +112,24 @@ def test_i_means_the_person_the_robot_serves_not_whoever_has_the_fact(ledger: Le
     assert home.status == "answered" and home.source_ids[0] == "t0", (home.status, home.answer)
     assert_missing(ask(ledger, "What food do I like?"))
     assert_missing(ask(ledger, "What do I like?"))
+
+
+def assert_unanswered(res: QueryResult) -> None:
+    assert res.status in ("missing", "abstained"), (res.status, res.answer, res.source_ids)
+    assert res.answer == "" and res.source_ids == []
+
+
+def test_an_attribute_a_present_question_names_must_be_stated(ledger: Ledger) -> None:
+    """"What dose …?", "How long is …?", "How many … are coming?": the record must state
+    a value of that kind, not a neighbouring word, a date or an ordinal."""
+    store(ledger, [
+        ("Ruth", "Dad takes his blood pressure tablet with breakfast."),
+        ("Ruth", "The crossword beat him though."),
+        ("Ruth", "I start at the Slough site tomorrow, half seven."),
+        ("Ruth", "Mum's party is on Saturday the 27th at the Red Lion."),
+    ])
+    assert_unanswered(ask(ledger, "What dose does Dad take?"))
+    assert_unanswered(ask(ledger, "How long is my commute to Slough?"))
+    assert_unanswered(ask(ledger, "How many guests are coming to Mum's party?"))
+    when = ask(ledger, "When does Dad take his blood pressure tablet?")
+    assert when.status == "answered" and when.source_ids[0] == "t0", (when.status, when.answer)

@@ -319,6 +319,10 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
     return bool(re.search(re.escape(out.answer) + r"\s+" + re.escape(ask.focus[:4]), cited, re.I))
 
 
+# "How long is/will/does …?": the length of a state or a plan, which only a record that
+# states a span answers (not "How long has she been …?", counted from a start).
+_HOW_LONG_NOW = re.compile(r"\s*how long (?:is|are|am|will|does|do|would|should)\b", re.I)
+
 # "Alfie's party": the owner a question names for the thing it asks about.
 _POSSESSED = re.compile(r"\b([\w-]+)['’]s\s+([a-z][\w-]*)", re.I)
 
@@ -701,6 +705,10 @@ class ExtractiveReader:
             if plan.answer_type == "duration":
                 # "How long …?": a near record that states a span of time answers it.
                 chosen.sort(key=lambda s: not states_duration(s.item.record.text))
+                if chosen and not states_duration(chosen[0].item.record.text) \
+                        and _HOW_LONG_NOW.match(question):
+                    # "How long is my commute?": a span someone states, not a date.
+                    return ReaderOutput("", [], self.name, "no shown record says how long it is")
                 if plan.needs_endpoints and chosen \
                         and not states_duration(chosen[0].item.record.text):
                     out = self._between(question, chosen)
@@ -898,6 +906,8 @@ class ExtractiveReader:
         if kind in ("count", "quantity"):
             for x in ordered:
                 found = quantities(x)
+                if kind == "count":  # "how many …": a cardinal, not "the 27th"
+                    found = [f for f in found if not ordinal_value(f[1].split()[0])]
                 if not found:
                     continue
                 hits = [m.start() for m in re.finditer(r"[\w'’-]+", x)

@@ -793,7 +793,8 @@ def asked(question: str, plan: Plan) -> Asked:
             return Asked()
         got = _by_head(head, compound, which)
         # "What activity did she try?": a category speakers seldom name; read as before.
-        return got if got.kind != "what" else Asked()
+        # "What dose does Dad take?": a state asked now names its attribute or is not known.
+        return got if got.kind != "what" or plan.current else Asked()
     m = re.match(rf"^(?:what|which)(?:'s| is| was| are| were) (?:{_DET} )?(.+?){_PREP_END}", q)
     if m and not re.search(rf"\b(?:{_AUX_RX})\b", m.group(1)):
         counted = re.search(r"\bnumber of (?!(?:my|your|his|her|our|their|the|this|that)\b)"
