@@ -116,8 +116,8 @@ def test_bad_ledger_url_on_the_cli_is_one_line(argv: list[str], needle: str,
 
 
 @pytest.mark.parametrize("argv, needle", [
-    (["explore", "--ledger-url", "postgresql://u@h/db"],
-     "--ledger-url: PostgreSQL engine not available in this build for trace-ros explore"),
+    (["explore", "--ledger-url", "postgresql://u@nohost.invalid/db"],
+     "error: postgresql://u@nohost.invalid:5432/db: cannot open the ledger"),
     (["explore", "--ledger-url", "nope"], "--ledger-url: unknown engine"),
     (["up", "--ledger-url", "sqlite://h/x.db"], "--ledger-url: a SQLite URL names no host"),
 ])

@@ -29,6 +29,7 @@ from fastapi.staticfiles import StaticFiles
 from ..cliargs import ArgParser, add_ledger_url, ledger_file, port
 from ..errors import TraceError, ValidationError
 from ..ledger import Ledger, Scope
+from ..storage.url import POSTGRESQL, LedgerURL, parse_ledger_url
 from . import api
 from .store import open_read_only
 
@@ -57,12 +58,13 @@ def default_engine(ledger: Ledger) -> Any:
     from ..query.answer import QueryEngine
     from ..query.readers import make_reader
 
-    cfg = load_config(None, None, {"ledger.db_path": str(ledger.path)})
+    path = ledger.path
+    cfg = load_config(None, None, {"ledger.db_path": str(path)} if isinstance(path, Path) else {})
     return QueryEngine(ledger, MiniLMEncoder(cfg.embed), make_reader(cfg.reader), cfg.recall,
                        audit=False)
 
 
-def create_app(db: str | Path, *, token: str | None = None,
+def create_app(db: str | Path | LedgerURL, *, token: str | None = None,
                engine_factory: EngineFactory | None = None) -> FastAPI:
     """The explorer for the ledger at ``db``; ``token`` (if set) is required on
     every request; ``engine_factory`` builds the query engine on the first question."""
@@ -225,8 +227,16 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                    help="required on every request; mandatory for a non-loopback --host")
     p.add_argument("--open", action="store_true", help="open the page in a browser")
     args = p.parse_args(argv)
-    ledger_file(p, args)
-    if not args.db and not args.demo:
+    args.url = None
+    if args.ledger_url and not args.db:
+        try:
+            args.url = parse_ledger_url(args.ledger_url, "--ledger-url")
+        except TraceError as exc:
+            p.error(str(exc))
+    if args.url is None or args.url.engine != POSTGRESQL:
+        args.url = None
+        ledger_file(p, args)
+    if not args.db and not args.url and not args.demo:
         p.error("--db, --ledger-url or --demo is required")
     if args.host not in LOOPBACK and not args.token:
         p.error(f"--host {args.host} is not loopback: --token is required")
@@ -237,7 +247,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     import uvicorn
 
     args = parse_args(argv)
-    db = args.db
+    db = args.url or args.db
     if args.demo:
         from .demo_data import build_demo_ledger
 

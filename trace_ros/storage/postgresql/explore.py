@@ -17,7 +17,8 @@ class PgExploreStore(PgBase):
         rows = self.query(
             "SELECT subject_id, count(*), count(*) FILTER (WHERE modality = 'perception'), "
             "min(source_time), max(source_time), count(DISTINCT robot_id), "
-            'count(DISTINCT session_id) FROM sources GROUP BY subject_id ORDER BY subject_id COLLATE "C"')
+            "count(DISTINCT session_id) FROM sources GROUP BY subject_id "
+            'ORDER BY subject_id COLLATE "C"')
         facts = dict(self.query("SELECT subject_id, count(*) FROM facts GROUP BY subject_id"))
         return [{"subject_id": r[0], "sources": int(r[1]), "perception": int(r[2] or 0),
                  "first_time": r[3], "last_time": r[4], "robots": int(r[5]),
@@ -29,7 +30,7 @@ class PgExploreStore(PgBase):
 
     def robots_of(self, subject_id: str) -> list[str]:
         return [r[0] for r in self.query(
-            "SELECT DISTINCT robot_id FROM sources WHERE subject_id = %s "
+            "SELECT robot_id FROM sources WHERE subject_id = %s GROUP BY robot_id "
             'ORDER BY robot_id COLLATE "C"', (subject_id,))]
 
     def time_span_of(self, subject_id: str) -> tuple[float, float, float, float]:

@@ -30,7 +30,10 @@ class PgLedger(PgForget, PgMaintenance, PgGraphReads, PgSourceReads, PgExploreSt
 
     def __init__(self, url: LedgerURL, config: LedgerConfig | None = None, **kw: Any) -> None:
         super().__init__(url, config, **kw)
-        # Sources stored before the lexical index existed (e.g. by ``sync``) get it once.
+        self._index_unindexed()
+
+    def _index_unindexed(self) -> None:
+        """Sources stored before the lexical index existed (e.g. by ``sync``) get it once."""
         if self.meta_value("lexical_index") != "1":
             with self.write() as conn:
                 conn.execute("SELECT pg_advisory_xact_lock(%s)", (LEXICAL_LOCK,))
