@@ -26,8 +26,9 @@ from .sources import scope_filter
 
 def _bm25_terms(conn: Any, table: str, kind: str, match: Match
                 ) -> tuple[dict[str, list[Any]], float]:
-    """Per stem of every phrase: (phrase index, stem, idf, columns) as arrays for the
-    ranking statement, and the mean row length, from ledger-wide statistics."""
+    """Per stem of every phrase: (phrase index, stem, idf, columns, stems in the phrase)
+    as arrays for the ranking statement, and the mean row length, from ledger-wide
+    statistics."""
     n_rows, n_tokens = conn.execute(
         "SELECT coalesce(sum(n_docs), 0), coalesce(sum(n_tokens), 0) FROM lex_stats "
         "WHERE kind = %s", (kind,)).fetchone()
@@ -36,36 +37,42 @@ def _bm25_terms(conn: Any, table: str, kind: str, match: Match
     hits = [int(r[0]) for r in conn.execute(
         f"SELECT (SELECT count(*) FROM {table} WHERE lex @@ q::tsquery) FROM "
         "unnest(%s::text[]) WITH ORDINALITY AS u(q, i) ORDER BY i", (queries,))]
-    out: dict[str, list[Any]] = {"i": [], "stem": [], "idf": [], "cols": []}
+    out: dict[str, list[Any]] = {"i": [], "stem": [], "idf": [], "cols": [], "n": []}
     for i, (p, n_hit) in enumerate(zip(phrases, hits, strict=True)):
-        for s in p.stems or ("_",):
+        stems = list(dict.fromkeys(p.stems or ("_",)))
+        for s in stems:
             out["i"].append(i)
             out["stem"].append(s)
             out["idf"].append(idf(int(n_rows), n_hit))
             out["cols"].append(p.columns or "ABCD")
+            out["n"].append(len(stems))
     return out, (float(n_tokens) / float(n_rows) if n_rows else 1.0)
 
 
-def _score_sql(alias: str) -> str:
-    """The BM25 of row ``alias`` (its ``lex`` and ``n_tokens``) for the phrases in ``q``."""
+def _scores(doc_sql: str) -> str:
+    """CTEs ending in ``score (rid, score)``: the BM25 of each row ``doc_sql`` selects as
+    (``rid``, ``n_tokens``, ``lex``), for the phrases of ``q`` — per phrase its column-
+    weighted frequency (the least over its stems; 0 unless all are there)."""
     return (
-        f"(SELECT coalesce(sum(ph.idf * ph.f * {K1 + 1.0} / (ph.f + {K1} * "
-        f"({1.0 - B} + {B} * {alias}.n_tokens / %(avgdl)s))), 0) FROM ("
-        "SELECT q.i, max(q.idf) AS idf, min(t.f) AS f FROM q CROSS JOIN LATERAL ("
-        "SELECT coalesce(sum(CASE w WHEN 'A' THEN %(wa)s WHEN 'B' THEN %(wb)s "
-        "WHEN 'C' THEN %(wc)s ELSE %(wd)s END), 0) AS f "
-        f"FROM unnest({alias}.lex) AS u, unnest(u.weights) AS w "
-        "WHERE u.lexeme = q.stem AND strpos(q.cols, w) > 0) t GROUP BY q.i) ph)")
-
-
-Q_CTE = ("WITH q (i, stem, idf, cols) AS (SELECT * FROM unnest(%(qi)s::int[], "
-         "%(qstem)s::text[], %(qidf)s::float8[], %(qcols)s::text[]))")
+        "WITH q (i, stem, idf, cols, n) AS (SELECT * FROM unnest(%(qi)s::int[], "
+        "%(qstem)s::text[], %(qidf)s::float8[], %(qcols)s::text[], %(qn)s::int[])), "
+        f"doc AS ({doc_sql}), "
+        "tf AS (SELECT d.rid, q.i, max(q.idf) AS idf, max(q.n) AS n, sum(CASE w "
+        "WHEN 'A' THEN %(wa)s WHEN 'B' THEN %(wb)s WHEN 'C' THEN %(wc)s ELSE %(wd)s END) "
+        "AS f FROM doc d CROSS JOIN LATERAL unnest(d.lex) AS u JOIN q ON q.stem = u.lexeme "
+        "CROSS JOIN LATERAL unnest(u.weights) AS w WHERE strpos(q.cols, w) > 0 "
+        "GROUP BY d.rid, q.i, q.stem), "
+        "ph AS (SELECT rid, i, max(idf) AS idf, min(f) AS f FROM tf GROUP BY rid, i "
+        "HAVING count(*) = max(n)), "
+        f"score AS (SELECT d.rid, coalesce(sum(ph.idf * ph.f * {K1 + 1.0} / (ph.f + {K1} * "
+        f"({1.0 - B} + {B} * d.n_tokens / %(avgdl)s))), 0) AS score FROM doc d "
+        "LEFT JOIN ph ON ph.rid = d.rid GROUP BY d.rid, d.n_tokens)")
 
 
 def _params(terms: dict[str, list[Any]], avgdl: float, weights: dict[str, float],
             tsq: str) -> dict[str, Any]:
     return {"qi": terms["i"], "qstem": terms["stem"], "qidf": terms["idf"],
-            "qcols": terms["cols"], "avgdl": avgdl, "tsq": tsq,
+            "qcols": terms["cols"], "qn": terms["n"], "avgdl": avgdl, "tsq": tsq,
             **{f"w{c.lower()}": float(weights.get(c, 0.0)) for c in "ABCD"}}
 
 
@@ -80,10 +87,11 @@ def facts_matching_text(conn: Any, subject_id: str, match: str, limit: int,
     terms, avgdl = _bm25_terms(conn, "facts", "fact", expr)
     params = _params(terms, avgdl, dict.fromkeys("ABCD", 1.0), expr.tsquery())
     params.update(subject=subject_id, before=int(before_seq), k=int(limit))
+    docs = ("SELECT fid AS rid, n_tokens, lex FROM facts WHERE subject_id = %(subject)s "
+            "AND lex @@ %(tsq)s::tsquery AND source_seq < %(before)s")
     return [r[0] for r in conn.execute(
-        f"{Q_CTE} SELECT f.fact_id, {_score_sql('f')} AS score FROM facts f "
-        "WHERE f.subject_id = %(subject)s AND f.lex @@ %(tsq)s::tsquery "
-        "AND f.source_seq < %(before)s ORDER BY score DESC, f.fid LIMIT %(k)s", params)]
+        f"{_scores(docs)} SELECT f.fact_id FROM score sc JOIN facts f ON f.fid = sc.rid "
+        "WHERE f.subject_id = %(subject)s ORDER BY sc.score DESC, f.fid LIMIT %(k)s", params)]
 
 
 class PgSearchReads(PgBase):
@@ -103,11 +111,13 @@ class PgSearchReads(PgBase):
             params = _params(terms, avgdl, {"D": weights[0], "A": weights[1]}, expr.tsquery())
             params.update(k=int(k), **{f"a{i}": a for i, a in enumerate(args)})
             where = cond % tuple(f"%(a{i})s" for i in range(len(args)))
+            docs = ("SELECT l.seq AS rid, l.n_tokens, l.lex FROM source_lex l JOIN sources s "
+                    "ON s.seq = l.seq WHERE l.subject_id = %(a0)s AND l.lex @@ %(tsq)s::tsquery "
+                    f"AND {where}")
             rows = conn.execute(
-                f"{Q_CTE} SELECT s.seq, s.source_id, {_score_sql('l')} AS score "
-                "FROM source_lex l JOIN sources s ON s.seq = l.seq "
-                f"WHERE l.subject_id = %(a0)s AND l.lex @@ %(tsq)s::tsquery AND {where} "
-                "ORDER BY score DESC, s.seq LIMIT %(k)s", params).fetchall()
+                f"{_scores(docs)} SELECT s.seq, s.source_id, sc.score FROM score sc "
+                "JOIN sources s ON s.seq = sc.rid WHERE s.subject_id = %(a0)s "
+                "ORDER BY sc.score DESC, s.seq LIMIT %(k)s", params).fetchall()
         return [(int(r[0]), r[1], float(r[2])) for r in rows]
 
     def search_facts(self, scope: Scope, match: str, k: int,
@@ -131,12 +141,14 @@ class PgSearchReads(PgBase):
             params = _params(terms, avgdl, {"D": 1.0, "B": 1.0}, expr.tsquery())
             params.update(k=int(k), **{f"a{i}": a for i, a in enumerate(args)})
             where = cond % tuple(f"%(a{i})s" for i in range(len(args)))
+            docs = ("SELECT fid AS rid, n_tokens, lex FROM facts WHERE subject_id = %(a0)s "
+                    "AND lex @@ %(tsq)s::tsquery")
             rows = conn.execute(
-                f"{Q_CTE} SELECT s.seq, s.source_id, f.fact_id, {_score_sql('f')} AS score, "
-                "f.status FROM facts f JOIN fact_sources fs ON fs.subject_id = f.subject_id "
-                "AND fs.fact_id = f.fact_id JOIN sources s ON s.source_id = fs.source_id "
-                f"WHERE f.subject_id = %(a0)s AND f.lex @@ %(tsq)s::tsquery AND {where} "
-                "ORDER BY score DESC, s.seq LIMIT %(k)s", params).fetchall()
+                f"{_scores(docs)} SELECT s.seq, s.source_id, f.fact_id, sc.score, f.status "
+                "FROM score sc JOIN facts f ON f.fid = sc.rid AND f.subject_id = %(a0)s "
+                "JOIN fact_sources fs ON fs.subject_id = f.subject_id AND fs.fact_id = f.fact_id "
+                f"JOIN sources s ON s.source_id = fs.source_id WHERE {where} "
+                "ORDER BY sc.score DESC, s.seq LIMIT %(k)s", params).fetchall()
         return [(int(r[0]), r[1], r[2], float(r[3]), r[4]) for r in rows]
 
     def rebuild_fts(self) -> None:
