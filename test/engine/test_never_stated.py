@@ -129,6 +129,7 @@ def test_an_attribute_a_present_question_names_must_be_stated(ledger: Ledger) ->
         ("Ruth", "Mum's party is on Saturday the 27th at the Red Lion."),
     ])
     assert_unanswered(ask(ledger, "What dose does Dad take?"))
+    assert_unanswered(ask(ledger, "What dose of his tablet does Dad take?"))
     assert_unanswered(ask(ledger, "How long is my commute to Slough?"))
     assert_unanswered(ask(ledger, "How many guests are coming to Mum's party?"))
     when = ask(ledger, "When does Dad take his blood pressure tablet?")

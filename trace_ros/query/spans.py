@@ -708,6 +708,8 @@ def _head(phrase: str) -> tuple[str, str]:
     ws = [w for w in re.findall(r"[\w'-]+", phrase.lower())]
     if len(ws) >= 2 and ws[0] in _KIND_SKIP and "of" in ws:
         ws = ws[ws.index("of") + 1:]
+    elif "of" in ws[1:]:
+        ws = ws[:ws.index("of")]  # "dose of paracetamol": the dose is asked for
     ws = [w for w in ws if w not in _KIND_SKIP and w not in _DETERMINERS]
     # The possessor ("Pat's" in "Pat's landline number") is not a modifier of the head.
     ws = [w for i, w in enumerate(ws) if i == len(ws) - 1 or not re.search(r"'s$|s'$", w)]
