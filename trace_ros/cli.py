@@ -386,8 +386,8 @@ def build_parser() -> argparse.ArgumentParser:
                    add_help=False)
     sub.add_parser("record", help="record the memory topics to a rosbag2 MCAP file",
                    add_help=False)
-    sub.add_parser("bench", help="benchmarks: capture | locomo | scale | updates | faults | load "
-                   "| startup",
+    sub.add_parser("bench", help="benchmarks: capture | locomo | scale | updates | faults | fleet "
+                   "| load | startup",
                    add_help=False)
     sub.add_parser("explore", help="read-only web explorer of a ledger", add_help=False)
 
@@ -489,6 +489,7 @@ DELEGATED = {
     "bench scale": "trace_ros.bench.scale",
     "bench updates": "trace_ros.bench.updates",
     "bench faults": "trace_ros.bench.faults",
+    "bench fleet": "trace_ros.bench.fleet",
     "bench load": "trace_ros.bench.load",
     "bench startup": "trace_ros.bench.startup",
 }
