@@ -11,7 +11,7 @@ from ...facts import EDGE_COLUMNS, FACT_COLUMNS, Edge, Fact
 from ..records import SessionRow, TopicRow
 from .base import PgBase
 from .graph import PgGraph
-from .rows import edge, fact_rows
+from .rows import edge, fact_rows, reading
 
 
 class PgGraphReads(PgBase):
@@ -25,23 +25,23 @@ class PgGraphReads(PgBase):
             PgGraph.clear_all_graph(conn)
 
     def facts_for_key(self, subject_id: str, entity: str, relation: str) -> list[Fact]:
-        with self.read() as conn:
+        with reading(self) as conn:
             return PgGraph.facts_by_key(conn, subject_id, entity, relation)
 
     def edges_among(self, fact_ids: Sequence[str], types: Sequence[str]) -> list[Edge]:
-        with self.read() as conn:
+        with reading(self) as conn:
             return PgGraph.fact_edges(conn, fact_ids, types)
 
     def keyed_facts(self, subject_id: str) -> list[Fact]:
         """Every keyed fact of a subject (for update chains), oldest first."""
-        with self.read() as conn:
+        with reading(self) as conn:
             return fact_rows(conn, "subject_id = %s AND entity <> '' AND relation <> ''",
                              (subject_id,), 'ORDER BY entity COLLATE "C", relation COLLATE "C", '
                              "valid_from, source_seq, fid")
 
     def facts_since(self, subject_id: str, generation: int = -1) -> list[Fact]:
         """A subject's facts written or changed after ``generation``."""
-        with self.read() as conn:
+        with reading(self) as conn:
             return fact_rows(conn, "subject_id = %s AND generation > %s",
                              (subject_id, generation), 'ORDER BY source_seq, fact_id COLLATE "C"')
 
@@ -50,7 +50,7 @@ class PgGraphReads(PgBase):
         ids = list(dict.fromkeys(source_ids))
         if not ids:
             return []
-        with self.read() as conn:
+        with reading(self) as conn:
             return fact_rows(conn, "subject_id = %s AND fact_id IN (SELECT fact_id FROM "
                              "fact_sources WHERE subject_id = %s AND source_id = ANY(%s))",
                              (subject_id, subject_id, ids), 'ORDER BY fact_id COLLATE "C"')
@@ -63,7 +63,7 @@ class PgGraphReads(PgBase):
             'ORDER BY speaker COLLATE "C"', (subject_id,))}
 
     def facts_with_ids(self, fact_ids: Sequence[str]) -> list[Fact]:
-        with self.read() as conn:
+        with reading(self) as conn:
             return PgGraph.facts_by_ids(conn, fact_ids)
 
     def facts_of_entities(self, subject_id: str, entities: Sequence[str],
@@ -73,7 +73,7 @@ class PgGraphReads(PgBase):
         ents = list(dict.fromkeys(entities))[:500]
         if not ents or limit <= 0:
             return []
-        with self.read() as conn:
+        with reading(self) as conn:
             return fact_rows(
                 conn, "subject_id = %s AND fact_id IN (SELECT fact_id FROM (SELECT fact_id, "
                 "row_number() OVER (PARTITION BY entity ORDER BY valid_from DESC, "
@@ -90,16 +90,16 @@ class PgGraphReads(PgBase):
 
     def hierarchy_edges(self, subject_id: str) -> list[Edge]:
         """A subject's session chain and session → topic edges."""
-        with self.read() as conn:
+        with reading(self) as conn:
             return (PgGraph.member_edges(conn, subject_id, "before", "session:")
                     + PgGraph.member_edges(conn, subject_id, "in_topic", "session:"))
 
     def sessions_of(self, subject_id: str) -> list[SessionRow]:
-        with self.read() as conn:
+        with reading(self) as conn:
             return PgGraph.session_rows(conn, subject_id)
 
     def topics_of(self, subject_id: str) -> list[TopicRow]:
-        with self.read() as conn:
+        with reading(self) as conn:
             return PgGraph.topic_rows(conn, subject_id)
 
     def graph_marks(self) -> tuple[int, str]:

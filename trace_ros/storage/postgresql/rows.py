@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
 
 from ...facts import FACT_COLUMNS, Edge, Fact, fact_from_row
+
+
+@contextmanager
+def reading(ledger: Any) -> Iterator[Any]:
+    """A connection for a ledger's reads: inside ``read()`` its snapshot, else a pooled
+    connection for the length of the call (no snapshot set up: SQLite's reads, too, run
+    outside a transaction of their own), which saves the snapshot's round trips."""
+    bound = getattr(ledger._local, "conn", None)
+    if bound is not None:
+        yield bound
+        return
+    with ledger.pool.connection() as conn:
+        yield conn
 
 
 def fact_rows(conn: Any, where: str, args: Sequence[Any], order: str = "") -> list[Fact]:

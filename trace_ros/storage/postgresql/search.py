@@ -21,6 +21,7 @@ from ..lexical import K1, B, Match, both, idf, parse_match, phrase
 from ..records import Scope
 from .base import PgBase
 from .lexindex import index_sources
+from .rows import reading
 from .sources import scope_filter
 
 
@@ -106,7 +107,7 @@ class PgSearchReads(PgBase):
             return []
         expr = parse_match(match)
         cond, args = scope_filter(scope, "s", as_of_valid, as_of_known)
-        with self.read() as conn:
+        with reading(self) as conn:
             terms, avgdl = _bm25_terms(conn, "source_lex", "source", expr)
             params = _params(terms, avgdl, {"D": weights[0], "A": weights[1]}, expr.tsquery())
             params.update(k=int(k), **{f"a{i}": a for i, a in enumerate(args)})
@@ -136,7 +137,7 @@ class PgSearchReads(PgBase):
         if as_of_known is not None:
             cond += " AND f.known_from <= %s"
             args.append(as_of_known)
-        with self.read() as conn:
+        with reading(self) as conn:
             terms, avgdl = _bm25_terms(conn, "facts", "fact", expr)
             params = _params(terms, avgdl, {"D": 1.0, "B": 1.0}, expr.tsquery())
             params.update(k=int(k), **{f"a{i}": a for i, a in enumerate(args)})
