@@ -182,3 +182,29 @@ def test_about_another_both_ways() -> None:
                                       none)
     assert not revision.about_another("Dr Ahmed rang. My kidneys aren't happy.", none)
     assert not revision.about_another("got a new number finally, 07700 900 412", none)
+
+
+def test_a_past_time_asks_for_the_revision_that_held_then(ledger: Ledger,
+                                                          encoder: MiniLMEncoder) -> None:
+    history(ledger, encoder, [
+        (2, "Nia", "My doubles partner is Gemma from work."),
+        *CHATTER,
+        (14, "Nia", "Gemma sprained her wrist, so my partner for doubles is Ollie for now."),
+        (28, "Nia", "Gemma's out for the season, so the league made Jas my doubles partner."),
+    ])
+    now = ask(ledger, encoder, "Who is my doubles partner?")
+    assert now.source_ids[:1] == ["t5"], (now.answer, now.source_ids)
+    then = ask(ledger, encoder, "Who was I playing doubles with in the middle of October?")
+    assert then.source_ids[:1] == ["t4"], (then.answer, then.source_ids)
+    before = ask(ledger, encoder, "Before the sprained wrist, who was my doubles partner?")
+    assert before.source_ids[:1] == ["t0"], (before.answer, before.source_ids)
+
+
+def test_window_point_reads_the_part_of_the_window() -> None:
+    from trace_ros.language.timeanchor import window_point
+
+    w = (0.0, 30.0)
+    assert window_point(w, "in early October") == 10.0
+    assert window_point(w, "in mid-October") == 15.0
+    assert window_point(w, "at the end of October") == 30.0
+    assert window_point(w, "in October") == 30.0

@@ -708,3 +708,20 @@ def _dateparser_parse(expr: str, settings: dict[str, Any]) -> datetime | None:
         return dateparser.parse(expr, languages=["en"], settings=settings)
     except (ValueError, OverflowError):
         return None
+
+
+_PART_OF = re.compile(
+    r"\b(?P<early>early|beginning\s+of|start\s+of|first\s+half\s+of)\b"
+    r"|\b(?P<mid>mid|middle\s+of|halfway\s+through)\b"
+    r"|\b(?P<late>late|end\s+of|second\s+half\s+of|last\s+days?\s+of)\b", re.I)
+
+
+def window_point(window: tuple[float, float], text: str) -> float:
+    """The moment of ``window`` that ``text`` (the time expression that gave it) points
+    at, for "what held then": "early October" a third of the way in, "mid-October" the
+    middle, "the end of October" or a bare "October" its end."""
+    start, end = window
+    m = _PART_OF.search(text)
+    if m is None or m.group("late"):
+        return end
+    return start + (end - start) * (1 / 3 if m.group("early") else 1 / 2)

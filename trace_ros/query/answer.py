@@ -315,10 +315,17 @@ class QueryEngine:
                     graph: GraphOutcome, generation: int, timings: dict[str, float]) -> None:
         """For a question about the present that the resolver left open, the latest
         record of the thing the best match speaks of leads (``current.py``)."""
-        if graph.status or not current.asks_present(req.question, plan) \
-                or req.as_of_valid is not None or req.as_of_known is not None:
+        if graph.status or req.as_of_valid is not None or req.as_of_known is not None:
             return
         t = time.perf_counter()
+
+        def related(text: str) -> dict[int, SourceRecord]:
+            hits = rc.lexical(self.ledger, req.scope, text, current.POOL)
+            return self.records.get([h.seq for h in hits], generation)
+
+        present = current.asks_present(req.question, plan)
+        if not present and not current.may_ask_held(req.question, plan):
+            return
         head = ranked[:current.POOL]
         # The resolver's revision, where the chain starts when there is one.
         lead = self.ledger.get_sources(graph.lead[:1]) if graph.lead else []
@@ -326,6 +333,12 @@ class QueryEngine:
             [f for f in head if f.seq not in {r.seq for r in lead}]
         records = self.records.get([f.seq for f in head], generation)
         records.update({r.seq: r for r in lead})
+        at = None
+        if not present:
+            latest = max((r.source_time for r in records.values()), default=None)
+            at = current.held_time(req.question, plan, related, req.scope.robot_id, latest)
+            if at is None:
+                return
         vectors = self.index.current(req.scope.subject_id) if self.index is not None else None
 
         def near(seq: int) -> dict[int, tuple[SourceRecord, float]]:
@@ -344,13 +357,9 @@ class QueryEngine:
         def prior(seq: int) -> SourceRecord | None:
             return self.prior_turn(seq, req.scope, generation)
 
-        def related(text: str) -> dict[int, SourceRecord]:
-            hits = rc.lexical(self.ledger, req.scope, text, current.POOL)
-            return self.records.get([h.seq for h in hits], generation)
-
         found = current.chain(req.question, plan.answer_type, head, records,
                               self.graph_stage.facts.subject(req.scope.subject_id), near,
-                              prior, related, req.scope.robot_id)
+                              prior, related, req.scope.robot_id, at)
         if found is not None:
             if graph.lead and graph.lead[0] in found.superseded:
                 # A later statement the key rules did not relate overrides the resolver's

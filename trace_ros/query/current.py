@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from ..language.revision import (
     KIN,
@@ -45,6 +46,7 @@ from ..language.revision import (
     states_value,
     values_named,
 )
+from ..language.timeanchor import window_point
 from ..language.vocab import is_robot
 from ..ledger import SourceRecord
 from .factcache import SubjectFacts
@@ -53,6 +55,7 @@ from .recall import Fused
 
 POOL = 24  # ranked candidates looked at for the anchor and for later records
 ANCHORS = 3  # the anchor is the best human statement among the first few candidates
+ANCHORS_AT = 6  # for a past time, the first statement of the thing among a few more
 _QUESTION = re.compile(r"\?\s*$")
 _SENTENCES = re.compile(r"(?<=[.!?])\s+")
 _WORDS = re.compile(r"[^\W_]+")
@@ -69,7 +72,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
           near: Callable[[int], dict[int, tuple[SourceRecord, float]]],
           prior: Callable[[int], SourceRecord | None],
           related: Callable[[str], dict[int, SourceRecord]] | None = None,
-          robot_id: str = "") -> Chain | None:
+          robot_id: str = "", at: float | None = None) -> Chain | None:
     """The current record for ``question`` and the anchor it supersedes, or None.
 
     ``records``: the ranked candidates' records by seq; ``near(seq)``: the records
@@ -77,7 +80,12 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     (the caller holds the vectors and reads the records); ``prior(seq)``: the turn
     before ``seq`` in its session (what the robot's echo answers), or None; ``related(text)``: records the
     text search finds for ``text`` (later records that name the anchor's values
-    without sharing its vector or the question's words)."""
+    without sharing its vector or the question's words).
+
+    ``at``: the question asks what held at that time ("In early October, how many …",
+    "Before Rhys asked to swap, …"): the chain starts at the earliest statement of the
+    thing among the best matches, said before ``at``, and ends at the last revision
+    said by then; nothing is marked superseded."""
     q_terms = question_terms(question)
     pool = [f for f in ranked[:POOL] if f.seq in records]
     asked_holders = holders(question)
@@ -85,15 +93,18 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     # the names are the values.
     others = answer_type != "person"
     anchor: SourceRecord | None = None
-    for f in pool[:ANCHORS]:
+    for f in pool[:ANCHORS if at is None else ANCHORS_AT]:
         rec: SourceRecord | None = records[f.seq]
         if rec is not None and not _statement(rec, robot_id):
             rec = prior(f.seq)  # the robot's echo: the turn it answers
         # The best person's statement that shares a word with the question.
         if rec is not None and _statement(rec, robot_id) and keys(rec.text) & q_terms \
                 and not (others and about_another(rec.text, asked_holders)):
-            anchor = rec
-            break
+            if at is None:
+                anchor = rec
+                break
+            if rec.source_time <= at and (anchor is None or rec.seq < anchor.seq):
+                anchor = rec  # the first statement of the thing said by then
     if anchor is None:
         return None
     anchor_holders = holders(anchor.text)
@@ -101,7 +112,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     thing = q_terms - {t for t in q_terms if t in KIN} - holders_stems(question) \
         - holders_stems(anchor.speaker)
     best: tuple[int, str] | None = None
-    for seq, sid in _newer_by_edges(anchor, graph):
+    for seq, sid in (_newer_by_edges(anchor, graph) if at is None else []):
         if seq > anchor.seq:
             best = (seq, sid)
     close = near(anchor.seq)
@@ -118,7 +129,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         rec = candidates[seq]
         if best is not None and seq <= best[0]:
             continue
-        if not _statement(rec, robot_id):
+        if not _statement(rec, robot_id) or (at is not None and rec.source_time > at):
             continue
         # Closeness alone counts only for a record the question itself recalls.
         cos = close.get(seq, (rec, 0.0))[1] if seq in recalled else 0.0
@@ -129,6 +140,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         if not states_value(rec.text, answer_type, anchor.text):
             continue
         best = (rec.seq, rec.source_id)
+    if at is not None:
+        return Chain([best[1] if best else anchor.source_id], [])
     if best is None:
         return None
     # The earlier candidates that speak of the same thing of the same holder are older
@@ -164,6 +177,57 @@ def asks_present(question: str, plan: Plan) -> bool:
     return plan.operation in ("fact", "temporal_lookup", "current_state") \
         and plan.answer_type not in ("yesno", "reason") and bool(_PRESENT.search(question)) \
         and not _PAST_ASK.search(question)
+
+
+_WAS = re.compile(r"\b(?:was|were|had)\b", re.I)
+_BEFORE = re.compile(r"\bbefore\s+(?P<clause>[^,?]{6,})", re.I)
+
+
+def may_ask_held(question: str, plan: Plan) -> bool:
+    """Whether the question asks what state held at a past time (``held_time``): a
+    past tense of "be" or "have", about one value."""
+    return bool(_WAS.search(question)) and not _PLURAL.match(question) \
+        and plan.operation in ("fact", "temporal_lookup", "current_state", "count")
+
+
+def held_time(question: str, plan: Plan,
+              related: Callable[[str], dict[int, SourceRecord]],
+              robot_id: str = "", latest: float | None = None) -> float | None:
+    """When a question about a past state asks what held ("Who was I playing doubles
+    with at the end of October?", "Before Rhys asked to swap, which week was I on
+    call?"): the moment it names — a point of the window the plan resolved, or just
+    before the statement that tells of the event after "before" — else None.
+    ``latest``: the time of the latest record recalled; a month named without a year
+    ("at the end of October") is the latest such month it reaches."""
+    if not may_ask_held(question, plan):
+        return None
+    at: float | None = None
+    m = _BEFORE.search(question)
+    if m is not None:
+        clause = question_terms(m.group("clause"))
+        told = [(len(keys(r.text) & clause), rank, r)
+                for rank, r in enumerate(related(m.group("clause")).values())
+                if _statement(r, robot_id)]
+        told = [t for t in told if t[0]]
+        if told:  # the record telling most of the event, the best ranked such
+            at = min(told, key=lambda t: (-t[0], t[1]))[2].source_time - 1.0
+    if plan.window is not None:
+        start, end = plan.window
+        years = 0
+        while latest is not None and start > latest and years < _YEARS_BACK \
+                and not re.search(r"\b\d{4}\b", plan.time_text):
+            start, end, years = _year_before(start), _year_before(end), years + 1
+        point = window_point((start, end), question)
+        at = point if at is None else min(at, point)
+    return at
+
+
+_YEARS_BACK = 3
+
+
+def _year_before(t: float) -> float:
+    d = datetime.fromtimestamp(t, UTC)
+    return d.replace(year=d.year - 1, day=min(d.day, 28) if d.month == 2 else d.day).timestamp()
 
 
 def echoes(robot_turn: SourceRecord, person_turn: SourceRecord, robot_id: str = "") -> bool:

@@ -58,6 +58,7 @@ from ..language.text import SENTENCE, STOPWORDS, stem, stems, words
 from ..language.text import sentences as split_sentences
 from ..language.vocab import is_robot
 from ..ledger import SourceRecord
+from .current import may_ask_held
 from .pack import EvidenceItem, Pack
 from .plan import Plan
 from .spans import (
@@ -661,7 +662,8 @@ class ExtractiveReader:
                 return ReaderOutput("", [], self.name, "no shown evidence matches the question")
             every = self._in_time(plan, [*lead[:1], *[s for s in scored if s not in lead]])
             return self._typed(question, plan, ask, every, pack, q_stems, names, weights)
-        if lead and plan.wants_newest and not _plural_ask(question, plan):
+        if lead and (plan.wants_newest or may_ask_held(question, plan)) \
+                and not _plural_ask(question, plan):
             scored = lead[:1]
         else:
             scored = matched
@@ -670,8 +672,9 @@ class ExtractiveReader:
             return ReaderOutput("", [], self.name, "no shown evidence matches the question")
         best = max(s.relevance for s in scored)
         near = [s for s in scored if s.relevance >= self.near_best * best]
-        if plan.wants_newest and not _plural_ask(question, plan) and lead:
-            chosen = scored[:1]  # the graph stage's current record (above)
+        if (plan.wants_newest or may_ask_held(question, plan)) and not _plural_ask(
+                question, plan) and lead:
+            chosen = scored[:1]  # the graph stage's record for the time asked (above)
         elif plan.wants_newest and not _plural_ask(question, plan):
             # Revisions of one state match the question about equally well in content;
             # recall order must not decide which is current, so compare overlap only.
@@ -844,7 +847,11 @@ class ExtractiveReader:
             pick = lead[0] if lead else max(revisions, key=lambda f: (
                 f[0].item.record.source_time, f[0].item.record.seq))
         else:
-            pick = max(found, key=lambda f: f[0].relevance)
+            # A past state: the graph stage's record for the time named, when it gave one
+            # (the revision that held then, ``current.held_time``), else the best match.
+            held = [f for f in found if f[0].item.routes.get("graph") == 1
+                    and not f[0].item.routes.get("superseded")]
+            pick = held[0] if held else max(found, key=lambda f: f[0].relevance)
         rec = pick[0].item.record
         if is_robot(rec.speaker, rec.robot_id):
             # The robot repeating what someone just told it ("Vitamin D in the morning,
