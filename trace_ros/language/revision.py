@@ -28,6 +28,7 @@ import re
 from functools import lru_cache
 
 from .text import STOPWORDS as BASE_STOPWORDS
+from .text import sentences
 from .text import stem as _stem
 from .timeanchor import WEEKDAYS, find_candidates
 from .vocab import EVENT_NOUNS
@@ -204,17 +205,22 @@ CLOSE = 0.6
 NEAR = 0.5
 
 
-def joins(later: str, thing: frozenset[str], cos: float, same_speaker: bool = True) -> str:
-    """Why ``later`` speaks of the thing the anchor states ('' when it does not): it
-    shares a ``thing`` stem (a word of the question that the anchor states too), or its
-    vector is ``NEAR`` the anchor's. Only the anchor's speaker revises it, and a record
-    that marks a value as carrying on without naming the thing restates another
-    ("quiz night's still …"). Which of two such records is current is the ledger's
-    order; whether it states a value at all is ``states_value``'s to say."""
+def joins(later: str, thing: frozenset[str], cos: float, same_speaker: bool = True,
+          anchor: str = "") -> str:
+    """Why ``later`` speaks of the thing ``anchor`` states ('' when it does not): one of
+    its sentences names the ``thing`` (a word of the question the anchor states too) and
+    either states a value the anchor did not or belongs to a record whose vector is
+    ``NEAR`` the anchor's; or the whole record is that near. Only the anchor's speaker
+    revises it, and a record that marks a value as carrying on without naming the thing
+    restates another ("quiz night's still …"). Which of two such records is current is
+    the ledger's order; whether it states a value at all is ``states_value``'s to say."""
     if not same_speaker or (continues(later) and not keys(later) & thing):
         return ""
-    if keys(later) & thing:
-        return "shares " + "/".join(sorted(keys(later) & thing))
+    old = values_named(anchor)
+    for sentence in sentences(later) or [later]:
+        shared = keys(sentence) & thing
+        if shared and (cos >= NEAR or values_named(sentence) - old):
+            return "shares " + "/".join(sorted(shared))
     if cos >= NEAR:
         return f"close (cosine {cos:.2f})"
     return ""

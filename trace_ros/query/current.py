@@ -12,14 +12,16 @@ same thing:
 2. then over the later records the question recalls, those whose vector is near
    the anchor's and those a text search for the anchor finds — kept when they are
    a statement by the anchor's speaker (not the robot's echo, not a question) that
-   joins the anchor (``revision.joins``: it shares a word of the question that the
-   anchor states, the *thing*, or its vector is near the anchor's), is not about
+   joins the anchor (``revision.joins``: a sentence of it names a word of the
+   question that the anchor states, the *thing*, with a new value or a vector near
+   the anchor's; or the vector alone is near), is not about
    someone else ("my brother just started on lates", ``revision.about_another``;
    "my sister's appointment", ``same_holder``), and states a value of the kind asked
    (a time for "when").
 
-The latest such record leads the evidence and the anchor follows, marked
-superseded (with the earlier recalled records of the same thing); a restatement
+The latest such record leads the evidence; the anchor and the earlier recalled
+records of the same thing stay where the question ranked them, marked
+superseded (moving them up displaced better evidence on LoCoMo); a restatement
 of the same value leading is harmless. When the lead is the robot's echo of a
 value, the person's words it repeats go first (``echoes``). Nothing here knows
 verbs or nouns of particular changes: the question supplies the thing, vectors
@@ -133,7 +135,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             continue
         # Closeness alone counts only for a record the question itself recalls.
         cos = close.get(seq, (rec, 0.0))[1] if seq in recalled else 0.0
-        link = joins(rec.text, thing, cos, rec.speaker == anchor.speaker)
+        link = joins(rec.text, thing, cos, rec.speaker == anchor.speaker, anchor.text)
         if not link or not same_holder(rec.text, asked_holders, anchor_holders, thing) \
                 or (others and about_another(rec.text, asked_holders | anchor_holders)):
             continue  # another thing, or someone else's: another person's appointment
@@ -151,7 +153,9 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         and records[f.seq].source_id != anchor.source_id
         and keys(records[f.seq].text) & thing
         and same_holder(records[f.seq].text, asked_holders, anchor_holders, thing)]
-    return Chain([best[1], *older], older)
+    # Only the current record moves to the front; the older stay where the question
+    # ranked them, marked superseded.
+    return Chain([best[1]], older)
 
 
 _PRESENT = re.compile(r"\b(?:is|are|am|do|does|has|have)\b|'s\b|'re\b", re.I)
