@@ -202,7 +202,7 @@ class Robot:
         session = f"{robot}-s{n // 200}"
         stamp = time.time()
         if (shared and (n // 4) % 2 == 0) or (not shared and n % 4 == 1):
-            label = LABELS[(n // 4) % len(LABELS)]
+            label = LABELS[(n // (8 if shared else 4)) % len(LABELS)]
             msg = make_perception(subject, label, f"{label} seen by {robot} on pass {n}",
                                   actor=f"{robot}/camera", confidence=0.9, frame_id="map",
                                   xyz=(10.0 * self.index + n % 7, float(n % 5), 0.0),
@@ -309,6 +309,7 @@ class Fleet:
         self.memory = [self._start("memory_node", ROBOT_NS.format(i), self.memory_overrides)
                        for i in range(robots)]
         self.workers: list[subprocess.Popen | None] = [None] * workers
+        self.exits: list[dict[str, Any]] = []  # workers that died unasked
         for i in range(workers):
             self.start_worker(i)
 
@@ -326,6 +327,18 @@ class Fleet:
         if proc is not None:
             self.bringup.stop([proc], timeout=20.0)
         self.workers[i] = None
+
+    def revive(self, log: Callable[[str], None]) -> int:
+        """Start again any worker that exited without being told to (recorded in
+        ``self.exits``); returns how many workers run now."""
+        for i, proc in enumerate(self.workers):
+            if proc is not None and proc.poll() is not None:
+                self.exits.append({"worker": WORKER_NS.format(i), "pid": proc.pid,
+                                   "status": proc.returncode})
+                log(f"{WORKER_NS.format(i)} (pid {proc.pid}) exited unexpectedly with status "
+                    f"{proc.returncode}; starting it again")
+                self.start_worker(i)
+        return sum(p is not None for p in self.workers)
 
     def kill_worker(self, i: int) -> None:
         proc = self.workers[i]
@@ -438,14 +451,17 @@ def flush(robots: list[Robot], timeout: float) -> int:
     return sum(r.waiting() for r in robots)
 
 
-def rebuild_throughput(ledger: Any, live: dict[str, list], timeout: float) -> dict[str, Any]:
+def rebuild_throughput(ledger: Any, live: dict[str, list], timeout: float,
+                       revive: Callable[[], Any] = lambda: None) -> dict[str, Any]:
     """Requeue every job (``reset_derived``) and time the running workers' projection of
-    all of them; compare the result with the live graph."""
+    all of them; compare the result with the live graph. ``revive`` is called on every
+    poll (it restarts a worker that died)."""
     requeued = _retry(ledger.reset_derived)
     started = time.monotonic()
     holders: Counter = Counter()  # samples by how many workers held claimed jobs
 
     def drained_now() -> bool:
+        revive()
         holders[len(ledger.job_holders())] += 1
         return undrained(ledger.job_counts()) == 0
 
@@ -578,6 +594,7 @@ def run(args: argparse.Namespace, log: Callable[[str], None]) -> dict[str, Any]:
         for n, kind in enumerate(kinds):
             due = started + args.seconds * (n + 1) / (len(kinds) + 1)
             time.sleep(max(0.0, due - time.monotonic()))
+            fleet.revive(log)
             if kind == "kill":
                 record = kill_round(fleet, ledger, (n // 2) % args.workers)
             else:
@@ -592,7 +609,11 @@ def run(args: argparse.Namespace, log: Callable[[str], None]) -> dict[str, Any]:
         acked = {sid: subj for r in robots for sid, subj in r.snapshot().items()}
         log(f"stream over: {len(acked)} events acked in {stream_s:.1f} s, {unanswered} "
             "unanswered; draining")
-        drained = _wait(lambda: undrained(ledger.job_counts()) == 0, DRAIN_TIMEOUT_S, 0.5)
+        def drained_now() -> bool:
+            fleet.revive(log)
+            return undrained(ledger.job_counts()) == 0
+
+        drained = _wait(drained_now, DRAIN_TIMEOUT_S, 0.5)
         counts = _retry(ledger.source_counts)
         lost = [sid for sid in acked if sid not in counts]
         live = _retry(ledger.graph_snapshot)
@@ -602,9 +623,11 @@ def run(args: argparse.Namespace, log: Callable[[str], None]) -> dict[str, Any]:
                 for i in range(n_workers, args.workers):
                     fleet.stop_worker(i)
                 log(f"rebuild with {n_workers} worker(s)")
-                throughput[str(n_workers)] = rebuild_throughput(ledger, live, DRAIN_TIMEOUT_S)
+                throughput[str(n_workers)] = rebuild_throughput(
+                    ledger, live, DRAIN_TIMEOUT_S, lambda: fleet.revive(log))
                 log(json.dumps({n_workers: {k: v for k, v in throughput[str(n_workers)].items()
                                             if k != "differences"}}))
+        worker_exits = list(fleet.exits)
         fleet.close()
         fleet = None
         subjects = [f"person-{i}" for i in range(args.robots)] + [SHARED]
@@ -653,6 +676,7 @@ def run(args: argparse.Namespace, log: Callable[[str], None]) -> dict[str, Any]:
                                                 for k in ("p50", "p95")},
             "query_status": queries["query_status"], "graph_rows": graph_rows,
             "integrity": integrity, "orphans": orphans, "rounds": rounds,
+            "worker_exits": worker_exits,
             "engine": "postgresql", "ledger": str(url), "domain_id":
                 int(os.environ["ROS_DOMAIN_ID"]), "notes": notes,
         }
@@ -682,6 +706,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     def log(line: str) -> None:
         print(f"bench fleet: {line}", file=sys.stderr, flush=True)
 
+    # A SIGTERM ends the run through its clean-up (nodes stopped, our server removed).
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     summary = run(args, log)
     if args.out is not None:
         args.out.mkdir(parents=True, exist_ok=True)
@@ -690,7 +716,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     brief["rounds"] = [{k: r[k] for k in ("round", "fault", "survived", "recover_s")}
                        for r in summary["rounds"]]
     print_summary(brief, args.json)
-    ok = (summary["acked_lost"] == 0 and summary["kills"]["survived"] == summary["kills"]["rounds"]
+    ok = (summary["acked_lost"] == 0 and not summary["worker_exits"]
+          and summary["kills"]["survived"] == summary["kills"]["rounds"]
           and summary["graph_equals_rebuild"] and summary["unanswered"] == 0)
     return 0 if ok else 1
 
