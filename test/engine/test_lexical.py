@@ -1,7 +1,7 @@
-"""``storage.lexical`` splits and stems text exactly as SQLite's FTS5 ``porter unicode61``
-tokenizer indexes it (checked against FTS5 itself; a stem of a word with a non-ASCII letter
-inside, "straße", may differ: FTS5's stemmer works on its bytes), and reads the FTS5 match
-expressions the layers above write with FTS5's precedence."""
+"""``storage.lexical`` gives the stems SQLite's FTS5 ``porter unicode61`` tokenizer indexes
+(checked against a ledger-like FTS5 table: emoji SQLite's Unicode tables count as letters,
+diacritics, non-ASCII stems), and reads the FTS5 match expressions the layers above write
+with FTS5's precedence."""
 
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ TEXTS = [
     "I was running with the dogs, running!", "Caroline's LGBTQ support group — it's great",
     "Café crème at 10:30, naïve résumé", "e-mail me: ann@example.com or call 555-0199",
     "UPPER lower MiXeD 3.14 x2 42nd", "generously studied ponies caresses",
-    "a b cc ddd relational conditional", "", "   ...   ", "über façade",
+    "a b cc ddd relational conditional", "", "   ...   ", "über straße façade",
+    "Keep it up! \U0001F9D8\u200d\u2640\ufe0f so cool \U0001F918 \U0001F600 a\u0301b \ue000",
 ]
 
 

@@ -1,17 +1,17 @@
 """Lexical terms and match expressions with the meaning SQLite's FTS5 gives them, for an
 engine that has no FTS5 (PostgreSQL ranks with BM25 from these, ``postgresql/search``).
 
-``terms`` splits text as FTS5's ``porter unicode61`` tokenizer does (runs of letters and
-digits, lower-cased, diacritics removed) and stems each token with Martin Porter's
-stemmer (nltk's ``MARTIN_EXTENSIONS`` mode, the algorithm FTS5's ``porter`` implements;
-tokens under 3 or over 64 bytes are left as they are, as FTS5 leaves them).
+``terms`` are the stems FTS5's ``porter unicode61`` tokenizer indexes a text under — asked
+of FTS5 itself, on an in-memory table of one thread-local SQLite connection, so the
+split (which characters are token characters: SQLite's own Unicode tables), the folding
+(case, diacritics) and the Porter stems are exactly those of the SQLite engine.
 
 ``parse_match`` reads the subset of the FTS5 query syntax the layers above write —
 quoted phrases, bare words, ``AND``, ``OR``, ``NOT``, parentheses, implicit AND — into
 a small tree; ``Match.phrases`` lists its phrases (for BM25's per-phrase IDF) and
 ``tsquery`` writes it as a PostgreSQL ``tsquery`` over the stems.
 
-BM25 is FTS5's: for each phrase, ``idf * f * (k1 + 1) / (f + k1 * (1 - b + b * D / avgdl))``
+BM25 is FTS5's: for each phrase, ``idf * (f * (k1 + 1)) / (f + k1 * (1 - b + b * D / avgdl))``
 with ``k1 = 1.2``, ``b = 0.75``, ``idf = log((N - n + 0.5) / (n + 0.5))`` (1e-6 when not
 positive), ``f`` the phrase's column-weighted frequency in the row, ``D`` the row's token
 count over all columns and ``avgdl`` the mean of ``D`` over the ``N`` rows.
@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import math
 import re
-import unicodedata
+import sqlite3
+import threading
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -32,34 +33,32 @@ B = 0.75
 # A lexeme no index holds (index terms are letters and digits only): an empty phrase.
 NOTHING = "_"
 
-_TOKEN = re.compile(r"[^\W_]+")
 _QUERY = re.compile(r'"((?:[^"]|"")*)"|(\()|(\))|([^\s()"]+)')
-_PORTER_MIN, _PORTER_MAX = 3, 64
+_LOCAL = threading.local()
 
 
-@lru_cache(maxsize=1)
-def _stemmer() -> object:
-    from nltk.stem import PorterStemmer
-
-    return PorterStemmer(PorterStemmer.MARTIN_EXTENSIONS)
-
-
-def _fold(text: str) -> str:
-    decomposed = unicodedata.normalize("NFD", text)
-    return "".join(ch for ch in decomposed if unicodedata.category(ch) != "Mn").lower()
+def _tokenizer() -> sqlite3.Connection:
+    conn = getattr(_LOCAL, "conn", None)
+    if conn is None:
+        conn = sqlite3.connect(":memory:")
+        conn.execute("CREATE VIRTUAL TABLE t USING fts5 (x, tokenize='porter unicode61')")
+        conn.execute("CREATE VIRTUAL TABLE v USING fts5vocab (t, 'instance')")
+        _LOCAL.conn = conn
+    return conn
 
 
-@lru_cache(maxsize=65536)
-def stem(token: str) -> str:
-    """FTS5 ``porter``'s stem of one lower-cased token."""
-    if not _PORTER_MIN <= len(token.encode()) <= _PORTER_MAX:
-        return token
-    return str(_stemmer().stem(token, to_lowercase=False))  # type: ignore[attr-defined]
+@lru_cache(maxsize=4096)
+def _terms(text: str) -> tuple[str, ...]:
+    conn = _tokenizer()
+    conn.execute("INSERT INTO t (rowid, x) VALUES (1, ?)", (text,))
+    out = tuple(r[0] for r in conn.execute("SELECT term FROM v WHERE doc = 1 ORDER BY offset"))
+    conn.execute("DELETE FROM t WHERE rowid = 1")
+    return out
 
 
 def terms(text: str) -> list[str]:
     """The stems FTS5 indexes ``text`` under, in order, with repeats."""
-    return [stem(t) for t in _TOKEN.findall(_fold(text))]
+    return list(_terms(text)) if text else []
 
 
 @dataclass(frozen=True)

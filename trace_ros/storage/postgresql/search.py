@@ -65,15 +65,18 @@ def _scores(doc_sql: str) -> str:
         "GROUP BY d.rid, q.i, q.stem), "
         "ph AS (SELECT rid, i, max(idf) AS idf, min(f) AS f FROM tf GROUP BY rid, i "
         "HAVING count(*) = max(n)), "
-        f"score AS (SELECT d.rid, coalesce(sum(ph.idf * ph.f * {K1 + 1.0} / (ph.f + {K1} * "
-        f"({1.0 - B} + {B} * d.n_tokens / %(avgdl)s))), 0) AS score FROM doc d "
-        "LEFT JOIN ph ON ph.rid = d.rid GROUP BY d.rid, d.n_tokens)")
+        # FTS5's expression, term for term in float8 and summed in phrase order, so a
+        # score (and so a tie) is the same double as SQLite's.
+        "score AS (SELECT d.rid, coalesce(sum(ph.idf * ((ph.f * %(k1p1)s) / (ph.f + %(k1)s * "
+        "(%(one_b)s + %(b)s * d.n_tokens::float8 / %(avgdl)s))) ORDER BY ph.i), 0) AS score "
+        "FROM doc d LEFT JOIN ph ON ph.rid = d.rid GROUP BY d.rid, d.n_tokens)")
 
 
 def _params(terms: dict[str, list[Any]], avgdl: float, weights: dict[str, float],
             tsq: str) -> dict[str, Any]:
     return {"qi": terms["i"], "qstem": terms["stem"], "qidf": terms["idf"],
             "qcols": terms["cols"], "qn": terms["n"], "avgdl": avgdl, "tsq": tsq,
+            "k1": K1, "k1p1": K1 + 1.0, "b": B, "one_b": 1.0 - B,
             **{f"w{c.lower()}": float(weights.get(c, 0.0)) for c in "ABCD"}}
 
 
