@@ -30,16 +30,15 @@ def _bm25_terms(conn: Any, table: str, kind: str, match: Match
     """Per stem of every phrase: (phrase index, stem, idf, columns, stems in the phrase)
     as arrays for the ranking statement, and the mean row length, from ledger-wide
     statistics."""
-    n_rows, n_tokens = conn.execute(
-        "SELECT coalesce(sum(n_docs), 0), coalesce(sum(n_tokens), 0) FROM lex_stats "
-        "WHERE kind = %s", (kind,)).fetchone()
     phrases = match.phrases()
     queries = [Match("phrase", phrase=p).tsquery() for p in phrases]
-    hits = [int(r[0]) for r in conn.execute(
-        f"SELECT (SELECT count(*) FROM {table} WHERE lex @@ q::tsquery) FROM "
-        "unnest(%s::text[]) WITH ORDINALITY AS u(q, i) ORDER BY i", (queries,))]
+    n_rows, n_tokens, hits = conn.execute(
+        "SELECT coalesce(sum(n_docs), 0), coalesce(sum(n_tokens), 0), ARRAY(SELECT "
+        f"(SELECT count(*) FROM {table} WHERE lex @@ u.q::tsquery) FROM unnest(%s::text[]) "
+        "WITH ORDINALITY AS u(q, i) ORDER BY u.i) FROM lex_stats WHERE kind = %s",
+        (queries, kind)).fetchone()
     out: dict[str, list[Any]] = {"i": [], "stem": [], "idf": [], "cols": [], "n": []}
-    for i, (p, n_hit) in enumerate(zip(phrases, hits, strict=True)):
+    for i, (p, n_hit) in enumerate(zip(phrases, [int(h) for h in hits], strict=True)):
         stems = list(dict.fromkeys(p.stems or ("_",)))
         for s in stems:
             out["i"].append(i)
@@ -53,23 +52,24 @@ def _bm25_terms(conn: Any, table: str, kind: str, match: Match
 def _scores(doc_sql: str) -> str:
     """CTEs ending in ``score (rid, score)``: the BM25 of each row ``doc_sql`` selects as
     (``rid``, ``n_tokens``, ``lex``), for the phrases of ``q`` — per phrase its column-
-    weighted frequency (the least over its stems; 0 unless all are there)."""
+    weighted frequency (the least over its stems; none unless all are there). Every row
+    the expression matches holds all stems of one of its phrases, so each gets a score."""
     return (
         "WITH q (i, stem, idf, cols, n) AS (SELECT * FROM unnest(%(qi)s::int[], "
         "%(qstem)s::text[], %(qidf)s::float8[], %(qcols)s::text[], %(qn)s::int[])), "
         f"doc AS ({doc_sql}), "
-        "tf AS (SELECT d.rid, q.i, max(q.idf) AS idf, max(q.n) AS n, sum(CASE w "
+        "tf AS (SELECT d.rid, d.n_tokens, q.i, max(q.idf) AS idf, max(q.n) AS n, sum(CASE w "
         "WHEN 'A' THEN %(wa)s WHEN 'B' THEN %(wb)s WHEN 'C' THEN %(wc)s ELSE %(wd)s END) "
         "AS f FROM doc d CROSS JOIN LATERAL unnest(d.lex) AS u JOIN q ON q.stem = u.lexeme "
         "CROSS JOIN LATERAL unnest(u.weights) AS w WHERE strpos(q.cols, w) > 0 "
-        "GROUP BY d.rid, q.i, q.stem), "
-        "ph AS (SELECT rid, i, max(idf) AS idf, min(f) AS f FROM tf GROUP BY rid, i "
-        "HAVING count(*) = max(n)), "
+        "GROUP BY d.rid, d.n_tokens, q.i, q.stem), "
+        "ph AS (SELECT rid, n_tokens, i, max(idf) AS idf, min(f) AS f FROM tf "
+        "GROUP BY rid, n_tokens, i HAVING count(*) = max(n)), "
         # FTS5's expression, term for term in float8 and summed in phrase order, so a
         # score (and so a tie) is the same double as SQLite's.
-        "score AS (SELECT d.rid, coalesce(sum(ph.idf * ((ph.f * %(k1p1)s) / (ph.f + %(k1)s * "
-        "(%(one_b)s + %(b)s * d.n_tokens::float8 / %(avgdl)s))) ORDER BY ph.i), 0) AS score "
-        "FROM doc d LEFT JOIN ph ON ph.rid = d.rid GROUP BY d.rid, d.n_tokens)")
+        "score AS (SELECT rid, sum(idf * ((f * %(k1p1)s) / (f + %(k1)s * "
+        "(%(one_b)s + %(b)s * n_tokens::float8 / %(avgdl)s))) ORDER BY i) AS score "
+        "FROM ph GROUP BY rid)")
 
 
 def _params(terms: dict[str, list[Any]], avgdl: float, weights: dict[str, float],
