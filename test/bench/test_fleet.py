@@ -122,3 +122,14 @@ def test_small_fleet_run_loses_no_acked_event(tmp_path: Path) -> None:
     assert summary["fleet_question"]["answered_across_robots"] is True
     assert json.loads((tmp_path / "fleet.json").read_text())["acked_lost"] == 0
     assert proc.returncode == 0, proc.stderr[-3000:]
+
+
+def test_the_command_line_knows_bench_fleet(capsys: pytest.CaptureFixture[str]) -> None:
+    from trace_ros import cli
+
+    assert cli.main(["bench", "fleet", "--workers", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "trace-ros bench fleet: error: argument --workers" in err
+    assert len(err.strip().splitlines()) == 1
+    assert cli.main(["bench", "fleet", "--help"]) == 0
+    assert "--ledger-url" in capsys.readouterr().out
