@@ -208,3 +208,26 @@ def test_window_point_reads_the_part_of_the_window() -> None:
     assert window_point(w, "in mid-October") == 15.0
     assert window_point(w, "at the end of October") == 30.0
     assert window_point(w, "in October") == 30.0
+
+
+def test_a_change_relayed_by_someone_else_leads(ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """Staff and family pass changes on: anyone may revise a named person's thing."""
+    history(ledger, encoder, [
+        (6, "Leah", "Mr Kowalski in room 12 has physio every Tuesday at ten."),
+        (6, "robot", "Noted."),
+        *CHATTER,
+        (9, "Tomasz", "Hi, I'm Tomasz, Mr Kowalski's son. Dad says the physio's moved him to "
+                      "the afternoon slot, half two."),
+        (9, "robot", "Thanks, I'll pass it on."),
+    ])
+    res = ask(ledger, encoder, "What time is Mr Kowalski's physio on Tuesdays?")
+    assert res.source_ids[:1] == ["t5"], (res.answer, res.source_ids)
+
+
+def test_revision_judgements_of_relays_and_instances() -> None:
+    asked = revision.values_named("Who is the consultant on Ward 3?")
+    assert revision.other_instance("The clinic on Ward 5 is covered by Dr Baptiste.", asked)
+    assert not revision.other_instance("Dr Osei covers Ward 3 this week.", asked)
+    assert not revision.other_instance("Dr Osei is covering instead.", asked)
+    assert revision.named("Thanks, Gina! I love it.") == frozenset()
+    assert "mensah" in revision.named("Dr Mensah's been shifted to Room 7.")

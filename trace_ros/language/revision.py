@@ -36,6 +36,7 @@ from .vocab import EVENT_NOUNS
 # Function words, and the chat fillers that carry no thing ("yeah", "ok").
 STOPWORDS = BASE_STOPWORDS | frozenset("""
 im ive id ill dont doesnt didnt isnt wasnt cant wont thats its yeah yes ok okay oh well
+mr mrs ms miss dr prof sir madam
 """.split())
 # Words a question is built from rather than what it asks about.
 QUESTION_SCAFFOLD = frozenset("""
@@ -159,6 +160,30 @@ def about_another(text: str, named: frozenset[str]) -> bool:
 _WORDS_LOWER = re.compile(r"[a-z]+(?:'[a-z]+)?")
 
 
+_CAPITAL = re.compile(r"\b([A-Z][a-z]{2,})\b")
+_GREETING = re.compile(r"(?:^|[.!?]|\b(?:hi|hey|hello|thanks|thank you|yo|wow|oh|morning|"
+                       r"evening|night|bye|cheers|sorry|congrats),?)\s*$", re.I)
+
+
+def _spoken_to(text: str) -> set[str]:
+    """Names used to address someone: after a greeting or at a sentence's edge, and
+    followed by a comma or the sentence's end ("Thanks, Gina!", "Hey Jon, …")."""
+    out: set[str] = set()
+    for m in _CAPITAL.finditer(text):
+        after = text[m.end():m.end() + 2].lstrip(" ")
+        before = text[:m.start()]
+        if after[:1] in (",", "!", "?", ".") and (_GREETING.search(before)
+                                                  or before.rstrip().endswith(",")):
+            out.add(m.group(1).lower())
+    return out
+
+
+@lru_cache(maxsize=65536)
+def named(text: str) -> frozenset[str]:
+    """``holders`` the text speaks of, not those it speaks to ("Thanks, Gina!")."""
+    return holders(text) - _spoken_to(text)
+
+
 @lru_cache(maxsize=65536)
 def holders(text: str) -> frozenset[str]:
     """Whom a text speaks of besides its speaker: capitalised names and kinship words
@@ -206,20 +231,23 @@ NEAR = 0.5
 
 
 def joins(later: str, thing: frozenset[str], cos: float, same_speaker: bool = True,
-          anchor: str = "") -> str:
+          anchor: str = "", typed: bool = False) -> str:
     """Why ``later`` speaks of the thing ``anchor`` states ('' when it does not): one of
     its sentences names the ``thing`` (a word of the question the anchor states too) and
     either states a value the anchor did not or belongs to a record whose vector is
     ``NEAR`` the anchor's; or the whole record is that near. Only the anchor's speaker
     revises it, and a record that marks a value as carrying on without naming the thing
     restates another ("quiz night's still …"). Which of two such records is current is
-    the ledger's order; whether it states a value at all is ``states_value``'s to say."""
+    the ledger's order; whether it states a value at all is ``states_value``'s to say.
+    ``typed``: the question asks a time, date or number, so any value of those counts
+    ("half two" for "at ten"), not only the specific ones of ``values_named``."""
     if not same_speaker or (continues(later) and not keys(later) & thing):
         return ""
-    old = values_named(anchor)
+    said = values if typed else values_named
+    old = said(anchor)
     for sentence in sentences(later) or [later]:
         shared = keys(sentence) & thing
-        if shared and (cos >= NEAR or values_named(sentence) - old):
+        if shared and (cos >= NEAR or said(sentence) - old):
             return "shares " + "/".join(sorted(shared))
     if cos >= NEAR:
         return f"close (cosine {cos:.2f})"
@@ -243,6 +271,14 @@ def replaces(old: str, new: str) -> bool:
     gone = values_named(old) - values_named(new)
     came = values_named(new) - values_named(old)
     return bool(gone) and bool(came) and _kinds(gone) & _kinds(came) != set()
+
+
+def other_instance(text: str, asked: frozenset[str]) -> bool:
+    """Whether ``text`` names a value of the kind the question names as part of its
+    thing but not the one it names: "Ward 5" when "Ward 3" is asked, "Thursdays" when
+    "on Tuesdays" is."""
+    said = values_named(text)
+    return bool(asked) and not said & asked and bool(_kinds(said) & _kinds(asked))
 
 
 def _kinds(stems: frozenset[str]) -> set[str]:

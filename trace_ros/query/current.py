@@ -43,6 +43,8 @@ from ..language.revision import (
     is_value_word,
     joins,
     keys,
+    named,
+    other_instance,
     question_terms,
     same_holder,
     states_value,
@@ -110,6 +112,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     if anchor is None:
         return None
     anchor_holders = holders(anchor.text)
+    asked_values = values_named(question)  # "Ward 3", "on Tuesdays": part of the thing
     # What the question asks about; a relative of the speaker named in it is the holder.
     thing = q_terms - {t for t in q_terms if t in KIN} - holders_stems(question) \
         - holders_stems(anchor.speaker)
@@ -135,9 +138,16 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             continue
         # Closeness alone counts only for a record the question itself recalls.
         cos = close.get(seq, (rec, 0.0))[1] if seq in recalled else 0.0
-        link = joins(rec.text, thing, cos, rec.speaker == anchor.speaker, anchor.text)
+        # The anchor's speaker revises their own thing; anyone may relay a change to a
+        # thing of someone the question (or else the anchor) names: "Dr Mensah's been
+        # shifted to Room 7" after "Dr Mensah is seeing patients in Room 3".
+        whose = asked_holders or named(anchor.text)
+        link = joins(rec.text, thing, cos, rec.speaker == anchor.speaker
+                     or bool(whose & named(rec.text) - holders_stems(rec.speaker)),
+                     anchor.text, answer_type in _TYPED)
         if not link or not same_holder(rec.text, asked_holders, anchor_holders, thing) \
-                or (others and about_another(rec.text, asked_holders | anchor_holders)):
+                or (others and about_another(rec.text, asked_holders | anchor_holders)) \
+                or other_instance(rec.text, asked_values):
             continue  # another thing, or someone else's: another person's appointment
         if not states_value(rec.text, answer_type, anchor.text):
             continue
@@ -160,6 +170,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
 
 _PRESENT = re.compile(r"\b(?:is|are|am|do|does|has|have)\b|'s\b|'re\b", re.I)
 _WEEKLY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\b|\busual\b", re.I)
+_TYPED = ("date", "number", "duration")  # answer types whose values are figures or times
+_NOW = re.compile(r"\b(?:this|these|current|currently|today|tonight|now)\b", re.I)
 _TALLY = re.compile(r"\btimes\b|\b(?:has|have|had)\b", re.I)
 _PLURAL = re.compile(r"^\s*(?:what|which|who)\s+(?:are|were)\b", re.I)
 _PAST_ASK = re.compile(r"\b(?:was|were|did|had|used to|originally|before|first)\b", re.I)
@@ -172,8 +184,9 @@ def asks_present(question: str, plan: Plan) -> bool:
     Wednesdays") is part of the thing, not a time window to look back at."""
     if _PLURAL.match(question) or plan.as_of is not None:
         return False  # "What are the names of …": a set, not one revision
-    if plan.window is not None and not _WEEKLY.search(plan.time_text or question):
-        return False
+    if plan.window is not None and not _WEEKLY.search(question) \
+            and not _NOW.search(plan.time_text):
+        return False  # a past window; "this week", "on Tuesdays" are the present
     if plan.wants_newest:
         return True
     if plan.operation == "count":
