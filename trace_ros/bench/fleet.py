@@ -596,7 +596,8 @@ def run(args: argparse.Namespace, log: Callable[[str], None]) -> dict[str, Any]:
             time.sleep(max(0.0, due - time.monotonic()))
             fleet.revive(log)
             if kind == "kill":
-                record = kill_round(fleet, ledger, (n // 2) % args.workers)
+                killed = sum(r["fault"].startswith("kill") for r in rounds)
+                record = kill_round(fleet, ledger, killed % args.workers)  # in turn
             else:
                 record = restart_round(fleet, ledger, robots)
             record["round"] = n
