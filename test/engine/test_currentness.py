@@ -231,3 +231,15 @@ def test_revision_judgements_of_relays_and_instances() -> None:
     assert not revision.other_instance("Dr Osei is covering instead.", asked)
     assert revision.named("Thanks, Gina! I love it.") == frozenset()
     assert "mensah" in revision.named("Dr Mensah's been shifted to Room 7.")
+
+
+def test_which_x_is_answered_by_the_number_that_labels_it(ledger: Ledger,
+                                                          encoder: MiniLMEncoder) -> None:
+    history(ledger, encoder, [
+        (6, "Joan", "Dr Mensah is seeing patients in Room 3 this month."),
+        *CHATTER,
+        (9, "Joan", "They're painting, so Dr Mensah has moved to Room 7 by the lift."),
+    ])
+    res = ask(ledger, encoder, "Which room is Dr Mensah working from?")
+    assert res.status == "answered" and "7" in res.answer, (res.status, res.answer, res.message)
+    assert res.source_ids[:1] == ["t4"], res.source_ids

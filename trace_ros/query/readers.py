@@ -77,6 +77,7 @@ from .spans import (
     has_number,
     held_days,
     ident,
+    labelled,
     money,
     names_day,
     names_in,
@@ -308,6 +309,12 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
     known = capitalised_mid_sentence([i.record.text for i in pack.items])
     q = {stem(w) for w in words(question)}
     named = bool(names_in(out.answer, q, known)) or bool(re.search(r"[\"“”]", out.answer))
+    # A number the records give X as its label tells one X from others ("Room 7").
+    number = re.search(r"\d[\d.]*", out.answer)
+    if number and any(re.search(rf"\b{re.escape(ask.focus)}\s+(?:no\.?\s*|number\s+)?"
+                                rf"{re.escape(number.group(0))}\b", i.record.text, re.I)
+                      for i in pack.items if i.source_id in out.cited_ids):
+        named = True
     if not any(focus in stems(i.record.text) for i in pack.items):
         return named
     if ask.kind == "what" or named:
@@ -620,6 +627,14 @@ class ExtractiveReader:
         if not out.answer or len(out.cited_ids) != 1:
             return out
         ask = asked(question, plan)
+        if ask.kind == "which" and ask.focus:
+            # "Which room …?": the room with the label that tells it apart ("Room 7",
+            # "the Everest room"), where the cited record gives one.
+            cited = next((i.record.text for i in pack.items
+                          if i.source_id == out.cited_ids[0]), "")
+            label = labelled(ask.focus, cited, question)
+            if label and label.lower() not in out.answer.lower():
+                out.answer = label
         if ask.kind in ("what", "which") and ask.focus and not _focus_filled(ask, question, out,
                                                                              pack):
             return ReaderOutput("", [], self.name,

@@ -1049,3 +1049,24 @@ def held_days(sentence: str) -> str:
     for m in sorted(drop, key=lambda m: -m.start()):
         sentence = sentence[:m.start()] + " " * (m.end() - m.start()) + sentence[m.end():]
     return sentence
+
+
+def labelled(focus: str, text: str, question: str = "") -> str:
+    """The ``focus`` noun with the label a text gives it, "" when none: a number or a
+    name after it ("Room 7", "desk 2.09", "Kennel No. 4", "Suite Sapphire") or a name
+    before it ("the Everest room", "Sapphire Suite"); a label the question already
+    names is not the answer."""
+    f = re.escape(focus)
+    asked_words = {w.lower() for w in re.findall(r"[\w.]+", question)}
+    after = re.compile(rf"\b({f}s?)\s+((?:no\.?\s*|number\s+)?\d[\w.]*\b|[A-Z][\w'-]+)", re.I)
+    before = re.compile(rf"\b((?:[A-Z][\w'-]+\s+){{1,2}})({f}s?)\b", re.I)
+    for m in after.finditer(text):
+        label = m.group(2)
+        if (label[0].isdigit() or label[0].isupper()) and label.lower() not in asked_words:
+            return f"{m.group(1)} {label}".strip()
+    for m in before.finditer(text):
+        names = [w for w in m.group(1).split() if w[0].isupper()]
+        if names and names[-1].lower() not in asked_words | {"the", "a", "my", "our"} \
+                and m.start() > 0:
+            return f"{' '.join(names)} {m.group(2)}"
+    return ""
