@@ -103,7 +103,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             rec = prior(f.seq)  # the robot's echo: the turn it answers
         # The best person's statement that shares a word with the question.
         if rec is not None and _statement(rec, robot_id) and keys(rec.text) & q_terms \
-                and not (others and about_another(rec.text, asked_holders)):
+                and not (others and about_another(rec.text,
+                                                  asked_holders | _names(rec.speaker))):
             if at is None:
                 anchor = rec
                 break
@@ -146,7 +147,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                      or bool(whose & named(rec.text) - holders_stems(rec.speaker)),
                      anchor.text, answer_type in _TYPED)
         if not link or not same_holder(rec.text, asked_holders, anchor_holders, thing) \
-                or (others and about_another(rec.text, asked_holders | anchor_holders)) \
+                or (others and about_another(rec.text, asked_holders | anchor_holders
+                                             | _names(rec.speaker))) \
                 or other_instance(rec.text, asked_values):
             continue  # another thing, or someone else's: another person's appointment
         if not states_value(rec.text, answer_type, anchor.text):
@@ -285,3 +287,9 @@ def _newer_by_edges(anchor: SourceRecord, graph: SubjectFacts | None) -> list[tu
             todo.append(newer.fact_id)
             out[newer.source_seq] = newer.source_ids[0]
     return sorted(out.items())
+
+
+def _names(speaker: str) -> frozenset[str]:
+    """A speaker's name words, lower-cased: their own name in their turn ("It's Ines
+    from theatres") is no other holder."""
+    return frozenset(w.lower() for w in _WORDS.findall(speaker))
