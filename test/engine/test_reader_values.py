@@ -242,3 +242,15 @@ def test_the_graph_stages_current_record_answers_when_it_is_about_the_question()
                               [EvidenceItem(other, 1.0, {"graph": 1}),
                                EvidenceItem(dentist, 1.0, {})])
     assert (answer, cited) == ("3 pm", ["src-3"])
+
+
+def test_a_weekday_with_a_plural_part_of_day_is_a_schedule() -> None:
+    from datetime import UTC, datetime
+
+    from trace_ros.query.spans import answer_date
+
+    t = datetime(2026, 1, 20, 9, tzinfo=UTC).timestamp()
+    assert answer_date("Her office hours are Thursday mornings from now on.", t) \
+        == "Thursday mornings"
+    assert answer_date("Book club switched to Tuesday evenings.", t) == "Tuesday evenings"
+    assert answer_date("See you Friday morning.", t) == "Friday 23 January 2026"

@@ -91,7 +91,8 @@ def tokens(text: str) -> list[Tok]:
 
 
 _DAYS = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
-_RECURRING = re.compile(rf"\b(?:every|each)\s+(?:other\s+)?{_DAYS}\b|\b{_DAYS}s\b", re.I)
+_RECURRING = re.compile(rf"\b(?:every|each)\s+(?:other\s+)?{_DAYS}\b|\b{_DAYS}s\b"
+                        rf"|\b{_DAYS}\s+(?:mornings|afternoons|evenings|nights)\b", re.I)
 _WEEKDAY_ABBR = re.compile(rf"\b(?:{_DAYS[3:-1]}|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\b",
                            re.I)
 # A record time before 1 January 1990 comes from a clock that was never set (ROS sim
