@@ -254,3 +254,11 @@ def test_a_weekday_with_a_plural_part_of_day_is_a_schedule() -> None:
         == "Thursday mornings"
     assert answer_date("Book club switched to Tuesday evenings.", t) == "Tuesday evenings"
     assert answer_date("See you Friday morning.", t) == "Friday 23 January 2026"
+
+
+def test_one_of_is_a_member_not_a_count() -> None:
+    from trace_ros.query.spans import quantities
+
+    said = quantities("One of Alfie's mates has chickenpox, so we're at thirteen.")
+    assert [p for _, p in said] == ["thirteen"]
+    assert [p for _, p in quantities("Five of the kids have colds.")] == ["five"]

@@ -984,8 +984,10 @@ def quantities(text: str) -> list[tuple[int, str]]:
         masked = masked[:m.start()] + " " * (m.end() - m.start()) + masked[m.end():]
     out: list[tuple[int, str]] = []
     for m in _QUANTITY.finditer(masked):
-        if re.match(r"\s*of\b", masked[m.end():]) and " " not in m.group(0).strip():
-            continue
+        head = m.group(0).strip().split()[0]
+        if re.match(r"\s*of\b", masked[m.start() + len(head):]) \
+                and (" " not in m.group(0).strip() or head.lower() in ("one", "1")):
+            continue  # "one of Alfie's mates": a member, not a count ("five of us" counts)
         phrase = quantity(m.group(0))
         if phrase and not re.fullmatch(r"(?:half|a\s+\w+)", phrase, re.I):
             out.append((m.start(), phrase))
