@@ -10,6 +10,8 @@ graph, requeues everything (``reset_derived``) and consolidates it again with ba
 A rebuild must reproduce the graph whatever the batch boundaries (consolidation/hierarchy.py),
 so any difference is a determinism fault. Exit status 1 when 128 and ``--small`` differ.
 SQLite in a temporary folder, MiniLM on the CPU (about a minute for 600 events, 2 cores).
+The same check with the hashing encoder, in seconds, is test/engine/test_batch_boundaries.py;
+this tool runs it at fleet size with the real encoder.
 
 Usage: .venv/bin/python tools/batch_boundaries.py [--robots 4] [--turns 150] [--session 25]
 """

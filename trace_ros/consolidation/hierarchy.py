@@ -14,16 +14,24 @@
 
 Determinism: projecting the same sources in the same order must give the same
 topics whatever the batch boundaries (``rebuild`` must reproduce the graph). So
-only *closed* sessions (a chronologically later session of the subject has
-started) contribute to centroids, and a session is closed at a fixed point of
-the source order — when the first source of a later session is projected. The
-chronologically last session is *open*: it gets a provisional topic at the end of
-every batch, which does not feed any centroid. Late sources for a closed session
-trigger a full re-derivation of the subject's topics.
+only *closed* sessions contribute to centroids, and a session is closed at a fixed
+point of the source order. Each robot of a subject has its own timeline (in a
+fleet, several robots' sessions of one subject overlap in time): a session closes
+when the first source of a chronologically later session *of the same robot* is
+projected, and its embedding is then taken from its sources up to that source's
+sequence number. A robot's chronologically last session is *open*: it gets a
+provisional topic at the end of every batch, which does not feed any centroid.
+The closed sessions are recorded per robot (meta ``topics_closed:<subject>``, a
+JSON object robot → how many of its sessions, in chronological order, are closed).
+A late source for a closed session (a robot went back to an old session) changes
+neither that session's embedding nor the topics: a closed session is final, so
+nothing depends on where a batch ended. ``forget`` re-derives the hierarchy
+(``rederive_hierarchy``).
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -124,41 +132,44 @@ class Hierarchy:
         self.generation = generation
         self._current: SessionKey | None = None
         self._touched: set[SessionKey] = set()
-        self._late: set[str] = set()
         self._states: dict[str, TopicState] = {}
         self._partial: dict[SessionKey, tuple[int, np.ndarray | None]] = {}
         self._assigned: dict[SessionKey, int | None] = {}
+        self._closed_map: dict[str, dict[str, int]] = {}
         self._closed_cache: dict[str, set[SessionKey]] = {}
 
     # -- per source ---------------------------------------------------------------
 
     def enter(self, source: SourceRecord) -> None:
-        """Called before a source is linked: closes the subject's sessions that lie
-        before this source's session (a later session has started)."""
+        """Called before a source is linked: closes the sessions of the source's robot
+        (in its subject) that lie before this source's session (a later session of
+        the same robot has started). Other robots' sessions are not touched."""
         key = (source.subject_id, source.robot_id, source.session_id)
         self._touched.add(key)
         if key == self._current:
             return
         self._current = key
         sessions = self.graph.session_rows(self.conn, source.subject_id)
-        order = [(s.robot_id, s.session_id) for s in sessions]
-        if (key[1], key[2]) not in order:
+        mine = [s for s in sessions if s.robot_id == key[1]]
+        order = [s.session_id for s in mine]
+        if key[2] not in order:
             return
-        idx = order.index((key[1], key[2]))
-        closed = self._closed(source.subject_id)
-        if idx < closed:
-            self._late.add(source.subject_id)
-        for i in range(closed, idx):
-            self._close(sessions, i)
+        idx = order.index(key[2])
+        # idx below the robot's closed count: a late source, which changes nothing.
+        for i in range(self._closed(source.subject_id).get(key[1], 0), idx):
+            self._close(sessions, mine[i], source.seq)
 
     def refresh(self, subject_id: str) -> None:
         """Rebuild a subject's hierarchy from the stored source vectors (after forget
-        reset it): close every session but the last, then ``finish``."""
+        reset it): close every session but the last of each robot, then ``finish``."""
         sessions = self.graph.session_rows(self.conn, subject_id)
         if not sessions:
             return
-        for i in range(self._closed(subject_id), len(sessions) - 1):
-            self._close(sessions, i)
+        last = {s.robot_id: s.session_id for s in sessions}
+        for s in sessions:
+            key = (s.subject_id, s.robot_id, s.session_id)
+            if last[s.robot_id] != s.session_id and key not in self._closed_keys(subject_id):
+                self._close(sessions, s, None)
         self._touched.update((s.subject_id, s.robot_id, s.session_id) for s in sessions)
 
     def gate(self, subject_id: str, session: SessionKey, seq: int,
@@ -183,46 +194,35 @@ class Hierarchy:
     # -- batch end ------------------------------------------------------------------
 
     def finish(self) -> None:
-        """Store the touched sessions' embeddings, give open sessions a provisional
-        topic, re-derive subjects that received late sources, refresh the session
-        chain and membership edges."""
+        """Store the touched open sessions' embeddings (a closed session keeps the one
+        it was closed with), give open sessions a provisional topic, refresh the
+        session chain and membership edges."""
         subjects = sorted({k[0] for k in self._touched})
         for key in sorted(self._touched):
-            self._store_vector(key)
+            if key not in self._closed_keys(key[0]):
+                self._store_vector(key)
         for subject in subjects:
-            if subject in self._late:
-                self.rederive(subject)
             self._provisional(subject)
             self._sync_edges(subject)
 
-    def rederive(self, subject_id: str) -> None:
-        """Recompute the closed sessions' topics from scratch (late data, forget)."""
-        conn = self.conn
-        sessions = self.graph.session_rows(conn, subject_id)
-        closed = min(self._closed(subject_id), max(len(sessions) - 1, 0))
-        stored = self.graph.session_vectors(conn, subject_id)
-        vectors: list[np.ndarray | None] = []
-        for s in sessions[:closed]:
-            vec = stored.get(s.vertex)
-            if vec is None:
-                vec = self._store_vector((s.subject_id, s.robot_id, s.session_id))
-            vectors.append(vec)
-        state, assignment = derive(vectors, self.theta, self.every)
-        self._states[subject_id] = state
-        self.graph.replace_topics(conn, subject_id, [(tid, "", c, n) for tid, (c, n)
-                                                     in sorted(state.centroids.items())])
-        self.graph.set_session_topics(conn, subject_id, [(s.robot_id, s.session_id, t) for s, t
-                                                         in zip(sessions[:closed], assignment,
-                                                                strict=True)])
-        self.graph.set_meta(conn, f"topics_closed:{subject_id}", str(closed))
-        self._closed_cache.pop(subject_id, None)
-        self._assigned = {k: v for k, v in self._assigned.items() if k[0] != subject_id}
-
     # -- internals ------------------------------------------------------------------------
 
-    def _closed(self, subject_id: str) -> int:
+    def _closed(self, subject_id: str) -> dict[str, int]:
+        """Robot → how many of its sessions (chronological) are closed."""
+        counts = self._closed_map.get(subject_id)
+        if counts is not None:
+            return counts
         value = self.graph.get_meta(self.conn, f"topics_closed:{subject_id}")
-        return int(value) if value else 0
+        if not value:
+            counts = {}
+        elif value.lstrip().startswith("{"):
+            counts = {str(k): int(v) for k, v in json.loads(value).items()}
+        else:  # before per-robot timelines: a count of the subject's chronological prefix
+            counts = {}
+            for s in self.graph.session_rows(self.conn, subject_id)[:int(value)]:
+                counts[s.robot_id] = counts.get(s.robot_id, 0) + 1
+        self._closed_map[subject_id] = counts
+        return counts
 
     def _state(self, subject_id: str) -> TopicState:
         state = self._states.get(subject_id)
@@ -244,12 +244,20 @@ class Hierarchy:
         state = self._state(key[0])
         return tid if tid in state.centroids else None
 
-    def _closed_keys(self, subject_id: str) -> set[SessionKey]:
+    def _closed_keys(self, subject_id: str,
+                     sessions: list[SessionRow] | None = None) -> set[SessionKey]:
         keys = self._closed_cache.get(subject_id)
         if keys is None:
-            sessions = self.graph.session_rows(self.conn, subject_id)
-            keys = {(s.subject_id, s.robot_id, s.session_id)
-                    for s in sessions[:self._closed(subject_id)]}
+            if sessions is None:
+                sessions = self.graph.session_rows(self.conn, subject_id)
+            counts = self._closed(subject_id)
+            seen: dict[str, int] = {}
+            keys = set()
+            for s in sessions:
+                n = seen.get(s.robot_id, 0)
+                if n < counts.get(s.robot_id, 0):
+                    keys.add((s.subject_id, s.robot_id, s.session_id))
+                seen[s.robot_id] = n + 1
             self._closed_cache[subject_id] = keys
         return keys
 
@@ -261,50 +269,59 @@ class Hierarchy:
         self._partial[key] = (seq, vec)
         return vec
 
-    def _store_vector(self, key: SessionKey) -> np.ndarray | None:
-        vec, n, model = self.graph.session_source_mean(self.conn, *key)
+    def _store_vector(self, key: SessionKey, max_seq: int | None = None) -> np.ndarray | None:
+        vec, n, model = self.graph.session_source_mean(self.conn, *key, max_seq=max_seq)
         if vec is not None and n:
             self.graph.put_session_vector(self.conn, key[0], session_vertex(*key), model, vec)
         return vec
 
-    def _close(self, sessions: list[SessionRow], i: int) -> None:
-        s = sessions[i]
+    def _close(self, sessions: list[SessionRow], s: SessionRow, seq: int | None) -> None:
+        """Close session ``s`` (the next one of its robot's timeline) at source ``seq``:
+        its embedding is the mean of its sources up to ``seq``; it joins a topic; every
+        ``topic_rederive_every`` closed sessions of the subject the topics are refined
+        (closed sessions in chronological order)."""
         subject = s.subject_id
-        vec = self._store_vector((subject, s.robot_id, s.session_id))
+        key = (subject, s.robot_id, s.session_id)
+        vec = self._store_vector(key, seq)
         state = self._state(subject)
         tid = None if vec is None else state.assign(vec, self.theta)
-        closed = i + 1
+        counts = self._closed(subject)
+        counts[s.robot_id] = counts.get(s.robot_id, 0) + 1
+        self._closed_cache.pop(subject, None)
+        closed = [x for x in sessions
+                  if (x.subject_id, x.robot_id, x.session_id) in self._closed_keys(subject,
+                                                                                   sessions)]
         assignment_rows = [(s.robot_id, s.session_id, tid)]
-        if self.every and closed % self.every == 0:
+        if self.every and len(closed) % self.every == 0:
             stored = self.graph.session_vectors(self.conn, subject)
-            vectors = [stored.get(x.vertex) for x in sessions[:closed]]
-            assignment = [self._assigned.get((x.subject_id, x.robot_id, x.session_id),
-                                             x.topic_id) for x in sessions[:closed - 1]]
-            assignment.append(tid)
+            vectors = [stored.get(x.vertex) for x in closed]
+            assignment = [tid if x.session_id == s.session_id and x.robot_id == s.robot_id
+                          else self._assigned.get((x.subject_id, x.robot_id, x.session_id),
+                                                  x.topic_id) for x in closed]
             assignment = refine(state, vectors, assignment, self.theta)
             assignment_rows = [(x.robot_id, x.session_id, t)
-                               for x, t in zip(sessions[:closed], assignment, strict=True)]
+                               for x, t in zip(closed, assignment, strict=True)]
         self.graph.replace_topics(self.conn, subject, [(t, "", c, n) for t, (c, n)
                                                        in sorted(state.centroids.items())])
         self.graph.set_session_topics(self.conn, subject, assignment_rows)
         for robot, sess, t in assignment_rows:
             self._assigned[(subject, robot, sess)] = t
-        self.graph.set_meta(self.conn, f"topics_closed:{subject}", str(closed))
-        self._closed_cache.pop(subject, None)
+        self.graph.set_meta(self.conn, f"topics_closed:{subject}",
+                            json.dumps(counts, sort_keys=True, separators=(",", ":")))
 
     def _provisional(self, subject_id: str) -> None:
-        """Open sessions (after the closed prefix) get the nearest closed topic, or a
+        """Open sessions (those not closed) get the nearest closed topic, or a
         provisional topic of their own (a row with no closed members)."""
         conn = self.conn
         sessions = self.graph.session_rows(conn, subject_id)
-        closed = self._closed(subject_id)
+        closed = self._closed_keys(subject_id, sessions)
+        open_ = [s for s in sessions if (s.subject_id, s.robot_id, s.session_id) not in closed]
         state = self._state(subject_id)
-        stored = self.graph.session_vectors(conn, subject_id,
-                                            [s.vertex for s in sessions[closed:]])
+        stored = self.graph.session_vectors(conn, subject_id, [s.vertex for s in open_])
         rows = [(t, "", c, n) for t, (c, n) in sorted(state.centroids.items())]
         next_id = max(state.centroids, default=-1) + 1
         assign = []
-        for s in sessions[closed:]:
+        for s in open_:
             vec = stored.get(s.vertex)
             if vec is None:
                 continue
