@@ -130,6 +130,10 @@ class ReaderConfig:
 class ConsolidationConfig:
     period_s: float = 0.5
     batch_size: int = 128
+    # Subjects one batch may take (0: as many as batch_size allows). A claim takes whole
+    # runs of a subject's due jobs, subject by subject; a bound lets several workers
+    # share a light load of many subjects (a heavy one splits by itself).
+    claim_subjects: int = 0
     max_attempts: int = 3
     lease_s: float = 120.0
     # A failed batch is retried after retry_base_s * 2**(attempt-1) s, at most retry_max_s.

@@ -88,6 +88,9 @@ SPECS: dict[str, ParamSpec] = {
                                         min=0.01, max=3600.0),
     "consolidation.batch_size": ParamSpec("Jobs claimed per batch", dynamic=True, min=1,
                                           max=100000),
+    "consolidation.claim_subjects": ParamSpec(
+        "Subjects one batch may claim (whole runs of each subject's jobs); 0: no bound",
+        dynamic=True, min=0, max=100000),
     "consolidation.max_attempts": ParamSpec("Attempts before a job is marked failed",
                                             dynamic=True, min=1, max=1000),
     "consolidation.lease_s": ParamSpec("Seconds a claimed job stays leased to this worker",

@@ -2,8 +2,9 @@
 
 The same behaviour is asked of SQLite (the embedded default) and PostgreSQL (a fleet's
 ledger): idempotent capture, tombstones, claims in source order within a subject with
-leases and fences, retries and deferral. What only PostgreSQL adds — several workers
-claiming different subjects at once — is tested at the end.
+leases and fences, retries and deferral, whole runs subject by subject so that several
+workers claiming at once take different subjects. What only PostgreSQL adds — a subject
+another transaction is claiming is skipped, not waited for — is tested at the end.
 """
 
 from __future__ import annotations
@@ -86,16 +87,36 @@ def test_jobs_are_claimed_in_source_order_within_a_subject(ledger: Any) -> None:
     for i in range(3):
         _say(ledger, "ann", f"ann {i}", float(i))
         _say(ledger, "bob", f"bob {i}", float(i))
-    jobs = ledger.claim_jobs("w1", 10, lease_s=60.0, max_attempts=3)
-    seqs = [j.source.seq for j in jobs]
-    assert seqs == sorted(seqs) and len(jobs) == 6
+    # Whole runs, subject by subject (oldest head first), not the head of every subject:
+    # a second worker then finds the other subject free.
+    jobs = ledger.claim_jobs("w1", 3, lease_s=60.0, max_attempts=3)
+    assert [j.source.text for j in jobs] == ["ann 0", "ann 1", "ann 2"]
     assert {j.attempts for j in jobs} == {1}
-    # Everything is held: a second worker gets nothing.
-    assert ledger.claim_jobs("w2", 10, lease_s=60.0, max_attempts=3) == []
+    other = ledger.claim_jobs("w2", 10, lease_s=60.0, max_attempts=3)
+    assert [j.source.text for j in other] == ["bob 0", "bob 1", "bob 2"]
+    # Every subject's head is held: a third worker gets nothing.
+    assert ledger.claim_jobs("w3", 10, lease_s=60.0, max_attempts=3) == []
     with ledger.write() as tx:
-        held = ledger.held_jobs(tx, "w1", jobs)
-        assert ledger.complete_jobs(tx, "w1", held, ["add"] * len(held)) == 6
+        for name, batch in (("w1", jobs), ("w2", other)):
+            held = ledger.held_jobs(tx, name, batch)
+            assert ledger.complete_jobs(tx, name, held, ["add"] * len(held)) == 3
     assert ledger.job_counts()["done"] == 6 and ledger.job_holders() == []
+
+
+def test_a_claim_with_room_takes_the_next_subjects_run_unless_bounded(ledger: Any) -> None:
+    for i in range(2):
+        for s in ("ann", "bob", "cyd"):
+            _say(ledger, s, f"{s} {i}", float(i))
+    # Room for 5: ann's run, bob's run, and cyd's cut to what is left; in source order.
+    jobs = ledger.claim_jobs("w1", 5, lease_s=60.0, max_attempts=3)
+    assert [j.source.text for j in jobs] == ["ann 0", "bob 0", "cyd 0", "ann 1", "bob 1"]
+    # cyd's head is held: its last job waits for it.
+    assert ledger.claim_jobs("w2", 5, lease_s=60.0, max_attempts=3) == []
+    ledger.expire_leases("w1")
+    # At most one subject per batch: each claim takes one subject's whole run.
+    for name, subject in (("w3", "ann"), ("w4", "bob"), ("w5", "cyd")):
+        got = ledger.claim_jobs(name, 10, lease_s=60.0, max_attempts=3, max_subjects=1)
+        assert [j.source.text for j in got] == [f"{subject} 0", f"{subject} 1"], name
 
 
 def test_a_held_head_blocks_the_rest_of_its_subject(ledger: Any) -> None:
@@ -193,11 +214,8 @@ def test_concurrent_workers_keep_each_subjects_order(ledger: Any) -> None:
         assert seqs == sorted(seqs), s
 
 
-def test_postgresql_workers_take_different_subjects_at_once(
-        open_engine: Callable[[str], Any]) -> None:
-    """While one worker holds ann's head job, another worker takes bob's jobs at once
-    (SQLite claims in global source order, so there it would wait)."""
-    ledger = open_engine("postgresql")
+def test_workers_take_different_subjects_at_once(ledger: Any) -> None:
+    """While one worker holds ann's head job, another worker takes bob's jobs at once."""
     _say(ledger, "ann", "ann 0", 0.0)
     _say(ledger, "ann", "ann 1", 1.0)
     _say(ledger, "bob", "bob 0", 2.0)
@@ -205,6 +223,75 @@ def test_postgresql_workers_take_different_subjects_at_once(
     assert [j.source.text for j in first] == ["ann 0"]
     second = ledger.claim_jobs("w2", 5, lease_s=60.0, max_attempts=3)
     assert [j.source.text for j in second] == ["bob 0"]
+
+
+def _second_handle(ledger: Any, engine: str) -> Any:
+    """Another connection to the same ledger, as another worker process has."""
+    if engine == "sqlite":
+        from trace_ros.ledger import Ledger
+
+        return Ledger(ledger.path)
+    from trace_ros.storage.postgresql import PgLedger
+
+    return PgLedger(ledger.url)
+
+
+@pytest.mark.parametrize("max_subjects", [0, 1])
+def test_two_workers_claiming_at_once_each_get_a_subject(ledger: Any, engine: str,
+                                                         max_subjects: int) -> None:
+    """Two subjects with interleaved backlogs, two workers on their own connections
+    claiming at the same moment, round after round: each gets work in the first round,
+    no subject's jobs are ever held by two workers, and each subject is projected in
+    source order."""
+    for i in range(12):
+        _say(ledger, "ann", f"ann {i}", float(i))
+        _say(ledger, "bob", f"bob {i}", float(i))
+    other = _second_handle(ledger, engine)
+    handles = {"w1": ledger, "w2": other}
+    limit = 10 if max_subjects else 4  # without a bound: fewer than a subject's backlog
+    errors: list[BaseException] = []
+    try:
+        for round_ in range(12):
+            barrier = threading.Barrier(2)
+            got: dict[str, list[Any]] = {}
+
+            def claim(name: str, barrier: threading.Barrier = barrier,
+                      got: dict[str, list[Any]] = got) -> None:
+                try:
+                    barrier.wait(10)
+                    got[name] = handles[name].claim_jobs(name, limit, lease_s=60.0,
+                                                         max_attempts=3,
+                                                         max_subjects=max_subjects)
+                except BaseException as exc:  # noqa: BLE001 - reported below
+                    errors.append(exc)
+
+            threads = [threading.Thread(target=claim, args=(n,)) for n in handles]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(30)
+            assert not errors, errors
+            subjects = {n: {j.source.subject_id for j in jobs} for n, jobs in got.items()}
+            if round_ == 0:
+                assert all(got[n] for n in handles), subjects
+            assert not subjects["w1"] & subjects["w2"], subjects
+            held = ledger.query("SELECT j.claimed_by, s.subject_id FROM jobs j JOIN sources s "
+                                "ON s.seq = j.source_seq WHERE j.status = 'running'")
+            holders: dict[str, set[str]] = {}
+            for worker, subject in held:
+                holders.setdefault(subject, set()).add(worker)
+            assert all(len(w) == 1 for w in holders.values()), holders
+            for name, jobs in got.items():
+                for subject in subjects[name]:
+                    seqs = [j.source.seq for j in jobs if j.source.subject_id == subject]
+                    assert seqs == sorted(seqs)
+                with handles[name].write() as tx:
+                    handles[name].complete_jobs(tx, name, jobs, ["add"] * len(jobs))
+            if ledger.job_counts()["done"] == 24:
+                break
+        assert ledger.job_counts()["done"] == 24
+    finally:
+        other.close()
 
 
 def test_postgresql_claims_skip_a_subject_being_claimed(

@@ -126,10 +126,11 @@ class Consolidator:
         reembedded=0: idle)."""
         started = time.monotonic()
         cfg = self.config
-        jobs = self.ledger.claim_jobs(self.worker, cfg.batch_size, cfg.lease_s, cfg.max_attempts)
+        jobs = self.ledger.claim_jobs(self.worker, cfg.batch_size, cfg.lease_s, cfg.max_attempts,
+                                      cfg.claim_subjects)
         if not jobs and self._reclaim_dead():
             jobs = self.ledger.claim_jobs(self.worker, cfg.batch_size, cfg.lease_s,
-                                          cfg.max_attempts)
+                                          cfg.max_attempts, cfg.claim_subjects)
         report = BatchReport(claimed=len(jobs))
         if not jobs:
             report.reembedded = self._reembed_batch() or self._rewindow_batch()

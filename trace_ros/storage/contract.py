@@ -357,11 +357,20 @@ class LedgerContract(Protocol):
 
     # -- projection jobs ---------------------------------------------------------------------
 
-    def claim_jobs(self, worker: str, limit: int, lease_s: float, max_attempts: int) -> list[Job]:
-        """Atomically claim jobs that are due: pending or deferred ones whose ``not_before`` has
-        passed, and running ones whose lease expired (their worker died). A job whose
-        lease expired on its last attempt is marked ``failed`` with the reason,
-        instead of staying ``running`` forever."""
+    def claim_jobs(self, worker: str, limit: int, lease_s: float, max_attempts: int,
+                   max_subjects: int = 0) -> list[Job]:
+        """Atomically claim up to ``limit`` jobs that are due: pending or deferred ones whose
+        ``not_before`` has passed, and running ones whose lease expired (their worker
+        died). A job whose lease expired on its last attempt is marked ``failed`` with
+        the reason, instead of staying ``running`` forever.
+
+        Subject by subject: the subject whose first outstanding job is oldest comes first,
+        and the claim takes its whole run of due jobs from that head (in source order, up
+        to the first one that is not due), then the next subject's run, until ``limit``
+        jobs or ``max_subjects`` subjects (0: no bound). A subject whose head another
+        worker holds under a live lease, or that waits for a retry, is not taken, so
+        concurrent workers split the subjects between them and no subject's jobs are
+        held by two workers. The jobs are returned in source order."""
 
     def job_holders(self) -> list[str]:
         """The workers that hold running jobs now."""

@@ -8,7 +8,7 @@ and every engine in ``trace_ros.storage`` returns them.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -112,6 +112,25 @@ class Job:
     source: SourceRecord
     attempts: int
     fence: int = 0
+
+
+ClaimRow = tuple[int, int, int, int]  # job_id, source_seq, attempts, fence
+
+
+def take_runs(runs: Iterable[Sequence[ClaimRow]], limit: int,
+              max_subjects: int = 0) -> list[ClaimRow]:
+    """What one claim takes from subjects' runs of due jobs (each in source order,
+    oldest head first): whole runs, subject by subject, until ``limit`` jobs or
+    ``max_subjects`` subjects (0: no bound); the last run may be cut. In source order."""
+    taken: list[ClaimRow] = []
+    subjects = 0
+    for run in runs:
+        if len(taken) >= limit or (max_subjects and subjects >= max_subjects):
+            break
+        if run:
+            taken.extend(run[:limit - len(taken)])
+            subjects += 1
+    return sorted(taken, key=lambda r: r[1])
 
 
 @dataclass(frozen=True)

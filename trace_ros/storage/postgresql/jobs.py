@@ -1,12 +1,12 @@
 """Projection jobs on PostgreSQL: many workers on many machines, one queue.
 
-Claims keep the SQLite engine's meaning *within* a subject — jobs are claimed in source
+Claims have the SQLite engine's meaning — within a subject jobs are claimed in source
 order, a claim stops at the subject's first outstanding job that is not due (held by a
-live worker, or waiting for a retry), leases expire, fences stop an old holder — and add
-parallelism *across* subjects: a claim locks the ``subject_queues`` rows of the subjects
-it takes with ``FOR UPDATE SKIP LOCKED``, so concurrent workers take different subjects
-instead of waiting for each other. Capture locks the same rows, so a subject's sources
-become visible to a claim in sequence order.
+live worker, or waiting for a retry), leases expire, fences stop an old holder; a claim
+takes whole runs subject by subject — and parallelism *across* subjects: a claim locks
+the ``subject_queues`` row of each subject it takes with ``FOR UPDATE SKIP LOCKED``, so
+concurrent workers take different subjects instead of waiting for each other. Capture
+locks the same rows, so a subject's sources become visible to a claim in sequence order.
 """
 
 from __future__ import annotations
@@ -15,20 +15,28 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from ..records import Job
+from ..records import Job, take_runs
 from .sources import PgSourceStore
 
 OUTSTANDING = "('pending', 'deferred', 'running')"
+# A claim looks at this many more candidate subjects than it may take (some may be
+# locked by a concurrent claim).
+CLAIM_SLACK = 8
 
 
 class PgJobStore(PgSourceStore):
     """Claiming, completing, failing and counting jobs."""
 
-    def claim_jobs(self, worker: str, limit: int, lease_s: float, max_attempts: int) -> list[Job]:
-        """Atomically claim up to ``limit`` due jobs: per subject the run of due jobs at
-        the head of its queue, in source order; subjects another worker is claiming (or
-        capturing into) right now are skipped, not waited for."""
+    def claim_jobs(self, worker: str, limit: int, lease_s: float, max_attempts: int,
+                   max_subjects: int = 0) -> list[Job]:
+        """Atomically claim up to ``limit`` due jobs, subject by subject (the contract's
+        ``claim_jobs``): the subject with the oldest due head first, its whole run of
+        due jobs in source order, then the next subject's. Each subject is locked
+        (``FOR UPDATE SKIP LOCKED``) before its queue is read, one at a time, so a
+        concurrent claim skips the subject this one is taking, takes the next one, and
+        never waits; a subject whose head another worker holds is not taken."""
         now = time.time()
+        limit = max(1, int(limit))
         with self.write() as conn:
             conn.execute(
                 "UPDATE jobs SET status = 'failed', lease_until = NULL, updated_at = %s, "
@@ -37,35 +45,41 @@ class PgJobStore(PgSourceStore):
                 "|| coalesce('; before: ' || last_error, '') "
                 "WHERE status = 'running' AND lease_until < %s AND attempts >= %s",
                 (now, max_attempts, now, max_attempts))
-            # Subjects whose first outstanding job is due, oldest first; a subject whose
-            # head is held or waiting is not taken (its later jobs must wait for it).
-            subjects = [r[0] for r in conn.execute(
+            # Candidates: subjects whose first outstanding job is due, oldest first; a
+            # subject whose head is held or waiting is not taken (its later jobs must
+            # wait for it). Read without a lock; each is checked again under its lock.
+            wanted = max_subjects if max_subjects > 0 else limit
+            candidates = [r[0] for r in conn.execute(
                 "SELECT q.subject_id FROM subject_queues q CROSS JOIN LATERAL ("
                 "SELECT j.source_seq, (j.status IN ('pending', 'deferred') AND "
                 "coalesce(j.not_before, 0) <= %s) OR (j.status = 'running' AND "
                 "j.lease_until < %s) AS due FROM jobs j WHERE j.subject_id = q.subject_id "
                 f"AND j.status IN {OUTSTANDING} AND j.attempts < %s "
                 "ORDER BY j.source_seq LIMIT 1) h WHERE h.due ORDER BY h.source_seq "
-                "LIMIT %s FOR UPDATE OF q SKIP LOCKED",
-                (now, now, max_attempts, max(1, int(limit))))]
-            if not subjects:
-                return []
-            rows = conn.execute(
-                "SELECT job_id, subject_id, source_seq, attempts, fence, "
-                "(status IN ('pending', 'deferred') AND coalesce(not_before, 0) <= %s) "
-                "OR (status = 'running' AND lease_until < %s) FROM jobs "
-                f"WHERE subject_id = ANY(%s) AND status IN {OUTSTANDING} AND attempts < %s "
-                "ORDER BY subject_id, source_seq", (now, now, subjects, max_attempts)).fetchall()
-            heads: list[tuple[int, int, int, int]] = []
-            blocked: set[str] = set()
-            for job_id, subject, seq, attempts, fence, due in rows:
-                if subject in blocked:
-                    continue
-                if not due:
-                    blocked.add(subject)
-                    continue
-                heads.append((int(job_id), int(seq), int(attempts), int(fence)))
-            taken = sorted(heads, key=lambda r: r[1])[:limit]
+                "LIMIT %s", (now, now, max_attempts, wanted + CLAIM_SLACK))]
+            runs: list[list[tuple[int, int, int, int]]] = []
+            room = limit
+            for subject in candidates:
+                if room <= 0 or len(runs) >= wanted:
+                    break
+                if conn.execute("SELECT subject_id FROM subject_queues WHERE subject_id = %s "
+                                "FOR UPDATE SKIP LOCKED", (subject,)).fetchone() is None:
+                    continue  # another worker is claiming it (or a writer capturing into it)
+                run = []
+                for job_id, seq, attempts, fence, due in conn.execute(
+                        "SELECT job_id, source_seq, attempts, fence, "
+                        "(status IN ('pending', 'deferred') AND coalesce(not_before, 0) <= %s) "
+                        "OR (status = 'running' AND lease_until < %s) FROM jobs "
+                        f"WHERE subject_id = %s AND status IN {OUTSTANDING} AND attempts < %s "
+                        "ORDER BY source_seq LIMIT %s",
+                        (now, now, subject, max_attempts, room)):
+                    if not due:
+                        break
+                    run.append((int(job_id), int(seq), int(attempts), int(fence)))
+                if run:
+                    runs.append(run)
+                    room -= len(run)
+            taken = take_runs(runs, limit, max_subjects)
             if not taken:
                 return []
             conn.execute(

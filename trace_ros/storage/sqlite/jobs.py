@@ -14,19 +14,27 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from ..records import Job
+from ..records import Job, take_runs
 from .base import SqliteBase
+
+# A claim reads at most this many times ``limit`` of the oldest outstanding jobs.
+CLAIM_WINDOW = 16
 
 
 class JobStore(SqliteBase):
     """Claiming, completing, failing and counting jobs."""
 
-    def claim_jobs(self, worker: str, limit: int, lease_s: float, max_attempts: int) -> list[Job]:
-        """Atomically claim jobs that are due: pending or deferred ones whose
-        ``not_before`` has passed, and running ones whose lease expired (their
-        worker died). A job whose lease expired on its last attempt is marked
-        ``failed`` with the reason, instead of staying ``running`` forever."""
+    def claim_jobs(self, worker: str, limit: int, lease_s: float, max_attempts: int,
+                   max_subjects: int = 0) -> list[Job]:
+        """Atomically claim jobs that are due, subject by subject (the contract's
+        ``claim_jobs``): pending or deferred ones whose ``not_before`` has passed, and
+        running ones whose lease expired (their worker died). A job whose lease expired
+        on its last attempt is marked ``failed`` with the reason, instead of staying
+        ``running`` forever. The write lock makes the claim atomic, so a concurrent
+        claim never waits on a subject another claim took: it sees the subject's head
+        held and takes the next subject (what SKIP LOCKED gives on PostgreSQL)."""
         now = time.time()
+        limit = max(1, int(limit))
         with self.write() as conn:
             conn.execute(
                 "UPDATE jobs SET status = 'failed', lease_until = NULL, updated_at = ?, "
@@ -35,22 +43,31 @@ class JobStore(SqliteBase):
                 "|| coalesce('; before: ' || last_error, '') "
                 "WHERE status = 'running' AND lease_until < ? AND attempts >= ?",
                 (now, max_attempts, now, max_attempts))
-            # Projection is order-dependent (a newer fact revises an older one), so jobs
-            # are claimed strictly in source order: the claim stops at the first
-            # outstanding job that is not due (another worker holds it, or it waits for
-            # a retry), and a newer source is never projected before an older one.
-            # Job IDs follow source order (both are assigned in the capture transaction).
-            outstanding = conn.execute(
-                "SELECT job_id, source_seq, attempts, fence, "
-                "(status IN ('pending', 'deferred') AND coalesce(not_before, 0) <= ?) "
-                "OR (status = 'running' AND lease_until < ?) FROM jobs "
-                "WHERE status IN ('pending', 'deferred', 'running') AND attempts < ? "
-                "ORDER BY job_id LIMIT ?", (now, now, max_attempts, limit)).fetchall()
-            rows = []
-            for row in outstanding:
-                if not row[4]:
-                    break
-                rows.append(row[:4])
+            # Projection is order-dependent within a subject (a newer fact revises an
+            # older one), so a subject's jobs are claimed strictly in source order: its
+            # run stops at its first outstanding job that is not due (another worker
+            # holds it, or it waits for a retry). Job IDs follow source order (both are
+            # assigned in the capture transaction). The claim looks at a window of the
+            # oldest outstanding jobs; each subject's part of it is a prefix of that
+            # subject's queue, so what it takes is always in order.
+            window = conn.execute(
+                "SELECT j.job_id, s.subject_id, j.source_seq, j.attempts, j.fence, "
+                "(j.status IN ('pending', 'deferred') AND coalesce(j.not_before, 0) <= ?) "
+                "OR (j.status = 'running' AND j.lease_until < ?) FROM jobs j "
+                "JOIN sources s ON s.seq = j.source_seq "
+                "WHERE j.status IN ('pending', 'deferred', 'running') AND j.attempts < ? "
+                "ORDER BY j.job_id LIMIT ?",
+                (now, now, max_attempts, limit * CLAIM_WINDOW)).fetchall()
+            runs: dict[str, list[tuple[int, int, int, int]]] = {}
+            blocked: set[str] = set()
+            for job_id, subject, seq, attempts, fence, due in window:
+                if subject in blocked:
+                    continue
+                if not due:
+                    blocked.add(subject)
+                    continue
+                runs.setdefault(subject, []).append((job_id, seq, attempts, fence))
+            rows = take_runs(runs.values(), limit, max_subjects)
             if not rows:
                 return []
             conn.executemany(
