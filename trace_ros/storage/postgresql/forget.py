@@ -5,8 +5,11 @@ sessions, move the generation.
 The sources' lexical rows go with them (by cascade; the subjects' statistics are counted
 again), and ``forget_derived`` removes the evidence graph derived only from them, as on
 SQLite. What SQLite's forget does after deleting (no copy of the text left in the files)
-is on PostgreSQL a VACUUM of the touched tables; WAL, replicas and backups are the
-operator's to purge.
+is on PostgreSQL, once the deletion has committed, a VACUUM of the touched tables (the
+dead rows leave the heap pages) and a rebuild of the indexes whose keys are words or
+names from the text (a GIN index never drops a key, and a B-tree page keeps a deleted
+key's bytes in its free space). WAL, replicas and backups are the operator's to purge
+(README, "Forget on PostgreSQL").
 """
 
 from __future__ import annotations
@@ -24,6 +27,13 @@ from .jobs import PgJobStore
 from .lexindex import recount_source_lex
 from .sources import scope_filter
 from .vectors import PgVectorStore
+
+# What a forget deletes from, and the indexes of those tables whose keys carry words of
+# the forgotten text (stems, entity names, vertex names).
+SCRUB_TABLES = ("sources", "source_lex", "jobs", "vectors", "audit", "audit_sources",
+                "sessions", "facts", "fact_sources", "edges", "topics")
+SCRUB_INDEXES = ("source_lex_terms", "facts_lex", "facts_key", "edges_src", "edges_dst",
+                 "edges_subject_id_type_src_dst_key", "sources_label")
 
 
 class PgForget(PgJobStore, PgVectorStore, PgAuditStore):
@@ -80,7 +90,31 @@ class PgForget(PgJobStore, PgVectorStore, PgAuditStore):
                     "GROUP BY subject_id, robot_id, session_id", (subject,))
             self._bump_vectors_epoch(conn)
             self.bump_generation(conn)
+        if removed:
+            self.scrub()
         return removed
+
+    def scrub(self) -> bool:
+        """After a committed forget: VACUUM the tables a forget deletes from and rebuild
+        (``REINDEX CONCURRENTLY``: reads and writes go on) the indexes keyed by words of
+        the text, so the data files hold no copy of it. Only the tables' owner may; for
+        another role (one confined to its subjects) nothing is done and False returned:
+        autovacuum cleans the heap later, the index keys stay until the owner scrubs."""
+        with self.pool.connection() as conn:
+            owner = conn.execute(
+                "SELECT pg_has_role(current_user, relowner, 'MEMBER') FROM pg_class "
+                "WHERE oid = 'sources'::regclass").fetchone()[0]
+            conn.rollback()
+            if not owner:
+                return False
+            conn.autocommit = True
+            try:
+                conn.execute(f"VACUUM {', '.join(SCRUB_TABLES)}")
+                for index in SCRUB_INDEXES:
+                    conn.execute(f"REINDEX INDEX CONCURRENTLY {index}")
+            finally:
+                conn.autocommit = False
+        return True
 
     def tombstones_after(self, removed_at: float, source_id: str,
                          limit: int) -> list[tuple[str, float]]:
