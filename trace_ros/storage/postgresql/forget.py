@@ -34,6 +34,25 @@ SCRUB_TABLES = ("sources", "source_lex", "jobs", "vectors", "audit", "audit_sour
                 "sessions", "facts", "fact_sources", "edges", "topics")
 SCRUB_INDEXES = ("source_lex_terms", "facts_lex", "facts_key", "edges_src", "edges_dst",
                  "edges_subject_id_type_src_dst_key", "sources_label")
+# How long forget's scrub waits for a lock, or for a reader older than the forget.
+SCRUB_WAIT_S = 2.0
+
+
+def _drop_unfinished_rebuilds(conn: Any) -> None:
+    """Drop what an interrupted ``REINDEX CONCURRENTLY`` leaves (an invalid index named
+    ``<index>_ccnew``/``_ccold``); one that cannot be dropped now stays for the next
+    scrub."""
+    import psycopg
+
+    names = [r[0] for r in conn.execute(
+        "SELECT c.relname FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid "
+        "WHERE NOT i.indisvalid AND c.relname ~ '_cc(new|old)[0-9]*$' AND "
+        "c.relnamespace = to_regnamespace(current_schema())::oid")]
+    for name in names:
+        try:
+            conn.execute(f'DROP INDEX IF EXISTS "{name}"')
+        except (psycopg.errors.LockNotAvailable, psycopg.errors.QueryCanceled):
+            pass
 
 
 class PgForget(PgJobStore, PgVectorStore, PgAuditStore):
@@ -94,12 +113,16 @@ class PgForget(PgJobStore, PgVectorStore, PgAuditStore):
             self.scrub()
         return removed
 
-    def scrub(self) -> bool:
+    def scrub(self, wait_s: float = SCRUB_WAIT_S) -> bool:
         """After a committed forget: VACUUM the tables a forget deletes from and rebuild
         (``REINDEX CONCURRENTLY``: reads and writes go on) the indexes keyed by words of
-        the text, so the data files hold no copy of it. Only the tables' owner may; for
-        another role (one confined to its subjects) nothing is done and False returned:
-        autovacuum cleans the heap later, the index keys stay until the owner scrubs."""
+        the text, so the data files hold no copy of it. Returns True when done. False,
+        with nothing left half-done, when it would wait more than ``wait_s`` for a lock
+        or for a transaction older than the forget (a long read) to end, or when this
+        role does not own the tables (one confined to its subjects); then autovacuum
+        cleans the heap later and the index keys stay until the owner calls it again."""
+        import psycopg
+
         with self.pool.connection() as conn:
             owner = conn.execute(
                 "SELECT pg_has_role(current_user, relowner, 'MEMBER') FROM pg_class "
@@ -109,10 +132,17 @@ class PgForget(PgJobStore, PgVectorStore, PgAuditStore):
                 return False
             conn.autocommit = True
             try:
+                conn.execute(f"SET lock_timeout = {max(1, int(wait_s * 1000))}")
+                _drop_unfinished_rebuilds(conn)
                 conn.execute(f"VACUUM {', '.join(SCRUB_TABLES)}")
                 for index in SCRUB_INDEXES:
                     conn.execute(f"REINDEX INDEX CONCURRENTLY {index}")
+            except (psycopg.errors.LockNotAvailable, psycopg.errors.QueryCanceled):
+                _drop_unfinished_rebuilds(conn)
+                return False
             finally:
+                if not conn.closed:
+                    conn.execute("RESET lock_timeout")
                 conn.autocommit = False
         return True
 
