@@ -16,8 +16,9 @@ keys of thing facts of the session's last few turns, for bare corrections like
 "No, Friday."), extract, store facts (deterministic IDs from the source ID and
 the draft's index), add membership edges (fact → session ``in_session``,
 fact → entity ``mentions``), link (``link.Linker``), then apply validity
-(``state.recompute_validity``). The hierarchy (``hierarchy.Hierarchy``) closes
-sessions as the source order crosses them and refreshes topics at batch end.
+(``state.recompute_validity``). The hierarchy (``hierarchy.Hierarchy``) closes a
+robot's sessions as the source order crosses them (one timeline per robot) and gives
+open sessions provisional topics at batch end.
 
 Time fields: ``valid_from`` is the draft's resolved anchor when it lies at or
 before the message time (what was said holds from then: "we moved last week"),
