@@ -71,3 +71,29 @@ def test_scale_rejects_bad_sizes() -> None:
 @pytest.mark.slow
 def test_scale_100k(tmp_path: Path) -> None:
     assert scale.main(["--sources", "10000,100000", "--out", str(tmp_path)]) == 0
+
+
+def test_scale_on_postgresql_with_a_server_of_its_own(tmp_path: Path) -> None:
+    pytest.importorskip("pgserver")
+    pytest.importorskip("psycopg")
+    assert scale.main(["--sources", "500", "--engine", "postgresql", "--out", str(tmp_path),
+                       "--questions", "10"]) == 0
+    report = json.loads((tmp_path / "scale.json").read_text())
+    assert report["engine"] == "postgresql"
+    row = report["sizes"][0]
+    assert row["engine"] == "postgresql" and row["accepted"] == 500 and row["db_mb"] > 0
+    assert row["query_ms"]["n"] == 10 and row["cold_ms"]["n"] >= 1
+    assert "recall" in row["stages_ms"] and not list(tmp_path.glob("scale-*.db"))
+
+
+@pytest.mark.parametrize(("argv", "field"), [
+    (["--ledger-url", "postgresql://u@h/db", "--sources", "10,20"], "one size"),
+    (["--ledger-url", "sqlite:///tmp/x.db"], "postgresql:// URL or none"),
+    (["--ledger-url", "postgresql://u@h/db", "--sources", "10", "--engine", "sqlite"],
+     "disagree"),
+])
+def test_scale_checks_its_ledger_url(argv: list[str], field: str,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        scale.main(argv)
+    assert field in capsys.readouterr().err

@@ -1,6 +1,7 @@
 """``trace-ros bench scale``: how capture, query latency, memory and disk grow with the memory.
 
     trace-ros bench scale [--sources 10000,100000[,1000000]] [--out DIR] [--embed]
+                          [--ledger-url postgresql://… | --engine postgresql]
 
 For each size a fresh ledger is filled with the seeded synthetic memory
 (``synth.py``) through ``capture.ingest``, then the same fixed question set is
@@ -14,6 +15,12 @@ per subject); it is timed apart (``cold_ms``) and the question set is timed afte
 (``query_ms``, with per-stage ``stages_ms``). ``--keep-db`` keeps each size's ledger
 and ``--reuse-db`` measures the queries again on a kept one (no capture, no
 consolidation). Writes ``DIR/scale.json`` and ``DIR/scale.png`` and prints a table.
+
+On PostgreSQL: ``--ledger-url postgresql://…`` names an empty database (one size only:
+the benchmark never empties a database; ``--reuse-db`` measures a filled one again), and
+``--engine postgresql`` without it starts a server of its own with ``pgserver`` in a
+temporary folder, one fresh database per size, removed at the end. The figures are the
+same as on SQLite; ``db_mb`` is ``pg_database_size``.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ import multiprocessing
 import os
 import platform
 import sys
+import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Sequence
@@ -32,7 +40,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from ..cliargs import ArgParser, non_negative_int, positive_int
+from ..cliargs import ArgParser, add_ledger_url, non_negative_int, positive_int
 from .progress import bar
 
 CHUNK = 10_000
@@ -40,13 +48,15 @@ CHUNK = 10_000
 
 def measure_size(size: int, seed: int, subjects: int, n_questions: int, embed: bool,
                  db_path: str, keep_db: bool, params: str | None,
-                 reuse_db: bool = False) -> dict[str, Any]:
+                 reuse_db: bool = False, pg_url: str | None = None) -> dict[str, Any]:
     """Fill a fresh ledger with ``size`` synthetic sources and time capture and queries
-    (``reuse_db``: a kept ledger of this size, queries only)."""
+    (``reuse_db``: a kept ledger of this size, queries only). ``pg_url``: an empty
+    PostgreSQL database instead of the SQLite file ``db_path`` (filled: only with
+    ``reuse_db``)."""
     from ..config import load_config
     from ..consolidation.worker import Consolidator
     from ..embed import MiniLMEncoder
-    from ..ledger import Ledger, Scope
+    from ..ledger import Scope
     from ..query.answer import QueryEngine, QueryRequest
     from ..query.readers import ExtractiveReader
     from .metrics import latency_summary, status_counts
@@ -54,12 +64,10 @@ def measure_size(size: int, seed: int, subjects: int, n_questions: int, embed: b
     from .synth import questions
 
     cfg = load_config(params)
-    reuse = reuse_db and Path(db_path).is_file()
-    if not reuse:
-        remove_db(db_path)
+    ledger, reuse = _open(cfg, db_path, pg_url, reuse_db)
     row: dict[str, Any] = {"sources": size, "query_mode": "lexical+dense" if embed else "lexical-only",
-                           "reused_db": reuse}
-    with Ledger(db_path, cfg.ledger) as ledger:
+                           "engine": "postgresql" if pg_url else "sqlite", "reused_db": reuse}
+    with ledger:
         row.update(accepted=None, capture_s=None, events_per_s=None, consolidation_s=None)
         if not reuse:
             row.update(fill(ledger, size, seed, subjects, cfg))
@@ -88,12 +96,38 @@ def measure_size(size: int, seed: int, subjects: int, n_questions: int, embed: b
             statuses.append(result.status)
             for stage, ms in result.timings_ms.items():
                 stages[stage].append(ms)
+        size_mb = db_mb(db_path) if pg_url is None else ledger.query(
+            "SELECT pg_database_size(current_database())")[0][0] / (1024.0 * 1024.0)
     row.update(query_ms=latency_summary(latencies), cold_ms=latency_summary(cold),
                stages_ms={k: latency_summary(v) for k, v in sorted(stages.items())},
-               status=status_counts(statuses), peak_rss_mb=peak_rss_mb(), db_mb=db_mb(db_path))
-    if not keep_db and not reuse_db:
+               status=status_counts(statuses), peak_rss_mb=peak_rss_mb(), db_mb=size_mb)
+    if pg_url is None and not keep_db and not reuse_db:
         remove_db(db_path)
     return row
+
+
+def _open(cfg: Any, db_path: str, pg_url: str | None, reuse_db: bool) -> tuple[Any, bool]:
+    """The ledger to fill (a fresh SQLite file, or an empty PostgreSQL database) or, with
+    ``reuse_db``, a filled one; and whether it is reused. Raises ``TraceError`` for a
+    filled PostgreSQL database without ``reuse_db``."""
+    from ..errors import TraceError
+    from ..ledger import Ledger
+    from ..storage import open_ledger, parse_ledger_url
+    from .resources import remove_db
+
+    if pg_url is None:
+        reuse = reuse_db and Path(db_path).is_file()
+        if not reuse:
+            remove_db(db_path)
+        return Ledger(db_path, cfg.ledger), reuse
+    ledger = open_ledger(parse_ledger_url(pg_url, "--ledger-url"), cfg.ledger,
+                         field="--ledger-url")
+    filled = ledger.count_sources() > 0
+    if filled and not reuse_db:
+        ledger.close()
+        raise TraceError(f"--ledger-url: {pg_url} is not empty; the benchmark needs an empty "
+                         "database (it never deletes one), or --reuse-db to measure it again")
+    return ledger, filled
 
 
 def fill(ledger: Any, size: int, seed: int, subjects: int, cfg: Any) -> dict[str, Any]:
@@ -178,6 +212,10 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     p.add_argument("--reuse-db", action="store_true",
                    help="measure queries on a kept DIR/scale-<size>.db (no capture/consolidation)")
     p.add_argument("--params", default=None, help="ROS parameter file (config/memory.yaml format)")
+    p.add_argument("--engine", choices=("sqlite", "postgresql"), default=None,
+                   help="postgresql without --ledger-url: a server of its own (pgserver) in a "
+                        "temporary folder, a fresh database per size")
+    add_ledger_url(p)
     args = p.parse_args(list(argv))
     try:
         args.sizes = [int(s.replace("_", "")) for s in args.sources.split(",") if s.strip()]
@@ -185,7 +223,53 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         p.error("--sources: comma-separated integers, e.g. 10000,100000")
     if not args.sizes or min(args.sizes) < 1 or args.subjects < 1 or args.questions < 1:
         p.error("--sources, --subjects and --questions must be positive")
+    args.pg_url = None
+    if args.ledger_url:
+        from ..errors import ConfigError
+        from ..storage.url import POSTGRESQL, parse_ledger_url
+
+        try:
+            url = parse_ledger_url(args.ledger_url, "--ledger-url")
+        except ConfigError as exc:
+            p.error(str(exc))
+        if url.engine != POSTGRESQL:
+            p.error("--ledger-url: bench scale makes its own SQLite files in --out; "
+                    "give a postgresql:// URL or none")
+        if len(args.sizes) != 1:
+            p.error("--ledger-url: one size per database (--sources N), or --engine "
+                    "postgresql for a server of its own")
+        if args.engine == "sqlite":
+            p.error("--ledger-url: a postgresql:// URL and --engine sqlite disagree")
+        args.pg_url = str(url)
     return args
+
+
+def _own_server(folder: Path) -> tuple[Any, Any]:
+    """A PostgreSQL server of this run (pgserver) and its admin URL."""
+    try:
+        import pgserver
+    except ImportError as exc:
+        raise SystemExit(f"bench scale: --engine postgresql without --ledger-url needs "
+                         f"pgserver ({exc}); pip install -r requirements.txt") from None
+    from ..storage.url import parse_ledger_url
+
+    server = pgserver.get_server(folder, cleanup_mode="delete")
+    return server, parse_ledger_url(server.get_uri(), "pgserver")
+
+
+def _fresh_database(admin: Any, name: str) -> str:
+    """A new database ``name`` on the server of ``admin``; its URL."""
+    import psycopg
+
+    from ..storage.postgresql.base import conninfo
+    from ..storage.url import LedgerURL
+
+    with psycopg.connect(**conninfo(admin), autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return str(LedgerURL(admin.engine, user=admin.user, password=admin.password,
+                         host=admin.host, port=admin.port, database=name,
+                         options=admin.options))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -193,12 +277,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     rows = []
-    for size in args.sizes:
-        rows.append(run_isolated(size=size, seed=args.seed, subjects=args.subjects,
-                                 n_questions=args.questions, embed=args.embed,
-                                 db_path=str(out / f"scale-{size}.db"), keep_db=args.keep_db,
-                                 params=args.params, reuse_db=args.reuse_db))
-    report = {"schema_version": 1, "seed": args.seed, "subjects": args.subjects,
+    server = admin = None
+    if args.engine == "postgresql" and args.pg_url is None:
+        server, admin = _own_server(Path(tempfile.mkdtemp(prefix="trace_ros_scale_pg_")))
+    try:
+        for size in args.sizes:
+            pg_url = args.pg_url
+            if admin is not None:
+                pg_url = _fresh_database(admin, f"scale_{size}")
+            rows.append(run_isolated(size=size, seed=args.seed, subjects=args.subjects,
+                                     n_questions=args.questions, embed=args.embed,
+                                     db_path=str(out / f"scale-{size}.db"),
+                                     keep_db=args.keep_db, params=args.params,
+                                     reuse_db=args.reuse_db, pg_url=pg_url))
+    finally:
+        if server is not None:
+            server.cleanup()
+    report = {"schema_version": 1, "engine": rows[0]["engine"], "seed": args.seed, "subjects": args.subjects,
               "questions": args.questions, "query_mode": rows[0]["query_mode"],
               "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
                           "platform": platform.platform()},

@@ -72,10 +72,10 @@ def _scores(doc_sql: str) -> str:
         "FROM ph GROUP BY rid)")
 
 
-def _params(terms: dict[str, list[Any]], avgdl: float, weights: dict[str, float],
+def _params(bm25: dict[str, list[Any]], avgdl: float, weights: dict[str, float],
             tsq: str) -> dict[str, Any]:
-    return {"qi": terms["i"], "qstem": terms["stem"], "qidf": terms["idf"],
-            "qcols": terms["cols"], "qn": terms["n"], "avgdl": avgdl, "tsq": tsq,
+    return {"qi": bm25["i"], "qstem": bm25["stem"], "qidf": bm25["idf"],
+            "qcols": bm25["cols"], "qn": bm25["n"], "avgdl": avgdl, "tsq": tsq,
             "k1": K1, "k1p1": K1 + 1.0, "b": B, "one_b": 1.0 - B,
             **{f"w{c.lower()}": float(weights.get(c, 0.0)) for c in "ABCD"}}
 
@@ -88,8 +88,8 @@ def facts_matching_text(conn: Any, subject_id: str, match: str, limit: int,
     if not match or limit <= 0:
         return []
     expr = both(phrase(subject_id, "C"), parse_match(match))
-    terms, avgdl = _bm25_terms(conn, "facts", "fact", expr)
-    params = _params(terms, avgdl, dict.fromkeys("ABCD", 1.0), expr.tsquery())
+    bm25, avgdl = _bm25_terms(conn, "facts", "fact", expr)
+    params = _params(bm25, avgdl, dict.fromkeys("ABCD", 1.0), expr.tsquery())
     params.update(subject=subject_id, before=int(before_seq), k=int(limit))
     docs = ("SELECT fid AS rid, n_tokens, lex FROM facts WHERE subject_id = %(subject)s "
             "AND lex @@ %(tsq)s::tsquery AND source_seq < %(before)s")
@@ -111,17 +111,23 @@ class PgSearchReads(PgBase):
         expr = parse_match(match)
         cond, args = scope_filter(scope, "s", as_of_valid, as_of_known)
         with reading(self) as conn:
-            terms, avgdl = _bm25_terms(conn, "source_lex", "source", expr)
-            params = _params(terms, avgdl, {"D": weights[0], "A": weights[1]}, expr.tsquery())
+            bm25, avgdl = _bm25_terms(conn, "source_lex", "source", expr)
+            params = _params(bm25, avgdl, {"D": weights[0], "A": weights[1]},
+                             expr.tsquery())
             params.update(k=int(k), **{f"a{i}": a for i, a in enumerate(args)})
             where = cond % tuple(f"%(a{i})s" for i in range(len(args)))
-            docs = ("SELECT l.seq AS rid, l.n_tokens, l.lex FROM source_lex l JOIN sources s "
-                    "ON s.seq = l.seq WHERE l.subject_id = %(a0)s AND l.lex @@ %(tsq)s::tsquery "
-                    f"AND {where}")
+            docs = ("SELECT l.seq AS rid, l.n_tokens, l.lex FROM source_lex l WHERE "
+                    "l.subject_id = %(a0)s AND l.lex @@ %(tsq)s::tsquery")
+            if len(args) > 1:  # a robot, session or time view: the sources' columns decide
+                docs = ("SELECT l.seq AS rid, l.n_tokens, l.lex FROM source_lex l JOIN sources "
+                        "s ON s.seq = l.seq WHERE l.subject_id = %(a0)s AND l.lex @@ "
+                        f"%(tsq)s::tsquery AND {where}")
+            # The best k first (seq breaks ties, as storage order does), then their IDs.
             rows = conn.execute(
-                f"{_scores(docs)} SELECT s.seq, s.source_id, sc.score FROM score sc "
-                "JOIN sources s ON s.seq = sc.rid WHERE s.subject_id = %(a0)s "
-                "ORDER BY sc.score DESC, s.seq LIMIT %(k)s", params).fetchall()
+                f"{_scores(docs)} SELECT s.seq, s.source_id, sc.score FROM (SELECT rid, score "
+                "FROM score ORDER BY score DESC, rid LIMIT %(k)s) sc JOIN sources s ON s.seq = "
+                "sc.rid WHERE s.subject_id = %(a0)s ORDER BY sc.score DESC, s.seq",
+                params).fetchall()
         return [(int(r[0]), r[1], float(r[2])) for r in rows]
 
     def search_facts(self, scope: Scope, match: str, k: int,
@@ -141,8 +147,9 @@ class PgSearchReads(PgBase):
             cond += " AND f.known_from <= %s"
             args.append(as_of_known)
         with reading(self) as conn:
-            terms, avgdl = _bm25_terms(conn, "facts", "fact", expr)
-            params = _params(terms, avgdl, {"D": 1.0, "B": 1.0}, expr.tsquery())
+            bm25, avgdl = _bm25_terms(conn, "facts", "fact", expr)
+            params = _params(bm25, avgdl, {"D": 1.0, "B": 1.0},
+                             expr.tsquery())
             params.update(k=int(k), **{f"a{i}": a for i, a in enumerate(args)})
             where = cond % tuple(f"%(a{i})s" for i in range(len(args)))
             docs = ("SELECT fid AS rid, n_tokens, lex FROM facts WHERE subject_id = %(a0)s "
