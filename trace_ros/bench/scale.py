@@ -96,8 +96,8 @@ def measure_size(size: int, seed: int, subjects: int, n_questions: int, embed: b
             statuses.append(result.status)
             for stage, ms in result.timings_ms.items():
                 stages[stage].append(ms)
-        size_mb = db_mb(db_path) if pg_url is None else ledger.query(
-            "SELECT pg_database_size(current_database())")[0][0] / (1024.0 * 1024.0)
+        size_mb = db_mb(db_path) if pg_url is None \
+            else ledger.stats()["db_bytes"] / (1024.0 * 1024.0)
     row.update(query_ms=latency_summary(latencies), cold_ms=latency_summary(cold),
                stages_ms={k: latency_summary(v) for k, v in sorted(stages.items())},
                status=status_counts(statuses), peak_rss_mb=peak_rss_mb(), db_mb=size_mb)
@@ -259,17 +259,9 @@ def _own_server(folder: Path) -> tuple[Any, Any]:
 
 def _fresh_database(admin: Any, name: str) -> str:
     """A new database ``name`` on the server of ``admin``; its URL."""
-    import psycopg
+    from ..storage.postgresql.admin import fresh_database
 
-    from ..storage.postgresql.base import conninfo
-    from ..storage.url import LedgerURL
-
-    with psycopg.connect(**conninfo(admin), autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        conn.execute(f'CREATE DATABASE "{name}"')
-    return str(LedgerURL(admin.engine, user=admin.user, password=admin.password,
-                         host=admin.host, port=admin.port, database=name,
-                         options=admin.options))
+    return str(fresh_database(admin, name))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
