@@ -58,7 +58,8 @@ def test_rounds_push_new_sources_and_forgets(ledger: Any, tmp_path: Path) -> Non
         assert _wait(lambda: _ids(ledger) == ["a-1"])
     finally:
         assert loop.stop()
-    assert loop.sent == 2 and not loop.failing and loop.rounds >= 3
+    # a-0 in one round, a-1 (and perhaps the forget with it) in a later one
+    assert loop.sent == 2 and not loop.failing and loop.rounds >= 2
     robot.close()
 
 
