@@ -172,6 +172,27 @@ def test_lexical_search_ranks_alike(open_engine: Callable[[str], Any], match: st
     assert [round(r[3], 6) for r in fb] == [round(r[3], 6) for r in fa]
 
 
+@pytest.mark.parametrize("subject", ["o'brien", "back\\slash", "two words: a & !b", "zoë",
+                                     "long" * 63])
+def test_a_subject_finds_its_own_rows_whatever_its_id(open_engine: Callable[[str], Any],
+                                                       subject: str) -> None:
+    """PostgreSQL asks its subject-keyed index for the subject's own lexeme (tsquery text
+    of its digest): an ID with quotes, a backslash, tsquery operators, other letters or
+    nearly the most bytes capture allows finds its rows alone."""
+    sqlite, pg = _both(open_engine)
+    subjects = (subject, subject + "x", "sam")
+    for led in (sqlite, pg):
+        for i, s in enumerate(subjects):
+            capture(led, [Event("dialogue", Scope(s, "r1", "s1"), f"garden party {i} garden",
+                                "Al", stamp=T0 + i, source_id=f"g-{i}")])
+    for i, s in enumerate(subjects):
+        a = sqlite.search_sources(Scope(s), '"garden" OR "party"', 8)
+        b = pg.search_sources(Scope(s), '"garden" OR "party"', 8)
+        assert [r[1] for r in a] == [f"g-{i}"]
+        assert [(r[0], r[1], round(r[2], 6)) for r in b] == \
+            [(r[0], r[1], round(r[2], 6)) for r in a]
+
+
 def test_the_statements_agree_inside_a_transaction(open_engine: Callable[[str], Any]) -> None:
     sqlite, pg = _both(open_engine)
     for led in (sqlite, pg):

@@ -32,7 +32,8 @@ from .vectors import PgVectorStore
 # the forgotten text (stems, entity names, vertex names).
 SCRUB_TABLES = ("sources", "source_lex", "jobs", "vectors", "audit", "audit_sources",
                 "sessions", "facts", "fact_sources", "edges", "topics")
-SCRUB_INDEXES = ("source_lex_terms", "facts_lex", "facts_key", "edges_src", "edges_dst",
+SCRUB_INDEXES = ("source_lex_terms", "source_lex_subject_terms", "facts_lex",
+                 "facts_lex_subject", "facts_key", "edges_src", "edges_dst",
                  "edges_subject_id_type_src_dst_key", "sources_label")
 # How long forget's scrub waits for a lock, or for a reader older than the forget.
 SCRUB_WAIT_S = 2.0

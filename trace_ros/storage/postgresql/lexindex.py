@@ -14,6 +14,20 @@ from typing import Any
 from ..lexical import tsvector
 
 
+def by_subject(alias: str = "") -> str:
+    """The expression the subject-keyed GIN indexes (migration ``p007``) are built on: a
+    row's terms and one lexeme more, chr(1) and the MD5 of its subject (no stem holds a
+    control character; a digest: nothing to quote, the same length for every ID). The
+    search compares ``subject_id`` itself as well."""
+    return f"({alias}lex || array_to_tsvector(ARRAY[chr(1) || md5({alias}subject_id)]))"
+
+
+def subject_tsquery(param: str) -> str:
+    """SQL for the ``tsquery`` of the subject the parameter ``param`` names: its lexeme in
+    ``by_subject`` (hex digits: nothing to quote)."""
+    return f"quote_literal(chr(1) || md5(%({param})s))::tsquery"
+
+
 def source_lex(subject_id: str, speaker: str, text: str) -> tuple[str, int]:
     return tsvector([(text, "D"), (speaker, "A"), (subject_id, "C")])
 

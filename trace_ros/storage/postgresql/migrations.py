@@ -251,7 +251,20 @@ CREATE TABLE lex_stats (
 );
 """)
 
-MIGRATIONS: tuple[Migration, ...] = (V1, V2, V3, V4, V5, V6)
+V7 = Migration(7, "p007_lexical_by_subject", """
+-- The lexical indexes keyed by subject as well (btree_gin, for a (subject_id, lex) GIN
+-- index, is not in every build): each row's terms with one more lexeme, chr(1) followed
+-- by the MD5 of its subject (nothing to quote, one length), which no stem can equal. A
+-- search in a subject asks for that lexeme too (storage/postgresql/search.py), so the
+-- index returns that subject's rows alone instead of every subject's. The plain indexes
+-- stay for the ledger-wide document counts.
+CREATE INDEX source_lex_subject_terms ON source_lex
+    USING gin ((lex || array_to_tsvector(ARRAY[chr(1) || md5(subject_id)])));
+CREATE INDEX facts_lex_subject ON facts
+    USING gin ((lex || array_to_tsvector(ARRAY[chr(1) || md5(subject_id)])));
+""")
+
+MIGRATIONS: tuple[Migration, ...] = (V1, V2, V3, V4, V5, V6, V7)
 
 
 def applied(conn: Any) -> list[str]:

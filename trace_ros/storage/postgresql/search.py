@@ -20,7 +20,7 @@ from typing import Any
 from ..lexical import K1, B, Match, both, idf, parse_match, phrase
 from ..records import Scope
 from .base import PgBase
-from .lexindex import index_sources
+from .lexindex import by_subject, index_sources, subject_tsquery
 from .rows import reading
 from .sources import scope_filter
 
@@ -72,6 +72,17 @@ def _scores(doc_sql: str) -> str:
         "FROM ph GROUP BY rid)")
 
 
+def _in_subject(table: str, param: str) -> str:
+    """The rows of ``table`` (``source_lex`` or ``facts``) in the subject the parameter
+    ``param`` names that match ``%(tsq)s``, as a subquery, through the subject-keyed GIN
+    index (its expression and the subject's lexeme): the plain index on ``lex`` returns
+    every subject's matching rows. The subject's own column is compared outside it
+    (``OFFSET 0`` keeps the planner from also reading the subject's whole range of the
+    primary key to intersect with, which costs more than the search at a million rows)."""
+    return (f"(SELECT * FROM {table} WHERE {by_subject()} @@ ({subject_tsquery(param)} "
+            f"&& %(tsq)s::tsquery) OFFSET 0)")
+
+
 def _params(bm25: dict[str, list[Any]], avgdl: float, weights: dict[str, float],
             tsq: str) -> dict[str, Any]:
     return {"qi": bm25["i"], "qstem": bm25["stem"], "qidf": bm25["idf"],
@@ -91,8 +102,8 @@ def facts_matching_text(conn: Any, subject_id: str, match: str, limit: int,
     bm25, avgdl = _bm25_terms(conn, "facts", "fact", expr)
     params = _params(bm25, avgdl, dict.fromkeys("ABCD", 1.0), expr.tsquery())
     params.update(subject=subject_id, before=int(before_seq), k=int(limit))
-    docs = ("SELECT fid AS rid, n_tokens, lex FROM facts WHERE subject_id = %(subject)s "
-            "AND lex @@ %(tsq)s::tsquery AND source_seq < %(before)s")
+    docs = (f"SELECT fid AS rid, n_tokens, lex FROM {_in_subject('facts', 'subject')} m "
+            "WHERE subject_id = %(subject)s AND source_seq < %(before)s")
     return [r[0] for r in conn.execute(
         f"{_scores(docs)} SELECT f.fact_id FROM score sc JOIN facts f ON f.fid = sc.rid "
         "WHERE f.subject_id = %(subject)s ORDER BY sc.score DESC, f.fid LIMIT %(k)s", params)]
@@ -116,12 +127,12 @@ class PgSearchReads(PgBase):
                              expr.tsquery())
             params.update(k=int(k), **{f"a{i}": a for i, a in enumerate(args)})
             where = cond % tuple(f"%(a{i})s" for i in range(len(args)))
-            docs = ("SELECT l.seq AS rid, l.n_tokens, l.lex FROM source_lex l WHERE "
-                    "l.subject_id = %(a0)s AND l.lex @@ %(tsq)s::tsquery")
+            lex = _in_subject("source_lex", "a0")
+            docs = (f"SELECT l.seq AS rid, l.n_tokens, l.lex FROM {lex} l WHERE "
+                    "l.subject_id = %(a0)s")
             if len(args) > 1:  # a robot, session or time view: the sources' columns decide
-                docs = ("SELECT l.seq AS rid, l.n_tokens, l.lex FROM source_lex l JOIN sources "
-                        "s ON s.seq = l.seq WHERE l.subject_id = %(a0)s AND l.lex @@ "
-                        f"%(tsq)s::tsquery AND {where}")
+                docs = (f"SELECT l.seq AS rid, l.n_tokens, l.lex FROM {lex} l JOIN sources "
+                        f"s ON s.seq = l.seq WHERE l.subject_id = %(a0)s AND {where}")
             # The best k first (seq breaks ties, as storage order does), then their IDs.
             rows = conn.execute(
                 f"{_scores(docs)} SELECT s.seq, s.source_id, sc.score FROM (SELECT rid, score "
@@ -152,8 +163,8 @@ class PgSearchReads(PgBase):
                              expr.tsquery())
             params.update(k=int(k), **{f"a{i}": a for i, a in enumerate(args)})
             where = cond % tuple(f"%(a{i})s" for i in range(len(args)))
-            docs = ("SELECT fid AS rid, n_tokens, lex FROM facts WHERE subject_id = %(a0)s "
-                    "AND lex @@ %(tsq)s::tsquery")
+            docs = (f"SELECT fid AS rid, n_tokens, lex FROM {_in_subject('facts', 'a0')} m "
+                    "WHERE subject_id = %(a0)s")
             rows = conn.execute(
                 f"{_scores(docs)} SELECT s.seq, s.source_id, f.fact_id, sc.score, f.status "
                 "FROM score sc JOIN facts f ON f.fid = sc.rid AND f.subject_id = %(a0)s "
