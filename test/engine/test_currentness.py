@@ -229,7 +229,7 @@ def test_revision_judgements_of_relays_and_instances() -> None:
     assert revision.other_instance("The clinic on Ward 5 is covered by Dr Baptiste.", asked)
     assert not revision.other_instance("Dr Osei covers Ward 3 this week.", asked)
     assert not revision.other_instance("Dr Osei is covering instead.", asked)
-    assert revision.named("Thanks, Gina! I love it.") == frozenset()
+    assert revision.named("Thanks, Priya! I love it.") == frozenset()
     assert "mensah" in revision.named("Dr Mensah's been shifted to Room 7.")
 
 

@@ -157,9 +157,6 @@ def about_another(text: str, named: frozenset[str]) -> bool:
     return bool(holders(text) - named)
 
 
-_WORDS_LOWER = re.compile(r"[a-z]+(?:'[a-z]+)?")
-
-
 _CAPITAL = re.compile(r"\b([A-Z][a-z]{2,})\b")
 _GREETING = re.compile(r"(?:^|[.!?]|\b(?:hi|hey|hello|thanks|thank you|yo|wow|oh|morning|"
                        r"evening|night|bye|cheers|sorry|congrats),?)\s*$", re.I)
@@ -167,7 +164,7 @@ _GREETING = re.compile(r"(?:^|[.!?]|\b(?:hi|hey|hello|thanks|thank you|yo|wow|oh
 
 def _spoken_to(text: str) -> set[str]:
     """Names used to address someone: after a greeting or at a sentence's edge, and
-    followed by a comma or the sentence's end ("Thanks, Gina!", "Hey Jon, …")."""
+    followed by a comma or the sentence's end ("Thanks, Priya!", "Hey Omar, …")."""
     out: set[str] = set()
     for m in _CAPITAL.finditer(text):
         after = text[m.end():m.end() + 2].lstrip(" ")
@@ -180,8 +177,11 @@ def _spoken_to(text: str) -> set[str]:
 
 @lru_cache(maxsize=65536)
 def named(text: str) -> frozenset[str]:
-    """``holders`` the text speaks of, not those it speaks to ("Thanks, Gina!")."""
+    """``holders`` the text speaks of, not those it speaks to ("Thanks, Priya!")."""
     return holders(text) - _spoken_to(text)
+
+
+_WORDS_LOWER = re.compile(r"[a-z]+(?:'[a-z]+)?")  # ASCII words, an apostrophe kept
 
 
 @lru_cache(maxsize=65536)
@@ -199,11 +199,15 @@ def continues(text: str) -> bool:
     return bool(set(_words(text)) & CONTINUITY)
 
 
+# Answer types whose values are times, dates or figures.
+TYPED_ANSWERS = ("date", "number", "duration")
+
+
 def states_value(text: str, answer_type: str, anchor: str) -> bool:
     """Whether ``text`` says something of the asked kind about the anchor's thing: a
     time, date or number when one is asked; otherwise some content the anchor's
     thing terms alone do not give."""
-    if answer_type in ("date", "number", "duration"):
+    if answer_type in TYPED_ANSWERS:
         return bool(values(text))
     return bool(terms(text) - terms(anchor)) or bool(values(text))
 
@@ -265,7 +269,7 @@ def replaces(old: str, new: str) -> bool:
     specific value of one kind (a day, month or date; or a figure) the other does not
     — one value gave way to another — and the new one does not mark the old as
     continuing. Names are not values here: a vocative ("Thanks,
-    Mel") differs from one turn to the next."""
+    Priya") differs from one turn to the next."""
     if continues(new):
         return False
     gone = values_named(old) - values_named(new)

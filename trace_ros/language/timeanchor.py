@@ -31,7 +31,9 @@ All times are epoch seconds; calendar arithmetic is done in UTC.
 
 from __future__ import annotations
 
+import calendar
 import re
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
@@ -725,3 +727,11 @@ def window_point(window: tuple[float, float], text: str) -> float:
     if m is None or m.group("late"):
         return end
     return start + (end - start) * (1 / 3 if m.group("early") else 1 / 2)
+
+
+def years_before(epoch: float, years: int) -> float:
+    """The same calendar moment ``years`` earlier (29 February becomes the 28th)."""
+    t = time.gmtime(epoch)
+    day = min(t.tm_mday, calendar.monthrange(t.tm_year - years, t.tm_mon)[1])
+    return float(calendar.timegm((t.tm_year - years, t.tm_mon, day, t.tm_hour, t.tm_min,
+                                  t.tm_sec, 0, 0, 0)))

@@ -33,10 +33,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 
 from ..language.revision import (
     KIN,
+    TYPED_ANSWERS,
     about_another,
     holders,
     holders_stems,
@@ -50,7 +50,7 @@ from ..language.revision import (
     states_value,
     values_named,
 )
-from ..language.timeanchor import window_point
+from ..language.timeanchor import window_point, years_before
 from ..language.vocab import is_robot
 from ..ledger import SourceRecord
 from .factcache import SubjectFacts
@@ -145,7 +145,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         whose = asked_holders or named(anchor.text)
         link = joins(rec.text, thing, cos, rec.speaker == anchor.speaker
                      or bool(whose & named(rec.text) - holders_stems(rec.speaker)),
-                     anchor.text, answer_type in _TYPED)
+                     anchor.text, answer_type in TYPED_ANSWERS)
         if not link or not same_holder(rec.text, asked_holders, anchor_holders, thing) \
                 or (others and about_another(rec.text, asked_holders | anchor_holders
                                              | _names(rec.speaker))) \
@@ -172,7 +172,6 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
 
 _PRESENT = re.compile(r"\b(?:is|are|am|do|does|has|have)\b|'s\b|'re\b", re.I)
 _WEEKLY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\b|\busual\b", re.I)
-_TYPED = ("date", "number", "duration")  # answer types whose values are figures or times
 _NOW = re.compile(r"\b(?:this|these|current|currently|today|tonight|now)\b", re.I)
 _TALLY = re.compile(r"\btimes\b|\b(?:has|have|had)\b", re.I)
 _PLURAL = re.compile(r"^\s*(?:what|which|who)\s+(?:are|were)\b", re.I)
@@ -235,18 +234,13 @@ def held_time(question: str, plan: Plan,
         years = 0
         while latest is not None and start > latest and years < _YEARS_BACK \
                 and not re.search(r"\b\d{4}\b", plan.time_text):
-            start, end, years = _year_before(start), _year_before(end), years + 1
+            start, end, years = years_before(start, 1), years_before(end, 1), years + 1
         point = window_point((start, end), question)
         at = point if at is None else min(at, point)
     return at
 
 
 _YEARS_BACK = 3
-
-
-def _year_before(t: float) -> float:
-    d = datetime.fromtimestamp(t, UTC)
-    return d.replace(year=d.year - 1, day=min(d.day, 28) if d.month == 2 else d.day).timestamp()
 
 
 def echoes(robot_turn: SourceRecord, person_turn: SourceRecord, robot_id: str = "") -> bool:

@@ -42,7 +42,6 @@ whether its citations stand.
 
 from __future__ import annotations
 
-import calendar
 import math
 import re
 import time
@@ -56,6 +55,7 @@ from ..errors import ModelUnavailableError
 from ..language.revision import about_another, holders
 from ..language.text import SENTENCE, STOPWORDS, stem, stems, words
 from ..language.text import sentences as split_sentences
+from ..language.timeanchor import years_before
 from ..language.vocab import is_robot
 from ..ledger import SourceRecord
 from .current import may_ask_held
@@ -210,14 +210,6 @@ def _choice(question: str, scored: list[_Scored]) -> ReaderOutput | None:
 _YEARLESS = re.compile(r"\b(?:january|february|march|april|may|june|july|august|september"
                        r"|october|november|december|spring|summer|autumn|fall|winter)\b", re.I)
 _YEARS_BACK = 50
-
-
-def _years_before(epoch: float, years: int) -> float:
-    """The same calendar moment ``years`` earlier (29 February becomes the 28th)."""
-    t = time.gmtime(epoch)
-    day = min(t.tm_mday, calendar.monthrange(t.tm_year - years, t.tm_mon)[1])
-    return float(calendar.timegm((t.tm_year - years, t.tm_mon, day, t.tm_hour, t.tm_min,
-                                  t.tm_sec, 0, 0, 0)))
 
 
 # "What are the names of her dogs?": a plural copula asks for every member.
@@ -599,7 +591,7 @@ class ExtractiveReader:
                     and not re.search(r"\b\d{4}\b", plan.time_text):
                 # "in July" names no year: the latest July the shown evidence reaches.
                 for back in range(1, _YEARS_BACK + 1):
-                    inside = told(_years_before(start, back), _years_before(end, back))
+                    inside = told(years_before(start, back), years_before(end, back))
                     if inside:
                         break
             for s in inside:
