@@ -65,6 +65,7 @@ from pathlib import Path
 from typing import Any
 
 from ..cliargs import ArgParser, bounded, non_negative_float, non_negative_int, positive_float
+from .engines import own_server
 from .faults import statement
 from .graphcheck import snapshot_diff, undrained
 from .metrics import latency_summary, percentile, status_counts
@@ -531,19 +532,6 @@ def fleet_question(ledger: Any, engine: Any, label: str) -> dict[str, Any]:
 # -- the run ---------------------------------------------------------------------------------
 
 
-def _own_server(tmp: Path) -> tuple[Any, Any]:
-    """A PostgreSQL server of this run (pgserver), and its URL."""
-    try:
-        import pgserver
-    except ImportError as exc:
-        raise SystemExit(f"bench fleet: no --ledger-url and no pgserver ({exc}); "
-                         "pip install -r requirements.txt") from None
-    from trace_ros.storage.url import parse_ledger_url
-
-    server = pgserver.get_server(tmp / "pg", cleanup_mode="delete")
-    return server, parse_ledger_url(server.get_uri(), "pgserver")
-
-
 def _round_kinds(rounds: int, restart: bool) -> list[str]:
     kinds = ["kill", "restart"] if restart else ["kill"]
     return [kinds[n % len(kinds)] for n in range(rounds)]
@@ -562,7 +550,7 @@ def run(args: argparse.Namespace, log: Callable[[str], None]) -> dict[str, Any]:
     clients: list[Any] = []
     try:
         if args.ledger_url is None:
-            server, url = _own_server(tmp)
+            server, url = own_server(tmp / "pg", "bench fleet")
         else:
             url = args.ledger_url
         cfg = load_config(default_params_file(), "query_node", {"ledger.url": str(url)})

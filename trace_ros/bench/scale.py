@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from ..cliargs import ArgParser, add_ledger_url, non_negative_int, positive_int
+from .engines import own_server
 from .progress import bar
 
 CHUNK = 10_000
@@ -244,19 +245,6 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     return args
 
 
-def _own_server(folder: Path) -> tuple[Any, Any]:
-    """A PostgreSQL server of this run (pgserver) and its admin URL."""
-    try:
-        import pgserver
-    except ImportError as exc:
-        raise SystemExit(f"bench scale: --engine postgresql without --ledger-url needs "
-                         f"pgserver ({exc}); pip install -r requirements.txt") from None
-    from ..storage.url import parse_ledger_url
-
-    server = pgserver.get_server(folder, cleanup_mode="delete")
-    return server, parse_ledger_url(server.get_uri(), "pgserver")
-
-
 def _fresh_database(admin: Any, name: str) -> str:
     """A new database ``name`` on the server of ``admin``; its URL."""
     from ..storage.postgresql.admin import fresh_database
@@ -271,7 +259,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     rows = []
     server = admin = None
     if args.engine == "postgresql" and args.pg_url is None:
-        server, admin = _own_server(Path(tempfile.mkdtemp(prefix="trace_ros_scale_pg_")))
+        server, admin = own_server(Path(tempfile.mkdtemp(prefix="trace_ros_scale_pg_")),
+                                   "bench scale")
     try:
         for size in args.sizes:
             pg_url = args.pg_url

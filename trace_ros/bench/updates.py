@@ -2,8 +2,14 @@
 
     trace-ros bench updates [--seed N] [--subjects K] [--sessions S] [--json] [--out DIR]
     trace-ros bench updates --natural [--locomo FILE] [--json] [--out DIR]
+    … [--ledger-url postgresql://… | --engine postgresql]
 
 (``--natural``: the hand-written sets of ``updates_natural.py``.)
+
+The ledger is a fresh SQLite file (DIR/updates.db, or a temporary folder); with
+``--ledger-url postgresql://…`` an empty PostgreSQL database, with ``--engine postgresql``
+alone a server of its own (``pgserver``) with a fresh database (``engines.py``). Both
+engines must give the same figures (``docs/pg-updates.md``).
 
 A seeded history (``histories.py``) in which things change is captured through
 ``capture.ingest`` into a fresh ledger (DIR/updates.db, or a temporary folder),
@@ -44,6 +50,7 @@ from typing import Any, Protocol
 
 from ..cliargs import ArgParser, bounded, non_negative_int, positive_int
 from ..facts import norm
+from .engines import add_engine_options, engine_name, postgresql_target
 from .histories import History, Probe, generate
 from .progress import bar
 
@@ -327,9 +334,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     from ..config import load_config
     from ..consolidation.worker import Consolidator
     from ..embed import MiniLMEncoder
-    from ..ledger import Ledger, Scope
+    from ..ledger import Scope
     from ..query.answer import QueryEngine, QueryRequest
     from ..query.readers import ExtractiveReader
+    from .engines import bench_ledger
 
     timings: dict[str, float] = {}
     t_all = time.perf_counter()
@@ -344,13 +352,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     else:
         tmp = tempfile.TemporaryDirectory(prefix="bench-updates-")
         out = Path(tmp.name)
-    db = out / "updates.db"
-    for p in out.glob("updates.db*"):
-        p.unlink()
     notes: list[str] = []
     ablations: dict[str, dict[str, Any]] = {}
     try:
-        with Ledger(db, cfg.ledger) as ledger:
+        with bench_ledger(args, out / "updates.db", cfg.ledger, "trace-ros bench updates",
+                          "bench_updates") as (ledger, where):
+            notes.append(f"ledger {where}")
             t = time.perf_counter()
             with bar(len(history.events), "capture", "ev") as b:
                 results = ingest(ledger, history.events, cfg.capture, progress=b.update)
@@ -433,6 +440,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         "graph": graph,
         "jobs": jobs,
         "reader": "extractive",
+        "engine": engine_name(args),
         "notes": notes,
         "timings": {k: round(v, 3) for k, v in timings.items()},
     }
@@ -455,7 +463,8 @@ def _fmt(v: Any) -> str:
 def summary(report: dict[str, Any]) -> str:
     r, q = report["resolver"], report["query"]
     lines = [
-        f"bench updates: seed {report['seed']}, {report['subjects']} subjects, "
+        f"bench updates: {report.get('engine', 'sqlite')}, seed {report['seed']}, "
+        f"{report['subjects']} subjects, "
         f"{report['events']} events, probes {report['probes']}",
         f"  graph: {report['graph'].get('facts')} facts, edges {report['graph'].get('edges_by_type')}",
         "  resolver: " + ", ".join(f"{k} {_fmt(r.get(k))}" for k in RESOLVER_KEYS),
@@ -502,7 +511,9 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     p.add_argument("--ablate", default="",
                    help="comma-separated query components to remove, scored again each "
                         "(e.g. graph,update_seeds,recency)")
+    add_engine_options(p)
     args = p.parse_args(argv)
+    args.pg_url = postgresql_target(p, args)
     from ..query.answer import QueryEngine
 
     args.ablate = [a.strip() for a in args.ablate.split(",") if a.strip()]

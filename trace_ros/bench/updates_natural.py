@@ -300,9 +300,9 @@ def run(args: Any) -> dict[str, Any]:
     from ..consolidation.project import build_projection
     from ..consolidation.worker import Consolidator
     from ..embed import MiniLMEncoder
-    from ..ledger import Ledger
     from ..query.answer import QueryEngine, QueryRequest
     from ..query.readers import ExtractiveReader
+    from .engines import bench_ledger, engine_name
     from .progress import bar
     from .updates import graph_counts, read_update_edges
 
@@ -321,10 +321,9 @@ def run(args: Any) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="bench-natural-") as tmp:
         out_dir = Path(args.out) if args.out else Path(tmp)
         out_dir.mkdir(parents=True, exist_ok=True)
-        db = out_dir / "natural.db"
-        for p in out_dir.glob("natural.db*"):
-            p.unlink()
-        with Ledger(db, cfg.ledger) as ledger:
+        with bench_ledger(args, out_dir / "natural.db", cfg.ledger,
+                          "trace-ros bench updates --natural", "bench_natural") as (ledger, where):
+            notes.append(f"ledger {where}")
             t = time.perf_counter()
             with bar(len(data.events), "capture", "ev") as b:
                 results = ingest(ledger, data.events, cfg.capture, progress=b.update)
@@ -366,7 +365,8 @@ def run(args: Any) -> dict[str, Any]:
     report = {"natural": {"build": scored.get("all", {}).get("build", {}),
                           "confirm": scored.get("all", {}).get("confirm", {}),
                           **{k: v for k, v in scored.items() if k != "all"}},
-              "notes": notes, "timings": {k: round(v, 2) for k, v in timings.items()}}
+              "engine": engine_name(args), "notes": notes,
+              "timings": {k: round(v, 2) for k, v in timings.items()}}
     if args.out:
         (Path(args.out) / "natural.json").write_text(json.dumps(report, indent=2) + "\n")
     return report
@@ -374,7 +374,7 @@ def run(args: Any) -> dict[str, Any]:
 
 def summary(report: dict[str, Any]) -> str:
     nat = report["natural"]
-    lines = ["bench updates --natural"]
+    lines = [f"bench updates --natural ({report.get('engine', 'sqlite')})"]
     for set_name in ("histories", "locomo"):
         for split in SPLITS:
             b = nat.get(set_name, {}).get(split)
@@ -406,4 +406,4 @@ def compact(report: dict[str, Any]) -> dict[str, Any]:
     if "updates_edges" in nat.get("locomo", {}):
         out["locomo"]["updates_edges"] = nat["locomo"]["updates_edges"]
         out["locomo"]["change_edge_recall"] = nat["locomo"]["change_edge_recall"]
-    return {"natural": out}
+    return {"natural": out, "engine": report.get("engine", "sqlite")}
