@@ -94,14 +94,20 @@ def sync(source: Any, target: Any, source_name: str, *, subject_id: str | None =
         if on_batch:
             on_batch(len(rows))
     while stones := source.tombstones_after(t_at, t_id, batch):
-        ids = [sid for sid, _ in stones]
-        held = target.get_sources(ids)
-        if subject_id:
-            held = [r for r in held if r.subject_id == subject_id]
+        # A tombstone of unknown subject ('', from before subjects were recorded) reaches
+        # what the target holds under its ID, but only a full sync keeps it.
+        mine = [s for s in stones if not subject_id or s[2] in (subject_id, "")]
+        subjects_of: dict[str, set[str]] = {}
+        for sid, _at, subject in mine:
+            subjects_of.setdefault(sid, set()).add(subject)
+        held = [r for r in target.get_sources(list(subjects_of))
+                if (not subject_id or r.subject_id == subject_id)
+                and subjects_of[r.source_id] & {r.subject_id, ""}]
         if held:
             report.forgotten += len(target.forget(source_ids=[r.source_id for r in held]))
-        if not subject_id:  # a tombstone carries no subject: only a full sync keeps the rest
-            report.tombstoned += target.add_tombstones(stones)
+        kept = [s for s in mine if s[2] or not subject_id]
+        if kept:
+            report.tombstoned += target.add_tombstones(kept)
         t_id, t_at = stones[-1][0], stones[-1][1]
         report.tombstones_seen += len(stones)
         save()

@@ -158,12 +158,15 @@ _TABLE_SQL = re.compile(r"\b(UPDATE|INSERT\s+(OR\s+\w+\s+)?INTO|DELETE\s+FROM|FR
                         r"(jobs|vectors|audit|audit_sources)\b", re.I)
 
 
-# The ledger engines, their mixin modules (their base classes) and their transaction
-# statements (``ledger.graph``) are where SQL lives.
+# The ledger engines, their mixin modules (their base classes), their transaction
+# statements (``ledger.graph``) and their schema migrations (which move rows when a key
+# changes) are where SQL lives.
 _LEDGER_FILES = {Path(inspect.getsourcefile(c) or "").resolve()
                  for engine in (Ledger, PgLedger, Ledger.graph, PgLedger.graph)
                  for c in engine.__mro__
-                 if c.__module__.startswith("trace_ros.")}
+                 if c.__module__.startswith("trace_ros.")} | {
+    (PACKAGE / "storage" / engine / "migrations.py").resolve()
+    for engine in ("sqlite", "postgresql")}
 
 
 @pytest.mark.parametrize("module", sorted(

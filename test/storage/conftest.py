@@ -58,6 +58,12 @@ def _create_database(admin: LedgerURL) -> LedgerURL:
 
 
 @pytest.fixture
+def fresh_pg_url(pg_admin_url: LedgerURL) -> LedgerURL:
+    """The URL of a new, empty PostgreSQL database (no ledger opened on it)."""
+    return _create_database(pg_admin_url)
+
+
+@pytest.fixture
 def open_engine(request: pytest.FixtureRequest, tmp_path: Path
                 ) -> Iterator[Callable[[str], Any]]:
     """``open_engine(engine)`` -> a fresh ledger of that engine (closed at teardown)."""

@@ -97,7 +97,7 @@ def test_the_role_reads_only_its_subjects_in_every_table(confined: tuple[Any, An
                 everyone = {r[0] for r in admin.execute(f'SELECT subject_id FROM "{table}"')}
                 assert subjects == everyone & MINE, table  # its own rows are all there
         linked = {r[0] for r in conn.execute("SELECT source_id FROM audit_sources")}
-        assert linked == {"ann-0", "bob-0"}  # confined through its audit row
+        assert linked == {"ann-0", "bob-0"}  # confined by its own subject
         assert not conn.execute("SELECT 1 FROM sources WHERE text LIKE 'carol%' "
                                 "OR subject_id = 'carol'").fetchall()
         assert conn.execute("SELECT count(*) FROM vectors v JOIN sources s "
@@ -135,7 +135,9 @@ def test_the_role_cannot_change_or_add_another_subjects_rows(
             "VALUES ('carol', 'sx', 1, 2)",
             "INSERT INTO jobs (subject_id, source_seq, created_at, updated_at) "
             "SELECT 'carol', seq, 1, 1 FROM sources WHERE source_id = 'ann-0'",
-            "INSERT INTO audit_sources (query_id, source_id, role) VALUES (3, 'x', 'shown')",
+            "INSERT INTO audit_sources (subject_id, query_id, source_id, role) "
+            "VALUES ('carol', 3, 'x', 'shown')",
+            "INSERT INTO tombstones (subject_id, source_id, removed_at) VALUES ('carol', 'x', 1)",
         )
         for statement in bad_inserts:
             with pytest.raises(psycopg.errors.InsufficientPrivilege):
@@ -182,19 +184,22 @@ def test_the_grant_reports_which_tables_it_confines(confined: tuple[Any, Any, st
     with _connect(owner.url) as admin:
         tables = _tables(admin)
     assert set(grant["confined"]) == {t for t, c in tables.items() if "subject_id" in c}
-    assert grant["through_parent"] == ["audit_sources"]
+    assert {"tombstones", "audit_sources"} <= set(grant["confined"])
+    assert grant["through_parent"] == []
     # Tables with no subject of their own: named so an operator sees them.
-    assert set(grant["unconfined"]) == set(tables) - set(grant["confined"]) - {"audit_sources"}
+    assert set(grant["unconfined"]) == set(tables) - set(grant["confined"])
     assert grant["created"] is False
 
 
-@pytest.mark.xfail(strict=True, reason="tombstones carry no subject_id yet (issue 15 point 4: "
-                   "the migration that adds it is pending); a confined role sees every "
-                   "subject's forgotten source IDs (IDs only, no content)")
 def test_tombstones_of_another_subject_are_hidden(confined: tuple[Any, Any, str]) -> None:
-    _owner, url, _role = confined
+    owner, url, _role = confined
+    owner.forget(source_ids=["ann-2"])
     with _connect(url) as conn:
-        assert conn.execute("SELECT source_id FROM tombstones").fetchall() == []
+        assert conn.execute("SELECT subject_id, source_id FROM tombstones").fetchall() == \
+            [("ann", "ann-2")]
+    with _connect(owner.url) as admin:
+        assert sorted(admin.execute("SELECT subject_id, source_id FROM tombstones")) == \
+            [("ann", "ann-2"), ("carol", "carol-2")]
 
 
 @pytest.mark.parametrize("argv, field", [

@@ -44,46 +44,35 @@ CLAUSE = re.compile(r"\b(?:WHERE|ON|INTO|SET)\b", re.I)
 NOT_A_FILTER = re.compile(r"\b(?:RETURNING|ORDER BY|GROUP BY|PARTITION BY)\b[^()]*?"
                           r"(?=\b(?:LIMIT|FOR|WINDOW|ON CONFLICT)\b|\)|$)", re.I)
 
-# Gaps in the schema: table -> what is missing. The migrations that close them belong to
-# the PostgreSQL port (storage/postgresql/migrations.py).
-SCHEMA_GAPS = {
-    "sources": "primary key (seq); unique (source_id)",
-    "jobs": "primary key (job_id); unique (source_seq)",
-    "vectors": "primary key (owner_kind, owner_id, model); unique (vid)",
-    "audit": "primary key (query_id)",
-    "audit_sources": "no subject_id column",
-    "tombstones": "no subject_id column",
-}
-# Gaps in the statements: "module.function" -> how many of its statements touch a
-# subject's table without filtering or setting subject_id (lookups by ID, fleet-wide
-# counts and sweeps; the contract gives most of them no subject yet).
+# Gaps in the schema: table -> what is missing. None left: migration p008 put the
+# subject into the keys of sources, jobs, vectors, audit, audit_sources and tombstones.
+SCHEMA_GAPS: dict[str, str] = {}
+# Statements that touch a subject's table without filtering or setting subject_id:
+# "module.function" -> how many. Each group says why it stays.
 STATEMENT_GAPS = {
-    "audit.write_audit": 2,
-    "audit._forget_audit": 1,
-    "forget.forget": 4,
-    "forget.tombstones_after": 1,
-    "forget.add_tombstones": 1,
-    "forget._forget_vectors": 1,
-    "jobs.claim_jobs": 2,
-    "jobs.job_holders": 1,
-    "jobs.expire_leases": 1,
-    "jobs.held_jobs": 1,
-    "jobs.complete_jobs": 1,
-    "jobs.fail_jobs": 1,
-    "jobs.defer_jobs": 1,
-    "jobs.job_counts": 1,
-    "jobs.job_errors": 1,
-    "sources.store_sources": 2,
+    # Lookups by source ID or sequence number that the contract gives no subject (a
+    # source ID names one source in the whole ledger; capture checks that across
+    # subjects, and forget by IDs alone finds their subjects first — every statement
+    # after that one is by subject; lifting an unheld ID's tombstone without a scope).
     "sources.get_sources": 1,
-    "sources.sources_after": 1,
     "sources.get_sources_by_seq": 1,
-    "sources.count_sources": 1,
     "sources.seqs_of": 1,
+    "sources.store_sources": 1,
+    "forget.forget": 1,
+    "forget._lift_tombstones": 1,
+    # Fleet-wide on purpose: counts and statistics of the whole ledger, sync's sweeps
+    # (sources of all subjects when none is given, every tombstone), the job queue's
+    # cross-subject sweeps (leases past their last attempt, a dead worker's leases,
+    # which workers hold jobs) and the embedding model of the whole ledger.
+    "sources.count_sources": 1,
     "sources.source_counts": 1,
+    "sources.sources_after": 1,
+    "forget.tombstones_after": 1,
+    "jobs.claim_jobs": 1,
+    "jobs.expire_leases": 1,
+    "jobs.job_holders": 1,
+    "jobs.job_counts": 1,
     "vectors.vector_models": 1,
-    "vectors.sources_to_reembed": 1,
-    "vectors.sources_without_window": 1,
-    "vectors.replace_vectors": 1,
     "vectors.drop_other_vectors": 1,
     # The graph, search and maintenance port: fleet-wide reads and sweeps (all subjects
     # when none is given), statements by fact/edge/source ID that the contract gives no
@@ -101,7 +90,6 @@ STATEMENT_GAPS = {
     "graph_writes.set_edges_invalidated": 1,
     "graph_writes.set_fact_state": 1,
     "graph_writes.source_vector": 1,
-    "maintenance.orphans": 3,
     "maintenance.reset_derived": 3,
     "maintenance.stats": 4,
     "rows.fact_rows": 1,
@@ -169,6 +157,74 @@ def test_the_key_check_flags_a_table_keyed_without_the_subject(pg: Any) -> None:
     assert found["bad_t"] == "primary key (k); unique (u)"
     assert found["nokey_t"] == "no primary key"
     assert found["bare_t"] == "no subject_id column"
+
+
+OLD_ROWS = """
+INSERT INTO sources (source_id, subject_id, robot_id, session_id, modality, speaker, text,
+    source_time, known_time, content_hash) VALUES
+    ('a-0', 'ann', 'r1', 's1', 'dialogue', 'Ann', 'I like tea', 1, 1, 'h0'),
+    ('b-0', 'bob', 'r1', 's1', 'dialogue', 'Bob', 'I like coffee', 2, 2, 'h1');
+INSERT INTO jobs (subject_id, source_seq, created_at, updated_at)
+    SELECT subject_id, seq, 1, 1 FROM sources ORDER BY seq;
+INSERT INTO subject_queues (subject_id) VALUES ('ann'), ('bob');
+INSERT INTO source_lex (subject_id, seq, lex, n_tokens)
+    SELECT subject_id, seq, to_tsvector('simple', text), 3 FROM sources;
+INSERT INTO lex_stats (subject_id, kind, n_docs, n_tokens) VALUES ('ann', 'source', 1, 3),
+    ('bob', 'source', 1, 3);
+INSERT INTO vectors (owner_kind, owner_id, subject_id, model, dim, vec)
+    VALUES ('source', 'a-0', 'ann', 'm', 2, '[1, 0]');
+INSERT INTO audit (query_id, asked_at, subject_id, scope, question, plan, routes,
+    evidence_ids, cited_ids, answer, status, reader, timings) VALUES (7, 1, 'ann', '{}',
+    'q', '{}', '{}', '["a-0"]', '["a-0"]', 'a', 'answered', 'extractive', '{}');
+INSERT INTO audit_sources (query_id, source_id, role) VALUES (7, 'a-0', 'shown');
+INSERT INTO tombstones (source_id, removed_at) VALUES ('c-0', 5);
+"""
+
+
+def test_p008_keys_a_database_that_has_rows(fresh_pg_url: Any,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ledger written before p008 (rows in every table it changes) is migrated in
+    place: rows kept, audit links given their audit row's subject, an old tombstone
+    (its subject unknown) still refusing its ID in every subject."""
+    import psycopg
+
+    from trace_ros.capture import Event, ingest
+    from trace_ros.config import CaptureConfig
+    from trace_ros.storage.postgresql import PgLedger
+    from trace_ros.storage.postgresql.base import conninfo
+    from trace_ros.storage.records import Scope
+
+    before = [m for m in migrations.MIGRATIONS if m.version < 8]
+    with psycopg.connect(**conninfo(fresh_pg_url)) as conn:
+        with monkeypatch.context() as patch:
+            patch.setattr(migrations, "MIGRATIONS", tuple(before))
+            migrations.migrate(conn)
+        with conn.transaction():
+            conn.execute(OLD_ROWS)
+    with PgLedger(fresh_pg_url) as led:
+        assert led.query("SELECT name FROM schema_version WHERE version = 8") == \
+            [("p008_subject_keys",)]
+        with psycopg.connect(**conninfo(fresh_pg_url), autocommit=True) as conn:
+            assert key_violations(conn) == {}
+        assert led.query("SELECT subject_id, query_id, source_id FROM audit_sources") == \
+            [("ann", 7, "a-0")]
+        assert led.tombstones_after(0.0, "", 10) == [("c-0", 5.0, "")]
+        assert [r.source_id for r in led.get_sources(["a-0", "b-0"])] == ["a-0", "b-0"]
+        assert led.integrity_check() == "ok"
+        refused = ingest(led, [Event("dialogue", Scope(s, "r1", "s1"), "hi", "Ann", stamp=9.0,
+                                     source_id="c-0") for s in ("ann", "dave")],
+                         CaptureConfig())
+        assert [r.status for r in refused] == ["rejected", "rejected"]
+        jobs = led.claim_jobs("w", 10, 30.0, 3)
+        assert sorted(j.source.source_id for j in jobs) == ["a-0", "b-0"]
+        assert led.forget(source_ids=["a-0"]) == ["a-0"]
+        assert led.query("SELECT count(*) FROM audit")[0][0] == 0
+        assert led.query("SELECT count(*) FROM vectors")[0][0] == 0
+        assert led.query("SELECT s.source_id FROM jobs j JOIN sources s ON s.subject_id = "
+                         "j.subject_id AND s.seq = j.source_seq") == [("b-0",)]
+        assert [(sid, subject) for sid, _, subject in led.tombstones_after(0.0, "", 10)] == \
+            [("c-0", ""), ("a-0", "ann")]
+        assert led.count_sources() == 1
 
 
 # -- the statements -------------------------------------------------------------------------

@@ -85,8 +85,9 @@ def test_one_subject(ledger: Any, tmp_path: Path) -> None:
     robot.forget(source_ids=["b-0", "a-0"])
     sync(robot, ledger, NAME, subject_id="bob")
     assert _ids(ledger, "bob") == ["b-1"]
-    # A tombstone names no subject: one subject's sync leaves a-0's at home.
-    assert [sid for sid, _ in ledger.tombstones_after(0.0, "", 10)] == ["b-0"]
+    # A tombstone names its subject: one subject's sync takes its own, leaves a-0's at home.
+    assert [(sid, subject) for sid, _, subject in ledger.tombstones_after(0.0, "", 10)] == \
+        [("b-0", "bob")]
     robot.close()
 
 

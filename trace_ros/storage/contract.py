@@ -333,18 +333,22 @@ class LedgerContract(Protocol):
     # -- forget and tombstones ---------------------------------------------------------------
 
     def tombstones_after(self, removed_at: float, source_id: str,
-                         limit: int) -> list[tuple[str, float]]:
-        """Up to ``limit`` tombstones (source ID, removed at) after the mark
-        ``(removed_at, source_id)``, in that order (what ``sync`` pushes)."""
+                         limit: int) -> list[tuple[str, float, str]]:
+        """Up to ``limit`` tombstones (source ID, removed at, subject) after the mark
+        ``(removed_at, source_id)``, in that order (what ``sync`` pushes). A tombstone
+        left before its subject was recorded has subject ``''`` (unknown)."""
 
-    def add_tombstones(self, items: Sequence[tuple[str, float]]) -> int:
-        """Record tombstones (source ID, removed at) for IDs this ledger does not hold
-        (``forget`` removes those it holds); an existing tombstone is kept. Returns how
-        many were new."""
+    def add_tombstones(self, items: Sequence[tuple[str, float, str]]) -> int:
+        """Record tombstones (source ID, removed at, subject) for IDs this ledger does not
+        hold in that subject (``forget`` removes those it holds); an existing tombstone is
+        kept. Returns how many were new."""
 
     def forget(self, scope: Scope | None = None, source_ids: Sequence[str] = (),
                allow_reingest: bool = False, now: float | None = None) -> list[str]:
-        """Remove sources and everything derived from them; return the removed IDs."""
+        """Remove sources and everything derived from them; return the removed IDs. A
+        tombstone refuses its ID in its subject; one of unknown subject (``''``) in every
+        subject. ``allow_reingest`` lifts the tombstones of the IDs: in the scope's
+        subject (and unknown ones), or in any subject when no scope is given."""
 
     @staticmethod
     def forget_derived(conn: Tx, source_ids: Sequence[str],

@@ -28,32 +28,35 @@ class PgAuditStore(PgBase):
         with self.write() as conn:
             for r in records:
                 shown = list(dict.fromkeys([*r.shown, *r.cited]))
-                present = conn.execute("SELECT count(*) FROM sources WHERE source_id = ANY(%s)",
-                                       (shown,)).fetchone()[0]
+                # What a query shows is of its scope's subject.
+                present = conn.execute("SELECT count(*) FROM sources WHERE subject_id = %s "
+                                       "AND source_id = ANY(%s)",
+                                       (r.subject_id, shown)).fetchone()[0]
                 if present < len(shown):
                     continue
                 cur = conn.execute(
                     "INSERT INTO audit (query_id, asked_at, subject_id, scope, question, plan, "
                     "routes, evidence_ids, cited_ids, answer, status, reader, timings) VALUES "
                     "(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
-                    "ON CONFLICT (query_id) DO NOTHING",
+                    "ON CONFLICT (subject_id, query_id) DO NOTHING",
                     (r.query_id, r.asked_at, r.subject_id, json.dumps(r.scope), r.question,
                      json.dumps(r.plan), json.dumps(r.routes), json.dumps(r.shown),
                      json.dumps(r.cited), r.answer, r.status, r.reader, json.dumps(r.timings)))
                 if not cur.rowcount:
                     continue
                 written += 1
-                links = [(r.query_id, s, "shown") for s in dict.fromkeys(r.shown)]
-                links += [(r.query_id, s, "cited") for s in dict.fromkeys(r.cited)]
+                links = [(r.subject_id, r.query_id, s, "shown") for s in dict.fromkeys(r.shown)]
+                links += [(r.subject_id, r.query_id, s, "cited") for s in dict.fromkeys(r.cited)]
                 with conn.cursor() as many:
-                    many.executemany("INSERT INTO audit_sources (query_id, source_id, role) "
-                                     "VALUES (%s, %s, %s) ON CONFLICT DO NOTHING", links)
+                    many.executemany("INSERT INTO audit_sources (subject_id, query_id, source_id, "
+                                     "role) VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING", links)
         return written
 
     @staticmethod
-    def _forget_audit(conn: Any, source_ids: Sequence[str]) -> None:
-        """Inside a write transaction: delete the audit rows that showed or cited any of
-        ``source_ids`` (found through ``audit_sources``; this engine has no audit rows
-        from before that table)."""
-        conn.execute("DELETE FROM audit WHERE query_id IN (SELECT query_id FROM audit_sources "
-                     "WHERE source_id = ANY(%s))", (list(source_ids),))
+    def _forget_audit(conn: Any, subjects: Sequence[str], source_ids: Sequence[str]) -> None:
+        """Inside a write transaction: delete the audit rows of ``subjects`` that showed or
+        cited any of ``source_ids`` (found through ``audit_sources``; this engine has no
+        audit rows from before that table)."""
+        conn.execute("DELETE FROM audit WHERE (subject_id, query_id) IN (SELECT subject_id, "
+                     "query_id FROM audit_sources WHERE subject_id = ANY(%s) "
+                     "AND source_id = ANY(%s))", (list(subjects), list(source_ids)))

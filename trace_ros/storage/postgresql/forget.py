@@ -79,27 +79,31 @@ class PgForget(PgJobStore, PgVectorStore, PgAuditStore):
             args = [*args, list(source_ids)]
         now = time.time() if now is None else now
         with self.write() as conn:
-            doomed = [r[0] for r in conn.execute(
-                f"SELECT source_id FROM sources WHERE {' AND '.join(conds)}", args)]
+            # Without a scope the contract names no subject: the IDs' subjects are found
+            # here, and every statement after this one is by subject.
+            doomed = [(r[0], r[1]) for r in conn.execute(
+                f"SELECT subject_id, source_id FROM sources WHERE {' AND '.join(conds)}", args)]
             if doomed:
                 self._forget_vectors(conn, doomed)
-            rows = conn.execute("DELETE FROM sources WHERE source_id = ANY(%s) "
-                                "RETURNING source_id, subject_id", (doomed,)).fetchall()
+            rows = conn.execute(
+                "DELETE FROM sources WHERE (subject_id, source_id) IN (SELECT * FROM "
+                "unnest(%s::text[], %s::text[])) RETURNING source_id, subject_id",
+                ([s for s, _ in doomed], [i for _, i in doomed])).fetchall()
             removed = [r[0] for r in rows]
             subjects = sorted({r[1] for r in rows})
             recount_source_lex(conn, subjects)
             self.forget_derived(conn, removed, subjects, PgGraph.generation_now(conn) + 1)
-            self._forget_audit(conn, removed)
+            self._forget_audit(conn, subjects, removed)
             if scope is not None and not source_ids:
                 conn.execute("DELETE FROM audit WHERE subject_id = %s", (scope.subject_id,))
             if allow_reingest:
-                conn.execute("DELETE FROM tombstones WHERE source_id = ANY(%s)",
-                             (list(source_ids) + removed,))
+                self._lift_tombstones(conn, scope, [*source_ids, *removed])
             elif removed:
                 conn.execute(
-                    "INSERT INTO tombstones (source_id, removed_at) SELECT unnest(%s::text[]), "
-                    "%s ON CONFLICT (source_id) DO UPDATE SET removed_at = excluded.removed_at",
-                    (removed, now))
+                    "INSERT INTO tombstones (subject_id, source_id, removed_at) SELECT u.s, u.i, "
+                    "%s FROM unnest(%s::text[], %s::text[]) AS u(s, i) ON CONFLICT "
+                    "(subject_id, source_id) DO UPDATE SET removed_at = excluded.removed_at",
+                    (now, [r[1] for r in rows], removed))
             for subject in subjects:
                 conn.execute("DELETE FROM sessions WHERE subject_id = %s", (subject,))
                 conn.execute(
@@ -148,42 +152,59 @@ class PgForget(PgJobStore, PgVectorStore, PgAuditStore):
         return True
 
     def tombstones_after(self, removed_at: float, source_id: str,
-                         limit: int) -> list[tuple[str, float]]:
-        """Up to ``limit`` tombstones after the mark ``(removed_at, source_id)``."""
-        return [(r[0], float(r[1])) for r in self.query(
-            "SELECT source_id, removed_at FROM tombstones WHERE (removed_at, source_id) > "
-            "(%s, %s) ORDER BY removed_at, source_id LIMIT %s",
-            (float(removed_at), source_id, int(limit)))]
+                         limit: int) -> list[tuple[str, float, str]]:
+        """Up to ``limit`` tombstones (source ID, removed at, subject) after the mark
+        ``(removed_at, source_id)``, of every subject (``trace-ros sync`` reads them all)."""
+        return [(r[0], float(r[1]), r[2]) for r in self.query(
+            "SELECT source_id, removed_at, subject_id FROM tombstones WHERE "
+            "(removed_at, source_id) > (%s, %s) ORDER BY removed_at, source_id, subject_id "
+            "LIMIT %s", (float(removed_at), source_id, int(limit)))]
 
-    def add_tombstones(self, items: Sequence[tuple[str, float]]) -> int:
-        """Tombstones for IDs this ledger does not hold; an existing one is kept."""
+    def add_tombstones(self, items: Sequence[tuple[str, float, str]]) -> int:
+        """Tombstones (source ID, removed at, subject) for IDs this ledger does not hold
+        in that subject; an existing one is kept."""
         if not items:
             return 0
-        ids = [s for s, _ in items]
-        times = [float(t) for _, t in items]
         with self.write() as conn:
             rows = conn.execute(
-                "INSERT INTO tombstones (source_id, removed_at) SELECT u.s, u.t FROM "
-                "unnest(%s::text[], %s::double precision[]) AS u(s, t) WHERE NOT EXISTS "
-                "(SELECT 1 FROM sources WHERE source_id = u.s) "
-                "ON CONFLICT (source_id) DO NOTHING RETURNING source_id", (ids, times)).fetchall()
+                "INSERT INTO tombstones (subject_id, source_id, removed_at) SELECT u.j, u.s, "
+                "u.t FROM unnest(%s::text[], %s::text[], %s::double precision[]) AS u(j, s, t) "
+                "WHERE NOT EXISTS (SELECT 1 FROM sources WHERE subject_id = u.j "
+                "AND source_id = u.s) ON CONFLICT (subject_id, source_id) DO NOTHING "
+                "RETURNING source_id", ([j for _, _, j in items], [s for s, _, _ in items],
+                                        [float(t) for _, t, _ in items])).fetchall()
         return len(rows)
 
     @staticmethod
-    def _forget_vectors(conn: Any, source_ids: list[str]) -> None:
-        """Before the sources go: their source and window vectors, and the window vectors
-        of the turns after them in their session (a window embeds the turns before it)."""
-        conn.execute("DELETE FROM vectors WHERE owner_kind IN ('source', 'window') "
-                     "AND owner_id = ANY(%s)", (source_ids,))
+    def _lift_tombstones(conn: Any, scope: Scope | None, source_ids: Sequence[str]) -> None:
+        """``allow_reingest``: drop the tombstones of ``source_ids`` — in the scope's
+        subject (and those of unknown subject), or, without a scope, in any subject: the
+        contract names none for an ID this ledger no longer holds."""
+        if scope is not None:
+            conn.execute("DELETE FROM tombstones WHERE subject_id = ANY(%s) "
+                         "AND source_id = ANY(%s)", ([scope.subject_id, ""], list(source_ids)))
+        else:
+            conn.execute("DELETE FROM tombstones WHERE source_id = ANY(%s)", (list(source_ids),))
+
+    @staticmethod
+    def _forget_vectors(conn: Any, doomed: list[tuple[str, str]]) -> None:
+        """Before the sources (subject, source ID) go: their source and window vectors,
+        and the window vectors of the turns after them in their session (a window embeds
+        the turns before it)."""
+        subjects = sorted({s for s, _ in doomed})
+        ids = [i for _, i in doomed]
+        conn.execute("DELETE FROM vectors WHERE (subject_id, owner_id) IN (SELECT * FROM "
+                     "unnest(%s::text[], %s::text[])) AND owner_kind IN ('source', 'window')",
+                     ([s for s, _ in doomed], ids))
         lags = ", ".join(f"lag(source_id, {i}) OVER w AS p{i}"
                          for i in range(1, WINDOW_BEFORE + 1))
         hit = " OR ".join(f"p{i} = ANY(%(ids)s)" for i in range(1, WINDOW_BEFORE + 1))
         conn.execute(
-            "DELETE FROM vectors WHERE owner_kind = 'window' AND owner_id IN ("
-            f"SELECT source_id FROM (SELECT source_id, {lags} FROM sources WHERE subject_id IN "
-            "(SELECT subject_id FROM sources WHERE source_id = ANY(%(ids)s)) "
+            "DELETE FROM vectors WHERE subject_id = ANY(%(subjects)s) AND owner_kind = 'window' "
+            "AND (subject_id, owner_id) IN (SELECT subject_id, source_id FROM (SELECT "
+            f"subject_id, source_id, {lags} FROM sources WHERE subject_id = ANY(%(subjects)s) "
             "WINDOW w AS (PARTITION BY subject_id, robot_id, session_id ORDER BY seq)) t "
-            f"WHERE {hit})", {"ids": source_ids})
+            f"WHERE {hit})", {"ids": ids, "subjects": subjects})
 
     @staticmethod
     def forget_derived(conn: Any, source_ids: Sequence[str],

@@ -24,6 +24,11 @@ OUTSTANDING = "('pending', 'deferred', 'running')"
 CLAIM_SLACK = 8
 
 
+def _subjects(jobs: Sequence[Job]) -> list[str]:
+    """The subjects of ``jobs`` (a job's subject is its source's)."""
+    return sorted({j.source.subject_id for j in jobs})
+
+
 class PgJobStore(PgSourceStore):
     """Claiming, completing, failing and counting jobs."""
 
@@ -58,6 +63,7 @@ class PgJobStore(PgSourceStore):
                 "ORDER BY j.source_seq LIMIT 1) h WHERE h.due ORDER BY h.source_seq "
                 "LIMIT %s", (now, now, max_attempts, wanted + CLAIM_SLACK))]
             runs: list[list[tuple[int, int, int, int]]] = []
+            subject_of: dict[int, str] = {}  # job ID -> its subject
             room = limit
             for subject in candidates:
                 if room <= 0 or len(runs) >= wanted:
@@ -76,17 +82,20 @@ class PgJobStore(PgSourceStore):
                     if not due:
                         break
                     run.append((int(job_id), int(seq), int(attempts), int(fence)))
+                    subject_of[int(job_id)] = subject
                 if run:
                     runs.append(run)
                     room -= len(run)
             taken = take_runs(runs, limit, max_subjects)
             if not taken:
                 return []
+            subjects = sorted({subject_of[r[0]] for r in taken})
             conn.execute(
                 "UPDATE jobs SET status = 'running', attempts = attempts + 1, claimed_by = %s, "
-                "lease_until = %s, fence = fence + 1, updated_at = %s WHERE job_id = ANY(%s)",
-                (worker, now + lease_s, now, [r[0] for r in taken]))
-        sources = self.get_sources_by_seq([r[1] for r in taken])
+                "lease_until = %s, fence = fence + 1, updated_at = %s "
+                "WHERE subject_id = ANY(%s) AND job_id = ANY(%s)",
+                (worker, now + lease_s, now, subjects, [r[0] for r in taken]))
+            sources = self.sources_by_seq_in(conn, subjects, [r[1] for r in taken])
         return [Job(r[0], sources[r[1]], r[2] + 1, r[3] + 1) for r in taken if r[1] in sources]
 
     def job_holders(self) -> list[str]:
@@ -108,8 +117,9 @@ class PgJobStore(PgSourceStore):
         if not jobs:
             return []
         fences = dict(conn.execute(
-            "SELECT job_id, fence FROM jobs WHERE status = 'running' AND claimed_by = %s "
-            "AND job_id = ANY(%s) FOR UPDATE", (worker, [j.job_id for j in jobs])).fetchall())
+            "SELECT job_id, fence FROM jobs WHERE subject_id = ANY(%s) AND status = 'running' "
+            "AND claimed_by = %s AND job_id = ANY(%s) FOR UPDATE",
+            (_subjects(jobs), worker, [j.job_id for j in jobs])).fetchall())
         return [j for j in jobs if fences.get(j.job_id) == j.fence]
 
     @staticmethod
@@ -123,10 +133,12 @@ class PgJobStore(PgSourceStore):
         return int(conn.execute(
             "UPDATE jobs j SET status = 'done', outcome = u.outcome, last_error = NULL, "
             "note = u.note, lease_until = NULL, not_before = NULL, updated_at = %s "
-            "FROM unnest(%s::bigint[], %s::text[], %s::text[], %s::integer[]) "
-            "AS u(job_id, outcome, note, fence) WHERE j.job_id = u.job_id "
-            "AND j.claimed_by = %s AND j.fence = u.fence AND j.status = 'running'",
-            (time.time(), [j.job_id for j, _ in pairs], [o for _, o in pairs],
+            "FROM unnest(%s::text[], %s::bigint[], %s::text[], %s::text[], %s::integer[]) "
+            "AS u(subject_id, job_id, outcome, note, fence) WHERE j.subject_id = u.subject_id "
+            "AND j.job_id = u.job_id AND j.claimed_by = %s AND j.fence = u.fence "
+            "AND j.status = 'running'",
+            (time.time(), [j.source.subject_id for j, _ in pairs],
+             [j.job_id for j, _ in pairs], [o for _, o in pairs],
              [notes.get(j.job_id) for j, _ in pairs], [j.fence for j, _ in pairs],
              worker)).rowcount)
 
@@ -142,10 +154,12 @@ class PgJobStore(PgSourceStore):
                 "UPDATE jobs j SET status = CASE WHEN j.attempts >= %s THEN 'failed' "
                 "ELSE 'pending' END, last_error = %s, lease_until = NULL, "
                 "not_before = u.not_before, updated_at = %s "
-                "FROM unnest(%s::bigint[], %s::double precision[], %s::integer[]) "
-                "AS u(job_id, not_before, fence) WHERE j.job_id = u.job_id "
-                "AND j.claimed_by = %s AND j.fence = u.fence AND j.status = 'running'",
-                (max_attempts, error[:2000], now, [j.job_id for j in jobs],
+                "FROM unnest(%s::text[], %s::bigint[], %s::double precision[], %s::integer[]) "
+                "AS u(subject_id, job_id, not_before, fence) WHERE j.subject_id = u.subject_id "
+                "AND j.job_id = u.job_id AND j.claimed_by = %s AND j.fence = u.fence "
+                "AND j.status = 'running'",
+                (max_attempts, error[:2000], now, [j.source.subject_id for j in jobs],
+                 [j.job_id for j in jobs],
                  [now + min(backoff_max_s, backoff_s * 2.0 ** max(0, j.attempts - 1))
                   for j in jobs], [j.fence for j in jobs], worker)).rowcount)
 
@@ -159,10 +173,12 @@ class PgJobStore(PgSourceStore):
             return int(conn.execute(
                 "UPDATE jobs j SET status = 'deferred', attempts = greatest(0, j.attempts - 1), "
                 "note = %s, claimed_by = NULL, lease_until = NULL, not_before = %s, "
-                "updated_at = %s FROM unnest(%s::bigint[], %s::integer[]) AS u(job_id, fence) "
-                "WHERE j.job_id = u.job_id AND j.claimed_by = %s AND j.fence = u.fence "
+                "updated_at = %s FROM unnest(%s::text[], %s::bigint[], %s::integer[]) "
+                "AS u(subject_id, job_id, fence) WHERE j.subject_id = u.subject_id "
+                "AND j.job_id = u.job_id AND j.claimed_by = %s AND j.fence = u.fence "
                 "AND j.status = 'running'",
-                (reason[:2000], now + delay_s, now, [j.job_id for j in jobs],
+                (reason[:2000], now + delay_s, now, [j.source.subject_id for j in jobs],
+                 [j.job_id for j in jobs],
                  [j.fence for j in jobs], worker)).rowcount)
 
     def job_counts(self) -> dict[str, int]:
@@ -175,7 +191,8 @@ class PgJobStore(PgSourceStore):
         """The most recent jobs with an error or a note."""
         rows = self.query(
             "SELECT j.job_id, s.source_id, j.status, j.attempts, j.last_error, j.note, "
-            "j.not_before FROM jobs j JOIN sources s ON s.seq = j.source_seq "
+            "j.not_before FROM jobs j JOIN sources s "
+            "ON s.subject_id = j.subject_id AND s.seq = j.source_seq "
             "WHERE j.last_error IS NOT NULL OR j.note IS NOT NULL "
             "ORDER BY j.updated_at DESC LIMIT %s", (int(limit),))
         keys = ("job_id", "source_id", "status", "attempts", "last_error", "note", "not_before")

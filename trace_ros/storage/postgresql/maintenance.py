@@ -46,17 +46,20 @@ class PgMaintenance(PgSearchReads, PgVectorStore):
 
     def orphans(self) -> dict[str, int]:
         """Derived rows that lost their origin: sources without a job, vectors
-        without a source, facts without a provenance source."""
+        without a source, facts without a provenance source (of every subject; each
+        row is matched within its own subject)."""
         return {
             "jobless_sources": int(self.query(
                 "SELECT count(*) FROM sources s WHERE NOT EXISTS "
-                "(SELECT 1 FROM jobs j WHERE j.source_seq = s.seq)")[0][0]),
+                "(SELECT 1 FROM jobs j WHERE j.subject_id = s.subject_id AND j.source_seq = s.seq)")[0][0]),
             "orphan_vectors": int(self.query(
                 "SELECT count(*) FROM vectors v WHERE v.owner_kind = 'source' AND NOT EXISTS "
-                "(SELECT 1 FROM sources s WHERE s.source_id = v.owner_id)")[0][0]),
+                "(SELECT 1 FROM sources s WHERE s.subject_id = v.subject_id "
+                "AND s.source_id = v.owner_id)")[0][0]),
             "orphan_facts": int(self.query(
                 "SELECT count(*) FROM facts f WHERE NOT EXISTS (SELECT 1 FROM fact_sources fs "
-                "JOIN sources s ON s.source_id = fs.source_id WHERE fs.fact_id = f.fact_id)"
+                "JOIN sources s ON s.subject_id = fs.subject_id AND s.source_id = fs.source_id "
+                "WHERE fs.subject_id = f.subject_id AND fs.fact_id = f.fact_id)"
             )[0][0]),
         }
 

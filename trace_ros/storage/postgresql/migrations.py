@@ -264,7 +264,62 @@ CREATE INDEX facts_lex_subject ON facts
     USING gin ((lex || array_to_tsvector(ARRAY[chr(1) || md5(subject_id)])));
 """)
 
-MIGRATIONS: tuple[Migration, ...] = (V1, V2, V3, V4, V5, V6, V7)
+V8 = Migration(8, "p008_subject_keys", """
+-- Every table keyed by subject (DESIGN §8): subject_id leads the primary key and every
+-- unique constraint of sources, jobs, vectors, audit, audit_sources and tombstones, so
+-- the schema can be distributed by subject. Written to upgrade a database with rows:
+-- the foreign keys that lean on the old keys go first and come back on the new ones.
+ALTER TABLE source_lex DROP CONSTRAINT source_lex_seq_fkey;
+ALTER TABLE jobs DROP CONSTRAINT jobs_source_seq_fkey;
+ALTER TABLE jobs DROP CONSTRAINT jobs_source_seq_key;
+ALTER TABLE jobs DROP CONSTRAINT jobs_pkey;
+ALTER TABLE sources DROP CONSTRAINT sources_source_id_key;
+ALTER TABLE sources DROP CONSTRAINT sources_pkey;
+ALTER TABLE sources ADD PRIMARY KEY (subject_id, seq);
+ALTER TABLE sources ADD UNIQUE (subject_id, source_id);
+-- A source ID names one source in the whole ledger (SQLite's meaning): capture checks it
+-- across subjects, and the contract's lookups by ID or sequence number that name no
+-- subject use these (plain, not unique) indexes.
+CREATE INDEX sources_id ON sources (source_id);
+CREATE INDEX sources_seq ON sources (seq);
+ALTER TABLE jobs ADD PRIMARY KEY (subject_id, job_id);
+ALTER TABLE jobs ADD UNIQUE (subject_id, source_seq);
+ALTER TABLE jobs ADD FOREIGN KEY (subject_id, source_seq)
+    REFERENCES sources (subject_id, seq) ON DELETE CASCADE;
+ALTER TABLE source_lex ADD FOREIGN KEY (subject_id, seq)
+    REFERENCES sources (subject_id, seq) ON DELETE CASCADE;
+
+ALTER TABLE vectors DROP CONSTRAINT vectors_pkey;
+ALTER TABLE vectors DROP CONSTRAINT vectors_vid_key;
+ALTER TABLE vectors ADD PRIMARY KEY (subject_id, owner_kind, owner_id, model);
+ALTER TABLE vectors ADD UNIQUE (subject_id, vid);
+
+-- audit_sources takes its subject from its audit row.
+ALTER TABLE audit_sources ADD COLUMN subject_id TEXT;
+UPDATE audit_sources l SET subject_id = a.subject_id FROM audit a
+    WHERE a.query_id = l.query_id;
+ALTER TABLE audit_sources ALTER COLUMN subject_id SET NOT NULL;
+ALTER TABLE audit_sources DROP CONSTRAINT audit_sources_query_id_fkey;
+ALTER TABLE audit_sources DROP CONSTRAINT audit_sources_pkey;
+ALTER TABLE audit DROP CONSTRAINT audit_pkey;
+ALTER TABLE audit ADD PRIMARY KEY (subject_id, query_id);
+ALTER TABLE audit_sources ADD PRIMARY KEY (subject_id, query_id, source_id, role);
+ALTER TABLE audit_sources ADD FOREIGN KEY (subject_id, query_id)
+    REFERENCES audit (subject_id, query_id) ON DELETE CASCADE;
+DROP INDEX audit_sources_source;
+CREATE INDEX audit_sources_source ON audit_sources (subject_id, source_id);
+
+-- A tombstone's source is gone, and with it what named the subject: a tombstone left
+-- before this migration gets subject '' ("unknown"), which refuses its ID in every
+-- subject; forget records the subject from now on.
+ALTER TABLE tombstones ADD COLUMN subject_id TEXT NOT NULL DEFAULT '';
+ALTER TABLE tombstones ALTER COLUMN subject_id DROP DEFAULT;
+ALTER TABLE tombstones DROP CONSTRAINT tombstones_pkey;
+ALTER TABLE tombstones ADD PRIMARY KEY (subject_id, source_id);
+CREATE INDEX tombstones_order ON tombstones (removed_at, source_id);
+""")
+
+MIGRATIONS: tuple[Migration, ...] = (V1, V2, V3, V4, V5, V6, V7, V8)
 
 
 def applied(conn: Any) -> list[str]:

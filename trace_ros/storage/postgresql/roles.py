@@ -15,11 +15,12 @@ all-rows policy. A superuser or a role with BYPASSRLS is never confined: such a 
 one that is a member of a table's owner (it would inherit the owner's policy), is refused.
 
 A table without ``subject_id`` is confined *through its parent* when a foreign key leads
-to a confined table (``audit_sources`` -> ``audit``): a row is visible when its parent
-row is. A table with neither is granted to the role but not confined, and listed in
-``Grant.unconfined`` so the operator sees it (``meta`` holds the fleet-wide generation;
-the schema-version table is only readable). Running it again replaces the role's subject
-set with the one given. Run it as the tables' owner or a superuser.
+to a confined table: a row is visible when its parent row is (since migration p008 every
+ledger table but the global ones has its own ``subject_id``; this stays for tables that
+a later migration might add without one). A table with neither is granted to the role
+but not confined, and listed in ``Grant.unconfined`` so the operator sees it (``meta``
+holds the fleet-wide generation; the schema-version table is only readable). Running it
+again replaces the role's subject set with the one given. Run it as the tables' owner or a superuser.
 """
 
 from __future__ import annotations

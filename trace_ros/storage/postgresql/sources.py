@@ -46,6 +46,16 @@ def scope_filter(scope: Scope, alias: str = "s", as_of_valid: float | None = Non
     return " AND ".join(conds), args
 
 
+def forgotten_ids(conn: Any, subjects: Sequence[str],
+                  ids: Sequence[str]) -> set[tuple[str, str]]:
+    """(subject, source ID) of the tombstones of ``ids`` in ``subjects`` and of those
+    whose subject is unknown (``''``: left before migration p008), which refuse their
+    ID in every subject."""
+    return {(r[0], r[1]) for r in conn.execute(
+        "SELECT subject_id, source_id FROM tombstones WHERE subject_id = ANY(%s) "
+        "AND source_id = ANY(%s)", ([*subjects, ""], list(ids)))}
+
+
 class PgSourceStore(PgBase):
     """Capture and the reads of stored sources."""
 
@@ -64,11 +74,12 @@ class PgSourceStore(PgBase):
                          "ON CONFLICT DO NOTHING", (subjects,))
             conn.execute("SELECT subject_id FROM subject_queues WHERE subject_id = ANY(%s) "
                          "ORDER BY subject_id FOR UPDATE", (subjects,))
+            # A source ID names one source in the whole ledger (SQLite's meaning, and
+            # what the contract's lookups by ID rely on): checked across subjects.
             known = {r[0]: (int(r[1]), r[2]) for r in conn.execute(
                 "SELECT source_id, seq, content_hash FROM sources WHERE source_id = ANY(%s)",
                 (ids,))}
-            forgotten = {r[0] for r in conn.execute(
-                "SELECT source_id FROM tombstones WHERE source_id = ANY(%s)", (ids,))}
+            forgotten = forgotten_ids(conn, subjects, ids)
             results: list[StoreResult | None] = []
             new_rows: list[tuple[Any, ...]] = []
             pending: dict[str, str] = {}
@@ -83,7 +94,7 @@ class PgSourceStore(PgBase):
                         results.append(StoreResult(sid, "rejected", "source_id",
                                                    "already stored with different content"))
                     continue
-                if sid in forgotten:
+                if (item.scope.subject_id, sid) in forgotten or ("", sid) in forgotten:
                     results.append(StoreResult(sid, "rejected", "source_id",
                                                "was forgotten; re-ingest only with allow_reingest"))
                     continue
@@ -119,24 +130,37 @@ class PgSourceStore(PgBase):
         new = conn.execute(
             f"INSERT INTO sources ({INSERT_COLUMNS}) SELECT {INSERT_COLUMNS} FROM "
             f"unnest({unnest}) WITH ORDINALITY AS u({INSERT_COLUMNS}, ord) ORDER BY ord "
-            "ON CONFLICT (source_id) DO NOTHING RETURNING source_id, seq",
+            "ON CONFLICT (subject_id, source_id) DO NOTHING RETURNING source_id, seq, subject_id",
             [list(c) for c in columns]).fetchall()
         seq_of = {r[0]: int(r[1]) for r in new}
-        added = sorted(seq_of.values())
+        added = sorted((int(r[1]), r[2]) for r in new)
+        subjects = sorted({r[2] for r in new})
         index_sources(conn, [(seq_of[r[0]], r[1], r[5], r[6]) for r in rows if r[0] in seq_of])
         conn.execute("INSERT INTO jobs (subject_id, source_seq, created_at, updated_at) "
-                     "SELECT subject_id, seq, %s, %s FROM sources WHERE seq = ANY(%s) "
-                     "ORDER BY seq", (now, now, added))
+                     "SELECT u.subject_id, u.seq, %s, %s FROM unnest(%s::bigint[], %s::text[]) "
+                     "AS u(seq, subject_id) ORDER BY u.seq",
+                     (now, now, [q for q, _ in added], [s for _, s in added]))
         conn.execute(
             "INSERT INTO sessions (subject_id, robot_id, session_id, start_time, end_time, "
             "n_sources) SELECT subject_id, robot_id, session_id, min(source_time), "
-            "max(source_time), count(*) FROM sources WHERE seq = ANY(%s) AND session_id <> '' "
-            "GROUP BY subject_id, robot_id, session_id "
+            "max(source_time), count(*) FROM sources WHERE subject_id = ANY(%s) "
+            "AND seq = ANY(%s) AND session_id <> '' GROUP BY subject_id, robot_id, session_id "
             "ON CONFLICT (subject_id, robot_id, session_id) DO UPDATE SET "
             "start_time = least(sessions.start_time, excluded.start_time), "
             "end_time = greatest(sessions.end_time, excluded.end_time), "
-            "n_sources = sessions.n_sources + excluded.n_sources", (added,))
+            "n_sources = sessions.n_sources + excluded.n_sources",
+            (subjects, [q for q, _ in added]))
         return seq_of
+
+    @staticmethod
+    def sources_by_seq_in(conn: Any, subjects: Sequence[str],
+                          seqs: Sequence[int]) -> dict[int, SourceRecord]:
+        """Inside a transaction: sources by sequence number, of the given subjects."""
+        if not seqs:
+            return {}
+        rows = conn.execute(f"SELECT {SOURCE_COLUMNS} FROM sources WHERE subject_id = ANY(%s) "
+                            "AND seq = ANY(%s)", (list(subjects), list(seqs))).fetchall()
+        return {int(r[0]): SourceRecord.from_row(r) for r in rows}
 
     def get_sources(self, source_ids: Sequence[str]) -> list[SourceRecord]:
         """Sources by ID, in the order asked (missing IDs are skipped)."""

@@ -33,9 +33,9 @@ class PgVectorStore(PgBase):
         with conn.cursor() as cur:
             cur.executemany(
                 "INSERT INTO vectors (owner_kind, owner_id, subject_id, model, dim, vec) "
-                "VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (owner_kind, owner_id, model) "
-                "DO UPDATE SET subject_id = excluded.subject_id, dim = excluded.dim, "
-                "vec = excluded.vec, vid = DEFAULT",
+                "VALUES (%s, %s, %s, %s, %s, %s) "
+                "ON CONFLICT (subject_id, owner_kind, owner_id, model) "
+                "DO UPDATE SET dim = excluded.dim, vec = excluded.vec, vid = DEFAULT",
                 [(owner_kind, oid, subj, model, int(v.shape[0]),
                   np.asarray(v, dtype=np.float32)) for oid, subj, v in rows])
 
@@ -57,22 +57,27 @@ class PgVectorStore(PgBase):
         return any((m, d) != (model, dim) for m, d, _n in self.vector_models())
 
     def sources_to_reembed(self, model: str, dim: int, limit: int) -> list[SourceRecord]:
-        """Sources whose projection is done but that have no vector of (model, dim)."""
+        """Sources whose projection is done but that have no vector of (model, dim), in
+        every subject (a model change re-embeds the ledger); each join is by subject."""
         rows = self.query(
-            f"SELECT {SOURCE_COLUMNS} FROM sources WHERE seq IN ("
-            "SELECT j.source_seq FROM jobs j JOIN sources s ON s.seq = j.source_seq "
+            f"SELECT {SOURCE_COLUMNS} FROM sources WHERE (subject_id, seq) IN ("
+            "SELECT j.subject_id, j.source_seq FROM jobs j JOIN sources s "
+            "ON s.subject_id = j.subject_id AND s.seq = j.source_seq "
             "WHERE j.status = 'done' AND NOT EXISTS (SELECT 1 FROM vectors v WHERE "
-            "v.owner_kind = 'source' AND v.owner_id = s.source_id AND v.model = %s "
+            "v.subject_id = s.subject_id AND v.owner_kind = 'source' "
+            "AND v.owner_id = s.source_id AND v.model = %s "
             "AND v.dim = %s) ORDER BY j.source_seq LIMIT %s) ORDER BY seq",
             (model, int(dim), int(limit)))
         return [SourceRecord.from_row(r) for r in rows]
 
     def sources_without_window(self, model: str, limit: int) -> list[SourceRecord]:
-        """Sources with a vector of ``model`` but no 'window' vector of it."""
+        """Sources with a vector of ``model`` but no 'window' vector of it, in every
+        subject; each join is by subject."""
         rows = self.query(
-            f"SELECT {SOURCE_COLUMNS} FROM sources WHERE source_id IN ("
-            "SELECT v.owner_id FROM vectors v WHERE v.owner_kind = 'source' AND v.model = %s "
-            "AND NOT EXISTS (SELECT 1 FROM vectors w WHERE w.owner_kind = 'window' "
+            f"SELECT {SOURCE_COLUMNS} FROM sources WHERE (subject_id, source_id) IN ("
+            "SELECT v.subject_id, v.owner_id FROM vectors v WHERE v.owner_kind = 'source' "
+            "AND v.model = %s AND NOT EXISTS (SELECT 1 FROM vectors w WHERE "
+            "w.subject_id = v.subject_id AND w.owner_kind = 'window' "
             "AND w.owner_id = v.owner_id AND w.model = v.model)) ORDER BY seq LIMIT %s",
             (model, int(limit)))
         return [SourceRecord.from_row(r) for r in rows]
@@ -91,8 +96,9 @@ class PgVectorStore(PgBase):
             self.put_vectors(conn, "source", model, rows)
             if window_rows:
                 self.put_vectors(conn, "window", model, window_rows)
-            conn.execute("DELETE FROM vectors WHERE owner_kind IN ('source', 'window') "
-                         "AND model <> %s AND owner_id = ANY(%s)", (model, [r[0] for r in rows]))
+            conn.execute("DELETE FROM vectors WHERE (subject_id, owner_id) IN (SELECT * FROM "
+                         "unnest(%s::text[], %s::text[])) AND owner_kind IN ('source', 'window') "
+                         "AND model <> %s", ([r[1] for r in rows], [r[0] for r in rows], model))
             self._bump_vectors_epoch(conn)
             return self.bump_generation(conn)
 
@@ -114,7 +120,8 @@ class PgVectorStore(PgBase):
         rows = self.query(
             "SELECT v.vid, s.seq, s.source_id, s.robot_id, s.session_id, s.source_time, "
             "s.known_time, v.vec, s.speaker FROM vectors v JOIN sources s "
-            "ON s.source_id = v.owner_id WHERE v.owner_kind = %s AND v.subject_id = %s "
+            "ON s.subject_id = v.subject_id AND s.source_id = v.owner_id "
+            "WHERE v.owner_kind = %s AND v.subject_id = %s "
             "AND v.model = %s AND v.vid > %s ORDER BY v.vid",
             (owner_kind, subject_id, model, int(after_rowid)))
         return [(*r[:7], _float32_bytes(r[7]), r[8]) for r in rows]

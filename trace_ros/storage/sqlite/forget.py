@@ -75,12 +75,17 @@ class ForgetOps(SqliteBase):
                 conn.execute(f"DELETE FROM sources WHERE source_id IN ({marks})", chunk)
                 self._forget_audit(conn, chunk)
             if allow_reingest:
-                conn.executemany("DELETE FROM tombstones WHERE source_id = ?",
-                                 [(s,) for s in list(source_ids) + removed])
+                lifted = list(source_ids) + removed
+                if scope is None:  # no subject named: an ID's tombstones in any subject
+                    conn.executemany("DELETE FROM tombstones WHERE source_id = ?",
+                                     [(s,) for s in lifted])
+                else:  # the scope's subject's, and those of unknown subject
+                    conn.executemany("DELETE FROM tombstones WHERE subject_id IN (?, '') "
+                                     "AND source_id = ?", [(scope.subject_id, s) for s in lifted])
             else:
                 conn.executemany(
-                    "INSERT OR REPLACE INTO tombstones (source_id, removed_at) VALUES (?, ?)",
-                    [(s, now) for s in removed])
+                    "INSERT OR REPLACE INTO tombstones (subject_id, source_id, removed_at) "
+                    "VALUES (?, ?, ?)", [(r[1], r[0], now) for r in rows])
             # Graph (GraphStore, issue 6): facts, edges and the hierarchy derived from them.
             self.forget_derived(conn, removed, subjects, self.generation_now(conn) + 1)
             for subject in subjects:
@@ -99,20 +104,23 @@ class ForgetOps(SqliteBase):
         return removed
 
     def tombstones_after(self, removed_at: float, source_id: str,
-                         limit: int) -> list[tuple[str, float]]:
-        """Up to ``limit`` tombstones after the mark ``(removed_at, source_id)``."""
-        return [(r[0], float(r[1])) for r in self.query(
-            "SELECT source_id, removed_at FROM tombstones WHERE removed_at > ? OR "
-            "(removed_at = ? AND source_id > ?) ORDER BY removed_at, source_id LIMIT ?",
-            (float(removed_at), float(removed_at), source_id, int(limit)))]
+                         limit: int) -> list[tuple[str, float, str]]:
+        """Up to ``limit`` tombstones (source ID, removed at, subject) after the mark
+        ``(removed_at, source_id)``."""
+        return [(r[0], float(r[1]), r[2]) for r in self.query(
+            "SELECT source_id, removed_at, subject_id FROM tombstones WHERE removed_at > ? OR "
+            "(removed_at = ? AND source_id > ?) ORDER BY removed_at, source_id, subject_id "
+            "LIMIT ?", (float(removed_at), float(removed_at), source_id, int(limit)))]
 
-    def add_tombstones(self, items: Sequence[tuple[str, float]]) -> int:
-        """Tombstones for IDs this ledger does not hold; an existing one is kept."""
+    def add_tombstones(self, items: Sequence[tuple[str, float, str]]) -> int:
+        """Tombstones (source ID, removed at, subject) for IDs this ledger does not hold
+        in that subject; an existing one is kept."""
         with self.write() as conn:
             before = conn.total_changes
-            conn.executemany("INSERT OR IGNORE INTO tombstones (source_id, removed_at) "
-                             "SELECT ?, ? WHERE NOT EXISTS (SELECT 1 FROM sources "
-                             "WHERE source_id = ?)", [(s, t, s) for s, t in items])
+            conn.executemany("INSERT OR IGNORE INTO tombstones (subject_id, source_id, "
+                             "removed_at) SELECT ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM "
+                             "sources WHERE subject_id = ? AND source_id = ?)",
+                             [(j, s, t, j, s) for s, t, j in items])
             return conn.total_changes - before
 
     @staticmethod

@@ -27,6 +27,9 @@ class Migration:
     name: str
     sql: str
     why: str = ""
+    # True when nothing a read-only ledger (the explorer) reads changes: it may then open
+    # a file this migration has not reached yet (it never migrates).
+    readers_unaffected: bool = False
 
 
 M001 = Migration(1, "m001_sources_jobs", """
@@ -266,6 +269,24 @@ M005 = Migration(5, "m005_perception_labels", """
     """Perceptions by label: "where did you last see X" reads the scope's labels and then
 the latest sightings of the matching ones, instead of every perception of the scope.""")
 
+M006 = Migration(6, "m006_tombstone_subjects", """
+        CREATE TABLE tombstones_by_subject (
+            subject_id TEXT NOT NULL,
+            source_id TEXT NOT NULL,
+            removed_at REAL NOT NULL,
+            PRIMARY KEY (subject_id, source_id)
+        );
+        INSERT INTO tombstones_by_subject (subject_id, source_id, removed_at)
+            SELECT '', source_id, removed_at FROM tombstones;
+        DROP TABLE tombstones;
+        ALTER TABLE tombstones_by_subject RENAME TO tombstones;
+        CREATE INDEX tombstones_order ON tombstones (removed_at, source_id);
+""",
+    """Tombstones name their subject, as on PostgreSQL (migration p008): ``trace-ros sync``
+carries it, and a one-subject sync pushes that subject's tombstones. A tombstone left
+before this migration has lost its source and with it the subject: it gets ``''``
+(unknown), which refuses its ID in every subject.""", readers_unaffected=True)
+
 
 class Migrations:
     """The ordered migrations of one schema, applied and checked on a connection.
@@ -381,4 +402,4 @@ def _tables(conn: sqlite3.Connection) -> set[str]:
     return {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 
 
-MIGRATIONS = Migrations([M001, M002, M003, M004, M005])
+MIGRATIONS = Migrations([M001, M002, M003, M004, M005, M006])

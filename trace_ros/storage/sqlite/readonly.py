@@ -37,7 +37,7 @@ class ReadOnlyLedger(Ledger):
         self.conn.execute("PRAGMA query_only = ON")
         self.db = Database(self.conn)
         try:
-            pending = MIGRATIONS.pending(self.db)
+            pending = [m for m in MIGRATIONS.pending(self.db) if not m.readers_unaffected]
         except sqlite3.Error as exc:
             self.conn.close()
             raise TraceError(f"{self.path}: not a trace_ros ledger ({exc})") from exc

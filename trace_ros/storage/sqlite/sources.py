@@ -38,15 +38,19 @@ class SourceStore(SqliteBase):
         ids = list({item.source_id for item in batch})
         with self.write() as conn:
             known: dict[str, tuple[int, str]] = {}
-            forgotten: set[str] = set()
+            forgotten: set[tuple[str, str]] = set()  # (subject, source ID)
+            subjects = sorted({item.scope.subject_id for item in batch} | {""})
+            subject_marks = ",".join("?" * len(subjects))
             for start in range(0, len(ids), 500):
                 chunk = ids[start:start + 500]
                 marks = ",".join("?" * len(chunk))
                 known.update((r[0], (r[1], r[2])) for r in conn.execute(
                     f"SELECT source_id, seq, content_hash FROM sources WHERE source_id IN ({marks})",
                     chunk))
-                forgotten.update(r[0] for r in conn.execute(
-                    f"SELECT source_id FROM tombstones WHERE source_id IN ({marks})", chunk))
+                # A tombstone of unknown subject ('') refuses its ID in every subject.
+                forgotten.update((r[0], r[1]) for r in conn.execute(
+                    f"SELECT subject_id, source_id FROM tombstones WHERE subject_id IN "
+                    f"({subject_marks}) AND source_id IN ({marks})", [*subjects, *chunk]))
             results: list[StoreResult | None] = []
             new_rows: list[tuple[Any, ...]] = []
             new_slots: list[int] = []
@@ -62,7 +66,7 @@ class SourceStore(SqliteBase):
                         results.append(StoreResult(sid, "rejected", "source_id",
                                                    "already stored with different content"))
                     continue
-                if sid in forgotten:
+                if (item.scope.subject_id, sid) in forgotten or ("", sid) in forgotten:
                     results.append(StoreResult(sid, "rejected", "source_id",
                                                "was forgotten; re-ingest only with allow_reingest"))
                     continue
