@@ -219,26 +219,73 @@ def _when(t: float) -> str:
     return datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H:%M")
 
 
-def _ask_ros(args: argparse.Namespace, cfg: MemoryConfig) -> tuple[dict[str, Any] | None, str]:
-    """Ask a running query node that serves this ledger (nodes.remote); None when none does."""
+def _ros_domain() -> int:
+    """The ROS domain this command's rclpy would join (``ROS_DOMAIN_ID``, default 0)."""
+    import os
+
+    text = os.environ.get("ROS_DOMAIN_ID", "").strip()
+    return int(text) if text.isdigit() else 0
+
+
+def _remote() -> Any:
+    """``trace_ros.nodes.remote`` (imports rclpy); raises ImportError without ROS."""
     import importlib
 
+    return importlib.import_module("trace_ros.nodes.remote")
+
+
+def _question_fields(args: argparse.Namespace) -> dict[str, Any]:
+    return {"robot": args.robot, "session": args.session, "as_of_valid": args.as_of_valid,
+            "as_of_known": args.as_of_known, "token_budget": args.budget}
+
+
+def _announced(args: argparse.Namespace, cfg: MemoryConfig) -> tuple[Any, str]:
+    """(the presence record of a live query node this command can ask, '') or (None, why
+    none): read from the ledger's presence folder, no waiting (see trace_ros.presence)."""
+    from .presence import live_nodes
+
+    live = live_nodes(cfg.ledger_url)
+    if not live:
+        return None, "no query node serves this ledger"
+    if args.namespace is not None:
+        wanted = "/" + args.namespace.strip("/")
+        live = [r for r in live if r.namespace == wanted]
+        if not live:
+            return None, f"no query node serves this ledger in {wanted}"
+    domain = _ros_domain()
+    here = [r for r in live if r.domain_id == domain]
+    if not here:
+        return None, (f"the query node {live[0].node} serves this ledger on ROS domain "
+                      f"{live[0].domain_id}, this command is on {domain}")
+    return here[0], ""
+
+
+def _ask_ros(args: argparse.Namespace, cfg: MemoryConfig) -> tuple[dict[str, Any] | None, str]:
+    """Ask a running query node that serves this ledger: the one its presence record names
+    (waiting only for that service), else (``--via ros``) one found over DDS."""
+    record, why = _announced(args, cfg)
+    if record is None and args.via == "auto":
+        return None, why
     try:
-        remote = importlib.import_module("trace_ros.nodes.remote")
+        remote = _remote()
     except ImportError as exc:  # no ROS 2 wheels in this environment
         return None, f"ROS is not available ({exc})"
-    return remote.ask(cfg.db_path, args.namespace, args.subject, " ".join(args.question),
-                      robot=args.robot, session=args.session, as_of_valid=args.as_of_valid,
-                      as_of_known=args.as_of_known, token_budget=args.budget,
-                      discover_s=args.wait)
+    question = " ".join(args.question)
+    if record is not None:
+        out, why = remote.ask_service(record.service, args.subject, question,
+                                      discover_s=args.wait, **_question_fields(args))
+        if out is not None or args.via == "auto":
+            return out, why
+    from .presence import ledger_identity
+
+    return remote.ask(ledger_identity(cfg.ledger_url), args.namespace or "", args.subject,
+                      question, discover_s=args.wait, **_question_fields(args))
 
 
 def cmd_query(args: argparse.Namespace) -> int:
     cfg = _config(args)
     if args.via == "local":
         out, why = None, "--via local"
-    elif cfg.ledger_url.engine != "sqlite":
-        out, why = None, "a query node is asked only for a SQLite ledger"
     else:
         out, why = _ask_ros(args, cfg)
     if out is None and args.via == "ros":
@@ -264,16 +311,37 @@ def cmd_query(args: argparse.Namespace) -> int:
 
 def _ask_local(args: argparse.Namespace, cfg: MemoryConfig) -> dict[str, Any]:
     from .embed import MiniLMEncoder
+
+    encoder = MiniLMEncoder(cfg.embed)
+    # The encoder loads (files, onnxruntime's session: native code, the GIL released) on a
+    # thread of its own while this one imports the query pipeline (Python, under the GIL);
+    # the question's embedding waits for it. A load that fails fails again there, and the
+    # error is reported as before.
+    import threading
+
+    threading.Thread(target=_preload, args=(encoder,), name="encoder-load", daemon=True).start()
     from .ledger import Scope
     from .query.answer import QueryEngine, QueryRequest
     from .query.readers import make_reader
 
     with _open(args, cfg) as ledger:
-        engine = QueryEngine(ledger, MiniLMEncoder(cfg.embed), make_reader(cfg.reader), cfg.recall)
+        engine = QueryEngine(ledger, encoder, make_reader(cfg.reader), cfg.recall)
         req = QueryRequest(Scope(args.subject, args.robot, args.session), " ".join(args.question),
                            as_of_valid=args.as_of_valid, as_of_known=args.as_of_known,
                            token_budget=args.budget)
         return engine.ask(req).to_dict()
+
+
+def _preload(encoder: Any) -> None:
+    """Load ``encoder`` ahead of the question (a daemon thread: a question that needs no
+    embedding, a spatial one, does not wait for it). Not the first load of the ONNX
+    backend, which exports the model: the question does that, and waits for it whole."""
+    cache_path = getattr(encoder, "cache_path", None)
+    try:
+        if cache_path is None or cache_path().is_file():
+            encoder.load()
+    except Exception:  # noqa: BLE001 - raised again, and reported, where the question embeds
+        pass
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
@@ -387,7 +455,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("record", help="record the memory topics to a rosbag2 MCAP file",
                    add_help=False)
     sub.add_parser("bench", help="benchmarks: capture | locomo | scale | updates | faults | fleet "
-                   "| load | startup",
+                   "| load | startup | cli",
                    add_help=False)
     sub.add_parser("explore", help="read-only web explorer of a ledger", add_help=False)
 
@@ -433,11 +501,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--budget", type=non_negative_int, default=0, help="evidence token budget")
     p.add_argument("--json", action="store_true", help="one JSON object on the last line")
     p.add_argument("--via", choices=("auto", "ros", "local"), default="auto",
-                   help="auto (default): ask a running query node that serves this ledger "
-                        "over ROS, else answer here; ros/local: only that path")
-    p.add_argument("--namespace", default="", help="namespace of the running nodes")
+                   help="auto (default): ask the live query node whose presence record says "
+                        "it serves this ledger, else answer here at once; ros: only a query "
+                        "node (its record, else one found over DDS); local: only here")
+    p.add_argument("--namespace", default=None,
+                   help="only a query node in this namespace (default: any for auto; "
+                        "the root for --via ros without a presence record)")
     p.add_argument("--wait", type=seconds, default=3.0,
-                   help="seconds to look for a running query node (default 3)")
+                   help="most seconds to wait for the node's service to be discovered "
+                        "(default 3); then auto answers here")
     p.add_argument("question", nargs="+")
     p.set_defaults(func=cmd_query)
 
@@ -492,6 +564,7 @@ DELEGATED = {
     "bench fleet": "trace_ros.bench.fleet",
     "bench load": "trace_ros.bench.load",
     "bench startup": "trace_ros.bench.startup",
+    "bench cli": "trace_ros.bench.cli",
 }
 
 

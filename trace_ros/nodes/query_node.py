@@ -1,4 +1,9 @@
-"""query_node: serves memory/query from the ledger through the engine's QueryEngine."""
+"""query_node: serves memory/query from the ledger through the engine's QueryEngine.
+
+While its service is up it keeps a presence record of the ledger (``trace_ros.presence``),
+its heartbeat refreshed every ``presence_period_s``: ``trace-ros query`` reads it and asks
+this node at once instead of listening on DDS for one.
+"""
 
 from __future__ import annotations
 
@@ -18,6 +23,9 @@ from trace_ros.ledger import Ledger
 from trace_ros.nodes import convert
 from trace_ros.nodes.common import QUERY_SERVICE, clock_seconds
 from trace_ros.nodes.managed import ManagedNode, run, shared_encoder
+from trace_ros.nodes.params import NodeParam
+from trace_ros.paramspec import ParamSpec
+from trace_ros.presence import Announcer
 from trace_ros.query.answer import QueryEngine
 from trace_ros.query.readers import ExtractiveReader, Reader, make_reader
 from trace_ros.srv import Query
@@ -36,8 +44,17 @@ def load_reader(config: MemoryConfig, node: Node) -> Reader:
         return ExtractiveReader()
 
 
+OWN: dict[str, NodeParam] = {
+    "presence_period_s": NodeParam(1.0, ParamSpec(
+        "Seconds between refreshes of this node's presence record (trace_ros.presence), "
+        "which `trace-ros query` reads to ask this node; stale after 3 missed beats",
+        min=0.1, max=60.0)),
+}
+
+
 class QueryNode(ManagedNode):
     NAME = "query_node"
+    OWN = OWN
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -45,6 +62,8 @@ class QueryNode(ManagedNode):
         self.reader: Reader | None = None
         self.engine: QueryEngine | None = None
         self.service: Any = None
+        self.presence: Announcer | None = None
+        self._beat: Any = None
         self.served = 0
         self.errors = 0
         self.failures = 0
@@ -66,8 +85,38 @@ class QueryNode(ManagedNode):
     def activate(self) -> None:
         self.service = self.create_service(Query, QUERY_SERVICE, self._on_query,
                                            callback_group=MutuallyExclusiveCallbackGroup())
+        assert self.config is not None
+        period = float(self.params.opts["presence_period_s"])
+        self.presence = Announcer(
+            self.config.ledger_url, node=self.get_fully_qualified_name(),
+            namespace=self.get_namespace(), service=self.resolve_service_name(QUERY_SERVICE),
+            domain_id=self.context.get_domain_id(), period_s=period)
+        try:
+            self.presence.announce()
+        except OSError as exc:
+            self.get_logger().warning(f"no presence record ({exc}): `trace-ros query` finds "
+                                      "this node only with --via ros")
+            self.presence = None
+            return
+        self._beat = self.create_timer(period, self._on_beat,
+                                       callback_group=MutuallyExclusiveCallbackGroup())
+
+    def _on_beat(self) -> None:
+        if self.presence is None:
+            return
+        try:
+            self.presence.beat()
+        except OSError as exc:  # tried again on the next beat
+            self.get_logger().warning(f"presence record not refreshed: {exc}",
+                                      throttle_duration_sec=60.0)
 
     def deactivate(self) -> None:
+        if self._beat is not None:
+            self.destroy_timer(self._beat)
+            self._beat = None
+        if self.presence is not None:
+            self.presence.withdraw()
+            self.presence = None
         self.destroy_service(self.service)
         self.service = None
 

@@ -1,15 +1,18 @@
 """Ask a running query_node over ROS (used by `trace-ros query` before loading a model itself).
 
-A query node serves a ledger when its ``ledger.db_path`` parameter names the same file.
-Everything here is bounded by a short timeout: when no such node answers quickly, the
-caller falls back to answering in its own process and says which path it took.
+``ask_service`` asks the node a presence record names (``trace_ros.presence``): it waits
+only for that service to be discovered. ``ask`` is for a node that left no record here
+(another host, an older build): it looks for ``memory/query`` in a namespace and asks it
+only when its ``ledger.db_path``/``ledger.url`` parameters name the same ledger.
+Every wait has a deadline: when no node answers in time, the caller falls back to
+answering in its own process and says which path it took.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import time
-from pathlib import Path
 from typing import Any
 
 import rclpy
@@ -20,8 +23,9 @@ from trace_ros.errors import ConfigError
 from trace_ros.msg import Scope as ScopeMsg
 from trace_ros.nodes.common import QUERY_SERVICE
 from trace_ros.nodes.logdir import ensure_log_dir
+from trace_ros.presence import ledger_identity
 from trace_ros.srv import Query
-from trace_ros.storage.url import parse_ledger_url
+from trace_ros.storage.url import parse_ledger_url, sqlite_url
 
 
 def _stamp(seconds: float | None) -> Time:
@@ -44,68 +48,111 @@ def _call(executor: Any, client: Any, request: Any, timeout_s: float) -> Any:
     return future.result() if future.done() else None
 
 
-def ask(db_path: Path, namespace: str, subject: str, question: str, *, robot: str = "",
+class _Session:
+    """A private context and a node without parameter services or /rosout: the least a
+    one-shot client needs (each entity more is one more thing for discovery to match)."""
+
+    def __init__(self, namespace: str = "") -> None:
+        from rclpy.executors import SingleThreadedExecutor
+
+        self.context = rclpy.Context()
+        ensure_log_dir()
+        rclpy.init(context=self.context)
+        self.node = rclpy.create_node(f"trace_ros_cli_{os.getpid()}", context=self.context,
+                                      namespace=namespace, start_parameter_services=False,
+                                      enable_rosout=False)
+        self.executor = SingleThreadedExecutor(context=self.context)
+        self.executor.add_node(self.node)
+
+    def __enter__(self) -> _Session:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.executor.shutdown()
+        self.node.destroy_node()
+        self.context.try_shutdown()
+
+
+def _wait_ready(clients: list[Any], deadline_s: float) -> bool:
+    """True once every client's service is matched, False at the deadline (polled finely:
+    rclpy's wait_for_service sleeps in 0.25 s steps; matching needs no spinning)."""
+    deadline = time.monotonic() + deadline_s
+    while not all(c.service_is_ready() for c in clients):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.002)
+    return True
+
+
+def _answer(ros: _Session, client: Any, answer_s: float, subject: str, question: str,
+            robot: str, session: str, as_of_valid: float | None, as_of_known: float | None,
+            token_budget: int) -> tuple[dict[str, Any] | None, str]:
+    """Ask ``client``'s (matched) service; (result, '') or (None, why not)."""
+    request = Query.Request(
+        scope=ScopeMsg(subject_id=subject, robot_id=robot, session_id=session),
+        question=question, token_budget=token_budget,
+        as_of_valid=_stamp(as_of_valid), as_of_known=_stamp(as_of_known))
+    response = _call(ros.executor, client, request, answer_s)
+    if response is None:
+        return None, f"{client.srv_name} did not answer in {answer_s:g} s"
+    return _to_dict(response, client.srv_name), ""
+
+
+def ask_service(service: str, subject: str, question: str, *, robot: str = "",
+                session: str = "", as_of_valid: float | None = None,
+                as_of_known: float | None = None, token_budget: int = 0,
+                discover_s: float = 3.0, answer_s: float = 30.0
+                ) -> tuple[dict[str, Any] | None, str]:
+    """Ask the ``Query`` service ``service`` (fully qualified: what a presence record says);
+    (result as ``QueryResult.to_dict()`` plus ``path``, '') or (None, why not)."""
+    with _Session() as ros:
+        client = ros.node.create_client(Query, service)
+        if not _wait_ready([client], discover_s):
+            return None, f"{service} was not discovered in {discover_s:g} s"
+        return _answer(ros, client, answer_s, subject, question, robot, session, as_of_valid,
+                       as_of_known, token_budget)
+
+
+def ask(identity: str, namespace: str, subject: str, question: str, *, robot: str = "",
         session: str = "", as_of_valid: float | None = None, as_of_known: float | None = None,
         token_budget: int = 0, discover_s: float = 1.5, answer_s: float = 30.0
         ) -> tuple[dict[str, Any] | None, str]:
-    """(result as ``QueryResult.to_dict()`` plus ``path``, '') or (None, why not)."""
-    from rclpy.executors import SingleThreadedExecutor
-
-    context = rclpy.Context()
-    ensure_log_dir()
-    rclpy.init(context=context)
-    node = rclpy.create_node(f"trace_ros_cli_{id(context):x}", context=context,
-                             namespace=namespace, start_parameter_services=False)
-    executor = SingleThreadedExecutor(context=context)
-    executor.add_node(node)
-    try:
+    """Look for a query node in ``namespace`` over DDS for up to ``discover_s`` and ask it
+    when it serves the ledger ``identity`` (``presence.ledger_identity``); (result, '')
+    or (None, why not)."""
+    with _Session(namespace) as ros:
+        node = ros.node
         client = node.create_client(Query, QUERY_SERVICE)
         params = node.create_client(GetParameters, "query_node/get_parameters")
-        # Both services at once, polled finely (rclpy's wait_for_service sleeps 0.25 s steps;
-        # readiness is the middleware's matching, it needs no spinning).
-        deadline = time.monotonic() + discover_s
-        while not (client.service_is_ready() and params.service_is_ready()):
-            if time.monotonic() > deadline:
-                return None, (f"no query node serves {node.get_namespace()} "
-                              f"(waited {discover_s} s)")
-            time.sleep(0.01)
-        reply = _call(executor, params,
+        if not _wait_ready([client, params], discover_s):
+            return None, (f"no query node serves {node.get_namespace()} "
+                          f"(waited {discover_s} s)")
+        reply = _call(ros.executor, params,
                       GetParameters.Request(names=["ledger.db_path", "ledger.url"]), discover_s)
         if reply is None or not reply.values:
             return None, "the query node did not say which ledger it serves"
-        served = _served_path([v.string_value for v in reply.values])
+        served = _served([v.string_value for v in reply.values])
         if served is None:
-            return None, "the running query node serves a ledger that is not a SQLite file"
-        if served != db_path.expanduser().resolve():
+            return None, "the running query node serves a ledger it does not name clearly"
+        if served != identity:
             return None, f"the running query node serves {served}"
-        request = Query.Request(
-            scope=ScopeMsg(subject_id=subject, robot_id=robot, session_id=session),
-            question=question, token_budget=token_budget,
-            as_of_valid=_stamp(as_of_valid), as_of_known=_stamp(as_of_known))
-        response = _call(executor, client, request, answer_s)
-        if response is None:
-            return None, f"the query node did not answer in {answer_s:.0f} s"
-        return _to_dict(response, node.get_namespace()), ""
-    finally:
-        executor.shutdown()
-        node.destroy_node()
-        context.try_shutdown()
+        return _answer(ros, client, answer_s, subject, question, robot, session, as_of_valid,
+                       as_of_known, token_budget)
 
 
-def _served_path(values: list[str]) -> Path | None:
-    """The SQLite file a node serves from its (ledger.db_path, ledger.url) values; None
-    for another engine. A node without ``ledger.url`` (an older build) answers one value."""
+def _served(values: list[str]) -> str | None:
+    """The identity of the ledger a node serves, from its (ledger.db_path, ledger.url)
+    values; None when the URL does not parse. A node without ``ledger.url`` (an older
+    build) answers one value."""
     db_path, url = values[0], (values[1] if len(values) > 1 else "")
-    if url:
-        try:
-            parsed = parse_ledger_url(url)
-        except ConfigError:
-            return None
-        return parsed.path.resolve() if parsed.path is not None else None
-    return Path(db_path).expanduser().resolve()
+    try:
+        parsed = parse_ledger_url(url) if url else sqlite_url(db_path)
+    except ConfigError:
+        return None
+    return ledger_identity(parsed)
 
 
-def _to_dict(r: Query.Response, namespace: str) -> dict[str, Any]:
+def _to_dict(r: Query.Response, service: str) -> dict[str, Any]:
     return {
         "status": r.status, "answer": r.answer, "source_ids": list(r.source_ids),
         "evidence": [{"source_id": e.source_id, "speaker": e.speaker, "modality": e.modality,
@@ -116,7 +163,7 @@ def _to_dict(r: Query.Response, namespace: str) -> dict[str, Any]:
                      for e in r.evidence],
         "paths": list(r.paths), "plan": json.loads(r.plan_json or "{}"), "reader": r.reader,
         "timings_ms": json.loads(r.timings_json or "{}"), "message": r.message,
-        "path": f"ros ({namespace.rstrip('/')}/{QUERY_SERVICE})",
+        "path": f"ros ({service})",
     }
 
 

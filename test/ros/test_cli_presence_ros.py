@@ -1,0 +1,98 @@
+"""`trace-ros query` and a real query node over DDS: found through its presence record, the
+same answer as the command's own, and the record gone when the node stops."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("rclpy", reason="needs the ROS 2 wheels (make setup)")
+
+from trace_ros.cli import main  # noqa: E402
+from trace_ros.presence import live_nodes  # noqa: E402
+from trace_ros.storage.url import sqlite_url  # noqa: E402
+
+T0 = 1_735_000_000.0
+ROWS = [
+    ("alice", "s1", "Alice", "I keep my passport in the top drawer of the desk."),
+    ("alice", "s1", "Alice", "My favourite colour is green."),
+    ("alice", "s2", "Alice", "My favourite colour is now blue."),
+    ("alice", "s2", "Alice", "The dentist appointment is on Friday at ten."),
+    ("bob", "b1", "Bob", "I keep my bicycle in the garage."),
+]
+QUESTIONS = [
+    ("alice", "Where do I keep my passport?"),
+    ("alice", "What is my favourite colour now?"),
+    ("alice", "When is the dentist appointment?"),
+    ("bob", "Where is my bicycle?"),
+]
+
+
+@pytest.fixture(scope="module")
+def served(module_db: Path, module_nodes: Any) -> Iterator[Path]:
+    """A consolidated ledger and a query node serving it, once its record is live."""
+    events = module_db.with_name("events.jsonl")
+    events.write_text("".join(json.dumps({"subject_id": s, "session_id": sess, "speaker": who,
+                                          "stamp": T0 + i * 60, "text": text}) + "\n"
+                              for i, (s, sess, who, text) in enumerate(ROWS)))
+    assert main(["ingest", "--db", str(module_db), "--format", "jsonl", str(events)]) == 0
+    module_nodes.start(("query_node",))
+    deadline = time.monotonic() + 90.0
+    while not live_nodes(sqlite_url(module_db)):
+        assert module_nodes.alive(), "query_node exited during start-up"
+        assert time.monotonic() < deadline, "query_node did not announce itself"
+        time.sleep(0.1)
+    yield module_db
+
+
+def _cli(db: Path, subject: str, question: str, *extra: str) -> tuple[dict[str, Any], float]:
+    from trace_ros.nodes.bringup import child_env
+
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-P", "-m", "trace_ros.cli", "query", "--db", str(db),
+                           "--subject", subject, "--json", *extra, question], env=child_env(),
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1]), time.monotonic() - started
+
+
+def test_record_names_the_node_and_its_service(served: Path) -> None:
+    import os
+
+    (record,) = live_nodes(sqlite_url(served))
+    assert (record.node, record.namespace, record.service) == (
+        "/query_node", "/", "/memory/query")
+    assert record.domain_id == int(os.environ["ROS_DOMAIN_ID"])
+    assert record.ledger == f"sqlite://{served.resolve()}"
+
+
+@pytest.mark.parametrize(("subject", "question"), QUESTIONS)
+def test_the_node_and_the_command_give_the_same_answer(served: Path, subject: str,
+                                                       question: str) -> None:
+    via_node, node_s = _cli(served, subject, question)  # the default: --via auto
+    assert via_node["path"] == "ros (/memory/query)", via_node["path"]
+    local, local_s = _cli(served, subject, question, "--via", "local")
+    assert local["path"] == "local (--via local)"
+    for key in ("status", "answer", "source_ids", "reader"):
+        assert via_node[key] == local[key], (key, via_node[key], local[key])
+    assert [e["source_id"] for e in via_node["evidence"]] == [
+        e["source_id"] for e in local["evidence"]]
+    assert via_node["status"] == "answered"
+    print(f"{question!r}: via the node {node_s:.2f} s, local {local_s:.2f} s")
+
+
+def test_a_stopped_node_leaves_no_record_and_the_command_answers_here(
+        served: Path, module_nodes: Any) -> None:
+    module_nodes.stop()  # SIGINT: deactivate withdraws the record
+    assert live_nodes(sqlite_url(served)) == []
+    assert not any(served.with_name(served.name + ".nodes").glob("*.json"))
+    out, _ = _cli(served, "alice", "Where do I keep my passport?")
+    assert out["path"] == "local (no query node serves this ledger)"
+    assert out["status"] == "answered" and "drawer" in out["answer"]
