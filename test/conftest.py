@@ -73,3 +73,39 @@ class SkipGuard:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(SkipGuard(), "trace_ros_skip_guard")
+
+
+# -- a PostgreSQL server for the tests that run something on both engines -------------------
+
+@pytest.fixture(scope="session")
+def pg_admin_url() -> Any:
+    """A PostgreSQL server for the run: ``TRACE_ROS_TEST_PG_URL`` (a server the tests may
+    create databases on), else one from the ``pgserver`` wheel in a temporary folder.
+    (test/storage/conftest.py has its own, with the same contract.)"""
+    given = os.environ.get("TRACE_ROS_TEST_PG_URL")
+    from trace_ros.storage.url import parse_ledger_url
+
+    if given:
+        yield parse_ledger_url(given, "TRACE_ROS_TEST_PG_URL")
+        return
+    pytest.importorskip("pgserver", reason="PostgreSQL tests need pgserver (requirements.txt)")
+    import tempfile
+
+    from trace_ros.bench.engines import own_server
+
+    server, admin = own_server(Path(tempfile.mkdtemp(prefix="trace_ros_pg_")), "tests")
+    try:
+        yield admin
+    finally:
+        server.cleanup()
+
+
+@pytest.fixture
+def pg_database(pg_admin_url: Any) -> Any:
+    """``pg_database(name)`` -> the URL of a new, empty database on the run's server."""
+    from trace_ros.storage.postgresql.admin import fresh_database
+
+    def make(name: str) -> Any:
+        return fresh_database(pg_admin_url, f"{name}_{os.getpid()}")
+
+    return make

@@ -5,43 +5,18 @@ else the ``pgserver`` wheel); only the times and the ledger's address differ."""
 from __future__ import annotations
 
 import json
-import os
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from trace_ros.bench import updates
-from trace_ros.storage.url import LedgerURL, parse_ledger_url
+from trace_ros.storage.url import parse_ledger_url
 
 from .test_updates_natural import HISTORY
 
 # What may differ between two runs of one history: wall-clock times and where the ledger is.
 VARYING = {"timings", "latency_ms", "notes", "engine"}
-
-
-@pytest.fixture(scope="module")
-def pg_admin() -> Iterator[LedgerURL]:
-    given = os.environ.get("TRACE_ROS_TEST_PG_URL")
-    if given:
-        yield parse_ledger_url(given, "TRACE_ROS_TEST_PG_URL")
-        return
-    pytest.importorskip("pgserver", reason="PostgreSQL tests need pgserver (requirements.txt)")
-    from trace_ros.bench.engines import own_server
-
-    server, admin = own_server(Path(tempfile.mkdtemp(prefix="trace_ros_updates_pg_")), "test")
-    try:
-        yield admin
-    finally:
-        server.cleanup()
-
-
-def _fresh(admin: LedgerURL, name: str) -> str:
-    from trace_ros.storage.postgresql.admin import fresh_database
-
-    return str(fresh_database(admin, f"{name}_{os.getpid()}"))
 
 
 def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
@@ -56,10 +31,10 @@ def _figures(block: Any) -> Any:
 
 
 def test_a_generated_history_gives_the_same_figures_on_both_engines(
-        pg_admin: LedgerURL, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        pg_database: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["--seed", "2", "--subjects", "2", "--sessions", "3"]
     lite = _run([*argv, "--out", str(tmp_path)], capsys)
-    pg = _run([*argv, "--ledger-url", _fresh(pg_admin, "updates")], capsys)
+    pg = _run([*argv, "--ledger-url", str(pg_database("updates"))], capsys)
     assert (lite["engine"], pg["engine"]) == ("sqlite", "postgresql")
     assert lite["query"]["n"] > 0 and lite["resolver"]["n"] > 0
     assert lite["graph"]["edges_by_type"].get("updates", 0) > 0  # the graph stage ran
@@ -67,26 +42,26 @@ def test_a_generated_history_gives_the_same_figures_on_both_engines(
 
 
 def test_a_natural_history_gives_the_same_figures_on_both_engines(
-        pg_admin: LedgerURL, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        pg_database: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data = tmp_path / "data"
     data.mkdir()
     (data / "histories_t.json").write_text(json.dumps(HISTORY))
     argv = ["--natural", "--sets", "histories", "--data", str(data)]
     lite = _run(argv, capsys)
-    pg = _run([*argv, "--ledger-url", _fresh(pg_admin, "natural")], capsys)
+    pg = _run([*argv, "--ledger-url", str(pg_database("natural"))], capsys)
     assert (lite["engine"], pg["engine"]) == ("sqlite", "postgresql")
     assert lite["natural"]["build"]["n"] == 2
     assert pg["natural"] == lite["natural"]
 
 
-def test_a_database_that_holds_sources_is_never_reused(pg_admin: LedgerURL) -> None:
+def test_a_database_that_holds_sources_is_never_reused(pg_database: Any) -> None:
     from trace_ros.capture import Event, ingest
     from trace_ros.config import CaptureConfig
     from trace_ros.errors import TraceError
     from trace_ros.ledger import Scope
     from trace_ros.storage import open_ledger
 
-    url = _fresh(pg_admin, "filled")
+    url = str(pg_database("filled"))
     with open_ledger(parse_ledger_url(url, "test")) as ledger:
         ingest(ledger, [Event("dialogue", Scope("ann", "r1", "s1"), text="kept", speaker="ann",
                               stamp=1_700_000_000.0, source_id="ann-1")], CaptureConfig())
