@@ -25,7 +25,7 @@ def add_engine_options(parser: argparse.ArgumentParser) -> None:
     """``--engine`` and ``--ledger-url`` (read back by ``postgresql_target``)."""
     parser.add_argument("--engine", choices=ENGINES, default=None,
                         help="postgresql without --ledger-url: a server of its own (pgserver) "
-                             "in a temporary folder, with a fresh database")
+                             "in a temporary folder, fresh databases on it")
     add_ledger_url(parser)
 
 

@@ -40,8 +40,8 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from ..cliargs import ArgParser, add_ledger_url, non_negative_int, positive_int
-from .engines import own_server
+from ..cliargs import ArgParser, non_negative_int, positive_int
+from .engines import add_engine_options, own_server, postgresql_target
 from .progress import bar
 
 CHUNK = 10_000
@@ -213,10 +213,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     p.add_argument("--reuse-db", action="store_true",
                    help="measure queries on a kept DIR/scale-<size>.db (no capture/consolidation)")
     p.add_argument("--params", default=None, help="ROS parameter file (config/memory.yaml format)")
-    p.add_argument("--engine", choices=("sqlite", "postgresql"), default=None,
-                   help="postgresql without --ledger-url: a server of its own (pgserver) in a "
-                        "temporary folder, a fresh database per size")
-    add_ledger_url(p)
+    add_engine_options(p)
     args = p.parse_args(list(argv))
     try:
         args.sizes = [int(s.replace("_", "")) for s in args.sources.split(",") if s.strip()]
@@ -224,24 +221,11 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         p.error("--sources: comma-separated integers, e.g. 10000,100000")
     if not args.sizes or min(args.sizes) < 1 or args.subjects < 1 or args.questions < 1:
         p.error("--sources, --subjects and --questions must be positive")
-    args.pg_url = None
-    if args.ledger_url:
-        from ..errors import ConfigError
-        from ..storage.url import POSTGRESQL, parse_ledger_url
-
-        try:
-            url = parse_ledger_url(args.ledger_url, "--ledger-url")
-        except ConfigError as exc:
-            p.error(str(exc))
-        if url.engine != POSTGRESQL:
-            p.error("--ledger-url: bench scale makes its own SQLite files in --out; "
-                    "give a postgresql:// URL or none")
-        if len(args.sizes) != 1:
-            p.error("--ledger-url: one size per database (--sources N), or --engine "
-                    "postgresql for a server of its own")
-        if args.engine == "sqlite":
-            p.error("--ledger-url: a postgresql:// URL and --engine sqlite disagree")
-        args.pg_url = str(url)
+    url = postgresql_target(p, args)
+    if url is not None and len(args.sizes) != 1:
+        p.error("--ledger-url: one size per database (--sources N), or --engine "
+                "postgresql for a server of its own")
+    args.pg_url = None if url is None else str(url)
     return args
 
 
