@@ -243,3 +243,53 @@ def test_which_x_is_answered_by_the_number_that_labels_it(ledger: Ledger,
     res = ask(ledger, encoder, "Which room is Dr Mensah working from?")
     assert res.status == "answered" and "7" in res.answer, (res.status, res.answer, res.message)
     assert res.source_ids[:1] == ["t4"], res.source_ids
+
+
+def _updates(ledger: Ledger) -> list[tuple[str, str, str]]:
+    """(newer source, older source, justification) of every ``updates`` edge."""
+    return ledger.query(
+        "SELECT ns.source_id, os.source_id, e.justification FROM edges e "
+        "JOIN fact_sources ns ON ns.fact_id = e.src JOIN fact_sources os ON os.fact_id = e.dst "
+        "WHERE e.type = 'updates'")
+
+
+def test_consolidation_ties_a_change_by_a_rare_word_it_shares(ledger: Ledger,
+                                                               encoder: MiniLMEncoder) -> None:
+    """No key rule knows "wifi password"; the word the speaker rarely uses ties the two."""
+    history(ledger, encoder, [
+        (6, "Nia", "wifi password is pancakes2025, all lowercase"),
+        *CHATTER,
+        (9, "Nia", "ISP guy came and reset everything. wifi password is sunflower88 now"),
+    ])
+    edges = _updates(ledger)
+    assert ("t4", "t0") in {(n, o) for n, o, _ in edges}, edges
+    why = next(w for n, o, w in edges if (n, o) == ("t4", "t0"))
+    assert "wifi" in why and "pancakes2025" in why and "sunflower88" in why, why
+    res = ask(ledger, encoder, "What's the wifi password?")
+    assert res.source_ids[:1] == ["t4"], (res.answer, res.source_ids)
+
+
+def test_consolidation_leaves_two_past_events_and_anothers_thing_apart(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    history(ledger, encoder, [
+        (6, "Nia", "I printed my first full screenplay last Friday, finally."),
+        (6, "Nia", "and my gym locker is 112, writing it down"),
+        *CHATTER,
+        (9, "Nia", "My screenplay was read out at the writers' group last Sunday."),
+        (9, "Nia", "her gym locker is 114, right next to mine"),
+    ])
+    assert _updates(ledger) == []
+
+
+def test_revision_judgements_of_places_and_kinds() -> None:
+    # A name after a preposition of place or an article is a place, not a holder ...
+    assert revision.holders("karaoke is every second friday, at the Red Lion") == frozenset()
+    # ... unless it owns the thing.
+    assert "alfie" in revision.holders("How many kids are coming to Alfie's party?")
+    # A date and a weekday are not one value giving way to another; "the 12th" is the 12.
+    assert not revision.replaces("anniversary is july 12", "saturday's the big day. the 12th")
+    assert revision.replaces("thesis draft is due june 6", "draft's due the 13th now")
+    assert not revision.replaces("I printed it last Friday.", "It was shown last Sunday.")
+    locker = frozenset({"locker"})
+    assert not revision.same_holder("her gym locker is 114", frozenset(), frozenset(), locker)
+    assert revision.same_holder("my gym locker is 114", frozenset(), frozenset(), locker)

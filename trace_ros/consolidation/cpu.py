@@ -439,9 +439,11 @@ def _unkeyed(source: SourceRecord, text: str, people: _People,
         if sent.rstrip().endswith("?") or len(words) < 4 or _CHATTER.match(sent):
             continue
         if not (_FIRST.search(sent) or _SECOND.search(sent)
-                or any(n in sent for n in people.named) or find_candidates(sent)):
+                or any(n in sent for n in people.named) or find_candidates(sent)
+                or _FIGURE.search(sent)):
             # A remark about nothing in particular ("Nature sure is beautiful."); a dated
-            # one is about something ("The plumber is coming on Tuesday").
+            # one, or one that gives a figure, is about something ("The plumber is coming
+            # on Tuesday", "wifi password is pancakes2025").
             continue
         score = len(words) + 6 * bool(_FIRST.search(sent)) + 4 * bool(_CHANGE.search(sent)) \
             + 4 * bool(_PLAN.search(sent)) + 3 * bool(people.named and _NAME.search(sent)) \
@@ -464,6 +466,9 @@ def _unkeyed(source: SourceRecord, text: str, people: _People,
                      anchor_text=anchor.text, anchor_fallback=anchor.fallback,
                      cues=rules.cues(best),
                      confidence=0.5)
+
+
+_FIGURE = re.compile(r"\d")
 
 
 def _free_type(sent: str) -> str:

@@ -136,7 +136,12 @@ def same_holder(text: str, asked: frozenset[str], anchor: frozenset[str],
         after = _words(text[m.end():])[:3]
         if not thing or {_stem(x) for x in after} & thing:
             return False
-    return True
+    # "her gym locker is 114": a third person's thing of the same kind
+    return not any({_stem(x) for x in _words(text[m.end():])[:2]} & thing
+                   for m in _THEIR.finditer(text)) if thing else True
+
+
+_THEIR = re.compile(r"\b(?:his|her|their)\b", re.I)
 
 
 _FIRST_PERSON = frozenset("i im ive id ill me myself we were weve us our ours".split())
@@ -184,11 +189,36 @@ def named(text: str) -> frozenset[str]:
 _WORDS_LOWER = re.compile(r"[a-z]+(?:'[a-z]+)?")  # ASCII words, an apostrophe kept
 
 
+# Words before a name that make it a place or a thing rather than someone: "at the Red
+# Lion", "to Lakeside Lodge", "into the Crown".
+_PLACE_BEFORE = frozenset("at in to from into onto near via towards toward outside inside "
+                          "opposite behind around across the".split())
+_BEFORE_WORD = re.compile(r"([A-Za-z]+)\W*$")
+
+
 @lru_cache(maxsize=65536)
 def holders(text: str) -> frozenset[str]:
     """Whom a text speaks of besides its speaker: capitalised names and kinship words
-    (lower-cased)."""
-    out = {(a or b).lower() for a, b in _NAME.findall(text) if (a or b) not in _NOT_NAMES}
+    (lower-cased). A name after a preposition of place or an article is a place, not a
+    holder ("at the Red Lion"), unless it owns something ("to Alfie's party"); so is the
+    rest of a name run that starts with one."""
+    out: set[str] = set()
+    place_run_end = -1
+    for m in _NAME.finditer(text):
+        name = m.group(1) or m.group(2)
+        start = m.start(1) if m.group(1) else m.start(2)
+        gap = text[place_run_end:start] if place_run_end >= 0 else "x"
+        if gap.strip() == "":  # "Lion" after "Red": the same name run
+            place_run_end = m.end()
+            continue
+        before = _BEFORE_WORD.search(text[:start])
+        if before is not None and before.group(1).lower() in _PLACE_BEFORE \
+                and not text.startswith("'s", m.end()):  # "to Alfie's party": a holder
+            place_run_end = m.end()
+            continue
+        place_run_end = -1
+        if name not in _NOT_NAMES:
+            out.add(name.lower())
     out |= {w for w in _words(text) if w in KIN}
     return frozenset(out)
 
@@ -217,11 +247,14 @@ thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twen
 thirtieth""".split())
 
 
+_DAY_OF_MONTH = re.compile(r"^(\d{1,2})(?:st|nd|rd|th)$")  # "12th" names the 12
+
+
 @lru_cache(maxsize=65536)
 def marks(text: str) -> frozenset[str]:
     """The specific values a text names (stems): figures, weekdays, months, ordinal
     days and names — not the vague ones ("morning", "two")."""
-    out = {_stem(w) for w in _words(text)
+    out = {_stem(_DAY_OF_MONTH.sub(r"\1", w)) for w in _words(text)
            if any(ch.isdigit() for ch in w) or w in _ORDINALS or w.rstrip("s") in WEEKDAYS
            or w in _MONTHS}
     out |= {_stem(a.lower()) for a, _ in _NAME.findall(text) if a and a not in _NOT_NAMES}
@@ -266,15 +299,26 @@ def values_named(text: str) -> frozenset[str]:
 
 def replaces(old: str, new: str) -> bool:
     """What consolidation links on, without a question to focus it: each names a
-    specific value of one kind (a day, month or date; or a figure) the other does not
-    — one value gave way to another — and the new one does not mark the old as
-    continuing. Names are not values here: a vocative ("Thanks,
-    Priya") differs from one turn to the next."""
+    specific value of one kind (a weekday, month, number or place name) the other does
+    not — one value gave way to another — and the new one does not mark the old as
+    continuing. People's names are not values here: a vocative ("Thanks, Priya")
+    differs from one turn to the next. Nor is the day of a past event ("last Friday",
+    "yesterday"): two stories told on two days are not a revision."""
     if continues(new):
         return False
-    gone = values_named(old) - values_named(new)
-    came = values_named(new) - values_named(old)
+    before, after = state_values(old), state_values(new)
+    gone, came = before - after, after - before
     return bool(gone) and bool(came) and _kinds(gone) & _kinds(came) != set()
+
+
+_PAST_DAY = re.compile(r"\b(?:last|past|previous)\s+([a-z]+)", re.I)
+
+
+@lru_cache(maxsize=65536)
+def state_values(text: str) -> frozenset[str]:
+    """``values_named`` without the days that date a past event ("last Friday")."""
+    past = {_stem(w.lower()) for w in _PAST_DAY.findall(text)}
+    return values_named(text) - past
 
 
 def other_instance(text: str, asked: frozenset[str]) -> bool:
@@ -285,11 +329,23 @@ def other_instance(text: str, asked: frozenset[str]) -> bool:
     return bool(asked) and not said & asked and bool(_kinds(said) & _kinds(asked))
 
 
+_WEEKDAY_STEMS = frozenset(_stem(w) for w in WEEKDAYS)
+_MONTH_STEMS = frozenset(_stem(m) for m in _MONTHS)
+_ORDINAL_STEMS = frozenset(_stem(w) for w in _ORDINALS)
+
+
 def _kinds(stems: frozenset[str]) -> set[str]:
-    """The kinds of value stems name: a day (weekday, month, ordinal day) or a figure."""
-    return {"figure" if any(ch.isdigit() for ch in st) and not st.endswith(("st", "nd", "rd",
-                                                                             "th"))
-            else "day" for st in stems}
+    """The kinds of value stems name: a weekday, a month, a number (a figure or a day of
+    the month: "the 12th" is the 12) or a name (a place: "the Crown")."""
+    def kind(st: str) -> str:
+        if st in _WEEKDAY_STEMS:
+            return "weekday"
+        if st in _MONTH_STEMS:
+            return "month"
+        if any(ch.isdigit() for ch in st) or st in _ORDINAL_STEMS:
+            return "number"
+        return "name"
+    return {kind(st) for st in stems}
 
 
 @lru_cache(maxsize=65536)

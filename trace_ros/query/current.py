@@ -92,17 +92,23 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     said by then; nothing is marked superseded."""
     q_terms = question_terms(question)
     pool = [f for f in ranked[:POOL] if f.seq in records]
-    asked_holders = holders(question)
+    asked_holders = holders(question) - _role_asked(question, answer_type)
     # Whose state is asked is the speaker's or someone the question names; for "who"
     # the names are the values.
     others = answer_type != "person"
     anchor: SourceRecord | None = None
-    for f in pool[:ANCHORS if at is None else ANCHORS_AT]:
+    looked: set[int] = set()  # a robot's echo and the turn it answers count once
+    for f in pool:
+        if len(looked) >= (ANCHORS if at is None else ANCHORS_AT):
+            break
         rec: SourceRecord | None = records[f.seq]
         if rec is not None and not _statement(rec, robot_id):
             rec = prior(f.seq)  # the robot's echo: the turn it answers
+        if rec is None or rec.seq in looked:
+            continue
+        looked.add(rec.seq)
         # The best person's statement that shares a word with the question.
-        if rec is not None and _statement(rec, robot_id) and keys(rec.text) & q_terms \
+        if _statement(rec, robot_id) and keys(rec.text) & q_terms \
                 and not (others and about_another(rec.text,
                                                   asked_holders | _names(rec.speaker))):
             if at is None:
@@ -281,6 +287,19 @@ def _newer_by_edges(anchor: SourceRecord, graph: SubjectFacts | None) -> list[tu
             todo.append(newer.fact_id)
             out[newer.source_seq] = newer.source_ids[0]
     return sorted(out.items())
+
+
+_LAST_WORD = re.compile(r"([a-z]+)\W*$")
+
+
+def _role_asked(question: str, answer_type: str) -> frozenset[str]:
+    """The relative or role a "who" question ends on is what it asks for, not whose state
+    it asks about: "partner" in "Who's my doubles partner?" (but "brother" in "Who is
+    my brother dating?" is the holder)."""
+    m = _LAST_WORD.search(question.lower())
+    if answer_type != "person" or m is None or m.group(1) not in KIN:
+        return frozenset()
+    return frozenset({m.group(1)})
 
 
 def _names(speaker: str) -> frozenset[str]:
