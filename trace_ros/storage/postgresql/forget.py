@@ -5,11 +5,12 @@ sessions, move the generation.
 The sources' lexical rows go with them (by cascade; the subjects' statistics are counted
 again), and ``forget_derived`` removes the evidence graph derived only from them, as on
 SQLite. What SQLite's forget does after deleting (no copy of the text left in the files)
-is on PostgreSQL, once the deletion has committed, a VACUUM of the touched tables (the
-dead rows leave the heap pages) and a rebuild of the indexes whose keys are words or
-names from the text (a GIN index never drops a key, and a B-tree page keeps a deleted
-key's bytes in its free space). WAL, replicas and backups are the operator's to purge
-(README, "Forget on PostgreSQL").
+is on PostgreSQL, once the deletion has committed, a full rewrite of the touched tables
+and their indexes (``VACUUM (FULL)``): a plain VACUUM frees the dead rows' space but does
+not clear it, so a page keeps the forgotten bytes until something overwrites them (found
+by the byte-level test once more facts shared the pages), a GIN index never drops a key,
+and a B-tree page keeps a deleted key's bytes in its free space. WAL, replicas and
+backups are the operator's to purge (README, "Forget on PostgreSQL").
 """
 
 from __future__ import annotations
@@ -28,13 +29,9 @@ from .lexindex import recount_source_lex
 from .sources import scope_filter
 from .vectors import PgVectorStore
 
-# What a forget deletes from, and the indexes of those tables whose keys carry words of
-# the forgotten text (stems, entity names, vertex names).
+# What a forget deletes from: the tables its scrub rewrites, with their indexes.
 SCRUB_TABLES = ("sources", "source_lex", "jobs", "vectors", "audit", "audit_sources",
                 "sessions", "facts", "fact_sources", "edges", "topics")
-SCRUB_INDEXES = ("source_lex_terms", "source_lex_subject_terms", "facts_lex",
-                 "facts_lex_subject", "facts_key", "edges_src", "edges_dst",
-                 "edges_subject_id_type_src_dst_key", "sources_label")
 # How long forget's scrub waits for a lock, or for a reader older than the forget.
 SCRUB_WAIT_S = 2.0
 
@@ -119,13 +116,13 @@ class PgForget(PgJobStore, PgVectorStore, PgAuditStore):
         return removed
 
     def scrub(self, wait_s: float = SCRUB_WAIT_S) -> bool:
-        """After a committed forget: VACUUM the tables a forget deletes from and rebuild
-        (``REINDEX CONCURRENTLY``: reads and writes go on) the indexes keyed by words of
-        the text, so the data files hold no copy of it. Returns True when done. False,
-        with nothing left half-done, when it would wait more than ``wait_s`` for a lock
-        or for a transaction older than the forget (a long read) to end, or when this
-        role does not own the tables (one confined to its subjects); then autovacuum
-        cleans the heap later and the index keys stay until the owner calls it again."""
+        """After a committed forget: rewrite the tables a forget deletes from, with their
+        indexes (``VACUUM (FULL)``), so the data files hold no copy of the text. Reads and
+        writes of a table wait while it is rewritten. Returns True when done. False, with
+        nothing left half-done, when it would wait more than ``wait_s`` for a lock (a
+        long read holds one), or when this role does not own the tables (one confined
+        to its subjects); then the freed space keeps the bytes until the owner calls it
+        again."""
         import psycopg
 
         with self.pool.connection() as conn:
@@ -139,9 +136,7 @@ class PgForget(PgJobStore, PgVectorStore, PgAuditStore):
             try:
                 conn.execute(f"SET lock_timeout = {max(1, int(wait_s * 1000))}")
                 _drop_unfinished_rebuilds(conn)
-                conn.execute(f"VACUUM {', '.join(SCRUB_TABLES)}")
-                for index in SCRUB_INDEXES:
-                    conn.execute(f"REINDEX INDEX CONCURRENTLY {index}")
+                conn.execute(f"VACUUM (FULL) {', '.join(SCRUB_TABLES)}")
             except (psycopg.errors.LockNotAvailable, psycopg.errors.QueryCanceled):
                 _drop_unfinished_rebuilds(conn)
                 return False
