@@ -293,3 +293,14 @@ def test_revision_judgements_of_places_and_kinds() -> None:
     locker = frozenset({"locker"})
     assert not revision.same_holder("her gym locker is 114", frozenset(), frozenset(), locker)
     assert revision.same_holder("my gym locker is 114", frozenset(), frozenset(), locker)
+
+
+def test_a_speaker_who_names_themself_answers_who(ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    history(ledger, encoder, [
+        (6, "Colette", "For the record, the fire marshal on nights is Colette, that's me."),
+        *CHATTER,
+        (9, "Hassan", "I passed the course on Friday, so fire marshal on nights is me now."),
+    ])
+    res = ask(ledger, encoder, "Who's the fire marshal on the night shift?")
+    assert res.status == "answered" and res.answer == "Hassan", (res.answer, res.message)
+    assert res.source_ids[:1] == ["t4"], res.source_ids

@@ -319,6 +319,9 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
     return bool(re.search(re.escape(out.answer) + r"\s+" + re.escape(ask.focus[:4]), cited, re.I))
 
 
+# The speaker names themself as the person a "who" question asks for.
+_SELF_NAMED = re.compile(r"\b(?:is|it's|that's)\s+me\b|\bI(?:'m| am)\s+(?:the|your|on)\b", re.I)
+
 # "How long is/will/does …?": the length of a state or a plan, which only a record that
 # states a span answers (not "How long has she been …?", counted from a start).
 _HOW_LONG_NOW = re.compile(r"\s*how long (?:is|are|am|will|does|do|would|should)\b", re.I)
@@ -961,6 +964,10 @@ class ExtractiveReader:
                     if not hits:
                         return found[0][1]
                     return min(found, key=lambda f: min(abs(f[0] - h) for h in hits))[1]
+            # "fire marshal on nights is me now", "I'm the first-aider": the speaker.
+            if any(_SELF_NAMED.search(x) for x in ordered[:1]) \
+                    and not is_robot(rec.speaker, rec.robot_id):
+                return rec.speaker
             return ""
         return ""
 
