@@ -824,7 +824,8 @@ class ExtractiveReader:
             if _other_owner(owners, rec.text):
                 continue  # "Lily's party" does not answer for "Alfie's party"
             if focus and focus not in proper and (
-                    ask.kind in ("name", "quantity") or ask.kind == "ident" and focus != "number")\
+                    ask.kind in ("name", "quantity", "count")
+                    or ask.kind == "ident" and focus != "number") \
                     and focus not in beside:
                 continue  # talks about the topic, never about the thing asked
             if mine and _someone_else(rec.text, proper | q_stems, known):

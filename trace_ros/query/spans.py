@@ -759,10 +759,11 @@ def asked(question: str, plan: Plan) -> Asked:
         if word in _AUX_WORDS or word in ("money", "cash") or word.endswith("ing"):
             return Asked("money")
         return Asked("quantity", word)
-    if re.match(r"^how many (?:[\w'-]+ ){1,3}?(?:is|are|am|do|does)\b", q) and plan.current:
-        # "How many kids are coming?": the number stated now. "How many pets has she
-        # adopted?" counts occasions, as the plan says.
-        return Asked("count")
+    m = re.match(r"^how many ((?:[\w'-]+ ){1,3}?)(?:is|are|am|do|does)\b", q)
+    if m and plan.current:
+        # "How many kids are coming?": the number stated now, of what it counts. "How
+        # many pets has she adopted?" counts occasions, as the plan says.
+        return Asked("count", re.split(r"[\s-]+", m.group(1).strip())[-1])
     # "What's the name of X?", "What is X's name?", "What's X called?"
     m = re.match(rf"^what(?:'s| is| was| are) (?:the |his |her |their |its |my |your |our )?"
                  rf"(?:first |last |full |real )?(?:sur|nick)?name of (.+?){_PREP_END}", q)
