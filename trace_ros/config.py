@@ -12,8 +12,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from .errors import ConfigError
 
 # LedgerConfig (the ledger.* section) lives with the storage that reads it.
@@ -315,6 +313,8 @@ def read_params_file(path: str | Path, node_name: str | None = None,
     namespace; a node's own section (``<node>``, ``/<ns>/<node>``) overrides both.
     With ``node_name=None`` every section is merged (later ones win).
     """
+    import yaml  # only where a file is read: `trace-ros query` without --params never is
+
     data = yaml.safe_load(Path(path).read_text()) or {}
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: top level must be a mapping of node names")

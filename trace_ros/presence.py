@@ -31,11 +31,9 @@ import json
 import os
 import re
 import socket
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
-from hashlib import sha256
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +60,9 @@ def presence_dir(url: LedgerURL) -> Path:
     if url.path is not None:
         path = url.path.expanduser().resolve()
         return path.with_name(path.name + ".nodes")
+    import tempfile
+    from hashlib import sha256
+
     key = sha256(ledger_identity(url).encode()).hexdigest()[:16]
     return Path(tempfile.gettempdir()) / f"trace_ros-{os.getuid()}" / "nodes" / key
 

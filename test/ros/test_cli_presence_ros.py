@@ -96,3 +96,26 @@ def test_a_stopped_node_leaves_no_record_and_the_command_answers_here(
     out, _ = _cli(served, "alice", "Where do I keep my passport?")
     assert out["path"] == "local (no query node serves this ledger)"
     assert out["status"] == "answered" and "drawer" in out["answer"]
+
+
+def test_an_announced_node_that_is_not_discovered_in_time_is_answered_here(
+        tmp_path: Path) -> None:
+    """A live record whose service never appears: the command waits --wait, says so, and
+    answers in its own process."""
+    import os
+
+    from trace_ros.ledger import Ledger
+    from trace_ros.presence import Announcer
+
+    db = tmp_path / "m.db"
+    Ledger(db).close()
+    ghost = Announcer(sqlite_url(db), node="/nobody/query_node", namespace="/nobody",
+                      service="/nobody/memory/query",
+                      domain_id=int(os.environ["ROS_DOMAIN_ID"]), period_s=60.0)
+    ghost.announce()  # this test process is alive: the record is live
+    try:
+        out, _ = _cli(db, "alice", "Where do I keep my passport?", "--wait", "0.5")
+    finally:
+        ghost.withdraw()
+    assert out["path"] == "local (/nobody/memory/query was not discovered in 0.5 s)"
+    assert out["status"] in ("missing", "abstained")

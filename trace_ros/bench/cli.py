@@ -12,7 +12,7 @@ checked, and so is that both runs gave the same answers (status, answer, cited I
 The ledger is the seeded synthetic memory of ``bench scale`` (``synth.py``: 8 subjects
 by default), captured and then consolidated in full (vectors, facts, edges, hierarchy), so
 that a question loads what it would load on a real robot's ledger. Consolidation is the
-slow part (about 20-40 sources/s on a 2-core machine, so 20-30 minutes for 40,000), so
+slow part (17.8 sources/s measured on a busy 2-core machine: 37 minutes for 40,000), so
 the ledger is built once, with a progress bar, and kept (``--db``, default
 ``bench-out/cli/cli-<sources>.db``): a later run reuses it when it holds at least
 ``--sources`` sources and no pending job, and an interrupted build resumes where it stopped
@@ -188,15 +188,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         bringup.stop(procs)
     matched = sum(same_answer(a, b) for a, b in zip(local_answers, node_answers, strict=True))
+    # The answering alone (the engine's timings_ms.total, in ms): what is left of the wall
+    # time is the command's start, its imports, ROS and its exit.
+    inside = {name: summary([a["timings_ms"].get("total", 0.0) for a in answers])
+              for name, answers in (("local", local_answers), ("node", node_answers))}
     report = {"local": summary(local), "node": summary(node), "sources": built["sources"],
-              "questions": len(asked), "answers_matched": matched,
+              "questions": len(asked), "answers_matched": matched, "answer_ms": inside,
               "load_avg_1m": round(load, 2), "cores": os.cpu_count(), "ledger": str(args.db),
               "built": {k: v for k, v in built.items() if k != "sources"}}
     print(f"trace-ros query wall time over {len(asked)} questions on {built['sources']:,} "
           f"sources (seconds, spawn to exit; load average {load:.2f} on {os.cpu_count()} cores)")
     for name, walls in (("local", local), ("node", node)):
         s = report[name]
-        print(f"  {name:<6} p50 {s['p50']:.2f}  p95 {s['p95']:.2f}  max {max(walls):.2f}")
+        print(f"  {name:<6} p50 {s['p50']:.2f}  p95 {s['p95']:.2f}  max {max(walls):.2f}   "
+              f"(answering alone: p50 {inside[name]['p50'] / 1000:.2f}, "
+              f"p95 {inside[name]['p95'] / 1000:.2f})")
     print(f"  the same answer both ways for {matched} of {len(asked)} questions")
     if args.json:
         print(json.dumps(report))

@@ -12,16 +12,26 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..errors import LedgerError
-from .contract import Tx
 from .statements import graph_of
 from .url import POSTGRESQL, SQLITE, LedgerURL, parse_ledger_url, sqlite_url
 
 if TYPE_CHECKING:
+    from .contract import Tx
     from .settings import LedgerConfig
     from .sqlite.ledger import Ledger
 
 __all__ = ["LedgerURL", "Tx", "graph_of", "open_ledger", "open_sources_ledger", "parse_ledger_url",
            "sqlite_url"]
+
+
+def __getattr__(name: str) -> Any:
+    """``Tx`` when first asked for: the contract and its records come with it, which the
+    settings (``trace_ros.config``) and a command answered by a running node never need."""
+    if name == "Tx":
+        from .contract import Tx
+
+        return Tx
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def open_ledger(url: LedgerURL, config: LedgerConfig | None = None, *, create: bool = True,
