@@ -17,7 +17,7 @@ from graphkit import DAY, capture, consolidate, fact  # noqa: E402
 
 from trace_ros.capture import Event  # noqa: E402
 from trace_ros.config import RecallConfig  # noqa: E402
-from trace_ros.facts import Fact  # noqa: E402
+from trace_ros.facts import FACT_EDGE_TYPES, Fact  # noqa: E402
 from trace_ros.ledger import Ledger, Scope  # noqa: E402
 from trace_ros.query.answer import QueryEngine  # noqa: E402
 from trace_ros.query.paths import (  # noqa: E402
@@ -192,6 +192,16 @@ def test_fact_cache_answers_as_the_ledger_reads(ledger: Ledger, graph: dict[str,
         assert [f.fact_id for f in got] == [
             f.fact_id for f in ledger.facts_of_entities("p", ["mug", "lamp", "kettle"], limit)]
     assert [f.value for f in sub.of_entities(["mug"], 2)][0] in ("shelf", "desk")
+    # The cache makes a fact of a row only when a lookup returns it: those it made and
+    # those it has not are the ledger's facts, and it read only the fact-to-fact edges.
+    fresh = stage(ledger).facts.subject("p")
+    assert [f.fact_id for f in fresh.with_ids(ids[:1])] == ids[:1]
+    assert list(fresh.facts._made) == ids[:1] and len(fresh.facts) == len(ids)
+    assert dict(fresh.facts) == dict(sub.facts) == {f.fact_id: f for f in ledger.facts_since("p")}
+    assert sub.edges == {e.edge_id: e for e in ledger.edges_since("p")
+                         if e.type in FACT_EDGE_TYPES
+                         and not e.src.startswith(("session:", "topic:", "entity:"))}
+    assert len(ledger.edges_since("p")) > len(sub.edges)
 
 
 def test_fact_cache_follows_the_ledger(ledger: Ledger, graph: dict[str, Fact]) -> None:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
+from typing import Any
 
+import numpy as np
 import pytest
 
 from trace_ros.capture import Event, ingest
@@ -12,6 +15,7 @@ from trace_ros.consolidation.worker import Consolidator
 from trace_ros.embed import MiniLMEncoder
 from trace_ros.errors import ValidationError
 from trace_ros.ledger import Ledger, Scope
+from trace_ros.query import recall as rc
 from trace_ros.query.answer import QueryEngine, QueryRequest
 from trace_ros.query.plan import plan_question
 from trace_ros.query.recall import (
@@ -270,3 +274,50 @@ def test_an_audit_row_queued_before_a_forget_is_not_written_after_it(filled: Led
     filled.forget(None, [shown[0]])
     assert filled.write_audit([record]) == 0
     assert filled.query("SELECT count(*) FROM audit WHERE query_id = 424242")[0][0] == 0
+
+
+
+class _EagerOrder:
+    """Every place made at once, as the index did before it made them on demand."""
+
+    def __init__(self, sv: Any) -> None:
+        rows = np.argsort(sv.seqs, kind="stable")
+        self.n = len(rows)
+        self._pos = {int(sv.seqs[r]): i for i, r in enumerate(rows)}
+        self._places = [rc.Place(int(sv.seqs[r]), sv.ids[r], (sv.robot[r], sv.session[r]),
+                                 sv.speaker[r], float(sv.source_time[r])) for r in rows]
+        self._known = [float(sv.known_time[r]) for r in rows]
+
+    def positions(self, seqs: list[int]) -> list[int] | None:
+        return [self._pos[s] for s in seqs] if all(s in self._pos for s in seqs) else None
+
+    def place(self, i: int) -> rc.Place:
+        return self._places[i]
+
+    def known(self, i: int) -> float:
+        return self._known[i]
+
+
+def test_places_made_on_demand_are_those_made_at_once(filled: Ledger,
+                                                     encoder: MiniLMEncoder) -> None:
+    # A subject's first question no longer makes the place of every embedded source: the
+    # places and neighbours made on demand are those made at once, for every scope, time
+    # view and span; a seq without a vector goes to the ledger either way.
+    other = Scope("alice", "r2", "s2")
+    more = [Event("dialogue", ALICE if i % 3 else other, f"Turn {i} about the garden shed.",
+                  "Alice" if i % 2 else "Robot", stamp=5 * DAY + i * 60) for i in range(9)]
+    ingest(filled, more, CaptureConfig())
+    Consolidator(filled, encoder).drain()
+    sv = VectorIndex(filled, encoder.name).refresh("alice")
+    eager = replace(sv, _order=_EagerOrder(sv))
+    seqs = sorted(int(s) for s in sv.seqs)
+    known = sorted(float(k) for k in sv.known_time)
+    for scope in (Scope("alice"), ALICE, other, Scope("alice", "r1")):
+        for view in ((None, None), (5 * DAY + 200, None), (None, known[len(known) // 2])):
+            for span in (0, 1, 2):
+                for chosen in (seqs, seqs[::2], seqs[-1:], seqs[1:3], []):
+                    got = rc._places_in_memory(sv, scope, chosen, span, *view)
+                    assert got == rc._places_in_memory(eager, scope, chosen, span, *view)
+                    assert got is not None and set(got[0]) >= set(chosen)
+    assert rc._places_in_memory(sv, ALICE, [seqs[0], 10**9], 1, None, None) is None
+    assert rc._places_in_memory(eager, ALICE, [seqs[0], 10**9], 1, None, None) is None

@@ -23,7 +23,7 @@ from trace_ros.capture import Event, prepare  # noqa: E402
 from trace_ros.config import CaptureConfig, ConsolidationConfig, RecallConfig  # noqa: E402
 from trace_ros.consolidation.cpu import CpuExtractor  # noqa: E402
 from trace_ros.consolidation.hierarchy import rederive_hierarchy  # noqa: E402
-from trace_ros.facts import Fact  # noqa: E402
+from trace_ros.facts import Fact, fact_from_row  # noqa: E402
 from trace_ros.formats import locomo_events, read_locomo  # noqa: E402
 from trace_ros.ledger import Scope  # noqa: E402
 from trace_ros.state import resolve, update_chains  # noqa: E402
@@ -249,6 +249,16 @@ def test_fact_rows_round_trip(open_engine: Callable[[str], Any]) -> None:
         assert (got.valid_to, got.status, got.generation, got.source_ids) == \
             (9.0, "superseded", 4, ("a", "b"))
         assert [e.dst for e in led.edges_since("ann")] == ["entity:ann/ann"]
+        # only the types asked for (the query's fact cache reads fact-to-fact edges alone)
+        assert [e.dst for e in led.edges_since("ann", -1, ("mentions", "updates"))] == \
+            ["entity:ann/ann"]
+        assert led.edges_since("ann", -1, ("updates", "before")) == []
+        assert led.edges_since("ann", -1, ()) == []
+        # rows not yet made into facts: fact_from_row makes the fact facts_since reads
+        [(row, prov)] = led.fact_rows_since("ann")
+        assert prov == ("a", "b") and fact_from_row(row, prov) == got == \
+            led.facts_since("ann")[0]
+        assert led.fact_rows_since("ann", 4) == []
         epoch = led.graph_epoch()
         with led.write() as tx:
             assert led.graph.delete_facts(tx, ["f:1"]) == set()

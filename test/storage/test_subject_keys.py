@@ -92,7 +92,7 @@ STATEMENT_GAPS = {
     "graph_writes.source_vector": 1,
     "maintenance.reset_derived": 3,
     "maintenance.stats": 4,
-    "rows.fact_rows": 1,
+    "rows.raw_fact_rows": 1,
     "search._bm25_terms": 1,
     "search._rebuild_source_lex": 3,
 }

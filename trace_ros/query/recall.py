@@ -43,6 +43,7 @@ import numpy as np
 from ..config import RecallConfig
 from ..language.text import STOPWORDS, content_terms, tokens, words
 from ..ledger import Ledger, Scope, SourceRecord
+from .factcache import bulk_load
 
 
 @dataclass(frozen=True)
@@ -259,19 +260,50 @@ class _SubjectVectors:
     known_time: np.ndarray = field(default_factory=lambda: np.zeros(0))
     speaker: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=object))
     matrix: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
-    # Sequence order (built on first use): position of each seq, and per position
-    # its place and known time.
-    _order: tuple[dict[int, int], list[Place], list[float]] | None = None
+    # Sequence order (built on first use).
+    _order: _SeqOrder | None = None
 
-    def order(self) -> tuple[dict[int, int], list[Place], list[float]]:
+    def order(self) -> _SeqOrder:
         if self._order is None:
-            rows = np.argsort(self.seqs, kind="stable")
-            self._order = (
-                {int(self.seqs[r]): i for i, r in enumerate(rows)},
-                [Place(int(self.seqs[r]), self.ids[r], (self.robot[r], self.session[r]),
-                       self.speaker[r], float(self.source_time[r])) for r in rows],
-                [float(self.known_time[r]) for r in rows])
+            self._order = _SeqOrder(self)
         return self._order
+
+
+class _SeqOrder:
+    """A subject's vectors in sequence order: the position of a seq, and per position its
+    place and known time. Places are made when asked for, not for every row at once: a
+    question looks at a few hundred of a subject's thousands (its first question paid
+    for all of them)."""
+
+    def __init__(self, sv: _SubjectVectors) -> None:
+        self.sv = sv
+        self.rows = np.argsort(sv.seqs, kind="stable")
+        self.seqs = sv.seqs[self.rows]
+        self.n = len(self.rows)
+        self._places: dict[int, Place] = {}
+
+    def positions(self, seqs: list[int]) -> list[int] | None:
+        """Each seq's position, or None when one of them has no vector."""
+        if not seqs:
+            return []
+        if not self.n:
+            return None
+        want = np.asarray(seqs, dtype=np.int64)
+        at = np.minimum(np.searchsorted(self.seqs, want), self.n - 1)
+        if not np.array_equal(self.seqs[at], want):
+            return None
+        return [int(i) for i in at]
+
+    def place(self, i: int) -> Place:
+        p = self._places.get(i)
+        if p is None:
+            sv, r = self.sv, self.rows[i]
+            p = self._places[i] = Place(int(sv.seqs[r]), sv.ids[r], (sv.robot[r], sv.session[r]),
+                                        sv.speaker[r], float(sv.source_time[r]))
+        return p
+
+    def known(self, i: int) -> float:
+        return float(self.sv.known_time[self.rows[i]])
 
 
 class VectorIndex:
@@ -299,19 +331,29 @@ class VectorIndex:
             epoch = self.ledger.meta_value("vectors_epoch") or ""
             if cur is None or cur.epoch != epoch:
                 cur = _SubjectVectors(epoch=epoch)
-            rows = self.ledger.source_vectors_after(subject_id, self.model, cur.watermark,
-                                                    self.owner_kind)
-            if rows:
-                cur = self._merge(cur, rows)
+            with bulk_load():
+                rows = self.ledger.source_vectors_after(subject_id, self.model, cur.watermark,
+                                                        self.owner_kind)
+                if rows:
+                    cur = self._merge(cur, rows)
             cur.generation = -1 if generation is None else generation
             self._subjects[subject_id] = cur
             return cur
 
     @staticmethod
     def _merge(cur: _SubjectVectors, rows: list[tuple]) -> _SubjectVectors:
+        mat = np.frombuffer(b"".join(r[7] for r in rows), dtype=np.float32).reshape(len(rows), -1)
+        if not cur.ids:  # a first load: nothing to keep, nothing to copy
+            return _SubjectVectors(
+                watermark=int(rows[-1][0]), epoch=cur.epoch,
+                seqs=np.array([r[1] for r in rows], dtype=np.int64), ids=[r[2] for r in rows],
+                robot=np.array([r[3] for r in rows], dtype=object),
+                session=np.array([r[4] for r in rows], dtype=object),
+                source_time=np.array([r[5] for r in rows], dtype=np.float64),
+                known_time=np.array([r[6] for r in rows], dtype=np.float64),
+                speaker=np.array([r[8] for r in rows], dtype=object), matrix=mat)
         new_ids = {r[2] for r in rows}
         keep = [i for i, sid in enumerate(cur.ids) if sid not in new_ids]
-        mat = np.frombuffer(b"".join(r[7] for r in rows), dtype=np.float32).reshape(len(rows), -1)
         old = cur.matrix[keep] if cur.matrix.size else mat[:0]
         return _SubjectVectors(
             watermark=int(rows[-1][0]),
@@ -561,11 +603,14 @@ def route_weights(cfg: RecallConfig) -> dict[str, float]:
 def _places_in_memory(sv: _SubjectVectors, scope: Scope, seqs: list[int], span: int,
                       as_of_valid: float | None, as_of_known: float | None
                       ) -> tuple[dict[int, Place], dict[int, list[tuple[int, int]]]] | None:
-    pos, ordered, known = sv.order()
-    if any(seq not in pos for seq in seqs):
+    order = sv.order()
+    at = order.positions(seqs)
+    if at is None:
         return None  # a source not embedded yet: ask the ledger
+    pos = dict(zip(seqs, at, strict=True))
+    place, known = order.place, order.known
     if span <= 0:  # places only (the seqs come from routes already scoped)
-        return {seq: ordered[pos[seq]] for seq in seqs}, {seq: [] for seq in seqs}
+        return {seq: place(pos[seq]) for seq in seqs}, {seq: [] for seq in seqs}
 
     everything = (not scope.robot_id and not scope.session_id and as_of_valid is None
                   and as_of_known is None)
@@ -573,24 +618,24 @@ def _places_in_memory(sv: _SubjectVectors, scope: Scope, seqs: list[int], span: 
     def visible(j: int) -> bool:
         if everything:
             return True
-        p = ordered[j]
+        p = place(j)
         return ((not scope.robot_id or p.session[0] == scope.robot_id)
                 and (not scope.session_id or p.session[1] == scope.session_id)
                 and (as_of_valid is None or p.source_time <= as_of_valid)
-                and (as_of_known is None or known[j] <= as_of_known))
+                and (as_of_known is None or known(j) <= as_of_known))
 
     info: dict[int, Place] = {}
     near: dict[int, list[tuple[int, int]]] = {}
-    n = len(ordered)
+    n = order.n
     for seq in seqs:
         i = pos[seq]
-        me = info.setdefault(seq, ordered[i])
+        me = info.setdefault(seq, place(i))
         found: list[tuple[int, int]] = []
         if me.session[1]:
             for step in (-1, 1):
                 j, k = i + step, 0
                 while 0 <= j < n and k < span and abs(j - i) <= 2 * span:
-                    other = ordered[j]
+                    other = place(j)
                     if other.session == me.session and visible(j):
                         k += 1
                         info.setdefault(other.seq, other)

@@ -523,6 +523,12 @@ class LedgerContract(Protocol):
     def facts_since(self, subject_id: str, generation: int = -1) -> list[Fact]:
         """A subject's facts written or changed after ``generation``."""
 
+    def fact_rows_since(self, subject_id: str, generation: int = -1
+                        ) -> list[tuple[tuple[Any, ...], tuple[str, ...]]]:
+        """``facts_since`` as (row of ``facts.FACT_COLUMNS``, provenance), in the same order,
+        not yet decoded: ``facts.fact_from_row(row, provenance)`` makes each a ``Fact``
+        (``query.factcache`` decodes only the facts a question touches)."""
+
     def facts_of_sources_in(self, subject_id: str, source_ids: Sequence[str]) -> list[Fact]:
         """A subject's facts whose provenance includes one of ``source_ids`` (query seeds)."""
 
@@ -537,8 +543,10 @@ class LedgerContract(Protocol):
         """Keyed facts about ``entities`` (normalised names), newest first (ties by fact ID), at
         most ``limit`` per entity (``query.factcache`` answers the same)."""
 
-    def edges_since(self, subject_id: str, generation: int = -1) -> list[Edge]:
-        """A subject's edges written or changed after ``generation``."""
+    def edges_since(self, subject_id: str, generation: int = -1,
+                    types: Sequence[str] | None = None) -> list[Edge]:
+        """A subject's edges written or changed after ``generation`` (``types``: only edges
+        of those types), by edge ID."""
 
     def hierarchy_edges(self, subject_id: str) -> list[Edge]:
         """A subject's session chain and session → topic edges."""

@@ -11,7 +11,7 @@ from ...facts import EDGE_COLUMNS, FACT_COLUMNS, Edge, Fact
 from ..records import SessionRow, TopicRow
 from .base import PgBase
 from .graph import PgGraph
-from .rows import edge, fact_rows, reading
+from .rows import edge, fact_rows, raw_fact_rows, reading
 
 
 class PgGraphReads(PgBase):
@@ -44,6 +44,14 @@ class PgGraphReads(PgBase):
         with reading(self) as conn:
             return fact_rows(conn, "subject_id = %s AND generation > %s",
                              (subject_id, generation), 'ORDER BY source_seq, fact_id COLLATE "C"')
+
+    def fact_rows_since(self, subject_id: str, generation: int = -1
+                        ) -> list[tuple[tuple[Any, ...], tuple[str, ...]]]:
+        """``facts_since`` as (row of ``FACT_COLUMNS``, provenance), not yet decoded."""
+        with reading(self) as conn:
+            return raw_fact_rows(conn, "subject_id = %s AND generation > %s",
+                                 (subject_id, generation),
+                                 'ORDER BY source_seq, fact_id COLLATE "C"')
 
     def facts_of_sources_in(self, subject_id: str, source_ids: Sequence[str]) -> list[Fact]:
         """A subject's facts whose provenance includes one of ``source_ids`` (query seeds)."""
@@ -83,10 +91,15 @@ class PgGraphReads(PgBase):
                 'ORDER BY entity COLLATE "C", valid_from DESC, source_seq DESC, '
                 'fact_id COLLATE "C"')
 
-    def edges_since(self, subject_id: str, generation: int = -1) -> list[Edge]:
+    def edges_since(self, subject_id: str, generation: int = -1,
+                    types: Sequence[str] | None = None) -> list[Edge]:
+        only, args = "", [subject_id, generation]
+        if types is not None:
+            only = "AND type = ANY(%s) "
+            args.append(list(types))
         return [edge(r) for r in self.query(
             f"SELECT {EDGE_COLUMNS} FROM edges WHERE subject_id = %s AND generation > %s "
-            "ORDER BY edge_id", (subject_id, generation))]
+            f"{only}ORDER BY edge_id", args)]
 
     def hierarchy_edges(self, subject_id: str) -> list[Edge]:
         """A subject's session chain and session → topic edges."""

@@ -26,6 +26,12 @@ def reading(ledger: Any) -> Iterator[Any]:
 
 def fact_rows(conn: Any, where: str, args: Sequence[Any], order: str = "") -> list[Fact]:
     """Facts (``FACT_COLUMNS``) selected by ``where``, each with its provenance."""
+    return [fact_from_row(r, prov) for r, prov in raw_fact_rows(conn, where, args, order)]
+
+
+def raw_fact_rows(conn: Any, where: str, args: Sequence[Any], order: str = ""
+                  ) -> list[tuple[tuple[Any, ...], tuple[str, ...]]]:
+    """``fact_rows`` as (row of ``FACT_COLUMNS``, provenance), not yet decoded."""
     rows = conn.execute(f"SELECT {FACT_COLUMNS} FROM facts WHERE {where} {order}",
                         args).fetchall()
     if not rows:
@@ -36,7 +42,7 @@ def fact_rows(conn: Any, where: str, args: Sequence[Any], order: str = "") -> li
             "AND fact_id = ANY(%s) ORDER BY source_id",
             (sorted({r[1] for r in rows}), [r[0] for r in rows])):
         prov.setdefault(fid, []).append(sid)
-    return [fact_from_row(tuple(r), tuple(prov.get(r[0], ()))) for r in rows]
+    return [(tuple(r), tuple(prov.get(r[0], ()))) for r in rows]
 
 
 def edge(row: Sequence[Any]) -> Edge:

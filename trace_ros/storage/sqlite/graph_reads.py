@@ -15,7 +15,7 @@ from ...facts import EDGE_COLUMNS, FACT_COLUMNS, Edge, Fact
 from ..records import SessionRow, TopicRow
 from .graph_writes import GraphWrites
 from .hierarchy import HierarchyStore
-from .rows import _CHUNK, _edge, _fact_rows
+from .rows import _CHUNK, _edge, _fact_rows, _raw_fact_rows
 
 
 class GraphReads(GraphWrites, HierarchyStore):
@@ -45,6 +45,13 @@ class GraphReads(GraphWrites, HierarchyStore):
         with self._reading() as conn:
             return _fact_rows(conn, "subject_id = ? AND generation > ?", (subject_id, generation),
                               "ORDER BY source_seq, fact_id")
+
+    def fact_rows_since(self, subject_id: str, generation: int = -1
+                        ) -> list[tuple[tuple[Any, ...], tuple[str, ...]]]:
+        """``facts_since`` as (row of ``FACT_COLUMNS``, provenance), not yet decoded."""
+        with self._reading() as conn:
+            return _raw_fact_rows(conn, "subject_id = ? AND generation > ?",
+                                  (subject_id, generation), "ORDER BY source_seq, fact_id")
 
     def facts_of_sources_in(self, subject_id: str, source_ids: Sequence[str]) -> list[Fact]:
         """A subject's facts whose provenance includes one of ``source_ids`` (query seeds)."""
@@ -88,10 +95,13 @@ class GraphReads(GraphWrites, HierarchyStore):
                 "AND relation != '') WHERE n <= ?)", (subject_id, *ents, int(limit)),
                 "ORDER BY entity, valid_from DESC, source_seq DESC, fact_id")
 
-    def edges_since(self, subject_id: str, generation: int = -1) -> list[Edge]:
+    def edges_since(self, subject_id: str, generation: int = -1,
+                    types: Sequence[str] | None = None) -> list[Edge]:
+        kinds = list(dict.fromkeys(types)) if types is not None else []
+        only = f"AND type IN ({','.join('?' * len(kinds))}) " if types is not None else ""
         return [_edge(r) for r in self.query(  # type: ignore[attr-defined]
             f"SELECT {EDGE_COLUMNS} FROM edges WHERE subject_id = ? AND generation > ? "
-            "ORDER BY edge_id", (subject_id, generation))]
+            f"{only}ORDER BY edge_id", (subject_id, generation, *kinds))]
 
     def hierarchy_edges(self, subject_id: str) -> list[Edge]:
         """A subject's session chain and session → topic edges."""

@@ -49,6 +49,13 @@ def _fts_phrase(text: str) -> str:
 
 def _fact_rows(conn: sqlite3.Connection, where: str, args: Sequence[Any],
                order: str = "") -> list[Fact]:
+    return [fact_from_row(r, prov) for r, prov in _raw_fact_rows(conn, where, args, order)]
+
+
+def _raw_fact_rows(conn: sqlite3.Connection, where: str, args: Sequence[Any],
+                   order: str = "") -> list[tuple[tuple[Any, ...], tuple[str, ...]]]:
+    """Rows of ``FACT_COLUMNS`` selected by ``where``, each with its provenance, not yet
+    made into ``Fact`` objects (``facts.fact_from_row`` does that)."""
     rows = conn.execute(f"SELECT {FACT_COLUMNS} FROM facts WHERE {where} {order}", args).fetchall()
     if not rows:
         return []
@@ -61,7 +68,7 @@ def _fact_rows(conn: sqlite3.Connection, where: str, args: Sequence[Any],
                 f"SELECT fact_id, source_id FROM fact_sources WHERE fact_id IN ({marks}) "
                 "ORDER BY source_id", chunk):
             prov.setdefault(fid, []).append(sid)
-    return [fact_from_row(r, tuple(prov.get(r[0], ()))) for r in rows]
+    return [(r, tuple(prov.get(r[0], ()))) for r in rows]
 
 
 def _edge(row: Sequence[Any]) -> Edge:
