@@ -304,3 +304,23 @@ def test_a_speaker_who_names_themself_answers_who(ledger: Ledger, encoder: MiniL
     res = ask(ledger, encoder, "Who's the fire marshal on the night shift?")
     assert res.status == "answered" and res.answer == "Hassan", (res.answer, res.message)
     assert res.source_ids[:1] == ["t4"], res.source_ids
+
+
+def test_a_topic_word_many_records_share_is_not_the_thing(ledger: Ledger,
+                                                          encoder: MiniLMEncoder) -> None:
+    """A dancer talks about dance all the time: a later turn about dance in general does
+    not revise which style she likes best."""
+    history(ledger, encoder, [
+        (2, "Gina", "I love all dance, but contemporary is my favourite style, so expressive."),
+        (3, "Gina", "Dance class tonight was brutal, my legs are jelly."),
+        (4, "Gina", "We're planning a dance showcase for the studio in spring."),
+        (5, "Gina", "Dance is my stress relief and fashion fuels my creativity."),
+        (6, "Gina", "Watched a dance documentary last night, so inspiring."),
+        (7, "Gina", "Two of my students won the regional dance competition!"),
+        (8, "Gina", "A dance studio opened near the shop, might pop in."),
+        (9, "Gina", "Dance teaches you discipline, I tell the kids that a lot."),
+        (10, "Gina", "I'm passionate about dance and fashion, combining them is my thing."),
+        *CHATTER,
+    ])
+    res = ask(ledger, encoder, "What is my favourite style of dance?")
+    assert res.source_ids[:1] == ["t0"], (res.answer, res.source_ids)

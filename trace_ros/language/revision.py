@@ -223,6 +223,17 @@ def holders(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+# Closed-class words of aspect that say a state is new: "now", "instead", "no longer".
+_CHANGED = re.compile(r"\b(?:now|instead|anymore|any more|no longer|from now on|these days|"
+                      r"nowadays|switched|switching|moved|moving|changed|changing)\b", re.I)
+
+
+def marks_change(text: str) -> bool:
+    """Whether the text marks its state as new ("he's Nacho now", "we're in Kilimanjaro
+    instead"), not only as the same kind of thing said again."""
+    return bool(_CHANGED.search(text))
+
+
 @lru_cache(maxsize=65536)
 def continues(text: str) -> bool:
     """Whether the text marks a value as continuing ("still", "same as usual")."""

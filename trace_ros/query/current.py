@@ -43,6 +43,7 @@ from ..language.revision import (
     is_value_word,
     joins,
     keys,
+    marks_change,
     named,
     other_instance,
     question_terms,
@@ -59,7 +60,9 @@ from .recall import Fused
 
 POOL = 24  # ranked candidates looked at for the anchor and for later records
 ANCHORS = 3  # the anchor is the best human statement among the first few candidates
-ANCHORS_AT = 6  # for a past time, the first statement of the thing among a few more
+ANCHORS_AT = 6
+# A word in more than this share of the recalled records is the conversation's topic.
+TOPIC_SHARE = 0.25  # for a past time, the first statement of the thing among a few more
 _QUESTION = re.compile(r"\?\s*$")
 _SENTENCES = re.compile(r"(?<=[.!?])\s+")
 _WORDS = re.compile(r"[^\W_]+")
@@ -123,6 +126,11 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     # What the question asks about; a relative of the speaker named in it is the holder.
     thing = q_terms - {t for t in q_terms if t in KIN} - holders_stems(question) \
         - holders_stems(anchor.speaker)
+    # A word of the thing that many recalled records say is the conversation's topic
+    # ("dance" for a dancer), not the thing a revision restates ("the dentist").
+    said_by = [keys(records[f.seq].text) for f in pool if records[f.seq] is not None]
+    topic = frozenset(t for t in thing if sum(t in k for k in said_by) > TOPIC_SHARE * POOL)
+    thing = thing - topic
     best: tuple[int, str] | None = None
     for seq, sid in (_newer_by_edges(anchor, graph) if at is None else []):
         if seq > anchor.seq:
@@ -159,6 +167,9 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             continue  # another thing, or someone else's: another person's appointment
         if not states_value(rec.text, answer_type, anchor.text):
             continue
+        if link.startswith("close") and answer_type not in TYPED_ANSWERS \
+                and not marks_change(rec.text):
+            continue  # near in meaning but no sign that anything changed: more of the same
         best = (rec.seq, rec.source_id)
     if at is not None:
         return Chain([best[1] if best else anchor.source_id], [])
