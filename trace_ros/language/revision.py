@@ -223,7 +223,8 @@ def holders(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
-# Closed-class words of aspect that say a state is new: "now", "instead", "no longer".
+# What says a state is new: the adverbs of aspect ("now", "instead", "no longer") and
+# the plain verbs of change themselves, not the verbs of particular changes.
 _CHANGED = re.compile(r"\b(?:now|instead|anymore|any more|no longer|from now on|these days|"
                       r"nowadays|switched|switching|moved|moving|changed|changing)\b", re.I)
 
@@ -313,8 +314,8 @@ def replaces(old: str, new: str) -> bool:
     specific value of one kind (a weekday, month, number or place name) the other does
     not — one value gave way to another — and the new one does not mark the old as
     continuing. People's names are not values here: a vocative ("Thanks, Priya")
-    differs from one turn to the next. Nor is the day of a past event ("last Friday",
-    "yesterday"): two stories told on two days are not a revision."""
+    differs from one turn to the next. Nor is the day of a past event ("last Friday"):
+    two stories told on two days are not a revision."""
     if continues(new):
         return False
     before, after = state_values(old), state_values(new)
