@@ -14,7 +14,10 @@ same thing:
    a statement by the anchor's speaker (not the robot's echo, not a question) that
    joins the anchor (``revision.joins``: a sentence of it names a word of the
    question that the anchor states, the *thing*, with a new value or a vector near
-   the anchor's; or the vector alone is near), is not about
+   the anchor's; or the vector alone is near, and then, unless a time or number is
+   asked, it marks its state as new: "now", "instead"; a word that more than
+   ``TOPIC_SHARE`` of the recalled records say is the conversation's topic, "dance" for
+   a dancer, is no thing), is not about
    someone else ("my brother just started on lates", ``revision.about_another``;
    "my sister's appointment", ``same_holder``), and states a value of the kind asked
    (a time for "when").
@@ -60,9 +63,9 @@ from .recall import Fused
 
 POOL = 24  # ranked candidates looked at for the anchor and for later records
 ANCHORS = 3  # the anchor is the best human statement among the first few candidates
-ANCHORS_AT = 6
+ANCHORS_AT = 6  # for a past time, the first statement of the thing among a few more
 # A word in more than this share of the recalled records is the conversation's topic.
-TOPIC_SHARE = 0.25  # for a past time, the first statement of the thing among a few more
+TOPIC_SHARE = 0.25
 _QUESTION = re.compile(r"\?\s*$")
 _SENTENCES = re.compile(r"(?<=[.!?])\s+")
 _WORDS = re.compile(r"[^\W_]+")
