@@ -324,3 +324,18 @@ def test_a_topic_word_many_records_share_is_not_the_thing(ledger: Ledger,
     ])
     res = ask(ledger, encoder, "What is my favourite style of dance?")
     assert res.source_ids[:1] == ["t0"], (res.answer, res.source_ids)
+
+
+def test_a_new_place_instead_leads_though_the_date_stays(ledger: Ledger,
+                                                        encoder: MiniLMEncoder) -> None:
+    """"same date" keeps the date; "instead" changes the place. The robot's echo of the
+    new place ranks well; the person's words it repeats lead."""
+    history(ledger, encoder, [
+        (6, "Ola", "The team offsite is booked: Thursday 12 March at Lakeside Lodge."),
+        (6, "robot", "Offsite: Thursday 12 March, Lakeside Lodge."),
+        *CHATTER,
+        (9, "Ola", "Lakeside double-booked us, ugh. We're going to Brook Farm instead, same date."),
+        (9, "robot", "Offsite venue: Brook Farm, 12 March."),
+    ])
+    res = ask(ledger, encoder, "Where is the team offsite?")
+    assert res.source_ids[:1] == ["t5"], (res.answer, res.source_ids)

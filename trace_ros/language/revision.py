@@ -286,11 +286,13 @@ def joins(later: str, thing: frozenset[str], cos: float, same_speaker: bool = Tr
     either states a value the anchor did not or belongs to a record whose vector is
     ``NEAR`` the anchor's; or the whole record is that near. Only the anchor's speaker
     revises it, and a record that marks a value as carrying on without naming the thing
-    restates another ("quiz night's still …"). Which of two such records is current is
+    restates another ("quiz night's still …"), unless it also marks a change ("We're
+    going to Brook Farm instead, same date"). Which of two such records is current is
     the ledger's order; whether it states a value at all is ``states_value``'s to say.
     ``typed``: the question asks a time, date or number, so any value of those counts
     ("half two" for "at ten"), not only the specific ones of ``values_named``."""
-    if not same_speaker or (continues(later) and not keys(later) & thing):
+    if not same_speaker or (continues(later) and not marks_change(later)
+                            and not keys(later) & thing):
         return ""
     said = values if typed else values_named
     old = said(anchor)

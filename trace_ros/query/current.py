@@ -142,6 +142,12 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     recalled = {f.seq for f in pool}
     candidates = {f.seq: records[f.seq] for f in pool if f.seq > anchor.seq}
     candidates.update({seq: rec for seq, (rec, _) in close.items()})
+    for f in pool:  # the robot's echo ranks well; the person's words it repeats are
+        # the statement ("Offsite venue: Brook Farm" after "We're going to Brook Farm")
+        if f.seq > anchor.seq + 1 and not _statement(records[f.seq], robot_id):
+            said = prior(f.seq)
+            if said is not None and said.seq > anchor.seq:
+                candidates.setdefault(said.seq, said)
     if related is not None:
         # The question's words and the values the anchor names ("the 14th", "Tuesday"):
         # a few terms, so the text search stays cheap.
