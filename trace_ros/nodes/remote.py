@@ -68,7 +68,9 @@ class _Session:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.executor.shutdown()
+        # Bounded: an executor's shutdown without a timeout waits for it to be idle, and
+        # a full test run once saw this one-shot client hang past 120 s.
+        self.executor.shutdown(timeout_sec=2.0)
         self.node.destroy_node()
         self.context.try_shutdown()
 
