@@ -25,25 +25,14 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from trace_ros.bench.faults import statement
+from trace_ros.bench.faults import shared_subject_events
 from trace_ros.bench.graphcheck import snapshot_diff
-from trace_ros.capture import Event, ingest
+from trace_ros.capture import ingest
 from trace_ros.config import load_config
 from trace_ros.consolidation.project import build_projection
 from trace_ros.consolidation.worker import Consolidator
 from trace_ros.embed import MiniLMEncoder
-from trace_ros.ledger import Ledger, Scope
-
-
-def events(robots: int, turns: int, session: int) -> list[Event]:
-    """Turn n of every robot in turn, a hundredth of a second apart, one second per turn."""
-    out = []
-    for n in range(turns):
-        for r in range(robots):
-            out.append(Event("dialogue", Scope("site", f"robot_{r}", f"robot_{r}-s{n // session}"),
-                             text=statement(n * robots + r), speaker="staff",
-                             stamp=1_790_000_000.0 + n + r * 0.01, source_id=f"e-{r}-{n}"))
-    return out
+from trace_ros.ledger import Ledger
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -69,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
             return ledger.graph_snapshot()
 
         with Ledger(Path(tmp) / "b.db") as ledger:
-            ingest(ledger, events(args.robots, args.turns, args.session), cfg.capture)
+            ingest(ledger, shared_subject_events(args.robots, args.turns, args.session), cfg.capture)
             big = drain(ledger, 128)
             ledger.reset_derived()
             small = drain(ledger, args.small)

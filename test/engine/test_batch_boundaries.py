@@ -20,26 +20,13 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from graphkit import capture, consolidate  # noqa: E402
 
-from trace_ros.bench.faults import statement  # noqa: E402
-from trace_ros.capture import Event  # noqa: E402
+from trace_ros.bench.faults import shared_subject_events  # noqa: E402
 from trace_ros.config import ConsolidationConfig  # noqa: E402
 from trace_ros.consolidation.cpu import CpuExtractor  # noqa: E402
-from trace_ros.ledger import Ledger, Scope  # noqa: E402
+from trace_ros.ledger import Ledger  # noqa: E402
 
 # The default thresholds: with the hashing encoder they give the old fault at batch 7.
 TOPICS = ConsolidationConfig()
-
-
-def fleet_events(robots: int, turns: int, session: int) -> list[Event]:
-    """Turn n of every robot in turn (a hundredth of a second apart, one second per
-    turn), in ONE subject, each robot in sessions of its own of ``session`` turns."""
-    out = []
-    for n in range(turns):
-        for r in range(robots):
-            out.append(Event("dialogue", Scope("site", f"robot_{r}", f"robot_{r}-s{n // session}"),
-                             text=statement(n * robots + r), speaker="staff",
-                             stamp=1_790_000_000.0 + n + r * 0.01, source_id=f"e-{r}-{n}"))
-    return out
 
 
 def _drain(ledger: Ledger, batch: int) -> dict:
@@ -53,7 +40,7 @@ def _drain(ledger: Ledger, batch: int) -> dict:
 def fleet(tmp_path_factory: pytest.TempPathFactory):
     """4 robots × 30 turns in one subject, and the graph of one clean batch."""
     led = Ledger(tmp_path_factory.mktemp("fleet") / "memory.db")
-    capture(led, fleet_events(4, 30, 6))
+    capture(led, shared_subject_events(4, 30, 6))
     clean = _drain(led, 1000)
     yield led, clean
     led.close()

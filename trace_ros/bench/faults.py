@@ -84,6 +84,19 @@ def statement(i: int) -> str:
         i=i, **{k: v[(i // 7) % len(v)] for k, v in VALUES.items()})
 
 
+def shared_subject_events(robots: int, turns: int, session: int) -> list[Any]:
+    """Turn n of every robot in turn (a hundredth of a second apart, one second per turn),
+    in ONE subject (``site``), each robot in sessions of its own of ``session`` turns: a
+    fleet's shared subject, whose robots' sessions overlap in time."""
+    from ..capture import Event
+    from ..storage.records import Scope
+
+    return [Event("dialogue", Scope("site", f"robot_{r}", f"robot_{r}-s{n // session}"),
+                  text=statement(n * robots + r), speaker="staff",
+                  stamp=1_790_000_000.0 + n + r * 0.01, source_id=f"e-{r}-{n}")
+            for n in range(turns) for r in range(robots)]
+
+
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = ArgParser(prog="trace-ros bench faults",
                        description=__doc__.split("\n\n")[0])
