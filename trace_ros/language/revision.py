@@ -284,11 +284,12 @@ def joins(later: str, thing: frozenset[str], cos: float, same_speaker: bool = Tr
     """Why ``later`` speaks of the thing ``anchor`` states ('' when it does not): one of
     its sentences names the ``thing`` (a word of the question the anchor states too) and
     either states a value the anchor did not or belongs to a record whose vector is
-    ``NEAR`` the anchor's; or the whole record is that near. Only the anchor's speaker
-    revises it, and a record that marks a value as carrying on without naming the thing
-    restates another ("quiz night's still …"), unless it also marks a change ("We're
-    going to Brook Farm instead, same date"). Which of two such records is current is
-    the ledger's order; whether it states a value at all is ``states_value``'s to say.
+    ``NEAR`` the anchor's; or the whole record is that near and, unless ``typed``, marks
+    its state as new (``marks_change``). Only the anchor's speaker revises it, and a
+    record that marks a value as carrying on without naming the thing restates another
+    ("quiz night's still …"), unless it also marks a change ("We're going to Brook Farm
+    instead, same date"). Which of two such records is current is the ledger's order;
+    whether it states a value at all is ``states_value``'s to say.
     ``typed``: the question asks a time, date or number, so any value of those counts
     ("half two" for "at ten"), not only the specific ones of ``values_named``."""
     if not same_speaker or (continues(later) and not marks_change(later)
@@ -300,7 +301,9 @@ def joins(later: str, thing: frozenset[str], cos: float, same_speaker: bool = Tr
         shared = keys(sentence) & thing
         if shared and (cos >= NEAR or said(sentence) - old):
             return "shares " + "/".join(sorted(shared))
-    if cos >= NEAR:
+    if cos >= NEAR and (typed or marks_change(later)):
+        # Nearness alone, for a question that asks no time or number, needs a sign that
+        # the state is new: else it is more of the same ("dance is my stress relief").
         return f"close (cosine {cos:.2f})"
     return ""
 

@@ -46,7 +46,6 @@ from ..language.revision import (
     is_value_word,
     joins,
     keys,
-    marks_change,
     named,
     other_instance,
     question_terms,
@@ -176,9 +175,6 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             continue  # another thing, or someone else's: another person's appointment
         if not states_value(rec.text, answer_type, anchor.text):
             continue
-        if link.startswith("close") and answer_type not in TYPED_ANSWERS \
-                and not marks_change(rec.text):
-            continue  # near in meaning but no sign that anything changed: more of the same
         best = (rec.seq, rec.source_id)
     if at is not None:
         return Chain([best[1] if best else anchor.source_id], [])
