@@ -1,9 +1,10 @@
 """Small text helpers shared by lexical recall, the readers and the revision judgements.
 
 One stemmer end to end: SQLite's FTS5 ``porter`` tokenizer implements Martin
-Porter's reference stemmer, and nltk's ``PorterStemmer`` in
-``MARTIN_EXTENSIONS`` mode is the same algorithm, so a word the index matched
-("studied" for "study") is also a match for the reader's overlap test. Tokens
+Porter's reference stemmer, and ``porter.porter_stem`` is the same algorithm (its
+stems are nltk's ``PorterStemmer`` in ``MARTIN_EXTENSIONS`` mode, which it replaced:
+importing nltk costs seconds), so a word the index matched ("studied" for "study")
+is also a match for the reader's overlap test. Tokens
 are split as FTS5's ``unicode61`` tokenizer splits them (letters and digits;
 apostrophes and other punctuation separate tokens).
 """
@@ -13,7 +14,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from nltk.stem import PorterStemmer
+from .porter import porter_stem
 
 # Generic English function words; nothing here is derived from a benchmark.
 STOPWORDS = frozenset("""
@@ -27,7 +28,6 @@ while who whom why will with would you your yours yourself yourselves ever also 
 """.split())
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
-_STEMMER = PorterStemmer(PorterStemmer.MARTIN_EXTENSIONS)
 
 
 def tokens(text: str) -> list[str]:
@@ -47,7 +47,7 @@ SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """The Porter stem FTS5's ``porter`` tokenizer indexes ``word`` under."""
-    return _STEMMER.stem(word.lower(), to_lowercase=False)
+    return porter_stem(word.lower())
 
 
 def content_terms(text: str) -> list[str]:
