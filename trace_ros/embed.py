@@ -134,15 +134,8 @@ class OnnxMiniLMEncoder:
     def cache_path(self) -> Path:
         """Where the quantised graph for these weights lives (keyed by their content)."""
         folder = model_folder(self.config)
-        digest = hashlib.sha256(EXPORT_RECIPE.encode())
-        for name in ("config.json", "model.safetensors", "pytorch_model.bin"):
-            f = folder / name
-            if f.is_file():
-                with open(f, "rb") as fh:
-                    for block in iter(lambda: fh.read(1 << 20), b""):
-                        digest.update(block)
         root = Path(self.config.cache_dir).expanduser() if self.config.cache_dir else folder
-        name = f"minilm-int8-{digest.hexdigest()[:16]}.onnx"
+        name = f"minilm-int8-{weights_digest(folder, root / 'onnx')[:16]}.onnx"
         path = root / "onnx" / name
         if path.is_file() or _can_write(path.parent):
             return path
@@ -206,6 +199,47 @@ class OnnxMiniLMEncoder:
         pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
         return (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
+
+
+WEIGHT_FILES = ("config.json", "model.safetensors", "pytorch_model.bin")
+_DIGESTS: dict[tuple[Any, ...], str] = {}
+
+
+def weights_digest(folder: Path, memo_dir: Path) -> str:
+    """sha256 (hex) of ``EXPORT_RECIPE`` and the weight files of ``folder``: what names
+    the exported graph. Reading ~90 MB costs ~0.2 s on every load, so the digest is
+    remembered, in this process and in ``memo_dir/weights-digest.json``, under each
+    file's path, size, inode and modification and change times; a file written since
+    (any of these differs) is hashed again. The memo is best effort: a folder that
+    cannot be written only costs the hashing."""
+    files = [folder / n for n in WEIGHT_FILES if (folder / n).is_file()]
+    key = tuple((str(f.resolve()), st.st_size, st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
+                for f in files for st in (f.stat(),))
+    if key in _DIGESTS:
+        return _DIGESTS[key]
+    memo = memo_dir / "weights-digest.json"
+    stamp = json.dumps([EXPORT_RECIPE, *key])
+    try:
+        saved = json.loads(memo.read_text())
+        if saved.get("key") == stamp and isinstance(saved.get("digest"), str):
+            _DIGESTS[key] = saved["digest"]
+            return saved["digest"]
+    except (OSError, ValueError, AttributeError):
+        pass
+    digest = hashlib.sha256(EXPORT_RECIPE.encode())
+    for f in files:
+        with open(f, "rb") as fh:
+            for block in iter(lambda fh=fh: fh.read(1 << 20), b""):
+                digest.update(block)
+    _DIGESTS[key] = out = digest.hexdigest()
+    try:
+        memo_dir.mkdir(parents=True, exist_ok=True)
+        tmp = memo.with_name(f".{memo.name}.{os.getpid()}")
+        tmp.write_text(json.dumps({"key": stamp, "digest": out}))
+        os.replace(tmp, memo)
+    except OSError:
+        pass
+    return out
 
 
 def _max_seq_length(folder: Path) -> int:
