@@ -75,13 +75,3 @@ def test_measure_follows_the_paper() -> None:
 def test_text_stem_lowercases_first() -> None:
     assert stem("Studied") == stem("studies") == "studi"
 
-
-def test_the_query_path_does_not_import_nltk() -> None:
-    import subprocess
-    import sys
-
-    code = ("import sys, trace_ros.language.text, trace_ros.query.answer; "
-            "print('nltk' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True)
-    assert out.stdout.strip() == "False"

@@ -14,15 +14,17 @@ import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from functools import cached_property
 from pathlib import Path
-from typing import Any, Self
-
-from sqlite_utils import Database
+from typing import TYPE_CHECKING, Any, Self
 
 from ...errors import LedgerError
 from ..settings import LedgerConfig
 from .files import file_lock, preflight
 from .migrations import MIGRATIONS
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
 
 
 class SqliteBase:
@@ -55,7 +57,6 @@ class SqliteBase:
         # Deleted content is overwritten, not left in free pages (forget must forget).
         self.conn.execute("PRAGMA secure_delete = ON")
         self.conn.execute("PRAGMA foreign_keys = ON")
-        self.db = Database(self.conn)
         # Three nodes may open a fresh file at once: a file lock makes exactly
         # one of them check and migrate it, with a deadline.
         lock_path = self.path.with_name(self.path.name + ".migrate.lock")
@@ -67,7 +68,7 @@ class SqliteBase:
             self.conn.execute(f"PRAGMA synchronous = {self.config.synchronous.upper()}")
             # Records a pre-split ledger's migrations in schema_version, then applies
             # what is pending (writes nothing when the file is up to date).
-            MIGRATIONS.apply(self.db)
+            MIGRATIONS.apply(self.conn)
 
     def _refuse_foreign(self) -> None:
         """Raise ``LedgerError`` for another program's database or a newer ledger."""
@@ -83,6 +84,15 @@ class SqliteBase:
         if unknown:
             raise LedgerError(f"{self.path}: written by a newer trace_ros (schema "
                               f"{', '.join(unknown)}); upgrade trace_ros to use it")
+
+    @cached_property
+    def db(self) -> Database:
+        """The connection as a ``sqlite_utils.Database``, made on first use: importing
+        sqlite_utils costs ~0.15 s, which a ``trace-ros query`` (that never uses it)
+        should not pay."""
+        from sqlite_utils import Database
+
+        return Database(self.conn)
 
     def close(self) -> None:
         with self._lock:

@@ -12,8 +12,6 @@ import threading
 from pathlib import Path
 from urllib.parse import quote
 
-from sqlite_utils import Database
-
 from ...errors import TraceError
 from ..settings import LedgerConfig
 from .ledger import Ledger
@@ -35,9 +33,8 @@ class ReadOnlyLedger(Ledger):
             check_same_thread=False)
         self.conn.execute(f"PRAGMA busy_timeout = {int(self.config.busy_timeout_ms)}")
         self.conn.execute("PRAGMA query_only = ON")
-        self.db = Database(self.conn)
         try:
-            pending = [m for m in MIGRATIONS.pending(self.db) if not m.readers_unaffected]
+            pending = [m for m in MIGRATIONS.pending(self.conn) if not m.readers_unaffected]
         except sqlite3.Error as exc:
             self.conn.close()
             raise TraceError(f"{self.path}: not a trace_ros ledger ({exc})") from exc
