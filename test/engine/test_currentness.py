@@ -339,3 +339,37 @@ def test_a_new_place_instead_leads_though_the_date_stays(ledger: Ledger,
     ])
     res = ask(ledger, encoder, "Where is the team offsite?")
     assert res.source_ids[:1] == ["t5"], (res.answer, res.source_ids)
+
+
+def test_a_relatives_new_number_is_not_mine(ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """A record led by a relative ("Mum's changed hers too") is their state, not the
+    asker's, though it is later and states a value of the kind asked."""
+    history(ledger, encoder, [
+        (6, "Ali", "If my mum rings the house, she might ask for my mobile. It's 07700 900318."),
+        (6, "robot", "Your mobile, 07700 900318, saved."),
+        *CHATTER,
+        (9, "Ali", "Lost my phone on the train. New SIM and a new number: 07700 900562."),
+        (9, "robot", "New mobile, 07700 900562."),
+        (10, "Ali", "Mum's changed hers too, out of sympathy, apparently. 07700 900129 now."),
+        (10, "robot", "Mum's new number is 07700 900129, saved."),
+    ])
+    res = ask(ledger, encoder, "What's my mobile number?")
+    assert res.status == "answered" and "900562" in res.answer, (res.answer, res.source_ids)
+    assert res.source_ids[0] == "t5"
+
+
+def test_the_coming_weekday_asks_the_plan_as_it_stands(ledger: Ledger,
+                                                       encoder: MiniLMEncoder) -> None:
+    """Asked on Friday 10 October, "for Saturday" is the 11th: every statement about it was
+    said before that day, and the latest holds."""
+    history(ledger, encoder, [
+        (6, "Mila", "Six housekeepers on for Saturday. That's all I could get."),
+        *CHATTER,
+        (9, "Mila", "Good news, two agency girls said yes for Saturday, so I've got eight now."),
+        (9, "robot", "Okay."),
+    ])
+    with QueryEngine(ledger, encoder, audit=False) as eng:
+        res = eng.ask(QueryRequest(Scope(HOME), "How many housekeepers are on for Saturday?"),
+                      now=ts(10, 12))
+    assert res.status == "answered" and "eight" in res.answer.lower(), (res.answer, res.message)
+    assert res.source_ids[0] == "t4"

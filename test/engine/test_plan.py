@@ -73,6 +73,18 @@ def test_relative_times_follow_the_reference_time() -> None:
     assert a is not None and b is not None and b[0] - a[0] == 14 * 86400
 
 
+def test_a_single_weekday_asked_in_the_present_is_the_coming_one() -> None:
+    """Asked on Friday 9 June, "on for Saturday" is the plan for Saturday 10 June as it
+    stands now: no window of time said (nothing is said on a day still ahead), current.
+    A past question, or a weekly slot, keeps the window it names."""
+    ahead = plan_question("How many housekeepers are on for Saturday?", JUNE_9_2023)
+    assert ahead.window is None and ahead.current and ahead.time_text == "Saturday"
+    past = plan_question("What did Caroline do on Saturday?", JUNE_9_2023)
+    assert past.window == (day(2023, 6, 3), day(2023, 6, 4)) and not past.current
+    for weekly in ("What time is rhyme time on Wednesdays?", "Who's doing the Thursday school run?"):
+        assert plan_question(weekly, JUNE_9_2023).window is not None, weekly
+
+
 @pytest.mark.parametrize(
     ("question", "answer_type", "focus"),
     [

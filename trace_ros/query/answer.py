@@ -117,7 +117,7 @@ class QueryEngine:
         now = time.time() if now is None else now
         timings: dict[str, float] = {}
         t0 = time.perf_counter()
-        plan = self.plan(req)
+        plan = self.plan(req, now)
         timings["plan"] = _ms(t0)
         # Generation fencing: everything read from the ledger for this question comes
         # from one committed consolidation batch, even while another process commits.
@@ -173,9 +173,11 @@ class QueryEngine:
             if value is not None and not (math.isfinite(value) and value >= 0):
                 raise ValidationError(name, f"must be a finite, non-negative time, got {value}")
 
-    def plan(self, req: QueryRequest) -> Plan:
-        """Relative times in the question resolve against the view's time (default now)."""
-        return plan_question(req.question, reference_time=req.as_of_valid)
+    def plan(self, req: QueryRequest, now: float | None = None) -> Plan:
+        """Relative times in the question resolve against the view's time, else the time
+        it is asked (the caller's clock: "on Saturday" is the Saturday of that week)."""
+        return plan_question(req.question, reference_time=req.as_of_valid
+                             if req.as_of_valid is not None else now)
 
     def recall(self, req: QueryRequest, timings: dict[str, float]) -> Recalled:
         """Every enabled finding route within the scope; per-route timings."""

@@ -21,7 +21,7 @@ import time as _time
 from dataclasses import asdict, dataclass
 
 from ..language.text import stem
-from ..language.timeanchor import find_candidates, resolve_expression
+from ..language.timeanchor import WEEKDAYS, find_candidates, forward_at, resolve_expression
 
 OPERATIONS = ("fact", "count", "list", "temporal_lookup", "temporal_arithmetic",
               "current_state", "history")
@@ -185,14 +185,36 @@ def named_time(question: str, reference_time: float) -> tuple[str, tuple[float, 
     """The time ``question`` names: (phrase, window, as_of); empty phrase when none."""
     for m in find_candidates(question):
         expr = m.group(0).strip()
-        when = resolve_expression(expr, reference_time, False)
+        ahead = _one_day(question, m) and forward_at(question, m.start())
+        when = resolve_expression(expr, reference_time, ahead)
         if when is None:
             continue
         window = period_window(when, _granularity(expr))
         if _BEFORE.search(question[: m.start()]):
             return expr, None, window[0]
+        if ahead and window[1] > reference_time:
+            # "How many are on for Saturday?" asked on a Friday: the plan for the coming
+            # Saturday as it stands now, said before that day; the day is part of the thing.
+            return expr, None, None
         return expr, window, None
     return "", None, None
+
+
+_WEEKDAY = re.compile(rf"(?:{'|'.join(WEEKDAYS)})", re.I)
+_DAY_BEFORE = re.compile(r"\b(?:on|for|this|next|by|until|till)\s+$", re.I)
+
+
+def _one_day(question: str, m: re.Match[str]) -> bool:
+    """A single weekday the question names as a time ("on for Saturday", "on Friday"):
+    which one the grammar decides. Not a weekly slot ("on Wednesdays", "the Thursday
+    school run")."""
+    expr = m.group(0).strip()
+    start = m.start() + m.group(0).index(expr)
+    tail = question[start:]
+    day = _WEEKDAY.match(tail)
+    return day is not None and day.end() == len(expr) \
+        and not tail[day.end():day.end() + 1].isalpha() \
+        and bool(_DAY_BEFORE.search(question[:start]))
 
 
 def plan_question(question: str, reference_time: float | None = None) -> Plan:
@@ -207,7 +229,8 @@ def plan_question(question: str, reference_time: float | None = None) -> Plan:
     past_view = bool(_PAST_VIEW.search(question))
     if past_view and not time_text:
         time_text = _PAST_VIEW.search(question).group(0)  # type: ignore[union-attr]
-    current = explicit_now or not (time_text or past_view or operation == "history")
+    current = explicit_now or not ((time_text and (window or as_of)) or past_view
+                                   or operation == "history")
     answer_type = _answer_type(question, operation)
     focus = _focus(question)
     if operation == "fact" and ((focus and _plural(focus)) or _EXPERIENTIAL.search(question)):

@@ -52,7 +52,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from ..config import ReaderConfig
 from ..errors import ModelUnavailableError
-from ..language.revision import about_another, holders
+from ..language.revision import KIN, about_another, holders
 from ..language.text import SENTENCE, STOPWORDS, stem, stems, words
 from ..language.text import sentences as split_sentences
 from ..language.timeanchor import years_before
@@ -399,8 +399,8 @@ def _someone_else(text: str, asked: set[str], known: set[str]) -> bool:
     if not m:
         return False
     name = m.group(1).lower()
-    if name not in known or stem(name) in asked:
-        return False
+    if (name not in known and name not in KIN) or stem(name) in asked:
+        return False  # "Mum's changed hers too": a relative leads it as well as a name
     rest = text[m.end():]
     return not _FIRST_PERSON.search(rest)
 
@@ -826,10 +826,13 @@ class ExtractiveReader:
             if focus and focus not in proper and (
                     ask.kind in ("name", "quantity", "count")
                     or ask.kind == "ident" and focus != "number") \
-                    and focus not in beside:
-                continue  # talks about the topic, never about the thing asked
-            if mine and _someone_else(rec.text, proper | q_stems, known):
-                continue  # "Rhys is on call this week" does not say when I am
+                    and focus not in beside \
+                    and not (current and ask.kind in ("count", "name")):
+                continue  # talks about the topic, never about the thing asked (the graph
+                # stage's current record revises one that does: "so I've got eight now")
+            if (mine or proper and ask.kind != "person") \
+                    and _someone_else(rec.text, proper | q_stems, known):
+                continue  # "Rhys is on call this week" does not say when I am (or Luca is)
             focus_turns = [r.text for r in (before, after) if r and focus in stems(r.text)]
             value = self._value(ask, question, plan, s, q_stems | proper, known,
                                 focus in stems(rec.text), focus_turns)

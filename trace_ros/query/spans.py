@@ -759,11 +759,14 @@ def asked(question: str, plan: Plan) -> Asked:
         if word in _AUX_WORDS or word in ("money", "cash") or word.endswith("ing"):
             return Asked("money")
         return Asked("quantity", word)
-    m = re.match(r"^how many ((?:[\w'-]+ ){1,3}?)(?:is|are|am|do|does)\b", q)
+    m = re.match(r"^how many ((?:[\w'-]+ ){1,5}?)(?:is|are|am|do|does|can|could|will|would|"
+                 r"should)\b", q)
     if m and plan.current:
-        # "How many kids are coming?": the number stated now, of what it counts. "How
-        # many pets has she adopted?" counts occasions, as the plan says.
-        return Asked("count", re.split(r"[\s-]+", m.group(1).strip())[-1])
+        # "How many kids are coming?": the number stated now, of what it counts ("cubic
+        # metres of concrete": the measure). "How many pets has she adopted?" counts
+        # occasions, as the plan says.
+        counted = m.group(1).strip().split(" of ")[0]
+        return Asked("count", re.split(r"[\s-]+", counted)[-1])
     # "What's the name of X?", "What is X's name?", "What's X called?"
     m = re.match(rf"^what(?:'s| is| was| are) (?:the |his |her |their |its |my |your |our )?"
                  rf"(?:first |last |full |real )?(?:sur|nick)?name of (.+?){_PREP_END}", q)
