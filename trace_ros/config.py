@@ -44,6 +44,10 @@ class EmbedConfig:
     cache_dir: str = "~/.cache/trace_ros"
     # CPU threads for encoding (0 = the library's default). One avoids oversubscription.
     threads: int = 1
+    # onnx: texts of one large batch (consolidation) encoded side by side, each worker with
+    # its own session of ``threads`` threads; every text is still run alone, so its vector is
+    # the one it gets on its own. 0 = the CPUs this process may use, at most 4; 1 = serial.
+    workers: int = 0
 
 
 @dataclass

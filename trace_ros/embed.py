@@ -12,6 +12,8 @@ Two backends (``embed.backend``):
   in numpy. A question embeds
   in a few milliseconds instead of tens (BUILD-NOTES). Its vectors are recorded
   under ``<model_name>-int8`` since they differ slightly from the fp32 ones.
+  A large batch (consolidation's) is spread over ``embed.workers`` threads, each
+  with its own session, still one text per run: the same vectors, sooner.
 - ``torch``: sentence-transformers, as the weights were trained.
 
 Nothing is downloaded: the export reads the local weights only.
@@ -25,6 +27,7 @@ import json
 import os
 import threading
 import warnings
+from concurrent.futures import ThreadPoolExecutor, wait
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -35,6 +38,11 @@ from .errors import ModelUnavailableError
 
 # Bump when the export or quantisation recipe changes (old cache files are ignored).
 EXPORT_RECIPE = "minilm-onnx-int8-pc-v1"
+# Fewer distinct texts than this are encoded on the caller's thread: a question, or the
+# query path's few value words, never waits for the worker sessions to be made.
+PARALLEL_MIN_TEXTS = 16
+# ``embed.workers: 0`` takes the CPUs this process may use, at most this many.
+AUTO_WORKERS_MAX = 4
 
 
 class Encoder(Protocol):
@@ -47,6 +55,19 @@ class Encoder(Protocol):
 def source_text(speaker: str, text: str) -> str:
     """What is embedded for a source: "speaker: text" (speaker omitted when empty)."""
     return f"{speaker}: {text}" if speaker else text
+
+
+def encode_workers(config: EmbedConfig) -> int:
+    """How many texts of a large batch run side by side: ``embed.workers``, or for 0
+    the CPUs this process may use divided by the threads of one session, 1 to
+    ``AUTO_WORKERS_MAX``."""
+    if config.workers > 0:
+        return config.workers
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        cpus = os.cpu_count() or 1
+    return max(1, min(AUTO_WORKERS_MAX, cpus // max(1, config.threads)))
 
 
 def model_folder(config: EmbedConfig) -> Path:
@@ -126,7 +147,12 @@ class OnnxMiniLMEncoder:
     def __init__(self, config: EmbedConfig | None = None) -> None:
         self.config = config or EmbedConfig()
         self.name = f"{self.config.model_name}-int8"
+        self.workers = encode_workers(self.config)
         self._session: Any = None
+        # One session per worker of the parallel path (the first is ``_session``), made
+        # on the first large batch; the pool's threads run them. Used under ``_lock``.
+        self._sessions: list[Any] = []
+        self._pool: ThreadPoolExecutor | None = None
         self._tokenizer: Any = None
         self._inputs: set[str] = set()
         self._lock = threading.Lock()
@@ -153,37 +179,77 @@ class OnnxMiniLMEncoder:
             path = self.cache_path()
             if not path.is_file():
                 export_int8(folder, path)
-            import onnxruntime as ort
             from tokenizers import Tokenizer
 
-            opts = ort.SessionOptions()
-            opts.intra_op_num_threads = max(1, self.config.threads)
-            opts.inter_op_num_threads = 1
-            opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-            self._session = ort.InferenceSession(str(path), opts,
-                                                 providers=["CPUExecutionProvider"])
+            self._session = self._new_session(path)
             self._inputs = {i.name for i in self._session.get_inputs()}
             tok = Tokenizer.from_file(str(folder / "tokenizer.json"))
             tok.no_padding()
             tok.enable_truncation(max_length=_max_seq_length(folder))
             self._tokenizer = tok
 
+    def _new_session(self, path: Path) -> Any:
+        import onnxruntime as ort
+
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = max(1, self.config.threads)
+        opts.inter_op_num_threads = 1
+        opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+
     def encode(self, texts: list[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         self.load()
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        # A text met twice is run once (its vector depends on nothing else).
+        distinct = list(dict.fromkeys(texts))
         with self._lock:
             # One text per run, unpadded: dynamic int8 quantisation scales activations
             # per tensor, so a padded batch would make a text's vector depend on its
             # batch companions (cosine down to ~0.96 for a short text beside long
             # ones). Alone, every text gets the vector a question gets; on one CPU
             # thread this costs ~20 % of batch throughput.
-            for i, enc in enumerate(self._tokenizer.encode_batch(list(texts))):
-                out[i] = self._run([enc])[0]
+            encodings = self._tokenizer.encode_batch(distinct)
+            if self.workers > 1 and len(distinct) >= PARALLEL_MIN_TEXTS:
+                vectors = self._run_parallel(encodings)
+            else:
+                vectors = np.zeros((len(distinct), self.dim), dtype=np.float32)
+                for i, enc in enumerate(encodings):
+                    vectors[i] = self._run([enc])[0]
+        if len(distinct) == len(texts):
+            return vectors
+        row = {t: i for i, t in enumerate(distinct)}
+        return vectors[[row[t] for t in texts]]
+
+    def _run_parallel(self, encodings: list[Any]) -> np.ndarray:
+        """Every encoding run alone, on ``workers`` sessions side by side (onnxruntime
+        lets go of the GIL while it runs); the longest first, so no worker is left with
+        a long text at the end. Called under ``_lock``: worker ``w`` alone uses
+        session ``w``."""
+        if self._pool is None:
+            path = self.cache_path()
+            self._sessions = [self._session,
+                              *(self._new_session(path) for _ in range(self.workers - 1))]
+            self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="minilm")
+        out = np.zeros((len(encodings), self.dim), dtype=np.float32)
+        order = iter(sorted(range(len(encodings)), key=lambda i: -len(encodings[i].ids)))
+        take = threading.Lock()
+
+        def work(session: Any) -> None:
+            while True:
+                with take:
+                    i = next(order, None)
+                if i is None:
+                    return
+                out[i] = self._run([encodings[i]], session)[0]
+
+        running = [self._pool.submit(work, s) for s in self._sessions]
+        wait(running)  # all of them, so no session is still busy when the lock is let go
+        for done in running:
+            done.result()  # re-raises a worker's error
         return out
 
-    def _run(self, encodings: list[Any]) -> np.ndarray:
+    def _run(self, encodings: list[Any], session: Any = None) -> np.ndarray:
         width = max(len(e.ids) for e in encodings)
         ids = np.zeros((len(encodings), width), dtype=np.int64)
         mask = np.zeros_like(ids)
@@ -194,7 +260,8 @@ class OnnxMiniLMEncoder:
             mask[row, :n] = enc.attention_mask
             types[row, :n] = enc.type_ids
         feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
-        hidden = self._session.run(None, {k: v for k, v in feeds.items() if k in self._inputs})[0]
+        session = session if session is not None else self._session
+        hidden = session.run(None, {k: v for k, v in feeds.items() if k in self._inputs})[0]
         weights = mask[:, :, None].astype(np.float32)
         pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)

