@@ -266,6 +266,10 @@ def _ask_ros(args: argparse.Namespace, cfg: MemoryConfig) -> tuple[dict[str, Any
     record, why = _announced(args, cfg)
     if record is None and args.via == "auto":
         return None, why
+    if record is not None and record.socket and args.via == "auto":
+        out, why, sent = _ask_socket(args, record)
+        if out is not None or sent:
+            return out, why
     try:
         remote = _remote()
     except ImportError as exc:  # no ROS 2 wheels in this environment
@@ -280,6 +284,21 @@ def _ask_ros(args: argparse.Namespace, cfg: MemoryConfig) -> tuple[dict[str, Any
 
     return remote.ask(ledger_identity(cfg.ledger_url), args.namespace or "", args.subject,
                       question, discover_s=args.wait, **_question_fields(args))
+
+
+def _ask_socket(args: argparse.Namespace, record: Any) -> tuple[dict[str, Any] | None, str,
+                                                                 bool]:
+    """Ask the node of ``record`` on its Unix socket (``trace_ros.nodeask``: no rclpy, no
+    DDS); (result, '', True) or (None, why, whether the question reached it)."""
+    from .nodeask import ask
+
+    fields = {"subject": args.subject, "question": " ".join(args.question),
+              "robot": args.robot, "session": args.session, "as_of_valid": args.as_of_valid,
+              "as_of_known": args.as_of_known, "token_budget": args.budget}
+    out, why, sent = ask(record.socket, fields, connect_s=max(0.1, min(1.0, args.wait)))
+    if out is not None:
+        out["path"] = f"node ({record.service}, unix socket)"
+    return out, why, sent
 
 
 def cmd_query(args: argparse.Namespace) -> int:
@@ -502,8 +521,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="one JSON object on the last line")
     p.add_argument("--via", choices=("auto", "ros", "local"), default="auto",
                    help="auto (default): ask the live query node whose presence record says "
-                        "it serves this ledger, else answer here at once; ros: only a query "
-                        "node (its record, else one found over DDS); local: only here")
+                        "it serves this ledger (on its Unix socket, else over ROS), else "
+                        "answer here at once; ros: only a query node over ROS (its record, "
+                        "else one found over DDS); local: only here")
     p.add_argument("--namespace", default=None,
                    help="only a query node in this namespace (default: any for auto; "
                         "the root for --via ros without a presence record)")

@@ -83,6 +83,9 @@ class Presence:
     started_at: float  # wall clock, seconds
     beat_at: float  # wall clock of the last heartbeat
     schema: int = SCHEMA
+    # The node's Unix socket on its host (trace_ros.nodeask), "" for none: a command of
+    # this host asks there first. Older records and readers simply lack or skip it.
+    socket: str = ""
 
     def age_s(self, now: float) -> float:
         return max(0.0, now - self.beat_at)
@@ -146,7 +149,16 @@ def live_nodes(url: LedgerURL, now: float | None = None) -> list[Presence]:
                 and _process_start(record.pid) is None:
             with contextlib.suppress(OSError):
                 path.unlink()  # a node that died without removing its record
+            if record.socket and Path(record.socket) == _socket_path(path):
+                with contextlib.suppress(OSError):
+                    Path(record.socket).unlink()  # and its socket file
     return sorted(out, key=lambda r: -r.beat_at)
+
+
+def _socket_path(record_path: Path) -> Path:
+    from .nodeask import socket_path_for
+
+    return socket_path_for(record_path)
 
 
 class Announcer:
@@ -169,6 +181,14 @@ class Announcer:
         safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", node.strip("/")) or "node"
         self.path = self.folder / f"{self.record.host}.{pid}.{safe}.json"
         self.announced = False
+
+    def socket_path(self) -> Path:
+        """Where this node's Unix socket goes (``nodeask.socket_path_for``)."""
+        return _socket_path(self.path)
+
+    def offer_socket(self, path: Path) -> None:
+        """Name the node's Unix socket in the record (from the next write on)."""
+        self.record = replace(self.record, socket=str(path))
 
     def announce(self) -> Path:
         """Write the record; its path."""

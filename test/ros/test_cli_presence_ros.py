@@ -1,9 +1,11 @@
-"""`trace-ros query` and a real query node over DDS: found through its presence record, the
-same answer as the command's own, and the record gone when the node stops."""
+"""`trace-ros query` and a real query node: found through its presence record, asked on its
+Unix socket (default) or over DDS (--via ros), the same answer both ways as the command's
+own, and the record and socket gone when the node stops."""
 
 from __future__ import annotations
 
 import json
+import stat
 import subprocess
 import sys
 import time
@@ -71,21 +73,29 @@ def test_record_names_the_node_and_its_service(served: Path) -> None:
         "/query_node", "/", "/memory/query")
     assert record.domain_id == int(os.environ["ROS_DOMAIN_ID"])
     assert record.ledger == f"sqlite://{served.resolve()}"
+    socket_file = Path(record.socket)
+    assert socket_file.parent == served.with_name(served.name + ".nodes")
+    assert stat.S_ISSOCK(socket_file.stat().st_mode)
+    assert stat.S_IMODE(socket_file.stat().st_mode) == 0o600
 
 
 @pytest.mark.parametrize(("subject", "question"), QUESTIONS)
 def test_the_node_and_the_command_give_the_same_answer(served: Path, subject: str,
                                                        question: str) -> None:
     via_node, node_s = _cli(served, subject, question)  # the default: --via auto
-    assert via_node["path"] == "ros (/memory/query)", via_node["path"]
+    assert via_node["path"] == "node (/memory/query, unix socket)", via_node["path"]
+    via_ros, ros_s = _cli(served, subject, question, "--via", "ros")
+    assert via_ros["path"] == "ros (/memory/query)", via_ros["path"]
     local, local_s = _cli(served, subject, question, "--via", "local")
     assert local["path"] == "local (--via local)"
-    for key in ("status", "answer", "source_ids", "reader"):
-        assert via_node[key] == local[key], (key, via_node[key], local[key])
-    assert [e["source_id"] for e in via_node["evidence"]] == [
-        e["source_id"] for e in local["evidence"]]
+    for other in (via_node, via_ros):
+        for key in ("status", "answer", "source_ids", "reader"):
+            assert other[key] == local[key], (key, other[key], local[key])
+        assert [e["source_id"] for e in other["evidence"]] == [
+            e["source_id"] for e in local["evidence"]]
     assert via_node["status"] == "answered"
-    print(f"{question!r}: via the node {node_s:.2f} s, local {local_s:.2f} s")
+    print(f"{question!r}: via the node's socket {node_s:.2f} s, over ROS {ros_s:.2f} s, "
+          f"local {local_s:.2f} s")
 
 
 def test_a_stopped_node_leaves_no_record_and_the_command_answers_here(
@@ -93,6 +103,7 @@ def test_a_stopped_node_leaves_no_record_and_the_command_answers_here(
     module_nodes.stop()  # SIGINT: deactivate withdraws the record
     assert live_nodes(sqlite_url(served)) == []
     assert not any(served.with_name(served.name + ".nodes").glob("*.json"))
+    assert not any(served.with_name(served.name + ".nodes").glob("*.sock"))
     out, _ = _cli(served, "alice", "Where do I keep my passport?")
     assert out["path"] == "local (no query node serves this ledger)"
     assert out["status"] == "answered" and "drawer" in out["answer"]

@@ -183,7 +183,8 @@ def test_forget_without_scope_or_ids_is_an_error(client: MemoryClient) -> None:
 
 
 def test_cli_query_asks_the_running_node(client: MemoryClient, module_db: Any) -> None:
-    """`trace-ros query` takes the ROS path when a query node serves that ledger."""
+    """`trace-ros query` asks the query node that serves that ledger: on its Unix socket by
+    default, over ROS with --via ros; the same answer either way."""
     import json
     import subprocess
     import sys
@@ -200,13 +201,17 @@ def test_cli_query_asks_the_running_node(client: MemoryClient, module_db: Any) -
         assert done.returncode == 0, done.stderr
         return json.loads(done.stdout.strip().splitlines()[-1]), time.monotonic() - started
 
-    via_ros, ros_s = cli()
+    via_node, node_s = cli()
+    assert via_node["path"] == "node (/memory/query, unix socket)", via_node["path"]
+    via_ros, ros_s = cli("--via", "ros")
     assert via_ros["path"].startswith("ros (/memory/query)"), via_ros["path"]
     assert via_ros["status"] == "answered" and "alice-1" in via_ros["source_ids"]
     local, local_s = cli("--via", "local")
     assert local["path"].startswith("local")
     assert (local["status"], local["answer"]) == (via_ros["status"], via_ros["answer"])
-    print(f"trace-ros query: over ROS {ros_s:.2f} s, local {local_s:.2f} s")
+    assert (via_node["status"], via_node["answer"]) == (via_ros["status"], via_ros["answer"])
+    print(f"trace-ros query: the node's socket {node_s:.2f} s, over ROS {ros_s:.2f} s, "
+          f"local {local_s:.2f} s")
     other = subprocess.run([sys.executable, "-P", "-m", "trace_ros.cli", "query", "--db",
                             str(module_db) + ".other", "--subject", "alice", "--via", "ros",
                             "hello"], env=child_env(), capture_output=True, text=True,

@@ -5,7 +5,8 @@
 Each question is one ``trace-ros query`` child process (a new interpreter, as from a
 shell), timed from spawn to exit, first with no node running (``local``: the command
 answers in its own process) and then with a query node serving the ledger (``node``: the
-command reads the node's presence record and asks it over ROS). Both runs use the default
+command reads the node's presence record and asks it on its Unix socket, or over ROS
+where it has none: ``trace_ros.nodeask``). Both runs use the default
 ``--via auto``, so they measure what the decision costs too; the path each call took is
 checked, and so is that both runs gave the same answers (status, answer, cited IDs).
 
@@ -119,8 +120,10 @@ def ask(db: Path, subject: str, question: str, env: dict[str, str],
 
 
 def run_questions(db: Path, asked: Sequence[Any], env: dict[str, str], params: str | None,
-                  path: str, label: str) -> tuple[list[float], list[dict[str, Any]]]:
-    """Wall seconds and answers of every question; each call must have taken ``path``."""
+                  path: str | tuple[str, ...], label: str
+                  ) -> tuple[list[float], list[dict[str, Any]]]:
+    """Wall seconds and answers of every question; each call's path must start with
+    ``path`` (or one of them)."""
     walls, answers = [], []
     with bar(len(asked), f"trace-ros query ({label})", "q") as b:
         for q in asked:
@@ -183,7 +186,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     procs = start_node(args.db, args.params, namespace)
     try:
-        node, node_answers = run_questions(args.db, asked, env, args.params, "ros",
+        node, node_answers = run_questions(args.db, asked, env, args.params, ("node", "ros"),
                                            "query node running")
     finally:
         bringup.stop(procs)

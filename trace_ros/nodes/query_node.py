@@ -2,13 +2,17 @@
 
 While its service is up it keeps a presence record of the ledger (``trace_ros.presence``),
 its heartbeat refreshed every ``presence_period_s``: ``trace-ros query`` reads it and asks
-this node at once instead of listening on DDS for one.
+this node at once instead of listening on DDS for one. The record also names the node's
+Unix socket (``trace_ros.nodeask``), where a command of this host asks without DDS; both
+ways are answered by the same engine, one question at a time.
 """
 
 from __future__ import annotations
 
 import sys
+import threading
 import time
+from pathlib import Path
 from typing import Any
 
 from rclpy.callback_groups import MutuallyExclusiveCallbackGroup
@@ -19,14 +23,15 @@ from trace_ros.admission import lease_file_for
 from trace_ros.config import MemoryConfig
 from trace_ros.errors import ModelUnavailableError, ValidationError
 from trace_ros.health import query_health
-from trace_ros.ledger import Ledger
+from trace_ros.ledger import Ledger, Scope
+from trace_ros.nodeask import AskServer, request_fields
 from trace_ros.nodes import convert
 from trace_ros.nodes.common import QUERY_SERVICE, clock_seconds
 from trace_ros.nodes.managed import ManagedNode, run, shared_encoder
 from trace_ros.nodes.params import NodeParam
 from trace_ros.paramspec import ParamSpec
 from trace_ros.presence import Announcer
-from trace_ros.query.answer import QueryEngine
+from trace_ros.query.answer import QueryEngine, QueryRequest
 from trace_ros.query.readers import ExtractiveReader, Reader, make_reader
 from trace_ros.srv import Query
 from trace_ros.storage import open_ledger
@@ -63,7 +68,10 @@ class QueryNode(ManagedNode):
         self.engine: QueryEngine | None = None
         self.service: Any = None
         self.presence: Announcer | None = None
+        self.socket: AskServer | None = None
         self._beat: Any = None
+        # The engine answers one question at a time, from ROS or from the socket.
+        self._asking = threading.Lock()
         self.served = 0
         self.errors = 0
         self.failures = 0
@@ -91,15 +99,33 @@ class QueryNode(ManagedNode):
             self.config.ledger_url, node=self.get_fully_qualified_name(),
             namespace=self.get_namespace(), service=self.resolve_service_name(QUERY_SERVICE),
             domain_id=self.context.get_domain_id(), period_s=period)
+        self._open_socket(self.presence.socket_path())
         try:
             self.presence.announce()
         except OSError as exc:
             self.get_logger().warning(f"no presence record ({exc}): `trace-ros query` finds "
                                       "this node only with --via ros")
             self.presence = None
+            if self.socket is not None:  # named nowhere: no one would ask there
+                self.socket.close()
+                self.socket = None
             return
         self._beat = self.create_timer(period, self._on_beat,
                                        callback_group=MutuallyExclusiveCallbackGroup())
+
+    def _open_socket(self, path: Path) -> None:
+        """Listen on ``path`` and name it in the presence record; without it (a folder
+        that cannot hold a socket) commands ask over ROS."""
+        assert self.presence is not None
+        server = AskServer(path, self._on_socket)
+        try:
+            server.start()
+        except OSError as exc:
+            self.get_logger().warning(f"no Unix socket at {path} ({exc}): `trace-ros query` "
+                                      "asks this node over ROS")
+            return
+        self.socket = server
+        self.presence.offer_socket(path)
 
     def _on_beat(self) -> None:
         if self.presence is None:
@@ -117,6 +143,9 @@ class QueryNode(ManagedNode):
         if self.presence is not None:
             self.presence.withdraw()
             self.presence = None
+        if self.socket is not None:
+            self.socket.close()
+            self.socket = None
         self.destroy_service(self.service)
         self.service = None
 
@@ -140,8 +169,9 @@ class QueryNode(ManagedNode):
         try:
             if engine is None:
                 raise RuntimeError("query_node is not configured")
-            result = engine.ask(convert.query_request_from_msg(request),
-                                now=clock_seconds(self))
+            with self._asking:
+                result = engine.ask(convert.query_request_from_msg(request),
+                                    now=clock_seconds(self))
         except ValidationError as exc:
             self.errors += 1
             response.status = Query.Response.STATUS_ERROR
@@ -157,6 +187,31 @@ class QueryNode(ManagedNode):
             response.reader = reader_name
             return response
         return convert.query_result_to_response(result, response)
+
+    def _on_socket(self, data: Any) -> dict[str, Any]:
+        """A question from the Unix socket: the ``QueryResult.to_dict()`` of the same
+        engine, or ``{"status": "error", "message"}`` as the service would answer."""
+        self.served += 1
+        engine = self.engine
+        reader_name = self.reader.name if self.reader is not None else ""
+        try:
+            if engine is None:
+                raise RuntimeError("query_node is not configured")
+            f = request_fields(data)
+            req = QueryRequest(Scope(f["subject"], f["robot"], f["session"]), f["question"],
+                               as_of_valid=f["as_of_valid"], as_of_known=f["as_of_known"],
+                               token_budget=f["token_budget"])
+            with self._asking:
+                return engine.ask(req, now=clock_seconds(self)).to_dict()
+        except ValidationError as exc:
+            self.errors += 1
+            return {"status": "error", "message": f"{exc.field}: {exc.reason}",
+                    "reader": reader_name}
+        except Exception as exc:  # noqa: BLE001 - answered as an error, never a crash
+            self.errors += 1
+            self.failures += 1
+            self.get_logger().error(f"query failed: {exc!r}")
+            return {"status": "error", "message": f"query failed: {exc}", "reader": reader_name}
 
     def diagnostics(self) -> dict[str, Any]:
         assert self.ledger is not None and self.reader is not None
