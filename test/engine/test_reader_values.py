@@ -264,3 +264,35 @@ def test_one_of_is_a_member_not_a_count() -> None:
     said = quantities("One of Alfie's mates has chickenpox, so we're at thirteen.")
     assert [p for _, p in said] == ["thirteen"]
     assert [p.lower() for _, p in quantities("Five of the kids have colds.")] == ["five"]
+
+
+def test_the_current_record_gives_the_new_label_of_the_thing() -> None:
+    """A revision says the new label without the noun ("I'm in 508 now" after "I'm in room
+    312"; "I'm going from Liverpool now" after "Flying from Manchester"): the reader
+    answers with it rather than a fragment or an abstention."""
+    room = rec(1, "And I'm in room 312, third floor, if a courier ever asks.")
+    moved = rec(2, "They've shuffled us upstairs. I'm in 508 now, fifth floor.", T0 + 5 * DAY)
+    answer, cited = read_with("Which room is my office in?",
+                              [EvidenceItem(moved, 1.0, {"graph": 1}),
+                               EvidenceItem(room, 1.0, {})])
+    assert (answer, cited) == ("room 508", ["src-2"])
+    booked = rec(3, "I've booked a week in Tenerife. Flying from Manchester on the 9th.")
+    merged = rec(4, "The Manchester flight's been merged, so I'm going from Liverpool now.",
+                 T0 + 5 * DAY)
+    answer, cited = read_with("Which airport am I flying from?",
+                              [EvidenceItem(merged, 1.0, {"graph": 1}),
+                               EvidenceItem(booked, 1.0, {})])
+    assert (answer, cited) == ("Liverpool", ["src-4"])
+    # Not marked current: no label is carried over from another record.
+    answer, _ = read_with("Which room is my office in?",
+                          [EvidenceItem(moved, 1.0, {}), EvidenceItem(room, 1.0, {})])
+    assert "508" not in answer
+
+
+def test_a_value_the_question_names_is_not_the_answer() -> None:
+    assert ident("Wifi password is now zoesmyhero1.") == "zoesmyhero1"
+    answer = read("How many Year 9 students are going on the trip?",
+                  rec(1, "Three stragglers, so Year 9 is at 61 students for the trip."))[0]
+    assert answer.split()[0] == "61", answer
+    who = rec(1, "I'm moving to the day centre, so Jess takes over as Mr Fenwick's key worker.")
+    assert read("Who is Mr Fenwick's key worker?", who)[0] == "Jess"

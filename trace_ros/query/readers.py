@@ -319,6 +319,8 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
     return bool(re.search(re.escape(out.answer) + r"\s+" + re.escape(ask.focus[:4]), cited, re.I))
 
 
+_TITLE_STEMS = frozenset({"mr", "mrs", "ms", "miss", "dr", "prof"})
+
 # The speaker names themself as the person a "who" question asks for.
 _SELF_NAMED = re.compile(r"\b(?:is|it's|that's)\s+me\b|\bI(?:'m| am)\s+(?:the|your|on)\b", re.I)
 
@@ -627,7 +629,7 @@ class ExtractiveReader:
             # "the Everest room"), where the cited record gives one.
             cited = next((i.record.text for i in pack.items
                           if i.source_id == out.cited_ids[0]), "")
-            label = labelled(ask.focus, cited, question)
+            label = labelled(ask.focus, cited, question) or self._relabel(ask, question, out, pack)
             if label and label.lower() not in out.answer.lower():
                 out.answer = label
         if ask.kind in ("what", "which") and ask.focus and not _focus_filled(ask, question, out,
@@ -636,6 +638,29 @@ class ExtractiveReader:
                                 f"no shown record says which {ask.focus} it is")
         out.cited_ids = self._own_statement(out.cited_ids[0], out.answer, question, pack)
         return out
+
+    @staticmethod
+    def _relabel(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> str:
+        """The label the graph stage's current record gives in place of the one the
+        records it revises gave: a new number where they number the thing ("I'm in 508
+        now" after "I'm in room 312": "room 508"), else the one name it says that no
+        earlier record about the question says ("so I'm going from Liverpool now" after
+        "Flying from Manchester")."""
+        cited = next((i for i in pack.items if i.source_id == out.cited_ids[0]), None)
+        if cited is None or cited.routes.get("graph") != 1 or cited.routes.get("superseded"):
+            return ""
+        rec = cited.record
+        number = ident(rec.text).split(" ")[-1]
+        if number and any(re.search(rf"\b{re.escape(ask.focus)}\s+[A-Za-z]{{0,3}}\d",
+                                    i.record.text, re.I) for i in pack.items if i is not cited):
+            return f"{ask.focus} {number}"
+        q = stems(question)
+        earlier = set().union(*(stems(i.record.text) for i in pack.items
+                                if i.record.seq < rec.seq and stems(i.record.text) & q))
+        known = capitalised_mid_sentence([i.record.text for i in pack.items])
+        new = {name for _, name in names_in(rec.text, q, known)
+               if not {stem(w) for w in words(name)} & earlier}
+        return new.pop() if len(new) == 1 else ""
 
     def _read(self, question: str, plan: Plan, pack: Pack,
               resolution: Resolution | None = None) -> ReaderOutput:
@@ -827,7 +852,7 @@ class ExtractiveReader:
                     ask.kind in ("name", "quantity", "count")
                     or ask.kind == "ident" and focus != "number") \
                     and focus not in beside \
-                    and not (current and ask.kind in ("count", "name")):
+                    and not (current and ask.kind in ("count", "name", "ident")):
                 continue  # talks about the topic, never about the thing asked (the graph
                 # stage's current record revises one that does: "so I've got eight now")
             if (mine or proper and ask.kind != "person") \
@@ -927,8 +952,11 @@ class ExtractiveReader:
         if kind in ("count", "quantity"):
             for x in ordered:
                 found = quantities(x)
-                if kind == "count":  # "how many …": a cardinal, not "the 27th"
-                    found = [f for f in found if not ordinal_value(f[1].split()[0])]
+                if kind == "count":  # "how many …": a cardinal, not "the 27th", nor a
+                    # number the question says ("How many Year 9 students …": not 9)
+                    said = set(re.findall(r"\d+", question))
+                    found = [f for f in found if not ordinal_value(f[1].split()[0])
+                             and f[1].split()[0] not in said]
                 if not found:
                     continue
                 hits = [m.start() for m in re.finditer(r"[\w'’-]+", x)
@@ -959,7 +987,9 @@ class ExtractiveReader:
                 # A name where a place preposition leads to it is a place ("on Pine").
                 found = [f for f in names_in(x, skip, known)
                          if not re.search(r"\b(?:on|at|in|to|from|into|near)\s+(?:the\s+)?$",
-                                          x[:f[0]], re.I)]
+                                          x[:f[0]], re.I)
+                         and not stems(f[1]) & skip - _TITLE_STEMS]  # not "Mr Fenwick" for
+                # "Who is Mr Fenwick's key worker?"
                 if found:
                     # The name nearest to what the question says ("Helen's away, so Brian
                     # will run me to the hospital": Brian takes her).

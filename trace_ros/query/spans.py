@@ -655,7 +655,7 @@ _QUANTITY = re.compile(rf"\b(?:\d[\d,.]*|{_NUMBER_WORD}(?:[\s-]+{_NUMBER_WORD})*
                        r"(?:[\s-]+(?!and\b|or\b|but\b)[a-z][\w'-]*){0,2}", re.I)
 # Digits that name something (a phone, a room, a desk), with the word that labels them.
 _LABEL = r"(?:(?<![\w'’-])(?!(?:is|was|are|at|on|in|it|to|the|my|its|and|or|of)\b)[A-Za-z][\w'’-]*\s+)?"
-_IDENT = re.compile(rf"{_LABEL}\b[A-Za-z]{{0,3}}\d[\d\s-]*\d\b|{_LABEL}\b[A-Za-z]{{0,3}}\d\b")
+_IDENT = re.compile(rf"{_LABEL}\b[A-Za-z]{{0,3}}\d[\d\s-]*\d\b|{_LABEL}\b[A-Za-z]*\d+\b")
 _MONTH_NAMES = {"january", "february", "march", "april", "may", "june", "july", "august",
                 "september", "october", "november", "december"}
 _WEEKDAY_NAMES = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
@@ -669,7 +669,7 @@ _NOT_NAMES = _MONTH_NAMES | _WEEKDAY_NAMES | _DISCOURSE | {
 _TITLES = {"mr", "mrs", "ms", "miss", "dr", "prof"}
 # Nouns that say what kind of value they ask for.
 _IDENT_HEADS = {"number", "numbers", "code", "pin", "extension", "postcode", "zip", "plate",
-                "registration", "reference", "id"}
+                "registration", "reference", "id", "password", "passcode"}
 _QUANTITY_HEADS = {"age", "dose", "dosage", "amount", "count", "total", "score", "size",
                    "height", "weight", "temperature", "floor", "level", "distance"}
 _MONEY_HEADS = {"price", "cost", "costs", "budget", "fee", "fees", "salary", "wage", "wages",
