@@ -65,6 +65,9 @@ def _cvc(word: str) -> bool:
 
 _Rule = tuple[str, Callable[[str], bool]]
 _Table = dict[str, _Rule]
+# id of a step table (module constants, complete before the first stem) -> its suffix
+# lengths, longest first.
+_SIZES: dict[int, tuple[int, ...]] = {}
 
 
 def _m_above(n: int) -> Callable[[str], bool]:
@@ -82,7 +85,10 @@ def _table(pairs: str, condition: Callable[[str], bool]) -> _Table:
 
 def _apply(word: str, table: _Table) -> str:
     """The step ``table`` on ``word`` (see the module docstring)."""
-    for size in sorted({len(s) for s in table}, reverse=True):
+    sizes = _SIZES.get(id(table))
+    if sizes is None:
+        sizes = _SIZES[id(table)] = tuple(sorted({len(s) for s in table}, reverse=True))
+    for size in sizes:
         if len(word) >= size and (rule := table.get(word[-size:])) is not None:
             replacement, condition = rule
             stem = word[:-size]
