@@ -176,6 +176,9 @@ def test_about_another_both_ways() -> None:
     assert revision.about_another("my neighbour's cat is orange too, Mango", none)
     assert revision.about_another("Funny, Eileen next door has just been put on ibuprofen.", none)
     assert revision.about_another("my flatmate Dev is doing keto", none)
+    # A relation named beside its person introduces them, whatever the noun ("my pal").
+    assert revision.about_another("My pal Alf is on warfarin too. Five milligrams.", none)
+    assert not revision.about_another("My pal is on warfarin too.", none)
     assert not revision.about_another("my flatmate Dev is doing keto", frozenset({"dev",
                                                                                   "flatmate"}))
     assert not revision.about_another("Carol has changed her days, so I'm to go on Thursdays.",

@@ -153,13 +153,19 @@ def about_another(text: str, named: frozenset[str]) -> bool:
     names) and has no first-person word ("I", "we", "my" before a thing rather than a
     relative): "my flatmate Dev is doing keto", "Eileen next door has just been put on
     ibuprofen gel"."""
-    ws = _WORDS_LOWER.findall(text.lower())
+    # "my pal Alf", "my manager Karen": a relation named beside its person introduces
+    # them; it is no thing of the speaker's.
+    text_owned = _INTRODUCED.sub(" ", text)
+    ws = _WORDS_LOWER.findall(text_owned.lower())
     if _FIRST_PERSON & set(w.replace("'", "") for w in ws):
         return False
     if any(w in ("my", "mine") and (i + 1 == len(ws) or ws[i + 1].split("'")[0] not in KIN)
            for i, w in enumerate(ws)):
         return False
     return bool(holders(text) - named)
+
+
+_INTRODUCED = re.compile(r"\b[Mm]y\s+[a-z]+\s+(?=[A-Z][a-z]+\b)")
 
 
 _CAPITAL = re.compile(r"\b([A-Z][a-z]{2,})\b")
