@@ -338,7 +338,9 @@ def _ask_local(args: argparse.Namespace, cfg: MemoryConfig) -> dict[str, Any]:
     # error is reported as before.
     import threading
 
-    threading.Thread(target=_preload, args=(encoder,), name="encoder-load", daemon=True).start()
+    loading = threading.Thread(target=_preload, args=(encoder,), name="encoder-load",
+                               daemon=True)
+    loading.start()
     from .ledger import Scope
     from .query.answer import QueryEngine, QueryRequest
     from .query.readers import make_reader
@@ -348,7 +350,13 @@ def _ask_local(args: argparse.Namespace, cfg: MemoryConfig) -> dict[str, Any]:
         req = QueryRequest(Scope(args.subject, args.robot, args.session), " ".join(args.question),
                            as_of_valid=args.as_of_valid, as_of_known=args.as_of_known,
                            token_budget=args.budget)
-        return engine.ask(req).to_dict()
+        out = engine.ask(req).to_dict()
+    # A question answered without its embedding (a spatial one) can end before the load:
+    # the process must not exit while onnxruntime is still making its session on that
+    # thread (its C++ runtime then aborts: "terminate called without an active
+    # exception", seen once in 20 calls under load).
+    loading.join()
+    return out
 
 
 def _preload(encoder: Any) -> None:
