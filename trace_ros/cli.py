@@ -345,18 +345,19 @@ def _ask_local(args: argparse.Namespace, cfg: MemoryConfig) -> dict[str, Any]:
     from .query.answer import QueryEngine, QueryRequest
     from .query.readers import make_reader
 
-    with _open(args, cfg) as ledger:
-        engine = QueryEngine(ledger, encoder, make_reader(cfg.reader), cfg.recall)
-        req = QueryRequest(Scope(args.subject, args.robot, args.session), " ".join(args.question),
-                           as_of_valid=args.as_of_valid, as_of_known=args.as_of_known,
-                           token_budget=args.budget)
-        out = engine.ask(req).to_dict()
-    # A question answered without its embedding (a spatial one) can end before the load:
-    # the process must not exit while onnxruntime is still making its session on that
-    # thread (its C++ runtime then aborts: "terminate called without an active
-    # exception", seen once in 20 calls under load).
-    loading.join()
-    return out
+    try:
+        with _open(args, cfg) as ledger:
+            engine = QueryEngine(ledger, encoder, make_reader(cfg.reader), cfg.recall)
+            req = QueryRequest(Scope(args.subject, args.robot, args.session),
+                               " ".join(args.question), as_of_valid=args.as_of_valid,
+                               as_of_known=args.as_of_known, token_budget=args.budget)
+            return engine.ask(req).to_dict()
+    finally:
+        # A question answered without its embedding (a spatial one), or an error, can
+        # end before the load: the process must not exit while onnxruntime is still
+        # making its session on that thread (its C++ runtime then aborts: "terminate
+        # called without an active exception", seen once in 20 calls under load).
+        loading.join()
 
 
 def _preload(encoder: Any) -> None:
