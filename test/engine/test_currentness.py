@@ -376,3 +376,21 @@ def test_the_coming_weekday_asks_the_plan_as_it_stands(ledger: Ledger,
                       now=ts(10, 12))
     assert res.status == "answered" and "eight" in res.answer.lower(), (res.answer, res.message)
     assert res.source_ids[0] == "t4"
+
+
+def test_a_turn_carrying_on_its_speakers_last_turn_revises_its_thing(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"And it's half nine now, not ten" names no training: the speaker's turn before it
+    did. The chain takes it, shows that turn beside it, and the reader answers from it."""
+    history(ledger, encoder, [
+        (6, "Ayo", "Toby's football training is at the rec ground on Saturdays, 10 o'clock."),
+        (6, "robot", "Football: rec ground, Saturdays at 10."),
+        *CHATTER,
+        (9, "Ayo", "It's getting dark and icy, so Dean's taken training indoors for the winter."),
+        (9, "robot", "Okay, indoors for the winter."),
+        (9, "Ayo", "And it's half nine now, not ten, because someone's got the hall at eleven."),
+        (9, "robot", "Got it."),
+    ])
+    res = ask(ledger, encoder, "What time does Toby's training start?")
+    assert res.status == "answered" and "half nine" in res.answer, (res.answer, res.source_ids)
+    assert res.source_ids[0] == "t7"

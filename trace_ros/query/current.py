@@ -46,11 +46,13 @@ from ..language.revision import (
     is_value_word,
     joins,
     keys,
+    marks_change,
     named,
     other_instance,
     question_terms,
     same_holder,
     states_value,
+    values,
     values_named,
 )
 from ..language.timeanchor import window_point, years_before
@@ -134,6 +136,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     topic = frozenset(t for t in thing if sum(t in k for k in said_by) > TOPIC_SHARE * POOL)
     thing = thing - topic
     best: tuple[int, str] | None = None
+    context: str | None = None  # the turn the current record carries on, shown beside it
     for seq, sid in (_newer_by_edges(anchor, graph) if at is None else []):
         if seq > anchor.seq:
             best = (seq, sid)
@@ -168,7 +171,13 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         link = joins(rec.text, thing, cos, rec.speaker == anchor.speaker
                      or bool(whose & named(rec.text) - holders_stems(rec.speaker)),
                      anchor.text, answer_type in TYPED_ANSWERS)
-        if not link or not same_holder(rec.text, asked_holders, anchor_holders, thing) \
+        # A turn that carries on its speaker's turn about the thing names no holder of
+        # its own: that turn said whose it is.
+        carried = None if link else _carries_on(rec, thing, anchor, answer_type, prior,
+                                                 robot_id)
+        if not (link or carried) \
+                or not (carried or same_holder(rec.text, asked_holders, anchor_holders,
+                                               thing)) \
                 or (others and about_another(rec.text, asked_holders | anchor_holders
                                              | _names(rec.speaker))) \
                 or other_instance(rec.text, asked_values):
@@ -176,6 +185,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         if not states_value(rec.text, answer_type, anchor.text):
             continue
         best = (rec.seq, rec.source_id)
+        context = carried.source_id if carried is not None else None
     if at is not None:
         return Chain([best[1] if best else anchor.source_id], [])
     if best is None:
@@ -189,7 +199,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         and same_holder(records[f.seq].text, asked_holders, anchor_holders, thing)]
     # Only the current record moves to the front; the older stay where the question
     # ranked them, marked superseded.
-    return Chain([best[1]], older)
+    return Chain([best[1]] + ([context] if context else []), older)
 
 
 _PRESENT = re.compile(r"\b(?:is|are|am|do|does|has|have)\b|'s\b|'re\b", re.I)
@@ -274,6 +284,29 @@ def echoes(robot_turn: SourceRecord, person_turn: SourceRecord, robot_id: str = 
         return False
     return bool(values_named(robot_turn.text) & values_named(person_turn.text)) \
         or len(keys(robot_turn.text) & keys(person_turn.text)) >= 2
+
+
+def _carries_on(rec: SourceRecord, thing: frozenset[str], anchor: SourceRecord,
+                answer_type: str, prior: Callable[[int], SourceRecord | None],
+                robot_id: str) -> SourceRecord | None:
+    """The turn whose thing ``rec`` revises, when ``rec`` names no thing itself: "It's
+    getting dark, so training's indoors now." (the robot answers) "And it's half nine now,
+    not ten." That turn is its speaker's last within two turns of the same session and
+    names the thing; ``rec`` names no one, marks a change and states a value the anchor
+    did not."""
+    if rec.speaker != anchor.speaker or not marks_change(rec.text) or named(rec.text):
+        return None
+    said = values if answer_type in TYPED_ANSWERS else values_named
+    if not said(rec.text) - said(anchor.text):
+        return None
+    turn: SourceRecord | None = rec
+    for _ in range(2):
+        turn = prior(turn.seq) if turn is not None else None
+        if turn is None or turn.seq <= anchor.seq:
+            return None
+        if turn.speaker == rec.speaker and not is_robot(turn.speaker, robot_id):
+            return turn if keys(turn.text) & thing else None
+    return None
 
 
 def _statement(rec: SourceRecord, robot_id: str) -> bool:
