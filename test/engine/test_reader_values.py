@@ -296,3 +296,15 @@ def test_a_value_the_question_names_is_not_the_answer() -> None:
     assert answer.split()[0] == "61", answer
     who = rec(1, "I'm moving to the day centre, so Jess takes over as Mr Fenwick's key worker.")
     assert read("Who is Mr Fenwick's key worker?", who)[0] == "Jess"
+
+
+def test_a_name_a_few_words_on_is_not_the_name_of_the_thing() -> None:
+    """The name given to the noun stands beside it; a name that is the subject of another
+    clause, or a place after a preposition, is not it."""
+    assert read("What's the vet's name?", rec(1, "Vet says Biscuit's getting tubby."))[0] == ""
+    assert read("What's the cottage called?",
+                rec(1, "Booked a cottage in the Peak District instead."))[0] == ""
+    assert read("What's the vet's name?",
+                rec(1, "Our vet, Dr Shah, says Biscuit's getting tubby."))[0] == "Dr Shah"
+    assert read("What's the cat called?", rec(1, "Our second cat got the name Pepper."))[0] \
+        == "Pepper"

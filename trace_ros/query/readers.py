@@ -416,6 +416,27 @@ _NAMES_ANYTHING = frozenset(stem(w) for w in (
 _GIVEN = re.compile(r"(?:\b(?:is|was|are|'s|’s)|\bname(?:'s|’s)?(?:\s+is)?)\s*$", re.I)
 
 
+# Words that may stand between a noun and the name it is given ("the vet is called Dr
+# Shah"); one other word may too ("our cat got the name Pepper"), but not a preposition
+# of place ("a cottage in the Peak District") and not before a name that is itself the
+# subject or owner of what follows ("Vet says Biscuit's getting tubby").
+_NAME_GLUE = frozenset("the a an is was are called named name his her their our my its "
+                       "s new old".split())
+_PLACE_WORDS = frozenset("in at on near to from by into onto inside outside behind".split())
+
+
+def _gives_name(text: str, spot: int, at: int, name: str) -> bool:
+    """Whether the name at offset ``at`` is the one ``text`` gives the noun at ``spot``."""
+    lo, hi = sorted((spot, at))
+    inner = [w.lower().replace("’", "'").split("'")[0]
+             for w in re.findall(r"[\w'’-]+", text[lo:hi])[1:]]
+    other = [w for w in inner if w not in _NAME_GLUE]
+    if not other:
+        return True
+    owns = re.match(r"['’]s\b", text[at + len(name):])
+    return len(other) == 1 and other[0] not in _PLACE_WORDS and not owns
+
+
 def _name_value(ask: Asked, sentences: list[str], skip: set[str], known: set[str],
                 focus_here: bool, proper: set[str], focus_turns: Sequence[str] = ()) -> str:
     """The name a record gives the thing asked about ("What's the kitten called?"): a name
@@ -442,7 +463,13 @@ def _name_value(ask: Asked, sentences: list[str], skip: set[str], known: set[str
         spots = [m.start() for m in re.finditer(r"[\w'’-]+", x) if stem(m.group(0).lower()
                  .removesuffix("'s").removesuffix("’s")) == focus]
         if spots:
-            return min(found, key=lambda f: min(abs(f[0] - p) for p in spots))[1]
+            # The name beside the noun ("our vet, Dr Shah", "Mango the cat"), not one a few
+            # words on that is the subject of something else ("Vet's off sick, so Biscuit's
+            # been moved").
+            beside = [f for f in found if any(_gives_name(x, p, f[0], f[1]) for p in spots)]
+            if beside:
+                return min(beside, key=lambda f: min(abs(f[0] - p) for p in spots))[1]
+            continue
         if focus_here:
             continue  # the record names the thing in another sentence
         # The thing is named in the turn beside it ("What's the kitten called?" - "She's
