@@ -66,3 +66,33 @@ def test_the_command_waits_for_the_encoders_load_before_it_ends(
     (encoder,) = made
     assert not encoder.encoded  # nothing waited for the load on the question's behalf
     assert encoder.finished >= 1  # the preload ended before the command did
+
+
+def test_a_query_process_ends_at_once_with_its_output_and_audit_row_kept(
+        tmp_path: Path) -> None:
+    """Run as the program, `trace-ros query` skips the interpreter's teardown: its answer,
+    its exit status and its audit row are all still there."""
+    import sqlite3
+    import subprocess
+    import sys
+
+    db = tmp_path / "m.db"
+    events = tmp_path / "events.jsonl"
+    events.write_text(json.dumps({"subject_id": "alice", "speaker": "Alice", "stamp": 1.7e9,
+                                  "text": "I keep my passport in the top drawer."}) + "\n")
+    assert main(["ingest", "--db", str(db), "--format", "jsonl", str(events)]) == 0
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-P", "-m", "trace_ros.cli", "query", *args],
+                              capture_output=True, text=True, timeout=120)
+
+    done = run("--via", "local", "--db", str(db), "--subject", "alice", "--json",
+               "Where do I keep my passport?")
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert "drawer" in out["answer"]
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT count(*) FROM audit").fetchone()[0] == 1
+    failed = run("--via", "local", "--db", str(tmp_path / "missing.db"), "--subject", "alice",
+                 "anything")
+    assert failed.returncode == 2 and failed.stderr.startswith("error:")
