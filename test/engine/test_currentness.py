@@ -394,3 +394,19 @@ def test_a_turn_carrying_on_its_speakers_last_turn_revises_its_thing(
     res = ask(ledger, encoder, "What time does Toby's training start?")
     assert res.status == "answered" and "half nine" in res.answer, (res.answer, res.source_ids)
     assert res.source_ids[0] == "t7"
+
+
+def test_before_an_event_what_was_said_by_then_answers(ledger: Ledger,
+                                                       encoder: MiniLMEncoder) -> None:
+    """"Before the leak, …": the record that tells of the leak dates it; records said
+    after that do not answer, though they name the old value too."""
+    history(ledger, encoder, [
+        (6, "Ethan", "signed the lease!! 42 Elm Street, flat 3"),
+        (6, "robot", "42 Elm Street, flat 3. Congrats."),
+        *CHATTER,
+        (9, "Ethan", "lol plot twist, flat 3 had a leak so they're giving me flat 5 instead"),
+        (9, "robot", "So it's 42 Elm Street, flat 5."),
+    ])
+    res = ask(ledger, encoder, "Before the leak, which flat was I supposed to get?")
+    assert res.status == "answered" and "3" in res.answer, (res.answer, res.source_ids)
+    assert res.source_ids[0] == "t0", res.source_ids

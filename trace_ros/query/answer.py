@@ -13,6 +13,7 @@ answer is withheld (abstained). The audit row is handed to a background writer
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import threading
 import time
@@ -132,7 +133,11 @@ class QueryEngine:
                 ranked = self.rank(req, plan, recalled, timings)
                 graph = self.graph(req, plan, recalled, ranked, timings)
                 if graph is not None and self.on("currentness"):
-                    self.currentness(req, plan, ranked, graph, recalled.generation, timings)
+                    held = self.currentness(req, plan, ranked, graph, recalled.generation,
+                                            timings)
+                    if held is not None and plan.as_of is None:
+                        # "Before the roadworks email, …": what was said by then answers.
+                        plan = dataclasses.replace(plan, as_of=held)
                 packed = self.pack(req, ranked, timings, graph, recalled)
         if spatial is not None:
             result = _spatial_result(spatial, plan, timings, t0)
@@ -314,11 +319,14 @@ class QueryEngine:
         return out
 
     def currentness(self, req: QueryRequest, plan: Plan, ranked: list[Fused],
-                    graph: GraphOutcome, generation: int, timings: dict[str, float]) -> None:
+                    graph: GraphOutcome, generation: int, timings: dict[str, float]
+                    ) -> float | None:
         """For a question about the present that the resolver left open, the latest
-        record of the thing the best match speaks of leads (``current.py``)."""
+        record of the thing the best match speaks of leads (``current.py``); for one about
+        what held at a past time, the last revision said by then. Returns that time (or
+        None): what was said after it does not answer."""
         if graph.status or req.as_of_valid is not None or req.as_of_known is not None:
-            return
+            return None
         t = time.perf_counter()
 
         def related(text: str) -> dict[int, SourceRecord]:
@@ -327,7 +335,7 @@ class QueryEngine:
 
         present = current.asks_present(req.question, plan)
         if not present and not current.may_ask_held(req.question, plan):
-            return
+            return None
         head = ranked[:current.POOL]
         # The resolver's revision, where the chain starts when there is one.
         lead = self.ledger.get_sources(graph.lead[:1]) if graph.lead else []
@@ -340,7 +348,7 @@ class QueryEngine:
             latest = max((r.source_time for r in records.values()), default=None)
             at = current.held_time(req.question, plan, related, req.scope.robot_id, latest)
             if at is None:
-                return
+                return None
         vectors = self.index.current(req.scope.subject_id) if self.index is not None else None
 
         def near(seq: int) -> dict[int, tuple[SourceRecord, float]]:
@@ -378,6 +386,7 @@ class QueryEngine:
             if said is not None and current.echoes(first, said, req.scope.robot_id):
                 graph.lead.insert(0, said.source_id)
         timings["currentness"] = _ms(t)
+        return at
 
     def prior_turn(self, seq: int, scope: Scope, generation: int) -> SourceRecord | None:
         """The turn before ``seq`` in its session, within ``scope``, or None."""

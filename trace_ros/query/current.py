@@ -229,7 +229,7 @@ def asks_present(question: str, plan: Plan) -> bool:
         and not _PAST_ASK.search(question)
 
 
-_WAS = re.compile(r"\b(?:was|were|had)\b", re.I)
+_WAS = re.compile(r"\b(?:was|were|had)\b|\bdid\b(?:\s+\w+){1,2}\s+have\b", re.I)
 _BEFORE = re.compile(r"\bbefore\s+(?P<clause>[^,?]{6,})", re.I)
 
 
