@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 # The modules the local answer (cli.cmd_query -> _ask_local) imports.
 QUERY_PATH = ("trace_ros.cli", "trace_ros.presence", "trace_ros.embed", "trace_ros.ledger",
@@ -22,3 +23,14 @@ def test_the_local_query_path_keeps_heavy_packages_off() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_ledger_connections_keep_what_sqlite_utils_set_without_importing_it(
+        tmp_path: Path) -> None:
+    from trace_ros.ledger import Ledger
+    from trace_ros.storage.sqlite.readonly import open_read_only
+
+    with Ledger(tmp_path / "m.db") as ledger:
+        assert ledger.conn.execute("PRAGMA recursive_triggers").fetchone()[0] == 1
+    with open_read_only(tmp_path / "m.db") as ledger:
+        assert ledger.conn.execute("PRAGMA recursive_triggers").fetchone()[0] == 1

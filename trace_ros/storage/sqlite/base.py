@@ -57,6 +57,9 @@ class SqliteBase:
         # Deleted content is overwritten, not left in free pages (forget must forget).
         self.conn.execute("PRAGMA secure_delete = ON")
         self.conn.execute("PRAGMA foreign_keys = ON")
+        # As sqlite_utils.Database set it on every ledger connection when it was made
+        # here (it is made on first use now: ``db``): REPLACE's deletions fire triggers.
+        self.conn.execute("PRAGMA recursive_triggers = ON")
         # Three nodes may open a fresh file at once: a file lock makes exactly
         # one of them check and migrate it, with a deadline.
         lock_path = self.path.with_name(self.path.name + ".migrate.lock")

@@ -33,6 +33,7 @@ class ReadOnlyLedger(Ledger):
             check_same_thread=False)
         self.conn.execute(f"PRAGMA busy_timeout = {int(self.config.busy_timeout_ms)}")
         self.conn.execute("PRAGMA query_only = ON")
+        self.conn.execute("PRAGMA recursive_triggers = ON")  # as base.SqliteBase
         try:
             pending = [m for m in MIGRATIONS.pending(self.conn) if not m.readers_unaffected]
         except sqlite3.Error as exc:
