@@ -98,6 +98,8 @@ def test_a_possessor_is_not_a_modifier_of_the_thing_asked() -> None:
     ("Surgery is at 9:45am.", "9:45 am"),
     ("Doors open half nine sharp.", "half nine"),
     ("She said quarter to three.", "quarter to three"),
+    ("Flight's at ten past six in the morning.", "ten past six"),
+    ("Be there at six to get a seat.", "at six"),
     ("The alarm can be six from now on.", ""),
     ("From now on the alarm can be six.", "six"),
     ("We booked a table for 6 people.", ""),
@@ -308,3 +310,10 @@ def test_a_name_a_few_words_on_is_not_the_name_of_the_thing() -> None:
                 rec(1, "Our vet, Dr Shah, says Biscuit's getting tubby."))[0] == "Dr Shah"
     assert read("What's the cat called?", rec(1, "Our second cat got the name Pepper."))[0] \
         == "Pepper"
+
+
+def test_a_relatives_thing_does_not_answer_for_mine() -> None:
+    mine = rec(1, "anniversary with Tom is July 12, two years!!")
+    sisters = rec(2, "my sister's anniversary is the 19th, we always compare gifts", T0 + DAY)
+    answer, cited = read("When's my anniversary?", mine, sisters)
+    assert "12" in answer and cited[0] == "src-1", (answer, cited)

@@ -84,6 +84,7 @@ def test_a_change_from_next_week_on_reads_its_day_from_then() -> None:
     # imperatives
     ("Call me on Sunday", "Sun 2025-10-12"),
     ("See you Friday!", "Fri 2025-10-10"),
+    ("saturday's the big day", "Sat 2025-10-11"),  # the day is what the present is said of
     # a plan verb's new time, whatever its tense
     ("I booked the haircut for Tuesday", "Tue 2025-10-14"),
     ("The appointment was moved to Monday", "Mon 2025-10-13"),

@@ -246,11 +246,16 @@ def _direction(text: str, pos: int) -> str:
     t = tense(_clause(text, pos))
     if t:
         return t
+    if _SUBJECT_IS.match(text, pos):  # "saturday's the big day": said of a day ahead
+        return "present"
     third = _THIRD_SINGULAR.search(before)
     if third and third.group(1).lower() + "s" not in _NOT_THIRD:
         return "present"
     return tense(text)
 
+
+# A time that is the subject of a present copula ("saturday's the big day").
+_SUBJECT_IS = re.compile(r"[a-z]+(?:'s|’s|\s+is)\s+(?:the|a|an|my|our|when)\b", re.I)
 
 _WORD_NUM = {"a few": "3", "a couple of": "2", "a couple": "2", "couple of": "2",
              "several": "3"}

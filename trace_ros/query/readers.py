@@ -351,6 +351,9 @@ def _possessed(question: str) -> dict[str, str]:
     return out
 
 
+_KIN_STEMS = frozenset(stem(k) for k in KIN)
+
+
 def _other_owner(owners: dict[str, str], text: str) -> bool:
     """Whether ``text`` gives a thing the question asks about to another owner and never
     names the question's ("Lily's party" for "Alfie's party", "my cousin's wedding" for
@@ -362,6 +365,8 @@ def _other_owner(owners: dict[str, str], text: str) -> bool:
         thing, owner = stem(m.group(2).lower()), stem(m.group(1).lower())
         if owners.get(thing) not in (None, owner, "i") and owners[thing] not in said:
             return True
+        if owners.get(thing) == "i" and owner in _KIN_STEMS and owner not in owners:
+            return True  # "my sister's anniversary" for "my anniversary"
     mine = {stem(w.lower()) for m in _MINE.finditer(text) for w in m.groups() if w}
     for m in _THEIRS.finditer(text):
         things = {stem(w.lower()) for w in m.groups() if w and w.lower() not in STOPWORDS}

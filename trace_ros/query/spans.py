@@ -616,7 +616,7 @@ _CLOCK = re.compile(
     rf"|(?:\bfrom\s+)?(?:{_CLOCK_POINT}|\b{_HOURS}\b)\s*(?:-|–|to|till|til|until)\s*"
     rf"(?:{_CLOCK_POINT}|\b{_HOURS}\b{_MERIDIEM}|\b{_HOURS}\b{_COUNTED}{_NOUN_AFTER})"
     rf"|{_CLOCK_POINT}"
-    rf"|\b(?:at|from|till|until|around|about|after|by)\s+{_HOURS}\b{_COUNTED}"
+    rf"|\b(?:at|from|till|until|around|about|after|by)\s+{_HOURS}\b(?!\s+(?:past|to)\s+{_HOURS}\b){_COUNTED}"
     # "the alarm can be seven.": a bare hour a copula gives, ending the clause.
     rf"|(?<=\bbe\s){_HOURS}(?=\s*(?:[.!?;,]|$))"
     rf"|(?<=\bis\s){_HOURS}(?=\s*(?:[.!?;,]|$)))", re.I)
