@@ -410,3 +410,33 @@ def test_before_an_event_what_was_said_by_then_answers(ledger: Ledger,
     res = ask(ledger, encoder, "Before the leak, which flat was I supposed to get?")
     assert res.status == "answered" and "3" in res.answer, (res.answer, res.source_ids)
     assert res.source_ids[0] == "t0", res.source_ids
+
+
+def test_another_kind_of_the_thing_is_not_it() -> None:
+    """The modifier the question puts on the thing sorts it: "the blue kettles" are not
+    "the red kettles", "my eye appointment" is not "my dentist appointment". Inner words
+    of a compound ("the back door" for "front door key") and the kind a which-question
+    asks ("which dessert flavors": "mixed berry flavors") are no other kind."""
+    kind = revision.other_kind
+    assert kind("the blue kettles are in aisle 12", "Where are the red kettles?")
+    assert kind("Okay. Spare front door key, blue tin.", "Where's the bike lock key?")
+    assert kind("My eye appointment is Tuesday.", "When is my dentist appointment?")
+    assert not kind("The red kettles are down to 150.", "Where are the red kettles?")
+    assert not kind("I've bought a key safe, on the wall by the back door.",
+                    "Where's my spare front door key?")
+    assert not kind("chocolate and mixed berry flavors", "Which dessert flavors does Nate like?")
+    assert not kind("Dean's taken training indoors.", "Where's Toby's football training?")
+    assert not kind("anything at all", "Where is it?")
+
+
+def test_the_newest_record_of_another_kind_does_not_lead(ledger: Ledger,
+                                                         encoder: MiniLMEncoder) -> None:
+    history(ledger, encoder, [
+        (6, "Irina", "The red kettles are in aisle 7, bin C."),
+        *CHATTER,
+        (9, "Irina", "We had to shuffle. The blue kettles went up to aisle 12, top shelf."),
+        (10, "Ayo", "Found eight blue kettles with smashed lids from that forklift bump."),
+    ])
+    res = ask(ledger, encoder, "Where are the red kettles?")
+    assert res.status == "answered" and "7" in res.answer, (res.answer, res.source_ids)
+    assert res.source_ids[0] == "t0"

@@ -352,6 +352,58 @@ def other_instance(text: str, asked: frozenset[str]) -> bool:
     return bool(asked) and not said & asked and bool(_kinds(said) & _kinds(asked))
 
 
+def other_kind(text: str, question: str) -> bool:
+    """Whether ``text`` speaks of another kind of the thing the question names with a
+    modifier: "the blue kettles" when "the red kettles" are asked, "the spare door key"
+    for "the bike lock key". A word of the question that ``text`` says with another
+    modifier right before it (a lower-case word the question does not say: not a name,
+    which owns rather than sorts, nor a verb form), where ``text`` never says the
+    question's modifier, is another instance of it."""
+    raw_q = _WORD.findall(question)
+    # The head of each run of such words and the word right before it ("spare front
+    # door key": key, door): the inner words of a compound are not kinds of the head. A
+    # run right after "what"/"which" is what is asked: its kind is the answer ("which
+    # dessert flavors": "mixed berry flavors").
+    runs: list[list[int]] = []  # word indices of each run of adjacent such words
+    for i, w in enumerate(raw_q):
+        if not _sorts(w):
+            continue
+        if runs and runs[-1] and runs[-1][-1] == i - 1 and "'" not in raw_q[i - 1] \
+                and "’" not in raw_q[i - 1]:
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    asked_run = [run for run in runs if run[0] > 0
+                 and raw_q[run[0] - 1].lower() in ("what", "which")]
+    pairs = [(_stem(raw_q[run[-2]].lower()), _stem(raw_q[run[-1]].lower()))
+             for run in runs if len(run) > 1 and run not in asked_run]
+    if not pairs:
+        return False
+    asked = {_stem(w.lower()) for w in raw_q}
+    said = terms(text)
+    raw = [w.split("'")[0].split("’")[0] for w in _WORD.findall(text)]
+    for before, w in zip(raw, raw[1:], strict=False):
+        mod = before.lower()
+        if not before.islower() or mod in STOPWORDS or is_value_word(mod) \
+                or _stem(mod) in asked or _VERB_FORM.search(mod):
+            continue
+        for want, head in pairs:
+            if _stem(w.lower()) == head and want not in said:
+                return True
+    return False
+
+
+_VERB_FORM = re.compile(r"\w{3}(?:ed|ing|en)$")
+
+
+def _sorts(word: str) -> bool:
+    """A lower-case content word that can name or sort a thing: not a function word,
+    question scaffolding, a value or a verb form."""
+    w = word.lower()
+    return word.islower() and w not in STOPWORDS and w not in QUESTION_SCAFFOLD \
+        and not is_value_word(w) and not _VERB_FORM.search(w)
+
+
 _WEEKDAY_STEMS = frozenset(_stem(w) for w in WEEKDAYS)
 _MONTH_STEMS = frozenset(_stem(m) for m in _MONTHS)
 _ORDINAL_STEMS = frozenset(_stem(w) for w in _ORDINALS)

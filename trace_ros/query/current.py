@@ -49,6 +49,7 @@ from ..language.revision import (
     marks_change,
     named,
     other_instance,
+    other_kind,
     question_terms,
     same_holder,
     states_value,
@@ -180,7 +181,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                                                thing)) \
                 or (others and about_another(rec.text, asked_holders | anchor_holders
                                              | _names(rec.speaker))) \
-                or other_instance(rec.text, asked_values):
+                or other_instance(rec.text, asked_values) or other_kind(rec.text, question):
             continue  # another thing, or someone else's: another person's appointment
         if not states_value(rec.text, answer_type, anchor.text):
             continue

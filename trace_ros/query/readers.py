@@ -52,7 +52,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from ..config import ReaderConfig
 from ..errors import ModelUnavailableError
-from ..language.revision import KIN, about_another, holders
+from ..language.revision import KIN, about_another, holders, other_kind
 from ..language.text import SENTENCE, STOPWORDS, stem, stems, words
 from ..language.text import sentences as split_sentences
 from ..language.timeanchor import years_before
@@ -750,8 +750,9 @@ class ExtractiveReader:
                 # Not a revision of the asker's state: someone else's ("my brother just
                 # started on the late shift" for "What shift am I on?").
                 named = holders(question)
-                live = [s for s in live if not about_another(s.item.record.text, named)] \
-                    or live
+                live = [s for s in live if not about_another(s.item.record.text, named)
+                        and not (plan.tense != "past"
+                                 and other_kind(s.item.record.text, question))] or live
             top = max(s.overlap for s in live)
             revisions = [s for s in live if s.overlap >= self.near_best * top]
             chosen = [max(revisions, key=lambda s: (s.item.record.source_time, s.item.record.seq))]
@@ -858,6 +859,8 @@ class ExtractiveReader:
         speakers = {stem(w) for i in items for w in words(i.record.speaker)}
         asking = {s.item.source_id: s.overlap for s in scored if _asks(s)}
         mine = bool(re.search(r"\b(?:i|my|me|mine|i'm|i've|i'd)\b", question.lower()))
+        # A state asked now: of several kinds of the thing, the one asked for.
+        state = plan.current and plan.tense != "past"
         found: list[tuple[_Scored, str, float]] = []
         for s in scored:
             rec = s.item.record
@@ -885,8 +888,9 @@ class ExtractiveReader:
                 # also stands when it names what an earlier record about the question
                 # named: "I finally left St. Mary's" after "I work at St. Mary's".)
                 continue
-            if _other_owner(owners, rec.text):
-                continue  # "Lily's party" does not answer for "Alfie's party"
+            if _other_owner(owners, rec.text) or state and other_kind(rec.text, question):
+                continue  # "Lily's party" does not answer for "Alfie's party", nor "the
+                # blue kettles" for "the red kettles"
             if focus and focus not in proper and (
                     ask.kind in ("name", "quantity", "count")
                     or ask.kind == "ident" and focus != "number") \

@@ -970,6 +970,8 @@ def place_phrase(sentence: str, q_stems: set[str], limit: int = 6) -> str:
     sentence = re.sub(r"\bto(?=\s+(?!(?:the|a|an|my|your|his|her|our|their|this|that)\b)[a-z])",
                       ",", sentence)
     place = _place(sentence, tokens(sentence), q_stems, limit, _WHERE_PREP)
+    if re.fullmatch(r"[\d.,]+", place):
+        return ""  # "down to 150": a figure, not a place
     if place:
         # "Casa Verde on Main": the name the place phrase locates comes with it.
         m = re.search(r"([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)\s+(?:on|in|at|by|near)\s+(?:the\s+)?"
