@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 from ...errors import LedgerError
 from ..settings import LedgerConfig
-from .files import file_lock, preflight
+from .files import closed, file_lock, opened, preflight
 from .migrations import MIGRATIONS
 
 if TYPE_CHECKING:
@@ -51,6 +51,13 @@ class SqliteBase:
         except BaseException:
             self.conn.close()
             raise
+        self._note_open()
+
+    def _note_open(self) -> None:
+        """Count this connection among the process's to its file (``files.preflight``
+        reads no header of a file this process holds open)."""
+        opened(self.path)
+        self._noted = True
 
     def _setup(self) -> None:
         self.conn.execute(f"PRAGMA busy_timeout = {int(self.config.busy_timeout_ms)}")
@@ -100,6 +107,9 @@ class SqliteBase:
     def close(self) -> None:
         with self._lock:
             self.conn.close()
+            if getattr(self, "_noted", False):
+                self._noted = False
+                closed(self.path)
 
     def __enter__(self) -> Self:
         return self

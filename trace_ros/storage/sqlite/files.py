@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,9 +21,50 @@ from ...errors import LedgerError
 SQLITE_HEADER = b"SQLite format 3\x00"
 
 
+# (device, inode) of the ledger files this process has SQLite connections to, and how
+# many: see ``preflight``. Kept by ``opened``/``closed`` (base.SqliteBase).
+_OPEN: dict[tuple[int, int], int] = {}
+_OPEN_LOCK = threading.Lock()
+
+
+def _key(path: Path) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+def opened(path: Path) -> None:
+    """Note a SQLite connection of this process to ``path``."""
+    key = _key(path)
+    if key is not None:
+        with _OPEN_LOCK:
+            _OPEN[key] = _OPEN.get(key, 0) + 1
+
+
+def closed(path: Path) -> None:
+    """Note that one of those connections is closed."""
+    key = _key(path)
+    if key is not None:
+        with _OPEN_LOCK:
+            left = _OPEN.get(key, 0) - 1
+            if left > 0:
+                _OPEN[key] = left
+            else:
+                _OPEN.pop(key, None)
+
+
 def preflight(path: Path, create: bool) -> None:
     """Raise ``LedgerError`` if ``path`` cannot hold a ledger; with ``create``, make
-    its directory. Never creates or changes the file itself."""
+    its directory. Never creates or changes the file itself.
+
+    The header is read with a file of its own only while this process has no SQLite
+    connection to the ledger: closing any descriptor of a file drops every POSIX lock
+    the process holds on it, SQLite's included, and another process's last connection
+    then takes its WAL and shared memory away under this one's (seen as "database disk
+    image is malformed" in a query node once its audit writer opened the ledger a
+    second time). A file this process has open is a ledger it has checked already."""
     if path.is_dir():
         raise LedgerError(f"{path}: is a directory, not a ledger file")
     if not path.exists():
@@ -33,7 +75,7 @@ def preflight(path: Path, create: bool) -> None:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise LedgerError(f"{path}: cannot create its directory ({exc.strerror})") from exc
-    else:
+    elif _key(path) not in _OPEN:
         try:
             with open(path, "rb") as fh:
                 head = fh.read(len(SQLITE_HEADER))

@@ -43,6 +43,7 @@ class ReadOnlyLedger(Ledger):
             self.conn.close()
             raise TraceError(f"{self.path}: ledger schema is older than this code; open it once "
                              "with `trace-ros stats --db` to migrate")
+        self._note_open()
 
     def _migrate(self) -> None:  # pragma: no cover - never called on a read-only ledger
         raise TraceError("a read-only ledger is never migrated")
