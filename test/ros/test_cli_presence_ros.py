@@ -98,6 +98,19 @@ def test_the_node_and_the_command_give_the_same_answer(served: Path, subject: st
           f"local {local_s:.2f} s")
 
 
+def test_an_invalid_question_is_the_same_error_on_the_socket_and_over_ros(served: Path) -> None:
+    from trace_ros.nodes.bringup import child_env
+
+    def cli(*extra: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-P", "-m", "trace_ros.cli", "query", "--db",
+                               str(served), "--subject", " ", *extra, "Where is it?"],
+                              env=child_env(), capture_output=True, text=True, timeout=120)
+
+    socket_way, ros_way = cli(), cli("--via", "ros")
+    assert socket_way.returncode == ros_way.returncode == 2
+    assert socket_way.stderr == ros_way.stderr and "subject" in socket_way.stderr
+
+
 def test_a_stopped_node_leaves_no_record_and_the_command_answers_here(
         served: Path, module_nodes: Any) -> None:
     module_nodes.stop()  # SIGINT: deactivate withdraws the record

@@ -12,6 +12,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,7 @@ from trace_ros.paramspec import ParamSpec
 from trace_ros.presence import Announcer
 from trace_ros.query.answer import QueryEngine, QueryRequest
 from trace_ros.query.readers import ExtractiveReader, Reader, make_reader
+from trace_ros.query.result import QueryResult
 from trace_ros.srv import Query
 from trace_ros.storage import open_ledger
 
@@ -162,56 +164,50 @@ class QueryNode(ManagedNode):
     def preferred_executor(self) -> Executor:
         return MultiThreadedExecutor(num_threads=2, context=self.context)
 
-    def _on_query(self, request: Query.Request, response: Query.Response) -> Query.Response:
+    def _ask(self, request: Callable[[], QueryRequest]) -> tuple[QueryResult | None, str, str]:
+        """The engine's answer to ``request()``, one question at a time whichever way it
+        came: (result, '', reader) or (None, the error to answer, reader)."""
         self.served += 1
         engine = self.engine
         reader_name = self.reader.name if self.reader is not None else ""
         try:
             if engine is None:
                 raise RuntimeError("query_node is not configured")
+            req = request()
             with self._asking:
-                result = engine.ask(convert.query_request_from_msg(request),
-                                    now=clock_seconds(self))
+                return engine.ask(req, now=clock_seconds(self)), "", reader_name
         except ValidationError as exc:
             self.errors += 1
-            response.status = Query.Response.STATUS_ERROR
-            response.message = convert.printable(f"{exc.field}: {exc.reason}")
-            response.reader = reader_name
-            return response
+            return None, f"{exc.field}: {exc.reason}", reader_name
         except Exception as exc:  # noqa: BLE001 - answered as an error, never a crash
             self.errors += 1
             self.failures += 1
             self.get_logger().error(f"query failed: {exc!r}")
+            return None, f"query failed: {exc}", reader_name
+
+    def _on_query(self, request: Query.Request, response: Query.Response) -> Query.Response:
+        result, error, reader_name = self._ask(lambda: convert.query_request_from_msg(request))
+        if result is None:
             response.status = Query.Response.STATUS_ERROR
-            response.message = convert.printable(f"query failed: {exc}")
+            response.message = convert.printable(error)
             response.reader = reader_name
             return response
         return convert.query_result_to_response(result, response)
 
     def _on_socket(self, data: Any) -> dict[str, Any]:
-        """A question from the Unix socket: the ``QueryResult.to_dict()`` of the same
-        engine, or ``{"status": "error", "message"}`` as the service would answer."""
-        self.served += 1
-        engine = self.engine
-        reader_name = self.reader.name if self.reader is not None else ""
-        try:
-            if engine is None:
-                raise RuntimeError("query_node is not configured")
+        """A question from the Unix socket (``trace_ros.nodeask``): the
+        ``QueryResult.to_dict()`` of the same engine, or ``{"status": "error",
+        "message"}`` as the service would answer."""
+        def request() -> QueryRequest:
             f = request_fields(data)
-            req = QueryRequest(Scope(f["subject"], f["robot"], f["session"]), f["question"],
-                               as_of_valid=f["as_of_valid"], as_of_known=f["as_of_known"],
-                               token_budget=f["token_budget"])
-            with self._asking:
-                return engine.ask(req, now=clock_seconds(self)).to_dict()
-        except ValidationError as exc:
-            self.errors += 1
-            return {"status": "error", "message": f"{exc.field}: {exc.reason}",
-                    "reader": reader_name}
-        except Exception as exc:  # noqa: BLE001 - answered as an error, never a crash
-            self.errors += 1
-            self.failures += 1
-            self.get_logger().error(f"query failed: {exc!r}")
-            return {"status": "error", "message": f"query failed: {exc}", "reader": reader_name}
+            return QueryRequest(Scope(f["subject"], f["robot"], f["session"]), f["question"],
+                                as_of_valid=f["as_of_valid"], as_of_known=f["as_of_known"],
+                                token_budget=f["token_budget"])
+
+        result, error, reader_name = self._ask(request)
+        if result is None:
+            return {"status": "error", "message": error, "reader": reader_name}
+        return result.to_dict()
 
     def diagnostics(self) -> dict[str, Any]:
         assert self.ledger is not None and self.reader is not None
