@@ -440,3 +440,20 @@ def test_the_newest_record_of_another_kind_does_not_lead(ledger: Ledger,
     res = ask(ledger, encoder, "Where are the red kettles?")
     assert res.status == "answered" and "7" in res.answer, (res.answer, res.source_ids)
     assert res.source_ids[0] == "t0"
+
+
+def test_a_sentence_led_by_another_known_name_is_theirs(ledger: Ledger,
+                                                        encoder: MiniLMEncoder) -> None:
+    """"Marco stays with the Gibsons" opens with a name the conversation writes mid-
+    sentence too: it is Marco's stay, not the Luca the question asks about."""
+    history(ledger, encoder, [
+        (6, "Paolo", "Luca Bianchi is staying with the Gibson family until Friday."),
+        (6, "robot", "Luca: Gibson family."),
+        *CHATTER,
+        (9, "Paolo", "And Luca's moving to the Reeds on Saturday. The Gibsons have a family thing."),
+        (9, "robot", "Okay, so I should drop Marco off there too?"),
+        (9, "Paolo", "Marco stays with the Gibsons, they're fine with one."),
+    ])
+    res = ask(ledger, encoder, "Which host family is Luca staying with?")
+    assert res.source_ids[:1] != ["t7"], (res.answer, res.source_ids)
+    assert "marco" not in res.answer.lower()

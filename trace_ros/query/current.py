@@ -62,6 +62,7 @@ from ..ledger import SourceRecord
 from .factcache import SubjectFacts
 from .plan import Plan
 from .recall import Fused
+from .spans import capitalised_mid_sentence
 
 POOL = 24  # ranked candidates looked at for the anchor and for later records
 ANCHORS = 3  # the anchor is the best human statement among the first few candidates
@@ -143,6 +144,9 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             best = (seq, sid)
     close = near(anchor.seq)
     recalled = {f.seq for f in pool}
+    # Names the conversation writes capitalised mid-sentence: one that opens a sentence
+    # is a name too ("Marco stays with the Gibsons").
+    known = capitalised_mid_sentence([r.text for r in records.values() if r is not None])
     candidates = {f.seq: records[f.seq] for f in pool if f.seq > anchor.seq}
     candidates.update({seq: rec for seq, (rec, _) in close.items()})
     for f in pool:  # the robot's echo ranks well; the person's words it repeats are
@@ -185,6 +189,10 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             continue  # another thing, or someone else's: another person's appointment
         if not states_value(rec.text, answer_type, anchor.text):
             continue
+        if asked_holders:  # "Marco stays with the Gibsons" does not say where Luca stays
+            led = _led_by(rec.text, known) - asked_holders - anchor_holders - KIN
+            if led and not (led | named(rec.text)) & asked_holders:
+                continue
         best = (rec.seq, rec.source_id)
         context = carried.source_id if carried is not None else None
     if at is not None:
@@ -308,6 +316,14 @@ def _carries_on(rec: SourceRecord, thing: frozenset[str], anchor: SourceRecord,
         if turn.speaker == rec.speaker and not is_robot(turn.speaker, robot_id):
             return turn if keys(turn.text) & thing else None
     return None
+
+
+_SENTENCE_START = re.compile(r"(?:^|[.!?]\s+)([A-Z][a-z]+)\b")
+
+
+def _led_by(text: str, known: set[str]) -> set[str]:
+    """The known names that open a sentence of ``text`` (lower-cased)."""
+    return {m.group(1).lower() for m in _SENTENCE_START.finditer(text)} & known
 
 
 def _statement(rec: SourceRecord, robot_id: str) -> bool:
