@@ -23,8 +23,12 @@ from trace_ros.storage.url import sqlite_url
 
 
 def _announcer(db: Path, **kw: Any) -> Announcer:
+    """A record on the ROS domain this process's commands are on (a full test run sets
+    ROS_DOMAIN_ID for the ROS tests)."""
+    from trace_ros.cli import _ros_domain
+
     return Announcer(sqlite_url(db), node="/query_node", namespace="/",
-                     service="/memory/query", domain_id=0, period_s=1.0, **kw)
+                     service="/memory/query", domain_id=_ros_domain(), period_s=1.0, **kw)
 
 
 @pytest.fixture
