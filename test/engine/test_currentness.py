@@ -457,3 +457,20 @@ def test_a_sentence_led_by_another_known_name_is_theirs(ledger: Ledger,
     res = ask(ledger, encoder, "Which host family is Luca staying with?")
     assert res.source_ids[:1] != ["t7"], (res.answer, res.source_ids)
     assert "marco" not in res.answer.lower()
+
+
+def test_a_change_to_another_event_right_after_does_not_carry_on(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"My tax meeting … instead" right after "my eye exam … instead" names its own
+    event: it is no revision of the eye exam, though it is close and marks a change."""
+    history(ledger, encoder, [
+        (6, "Priya", "The eye exam is set for 19 October."),
+        (6, "robot", "Noted: the eye exam is on 19 October."),
+        *CHATTER,
+        (9, "Priya", "They rescheduled my eye exam: it's on Monday, 20 October instead."),
+        (9, "robot", "I'll remind you this evening."),
+        (9, "Priya", "They rescheduled my tax meeting: it's on 27 October instead."),
+    ])
+    res = ask(ledger, encoder, "What day is the eye exam?")
+    assert res.status == "answered" and "20" in res.answer, (res.answer, res.source_ids)
+    assert res.source_ids[0] == "t5"

@@ -377,6 +377,7 @@ class QueryEngine:
                 graph.reader_resolution = None
             rest = [s for s in graph.lead if s not in found.lead]
             graph.lead = found.lead + rest
+            graph.carried = found.carried or ""
             graph.superseded = list(dict.fromkeys(found.superseded + graph.superseded))
         if graph.lead:  # the robot's echo leads: the person's words it repeats go first
             by_id = {r.source_id: r for r in records.values()}

@@ -48,6 +48,7 @@ from ..language.revision import (
     keys,
     marks_change,
     named,
+    other_event,
     other_instance,
     other_kind,
     question_terms,
@@ -78,6 +79,9 @@ _WORDS = re.compile(r"[^\W_]+")
 class Chain:
     lead: list[str]  # source IDs, the current record first
     superseded: list[str]
+    # The speaker's turn the current record carries on ("training's indoors now" before
+    # "and it's half nine now"), shown beside it; None when it names its thing itself.
+    carried: str | None = None
 
 
 def chain(question: str, answer_type: str, ranked: Sequence[Fused],
@@ -208,7 +212,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         and same_holder(records[f.seq].text, asked_holders, anchor_holders, thing)]
     # Only the current record moves to the front; the older stay where the question
     # ranked them, marked superseded.
-    return Chain([best[1]] + ([context] if context else []), older)
+    return Chain([best[1]] + ([context] if context else []), older, context)
 
 
 _PRESENT = re.compile(r"\b(?:is|are|am|do|does|has|have)\b|'s\b|'re\b", re.I)
@@ -314,7 +318,10 @@ def _carries_on(rec: SourceRecord, thing: frozenset[str], anchor: SourceRecord,
         if turn is None or turn.seq <= anchor.seq:
             return None
         if turn.speaker == rec.speaker and not is_robot(turn.speaker, robot_id):
-            return turn if keys(turn.text) & thing else None
+            # Not when it names an event of its own ("my tax meeting … instead" after
+            # "my eye exam … instead").
+            return turn if keys(turn.text) & thing \
+                and not other_event(turn.text, rec.text, thing) else None
     return None
 
 

@@ -135,6 +135,8 @@ class GraphOutcome:
     # those of superseded revisions among them.
     lead: list[str] = field(default_factory=list)
     superseded: list[str] = field(default_factory=list)
+    # The turn the current record carries on (``current.Chain.carried``), or "".
+    carried: str = ""
     status: str = ""  # "" | missing | conflict
     message: str = ""
     status_sources: list[str] = field(default_factory=list)
@@ -485,6 +487,8 @@ class GraphStage:
             routes["graph"] = rank
             if sid in out.superseded:
                 routes["superseded"] = 1
+            if sid == out.carried:
+                routes["carried"] = 1
             lead.append(dataclasses.replace(item, routes=routes))
         if not lead:
             return list(candidates)

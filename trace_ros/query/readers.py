@@ -878,10 +878,7 @@ class ExtractiveReader:
             if current:  # the graph stage shows the turn it carries on beside it
                 # ("Training's indoors now." - "Okay." - "And it's half nine now")
                 near = near.union(*(stems(i.record.text) for i in items
-                                    if i.routes.get("graph") == 2
-                                    and i.record.session_id == rec.session_id
-                                    and i.record.speaker == rec.speaker
-                                    and i.record.seq == rec.seq - 2))
+                                    if i.routes.get("carried")))
             if topic and not topic & near and not (
                     current and self._names_the_same(rec, items, topic, proper | q_stems, known)):
                 # Shares only a name with the question. (The graph stage's current record
