@@ -317,3 +317,17 @@ def test_a_relatives_thing_does_not_answer_for_mine() -> None:
     sisters = rec(2, "my sister's anniversary is the 19th, we always compare gifts", T0 + DAY)
     answer, cited = read("When's my anniversary?", mine, sisters)
     assert "12" in answer and cited[0] == "src-1", (answer, cited)
+
+
+def test_who_is_the_name_given_not_the_name_talked_about() -> None:
+    """With no word of the question beside any name, the one the sentence gives someone
+    ("paired me with Jas", "a guy called Ollie") answers, not the one it talks about."""
+    before = rec(1, "My doubles partner is Gemma, we play on Tuesdays.")
+    for text, name in (
+            ("Gemma's out for the season so the league paired me with Jas permanently.", "Jas"),
+            ("and Gemma sprained her wrist so I'm paired with some guy called Ollie", "Ollie")):
+        now = rec(2, text, T0 + 5 * DAY)
+        answer, cited = read_with("Who's my doubles partner?",
+                                  [EvidenceItem(now, 1.0, {"graph": 1}),
+                                   EvidenceItem(before, 1.0, {})])
+        assert (answer, cited) == (name, ["src-2"])

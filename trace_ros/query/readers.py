@@ -320,6 +320,8 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
 
 
 _TITLE_STEMS = frozenset({"mr", "mrs", "ms", "miss", "dr", "prof"})
+# Words right before a name that give it to someone or something ("with Jas", "called Ollie").
+_NAME_GIVEN = re.compile(r"\b(?:with|called|named|by|to|as|is|it's|now)\s+$", re.I)
 
 # The speaker names themself as the person a "who" question asks for.
 _SELF_NAMED = re.compile(r"\b(?:is|it's|that's)\s+me\b|\bI(?:'m| am)\s+(?:the|your|on)\b", re.I)
@@ -1036,7 +1038,10 @@ class ExtractiveReader:
                     hits = [m.start() for m in re.finditer(r"[\w'’-]+", x)
                             if stems(m.group(0)) & skip]
                     if not hits:
-                        return found[0][1]
+                        # A name the sentence gives someone ("paired me with Jas", "a guy
+                        # called Ollie") before one it talks about ("Gemma's out").
+                        given = [f for f in found if _NAME_GIVEN.search(x[:f[0]])]
+                        return (given or found)[0][1]
                     return min(found, key=lambda f: min(abs(f[0] - h) for h in hits))[1]
             # "fire marshal on nights is me now", "I'm the first-aider": the speaker.
             if any(_SELF_NAMED.search(x) for x in ordered[:1]) \
