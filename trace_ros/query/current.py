@@ -149,8 +149,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     close = near(anchor.seq)
     recalled = {f.seq for f in pool}
     # Names the conversation writes capitalised mid-sentence: one that opens a sentence
-    # is a name too ("Marco stays with the Gibsons").
-    known = capitalised_mid_sentence([r.text for r in records.values() if r is not None])
+    # is a name too ("Marco stays with the Gibsons"). Read when first needed.
+    known: set[str] | None = None
     candidates = {f.seq: records[f.seq] for f in pool if f.seq > anchor.seq}
     candidates.update({seq: rec for seq, (rec, _) in close.items()})
     for f in pool:  # the robot's echo ranks well; the person's words it repeats are
@@ -194,6 +194,9 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         if not states_value(rec.text, answer_type, anchor.text):
             continue
         if asked_holders:  # "Marco stays with the Gibsons" does not say where Luca stays
+            if known is None:
+                known = capitalised_mid_sentence([r.text for r in records.values()
+                                                  if r is not None])
             led = _led_by(rec.text, known) - asked_holders - anchor_holders - KIN
             if led and not (led | named(rec.text)) & asked_holders:
                 continue
