@@ -328,12 +328,13 @@ def _carries_on(rec: SourceRecord, thing: frozenset[str], anchor: SourceRecord,
     return None
 
 
-_SENTENCE_START = re.compile(r"(?:^|[.!?]\s+)([A-Z][a-z]+)\b")
+_OPENING_NAME = re.compile(r"([A-Z][a-z]+)\b")
 
 
 def _led_by(text: str, known: set[str]) -> set[str]:
     """The known names that open a sentence of ``text`` (lower-cased)."""
-    return {m.group(1).lower() for m in _SENTENCE_START.finditer(text)} & known
+    opening = (_OPENING_NAME.match(s) for s in _SENTENCES.split(text.strip()))
+    return {m.group(1).lower() for m in opening if m} & known
 
 
 def _statement(rec: SourceRecord, robot_id: str) -> bool:

@@ -62,6 +62,7 @@ from .current import may_ask_held
 from .pack import EvidenceItem, Pack
 from .plan import Plan
 from .spans import (
+    TITLES,
     Asked,
     answer_date,
     asked,
@@ -319,7 +320,6 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
     return bool(re.search(re.escape(out.answer) + r"\s+" + re.escape(ask.focus[:4]), cited, re.I))
 
 
-_TITLE_STEMS = frozenset({"mr", "mrs", "ms", "miss", "dr", "prof"})
 # Words right before a name that give it to someone or something ("with Jas", "called Ollie").
 _NAME_GIVEN = re.compile(r"\b(?:with|called|named|by|to|as|is|it's|now)\s+$", re.I)
 
@@ -1030,7 +1030,7 @@ class ExtractiveReader:
                 found = [f for f in names_in(x, skip, known)
                          if not re.search(r"\b(?:on|at|in|to|from|into|near)\s+(?:the\s+)?$",
                                           x[:f[0]], re.I)
-                         and not stems(f[1]) & skip - _TITLE_STEMS]  # not "Mr Fenwick" for
+                         and not stems(f[1]) & skip - TITLES]  # not "Mr Fenwick" for
                 # "Who is Mr Fenwick's key worker?"
                 if found:
                     # The name nearest to what the question says ("Helen's away, so Brian

@@ -666,7 +666,8 @@ _NOT_NAMES = _MONTH_NAMES | _WEEKDAY_NAMES | _DISCOURSE | {
     "i", "mr", "mrs", "ms", "dr", "mum", "mom", "dad", "no", "not", "please", "got", "noted",
     "okay", "good", "congratulations", "welcome", "lovely", "fine", "done", "right", "update"}
 
-_TITLES = {"mr", "mrs", "ms", "miss", "dr", "prof"}
+# Titles before a name, lower-cased (their Porter stems are among them: "mrs" -> "mr").
+TITLES = frozenset({"mr", "mrs", "ms", "miss", "dr", "prof"})
 # Nouns that say what kind of value they ask for.
 _IDENT_HEADS = {"number", "numbers", "code", "pin", "extension", "postcode", "zip", "plate",
                 "registration", "reference", "id", "password", "passcode"}
@@ -903,7 +904,7 @@ def names_in(text: str, skip: set[str], known: set[str] = frozenset()) -> list[t
     while i < len(toks):
         t = toks[i]
         starts = i == 0 or toks[i - 1].text in ".!?:;\"“"
-        if t.low in _TITLES and i + 1 < len(toks) and toks[i + 1].text[:1].isupper() \
+        if t.low in TITLES and i + 1 < len(toks) and toks[i + 1].text[:1].isupper() \
                 and stem(toks[i + 1].low) not in skip:
             # "Mrs Okafor": a title starts the name it comes with.
             j = i + 2
