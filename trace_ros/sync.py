@@ -76,11 +76,16 @@ def sync(source: Any, target: Any, source_name: str, *, subject_id: str | None =
     mark = json.loads(target.meta_value(key) or "{}")
     seq = int(mark.get("seq", 0))
     t_at, t_id = float(mark.get("tombstone_at", 0.0)), str(mark.get("tombstone_id", ""))
+    # One ID can have a tombstone in several subjects at one time: the mark names the
+    # subject too (a mark written before it did stands past every subject of its pair).
+    t_subject: str | None = mark.get("tombstone_subject", "" if "tombstone_at" not in mark
+                                     else None)
     report = SyncReport(last_seq=seq)
 
     def save() -> None:
         target.put_meta_value(key, json.dumps(
-            {"seq": seq, "tombstone_at": t_at, "tombstone_id": t_id}, sort_keys=True))
+            {"seq": seq, "tombstone_at": t_at, "tombstone_id": t_id,
+             "tombstone_subject": t_subject}, sort_keys=True))
 
     while rows := source.sources_after(seq, batch, subject_id):
         # One transaction per run of equal known time, so each source keeps its own.
@@ -93,7 +98,7 @@ def sync(source: Any, target: Any, source_name: str, *, subject_id: str | None =
         save()
         if on_batch:
             on_batch(len(rows))
-    while stones := source.tombstones_after(t_at, t_id, batch):
+    while stones := source.tombstones_after(t_at, t_id, batch, t_subject):
         # A tombstone of unknown subject ('', from before subjects were recorded) reaches
         # what the target holds under its ID, but only a full sync keeps it.
         mine = [s for s in stones if not subject_id or s[2] in (subject_id, "")]
@@ -108,7 +113,7 @@ def sync(source: Any, target: Any, source_name: str, *, subject_id: str | None =
         kept = [s for s in mine if s[2] or not subject_id]
         if kept:
             report.tombstoned += target.add_tombstones(kept)
-        t_id, t_at = stones[-1][0], stones[-1][1]
+        t_id, t_at, t_subject = stones[-1]
         report.tombstones_seen += len(stones)
         save()
         if on_batch:

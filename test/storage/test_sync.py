@@ -4,6 +4,7 @@ twice, forgets reaching the other side, resumed after a partial run."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,7 @@ from trace_ros.capture import Event, ingest
 from trace_ros.cli import main
 from trace_ros.config import CaptureConfig
 from trace_ros.ledger import Ledger, Scope
-from trace_ros.sync import sync
+from trace_ros.sync import sync, watermark_key
 
 CFG = CaptureConfig()
 NAME = "sqlite:///robot.db"
@@ -127,3 +128,26 @@ def test_command_to_postgresql(open_engine: Callable[[str], Any], tmp_path: Path
     assert main(["sync", "--from", f"sqlite://{tmp_path}/robot.db", "--to", url]) == 0
     assert "8 stored" in capsys.readouterr().out
     assert target.count_sources() == 8
+
+
+def test_tombstones_tied_on_time_and_id_all_arrive_once(ledger: Any, tmp_path: Path) -> None:
+    """One ID can be tombstoned in several subjects at one time (a tombstone of unknown
+    subject, ``''``, beside its subject's; two ledgers' forgets met by sync): the mark
+    names the subject, so no batch boundary skips one or sends one twice."""
+    stones = [("x-0", 50.0, "ann"), ("x-1", 50.0, "ann"), ("x-1", 50.0, "bob"),
+              ("x-1", 50.0, ""), ("x-2", 50.0, "ann")]
+    assert ledger.add_tombstones(stones) == 5
+    target = Ledger(tmp_path / "target.db")
+    first = sync(ledger, target, "fleet", batch=1)
+    assert first.tombstones_seen == 5
+    assert sorted(target.tombstones_after(0.0, "", 10)) == sorted(stones)
+    assert sync(ledger, target, "fleet", batch=2).tombstones_seen == 0
+    # A mark written before it named the subject stands past every subject of its pair.
+    other = Ledger(tmp_path / "other.db")
+    other.put_meta_value(watermark_key("fleet"), json.dumps(
+        {"seq": 0, "tombstone_at": 50.0, "tombstone_id": "x-1"}))
+    rest = sync(ledger, other, "fleet", batch=1)
+    assert [s[0] for s in other.tombstones_after(0.0, "", 10)] == ["x-2"]
+    assert rest.tombstones_seen == 1
+    target.close()
+    other.close()

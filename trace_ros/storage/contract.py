@@ -39,6 +39,7 @@ from .records import (
     StoreResult,
     TopicRow,
 )
+from .vectorpack import VectorPack
 
 # An engine's transaction handle, yielded by ``write()`` and ``read()``.
 Tx = Any
@@ -332,11 +333,14 @@ class LedgerContract(Protocol):
 
     # -- forget and tombstones ---------------------------------------------------------------
 
-    def tombstones_after(self, removed_at: float, source_id: str,
-                         limit: int) -> list[tuple[str, float, str]]:
+    def tombstones_after(self, removed_at: float, source_id: str, limit: int,
+                         subject_id: str | None = None) -> list[tuple[str, float, str]]:
         """Up to ``limit`` tombstones (source ID, removed at, subject) after the mark
-        ``(removed_at, source_id)``, in that order (what ``sync`` pushes). A tombstone
-        left before its subject was recorded has subject ``''`` (unknown)."""
+        ``(removed_at, source_id, subject_id)``, in that order (what ``sync`` pushes):
+        one ID may have a tombstone in several subjects at one time. ``subject_id=None``
+        is past every subject of ``(removed_at, source_id)`` (a mark written before the
+        subject was part of it). A tombstone left before its subject was recorded has
+        subject ``''`` (unknown)."""
 
     def add_tombstones(self, items: Sequence[tuple[str, float, str]]) -> int:
         """Record tombstones (source ID, removed at, subject) for IDs this ledger does not
@@ -452,6 +456,17 @@ class LedgerContract(Protocol):
         """Vectors of ``model`` owned by a source (``owner_kind``: 'source', or another kind
         keyed by source ID) stored after ``after_rowid``, in rowid order: (rowid, seq,
         source_id, robot_id, session_id, source_time, known_time, vec, speaker)."""
+
+    def load_vector_pack(self, subject_id: str, model: str, owner_kind: str,
+                         epoch: str) -> VectorPack | None:
+        """The subject's vectors of (``model``, ``owner_kind``) as one block read under the
+        ``vectors_epoch`` ``epoch`` (``storage.vectorpack``), or None when the engine keeps
+        none; the rows after its ``watermark`` come from ``source_vectors_after``."""
+
+    def save_vector_pack(self, pack: VectorPack) -> bool:
+        """Keep ``pack`` for the next process's first question about its subject; False
+        when it was not kept (the engine keeps none, or the epoch moved since it was read).
+        Whatever moves the epoch (forget, rebuild, a model change) drops every pack."""
 
     # -- lexical search ----------------------------------------------------------------------
 

@@ -146,14 +146,19 @@ class PgForget(PgJobStore, PgVectorStore, PgAuditStore):
                 conn.autocommit = False
         return True
 
-    def tombstones_after(self, removed_at: float, source_id: str,
-                         limit: int) -> list[tuple[str, float, str]]:
+    def tombstones_after(self, removed_at: float, source_id: str, limit: int,
+                         subject_id: str | None = None) -> list[tuple[str, float, str]]:
         """Up to ``limit`` tombstones (source ID, removed at, subject) after the mark
-        ``(removed_at, source_id)``, of every subject (``trace-ros sync`` reads them all)."""
+        ``(removed_at, source_id, subject_id)`` (``None``: past every subject of the
+        pair), of every subject (``trace-ros sync`` reads them all)."""
+        if subject_id is None:
+            after, args = "(removed_at, source_id) > (%s, %s)", [float(removed_at), source_id]
+        else:
+            after = "(removed_at, source_id, subject_id) > (%s, %s, %s)"
+            args = [float(removed_at), source_id, subject_id]
         return [(r[0], float(r[1]), r[2]) for r in self.query(
-            "SELECT source_id, removed_at, subject_id FROM tombstones WHERE "
-            "(removed_at, source_id) > (%s, %s) ORDER BY removed_at, source_id, subject_id "
-            "LIMIT %s", (float(removed_at), source_id, int(limit)))]
+            f"SELECT source_id, removed_at, subject_id FROM tombstones WHERE {after} "
+            "ORDER BY removed_at, source_id, subject_id LIMIT %s", (*args, int(limit)))]
 
     def add_tombstones(self, items: Sequence[tuple[str, float, str]]) -> int:
         """Tombstones (source ID, removed at, subject) for IDs this ledger does not hold

@@ -23,7 +23,7 @@ from .rows import _CHUNK, scope_filter
 
 
 class ForgetOps(SqliteBase):
-    """Mixed into ``Ledger``: uses the graph, vector and audit mixins."""
+    """Mixed into ``Ledger``: uses the graph, vector, pack and audit mixins."""
 
     def forget(self, scope: Scope | None = None, source_ids: Sequence[str] = (),
                allow_reingest: bool = False, now: float | None = None) -> list[str]:
@@ -99,18 +99,25 @@ class ForgetOps(SqliteBase):
                 # merged: merge them all now so the forgotten words are gone too.
                 conn.execute("INSERT INTO sources_fts (sources_fts) VALUES ('optimize')")
                 conn.execute("INSERT INTO facts_fts (facts_fts) VALUES ('optimize')")
+        self.drop_vector_packs()  # after the commit that moved the epoch (``packs``)
         if removed:
             self.checkpoint()
         return removed
 
-    def tombstones_after(self, removed_at: float, source_id: str,
-                         limit: int) -> list[tuple[str, float, str]]:
+    def tombstones_after(self, removed_at: float, source_id: str, limit: int,
+                         subject_id: str | None = None) -> list[tuple[str, float, str]]:
         """Up to ``limit`` tombstones (source ID, removed at, subject) after the mark
-        ``(removed_at, source_id)``."""
+        ``(removed_at, source_id, subject_id)`` (``None``: past every subject of the
+        pair)."""
+        at = float(removed_at)
+        tie, args = "", []
+        if subject_id is not None:
+            tie, args = " OR (removed_at = ? AND source_id = ? AND subject_id > ?)", \
+                [at, source_id, subject_id]
         return [(r[0], float(r[1]), r[2]) for r in self.query(
             "SELECT source_id, removed_at, subject_id FROM tombstones WHERE removed_at > ? OR "
-            "(removed_at = ? AND source_id > ?) ORDER BY removed_at, source_id, subject_id "
-            "LIMIT ?", (float(removed_at), float(removed_at), source_id, int(limit)))]
+            f"(removed_at = ? AND source_id > ?){tie} ORDER BY removed_at, source_id, "
+            "subject_id LIMIT ?", (at, at, source_id, *args, int(limit)))]
 
     def add_tombstones(self, items: Sequence[tuple[str, float, str]]) -> int:
         """Tombstones (source ID, removed at, subject) for IDs this ledger does not hold
