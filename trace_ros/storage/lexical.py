@@ -23,7 +23,7 @@ import math
 import re
 import sqlite3
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ..errors import ValidationError
@@ -61,13 +61,20 @@ def terms(text: str) -> list[str]:
     return list(_terms(text)) if text else []
 
 
+def count_tokens(*texts: str | None) -> int:
+    """How many tokens FTS5 counts in a row of these columns (``None``: an empty one)."""
+    return sum(len(_terms(t)) for t in texts if t)
+
+
 @dataclass(frozen=True)
 class Phrase:
     """Consecutive stems (``()``: a phrase with no token, which matches nothing), in
-    ``columns`` only (weight letters of the index; ``""``: any column)."""
+    ``columns`` only (weight letters of the index; ``""``: any column); ``text`` is what
+    they were read from (an FTS5 phrase of it finds the same rows)."""
 
     stems: tuple[str, ...]
     columns: str = ""
+    text: str = field(default="", compare=False)
 
 
 @dataclass(frozen=True)
@@ -99,7 +106,7 @@ class Match:
 
 def phrase(text: str, columns: str = "") -> Match:
     """A phrase of ``text``'s stems as a match expression."""
-    return Match("phrase", phrase=Phrase(tuple(terms(text)), columns))
+    return Match("phrase", phrase=Phrase(tuple(terms(text)), columns, text))
 
 
 def both(a: Match, b: Match) -> Match:

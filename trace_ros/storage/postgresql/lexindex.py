@@ -54,6 +54,13 @@ def add_lex_stats(conn: Any, kind: str, rows: Sequence[tuple[str, int, int]]) ->
         "n_docs = lex_stats.n_docs + excluded.n_docs, "
         "n_tokens = lex_stats.n_tokens + excluded.n_tokens",
         (kind, subjects, [totals[s][0] for s in subjects], [totals[s][1] for s in subjects]))
+    _drop_empty(conn, kind, subjects)
+
+
+def _drop_empty(conn: Any, kind: str, subjects: Sequence[str]) -> None:
+    """A subject with no row of ``kind`` left keeps no statistics (nor its ID) either."""
+    conn.execute("DELETE FROM lex_stats WHERE subject_id = ANY(%s) AND kind = %s "
+                 "AND n_docs <= 0", (list(subjects), kind))
 
 
 def index_sources(conn: Any, rows: Sequence[tuple[int, str, str, str]]) -> None:
@@ -78,3 +85,4 @@ def recount_source_lex(conn: Any, subjects: Sequence[str]) -> None:
         "coalesce(sum(n_tokens), 0) FROM source_lex l WHERE l.subject_id = s) "
         "FROM unnest(%s::text[]) AS s ON CONFLICT (subject_id, kind) DO UPDATE SET "
         "n_docs = excluded.n_docs, n_tokens = excluded.n_tokens", (sorted(set(subjects)),))
+    _drop_empty(conn, "source", sorted(set(subjects)))

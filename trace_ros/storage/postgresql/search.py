@@ -5,9 +5,11 @@ are stored as a ``tsvector`` in ``source_lex`` — text positions weighted D, sp
 subject C — with the row's token count; facts carry theirs (description D, value B,
 subject C). A GIN index finds the rows an expression matches; BM25 is then computed in
 the statement from the stored positions, per phrase, with FTS5's constants, column
-weights and statistics: the row count and mean row length over the whole ledger
-(``lex_stats``, kept per subject) and each phrase's document frequency (counted on the
-index). ``ts_rank`` is not used: it is no BM25 and ranked worse.
+weights and the subject's own statistics (``storage/lexrank``, as the SQLite engine
+ranks): its row count and mean row length (``lex_stats``) and each phrase's document
+frequency among its rows (counted on the subject-keyed index), so a role confined to its
+subjects ranks as the owner does and reads no other subject's counts. ``ts_rank`` is not
+used: it is no BM25 and ranked worse.
 
 A phrase of several words counts, as its frequency in a row, the least frequency of its
 stems there (FTS5 counts the phrase's instances); the layers above search single words.
@@ -25,18 +27,22 @@ from .rows import reading
 from .sources import scope_filter
 
 
-def _bm25_terms(conn: Any, table: str, kind: str, match: Match
+def _bm25_terms(conn: Any, table: str, kind: str, subject_id: str, match: Match
                 ) -> tuple[dict[str, list[Any]], float]:
     """Per stem of every phrase: (phrase index, stem, idf, columns, stems in the phrase)
-    as arrays for the ranking statement, and the mean row length, from ledger-wide
-    statistics."""
+    as arrays for the ranking statement, and the mean row length, from the subject's own
+    statistics: its row and token counts (``lex_stats``) and each phrase's count among
+    its rows (through the subject-keyed index)."""
     phrases = match.phrases()
     queries = [Match("phrase", phrase=p).tsquery() for p in phrases]
-    n_rows, n_tokens, hits = conn.execute(
-        "SELECT coalesce(sum(n_docs), 0), coalesce(sum(n_tokens), 0), ARRAY(SELECT "
-        f"(SELECT count(*) FROM {table} WHERE lex @@ u.q::tsquery) FROM unnest(%s::text[]) "
-        "WITH ORDINALITY AS u(q, i) ORDER BY u.i) FROM lex_stats WHERE kind = %s",
-        (queries, kind)).fetchone()
+    row = conn.execute(
+        "SELECT coalesce(max(n_docs), 0), coalesce(max(n_tokens), 0), ARRAY(SELECT "
+        f"(SELECT count(*) FROM {table} t WHERE {by_subject('t.')} @@ "
+        f"({subject_tsquery('s')} && u.q::tsquery) AND t.subject_id = %(s)s) "
+        "FROM unnest(%(q)s::text[]) WITH ORDINALITY AS u(q, i) ORDER BY u.i) "
+        "FROM lex_stats WHERE subject_id = %(s)s AND kind = %(kind)s",
+        {"q": queries, "kind": kind, "s": subject_id}).fetchone()
+    n_rows, n_tokens, hits = row
     out: dict[str, list[Any]] = {"i": [], "stem": [], "idf": [], "cols": [], "n": []}
     for i, (p, n_hit) in enumerate(zip(phrases, [int(h) for h in hits], strict=True)):
         stems = list(dict.fromkeys(p.stems or ("_",)))
@@ -99,7 +105,7 @@ def facts_matching_text(conn: Any, subject_id: str, match: str, limit: int,
     if not match or limit <= 0:
         return []
     expr = both(phrase(subject_id, "C"), parse_match(match))
-    bm25, avgdl = _bm25_terms(conn, "facts", "fact", expr)
+    bm25, avgdl = _bm25_terms(conn, "facts", "fact", subject_id, expr)
     params = _params(bm25, avgdl, dict.fromkeys("ABCD", 1.0), expr.tsquery())
     params.update(subject=subject_id, before=int(before_seq), k=int(limit))
     docs = (f"SELECT fid AS rid, n_tokens, lex FROM {_in_subject('facts', 'subject')} m "
@@ -122,7 +128,7 @@ class PgSearchReads(PgBase):
         expr = parse_match(match)
         cond, args = scope_filter(scope, "s", as_of_valid, as_of_known)
         with reading(self) as conn:
-            bm25, avgdl = _bm25_terms(conn, "source_lex", "source", expr)
+            bm25, avgdl = _bm25_terms(conn, "source_lex", "source", scope.subject_id, expr)
             params = _params(bm25, avgdl, {"D": weights[0], "A": weights[1]},
                              expr.tsquery())
             params.update(k=int(k), **{f"a{i}": a for i, a in enumerate(args)})
@@ -158,7 +164,7 @@ class PgSearchReads(PgBase):
             cond += " AND f.known_from <= %s"
             args.append(as_of_known)
         with reading(self) as conn:
-            bm25, avgdl = _bm25_terms(conn, "facts", "fact", expr)
+            bm25, avgdl = _bm25_terms(conn, "facts", "fact", scope.subject_id, expr)
             params = _params(bm25, avgdl, {"D": 1.0, "B": 1.0},
                              expr.tsquery())
             params.update(k=int(k), **{f"a{i}": a for i, a in enumerate(args)})

@@ -19,9 +19,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
 from ...errors import LedgerError
+from ..lexical import count_tokens
 from ..settings import LedgerConfig
 from .files import closed, file_lock, opened, preflight
-from .migrations import MIGRATIONS
+from .migrations import LEX_TOKENS, MIGRATIONS
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -67,6 +68,9 @@ class SqliteBase:
         # As sqlite_utils.Database set it on every ledger connection when it was made
         # here (it is made on first use now: ``db``): REPLACE's deletions fire triggers.
         self.conn.execute("PRAGMA recursive_triggers = ON")
+        # The lexical statistics' triggers (migration m007) count tokens with FTS5's own
+        # tokenizer through this.
+        self.conn.create_function(LEX_TOKENS, -1, count_tokens, deterministic=True)
         # Three nodes may open a fresh file at once: a file lock makes exactly
         # one of them check and migrate it, with a deadline.
         lock_path = self.path.with_name(self.path.name + ".migrate.lock")

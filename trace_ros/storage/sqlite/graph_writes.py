@@ -16,6 +16,7 @@ import numpy as np
 
 from ...facts import EDGE_COLUMNS, FACT_COLUMNS, Edge, Fact
 from .rows import _CHUNK, _edge, _fact_rows
+from .search import facts_matching
 
 
 class GraphWrites:
@@ -193,12 +194,9 @@ class GraphWrites:
                             limit: int, before_seq: int) -> list[Fact]:
         """Facts whose description matches an FTS5 query, best BM25 first, from
         sources before ``before_seq`` (only what a sequential projection had seen)."""
-        rows = conn.execute(
-            "SELECT f.fact_id FROM facts_fts JOIN facts f ON f.rowid = facts_fts.rowid "
-            "WHERE facts_fts MATCH ? AND f.source_seq < ? ORDER BY bm25(facts_fts) LIMIT ?",
-            (f'subject_id:"{subject_id}" AND ({match})', before_seq, limit)).fetchall()
-        facts = {f.fact_id: f for f in GraphWrites.facts_by_ids(conn, [r[0] for r in rows])}
-        return [facts[r[0]] for r in rows if r[0] in facts]
+        ids = facts_matching(conn, subject_id, match, limit, before_seq)
+        facts = {f.fact_id: f for f in GraphWrites.facts_by_ids(conn, ids)}
+        return [facts[i] for i in ids if i in facts]
 
     @staticmethod
     def fact_edges(conn: sqlite3.Connection, fact_ids: Sequence[str], types: Sequence[str],

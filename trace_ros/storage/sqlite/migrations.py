@@ -288,6 +288,75 @@ before this migration has lost its source and with it the subject: it gets ``''`
 (unknown), which refuses its ID in every subject.""", readers_unaffected=True)
 
 
+# The SQL function (``storage.lexical.count_tokens``, registered on every ledger
+# connection) giving the FTS5 token count of a row's columns.
+LEX_TOKENS = "trace_ros_lex_tokens"
+
+M007 = Migration(7, "m007_lexical_stats", f"""
+        -- Where each stem stands in each row (no storage of their own: FTS5's index).
+        CREATE VIRTUAL TABLE sources_vocab USING fts5vocab (sources_fts, instance);
+        CREATE VIRTUAL TABLE facts_vocab USING fts5vocab (facts_fts, instance);
+        CREATE TABLE lex_stats (
+            subject_id TEXT NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('source', 'fact')),
+            n_docs INTEGER NOT NULL DEFAULT 0,
+            n_tokens INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (subject_id, kind)
+        );
+        INSERT INTO lex_stats (subject_id, kind, n_docs, n_tokens)
+            SELECT subject_id, 'source', count(*),
+                   sum({LEX_TOKENS}(text, speaker, subject_id)) FROM sources GROUP BY subject_id;
+        INSERT INTO lex_stats (subject_id, kind, n_docs, n_tokens)
+            SELECT subject_id, 'fact', count(*),
+                   sum({LEX_TOKENS}(description, value, subject_id)) FROM facts GROUP BY subject_id;
+        CREATE TRIGGER lex_stats_sources_ai AFTER INSERT ON sources BEGIN
+            INSERT INTO lex_stats (subject_id, kind, n_docs, n_tokens) VALUES (new.subject_id,
+                'source', 1, {LEX_TOKENS}(new.text, new.speaker, new.subject_id))
+            ON CONFLICT (subject_id, kind) DO UPDATE SET n_docs = n_docs + 1,
+                n_tokens = n_tokens + excluded.n_tokens;
+        END;
+        CREATE TRIGGER lex_stats_sources_ad AFTER DELETE ON sources BEGIN
+            UPDATE lex_stats SET n_docs = n_docs - 1,
+                n_tokens = n_tokens - {LEX_TOKENS}(old.text, old.speaker, old.subject_id)
+            WHERE subject_id = old.subject_id AND kind = 'source';
+            DELETE FROM lex_stats WHERE subject_id = old.subject_id AND kind = 'source'
+                AND n_docs <= 0;
+        END;
+        CREATE TRIGGER lex_stats_facts_ai AFTER INSERT ON facts BEGIN
+            INSERT INTO lex_stats (subject_id, kind, n_docs, n_tokens) VALUES (new.subject_id,
+                'fact', 1, {LEX_TOKENS}(new.description, new.value, new.subject_id))
+            ON CONFLICT (subject_id, kind) DO UPDATE SET n_docs = n_docs + 1,
+                n_tokens = n_tokens + excluded.n_tokens;
+        END;
+        CREATE TRIGGER lex_stats_facts_ad AFTER DELETE ON facts BEGIN
+            UPDATE lex_stats SET n_docs = n_docs - 1,
+                n_tokens = n_tokens - {LEX_TOKENS}(old.description, old.value, old.subject_id)
+            WHERE subject_id = old.subject_id AND kind = 'fact';
+            DELETE FROM lex_stats WHERE subject_id = old.subject_id AND kind = 'fact'
+                AND n_docs <= 0;
+        END;
+        CREATE TRIGGER lex_stats_facts_au AFTER UPDATE OF description, value, subject_id
+                ON facts BEGIN
+            UPDATE lex_stats SET n_docs = n_docs - 1,
+                n_tokens = n_tokens - {LEX_TOKENS}(old.description, old.value, old.subject_id)
+            WHERE subject_id = old.subject_id AND kind = 'fact';
+            INSERT INTO lex_stats (subject_id, kind, n_docs, n_tokens) VALUES (new.subject_id,
+                'fact', 1, {LEX_TOKENS}(new.description, new.value, new.subject_id))
+            ON CONFLICT (subject_id, kind) DO UPDATE SET n_docs = n_docs + 1,
+                n_tokens = n_tokens + excluded.n_tokens;
+        END;
+""",
+    """Lexical statistics per subject (issue 15), as PostgreSQL keeps them (``lex_stats``,
+migration p006): BM25 ranks a subject's rows with its own row count, mean row length and
+document frequencies (``storage/lexrank.py``, from the FTS5 vocabulary's ``instance``
+tables created here), not FTS5's, which are the whole table's.
+Triggers keep the counts; the token counts come from the FTS5 tokenizer itself through a
+function every ledger connection registers (a connection without it cannot write sources
+or facts: only this package's may). A reader of a file not migrated yet counts a subject's
+statistics from its rows (``sqlite/search.subject_stats``): the same figures.""",
+    readers_unaffected=True)
+
+
 class Migrations:
     """The ordered migrations of one schema, applied and checked on a connection.
 
@@ -402,4 +471,4 @@ def _tables(conn: sqlite3.Connection) -> set[str]:
     return {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 
 
-MIGRATIONS = Migrations([M001, M002, M003, M004, M005, M006])
+MIGRATIONS = Migrations([M001, M002, M003, M004, M005, M006, M007])

@@ -1,0 +1,127 @@
+"""BM25 over one subject's rows, from their stems: the engine-neutral half of lexical
+ranking (the SQLite engine ranks with it; PostgreSQL computes the same expression in SQL,
+``postgresql/search``).
+
+Statistics are the subject's own (issue 15): the row count and mean row length of the
+subject's rows of that kind (``lex_stats``) and each phrase's document frequency among
+them. A subject's ranking therefore depends on its own rows only — on both engines, and
+for a database role confined to its subjects as for the owner — where FTS5's ``bm25()``
+reads the statistics of the whole table, every subject's text.
+
+A row is given as its columns, each a (weight letter, {position: stem}) pair in index order
+(sources: text D, speaker A, subject C; facts: description D, value B, subject C) — every
+column whole, or only the positions of the expression's stems (what FTS5's vocabulary
+gives) — with its token count. A phrase's frequency in a row is FTS5's: the column
+weight of each of its instances (its stems at consecutive positions of one column),
+summed. The score is FTS5's expression term for term, summed in phrase order, so a score
+(and so a tie) is the same double on both engines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from .lexical import K1, B, Match, Phrase, idf
+
+Row = Sequence[tuple[str, Mapping[int, str]]]
+
+
+@dataclass(frozen=True)
+class Stats:
+    """A subject's lexical statistics for one kind of row."""
+
+    n_docs: int = 0
+    n_tokens: int = 0
+
+    @property
+    def avgdl(self) -> float:
+        return float(self.n_tokens) / float(self.n_docs) if self.n_docs else 1.0
+
+
+def instances(stems: Sequence[str], at: Mapping[int, str]) -> int:
+    """How many times ``stems`` stand at consecutive positions of ``at`` (none for no
+    stems)."""
+    if not stems:
+        return 0
+    first, rest = stems[0], list(enumerate(stems[1:], start=1))
+    return sum(1 for pos, stem in at.items()
+               if stem == first and all(at.get(pos + i) == s for i, s in rest))
+
+
+def frequency(p: Phrase, row: Row, weights: Mapping[str, float]) -> tuple[bool, float]:
+    """(whether ``p`` occurs in ``row`` in a column it may, its weighted frequency)."""
+    present, f = False, 0.0
+    for letter, at in row:
+        if p.columns and letter not in p.columns:
+            continue
+        for _ in range(instances(p.stems, at)):  # one by one, as FTS5 and PostgreSQL add
+            present = True
+            f += weights.get(letter, 0.0)
+    return present, f
+
+
+def phrase_hits(phrases: Sequence[Phrase], rows: Mapping[int, Row],
+                weights: Mapping[str, float]) -> list[dict[int, float]]:
+    """Per phrase: row -> its weighted frequency, for the rows it occurs in. A phrase of
+    one stem is counted in one pass over the rows' positions; a longer one row by row."""
+    hits: list[dict[int, float]] = [{} for _ in phrases]
+    single: dict[str, list[int]] = {}
+    for i, p in enumerate(phrases):
+        if len(p.stems) == 1:
+            single.setdefault(p.stems[0], []).append(i)
+    longer = [i for i, p in enumerate(phrases) if len(p.stems) > 1]
+    for rid, row in rows.items():
+        for letter, at in row:
+            w = weights.get(letter, 0.0)
+            for stem in at.values():
+                for i in single.get(stem, ()):
+                    if not phrases[i].columns or letter in phrases[i].columns:
+                        hits[i][rid] = hits[i].get(rid, 0.0) + w
+        for i in longer:
+            present, f = frequency(phrases[i], row, weights)
+            if present:
+                hits[i][rid] = f
+    return hits
+
+
+def matching(match: Match, hits: Sequence[Mapping[int, float]]) -> set[int]:
+    """The rows ``match`` matches, given each phrase's rows (``match.phrases()`` order)."""
+    it = iter(hits)
+
+    def ev(m: Match) -> set[int]:
+        if m.phrase is not None:
+            return set(next(it))
+        parts = [ev(p) for p in m.parts]  # every part, so the phrases stay in step
+        if m.op == "and":
+            return set.intersection(*parts)
+        if m.op == "or":
+            return set.union(*parts)
+        return parts[0] - parts[1]
+
+    return ev(match)
+
+
+def score(freqs: Sequence[float], idfs: Sequence[float], n_tokens: int, avgdl: float) -> float:
+    """FTS5's BM25 (higher is better) of a row of ``n_tokens`` tokens."""
+    out = 0.0
+    for f, w in zip(freqs, idfs, strict=True):
+        if f > 0.0:
+            out += w * ((f * (K1 + 1.0)) / (f + K1 * ((1.0 - B) + B * float(n_tokens) / avgdl)))
+    return out
+
+
+def rank(match: Match, hits: Sequence[Mapping[int, float]], sizes: Mapping[int, int],
+         rows: set[int], stats: Stats, subject_phrases: int = 0) -> dict[int, float]:
+    """The BM25 score of every row of ``rows`` (of ``sizes[row]`` tokens) that ``match``
+    matches, given each phrase's rows and frequencies (``phrase_hits``).
+
+    ``hits`` must hold every row of the subject in which a phrase occurs: their count per
+    phrase is its document frequency — but for the first ``subject_phrases`` phrases, the
+    subject's ID in its own column, which every row of the subject holds (their
+    frequency is the subject's row count)."""
+    idfs = [idf(stats.n_docs, stats.n_docs if i < subject_phrases else len(h))
+            for i, h in enumerate(hits)]
+    avgdl = stats.avgdl
+    return {rid: score([h.get(rid, 0.0) for h in hits], idfs, sizes[rid], avgdl)
+            for rid in matching(match, hits) & rows}
