@@ -319,7 +319,30 @@ ALTER TABLE tombstones ADD PRIMARY KEY (subject_id, source_id);
 CREATE INDEX tombstones_order ON tombstones (removed_at, source_id);
 """)
 
-MIGRATIONS: tuple[Migration, ...] = (V1, V2, V3, V4, V5, V6, V7, V8)
+V9 = Migration(9, "p009_tombstone_subjects_found", """
+-- A tombstone left before p008 has subject '' (unknown). Where the ledger still names the
+-- forgotten source's subject (an audit row that showed or cited it, its vector, a fact it
+-- backed: rows an older forget left; a tombstone of the same ID in one subject), it gets
+-- that subject (a tombstone already there stands for it). One named in no row or in
+-- several subjects stays '': it refuses its ID in every subject, and a role confined to
+-- its subjects reads it (roles.py) but cannot lift it.
+CREATE TEMP TABLE tombstone_named ON COMMIT DROP AS
+    SELECT source_id, min(subject_id) AS subject_id FROM (
+        SELECT source_id, subject_id FROM audit_sources
+        UNION SELECT owner_id, subject_id FROM vectors WHERE owner_kind = 'source'
+        UNION SELECT source_id, subject_id FROM fact_sources
+        UNION SELECT source_id, subject_id FROM tombstones WHERE subject_id <> ''
+    ) named WHERE subject_id <> '' AND source_id IN
+        (SELECT source_id FROM tombstones WHERE subject_id = '')
+    GROUP BY source_id HAVING count(DISTINCT subject_id) = 1;
+DELETE FROM tombstones t USING tombstone_named n, tombstones k WHERE t.subject_id = ''
+    AND t.source_id = n.source_id AND k.subject_id = n.subject_id
+    AND k.source_id = n.source_id;
+UPDATE tombstones t SET subject_id = n.subject_id FROM tombstone_named n
+    WHERE t.subject_id = '' AND t.source_id = n.source_id;
+""")
+
+MIGRATIONS: tuple[Migration, ...] = (V1, V2, V3, V4, V5, V6, V7, V8, V9)
 
 
 def applied(conn: Any) -> list[str]:

@@ -21,6 +21,11 @@ a later migration might add without one). A table with neither is granted to the
 but not confined, and listed in ``Grant.unconfined`` so the operator sees it (``meta``
 holds the fleet-wide generation; the schema-version table is only readable). Running it
 again replaces the role's subject set with the one given. Run it as the tables' owner or a superuser.
+
+One exception to "only its subjects": the role also reads (never writes) the tombstones
+of unknown subject ``''`` — a source ID and a time, no content — left before migration
+p008 where migration p009 found no row naming the subject, so that its capture refuses
+those IDs as the owner's does.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from .migrations import SCHEMA_TABLE, migrate
 ROLE_NAME = re.compile(r"[a-z_][a-z0-9_]{0,40}")
 POLICY_PREFIX = "trace_ros_subjects_"
 OWNER_POLICY = "trace_ros_owner"
+UNKNOWN_POLICY_PREFIX = "trace_ros_unknown_"
 
 
 @dataclass(frozen=True)
@@ -121,6 +127,8 @@ def _grant(conn: Any, role: str, subjects: tuple[str, ...]) -> Grant:
             unconfined.append(name)
             continue
         _policies(conn, table, who, sql.Identifier(owner), role, condition)
+        if name == "tombstones":
+            _read_unknown(conn, table, who, role)
     conn.execute(sql.SQL("GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA {} TO {}").format(
         sql.Identifier(_schema(conn)), who))
     return Grant(role, subjects, created, tuple(confined), tuple(through), tuple(unconfined))
@@ -140,6 +148,18 @@ def _policies(conn: Any, table: Any, who: Any, owner: Any, role: str, condition:
         sql.Identifier(OWNER_POLICY), table))
     conn.execute(sql.SQL("CREATE POLICY {} ON {} FOR ALL TO {} USING (true) WITH CHECK (true)")
                  .format(sql.Identifier(OWNER_POLICY), table, owner))
+
+
+def _read_unknown(conn: Any, table: Any, who: Any, role: str) -> None:
+    """The role also reads the tombstones of unknown subject (``''``: left before
+    migration p008 and named by no row p009 could read), so its capture refuses their
+    IDs as the owner's does; it cannot change or lift them (only the owner can)."""
+    from psycopg import sql
+
+    name = sql.Identifier(UNKNOWN_POLICY_PREFIX + role)
+    conn.execute(sql.SQL("DROP POLICY IF EXISTS {} ON {}").format(name, table))
+    conn.execute(sql.SQL("CREATE POLICY {} ON {} FOR SELECT TO {} USING (subject_id = '')")
+                 .format(name, table, who))
 
 
 def _through(child: str, parent: str, pairs: Sequence[tuple[str, str]]) -> Any:

@@ -357,6 +357,39 @@ statistics from its rows (``sqlite/search.subject_stats``): the same figures."""
     readers_unaffected=True)
 
 
+M008 = Migration(8, "m008_tombstone_subjects_found", """
+        CREATE TEMP TABLE tombstone_named AS
+            SELECT source_id, min(subject_id) AS subject_id FROM (
+                SELECT l.source_id, a.subject_id FROM audit_sources l
+                    JOIN audit a ON a.query_id = l.query_id
+                UNION SELECT e.value, a.subject_id FROM audit a, json_each(CASE WHEN
+                    json_valid(a.evidence_ids) THEN a.evidence_ids ELSE '[]' END) e
+                UNION SELECT c.value, a.subject_id FROM audit a, json_each(CASE WHEN
+                    json_valid(a.cited_ids) THEN a.cited_ids ELSE '[]' END) c
+                UNION SELECT owner_id, subject_id FROM vectors WHERE owner_kind = 'source'
+                UNION SELECT fs.source_id, f.subject_id FROM fact_sources fs
+                    JOIN facts f ON f.fact_id = fs.fact_id
+                UNION SELECT source_id, subject_id FROM tombstones WHERE subject_id != ''
+            ) WHERE subject_id != '' AND source_id IN
+                (SELECT source_id FROM tombstones WHERE subject_id = '')
+            GROUP BY source_id HAVING count(DISTINCT subject_id) = 1;
+        DELETE FROM tombstones WHERE subject_id = '' AND source_id IN (SELECT t.source_id
+            FROM tombstones t JOIN temp.tombstone_named n ON n.source_id = t.source_id
+            AND n.subject_id = t.subject_id);
+        UPDATE tombstones SET subject_id = (SELECT n.subject_id FROM temp.tombstone_named n
+            WHERE n.source_id = tombstones.source_id)
+            WHERE subject_id = '' AND source_id IN (SELECT source_id FROM temp.tombstone_named);
+        DROP TABLE temp.tombstone_named;
+""",
+    """A tombstone left before migration m006 has subject ``''`` (unknown); where the
+ledger still names the forgotten source's subject — an audit row that showed or cited it,
+its vector, a fact it backed (rows an older forget left), or a tombstone of the same ID
+in one subject — it gets that subject (a tombstone already there stands for it). One
+named in no row, or in several subjects, stays ``''``: it refuses its ID in every
+subject, ``sync`` carries it only in a full sync, and on PostgreSQL a role confined to
+its subjects reads it but cannot lift it (``ledger grant``).""", readers_unaffected=True)
+
+
 class Migrations:
     """The ordered migrations of one schema, applied and checked on a connection.
 
@@ -471,4 +504,4 @@ def _tables(conn: sqlite3.Connection) -> set[str]:
     return {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 
 
-MIGRATIONS = Migrations([M001, M002, M003, M004, M005, M006, M007])
+MIGRATIONS = Migrations([M001, M002, M003, M004, M005, M006, M007, M008])
