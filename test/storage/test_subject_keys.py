@@ -4,7 +4,7 @@ every statement in ``trace_ros/storage/postgresql`` that touches a table filters
 ``subject_id`` — so the schema can be sharded by subject (e.g. Citus) without rewriting
 queries, and no statement reaches across subjects by accident.
 
-Two tables are global on purpose and exempt:
+Three tables are global on purpose and exempt:
 
 - ``schema_version``: which migrations the database has; one per database, read and
   written only by ``migrate`` under its advisory lock — nothing in it belongs to a subject.
@@ -12,6 +12,11 @@ Two tables are global on purpose and exempt:
   per-subject counter would change what "one generation" means), the vector indexes'
   epoch and ``trace-ros sync``'s watermarks per source ledger. In a sharded deployment it
   is a reference table.
+- ``source_ids``: one row per source ID, unique on the ID alone (migration p010), so a
+  source ID names one source in the whole ledger — what no subject-keyed constraint can
+  say, and what capture's check cannot see across a confined role's subjects or another
+  writer's open transaction. ``sources`` keep a foreign key to it; in a sharded
+  deployment it is a reference table.
 
 Where the schema or a statement does not have the property yet, ``KNOWN_GAPS`` says so,
 exactly: the tests fail on any new gap, and on a gap that was closed (remove it from the
@@ -34,7 +39,7 @@ import pytest
 from trace_ros.storage.postgresql import migrations
 
 PACKAGE = Path(migrations.__file__).parent
-GLOBAL_TABLES = {"meta", migrations.SCHEMA_TABLE}
+GLOBAL_TABLES = {"meta", "source_ids", migrations.SCHEMA_TABLE}
 # Helpers whose returned SQL condition always starts with the subject (tested below).
 SUBJECT_FILTERS = {"scope_filter", "_perception_filter"}
 DML = re.compile(r"^\s*(SELECT|INSERT|UPDATE|DELETE|WITH)\b", re.I)

@@ -103,6 +103,28 @@ class StoreResult:
     sequence: int = 0
 
 
+# Why capture refuses an ID (``StoreResult.reason``; the field is ``source_id``).
+OTHER_CONTENT = "already stored with different content"
+OTHER_SUBJECT = "already names a source of another subject"
+FORGOTTEN = "was forgotten; re-ingest only with allow_reingest"
+
+
+def seen_before(item: NewSource, prior: tuple[str, str] | None,
+                seq: int = 0) -> StoreResult | None:
+    """What capture answers for ``item`` when its ID is already stored (``prior``: the
+    stored content hash and subject, at ``seq``; ``seq`` 0: earlier in this batch):
+    ``duplicate`` for the same content, else ``rejected`` naming ``source_id`` — a
+    source ID names one source in the whole ledger. None when it is not stored."""
+    if prior is None:
+        return None
+    content_hash, subject_id = prior
+    if subject_id != item.scope.subject_id:
+        return StoreResult(item.source_id, "rejected", "source_id", OTHER_SUBJECT)
+    if content_hash != item.content_hash:
+        return StoreResult(item.source_id, "rejected", "source_id", OTHER_CONTENT)
+    return StoreResult(item.source_id, "duplicate", sequence=seq)
+
+
 @dataclass(frozen=True)
 class Job:
     """A claimed job. ``fence`` is the claim's token: completing or failing the job

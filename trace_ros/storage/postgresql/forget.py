@@ -88,6 +88,9 @@ class PgForget(PgJobStore, PgVectorStore, PgAuditStore):
                 ([s for s, _ in doomed], [i for _, i in doomed])).fetchall()
             removed = [r[0] for r in rows]
             subjects = sorted({r[1] for r in rows})
+            conn.execute("DELETE FROM source_ids WHERE (subject_id, source_id) IN (SELECT * "
+                         "FROM unnest(%s::text[], %s::text[]))",
+                         ([r[1] for r in rows], removed))
             recount_source_lex(conn, subjects)
             self.forget_derived(conn, removed, subjects, PgGraph.generation_now(conn) + 1)
             self._forget_audit(conn, subjects, removed)

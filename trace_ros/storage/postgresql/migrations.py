@@ -342,7 +342,44 @@ UPDATE tombstones t SET subject_id = n.subject_id FROM tombstone_named n
     WHERE t.subject_id = '' AND t.source_id = n.source_id;
 """)
 
-MIGRATIONS: tuple[Migration, ...] = (V1, V2, V3, V4, V5, V6, V7, V8, V9)
+V10 = Migration(10, "p010_source_ids", """
+-- A source ID names one source in the whole ledger (the contract's lookups by ID rely on
+-- it; SQLite's sources.source_id is UNIQUE): keyed by subject since p008, sources cannot
+-- say so themselves, and capture's check across subjects sees only what its role may
+-- (row-level security) and not what another writer has yet to commit. This registry
+-- says it: one row per ID, unique on the ID alone, claimed in the capture transaction
+-- (a second claim waits for the first to commit, then finds it taken). It is global, as
+-- meta is (a reference table when the schema is distributed by subject; sources keep a
+-- foreign key to it, as a distributed table may to a reference table); forget removes
+-- its rows after the sources. A database where an ID already names sources in two subjects is refused,
+-- naming them: delete all but one of each (as the owner, DELETE FROM sources ...), then
+-- open it again.
+CREATE TABLE source_ids (
+    source_id TEXT PRIMARY KEY,
+    subject_id TEXT NOT NULL
+);
+DO $$
+DECLARE shared text;
+BEGIN
+    SELECT string_agg(format('%s (subjects %s)', source_id, subjects), '; ') INTO shared
+    FROM (SELECT source_id, string_agg(subject_id, ', ' ORDER BY subject_id) AS subjects
+          FROM sources GROUP BY source_id HAVING count(*) > 1 ORDER BY source_id LIMIT 5) d;
+    IF shared IS NOT NULL THEN
+        RAISE EXCEPTION 'source_id: a source ID must name one source in the whole ledger, '
+            'and these name sources in several subjects: %', shared
+            USING ERRCODE = 'unique_violation',
+                  HINT = 'Delete all but one source of each ID (DELETE FROM sources WHERE '
+                         'subject_id = ... AND source_id = ...), then open the ledger again.';
+    END IF;
+END $$;
+INSERT INTO source_ids (source_id, subject_id) SELECT source_id, subject_id FROM sources;
+-- No source without its claim: a statement that bypasses capture is held to it as well.
+ALTER TABLE source_ids ADD CONSTRAINT source_ids_pair UNIQUE (source_id, subject_id);
+ALTER TABLE sources ADD CONSTRAINT sources_source_id_claimed FOREIGN KEY
+    (source_id, subject_id) REFERENCES source_ids (source_id, subject_id);
+""")
+
+MIGRATIONS: tuple[Migration, ...] = (V1, V2, V3, V4, V5, V6, V7, V8, V9, V10)
 
 
 def applied(conn: Any) -> list[str]:

@@ -16,7 +16,7 @@ import time
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..records import NewSource, Scope, SourceRecord, StoreResult
+from ..records import FORGOTTEN, OTHER_SUBJECT, NewSource, Scope, SourceRecord, StoreResult, seen_before
 from .base import PgBase
 from .lexindex import index_sources
 
@@ -56,6 +56,19 @@ def forgotten_ids(conn: Any, subjects: Sequence[str],
         "AND source_id = ANY(%s)", ([*subjects, ""], list(ids)))}
 
 
+def claim_ids(conn: Any, rows: Sequence[tuple[str, str]]) -> set[str]:
+    """Inside the capture transaction: claim (source ID, subject) pairs in the ledger-wide
+    ``source_ids``; returns the IDs another subject holds (rows this role may not see,
+    or a writer's that committed meanwhile: the claim waits for it)."""
+    if not rows:
+        return set()
+    got = {r[0] for r in conn.execute(
+        "INSERT INTO source_ids (source_id, subject_id) SELECT * FROM unnest(%s::text[], "
+        "%s::text[]) ON CONFLICT (source_id) DO NOTHING RETURNING source_id",
+        ([r[0] for r in rows], [r[1] for r in rows]))}
+    return {r[0] for r in rows} - got
+
+
 class PgSourceStore(PgBase):
     """Capture and the reads of stored sources."""
 
@@ -75,42 +88,42 @@ class PgSourceStore(PgBase):
             conn.execute("SELECT subject_id FROM subject_queues WHERE subject_id = ANY(%s) "
                          "ORDER BY subject_id FOR UPDATE", (subjects,))
             # A source ID names one source in the whole ledger (SQLite's meaning, and
-            # what the contract's lookups by ID rely on): checked across subjects.
-            known = {r[0]: (int(r[1]), r[2]) for r in conn.execute(
-                "SELECT source_id, seq, content_hash FROM sources WHERE source_id = ANY(%s)",
-                (ids,))}
+            # what the contract's lookups by ID rely on): checked across the subjects
+            # this role sees, then claimed in ``source_ids`` (migration p010).
+            known = {r[0]: (int(r[1]), r[2], r[3]) for r in conn.execute(
+                "SELECT source_id, seq, content_hash, subject_id FROM sources "
+                "WHERE source_id = ANY(%s)", (ids,))}
             forgotten = forgotten_ids(conn, subjects, ids)
             results: list[StoreResult | None] = []
             new_rows: list[tuple[Any, ...]] = []
-            pending: dict[str, str] = {}
+            pending: dict[str, tuple[str, str]] = {}
             for item in batch:
                 sid = item.source_id
-                prior = known[sid][1] if sid in known else pending.get(sid)
-                if prior is not None:
-                    if prior == item.content_hash:
-                        results.append(StoreResult(sid, "duplicate",
-                                                   sequence=known[sid][0] if sid in known else 0))
-                    else:
-                        results.append(StoreResult(sid, "rejected", "source_id",
-                                                   "already stored with different content"))
+                seen = (seen_before(item, known[sid][1:], known[sid][0]) if sid in known
+                        else seen_before(item, pending.get(sid)))
+                if seen is not None:
+                    results.append(seen)
                     continue
                 if (item.scope.subject_id, sid) in forgotten or ("", sid) in forgotten:
-                    results.append(StoreResult(sid, "rejected", "source_id",
-                                               "was forgotten; re-ingest only with allow_reingest"))
+                    results.append(StoreResult(sid, "rejected", "source_id", FORGOTTEN))
                     continue
                 sc = item.scope
-                pending[sid] = item.content_hash
+                pending[sid] = (item.content_hash, sc.subject_id)
                 results.append(None)
                 new_rows.append((sid, sc.subject_id, sc.robot_id, sc.session_id, item.modality,
                                  item.speaker, item.text, item.label, item.confidence,
                                  json.dumps(item.pose) if item.pose else None, item.payload_json,
                                  item.source_time, int(item.time_from_receipt), now,
                                  item.content_hash))
+            taken = claim_ids(conn, [(r[0], r[1]) for r in new_rows])
+            new_rows = [r for r in new_rows if r[0] not in taken]
             seqs = self._insert_sources(conn, new_rows, now) if new_rows else {}
         out: list[StoreResult] = []
         for item, res in zip(batch, results, strict=True):
             sid = item.source_id
-            if res is None:
+            if sid in taken and (res is None or res.sequence == 0):  # this batch's repeats too
+                res = StoreResult(sid, "rejected", "source_id", OTHER_SUBJECT)
+            elif res is None:
                 res = (StoreResult(sid, "accepted", sequence=seqs[sid]) if sid in seqs else
                        StoreResult(sid, "duplicate", sequence=0))
             elif res.status == "duplicate" and res.sequence == 0 and sid in seqs:

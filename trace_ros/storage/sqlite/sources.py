@@ -12,7 +12,7 @@ import time
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..records import ATTACHED_TO, NewSource, Scope, SourceRecord, StoreResult
+from ..records import ATTACHED_TO, FORGOTTEN, NewSource, Scope, SourceRecord, StoreResult, seen_before
 from .base import SqliteBase
 from .rows import SOURCE_COLUMNS, scope_filter
 
@@ -37,16 +37,16 @@ class SourceStore(SqliteBase):
         now = time.time() if now is None else now  # known time: the caller's clock
         ids = list({item.source_id for item in batch})
         with self.write() as conn:
-            known: dict[str, tuple[int, str]] = {}
+            known: dict[str, tuple[int, str, str]] = {}  # id -> (seq, hash, subject)
             forgotten: set[tuple[str, str]] = set()  # (subject, source ID)
             subjects = sorted({item.scope.subject_id for item in batch} | {""})
             subject_marks = ",".join("?" * len(subjects))
             for start in range(0, len(ids), 500):
                 chunk = ids[start:start + 500]
                 marks = ",".join("?" * len(chunk))
-                known.update((r[0], (r[1], r[2])) for r in conn.execute(
-                    f"SELECT source_id, seq, content_hash FROM sources WHERE source_id IN ({marks})",
-                    chunk))
+                known.update((r[0], (r[1], r[2], r[3])) for r in conn.execute(
+                    "SELECT source_id, seq, content_hash, subject_id FROM sources "
+                    f"WHERE source_id IN ({marks})", chunk))
                 # A tombstone of unknown subject ('') refuses its ID in every subject.
                 forgotten.update((r[0], r[1]) for r in conn.execute(
                     f"SELECT subject_id, source_id FROM tombstones WHERE subject_id IN "
@@ -54,24 +54,20 @@ class SourceStore(SqliteBase):
             results: list[StoreResult | None] = []
             new_rows: list[tuple[Any, ...]] = []
             new_slots: list[int] = []
-            pending: dict[str, str] = {}  # accepted earlier in this batch: id -> hash
+            # accepted earlier in this batch: id -> (hash, subject)
+            pending: dict[str, tuple[str, str]] = {}
             for item in batch:
                 sid = item.source_id
-                prior_hash = known[sid][1] if sid in known else pending.get(sid)
-                if prior_hash is not None:
-                    if prior_hash == item.content_hash:
-                        seq = known[sid][0] if sid in known else 0
-                        results.append(StoreResult(sid, "duplicate", sequence=seq))
-                    else:
-                        results.append(StoreResult(sid, "rejected", "source_id",
-                                                   "already stored with different content"))
+                seen = (seen_before(item, known[sid][1:], known[sid][0]) if sid in known
+                        else seen_before(item, pending.get(sid)))
+                if seen is not None:
+                    results.append(seen)
                     continue
                 if (item.scope.subject_id, sid) in forgotten or ("", sid) in forgotten:
-                    results.append(StoreResult(sid, "rejected", "source_id",
-                                               "was forgotten; re-ingest only with allow_reingest"))
+                    results.append(StoreResult(sid, "rejected", "source_id", FORGOTTEN))
                     continue
                 sc = item.scope
-                pending[sid] = item.content_hash
+                pending[sid] = (item.content_hash, sc.subject_id)
                 new_slots.append(len(results))
                 results.append(None)
                 new_rows.append((sid, sc.subject_id, sc.robot_id, sc.session_id, item.modality,
