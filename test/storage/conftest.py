@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import os
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -94,3 +94,25 @@ def engine(request: pytest.FixtureRequest) -> str:
 @pytest.fixture
 def ledger(engine: str, open_engine: Callable[[str], Any]) -> Any:
     return open_engine(engine)
+
+
+@pytest.fixture
+def grant(capsys: pytest.CaptureFixture[str]) -> Callable[[Any, Sequence[str]], LedgerURL]:
+    """``grant(owner_ledger, subjects)`` -> the URL of a new database role that
+    ``trace-ros ledger grant`` confined to ``subjects`` on the owner's PostgreSQL ledger."""
+    from dataclasses import replace
+
+    from trace_ros.cli import main
+
+    def make(owner: Any, subjects: Sequence[str]) -> LedgerURL:
+        role = f"role_{os.getpid()}_{next(_counter)}"
+        host = dict(owner.url.options).get("host", "")
+        url = f"postgresql://{owner.url.user}@/{owner.url.database}?host={host}"
+        argv = ["ledger", "grant", "--ledger-url", url, "--role", role, "--json"]
+        for subject in subjects:
+            argv += ["--subject", subject]
+        assert main(argv) == 0
+        capsys.readouterr()
+        return replace(owner.url, user=role, password="")
+
+    return make

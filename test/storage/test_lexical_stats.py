@@ -10,11 +10,9 @@ read-only explorer ranks it the same from the text.
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import sys
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +23,6 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "engine"))
 from graphkit import consolidate, fact  # noqa: E402
 
 from trace_ros.capture import Event, ingest  # noqa: E402
-from trace_ros.cli import main  # noqa: E402
 from trace_ros.config import CaptureConfig  # noqa: E402
 from trace_ros.ledger import Scope  # noqa: E402
 from trace_ros.storage.lexical import count_tokens  # noqa: E402
@@ -122,7 +119,8 @@ def test_sqlite_counts_the_statistics_of_an_older_ledger(tmp_path: Path) -> None
     conn.executescript(
         "DROP TRIGGER lex_stats_sources_ai; DROP TRIGGER lex_stats_sources_ad; "
         "DROP TRIGGER lex_stats_facts_ai; DROP TRIGGER lex_stats_facts_ad; "
-        "DROP TRIGGER lex_stats_facts_au; DROP TABLE lex_stats; DROP TABLE sources_vocab; "
+        "DROP TRIGGER lex_stats_facts_au; DROP TRIGGER lex_stats_sources_au; "
+        "DROP TABLE lex_stats; DROP TABLE sources_vocab; "
         "DROP TABLE facts_vocab; "
         "DELETE FROM schema_version WHERE name = 'm007_lexical_stats'; "
         "DELETE FROM _sqlite_migrations WHERE name = 'm007_lexical_stats';")
@@ -134,21 +132,14 @@ def test_sqlite_counts_the_statistics_of_an_older_ledger(tmp_path: Path) -> None
 
 
 @pytest.fixture
-def confined(open_engine: Callable[[str], Any], capsys: pytest.CaptureFixture[str]
-             ) -> tuple[Any, Any]:
+def confined(open_engine: Callable[[str], Any], grant: Callable[..., Any]) -> tuple[Any, Any]:
     """(owner's ledger with sam and zoe, the same ledger opened as a role granted sam)."""
     from trace_ros.storage.postgresql import PgLedger
 
     owner = open_engine("postgresql")
     _say(owner, "sam", SAM)
     _say(owner, "zoe", ZOE)
-    role = f"lex_{os.getpid()}"
-    host = dict(owner.url.options).get("host", "")
-    url = f"postgresql://{owner.url.user}@/{owner.url.database}?host={host}"
-    assert main(["ledger", "grant", "--ledger-url", url, "--role", role,
-                 "--subject", "sam", "--json"]) == 0
-    capsys.readouterr()
-    return owner, PgLedger(replace(owner.url, user=role, password=""))
+    return owner, PgLedger(grant(owner, ["sam"]))
 
 
 def test_a_confined_role_ranks_as_the_owner_and_sees_only_its_statistics(

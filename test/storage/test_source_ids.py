@@ -11,16 +11,13 @@ where an ID already names sources in two subjects.
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from trace_ros.capture import Event, ingest
-from trace_ros.cli import main
 from trace_ros.config import CaptureConfig
 from trace_ros.ledger import Scope
 from trace_ros.storage.records import OTHER_SUBJECT
@@ -70,19 +67,13 @@ def test_the_database_refuses_it_by_hand(engine: str, ledger: Any) -> None:
 
 
 def test_a_confined_role_cannot_reuse_an_id_it_cannot_see(
-        open_engine: Callable[[str], Any], capsys: pytest.CaptureFixture[str]) -> None:
+        open_engine: Callable[[str], Any], grant: Callable[..., Any]) -> None:
     from trace_ros.storage.postgresql import PgLedger
 
     owner = open_engine("postgresql")
     _say(owner, "ann", "x-1")
     _say(owner, "bob", "b-0")
-    role = f"ids_{os.getpid()}"
-    host = dict(owner.url.options).get("host", "")
-    url = f"postgresql://{owner.url.user}@/{owner.url.database}?host={host}"
-    assert main(["ledger", "grant", "--ledger-url", url, "--role", role,
-                 "--subject", "bob", "--json"]) == 0
-    capsys.readouterr()
-    led = PgLedger(replace(owner.url, user=role, password=""))
+    led = PgLedger(grant(owner, ["bob"]))
     try:
         assert not led.get_sources(["x-1"])  # ann's source is out of its sight
         res = _say(led, "bob", "x-1")

@@ -11,17 +11,14 @@ source (an audit row, a vector, another tombstone of the ID) beside its ``''`` t
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import pytest
 
 from trace_ros.capture import Event, ingest
-from trace_ros.cli import main
 from trace_ros.config import CaptureConfig
 from trace_ros.ledger import Ledger, Scope
 from trace_ros.storage.records import AuditRecord
@@ -95,20 +92,14 @@ def test_the_migration_finds_the_subjects_it_can(engine: str,
 
 
 def test_a_confined_role_reads_unknown_tombstones_and_cannot_lift_them(
-        open_engine: Callable[[str], Any], capsys: pytest.CaptureFixture[str]) -> None:
+        open_engine: Callable[[str], Any], grant: Callable[..., Any]) -> None:
     psycopg = pytest.importorskip("psycopg")
     from trace_ros.storage.postgresql import PgLedger
     from trace_ros.storage.postgresql.base import conninfo
 
     owner = open_engine("postgresql")
     _leave_old_rows(owner)
-    role = f"stones_{os.getpid()}"
-    host = dict(owner.url.options).get("host", "")
-    url = f"postgresql://{owner.url.user}@/{owner.url.database}?host={host}"
-    assert main(["ledger", "grant", "--ledger-url", url, "--role", role,
-                 "--subject", "ann", "--json"]) == 0
-    capsys.readouterr()
-    mine = replace(owner.url, user=role, password="")
+    mine = grant(owner, ["ann"])
     led = PgLedger(mine)
     try:
         assert {s[2] for s in _stones(led)} == {"ann", ""}  # bob's stays hidden

@@ -292,7 +292,34 @@ before this migration has lost its source and with it the subject: it gets ``''`
 # connection) giving the FTS5 token count of a row's columns.
 LEX_TOKENS = "trace_ros_lex_tokens"
 
-M007 = Migration(7, "m007_lexical_stats", f"""
+
+def _lex_counts(row: str, kind: str, a: str, b: str) -> tuple[str, str]:
+    """SQL that adds the row ``row`` (``new``/``old``) of ``kind`` with columns ``a`` and
+    ``b`` to its subject's statistics, and SQL that takes it away."""
+    tokens = f"{LEX_TOKENS}({row}.{a}, {row}.{b}, {row}.subject_id)"
+    add = (f"INSERT INTO lex_stats (subject_id, kind, n_docs, n_tokens) VALUES "
+           f"({row}.subject_id, '{kind}', 1, {tokens}) ON CONFLICT (subject_id, kind) DO "
+           "UPDATE SET n_docs = n_docs + 1, n_tokens = n_tokens + excluded.n_tokens;")
+    take = (f"UPDATE lex_stats SET n_docs = n_docs - 1, n_tokens = n_tokens - {tokens} "
+            f"WHERE subject_id = {row}.subject_id AND kind = '{kind}'; DELETE FROM lex_stats "
+            f"WHERE subject_id = {row}.subject_id AND kind = '{kind}' AND n_docs <= 0;")
+    return add, take
+
+
+def _lex_stats(table: str, kind: str, a: str, b: str) -> str:
+    """Count ``table``'s statistics now, and the triggers that keep them."""
+    add, _ = _lex_counts("new", kind, a, b)
+    _, take = _lex_counts("old", kind, a, b)
+    return f"""
+        INSERT INTO lex_stats (subject_id, kind, n_docs, n_tokens) SELECT subject_id, '{kind}',
+            count(*), sum({LEX_TOKENS}({a}, {b}, subject_id)) FROM {table} GROUP BY subject_id;
+        CREATE TRIGGER lex_stats_{table}_ai AFTER INSERT ON {table} BEGIN {add} END;
+        CREATE TRIGGER lex_stats_{table}_ad AFTER DELETE ON {table} BEGIN {take} END;
+        CREATE TRIGGER lex_stats_{table}_au AFTER UPDATE OF {a}, {b}, subject_id ON {table}
+            BEGIN {take} {add} END;"""
+
+
+M007 = Migration(7, "m007_lexical_stats", """
         -- Where each stem stands in each row (no storage of their own: FTS5's index).
         CREATE VIRTUAL TABLE sources_vocab USING fts5vocab (sources_fts, instance);
         CREATE VIRTUAL TABLE facts_vocab USING fts5vocab (facts_fts, instance);
@@ -303,49 +330,8 @@ M007 = Migration(7, "m007_lexical_stats", f"""
             n_tokens INTEGER NOT NULL DEFAULT 0,
             PRIMARY KEY (subject_id, kind)
         );
-        INSERT INTO lex_stats (subject_id, kind, n_docs, n_tokens)
-            SELECT subject_id, 'source', count(*),
-                   sum({LEX_TOKENS}(text, speaker, subject_id)) FROM sources GROUP BY subject_id;
-        INSERT INTO lex_stats (subject_id, kind, n_docs, n_tokens)
-            SELECT subject_id, 'fact', count(*),
-                   sum({LEX_TOKENS}(description, value, subject_id)) FROM facts GROUP BY subject_id;
-        CREATE TRIGGER lex_stats_sources_ai AFTER INSERT ON sources BEGIN
-            INSERT INTO lex_stats (subject_id, kind, n_docs, n_tokens) VALUES (new.subject_id,
-                'source', 1, {LEX_TOKENS}(new.text, new.speaker, new.subject_id))
-            ON CONFLICT (subject_id, kind) DO UPDATE SET n_docs = n_docs + 1,
-                n_tokens = n_tokens + excluded.n_tokens;
-        END;
-        CREATE TRIGGER lex_stats_sources_ad AFTER DELETE ON sources BEGIN
-            UPDATE lex_stats SET n_docs = n_docs - 1,
-                n_tokens = n_tokens - {LEX_TOKENS}(old.text, old.speaker, old.subject_id)
-            WHERE subject_id = old.subject_id AND kind = 'source';
-            DELETE FROM lex_stats WHERE subject_id = old.subject_id AND kind = 'source'
-                AND n_docs <= 0;
-        END;
-        CREATE TRIGGER lex_stats_facts_ai AFTER INSERT ON facts BEGIN
-            INSERT INTO lex_stats (subject_id, kind, n_docs, n_tokens) VALUES (new.subject_id,
-                'fact', 1, {LEX_TOKENS}(new.description, new.value, new.subject_id))
-            ON CONFLICT (subject_id, kind) DO UPDATE SET n_docs = n_docs + 1,
-                n_tokens = n_tokens + excluded.n_tokens;
-        END;
-        CREATE TRIGGER lex_stats_facts_ad AFTER DELETE ON facts BEGIN
-            UPDATE lex_stats SET n_docs = n_docs - 1,
-                n_tokens = n_tokens - {LEX_TOKENS}(old.description, old.value, old.subject_id)
-            WHERE subject_id = old.subject_id AND kind = 'fact';
-            DELETE FROM lex_stats WHERE subject_id = old.subject_id AND kind = 'fact'
-                AND n_docs <= 0;
-        END;
-        CREATE TRIGGER lex_stats_facts_au AFTER UPDATE OF description, value, subject_id
-                ON facts BEGIN
-            UPDATE lex_stats SET n_docs = n_docs - 1,
-                n_tokens = n_tokens - {LEX_TOKENS}(old.description, old.value, old.subject_id)
-            WHERE subject_id = old.subject_id AND kind = 'fact';
-            INSERT INTO lex_stats (subject_id, kind, n_docs, n_tokens) VALUES (new.subject_id,
-                'fact', 1, {LEX_TOKENS}(new.description, new.value, new.subject_id))
-            ON CONFLICT (subject_id, kind) DO UPDATE SET n_docs = n_docs + 1,
-                n_tokens = n_tokens + excluded.n_tokens;
-        END;
-""",
+""" + _lex_stats("sources", "source", "text", "speaker")
+    + _lex_stats("facts", "fact", "description", "value") + "\n",
     """Lexical statistics per subject (issue 15), as PostgreSQL keeps them (``lex_stats``,
 migration p006): BM25 ranks a subject's rows with its own row count, mean row length and
 document frequencies (``storage/lexrank.py``, from the FTS5 vocabulary's ``instance``
