@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import glob
 import resource
 import sys
 from pathlib import Path
@@ -30,3 +31,5 @@ def remove_db(path: str | Path) -> None:
         f = p.with_name(p.name + suffix)
         if f.is_file():
             f.unlink()
+    for f in p.parent.glob(glob.escape(p.name) + ".vpack-*"):  # its vector packs
+        f.unlink()

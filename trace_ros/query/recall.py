@@ -43,6 +43,8 @@ import numpy as np
 from ..config import RecallConfig
 from ..language.text import STOPWORDS, content_terms, tokens, words
 from ..ledger import Ledger, Scope, SourceRecord
+from ..storage.vectorpack import VectorPack
+from . import packing
 from .factcache import bulk_load
 
 
@@ -260,6 +262,8 @@ class _SubjectVectors:
     known_time: np.ndarray = field(default_factory=lambda: np.zeros(0))
     speaker: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=object))
     matrix: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
+    # How many of these rows the subject's saved vector pack holds (``packing``).
+    packed: int = 0
     # Sequence order (built on first use).
     _order: _SeqOrder | None = None
 
@@ -310,7 +314,10 @@ class VectorIndex:
     """In-memory matrix of one subject's source vectors, refreshed incrementally.
 
     New vectors are picked up by rowid watermark; a forget or rebuild changes
-    the ledger's ``vectors_epoch`` and forces a full reload of that subject.
+    the ledger's ``vectors_epoch`` and forces a full reload of that subject. A full load
+    starts from the subject's vector pack of that epoch when the ledger keeps one (one
+    block instead of a row per vector: a fresh process's first question) and reads only
+    the rows after it; the pack is saved again as the subject grows (``packing``).
     """
 
     def __init__(self, ledger: Ledger, model: str, owner_kind: str = "source") -> None:
@@ -330,7 +337,7 @@ class VectorIndex:
                 return cur
             epoch = self.ledger.meta_value("vectors_epoch") or ""
             if cur is None or cur.epoch != epoch:
-                cur = _SubjectVectors(epoch=epoch)
+                cur = self._from_pack(subject_id, epoch)
             with bulk_load():
                 rows = self.ledger.source_vectors_after(subject_id, self.model, cur.watermark,
                                                         self.owner_kind)
@@ -338,14 +345,30 @@ class VectorIndex:
                     cur = self._merge(cur, rows)
             cur.generation = -1 if generation is None else generation
             self._subjects[subject_id] = cur
+            if packing.due(len(cur.ids), cur.packed):
+                cur.packed = len(cur.ids)  # tried once per step, kept or not
+                packing.save_later(self.ledger, VectorPack(
+                    subject_id, self.model, self.owner_kind, cur.epoch, cur.watermark, cur.seqs,
+                    cur.ids, cur.robot, cur.session, cur.source_time, cur.known_time,
+                    cur.speaker, cur.matrix))
             return cur
+
+    def _from_pack(self, subject_id: str, epoch: str) -> _SubjectVectors:
+        """The subject's vectors as its pack of ``epoch`` holds them (none without one)."""
+        p = self.ledger.load_vector_pack(subject_id, self.model, self.owner_kind, epoch)
+        if p is None:
+            return _SubjectVectors(epoch=epoch)
+        return _SubjectVectors(
+            watermark=p.watermark, epoch=epoch, seqs=p.seqs, ids=p.ids, robot=p.robot,
+            session=p.session, source_time=p.source_time, known_time=p.known_time,
+            speaker=p.speaker, matrix=p.matrix, packed=len(p.ids))
 
     @staticmethod
     def _merge(cur: _SubjectVectors, rows: list[tuple]) -> _SubjectVectors:
         mat = np.frombuffer(b"".join(r[7] for r in rows), dtype=np.float32).reshape(len(rows), -1)
         if not cur.ids:  # a first load: nothing to keep, nothing to copy
             return _SubjectVectors(
-                watermark=int(rows[-1][0]), epoch=cur.epoch,
+                watermark=int(rows[-1][0]), epoch=cur.epoch, packed=cur.packed,
                 seqs=np.array([r[1] for r in rows], dtype=np.int64), ids=[r[2] for r in rows],
                 robot=np.array([r[3] for r in rows], dtype=object),
                 session=np.array([r[4] for r in rows], dtype=object),
@@ -353,13 +376,17 @@ class VectorIndex:
                 known_time=np.array([r[6] for r in rows], dtype=np.float64),
                 speaker=np.array([r[8] for r in rows], dtype=object), matrix=mat)
         new_ids = {r[2] for r in rows}
-        keep = [i for i, sid in enumerate(cur.ids) if sid not in new_ids]
+        keep: list[int] | slice = [i for i, sid in enumerate(cur.ids) if sid not in new_ids]
+        if len(keep) == len(cur.ids):  # nothing replaced: no copy before the stacking
+            keep = slice(None)
         old = cur.matrix[keep] if cur.matrix.size else mat[:0]
         return _SubjectVectors(
             watermark=int(rows[-1][0]),
             epoch=cur.epoch,
+            packed=cur.packed,
             seqs=np.concatenate([cur.seqs[keep], np.array([r[1] for r in rows], dtype=np.int64)]),
-            ids=[cur.ids[i] for i in keep] + [r[2] for r in rows],
+            ids=(cur.ids[keep] if isinstance(keep, slice) else [cur.ids[i] for i in keep])
+            + [r[2] for r in rows],
             robot=np.concatenate([cur.robot[keep], np.array([r[3] for r in rows], dtype=object)]),
             session=np.concatenate([cur.session[keep],
                                     np.array([r[4] for r in rows], dtype=object)]),

@@ -39,6 +39,7 @@ from .records import (
     StoreResult,
     TopicRow,
 )
+from .vectorpack import VectorPack
 
 # An engine's transaction handle, yielded by ``write()`` and ``read()``.
 Tx = Any
@@ -455,6 +456,17 @@ class LedgerContract(Protocol):
         """Vectors of ``model`` owned by a source (``owner_kind``: 'source', or another kind
         keyed by source ID) stored after ``after_rowid``, in rowid order: (rowid, seq,
         source_id, robot_id, session_id, source_time, known_time, vec, speaker)."""
+
+    def load_vector_pack(self, subject_id: str, model: str, owner_kind: str,
+                         epoch: str) -> VectorPack | None:
+        """The subject's vectors of (``model``, ``owner_kind``) as one block read under the
+        ``vectors_epoch`` ``epoch`` (``storage.vectorpack``), or None when the engine keeps
+        none; the rows after its ``watermark`` come from ``source_vectors_after``."""
+
+    def save_vector_pack(self, pack: VectorPack) -> bool:
+        """Keep ``pack`` for the next process's first question about its subject; False
+        when it was not kept (the engine keeps none, or the epoch moved since it was read).
+        Whatever moves the epoch (forget, rebuild, a model change) drops every pack."""
 
     # -- lexical search ----------------------------------------------------------------------
 

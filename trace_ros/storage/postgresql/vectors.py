@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..records import SourceRecord
+from ..vectorpack import VectorPack
 from .base import PgBase
 from .sources import SOURCE_COLUMNS
 
@@ -130,9 +131,18 @@ class PgVectorStore(PgBase):
             (owner_kind, subject_id, model, int(after_rowid)))
         return [(*r[:7], _sent_float32_bytes(r[7]), r[8]) for r in rows]
 
+    def load_vector_pack(self, subject_id: str, model: str, owner_kind: str,
+                         epoch: str) -> VectorPack | None:
+        """None: this engine keeps no vector packs (every row comes from
+        ``source_vectors_after``)."""
+        return None
+
+    def save_vector_pack(self, pack: VectorPack) -> bool:
+        """False: this engine keeps no vector packs."""
+        return False
+
 
 def _sent_float32_bytes(sent: bytes) -> bytes:
     """``vector_send``'s bytes (dimension and a reserved field as two int16, then each
     value as a big-endian float4) as the float32 bytes SQLite stores."""
     return np.frombuffer(sent, dtype=">f4", offset=4).astype(np.float32).tobytes()
-

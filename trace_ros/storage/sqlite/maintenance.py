@@ -36,7 +36,8 @@ class Maintenance(SqliteBase):
                                "updated_at = ?", (now,))
             self._bump_vectors_epoch(conn)
             self.bump_generation(conn)
-            return int(cur.rowcount)
+        self.drop_vector_packs()
+        return int(cur.rowcount)
 
     def rebuild_fts(self) -> None:
         with self.write() as conn:

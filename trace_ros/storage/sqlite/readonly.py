@@ -14,6 +14,7 @@ from urllib.parse import quote
 
 from ...errors import TraceError
 from ..settings import LedgerConfig
+from ..vectorpack import VectorPack
 from .ledger import Ledger
 from .migrations import MIGRATIONS
 
@@ -47,6 +48,10 @@ class ReadOnlyLedger(Ledger):
 
     def _migrate(self) -> None:  # pragma: no cover - never called on a read-only ledger
         raise TraceError("a read-only ledger is never migrated")
+
+    def save_vector_pack(self, pack: VectorPack) -> bool:
+        """Writes nothing beside the ledger: it reads the packs others wrote."""
+        return False
 
 
 def open_read_only(path: str | Path, config: LedgerConfig | None = None) -> ReadOnlyLedger:

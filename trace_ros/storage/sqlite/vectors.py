@@ -1,7 +1,8 @@
 """Vectors: source, 'window' and (in ``hierarchy``) session embeddings, by model.
 
 Vectors are derived: a change of model re-embeds (``sources_to_reembed``), a forget drops
-them and moves ``vectors_epoch`` so in-memory indexes reload in full.
+them and moves ``vectors_epoch`` so in-memory indexes reload in full; whatever moves the
+epoch also drops the vector packs (``packs``) after its commit.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from .rows import SOURCE_COLUMNS
 
 
 class VectorStore(SqliteBase):
-    """Storing and reading embeddings."""
+    """Storing and reading embeddings (``drop_vector_packs``: the ``packs`` mixin)."""
 
     @staticmethod
     def put_vectors(conn: sqlite3.Connection, owner_kind: str, model: str,
@@ -89,7 +90,9 @@ class VectorStore(SqliteBase):
                     f"DELETE FROM vectors WHERE owner_kind IN ('source', 'window') AND model != ? "
                     f"AND owner_id IN ({','.join('?' * len(chunk))})", [model, *chunk])
             self._bump_vectors_epoch(conn)
-            return self.bump_generation(conn)
+            generation = self.bump_generation(conn)
+        self.drop_vector_packs()
+        return generation
 
     def drop_other_vectors(self, model: str, dim: int) -> int:
         """Delete source vectors not of (``model``, ``dim``); returns how many."""
@@ -99,7 +102,9 @@ class VectorStore(SqliteBase):
             if cur.rowcount:
                 self._bump_vectors_epoch(conn)
                 self.bump_generation(conn)
-            return int(cur.rowcount)
+        if cur.rowcount:
+            self.drop_vector_packs()
+        return int(cur.rowcount)
 
     def source_vectors_after(self, subject_id: str, model: str, after_rowid: int,
                              owner_kind: str = "source") -> list[tuple[Any, ...]]:
