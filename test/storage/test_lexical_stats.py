@@ -25,7 +25,7 @@ from graphkit import consolidate, fact  # noqa: E402
 from trace_ros.capture import Event, ingest  # noqa: E402
 from trace_ros.config import CaptureConfig  # noqa: E402
 from trace_ros.ledger import Scope  # noqa: E402
-from trace_ros.storage.lexical import count_tokens  # noqa: E402
+from trace_ros.storage.lexical import terms  # noqa: E402
 
 SAM = ("The garden needs water and the garden soil is dry.", "Tomatoes grow in the garden.",
        "We watched the football match.", "The soil in the garden is rich now.",
@@ -89,7 +89,7 @@ def _expected(led: Any) -> dict[tuple[str, str], tuple[int, int]]:
                       ("fact", "SELECT subject_id, description, value FROM facts")):
         for subject, a, b in led.query(sql):
             n, t = out.get((subject, kind), (0, 0))
-            out[(subject, kind)] = (n + 1, t + count_tokens(a, b, subject))
+            out[(subject, kind)] = (n + 1, t + sum(len(terms(x)) for x in (a, b, subject)))
     return out
 
 
@@ -106,6 +106,31 @@ def test_the_statistics_follow_capture_forget_and_rebuild(ledger: Any) -> None:
     assert _stats(ledger) == _expected(ledger)
 
 
+# The FTS5 triggers as m002/m003 left them, and no statistics or vocabulary tables.
+PRE_M007 = """
+    DROP TABLE lex_stats; DROP TABLE sources_vocab; DROP TABLE facts_vocab;
+    DROP TRIGGER sources_fts_ai; DROP TRIGGER sources_fts_ad; DROP TRIGGER sources_fts_au;
+    DROP TRIGGER facts_fts_ai; DROP TRIGGER facts_fts_ad; DROP TRIGGER facts_fts_au;
+    CREATE TRIGGER sources_fts_ai AFTER INSERT ON sources BEGIN
+        INSERT INTO sources_fts (rowid, text, speaker, subject_id)
+        VALUES (new.seq, new.text, new.speaker, new.subject_id); END;
+    CREATE TRIGGER sources_fts_ad AFTER DELETE ON sources BEGIN
+        INSERT INTO sources_fts (sources_fts, rowid, text, speaker, subject_id)
+        VALUES ('delete', old.seq, old.text, old.speaker, old.subject_id); END;
+    CREATE TRIGGER facts_fts_ai AFTER INSERT ON facts BEGIN
+        INSERT INTO facts_fts (rowid, description, value, subject_id)
+        VALUES (new.rowid, new.description, new.value, new.subject_id); END;
+    CREATE TRIGGER facts_fts_ad AFTER DELETE ON facts BEGIN
+        INSERT INTO facts_fts (facts_fts, rowid, description, value, subject_id)
+        VALUES ('delete', old.rowid, old.description, old.value, old.subject_id); END;
+    CREATE TRIGGER facts_fts_au AFTER UPDATE OF description, value ON facts BEGIN
+        INSERT INTO facts_fts (facts_fts, rowid, description, value, subject_id)
+        VALUES ('delete', old.rowid, old.description, old.value, old.subject_id);
+        INSERT INTO facts_fts (rowid, description, value, subject_id)
+        VALUES (new.rowid, new.description, new.value, new.subject_id); END;
+"""
+
+
 def test_sqlite_counts_the_statistics_of_an_older_ledger(tmp_path: Path) -> None:
     from trace_ros.ledger import Ledger
     from trace_ros.storage.readonly import open_read_only
@@ -116,14 +141,8 @@ def test_sqlite_counts_the_statistics_of_an_older_ledger(tmp_path: Path) -> None
         _say(led, "zoe", ZOE)
         expected, ranked = _stats(led), _searches(led)
     conn = sqlite3.connect(path)  # back to the schema before m007, rows kept
-    conn.executescript(
-        "DROP TRIGGER lex_stats_sources_ai; DROP TRIGGER lex_stats_sources_ad; "
-        "DROP TRIGGER lex_stats_facts_ai; DROP TRIGGER lex_stats_facts_ad; "
-        "DROP TRIGGER lex_stats_facts_au; DROP TRIGGER lex_stats_sources_au; "
-        "DROP TABLE lex_stats; DROP TABLE sources_vocab; "
-        "DROP TABLE facts_vocab; "
-        "DELETE FROM schema_version WHERE name = 'm007_lexical_stats'; "
-        "DELETE FROM _sqlite_migrations WHERE name = 'm007_lexical_stats';")
+    conn.executescript(PRE_M007 + "DELETE FROM schema_version WHERE name = 'm007_lexical_stats'; "
+                       "DELETE FROM _sqlite_migrations WHERE name = 'm007_lexical_stats';")
     conn.close()
     with open_read_only(path) as ro:  # the explorer never migrates: counted from the text
         assert _searches(ro) == ranked

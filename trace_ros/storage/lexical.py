@@ -61,11 +61,6 @@ def terms(text: str) -> list[str]:
     return list(_terms(text)) if text else []
 
 
-def count_tokens(*texts: str | None) -> int:
-    """How many tokens FTS5 counts in a row of these columns (``None``: an empty one)."""
-    return sum(len(_terms(t)) for t in texts if t)
-
-
 @dataclass(frozen=True)
 class Phrase:
     """Consecutive stems (``()``: a phrase with no token, which matches nothing), in

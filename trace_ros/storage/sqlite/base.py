@@ -19,10 +19,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
 from ...errors import LedgerError
-from ..lexical import count_tokens
 from ..settings import LedgerConfig
 from .files import closed, file_lock, opened, preflight
-from .migrations import LEX_TOKENS, MIGRATIONS
+from .migrations import FTS_SIZE, MIGRATIONS, fts_size
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -68,9 +67,8 @@ class SqliteBase:
         # As sqlite_utils.Database set it on every ledger connection when it was made
         # here (it is made on first use now: ``db``): REPLACE's deletions fire triggers.
         self.conn.execute("PRAGMA recursive_triggers = ON")
-        # The lexical statistics' triggers (migration m007) count tokens with FTS5's own
-        # tokenizer through this.
-        self.conn.create_function(LEX_TOKENS, -1, count_tokens, deterministic=True)
+        # The lexical statistics' triggers (migration m007) read FTS5's row sizes with this.
+        self.conn.create_function(FTS_SIZE, 1, fts_size, deterministic=True)
         # Three nodes may open a fresh file at once: a file lock makes exactly
         # one of them check and migrate it, with a deadline.
         lock_path = self.path.with_name(self.path.name + ".migrate.lock")

@@ -288,35 +288,51 @@ before this migration has lost its source and with it the subject: it gets ``''`
 (unknown), which refuses its ID in every subject.""", readers_unaffected=True)
 
 
-# The SQL function (``storage.lexical.count_tokens``, registered on every ledger
-# connection) giving the FTS5 token count of a row's columns.
-LEX_TOKENS = "trace_ros_lex_tokens"
+# The SQL function (registered on every ledger connection) giving a row's token count
+# from its FTS5 ``docsize`` blob: one varint per column, summed.
+FTS_SIZE = "trace_ros_fts_size"
 
 
-def _lex_counts(row: str, kind: str, a: str, b: str) -> tuple[str, str]:
-    """SQL that adds the row ``row`` (``new``/``old``) of ``kind`` with columns ``a`` and
-    ``b`` to its subject's statistics, and SQL that takes it away."""
-    tokens = f"{LEX_TOKENS}({row}.{a}, {row}.{b}, {row}.subject_id)"
+def fts_size(blob: bytes | None) -> int:
+    """The sum of the varints of an FTS5 ``docsize`` blob (a row's tokens, all columns)."""
+    total, value = 0, 0
+    for byte in blob or b"":
+        value = (value << 7) | (byte & 0x7F)
+        if not byte & 0x80:
+            total, value = total + value, 0
+    return total
+
+
+def _lex_stats(table: str, fts: str, key: str, kind: str, a: str, b: str) -> str:
+    """Count ``table``'s statistics now, and make its FTS5 triggers keep them: the row's
+    size is read from FTS5's own ``docsize`` in the same trigger that indexes it (after
+    indexing a new row, before removing an old one)."""
+    values = f"{a}, {b}, subject_id"
+    index = (f"INSERT INTO {fts} (rowid, {values}) VALUES "
+             f"(new.{key}, new.{a}, new.{b}, new.subject_id);")
+    unindex = (f"INSERT INTO {fts} ({fts}, rowid, {values}) VALUES "
+               f"('delete', old.{key}, old.{a}, old.{b}, old.subject_id);")
+
+    def size(row: str) -> str:
+        return f"(SELECT {FTS_SIZE}(sz) FROM {fts}_docsize WHERE id = {row}.{key})"
+
     add = (f"INSERT INTO lex_stats (subject_id, kind, n_docs, n_tokens) VALUES "
-           f"({row}.subject_id, '{kind}', 1, {tokens}) ON CONFLICT (subject_id, kind) DO "
-           "UPDATE SET n_docs = n_docs + 1, n_tokens = n_tokens + excluded.n_tokens;")
-    take = (f"UPDATE lex_stats SET n_docs = n_docs - 1, n_tokens = n_tokens - {tokens} "
-            f"WHERE subject_id = {row}.subject_id AND kind = '{kind}'; DELETE FROM lex_stats "
-            f"WHERE subject_id = {row}.subject_id AND kind = '{kind}' AND n_docs <= 0;")
-    return add, take
-
-
-def _lex_stats(table: str, kind: str, a: str, b: str) -> str:
-    """Count ``table``'s statistics now, and the triggers that keep them."""
-    add, _ = _lex_counts("new", kind, a, b)
-    _, take = _lex_counts("old", kind, a, b)
+           f"(new.subject_id, '{kind}', 1, {size('new')}) ON CONFLICT (subject_id, kind) "
+           "DO UPDATE SET n_docs = n_docs + 1, n_tokens = n_tokens + excluded.n_tokens;")
+    take = (f"UPDATE lex_stats SET n_docs = n_docs - 1, n_tokens = n_tokens - {size('old')} "
+            f"WHERE subject_id = old.subject_id AND kind = '{kind}'; DELETE FROM lex_stats "
+            f"WHERE subject_id = old.subject_id AND kind = '{kind}' AND n_docs <= 0;")
     return f"""
-        INSERT INTO lex_stats (subject_id, kind, n_docs, n_tokens) SELECT subject_id, '{kind}',
-            count(*), sum({LEX_TOKENS}({a}, {b}, subject_id)) FROM {table} GROUP BY subject_id;
-        CREATE TRIGGER lex_stats_{table}_ai AFTER INSERT ON {table} BEGIN {add} END;
-        CREATE TRIGGER lex_stats_{table}_ad AFTER DELETE ON {table} BEGIN {take} END;
-        CREATE TRIGGER lex_stats_{table}_au AFTER UPDATE OF {a}, {b}, subject_id ON {table}
-            BEGIN {take} {add} END;"""
+        INSERT INTO lex_stats (subject_id, kind, n_docs, n_tokens)
+            SELECT t.subject_id, '{kind}', count(*), sum({FTS_SIZE}(d.sz)) FROM {table} t
+            JOIN {fts}_docsize d ON d.id = t.{key} GROUP BY t.subject_id;
+        DROP TRIGGER IF EXISTS {fts}_ai;
+        DROP TRIGGER IF EXISTS {fts}_ad;
+        DROP TRIGGER IF EXISTS {fts}_au;
+        CREATE TRIGGER {fts}_ai AFTER INSERT ON {table} BEGIN {index} {add} END;
+        CREATE TRIGGER {fts}_ad AFTER DELETE ON {table} BEGIN {take} {unindex} END;
+        CREATE TRIGGER {fts}_au AFTER UPDATE OF {a}, {b}, subject_id ON {table}
+            BEGIN {take} {unindex} {index} {add} END;"""
 
 
 M007 = Migration(7, "m007_lexical_stats", """
@@ -330,13 +346,13 @@ M007 = Migration(7, "m007_lexical_stats", """
             n_tokens INTEGER NOT NULL DEFAULT 0,
             PRIMARY KEY (subject_id, kind)
         );
-""" + _lex_stats("sources", "source", "text", "speaker")
-    + _lex_stats("facts", "fact", "description", "value") + "\n",
+""" + _lex_stats("sources", "sources_fts", "seq", "source", "text", "speaker")
+    + _lex_stats("facts", "facts_fts", "rowid", "fact", "description", "value") + "\n",
     """Lexical statistics per subject (issue 15), as PostgreSQL keeps them (``lex_stats``,
 migration p006): BM25 ranks a subject's rows with its own row count, mean row length and
 document frequencies (``storage/lexrank.py``, from the FTS5 vocabulary's ``instance``
-tables created here), not FTS5's, which are the whole table's.
-Triggers keep the counts; the token counts come from the FTS5 tokenizer itself through a
+tables created here), not FTS5's, which are the whole table's. The FTS5 triggers keep the
+counts, with each row's size as FTS5 itself counted it (its ``docsize``), read through a
 function every ledger connection registers (a connection without it cannot write sources
 or facts: only this package's may). A reader of a file not migrated yet counts a subject's
 statistics from its rows (``sqlite/search.subject_stats``): the same figures.""",

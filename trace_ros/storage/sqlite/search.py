@@ -19,10 +19,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from ..lexical import Match, Phrase, both, count_tokens, parse_match, phrase, terms
+from ..lexical import Match, Phrase, both, parse_match, phrase, terms
 from ..lexrank import Row, Stats, frequency, matching, phrase_hits, rank
 from ..records import Scope
 from .base import SqliteBase
+from .migrations import fts_size
 from .rows import _fts_phrase, scope_filter
 
 
@@ -52,20 +53,11 @@ def subject_stats(conn: sqlite3.Connection, subject_id: str, ix: Index) -> Stats
         row = conn.execute("SELECT n_docs, n_tokens FROM lex_stats WHERE subject_id = ? "
                            "AND kind = ?", (subject_id, ix.kind)).fetchone()
     except sqlite3.OperationalError:
-        texts = conn.execute(f"SELECT {ix.columns[0][0]}, {ix.columns[1][0]} FROM {ix.table} "
-                             "WHERE subject_id = ?", (subject_id,)).fetchall()
-        return Stats(len(texts), sum(count_tokens(a, b, subject_id) for a, b in texts))
+        sizes = [fts_size(r[0]) for r in conn.execute(
+            f"SELECT d.sz FROM {ix.table} t JOIN {ix.fts}_docsize d ON d.id = t.{ix.key} "
+            "WHERE t.subject_id = ?", (subject_id,))]
+        return Stats(len(sizes), sum(sizes))
     return Stats(int(row[0]), int(row[1])) if row else Stats()
-
-
-def _varints(blob: bytes) -> int:
-    """The sum of the varints of an FTS5 ``docsize`` blob (one token count per column)."""
-    total, value = 0, 0
-    for byte in blob:
-        value = (value << 7) | (byte & 0x7F)
-        if not byte & 0x80:
-            total, value = total + value, 0
-    return total
 
 
 def _from_vocab(conn: sqlite3.Connection, ix: Index, subject_id: str, phrases: list[Phrase],
@@ -142,7 +134,7 @@ def ranked(conn: sqlite3.Connection, ix: Index, subject_id: str, match: Match,
         found &= {int(r[0]) for r in conn.execute(
             f"SELECT t.{ix.key} FROM {ix.table} t WHERE t.{ix.key} IN (SELECT value FROM "
             f"json_each(?)) AND {view}", (json.dumps(sorted(found)), *args))}
-    sizes = {int(r[0]): _varints(r[1]) for r in conn.execute(
+    sizes = {int(r[0]): fts_size(r[1]) for r in conn.execute(
         f"SELECT id, sz FROM {ix.fts}_docsize WHERE id IN (SELECT value FROM json_each(?))",
         (json.dumps(sorted(found)),))}
     return rank(match, hits, sizes, found, subject_stats(conn, subject_id, ix), subject_phrases)
