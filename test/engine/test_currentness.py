@@ -147,6 +147,92 @@ def test_revision_judgements_both_ways() -> None:
                                 frozenset(), frozenset(), revision.keys("dentist"))
 
 
+def test_a_value_handed_over_ties_a_change_to_its_thing() -> None:
+    """People name the value they change from ("cancelled the Tuesday crossing … the
+    Thursday one"): that value ties two statements no other word ties. A value kept
+    ("still Tuesday") or none shared ties nothing."""
+    booked = "Booked the ferry to Santander. Tuesday the 14th, early sailing."
+    assert revision.hands_over(booked, "They've cancelled the Tuesday crossing. I'm on the "
+                                       "Thursday one.")
+    assert not revision.hands_over(booked, "Still the Tuesday sailing, back on Sunday.")
+    assert not revision.hands_over(booked, "The cat's vet check is on Thursday.")
+    assert not revision.hands_over(booked, "Tuesday it is, then.")
+
+
+def test_a_chain_of_handed_over_values_leads(ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """Two changes that never name the ferry: each names the day it changes from. The last
+    leads, and its new day (not the old one it names) answers."""
+    history(ledger, encoder, [
+        (6, "Nia", "Booked the ferry to Santander. Tuesday the 14th, early sailing."),
+        (6, "robot", "Ferry to Santander, Tuesday 14 October."),
+        *CHATTER,
+        (9, "Nia", "They've cancelled the Tuesday crossing, typical. I'm on the Thursday one."),
+        (9, "robot", "Okay."),
+        (10, "Nia", "Work won't give me the Thursday, so I've changed it again. Saturday."),
+        (10, "robot", "Noted."),
+    ])
+    res = ask(ledger, encoder, "What day is my ferry to Santander?")
+    assert res.status == "answered", res.message
+    assert res.source_ids[0] == "t7"
+    assert "saturday" in res.answer.lower()
+
+
+def test_a_turn_carrying_on_the_latest_of_the_thread_answers_how_often(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """The change of how often is said in a turn that names nothing, after a turn that
+    changes only how many: that turn belongs to the chain of the exercises, so the next
+    one carries on from it; the count alone does not answer "how often"."""
+    history(ledger, encoder, [
+        (6, "Nia", "After the operation the physio wants ten knee bends, three times a day."),
+        (6, "robot", "Ten knee bends, three times a day."),
+        *CHATTER,
+        (9, "Nia", "She's moved me on. Fifteen knee bends now, and some step-ups."),
+        (9, "robot", "Fifteen knee bends and step-ups."),
+        (9, "Nia", "Only twice a day now, morning and night."),
+        (9, "robot", "Twice a day."),
+    ])
+    res = ask(ledger, encoder, "How often do I do my physio exercises?")
+    assert res.status == "answered", res.message
+    assert res.source_ids[0] == "t7"
+    assert "twice" in res.answer.lower()
+
+
+def test_the_person_asked_about_revises_their_own_thing(ledger: Ledger,
+                                                        encoder: MiniLMEncoder) -> None:
+    """Someone says Ms Ode's space; Ms Ode herself later says she is in another ("I've
+    swapped spaces with Alan. I'm in 9 now.", the value in the sentence after the one
+    naming the thing): her turn leads and its number answers."""
+    history(ledger, encoder, [
+        (6, "Greg", "Ms Ode's parking space is number 14 from this month."),
+        (6, "robot", "Ms Ode: space 14."),
+        *CHATTER,
+        (9, "Ms Ode", "Also, I've swapped spaces with Alan. I'm in 9 now, it's nearer the lift."),
+        (9, "robot", "Noted."),
+    ])
+    res = ask(ledger, encoder, "Which parking space is Ms Ode's?")
+    assert res.status == "answered", res.message
+    assert res.source_ids[0] == "t5"
+    assert "9" in res.answer
+
+
+def test_a_weekly_slot_the_resolver_keys_is_answered_as_a_slot(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """Office hours moved to "Thursday mornings from now on": the answer is that weekly
+    slot, not the date of one Thursday."""
+    history(ledger, encoder, [
+        (6, "Prof Lund", "My office hours this term are Tuesdays, two to four, room 4.22."),
+        (6, "robot", "Office hours: Tuesdays 2-4pm."),
+        *CHATTER,
+        (9, "Josie", "Prof Lund asked me to pass on that her office hours are Thursday "
+                     "mornings from now on, ten to twelve."),
+        (9, "robot", "Noted."),
+    ])
+    res = ask(ledger, encoder, "When are Prof Lund's office hours?")
+    assert res.status == "answered", res.message
+    assert res.source_ids[0] == "t5"
+    assert res.answer == "Thursday mornings"
+
+
 def test_someone_elses_news_does_not_supersede(ledger: Ledger, encoder: MiniLMEncoder) -> None:
     history(ledger, encoder, [
         (6, "Nia", "I'm on the early shift all month, six till two."),

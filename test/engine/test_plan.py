@@ -85,6 +85,15 @@ def test_a_single_weekday_asked_in_the_present_is_the_coming_one() -> None:
         assert plan_question(weekly, JUNE_9_2023).window is not None, weekly
 
 
+def test_a_holiday_asked_of_is_the_thing_and_a_holiday_asked_in_is_a_time() -> None:
+    """"Where are we having Christmas Day?" asks where that day is spent, not what was
+    said on it; after "on" it is the time asked about."""
+    of = plan_question("Where are we having Christmas Day?", JUNE_9_2023)
+    assert of.window is None and of.time_text == ""
+    on = plan_question("What did we eat on Christmas Day?", JUNE_9_2023)
+    assert on.window == (day(2022, 12, 25), day(2022, 12, 26))
+
+
 @pytest.mark.parametrize(
     ("question", "answer_type", "focus"),
     [

@@ -25,6 +25,7 @@ from trace_ros.query.spans import (
     day_part,
     frequency,
     ident,
+    labelled,
     money,
     names_in,
     ordinal_value,
@@ -331,3 +332,47 @@ def test_who_is_the_name_given_not_the_name_talked_about() -> None:
                                   [EvidenceItem(now, 1.0, {"graph": 1}),
                                    EvidenceItem(before, 1.0, {})])
         assert (answer, cited) == (name, ["src-2"])
+
+
+def test_a_day_said_without_a_tense_is_ahead_when_the_state_is_asked_now() -> None:
+    """"… so I've changed it again. Friday." said on Tuesday 8 July: for a question about
+    the plan as it stands, the coming Friday; a past reading stays the default. A day
+    the superseded revisions gave ("the Wednesday") is the one it changes from."""
+    from datetime import UTC, datetime
+
+    from trace_ros.query.spans import answer_date, held_days
+
+    t = datetime(2025, 7, 8, 9, tzinfo=UTC).timestamp()
+    assert answer_date("Friday.", t, lean=True) == "Friday 11 July 2025"
+    assert answer_date("Friday.", t) == "Friday 4 July 2025"
+    said = "The juniors have the green on Tuesdays, so we're on Wednesdays."
+    assert "Tuesdays" not in held_days(said, frozenset({"tuesdai"}))
+    assert held_days(said) == said
+
+
+def test_a_request_states_the_value_it_asks_for() -> None:
+    """"Could you collect on Thursday mornings?" is a request: it says when the pickup is
+    to be, where a question ("Still Tuesdays?") says nothing."""
+    old = rec(1, "The bakery donation pickup is Tuesdays at 2.")
+    new = rec(2, "Hi, it's Dana from the bakery. From next week, could you collect on "
+                 "Thursday mornings? We're closed for a refit on Tuesdays.", T0 + 5 * DAY)
+    answer, cited = read_with("When is the bakery pickup now?",
+                              [EvidenceItem(new, 1.0, {"graph": 1}),
+                               EvidenceItem(old, 1.0, {"graph": 2, "superseded": 1})])
+    assert (answer, cited) == ("Thursday mornings", ["src-2"])
+    asking = rec(3, "Is the bakery pickup still Tuesdays?", T0 + 6 * DAY)
+    assert read("When is the bakery pickup?", old, asking)[1] == ["src-1"]
+
+
+def test_a_new_number_answers_which_one_where_the_records_number_the_thing() -> None:
+    """"Ms Ode's parking space is number 14" then, from Ms Ode herself, "I've swapped
+    spaces with Alan. I'm in 9 now.": the space is 9 (not "I've spaces" or nothing); a
+    clock time is no such number."""
+    old = rec(1, "Ms Ode's parking space is number 14 from this month.", speaker="Greg")
+    new = rec(2, "Also, I've swapped spaces with Alan. I'm in 9 now, it's nearer the lift.",
+              T0 + 5 * DAY, speaker="Ms Ode")
+    answer, cited = read_with("Which parking space is Ms Ode's?",
+                              [EvidenceItem(new, 1.0, {"graph": 1}),
+                               EvidenceItem(old, 1.0, {"graph": 2, "superseded": 1})])
+    assert (answer, cited) == ("space 9", ["src-2"])
+    assert labelled("space", new.text) == ""

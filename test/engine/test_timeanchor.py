@@ -117,3 +117,17 @@ def test_weekday_with_a_date_resolves_to_the_date(text: str, future: bool, expec
 
 def test_a_day_of_the_month_alone_is_not_a_candidate() -> None:
     assert find_candidates("she came third on the 2nd attempt") == []
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("He'll collect me Christmas Eve, after his shift.", "2023-12-24"),
+    ("We went trick-or-treating on Halloween.", "2022-10-31"),
+    ("The party is on New Year's Eve.", "2023-12-31"),
+    ("Boxing Day we'll do the walk again.", "2023-12-26"),
+])
+def test_holidays_of_fixed_date_are_days(text: str, expected: str) -> None:
+    """A holiday named as a day is that day, ahead or behind by the tense like any other
+    ("he'll collect me Christmas Eve" in May is next December's)."""
+    assert [m.group(0).lower() for m in find_candidates(text)] != []
+    anchor = resolve(text, MONDAY)
+    assert day(anchor.time) == expected, anchor

@@ -303,9 +303,13 @@ def joins(later: str, thing: frozenset[str], cos: float, same_speaker: bool = Tr
         return ""
     said = values if typed else values_named
     old = said(anchor)
-    for sentence in sentences(later) or [later]:
+    parts = sentences(later) or [later]
+    for k, sentence in enumerate(parts):
         shared = keys(sentence) & thing
-        if shared and (cos >= NEAR or said(sentence) - old):
+        # The value may come in the sentence after ("I've swapped spaces with Alan. I'm
+        # in 9 now.").
+        told = said(sentence) | (said(parts[k + 1]) if k + 1 < len(parts) else frozenset())
+        if shared and (cos >= NEAR or told - old):
             return "shares " + "/".join(sorted(shared))
     if cos >= NEAR and (typed or marks_change(later)):
         # Nearness alone, for a question that asks no time or number, needs a sign that
@@ -332,6 +336,32 @@ def replaces(old: str, new: str) -> bool:
     before, after = state_values(old), state_values(new)
     gone, came = before - after, after - before
     return bool(gone) and bool(came) and _kinds(gone) & _kinds(came) != set()
+
+
+def hands_over(old: str, new: str) -> bool:
+    """Whether ``new`` names a specific value ``old`` states and another of the same kind
+    that ``old`` does not: people name the value they change from ("The airline has
+    cancelled the Monday flight. They've shoved me onto the Wednesday." after "Monday
+    the fourteenth of July"), so the value ties the two even when no other word does. A
+    value marked as carrying on ("still Monday, and Tuesday too") hands nothing over."""
+    if continues(new) and not marks_change(new):
+        return False
+    before, after = state_values(old), state_values(new)
+    kept, came = before & after, after - before
+    kinds = _kinds(kept) & _kinds(came)
+    if kinds == {"number"}:  # a day of the month gives way to a day, not to a clock time
+        days = _days_of_month(new)  # ("the 23rd at 10" keeps the 23rd and adds an hour)
+        return bool(kept & days) == bool(came & days)
+    return bool(kinds)
+
+
+_ORDINAL_DAY = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)\b", re.I)
+
+
+def _days_of_month(text: str) -> frozenset[str]:
+    """The figures ``text`` writes as days of a month ("the 23rd", "twenty-third")."""
+    return frozenset({_stem(m.group(1)) for m in _ORDINAL_DAY.finditer(text)}
+                     | {_stem(w) for w in _words(text) if w in _ORDINALS})
 
 
 _PAST_DAY = re.compile(r"\b(?:last|past|previous)\s+([a-z]+)", re.I)

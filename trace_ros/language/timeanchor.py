@@ -52,6 +52,17 @@ _CLOCK = r"(?:\s+at\s+\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)?|\s+at\s+noon
 _DAYNUM = r"\d{1,2}(?:st|nd|rd|th)?"
 _WD_ABBR = r"mon|tues|tue|wed|thurs|thur|thu|fri|sat|sun"
 _WD_FULL = dict(zip(("mon", "tue", "wed", "thu", "fri", "sat", "sun"), WEEKDAYS, strict=True))
+# The holidays of fixed date that people name as days ("he'll come for me Christmas Eve").
+_HOLIDAYS = {"christmas eve": (12, 24), "christmas day": (12, 25), "boxing day": (12, 26),
+             "new year's eve": (12, 31), "new year's day": (1, 1), "halloween": (10, 31),
+             "valentine's day": (2, 14)}
+_HOLIDAY = "|".join(h.replace("'", "['’]?").replace(" ", r"\s+") for h in _HOLIDAYS)
+_HOLIDAY_ONLY = re.compile(rf"(?:{_HOLIDAY})", re.I)
+
+
+def is_holiday(expr: str) -> bool:
+    """Whether a time expression is only a holiday's name ("Christmas Eve")."""
+    return bool(_HOLIDAY_ONLY.fullmatch(expr.strip()))
 
 # Alternatives are ordered most specific first; one regex, scanned once per text.
 _CANDIDATE = re.compile(
@@ -73,6 +84,7 @@ _CANDIDATE = re.compile(
     rf"|(?<!\bin\s)the\s+\d{{1,2}}(?:st|nd|rd|th)\b(?=\s*(?:[,.;:!?)]|$)|\s+(?:not|instead|"
     r"rather|or|at|to|until|till)\b)"
     rf"|(?:{_MONTH})\s+{_DAYNUM}\b(?:,?\s+\d{{4}})?"
+    rf"|(?:{_HOLIDAY})\b"
     r"|\d{4}-\d{2}-\d{2}"
     r"|\d{1,2}/\d{1,2}/\d{2,4}"
     rf"|(?:in|since|during|by|until|of)\s+(?:early\s+|late\s+|mid-?)?(?:{_MONTH})\b(?:\s+\d{{4}})?"
@@ -288,7 +300,7 @@ class Anchor:
 _QUICK = re.compile(
     rf"\d|ago\b|yesterday|today|tonight|tomorrow|week|month|year|\bdays?\b|night|morning|"
     rf"afternoon|evening|other\s+day|{_SEASON}|\b(?:{_WD})s?\b|\b(?:{_MONTH})\b|"
-    rf"\b(?:last|this|next)\s+(?:{_WD_ABBR})\b", re.I)
+    rf"\b(?:last|this|next)\s+(?:{_WD_ABBR})\b|{_HOLIDAY}", re.I)
 
 
 def find_candidates(text: str) -> list[re.Match[str]]:
@@ -655,6 +667,10 @@ def _special(e: str, base: datetime, future: bool,
     m = re.fullmatch(r"(?:the )?(\d{1,2})(?:st|nd|rd|th)", e)
     if m:
         return _day_of_month(int(m.group(1)), day0, future, weekday)
+    holiday = _HOLIDAYS.get(e.replace("’", "'").replace("new years", "new year's")
+                            .replace("valentines", "valentine's"))
+    if holiday is not None:
+        return _day_month(holiday[1], holiday[0], day0, future, weekday)
     if e == "the other day":  # a vague "a couple of days ago"
         return base - timedelta(days=2)
     if e in ("this week", "earlier this week", "later this week", "this month",

@@ -37,6 +37,7 @@ from .plan import Plan, plan_question
 from .readers import ExtractiveReader, Reader, ReaderOutput
 from .recall import Attachments, Fused, Hit, Participants, Records, VectorIndex
 from .result import QueryResult
+from .spans import asked
 from .spatial import Region, SpatialAnswer, answer_spatial
 
 # Routes that find sources, and the stages that re-rank what they found.
@@ -369,7 +370,8 @@ class QueryEngine:
 
         found = current.chain(req.question, plan.answer_type, head, records,
                               self.graph_stage.facts.subject(req.scope.subject_id), near,
-                              prior, related, req.scope.robot_id, at)
+                              prior, related, req.scope.robot_id, at,
+                              asked(req.question, plan).kind)
         if found is not None:
             if graph.lead and graph.lead[0] in found.superseded:
                 # A later statement the key rules did not relate overrides the resolver's

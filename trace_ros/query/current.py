@@ -41,6 +41,7 @@ from ..language.revision import (
     KIN,
     TYPED_ANSWERS,
     about_another,
+    hands_over,
     holders,
     holders_stems,
     is_value_word,
@@ -63,7 +64,7 @@ from ..ledger import SourceRecord
 from .factcache import SubjectFacts
 from .plan import Plan
 from .recall import Fused
-from .spans import capitalised_mid_sentence
+from .spans import capitalised_mid_sentence, states_asked
 
 POOL = 24  # ranked candidates looked at for the anchor and for later records
 ANCHORS = 3  # the anchor is the best human statement among the first few candidates
@@ -89,7 +90,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
           near: Callable[[int], dict[int, tuple[SourceRecord, float]]],
           prior: Callable[[int], SourceRecord | None],
           related: Callable[[str], dict[int, SourceRecord]] | None = None,
-          robot_id: str = "", at: float | None = None) -> Chain | None:
+          robot_id: str = "", at: float | None = None, asked_kind: str = "") -> Chain | None:
     """The current record for ``question`` and the anchor it supersedes, or None.
 
     ``records``: the ranked candidates' records by seq; ``near(seq)``: the records
@@ -102,7 +103,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     ``at``: the question asks what held at that time ("In early October, how many …",
     "Before Rhys asked to swap, …"): the chain starts at the earliest statement of the
     thing among the best matches, said before ``at``, and ends at the last revision
-    said by then; nothing is marked superseded."""
+    said by then; nothing is marked superseded. ``asked_kind``: the kind of value the
+    question asks for (``spans.asked``); a later record stating none of it revises nothing."""
     q_terms = question_terms(question)
     pool = [f for f in ranked[:POOL] if f.seq in records]
     asked_holders = holders(question) - _role_asked(question, answer_type)
@@ -142,7 +144,10 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     topic = frozenset(t for t in thing if sum(t in k for k in said_by) > TOPIC_SHARE * POOL)
     thing = thing - topic
     best: tuple[int, str] | None = None
-    context: str | None = None  # the turn the current record carries on, shown beside it
+    head = anchor  # the latest revision so far
+    thread = anchor  # the latest record of the thing, whether or not it says what is asked
+    passed: list[str] = []  # the revisions after the anchor that a later one revised
+    context: SourceRecord | None = None  # the turn the current record carries on
     for seq, sid in (_newer_by_edges(anchor, graph) if at is None else []):
         if seq > anchor.seq:
             best = (seq, sid)
@@ -175,24 +180,28 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         cos = close.get(seq, (rec, 0.0))[1] if seq in recalled else 0.0
         # The anchor's speaker revises their own thing; anyone may relay a change to a
         # thing of someone the question (or else the anchor) names: "Dr Mensah's been
-        # shifted to Room 7" after "Dr Mensah is seeing patients in Room 3".
+        # shifted to Room 7" after "Dr Mensah is seeing patients in Room 3"; and the
+        # person asked about may speak for themselves ("I'm in 9 now").
         whose = asked_holders or named(anchor.text)
-        link = joins(rec.text, thing, cos, rec.speaker == anchor.speaker
+        own = rec.speaker != anchor.speaker and bool(asked_holders & _names(rec.speaker))
+        link = joins(rec.text, thing, cos, rec.speaker == anchor.speaker or own
                      or bool(whose & named(rec.text) - holders_stems(rec.speaker)),
                      anchor.text, answer_type in TYPED_ANSWERS)
         # A turn that carries on its speaker's turn about the thing names no holder of
         # its own: that turn said whose it is.
         carried = None if link else _carries_on(rec, thing, anchor, answer_type, prior,
-                                                 robot_id)
+                                                 robot_id, thread, asked_kind)
+        if not (link or carried) and rec.speaker == thread.speaker \
+                and hands_over(thread.text, rec.text):
+            # Named only by its value ("the Wednesday"): the anchor says what it is of.
+            carried = anchor
         if not (link or carried) \
-                or not (carried or same_holder(rec.text, asked_holders, anchor_holders,
-                                               thing)) \
+                or not (carried or own or same_holder(rec.text, asked_holders,
+                                                      anchor_holders, thing)) \
                 or (others and about_another(rec.text, asked_holders | anchor_holders
                                              | _names(rec.speaker))) \
                 or other_instance(rec.text, asked_values) or other_kind(rec.text, question):
             continue  # another thing, or someone else's: another person's appointment
-        if not states_value(rec.text, answer_type, anchor.text):
-            continue
         if asked_holders:  # "Marco stays with the Gibsons" does not say where Luca stays
             if known is None:
                 known = capitalised_mid_sentence([r.text for r in records.values()
@@ -200,22 +209,37 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             led = _led_by(rec.text, known) - asked_holders - anchor_holders - KIN
             if led and not (led | named(rec.text)) & asked_holders:
                 continue
-        best = (rec.seq, rec.source_id)
-        context = carried.source_id if carried is not None else None
+        thread = rec
+        kind = states_asked(asked_kind, rec.text)
+        if not (states_value(rec.text, answer_type, anchor.text) if kind is None else kind):
+            continue  # "Twenty a side now" says no more how often than before
+        if head is not anchor:
+            passed.append(head.source_id)
+        best, head = (rec.seq, rec.source_id), rec
+        context = carried
     if at is not None:
         return Chain([best[1] if best else anchor.source_id], [])
     if best is None:
         return None
     # The earlier candidates that speak of the same thing of the same holder are older
     # revisions (or the robot's echo of one); only those already shown move.
-    older = [anchor.source_id] + [
+    older = [anchor.source_id] + passed + [
         records[f.seq].source_id for f in pool if f.seq < best[0]
-        and records[f.seq].source_id != anchor.source_id
+        and records[f.seq].source_id not in (anchor.source_id, *passed)
         and keys(records[f.seq].text) & thing
         and same_holder(records[f.seq].text, asked_holders, anchor_holders, thing)]
     # Only the current record moves to the front; the older stay where the question
-    # ranked them, marked superseded.
-    return Chain([best[1]] + ([context] if context else []), older, context)
+    # ranked them, marked superseded. Shown beside it: the turn it carries on (and the
+    # anchor, when that turn names no thing either), and the revisions it passed
+    # through, whose values it may name as what it changes from ("can't get the
+    # Wednesday off, so … Friday").
+    shown = [best[1]]
+    if context is not None:
+        shown.append(context.source_id)
+        if not keys(context.text) & thing:
+            shown.append(anchor.source_id)
+    return Chain(list(dict.fromkeys(shown + passed)), older,
+                 context.source_id if context is not None else None)
 
 
 _PRESENT = re.compile(r"\b(?:is|are|am|do|does|has|have)\b|'s\b|'re\b", re.I)
@@ -304,16 +328,18 @@ def echoes(robot_turn: SourceRecord, person_turn: SourceRecord, robot_id: str = 
 
 def _carries_on(rec: SourceRecord, thing: frozenset[str], anchor: SourceRecord,
                 answer_type: str, prior: Callable[[int], SourceRecord | None],
-                robot_id: str) -> SourceRecord | None:
+                robot_id: str, head: SourceRecord | None = None,
+                asked_kind: str = "") -> SourceRecord | None:
     """The turn whose thing ``rec`` revises, when ``rec`` names no thing itself: "It's
     getting dark, so training's indoors now." (the robot answers) "And it's half nine now,
     not ten." That turn is its speaker's last within two turns of the same session and
-    names the thing; ``rec`` names no one, marks a change and states a value the anchor
-    did not."""
+    names the thing (or is ``head``, the chain's latest record of it so far); ``rec`` names no
+    one, marks a change and states a value the anchor did not."""
     if rec.speaker != anchor.speaker or not marks_change(rec.text) or named(rec.text):
         return None
     said = values if answer_type in TYPED_ANSWERS else values_named
-    if not said(rec.text) - said(anchor.text):
+    kind = states_asked(asked_kind, rec.text)  # "once a day now": how often, as asked
+    if not (said(rec.text) - said(anchor.text) if kind is None else kind):
         return None
     turn: SourceRecord | None = rec
     for _ in range(2):
@@ -323,7 +349,8 @@ def _carries_on(rec: SourceRecord, thing: frozenset[str], anchor: SourceRecord,
         if turn.speaker == rec.speaker and not is_robot(turn.speaker, robot_id):
             # Not when it names an event of its own ("my tax meeting … instead" after
             # "my eye exam … instead").
-            return turn if keys(turn.text) & thing \
+            return turn if (keys(turn.text) & thing or head is not None
+                            and turn.seq == head.seq) \
                 and not other_event(turn.text, rec.text, thing) else None
     return None
 

@@ -21,7 +21,13 @@ import time as _time
 from dataclasses import asdict, dataclass
 
 from ..language.text import stem
-from ..language.timeanchor import WEEKDAYS, find_candidates, forward_at, resolve_expression
+from ..language.timeanchor import (
+    WEEKDAYS,
+    find_candidates,
+    forward_at,
+    is_holiday,
+    resolve_expression,
+)
 
 OPERATIONS = ("fact", "count", "list", "temporal_lookup", "temporal_arithmetic",
               "current_state", "history")
@@ -185,6 +191,8 @@ def named_time(question: str, reference_time: float) -> tuple[str, tuple[float, 
     """The time ``question`` names: (phrase, window, as_of); empty phrase when none."""
     for m in find_candidates(question):
         expr = m.group(0).strip()
+        if is_holiday(expr) and not _TIME_BEFORE.search(question[:m.start()]):
+            continue  # "Where are we having Christmas Day?": the day is the thing asked of
         ahead = _one_day(question, m) and forward_at(question, m.start())
         when = resolve_expression(expr, reference_time, ahead)
         if when is None:
@@ -200,6 +208,8 @@ def named_time(question: str, reference_time: float) -> tuple[str, tuple[float, 
     return "", None, None
 
 
+_TIME_BEFORE = re.compile(r"\b(?:on|at|for|over|during|since|until|till|by|before|after|"
+                          r"from|in)\s+$", re.I)
 _WEEKDAY = re.compile(rf"(?:{'|'.join(WEEKDAYS)})", re.I)
 _DAY_BEFORE = re.compile(r"\b(?:on|for|this|next|by|until|till)\s+$", re.I)
 

@@ -52,7 +52,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from ..config import ReaderConfig
 from ..errors import ModelUnavailableError
-from ..language.revision import KIN, about_another, holders, other_kind
+from ..language.revision import KIN, about_another, holders, other_kind, state_values
 from ..language.text import SENTENCE, STOPWORDS, stem, stems, words
 from ..language.text import sentences as split_sentences
 from ..language.timeanchor import years_before
@@ -91,6 +91,7 @@ from .spans import (
     states_duration,
     states_time,
     time_between,
+    weekly_slots,
 )
 
 if TYPE_CHECKING:
@@ -149,9 +150,12 @@ def _first_statement(text: str) -> str:
     return sentences[0] if sentences else text
 
 
-def _resolution_answer(plan: Plan, resolution: Resolution, shown: set[str]) -> ReaderOutput | None:
+def _resolution_answer(plan: Plan, resolution: Resolution, pack: Pack) -> ReaderOutput | None:
     """The resolver's value (current, or the newest superseded one for a question about
-    the past), citing its shown sources; None when it cannot answer from what was shown."""
+    the past), citing its shown sources; None when it cannot answer from what was shown.
+    A day asked for is the fact's date, unless its source states it as a weekly slot
+    ("office hours are Thursday mornings from now on"): then that slot."""
+    shown = set(pack.source_ids)
     if resolution.status != "answer":
         return None
     facts = resolution.facts
@@ -163,9 +167,16 @@ def _resolution_answer(plan: Plan, resolution: Resolution, shown: set[str]) -> R
         return None
     if plan.answer_type == "date" and facts and not facts[0].anchor_fallback \
             and has_calendar(facts[0].anchor_time) and not re.search(r"\d", value):
-        value = format_day(facts[0].anchor_time)
+        said = [i.record.text for i in pack.items if i.source_id in cited]
+        value = next((slot for text in said for slot in weekly_slots(text)
+                      if stems(slot) & stems(value)), format_day(facts[0].anchor_time))
     return ReaderOutput(value, list(dict.fromkeys(cited)), ExtractiveReader.name)
 
+
+# A request put as a question: a modal of asking opens it, maybe after a phrase ("From
+# next week, could you collect on Thursdays?", "Can dinner follow us to Sunday?").
+_REQUEST = re.compile(r"^\W*(?:[^,?]{1,40},\s*)?(?:(?:so|and|also|oh|please|then)\W+)*"
+                      r"(?:could|can|would)\b", re.I)
 
 # "… a national park or a theme park?": the two options a choice question offers.
 _WORDS = r"((?:[\w'’.-]+\s+){0,6}?[\w'’.-]+)"
@@ -302,11 +313,12 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
     known = capitalised_mid_sentence([i.record.text for i in pack.items])
     q = {stem(w) for w in words(question)}
     named = bool(names_in(out.answer, q, known)) or bool(re.search(r"[\"“”]", out.answer))
-    # A number the records give X as its label tells one X from others ("Room 7").
-    number = re.search(r"\d[\d.]*", out.answer)
-    if number and any(re.search(rf"\b{re.escape(ask.focus)}\s+(?:no\.?\s*|number\s+)?"
-                                rf"{re.escape(number.group(0))}\b", i.record.text, re.I)
-                      for i in pack.items if i.source_id in out.cited_ids):
+    # A number tells one X from others where the records label X with numbers ("Room 7";
+    # "space is number 14" before "I'm in 9 now").
+    number = re.search(r"(?<![\w.])\d[\d.]*(?!\w)", out.answer)  # "9", not "10am"
+    if number and any(re.search(rf"\b{re.escape(ask.focus)}s?\s+(?:is\s+)?"
+                                rf"(?:no\.?\s*|number\s+)?\d", i.record.text, re.I)
+                      for i in pack.items):
         named = True
     if not any(focus in stems(i.record.text) for i in pack.items):
         return named
@@ -643,7 +655,7 @@ class ExtractiveReader:
         if resolution is not None:
             # The resolver keyed the state the question asks about (its category
             # included): its value stands whatever words the records use for it.
-            resolved = _resolution_answer(plan, resolution, set(pack.source_ids))
+            resolved = _resolution_answer(plan, resolution, pack)
             if resolved is not None:
                 if resolved.cited_ids:  # a robot's echo of the value: the person's words
                     # it repeats first, when the graph stage put them beside it (answer.py)
@@ -685,7 +697,8 @@ class ExtractiveReader:
             return ""
         rec = cited.record
         number = ident(rec.text).split(" ")[-1]
-        if number and any(re.search(rf"\b{re.escape(ask.focus)}\s+[A-Za-z]{{0,3}}\d",
+        if number and any(re.search(rf"\b{re.escape(ask.focus)}s?\s+(?:is\s+)?"
+                                    rf"(?:(?:number|no\.?)\s*)?[A-Za-z]{{0,3}}\d",
                                     i.record.text, re.I) for i in pack.items if i is not cited):
             return f"{ask.focus} {number}"
         q = stems(question)
@@ -698,9 +711,8 @@ class ExtractiveReader:
 
     def _read(self, question: str, plan: Plan, pack: Pack,
               resolution: Resolution | None = None) -> ReaderOutput:
-        shown = set(pack.source_ids)
         if resolution is not None:
-            out = _resolution_answer(plan, resolution, shown)
+            out = _resolution_answer(plan, resolution, pack)
             if out is not None:
                 return out
         q_stems = {stem(w) for w in words(question)} & stems(question)
@@ -863,6 +875,10 @@ class ExtractiveReader:
         mine = bool(re.search(r"\b(?:i|my|me|mine|i'm|i've|i'd)\b", question.lower()))
         # A state asked now: of several kinds of the thing, the one asked for.
         state = plan.current and plan.tense != "past"
+        # The values the superseded records state: the current record may name one as
+        # what it changes from ("can't get the Wednesday off, so I've changed it. Friday.").
+        replaced = frozenset().union(*(state_values(i.record.text) for i in items
+                                       if i.routes.get("superseded")))
         found: list[tuple[_Scored, str, float]] = []
         for s in scored:
             rec = s.item.record
@@ -877,10 +893,12 @@ class ExtractiveReader:
             near = beside | self._continued(rec, items, proper | q_stems | speakers, known)
             if before is not None and asking.get(before.source_id, 0.0) > 0:
                 near = near | topic  # the reply to a turn that asks what the question asks
-            if current:  # the graph stage shows the turn it carries on beside it
-                # ("Training's indoors now." - "Okay." - "And it's half nine now")
+            if current and any(i.routes.get("carried") for i in items):
+                # The graph stage shows the turns it carries on beside it ("Training's
+                # indoors now." - "Okay." - "And it's half nine now"), and the revisions
+                # that tie them to the thing: one chain, one thing.
                 near = near.union(*(stems(i.record.text) for i in items
-                                    if i.routes.get("carried")))
+                                    if i.routes.get("graph")))
             if topic and not topic & near and not (
                     current and self._names_the_same(rec, items, topic, proper | q_stems, known)):
                 # Shares only a name with the question. (The graph stage's current record
@@ -902,7 +920,8 @@ class ExtractiveReader:
                 continue  # "Rhys is on call this week" does not say when I am (or Luca is)
             focus_turns = [r.text for r in (before, after) if r and focus in stems(r.text)]
             value = self._value(ask, question, plan, s, q_stems | proper, known,
-                                focus in stems(rec.text), focus_turns)
+                                focus in stems(rec.text), focus_turns,
+                                replaced if current else frozenset())
             if value:
                 # How much of what the question is about the record (and the turns next
                 # to it) says, weighted by how rare each word is in the evidence.
@@ -949,9 +968,11 @@ class ExtractiveReader:
         return ReaderOutput(pick[1], [pick[0].item.source_id], self.name)
 
     def _value(self, ask: Asked, question: str, plan: Plan, s: _Scored, skip: set[str],
-               known: set[str], focus_here: bool, focus_turns: Sequence[str] = ()) -> str:
+               known: set[str], focus_here: bool, focus_turns: Sequence[str] = (),
+               replaced: frozenset[str] = frozenset()) -> str:
         """The value of the asked kind a record states ('' when it states none), read from
-        its best-matching sentence first, then from the rest of it."""
+        its best-matching sentence first, then from the rest of it. ``replaced``: values
+        of the revisions it supersedes; a day among them is what it changes from."""
         rec = s.item.record
         text = _content(rec, rec.text)
         first = _content(rec, s.sentence)
@@ -961,17 +982,22 @@ class ExtractiveReader:
         ordered = [first] + [x for x in parts if x != first]
         kind = ask.kind
         # A question ("I told you Thursdays, didn't I?", "Still Mondays at 7:30?") asks;
-        # it states nothing. The assertions beside it do.
-        ordered = [x for x in ordered if not x.rstrip().endswith("?")]
+        # it states nothing. The assertions beside it do. A request does state what is
+        # wanted ("Could you collect on Thursday mornings?").
+        ordered = [x for x in ordered if not x.rstrip().endswith("?") or _REQUEST.match(x)]
         if kind in ("day", "date", "when"):
             # A named day ("Wednesdays", "Friday the 19th") says when the thing is; "today"
             # in a story about it says when it was talked about. "When does he take it?"
             # asks for a habit: a clock time or a time of day before a day that was told.
             named = [x for x in ordered if states_time(x) and names_day(x)]
+            # A day said without a tense ("Friday.") is ahead when the state is asked now.
+            ahead = plan.current and plan.tense != "past"
+            if replaced:  # a sentence naming a new day before one naming only the old
+                named.sort(key=lambda x: not state_values(x) - replaced)
             told = [x for x in ordered if states_time(x) and not names_day(x)]
             habit = kind == "when" and bool(re.match(r"\s*when\s+(?:do|does)\b", question, re.I))
             for x in named + ([] if kind == "when" else told):
-                day = self._day(x, rec.source_time, kind, question)
+                day = self._day(x, rec.source_time, kind, question, ahead, replaced)
                 if day:
                     return day
             if kind == "when":
@@ -980,7 +1006,7 @@ class ExtractiveReader:
                     if value:
                         return value
                 for x in ([] if habit else told):
-                    day = self._day(x, rec.source_time, kind, question)
+                    day = self._day(x, rec.source_time, kind, question, ahead, replaced)
                     if day:
                         return day
             return ""
@@ -1051,12 +1077,14 @@ class ExtractiveReader:
         return ""
 
     @staticmethod
-    def _day(sentence: str, record_time: float, kind: str, question: str) -> str:
+    def _day(sentence: str, record_time: float, kind: str, question: str,
+             lean: bool = False, replaced: frozenset[str] = frozenset()) -> str:
         """The day a sentence names; for "what day" as a date ("Tuesday 16 September
         2025", not "the Tuesday after 12 September 2025": the day asked for, not where it
         was said) or a recurring day as "every Tuesday"; for "when", with the clock time
         it states."""
-        day = answer_date(held_days(sentence), record_time, "", question_grain(question))
+        day = answer_date(held_days(sentence, replaced), record_time, "",
+                          question_grain(question), lean)
         if kind == "when":
             pass  # "When …?" is answered as before ("Wednesdays", "the Thursday after …")
         elif re.fullmatch(r"[A-Za-z]+days", day):

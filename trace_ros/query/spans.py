@@ -26,8 +26,15 @@ import re
 import time
 from dataclasses import dataclass
 
+from ..language.revision import state_values
 from ..language.text import STOPWORDS, stem
-from ..language.timeanchor import find_candidates, is_future, resolve_expression
+from ..language.timeanchor import (
+    find_candidates,
+    forward_at,
+    is_future,
+    is_holiday,
+    resolve_expression,
+)
 from .plan import Plan
 
 _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)*[+#]*|[^\w\s]", re.UNICODE)
@@ -93,6 +100,13 @@ def tokens(text: str) -> list[Tok]:
 _DAYS = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 _RECURRING = re.compile(rf"\b(?:every|each)\s+(?:other\s+)?{_DAYS}\b|\b{_DAYS}s\b"
                         rf"|\b{_DAYS}\s+(?:mornings|afternoons|evenings|nights)\b", re.I)
+
+
+def weekly_slots(text: str) -> list[str]:
+    """The weekly slots a text names ("Thursday mornings", "every Tuesday", "Fridays")."""
+    return [m.group(0) for m in _RECURRING.finditer(text)]
+
+
 _WEEKDAY_ABBR = re.compile(rf"\b(?:{_DAYS[3:-1]}|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\b",
                            re.I)
 # A record time before 1 January 1990 comes from a clock that was never set (ROS sim
@@ -149,18 +163,21 @@ def format_when(expr: str, when: float, record_time: float) -> str:
     if re.search(r"\byears?\b", e) or re.fullmatch(r"(in |during |since )?(19|20)\d{2}", e):
         return str(t.tm_year)
     has_day = re.search(r"\d{1,2}(st|nd|rd|th)?\b(?!\d)", re.sub(r"(19|20)\d{2}", "", e)) or \
-        re.search(r"day|yesterday|today|tomorrow|tonight|morning|evening|night|ago", e)
+        re.search(r"day|yesterday|today|tomorrow|tonight|morning|evening|night|ago", e) \
+        or is_holiday(e)
     if re.search(r"\bmonths?\b", e) or not has_day:
         return time.strftime("%B %Y", t)
     return format_day(when)
 
 
-def answer_date(sentence: str, record_time: float, context: str = "", grain: str = "") -> str:
+def answer_date(sentence: str, record_time: float, context: str = "", grain: str = "",
+                lean: bool = False) -> str:
     """The date a sentence talks about: its resolved time expression, else one in the rest
     of its record (``context``), else the record's own day. Without a calendar record
     time (``has_calendar``) a relative expression is answered as said ("Wednesday"), and
     a record stating none gives no date (''). ``grain`` ("year", "month") is the unit the
-    question asks in ("Which year …?"): a calendar date is then given in it."""
+    question asks in ("Which year …?"): a calendar date is then given in it. ``lean``:
+    a bare day in a text that marks no tense ("… changed it again. Friday.") is ahead."""
     calendar = has_calendar(record_time)
     for text in (sentence, context):
         recurring = _RECURRING.search(text)
@@ -172,7 +189,7 @@ def answer_date(sentence: str, record_time: float, context: str = "", grain: str
             if k + 1 < len(found) and re.search(r"\bfrom\s+(the\s+)?$", text[: m.start()], re.I):
                 continue  # "moved from Monday to Tuesday": the new time is the one that holds
             if future is None:
-                future = is_future(text)
+                future = forward_at(text, found[0].start(), lean)
             expr = m.group(0).strip()
             when = resolve_expression(expr, record_time, future)
             if when is None:
@@ -944,6 +961,13 @@ def capitalised_mid_sentence(texts: list[str]) -> set[str]:
     return out
 
 
+def states_asked(kind: str, text: str) -> bool | None:
+    """Whether ``text`` states a value of the ``asked`` kind where one reads a kind of its
+    own (a clock time, a frequency, a sum of money); None for the other kinds."""
+    read = {"clock": clock_time, "frequency": frequency, "money": money}.get(kind)
+    return None if read is None else bool(read(text))
+
+
 def states_time(text: str) -> bool:
     """Whether ``text`` names a day or date (an expression ``answer_date`` resolves, or a
     recurring day)."""
@@ -1043,15 +1067,19 @@ _TURNED_DOWN_AFTER = re.compile(r"^[^,.;!?]{0,30}?(?:n['’]t\b|\b(?:not|no\s+lo
                                 r"(?![^,.;!?]*\b(?:to|till|until)\b)", re.I)
 
 
-def held_days(sentence: str) -> str:
+def held_days(sentence: str, replaced: frozenset[str] = frozenset()) -> str:
     """``sentence`` with the days it does not hold to blanked out, when another remains:
     a day it turns down ("not Saturdays", "instead of Wednesday", "Thursday evenings just
-    don't work, so …") and, beside a named day, "today"/"tomorrow" (when it was said)."""
+    don't work, so …"), one among ``replaced`` (the values of the revisions the record
+    supersedes: "the juniors have the green on Tuesdays, so we're on Wednesdays") and,
+    beside a named day, "today"/"tomorrow" (when it was said)."""
     found = find_candidates(sentence)
     if len(found) < 2:
         return sentence
     down = [m for m in found if _TURNED_DOWN_BEFORE.search(sentence[:m.start()])
-            or _TURNED_DOWN_AFTER.search(sentence[m.end():])]
+            or _TURNED_DOWN_AFTER.search(sentence[m.end():])
+            or replaced and state_values(m.group(0)) <= replaced
+            and bool(state_values(m.group(0)))]
     told = [m for m in found if _DEICTIC.fullmatch(m.group(0).strip())]
     drop = [m for m in found if m in down or (m in told and len(told) < len(found))]
     if len(drop) >= len(found):
@@ -1075,7 +1103,11 @@ def labelled(focus: str, text: str, question: str = "") -> str:
         if (label[0].isdigit() or label[0].isupper()) and label.lower() not in asked_words:
             return f"{m.group(1)} {label}".strip()
     for m in before.finditer(text):
-        names = [w for w in m.group(1).split() if w[0].isupper()]
+        said = m.group(1).split()
+        names = said[len(said) - next((k for k, w in enumerate(reversed(said))
+                                       if not w[0].isupper()), len(said)):]
+        # The capitalised words right before the noun ("the Everest room"), not a
+        # sentence's first word further back ("I've swapped spaces").
         if names and names[-1].lower() not in asked_words | {"the", "a", "my", "our"} \
                 and m.start() > 0:
             return f"{' '.join(names)} {m.group(2)}"
