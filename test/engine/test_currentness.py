@@ -159,6 +159,16 @@ def test_a_value_handed_over_ties_a_change_to_its_thing() -> None:
     assert not revision.hands_over(booked, "Tuesday it is, then.")
 
 
+def test_an_indefinite_article_brings_in_another_instance() -> None:
+    """"an upcoming show in Boston" is another show than "that show in Tokyo"; "the show
+    moved to Boston" is the same one."""
+    show = revision.keys("show")
+    assert revision.introduces("I've accepted an invitation to an upcoming show in Boston!",
+                               show)
+    assert not revision.introduces("That show in Tokyo was awesome.", show)
+    assert not revision.introduces("They moved the show to a bigger venue in Boston.", show)
+
+
 def test_a_chain_of_handed_over_values_leads(ledger: Ledger, encoder: MiniLMEncoder) -> None:
     """Two changes that never name the ferry: each names the day it changes from. The last
     leads, and its new day (not the old one it names) answers."""

@@ -547,3 +547,11 @@ def test_seeing_a_professional_is_their_appointment() -> None:
     a = one("I'm seeing the doctor on Wednesday.")
     b = one("My doctor appointment is on Thursday.")
     assert a.key == b.key == ("doctor appointment", "scheduled_for")
+
+
+def test_a_tag_question_negates_nothing() -> None:
+    """"…, don't you." asks for agreement: the liking it closes is stated, not denied;
+    a plain "don't" still denies."""
+    said = keyed("You really do like writing about sadness and loss don't you.")
+    assert [(d.relation, d.polarity) for d in said] == [("prefers:writing", 1)]
+    assert [d.polarity for d in keyed("I don't like hiking.")] == [0]

@@ -85,6 +85,18 @@ def test_a_single_weekday_asked_in_the_present_is_the_coming_one() -> None:
         assert plan_question(weekly, JUNE_9_2023).window is not None, weekly
 
 
+def test_most_recently_asks_for_the_newest() -> None:
+    """"Which company did he most recently sign with?" is past in tense but asks for the
+    latest revision, as "latest" does; so does an outcome ("How did it turn out?")."""
+    for q in ("Which company did John most recently sign with?",
+              "Where did she go on her most recent trip?",
+              "How did the bake sale turn out?", "What came of his application?",
+              "How did Priya do in the audition?"):
+        p = plan_question(q, JUNE_9_2023)
+        assert p.operation == "current_state" and p.wants_newest, q
+    assert not plan_question("Which company did John sign with?", JUNE_9_2023).wants_newest
+
+
 def test_a_holiday_asked_of_is_the_thing_and_a_holiday_asked_in_is_a_time() -> None:
     """"Where are we having Christmas Day?" asks where that day is spent, not what was
     said on it; after "on" it is the time asked about."""

@@ -43,8 +43,14 @@ _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\s*\n+\s*")
 
 
+# A tag question closing a sentence asks for agreement; its "not" negates nothing ("You
+# really do like writing, don't you."): it goes before the sentence is read.
+_TAG = re.compile(r",?\s+(?:do|does|did|is|are|was|were|have|has|had|can|could|will|would|"
+                  r"should)n't\s+(?:you|he|she|it|they|we|i|there)\s*(?=[.?!]|$)", re.I)
+
+
 def normalise(text: str) -> str:
-    out = text.translate(_QUOTES)
+    out = _TAG.sub("", text.translate(_QUOTES))
     for pat, rep in _CONTRACTIONS_RE:
         out = pat.sub(rep, out)
     return re.sub(r"[ \t]+", " ", out).strip()

@@ -12,6 +12,8 @@ speaker that states the same thing with a different value, whatever their keys:
   "wifi" or "standup" ties two statements and "work" or "really" does not; the new one
   names no other holder for it ("my sister's appointment", "her locker") and no other
   event ("the piano lesson" after "the car service"), and is not someone else's news;
+- *the same one*: the new statement does not bring the shared word in as another
+  instance ("an upcoming show in Boston" after "that show in Tokyo");
 - *a different value*: a sentence of each that names the shared word, where one
   specific value gave way to another of its kind (``revision.replaces``: a weekday, a
   month, a number, a place); a restatement ("still Monday at 3"), an added detail, or
@@ -41,6 +43,7 @@ from ..language.revision import (
     about_another,
     holders,
     holders_stems,
+    introduces,
     keys,
     other_event,
     replaces,
@@ -135,6 +138,7 @@ class Supersession:
             shared = frozenset(t for t in (terms(text) - holders_stems(text)) & new_terms
                                if len(t) > 3 and used[t] <= rare)
             if not shared or not _replaced(text, source.text, shared) \
+                    or introduces(source.text, shared) \
                     or other_event(text, source.text) or other_event(source.text, text) \
                     or not same_holder(source.text, frozenset(), holders(text), shared) \
                     or about_another(source.text, holders(text) | speaker):

@@ -355,6 +355,27 @@ def hands_over(old: str, new: str) -> bool:
     return bool(kinds)
 
 
+_INDEFINITE = frozenset({"a", "an", "another"})
+_DEFINITE = frozenset({"the", "my", "our", "your", "his", "her", "their", "that", "this",
+                       "these", "those", "its"})
+
+
+def introduces(text: str, stems: frozenset[str]) -> bool:
+    """Whether ``text`` brings in one of ``stems`` as a new instance, with an indefinite
+    article before it ("an upcoming show in Boston" after "that show in Tokyo"): another
+    of its kind, not the one an earlier statement told of."""
+    toks = _WORD.findall(text.lower())
+    for i, w in enumerate(toks):
+        if _stem(w) not in stems:
+            continue
+        for before in reversed(toks[max(0, i - 3):i]):
+            if before in _INDEFINITE:
+                return True
+            if before in _DEFINITE:
+                break
+    return False
+
+
 _ORDINAL_DAY = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)\b", re.I)
 
 

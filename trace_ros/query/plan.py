@@ -42,7 +42,10 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     ("count", re.compile(r"\bhow many\b|\bhow often\b|\bnumber of\b|\bhow much\b", re.I)),
     ("temporal_lookup", re.compile(
         r"^\s*when\b|\bwhat (time|date|day|year|month)\b|\bwhich (day|year|month)\b", re.I)),
-    ("current_state", re.compile(r"\b(currently|current|these days|at the moment|latest)\b", re.I)),
+    # An outcome asked ("How did the party turn out?", "What came of it?") is the latest.
+    ("current_state", re.compile(r"\b(currently|current|these days|at the moment|latest|"
+                                 r"most recent(?:ly)?|turn(?:ed)? out|came of|end(?:ed)? up)\b"
+                                 r"|^\s*how did\b.*\b(?:go|do)\b", re.I)),
     ("history", re.compile(
         r"\b(used to|previously|originally|at first|before (that|then)|changed?|history"
         r"|formerly|earlier)\b|\bbefore\s*[?.!]?\s*$", re.I)),
@@ -50,7 +53,8 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
                         r" of \w+s\b|\bname (all|some|every)\b", re.I)),
 ]
 # Explicitly about now ("When is X now?"), whatever the operation.
-_NOW = re.compile(r"\b(now|currently|current|still|these days|at the moment|latest|anymore)\b"
+_NOW = re.compile(r"\b(now|currently|current|still|these days|at the moment|latest|anymore|"
+                  r"most recent(?:ly)?)\b"
                   r"|^\s*where (is|are)\b|\blast (seen|saw|see)\b", re.I)
 # A past the question names without a date: not the current state.
 _PAST_VIEW = re.compile(
