@@ -167,6 +167,9 @@ def test_an_indefinite_article_brings_in_another_instance() -> None:
                                show)
     assert not revision.introduces("That show in Tokyo was awesome.", show)
     assert not revision.introduces("They moved the show to a bigger venue in Boston.", show)
+    # "room" modifies "change" here: no other room is brought in.
+    assert not revision.introduces("The prof posted a room change, econ's in A100 now.",
+                                   revision.keys("room"))
 
 
 def test_a_chain_of_handed_over_values_leads(ledger: Ledger, encoder: MiniLMEncoder) -> None:

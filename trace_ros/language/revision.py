@@ -361,19 +361,26 @@ _DEFINITE = frozenset({"the", "my", "our", "your", "his", "her", "their", "that"
 
 
 def introduces(text: str, stems: frozenset[str]) -> bool:
-    """Whether ``text`` brings in one of ``stems`` as a new instance, with an indefinite
-    article before it ("an upcoming show in Boston" after "that show in Tokyo"): another
-    of its kind, not the one an earlier statement told of."""
-    toks = _WORD.findall(text.lower())
-    for i, w in enumerate(toks):
-        if _stem(w) not in stems:
+    """Whether ``text`` brings in one of ``stems`` as a new instance: the head of a noun
+    phrase with an indefinite article ("an upcoming show in Boston" after "that show in
+    Tokyo"), another of its kind, not the one an earlier statement told of. A word that
+    only modifies the head ("a room change") brings in no room."""
+    toks = [(m.group(0).lower(), m.end()) for m in _WORD.finditer(text)]
+    for i, (w, end) in enumerate(toks):
+        if _stem(w) not in stems or not _ENDS_PHRASE.match(text, end):
             continue
-        for before in reversed(toks[max(0, i - 3):i]):
+        for before, _ in reversed(toks[max(0, i - 3):i]):
             if before in _INDEFINITE:
                 return True
             if before in _DEFINITE:
                 break
     return False
+
+
+# What may follow the head of a noun phrase: punctuation, the end, a preposition, a
+# conjunction or a verb of being.
+_ENDS_PHRASE = re.compile(r"\s*(?:[,.;:!?)]|$)|\s+(?:in|at|on|for|with|to|from|of|by|near|"
+                          r"and|but|or|that|which|who|is|was|will|'s)\b", re.I)
 
 
 _ORDINAL_DAY = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)\b", re.I)
