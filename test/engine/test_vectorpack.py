@@ -91,6 +91,9 @@ def test_a_fresh_index_reads_the_pack_and_holds_what_the_rows_hold(
     rows_state = _state(first, "ann")
     packing.wait()
     assert len(_packs(ledger)) == 1  # ann's 12 vectors; bob's 3 are under the step
+    assert ledger.stats()["db_bytes"] == sum(  # the ledger's own files, not its packs
+        p.stat().st_size for p in ledger.path.parent.glob(ledger.path.name + "*")
+        if p.suffix in (".db", ".db-wal", ".db-shm"))
     again = Ledger(ledger.path)
     try:
         counted = _rows_read(again, monkeypatch)

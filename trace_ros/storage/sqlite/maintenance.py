@@ -70,8 +70,9 @@ class Maintenance(SqliteBase):
     def stats(self) -> dict[str, Any]:
         subjects = self.query(
             "SELECT subject_id, count(*) FROM sources GROUP BY subject_id ORDER BY subject_id")
+        # The ledger's own files: its vector packs are derived copies, counted apart.
         size = sum(p.stat().st_size for p in self.path.parent.glob(self.path.name + "*")
-                   if p.is_file() and not p.name.endswith(".lock"))
+                   if p.is_file() and not p.name.endswith(".lock") and ".vpack-" not in p.name)
         return {
             "db_path": str(self.path),
             "sources": self.count_sources(),
