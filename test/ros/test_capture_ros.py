@@ -130,7 +130,7 @@ def test_bad_messages_rejected_good_ones_around_them_stored(client: MemoryClient
     stream: list[Any] = [good[0], good[1]]
     for i, (bad, *_rest) in enumerate(cases):
         stream += [bad, good[2 * i + 2], good[2 * i + 3]]
-    # Same ID, different content: rejected; the first one stays as it was.
+    # The same ID in another subject (with other content): rejected; the first one stays.
     stream.append(make_dialogue("subject-bad", "changed text", speaker="p",
                                 source_id=good[0].source_id, stamp=1_700_000_000.0))
     garbage = serialize_message(good[1])[:17]
@@ -155,7 +155,7 @@ def test_bad_messages_rejected_good_ones_around_them_stored(client: MemoryClient
     first, second = acks_for(client, good[0].source_id, 2)
     assert first.status == "accepted"
     assert (second.status, second.field) == ("rejected", "source_id")
-    assert "different content" in second.reason
+    assert "another subject" in second.reason
     assert client.wait_for(lambda: any(a.field == "message" and not a.source_id
                                        for a in client.acks), ACK_TIMEOUT_S)
     undecodable = next(a for a in client.acks if a.field == "message" and not a.source_id)
