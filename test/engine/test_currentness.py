@@ -159,6 +159,19 @@ def test_a_value_handed_over_ties_a_change_to_its_thing() -> None:
     assert not revision.hands_over(booked, "Tuesday it is, then.")
 
 
+def test_an_untyped_new_value_revises_only_in_the_anchors_kind() -> None:
+    """For a question that asks no time or number, a later sentence about the thing joins
+    the anchor with a new value of a kind the anchor gave, or when it marks its state as
+    new; a figure a story brings up ("Pete from number 12") is no revision of days."""
+    anchor = "School run's sorted. I do Mondays and Wednesdays, Karen does Tuesdays."
+    thing = revision.question_terms("Who does the school run on Wednesdays?")
+    assert not revision.joins("The after-school club pickup on Wednesdays is still Pete "
+                              "from number 12.", thing, 0.0, True, anchor)
+    assert revision.joins("The school run is Thursdays and Fridays for me now.", thing, 0.0,
+                          True, anchor)
+    assert revision.joins("I do the school run on Thursdays now.", thing, 0.0, True, anchor)
+
+
 def test_an_indefinite_article_brings_in_another_instance() -> None:
     """"an upcoming show in Boston" is another show than "that show in Tokyo"; "the show
     moved to Boston" is the same one."""

@@ -309,7 +309,14 @@ def joins(later: str, thing: frozenset[str], cos: float, same_speaker: bool = Tr
         # The value may come in the sentence after ("I've swapped spaces with Alan. I'm
         # in 9 now.").
         told = said(sentence) | (said(parts[k + 1]) if k + 1 < len(parts) else frozenset())
-        if shared and (cos >= NEAR or told - old):
+        new = told - old
+        # Untyped, a new value counts when it is of a kind the anchor gave (a place for a
+        # place) or the sentence marks its state as new: any name a story brings up is not
+        # a revision.
+        if new and not typed and not marks_change(sentence) and old \
+                and not _kinds(new) & _kinds(old):
+            new = frozenset()
+        if shared and (cos >= NEAR or new):
             return "shares " + "/".join(sorted(shared))
     if cos >= NEAR and (typed or marks_change(later)):
         # Nearness alone, for a question that asks no time or number, needs a sign that
