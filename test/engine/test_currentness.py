@@ -259,6 +259,23 @@ def test_a_weekly_slot_the_resolver_keys_is_answered_as_a_slot(
     assert res.answer == "Thursday mornings"
 
 
+def test_a_new_amount_in_the_same_unit_revises_how_much(ledger: Ledger,
+                                                       encoder: MiniLMEncoder) -> None:
+    """"Three litres now" names neither the water nor the drinking: the unit the earlier
+    amount was given in ties it, and its amount answers "how much"."""
+    history(ledger, encoder, [
+        (6, "Nia", "I drink about two litres of water a day."),
+        (6, "robot", "Noted."),
+        *CHATTER,
+        (9, "Nia", "Doctor says I should manage three litres now it's hot."),
+        (9, "robot", "Okay."),
+    ])
+    res = ask(ledger, encoder, "How much water do I drink?")
+    assert res.status == "answered", res.message
+    assert res.source_ids[0] == "t5"
+    assert res.answer == "three litres"
+
+
 def test_someone_elses_news_does_not_supersede(ledger: Ledger, encoder: MiniLMEncoder) -> None:
     history(ledger, encoder, [
         (6, "Nia", "I'm on the early shift all month, six till two."),

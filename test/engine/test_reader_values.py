@@ -376,3 +376,12 @@ def test_a_new_number_answers_which_one_where_the_records_number_the_thing() -> 
                                EvidenceItem(old, 1.0, {"graph": 2, "superseded": 1})])
     assert (answer, cited) == ("space 9", ["src-2"])
     assert labelled("space", new.text) == ""
+
+
+def test_measures_are_amounts_by_unit() -> None:
+    from trace_ros.query.spans import measures
+
+    assert measures("I drink about two litres of water a day.") == {"litr": "two litres"}
+    assert measures("Bella's on three quarters of a cup now.") == {"cup": "three quarters"}
+    assert measures("I have two kids and 3 cats.") == {"kid": "two kids", "cat": "3 cats"}
+    assert measures("We meet at 7.") == {}

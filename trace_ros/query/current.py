@@ -64,7 +64,7 @@ from ..ledger import SourceRecord
 from .factcache import SubjectFacts
 from .plan import Plan
 from .recall import Fused
-from .spans import capitalised_mid_sentence, states_asked
+from .spans import capitalised_mid_sentence, measures, states_asked
 
 POOL = 24  # ranked candidates looked at for the anchor and for later records
 ANCHORS = 3  # the anchor is the best human statement among the first few candidates
@@ -191,9 +191,11 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         # its own: that turn said whose it is.
         carried = None if link else _carries_on(rec, thing, anchor, answer_type, prior,
                                                  robot_id, thread, asked_kind)
-        if not (link or carried) and rec.speaker == thread.speaker \
-                and hands_over(thread.text, rec.text):
-            # Named only by its value ("the Wednesday"): the anchor says what it is of.
+        if not carried and rec.speaker == thread.speaker \
+                and (not link and hands_over(thread.text, rec.text)
+                     or not keys(rec.text) & thing and _remeasured(thread.text, rec.text)):
+            # Named only by its value ("the Wednesday") or its unit ("three litres now"):
+            # the anchor says what it is of.
             carried = anchor
         if not (link or carried) \
                 or not (carried or own or same_holder(rec.text, asked_holders,
@@ -353,6 +355,15 @@ def _carries_on(rec: SourceRecord, thing: frozenset[str], anchor: SourceRecord,
                             and turn.seq == head.seq) \
                 and not other_event(turn.text, rec.text, thing) else None
     return None
+
+
+def _remeasured(old: str, new: str) -> bool:
+    """Whether ``new`` marks as new another amount in a unit ``old`` gave an amount in
+    ("two litres of water a day" - "three litres now")."""
+    if not marks_change(new):
+        return False
+    before, after = measures(old), measures(new)
+    return any(after[unit] != before[unit] for unit in after.keys() & before.keys())
 
 
 _OPENING_NAME = re.compile(r"([A-Z][a-z]+)\b")

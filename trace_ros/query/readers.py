@@ -879,6 +879,9 @@ class ExtractiveReader:
         # what it changes from ("can't get the Wednesday off, so I've changed it. Friday.").
         replaced = frozenset().union(*(state_values(i.record.text) for i in items
                                        if i.routes.get("superseded")))
+        # The graph stage tied the current record to the turn it carries on: that turn
+        # says what it is of ("three litres now" after "two litres of water a day").
+        tied = any(i.routes.get("carried") for i in items)
         found: list[tuple[_Scored, str, float]] = []
         for s in scored:
             rec = s.item.record
@@ -893,7 +896,7 @@ class ExtractiveReader:
             near = beside | self._continued(rec, items, proper | q_stems | speakers, known)
             if before is not None and asking.get(before.source_id, 0.0) > 0:
                 near = near | topic  # the reply to a turn that asks what the question asks
-            if current and any(i.routes.get("carried") for i in items):
+            if current and tied:
                 # The graph stage shows the turns it carries on beside it ("Training's
                 # indoors now." - "Okay." - "And it's half nine now"), and the revisions
                 # that tie them to the thing: one chain, one thing.
@@ -912,7 +915,8 @@ class ExtractiveReader:
                     ask.kind in ("name", "quantity", "count")
                     or ask.kind == "ident" and focus != "number") \
                     and focus not in beside \
-                    and not (current and ask.kind in ("count", "name", "ident")):
+                    and not (current and (ask.kind in ("count", "name", "ident")
+                                          or tied and ask.kind == "quantity")):
                 continue  # talks about the topic, never about the thing asked (the graph
                 # stage's current record revises one that does: "so I've got eight now")
             if (mine or proper and ask.kind != "person") \

@@ -1025,6 +1025,28 @@ def quantities(text: str) -> list[tuple[int, str]]:
     return out
 
 
+_FRACTION = re.compile(r"(?:quarters?|halves|half|thirds?)$", re.I)
+_OF_UNIT = re.compile(r"\s+of\s+(?:a|an)\s+([a-z]+)", re.I)
+
+
+def measures(text: str) -> dict[str, str]:
+    """The amounts ``text`` gives in a unit, by the unit's stem ("two litres" → litr:
+    "two litres"; "three quarters of a cup" → cup): a changed amount of one measure."""
+    out: dict[str, str] = {}
+    for pos, phrase in quantities(text):
+        words = phrase.split()
+        if len(words) < 2:
+            continue
+        unit = words[-1]
+        if _FRACTION.match(unit):
+            m = _OF_UNIT.match(text, pos + len(phrase))
+            if m is None:
+                continue
+            unit = m.group(1)
+        out.setdefault(stem(unit.lower()).removesuffix("s"), phrase.lower())
+    return out
+
+
 _ORDINAL_WORDS = {w: i for i, w in enumerate(
     ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
      "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth",
