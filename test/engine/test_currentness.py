@@ -170,6 +170,9 @@ def test_an_untyped_new_value_revises_only_in_the_anchors_kind() -> None:
     assert revision.joins("The school run is Thursdays and Fridays for me now.", thing, 0.0,
                           True, anchor)
     assert revision.joins("I do the school run on Thursdays now.", thing, 0.0, True, anchor)
+    # Fewer of the anchor's values, marked as new, revise it too.
+    assert revision.joins("Karen's off sick, so the school run is just Mondays for me now.",
+                          thing, 0.0, True, anchor)
 
 
 def test_an_indefinite_article_brings_in_another_instance() -> None:
@@ -274,6 +277,37 @@ def test_a_new_amount_in_the_same_unit_revises_how_much(ledger: Ledger,
     assert res.status == "answered", res.message
     assert res.source_ids[0] == "t5"
     assert res.answer == "three litres"
+
+
+def test_a_new_place_for_the_thing_leads(ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"So book club is at mine now" gives another place than "at Sarah's house" (a name
+    inside a place answers "where"; it owns nothing)."""
+    history(ledger, encoder, [
+        (6, "Nia", "Book club is at Sarah's house this month."),
+        (6, "robot", "Noted."),
+        *CHATTER,
+        (9, "Nia", "Sarah's got builders in, so book club is at mine now."),
+        (9, "robot", "Okay."),
+    ])
+    res = ask(ledger, encoder, "Where is book club this month?")
+    assert res.status == "answered", res.message
+    assert res.source_ids[0] == "t5"
+    assert res.answer == "mine"
+
+
+def test_the_new_password_is_the_wifi_password(ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"New" dates a revision; it does not sort passwords as "wifi" does."""
+    history(ledger, encoder, [
+        (6, "Nia", "Our wifi password is bluefish42."),
+        (6, "robot", "Noted."),
+        *CHATTER,
+        (9, "Nia", "Changed the router today, new password's tangerine77."),
+        (9, "robot", "Okay."),
+    ])
+    res = ask(ledger, encoder, "What's the wifi password?")
+    assert (res.status, res.answer, res.source_ids[:1]) == ("answered", "tangerine77", ["t5"])
+    assert not revision.other_kind("The new password's tangerine77.", "What's the wifi password?")
+    assert revision.other_kind("The guest password is swan12.", "What's the wifi password?")
 
 
 def test_someone_elses_news_does_not_supersede(ledger: Ledger, encoder: MiniLMEncoder) -> None:

@@ -316,7 +316,10 @@ def joins(later: str, thing: frozenset[str], cos: float, same_speaker: bool = Tr
         if new and not typed and not marks_change(sentence) and old \
                 and not _kinds(new) & _kinds(old):
             new = frozenset()
-        if shared and (cos >= NEAR or new):
+        # Or fewer of the anchor's values, marked as new ("so it's just Mondays at home
+        # now" after "Mondays and Fridays").
+        fewer = told and told < old and marks_change(sentence)
+        if shared and (cos >= NEAR or new or fewer):
             return "shares " + "/".join(sorted(shared))
     if cos >= NEAR and (typed or marks_change(later)):
         # Nearness alone, for a question that asks no time or number, needs a sign that
@@ -450,7 +453,7 @@ def other_kind(text: str, question: str) -> bool:
     for before, w in zip(raw, raw[1:], strict=False):
         mod = before.lower()
         if not before.islower() or mod in STOPWORDS or is_value_word(mod) \
-                or _stem(mod) in asked or _VERB_FORM.search(mod):
+                or mod in _AGE or _stem(mod) in asked or _VERB_FORM.search(mod):
             continue
         for want, head in pairs:
             if _stem(w.lower()) == head and want not in said:
@@ -458,6 +461,9 @@ def other_kind(text: str, question: str) -> bool:
     return False
 
 
+# Words that date a revision rather than sort a thing: "the new password" is the wifi
+# password as it is now.
+_AGE = frozenset("new old current latest previous updated usual same next last".split())
 _VERB_FORM = re.compile(r"\w{3}(?:ed|ing|en)$")
 
 

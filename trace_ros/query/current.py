@@ -58,13 +58,14 @@ from ..language.revision import (
     values,
     values_named,
 )
+from ..language.text import sentences, stem
 from ..language.timeanchor import window_point, years_before
 from ..language.vocab import is_robot
 from ..ledger import SourceRecord
 from .factcache import SubjectFacts
 from .plan import Plan
 from .recall import Fused
-from .spans import capitalised_mid_sentence, measures, states_asked
+from .spans import capitalised_mid_sentence, measures, place_phrase, states_asked
 
 POOL = 24  # ranked candidates looked at for the anchor and for later records
 ANCHORS = 3  # the anchor is the best human statement among the first few candidates
@@ -124,8 +125,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         looked.add(rec.seq)
         # The best person's statement that shares a word with the question.
         if _statement(rec, robot_id) and keys(rec.text) & q_terms \
-                and not (others and about_another(rec.text,
-                                                  asked_holders | _names(rec.speaker))):
+                and not (others and about_another(rec.text, asked_holders | _names(rec.speaker)
+                                                  | _placed(rec.text, asked_kind, q_terms))):
             if at is None:
                 anchor = rec
                 break
@@ -184,9 +185,10 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         # person asked about may speak for themselves ("I'm in 9 now").
         whose = asked_holders or named(anchor.text)
         own = rec.speaker != anchor.speaker and bool(asked_holders & _names(rec.speaker))
-        link = joins(rec.text, thing, cos, rec.speaker == anchor.speaker or own
-                     or bool(whose & named(rec.text) - holders_stems(rec.speaker)),
-                     anchor.text, answer_type in TYPED_ANSWERS)
+        speaks = rec.speaker == anchor.speaker or own \
+            or bool(whose & named(rec.text) - holders_stems(rec.speaker))
+        link = joins(rec.text, thing, cos, speaks, anchor.text, answer_type in TYPED_ANSWERS) \
+            or (asked_kind == "place" and speaks and _moves(rec.text, anchor.text, thing))
         # A turn that carries on its speaker's turn about the thing names no holder of
         # its own: that turn said whose it is.
         carried = None if link else _carries_on(rec, thing, anchor, answer_type, prior,
@@ -201,7 +203,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 or not (carried or own or same_holder(rec.text, asked_holders,
                                                       anchor_holders, thing)) \
                 or (others and about_another(rec.text, asked_holders | anchor_holders
-                                             | _names(rec.speaker))) \
+                                             | _names(rec.speaker)
+                                             | _placed(rec.text, asked_kind, thing))) \
                 or other_instance(rec.text, asked_values) or other_kind(rec.text, question):
             continue  # another thing, or someone else's: another person's appointment
         if asked_holders:  # "Marco stays with the Gibsons" does not say where Luca stays
@@ -355,6 +358,25 @@ def _carries_on(rec: SourceRecord, thing: frozenset[str], anchor: SourceRecord,
                             and turn.seq == head.seq) \
                 and not other_event(turn.text, rec.text, thing) else None
     return None
+
+
+def _placed(text: str, asked_kind: str, thing: frozenset[str]) -> frozenset[str]:
+    """For "where": the names in the place ``text`` gives ("at Sarah's house"), which
+    answer the question rather than own the thing."""
+    return holders(place_phrase(text, set(thing))) if asked_kind == "place" else frozenset()
+
+
+def _moves(later: str, anchor: str, thing: frozenset[str]) -> str:
+    """For "where": a sentence of ``later`` that names the thing gives another place than
+    the anchor ("so book club is at mine now" after "at Sarah's house")."""
+    was = {stem(w) for w in place_phrase(anchor, set(thing)).split()}
+    for sentence in sentences(later) or [later]:
+        if not keys(sentence) & thing:
+            continue
+        place = place_phrase(sentence, set(thing))
+        if place and not {stem(w) for w in place.split()} <= was:
+            return f"moves to {place}"
+    return ""
 
 
 def _remeasured(old: str, new: str) -> bool:

@@ -902,10 +902,12 @@ class ExtractiveReader:
                 # that tie them to the thing: one chain, one thing.
                 near = near.union(*(stems(i.record.text) for i in items
                                     if i.routes.get("graph")))
-            if topic and not topic & near and not (
-                    current and self._names_the_same(rec, items, topic, proper | q_stems, known)):
+            if topic and not topic & near and not (current and (
+                    focus and focus in stems(rec.text)
+                    or self._names_the_same(rec, items, topic, proper | q_stems, known))):
                 # Shares only a name with the question. (The graph stage's current record
-                # also stands when it names what an earlier record about the question
+                # also stands when it names the thing asked, "new password's tangerine77"
+                # for the wifi password, or what an earlier record about the question
                 # named: "I finally left St. Mary's" after "I work at St. Mary's".)
                 continue
             if _other_owner(owners, rec.text) or state and other_kind(rec.text, question):
