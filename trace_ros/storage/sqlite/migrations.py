@@ -392,6 +392,22 @@ subject, ``sync`` carries it only in a full sync, and on PostgreSQL a role confi
 its subjects reads it but cannot lift it (``ledger grant``).""", readers_unaffected=True)
 
 
+M009 = Migration(9, "m009_subject_first_reads", """
+        DROP INDEX sources_label;
+        CREATE INDEX sources_label ON sources
+            (subject_id, modality, label, source_time, seq, speaker);
+        CREATE INDEX sources_attached ON sources (subject_id, seq) WHERE CASE WHEN
+            json_valid(payload) THEN json_type(payload, '$.attached_to') END = 'text';
+""",
+    """What a subject's first question reads of every source of it, read from an index
+instead of the rows (text included; 12,500 of them at 100,000 sources, 11-57 ms each):
+its speakers (``speakers``: ``sources_label`` covers them, its order and use for labels as
+before, so they come in the same order and capture keeps one index) and the sources
+attached to another (``attachments_between``: a partial index of the rows whose payload
+names one, on the query's own condition).""",
+    readers_unaffected=True)
+
+
 class Migrations:
     """The ordered migrations of one schema, applied and checked on a connection.
 
@@ -506,4 +522,4 @@ def _tables(conn: sqlite3.Connection) -> set[str]:
     return {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 
 
-MIGRATIONS = Migrations([M001, M002, M003, M004, M005, M006, M007, M008])
+MIGRATIONS = Migrations([M001, M002, M003, M004, M005, M006, M007, M008, M009])

@@ -203,7 +203,8 @@ class SourceStore(SqliteBase):
         return [(int(r[0]), r[1], None if r[2] is None else int(r[2])) for r in self.query(
             "SELECT c.seq, c.parent, p.seq FROM (SELECT seq, "
             f"json_extract(payload, '$.{ATTACHED_TO}') AS parent FROM sources "
-            "WHERE seq > ? AND seq <= ? AND subject_id = ?) c "
+            "WHERE seq > ? AND seq <= ? AND subject_id = ? AND CASE WHEN json_valid(payload) "
+            f"THEN json_type(payload, '$.{ATTACHED_TO}') END = 'text') c "  # sources_attached
             "LEFT JOIN sources p ON p.source_id = c.parent "
             "WHERE typeof(c.parent) = 'text' ORDER BY c.seq",
             (int(after_seq), int(upto_seq), subject_id))]
