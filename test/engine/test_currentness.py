@@ -310,6 +310,26 @@ def test_the_new_password_is_the_wifi_password(ledger: Ledger, encoder: MiniLMEn
     assert revision.other_kind("The guest password is swan12.", "What's the wifi password?")
 
 
+def test_someone_elses_reason_then_the_speakers_state_is_the_speakers(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"Mrs Hale can't do Tuesdays any more, so it's Thursdays …": the teacher is the
+    reason, the lesson is the speaker's; a consequence naming someone by a pronoun stays
+    theirs."""
+    history(ledger, encoder, [
+        (6, "Nia", "My piano lesson is on Tuesdays at five."),
+        (6, "robot", "Noted."),
+        *CHATTER,
+        (9, "Nia", "Mrs Hale can't do Tuesdays any more, so it's Thursdays at half four "
+                   "from next week."),
+        (9, "robot", "Okay."),
+    ])
+    res = ask(ledger, encoder, "When is my piano lesson?")
+    assert res.status == "answered", res.message
+    assert res.source_ids[0] == "t5" and "thursday" in res.answer.lower()
+    assert revision.about_another("Oh, and Dev moved his gym night, so he goes on Thursdays "
+                                  "now.", frozenset())
+
+
 def test_someone_elses_news_does_not_supersede(ledger: Ledger, encoder: MiniLMEncoder) -> None:
     history(ledger, encoder, [
         (6, "Nia", "I'm on the early shift all month, six till two."),

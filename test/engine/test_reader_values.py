@@ -385,3 +385,9 @@ def test_measures_are_amounts_by_unit() -> None:
     assert measures("Bella's on three quarters of a cup now.") == {"cup": "three quarters"}
     assert measures("I have two kids and 3 cats.") == {"kid": "two kids", "cat": "3 cats"}
     assert measures("We meet at 7.") == {}
+
+
+def test_a_label_the_text_changes_from_is_not_the_answer() -> None:
+    painted = "They're painting Room 3 all week, so Dr Mensah's been shifted to Room 7."
+    assert labelled("room", painted) == "Room 3"
+    assert labelled("room", painted, "", "Dr Mensah is seeing patients in Room 3.") == "Room 7"

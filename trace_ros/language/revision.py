@@ -162,7 +162,16 @@ def about_another(text: str, named: frozenset[str]) -> bool:
     if any(w in ("my", "mine") and (i + 1 == len(ws) or ws[i + 1].split("'")[0] not in KIN)
            for i, w in enumerate(ws)):
         return False
-    return bool(holders(text) - named)
+    if not holders(text) - named:
+        return False
+    # Someone else's reason, then the state it leaves ("Mrs Hale can't do Tuesdays any
+    # more, so it's Thursdays at half four"): a consequence naming no one and no one
+    # by a pronoun, with a value, is the speaker's.
+    return not any(values_named(c) and not holders(c) - named and not _PRONOUN.search(c)
+                   for c in _CONSEQUENCE.split(text)[1:])
+
+
+_CONSEQUENCE = re.compile(r",?\s+so\s+|,\s+which\s+means\s+", re.I)
 
 
 _INTRODUCED = re.compile(r"\b[Mm]y\s+[a-z]+\s+(?=[A-Z][a-z]+\b)")

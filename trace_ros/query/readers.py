@@ -673,9 +673,16 @@ class ExtractiveReader:
         if ask.kind == "which" and ask.focus:
             # "Which room …?": the room with the label that tells it apart ("Room 7",
             # "the Everest room"), where the cited record gives one.
-            cited = next((i.record.text for i in pack.items
-                          if i.source_id == out.cited_ids[0]), "")
-            label = labelled(ask.focus, cited, question) or self._relabel(ask, question, out, pack)
+            first = next((i for i in pack.items if i.source_id == out.cited_ids[0]), None)
+            cited = first.record.text if first is not None else ""
+            # For the graph stage's current record, a label the earlier records about the
+            # question gave is the one it changes from.
+            q = stems(question)
+            old = " ".join(i.record.text for i in pack.items if first is not None
+                           and first.routes.get("graph") == 1
+                           and i.record.seq < first.record.seq and stems(i.record.text) & q)
+            label = labelled(ask.focus, cited, question, old) \
+                or self._relabel(ask, question, out, pack)
             if label and label.lower() not in out.answer.lower():
                 out.answer = label
         if ask.kind in ("what", "which") and ask.focus and not _focus_filled(ask, question, out,

@@ -1111,11 +1111,20 @@ def held_days(sentence: str, replaced: frozenset[str] = frozenset()) -> str:
     return sentence
 
 
-def labelled(focus: str, text: str, question: str = "") -> str:
+def labelled(focus: str, text: str, question: str = "", old: str = "") -> str:
     """The ``focus`` noun with the label a text gives it, "" when none: a number or a
     name after it ("Room 7", "desk 2.09", "Kennel No. 4", "Suite Sapphire") or a name
     before it ("the Everest room", "Sapphire Suite"); a label the question already
-    names is not the answer."""
+    names is not the answer, nor one ``old`` (what the text revises) gave when the text
+    gives another ("painting Room 3, so he's been shifted to Room 7")."""
+    said = _labels(focus, text, question)
+    fresh = [label for label in said if label.lower() not in old.lower()]
+    return (fresh or said or [""])[0]
+
+
+def _labels(focus: str, text: str, question: str) -> list[str]:
+    """Every ``labelled`` label of ``text``, in order: those after the noun first."""
+    out: list[str] = []
     f = re.escape(focus)
     asked_words = {w.lower() for w in re.findall(r"[\w.]+", question)}
     after = re.compile(rf"\b({f}s?)\s+((?:no\.?\s*|number\s+)?\d[\w.]*\b|[A-Z][\w'-]+)", re.I)
@@ -1123,7 +1132,7 @@ def labelled(focus: str, text: str, question: str = "") -> str:
     for m in after.finditer(text):
         label = m.group(2)
         if (label[0].isdigit() or label[0].isupper()) and label.lower() not in asked_words:
-            return f"{m.group(1)} {label}".strip()
+            out.append(f"{m.group(1)} {label}".strip())
     for m in before.finditer(text):
         said = m.group(1).split()
         names = said[len(said) - next((k for k, w in enumerate(reversed(said))
@@ -1132,5 +1141,5 @@ def labelled(focus: str, text: str, question: str = "") -> str:
         # sentence's first word further back ("I've swapped spaces").
         if names and names[-1].lower() not in asked_words | {"the", "a", "my", "our"} \
                 and m.start() > 0:
-            return f"{' '.join(names)} {m.group(2)}"
-    return ""
+            out.append(f"{' '.join(names)} {m.group(2)}")
+    return out
