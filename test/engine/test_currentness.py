@@ -308,6 +308,11 @@ def test_the_new_password_is_the_wifi_password(ledger: Ledger, encoder: MiniLMEn
     assert (res.status, res.answer, res.source_ids[:1]) == ("answered", "tangerine77", ["t5"])
     assert not revision.other_kind("The new password's tangerine77.", "What's the wifi password?")
     assert revision.other_kind("The guest password is swan12.", "What's the wifi password?")
+    # A verb form after an article sorts too: the recycling collection is not the bins'.
+    assert revision.other_kind("The recycling collection is changing to Thursdays.",
+                               "When is the bin collection?")
+    assert not revision.other_kind("They moved the bin collection to Thursdays.",
+                                   "When is the bin collection?")
 
 
 def test_someone_elses_reason_then_the_speakers_state_is_the_speakers(

@@ -385,6 +385,7 @@ def test_measures_are_amounts_by_unit() -> None:
     assert measures("Bella's on three quarters of a cup now.") == {"cup": "three quarters"}
     assert measures("I have two kids and 3 cats.") == {"kid": "two kids", "cat": "3 cats"}
     assert measures("We meet at 7.") == {}
+    assert measures("The GP put me up to 10mg of amlodipine.") == {"mg": "10mg"}
 
 
 def test_a_label_the_text_changes_from_is_not_the_answer() -> None:

@@ -459,10 +459,13 @@ def other_kind(text: str, question: str) -> bool:
     asked = {_stem(w.lower()) for w in raw_q}
     said = terms(text)
     raw = [w.split("'")[0].split("’")[0] for w in _WORD.findall(text)]
-    for before, w in zip(raw, raw[1:], strict=False):
+    for k, (before, w) in enumerate(zip(raw, raw[1:], strict=False)):
         mod = before.lower()
+        # A verb form sorts nothing ("they moved collection"), unless an article or a
+        # possessive puts it before the noun ("the recycling collection").
+        verb = _VERB_FORM.search(mod) and not (k and raw[k - 1].lower() in _DEFINITE)
         if not before.islower() or mod in STOPWORDS or is_value_word(mod) \
-                or mod in _AGE or _stem(mod) in asked or _VERB_FORM.search(mod):
+                or mod in _AGE or _stem(mod) in asked or verb:
             continue
         for want, head in pairs:
             if _stem(w.lower()) == head and want not in said:

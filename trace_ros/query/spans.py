@@ -668,7 +668,8 @@ _FREQUENCY = re.compile(
 _ORDINAL = (r"first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh"
             r"|twelfth|\d+(?:st|nd|rd|th)")
 _QUANTITY = re.compile(rf"\b(?:\d[\d,.]*|{_NUMBER_WORD}(?:[\s-]+{_NUMBER_WORD})*|{_ORDINAL}"
-                       r"|half|a\s+dozen|a\s+couple|a\s+few)\b(?:\s*(?:mg|ml|g|kg|%))?"
+                       r"|half|a\s+dozen|a\s+couple|a\s+few)(?:\b|(?=(?:mg|ml|g|kg)\b))"
+                       r"(?:\s*(?:mg|ml|g|kg|%))?"
                        r"(?:[\s-]+(?!and\b|or\b|but\b)[a-z][\w'-]*){0,2}", re.I)
 # Digits that name something (a phone, a room, a desk), with the word that labels them.
 _LABEL = r"(?:(?<![\w'’-])(?!(?:is|was|are|at|on|in|it|to|the|my|its|and|or|of)\b)[A-Za-z][\w'’-]*\s+)?"
@@ -1034,7 +1035,7 @@ def measures(text: str) -> dict[str, str]:
     "two litres"; "three quarters of a cup" → cup): a changed amount of one measure."""
     out: dict[str, str] = {}
     for pos, phrase in quantities(text):
-        words = phrase.split()
+        words = re.sub(r"^(\d[\d,.]*)(mg|ml|g|kg)\b", r"\1 \2", phrase).split()  # "5mg"
         if len(words) < 2:
             continue
         unit = words[-1]
