@@ -335,6 +335,24 @@ def test_someone_elses_reason_then_the_speakers_state_is_the_speakers(
                                   "now.", frozenset())
 
 
+def test_another_owner_named_at_the_start_does_not_answer(ledger: Ledger,
+                                                          encoder: MiniLMEncoder) -> None:
+    """"Tom's dentist is on the 15th" (Tom named nowhere else) and "My friend Ana works at
+    the library on Fridays" are someone else's: the speaker's own earlier value answers."""
+    history(ledger, encoder, [
+        (6, "Nia", "My dentist is on the 12th at 3."),
+        (6, "Nia", "I work at the library on Tuesdays."),
+        *CHATTER,
+        (9, "Nia", "Tom's dentist is on the 15th at 4."),
+        (9, "Nia", "My friend Ana works at the library on Fridays."),
+    ])
+    res = ask(ledger, encoder, "When is my dentist?")
+    assert (res.status, res.source_ids[:1]) == ("answered", ["t0"])
+    assert res.answer.startswith("12 ")
+    res = ask(ledger, encoder, "Which day do I work at the library?")
+    assert (res.status, res.source_ids[:1], res.answer) == ("answered", ["t1"], "every Tuesday")
+
+
 def test_someone_elses_news_does_not_supersede(ledger: Ledger, encoder: MiniLMEncoder) -> None:
     history(ledger, encoder, [
         (6, "Nia", "I'm on the early shift all month, six till two."),

@@ -131,3 +131,14 @@ def test_holidays_of_fixed_date_are_days(text: str, expected: str) -> None:
     assert [m.group(0).lower() for m in find_candidates(text)] != []
     anchor = resolve(text, MONDAY)
     assert day(anchor.time) == expected, anchor
+
+
+def test_a_day_of_the_month_with_an_hour_is_that_day() -> None:
+    """"the 12th at 3" is the 12th at three, not 3 December (dateparser's reading)."""
+    from trace_ros.language.timeanchor import resolve_expression
+
+    t = resolve_expression("the 12th at 3", MONDAY, True)
+    assert t is not None and day(t) == "2023-05-12"
+    t = resolve_expression("the 4th at noon", MONDAY, True)
+    assert t is not None and datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H") \
+        == "2023-06-04 12"

@@ -537,6 +537,9 @@ def shifted(previous: float, text: str) -> float | None:
 _NEXT_DAYS = {"yesterday": -1, "today": 0, "tomorrow": 1}
 
 
+_AT_CLOCK = re.compile(r"\s+at\s+(?:(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?|noon)$")
+
+
 def resolve_expression(expr: str, message_time: float, future: bool = False) -> float | None:
     """One time expression → epoch seconds, or None when it cannot be resolved."""
     e = _SPACE.sub(" ", expr.strip().lower())
@@ -552,6 +555,15 @@ def resolve_expression(expr: str, message_time: float, future: bool = False) -> 
     weekday = WEEKDAYS.index(named.group(1)) if named else None
     e = re.sub(r"^(?:" + _WD + r"),? (?=(?:the )?\d|(?:" + _MONTH + r") \d)", "", e)
     special = _special(e, base, future, weekday)
+    clock = _AT_CLOCK.search(e)
+    if special is None and clock is not None:
+        # "the 12th at 3": the day as without the hour, then the hour (dateparser reads
+        # it as 3 December).
+        day = _special(e[:clock.start()], base, future, weekday)
+        if day is not None:
+            hour = 12 if clock.group(1) is None else int(clock.group(1)) % 12 \
+                + (12 if (clock.group(3) or "").startswith("p") else 0)
+            special = day.replace(hour=hour, minute=int(clock.group(2) or 0))
     if special is not None:
         return special.replace(tzinfo=UTC).timestamp()
     e = _FEW.sub(lambda m: _WORD_NUM[_SPACE.sub(" ", m.group(1).lower())], e)

@@ -408,7 +408,7 @@ def _carries_on(text: str) -> bool:
 
 # "Rhys is on call", "my friend Sam is dating …": a sentence about another person.
 _OTHER_SUBJECT = re.compile(
-    r"^\W*(?i:(?:so|and|also|oh|btw|but|meanwhile|well)\W+)*(?:(?:my|our)\s+[a-z]+\s+)?"
+    r"^\W*(?i:(?:so|and|also|oh|btw|but|meanwhile|well)\W+)*(?:(?i:my|our)\s+[a-z]+\s+)?"
     r"([A-Z][\w-]*)(?:['’]s)?\s")
 _FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|i'm|i've|i'd|i'll|we|us|our)\b|\bI\b", re.I)
 
@@ -420,7 +420,11 @@ def _someone_else(text: str, asked: set[str], known: set[str]) -> bool:
     if not m:
         return False
     name = m.group(1).lower()
-    if (name not in known and name not in KIN) or stem(name) in asked:
+    # A possessive before a word of the question owns the thing asked of ("Tom's dentist
+    # is on the 15th"), a name even where the conversation writes it nowhere else.
+    owns = bool(re.match(r"['’]s\s", text[m.end(1):])) \
+        and stem(text[m.end():].split(" ", 1)[0].lower()) in asked
+    if (name not in known and name not in KIN and not owns) or stem(name) in asked:
         return False  # "Mum's changed hers too": a relative leads it as well as a name
     rest = text[m.end():]
     return not _FIRST_PERSON.search(rest)
