@@ -353,6 +353,22 @@ def test_another_owner_named_at_the_start_does_not_answer(ledger: Ledger,
     assert (res.status, res.source_ids[:1], res.answer) == ("answered", ["t1"], "every Tuesday")
 
 
+def test_the_day_a_change_moves_from_is_not_the_answer(ledger: Ledger,
+                                                      encoder: MiniLMEncoder) -> None:
+    """"Closed on the 4th, so the service is the 6th now": the anchor's day, marked
+    superseded where the question ranked it, is the one the change moves from."""
+    history(ledger, encoder, [
+        (6, "Nia", "We've got the car booked in for its service on the 4th."),
+        (6, "robot", "Noted."),
+        *CHATTER,
+        (9, "Nia", "The garage is closed on the 4th, so the service is the 6th now."),
+        (9, "robot", "Okay."),
+    ])
+    res = ask(ledger, encoder, "When is the car's service?")
+    assert (res.status, res.source_ids[:1]) == ("answered", ["t5"])
+    assert res.answer.startswith("6 "), res.answer
+
+
 def test_someone_elses_news_does_not_supersede(ledger: Ledger, encoder: MiniLMEncoder) -> None:
     history(ledger, encoder, [
         (6, "Nia", "I'm on the early shift all month, six till two."),

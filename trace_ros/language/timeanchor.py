@@ -82,7 +82,7 @@ _CANDIDATE = re.compile(
     # "on the 14th", "it's the 14th, not the 12th": a day of the month alone only where
     # nothing follows it ("on the 2nd attempt" is none) and not a rank "in the 3rd".
     rf"|(?<!\bin\s)the\s+\d{{1,2}}(?:st|nd|rd|th)\b(?=\s*(?:[,.;:!?)]|$)|\s+(?:not|instead|"
-    r"rather|or|at|to|until|till)\b)"
+    r"rather|or|at|to|until|till|now|then)\b)"
     rf"|(?:{_MONTH})\s+{_DAYNUM}\b(?:,?\s+\d{{4}})?"
     rf"|(?:{_HOLIDAY})\b"
     r"|\d{4}-\d{2}-\d{2}"

@@ -495,7 +495,10 @@ class GraphStage:
         shown = {i.source_id for i in lead}
         lines = tuple(line for line in out.lines(self.config.graph_path_lines)
                       if _line_sources(line) & shown)[:2]
-        rest = [c for c in candidates if c.source_id not in shown]
+        # The older revisions stay where the question ranked them, marked superseded.
+        rest = [dataclasses.replace(c, routes={**c.routes, "superseded": 1})
+                if c.source_id in out.superseded else c
+                for c in candidates if c.source_id not in shown]
         return [EvidenceGroup(tuple(lead), lines), *rest]
 
     def add_lines(self, out: GraphOutcome, packed: Pack) -> None:
