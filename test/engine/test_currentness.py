@@ -369,6 +369,33 @@ def test_the_day_a_change_moves_from_is_not_the_answer(ledger: Ledger,
     assert res.answer.startswith("6 "), res.answer
 
 
+def test_the_thing_opening_a_sentence_owns_nothing(ledger: Ledger,
+                                                  encoder: MiniLMEncoder) -> None:
+    """"Passport's in the safe now": the capitalised thing is no other holder."""
+    history(ledger, encoder, [
+        (6, "Nia", "I keep my passport in the desk drawer."),
+        (6, "robot", "Noted."),
+        *CHATTER,
+        (9, "Nia", "Passport's in the safe now, after the break-in next door."),
+        (9, "robot", "Okay."),
+    ])
+    res = ask(ledger, encoder, "Where is my passport?")
+    assert (res.status, res.source_ids[:1], res.answer) == ("answered", ["t5"], "safe")
+
+
+def test_an_hour_moved_to_answers_what_time(ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"Has moved to 9" after "at 8": the hour it moves to, from the current record."""
+    history(ledger, encoder, [
+        (6, "Nia", "My swimming lesson is at the leisure centre at 8."),
+        (6, "robot", "Noted."),
+        *CHATTER,
+        (9, "Nia", "My swimming lesson has moved to 9."),
+        (9, "robot", "Okay."),
+    ])
+    res = ask(ledger, encoder, "What time is my swimming lesson?")
+    assert (res.status, res.source_ids[:1], res.answer) == ("answered", ["t5"], "9")
+
+
 def test_someone_elses_news_does_not_supersede(ledger: Ledger, encoder: MiniLMEncoder) -> None:
     history(ledger, encoder, [
         (6, "Nia", "I'm on the early shift all month, six till two."),

@@ -361,9 +361,13 @@ def _carries_on(rec: SourceRecord, thing: frozenset[str], anchor: SourceRecord,
 
 
 def _placed(text: str, asked_kind: str, thing: frozenset[str]) -> frozenset[str]:
-    """For "where": the names in the place ``text`` gives ("at Sarah's house"), which
-    answer the question rather than own the thing."""
-    return holders(place_phrase(text, set(thing))) if asked_kind == "place" else frozenset()
+    """Capitalised words of ``text`` that own nothing: the thing itself opening a sentence
+    ("Passport's in the safe now") and, for "where", the names in the place it gives ("at
+    Sarah's house"), which answer the question."""
+    itself = frozenset(h for h in holders(text) if stem(h) in thing)
+    if asked_kind != "place":
+        return itself
+    return itself | holders(place_phrase(text, set(thing)))
 
 
 def _moves(later: str, anchor: str, thing: frozenset[str]) -> str:

@@ -173,6 +173,10 @@ def _resolution_answer(plan: Plan, resolution: Resolution, pack: Pack) -> Reader
     return ReaderOutput(value, list(dict.fromkeys(cited)), ExtractiveReader.name)
 
 
+# An hour a change moves something to ("moved to 9", "pushed back to half past").
+_MOVED_TO = re.compile(r"\b(?:moved|moving|pushed|put|brought|changed|switched|shifted)"
+                       r"(?:\s+\w+){0,2}?\s+to\s+(\d{1,2}(?:[:.]\d{2})?)(?![\w:.]*\d)\b", re.I)
+
 # A request put as a question: a modal of asking opens it, maybe after a phrase ("From
 # next week, could you collect on Thursdays?", "Can dinner follow us to Sunday?").
 _REQUEST = re.compile(r"^\W*(?:[^,?]{1,40},\s*)?(?:(?:so|and|also|oh|please|then)\W+)*"
@@ -1033,7 +1037,13 @@ class ExtractiveReader:
                                                    else ""),
         }
         if kind in readers:
-            return next((v for v in map(readers[kind], ordered) if v), "")
+            value = next((v for v in map(readers[kind], ordered) if v), "")
+            if not value and kind == "clock" and replaced:
+                # The current record moves a time it does not repeat as one ("has moved
+                # to 9" after "at 8"): the hour it moves to.
+                moved = next((m for m in map(_MOVED_TO.search, ordered) if m), None)
+                value = moved.group(1) if moved else ""
+            return value
         if kind in ("count", "quantity"):
             for x in ordered:
                 found = quantities(x)
