@@ -159,6 +159,18 @@ _PLAN_VERB = (rf"(?:re-?)?(?:{_RE_PLAN})|mov(?:e|ed|es|ing)|"
               r"putting|bring\w*|brought|pencil\w*|reserv\w*|fix\w*")
 _DESTINATION = re.compile(
     rf"\b(?:{_PLAN_VERB})\b[^.!?;:]{{0,60}}?\b(?:to|for|until|till|into)\s+$", re.I)
+# A bare hour a moving verb (not a planning one: "booked for 9" says no change) takes a
+# thing to ("has moved to 9", "pushed it to 8.30").
+_TO_HOUR = re.compile(r"\b(?:moved|moving|pushed|put|brought|changed|switched|shifted)"
+                      r"(?:\s+\w+){0,2}?\s+to\s+(\d{1,2}(?:[:.]\d{2})?)(?![\w:.]*\d)\b", re.I)
+
+
+def destination_hour(text: str) -> str:
+    """The bare hour ``text`` moves a thing to ("9" in "my lesson has moved to 9"), or ''."""
+    m = _TO_HOUR.search(text)
+    return m.group(1) if m else ""
+
+
 _EFFECTIVE = re.compile(r"\b(?:starting|beginning|commencing|effective|as\s+of|from)\s+$", re.I)
 _REJECTED = re.compile(r"\b(?:not|instead\s+of|rather\s+than|no\s+longer|isn'?t|aren'?t|"
                        r"wasn'?t|weren'?t)\s+(?:(?:on|at|for|in)\s+)?$", re.I)

@@ -20,7 +20,12 @@ same thing:
    a dancer, is no thing), is not about
    someone else ("my brother just started on lates", ``revision.about_another``;
    "my sister's appointment", ``same_holder``), and states a value of the kind asked
-   (a time for "when").
+   (a time for "when", how often for "how often": ``spans.states_asked``);
+3. a later statement of the same speaker that names no word of the thing joins the
+   latest record of the thread when it names that record's value and another of its
+   kind ("cancelled the Monday flight … onto the Wednesday", ``revision.hands_over``),
+   gives a new amount in its unit marked as new ("three litres now"), or carries on a
+   turn of it ("And it's half nine now, not ten").
 
 The latest such record leads the evidence; the anchor and the earlier recalled
 records of the same thing stay where the question ranked them, marked
@@ -333,13 +338,13 @@ def echoes(robot_turn: SourceRecord, person_turn: SourceRecord, robot_id: str = 
 
 def _carries_on(rec: SourceRecord, thing: frozenset[str], anchor: SourceRecord,
                 answer_type: str, prior: Callable[[int], SourceRecord | None],
-                robot_id: str, head: SourceRecord | None = None,
+                robot_id: str, thread: SourceRecord | None = None,
                 asked_kind: str = "") -> SourceRecord | None:
     """The turn whose thing ``rec`` revises, when ``rec`` names no thing itself: "It's
     getting dark, so training's indoors now." (the robot answers) "And it's half nine now,
     not ten." That turn is its speaker's last within two turns of the same session and
-    names the thing (or is ``head``, the chain's latest record of it so far); ``rec`` names no
-    one, marks a change and states a value the anchor did not."""
+    names the thing (or is ``thread``, the chain's latest record of it so far); ``rec``
+    names no one, marks a change and states a value of the kind asked the anchor did not."""
     if rec.speaker != anchor.speaker or not marks_change(rec.text) or named(rec.text):
         return None
     said = values if answer_type in TYPED_ANSWERS else values_named
@@ -354,8 +359,8 @@ def _carries_on(rec: SourceRecord, thing: frozenset[str], anchor: SourceRecord,
         if turn.speaker == rec.speaker and not is_robot(turn.speaker, robot_id):
             # Not when it names an event of its own ("my tax meeting … instead" after
             # "my eye exam … instead").
-            return turn if (keys(turn.text) & thing or head is not None
-                            and turn.seq == head.seq) \
+            return turn if (keys(turn.text) & thing or thread is not None
+                            and turn.seq == thread.seq) \
                 and not other_event(turn.text, rec.text, thing) else None
     return None
 

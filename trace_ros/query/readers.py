@@ -55,7 +55,7 @@ from ..errors import ModelUnavailableError
 from ..language.revision import KIN, about_another, holders, other_kind, state_values
 from ..language.text import SENTENCE, STOPWORDS, stem, stems, words
 from ..language.text import sentences as split_sentences
-from ..language.timeanchor import years_before
+from ..language.timeanchor import destination_hour, years_before
 from ..language.vocab import is_robot
 from ..ledger import SourceRecord
 from .current import may_ask_held
@@ -172,10 +172,6 @@ def _resolution_answer(plan: Plan, resolution: Resolution, pack: Pack) -> Reader
                       if stems(slot) & stems(value)), format_day(facts[0].anchor_time))
     return ReaderOutput(value, list(dict.fromkeys(cited)), ExtractiveReader.name)
 
-
-# An hour a change moves something to ("moved to 9", "pushed back to half past").
-_MOVED_TO = re.compile(r"\b(?:moved|moving|pushed|put|brought|changed|switched|shifted)"
-                       r"(?:\s+\w+){0,2}?\s+to\s+(\d{1,2}(?:[:.]\d{2})?)(?![\w:.]*\d)\b", re.I)
 
 # A request put as a question: a modal of asking opens it, maybe after a phrase ("From
 # next week, could you collect on Thursdays?", "Can dinner follow us to Sunday?").
@@ -1041,8 +1037,7 @@ class ExtractiveReader:
             if not value and kind == "clock" and replaced:
                 # The current record moves a time it does not repeat as one ("has moved
                 # to 9" after "at 8"): the hour it moves to.
-                moved = next((m for m in map(_MOVED_TO.search, ordered) if m), None)
-                value = moved.group(1) if moved else ""
+                value = next((v for v in map(destination_hour, ordered) if v), "")
             return value
         if kind in ("count", "quantity"):
             for x in ordered:

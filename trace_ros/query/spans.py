@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass
+from itertools import takewhile
 
 from ..language.revision import state_values
 from ..language.text import STOPWORDS, stem
@@ -1135,11 +1136,9 @@ def _labels(focus: str, text: str, question: str) -> list[str]:
         if (label[0].isdigit() or label[0].isupper()) and label.lower() not in asked_words:
             out.append(f"{m.group(1)} {label}".strip())
     for m in before.finditer(text):
-        said = m.group(1).split()
-        names = said[len(said) - next((k for k, w in enumerate(reversed(said))
-                                       if not w[0].isupper()), len(said)):]
         # The capitalised words right before the noun ("the Everest room"), not a
         # sentence's first word further back ("I've swapped spaces").
+        names = list(takewhile(lambda w: w[0].isupper(), reversed(m.group(1).split())))[::-1]
         if names and names[-1].lower() not in asked_words | {"the", "a", "my", "our"} \
                 and m.start() > 0:
             out.append(f"{' '.join(names)} {m.group(2)}")
