@@ -8,8 +8,12 @@ contract (``store_sources``, ``forget``, ``add_tombstones``), so:
 - it is idempotent: source IDs are deterministic, and the target's ``store_sources`` calls
   the same ID with the same content a duplicate, so a re-run stores nothing twice;
 - it is resumable: after each batch the target's ``meta`` records a watermark per source
-  ledger (the last source sequence number and the last tombstone sent), and the next run
-  starts after it;
+  ledger (the last source sequence number and the number of the last tombstone sent,
+  both in the order the source ledger recorded them), and the next run starts after it.
+  A tombstone recorded after a run but removed earlier (a forget synced in from a third
+  ledger, a clock behind) comes after the mark too. A mark written before tombstones
+  were numbered (removal time, ID, subject) cannot say which were sent: the next run
+  sends every tombstone once more, which changes nothing the target already has;
 - a tombstone on the source side forgets that source on the target (and leaves a tombstone
   there, so the target refuses it from then on); run the other way, a forget on the
   target reaches the source. A source the target has forgotten is refused (``rejected``).
@@ -74,18 +78,12 @@ def sync(source: Any, target: Any, source_name: str, *, subject_id: str | None =
         raise ValidationError("batch", f"must be at least 1, got {batch}")
     key = watermark_key(source_name, subject_id)
     mark = json.loads(target.meta_value(key) or "{}")
-    seq = int(mark.get("seq", 0))
-    t_at, t_id = float(mark.get("tombstone_at", 0.0)), str(mark.get("tombstone_id", ""))
-    # One ID can have a tombstone in several subjects at one time: the mark names the
-    # subject too (a mark written before it did stands past every subject of its pair).
-    t_subject: str | None = mark.get("tombstone_subject", "" if "tombstone_at" not in mark
-                                     else None)
+    seq, t_seq = int(mark.get("seq", 0)), int(mark.get("tombstone_seq", 0))
     report = SyncReport(last_seq=seq)
 
     def save() -> None:
-        target.put_meta_value(key, json.dumps(
-            {"seq": seq, "tombstone_at": t_at, "tombstone_id": t_id,
-             "tombstone_subject": t_subject}, sort_keys=True))
+        target.put_meta_value(key, json.dumps({"seq": seq, "tombstone_seq": t_seq},
+                                              sort_keys=True))
 
     while rows := source.sources_after(seq, batch, subject_id):
         # One transaction per run of equal known time, so each source keeps its own.
@@ -98,22 +96,23 @@ def sync(source: Any, target: Any, source_name: str, *, subject_id: str | None =
         save()
         if on_batch:
             on_batch(len(rows))
-    while stones := source.tombstones_after(t_at, t_id, batch, t_subject):
+    while stones := source.tombstones_recorded_after(t_seq, batch):
         # A tombstone of unknown subject ('', from before subjects were recorded) reaches
         # what the target holds under its ID, but only a full sync keeps it.
-        mine = [s for s in stones if not subject_id or s[2] in (subject_id, "")]
+        mine = [s for s in stones if not subject_id or s.subject_id in (subject_id, "")]
         subjects_of: dict[str, set[str]] = {}
-        for sid, _at, subject in mine:
-            subjects_of.setdefault(sid, set()).add(subject)
+        for s in mine:
+            subjects_of.setdefault(s.source_id, set()).add(s.subject_id)
         held = [r for r in target.get_sources(list(subjects_of))
                 if (not subject_id or r.subject_id == subject_id)
                 and subjects_of[r.source_id] & {r.subject_id, ""}]
         if held:
             report.forgotten += len(target.forget(source_ids=[r.source_id for r in held]))
-        kept = [s for s in mine if s[2] or not subject_id]
+        kept = [(s.source_id, s.removed_at, s.subject_id) for s in mine
+                if s.subject_id or not subject_id]
         if kept:
             report.tombstoned += target.add_tombstones(kept)
-        t_id, t_at, t_subject = stones[-1]
+        t_seq = stones[-1].seq
         report.tombstones_seen += len(stones)
         save()
         if on_batch:

@@ -88,17 +88,18 @@ def test_a_tombstone_names_its_subject(ledger: Any) -> None:
     _say(ledger, "bob", "bob's", 3.0, source_id="b")
     assert _say(ledger, "bob", "other", 4.0, source_id="f").status == "rejected"  # ann's ID
     assert ledger.forget(source_ids=["f"], now=50.0) == ["f"]
-    assert ledger.tombstones_after(0.0, "", 10) == [("f", 50.0, "ann")]
+    [stone] = ledger.tombstones_recorded_after(0, 10)
+    assert stone[:3] == ("f", 50.0, "ann")
     assert _say(ledger, "ann", "forget me", 2.0, source_id="f").status == "rejected"
     # Refused in its own subject only; a tombstone of unknown subject ('') in every one.
     assert ledger.add_tombstones([("g", 60.0, ""), ("b", 61.0, "bob"), ("h", 62.0, "cy")]) == 2
     assert _say(ledger, "dan", "g?", 5.0, source_id="g").status == "rejected"
     assert _say(ledger, "dan", "h?", 5.0, source_id="h").status == "accepted"
-    assert [(sid, subject) for sid, _, subject in ledger.tombstones_after(50.0, "f", 10)] == \
-        [("g", ""), ("h", "cy")]
+    assert [(t.source_id, t.subject_id)
+            for t in ledger.tombstones_recorded_after(stone.seq, 10)] == [("g", ""), ("h", "cy")]
     # Lifting in a scope reaches that subject's tombstones and those of unknown subject.
     assert ledger.forget(Scope("cy"), source_ids=["g", "h"], allow_reingest=True) == []
-    assert [sid for sid, _, _ in ledger.tombstones_after(0.0, "", 10)] == ["f"]
+    assert [t.source_id for t in ledger.tombstones_recorded_after(0, 10)] == ["f"]
 
 
 def test_jobs_are_claimed_in_source_order_within_a_subject(ledger: Any) -> None:

@@ -72,7 +72,7 @@ STATEMENT_GAPS = {
     "sources.count_sources": 1,
     "sources.source_counts": 1,
     "sources.sources_after": 1,
-    "forget.tombstones_after": 1,
+    "forget.tombstones_recorded_after": 1,
     "jobs.claim_jobs": 1,
     "jobs.expire_leases": 1,
     "jobs.job_holders": 1,
@@ -212,7 +212,7 @@ def test_p008_keys_a_database_that_has_rows(fresh_pg_url: Any,
             assert key_violations(conn) == {}
         assert led.query("SELECT subject_id, query_id, source_id FROM audit_sources") == \
             [("ann", 7, "a-0")]
-        assert led.tombstones_after(0.0, "", 10) == [("c-0", 5.0, "")]
+        assert led.tombstones_recorded_after(0, 10) == [("c-0", 5.0, "", 1)]
         assert [r.source_id for r in led.get_sources(["a-0", "b-0"])] == ["a-0", "b-0"]
         assert led.integrity_check() == "ok"
         refused = ingest(led, [Event("dialogue", Scope(s, "r1", "s1"), "hi", "Ann", stamp=9.0,
@@ -226,7 +226,7 @@ def test_p008_keys_a_database_that_has_rows(fresh_pg_url: Any,
         assert led.query("SELECT count(*) FROM vectors")[0][0] == 0
         assert led.query("SELECT s.source_id FROM jobs j JOIN sources s ON s.subject_id = "
                          "j.subject_id AND s.seq = j.source_seq") == [("b-0",)]
-        assert [(sid, subject) for sid, _, subject in led.tombstones_after(0.0, "", 10)] == \
+        assert [(t.source_id, t.subject_id) for t in led.tombstones_recorded_after(0, 10)] == \
             [("c-0", ""), ("a-0", "ann")]
         assert led.count_sources() == 1
 

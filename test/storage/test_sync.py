@@ -87,7 +87,7 @@ def test_one_subject(ledger: Any, tmp_path: Path) -> None:
     sync(robot, ledger, NAME, subject_id="bob")
     assert _ids(ledger, "bob") == ["b-1"]
     # A tombstone names its subject: one subject's sync takes its own, leaves a-0's at home.
-    assert [(sid, subject) for sid, _, subject in ledger.tombstones_after(0.0, "", 10)] == \
+    assert [(t.source_id, t.subject_id) for t in ledger.tombstones_recorded_after(0, 10)] == \
         [("b-0", "bob")]
     robot.close()
 
@@ -132,22 +132,69 @@ def test_command_to_postgresql(open_engine: Callable[[str], Any], tmp_path: Path
 
 def test_tombstones_tied_on_time_and_id_all_arrive_once(ledger: Any, tmp_path: Path) -> None:
     """One ID can be tombstoned in several subjects at one time (a tombstone of unknown
-    subject, ``''``, beside its subject's; two ledgers' forgets met by sync): the mark
-    names the subject, so no batch boundary skips one or sends one twice."""
+    subject, ``''``, beside its subject's; two ledgers' forgets met by sync): each has a
+    number of its own, so no batch boundary skips one or sends one twice."""
     stones = [("x-0", 50.0, "ann"), ("x-1", 50.0, "ann"), ("x-1", 50.0, "bob"),
               ("x-1", 50.0, ""), ("x-2", 50.0, "ann")]
     assert ledger.add_tombstones(stones) == 5
     target = Ledger(tmp_path / "target.db")
     first = sync(ledger, target, "fleet", batch=1)
     assert first.tombstones_seen == 5
-    assert sorted(target.tombstones_after(0.0, "", 10)) == sorted(stones)
+    assert sorted(t[:3] for t in target.tombstones_recorded_after(0, 10)) == sorted(stones)
     assert sync(ledger, target, "fleet", batch=2).tombstones_seen == 0
-    # A mark written before it named the subject stands past every subject of its pair.
-    other = Ledger(tmp_path / "other.db")
-    other.put_meta_value(watermark_key("fleet"), json.dumps(
-        {"seq": 0, "tombstone_at": 50.0, "tombstone_id": "x-1"}))
-    rest = sync(ledger, other, "fleet", batch=1)
-    assert [s[0] for s in other.tombstones_after(0.0, "", 10)] == ["x-2"]
-    assert rest.tombstones_seen == 1
     target.close()
-    other.close()
+
+
+@pytest.mark.parametrize("fleet_is_source", [False, True], ids=["robot->fleet",
+                                                                "fleet->robot"])
+def test_a_tombstone_recorded_late_with_an_older_removal_time_arrives(
+        ledger: Any, tmp_path: Path, fleet_is_source: bool) -> None:
+    """A tombstone recorded after a run but removed before the last one sent — a forget
+    synced in from a third ledger, or made on a robot whose clock is behind — is sent by
+    the next run (sync resumes from the order tombstones were recorded in, not from their
+    removal time), and a run after that sends nothing twice."""
+    robot = _robot(tmp_path / "robot.db")
+    sync(robot, ledger, NAME)
+    src, dst = (ledger, robot) if fleet_is_source else (robot, ledger)
+    src.forget(source_ids=["a-3"], now=500.0)
+    first = sync(src, dst, "src")
+    assert (first.tombstones_seen, first.forgotten) == (1, 1)
+    third = Ledger(tmp_path / "third.db")  # another robot's forget, an hour older
+    assert third.add_tombstones([("z-0", 100.0, "ann")]) == 1
+    assert sync(third, src, "third").tombstoned == 1
+    src.forget(source_ids=["a-1"], now=400.0)  # a clock behind
+    late = sync(src, dst, "src")
+    assert (late.tombstones_seen, late.forgotten, late.tombstoned) == (2, 1, 1)
+    assert _ids(dst) == ["a-0", "a-2", "a-4", "a-5"]
+    assert {t.source_id for t in dst.tombstones_recorded_after(0, 10)} == {"a-1", "a-3", "z-0"}
+    again = sync(src, dst, "src")
+    assert (again.sources_seen, again.tombstones_seen) == (0, 0)
+    # Both ways, nothing goes round forever: what came back is not sent again.
+    back = sync(dst, src, "dst")
+    assert (back.forgotten, back.tombstoned) == (0, 0)
+    assert sync(src, dst, "src").tombstones_seen == 0
+    third.close()
+    robot.close()
+
+
+def test_a_mark_from_before_tombstones_were_numbered_sends_them_all_once_more(
+        ledger: Any, tmp_path: Path) -> None:
+    """A watermark written before tombstones were numbered — (removal time, ID, subject)
+    of the last one sent — cannot say whether one recorded later with an older time was
+    sent: the next run sends every tombstone once more (the target keeps those it has),
+    and records the new mark."""
+    robot = _robot(tmp_path / "robot.db")
+    sync(robot, ledger, NAME)
+    robot.forget(source_ids=["a-3"], now=500.0)
+    sync(robot, ledger, NAME)
+    robot.forget(source_ids=["a-1"], now=400.0)  # recorded after the mark, older
+    ledger.put_meta_value(watermark_key(NAME), json.dumps(
+        {"seq": robot.last_seq(), "tombstone_at": 500.0, "tombstone_id": "a-3",
+         "tombstone_subject": "ann"}))
+    resumed = sync(robot, ledger, NAME)
+    assert (resumed.sources_seen, resumed.tombstones_seen) == (0, 2)
+    assert (resumed.forgotten, resumed.tombstoned) == (1, 0)
+    assert "a-1" not in _ids(ledger)
+    assert set(json.loads(ledger.meta_value(watermark_key(NAME)))) == {"seq", "tombstone_seq"}
+    assert sync(robot, ledger, NAME).tombstones_seen == 0
+    robot.close()

@@ -49,7 +49,7 @@ def _leave_old_rows(led: Any) -> None:
 
 
 def _stones(led: Any) -> list[tuple[str, float, str]]:
-    return sorted(led.tombstones_after(0.0, "", 100))
+    return sorted(t[:3] for t in led.tombstones_recorded_after(0, 100))
 
 
 def _set_back(led: Any, engine: str) -> Any:

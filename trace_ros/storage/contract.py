@@ -37,6 +37,7 @@ from .records import (
     SessionRow,
     SourceRecord,
     StoreResult,
+    Tombstone,
     TopicRow,
 )
 from .vectorpack import VectorPack
@@ -333,14 +334,14 @@ class LedgerContract(Protocol):
 
     # -- forget and tombstones ---------------------------------------------------------------
 
-    def tombstones_after(self, removed_at: float, source_id: str, limit: int,
-                         subject_id: str | None = None) -> list[tuple[str, float, str]]:
-        """Up to ``limit`` tombstones (source ID, removed at, subject) after the mark
-        ``(removed_at, source_id, subject_id)``, in that order (what ``sync`` pushes):
-        one ID may have a tombstone in several subjects at one time. ``subject_id=None``
-        is past every subject of ``(removed_at, source_id)`` (a mark written before the
-        subject was part of it). A tombstone left before its subject was recorded has
-        subject ``''`` (unknown)."""
+    def tombstones_recorded_after(self, after_seq: int, limit: int) -> list[Tombstone]:
+        """Up to ``limit`` tombstones of every subject recorded after ``after_seq``, in the
+        order this ledger recorded them (``Tombstone.seq``, what ``sync`` pushes and
+        resumes from): one recorded later may carry an older removal time (a forget
+        synced in from another ledger, a clock behind), so the removal time cannot say
+        what was sent. A number is never given twice, and a tombstone forgotten again
+        gets a new one. A tombstone left before its subject was recorded has subject
+        ``''`` (unknown)."""
 
     def add_tombstones(self, items: Sequence[tuple[str, float, str]]) -> int:
         """Record tombstones (source ID, removed at, subject) for IDs this ledger does not

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -92,6 +92,18 @@ class NewSource:
     source_time: float
     time_from_receipt: bool
     content_hash: str
+
+
+class Tombstone(NamedTuple):
+    """A forgotten source's content-free mark: its ID, when it was removed, its subject
+    (``''``: unknown, left before subjects were recorded) and ``seq``, the order the
+    ledger recorded it in (what ``sync`` resumes from: a tombstone recorded later may
+    carry an older removal time)."""
+
+    source_id: str
+    removed_at: float
+    subject_id: str
+    seq: int
 
 
 @dataclass(frozen=True)

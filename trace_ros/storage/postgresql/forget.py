@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ...errors import ValidationError, check_text
-from ..records import WINDOW_BEFORE, Scope
+from ..records import WINDOW_BEFORE, Scope, Tombstone
 from ..validity import recompute_validity
 from .audit import PgAuditStore
 from .graph import PgGraph
@@ -34,6 +34,10 @@ SCRUB_TABLES = ("sources", "source_lex", "jobs", "vectors", "audit", "audit_sour
                 "sessions", "facts", "fact_sources", "edges", "topics")
 # How long forget's scrub waits for a lock, or for a reader older than the forget.
 SCRUB_WAIT_S = 2.0
+# Any constant: the advisory lock every writer of tombstones takes first in its
+# transaction, so they commit in the order of their numbers (``seq``, migration p011) and
+# ``tombstones_recorded_after`` never returns one while a smaller one is uncommitted.
+TOMBSTONE_LOCK = 0x746F6D62  # "tomb"
 
 
 def _drop_unfinished_rebuilds(conn: Any) -> None:
@@ -76,6 +80,8 @@ class PgForget(PgJobStore, PgVectorStore, PgAuditStore):
             args = [*args, list(source_ids)]
         now = time.time() if now is None else now
         with self.write() as conn:
+            if not allow_reingest:
+                conn.execute("SELECT pg_advisory_xact_lock(%s)", (TOMBSTONE_LOCK,))
             # Without a scope the contract names no subject: the IDs' subjects are found
             # here, and every statement after this one is by subject.
             doomed = [(r[0], r[1]) for r in conn.execute(
@@ -102,7 +108,8 @@ class PgForget(PgJobStore, PgVectorStore, PgAuditStore):
                 conn.execute(
                     "INSERT INTO tombstones (subject_id, source_id, removed_at) SELECT u.s, u.i, "
                     "%s FROM unnest(%s::text[], %s::text[]) AS u(s, i) ON CONFLICT "
-                    "(subject_id, source_id) DO UPDATE SET removed_at = excluded.removed_at",
+                    "(subject_id, source_id) DO UPDATE SET removed_at = excluded.removed_at, "
+                    "seq = DEFAULT",
                     (now, [r[1] for r in rows], removed))
             for subject in subjects:
                 conn.execute("DELETE FROM sessions WHERE subject_id = %s", (subject,))
@@ -149,19 +156,12 @@ class PgForget(PgJobStore, PgVectorStore, PgAuditStore):
                 conn.autocommit = False
         return True
 
-    def tombstones_after(self, removed_at: float, source_id: str, limit: int,
-                         subject_id: str | None = None) -> list[tuple[str, float, str]]:
-        """Up to ``limit`` tombstones (source ID, removed at, subject) after the mark
-        ``(removed_at, source_id, subject_id)`` (``None``: past every subject of the
-        pair), of every subject (``trace-ros sync`` reads them all)."""
-        if subject_id is None:
-            after, args = "(removed_at, source_id) > (%s, %s)", [float(removed_at), source_id]
-        else:
-            after = "(removed_at, source_id, subject_id) > (%s, %s, %s)"
-            args = [float(removed_at), source_id, subject_id]
-        return [(r[0], float(r[1]), r[2]) for r in self.query(
-            f"SELECT source_id, removed_at, subject_id FROM tombstones WHERE {after} "
-            "ORDER BY removed_at, source_id, subject_id LIMIT %s", (*args, int(limit)))]
+    def tombstones_recorded_after(self, after_seq: int, limit: int) -> list[Tombstone]:
+        """Up to ``limit`` tombstones recorded after ``after_seq``, in the order they were
+        recorded, of every subject this role reads (``trace-ros sync`` reads them all)."""
+        return [Tombstone(r[0], float(r[1]), r[2], int(r[3])) for r in self.query(
+            "SELECT source_id, removed_at, subject_id, seq FROM tombstones WHERE seq > %s "
+            "ORDER BY seq LIMIT %s", (int(after_seq), int(limit)))]
 
     def add_tombstones(self, items: Sequence[tuple[str, float, str]]) -> int:
         """Tombstones (source ID, removed at, subject) for IDs this ledger does not hold
@@ -169,6 +169,7 @@ class PgForget(PgJobStore, PgVectorStore, PgAuditStore):
         if not items:
             return 0
         with self.write() as conn:
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (TOMBSTONE_LOCK,))
             rows = conn.execute(
                 "INSERT INTO tombstones (subject_id, source_id, removed_at) SELECT u.j, u.s, "
                 "u.t FROM unnest(%s::text[], %s::text[], %s::double precision[]) AS u(j, s, t) "

@@ -379,7 +379,27 @@ ALTER TABLE sources ADD CONSTRAINT sources_source_id_claimed FOREIGN KEY
     (source_id, subject_id) REFERENCES source_ids (source_id, subject_id);
 """)
 
-MIGRATIONS: tuple[Migration, ...] = (V1, V2, V3, V4, V5, V6, V7, V8, V9, V10)
+V11 = Migration(11, "p011_tombstone_order", """
+-- Tombstones numbered in the order the ledger records them (seq, as SQLite's m010), the
+-- order trace-ros sync resumes from: it resumed from the removal time, and a tombstone
+-- recorded after a run with an older one (a forget synced in from a third ledger, a
+-- robot's clock behind) was never sent. Those already there are numbered in the order
+-- sync read them; the identity continues after them. Writers of tombstones take the
+-- advisory lock TOMBSTONE_LOCK (storage/postgresql/forget.py) first, so numbers are
+-- committed in order and a reader never sees one before a smaller one.
+ALTER TABLE tombstones ADD COLUMN seq BIGINT;
+UPDATE tombstones t SET seq = o.n FROM (SELECT subject_id, source_id, row_number()
+    OVER (ORDER BY removed_at, source_id, subject_id) AS n FROM tombstones) o
+    WHERE t.subject_id = o.subject_id AND t.source_id = o.source_id;
+ALTER TABLE tombstones ALTER COLUMN seq SET NOT NULL;
+ALTER TABLE tombstones ALTER COLUMN seq ADD GENERATED ALWAYS AS IDENTITY;
+SELECT setval(pg_get_serial_sequence('tombstones', 'seq'),
+              (SELECT coalesce(max(seq), 0) + 1 FROM tombstones), false);
+DROP INDEX tombstones_order;
+CREATE INDEX tombstones_seq ON tombstones (seq);
+""")
+
+MIGRATIONS: tuple[Migration, ...] = (V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11)
 
 
 def applied(conn: Any) -> list[str]:

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ...errors import ValidationError, check_text
-from ..records import WINDOW_BEFORE, Scope
+from ..records import WINDOW_BEFORE, Scope, Tombstone
 from ..validity import recompute_validity
 from .base import SqliteBase
 from .graph import GraphStore
@@ -104,20 +104,12 @@ class ForgetOps(SqliteBase):
             self.checkpoint()
         return removed
 
-    def tombstones_after(self, removed_at: float, source_id: str, limit: int,
-                         subject_id: str | None = None) -> list[tuple[str, float, str]]:
-        """Up to ``limit`` tombstones (source ID, removed at, subject) after the mark
-        ``(removed_at, source_id, subject_id)`` (``None``: past every subject of the
-        pair)."""
-        at = float(removed_at)
-        tie, args = "", []
-        if subject_id is not None:
-            tie, args = " OR (removed_at = ? AND source_id = ? AND subject_id > ?)", \
-                [at, source_id, subject_id]
-        return [(r[0], float(r[1]), r[2]) for r in self.query(
-            "SELECT source_id, removed_at, subject_id FROM tombstones WHERE removed_at > ? OR "
-            f"(removed_at = ? AND source_id > ?){tie} ORDER BY removed_at, source_id, "
-            "subject_id LIMIT ?", (at, at, source_id, *args, int(limit)))]
+    def tombstones_recorded_after(self, after_seq: int, limit: int) -> list[Tombstone]:
+        """Up to ``limit`` tombstones of every subject recorded after ``after_seq``, in
+        the order they were recorded."""
+        return [Tombstone(r[0], float(r[1]), r[2], int(r[3])) for r in self.query(
+            "SELECT source_id, removed_at, subject_id, seq FROM tombstones WHERE seq > ? "
+            "ORDER BY seq LIMIT ?", (int(after_seq), int(limit)))]
 
     def add_tombstones(self, items: Sequence[tuple[str, float, str]]) -> int:
         """Tombstones (source ID, removed at, subject) for IDs this ledger does not hold

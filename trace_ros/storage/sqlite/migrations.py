@@ -408,6 +408,30 @@ names one, on the query's own condition).""",
     readers_unaffected=True)
 
 
+M010 = Migration(10, "m010_tombstone_order", """
+        CREATE TABLE tombstones_in_order (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            subject_id TEXT NOT NULL,
+            source_id TEXT NOT NULL,
+            removed_at REAL NOT NULL,
+            UNIQUE (subject_id, source_id)
+        );
+        INSERT INTO tombstones_in_order (subject_id, source_id, removed_at)
+            SELECT subject_id, source_id, removed_at FROM tombstones
+            ORDER BY removed_at, source_id, subject_id;
+        DROP TABLE tombstones;
+        ALTER TABLE tombstones_in_order RENAME TO tombstones;
+""",
+    """Tombstones are numbered in the order the ledger records them (``seq``, as on
+PostgreSQL, migration p011), and ``trace-ros sync`` resumes from that number: it resumed
+from the removal time, and a tombstone recorded after a run with an older one (a forget
+synced in from a third ledger, a robot's clock behind) was never sent. AUTOINCREMENT: a
+lifted tombstone's number is never given again (a plain rowid may be, and VACUUM may
+renumber one). Those already there are numbered in the order sync read them; a sync
+watermark written before (removal time, ID, subject) sends every tombstone once more.""",
+    readers_unaffected=True)
+
+
 class Migrations:
     """The ordered migrations of one schema, applied and checked on a connection.
 
@@ -522,4 +546,4 @@ def _tables(conn: sqlite3.Connection) -> set[str]:
     return {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 
 
-MIGRATIONS = Migrations([M001, M002, M003, M004, M005, M006, M007, M008, M009])
+MIGRATIONS = Migrations([M001, M002, M003, M004, M005, M006, M007, M008, M009, M010])
