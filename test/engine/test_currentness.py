@@ -723,3 +723,74 @@ def test_a_change_to_another_event_right_after_does_not_carry_on(
     res = ask(ledger, encoder, "What day is the eye exam?")
     assert res.status == "answered" and "20" in res.answer, (res.answer, res.source_ids)
     assert res.source_ids[0] == "t5"
+
+
+def test_what_became_of_an_old_value_does_not_lead(ledger: Ledger,
+                                                   encoder: MiniLMEncoder) -> None:
+    """"Number 32 went to some new guy" names only the value the change moved away from:
+    it tells what became of the old locker, not which one is mine."""
+    history(ledger, encoder, [
+        (6, "Nia", "My locker at the gym is number 32."),
+        (6, "robot", "Noted."),
+        *CHATTER,
+        (9, "Nia", "They gave me locker 45 after the refit."),
+        (9, "robot", "Okay."),
+        (10, "Nia", "Number 32 went to some new guy."),
+        (10, "robot", "Okay."),
+    ])
+    res = ask(ledger, encoder, "What's my locker number at the gym?")
+    assert res.source_ids[:1] == ["t5"], (res.answer, res.source_ids)
+    assert "45" in res.answer
+
+
+def test_a_best_match_telling_what_became_of_the_old_value_starts_no_chain(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """The question matches "4400 goes to facilities instead, they inherit the old
+    number" best; the helpdesk's number is the one the change before it gave."""
+    history(ledger, encoder, [
+        (6, "Ahmed", "If your laptop's dead, the IT helpdesk is 4400."),
+        (6, "robot", "IT helpdesk: 4400."),
+        *CHATTER,
+        (9, "Ahmed", "We're on the new phone system from tomorrow, so the helpdesk becomes 4410."),
+        (9, "robot", "IT helpdesk: 4410."),
+        (9, "Ahmed", "4400 goes to facilities instead, they inherit the old number."),
+        (9, "robot", "4400: facilities."),
+    ])
+    res = ask(ledger, encoder, "What's the number for the IT helpdesk?")
+    assert res.source_ids[:1] == ["t5"], (res.answer, res.source_ids)
+    assert "4410" in res.answer
+
+
+def test_an_old_value_said_to_carry_on_is_another_things(ledger: Ledger,
+                                                         encoder: MiniLMEncoder) -> None:
+    """Control: "the guest wifi password is still sunflower77" keeps the value the main
+    wifi gave up; it is the guest wifi's, and answers for it."""
+    history(ledger, encoder, [
+        (6, "Nia", "The wifi password is sunflower77."),
+        (6, "robot", "Noted."),
+        *CHATTER,
+        (9, "Nia", "Changed the main wifi password to kettlebell19."),
+        (9, "robot", "Okay."),
+        (10, "Nia", "The guest wifi password is still sunflower77."),
+        (10, "robot", "Okay."),
+    ])
+    res = ask(ledger, encoder, "What's the guest wifi password?")
+    assert res.status == "answered" and "sunflower77" in res.answer, (res.answer,
+                                                                       res.source_ids)
+
+
+def test_the_current_record_is_read_where_it_says_its_state_is_new(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"I quit coffee. … it's one matcha a day now": the sentence saying the state is new
+    answers, not the one telling what ended."""
+    history(ledger, encoder, [
+        (6, "Aisha", "still drinking coffee tho, oat flat white, two a day"),
+        (6, "robot", "Noted."),
+        *CHATTER,
+        (9, "Aisha", "also I quit coffee. doctor said my heart rate is way too high. "
+                     "it's one matcha a day now"),
+        (9, "robot", "Okay."),
+    ])
+    res = ask(ledger, encoder, "What's my daily caffeine drink now?")
+    assert res.source_ids[:1] == ["t5"], (res.answer, res.source_ids)
+    assert "matcha" in res.answer.lower(), res.answer

@@ -374,6 +374,32 @@ def hands_over(old: str, new: str) -> bool:
     return bool(kinds)
 
 
+def gives_up(old: str, new: str) -> frozenset[str]:
+    """The values of ``old`` that ``new`` moves away from: those of each kind of which
+    ``new`` brings a value ``old`` does not state ("Tuesdays" after "Mondays" gives up
+    Monday, even where it names it: "the Monday huddle clashes, so we're doing
+    Tuesdays")."""
+    before, after = state_values(old), state_values(new)
+    came = after - before
+    kinds = _kinds(came)
+    return frozenset(v for v in before if _kinds(frozenset({v})) & kinds)
+
+
+# A value said to hold again: "back to Mondays", "Monday again", "Monday after all".
+_RETURN = re.compile(r"\b(?:back|again|after all|as before)\b", re.I)
+
+
+def left_behind(text: str, given_up: frozenset[str]) -> bool:
+    """Whether every value ``text`` states is one the thing has moved away from, and it
+    does not say the value holds again: it tells what became of the old value ("4400
+    goes to facilities instead", "the Monday slot becomes the managers' catch-up"), not
+    the thing's state. A value said to carry on ("the guest one is still …") is
+    another thing's that kept it."""
+    said = state_values(text)
+    return bool(said) and said <= given_up and not _RETURN.search(text) \
+        and not continues(text)
+
+
 _INDEFINITE = frozenset({"a", "an", "another"})
 _DEFINITE = frozenset({"the", "my", "our", "your", "his", "her", "their", "that", "this",
                        "these", "those", "its"})

@@ -46,12 +46,14 @@ from ..language.revision import (
     KIN,
     TYPED_ANSWERS,
     about_another,
+    gives_up,
     hands_over,
     holders,
     holders_stems,
     is_value_word,
     joins,
     keys,
+    left_behind,
     marks_change,
     named,
     other_event,
@@ -139,6 +141,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 anchor = rec  # the first statement of the thing said by then
     if anchor is None:
         return None
+    if at is None:
+        anchor = _before_left(anchor, pool, records, prior, q_terms, robot_id)
     anchor_holders = holders(anchor.text)
     asked_values = values_named(question)  # "Ward 3", "on Tuesdays": part of the thing
     # What the question asks about; a relative of the speaker named in it is the holder.
@@ -153,6 +157,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     head = anchor  # the latest revision so far
     thread = anchor  # the latest record of the thing, whether or not it says what is asked
     passed: list[str] = []  # the revisions after the anchor that a later one revised
+    given_up: frozenset[str] = frozenset()  # the values the revisions moved away from
     context: SourceRecord | None = None  # the turn the current record carries on
     for seq, sid in (_newer_by_edges(anchor, graph) if at is None else []):
         if seq > anchor.seq:
@@ -212,6 +217,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                                              | _placed(rec.text, asked_kind, thing))) \
                 or other_instance(rec.text, asked_values) or other_kind(rec.text, question):
             continue  # another thing, or someone else's: another person's appointment
+        if left_behind(rec.text, given_up):
+            continue  # what became of an old value: "4400 goes to facilities instead"
         if asked_holders:  # "Marco stays with the Gibsons" does not say where Luca stays
             if known is None:
                 known = capitalised_mid_sentence([r.text for r in records.values()
@@ -225,6 +232,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             continue  # "Twenty a side now" says no more how often than before
         if head is not anchor:
             passed.append(head.source_id)
+        given_up |= gives_up(head.text, rec.text)
         best, head = (rec.seq, rec.source_id), rec
         context = carried
     if at is not None:
@@ -250,6 +258,30 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             shown.append(anchor.source_id)
     return Chain(list(dict.fromkeys(shown + passed)), older,
                  context.source_id if context is not None else None)
+
+
+def _before_left(anchor: SourceRecord, pool: Sequence[Fused],
+                 records: dict[int, SourceRecord], prior: Callable[[int], SourceRecord | None],
+                 q_terms: frozenset[str], robot_id: str) -> SourceRecord:
+    """The record the chain starts from: the best match, unless every value it states is
+    one an earlier revision by its speaker moved away from ("4400 goes to facilities
+    instead" after "the helpdesk is 4400" … "the helpdesk becomes 4410"). Then it tells
+    what became of the old value, and the chain starts at the earliest statement of that
+    value, so it walks through the revision."""
+    said: dict[int, SourceRecord] = {}
+    for f in pool:
+        rec: SourceRecord | None = records[f.seq]
+        if rec is not None and not _statement(rec, robot_id):
+            rec = prior(f.seq)
+        if rec is not None and rec.seq < anchor.seq and rec.speaker == anchor.speaker \
+                and _statement(rec, robot_id) and keys(rec.text) & q_terms:
+            said[rec.seq] = rec
+    earlier = [said[seq] for seq in sorted(said)]
+    for i, old in enumerate(earlier):
+        if any(left_behind(anchor.text, gives_up(old.text, new.text))
+               for new in earlier[i + 1:]):
+            return old
+    return anchor
 
 
 _PRESENT = re.compile(r"\b(?:is|are|am|do|does|has|have)\b|'s\b|'re\b", re.I)

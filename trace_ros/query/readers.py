@@ -52,7 +52,13 @@ from typing import TYPE_CHECKING, Protocol
 
 from ..config import ReaderConfig
 from ..errors import ModelUnavailableError
-from ..language.revision import KIN, about_another, holders, other_kind, state_values
+from ..language.revision import (
+    KIN,
+    about_another,
+    holders,
+    other_kind,
+    state_values,
+)
 from ..language.text import SENTENCE, STOPWORDS, stem, stems, words
 from ..language.text import sentences as split_sentences
 from ..language.timeanchor import destination_hour, years_before
@@ -509,6 +515,11 @@ def _name_value(ask: Asked, sentences: list[str], skip: set[str], known: set[str
     return ""
 
 
+# What says that a sentence tells the state that holds now, not what ended ("no longer")
+# or what someone else did ("Ollie's moved up a division").
+_NEW_STATE = re.compile(r"\b(?:now|instead|these days|nowadays|from now on)\b", re.I)
+
+
 class ExtractiveReader:
     """Answers with the supporting span of the best-matching evidence; abstains when
     nothing matches."""
@@ -577,10 +588,19 @@ class ExtractiveReader:
         rec = item.record
         total = sum(weights.values()) or 1.0
         best_sentence, best_hits = rec.text, -1.0
-        for sentence in SENTENCE.split(rec.text) or [rec.text]:
+        parts = SENTENCE.split(rec.text) or [rec.text]
+        # The graph stage's current record: the sentence that says its state is new
+        # (``_NEW_STATE``) tells the new state ("I quit coffee. … it's one matcha a day
+        # now"), as much as one more word of the question would.
+        lift = max((weights[s] for s in q_stems - names), default=0.0) \
+            if item.routes.get("graph") == 1 and not item.routes.get("superseded") \
+            and len(parts) > 1 else 0.0
+        chosen = -1.0
+        for sentence in parts:
             hits = sum(weights[s] for s in (q_stems - names) & stems(sentence))
-            if hits > best_hits:
-                best_sentence, best_hits = sentence, hits
+            marked = lift > 0 and bool(_NEW_STATE.search(sentence))
+            if hits + lift * marked > chosen or marked and hits + lift == chosen:
+                best_sentence, best_hits, chosen = sentence, hits, hits + lift * marked
         overlap = sum(weights[s] for s in q_stems & self._terms(item, names)) / total
         if overlap > 0 and self.sentence_weight:
             # What one sentence says counts more than words scattered over a long record.
