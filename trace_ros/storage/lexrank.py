@@ -21,6 +21,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial, reduce
+
+import numpy as np
 
 from .lexical import K1, B, Match, Phrase, idf
 
@@ -85,43 +88,82 @@ def phrase_hits(phrases: Sequence[Phrase], rows: Mapping[int, Row],
     return hits
 
 
-def matching(match: Match, hits: Sequence[Mapping[int, float]]) -> set[int]:
-    """The rows ``match`` matches, given each phrase's rows (``match.phrases()`` order)."""
+@dataclass(frozen=True)
+class Hits:
+    """The rows one phrase occurs in (ascending) and its weighted frequency in each
+    (0.0 where it stands only in a column of weight 0: the row still matches)."""
+
+    rows: np.ndarray  # int64
+    freqs: np.ndarray  # float64
+
+    @classmethod
+    def of(cls, by_row: Mapping[int, float]) -> Hits:
+        rows = np.fromiter(sorted(by_row), dtype=np.int64, count=len(by_row))
+        return cls(rows, np.fromiter((by_row[r] for r in rows.tolist()), dtype=np.float64,
+                                     count=len(rows)))
+
+    def at(self, rows: np.ndarray) -> np.ndarray:
+        """The phrase's frequency in each of ``rows`` (ascending), 0.0 where it is not."""
+        i, there = lookup(self.rows, rows)
+        return np.where(there, self.freqs[i] if len(self.freqs) else 0.0, 0.0)
+
+
+def lookup(keys: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where each of ``rows`` is in ``keys`` (both ascending; any index where it is
+    not), and whether it is there."""
+    if not len(keys):
+        return np.zeros(len(rows), np.intp), np.zeros(len(rows), bool)
+    i = np.minimum(np.searchsorted(keys, rows), len(keys) - 1)
+    return i, keys[i] == rows
+
+
+def union(parts: Sequence[np.ndarray]) -> np.ndarray:
+    """The rows in any of ``parts`` (each ascending), ascending, once each (sorting
+    once costs a fraction of ``np.union1d`` pair by pair)."""
+    if len(parts) == 1:
+        return parts[0]
+    rows = np.sort(np.concatenate([np.empty(0, np.int64), *parts]))
+    return rows[np.concatenate([rows[:1] == rows[:1], rows[1:] != rows[:-1]])]
+
+
+def matching(match: Match, hits: Sequence[Hits]) -> np.ndarray:
+    """The rows ``match`` matches (ascending), given each phrase's rows
+    (``match.phrases()`` order)."""
     it = iter(hits)
 
-    def ev(m: Match) -> set[int]:
+    def ev(m: Match) -> np.ndarray:
         if m.phrase is not None:
-            return set(next(it))
+            return next(it).rows
         parts = [ev(p) for p in m.parts]  # every part, so the phrases stay in step
         if m.op == "and":
-            return set.intersection(*parts)
+            return reduce(partial(np.intersect1d, assume_unique=True), parts)
         if m.op == "or":
-            return set.union(*parts)
-        return parts[0] - parts[1]
+            return union(parts)
+        return np.setdiff1d(parts[0], parts[1], assume_unique=True)
 
     return ev(match)
 
 
-def score(freqs: Sequence[float], idfs: Sequence[float], n_tokens: int, avgdl: float) -> float:
-    """FTS5's BM25 (higher is better) of a row of ``n_tokens`` tokens."""
-    out = 0.0
-    for f, w in zip(freqs, idfs, strict=True):
-        if f > 0.0:
-            out += w * ((f * (K1 + 1.0)) / (f + K1 * ((1.0 - B) + B * float(n_tokens) / avgdl)))
-    return out
-
-
-def rank(match: Match, hits: Sequence[Mapping[int, float]], sizes: Mapping[int, int],
-         rows: set[int], stats: Stats, subject_phrases: int = 0) -> dict[int, float]:
-    """The BM25 score of every row of ``rows`` (of ``sizes[row]`` tokens) that ``match``
-    matches, given each phrase's rows and frequencies (``phrase_hits``).
+def rank(hits: Sequence[Hits], sizes: np.ndarray, rows: np.ndarray, stats: Stats,
+         subject_phrases: int = 0) -> np.ndarray:
+    """FTS5's BM25 (higher is better) of each of ``rows`` (ascending; of ``sizes`` tokens),
+    given each phrase's rows and frequencies. Every operation is FTS5's, in its order, on
+    doubles, so each score is the same double as a row-by-row computation.
 
     ``hits`` must hold every row of the subject in which a phrase occurs: their count per
     phrase is its document frequency — but for the first ``subject_phrases`` phrases, the
     subject's ID in its own column, which every row of the subject holds (their
     frequency is the subject's row count)."""
-    idfs = [idf(stats.n_docs, stats.n_docs if i < subject_phrases else len(h))
-            for i, h in enumerate(hits)]
-    avgdl = stats.avgdl
-    return {rid: score([h.get(rid, 0.0) for h in hits], idfs, sizes[rid], avgdl)
-            for rid in matching(match, hits) & rows}
+    norm = K1 * ((1.0 - B) + B * sizes.astype(np.float64) / stats.avgdl)
+    out = np.zeros(len(rows))
+    for i, h in enumerate(hits):
+        w = idf(stats.n_docs, stats.n_docs if i < subject_phrases else len(h.rows))
+        f = h.at(rows)
+        out = out + np.where(f > 0.0, w * ((f * (K1 + 1.0)) / (f + norm)), 0.0)
+    return out
+
+
+def best(rows: np.ndarray, scores: np.ndarray, k: int) -> list[tuple[int, float]]:
+    """The ``k`` best (row, score), best first, ties by row."""
+    order = np.lexsort((rows, -scores))[:max(int(k), 0)]
+    return list(zip(rows[order].tolist(), scores[order].tolist(), strict=True))

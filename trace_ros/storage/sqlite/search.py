@@ -4,10 +4,12 @@ FTS5's vocabulary (``fts5vocab`` ``instance`` tables, migration m007) says where
 of the expression stands in the subject's rows; that gives each phrase's document
 frequency in the subject, which rows match and each one's frequencies; FTS5's own row
 sizes (its ``docsize`` table) give each row's token count; ``lex_stats`` (kept by triggers)
-the subject's row count and mean row length; ``storage.lexrank`` scores. FTS5's ``bm25()``
-is not used: its statistics are the whole table's, every subject's text. On a file m007
-has not reached (the read-only explorer never migrates) the rows are found with FTS5 and
-their text split again with FTS5's tokenizer: the same scores, slower.
+the subject's row count and mean row length; ``storage.lexrank`` scores, with numpy, all
+matching rows at once. FTS5's ``bm25()`` is not used: its statistics are the whole
+table's, every subject's text. What a source search read of a subject's stems and row
+sizes is kept for the next (``lexcache``) while the subject's sources stay the same. On a
+file m007 has not reached (the read-only explorer never migrates) the rows are found with
+FTS5 and their text split again with FTS5's tokenizer: the same scores, slower.
 """
 
 from __future__ import annotations
@@ -17,12 +19,17 @@ import sqlite3
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cached_property, partial, reduce
 from typing import Any
 
-from ..lexical import Match, Phrase, both, parse_match, phrase, terms
-from ..lexrank import Row, Stats, frequency, matching, phrase_hits, rank
+import numpy as np
+
+from ..lexical import Match, Phrase, both, parse_match, phrase
+from ..lexical import terms as lexical_terms
+from ..lexrank import Hits, Row, Stats, best, frequency, matching, phrase_hits, rank, union
 from ..records import Scope
 from .base import SqliteBase
+from .lexcache import LexCache, Stem, SubjectTerms
 from .migrations import fts_size
 from .rows import _fts_phrase, scope_filter
 
@@ -44,6 +51,7 @@ SOURCES = Index("source", "sources_fts", "sources_vocab", "sources", "seq",
                 (("text", "D"), ("speaker", "A"), ("subject_id", "C")))
 FACTS = Index("fact", "facts_fts", "facts_vocab", "facts", "rowid",
               (("description", "D"), ("value", "B"), ("subject_id", "C")))
+NONE = Hits(np.empty(0, np.int64), np.empty(0))  # a phrase that matches no row
 
 
 def subject_stats(conn: sqlite3.Connection, subject_id: str, ix: Index) -> Stats:
@@ -60,50 +68,60 @@ def subject_stats(conn: sqlite3.Connection, subject_id: str, ix: Index) -> Stats
     return Stats(int(row[0]), int(row[1])) if row else Stats()
 
 
-def _from_vocab(conn: sqlite3.Connection, ix: Index, subject_id: str, phrases: list[Phrase],
-                weights: Mapping[str, float]) -> list[dict[int, float]]:
+def _from_vocab(conn: sqlite3.Connection, ix: Index, terms: SubjectTerms,
+                phrases: list[Phrase], weights: Mapping[str, float]) -> list[Hits]:
     """Each phrase's rows in the subject and frequencies, from where FTS5's vocabulary
-    says the phrases' stems stand (a phrase of one stem is added up as they come)."""
+    says the phrases' stems stand (``terms`` reads the stems it has not read yet)."""
     letter = dict(ix.columns)
-    stems = sorted({s for p in phrases if not p.columns for s in p.stems})
-    single: dict[str, list[int]] = {}
-    for i, p in enumerate(phrases):
-        if len(p.stems) == 1 and not p.columns:
-            single.setdefault(p.stems[0], []).append(i)
-    hits: list[dict[int, float]] = [{} for _ in phrases]
-    own = [(letter["subject_id"], dict(enumerate(terms(subject_id))))]
-    # A phrase only of the subject's column: the same in each of its rows.
-    of_subject = [i for i, p in enumerate(phrases) if p.columns == own[0][0]]
-    longer = [i for i, p in enumerate(phrases)
-              if (len(p.stems) > 1 or p.columns) and i not in of_subject]
-    at: dict[int, dict[str, dict[int, str]]] = {}  # positions, for the longer phrases
-    # The subject's keys as a list SQLite builds once from the subject's index: most
-    # instances of a word belong to other subjects, and looking each one's row up cost
-    # twice as much.
-    for doc, col, offset, term in conn.execute(
-            f"SELECT v.doc, v.col, v.offset, v.term FROM {ix.vocab} v "
-            f"WHERE v.term IN ({','.join('?' * len(stems))}) AND v.doc IN "
-            f"(SELECT {ix.key} FROM {ix.table} WHERE subject_id = ?)", (*stems, subject_id)):
-        w = weights.get(letter[col], 0.0)
-        for i in single.get(term, ()):
-            hits[i][doc] = hits[i].get(doc, 0.0) + w
-        if longer:
-            at.setdefault(doc, {}).setdefault(col, {})[offset] = term
-    docs = set().union(*hits)
-    for i in of_subject:
-        present, f = frequency(phrases[i], own, weights)
-        hits[i] = dict.fromkeys(docs | set(at), f) if present else {}
-    if longer:
-        rows = {doc: [(lt, own[0][1] if name == "subject_id" else cols.get(name, {}))
-                      for name, lt in ix.columns] for doc, cols in at.items()}
-        more = phrase_hits([phrases[i] for i in longer], rows, weights)
-        for i, h in zip(longer, more, strict=True):
-            hits[i] = h
-    return hits
+    fetched = sorted({s for p in phrases if not p.columns for s in p.stems})
+    read = terms.read(conn, fetched)
+    stems = {s: read[s] for s in fetched}
+    by_column = tuple(weights.get(lt, 0.0) for _, lt in ix.columns)
+    own = [(letter["subject_id"], dict(enumerate(lexical_terms(terms.subject_id))))]
+    # Every row a stem of the expression stands in (for a phrase of several stems or
+    # of some columns).
+    anywhere = (union([stems[s].rows for s in fetched])
+                if any(p.columns or len(p.stems) > 1 for p in phrases) else NONE.rows)
+    out: list[Hits] = []
+    for p in phrases:
+        if p.columns == own[0][0]:
+            # A phrase only of the subject's column: the same in each of its rows.
+            present, f = frequency(p, own, weights)
+            out.append(Hits(anywhere, np.full(len(anywhere), f)) if present else NONE)
+        elif len(p.stems) == 1 and not p.columns:
+            stem = stems[p.stems[0]]
+            out.append(Hits(stem.rows, stem.freqs(by_column)))
+        elif not p.stems and not p.columns:
+            out.append(NONE)
+        else:
+            out.append(Hits.of(_longer(ix, stems, own, p, anywhere, weights)))
+    return out
+
+
+def _longer(ix: Index, stems: Mapping[str, Stem], own: Row, p: Phrase, anywhere: np.ndarray,
+            weights: Mapping[str, float]) -> dict[int, float]:
+    """A phrase of several stems, or of some columns, counted in each row from its
+    stems' positions (the subject's column: the subject's own stems). A phrase of any
+    column can only stand in a row that holds all its stems (in the subject's column,
+    every row of the subject holds them)."""
+    if p.columns or any(s not in stems for s in p.stems):
+        rows = anywhere
+    else:
+        rows = reduce(partial(np.intersect1d, assume_unique=True),
+                      [stems[s].rows for s in p.stems])
+    names = [name for name, _ in ix.columns]
+    at: dict[int, dict[str, dict[int, str]]] = {doc: {} for doc in rows.tolist()}
+    for s in dict.fromkeys(p.stems):
+        if s in stems:
+            for doc, col, offset in stems[s].within(rows):
+                at[doc].setdefault(names[col], {})[offset] = s
+    return phrase_hits([p], {doc: [(lt, own[0][1] if name == "subject_id" else
+                                    cols.get(name, {})) for name, lt in ix.columns]
+                             for doc, cols in at.items()}, weights)[0]
 
 
 def _from_text(conn: sqlite3.Connection, ix: Index, subject_id: str, phrases: list[Phrase],
-               weights: Mapping[str, float]) -> list[dict[int, float]]:
+               weights: Mapping[str, float]) -> list[Hits]:
     """The same as ``_from_vocab``, from the rows' text (a file m007 has not reached)."""
     expr = " OR ".join(_fts_phrase(p.text) for p in phrases if p.stems and not p.columns)
     if any(ch.isalnum() for ch in subject_id):
@@ -114,33 +132,39 @@ def _from_text(conn: sqlite3.Connection, ix: Index, subject_id: str, phrases: li
             f"SELECT t.{ix.key}, {names} FROM {ix.fts} CROSS JOIN {ix.table} t ON "
             f"t.{ix.key} = {ix.fts}.rowid WHERE {ix.fts} MATCH ? AND t.subject_id = ?",
             (expr, subject_id)):
-        rows[int(rid)] = [(letter, dict(enumerate(terms(text or ""))))
+        rows[int(rid)] = [(letter, dict(enumerate(lexical_terms(text or ""))))
                           for (_, letter), text in zip(ix.columns, texts, strict=True)]
-    return phrase_hits(phrases, rows, weights)
+    return [Hits.of(h) for h in phrase_hits(phrases, rows, weights)]
 
 
-def ranked(conn: sqlite3.Connection, ix: Index, subject_id: str, match: Match,
+def fresh_terms(ix: Index, subject_id: str) -> SubjectTerms:
+    """Nothing of the subject's rows of ``ix`` read yet."""
+    return SubjectTerms(subject_id, ix.vocab, ix.table, ix.key, ix.fts,
+                        [name for name, _ in ix.columns])
+
+
+def ranked(conn: sqlite3.Connection, ix: Index, terms: SubjectTerms, match: Match,
            weights: Mapping[str, float], view: str = "", args: tuple[Any, ...] = (),
-           subject_phrases: int = 0) -> dict[int, float]:
-    """Row key -> score of the subject's rows of ``ix`` that ``match`` matches and
-    ``view`` (an SQL condition on ``t``; none: every row of the subject) keeps
-    (``subject_phrases``: ``lexrank.rank``'s)."""
+           subject_phrases: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """(row keys ascending, their scores) of the subject's rows of ``ix`` that ``match``
+    matches and ``view`` (an SQL condition on ``t``; none: every row of the subject)
+    keeps (``subject_phrases``: ``lexrank.rank``'s); ``terms``: what is known of the
+    subject's rows (``fresh_terms``: nothing)."""
     phrases = match.phrases()
     if not any(p.stems and not p.columns for p in phrases):
-        return {}
+        return np.empty(0, np.int64), np.empty(0)
     try:
-        hits = _from_vocab(conn, ix, subject_id, phrases, weights)
+        hits = _from_vocab(conn, ix, terms, phrases, weights)
     except sqlite3.OperationalError:  # no vocabulary: a file m007 has not reached
-        hits = _from_text(conn, ix, subject_id, phrases, weights)
+        hits = _from_text(conn, ix, terms.subject_id, phrases, weights)
     found = matching(match, hits)
     if view:
-        found &= {int(r[0]) for r in conn.execute(
+        kept = sorted(int(r[0]) for r in conn.execute(
             f"SELECT t.{ix.key} FROM {ix.table} t WHERE t.{ix.key} IN (SELECT value FROM "
-            f"json_each(?)) AND {view}", (json.dumps(sorted(found)), *args))}
-    sizes = {int(r[0]): fts_size(r[1]) for r in conn.execute(
-        f"SELECT id, sz FROM {ix.fts}_docsize WHERE id IN (SELECT value FROM json_each(?))",
-        (json.dumps(sorted(found)),))}
-    return rank(match, hits, sizes, found, subject_stats(conn, subject_id, ix), subject_phrases)
+            f"json_each(?)) AND {view}", (json.dumps(found.tolist()), *args)))
+        found = np.array(kept, dtype=np.int64)
+    stats = subject_stats(conn, terms.subject_id, ix)
+    return found, rank(hits, terms.sized(conn, found), found, stats, subject_phrases)
 
 
 def facts_matching(conn: sqlite3.Connection, subject_id: str, match: str, limit: int,
@@ -151,12 +175,13 @@ def facts_matching(conn: sqlite3.Connection, subject_id: str, match: str, limit:
     if not match or limit <= 0:
         return []
     expr = both(phrase(subject_id, "C"), parse_match(match))
-    scores = ranked(conn, FACTS, subject_id, expr, dict.fromkeys("DBC", 1.0),
-                    "t.source_seq < ?", (int(before_seq),), subject_phrases=1)
-    best = sorted(scores, key=lambda rid: (-scores[rid], rid))[:int(limit)]
+    rows, scores = ranked(conn, FACTS, fresh_terms(FACTS, subject_id), expr,
+                          dict.fromkeys("DBC", 1.0), "t.source_seq < ?", (int(before_seq),),
+                          subject_phrases=1)
+    top = [rid for rid, _ in best(rows, scores, limit)]
     ids = dict(conn.execute("SELECT rowid, fact_id FROM facts WHERE rowid IN "
-                            "(SELECT value FROM json_each(?))", (json.dumps(best),)))
-    return [ids[rid] for rid in best if rid in ids]
+                            "(SELECT value FROM json_each(?))", (json.dumps(top),)))
+    return [ids[rid] for rid in top if rid in ids]
 
 
 class SearchReads(SqliteBase):
@@ -172,6 +197,30 @@ class SearchReads(SqliteBase):
                 with self.read() as conn:
                     yield conn
 
+    @cached_property
+    def _lexcache(self) -> LexCache:
+        return LexCache()
+
+    def _source_terms(self, conn: sqlite3.Connection, subject_id: str) -> SubjectTerms:
+        """What earlier searches read of the subject's sources, if it is still current
+        (``lexcache``: the generation and the subject's row count name its sources);
+        a file m007 has not reached keeps nothing."""
+        try:
+            mark = conn.execute(
+                "SELECT (SELECT value FROM meta WHERE key = 'generation'), n_docs, n_tokens "
+                "FROM lex_stats WHERE subject_id = ? AND kind = ?",
+                (subject_id, SOURCES.kind)).fetchone()
+        except sqlite3.OperationalError:
+            return fresh_terms(SOURCES, subject_id)
+        if mark is None:  # no rows: nothing to keep
+            return fresh_terms(SOURCES, subject_id)
+        terms = self._lexcache.get(SOURCES.fts, subject_id, tuple(mark))
+        if terms is None:
+            terms = fresh_terms(SOURCES, subject_id)
+            terms.mark = tuple(mark)
+            self._lexcache.put(SOURCES.fts, terms)
+        return terms
+
     def search_sources(self, scope: Scope, match: str, k: int,
                        as_of_valid: float | None = None, as_of_known: float | None = None,
                        weights: tuple[float, float] = (1.0, 1.0)) -> list[tuple[int, str, float]]:
@@ -183,12 +232,15 @@ class SearchReads(SqliteBase):
         if len(args) == 1:  # the subject alone: every row found is in view
             cond, args = "", []
         with self._snapshot() as conn:
-            scores = ranked(conn, SOURCES, scope.subject_id, parse_match(match),
-                            {"D": float(weights[0]), "A": float(weights[1])}, cond, tuple(args))
-            best = sorted(scores, key=lambda seq: (-scores[seq], seq))[:int(k)]
+            rows, scores = ranked(conn, SOURCES, self._source_terms(conn, scope.subject_id),
+                                  parse_match(match),
+                                  {"D": float(weights[0]), "A": float(weights[1])}, cond,
+                                  tuple(args))
+            top = best(rows, scores, k)
             ids = dict(conn.execute("SELECT seq, source_id FROM sources WHERE seq IN "
-                                    "(SELECT value FROM json_each(?))", (json.dumps(best),)))
-        return [(seq, ids[seq], scores[seq]) for seq in best]
+                                    "(SELECT value FROM json_each(?))",
+                                    (json.dumps([seq for seq, _ in top]),)))
+        return [(seq, ids[seq], score) for seq, score in top]
 
     def search_facts(self, scope: Scope, match: str, k: int,
                      as_of_valid: float | None = None, as_of_known: float | None = None
@@ -206,8 +258,9 @@ class SearchReads(SqliteBase):
             cond += " AND f.known_from <= ?"
             args.append(as_of_known)
         with self._snapshot() as conn:
-            scores = ranked(conn, FACTS, scope.subject_id, parse_match(match),
-                            {"D": 1.0, "B": 1.0})
+            found, ranks = ranked(conn, FACTS, fresh_terms(FACTS, scope.subject_id),
+                                  parse_match(match), {"D": 1.0, "B": 1.0})
+            scores = dict(zip(found.tolist(), ranks.tolist(), strict=True))
             rows = conn.execute(
                 "SELECT s.seq, s.source_id, f.fact_id, f.status, f.rowid FROM facts f "
                 "JOIN fact_sources fs ON fs.fact_id = f.fact_id "
