@@ -23,7 +23,8 @@ from trace_ros.consolidation.project import GraphProjector  # noqa: E402
 from trace_ros.consolidation.worker import Consolidator  # noqa: E402
 from trace_ros.embed import MiniLMEncoder  # noqa: E402
 from trace_ros.language import revision  # noqa: E402
-from trace_ros.ledger import Ledger, Scope  # noqa: E402
+from trace_ros.ledger import Ledger, Scope, SourceRecord  # noqa: E402
+from trace_ros.query import current  # noqa: E402
 from trace_ros.query.answer import QueryEngine, QueryRequest, QueryResult  # noqa: E402
 
 HOME = "home"
@@ -794,3 +795,101 @@ def test_the_current_record_is_read_where_it_says_its_state_is_new(
     res = ask(ledger, encoder, "What's my daily caffeine drink now?")
     assert res.source_ids[:1] == ["t5"], (res.answer, res.source_ids)
     assert "matcha" in res.answer.lower(), res.answer
+
+
+def test_the_one_named_in_the_anchor_may_hand_over_in_their_own_words(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """Tanya says Jade takes the Monday spin; Jade herself says who covers it now. The
+    weekday before "spin class" names the class; "Connor's covering" opens with the
+    name, which no record writes mid-sentence."""
+    history(ledger, encoder, [
+        (6, "Tanya", "Jade's taking the Monday six o'clock spin, as usual."),
+        (6, "robot", "Monday 6pm spin: Jade."),
+        *CHATTER,
+        (9, "Jade", "I'm off sick from tomorrow. Connor's covering my Monday spin for the "
+                    "next fortnight."),
+        (9, "robot", "Okay."),
+    ])
+    res = ask(ledger, encoder, "Who's teaching the Monday evening spin class?")
+    assert res.status == "answered" and res.answer == "Connor", (res.answer, res.source_ids)
+    assert res.source_ids[:1] == ["t5"]
+
+
+def test_a_name_given_to_the_thing_is_its_value_not_its_holder(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"The kids' dentist is Dr Hughes": Dr Hughes is the value, not someone whose state
+    the record tells; "The kids are with Dr Amin from now on" revises it."""
+    history(ledger, encoder, [
+        (6, "Nia", "The kids' dentist is Dr Hughes on the high street."),
+        (6, "robot", "Noted."),
+        *CHATTER,
+        (9, "Nia", "Dr Hughes left the practice. The kids are with Dr Amin from now on."),
+        (9, "robot", "Okay."),
+    ])
+    res = ask(ledger, encoder, "Which dentist do the kids see?")
+    assert res.source_ids[:1] == ["t5"], (res.answer, res.source_ids)
+    assert "amin" in res.answer.lower()
+
+
+def test_a_change_naming_who_had_it_and_who_has_it_now_revises(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"Steve wouldn't come out …, so we use a firm called Aqua Fix now" names no plumber:
+    the one who had the job and the one who has it now tie it to "Our plumber is Steve
+    Wilkins". Control: naming Steve and someone else with no change is no revision."""
+    history(ledger, encoder, [
+        (6, "Nia", "Our plumber is Steve Wilkins."),
+        (6, "robot", "Noted."),
+        *CHATTER,
+        (9, "Nia", "Steve wouldn't come out at the weekend, so we use a firm called Aqua Fix "
+                   "now."),
+        (9, "robot", "Okay."),
+    ])
+    res = ask(ledger, encoder, "Who is our plumber?")
+    assert res.source_ids[:1] == ["t5"], (res.answer, res.source_ids)
+    assert "aqua fix" in res.answer.lower()
+    assert not revision.renames("Our plumber is Steve Wilkins.",
+                                "Saw Steve with his mate Jim at the pub.")
+
+
+def test_a_bare_figure_after_a_sum_is_the_new_sum(ledger: Ledger,
+                                                  encoder: MiniLMEncoder) -> None:
+    """"council put the permit up to 85" after "60 quid a year": the figure is in the
+    unit of the sum it revises, so it states how much, and answers."""
+    history(ledger, encoder, [
+        (6, "Kez", "parking permit costs 60 quid a year"),
+        (6, "robot", "Noted."),
+        *CHATTER,
+        (9, "Kez", "council put the permit up to 85"),
+        (9, "robot", "Okay."),
+    ])
+    res = ask(ledger, encoder, "How much is the parking permit?")
+    assert res.source_ids[:1] == ["t5"], (res.answer, res.source_ids)
+    assert res.answer == "85"
+
+
+def test_a_best_match_that_revises_an_earlier_statement_leads(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """The question matches "rent goes out on the 1st" less well than the change ("rent
+    can go on the 28th from now"); nothing comes after the change, which revises the
+    first statement: it answers, the first is superseded. Control: "my due date got
+    moved" does not revise my sister's."""
+    history(ledger, encoder, [
+        (6, "Kez", "rent goes out on the 1st"),
+        (6, "robot", "Noted."),
+        *CHATTER,
+        (9, "Kez", "landlord asked if rent can go on the 28th from now, fine by me"),
+        (9, "robot", "Okay."),
+    ])
+    res = ask(ledger, encoder, "When does my rent go out?")
+    assert res.source_ids[:1] == ["t5"], (res.answer, res.source_ids)
+    assert "28" in res.answer
+    assert not current._revised_by(
+        _said("Kez", "my sister's due date is 3 june", 1),
+        _said("Kez", "my due date got moved, midwife says 10 june now", 2),
+        frozenset({"due", "date"}), frozenset({"sister"}), frozenset(),
+        "When is my sister's due date?", "r1")
+
+
+def _said(speaker: str, text: str, seq: int) -> SourceRecord:
+    return SourceRecord(seq, f"s{seq}", HOME, "r1", "d1", "dialogue", speaker, text, "", None,
+                        None, {}, ts(6), False, ts(6), "")

@@ -81,8 +81,20 @@ def test_a_single_weekday_asked_in_the_present_is_the_coming_one() -> None:
     assert ahead.window is None and ahead.current and ahead.time_text == "Saturday"
     past = plan_question("What did Caroline do on Saturday?", JUNE_9_2023)
     assert past.window == (day(2023, 6, 3), day(2023, 6, 4)) and not past.current
-    for weekly in ("What time is rhyme time on Wednesdays?", "Who's doing the Thursday school run?"):
-        assert plan_question(weekly, JUNE_9_2023).window is not None, weekly
+    assert plan_question("What time is rhyme time on Wednesdays?", JUNE_9_2023).window
+
+
+def test_a_weekday_after_an_article_or_an_owner_names_the_thing() -> None:
+    """"the Monday evening spin class", "Jo's Friday lesson": the slot is part of the
+    thing's name, as a holiday asked of is; it is no time to look back at. After "on" it
+    is a time."""
+    for q in ("Who's teaching the Monday evening spin class?",
+              "Who's doing the Thursday school run?", "Where is Jo's Friday lesson?",
+              "What time is my Tuesday physio?"):
+        p = plan_question(q, JUNE_9_2023)
+        assert p.window is None and p.current, q
+    on = plan_question("Who taught the spin class on Monday evening?", JUNE_9_2023)
+    assert on.window is not None and not on.current
 
 
 def test_most_recently_asks_for_the_newest() -> None:

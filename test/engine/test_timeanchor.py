@@ -142,3 +142,13 @@ def test_a_day_of_the_month_with_an_hour_is_that_day() -> None:
     t = resolve_expression("the 4th at noon", MONDAY, True)
     assert t is not None and datetime.fromtimestamp(t, UTC).strftime("%Y-%m-%d %H") \
         == "2023-06-04 12"
+
+
+def test_a_day_of_the_month_from_now_on_is_ahead() -> None:
+    """"The landlord asked if rent can go on the 28th from now": a day of the month with a
+    start ahead ("from now", "from next month") is a day, and the coming one, whatever
+    the tense of the sentence around it. "The 3rd from the left" is a rank."""
+    anchor = resolve("landlord asked if rent can go on the 28th from now, fine by me", MONDAY)
+    assert not anchor.fallback and anchor.text == "the 28th"
+    assert day(anchor.time) == "2023-05-28"
+    assert [m.group(0) for m in find_candidates("the 3rd from the left")] == []

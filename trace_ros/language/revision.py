@@ -162,13 +162,25 @@ def about_another(text: str, named: frozenset[str]) -> bool:
     if any(w in ("my", "mine") and (i + 1 == len(ws) or ws[i + 1].split("'")[0] not in KIN)
            for i, w in enumerate(ws)):
         return False
-    if not holders(text) - named:
+    if not holders(text) - named - _given(text):
         return False
     # Someone else's reason, then the state it leaves ("Mrs Hale can't do Tuesdays any
     # more, so it's Thursdays at half four"): a consequence naming no one and no one
     # by a pronoun, with a value, is the speaker's.
     return not any(values_named(c) and not holders(c) - named and not _PRONOUN.search(c)
                    for c in _CONSEQUENCE.split(text)[1:])
+
+
+# What gives a thing its name: a copula, "with", "called" ("our plumber is Steve
+# Wilkins", "Dad banks with Lloyds", "a firm called Aqua Fix"), a title between.
+_GIVES = re.compile(r"\b(?:is|are|was|were|with|called|named)\s+(?:(?:dr|mr|mrs|ms|miss)\.?\s+)?$",
+                    re.I)
+
+
+def _given(text: str) -> frozenset[str]:
+    """The names ``text`` gives a thing: values, not people whose state it tells."""
+    return frozenset(m.group(1).lower() for m in _NAME.finditer(text)
+                     if m.group(1) and _GIVES.search(text[:m.start(1)]))
 
 
 _CONSEQUENCE = re.compile(r",?\s+so\s+|,\s+which\s+means\s+", re.I)
@@ -398,6 +410,25 @@ def left_behind(text: str, given_up: frozenset[str]) -> bool:
     said = state_values(text)
     return bool(said) and said <= given_up and not _RETURN.search(text) \
         and not continues(text)
+
+
+def mid_names(text: str) -> frozenset[str]:
+    """Capitalised words ``text`` writes where no sentence starts (lower-cased): names of
+    people, firms and places alike."""
+    return frozenset(m.group(1).lower() for m in _NAME.finditer(text)
+                     if m.group(1) and m.group(1) not in _NOT_NAMES)
+
+
+def renames(old: str, new: str) -> bool:
+    """Whether ``new`` names someone (or some firm) ``old`` gives a thing and another one,
+    and marks its state as new: the one gives way to the other ("Steve wouldn't come out
+    at the weekend, so we use a firm called Aqua Fix now" after "Our plumber is Steve
+    Wilkins"), whether or not it names the thing."""
+    if not marks_change(new):
+        return False
+    before = mid_names(old)
+    kept = any(re.search(rf"\b{re.escape(n.capitalize())}\b", new) for n in before)
+    return kept and bool(mid_names(new) - before)
 
 
 _INDEFINITE = frozenset({"a", "an", "another"})

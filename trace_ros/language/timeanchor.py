@@ -82,7 +82,7 @@ _CANDIDATE = re.compile(
     # "on the 14th", "it's the 14th, not the 12th": a day of the month alone only where
     # nothing follows it ("on the 2nd attempt" is none) and not a rank "in the 3rd".
     rf"|(?<!\bin\s)the\s+\d{{1,2}}(?:st|nd|rd|th)\b(?=\s*(?:[,.;:!?)]|$)|\s+(?:not|instead|"
-    r"rather|or|at|to|until|till|now|then)\b)"
+    r"rather|or|at|to|until|till|now|then|from\s+(?:now|next|then|this))\b)"
     rf"|(?:{_MONTH})\s+{_DAYNUM}\b(?:,?\s+\d{{4}})?"
     rf"|(?:{_HOLIDAY})\b"
     r"|\d{4}-\d{2}-\d{2}"
@@ -98,13 +98,13 @@ _CANDIDATE = re.compile(
 # told her I'll come on Friday"); the past beats the present ("the film we saw is on
 # Friday" is rare, "I'm glad we went on Friday" is not).
 
-# A future by auxiliary, intention, wish, need or request.
+# A future by auxiliary, intention, wish, need or request, or a start ahead ("from now").
 _FUTURE_AUX = re.compile(
     r"'ll\b|\b(?:will|shall|won'?t|gonna|wanna|gotta|about\s+to|going\s+to|"
     r"(?:want|need|have|has|hope|plan|intend|expect|mean|wish)(?:s|ing)?\s+to|"
     r"(?:would|'d)\s+(?:like|love|rather|prefer)|can'?t\s+wait|look(?:s|ing)?\s+forward|"
     r"let'?s|let\s+us|remind|remember\s+to|don'?t\s+forget|make\s+sure|please|"
-    r"(?:can|could|would|will)\s+(?:you|we)|should|must|might)\b", re.I)
+    r"(?:can|could|would|will)\s+(?:you|we)|should|must|might|from\s+(?:now|next))\b", re.I)
 # "was going to", "were about to": a future seen from the past is past.
 _WAS_GOING = re.compile(r"\b(?:was|were)\s+(?:going\s+to|gonna|about\s+to)\b", re.I)
 _PAST_AUX = re.compile(

@@ -60,6 +60,8 @@ from ..language.revision import (
     other_instance,
     other_kind,
     question_terms,
+    renames,
+    replaces,
     same_holder,
     states_value,
     values,
@@ -194,7 +196,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         # shifted to Room 7" after "Dr Mensah is seeing patients in Room 3"; and the
         # person asked about may speak for themselves ("I'm in 9 now").
         whose = asked_holders or named(anchor.text)
-        own = rec.speaker != anchor.speaker and bool(asked_holders & _names(rec.speaker))
+        own = rec.speaker != anchor.speaker and bool(whose & _names(rec.speaker))
         speaks = rec.speaker == anchor.speaker or own \
             or bool(whose & named(rec.text) - holders_stems(rec.speaker))
         link = joins(rec.text, thing, cos, speaks, anchor.text, answer_type in TYPED_ANSWERS) \
@@ -204,9 +206,11 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         carried = None if link else _carries_on(rec, thing, anchor, answer_type, prior,
                                                  robot_id, thread, asked_kind)
         if not carried and rec.speaker == thread.speaker \
-                and (not link and hands_over(thread.text, rec.text)
+                and (not link and (hands_over(thread.text, rec.text)
+                                   or renames(thread.text, rec.text))
                      or not keys(rec.text) & thing and _remeasured(thread.text, rec.text)):
-            # Named only by its value ("the Wednesday") or its unit ("three litres now"):
+            # Named only by its value ("the Wednesday"), the one who had it ("Steve
+            # wouldn't come out, so … Aqua Fix now") or its unit ("three litres now"):
             # the anchor says what it is of.
             carried = anchor
         if not (link or carried) \
@@ -227,7 +231,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             if led and not (led | named(rec.text)) & asked_holders:
                 continue
         thread = rec
-        kind = states_asked(asked_kind, rec.text)
+        kind = states_asked(asked_kind, rec.text, head.text)
         if not (states_value(rec.text, answer_type, anchor.text) if kind is None else kind):
             continue  # "Twenty a side now" says no more how often than before
         if head is not anchor:
@@ -238,7 +242,15 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     if at is not None:
         return Chain([best[1] if best else anchor.source_id], [])
     if best is None:
-        return None
+        # Nothing later revises the best match; it may itself revise an earlier statement
+        # of its speaker that the question matches less well ("rent can go on the 28th
+        # from now" after "rent goes out on the 1st"): then it leads, the earlier aside.
+        revised = [records[f.seq] for f in pool if f.seq < anchor.seq
+                   and _revised_by(records[f.seq], anchor, thing, asked_holders,
+                                   anchor_holders, question, robot_id)]
+        if not revised:
+            return None
+        return Chain([anchor.source_id], [r.source_id for r in revised])
     # The earlier candidates that speak of the same thing of the same holder are older
     # revisions (or the robot's echo of one); only those already shown move.
     older = [anchor.source_id] + passed + [
@@ -258,6 +270,20 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             shown.append(anchor.source_id)
     return Chain(list(dict.fromkeys(shown + passed)), older,
                  context.source_id if context is not None else None)
+
+
+def _revised_by(old: SourceRecord | None, new: SourceRecord, thing: frozenset[str],
+                asked_holders: frozenset[str], holders_of_new: frozenset[str],
+                question: str, robot_id: str) -> bool:
+    """Whether ``new`` revises ``old``: one speaker's statements naming the thing, where
+    one specific value gave way to another of its kind (``revision.replaces``), of the
+    same holder and the same instance and event."""
+    return old is not None and _statement(old, robot_id) and old.speaker == new.speaker \
+        and bool(keys(old.text) & thing) and replaces(old.text, new.text) \
+        and same_holder(old.text, asked_holders, holders_of_new, thing) \
+        and same_holder(new.text, asked_holders, holders(old.text), thing) \
+        and not other_event(old.text, new.text) and not other_event(new.text, old.text) \
+        and not other_kind(old.text, question)
 
 
 def _before_left(anchor: SourceRecord, pool: Sequence[Fused],

@@ -197,6 +197,9 @@ def named_time(question: str, reference_time: float) -> tuple[str, tuple[float, 
         expr = m.group(0).strip()
         if is_holiday(expr) and not _TIME_BEFORE.search(question[:m.start()]):
             continue  # "Where are we having Christmas Day?": the day is the thing asked of
+        if _WEEKDAY.match(expr) and _OWNED_BEFORE.search(question[:m.start()]):
+            continue  # "the Monday evening spin class", "Jo's Friday lesson": its slot names
+            # the thing, as "on Wednesdays" does; it is no time to look back at
         ahead = _one_day(question, m) and forward_at(question, m.start())
         when = resolve_expression(expr, reference_time, ahead)
         if when is None:
@@ -215,6 +218,8 @@ def named_time(question: str, reference_time: float) -> tuple[str, tuple[float, 
 _TIME_BEFORE = re.compile(r"\b(?:on|at|for|over|during|since|until|till|by|before|after|"
                           r"from|in)\s+$", re.I)
 _WEEKDAY = re.compile(rf"(?:{'|'.join(WEEKDAYS)})", re.I)
+# An article or an owner right before a weekday makes it part of a name.
+_OWNED_BEFORE = re.compile(r"(?:\b(?:the|my|our|your|his|her|their)|'s)\s+$", re.I)
 _DAY_BEFORE = re.compile(r"\b(?:on|for|this|next|by|until|till)\s+$", re.I)
 
 

@@ -56,6 +56,7 @@ from ..language.revision import (
     KIN,
     about_another,
     holders,
+    is_value_word,
     other_kind,
     state_values,
 )
@@ -72,6 +73,7 @@ from .spans import (
     Asked,
     answer_date,
     asked,
+    bare_figure,
     capitalised_mid_sentence,
     clock_time,
     day_part,
@@ -342,6 +344,9 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
 _NAME_GIVEN = re.compile(r"\b(?:with|called|named|by|to|as|is|it's|now)\s+$", re.I)
 
 # The speaker names themself as the person a "who" question asks for.
+# A capitalised word opening a sentence as the subject of a progressive ("Connor's
+# covering", "Priya is taking"): someone doing something.
+_DOER = re.compile(r"\s*([A-Z][a-z]+)(?:['’]s| is| will be)\s+[a-z]+ing\b")
 _SELF_NAMED = re.compile(r"\b(?:is|it's|that's)\s+me\b|\bI(?:'m| am)\s+(?:the|your|on)\b", re.I)
 
 # "How long is/will/does …?": the length of a state or a plan, which only a record that
@@ -910,6 +915,7 @@ class ExtractiveReader:
         # what it changes from ("can't get the Wednesday off, so I've changed it. Friday.").
         replaced = frozenset().union(*(state_values(i.record.text) for i in items
                                        if i.routes.get("superseded")))
+        sums = any(money(i.record.text) for i in items if i.routes.get("superseded"))
         # The graph stage tied the current record to the turn it carries on: that turn
         # says what it is of ("three litres now" after "two litres of water a day").
         tied = any(i.routes.get("carried") for i in items)
@@ -958,7 +964,7 @@ class ExtractiveReader:
             focus_turns = [r.text for r in (before, after) if r and focus in stems(r.text)]
             value = self._value(ask, question, plan, s, q_stems | proper, known,
                                 focus in stems(rec.text), focus_turns,
-                                replaced if current else frozenset())
+                                replaced if current else frozenset(), current and sums)
             if value:
                 # How much of what the question is about the record (and the turns next
                 # to it) says, weighted by how rare each word is in the evidence.
@@ -1006,10 +1012,11 @@ class ExtractiveReader:
 
     def _value(self, ask: Asked, question: str, plan: Plan, s: _Scored, skip: set[str],
                known: set[str], focus_here: bool, focus_turns: Sequence[str] = (),
-               replaced: frozenset[str] = frozenset()) -> str:
+               replaced: frozenset[str] = frozenset(), after_sum: bool = False) -> str:
         """The value of the asked kind a record states ('' when it states none), read from
         its best-matching sentence first, then from the rest of it. ``replaced``: values
-        of the revisions it supersedes; a day among them is what it changes from."""
+        of the revisions it supersedes; a day among them is what it changes from.
+        ``after_sum``: those revisions state a sum of money."""
         rec = s.item.record
         text = _content(rec, rec.text)
         first = _content(rec, s.sentence)
@@ -1058,6 +1065,9 @@ class ExtractiveReader:
                 # The current record moves a time it does not repeat as one ("has moved
                 # to 9" after "at 8"): the hour it moves to.
                 value = next((v for v in map(destination_hour, ordered) if v), "")
+            if not value and kind == "money" and after_sum:
+                # "council put the permit up to 85" after "60 quid a year": in its unit.
+                value = next((v for v in map(bare_figure, ordered) if v), "")
             return value
         if kind in ("count", "quantity"):
             for x in ordered:
@@ -1111,6 +1121,15 @@ class ExtractiveReader:
                         given = [f for f in found if _NAME_GIVEN.search(x[:f[0]])]
                         return (given or found)[0][1]
                     return min(found, key=lambda f: min(abs(f[0] - h) for h in hits))[1]
+            for x in ordered:
+                # A sentence that opens with someone doing it ("Connor's covering my
+                # Monday spin"): a name no other record writes mid-sentence.
+                m = _DOER.match(x)
+                doer = m.group(1).lower() if m else ""
+                if doer and doer not in KIN and doer not in STOPWORDS \
+                        and not doer.endswith(("one", "body", "thing")) \
+                        and stem(doer) not in skip and not is_value_word(doer):
+                    return m.group(1)
             # "fire marshal on nights is me now", "I'm the first-aider": the speaker.
             if any(_SELF_NAMED.search(x) for x in ordered[:1]) \
                     and not is_robot(rec.speaker, rec.robot_id):

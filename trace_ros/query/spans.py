@@ -963,11 +963,26 @@ def capitalised_mid_sentence(texts: list[str]) -> set[str]:
     return out
 
 
-def states_asked(kind: str, text: str) -> bool | None:
+def states_asked(kind: str, text: str, before: str = "") -> bool | None:
     """Whether ``text`` states a value of the ``asked`` kind where one reads a kind of its
-    own (a clock time, a frequency, a sum of money); None for the other kinds."""
+    own (a clock time, a frequency, a sum of money); None for the other kinds. After
+    ``before`` stated a sum, a bare figure is one in its unit ("council put the permit
+    up to 85" after "60 quid a year")."""
     read = {"clock": clock_time, "frequency": frequency, "money": money}.get(kind)
-    return None if read is None else bool(read(text))
+    if read is None:
+        return None
+    return bool(read(text)) or kind == "money" and bool(money(before)) \
+        and bool(bare_figure(text))
+
+
+# A figure that counts nothing ("up to 85", "85 a year"), not "85 pages" or "85%".
+_BARE_FIGURE = re.compile(r"\b\d+(?:\.\d{1,2})?\b(?!\s*(?:%|[a-z]+s\b))")
+
+
+def bare_figure(text: str) -> str:
+    """A figure with no unit of its own, '' when none: after a sum, a sum in its unit."""
+    m = _BARE_FIGURE.search(text)
+    return m.group(0) if m else ""
 
 
 def states_time(text: str) -> bool:
