@@ -101,9 +101,9 @@ def _from_vocab(conn: sqlite3.Connection, ix: Index, terms: SubjectTerms,
 def _longer(ix: Index, stems: Mapping[str, Stem], own: Row, p: Phrase, anywhere: np.ndarray,
             weights: Mapping[str, float]) -> dict[int, float]:
     """A phrase of several stems, or of some columns, counted in each row from its
-    stems' positions (the subject's column: the subject's own stems). A phrase of any
-    column can only stand in a row that holds all its stems (in the subject's column,
-    every row of the subject holds them)."""
+    stems' positions (the subject's column: the subject's own stems). A phrase that
+    names no column can only stand in a row that holds all its stems (in the subject's
+    column, every row of the subject holds them)."""
     if p.columns or any(s not in stems for s in p.stems):
         rows = anywhere
     else:
@@ -203,8 +203,8 @@ class SearchReads(SqliteBase):
 
     def _source_terms(self, conn: sqlite3.Connection, subject_id: str) -> SubjectTerms:
         """What earlier searches read of the subject's sources, if it is still current
-        (``lexcache``: the generation and the subject's row count name its sources);
-        a file m007 has not reached keeps nothing."""
+        (``lexcache``: the generation and the subject's row and token counts name its
+        sources); a file m007 has not reached keeps nothing."""
         try:
             mark = conn.execute(
                 "SELECT (SELECT value FROM meta WHERE key = 'generation'), n_docs, n_tokens "
