@@ -11,12 +11,12 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import queue
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from .config import CaptureConfig
 from .errors import ValidationError
@@ -59,9 +59,13 @@ def _check_str(name: str, value: object, limit: int) -> str:
     return value
 
 
+# json.dumps(obj, sort_keys=True, ensure_ascii=False) without building an encoder per call
+# (the same text: IDs and content hashes must not change).
+_canonical_json = json.JSONEncoder(sort_keys=True, ensure_ascii=False).encode
+
+
 def _digest(*parts: object) -> str:
-    return hashlib.sha256(json.dumps(parts, sort_keys=True, ensure_ascii=False)
-                          .encode("utf-8")).hexdigest()
+    return hashlib.sha256(_canonical_json(parts).encode("utf-8")).hexdigest()
 
 
 def prepare(event: Event, config: CaptureConfig, now: float | None = None) -> NewSource:
@@ -111,7 +115,7 @@ def prepare(event: Event, config: CaptureConfig, now: float | None = None) -> Ne
         raise ValidationError(f"payload_json.{ATTACHED_TO}",
                               "must be the source ID (a non-empty string) it is attached to")
     try:
-        payload_json = json.dumps(payload_obj, sort_keys=True, ensure_ascii=False)
+        payload_json = _canonical_json(payload_obj)
     except RecursionError as exc:
         raise ValidationError("payload_json", "nested too deep to store") from exc
     except (TypeError, ValueError) as exc:
@@ -197,21 +201,23 @@ def ingest(ledger: Ledger, events: Iterable[Event], config: CaptureConfig,
 AckCallback = Callable[[StoreResult], None]
 
 
-@dataclass
-class _Pending:
+class _Pending(NamedTuple):
     item: NewSource
     callback: AckCallback
-    enqueued: float = field(default_factory=time.monotonic)
 
 
 class GroupCommitWriter:
-    """Background writer: many submitters, one transaction per commit window.
+    """Background writer: many submitters, one transaction per group of events.
 
     ``submit`` validates on the caller's thread (a rejection is answered at
-    once) and queues the rest; the writer thread commits whatever arrived
-    within ``group_commit_ms`` (up to ``max_batch``) in one transaction and then
-    calls each callback with its result. If the ledger write fails, every item
-    of that batch is answered ``rejected`` with the error, never ``accepted``.
+    once) and queues the rest; the writer thread takes what is queued, keeps
+    taking what arrives until events stop coming for ``group_commit_idle_ms``
+    (or ``group_commit_ms`` after the first, or ``max_batch`` events), commits
+    them in one transaction and then calls each callback with its result. A
+    burst is one commit without waiting out a fixed window after it; under
+    load, what arrives during a commit is the next group. If the ledger write
+    fails, every item of that batch is answered ``rejected`` with the error,
+    never ``accepted``.
     """
 
     def __init__(self, ledger: Ledger, config: CaptureConfig,
@@ -221,8 +227,12 @@ class GroupCommitWriter:
         # Receipt time of zero-stamped events and the known time of a commit.
         self.clock = clock
         self.config = config
-        self._queue: queue.Queue[_Pending | None] = queue.Queue(maxsize=max(1, config.queue_depth))
-        self._stop = threading.Event()
+        self._capacity = max(1, config.queue_depth)
+        self._items: deque[_Pending] = deque()
+        lock = threading.Lock()
+        self._not_empty = threading.Condition(lock)
+        self._not_full = threading.Condition(lock)
+        self._closed = False
         self._on_batch = on_batch
         self.committed = 0
         self.batches = 0
@@ -231,14 +241,15 @@ class GroupCommitWriter:
 
     @property
     def depth(self) -> int:
-        return self._queue.qsize()
+        return len(self._items)
 
     def submit(self, event: Event, callback: AckCallback) -> None:
         """Validate and queue ``event``; ``callback`` gets its result exactly once.
 
         Never raises for a bad event: whatever ``prepare`` cannot handle is answered
         ``rejected``. A queue that stays full for ``enqueue_timeout_s`` is answered
-        ``rejected`` with field ``queue`` instead of blocking the caller forever.
+        ``rejected`` with field ``queue`` instead of blocking the caller forever, and
+        so is an event submitted after ``close``.
         """
         try:
             item = prepare(event, self.config, self.clock())
@@ -248,56 +259,55 @@ class GroupCommitWriter:
         except Exception as exc:  # noqa: BLE001 - an unforeseen input must not stop the caller
             callback(rejected(event, ValidationError("message", f"cannot be handled: {exc!r}")))
             return
-        try:
-            self._queue.put(_Pending(item, callback), timeout=self.config.enqueue_timeout_s)
-        except queue.Full:
-            callback(StoreResult(item.source_id, "rejected", "queue",
-                                 f"queue full ({self._queue.maxsize} waiting) for "
-                                 f"{self.config.enqueue_timeout_s} s; retry later"))
+        with self._not_full:
+            room = self._not_full.wait_for(
+                lambda: self._closed or len(self._items) < self._capacity,
+                self.config.enqueue_timeout_s)
+            if room and not self._closed:
+                self._items.append(_Pending(item, callback))
+                self._not_empty.notify()
+                return
+        reason = ("the writer is closed" if self._closed else
+                  f"queue full ({self._capacity} waiting) for "
+                  f"{self.config.enqueue_timeout_s} s; retry later")
+        callback(StoreResult(item.source_id, "rejected", "queue", reason))
 
     def close(self, timeout: float = 10.0) -> None:
         """Commit what is queued, then stop the thread."""
-        self._stop.set()
-        self._queue.put(None)
+        with self._not_empty:
+            self._closed = True
+            self._not_empty.notify_all()
+            self._not_full.notify_all()
         self._thread.join(timeout)
 
-    def _collect(self) -> tuple[list[_Pending], bool]:
-        first = self._queue.get()
-        if first is None:
-            return [], True
-        batch = [first]
-        deadline = time.monotonic() + self.config.group_commit_ms / 1000.0
-        stop = False
-        while len(batch) < self.config.max_batch:
+    def _collect(self) -> list[_Pending]:
+        """The next group (empty once closed and drained)."""
+        with self._not_empty:
+            self._not_empty.wait_for(lambda: self._items or self._closed)
+        config = self.config
+        deadline = time.monotonic() + config.group_commit_ms / 1000.0
+        idle = config.group_commit_idle_ms / 1000.0
+        seen = 0
+        while True:  # linger while events keep arriving
+            waiting = len(self._items)
             remaining = deadline - time.monotonic()
-            try:
-                nxt = self._queue.get(timeout=remaining) if remaining > 0 else self._queue.get_nowait()
-            except queue.Empty:
+            if waiting >= config.max_batch or waiting == seen or remaining <= 0 \
+                    or self._closed:
                 break
-            if nxt is None:
-                stop = True
-                break
-            batch.append(nxt)
-        return batch, stop
+            seen = waiting
+            time.sleep(min(idle, remaining))
+        with self._not_empty:
+            items = self._items
+            batch = [items.popleft() for _ in range(min(len(items), config.max_batch))]
+            self._not_full.notify_all()
+        return batch
 
     def _run(self) -> None:
         while True:
-            batch, stop = self._collect()
-            if batch:
-                self._commit(batch)
-            if stop:
-                # Drain whatever is still queued before exiting.
-                rest: list[_Pending] = []
-                while True:
-                    try:
-                        item = self._queue.get_nowait()
-                    except queue.Empty:
-                        break
-                    if item is not None:
-                        rest.append(item)
-                if rest:
-                    self._commit(rest)
-                return
+            batch = self._collect()
+            if not batch:
+                return  # closed, and everything queued was committed
+            self._commit(batch)
 
     def _commit(self, batch: list[_Pending]) -> None:
         started = time.monotonic()

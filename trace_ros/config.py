@@ -24,7 +24,10 @@ from .storage.url import LedgerURL, parse_ledger_url, sqlite_url
 class CaptureConfig:
     max_text_bytes: int = 16384
     max_payload_bytes: int = 65536
+    # A group is committed once no event has arrived for group_commit_idle_ms, or
+    # group_commit_ms after its first event, or at max_batch events.
     group_commit_ms: float = 4.0
+    group_commit_idle_ms: float = 0.5
     max_batch: int = 512
     queue_depth: int = 1000
     # How long a submitter waits for room in a full queue before the event is rejected.

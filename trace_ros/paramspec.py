@@ -42,7 +42,12 @@ SPECS: dict[str, ParamSpec] = {
     "capture.max_payload_bytes": ParamSpec("Largest payload_json accepted (UTF-8 bytes)",
                                            dynamic=True, min=2, max=INT_MAX),
     "capture.group_commit_ms": ParamSpec("Group commit window: events arriving within it share "
-                                         "one transaction", dynamic=True, min=0.0, max=1000.0),
+                                         "one transaction (the longest a group waits to fill)",
+                                         dynamic=True, min=0.0, max=1000.0),
+    "capture.group_commit_idle_ms": ParamSpec("A group is committed as soon as no event has "
+                                              "arrived for this long (a burst is not held for "
+                                              "the whole window)", dynamic=True, min=0.0,
+                                              max=1000.0),
     "capture.max_batch": ParamSpec("Most events in one group commit", dynamic=True,
                                    min=1, max=100000),
     "capture.enqueue_timeout_s": ParamSpec("A full writer queue makes the subscriber wait at "

@@ -53,6 +53,9 @@ class RunStats:
     statuses: Counter = field(default_factory=Counter)
     latencies_ms: list[float] = field(default_factory=list)
     missing: int = 0
+    # CPU seconds spent in the run by memory_node and by this (publishing) process: the
+    # cost per event, which other work on the same cores leaves nearly unchanged.
+    cpu_s: dict[str, float] = field(default_factory=dict)
 
     @property
     def accepted(self) -> int:
@@ -71,6 +74,8 @@ class RunStats:
             "published": self.published, "accepted": self.accepted,
             "duplicate": self.statuses["duplicate"], "rejected": self.statuses["rejected"],
             "missing": self.missing,
+            "cpu_us_per_event": {k: round(v / self.accepted * 1e6, 1) if self.accepted else 0.0
+                                 for k, v in self.cpu_s.items()},
         }
 
 
@@ -87,7 +92,12 @@ class Streamer:
         self._templates: tuple[Any, Any] | None = None
 
     def on_ack(self, ack: Any) -> None:
+        """``ack``: an Ack, or its bytes (a client with ``raw_acks``)."""
         now = time.perf_counter()
+        if isinstance(ack, bytes):
+            from trace_ros.nodes.client import read_ack
+
+            ack = read_ack(ack)
         with self.cond:
             sent = self.sent.pop(ack.source_id, None)
             if sent is not None and self.stats is not None:
@@ -199,9 +209,22 @@ def node_settings(params: Path, overrides: list[str]) -> dict[str, Any]:
     given = dict(item.split(":=", 1) for item in overrides)
     engine = {k: v for k, v in given.items() if "." in k}
     cfg = load_config(params, "memory_node", engine)
-    return {"group_commit_ms": cfg.capture.group_commit_ms, "max_batch": cfg.capture.max_batch,
+    return {"group_commit_ms": cfg.capture.group_commit_ms,
+            "group_commit_idle_ms": cfg.capture.group_commit_idle_ms,
+            "max_batch": cfg.capture.max_batch,
             "synchronous": cfg.ledger.synchronous,
             "executor": given.get("executor", flat.get("executor", "events"))}
+
+
+def cpu_seconds(node_pid: int) -> dict[str, float]:
+    """User + system CPU seconds so far of memory_node and of this process."""
+    import psutil
+
+    def used(pid: int | None) -> float:
+        times = psutil.Process(pid).cpu_times()
+        return float(times.user + times.system)
+
+    return {"node": used(node_pid), "publisher": used(None)}
 
 
 def _table(results: dict[str, RunStats], caption: str) -> Any:
@@ -225,6 +248,9 @@ def _table(results: dict[str, RunStats], caption: str) -> Any:
         ("ack latency p95 ms", lambda st: f"{st.percentile(95):.1f}"),
         ("ack latency p99 ms", lambda st: f"{st.percentile(99):.1f}"),
         ("ack latency max ms", lambda st: f"{max(st.latencies_ms, default=float('nan')):.1f}"),
+        ("node CPU µs/event", lambda st: st.summary()["cpu_us_per_event"].get("node", "-")),
+        ("publisher CPU µs/event",
+         lambda st: st.summary()["cpu_us_per_event"].get("publisher", "-")),
     ]
     for label, cell in rows:
         table.add_row(label, *(str(cell(st)) for st in results.values()))
@@ -249,10 +275,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     procs = bringup.start(["memory_node"], params,
                           bringup.overrides_for(str(db), args.param), log_level="warn")
     streamer = Streamer(f"{os.getpid()}-{int(time.time())}")
+    load_before = os.getloadavg()  # other work on these cores shapes every figure
     results: dict[str, RunStats] = {}
     warmup = RunStats(0, 0.0)
     try:
-        with MemoryClient("bench_capture", on_ack=streamer.on_ack, keep_acks=False) as client:
+        with MemoryClient("bench_capture", on_ack=streamer.on_ack, keep_acks=False,
+                          raw_acks=True) as client:
             if not client.wait_ready(30.0):
                 progress_console.print("[red]memory_node did not come up within 30 s[/red]")
                 return 1
@@ -269,7 +297,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                         progress.update(task, completed=time.perf_counter() - t0,
                                         description=f"{name}: {st.accepted} acked")
 
+                    cpu = cpu_seconds(procs[0].pid)
                     results[name] = streamer.run(client, args.seconds, args.window, rate, update)
+                    results[name].cpu_s = {k: v - cpu[k] for k, v in
+                                           cpu_seconds(procs[0].pid).items()}
     finally:
         bringup.stop(procs)
     with Ledger(db) as ledger:
@@ -289,7 +320,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     summary = results["full speed"].summary() | {
         "paced": {k: v.summary() for k, v in results.items() if k != "full speed"},
         "stored": stored, "expected": expected, "integrity": integrity,
-        "settings": settings, "ok": ok}
+        "settings": settings, "ok": ok,
+        "load_average": {"before": [round(x, 2) for x in load_before],
+                         "after": [round(x, 2) for x in os.getloadavg()]}}
     if args.json:
         print(json.dumps(summary))
     return 0 if ok else 1

@@ -1,4 +1,5 @@
-"""The raw bytes of every string field of a serialized (CDR) message.
+"""The raw bytes of every string field of a serialized (CDR) message, and a fast reader
+(and writer) of the messages the memory node handles.
 
 rclpy hands strings to Python through C: a NUL byte inside a string silently
 cuts it short (``"alice\\0evil"`` arrives as ``"alice"``, so an event could be
@@ -11,9 +12,12 @@ plain (XCDR1) CDR.
 
 from __future__ import annotations
 
+import functools
 import re
 import struct
 from collections.abc import Iterator
+from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any
 
 _SIZES = {"boolean": 1, "octet": 1, "char": 1, "uint8": 1, "int8": 1, "byte": 1,
@@ -104,3 +108,158 @@ def _repeat(reader: _Reader, kind: str, count: int, path: str) -> Iterator[tuple
         raise Unsupported(f"sequence of {kind}")
     for i in range(count):
         yield f"{path}[{i}]", reader.string()
+
+
+# -- the fast path: a message's fields read (and an Ack written) by a per-type layout ---------
+
+_FORMATS = {"boolean": "?", "int8": "b", "uint8": "B", "int16": "h", "uint16": "H",
+            "int32": "i", "uint32": "I", "float": "f", "int64": "q", "uint64": "Q",
+            "double": "d"}
+_PRIM, _STRING, _NESTED = 0, 1, 2
+Layout = tuple[tuple[str, int, Any], ...]
+_U32 = (struct.Struct("<I"), struct.Struct(">I"))
+
+
+@functools.cache
+def layout(msg_type: type) -> Layout:
+    """(name, kind, detail) of every field of ``msg_type``, computed once per type:
+    primitives (detail: the little- and big-endian ``struct.Struct`` and the size),
+    unbounded strings, and nested messages (detail: their type). Raises ``Unsupported``
+    for anything else (sequences, arrays, bounded or wide strings, char/octet)."""
+    template = msg_type()
+    fields: list[tuple[str, int, Any]] = []
+    for name, kind in msg_type.get_fields_and_field_types().items():
+        if kind in _FORMATS:
+            fmt = _FORMATS[kind]
+            fields.append((name, _PRIM, (struct.Struct("<" + fmt), struct.Struct(">" + fmt),
+                                         _SIZES[kind])))
+        elif kind == "string":
+            fields.append((name, _STRING, None))
+        elif "/" in kind and hasattr(getattr(template, name), "get_fields_and_field_types"):
+            nested = type(getattr(template, name))
+            layout(nested)  # its own fields must be readable too
+            fields.append((name, _NESTED, nested))
+        else:
+            raise Unsupported(f"type {kind}")
+    return tuple(fields)
+
+
+@dataclass
+class Decoded:
+    """A message read from its bytes: ``fields`` has the message's attributes (nested
+    messages as nested namespaces); ``problem`` is (dotted field, reason) of the first
+    string that held a NUL byte or invalid UTF-8, or None. Such a string is kept with
+    the bad bytes replaced (U+FFFD), so the other fields stay usable."""
+
+    fields: SimpleNamespace
+    problem: tuple[str, str] | None
+
+
+@functools.cache
+def _plan(msg_type: type) -> tuple[tuple[Any, ...], ...]:
+    """``layout`` as reading steps: runs of primitives of one size become one
+    ``struct`` read (CDR puts no padding between them)."""
+    steps: list[tuple[Any, ...]] = []
+    run: list[tuple[str, str, int]] = []
+
+    def close_run() -> None:
+        if run:
+            fmt = "".join(_FORMATS[kind] for _, kind, _ in run)
+            steps.append((_PRIM, tuple(name for name, _, _ in run),
+                          (struct.Struct("<" + fmt), struct.Struct(">" + fmt)), run[0][2],
+                          run[0][2] * len(run)))
+            run.clear()
+
+    kinds = msg_type.get_fields_and_field_types()
+    for name, kind, detail in layout(msg_type):
+        if kind == _PRIM:
+            if run and run[0][2] != detail[2]:
+                close_run()
+            run.append((name, kinds[name], detail[2]))
+            continue
+        close_run()
+        steps.append((kind, name, detail))
+    close_run()
+    return tuple(steps)
+
+
+def decode(raw: bytes, msg_type: type) -> Decoded:
+    """Read ``raw``, a serialized ``msg_type``, strings checked as they arrived.
+
+    Raises ``Unsupported`` for a type ``layout`` cannot read, and ``Malformed`` for
+    bytes that are not a whole message of this type (too short, a bad string length).
+    A boolean byte other than 0 reads as True, as rclpy reads it.
+    """
+    reader = _Reader(raw)
+    problems: list[tuple[str, str]] = []
+    fields, _ = _read(raw, reader.pos, 0 if reader.little else 1, _plan(msg_type), "",
+                      problems)
+    return Decoded(fields, problems[0] if problems else None)
+
+
+class Malformed(ValueError):
+    """The bytes are not a whole message of the expected type."""
+
+
+def _read(raw: bytes, pos: int, order: int, steps: tuple[tuple[Any, ...], ...], prefix: str,
+          problems: list[tuple[str, str]]) -> tuple[SimpleNamespace, int]:
+    """The fields of ``steps`` read from ``pos`` (``order``: 0 little-, 1 big-endian),
+    and the position after them."""
+    size_all = len(raw)
+    values: dict[str, Any] = {}
+    for step in steps:
+        kind = step[0]
+        if kind == _PRIM:
+            _, names, structs, size, total = step
+            pos += (HEADER - pos) % size
+            if pos + total > size_all:
+                raise Malformed("message shorter than its fields")
+            values.update(zip(names, structs[order].unpack_from(raw, pos), strict=True))
+            pos += total
+        elif kind == _STRING:
+            pos += (HEADER - pos) % 4
+            if pos + 4 > size_all:
+                raise Malformed("message shorter than its fields")
+            length = _U32[order].unpack_from(raw, pos)[0]
+            start = pos + 4
+            pos = start + length
+            if pos > size_all:
+                raise Malformed(f"{prefix}{step[1]}: string longer than the message")
+            data = raw[start:pos - 1] if length and raw[pos - 1] == 0 else raw[start:pos]
+            if b"\x00" in data:
+                problems.append((prefix + step[1], "contains a NUL byte"))
+            try:
+                values[step[1]] = data.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                problems.append((prefix + step[1],
+                                 f"not valid UTF-8 (byte {exc.start}: {exc.reason})"))
+                values[step[1]] = data.decode("utf-8", "replace")
+        else:
+            values[step[1]], pos = _read(raw, pos, order, _plan(step[2]),
+                                         f"{prefix}{step[1]}.", problems)
+    return SimpleNamespace(**values), pos
+
+
+def encode(msg_type: type, message: Any) -> bytes:
+    """``message`` (anything with ``msg_type``'s attributes) serialized as plain
+    little-endian CDR, as ``rclpy.serialization.serialize_message`` would, for
+    ``Publisher.publish(bytes)``. Strings must not contain NUL. Raises ``Unsupported``."""
+    out = bytearray(b"\x00\x01\x00\x00")
+    _write(out, layout(msg_type), message)
+    return bytes(out)
+
+
+def _write(out: bytearray, fields: Layout, message: Any) -> None:
+    for name, kind, detail in fields:
+        value = getattr(message, name)
+        if kind == _PRIM:
+            out += bytes((-(len(out) - HEADER)) % detail[2])
+            out += detail[0].pack(value)
+        elif kind == _STRING:
+            data = value.encode("utf-8")
+            out += bytes((-(len(out) - HEADER)) % 4)
+            out += _U32[0].pack(len(data) + 1)
+            out += data
+            out += b"\x00"
+        else:
+            _write(out, layout(detail), value)

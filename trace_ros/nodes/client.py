@@ -17,6 +17,7 @@ from diagnostic_msgs.msg import DiagnosticArray
 
 from trace_ros.msg import Ack, DialogueEvent, PerceptionEvent
 from trace_ros.msg import Scope as ScopeMsg
+from trace_ros.nodes import cdr
 from trace_ros.nodes.common import (
     ACK_TOPIC,
     DIAGNOSTICS_TOPIC,
@@ -65,11 +66,22 @@ def make_perception(subject_id: str, label: str, description: str = "", *, actor
     return msg
 
 
+def read_ack(raw: bytes) -> Any:
+    """An Ack's fields (``source_id``, ``status``, ...) from its serialized bytes."""
+    return cdr.decode(raw, Ack).fields
+
+
 class MemoryClient:
     def __init__(self, name: str = "memory_client", *, qos_depth: int = 1000,
-                 ack_depth: int = 10000, on_ack: Callable[[Ack], None] | None = None,
-                 executor: str = "events", keep_acks: bool = True, namespace: str = "") -> None:
-        """``namespace``: the robot's namespace the memory nodes run in (empty: root)."""
+                 ack_depth: int = 10000, on_ack: Callable[[Any], None] | None = None,
+                 executor: str = "events", keep_acks: bool = True, namespace: str = "",
+                 raw_acks: bool = False) -> None:
+        """``namespace``: the robot's namespace the memory nodes run in (empty: root).
+        ``raw_acks``: ``on_ack`` gets each Ack as its serialized bytes (``read_ack`` reads
+        them), which costs a publisher far less than a message object per Ack; nothing
+        is kept then (``keep_acks`` must be False)."""
+        if raw_acks and keep_acks:
+            raise ValueError("raw_acks needs keep_acks=False")
         self.context = rclpy.Context()
         ensure_log_dir()
         rclpy.init(context=self.context)
@@ -89,7 +101,7 @@ class MemoryClient:
         self.perception_pub = node.create_publisher(
             PerceptionEvent, PERCEPTION_TOPIC, reliable(qos_depth))
         self.ack_sub = node.create_subscription(Ack, ACK_TOPIC, self._on_ack,
-                                                reliable(ack_depth))
+                                                reliable(ack_depth), raw=raw_acks)
         node.create_subscription(DiagnosticArray, DIAGNOSTICS_TOPIC, self._on_diagnostics, 50)
         self.query_client = node.create_client(Query, QUERY_SERVICE)
         self.forget_client = node.create_client(Forget, FORGET_SERVICE)
@@ -122,7 +134,7 @@ class MemoryClient:
 
     # -- callbacks -------------------------------------------------------------------
 
-    def _on_ack(self, ack: Ack) -> None:
+    def _on_ack(self, ack: Any) -> None:
         if self.on_ack is not None:
             self.on_ack(ack)
         if self.keep_acks:

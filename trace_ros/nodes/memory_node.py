@@ -16,7 +16,6 @@ from typing import Any
 from rclpy.event_handler import SubscriptionEventCallbacks
 from rclpy.executors import Executor
 from rclpy.qos import HistoryPolicy, QoSProfile, ReliabilityPolicy
-from std_msgs.msg import Header
 
 from trace_ros.capture import Event, GroupCommitWriter
 from trace_ros.config import MemoryConfig
@@ -135,8 +134,9 @@ class MemoryNode(ManagedNode):
     def _on_event(self, msg_type: type, to_event: Callable[[Any], Event], raw: bytes) -> None:
         msg = None
         try:
-            msg = convert.decode(raw, msg_type)
-            convert.check_utf8(msg, raw)
+            msg, problem = convert.read_event(raw, msg_type)
+            if problem is not None:
+                raise problem
             writer = self.writer
             if writer is None:
                 raise ValidationError("node", "memory_node is not active")
@@ -155,13 +155,13 @@ class MemoryNode(ManagedNode):
         except Exception as exc:  # noqa: BLE001 - not even a failed ack may stop the node
             self.get_logger().error(f"could not answer a rejected message: {exc!r}")
 
-    def _ack(self, header: Header | None, result: StoreResult) -> None:
+    def _ack(self, header: Any, result: StoreResult) -> None:
         if result.status == "rejected":
             self.get_logger().warning(
                 f"rejected {result.source_id or '<no id>'}: {result.field}: {result.reason}")
         acks = self.acks
         if acks is not None:
-            acks.publish(convert.result_to_ack(result, header))
+            acks.publish(convert.result_to_ack_bytes(result, header))
 
     def _on_lost(self, info: Any) -> None:
         """Events the middleware reports lost (history overflow, best-effort gaps)."""

@@ -1,0 +1,153 @@
+"""The group commit under bursts: a burst is one commit without waiting out the window,
+every event is answered exactly once and only after its commit, and the sessions'
+spans are summed from the batch (issue 16 point 4)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from trace_ros.capture import Event, GroupCommitWriter, ingest
+from trace_ros.config import CaptureConfig
+from trace_ros.ledger import Ledger, Scope, StoreResult
+
+SC = Scope("alice", "r1", "s1")
+
+
+class Answers:
+    """Callbacks that check durability when called and count every call per ID."""
+
+    def __init__(self, ledger: Ledger, expected: int) -> None:
+        self.other = Ledger(ledger.path)  # another connection: sees committed rows only
+        self.calls: Counter[str] = Counter()
+        self.results: list[StoreResult] = []
+        self.not_durable: list[str] = []
+        self.expected = expected
+        self.done = threading.Event()
+        self.lock = threading.Lock()
+
+    def __call__(self, res: StoreResult) -> None:
+        if res.status == "accepted":
+            with self.lock:
+                if not self.other.get_sources([res.source_id]):
+                    self.not_durable.append(res.source_id)
+        with self.lock:
+            self.calls[res.source_id] += 1
+            self.results.append(res)
+            if len(self.results) == self.expected:
+                self.done.set()
+
+    def close(self) -> None:
+        self.other.close()
+
+
+def test_a_burst_is_one_commit_without_waiting_out_the_window(ledger: Ledger) -> None:
+    # A 5 s window: the old writer held every group for all of it.
+    writer = GroupCommitWriter(ledger, CaptureConfig(group_commit_ms=5000.0,
+                                                     group_commit_idle_ms=50.0))
+    answers = Answers(ledger, 40)
+    started = time.monotonic()
+    for i in range(40):
+        writer.submit(Event("dialogue", SC, f"burst {i}", "Alice", source_id=f"b-{i}",
+                            stamp=float(i + 1)), answers)
+    assert answers.done.wait(4.0), "the burst waited for the whole window"
+    elapsed = time.monotonic() - started
+    writer.close()
+    answers.close()
+    assert elapsed < 4.0
+    assert writer.batches <= 3  # grouped, not one commit per event
+    assert answers.not_durable == []
+    assert ledger.count_sources() == 40
+
+
+def test_idle_equal_to_the_window_keeps_the_fixed_window(ledger: Ledger) -> None:
+    writer = GroupCommitWriter(ledger, CaptureConfig(group_commit_ms=300.0,
+                                                     group_commit_idle_ms=300.0))
+    answers = Answers(ledger, 1)
+    started = time.monotonic()
+    writer.submit(Event("dialogue", SC, "alone", "Alice", stamp=1.0), answers)
+    assert answers.done.wait(10.0)
+    writer.close()
+    answers.close()
+    assert time.monotonic() - started >= 0.25
+
+
+@settings(max_examples=15, deadline=None)
+@given(n_threads=st.integers(1, 4), per_thread=st.integers(1, 60),
+       repeats=st.integers(0, 10), idle_ms=st.sampled_from([0.0, 0.5, 2.0]),
+       max_batch=st.integers(1, 64))
+def test_concurrent_submitters_every_event_answered_once_after_commit(
+        tmp_path_factory: object, n_threads: int, per_thread: int, repeats: int,
+        idle_ms: float, max_batch: int) -> None:
+    path = tmp_path_factory.mktemp("gc") / "memory.db"  # type: ignore[attr-defined]
+    ledger = Ledger(path)
+    config = CaptureConfig(group_commit_ms=4.0, group_commit_idle_ms=idle_ms,
+                           max_batch=max_batch)
+    writer = GroupCommitWriter(ledger, config)
+    ids = [f"t{t}-{i}" for t in range(n_threads) for i in range(per_thread)]
+    # Some IDs are sent twice (same content): stored once, the second answered duplicate.
+    again = ids[:repeats]
+    answers = Answers(ledger, len(ids) + len(again))
+
+    def send(items: list[str]) -> None:
+        for sid in items:
+            writer.submit(Event("dialogue", SC, f"text of {sid}", "Alice", source_id=sid,
+                                stamp=1.0), answers)
+
+    chunks = [ids[t * per_thread:(t + 1) * per_thread] for t in range(n_threads)]
+    chunks[0] = chunks[0] + again
+    threads = [threading.Thread(target=send, args=(chunk,)) for chunk in chunks]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert answers.done.wait(60)
+    writer.close()
+    answers.close()
+    try:
+        assert answers.not_durable == []
+        statuses = Counter(r.status for r in answers.results)
+        assert statuses == Counter({"accepted": len(ids)} | ({"duplicate": len(again)}
+                                                             if again else {}))
+        assert all(answers.calls[sid] == 1 + (sid in again) for sid in ids)
+        assert ledger.count_sources() == len(ids)
+        assert ledger.query("SELECT count(*) FROM jobs")[0][0] == len(ids)
+        assert writer.committed == len(ids)
+    finally:
+        ledger.close()
+
+
+def test_close_commits_what_is_queued_and_refuses_what_comes_after(ledger: Ledger) -> None:
+    writer = GroupCommitWriter(ledger, CaptureConfig(group_commit_ms=1000.0,
+                                                     group_commit_idle_ms=1000.0))
+    answers = Answers(ledger, 31)
+    for i in range(30):
+        writer.submit(Event("dialogue", SC, f"queued {i}", "Alice", stamp=float(i + 1)),
+                      answers)
+    writer.close()
+    writer.submit(Event("dialogue", SC, "too late", "Alice", source_id="late", stamp=99.0),
+                  answers)
+    assert answers.done.wait(10)
+    answers.close()
+    late = [r for r in answers.results if r.source_id == "late"]
+    assert [(r.status, r.field) for r in late] == [("rejected", "queue")]
+    assert sum(r.status == "accepted" for r in answers.results) == 30
+    assert ledger.count_sources() == 30
+
+
+def test_session_spans_are_summed_per_batch(ledger: Ledger) -> None:
+    events = [Event("dialogue", Scope(subject, "r1", session), f"{subject} {session} {i}",
+                    "Alice", stamp=stamp)
+              for i, (subject, session, stamp) in enumerate(
+                  [("alice", "s1", 5.0), ("alice", "s1", 3.0), ("alice", "s2", 9.0),
+                   ("bob", "s1", 4.0), ("alice", "", 1.0), ("alice", "s1", 7.0)])]
+    ingest(ledger, events[:3], CaptureConfig())
+    ingest(ledger, events[3:], CaptureConfig())
+    rows = ledger.query("SELECT subject_id, robot_id, session_id, start_time, end_time, "
+                        "n_sources FROM sessions ORDER BY subject_id, session_id")
+    assert rows == [("alice", "r1", "s1", 3.0, 7.0, 3), ("alice", "r1", "s2", 9.0, 9.0, 1),
+                    ("bob", "r1", "s1", 4.0, 4.0, 1)]

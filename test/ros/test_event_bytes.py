@@ -1,0 +1,161 @@
+"""The memory node reads events from their bytes (cdr.decode) and writes Acks as bytes:
+the same fields as rclpy's deserialisation, the same rejections naming the same field
+as rclpy plus ``check_utf8``, and Acks equal to ``result_to_ack``'s (issue 16 point 4)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytest.importorskip("rclpy", reason="needs the ROS 2 wheels (make setup)")
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from rclpy.serialization import deserialize_message, serialize_message  # noqa: E402
+from trace_ros.msg import Ack, DialogueEvent, PerceptionEvent  # noqa: E402
+
+from trace_ros.errors import ValidationError  # noqa: E402
+from trace_ros.ledger import StoreResult  # noqa: E402
+from trace_ros.nodes import cdr, convert  # noqa: E402
+from trace_ros.nodes.client import make_dialogue, make_perception, read_ack  # noqa: E402
+
+text = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"),
+               max_size=40)
+finite32 = st.floats(width=32, allow_nan=False)
+coord = st.floats(allow_nan=False, allow_infinity=False)
+
+
+@st.composite
+def events(draw: st.DrawFn) -> Any:
+    if draw(st.booleans()):
+        msg: Any = make_dialogue(draw(text), draw(text), speaker=draw(text),
+                                 session_id=draw(text), robot_id=draw(text),
+                                 source_id=draw(text), stamp=draw(st.floats(0, 4e9)),
+                                 payload_json=draw(text))
+    else:
+        msg = make_perception(draw(text), draw(text), draw(text), actor=draw(text),
+                              confidence=draw(finite32), frame_id=draw(text),
+                              xyz=draw(st.one_of(st.none(), st.tuples(coord, coord, coord))),
+                              session_id=draw(text), source_id=draw(text),
+                              payload_json=draw(text))
+    msg.header.frame_id = draw(text)
+    msg.header.stamp.nanosec = draw(st.integers(0, 2**32 - 1))
+    return msg
+
+
+def fields_of(msg: Any) -> Any:
+    """A message (or what cdr.decode gave) as nested dicts, to compare the two."""
+    if hasattr(msg, "get_fields_and_field_types") or hasattr(msg, "__dict__"):
+        names = (msg.get_fields_and_field_types() if hasattr(msg, "get_fields_and_field_types")
+                 else vars(msg))
+        return {name: fields_of(getattr(msg, name)) for name in names}
+    return msg
+
+
+@settings(max_examples=200, deadline=None)
+@given(msg=events())
+def test_fields_read_from_bytes_are_rclpys(msg: Any) -> None:
+    raw = serialize_message(msg)
+    got, problem = convert.read_event(raw, type(msg))
+    assert problem is None
+    assert fields_of(got) == fields_of(deserialize_message(raw, type(msg)))
+    to_event = (convert.dialogue_to_event if isinstance(msg, DialogueEvent)
+                else convert.perception_to_event)
+    try:
+        expected = to_event(deserialize_message(raw, type(msg)))
+    except ValidationError as exc:
+        with pytest.raises(ValidationError) as caught:
+            to_event(got)
+        assert caught.value.field == exc.field
+        return
+    assert to_event(got) == expected
+
+
+WIRE = {DialogueEvent: ("scope.subject_id", "scope.session_id", "source_id", "speaker", "text",
+                        "payload_json", "header.frame_id"),
+        PerceptionEvent: ("scope.robot_id", "source_id", "actor", "label", "description",
+                          "pose.header.frame_id", "payload_json")}
+
+
+@settings(max_examples=120, deadline=None)
+@given(msg=events(), data=st.data(), bad=st.sampled_from([b"\x00", b"\xff", b"\xc3(", b"\xed\xa0\x80"]))
+def test_a_bad_string_is_named_as_rclpy_and_check_utf8_name_it(msg: Any, data: Any,
+                                                                bad: bytes) -> None:
+    field = data.draw(st.sampled_from(WIRE[type(msg)]))
+    *path, name = field.split(".")
+    target = msg
+    for part in path:
+        target = getattr(target, part)
+    setattr(target, name, getattr(target, name) + "QQMARKQQ")
+    # Same length, so the string's length prefix still holds.
+    raw = serialize_message(msg).replace(b"QQMARKQQ", b"QQ" + bad.ljust(4, b"K") + b"QQ")
+    old = deserialize_message(raw, type(msg))
+    with pytest.raises(ValidationError) as before:
+        convert.check_utf8(old, raw)
+    got, problem = convert.read_event(raw, type(msg))
+    assert problem is not None
+    assert (problem.field, problem.reason) == (before.value.field, before.value.reason)
+    assert problem.field.startswith(field)
+    # The other fields stay readable (the rejection echoes the event's ID and header).
+    assert got.source_id == old.source_id or field == "source_id"
+
+
+@settings(max_examples=60, deadline=None)
+@given(msg=events(), data=st.data())
+def test_truncated_bytes_are_rejected_as_the_message(msg: Any, data: Any) -> None:
+    raw = serialize_message(msg)
+    cut = raw[:data.draw(st.integers(4, len(raw) - 1))]
+    try:
+        convert.decode(cut, type(msg))
+    except ValidationError:
+        pass
+    else:  # rclpy read it (only padding after the last field was cut): so do we
+        got, _ = convert.read_event(cut, type(msg))
+        assert fields_of(got) == fields_of(convert.decode(cut, type(msg)))
+        return
+    with pytest.raises(ValidationError) as caught:
+        convert.read_event(cut, type(msg))
+    assert caught.value.field == "message"
+
+
+def test_a_boolean_byte_reads_as_rclpy_reads_it() -> None:
+    msg = make_perception("alice", "mug", confidence=0.5, frame_id="map", xyz=(1.0, 2.0, 3.0))
+    raw = serialize_message(msg)
+    pos = raw.index(b"\x00\x00\x00\x3f") + 4  # has_pose follows confidence (0.5)
+    assert raw[pos] == 1
+    for value in (0, 1, 2, 255):
+        changed = raw[:pos] + bytes([value]) + raw[pos + 1:]
+        got, problem = convert.read_event(changed, PerceptionEvent)
+        assert problem is None
+        assert got.has_pose == deserialize_message(changed, PerceptionEvent).has_pose
+
+
+def test_other_representations_fall_back_to_rclpy() -> None:
+    raw = serialize_message(make_dialogue("alice", "hello", source_id="x"))
+    with pytest.raises(cdr.Unsupported):
+        cdr.decode(b"\x00\x02" + raw[2:], DialogueEvent)  # not plain CDR
+    with pytest.raises(ValidationError) as caught:
+        convert.read_event(b"\x00\x02" + raw[2:], DialogueEvent)
+    assert caught.value.field == "message"
+
+
+@settings(max_examples=200, deadline=None)
+@given(msg=events(), sid=st.text(max_size=30), status=st.sampled_from(
+    ["accepted", "duplicate", "rejected"]), field=st.text(max_size=20),
+    reason=st.text(max_size=60), sequence=st.integers(-5, 2**63))
+def test_ack_bytes_are_the_ack_message(msg: Any, sid: str, status: str, field: str,
+                                       reason: str, sequence: int) -> None:
+    result = StoreResult(sid, status, field, reason, sequence=sequence)
+    raw = serialize_message(msg)
+    header, _ = convert.read_event(raw, type(msg))
+    expected = convert.result_to_ack(result, deserialize_message(raw, type(msg)).header)
+    assert deserialize_message(convert.result_to_ack_bytes(result, header.header),
+                               Ack) == expected
+    assert deserialize_message(convert.result_to_ack_bytes(result, expected.header),
+                               Ack) == expected
+    assert deserialize_message(convert.result_to_ack_bytes(result), Ack) == \
+        convert.result_to_ack(result)
+    ack = read_ack(convert.result_to_ack_bytes(result, header.header))
+    assert (ack.source_id, ack.status, ack.sequence) == (expected.source_id, expected.status,
+                                                         expected.sequence)
