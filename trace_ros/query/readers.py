@@ -343,10 +343,11 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
 # Words right before a name that give it to someone or something ("with Jas", "called Ollie").
 _NAME_GIVEN = re.compile(r"\b(?:with|called|named|by|to|as|is|it's|now)\s+$", re.I)
 
-# The speaker names themself as the person a "who" question asks for.
 # A capitalised word opening a sentence as the subject of a progressive ("Connor's
 # covering", "Priya is taking"): someone doing something.
 _DOER = re.compile(r"\s*([A-Z][a-z]+)(?:['’]s| is| will be)\s+[a-z]+ing\b")
+
+# The speaker names themself as the person a "who" question asks for.
 _SELF_NAMED = re.compile(r"\b(?:is|it's|that's)\s+me\b|\bI(?:'m| am)\s+(?:the|your|on)\b", re.I)
 
 # "How long is/will/does …?": the length of a state or a plan, which only a record that
