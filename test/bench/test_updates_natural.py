@@ -54,7 +54,8 @@ def test_a_reference_to_no_turn_is_refused(tmp_path: Path) -> None:
 
 def test_answer_holds_whole_words_only() -> None:
     assert answer_holds("Thursday 9 October 2025", ["thursday"])
-    assert not answer_holds("Thursdays", ["thursday"])
+    assert answer_holds("Thursdays at half nine", ["thursday"])  # a weekly slot holds its day
+    assert not answer_holds("Thursdays", ["thurs"])
     assert not answer_holds("", ["thursday"])
 
 

@@ -210,13 +210,17 @@ def answer_holds(answer: str, aliases: Iterable[str]) -> bool:
 _MONTHS = frozenset("""january february march april may june july august september october
 november december""".split())
 _SHORT = {m[:3]: m for m in _MONTHS} | {"sept": "september"}
+# A weekly slot names its day in the plural: "Tuesdays at half nine" holds "tuesday".
+_DAYS = {f"{d}days": f"{d}day" for d in ("mon", "tues", "wednes", "thurs", "fri", "satur",
+                                         "sun")}
 
 
 def _plain(text: str) -> str:
-    """Lower-case words and numbers, ordinal endings dropped ("12th" -> "12")."""
+    """Lower-case words and numbers, ordinal endings dropped ("12th" -> "12"), a month's
+    short form and a weekday's plural read as the word ("Sept", "Tuesdays")."""
     t = re.sub(r"[^a-z0-9:]+", " ", norm(text))
     t = re.sub(r"\b(\d+)(?:st|nd|rd|th)\b", r"\1", t)
-    return " ".join(_SHORT.get(w, w) for w in t.split())
+    return " ".join(_SHORT.get(w, _DAYS.get(w, w)) for w in t.split())
 
 
 # (subject_id, question, ask_time) -> an object with status, answer, source_ids
