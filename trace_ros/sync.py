@@ -10,6 +10,9 @@ contract (``store_sources``, ``forget``, ``add_tombstones``), so:
 - it is resumable: after each batch the target's ``meta`` records a watermark per source
   ledger (the last source sequence number and the number of the last tombstone sent,
   both in the order the source ledger recorded them), and the next run starts after it.
+  The source ledger returns sources only up to a number below which none is still to
+  commit (``sources_after``: with many writers one may commit after a later number), so
+  a run never passes one over.
   A tombstone recorded after a run but removed earlier (a forget synced in from a third
   ledger, a clock behind) comes after the mark too. A mark written before tombstones
   were numbered (removal time, ID, subject) cannot say which were sent: the next run

@@ -79,6 +79,9 @@ STATEMENT_GAPS = {
     "jobs.job_counts": 1,
     "vectors.vector_models": 1,
     "vectors.drop_other_vectors": 1,
+    # The largest settled source number of the whole ledger (storage/postgresql/settled):
+    # the contract's marks() names no subject.
+    "base.marks": 1,
     # The graph, search and maintenance port: fleet-wide reads and sweeps (all subjects
     # when none is given), statements by fact/edge/source ID that the contract gives no
     # subject (BM25's statistics are each subject's own since issue 15).

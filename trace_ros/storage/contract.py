@@ -262,8 +262,8 @@ class LedgerContract(Protocol):
         """Inside a write transaction: advance the generation readers reload on."""
 
     def marks(self) -> tuple[int, int]:
-        """(generation, highest source sequence number ever stored), in one read: what a query's
-        caches check to know whether they are still current."""
+        """(generation, ``last_seq()``), in one read: what a query's caches check to know
+        whether they are still current."""
 
     def meta_value(self, key: str) -> str | None:
         """A value of the ledger's key-value ``meta`` table, or None."""
@@ -272,7 +272,10 @@ class LedgerContract(Protocol):
         """Set ``meta[key]`` in a transaction of its own (e.g. a sync watermark)."""
 
     def last_seq(self) -> int:
-        """The highest sequence number ever stored (0 for an empty ledger)."""
+        """The highest sequence number up to which every source is stored (0 for an empty
+        ledger): each source numbered at or below it is visible or never will be. With
+        one writer, the highest ever stored; with many, a number another writer holds
+        uncommitted stays above it until that writer ends."""
 
     def checkpoint(self) -> bool:
         """Copy the WAL into the main file and truncate it, so the -wal file keeps no copy of
@@ -330,7 +333,9 @@ class LedgerContract(Protocol):
     def sources_after(self, after_seq: int, limit: int,
                       subject_id: str | None = None) -> list[SourceRecord]:
         """Up to ``limit`` sources stored after ``after_seq`` (of one subject, or all), in
-        sequence order (what ``sync`` pushes)."""
+        sequence order (what ``sync`` pushes and resumes after): only up to ``last_seq()``,
+        so a source numbered before the last one returned never becomes visible later —
+        with many writers one may commit after another that drew a larger number."""
 
     # -- forget and tombstones ---------------------------------------------------------------
 
@@ -456,7 +461,9 @@ class LedgerContract(Protocol):
                              owner_kind: str = "source") -> list[tuple[Any, ...]]:
         """Vectors of ``model`` owned by a source (``owner_kind``: 'source', or another kind
         keyed by source ID) stored after ``after_rowid``, in rowid order: (rowid, seq,
-        source_id, robot_id, session_id, source_time, known_time, vec, speaker)."""
+        source_id, robot_id, session_id, source_time, known_time, vec, speaker). A vector
+        with a rowid below the last one returned never becomes visible later (with many
+        writers, rows another writer holds uncommitted wait until it ends)."""
 
     def load_vector_pack(self, subject_id: str, model: str, owner_kind: str,
                          epoch: str) -> VectorPack | None:

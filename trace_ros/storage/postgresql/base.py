@@ -19,6 +19,7 @@ from ...errors import LedgerError
 from ..settings import LedgerConfig
 from ..url import LedgerURL
 from .migrations import MIGRATIONS, applied, migrate
+from .settled import SETTLED
 
 INSTALL_HINT = "pip install 'psycopg[binary]' psycopg-pool pgvector (see requirements.txt)"
 
@@ -146,10 +147,12 @@ class PgBase:
             "RETURNING value").fetchone()[0])
 
     def marks(self) -> tuple[int, int]:
-        """(generation, highest source sequence number ever handed out), in one read."""
+        """(generation, the largest settled source sequence number), in one read: every
+        source numbered up to it is visible (or never will be), where the last number
+        handed out may still be another writer's uncommitted source (``settled``)."""
         row = self.query("SELECT (SELECT value FROM meta WHERE key = 'generation'), "
-                         "coalesce(pg_sequence_last_value("
-                         "pg_get_serial_sequence('sources', 'seq')), 0)")[0]
+                         f"coalesce((SELECT seq FROM sources WHERE {SETTLED} "
+                         "ORDER BY seq DESC LIMIT 1), 0)")[0]
         return int(row[0]), int(row[1])
 
     def last_seq(self) -> int:

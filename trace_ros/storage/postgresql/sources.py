@@ -6,7 +6,9 @@ with its job in one transaction. What many concurrent writers add: the batch fir
 its subjects' ``subject_queues`` rows (in subject order, so two writers never deadlock),
 so within a subject sequence numbers are assigned and committed in the same order and a
 worker never sees a later source of a subject before an earlier one; ``ON CONFLICT DO
-NOTHING`` settles two writers storing the same ID at once.
+NOTHING`` settles two writers storing the same ID at once. Across subjects nothing orders
+the writers: the reads that resume after a number (``sources_after``, ``marks``) stop at
+a settled one (``settled``).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 from ..records import FORGOTTEN, OTHER_SUBJECT, NewSource, Scope, SourceRecord, StoreResult, seen_before
 from .base import PgBase
 from .lexindex import index_sources
+from .settled import SETTLED, draw
 
 SOURCE_COLUMNS = (
     "seq, source_id, subject_id, robot_id, session_id, modality, speaker, text, label, "
@@ -133,18 +136,21 @@ class PgSourceStore(PgBase):
 
     @staticmethod
     def _insert_sources(conn: Any, rows: list[tuple[Any, ...]], now: float) -> dict[str, int]:
-        """Inside the capture transaction: insert rows (in order), their jobs and session
-        spans; returns the new sequence number of each source ID."""
-        columns = list(zip(*rows, strict=True))
-        types = ("text", "text", "text", "text", "text", "text", "text", "text",
+        """Inside the capture transaction: insert rows (numbered in order, drawn first and
+        inserted in a subtransaction: ``settled``), their jobs and session spans; returns
+        the new sequence number of each source ID."""
+        columns = [draw(conn, "sources", "seq", len(rows)), *zip(*rows, strict=True)]
+        types = ("bigint", "text", "text", "text", "text", "text", "text", "text", "text",
                  "double precision", "text", "text", "double precision", "integer",
                  "double precision", "text")
         unnest = ", ".join(f"%s::{t}[]" for t in types)
-        new = conn.execute(
-            f"INSERT INTO sources ({INSERT_COLUMNS}) SELECT {INSERT_COLUMNS} FROM "
-            f"unnest({unnest}) WITH ORDINALITY AS u({INSERT_COLUMNS}, ord) ORDER BY ord "
-            "ON CONFLICT (subject_id, source_id) DO NOTHING RETURNING source_id, seq, subject_id",
-            [list(c) for c in columns]).fetchall()
+        with conn.pipeline(), conn.transaction():  # one round trip with its savepoint
+            cur = conn.execute(
+                f"INSERT INTO sources (seq, {INSERT_COLUMNS}) OVERRIDING SYSTEM VALUE "
+                f"SELECT * FROM unnest({unnest}) ON CONFLICT (subject_id, source_id) "
+                "DO NOTHING RETURNING source_id, seq, subject_id",
+                [list(c) for c in columns])
+        new = cur.fetchall()
         seq_of = {r[0]: int(r[1]) for r in new}
         added = sorted((int(r[1]), r[2]) for r in new)
         subjects = sorted({r[2] for r in new})
@@ -186,11 +192,15 @@ class PgSourceStore(PgBase):
 
     def sources_after(self, after_seq: int, limit: int,
                       subject_id: str | None = None) -> list[SourceRecord]:
-        """Up to ``limit`` sources stored after ``after_seq``, in sequence order."""
-        cond, args = ("AND subject_id = %s ", [subject_id]) if subject_id else ("", [])
+        """Up to ``limit`` sources stored after ``after_seq``, in sequence order, up to
+        the largest settled number (``settled``): a source another writer numbered
+        earlier but has not committed yet is never passed over."""
+        cond, args = ("subject_id = %s AND ", [subject_id]) if subject_id else ("", [])
         return [SourceRecord.from_row(r) for r in self.query(
-            f"SELECT {SOURCE_COLUMNS} FROM sources WHERE seq > %s {cond}ORDER BY seq LIMIT %s",
-            [int(after_seq), *args, int(limit)])]
+            f"SELECT {SOURCE_COLUMNS} FROM sources WHERE {cond}seq > %s AND seq <= ("
+            f"SELECT seq FROM sources WHERE {cond}seq > %s AND {SETTLED} "
+            "ORDER BY seq DESC LIMIT 1) ORDER BY seq LIMIT %s",
+            [*args, int(after_seq), *args, int(after_seq), int(limit)])]
 
     def get_sources_by_seq(self, seqs: Sequence[int]) -> dict[int, SourceRecord]:
         if not seqs:

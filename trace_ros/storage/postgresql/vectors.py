@@ -3,8 +3,10 @@
 The meaning is the SQLite engine's (``storage/sqlite/vectors``): a stored vector is
 derived, keyed by (owner kind, owner ID, model); replacing one gives it a new ``vid``
 (SQLite's rowid), so an in-memory index that loads ``source_vectors_after`` a watermark
-picks the replacement up. Vectors travel as pgvector ``vector`` values (numpy arrays
-through ``pgvector.psycopg``) and come back as float32 bytes, as SQLite's BLOBs do.
+picks the replacement up; it reads up to a settled ``vid`` (``settled``), so a vector
+another worker committed after a larger ``vid`` is not passed over. Vectors travel as
+pgvector ``vector`` values (numpy arrays through ``pgvector.psycopg``) and come back as
+float32 bytes, as SQLite's BLOBs do.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import numpy as np
 from ..records import SourceRecord
 from ..vectorpack import VectorPack
 from .base import PgBase
+from .settled import SETTLED, draw
 from .sources import SOURCE_COLUMNS
 
 
@@ -27,18 +30,22 @@ class PgVectorStore(PgBase):
     @staticmethod
     def put_vectors(conn: Any, owner_kind: str, model: str,
                     rows: Iterable[tuple[str, str, np.ndarray]]) -> None:
-        """Inside a write transaction: store (owner_id, subject_id, vector) rows."""
+        """Inside a write transaction: store (owner_id, subject_id, vector) rows, each
+        with a new ``vid`` (drawn first, the rows written in a subtransaction:
+        ``settled``)."""
         rows = list(rows)
         if not rows:
             return
-        with conn.cursor() as cur:
+        vids = draw(conn, "vectors", "vid", len(rows))
+        with conn.pipeline(), conn.transaction(), conn.cursor() as cur:  # one round trip
             cur.executemany(
-                "INSERT INTO vectors (owner_kind, owner_id, subject_id, model, dim, vec) "
-                "VALUES (%s, %s, %s, %s, %s, %s) "
+                "INSERT INTO vectors (vid, owner_kind, owner_id, subject_id, model, dim, vec) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s) "
                 "ON CONFLICT (subject_id, owner_kind, owner_id, model) "
-                "DO UPDATE SET dim = excluded.dim, vec = excluded.vec, vid = DEFAULT",
-                [(owner_kind, oid, subj, model, int(v.shape[0]),
-                  np.asarray(v, dtype=np.float32)) for oid, subj, v in rows])
+                "DO UPDATE SET dim = excluded.dim, vec = excluded.vec, vid = excluded.vid",
+                [(vid, owner_kind, oid, subj, model, int(v.shape[0]),
+                  np.asarray(v, dtype=np.float32))
+                 for vid, (oid, subj, v) in zip(vids, rows, strict=True)])
 
     @staticmethod
     def _bump_vectors_epoch(conn: Any) -> None:
@@ -116,7 +123,10 @@ class PgVectorStore(PgBase):
     def source_vectors_after(self, subject_id: str, model: str, after_rowid: int,
                              owner_kind: str = "source") -> list[tuple[Any, ...]]:
         """Vectors of ``model`` owned by a source stored after ``after_rowid`` (here the
-        ``vid``), in that order: (vid, seq, source_id, robot_id, session_id, source_time,
+        ``vid``), in that order, up to the largest settled ``vid`` of the subject's vectors
+        of that kind (``settled``; only ``put_vectors`` writes those, session vectors draw
+        in their INSERT), so one another writer drew earlier but has not committed yet is
+        never passed over. Rows: (vid, seq, source_id, robot_id, session_id, source_time,
         known_time, vec as float32 bytes, speaker).
 
         The vectors come in pgvector's binary form (``vector_send``), not as text: parsing
@@ -127,8 +137,11 @@ class PgVectorStore(PgBase):
             "s.known_time, vector_send(v.vec), s.speaker FROM vectors v JOIN sources s "
             "ON s.subject_id = v.subject_id AND s.source_id = v.owner_id "
             "WHERE v.owner_kind = %s AND v.subject_id = %s "
-            "AND v.model = %s AND v.vid > %s ORDER BY v.vid",
-            (owner_kind, subject_id, model, int(after_rowid)))
+            "AND v.model = %s AND v.vid > %s AND v.vid <= (SELECT vid FROM vectors WHERE "
+            f"subject_id = %s AND vid > %s AND owner_kind = %s AND {SETTLED} "
+            "ORDER BY vid DESC LIMIT 1) ORDER BY v.vid",
+            (owner_kind, subject_id, model, int(after_rowid), subject_id, int(after_rowid),
+             owner_kind))
         return [(*r[:7], _sent_float32_bytes(r[7]), r[8]) for r in rows]
 
     def load_vector_pack(self, subject_id: str, model: str, owner_kind: str,
