@@ -67,9 +67,12 @@ _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]{2,})\b|^([A-Z][a-z]{2,})(?=
 _NOT_NAMES = frozenset({w.capitalize() for w in _TIME_WORDS | STOPWORDS | KIN}) | {"I"}
 
 
-def _words(text: str) -> list[str]:
-    return [w.lower().replace("'", "") if not w.lower().endswith("'s") else w.lower()[:-2]
-            for w in _WORD.findall(text)]
+@lru_cache(maxsize=65536)
+def _words(text: str) -> tuple[str, ...]:
+    """The words of ``text``, lower-cased, without apostrophes or a possessive "'s"
+    (cached: each judgement below reads the same sentences again)."""
+    return tuple(w.lower().replace("'", "") if not w.lower().endswith("'s") else w.lower()[:-2]
+                 for w in _WORD.findall(text))
 
 
 def is_value_word(w: str) -> bool:
@@ -256,6 +259,7 @@ _CHANGED = re.compile(r"\b(?:now|instead|anymore|any more|no longer|from now on|
                       r"nowadays|switched|switching|moved|moving|changed|changing)\b", re.I)
 
 
+@lru_cache(maxsize=65536)
 def marks_change(text: str) -> bool:
     """Whether the text marks its state as new ("he's Nacho now", "we're in Kilimanjaro
     instead"), not only as the same kind of thing said again."""
