@@ -79,6 +79,13 @@ _ABBREVIATION = re.compile(r"\b(?:st|dr|mr|mrs|ms|mt|rd|ave|no|jr|sr|prof|vs|app
 def sentences(text: str) -> list[str]:
     """The sentences of ``text`` (split as ``SENTENCE`` splits, but not after an
     abbreviation: "I work at St. Mary's." is one sentence)."""
+    return list(_sentences(text))
+
+
+@lru_cache(maxsize=65536)
+def _sentences(text: str) -> tuple[str, ...]:
+    """``sentences``, kept per text: the revision judgements split the same records for
+    every question that recalls them."""
     out: list[str] = []
     for piece in SENTENCE.split(text):
         if not piece.strip():
@@ -87,4 +94,4 @@ def sentences(text: str) -> list[str]:
             out[-1] = f"{out[-1]} {piece}"
         else:
             out.append(piece)
-    return out
+    return tuple(out)

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from itertools import takewhile
 
 from ..language.revision import state_values
@@ -85,17 +86,24 @@ class Tok:
     start: int
     end: int
 
-    @property
+    @cached_property
     def low(self) -> str:
         return self.text.lower()
 
-    @property
+    @cached_property
     def word(self) -> bool:
         return self.text[0].isalnum()
 
 
 def tokens(text: str) -> list[Tok]:
-    return [Tok(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+    return list(_tokens(text))
+
+
+@lru_cache(maxsize=65536)
+def _tokens(text: str) -> tuple[Tok, ...]:
+    """``tokens``, kept per text (a ``Tok`` is immutable): the same records are read for
+    every question that shows them."""
+    return tuple(Tok(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(text))
 
 
 _DAYS = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
@@ -955,12 +963,17 @@ def capitalised_mid_sentence(texts: list[str]) -> set[str]:
     conversation uses ("Nacho" in "… he's Nacho now")."""
     out: set[str] = set()
     for text in texts:
-        toks = tokens(text)
-        for i, t in enumerate(toks):
-            if i and t.word and t.text[:1].isupper() and toks[i - 1].text not in ".!?:;\"“" \
-                    and t.low not in _NOT_NAMES and t.low not in _PRONOUNS:
-                out.add(t.low.removesuffix("'s").removesuffix("’s"))
+        out.update(_capitalised(text))
     return out
+
+
+@lru_cache(maxsize=65536)
+def _capitalised(text: str) -> tuple[str, ...]:
+    """``capitalised_mid_sentence`` of one text, in the order written."""
+    toks = _tokens(text)
+    return tuple(t.low.removesuffix("'s").removesuffix("’s") for i, t in enumerate(toks)
+                 if i and t.word and t.text[:1].isupper() and toks[i - 1].text not in ".!?:;\"“"
+                 and t.low not in _NOT_NAMES and t.low not in _PRONOUNS)
 
 
 def states_asked(kind: str, text: str, before: str = "") -> bool | None:
