@@ -317,14 +317,16 @@ _QUICK = re.compile(
 
 def find_candidates(text: str) -> list[re.Match[str]]:
     """Candidate time expressions in ``text`` (cheap regex, no dateparser)."""
+    return list(_candidates(text))
+
+
+@lru_cache(maxsize=32768)
+def _candidates(text: str) -> tuple[re.Match[str], ...]:
+    """``find_candidates``, kept per text: the readers, the chain and the revision
+    judgements look for the times of the same records again and again."""
     if not _QUICK.search(text):
-        return []
-    out = []
-    for m in _CANDIDATE.finditer(text):
-        if _is_false_month(m.group(0)):
-            continue
-        out.append(m)
-    return out
+        return ()
+    return tuple(m for m in _CANDIDATE.finditer(text) if not _is_false_month(m.group(0)))
 
 
 def _is_false_month(expr: str) -> bool:

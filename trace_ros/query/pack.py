@@ -24,6 +24,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..language.text import estimate_tokens
@@ -45,9 +46,16 @@ class EvidenceItem:
 
     def render(self) -> str:
         r = self.record
-        when = time.strftime("%Y-%m-%d %H:%M", time.gmtime(r.source_time))
-        who = r.speaker or ("perception" if r.modality == "perception" else "unknown")
-        return f"[{r.source_id}] ({when}, {who}) {r.text}"
+        return _render(r.source_id, r.source_time, r.speaker, r.modality, r.text)
+
+
+@lru_cache(maxsize=32768)
+def _render(source_id: str, source_time: float, speaker: str, modality: str, text: str) -> str:
+    """``EvidenceItem.render``, kept per record: every question packs (and prices) the
+    records it recalls again."""
+    when = time.strftime("%Y-%m-%d %H:%M", time.gmtime(source_time))
+    who = speaker or ("perception" if modality == "perception" else "unknown")
+    return f"[{source_id}] ({when}, {who}) {text}"
 
 
 @dataclass(frozen=True)

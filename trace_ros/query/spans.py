@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import takewhile
 
 from ..language.revision import state_values
@@ -86,13 +86,13 @@ class Tok:
     start: int
     end: int
 
-    @cached_property
-    def low(self) -> str:
-        return self.text.lower()
+    # Read many times per token: set once (``tokens`` keeps a text's tokens).
+    low: str = field(init=False, repr=False, compare=False)
+    word: bool = field(init=False, repr=False, compare=False)
 
-    @cached_property
-    def word(self) -> bool:
-        return self.text[0].isalnum()
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "low", self.text.lower())
+        object.__setattr__(self, "word", self.text[0].isalnum())
 
 
 def tokens(text: str) -> list[Tok]:
