@@ -17,6 +17,7 @@ import dataclasses
 import math
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Collection
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -51,6 +52,9 @@ GRAPH_STAGES = ("graph", "update_seeds", "currentness")
 PACKING = ("attachments",)
 MAX_QUESTION_BYTES = 4096
 AUDIT_ROUTE_IDS = 20  # per route, in the audit row
+# The vectors of the last questions asked (by the exact text embedded): a question asked
+# again (a robot repeating a check, a script) skips the encoder; its vector is the same.
+QUESTION_VECTORS = 256
 
 
 @dataclass(frozen=True)
@@ -102,6 +106,8 @@ class QueryEngine:
         self.records = Records(ledger)
         self._pool: ThreadPoolExecutor | None = None
         self._pool_lock = threading.Lock()
+        self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._vectors_lock = threading.Lock()
         self.graph_stage = GraphStage(ledger, self.config, self.participants, encoder)
         self.auditor = (AuditWriter(ledger.path, ledger.config, self.config.audit_batch)
                         if audit else None)
@@ -253,9 +259,8 @@ class QueryEngine:
         """The question's vector, then the cosine top-k of each index (refreshed to
         ``generation`` already: nothing here reads the ledger); route -> hits, and
         the milliseconds of each step (``embed``, ``recall_<route>``)."""
-        assert self.encoder is not None
         t = time.perf_counter()
-        qvec = self.encoder.encode([text])[0]
+        qvec = self._question_vector(text)
         ms = {"embed": _ms(t)}
         found = {}
         for route, index in indexes:
@@ -264,6 +269,23 @@ class QueryEngine:
                                         generation=generation)
             ms[f"recall_{route}"] = _ms(t)
         return found, ms
+
+    def _question_vector(self, text: str) -> np.ndarray:
+        """The encoder's vector of ``text``, kept for the last ``QUESTION_VECTORS`` texts
+        (read-only: every caller shares it)."""
+        assert self.encoder is not None
+        with self._vectors_lock:
+            kept = self._vectors.get(text)
+            if kept is not None:
+                self._vectors.move_to_end(text)
+                return kept
+        vec = np.array(self.encoder.encode([text])[0])
+        vec.setflags(write=False)
+        with self._vectors_lock:
+            self._vectors[text] = vec
+            while len(self._vectors) > QUESTION_VECTORS:
+                self._vectors.popitem(last=False)
+        return vec
 
     def rank(self, req: QueryRequest, plan: Plan, recalled: Recalled,
              timings: dict[str, float]) -> list[Fused]:
