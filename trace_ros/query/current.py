@@ -63,6 +63,7 @@ from ..language.revision import (
     renames,
     replaces,
     same_holder,
+    state_values,
     states_value,
     values,
     values_named,
@@ -126,9 +127,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     for f in pool:
         if len(looked) >= (ANCHORS if at is None else ANCHORS_AT):
             break
-        rec: SourceRecord | None = records[f.seq]
-        if rec is not None and not _statement(rec, robot_id):
-            rec = prior(f.seq)  # the robot's echo: the turn it answers
+        rec = _spoken(f.seq, records, prior, robot_id)
         if rec is None or rec.seq in looked:
             continue
         looked.add(rec.seq)
@@ -286,6 +285,13 @@ def _revised_by(old: SourceRecord | None, new: SourceRecord, thing: frozenset[st
         and not other_kind(old.text, question)
 
 
+def _spoken(seq: int, records: dict[int, SourceRecord],
+            prior: Callable[[int], SourceRecord | None], robot_id: str) -> SourceRecord | None:
+    """The record at ``seq``, or, for the robot's echo, the turn it answers."""
+    rec = records[seq]
+    return prior(seq) if rec is not None and not _statement(rec, robot_id) else rec
+
+
 def _before_left(anchor: SourceRecord, pool: Sequence[Fused],
                  records: dict[int, SourceRecord], prior: Callable[[int], SourceRecord | None],
                  q_terms: frozenset[str], robot_id: str) -> SourceRecord:
@@ -294,11 +300,11 @@ def _before_left(anchor: SourceRecord, pool: Sequence[Fused],
     instead" after "the helpdesk is 4400" … "the helpdesk becomes 4410"). Then it tells
     what became of the old value, and the chain starts at the earliest statement of that
     value, so it walks through the revision."""
+    if not state_values(anchor.text):
+        return anchor  # it states no value, so none it could have moved away from
     said: dict[int, SourceRecord] = {}
     for f in pool:
-        rec: SourceRecord | None = records[f.seq]
-        if rec is not None and not _statement(rec, robot_id):
-            rec = prior(f.seq)
+        rec = _spoken(f.seq, records, prior, robot_id)
         if rec is not None and rec.seq < anchor.seq and rec.speaker == anchor.speaker \
                 and _statement(rec, robot_id) and keys(rec.text) & q_terms:
             said[rec.seq] = rec
