@@ -483,6 +483,9 @@ def test_revision_judgements_of_relays_and_instances() -> None:
     assert not revision.other_instance("Dr Osei covers Ward 3 this week.", asked)
     assert not revision.other_instance("Dr Osei is covering instead.", asked)
     assert revision.named("Thanks, Priya! I love it.") == frozenset()
+    # A title between the greeting and the name: still spoken to, not spoken of.
+    assert "lowe" not in revision.named("Thanks, Mrs Lowe. Her friend has drops in both eyes.")
+    assert "lowe" in revision.named("Mrs Lowe has drops in her left eye.")
     assert "mensah" in revision.named("Dr Mensah's been shifted to Room 7.")
 
 

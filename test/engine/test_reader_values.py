@@ -382,7 +382,7 @@ def test_measures_are_amounts_by_unit() -> None:
     from trace_ros.query.spans import measures
 
     assert measures("I drink about two litres of water a day.") == {"litr": "two litres"}
-    assert measures("Bella's on three quarters of a cup now.") == {"cup": "three quarters"}
+    assert measures("Bella's on three quarters of a cup now.") == {"cup": "three quarters of a cup"}
     assert measures("I have two kids and 3 cats.") == {"kid": "two kids", "cat": "3 cats"}
     assert measures("We meet at 7.") == {}
     assert measures("The GP put me up to 10mg of amlodipine.") == {"mg": "10mg"}
@@ -392,3 +392,23 @@ def test_a_label_the_text_changes_from_is_not_the_answer() -> None:
     painted = "They're painting Room 3 all week, so Dr Mensah's been shifted to Room 7."
     assert labelled("room", painted) == "Room 3"
     assert labelled("room", painted, "", "Dr Mensah is seeing patients in Room 3.") == "Room 7"
+
+
+def test_a_part_of_a_unit_is_one_amount() -> None:
+    """"a third of a scoop", "two and a half" are amounts whole; "the cholesterol one"
+    is which thing, not how many."""
+    assert [p for _, p in quantities("It's a third of a scoop now.")] == ["a third of a scoop"]
+    assert [p for _, p in quantities("Pip has half a scoop at night.")] == ["half a scoop"]
+    assert [p for _, p in quantities("The GP's taken him down to two and a half.")] \
+        == ["two and a half"]
+    assert [p for _, p in quantities("The cholesterol one, twenty milligrams.")] \
+        == ["twenty milligrams"]
+
+
+def test_the_dose_of_a_named_medicine_needs_no_word_dose() -> None:
+    """"What dose of atorvastatin …?": a record about atorvastatin that gives an amount
+    answers; one about another medicine does not."""
+    statin = rec(1, "There's the cholesterol one too. Atorvastatin, twenty milligrams, at night.")
+    assert read("What dose of atorvastatin am I on?", statin) == ("twenty milligrams", ["src-1"])
+    other = rec(2, "Amlodipine, five milligrams, in the morning.")
+    assert read("What dose of atorvastatin am I on?", other)[0] == ""

@@ -194,12 +194,14 @@ _INTRODUCED = re.compile(r"\b[Mm]y\s+[a-z]+\s+(?=[A-Z][a-z]+\b)")
 
 _CAPITAL = re.compile(r"\b([A-Z][a-z]{2,})\b")
 _GREETING = re.compile(r"(?:^|[.!?]|\b(?:hi|hey|hello|thanks|thank you|yo|wow|oh|morning|"
-                       r"evening|night|bye|cheers|sorry|congrats),?)\s*$", re.I)
+                       r"evening|night|bye|cheers|sorry|congrats),?)\s*"
+                       r"(?:(?:dr|mr|mrs|ms|miss|nurse|auntie|uncle)\.?\s+)?$", re.I)
 
 
 def _spoken_to(text: str) -> set[str]:
-    """Names used to address someone: after a greeting or at a sentence's edge, and
-    followed by a comma or the sentence's end ("Thanks, Priya!", "Hey Omar, …")."""
+    """Names used to address someone: after a greeting or at a sentence's edge (a title
+    between: "Thanks, Mrs Lowe."), and followed by a comma or the sentence's end
+    ("Thanks, Priya!", "Hey Omar, …")."""
     out: set[str] = set()
     for m in _CAPITAL.finditer(text):
         after = text[m.end():m.end() + 2].lstrip(" ")

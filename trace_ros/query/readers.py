@@ -312,6 +312,16 @@ def _proper_names(question: str) -> set[str]:
     return out
 
 
+def _measured(question: str, focus: str) -> frozenset[str]:
+    """The stem of what "<focus> of …" measures in ``question`` ("dose of atorvastatin"
+    → atorvastatin), or nothing."""
+    if not focus:
+        return frozenset()
+    m = re.search(rf"\b{re.escape(focus)}\s+of\s+(?:(?:the|my|your|his|her|their|our)\s+)?"
+                  r"([a-z][\w-]*)", question, re.I)
+    return frozenset({stem(m.group(1).lower())}) if m else frozenset()
+
+
 def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> bool:
     """Whether an answer to "what/which X …?" can stand. When no shown record says X, the
     answer must name something (a speaker need not say "the language" to say "German").
@@ -902,6 +912,9 @@ class ExtractiveReader:
             # "Who is the site manager?" when no shown record mentions a manager.
             return ReaderOutput("", [], self.name, f"no shown record mentions a {ask.focus}")
         proper = _proper_names(question)
+        # "What dose of atorvastatin …": a record about atorvastatin that gives an amount
+        # says its dose without the word.
+        of_what = _measured(question, ask.focus)
         # What the question is about, among the words the shown records use at all.
         topic = (q_stems - names - proper - _ASKING) & said
         known = capitalised_mid_sentence([i.record.text for i in items])
@@ -954,7 +967,7 @@ class ExtractiveReader:
             if focus and focus not in proper and (
                     ask.kind in ("name", "quantity", "count")
                     or ask.kind == "ident" and focus != "number") \
-                    and focus not in beside \
+                    and focus not in beside and not of_what & beside \
                     and not (current and (ask.kind in ("count", "name", "ident")
                                           or tied and ask.kind == "quantity")):
                 continue  # talks about the topic, never about the thing asked (the graph

@@ -676,7 +676,13 @@ _FREQUENCY = re.compile(
     r"|\b(?:morning|mornings)\s+and\s+(?:night|evening|nights|evenings)\b", re.I)
 _ORDINAL = (r"first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh"
             r"|twelfth|\d+(?:st|nd|rd|th)")
-_QUANTITY = re.compile(rf"\b(?:\d[\d,.]*|{_NUMBER_WORD}(?:[\s-]+{_NUMBER_WORD})*|{_ORDINAL}"
+# A part of a unit ("a third of a scoop", "three quarters of a cup"): the whole phrase.
+_PART = (rf"(?:(?:a|an|one|{_NUMBER_WORD})\s+(?:half|halves|thirds?|quarters?)\s+of|half)"
+         r"\s+(?:a|an)\s+[a-z]+"
+         rf"|(?:\d[\d,.]*|{_NUMBER_WORD})\s+and\s+a\s+half")
+_PART_RX = re.compile(_PART, re.I)
+_QUANTITY = re.compile(rf"\b(?:{_PART}"
+                       rf"|\d[\d,.]*|{_NUMBER_WORD}(?:[\s-]+{_NUMBER_WORD})*|{_ORDINAL}"
                        r"|half|a\s+dozen|a\s+couple|a\s+few)(?:\b|(?=(?:mg|ml|g|kg)\b))"
                        r"(?:\s*(?:mg|ml|g|kg|%))?"
                        r"(?:[\s-]+(?!and\b|or\b|but\b)[a-z][\w'-]*){0,2}", re.I)
@@ -890,7 +896,9 @@ def quantity(text: str) -> str:
     """A number with what it counts ("two tablets", "third floor", "5mg")."""
     for m in _QUANTITY.finditer(text):
         phrase = m.group(0).strip()
-        words_ = phrase.split()
+        part = _PART_RX.match(phrase)
+        # "a third of a scoop", "two and a half": the part is one number.
+        words_ = [part.group(0), *phrase[part.end():].split()] if part else phrase.split()
         # Keep the counted noun, not the clause after it.
         keep = [words_[0]]
         for w in words_[1:]:
@@ -1037,6 +1045,11 @@ def place_phrase(sentence: str, q_stems: set[str], limit: int = 6) -> str:
     return place
 
 
+# "the cholesterol one", "this one": "one" standing for a thing named before.
+_ONE_PRONOUN = re.compile(r"\b(?:the|this|that|which|other|another|each|every)\s+(?:[a-z]+\s+)?$",
+                          re.I)
+
+
 def quantities(text: str) -> list[tuple[int, str]]:
     """Numbers ``text`` states with what they count, as (character offset, phrase):
     not the numbers of a clock time or date, not "one of" (a member, not a count)."""
@@ -1049,6 +1062,8 @@ def quantities(text: str) -> list[tuple[int, str]]:
         if re.match(r"\s*of\b", masked[m.start() + len(head):]) \
                 and (" " not in m.group(0).strip() or head.lower() in ("one", "1")):
             continue  # "one of Alfie's mates": a member, not a count ("five of us" counts)
+        if head.lower() == "one" and _ONE_PRONOUN.search(masked[:m.start()]):
+            continue  # "the cholesterol one": which thing, not how many
         phrase = quantity(m.group(0))
         if phrase and not re.fullmatch(r"(?:half|a\s+\w+)", phrase, re.I):
             out.append((m.start(), phrase))
