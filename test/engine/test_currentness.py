@@ -501,6 +501,20 @@ def test_which_x_is_answered_by_the_number_that_labels_it(ledger: Ledger,
     assert res.source_ids[:1] == ["t4"], res.source_ids
 
 
+def test_a_later_turn_without_a_label_does_not_relabel_the_thing(ledger: Ledger,
+                                                                 encoder: MiniLMEncoder) -> None:
+    """"Which room …?" after "the Orion room": the revision that gives another label leads,
+    not a later turn about the same meeting that gives none ("same room though")."""
+    history(ledger, encoder, [
+        (6, "Priya", "The quarterly review is Tuesday at ten in the Orion room."),
+        *CHATTER,
+        (8, "Priya", "Orion's got a leak, so the quarterly review is in Lyra instead."),
+        (9, "Priya", "They moved the review AGAIN, it's Wednesday now. Same room though."),
+    ])
+    res = ask(ledger, encoder, "Which room is the quarterly review in?")
+    assert res.source_ids[:1] == ["t4"], (res.answer, res.source_ids, res.message)
+
+
 def _updates(ledger: Ledger) -> list[tuple[str, str, str]]:
     """(newer source, older source, justification) of every ``updates`` edge."""
     return ledger.query(

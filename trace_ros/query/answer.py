@@ -390,10 +390,10 @@ class QueryEngine:
         def prior(seq: int) -> SourceRecord | None:
             return self.prior_turn(seq, req.scope, generation)
 
+        wanted = asked(req.question, plan)
         found = current.chain(req.question, plan.answer_type, head, records,
                               self.graph_stage.facts.subject(req.scope.subject_id), near,
-                              prior, related, req.scope.robot_id, at,
-                              asked(req.question, plan).kind)
+                              prior, related, req.scope.robot_id, at, wanted.kind, wanted.focus)
         if found is not None:
             if graph.lead and graph.lead[0] in found.superseded:
                 # A later statement the key rules did not relate overrides the resolver's

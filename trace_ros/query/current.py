@@ -75,7 +75,14 @@ from ..ledger import SourceRecord
 from .factcache import SubjectFacts
 from .plan import Plan
 from .recall import Fused
-from .spans import capitalised_mid_sentence, measures, place_phrase, states_asked
+from .spans import (
+    capitalised_mid_sentence,
+    labelled,
+    measures,
+    place_phrase,
+    states_asked,
+    states_label,
+)
 
 POOL = 24  # ranked candidates looked at for the anchor and for later records
 ANCHORS = 3  # the anchor is the best human statement among the first few candidates
@@ -101,7 +108,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
           near: Callable[[int], dict[int, tuple[SourceRecord, float]]],
           prior: Callable[[int], SourceRecord | None],
           related: Callable[[str], dict[int, SourceRecord]] | None = None,
-          robot_id: str = "", at: float | None = None, asked_kind: str = "") -> Chain | None:
+          robot_id: str = "", at: float | None = None, asked_kind: str = "",
+          focus: str = "") -> Chain | None:
     """The current record for ``question`` and the anchor it supersedes, or None.
 
     ``records``: the ranked candidates' records by seq; ``near(seq)``: the records
@@ -115,7 +123,9 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     "Before Rhys asked to swap, …"): the chain starts at the earliest statement of the
     thing among the best matches, said before ``at``, and ends at the last revision
     said by then; nothing is marked superseded. ``asked_kind``: the kind of value the
-    question asks for (``spans.asked``); a later record stating none of it revises nothing."""
+    question asks for (``spans.asked``); a later record stating none of it revises nothing.
+    ``focus``: the noun a "which" question asks about; where the anchor labels it ("the
+    Everest room", "room B204"), a revision gives a label too."""
     q_terms = question_terms(question)
     pool = [f for f in ranked[:POOL] if f.seq in records]
     asked_holders = holders(question) - _role_asked(question, answer_type)
@@ -145,6 +155,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     if at is None:
         anchor = _before_left(anchor, pool, records, prior, q_terms, robot_id)
     anchor_holders = holders(anchor.text)
+    labels = asked_kind == "which" and bool(focus) and bool(labelled(focus, anchor.text))
     asked_values = values_named(question)  # "Ward 3", "on Tuesdays": part of the thing
     # What the question asks about; a relative of the speaker named in it is the holder.
     thing = q_terms - {t for t in q_terms if t in KIN} - holders_stems(question) \
@@ -230,7 +241,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             if led and not (led | named(rec.text)) & asked_holders:
                 continue
         thread = rec
-        kind = states_asked(asked_kind, rec.text, head.text)
+        kind = states_asked(asked_kind, rec.text, head.text) if not labels \
+            else states_label(rec.text)  # "we're in Kilimanjaro", not "same room at least"
         if not (states_value(rec.text, answer_type, anchor.text) if kind is None else kind):
             continue  # "Twenty a side now" says no more how often than before
         if head is not anchor:

@@ -975,6 +975,14 @@ def capitalised_mid_sentence(texts: list[str]) -> set[str]:
     return out
 
 
+def _capitalised_as_written(text: str) -> list[str]:
+    """The words of ``_capitalised`` as the text writes them."""
+    toks = _tokens(text)
+    return [t.text for i, t in enumerate(toks)
+            if i and t.word and t.text[:1].isupper() and toks[i - 1].text not in ".!?:;\"“"
+            and t.low not in _NOT_NAMES and t.low not in _PRONOUNS]
+
+
 @lru_cache(maxsize=65536)
 def _capitalised(text: str) -> tuple[str, ...]:
     """``capitalised_mid_sentence`` of one text, in the order written."""
@@ -982,6 +990,21 @@ def _capitalised(text: str) -> tuple[str, ...]:
     return tuple(t.low.removesuffix("'s").removesuffix("’s") for i, t in enumerate(toks)
                  if i and t.word and t.text[:1].isupper() and toks[i - 1].text not in ".!?:;\"“"
                  and t.low not in _NOT_NAMES and t.low not in _PRONOUNS)
+
+
+# A code that labels a thing: letters and digits together ("B204", "A100", "4B").
+_CODE = re.compile(r"\b(?:[A-Za-z]{1,3}\d+[A-Za-z]?|\d+[A-Za-z])\b")
+_ORDINAL_SUFFIX = re.compile(r"^\d+(?:st|nd|rd|th)$", re.I)
+
+
+def states_label(text: str) -> bool:
+    """Whether ``text`` gives something a label that tells it from others of its kind: a
+    name written capitalised mid-sentence ("we're in Kilimanjaro") or a code ("A100"),
+    not an ordinal ("the 14th") or a clock time."""
+    codes = [m.group(0) for m in _CODE.finditer(text) if not _ORDINAL_SUFFIX.match(m.group(0))
+             and not re.fullmatch(r"\d+(?:am|pm|h)", m.group(0), re.I)]
+    # A word in capitals throughout is said loudly ("pushed AGAIN"), not a name.
+    return bool(codes) or any(w.upper() != w for w in _capitalised_as_written(text))
 
 
 def states_asked(kind: str, text: str, before: str = "") -> bool | None:
