@@ -134,3 +134,15 @@ def test_an_attribute_a_present_question_names_must_be_stated(ledger: Ledger) ->
     assert_unanswered(ask(ledger, "How many guests are coming to Mum's party?"))
     when = ask(ledger, "When does Dad take his blood pressure tablet?")
     assert when.status == "answered" and when.source_ids[0] == "t0", (when.status, when.answer)
+
+
+def test_what_a_thing_does_may_be_said_in_other_words(ledger: Ledger) -> None:
+    """"When is Mark coming back?": a record may tell it without "coming" or "back"
+    ("Mark's stuck out there till Friday"), so only the words naming the thing must be
+    said; an -ing word after an owner names a thing ("Amy's wedding") and must be."""
+    store(ledger, [
+        ("Ellen", "Dave's colleague Mark is stuck out in Frankfurt till Friday, poor guy."),
+        ("Ellen", "Amy's getting her hair done on Saturday."),
+    ])
+    assert ask(ledger, "When is Mark coming back?").status != "missing"
+    assert_missing(ask(ledger, "When is Amy's wedding?"))

@@ -155,6 +155,13 @@ class GraphOutcome:
         return [p.line for p in order[:n]]
 
 
+# Words of a question that tell what a thing does rather than name it.
+_PARTICIPLE = re.compile(r"\w{3,}(?:ing|ed)$")
+_PARTICLES = frozenset({"back", "up", "down", "out", "off", "over", "away", "in", "on"})
+# An -ing word after an owner or an article names a thing ("Amy's wedding", "the meeting").
+_NOUN_BEFORE = re.compile(r"^(?:s|the|a|an|my|your|our|his|her|their|its|this|next)$")
+
+
 class GraphStage:
     def __init__(self, ledger: Ledger, config: RecallConfig, participants: Participants,
                  encoder: Encoder | None = None) -> None:
@@ -324,11 +331,20 @@ class GraphStage:
                   if len(w) > 1 and w not in STOPWORDS and w not in names
                   and w not in FRAME_WORDS and w not in EVENT_NOUNS
                   and stem(w) not in ALL_CUE_STEMS and not w.isdigit()]
+        # What the thing does ("coming back", "expected", "visiting") a record may say in
+        # other words ("stuck out there till Friday"): the words that name it must be said.
+        said = words(text)
+        doing = {w for w in target if w in _PARTICLES or _PARTICIPLE.search(w)
+                 and not _NOUN_BEFORE.search(said[said.index(w) - 1] if said.index(w) else "")}
+        named = [w for w in target if w not in doing]
+        lenient = len(target) >= 3  # of three words, two are enough (a paraphrase)
+        if doing:  # only what it does: nothing names the thing to look for
+            target, lenient = named, lenient and len(named) >= 2
         if not target or len(target) > 3:
             return ""
         quoted = ['"' + w.replace('"', '""') + '"' for w in target]
-        # All the words in one record; of three, two are enough (a paraphrase).
-        groups = [quoted] if len(quoted) < 3 else [
+        # All the words in one record, or all but one.
+        groups = [quoted] if not lenient else [
             [q for j, q in enumerate(quoted) if j != i] for i in range(len(quoted))]
         match = " OR ".join("(" + " AND ".join(g) + ")" for g in groups)
         hits = self.ledger.search_sources(scope, match, 1, view.valid, view.known)
