@@ -412,3 +412,16 @@ def test_the_dose_of_a_named_medicine_needs_no_word_dose() -> None:
     assert read("What dose of atorvastatin am I on?", statin) == ("twenty milligrams", ["src-1"])
     other = rec(2, "Amlodipine, five milligrams, in the morning.")
     assert read("What dose of atorvastatin am I on?", other)[0] == ""
+
+
+def test_a_bare_figure_is_a_sum_beside_a_word_for_one() -> None:
+    """People name sums without a currency: "rent is going up to 1450", "800 a month".
+    A bare figure with no such word, a clock time or a date is no sum."""
+    from trace_ros.query.spans import sum_stated
+
+    assert sum_stated("Also the rent is going up to 1450 next month.") == "1450"
+    assert sum_stated("A lodger is taking it, 800 a month.") == "800"
+    assert sum_stated("The rent meeting is at 3pm on the 14th.") == ""
+    assert sum_stated("We had 12 people round.") == ""
+    assert read("How much is my rent going to be?",
+                rec(1, "Rent is going up to 1450 next month.")) == ("1450", ["src-1"])

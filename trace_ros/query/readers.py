@@ -98,6 +98,7 @@ from .spans import (
     spelled,
     states_duration,
     states_time,
+    sum_stated,
     time_between,
     weekly_slots,
 )
@@ -1069,7 +1070,7 @@ class ExtractiveReader:
                         return day
             return ""
         readers: dict[str, Callable[[str], str]] = {
-            "clock": clock_time, "money": money, "ident": lambda x: ident(x, skip),
+            "clock": clock_time, "money": sum_stated, "ident": lambda x: ident(x, skip),
             "frequency": lambda x: frequency(x) or (day_part(x) if " and " in day_part(x)
                                                    else ""),
         }

@@ -29,7 +29,7 @@ from functools import lru_cache
 from itertools import takewhile
 
 from ..language.revision import state_values
-from ..language.text import STOPWORDS, stem
+from ..language.text import STOPWORDS, stem, stems
 from ..language.timeanchor import (
     find_candidates,
     forward_at,
@@ -708,6 +708,9 @@ _QUANTITY_HEADS = {"age", "dose", "dosage", "amount", "count", "total", "score",
                    "height", "weight", "temperature", "floor", "level", "distance"}
 _MONEY_HEADS = {"price", "cost", "costs", "budget", "fee", "fees", "salary", "wage", "wages",
                 "rent", "fare", "bill", "charge", "allowance", "pay"}
+# Words beside which a bare figure is a sum: the nouns above and the verbs of paying.
+_MONEY_STEMS = frozenset(stem(w) for w in (*_MONEY_HEADS, "offered", "paid", "paying",
+                                           "charged", "charging", "costing"))
 _DAY_HEADS = {"day", "days", "night", "nights", "evening", "weekday"}
 _NAME_HEADS = {"name", "surname", "nickname"}
 # Nouns that stand for the whole state asked about, not an attribute of it.
@@ -886,6 +889,26 @@ def money(text: str) -> str:
     return m.group(0).strip() if m else ""
 
 
+# A figure said per period ("800 a month", "1,200 per year"): what is paid.
+_PER_PERIOD = re.compile(r"\b\d[\d,.]*\s+(?:a|an|per)\s+(?:month|week|year|night|day|hour|head)\b",
+                         re.I)
+
+
+def sum_stated(text: str) -> str:
+    """A sum of money ``text`` states, '' when none: one with its currency ("£15",
+    "twenty quid"), or a bare figure said per period ("800 a month") or beside a word for
+    a sum ("rent is going up to 1450"); not a clock time or a date."""
+    found = money(text)
+    if found:
+        return found
+    masked = text
+    for m in list(_CLOCK.finditer(text)) + list(find_candidates(text)):
+        masked = masked[:m.start()] + " " * (m.end() - m.start()) + masked[m.end():]
+    if _PER_PERIOD.search(masked) or stems(masked) & _MONEY_STEMS:
+        return bare_figure(masked)
+    return ""
+
+
 def frequency(text: str) -> str:
     """A rate ("twice a day", "four times a week", "every other Monday", "daily")."""
     m = _FREQUENCY.search(text)
@@ -1012,10 +1035,10 @@ def states_asked(kind: str, text: str, before: str = "") -> bool | None:
     own (a clock time, a frequency, a sum of money); None for the other kinds. After
     ``before`` stated a sum, a bare figure is one in its unit ("council put the permit
     up to 85" after "60 quid a year")."""
-    read = {"clock": clock_time, "frequency": frequency, "money": money}.get(kind)
+    read = {"clock": clock_time, "frequency": frequency, "money": sum_stated}.get(kind)
     if read is None:
         return None
-    return bool(read(text)) or kind == "money" and bool(money(before)) \
+    return bool(read(text)) or kind == "money" and bool(sum_stated(before)) \
         and bool(bare_figure(text))
 
 
