@@ -24,6 +24,12 @@ def day(y: int, m: int, d: int) -> float:
         ("Where does she live now?", "current_state", "factual"),
         ("What did she use to drink before that?", "history", "factual"),
         ("What pets does she have?", "list", "factual"),
+        ("List the places she has lived.", "list", "factual"),
+        ("Can you list her hobbies?", "list", "factual"),
+        # A thing called a list, and the plural slots of one schedule, are one state.
+        ("What milk should go on the shopping list?", "fact", "factual"),
+        ("Which days am I in the office?", "fact", "factual"),
+        ("What hours is my shift at the shop?", "fact", "factual"),
         ("What kind of music does he like?", "fact", "preference"),
         ("Would she enjoy a trip to the mountains?", "fact", "open"),
         ("What do Jon and Gina both have in common?", "fact", "multi_hop"),

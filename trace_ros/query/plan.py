@@ -49,7 +49,9 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
     ("history", re.compile(
         r"\b(used to|previously|originally|at first|before (that|then)|changed?|history"
         r"|formerly|earlier)\b|\bbefore\s*[?.!]?\s*$", re.I)),
-    ("list", re.compile(r"\b(what|which) (are|were) (all|some)\b|\blist\b|\bwhat (kinds?|types?|sorts?)"
+    # "List …" asks for a list; "the shopping list" is a thing asked about.
+    ("list", re.compile(r"\b(what|which) (are|were) (all|some)\b|(?:^|\b(?:you|please)\s+)list\b"
+                        r"|\bwhat (kinds?|types?|sorts?)"
                         r" of \w+s\b|\bname (all|some|every)\b", re.I)),
 ]
 # Explicitly about now ("When is X now?"), whatever the operation.
@@ -252,7 +254,8 @@ def plan_question(question: str, reference_time: float | None = None) -> Plan:
                                    or operation == "history")
     answer_type = _answer_type(question, operation)
     focus = _focus(question)
-    if operation == "fact" and ((focus and _plural(focus)) or _EXPERIENTIAL.search(question)):
+    if operation == "fact" and ((focus and _plural(focus) and focus.lower() not in _SLOTS)
+                                or _EXPERIENTIAL.search(question)):
         operation = "list"
     if operation.startswith("temporal"):
         shape = "temporal"
@@ -271,6 +274,12 @@ def plan_question(question: str, reference_time: float | None = None) -> Plan:
                 needs_endpoints=operation == "temporal_arithmetic",
                 current=current, window=window, as_of=as_of, time_text=time_text,
                 answer_type=answer_type, focus=focus, tense=_tense(question))
+
+
+# Plural nouns of a schedule ("Which days am I in?", "What hours is my shift?"): one
+# state that holds several times, revised as a whole, not a set of separate facts.
+_SLOTS = frozenset({"days", "nights", "evenings", "mornings", "afternoons", "hours", "times",
+                    "weekdays", "weekends", "shifts"})
 
 
 def _plural(noun: str) -> bool:
