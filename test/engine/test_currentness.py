@@ -515,6 +515,19 @@ def test_a_later_turn_without_a_label_does_not_relabel_the_thing(ledger: Ledger,
     assert res.source_ids[:1] == ["t4"], (res.answer, res.source_ids, res.message)
 
 
+def test_a_change_passed_on_for_the_anchors_speaker_revises_it(ledger: Ledger,
+                                                                encoder: MiniLMEncoder) -> None:
+    """Someone passing on what the anchor's speaker said ("Iris asked me to tell you …")
+    revises when the thing is, as if she had said it."""
+    history(ledger, encoder, [
+        (6, "Iris", "Having my birthday drinks on Friday the 6th, at the Crown."),
+        *CHATTER,
+        (8, "Nico", "Iris asked me to tell you the birthday drinks are moving to the 13th."),
+    ])
+    res = ask(ledger, encoder, "When are my birthday drinks?")
+    assert res.source_ids[:1] == ["t4"], (res.answer, res.source_ids, res.message)
+
+
 def _updates(ledger: Ledger) -> list[tuple[str, str, str]]:
     """(newer source, older source, justification) of every ``updates`` edge."""
     return ledger.query(

@@ -84,6 +84,8 @@ from .spans import (
     states_label,
 )
 
+# Kinds of value others pass on for someone: when and where a thing of theirs is.
+_RELAYED = frozenset({"clock", "day", "date", "when", "place"})
 POOL = 24  # ranked candidates looked at for the anchor and for later records
 ANCHORS = 3  # the anchor is the best human statement among the first few candidates
 ANCHORS_AT = 6  # for a past time, the first statement of the thing among a few more
@@ -155,6 +157,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     if at is None:
         anchor = _before_left(anchor, pool, records, prior, q_terms, robot_id)
     anchor_holders = holders(anchor.text)
+    relays = answer_type in TYPED_ANSWERS or asked_kind in _RELAYED
     labels = asked_kind == "which" and bool(focus) and bool(labelled(focus, anchor.text))
     asked_values = values_named(question)  # "Ward 3", "on Tuesdays": part of the thing
     # What the question asks about; a relative of the speaker named in it is the holder.
@@ -207,7 +210,11 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         # person asked about may speak for themselves ("I'm in 9 now").
         whose = asked_holders or named(anchor.text)
         own = rec.speaker != anchor.speaker and bool(whose & _names(rec.speaker))
-        speaks = rec.speaker == anchor.speaker or own \
+        # Someone passing on the anchor's speaker's word about when or where speaks for
+        # them ("Iris asked me to tell you the party's moving to the 20th").
+        relayed = relays and rec.speaker != anchor.speaker \
+            and bool(_names(anchor.speaker) & _capitals(rec.text) - _names(rec.speaker))
+        speaks = rec.speaker == anchor.speaker or own or relayed \
             or bool(whose & named(rec.text) - holders_stems(rec.speaker))
         link = joins(rec.text, thing, cos, speaks, anchor.text, answer_type in TYPED_ANSWERS) \
             or (asked_kind == "place" and speaks and _moves(rec.text, anchor.text, thing))
@@ -522,6 +529,11 @@ def _role_asked(question: str, answer_type: str) -> frozenset[str]:
     if answer_type != "person" or m is None or m.group(1) not in KIN:
         return frozenset()
     return frozenset({m.group(1)})
+
+
+def _capitals(text: str) -> frozenset[str]:
+    """The words ``text`` writes capitalised, lower-cased (a name, wherever it stands)."""
+    return frozenset(w.lower() for w in _WORDS.findall(text) if w[:1].isupper())
 
 
 def _names(speaker: str) -> frozenset[str]:
