@@ -425,3 +425,16 @@ def test_a_bare_figure_is_a_sum_beside_a_word_for_one() -> None:
     assert sum_stated("We had 12 people round.") == ""
     assert read("How much is my rent going to be?",
                 rec(1, "Rent is going up to 1450 next month.")) == ("1450", ["src-1"])
+
+
+def test_the_current_record_may_name_what_it_replaces_in_other_words() -> None:
+    """"Booked a cottage in the Peak District instead" shares no word with "Where are we
+    going for half-term?", but a name with the record it supersedes: the graph stage's
+    current record answers."""
+    camping = rec(1, "Half-term plan: we're taking the kids camping in the Lake District.")
+    cottage = rec(2, "So we've bailed on the tent. Booked a cottage in the Peak District instead.",
+                  T0 + 5 * DAY)
+    answer, cited = read_with("Where are we going for half-term?",
+                              [EvidenceItem(cottage, 1.0, {"graph": 1}),
+                               EvidenceItem(camping, 1.0, {"graph": 2, "superseded": 1})])
+    assert "Peak District" in answer and cited[:1] == ["src-2"], (answer, cited)

@@ -313,6 +313,13 @@ def _proper_names(question: str) -> set[str]:
     return out
 
 
+def _name_words(text: str, known: set[str]) -> frozenset[str]:
+    """The words of the names ``text`` says that the conversation writes as names ("Peak
+    District" → peak, district), not a relative ("Dad")."""
+    return frozenset(w for _, name in names_in(text, set(), known)
+                     for w in words(name) if w in known and w not in KIN)
+
+
 def _measured(question: str, focus: str) -> frozenset[str]:
     """The stem of what "<focus> of …" measures in ``question`` ("dose of atorvastatin"
     → atorvastatin), or nothing."""
@@ -934,6 +941,9 @@ class ExtractiveReader:
         # The graph stage tied the current record to the turn it carries on: that turn
         # says what it is of ("three litres now" after "two litres of water a day").
         tied = any(i.routes.get("carried") for i in items)
+        # What the records the graph stage's current record supersedes say.
+        revised = frozenset().union(*(_name_words(i.record.text, known) for i in items
+                                      if i.routes.get("superseded")))
         found: list[tuple[_Scored, str, float]] = []
         for s in scored:
             rec = s.item.record
@@ -956,11 +966,14 @@ class ExtractiveReader:
                                     if i.routes.get("graph")))
             if topic and not topic & near and not (current and (
                     focus and focus in stems(rec.text)
-                    or self._names_the_same(rec, items, topic, proper | q_stems, known))):
+                    or self._names_the_same(rec, items, topic, proper | q_stems, known)
+                    or _name_words(rec.text, known) & revised)):
                 # Shares only a name with the question. (The graph stage's current record
                 # also stands when it names the thing asked, "new password's tangerine77"
                 # for the wifi password, or what an earlier record about the question
-                # named: "I finally left St. Mary's" after "I work at St. Mary's".)
+                # named: "I finally left St. Mary's" after "I work at St. Mary's", or a
+                # word of a record it supersedes: "the Peak District instead" after "the
+                # Lake District".)
                 continue
             if _other_owner(owners, rec.text) or state and other_kind(rec.text, question):
                 continue  # "Lily's party" does not answer for "Alfie's party", nor "the
