@@ -528,6 +528,20 @@ def test_a_change_passed_on_for_the_anchors_speaker_revises_it(ledger: Ledger,
     assert res.source_ids[:1] == ["t4"], (res.answer, res.source_ids, res.message)
 
 
+def test_a_speaker_correcting_themselves_gives_the_current_value(ledger: Ledger,
+                                                                 encoder: MiniLMEncoder) -> None:
+    """"Wait, no, sorry, 23.": the turn that corrects the value just given carries on its
+    thing, though it names no word of it."""
+    history(ledger, encoder, [
+        (6, "Sofia", "Gran's settled in at Elm House. She's in room 14, ground floor."),
+        *CHATTER,
+        (8, "Sofia", "They've moved Gran upstairs to a bigger room. It's 31, first floor."),
+        (8, "Sofia", "Wait, no, sorry, 33. 31 is the laundry, I misread the door."),
+    ])
+    res = ask(ledger, encoder, "What room is Gran in?")
+    assert res.source_ids[:1] == ["t5"] and "33" in res.answer, (res.answer, res.source_ids)
+
+
 def _updates(ledger: Ledger) -> list[tuple[str, str, str]]:
     """(newer source, older source, justification) of every ``updates`` edge."""
     return ledger.query(

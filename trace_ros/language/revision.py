@@ -258,7 +258,10 @@ def holders(text: str) -> frozenset[str]:
 # What says a state is new: the adverbs of aspect ("now", "instead", "no longer") and
 # the plain verbs of change themselves, not the verbs of particular changes.
 _CHANGED = re.compile(r"\b(?:now|instead|anymore|any more|no longer|from now on|these days|"
-                      r"nowadays|switched|switching|moved|moving|changed|changing)\b", re.I)
+                      r"nowadays|switched|switching|moved|moving|changed|changing)\b"
+                      # a speaker correcting what they just said: "Wait, no, sorry, 23."
+                      r"|\b(?:wait,?\s+no|no,?\s+sorry|sorry,?\s+i\s+mean[t]?|i\s+meant|correction"
+                      r"|scratch that|my mistake|my bad)\b", re.I)
 
 
 @lru_cache(maxsize=65536)

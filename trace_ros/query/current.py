@@ -177,6 +177,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     for seq, sid in (_newer_by_edges(anchor, graph) if at is None else []):
         if seq > anchor.seq:
             best = (seq, sid)
+            if records.get(seq) is not None:
+                thread = records[seq]  # a turn may carry on the revision an edge found
     close = near(anchor.seq)
     recalled = {f.seq for f in pool}
     # Names the conversation writes capitalised mid-sentence: one that opens a sentence

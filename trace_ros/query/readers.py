@@ -718,9 +718,9 @@ class ExtractiveReader:
         if not out.answer or len(out.cited_ids) != 1:
             return out
         ask = asked(question, plan)
-        if ask.kind == "which" and ask.focus:
-            # "Which room …?": the room with the label that tells it apart ("Room 7",
-            # "the Everest room"), where the cited record gives one.
+        if ask.kind in ("which", "what") and ask.focus:
+            # "Which room …?", "What room …?": the room with the label that tells it apart
+            # ("Room 7", "the Everest room"), where the cited record gives one.
             first = next((i for i in pack.items if i.source_id == out.cited_ids[0]), None)
             cited = first.record.text if first is not None else ""
             # For the graph stage's current record, a label the earlier records about the
