@@ -174,6 +174,30 @@ def about_another(text: str, named: frozenset[str]) -> bool:
                    for c in _CONSEQUENCE.split(text)[1:])
 
 
+_THIRD_SUBJECT = re.compile(r"\s*(?:he|she|they|[A-Z][a-z]+)(?:'s|'re)?\b")
+
+
+def told_of_another(text: str, speaker: str = "") -> bool:
+    """Whether every sentence of ``text`` that names a value tells of someone else, with
+    no first-person word: "Ken thinks I'm daft. He does the food bank on a Thursday." says
+    nothing of when the speaker volunteers. (A sentence opening with the speaker's own
+    name speaks of them.)"""
+    own = {w.lower() for w in re.findall(r"[A-Za-z]+", speaker)}
+    told = [c for c in sentences(text) or [text] if values_named(c)]
+    if not told:
+        return False
+    for c in told:
+        ws = {w.replace("'", "") for w in _WORDS_LOWER.findall(c.lower())}
+        m = _THIRD_SUBJECT.match(c)
+        if ws & _FIRST_PERSON or "my" in ws or m is None:
+            return False
+        first = c.strip().split()[0].split("'")[0]
+        if first.lower() in own or first in _NOT_NAMES and first.lower() not in (
+                "he", "she", "they"):
+            return False
+    return True
+
+
 # What gives a thing its name: a copula, "with", "called" ("our plumber is Steve
 # Wilkins", "Dad banks with Lloyds", "a firm called Aqua Fix"), a title between.
 _GIVES = re.compile(r"\b(?:is|are|was|were|with|called|named)\s+(?:(?:dr|mr|mrs|ms|miss)\.?\s+)?$",

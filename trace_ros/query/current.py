@@ -65,6 +65,7 @@ from ..language.revision import (
     same_holder,
     state_values,
     states_value,
+    told_of_another,
     values,
     values_named,
 )
@@ -92,6 +93,7 @@ ANCHORS_AT = 6  # for a past time, the first statement of the thing among a few 
 # A word in more than this share of the recalled records is the conversation's topic.
 TOPIC_SHARE = 0.25
 _QUESTION = re.compile(r"\?\s*$")
+_FIRST_PERSON_ASK = re.compile(r"\b(?:i|my|me|i'm|am i)\b", re.I)
 _SENTENCES = re.compile(r"(?<=[.!?])\s+")
 _WORDS = re.compile(r"[^\W_]+")
 
@@ -157,6 +159,9 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     if at is None:
         anchor = _before_left(anchor, pool, records, prior, q_terms, robot_id)
     anchor_holders = holders(anchor.text)
+    # "Which day do I volunteer?": the asker's own state, which "He does the food bank on
+    # a Thursday" does not tell.
+    own_state = not asked_holders and bool(_FIRST_PERSON_ASK.search(question))
     relays = answer_type in TYPED_ANSWERS or asked_kind in _RELAYED
     labels = asked_kind == "which" and bool(focus) and bool(labelled(focus, anchor.text))
     asked_values = values_named(question)  # "Ward 3", "on Tuesdays": part of the thing
@@ -238,7 +243,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 or (others and about_another(rec.text, asked_holders | anchor_holders
                                              | _names(rec.speaker)
                                              | _placed(rec.text, asked_kind, thing))) \
-                or other_instance(rec.text, asked_values) or other_kind(rec.text, question):
+                or other_instance(rec.text, asked_values) or other_kind(rec.text, question) \
+                or own_state and told_of_another(rec.text, rec.speaker):
             continue  # another thing, or someone else's: another person's appointment
         if left_behind(rec.text, given_up):
             continue  # what became of an old value: "4400 goes to facilities instead"
