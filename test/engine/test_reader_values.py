@@ -438,3 +438,15 @@ def test_the_current_record_may_name_what_it_replaces_in_other_words() -> None:
                               [EvidenceItem(cottage, 1.0, {"graph": 1}),
                                EvidenceItem(camping, 1.0, {"graph": 2, "superseded": 1})])
     assert "Peak District" in answer and cited[:1] == ["src-2"], (answer, cited)
+
+
+def test_a_day_turned_down_is_not_when_the_thing_is() -> None:
+    """"She can't do Thursday, so … Friday", "Forget Friday … back on Thursday": the day
+    the record holds to answers a question about now; the one it turns down does not."""
+    moved = rec(1, "Ms Adeyemi can't do Thursday, so I've put her in on Friday, same time.")
+    assert read("When is Ms Adeyemi's appointment?", moved)[0].startswith("Friday"), \
+        read("When is Ms Adeyemi's appointment?", moved)
+    back = rec(2, "Forget Friday for the board meeting, the CEO can't make it. "
+                  "We're back on Thursday, but at four.")
+    answer = read("When is the board meeting?", back)[0]
+    assert answer.startswith("Thursday"), answer

@@ -1175,9 +1175,18 @@ def names_day(text: str) -> bool:
 # A day the sentence turns down: "not Saturdays", "instead of Wednesday", "from Monday
 # (to Tuesday)", "Thursday evenings just don't work".
 _TURNED_DOWN_BEFORE = re.compile(r"\b(?:not|instead\s+of|rather\s+than|from|no\s+longer|except|"
-                                 r"never)\s+(?:the\s+|on\s+|at\s+)?$", re.I)
+                                 r"never|forget|(?:can['’]?t|cannot|couldn['’]t|won['’]t)\s+"
+                                 r"(?:do|make|manage))\s+(?:the\s+|on\s+|at\s+)?$", re.I)
 _TURNED_DOWN_AFTER = re.compile(r"^[^,.;!?]{0,30}?(?:n['’]t\b|\b(?:not|no\s+longer|cancel+ed|off)\b)"
                                 r"(?![^,.;!?]*\b(?:to|till|until)\b)", re.I)
+
+
+def turned_down(sentence: str) -> bool:
+    """Whether every day ``sentence`` names is one it turns down ("Forget Friday, the CEO
+    can't make it.", "She can't do Thursday.")."""
+    found = find_candidates(sentence)
+    return bool(found) and all(_TURNED_DOWN_BEFORE.search(sentence[:m.start()])
+                               or _TURNED_DOWN_AFTER.search(sentence[m.end():]) for m in found)
 
 
 def held_days(sentence: str, replaced: frozenset[str] = frozenset()) -> str:
