@@ -450,3 +450,11 @@ def test_a_day_turned_down_is_not_when_the_thing_is() -> None:
                   "We're back on Thursday, but at four.")
     answer = read("When is the board meeting?", back)[0]
     assert answer.startswith("Thursday"), answer
+
+
+def test_someone_who_cannot_do_it_is_not_who_does_it() -> None:
+    """"Shona can't do Wednesdays any more. Her friend Kat's covering them.": Kat walks
+    the dog on Wednesdays."""
+    said, echo = turns("Shona can't do Wednesdays any more. Her friend Kat's covering them.",
+                       ("robot", "Kat on Wednesdays, Shona the other days."))
+    assert read("Who walks Biscuit on Wednesdays?", echo, said) == ("Kat", ["src-1", "src-2"])

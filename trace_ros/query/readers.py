@@ -77,6 +77,7 @@ from .spans import (
     capitalised_mid_sentence,
     clock_time,
     day_part,
+    declines,
     event_time,
     extract,
     fits,
@@ -1143,6 +1144,12 @@ class ExtractiveReader:
                                           x[:f[0]], re.I)
                          and not stems(f[1]) & skip - TITLES]  # not "Mr Fenwick" for
                 # "Who is Mr Fenwick's key worker?"
+                # Someone who can't or won't ("Shona can't do Wednesdays any more. Her friend
+                # Kat's covering them."): another name answers.
+                kept = [f for f in found if not declines(x, f[0] + len(f[1]))]
+                if found and not kept:
+                    continue
+                found = kept
                 if found:
                     # The name nearest to what the question says ("Helen's away, so Brian
                     # will run me to the hospital": Brian takes her).

@@ -1181,6 +1181,16 @@ _TURNED_DOWN_AFTER = re.compile(r"^[^,.;!?]{0,30}?(?:n['’]t\b|\b(?:not|no\s+lo
                                 r"(?![^,.;!?]*\b(?:to|till|until)\b)", re.I)
 
 
+def declines(text: str, end: int) -> bool:
+    """Whether the clause after a name ending at ``end`` says they can't, won't or no
+    longer do it ("Shona can't do Wednesdays any more")."""
+    return bool(_DECLINES.match(text, end))
+
+
+_DECLINES = re.compile(r"\s+(?:can['’]?t|cannot|won['’]t|couldn['’]t|isn['’]t|is\s+not|no\s+longer"
+                       r"|doesn['’]t|has\s+stopped|'s\s+stopped)\b", re.I)
+
+
 def turned_down(sentence: str) -> bool:
     """Whether every day ``sentence`` names is one it turns down ("Forget Friday, the CEO
     can't make it.", "She can't do Thursday.")."""
