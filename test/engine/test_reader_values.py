@@ -78,6 +78,8 @@ def turns(*texts: str | tuple[str, str], start: float = T0, session: str = "s1",
     ("What's her landline number?", "ident", "number"),
     ("Which cupboard are the candles in?", "which", "cupboard"),
     ("What dose is Mum's inhaler?", "quantity", "dose"),
+    # A time clause after the thing ends its phrase.
+    ("What was the gate code just before the break-in?", "ident", "code"),
     ("What's Jo doing these days?", "", ""),
     ("Which year did Ann go camping?", "", ""),
 ])

@@ -727,7 +727,8 @@ _AUX_WORDS = ("is", "are", "was", "were", "am", "do", "does", "did", "has", "hav
 _AUX_RX = "|".join(_AUX_WORDS)
 _DET = r"(?:the|a|an|my|your|our|his|her|their|its|this|that|[\w'-]+(?:'s|s'))"
 _PREP_END = (r"(?:\s+(?:of|for|in|on|at|with|from|to|by|about|now|these|right|currently|called"
-             r"|named|that|which|who|whom|whose)\b|\s*[?.!]*\s*$)")
+             r"|named|that|which|who|whom|whose|just|before|after|until|since|when|while)\b"
+             r"|\s*[?.!]*\s*$)")
 
 
 @dataclass(frozen=True)
