@@ -146,3 +146,14 @@ def test_what_a_thing_does_may_be_said_in_other_words(ledger: Ledger) -> None:
     ])
     assert ask(ledger, "When is Mark coming back?").status != "missing"
     assert_missing(ask(ledger, "When is Amy's wedding?"))
+
+
+def test_how_old_needs_an_age(ledger: Ledger) -> None:
+    """"How old is Mrs Hale?": a record about her that states no age (nor when she was
+    born) does not answer, however recently it was said."""
+    store(ledger, [
+        ("Ruth", "Mrs Hale in room 4 likes her tea weak, with milk."),
+        ("Ruth", "From today Mrs Hale is on a soft diet, doctor's orders."),
+        ("Ruth", "Mr Doyle turned 90 last week, we had a cake."),
+    ])
+    assert_unanswered(ask(ledger, "How old is Mrs Hale?"))

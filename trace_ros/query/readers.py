@@ -374,6 +374,12 @@ _SELF_NAMED = re.compile(r"\b(?:is|it's|that's)\s+me\b|\bI(?:'m| am)\s+(?:the|yo
 # states a span answers (not "How long has she been …?", counted from a start).
 _HOW_LONG_NOW = re.compile(r"\s*how long (?:is|are|am|will|does|do|would|should)\b", re.I)
 
+# "How old is …?" asks an age: a record states one ("seven years old", "a 5-year-old",
+# "aged 82", "turns 40") or when someone was born.
+_HOW_OLD = re.compile(r"\s*how old\b", re.I)
+_AGE = re.compile(r"\byears?[\s-]+old\b|\b\w+-year-old\b|\baged?\s+\d|\bborn\b|\bbirthday\b"
+                  r"|\bturn(?:s|ed|ing)?\s+(?:\d+|[a-z]+ty)\b|\bage\b", re.I)
+
 # "Alfie's party": the owner a question names for the thing it asks about.
 _POSSESSED = re.compile(r"\b([\w-]+)['’]s\s+([a-z][\w-]*)", re.I)
 
@@ -717,6 +723,11 @@ class ExtractiveReader:
                         resolved.cited_ids = list(dict.fromkeys(own + resolved.cited_ids))
                 return resolved
         out = self._read(question, plan, pack, None)
+        if out.answer and _HOW_OLD.match(question) and not any(
+                _AGE.search(i.record.text) for i in pack.items if i.source_id in out.cited_ids):
+            # "How old is Mrs Ferreira?": an age, or when she was born; not the day a
+            # record about her was said.
+            return ReaderOutput("", [], self.name, "no shown record states an age")
         if not out.answer or len(out.cited_ids) != 1:
             return out
         ask = asked(question, plan)
