@@ -558,6 +558,20 @@ def test_a_value_told_of_someone_else_does_not_revise_the_askers_own(
     assert not revision.told_of_another("I rang Sue. I'll do Saturdays from now on.")
 
 
+def test_a_shift_of_the_time_revises_it(ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"The service is pushed back a week" states no date, but moves the anchor's: it is
+    the current record, and the robot's reply beside it may give the new date."""
+    history(ledger, encoder, [
+        (6, "Ines", "The boiler service is booked for Monday the 27th, first thing."),
+        *CHATTER,
+        (8, "Ines", "The boiler people rang, the service is pushed back a week, they're short-staffed."),
+    ])
+    res = ask(ledger, encoder, "When is the boiler service?")
+    assert res.source_ids[:1] == ["t4"] and "3 November" in res.answer, \
+        (res.answer, res.source_ids)
+    assert revision.shifts("pushed back a week") and not revision.shifts("back next week")
+
+
 def _updates(ledger: Ledger) -> list[tuple[str, str, str]]:
     """(newer source, older source, justification) of every ``updates`` edge."""
     return ledger.query(

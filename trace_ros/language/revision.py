@@ -30,7 +30,7 @@ from functools import lru_cache
 from .text import STOPWORDS as BASE_STOPWORDS
 from .text import sentences
 from .text import stem as _stem
-from .timeanchor import WEEKDAYS, find_candidates
+from .timeanchor import WEEKDAYS, find_candidates, shifted
 from .vocab import EVENT_NOUNS
 
 # Function words, and the chat fillers that carry no thing ("yeah", "ok").
@@ -375,11 +375,20 @@ def joins(later: str, thing: frozenset[str], cos: float, same_speaker: bool = Tr
         fewer = told and told < old and marks_change(sentence)
         if shared and (cos >= NEAR or new or fewer):
             return "shares " + "/".join(sorted(shared))
+        if shared and typed and shifts(sentence):
+            # "camp's pushed back a week": the anchor's time, moved.
+            return "shifts " + "/".join(sorted(shared))
     if cos >= NEAR and (typed or marks_change(later)):
         # Nearness alone, for a question that asks no time or number, needs a sign that
         # the state is new: else it is more of the same ("dance is my stress relief").
         return f"close (cosine {cos:.2f})"
     return ""
+
+
+def shifts(text: str) -> bool:
+    """Whether ``text`` moves a thing's time by a stated amount ("pushed back a week",
+    "moved up two days"): a new time, given relative to the old one."""
+    return shifted(0.0, text) is not None
 
 
 @lru_cache(maxsize=65536)

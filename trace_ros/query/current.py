@@ -63,6 +63,7 @@ from ..language.revision import (
     renames,
     replaces,
     same_holder,
+    shifts,
     state_values,
     states_value,
     told_of_another,
@@ -258,7 +259,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         thread = rec
         kind = states_asked(asked_kind, rec.text, head.text) if not labels \
             else states_label(rec.text)  # "we're in Kilimanjaro", not "same room at least"
-        if not (states_value(rec.text, answer_type, anchor.text) if kind is None else kind):
+        if not (states_value(rec.text, answer_type, anchor.text) if kind is None else kind) \
+                and not (answer_type in TYPED_ANSWERS and shifts(rec.text)):
             continue  # "Twenty a side now" says no more how often than before
         if head is not anchor:
             passed.append(head.source_id)

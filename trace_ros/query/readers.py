@@ -58,11 +58,12 @@ from ..language.revision import (
     holders,
     is_value_word,
     other_kind,
+    shifts,
     state_values,
 )
 from ..language.text import SENTENCE, STOPWORDS, stem, stems, words
 from ..language.text import sentences as split_sentences
-from ..language.timeanchor import destination_hour, years_before
+from ..language.timeanchor import destination_hour, find_candidates, shifted, years_before
 from ..language.vocab import is_robot
 from ..ledger import SourceRecord
 from .current import may_ask_held
@@ -1006,6 +1007,8 @@ class ExtractiveReader:
             value = self._value(ask, question, plan, s, q_stems | proper, known,
                                 focus in stems(rec.text), focus_turns,
                                 replaced if current else frozenset(), current and sums)
+            if not value and current and ask.kind in ("day", "date", "when"):
+                value = self._moved(rec, items)
             if value:
                 # How much of what the question is about the record (and the turns next
                 # to it) says, weighted by how rare each word is in the evidence.
@@ -1187,6 +1190,23 @@ class ExtractiveReader:
                 return rec.speaker
             return ""
         return ""
+
+    @staticmethod
+    def _moved(rec: SourceRecord, items: Sequence[EvidenceItem]) -> str:
+        """For the graph stage's current record that moves the time of the records it
+        supersedes ("pushed back a week"): the day the latest of them named, moved; ''
+        when it states no shift or none of them names a day."""
+        if not shifts(rec.text):
+            return ""
+        before = sorted((i.record for i in items if i.routes.get("superseded")
+                         and i.record.seq < rec.seq and find_candidates(i.record.text)),
+                        key=lambda r: r.seq)
+        if not before:
+            return ""
+        when = shifted(event_time(before[-1].text, before[-1].source_time), rec.text)
+        if when is None:
+            return ""
+        return f"{time.strftime('%A', time.gmtime(when))} {format_day(when)}"
 
     @staticmethod
     def _day(sentence: str, record_time: float, kind: str, question: str,
