@@ -526,6 +526,9 @@ def test_a_change_passed_on_for_the_anchors_speaker_revises_it(ledger: Ledger,
     ])
     res = ask(ledger, encoder, "When are my birthday drinks?")
     assert res.source_ids[:1] == ["t4"], (res.answer, res.source_ids, res.message)
+    # Addressing her is not passing on her word.
+    assert "iris" in revision.mentioned("Iris asked me to tell you it's moving.")
+    assert "iris" not in revision.mentioned("Hey Iris! We're moving on the 13th.")
 
 
 def test_a_speaker_correcting_themselves_gives_the_current_value(ledger: Ledger,

@@ -236,6 +236,13 @@ def _spoken_to(text: str) -> set[str]:
     return out
 
 
+def mentioned(text: str) -> frozenset[str]:
+    """The words ``text`` writes capitalised, lower-cased, wherever they stand ("Iris
+    asked me to tell you …"), but not a name it addresses ("Hey Iris, …")."""
+    return frozenset(w.lower() for w in re.findall(r"[^\W\d_]+", text)
+                     if w[:1].isupper()) - _spoken_to(text)
+
+
 @lru_cache(maxsize=65536)
 def named(text: str) -> frozenset[str]:
     """``holders`` the text speaks of, not those it speaks to ("Thanks, Priya!")."""

@@ -55,6 +55,7 @@ from ..language.revision import (
     keys,
     left_behind,
     marks_change,
+    mentioned,
     named,
     other_event,
     other_instance,
@@ -221,7 +222,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         # Someone passing on the anchor's speaker's word about when or where speaks for
         # them ("Iris asked me to tell you the party's moving to the 20th").
         relayed = relays and rec.speaker != anchor.speaker \
-            and bool(_names(anchor.speaker) & _capitals(rec.text) - _names(rec.speaker))
+            and bool(_names(anchor.speaker) & mentioned(rec.text) - _names(rec.speaker))
         speaks = rec.speaker == anchor.speaker or own or relayed \
             or bool(whose & named(rec.text) - holders_stems(rec.speaker))
         link = joins(rec.text, thing, cos, speaks, anchor.text, answer_type in TYPED_ANSWERS) \
@@ -539,11 +540,6 @@ def _role_asked(question: str, answer_type: str) -> frozenset[str]:
     if answer_type != "person" or m is None or m.group(1) not in KIN:
         return frozenset()
     return frozenset({m.group(1)})
-
-
-def _capitals(text: str) -> frozenset[str]:
-    """The words ``text`` writes capitalised, lower-cased (a name, wherever it stands)."""
-    return frozenset(w.lower() for w in _WORDS.findall(text) if w[:1].isupper())
 
 
 def _names(speaker: str) -> frozenset[str]:
