@@ -333,6 +333,8 @@ class GraphStage:
                   and stem(w) not in ALL_CUE_STEMS and not w.isdigit()]
         # What the thing does ("coming back", "expected", "visiting") a record may say in
         # other words ("stuck out there till Friday"): the words that name it must be said.
+        if len(target) > 3:
+            return ""  # a long description: the readers judge it
         said = words(text)
         doing = {w for w in target if w in _PARTICLES or _PARTICIPLE.search(w)
                  and not _NOUN_BEFORE.search(said[said.index(w) - 1] if said.index(w) else "")}

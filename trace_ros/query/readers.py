@@ -745,6 +745,8 @@ class ExtractiveReader:
                            and i.record.seq < first.record.seq and stems(i.record.text) & q)
             label = labelled(ask.focus, cited, question, old) \
                 or self._relabel(ask, question, out, pack)
+            if ask.kind == "what" and not re.search(r"\d", label):
+                label = ""  # "What room …?": a number labels it; "What novel …?" is read
             if label and label.lower() not in out.answer.lower():
                 out.answer = label
         if ask.kind in ("what", "which") and ask.focus and not _focus_filled(ask, question, out,
