@@ -575,6 +575,21 @@ def test_a_shift_of_the_time_revises_it(ledger: Ledger, encoder: MiniLMEncoder) 
     assert revision.shifts("pushed back a week") and not revision.shifts("back next week")
 
 
+def test_the_robot_working_out_a_shift_echoes_it() -> None:
+    """The robot's reply that works out the moved day ("Boiler engineer now Monday 3
+    November.") repeats the person's shift, so their words are cited before it."""
+    from trace_ros.ledger import SourceRecord
+    from trace_ros.query import current
+
+    def turn(seq: int, speaker: str, text: str) -> SourceRecord:
+        return SourceRecord(seq, f"t{seq}", "home", "r1", "s1", "dialogue", speaker, text, "",
+                            None, None, {}, 0.0, False, 0.0, "h")
+
+    said = turn(1, "Dev", "The engineer's office rang. They've pushed us back a week.")
+    assert current.echoes(turn(2, "robot", "Boiler engineer now Monday 3 November."), said, "r1")
+    assert not current.echoes(turn(2, "robot", "Noted, thanks Dev."), said, "r1")
+
+
 def _updates(ledger: Ledger) -> list[tuple[str, str, str]]:
     """(newer source, older source, justification) of every ``updates`` edge."""
     return ledger.query(

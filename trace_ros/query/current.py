@@ -427,7 +427,9 @@ def echoes(robot_turn: SourceRecord, person_turn: SourceRecord, robot_id: str = 
     if robot_turn.modality != "dialogue":
         return False
     return bool(values_named(robot_turn.text) & values_named(person_turn.text)) \
-        or len(keys(robot_turn.text) & keys(person_turn.text)) >= 2
+        or len(keys(robot_turn.text) & keys(person_turn.text)) >= 2 \
+        or shifts(person_turn.text) and bool(values(robot_turn.text)) \
+        and bool(keys(robot_turn.text) & keys(person_turn.text))  # the moved day, worked out
 
 
 def _carries_on(rec: SourceRecord, thing: frozenset[str], anchor: SourceRecord,
