@@ -590,6 +590,21 @@ def test_the_robot_working_out_a_shift_echoes_it() -> None:
     assert not current.echoes(turn(2, "robot", "Noted, thanks Dev."), said, "r1")
 
 
+def test_a_dose_moved_to_a_bare_figure_revises_it(ledger: Ledger,
+                                                  encoder: MiniLMEncoder) -> None:
+    """"They've put me up to four" after "three milligrams of warfarin a day": the amount
+    in the same unit, moved, though the turn names neither the drug nor the unit; a time
+    of day ("Six in the evening.") is no amount."""
+    history(ledger, encoder, [
+        (6, "Desmond", "The clinic says three milligrams of warfarin a day, for now."),
+        (6, "Desmond", "Six in the evening. Always have."),
+        *CHATTER,
+        (9, "Desmond", "Blood test came back low. They've put me up to four."),
+    ])
+    res = ask(ledger, encoder, "How much warfarin am I taking?")
+    assert res.source_ids[:1] == ["t5"] and "four" in res.answer, (res.answer, res.source_ids)
+
+
 def _updates(ledger: Ledger) -> list[tuple[str, str, str]]:
     """(newer source, older source, justification) of every ``updates`` edge."""
     return ledger.query(

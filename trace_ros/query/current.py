@@ -234,7 +234,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         if not carried and rec.speaker == thread.speaker \
                 and (not link and (hands_over(thread.text, rec.text)
                                    or renames(thread.text, rec.text))
-                     or not keys(rec.text) & thing and _remeasured(thread.text, rec.text)):
+                     or not keys(rec.text) & thing and (_remeasured(thread.text, rec.text)
+                                                        or _remeasured(anchor.text, rec.text))):
             # Named only by its value ("the Wednesday"), the one who had it ("Steve
             # wouldn't come out, so … Aqua Fix now") or its unit ("three litres now"):
             # the anchor says what it is of.
@@ -486,11 +487,22 @@ def _moves(later: str, anchor: str, thing: frozenset[str]) -> str:
 
 def _remeasured(old: str, new: str) -> bool:
     """Whether ``new`` marks as new another amount in a unit ``old`` gave an amount in
-    ("two litres of water a day" - "three litres now")."""
+    ("two litres of water a day" - "three litres now"), or moves ``old``'s amount to a
+    bare figure ("three milligrams of warfarin a day" - "They've put me up to four",
+    "settled me on three and a half")."""
+    before = measures(old)
+    if before and _MOVED_TO.search(new):
+        return True
     if not marks_change(new):
         return False
-    before, after = measures(old), measures(new)
+    after = measures(new)
     return any(after[unit] != before[unit] for unit in after.keys() & before.keys())
+
+
+# An amount moved to a figure: "up to four", "down to two", "settled me on 3.5".
+_MOVED_TO = re.compile(r"\b(?:(?:up|down)\s+to|(?:increased|reduced|dropped|cut|raised)\s+"
+                       r"(?:\w+\s+)?to|(?:settled|put|kept)\s+(?:me|him|her|them|us)\s+on)\s+"
+                       r"(?:\d|one|two|three|four|five|six|seven|eight|nine|ten|half)\b", re.I)
 
 
 _OPENING_NAME = re.compile(r"([A-Z][a-z]+)\b")

@@ -643,6 +643,8 @@ _CLOCK = re.compile(
     rf"(?:{_CLOCK_POINT}|\b{_HOURS}\b{_MERIDIEM}|\b{_HOURS}\b{_COUNTED}{_NOUN_AFTER})"
     rf"|{_CLOCK_POINT}"
     rf"|\b(?:at|from|till|until|around|about|after|by)\s+{_HOURS}\b(?!\s+(?:past|to)\s+{_HOURS}\b){_COUNTED}"
+    # "six in the evening", "seven tonight": an hour with its part of the day.
+    rf"|\b{_HOURS}\s+(?:in\s+the\s+(?:morning|afternoon|evening)|at\s+night|tonight)\b"
     # "the alarm can be seven.": a bare hour a copula gives, ending the clause.
     rf"|(?<=\bbe\s){_HOURS}(?=\s*(?:[.!?;,]|$))"
     rf"|(?<=\bis\s){_HOURS}(?=\s*(?:[.!?;,]|$)))", re.I)
