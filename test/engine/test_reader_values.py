@@ -460,3 +460,13 @@ def test_someone_who_cannot_do_it_is_not_who_does_it() -> None:
     said, echo = turns("Shona can't do Wednesdays any more. Her friend Kat's covering them.",
                        ("robot", "Kat on Wednesdays, Shona the other days."))
     assert read("Who walks Biscuit on Wednesdays?", echo, said) == ("Kat", ["src-1", "src-2"])
+
+
+def test_who_does_it_may_be_the_speaker_or_the_one_they_address() -> None:
+    """"I'll still do Mrs Kaur's reviews" names the speaker; "Leon, … You're doing the
+    orders from next week." names the one spoken to."""
+    own = rec(1, "I'll still do Mrs Kaur's reviews until January.", speaker="Hannah")
+    assert read("Who does Mrs Kaur's reviews?", own) == ("Hannah", ["src-1"])
+    handed = rec(2, "Leon, I'm stepping back from supplies. You're doing the orders from "
+                    "next week.", speaker="Anya")
+    assert read("Who places the supply orders now?", handed) == ("Leon", ["src-2"])

@@ -236,6 +236,11 @@ def _spoken_to(text: str) -> set[str]:
     return out
 
 
+def spoken_to(text: str) -> frozenset[str]:
+    """The names ``text`` addresses (lower-cased): "Leon, I'm stepping back …" → leon."""
+    return frozenset(_spoken_to(text))
+
+
 def mentioned(text: str) -> frozenset[str]:
     """The words ``text`` writes capitalised, lower-cased, wherever they stand ("Iris
     asked me to tell you …"), but not a name it addresses ("Hey Iris, …")."""

@@ -59,6 +59,7 @@ from ..language.revision import (
     is_value_word,
     other_kind,
     shifts,
+    spoken_to,
     state_values,
 )
 from ..language.text import SENTENCE, STOPWORDS, stem, stems, words
@@ -370,6 +371,12 @@ _DOER = re.compile(r"\s*([A-Z][a-z]+)(?:['’]s| is| will be)\s+[a-z]+ing\b")
 
 # The speaker names themself as the person a "who" question asks for.
 _SELF_NAMED = re.compile(r"\b(?:is|it's|that's)\s+me\b|\bI(?:'m| am)\s+(?:the|your|on)\b", re.I)
+
+# The speaker saying they do it ("I'll still do Mrs Kaur's reviews"), or telling the one
+# they address that they will ("You're doing the orders from next week").
+_DOING_VERBS = r"(?:do|doing|take|taking|cover|covering|handle|handling|run|running|place|placing)"
+_SELF_DOING = re.compile(rf"\bI(?:'ll| will|'m| am)\s+(?:still\s+)?{_DOING_VERBS}\b")
+_YOU_DOING = re.compile(rf"\byou(?:'re| are|'ll| will)\s+(?:now\s+)?{_DOING_VERBS}\b", re.I)
 
 # "How long is/will/does …?": the length of a state or a plan, which only a record that
 # states a span answers (not "How long has she been …?", counted from a start).
@@ -1186,10 +1193,18 @@ class ExtractiveReader:
                         and not doer.endswith(("one", "body", "thing")) \
                         and stem(doer) not in skip and not is_value_word(doer):
                     return m.group(1)
-            # "fire marshal on nights is me now", "I'm the first-aider": the speaker.
-            if any(_SELF_NAMED.search(x) for x in ordered[:1]) \
+            # "fire marshal on nights is me now", "I'm the first-aider", "I'll still do
+            # Mrs Kaur's reviews": the speaker.
+            if any(_SELF_NAMED.search(x) or _SELF_DOING.search(x) for x in ordered[:1]) \
                     and not is_robot(rec.speaker, rec.robot_id):
                 return rec.speaker
+            # "Leon, … You're doing the orders from next week.": the one spoken to.
+            told = spoken_to(rec.text)
+            if len(told) == 1 and any(_YOU_DOING.search(x) for x in ordered) \
+                    and not is_robot(rec.speaker, rec.robot_id):
+                name = next(iter(told))
+                return next((w for w in re.findall(r"[A-Z][\w'-]*", rec.text)
+                             if w.lower() == name), name)
             return ""
         return ""
 
