@@ -605,6 +605,20 @@ def test_a_dose_moved_to_a_bare_figure_revises_it(ledger: Ledger,
     assert res.source_ids[:1] == ["t5"] and "four" in res.answer, (res.answer, res.source_ids)
 
 
+def test_for_who_a_later_turn_naming_no_one_revises_nothing(ledger: Ledger,
+                                                            encoder: MiniLMEncoder) -> None:
+    """"Who's my thesis supervisor?": "the thesis is still due the 13th, she confirmed"
+    speaks of the thesis but names no one; the statement that names her stays current."""
+    history(ledger, encoder, [
+        (6, "Zoe", "my thesis supervisor is Dr Patel, she's terrifying but fair"),
+        *CHATTER,
+        (8, "Zoe", "my friend Ama's supervisor is Dr Okoro, we mix their names up constantly"),
+        (9, "Zoe", "and the thesis is still due the 13th, she confirmed in our meeting"),
+    ])
+    res = ask(ledger, encoder, "Who's my thesis supervisor?")
+    assert res.source_ids[:1] == ["t0"] and "Patel" in res.answer, (res.answer, res.source_ids)
+
+
 def _updates(ledger: Ledger) -> list[tuple[str, str, str]]:
     """(newer source, older source, justification) of every ``updates`` edge."""
     return ledger.query(

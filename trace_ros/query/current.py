@@ -138,6 +138,9 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     # Whose state is asked is the speaker's or someone the question names; for "who"
     # the names are the values.
     others = answer_type != "person"
+    # "Which day do I volunteer?": the asker's own state, which "He does the food bank on
+    # a Thursday" does not tell.
+    own_state = not asked_holders and bool(_FIRST_PERSON_ASK.search(question))
     anchor: SourceRecord | None = None
     looked: set[int] = set()  # a robot's echo and the turn it answers count once
     for f in pool:
@@ -150,7 +153,10 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         # The best person's statement that shares a word with the question.
         if _statement(rec, robot_id) and keys(rec.text) & q_terms \
                 and not (others and about_another(rec.text, asked_holders | _names(rec.speaker)
-                                                  | _placed(rec.text, asked_kind, q_terms))):
+                                                  | _placed(rec.text, asked_kind, q_terms))) \
+                and not (own_state and not same_holder(rec.text, asked_holders, frozenset(),
+                                                       q_terms)):
+            # (Not "my friend Ama's supervisor is …" for "Who's my supervisor?".)
             if at is None:
                 anchor = rec
                 break
@@ -161,9 +167,6 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     if at is None:
         anchor = _before_left(anchor, pool, records, prior, q_terms, robot_id)
     anchor_holders = holders(anchor.text)
-    # "Which day do I volunteer?": the asker's own state, which "He does the food bank on
-    # a Thursday" does not tell.
-    own_state = not asked_holders and bool(_FIRST_PERSON_ASK.search(question))
     relays = answer_type in TYPED_ANSWERS or asked_kind in _RELAYED
     labels = asked_kind == "which" and bool(focus) and bool(labelled(focus, anchor.text))
     asked_values = values_named(question)  # "Ward 3", "on Tuesdays": part of the thing

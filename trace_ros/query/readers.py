@@ -425,8 +425,10 @@ def _other_owner(owners: dict[str, str], text: str) -> bool:
         thing, owner = stem(m.group(2).lower()), stem(m.group(1).lower())
         if owners.get(thing) not in (None, owner, "i") and owners[thing] not in said:
             return True
-        if owners.get(thing) == "i" and owner in _KIN_STEMS and owner not in owners:
-            return True  # "my sister's anniversary" for "my anniversary"
+        if owners.get(thing) == "i" and (owner in _KIN_STEMS or m.group(1)[:1].isupper()) \
+                and owner not in owners:
+            return True  # "my sister's anniversary" for "my anniversary", "my friend Ama's
+            # supervisor" for "my supervisor"
     mine = {stem(w.lower()) for m in _MINE.finditer(text) for w in m.groups() if w}
     for m in _THEIRS.finditer(text):
         things = {stem(w.lower()) for w in m.groups() if w and w.lower() not in STOPWORDS}

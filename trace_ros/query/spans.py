@@ -1033,11 +1033,24 @@ def states_label(text: str) -> bool:
     return bool(codes) or any(w.upper() != w for w in _capitalised_as_written(text))
 
 
+def names_someone(text: str) -> bool:
+    """Whether ``text`` names a person (a capitalised word that is no day, month, greeting
+    or common word), or the speaker or the one spoken to as doing something ("I'm the
+    first-aider", "you're doing the orders")."""
+    for m in re.finditer(r"\b([A-Z][a-z]+)", text):
+        w = m.group(1).lower()
+        if w not in STOPWORDS and w not in _NOT_NAMES and w not in _PRONOUNS:
+            return True
+    return bool(re.search(r"\b(?:me|I'm|I'll|you're|you'll)\b", text))
+
+
 def states_asked(kind: str, text: str, before: str = "") -> bool | None:
     """Whether ``text`` states a value of the ``asked`` kind where one reads a kind of its
     own (a clock time, a frequency, a sum of money); None for the other kinds. After
     ``before`` stated a sum, a bare figure is one in its unit ("council put the permit
     up to 85" after "60 quid a year")."""
+    if kind == "person":
+        return names_someone(text)
     read = {"clock": clock_time, "frequency": frequency, "money": sum_stated}.get(kind)
     if read is None:
         return None
