@@ -470,3 +470,14 @@ def test_who_does_it_may_be_the_speaker_or_the_one_they_address() -> None:
     handed = rec(2, "Leon, I'm stepping back from supplies. You're doing the orders from "
                     "next week.", speaker="Anya")
     assert read("Who places the supply orders now?", handed) == ("Leon", ["src-2"])
+
+
+def test_which_x_may_be_told_by_a_time_or_a_word_the_records_put_before_x() -> None:
+    """"Which train?" - "the eight oh eight": a time tells a train apart, though no record
+    says "train". "Which diet?" - "stays pureed": another record says "pureed diet"."""
+    train = rec(1, "I've agreed later hours with my boss. From today I'm taking the eight oh eight.")
+    assert read("Which train do I take to work?", train)[0] == "eight oh eight"
+    stays = rec(2, "Mrs Nowak on the first floor stays pureed, I haven't seen her yet.")
+    other = rec(3, "Mr Hale is on a vegetarian diet, and Mrs Nowak had a pureed diet before.")
+    answer = read("Which diet is Mrs Nowak on?", stays, other)[0]
+    assert "pureed" in answer, answer

@@ -351,7 +351,15 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
                       for i in pack.items):
         named = True
     if not any(focus in stems(i.record.text) for i in pack.items):
-        return named
+        # A time tells a train or a flight from the others ("the eight oh eight").
+        return named or ask.kind == "which" and bool(_SPOKEN_TIME.fullmatch(out.answer))
+    # A word the records put before X names a kind of X ("stays pureed" where a record
+    # says "pureed diet").
+    if ask.kind == "which" and any(
+            re.search(rf"\b{re.escape(w)}\s+{re.escape(ask.focus)}", i.record.text, re.I)
+            for w in words(out.answer) if w not in STOPWORDS and len(w) > 2
+            for i in pack.items):
+        return True
     if ask.kind == "what" or named:
         return True
     said = stems(out.answer)
@@ -361,6 +369,12 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
     cited = next((i.record.text for i in pack.items if i.source_id in out.cited_ids), "")
     return bool(re.search(re.escape(out.answer) + r"\s+" + re.escape(ask.focus[:4]), cited, re.I))
 
+
+# A clock time said in words: "eight oh eight", "seven fifty-five", "the 7:42".
+_SPOKEN_TIME = re.compile(r"(?:the\s+)?(?:\d{1,2}[:.]\d{2}|(?:one|two|three|four|five|six|seven|"
+                          r"eight|nine|ten|eleven|twelve)\s+(?:oh\s+)?(?:one|two|three|four|five|"
+                          r"six|seven|eight|nine|ten|twenty|thirty|forty|fifty)(?:-[a-z]+)?)",
+                          re.I)
 
 # Words right before a name that give it to someone or something ("with Jas", "called Ollie").
 _NAME_GIVEN = re.compile(r"\b(?:with|called|named|by|to|as|is|it's|now)\s+$", re.I)
