@@ -619,26 +619,6 @@ def test_for_who_a_later_turn_naming_no_one_revises_nothing(ledger: Ledger,
     assert res.source_ids[:1] == ["t0"] and "Patel" in res.answer, (res.answer, res.source_ids)
 
 
-def test_in_a_short_memory_a_shared_word_is_the_thing_not_the_topic(
-        ledger: Ledger, encoder: MiniLMEncoder) -> None:
-    """A handful of turns about morning visits: "morning" in many of them is what "my
-    morning carer" names, so "a lady called Ruth in the mornings" revises the carer."""
-    history(ledger, encoder, [
-        (1, "Mei", "My new morning carer is called Joy. She comes at eight in the morning."),
-        (1, "Mei", "Morning tea is at ten, and the morning post comes at eleven."),
-        (2, "Mei", "This morning the heating was off again. Cold morning."),
-        (3, "Mei", "Joy's been moved to another area. A man called Marek does my mornings now."),
-        (4, "Mei", "Morning walk was lovely, frost on the grass this morning."),
-        (4, "Mei", "The morning paper is late again. Every morning this week."),
-        (5, "Mei", "Morning exercises on the telly, I did three of them this morning."),
-        (5, "Mei", "Breakfast this morning was porridge, my usual morning bowl."),
-        (6, "Mei", "Marek was only ever temporary. Since Monday I've had a lady called Ruth "
-                   "in the mornings."),
-    ])
-    res = ask(ledger, encoder, "Who is my morning carer?")
-    assert res.source_ids[:1] == ["t8"] and "Ruth" in res.answer, (res.answer, res.source_ids)
-
-
 def _updates(ledger: Ledger) -> list[tuple[str, str, str]]:
     """(newer source, older source, justification) of every ``updates`` edge."""
     return ledger.query(

@@ -393,8 +393,7 @@ class QueryEngine:
         wanted = asked(req.question, plan)
         found = current.chain(req.question, plan.answer_type, head, records,
                               self.graph_stage.facts.subject(req.scope.subject_id), near,
-                              prior, related, req.scope.robot_id, at, wanted.kind, wanted.focus,
-                              len(vectors.ids) if vectors is not None else None)
+                              prior, related, req.scope.robot_id, at, wanted.kind, wanted.focus)
         if found is not None:
             if graph.lead and graph.lead[0] in found.superseded:
                 # A later statement the key rules did not relate overrides the resolver's

@@ -94,7 +94,6 @@ ANCHORS = 3  # the anchor is the best human statement among the first few candid
 ANCHORS_AT = 6  # for a past time, the first statement of the thing among a few more
 # A word in more than this share of the recalled records is the conversation's topic.
 TOPIC_SHARE = 0.25
-TOPIC_MEMORY = 4  # ... of a memory of at least this many pools of records
 _QUESTION = re.compile(r"\?\s*$")
 _FIRST_PERSON_ASK = re.compile(r"\b(?:i|my|me|i'm|am i)\b", re.I)
 _SENTENCES = re.compile(r"(?<=[.!?])\s+")
@@ -116,7 +115,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
           prior: Callable[[int], SourceRecord | None],
           related: Callable[[str], dict[int, SourceRecord]] | None = None,
           robot_id: str = "", at: float | None = None, asked_kind: str = "",
-          focus: str = "", size: int | None = None) -> Chain | None:
+          focus: str = "") -> Chain | None:
     """The current record for ``question`` and the anchor it supersedes, or None.
 
     ``records``: the ranked candidates' records by seq; ``near(seq)``: the records
@@ -132,8 +131,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     said by then; nothing is marked superseded. ``asked_kind``: the kind of value the
     question asks for (``spans.asked``); a later record stating none of it revises nothing.
     ``focus``: the noun a "which" question asks about; where the anchor labels it ("the
-    Everest room", "room B204"), a revision gives a label too. ``size``: how many records
-    the subject holds (None: unknown, taken as many)."""
+    Everest room", "room B204"), a revision gives a label too."""
     q_terms = question_terms(question)
     pool = [f for f in ranked[:POOL] if f.seq in records]
     asked_holders = holders(question) - _role_asked(question, answer_type)
@@ -177,11 +175,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         - holders_stems(anchor.speaker)
     # A word of the thing that many recalled records say is the conversation's topic
     # ("dance" for a dancer), not the thing a revision restates ("the dentist").
-    # Only a long memory has such a topic: in a short one the best matches are most of
-    # what was said, and a word many of them share is the thing ("morning carer").
     said_by = [keys(records[f.seq].text) for f in pool if records[f.seq] is not None]
-    topic = frozenset(t for t in thing if sum(t in k for k in said_by) > TOPIC_SHARE * POOL) \
-        if size is None or size >= TOPIC_MEMORY * POOL else frozenset()
+    topic = frozenset(t for t in thing if sum(t in k for k in said_by) > TOPIC_SHARE * POOL)
     thing = thing - topic
     best: tuple[int, str] | None = None
     head = anchor  # the latest revision so far
