@@ -481,3 +481,16 @@ def test_which_x_may_be_told_by_a_time_or_a_word_the_records_put_before_x() -> N
     other = rec(3, "Mr Hale is on a vegetarian diet, and Mrs Nowak had a pureed diet before.")
     answer = read("Which diet is Mrs Nowak on?", stays, other)[0]
     assert "pureed" in answer, answer
+
+
+def test_where_a_thing_is_is_not_where_it_came_from_or_goes() -> None:
+    """"Where …?" asks where a thing is: "at the music shop", not "over to an old student"
+    (where she goes) nor "from that forklift bump" (where it came from); a question that
+    says "from" or asks where someone goes reads those."""
+    lessons = rec(1, "She's handing Ellie over to an old student of hers. Same Monday slot, "
+                     "but at the music shop.")
+    assert "music shop" in read("Where are Ellie's piano lessons?", lessons)[0]
+    bump = rec(2, "Found eight red kettles with smashed lids from that forklift bump.")
+    assert "forklift" not in read("Where are the red kettles kept?", bump)[0]
+    flight = rec(3, "Flying from Manchester to Lisbon on the 9th.")
+    assert "Manchester" in read("Where am I flying from?", flight)[0]

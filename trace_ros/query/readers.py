@@ -370,6 +370,10 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
     return bool(re.search(re.escape(out.answer) + r"\s+" + re.escape(ask.focus[:4]), cited, re.I))
 
 
+# A question about where someone or something goes, not where it is.
+_MOTION = re.compile(r"\b(?:go|goes|going|went|move|moves|moving|moved|head|heading|travel\w*"
+                     r"|fly|flying|drive|driving|send|sending|take|taking)\b", re.I)
+
 # A clock time said in words: "eight oh eight", "seven fifty-five", "the 7:42".
 _SPOKEN_TIME = re.compile(r"(?:the\s+)?(?:\d{1,2}[:.]\d{2}|(?:one|two|three|four|five|six|seven|"
                           r"eight|nine|ten|eleven|twelve)\s+(?:oh\s+)?(?:one|two|three|four|five|"
@@ -1166,8 +1170,16 @@ class ExtractiveReader:
         if kind == "place":
             # Sentence by sentence, best first: a place phrase ("on the wall by the back
             # door"), or a place a copula names ("Tomorrow's St Luke's").
+            origin = bool(re.search(r"\bfrom\b", question, re.I))
+            # Where something is, not where it goes: "at the music shop" before "to an old
+            # student of hers", unless the question asks where to.
+            if not _MOTION.search(question):
+                for x in ordered:
+                    value = place_phrase(x, skip, self.span_tokens, origin, moving=False)
+                    if value:
+                        return value
             for x in ordered:
-                value = place_phrase(x, skip, self.span_tokens) or next(
+                value = place_phrase(x, skip, self.span_tokens, origin) or next(
                     (n for at, n in names_in(x, skip, known) if _GIVEN.search(x[:at])), "")
                 if value:
                     return value

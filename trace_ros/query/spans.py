@@ -1083,9 +1083,13 @@ def _has_question_word(phrase: str, q_stems: set[str]) -> bool:
     return any(stem(w.lower()) in q_stems for w in re.findall(r"[\w'’-]+", phrase))
 
 
-def place_phrase(sentence: str, q_stems: set[str], limit: int = 6) -> str:
+def place_phrase(sentence: str, q_stems: set[str], limit: int = 6, origin: bool = True,
+                 moving: bool = True) -> str:
     """The place phrase of ``sentence`` ("at the bakery on Mill Lane" → "bakery on Mill
-    Lane"), '' when it names none; its time expressions are not part of it."""
+    Lane"), '' when it names none; its time expressions are not part of it. ``origin``:
+    "from …" may be one ("Where is she flying from?"); else it says where something came
+    from ("smashed lids from that forklift bump"), not where it is. ``moving``: "to …"
+    may be one (where someone goes); else only where something is."""
     for m in reversed(find_candidates(sentence)):
         sentence = sentence[: m.start()] + "," + sentence[m.end():]
     sentence = re.sub(r"\b(St|Dr|Mt|Rd|Ave|No)\.(?=\s+[A-Z0-9])", r"\1", sentence)  # "St. Mary's"
@@ -1094,7 +1098,9 @@ def place_phrase(sentence: str, q_stems: set[str], limit: int = 6) -> str:
                       flags=re.I)
     sentence = re.sub(r"\bto(?=\s+(?!(?:the|a|an|my|your|his|her|our|their|this|that)\b)[a-z])",
                       ",", sentence)
-    place = _place(sentence, tokens(sentence), q_stems, limit, _WHERE_PREP)
+    preps = _WHERE_PREP - (set() if origin else {"from"}) \
+        - (set() if moving else {"to", "into", "over"})
+    place = _place(sentence, tokens(sentence), q_stems, limit, preps)
     if re.fullmatch(r"[\d.,]+", place):
         return ""  # "down to 150": a figure, not a place
     if place:
