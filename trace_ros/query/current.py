@@ -493,12 +493,11 @@ def _remeasured(old: str, new: str) -> bool:
     ("two litres of water a day" - "three litres now"), or moves ``old``'s amount to a
     bare figure ("three milligrams of warfarin a day" - "They've put me up to four",
     "settled me on three and a half")."""
-    before = measures(old)
-    if before and _MOVED_TO.search(new):
+    if _MOVED_TO.search(new) and measures(old):
         return True
     if not marks_change(new):
         return False
-    after = measures(new)
+    before, after = measures(old), measures(new)
     return any(after[unit] != before[unit] for unit in after.keys() & before.keys())
 
 

@@ -1001,12 +1001,13 @@ def capitalised_mid_sentence(texts: list[str]) -> set[str]:
     return out
 
 
-def _capitalised_as_written(text: str) -> list[str]:
+@lru_cache(maxsize=65536)
+def _capitalised_as_written(text: str) -> tuple[str, ...]:
     """The words of ``_capitalised`` as the text writes them."""
     toks = _tokens(text)
-    return [t.text for i, t in enumerate(toks)
-            if i and t.word and t.text[:1].isupper() and toks[i - 1].text not in ".!?:;\"“"
-            and t.low not in _NOT_NAMES and t.low not in _PRONOUNS]
+    return tuple(t.text for i, t in enumerate(toks)
+                 if i and t.word and t.text[:1].isupper() and toks[i - 1].text not in ".!?:;\"“"
+                 and t.low not in _NOT_NAMES and t.low not in _PRONOUNS)
 
 
 @lru_cache(maxsize=65536)
