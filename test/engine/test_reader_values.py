@@ -494,3 +494,12 @@ def test_where_a_thing_is_is_not_where_it_came_from_or_goes() -> None:
     assert "forklift" not in read("Where are the red kettles kept?", bump)[0]
     flight = rec(3, "Flying from Manchester to Lisbon on the 9th.")
     assert "Manchester" in read("Where am I flying from?", flight)[0]
+
+
+def test_a_compound_asked_may_be_answered_by_the_bare_noun() -> None:
+    """"What shoe size is Lottie?" - "She's a size 13": the size said bare answers; "What's
+    her landline number?" - "Her mobile number is …": another kind of number does not."""
+    skates = rec(1, "Lottie wants roller skates for Christmas. She's a size 13.")
+    assert read("What shoe size is Lottie?", skates)[0] == "13"
+    mobile = rec(2, "Her mobile number is 07700 900123, if the school rings.")
+    assert read("What's her landline number?", mobile) == ("", [])

@@ -324,6 +324,14 @@ def _name_words(text: str, known: set[str]) -> frozenset[str]:
                      for w in words(name) if w in known and w not in KIN)
 
 
+def _said_bare(focus: str, items: Sequence[EvidenceItem]) -> bool:
+    """Whether a record says ``focus`` with no other word of its kind before it ("a size 13",
+    not "her mobile number"), so that it may be the one a question names by a compound."""
+    bare = re.compile(rf"(?:^|\b(?:a|an|the|her|his|their|my|your|our|its)\s+){re.escape(focus)}s?\b"
+                      r"\s+\S*\d", re.I)
+    return any(bare.search(i.record.text) for i in items)
+
+
 def _measured(question: str, focus: str) -> frozenset[str]:
     """The stem of what "<focus> of …" measures in ``question`` ("dose of atorvastatin"
     → atorvastatin), or nothing."""
@@ -954,8 +962,10 @@ class ExtractiveReader:
         compound = stem(ask.compound) if ask.compound else ""
         if compound and compound in q_stems and compound not in said \
                 and ask.compound not in _NOT_COMPOUNDS \
-                and ask.kind in ("ident", "quantity", "money", "name", "person"):
-            # "What's her landline number?" when only a mobile was ever mentioned.
+                and ask.kind in ("ident", "quantity", "money", "name", "person") \
+                and not _said_bare(ask.focus, items):
+            # "What's her landline number?" when only a mobile was ever mentioned ("What
+            # shoe size is Lottie?" where a record says "she's a size 13" is answered).
             return ReaderOutput("", [], self.name, f"no shown record mentions a {ask.compound} "
                                 f"{ask.focus}")
         focus = stem(ask.focus) if ask.focus else ""
