@@ -477,6 +477,7 @@ def test_which_x_may_be_told_by_a_time_or_a_word_the_records_put_before_x() -> N
     says "train". "Which diet?" - "stays pureed": another record says "pureed diet"."""
     train = rec(1, "I've agreed later hours with my boss. From today I'm taking the eight oh eight.")
     assert read("Which train do I take to work?", train)[0] == "eight oh eight"
+    assert labelled("train", "and I'm on the 8:10 train now, new role starts later") == "8:10 train"
     stays = rec(2, "Mrs Nowak on the first floor stays pureed, I haven't seen her yet.")
     other = rec(3, "Mr Hale is on a vegetarian diet, and Mrs Nowak had a pureed diet before.")
     answer = read("Which diet is Mrs Nowak on?", stays, other)[0]

@@ -1262,10 +1262,14 @@ def _labels(focus: str, text: str, question: str) -> list[str]:
     asked_words = {w.lower() for w in re.findall(r"[\w.]+", question)}
     after = re.compile(rf"\b({f}s?)\s+((?:no\.?\s*|number\s+)?\d[\w.]*\b|[A-Z][\w'-]+)", re.I)
     before = re.compile(rf"\b((?:[A-Z][\w'-]+\s+){{1,2}})({f}s?)\b", re.I)
+    # "the 8:10 train": a time names a train, a bus, a flight
+    timed = re.compile(rf"\b(\d{{1,2}}[:.]\d{{2}}(?:\s*[ap]\.?m\.?)?)\s+({f}s?)\b", re.I)
     for m in after.finditer(text):
         label = m.group(2)
         if (label[0].isdigit() or label[0].isupper()) and label.lower() not in asked_words:
             out.append(f"{m.group(1)} {label}".strip())
+    for m in timed.finditer(text):
+        out.append(f"{m.group(1)} {m.group(2)}")
     for m in before.finditer(text):
         # The capitalised words right before the noun ("the Everest room"), not a
         # sentence's first word further back ("I've swapped spaces").
