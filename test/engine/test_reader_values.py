@@ -504,3 +504,12 @@ def test_a_compound_asked_may_be_answered_by_the_bare_noun() -> None:
     assert read("What shoe size is Lottie?", skates)[0] == "13"
     mobile = rec(2, "Her mobile number is 07700 900123, if the school rings.")
     assert read("What's her landline number?", mobile) == ("", [])
+
+
+def test_who_holds_it_after_so_may_be_the_speaker() -> None:
+    """"Leila's started her leave early, so Acme is with me from today": the consequence
+    says who has Acme now, the speaker; "so we've swapped: she's got Wednesdays now" does
+    not make the speaker the one asked."""
+    handed = rec(1, "Also, Leila's started her leave early, so Acme is with me from today.",
+                 speaker="Ben")
+    assert read("Who handles the Acme account now?", handed) == ("Ben", ["src-1"])

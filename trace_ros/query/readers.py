@@ -382,6 +382,10 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
 _MOTION = re.compile(r"\b(?:go|goes|going|went|move|moves|moving|moved|head|heading|travel\w*"
                      r"|fly|flying|drive|driving|send|sending|take|taking)\b", re.I)
 
+# A consequence clause, and the speaker holding the thing in it.
+_CONSEQUENCE_SO = re.compile(r",?\s+so\s+", re.I)
+_WITH_ME = re.compile(r"\b(?:with|to|by)\s+me\b|\b(?:is|it's)\s+me\b")
+
 # A clock time said in words: "eight oh eight", "seven fifty-five", "the 7:42".
 _SPOKEN_TIME = re.compile(r"(?:the\s+)?(?:\d{1,2}[:.]\d{2}|(?:one|two|three|four|five|six|seven|"
                           r"eight|nine|ten|eleven|twelve)\s+(?:oh\s+)?(?:one|two|three|four|five|"
@@ -1199,6 +1203,13 @@ class ExtractiveReader:
                                focus_turns)
         if kind == "person":
             for x in ordered:
+                # "Leila's started her leave, so Acme is with me from today": the state the
+                # consequence tells, of the thing asked, is the speaker's.
+                after = _CONSEQUENCE_SO.split(x)
+                if len(after) > 1 and stems(after[-1]) & skip and _WITH_ME.search(after[-1]) \
+                        and not names_in(after[-1], skip, known) \
+                        and not is_robot(rec.speaker, rec.robot_id):
+                    return rec.speaker
                 # A name where a place preposition leads to it is a place ("on Pine").
                 found = [f for f in names_in(x, skip, known)
                          if not re.search(r"\b(?:on|at|in|to|from|into|near)\s+(?:the\s+)?$",
