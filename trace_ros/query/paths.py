@@ -336,13 +336,16 @@ class GraphStage:
         if len(target) > 3:
             return ""  # a long description: the readers judge it
         said = words(text)
-        doing = {w for w in target if w in _PARTICLES or _PARTICIPLE.search(w)
-                 and not _NOUN_BEFORE.search(said[said.index(w) - 1] if said.index(w) else "")}
-        named = [w for w in target if w not in doing]
+        before: dict[str, str] = {}  # each word -> the word before its first use
+        for i, w in enumerate(said):
+            before.setdefault(w, said[i - 1] if i else "")
+        doing = [w for w in target if w in _PARTICLES or _PARTICIPLE.search(w)
+                 and not _NOUN_BEFORE.search(before.get(w, ""))]
         lenient = len(target) >= 3  # of three words, two are enough (a paraphrase)
         if doing:  # only what it does: nothing names the thing to look for
-            target, lenient = named, lenient and len(named) >= 2
-        if not target or len(target) > 3:
+            target = [w for w in target if w not in doing]
+            lenient = lenient and len(target) >= 2
+        if not target:
             return ""
         quoted = ['"' + w.replace('"', '""') + '"' for w in target]
         # All the words in one record, or all but one.

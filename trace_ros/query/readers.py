@@ -1121,11 +1121,11 @@ class ExtractiveReader:
             # in a story about it says when it was talked about. "When does he take it?"
             # asks for a habit: a clock time or a time of day before a day that was told.
             named = [x for x in ordered if states_time(x) and names_day(x)]
-            # A sentence that only turns a day down ("Forget Friday, the CEO can't make
-            # it.") says when the thing is not, when another says when it is.
             # A day said without a tense ("Friday.") is ahead when the state is asked now.
             ahead = plan.current and plan.tense != "past"
             if ahead:
+                # A sentence that only turns a day down ("Forget Friday, the CEO can't make
+                # it.") says when the thing is not, when another says when it is.
                 named = [x for x in named if not turned_down(x)] or named
             if replaced:  # a sentence naming a new day before one naming only the old
                 named.sort(key=lambda x: not state_values(x) - replaced)

@@ -897,6 +897,15 @@ _PER_PERIOD = re.compile(r"\b\d[\d,.]*\s+(?:a|an|per)\s+(?:month|week|year|night
                          re.I)
 
 
+def _without_times(text: str) -> str:
+    """``text`` with its clock times and dates blanked out (offsets kept): their figures
+    count nothing and cost nothing."""
+    masked = text
+    for m in list(_CLOCK.finditer(text)) + list(find_candidates(text)):
+        masked = masked[:m.start()] + " " * (m.end() - m.start()) + masked[m.end():]
+    return masked
+
+
 def sum_stated(text: str) -> str:
     """A sum of money ``text`` states, '' when none: one with its currency ("£15",
     "twenty quid"), or a bare figure said per period ("800 a month") or beside a word for
@@ -904,9 +913,7 @@ def sum_stated(text: str) -> str:
     found = money(text)
     if found:
         return found
-    masked = text
-    for m in list(_CLOCK.finditer(text)) + list(find_candidates(text)):
-        masked = masked[:m.start()] + " " * (m.end() - m.start()) + masked[m.end():]
+    masked = _without_times(text)
     if _PER_PERIOD.search(masked) or stems(masked) & _MONEY_STEMS:
         return bare_figure(masked)
     return ""
@@ -1003,7 +1010,7 @@ def capitalised_mid_sentence(texts: list[str]) -> set[str]:
 
 @lru_cache(maxsize=65536)
 def _capitalised_as_written(text: str) -> tuple[str, ...]:
-    """The words of ``_capitalised`` as the text writes them."""
+    """The words ``text`` writes capitalised where no sentence starts, as written."""
     toks = _tokens(text)
     return tuple(t.text for i, t in enumerate(toks)
                  if i and t.word and t.text[:1].isupper() and toks[i - 1].text not in ".!?:;\"“"
@@ -1013,10 +1020,8 @@ def _capitalised_as_written(text: str) -> tuple[str, ...]:
 @lru_cache(maxsize=65536)
 def _capitalised(text: str) -> tuple[str, ...]:
     """``capitalised_mid_sentence`` of one text, in the order written."""
-    toks = _tokens(text)
-    return tuple(t.low.removesuffix("'s").removesuffix("’s") for i, t in enumerate(toks)
-                 if i and t.word and t.text[:1].isupper() and toks[i - 1].text not in ".!?:;\"“"
-                 and t.low not in _NOT_NAMES and t.low not in _PRONOUNS)
+    return tuple(w.lower().removesuffix("'s").removesuffix("’s")
+                 for w in _capitalised_as_written(text))
 
 
 # A code that labels a thing: letters and digits together ("B204", "A100", "4B").
@@ -1122,9 +1127,7 @@ _ONE_PRONOUN = re.compile(r"\b(?:the|this|that|which|other|another|each|every)\s
 def quantities(text: str) -> list[tuple[int, str]]:
     """Numbers ``text`` states with what they count, as (character offset, phrase):
     not the numbers of a clock time or date, not "one of" (a member, not a count)."""
-    masked = text
-    for m in list(_CLOCK.finditer(text)) + list(find_candidates(text)):
-        masked = masked[:m.start()] + " " * (m.end() - m.start()) + masked[m.end():]
+    masked = _without_times(text)
     out: list[tuple[int, str]] = []
     for m in _QUANTITY.finditer(masked):
         head = m.group(0).strip().split()[0]
