@@ -1014,3 +1014,28 @@ def test_a_best_match_that_revises_an_earlier_statement_leads(
 def _said(speaker: str, text: str, seq: int) -> SourceRecord:
     return SourceRecord(seq, f"s{seq}", HOME, "r1", "d1", "dialogue", speaker, text, "", None,
                         None, {}, ts(6), False, ts(6), "")
+
+
+def test_what_became_of_the_value_the_best_match_replaced_does_not_lead() -> None:
+    """The best match is itself the change ("the helpdesk becomes 4410"); the earlier
+    statement it replaces ("the helpdesk is 4400") is among the matches, so 4400 is
+    given up from the start and "4400 goes to facilities" after it revises nothing."""
+    from trace_ros.query.recall import Fused
+
+    old = _said("Ahmed", "If your laptop's dead, the IT helpdesk is 4400.", 1)
+    new = _said("Ahmed", "We're on the new phone system, so the helpdesk becomes 4410.", 5)
+    fate = _said("Ahmed", "4400 goes to facilities instead, they inherit the old number.", 6)
+    records = {r.seq: r for r in (old, new, fate)}
+    ranked = [Fused(r.seq, r.source_id, 1.0 / (i + 1)) for i, r in enumerate((new, old, fate))]
+
+    def asked(question: str, near: float) -> current.Chain | None:
+        return current.chain(question, "number", ranked, records, None,
+                             lambda seq: {6: (records[6], near)} if seq < 6 else {},
+                             lambda seq: None, robot_id="r1", asked_kind="number")
+
+    found = asked("What's the number for the IT helpdesk?", 0.6)
+    assert found is not None and found.lead == ["s5"] and found.superseded == ["s1"], found
+    # Control: a later new value still leads; only the given-up one is left behind.
+    records[6] = _said("Ahmed", "Renumbered again, the helpdesk is 4420 from Monday.", 6)
+    found = asked("What's the number for the IT helpdesk?", 0.6)
+    assert found is not None and found.lead == ["s6"], found

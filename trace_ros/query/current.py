@@ -182,7 +182,14 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     head = anchor  # the latest revision so far
     thread = anchor  # the latest record of the thing, whether or not it says what is asked
     passed: list[str] = []  # the revisions after the anchor that a later one revised
-    given_up: frozenset[str] = frozenset()  # the values the revisions moved away from
+    # The anchor may itself revise an earlier statement the question matches less well
+    # ("the helpdesk becomes 4410" after "the helpdesk is 4400"): that value is given up
+    # from the start, so a later word of what became of it revises nothing.
+    revised = [] if at is not None else [
+        records[f.seq] for f in pool if f.seq < anchor.seq
+        and _revised_by(records[f.seq], anchor, thing, asked_holders, anchor_holders,
+                        question, robot_id)]
+    given_up = frozenset(v for r in revised for v in gives_up(r.text, anchor.text))
     context: SourceRecord | None = None  # the turn the current record carries on
     for seq, sid in (_newer_by_edges(anchor, graph) if at is None else []):
         if seq > anchor.seq:
@@ -278,9 +285,6 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         # Nothing later revises the best match; it may itself revise an earlier statement
         # of its speaker that the question matches less well ("rent can go on the 28th
         # from now" after "rent goes out on the 1st"): then it leads, the earlier aside.
-        revised = [records[f.seq] for f in pool if f.seq < anchor.seq
-                   and _revised_by(records[f.seq], anchor, thing, asked_holders,
-                                   anchor_holders, question, robot_id)]
         if not revised:
             return None
         return Chain([anchor.source_id], [r.source_id for r in revised])
