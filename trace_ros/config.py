@@ -68,7 +68,7 @@ class RecallConfig:
     lexical_weight: float = 1.0
     dense_weight: float = 0.5
     facts_weight: float = 0.0
-    # The 'window' route: cosine over each turn embedded with the two before it in its
+    # The 'window' route: cosine over each turn pooled with the two before it in its
     # session (consolidation's owner_kind 'window' vectors), min-max normalised like dense.
     window_weight: float = 0.5
     # Added to every candidate spoken by a participant the question names (about a

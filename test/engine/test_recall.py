@@ -253,7 +253,20 @@ def _vector(ledger: Ledger, kind: str, source_id: str):  # noqa: ANN202
     return np.frombuffer(rows[0][0], dtype=np.float32) if rows else None
 
 
-def test_window_vectors_embed_a_turn_with_the_two_before_it(ledger: Ledger, encoder) -> None:  # noqa: ANN001
+def _pooled(encoder, lines: list[str]):  # noqa: ANN001, ANN202
+    """A window's vector written out: the turns' own vectors weighted by their lengths,
+    the last (the turn itself) by ``WINDOW_OWN_WEIGHT`` of its length."""
+    import numpy as np
+
+    from trace_ros.consolidation.worker import WINDOW_OWN_WEIGHT
+
+    weights = [float(len(t)) for t in lines]
+    weights[-1] *= WINDOW_OWN_WEIGHT
+    mean = np.array(weights) @ encoder.encode(lines)
+    return mean / np.linalg.norm(mean)
+
+
+def test_window_vectors_pool_a_turn_with_the_two_before_it(ledger: Ledger, encoder) -> None:  # noqa: ANN001
     import numpy as np
 
     from trace_ros.config import ConsolidationConfig
@@ -268,10 +281,13 @@ def test_window_vectors_embed_a_turn_with_the_two_before_it(ledger: Ledger, enco
     Consolidator(ledger, encoder, ConsolidationConfig(batch_size=2)).drain()
     # First of its session: its window is its own vector.
     assert np.array_equal(_vector(ledger, "window", "t1"), _vector(ledger, "source", "t1"))
-    expected = encoder.encode(["Evan: Yes, a beagle.\nSam: What is her name?\nEvan: Daisy."])[0]
+    expected = _pooled(encoder, ["Evan: Yes, a beagle.", "Sam: What is her name?", "Evan: Daisy."])
     assert np.allclose(_vector(ledger, "window", "t4"), expected, atol=1e-5)
     assert np.allclose(_vector(ledger, "window", "o2"),
-                       encoder.encode(["Ann: Other talk.\nBo: More other talk."])[0], atol=1e-5)
+                       _pooled(encoder, ["Ann: Other talk.", "Bo: More other talk."]), atol=1e-5)
+    # Not the mean of any two: the turn three before is out, the one two before is in.
+    assert not np.allclose(_vector(ledger, "window", "t4"),
+                           _pooled(encoder, ["Sam: What is her name?", "Evan: Daisy."]), atol=1e-3)
     # Forgetting a turn drops the windows that embed it (its own and the next two) ...
     ledger.forget(None, ["t2"])
     assert [_vector(ledger, "window", s) is None for s in ("t3", "t4", "o2")] == [True, True, False]
@@ -279,10 +295,11 @@ def test_window_vectors_embed_a_turn_with_the_two_before_it(ledger: Ledger, enco
     # ... and the consolidator embeds them again from what is still stored, without it.
     Consolidator(ledger, encoder, ConsolidationConfig(batch_size=1)).drain()
     assert np.allclose(_vector(ledger, "window", "t3"),
-                       encoder.encode(["Sam: Did you adopt the puppy?\nSam: What is her name?"])[0],
+                       _pooled(encoder, ["Sam: Did you adopt the puppy?", "Sam: What is her name?"]),
                        atol=1e-5)
-    assert np.allclose(_vector(ledger, "window", "t4"), encoder.encode(
-        ["Sam: Did you adopt the puppy?\nSam: What is her name?\nEvan: Daisy."])[0], atol=1e-5)
+    assert np.allclose(_vector(ledger, "window", "t4"), _pooled(
+        encoder, ["Sam: Did you adopt the puppy?", "Sam: What is her name?", "Evan: Daisy."]),
+        atol=1e-5)
     assert not ledger.sources_without_window(encoder.name, 10)
 
 
@@ -319,7 +336,7 @@ def test_a_long_turn_before_is_left_out_of_the_window(ledger: Ledger, encoder) -
     # The encoder would cut the end of the text, the turn itself: the long turn goes first.
     assert np.array_equal(_vector(ledger, "window", "mid"), _vector(ledger, "source", "mid"))
     assert np.allclose(_vector(ledger, "window", "end"),
-                       encoder.encode(["Evan: Short one.\nSam: And the reply."])[0], atol=1e-5)
+                       _pooled(encoder, ["Evan: Short one.", "Sam: And the reply."]), atol=1e-5)
 
 
 def test_participants_and_time_lift_candidates_beyond_the_neighbour_pool(ledger: Ledger) -> None:

@@ -33,8 +33,12 @@ from ..embed import Encoder, source_text
 from ..ledger import WINDOW_BEFORE, Job, Ledger, SourceRecord
 from ..storage import Tx
 
-# At most this many characters in a 'window' text (see ``Consolidator._windows``).
+# At most this many characters in a 'window' (see ``Consolidator._windows``).
 WINDOW_MAX_CHARS = 1000
+# A window's vector is the mean of its turns' own vectors, each weighted by its length
+# in characters (what pooling over the joined text would weigh it by), the turn itself
+# by this share of its length: the turn alone is the dense route already.
+WINDOW_OWN_WEIGHT = 0.7
 
 
 def worker_id() -> str:
@@ -176,27 +180,37 @@ class Consolidator:
         """Each source's own vector and its 'window' vector, in order. A source with
         nothing before it in its session: its window is its own vector (every source
         has one, so the window route never leaves a source out)."""
-        windows = self._windows(sources)
         own = [source_text(s.speaker, s.text) for s in sources]
-        texts = [windows[s.seq] for s in sources if windows[s.seq]]
-        # One call for both: a parallel encoder spreads them all over its workers.
-        encoded = self.encoder.encode(own + texts)
+        return self._window_vectors(sources, self._windows(sources), own)
+
+    def _window_vectors(self, sources: list[SourceRecord], windows: dict[int, list[str]],
+                        own: list[str]) -> tuple[np.ndarray, list[np.ndarray]]:
+        """Encode ``own`` and the turns the windows hold (only those of an earlier batch
+        are new texts: the encoder runs a text met twice once), and pool each window.
+
+        Pooling the turns' vectors instead of encoding the joined text gives the window
+        route the same retrieval on LoCoMo-10 (Hit@10 0.870 / R@5 0.716 against 0.871 /
+        0.718) for a quarter of the encoding: a window's text is three turns long, and
+        the encoder was three quarters of consolidation."""
+        before = [t for s in sources for t in windows[s.seq][:-1]]
+        encoded = self.encoder.encode(own + before)
+        vector_of = dict(zip(own + before, encoded, strict=True))
         vectors = encoded[:len(own)]
-        embedded = iter(encoded[len(own):])
-        return vectors, [next(embedded) if windows[s.seq] else v
+        return vectors, [_pooled(windows[s.seq], vector_of) if windows[s.seq] else v
                          for s, v in zip(sources, vectors, strict=True)]
 
-    def _windows(self, sources: list[SourceRecord], consecutive: bool = True) -> dict[int, str]:
-        """Source seq -> the source with the sources before it in its session (at most
-        ``WINDOW_BEFORE``) as one text, the text of its 'window' vector: a turn is
-        often understood only with the turns it answers. "" for a source without a
-        session or first in it. ``consecutive``: the sources of a session in this
-        batch follow each other (a batch of jobs), so only the first asks the ledger
+    def _windows(self, sources: list[SourceRecord], consecutive: bool = True
+                 ) -> dict[int, list[str]]:
+        """Source seq -> the texts of the sources before it in its session (at most
+        ``WINDOW_BEFORE``) and its own, oldest first: what its 'window' vector pools, as
+        a turn is often understood only with the turns it answers. [] for a source
+        without a session or first in it. ``consecutive``: the sources of a session in
+        this batch follow each other (a batch of jobs), so only the first asks the ledger
         for what came before; otherwise every source does."""
         before: dict[tuple[str, str, str], list[SourceRecord]] = {}
-        out: dict[int, str] = {}
+        out: dict[int, list[str]] = {}
         for src in sorted(sources, key=lambda s: s.seq):
-            out[src.seq] = ""
+            out[src.seq] = []
             if not src.session_id:
                 continue
             key = (src.subject_id, src.robot_id, src.session_id)
@@ -205,12 +219,11 @@ class Consolidator:
             prior = before[key][-WINDOW_BEFORE:]
             own = source_text(src.speaker, src.text)
             lines = [source_text(r.speaker, r.text) for r in prior]
-            # The encoder truncates the end of a long text, where the source itself is:
-            # drop the oldest turns first (about 4 characters a token, 256 tokens).
+            # A long turn before would outweigh the turn itself: the oldest go first.
             while lines and sum(len(t) + 1 for t in lines) + len(own) > WINDOW_MAX_CHARS:
                 lines.pop(0)
             if lines:
-                out[src.seq] = "\n".join((*lines, own))
+                out[src.seq] = [*lines, own]
             before[key] = [*prior, src]
         return out
 
@@ -254,11 +267,10 @@ class Consolidator:
         if not sources:
             self._windows_checked = epoch
             return 0
-        # Only the windows are embedded (the sources' own vectors are stored); a source
-        # left first in its session has its own text as its window.
-        texts = self._windows(sources, consecutive=False)
-        windows = self.encoder.encode([texts[s.seq] or source_text(s.speaker, s.text)
-                                       for s in sources])
+        # A source left first in its session has its own vector as its window.
+        own = [source_text(s.speaker, s.text) for s in sources]
+        _, windows = self._window_vectors(sources, self._windows(sources, consecutive=False),
+                                          own)
         self.ledger.put_window_vectors(
             self.encoder.name,
             [(s.source_id, s.subject_id, w) for s, w in zip(sources, windows, strict=True)])
@@ -278,3 +290,12 @@ class Consolidator:
                 progress(report.claimed)
             if report.claimed and not report.done and (report.failed or report.deferred):
                 return total
+
+
+def _pooled(texts: list[str], vector_of: dict[str, np.ndarray]) -> np.ndarray:
+    """The unit mean of the texts' vectors weighted by their lengths, the last (the
+    turn itself) by ``WINDOW_OWN_WEIGHT`` of its length."""
+    weights = np.array([len(t) for t in texts], dtype=np.float32)
+    weights[-1] *= WINDOW_OWN_WEIGHT
+    mean = weights @ np.stack([vector_of[t] for t in texts])
+    return (mean / (float(np.linalg.norm(mean)) or 1.0)).astype(np.float32)

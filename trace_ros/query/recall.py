@@ -1,7 +1,7 @@
 """Recall routes over source records, all scoped before ranking, and their fusion.
 
 Routes that *find* sources: ``lexical`` (FTS5 BM25 over source text), ``dense``
-(MiniLM cosine), ``window`` (MiniLM cosine over each turn embedded with the two
+(MiniLM cosine), ``window`` (MiniLM cosine over each turn pooled with the two
 before it in its session: a reply such as "Yes, last May" is only findable with
 the turn it answers), ``facts`` (FTS5 over extracted facts, mapped to the sources
 they came from; only sources the text search missed, since a fact that

@@ -313,7 +313,7 @@ class LedgerContract(Protocol):
     def session_before(self, subject_id: str, robot_id: str, session_id: str, seq: int,
                        n: int) -> list[SourceRecord]:
         """The last ``n`` sources of the session stored before ``seq``, oldest first (what a
-        'window' vector embeds with a source)."""
+        'window' vector pools with a source)."""
 
     def sources_near(self, scope: Scope, seqs: Sequence[int], span: int,
                      as_of_valid: float | None = None, as_of_known: float | None = None
@@ -442,8 +442,8 @@ class LedgerContract(Protocol):
 
     def sources_without_window(self, model: str, limit: int) -> list[SourceRecord]:
         """Sources with a vector of ``model`` but no 'window' vector of it: forgetting a source
-        drops the windows of the turns after it (they embedded its text), and these
-        are embedded again from what is still stored."""
+        drops the windows of the turns after it (they pooled its vector), and these
+        are pooled again from what is still stored."""
 
     def put_window_vectors(self, model: str, rows: Sequence[tuple[str, str, np.ndarray]]) -> int:
         """Store 'window' vectors of ``model`` (the query's index picks them up by generation);

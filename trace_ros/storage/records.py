@@ -19,7 +19,7 @@ from ..errors import ValidationError
 # Payload key naming the source a record belongs with (an image shared with an
 # utterance, a camera snapshot taken as it was said): shown together as one unit.
 ATTACHED_TO = "attached_to"
-# A 'window' vector embeds a source with up to this many sources before it in its session.
+# A 'window' vector pools a source with up to this many sources before it in its session.
 WINDOW_BEFORE = 2
 # Fact-to-fact edge types that carry a causal dependency.
 CAUSAL_TYPES = ("causes", "enables", "prevents")

@@ -177,7 +177,7 @@ class SourceStore(SqliteBase):
     def session_before(self, subject_id: str, robot_id: str, session_id: str, seq: int,
                        n: int) -> list[SourceRecord]:
         """The last ``n`` sources of the session stored before ``seq``, oldest first
-        (what a 'window' vector embeds with a source)."""
+        (what a 'window' vector pools with a source)."""
         rows = self.query(
             f"SELECT {SOURCE_COLUMNS} FROM sources WHERE subject_id = ? AND session_id = ? "
             "AND robot_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",

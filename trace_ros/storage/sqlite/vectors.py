@@ -58,8 +58,8 @@ class VectorStore(SqliteBase):
 
     def sources_without_window(self, model: str, limit: int) -> list[SourceRecord]:
         """Sources with a vector of ``model`` but no 'window' vector of it: forgetting a
-        source drops the windows of the turns after it (they embedded its text), and
-        these are embedded again from what is still stored."""
+        source drops the windows of the turns after it (they pooled its vector), and
+        these are pooled again from what is still stored."""
         rows = self.query(
             f"SELECT {SOURCE_COLUMNS} FROM sources WHERE source_id IN ("
             "SELECT v.owner_id FROM vectors v WHERE v.owner_kind = 'source' AND v.model = ? "
