@@ -513,3 +513,15 @@ def test_who_holds_it_after_so_may_be_the_speaker() -> None:
     handed = rec(1, "Also, Leila's started her leave early, so Acme is with me from today.",
                  speaker="Ben")
     assert read("Who handles the Acme account now?", handed) == ("Ben", ["src-1"])
+
+
+def test_an_answer_that_only_says_back_the_question_is_no_answer() -> None:
+    """"One of Mr Ansah's items" does not say which item. A figure the question lacks
+    ("Flat 9") and a choice question's option still answer."""
+    stock = rec(1, "The wholesaler's out of stock on one of Mr Ansah's items. Looks like Friday now.",
+                speaker="Gil")
+    assert read("Which item was out of stock for Mr Ansah?", stock) == ("", [])
+    flat = rec(3, "We got Flat 9 in the end.")
+    assert read("What's the number of my new flat?", flat) == ("Flat 9", ["src-3"])
+    trip = rec(4, "We ended up going to the beach in the end, the kids loved it.")
+    assert "beach" in read("Did they go to the beach or the mountains?", trip)[0].lower()

@@ -34,7 +34,9 @@ about her swimming lessons), and the reader abstains when no shown record does. 
 state question the graph stage's current record answers when it states such a value;
 otherwise the newest record that does. A robot's turn repeating what a person just said
 is not the source: the person's own statement is cited first. "Which X" is answered with
-what tells one X from another (a name, "the blue cupboard"), never a fragment beside X.
+what tells one X from another (a name, "the blue cupboard"), never a fragment beside X;
+an answer that only says back the question's own words ("Mr Ansah's items" for "Which
+item … for Mr Ansah?") is none.
 
 Every reader returns a ``ReaderOutput``; the checks in ``answer.py`` decide
 whether its citations stand.
@@ -376,6 +378,12 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
     # "chocolate and mixed berry flavors": the answer is what the record puts before X.
     cited = next((i.record.text for i in pack.items if i.source_id in out.cited_ids), "")
     return bool(re.search(re.escape(out.answer) + r"\s+" + re.escape(ask.focus[:4]), cited, re.I))
+
+
+def _repeats(answer: str, question: str) -> bool:
+    """Whether every word and figure of ``answer`` is one of ``question``'s."""
+    said = stems(answer) | set(re.findall(r"\d+", answer))
+    return bool(said) and said <= stems(question) | set(re.findall(r"\d+", question))
 
 
 # A question about where someone or something goes, not where it is.
@@ -768,6 +776,10 @@ class ExtractiveReader:
             # "How old is Mrs Ferreira?": an age, or when she was born; not the day a
             # record about her was said.
             return ReaderOutput("", [], self.name, "no shown record states an age")
+        if out.answer and plan.answer_type != "yesno" and not _options(question) \
+                and _repeats(out.answer, question):
+            # The answer says back only what the question says: it tells nothing.
+            return ReaderOutput("", [], self.name, "the shown evidence only repeats the question")
         if not out.answer or len(out.cited_ids) != 1:
             return out
         ask = asked(question, plan)
