@@ -666,7 +666,7 @@ class ExtractiveReader:
     def _score(self, q_stems: set[str], weights: dict[str, float], pos: int,
                item: EvidenceItem, names: set[str], kind: str = "") -> _Scored:
         rec = item.record
-        total = sum(weights.values()) or 1.0
+        total = math.fsum(weights.values()) or 1.0
         best_sentence, best_hits = rec.text, -1.0
         parts = SENTENCE.split(rec.text) or [rec.text]
         # The graph stage's current record: the sentence that says its state is new
@@ -677,14 +677,14 @@ class ExtractiveReader:
             and len(parts) > 1 else 0.0
         chosen = -1.0
         for sentence in parts:
-            hits = sum(weights[s] for s in (q_stems - names) & stems(sentence))
+            hits = math.fsum(weights[s] for s in (q_stems - names) & stems(sentence))
             marked = lift > 0 and bool(_NEW_STATE.search(sentence))
             if hits + lift * marked > chosen or marked and hits + lift == chosen:
                 best_sentence, best_hits, chosen = sentence, hits, hits + lift * marked
-        overlap = sum(weights[s] for s in q_stems & self._terms(item, names)) / total
+        overlap = math.fsum(weights[s] for s in q_stems & self._terms(item, names)) / total
         if overlap > 0 and self.sentence_weight:
             # What one sentence says counts more than words scattered over a long record.
-            said = max(best_hits, 0.0) + sum(weights[s] for s in q_stems & stems(
+            said = max(best_hits, 0.0) + math.fsum(weights[s] for s in q_stems & stems(
                 f"{rec.speaker} {rec.label}"))
             overlap += self.sentence_weight * (said / total - overlap)
         if overlap > 0 and fits(kind, rec.text):  # holds the kind of thing asked for
@@ -1067,8 +1067,8 @@ class ExtractiveReader:
             if value:
                 # How much of what the question is about the record (and the turns next
                 # to it) says, weighted by how rare each word is in the evidence.
-                cover = (sum(weights.get(t, 0.0) for t in topic & near)
-                         / (sum(weights.get(t, 0.0) for t in topic) or 1.0)) if topic \
+                cover = (math.fsum(weights.get(t, 0.0) for t in topic & near)
+                         / (math.fsum(weights.get(t, 0.0) for t in topic) or 1.0)) if topic \
                     else s.overlap
                 found.append((s, value, cover))
         if not found:
