@@ -1039,3 +1039,50 @@ def test_what_became_of_the_value_the_best_match_replaced_does_not_lead() -> Non
     records[6] = _said("Ahmed", "Renumbered again, the helpdesk is 4420 from Monday.", 6)
     found = asked("What's the number for the IT helpdesk?", 0.6)
     assert found is not None and found.lead == ["s6"], found
+
+
+def test_someone_put_in_the_place_of_the_one_a_turn_named_leads(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"I'm lending my car out" names no one; the speaker's next turn, "a lad from work
+    called Tariq is borrowing it", says who has it. "My neighbour's son Ollie is borrowing
+    it instead" puts someone else in his place, though neither names the car."""
+    history(ledger, encoder, [
+        (6, "Nia", "I'm away in Lisbon for March so I'm lending my car out."),
+        (6, "robot", "Lisbon for March."),
+        (6, "Nia", "a lad from work called Tariq is borrowing it, 40 a week"),
+        (6, "robot", "Tariq, 40 a week."),
+        *CHATTER,
+        (9, "Nia", "Tariq pulled out. my neighbour's son Ollie is borrowing it instead"),
+        (9, "robot", "Okay."),
+    ])
+    res = ask(ledger, encoder, "Who am I lending my car to?")
+    assert res.status == "answered" and "Ollie" in res.answer, (res.answer, res.source_ids)
+    assert res.source_ids[0] == "t7"
+
+
+def test_substitution_needs_the_same_doing_and_a_mark_of_change() -> None:
+    """Someone else doing what another did, marked as new, gives way; someone named beside
+    another thing ("because Kai's working late") or not marked as new does not."""
+    felix = "a guy called Felix is taking it, 800 a month"
+    assert revision.substitutes(felix, "my cousin Imani is taking it instead")
+    assert not revision.substitutes(felix, "my cousin Imani is taking a course")
+    assert not revision.substitutes(felix, "my cousin Imani is taking it too")
+    assert not revision.substitutes(
+        "Flat Secret Santa is on! Budget's a tenner, and we swap on the 18th.",
+        "Our swap's moving to the Friday, the 19th, because Kai's working late Thursday.")
+
+
+def test_the_next_turn_does_not_replace_an_anchor_that_names_the_one_asked(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """Control: "My car's with Tariq for March" names who has it; the next turn about
+    who else drives it ("his mate Dev drives it at weekends") tells no one new."""
+    history(ledger, encoder, [
+        (6, "Nia", "I'm lending my car to Tariq for March while I'm in Lisbon."),
+        (6, "robot", "Tariq has the car in March."),
+        (6, "Nia", "his mate Dev drives it at weekends, that's fine"),
+        (6, "robot", "Okay."),
+        *CHATTER,
+    ])
+    res = ask(ledger, encoder, "Who am I lending my car to?")
+    assert "Dev" not in res.answer and "t2" not in res.source_ids[:1], (res.answer,
+                                                                        res.source_ids)

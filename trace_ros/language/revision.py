@@ -485,6 +485,34 @@ def renames(old: str, new: str) -> bool:
     return kept and bool(mid_names(new) - before)
 
 
+def substitutes(old: str, new: str) -> bool:
+    """Whether ``new`` puts someone else where ``old`` put someone, in the same words, and
+    marks its state as new: "my coworker's cousin Imani is taking it instead" after "a
+    guy called Felix is taking it". In each, a name comes shortly before a word they
+    share that is neither a name nor a value (what the one and the other do), and the
+    name in ``new`` is not one ``old`` gives."""
+    if not marks_change(new):
+        return False
+    before, after = named(old), named(new)
+    if not before or not after - before:
+        return False
+    shared = {k for k in keys(old) & keys(new)
+              if k not in before | after and not is_value_word(k)}
+    return bool(_doers(old, before, shared) & _doers(new, after - before, shared))
+
+
+def _doers(text: str, people: frozenset[str], shared: set[str]) -> set[str]:
+    """The ``shared`` words that follow one of ``people`` within three words of a
+    sentence of ``text`` ("Felix is taking it": take)."""
+    out: set[str] = set()
+    for sentence in sentences(text) or [text]:
+        toks = [w.lower() for w in _WORD.findall(sentence)]
+        for i, w in enumerate(toks):
+            if w in people:
+                out |= {_stem(t) for t in toks[i + 1:i + 4]} & shared
+    return out
+
+
 _INDEFINITE = frozenset({"a", "an", "another"})
 _DEFINITE = frozenset({"the", "my", "our", "your", "his", "her", "their", "that", "this",
                        "these", "those", "its"})

@@ -67,6 +67,7 @@ from ..language.revision import (
     shifts,
     state_values,
     states_value,
+    substitutes,
     told_of_another,
     values,
     values_named,
@@ -240,10 +241,12 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         # A turn that carries on its speaker's turn about the thing names no holder of
         # its own: that turn said whose it is.
         carried = None if link else _carries_on(rec, thing, anchor, answer_type, prior,
-                                                 robot_id, thread, asked_kind)
+                                                 robot_id, thread, asked_kind) \
+            or _completes(rec, anchor, thing, prior, robot_id, answer_type, asked_kind)
         if not carried and rec.speaker == thread.speaker \
                 and (not link and (hands_over(thread.text, rec.text)
-                                   or renames(thread.text, rec.text))
+                                   or renames(thread.text, rec.text)
+                                   or substitutes(thread.text, rec.text))
                      or not keys(rec.text) & thing and (_remeasured(thread.text, rec.text)
                                                         or _remeasured(anchor.text, rec.text))):
             # Named only by its value ("the Wednesday"), the one who had it ("Steve
@@ -466,6 +469,39 @@ def _carries_on(rec: SourceRecord, thing: frozenset[str], anchor: SourceRecord,
             return turn if (keys(turn.text) & thing or thread is not None
                             and turn.seq == thread.seq) \
                 and not other_event(turn.text, rec.text, thing) else None
+    return None
+
+
+# A word pointing back at what was just said ("a guy called Felix is taking it").
+_BACK = re.compile(r"\b(?:it|that|them|there)\b", re.I)
+# A name a thing is given to or shared with ("lending my car to Tariq").
+_TO_SOMEONE = re.compile(r"\b(?:to|with)\s+[A-Z][a-z]+")
+
+
+def _completes(rec: SourceRecord, anchor: SourceRecord, thing: frozenset[str],
+               prior: Callable[[int], SourceRecord | None], robot_id: str,
+               answer_type: str, asked_kind: str) -> SourceRecord | None:
+    """The anchor, when it states no value of the kind asked and ``rec`` is its speaker's
+    next turn (within two turns of the session, no turn of theirs between) that goes on
+    about it without naming it and points back at it: "I'm subletting my room" … "a guy
+    called Felix is taking it" tells who has the anchor's thing."""
+    if rec.speaker != anchor.speaker or keys(rec.text) & thing or not _BACK.search(rec.text):
+        return None
+    # Someone the anchor speaks of ("to Tariq"), not a place ("in Tokyo") nor the speaker.
+    kind = bool(named(anchor.text) or _TO_SOMEONE.search(anchor.text)) \
+        if asked_kind == "person" else states_asked(asked_kind, anchor.text)
+    if kind is None and answer_type not in TYPED_ANSWERS or kind or kind is None \
+            and values(anchor.text):
+        return None  # the anchor says what is asked, or no kind is asked that it lacks
+    turn: SourceRecord | None = rec
+    for _ in range(2):
+        turn = prior(turn.seq) if turn is not None else None
+        if turn is None:
+            return None
+        if turn.seq == anchor.seq:
+            return anchor
+        if turn.speaker == rec.speaker and not is_robot(turn.speaker, robot_id):
+            return None
     return None
 
 
