@@ -1052,12 +1052,16 @@ def test_someone_put_in_the_place_of_the_one_a_turn_named_leads(
         (6, "Nia", "a lad from work called Tariq is borrowing it, 40 a week"),
         (6, "robot", "Tariq, 40 a week."),
         *CHATTER,
-        (9, "Nia", "Tariq pulled out. my neighbour's son Ollie is borrowing it instead"),
+        (9, "Nia", "Tariq pulled out. my neighbour's son Ollie is borrowing it instead, he "
+                   "offered 50"),
         (9, "robot", "Okay."),
     ])
     res = ask(ledger, encoder, "Who am I lending my car to?")
     assert res.status == "answered" and "Ollie" in res.answer, (res.answer, res.source_ids)
     assert res.source_ids[0] == "t7"
+    # The one put in the other's place is the new value, not someone else's car.
+    res = ask(ledger, encoder, "How much am I lending my car for?")
+    assert res.status == "answered" and "50" in res.answer, (res.answer, res.source_ids)
 
 
 def test_substitution_needs_the_same_doing_and_a_mark_of_change() -> None:

@@ -243,10 +243,13 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         carried = None if link else _carries_on(rec, thing, anchor, answer_type, prior,
                                                  robot_id, thread, asked_kind) \
             or _completes(rec, anchor, thing, prior, robot_id, answer_type, asked_kind)
+        # Someone else in the place of the one the thread named: the one it names is the
+        # new value, not another holder of the thing.
+        swapped = not (link or carried) and rec.speaker == thread.speaker \
+            and substitutes(thread.text, rec.text)
         if not carried and rec.speaker == thread.speaker \
                 and (not link and (hands_over(thread.text, rec.text)
-                                   or renames(thread.text, rec.text)
-                                   or substitutes(thread.text, rec.text))
+                                   or renames(thread.text, rec.text) or swapped)
                      or not keys(rec.text) & thing and (_remeasured(thread.text, rec.text)
                                                         or _remeasured(anchor.text, rec.text))):
             # Named only by its value ("the Wednesday"), the one who had it ("Steve
@@ -256,11 +259,12 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         if not (link or carried) \
                 or not (carried or own or same_holder(rec.text, asked_holders,
                                                       anchor_holders, thing)) \
-                or (others and about_another(rec.text, asked_holders | anchor_holders
-                                             | _names(rec.speaker)
-                                             | _placed(rec.text, asked_kind, thing))) \
+                or (others and not swapped
+                    and about_another(rec.text, asked_holders | anchor_holders
+                                      | _names(rec.speaker)
+                                      | _placed(rec.text, asked_kind, thing))) \
                 or other_instance(rec.text, asked_values) or other_kind(rec.text, question) \
-                or own_state and told_of_another(rec.text, rec.speaker):
+                or own_state and not swapped and told_of_another(rec.text, rec.speaker):
             continue  # another thing, or someone else's: another person's appointment
         if left_behind(rec.text, given_up):
             continue  # what became of an old value: "4400 goes to facilities instead"
