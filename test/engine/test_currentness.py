@@ -1090,3 +1090,25 @@ def test_the_next_turn_does_not_replace_an_anchor_that_names_the_one_asked(
     res = ask(ledger, encoder, "Who am I lending my car to?")
     assert "Dev" not in res.answer and "t2" not in res.source_ids[:1], (res.answer,
                                                                         res.source_ids)
+
+
+def test_the_time_a_new_state_holds_from_marks_it_new(ledger: Ledger,
+                                                      encoder: MiniLMEncoder) -> None:
+    """"Since last week I've got a man called Tomasz on Tuesdays" says the state is new as
+    "now" would; "since" giving a reason, or a long-held state, does not."""
+    assert revision.marks_change("Since Monday I've had someone else")
+    assert revision.marks_change("I'll do Saturdays, starting this week")
+    assert not revision.marks_change("since I'm lactose intolerant, it's oat milk")
+    assert not revision.marks_change("I've known her since school")
+    history(ledger, encoder, [
+        (6, "Nia", "My Tuesday cleaner is a lovely woman called Joan."),
+        (6, "robot", "Joan on Tuesdays."),
+        *CHATTER,
+        (9, "Nia", "Joan retired. The agency sent a student, Liam, he's covering Tuesdays for now."),
+        (9, "robot", "Okay."),
+        (10, "Nia", "Liam was only ever a stopgap. Since last week I've got a man called Tomasz "
+                    "on Tuesdays."),
+        (10, "robot", "Okay."),
+    ])
+    res = ask(ledger, encoder, "Who is my Tuesday cleaner?")
+    assert res.status == "answered" and "Tomasz" in res.answer, (res.answer, res.source_ids)

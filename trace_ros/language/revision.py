@@ -295,6 +295,9 @@ def holders(text: str) -> frozenset[str]:
 # the plain verbs of change themselves, not the verbs of particular changes.
 _CHANGED = re.compile(r"\b(?:now|instead|anymore|any more|no longer|from now on|these days|"
                       r"nowadays|switched|switching|moved|moving|changed|changing)\b"
+                      # the time a new state holds from: "since Monday", "starting this week"
+                      r"|\b(?:since|as of|starting)\s+(?:(?:this|last|next)\s+\w+|yesterday|today"
+                      r"|tomorrow|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b"
                       # a speaker correcting what they just said: "Wait, no, sorry, 23."
                       r"|\b(?:wait,?\s+no|no,?\s+sorry|sorry,?\s+i\s+mean[t]?|i\s+meant|correction"
                       r"|scratch that|my mistake|my bad)\b", re.I)
