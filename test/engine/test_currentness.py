@@ -1112,3 +1112,23 @@ def test_the_time_a_new_state_holds_from_marks_it_new(ledger: Ledger,
     ])
     res = ask(ledger, encoder, "Who is my Tuesday cleaner?")
     assert res.status == "answered" and "Tomasz" in res.answer, (res.answer, res.source_ids)
+
+
+def test_before_an_event_any_past_tense_asks_what_held(ledger: Ledger,
+                                                       encoder: MiniLMEncoder) -> None:
+    """"Before Sara's leave started, who ran the Thursday yoga?" asks what held before
+    the record telling of the leave, in whatever past tense; the one the event names
+    may be the answer."""
+    history(ledger, encoder, [
+        (6, "Tanya", "Sara's taking the Thursday seven o'clock yoga, as usual."),
+        (6, "robot", "Thursday 7pm yoga: Sara."),
+        *CHATTER,
+        (9, "Sara", "I'm starting my leave early. Priya's covering my Thursday yoga for the "
+                    "month."),
+        (9, "robot", "Okay."),
+    ])
+    res = ask(ledger, encoder, "Before Sara's leave started, who ran the Thursday yoga?")
+    assert res.status == "answered" and "Sara" in res.answer, (res.answer, res.source_ids)
+    assert res.source_ids[0] == "t0"
+    res = ask(ledger, encoder, "Who runs the Thursday yoga now?")
+    assert "Priya" in res.answer, (res.answer, res.source_ids)

@@ -394,9 +394,21 @@ _BEFORE = re.compile(r"\bbefore\s+(?P<clause>[^,?]{6,})", re.I)
 
 def may_ask_held(question: str, plan: Plan) -> bool:
     """Whether the question asks what state held at a past time (``held_time``): a
-    past tense of "be" or "have", about one value."""
-    return bool(_WAS.search(question)) and not _PLURAL.match(question) \
+    past tense of "be" or "have", or any past tense after an opening "Before …,"
+    ("Before Jade's leave started, who taught the Monday spin?"), about one value."""
+    return bool(_WAS.search(question)
+                or plan.tense == "past" and bool(_OPENS_BEFORE.match(question))) \
+        and not _PLURAL.match(question) \
         and plan.operation in ("fact", "temporal_lookup", "current_state", "count")
+
+
+_OPENS_BEFORE = re.compile(r"\s*before\b[^,?]{6,},", re.I)
+
+
+def before_clause(question: str) -> str:
+    """The event a question dates its state by ("Before Jade's leave started, …"), or ""."""
+    m = _BEFORE.search(question)
+    return m.group("clause") if m else ""
 
 
 def held_time(question: str, plan: Plan,

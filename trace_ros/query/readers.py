@@ -69,7 +69,7 @@ from ..language.text import sentences as split_sentences
 from ..language.timeanchor import destination_hour, find_candidates, shifted, years_before
 from ..language.vocab import is_robot
 from ..ledger import SourceRecord
-from .current import may_ask_held
+from .current import before_clause, may_ask_held
 from .pack import EvidenceItem, Pack
 from .plan import Plan
 from .spans import (
@@ -777,7 +777,7 @@ class ExtractiveReader:
             # record about her was said.
             return ReaderOutput("", [], self.name, "no shown record states an age")
         if out.answer and plan.answer_type != "yesno" and not _options(question) \
-                and _repeats(out.answer, question):
+                and _repeats(out.answer, question.replace(before_clause(question), "")):
             # The answer says back only what the question says: it tells nothing.
             return ReaderOutput("", [], self.name, "the shown evidence only repeats the question")
         if not out.answer or len(out.cited_ids) != 1:
@@ -989,6 +989,9 @@ class ExtractiveReader:
             # "Who is the site manager?" when no shown record mentions a manager.
             return ReaderOutput("", [], self.name, f"no shown record mentions a {ask.focus}")
         proper = _proper_names(question)
+        # Whoever the event a question dates its state by names may be the one asked:
+        # "Before Jade's leave started, who taught the Monday spin?" - Jade.
+        dating = stems(before_clause(question)) if ask.kind == "person" else frozenset()
         # "What dose of atorvastatin …": a record about atorvastatin that gives an amount
         # says its dose without the word.
         of_what = _measured(question, ask.focus)
@@ -1059,7 +1062,7 @@ class ExtractiveReader:
                     and _someone_else(rec.text, proper | q_stems, known):
                 continue  # "Rhys is on call this week" does not say when I am (or Luca is)
             focus_turns = [r.text for r in (before, after) if r and focus in stems(r.text)]
-            value = self._value(ask, question, plan, s, q_stems | proper, known,
+            value = self._value(ask, question, plan, s, (q_stems | proper) - dating, known,
                                 focus in stems(rec.text), focus_turns,
                                 replaced if current else frozenset(), current and sums)
             if not value and current and ask.kind in ("day", "date", "when"):
