@@ -525,3 +525,13 @@ def test_an_answer_that_only_says_back_the_question_is_no_answer() -> None:
     assert read("What's the number of my new flat?", flat) == ("Flat 9", ["src-3"])
     trip = rec(4, "We ended up going to the beach in the end, the kids loved it.")
     assert "beach" in read("Did they go to the beach or the mountains?", trip)[0].lower()
+
+
+def test_a_what_question_asking_no_time_is_not_answered_by_a_date() -> None:
+    """"What did Omar get me for our anniversary?" asks for a thing: a record that only
+    dates the anniversary does not answer it; "When is …" and "What date is …" take the
+    date."""
+    dated = rec(1, "anniversary with Omar is july 12, three years!!")
+    assert read("What did Omar get me for our anniversary?", dated) == ("", [])
+    assert "12" in read("When is our anniversary?", dated)[0]
+    assert "12" in read("What date is our anniversary?", dated)[0]

@@ -380,6 +380,14 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
     return bool(re.search(re.escape(out.answer) + r"\s+" + re.escape(ask.focus[:4]), cited, re.I))
 
 
+def _only_time(answer: str) -> bool:
+    """Whether ``answer`` says nothing but a time or date ("july 12", "Friday at 2pm")."""
+    rest = answer
+    for m in reversed(find_candidates(answer)):
+        rest = rest[:m.start()] + " " + rest[m.end():]
+    return bool(find_candidates(answer)) and not stems(rest)
+
+
 def _repeats(answer: str, question: str) -> bool:
     """Whether every word and figure of ``answer`` is one of ``question``'s."""
     said = stems(answer) | set(re.findall(r"\d+", answer))
@@ -780,6 +788,10 @@ class ExtractiveReader:
                 and _repeats(out.answer, question.replace(before_clause(question), "")):
             # The answer says back only what the question says: it tells nothing.
             return ReaderOutput("", [], self.name, "the shown evidence only repeats the question")
+        if out.answer and plan.answer_type == "thing" and not asked(question, plan).kind \
+                and _only_time(out.answer):
+            # "What did Tom get me for our anniversary?" is no time: "july 12" is not it.
+            return ReaderOutput("", [], self.name, "no shown record says what it is")
         if not out.answer or len(out.cited_ids) != 1:
             return out
         ask = asked(question, plan)
