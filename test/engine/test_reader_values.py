@@ -535,3 +535,14 @@ def test_a_what_question_asking_no_time_is_not_answered_by_a_date() -> None:
     assert read("What did Omar get me for our anniversary?", dated) == ("", [])
     assert "12" in read("When is our anniversary?", dated)[0]
     assert "12" in read("What date is our anniversary?", dated)[0]
+
+
+def test_the_verb_ending_a_time_question_is_not_its_thing() -> None:
+    """"What time does chess club start?" asks about chess club: beside a record naming
+    the club, "I'll do Saturdays, starting this week, ten till two" shares only the verb;
+    a record giving the club's time answers."""
+    shift = rec(1, "I rang Sue. I'll do Saturdays, starting this week, ten till two.")
+    named = rec(2, "Don't go thinking my Thursdays are free, mind. Chess club, Thursday nights.")
+    assert read("What time does chess club start?", shift, named) == ("", [])
+    timed = rec(3, "Chess club starts at half seven.")
+    assert read("What time does chess club start?", shift, named, timed)[1] == ["src-3"]

@@ -277,6 +277,9 @@ _NOT_COMPOUNDS = frozenset((
 _ASKING = frozenset(stem(w) for w in ("time", "day", "date", "night", "name", "called", "often",
                                        "much", "many", "exact", "kind", "type", "sort", "now",
                                        "currently", "usually"))
+# Verbs that say which moment of a thing a question asks about.
+_ASPECT = frozenset(stem(w) for w in ("start", "starts", "begin", "finish", "end", "open",
+                                      "close"))
 _NUMBER_VALUES = {w: str(i) for i, w in enumerate(
     ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
      "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
@@ -1009,6 +1012,12 @@ class ExtractiveReader:
         of_what = _measured(question, ask.focus)
         # What the question is about, among the words the shown records use at all.
         topic = (q_stems - names - proper - _ASKING) & said
+        last = words(question)[-1:]
+        if last and stem(last[0]) in _ASPECT and topic - _ASPECT:
+            # "What time does chess club start?": the verb ending it says which time of the
+            # thing is asked; the thing is what a record must speak of ("starting this
+            # week" is not about a chess club).
+            topic = topic - _ASPECT
         known = capitalised_mid_sentence([i.record.text for i in items])
         owners = _possessed(question)
         # The people talking: their names in a turn greet, they bring in no one new.
