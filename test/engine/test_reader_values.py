@@ -546,3 +546,14 @@ def test_the_verb_ending_a_time_question_is_not_its_thing() -> None:
     assert read("What time does chess club start?", shift, named) == ("", [])
     timed = rec(3, "Chess club starts at half seven.")
     assert read("What time does chess club start?", shift, named, timed)[1] == ["src-3"]
+
+
+def test_the_kind_asked_for_is_no_part_of_the_thing() -> None:
+    """"What's the name of the vet who's off sick?": a record that names the practice
+    ("Greenway Vets") shares only "vet" and the kind asked, a name, with it; where another
+    record speaks of the vet being off sick, that one is about the thing and names no one."""
+    practice = rec(1, "Pepper's booster jab is booked for the 23rd at Greenway Vets.")
+    sick = rec(2, "Greenway rang. The vet's off sick, so Pepper's been moved to the 25th.")
+    assert read("What's the name of the vet who's off sick?", practice, sick) == ("", [])
+    # Control: the kind asked stays the thing when nothing else is asked of it.
+    assert "Greenway" in read("What's the name of the vet?", practice)[0]

@@ -277,6 +277,7 @@ _NOT_COMPOUNDS = frozenset((
 _ASKING = frozenset(stem(w) for w in ("time", "day", "date", "night", "name", "called", "often",
                                        "much", "many", "exact", "kind", "type", "sort", "now",
                                        "currently", "usually"))
+_WHICH_WHAT = re.compile(r"\s*(?:which|what)\b", re.I)
 # Verbs that say which moment of a thing a question asks about.
 _ASPECT = frozenset(stem(w) for w in ("start", "starts", "begin", "finish", "end", "open",
                                       "close"))
@@ -1012,6 +1013,11 @@ class ExtractiveReader:
         of_what = _measured(question, ask.focus)
         # What the question is about, among the words the shown records use at all.
         topic = (q_stems - names - proper - _ASKING) & said
+        if focus and _WHICH_WHAT.match(question) and topic - {focus}:
+            # "Which floor is the staff canteen on?": the kind asked for is no part of the
+            # thing ("The fifth floor is an oven" says nothing of the canteen); in "How
+            # much warfarin …?" it is the thing.
+            topic = topic - {focus}
         last = words(question)[-1:]
         if last and stem(last[0]) in _ASPECT and topic - _ASPECT:
             # "What time does chess club start?": the verb ending it says which time of the
