@@ -390,6 +390,7 @@ def asks_present(question: str, plan: Plan) -> bool:
 
 _WAS = re.compile(r"\b(?:was|were|had)\b|\bdid\b(?:\s+\w+){1,2}\s+have\b", re.I)
 _BEFORE = re.compile(r"\bbefore\s+(?P<clause>[^,?]{6,})", re.I)
+_OPENS_BEFORE = re.compile(r"\s*before\b[^,?]{6,},", re.I)  # "Before Jade's leave started, …"
 
 
 def may_ask_held(question: str, plan: Plan) -> bool:
@@ -401,8 +402,6 @@ def may_ask_held(question: str, plan: Plan) -> bool:
         and not _PLURAL.match(question) \
         and plan.operation in ("fact", "temporal_lookup", "current_state", "count")
 
-
-_OPENS_BEFORE = re.compile(r"\s*before\b[^,?]{6,},", re.I)
 
 
 def before_clause(question: str) -> str:
@@ -506,8 +505,7 @@ def _completes(rec: SourceRecord, anchor: SourceRecord, thing: frozenset[str],
     # Someone the anchor speaks of ("to Tariq"), not a place ("in Tokyo") nor the speaker.
     kind = bool(named(anchor.text) or _TO_SOMEONE.search(anchor.text)) \
         if asked_kind == "person" else states_asked(asked_kind, anchor.text)
-    if kind is None and answer_type not in TYPED_ANSWERS or kind or kind is None \
-            and values(anchor.text):
+    if kind or kind is None and (answer_type not in TYPED_ANSWERS or values(anchor.text)):
         return None  # the anchor says what is asked, or no kind is asked that it lacks
     turn: SourceRecord | None = rec
     for _ in range(2):

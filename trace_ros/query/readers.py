@@ -279,8 +279,7 @@ _ASKING = frozenset(stem(w) for w in ("time", "day", "date", "night", "name", "c
                                        "currently", "usually"))
 _WHICH_WHAT = re.compile(r"\s*(?:which|what)\b", re.I)
 # Verbs that say which moment of a thing a question asks about.
-_ASPECT = frozenset(stem(w) for w in ("start", "starts", "begin", "finish", "end", "open",
-                                      "close"))
+_ASPECT = frozenset(stem(w) for w in ("start", "begin", "finish", "end", "open", "close"))
 _NUMBER_VALUES = {w: str(i) for i, w in enumerate(
     ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
      "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
@@ -386,10 +385,11 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
 
 def _only_time(answer: str) -> bool:
     """Whether ``answer`` says nothing but a time or date ("july 12", "Friday at 2pm")."""
+    times = find_candidates(answer)
     rest = answer
-    for m in reversed(find_candidates(answer)):
+    for m in reversed(times):
         rest = rest[:m.start()] + " " + rest[m.end():]
-    return bool(find_candidates(answer)) and not stems(rest)
+    return bool(times) and not stems(rest)
 
 
 def _repeats(answer: str, question: str) -> bool:
@@ -792,13 +792,13 @@ class ExtractiveReader:
                 and _repeats(out.answer, question.replace(before_clause(question), "")):
             # The answer says back only what the question says: it tells nothing.
             return ReaderOutput("", [], self.name, "the shown evidence only repeats the question")
-        if out.answer and plan.answer_type == "thing" and not asked(question, plan).kind \
+        ask = asked(question, plan)
+        if out.answer and plan.answer_type == "thing" and not ask.kind \
                 and _only_time(out.answer):
             # "What did Tom get me for our anniversary?" is no time: "july 12" is not it.
             return ReaderOutput("", [], self.name, "no shown record says what it is")
         if not out.answer or len(out.cited_ids) != 1:
             return out
-        ask = asked(question, plan)
         if ask.kind in ("which", "what") and ask.focus:
             # "Which room …?", "What room …?": the room with the label that tells it apart
             # ("Room 7", "the Everest room"), where the cited record gives one.
