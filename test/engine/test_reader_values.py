@@ -497,6 +497,16 @@ def test_where_a_thing_is_is_not_where_it_came_from_or_goes() -> None:
     assert "Manchester" in read("Where am I flying from?", flight)[0]
 
 
+def test_a_numbered_place_after_to_is_where_it_went() -> None:
+    """"to aisle 12" is a place (a word and its number), not "to" before a verb: a thing
+    moved there is kept there now; "to buy 3 eggs" stays no place."""
+    moved = rec(1, "We had to shuffle for the overflow. The blue kettles went up to aisle 12, "
+                   "top shelf.")
+    assert read("Where are the blue kettles kept?", moved)[0] == "aisle 12"
+    errand = rec(2, "I popped out to buy 3 eggs.")
+    assert read("Where did I pop out?", errand)[0] == ""
+
+
 def test_a_compound_asked_may_be_answered_by_the_bare_noun() -> None:
     """"What shoe size is Lottie?" - "She's a size 13": the size said bare answers; "What's
     her landline number?" - "Her mobile number is …": another kind of number does not."""

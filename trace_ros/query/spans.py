@@ -1102,8 +1102,9 @@ def place_phrase(sentence: str, q_stems: set[str], limit: int = 6, origin: bool 
     # "on three dates" counts occasions; a place is not a count. "to take" is a verb.
     sentence = re.sub(rf"\b(?:\d+|{_NUMBER_WORD}|a\s+few|several)\s+[a-z]+s\b", ",", sentence,
                       flags=re.I)
-    sentence = re.sub(r"\bto(?=\s+(?!(?:the|a|an|my|your|his|her|our|their|this|that)\b)[a-z])",
-                      ",", sentence)
+    # (A numbered place is no verb: "went up to aisle 12", "moved to room 5".)
+    sentence = re.sub(r"\bto(?=\s+(?!(?:the|a|an|my|your|his|her|our|their|this|that)\b"
+                      r"|[a-z]+\s+\d+\b(?!\s+[a-z]))[a-z])", ",", sentence)
     preps = _WHERE_PREP - (set() if origin else {"from"}) \
         - (set() if moving else {"to", "into", "over"})
     place = _place(sentence, tokens(sentence), q_stems, limit, preps)
