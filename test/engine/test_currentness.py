@@ -1132,3 +1132,24 @@ def test_before_an_event_any_past_tense_asks_what_held(ledger: Ledger,
     assert res.source_ids[0] == "t0"
     res = ask(ledger, encoder, "Who runs the Thursday yoga now?")
     assert "Priya" in res.answer, (res.answer, res.source_ids)
+
+
+def test_a_state_just_brought_about_is_marked_new(ledger: Ledger,
+                                                  encoder: MiniLMEncoder) -> None:
+    """"Tom's been promoted" (a present perfect passive) tells a state just brought
+    about, as "now" would; "it's been great" or "it's been raining" tells none."""
+    assert revision.marks_change("The drummer quit, so Tom's been promoted.")
+    assert revision.marks_change("The match has been pushed back a week.")
+    assert not revision.marks_change("It's been great, honestly.")
+    assert not revision.marks_change("It's been raining all week.")
+    history(ledger, encoder, [
+        (6, "Kemi", "Tom got his part in the school play: he's a shepherd. He wanted a king."),
+        (6, "robot", "Tom is a shepherd in the play."),
+        *CHATTER,
+        (9, "Kemi", "Big news! The boy who had Herod broke his arm so Tom's been promoted. "
+                    "He's Herod!"),
+        (9, "robot", "Okay."),
+    ])
+    res = ask(ledger, encoder, "What part is Tom playing in the school play?")
+    assert res.status == "answered" and "Herod" in res.answer, (res.answer, res.source_ids)
+    assert res.source_ids[0] == "t5"

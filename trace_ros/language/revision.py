@@ -169,9 +169,20 @@ def about_another(text: str, named: frozenset[str]) -> bool:
         return False
     # Someone else's reason, then the state it leaves ("Mrs Hale can't do Tuesdays any
     # more, so it's Thursdays at half four"): a consequence naming no one and no one
-    # by a pronoun, with a value, is the speaker's.
+    # by a pronoun, with a value, is the speaker's; one whose subject is someone already
+    # named is theirs ("the boy playing Herod broke his arm, so Tom's been promoted").
     return not any(values_named(c) and not holders(c) - named and not _PRONOUN.search(c)
-                   for c in _CONSEQUENCE.split(text)[1:])
+                   or _subject(c) in named for c in _CONSEQUENCE.split(text)[1:])
+
+
+_SUBJECT = re.compile(r"\s*([A-Z][a-z]+)(?:['’](?:s|ll|d)\b|\s+[a-z])")
+
+
+def _subject(clause: str) -> str:
+    """The name a clause opens with as its subject, lower-cased ("Tom's been promoted"),
+    or ''."""
+    m = _SUBJECT.match(clause)
+    return m.group(1).lower() if m else ""
 
 
 _THIRD_SUBJECT = re.compile(r"\s*(?:he|she|they|[A-Z][a-z]+)(?:'s|'re)?\b")
@@ -298,6 +309,11 @@ _CHANGED = re.compile(r"\b(?:now|instead|anymore|any more|no longer|from now on|
                       # the time a new state holds from: "since Monday", "starting this week"
                       r"|\b(?:since|as of|starting)\s+(?:(?:this|last|next)\s+\w+|yesterday|today"
                       r"|tomorrow|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b"
+                      # a present perfect passive tells a state just brought about: "Ivy's
+                      # been promoted", "the camp has been pushed back" (not "it's been great")
+                      r"|(?:\b(?:has|have)|['’](?:s|ve))\s+(?:just\s+|now\s+|finally\s+)?been\s+"
+                      r"(?!need|seed|feed|speed|ten|often|open|even|green|keen|seen)"
+                      r"[a-z]+(?:ed|en|wn)\b"
                       # a speaker correcting what they just said: "Wait, no, sorry, 23."
                       r"|\b(?:wait,?\s+no|no,?\s+sorry|sorry,?\s+i\s+mean[t]?|i\s+meant|correction"
                       r"|scratch that|my mistake|my bad)\b", re.I)
