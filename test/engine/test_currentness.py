@@ -1153,3 +1153,23 @@ def test_a_state_just_brought_about_is_marked_new(ledger: Ledger,
     res = ask(ledger, encoder, "What part is Tom playing in the school play?")
     assert res.status == "answered" and "Herod" in res.answer, (res.answer, res.source_ids)
     assert res.source_ids[0] == "t5"
+
+
+def test_the_date_a_past_question_names_is_when_not_which(ledger: Ledger,
+                                                           encoder: MiniLMEncoder) -> None:
+    """"What was the gate code on October 20?" names a date to look back at: a revision
+    that does not say "October 20" is still the code that held then, not another one."""
+    history(ledger, encoder, [
+        (6, "Nia", "The allotment gate code is 1357, the committee just emailed."),
+        (6, "robot", "Allotment gate code 1357."),
+        *CHATTER,
+        (14, "Nia", "Someone left the allotment gate open and the deer got in, so they reset "
+                    "the gate. It's 2468 now."),
+        (14, "robot", "Gate code 2468."),
+        (25, "Nia", "They changed the allotment gate code again, 9753."),
+        (25, "robot", "Gate code 9753."),
+    ])
+    then = ask(ledger, encoder, "What was the allotment gate code in mid-October, say October "
+                                "18?")
+    assert then.source_ids[:1] == ["t5"] and "2468" in then.answer, (then.answer,
+                                                                     then.source_ids)

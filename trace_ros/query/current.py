@@ -86,6 +86,7 @@ from .spans import (
     place_phrase,
     states_asked,
     states_label,
+    without_times,
 )
 
 # Kinds of value others pass on for someone: when and where a thing of theirs is.
@@ -170,7 +171,9 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     anchor_holders = holders(anchor.text)
     relays = answer_type in TYPED_ANSWERS or asked_kind in _RELAYED
     labels = asked_kind == "which" and bool(focus) and bool(labelled(focus, anchor.text))
-    asked_values = values_named(question)  # "Ward 3", "on Tuesdays": part of the thing
+    # "Ward 3", "on Tuesdays": part of the thing; for a past state, the time it names
+    # ("in mid-March, say March 15") is when, not which.
+    asked_values = values_named(question if at is None else without_times(question))
     # What the question asks about; a relative of the speaker named in it is the holder.
     thing = q_terms - {t for t in q_terms if t in KIN} - holders_stems(question) \
         - holders_stems(anchor.speaker)

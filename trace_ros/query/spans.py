@@ -897,7 +897,7 @@ _PER_PERIOD = re.compile(r"\b\d[\d,.]*\s+(?:a|an|per)\s+(?:month|week|year|night
                          re.I)
 
 
-def _without_times(text: str) -> str:
+def without_times(text: str) -> str:
     """``text`` with its clock times and dates blanked out (offsets kept): their figures
     count nothing and cost nothing."""
     masked = text
@@ -913,7 +913,7 @@ def sum_stated(text: str) -> str:
     found = money(text)
     if found:
         return found
-    masked = _without_times(text)
+    masked = without_times(text)
     if _PER_PERIOD.search(masked) or stems(masked) & _MONEY_STEMS:
         return bare_figure(masked)
     return ""
@@ -1128,7 +1128,7 @@ _ONE_PRONOUN = re.compile(r"\b(?:the|this|that|which|other|another|each|every)\s
 def quantities(text: str) -> list[tuple[int, str]]:
     """Numbers ``text`` states with what they count, as (character offset, phrase):
     not the numbers of a clock time or date, not "one of" (a member, not a count)."""
-    masked = _without_times(text)
+    masked = without_times(text)
     out: list[tuple[int, str]] = []
     for m in _QUANTITY.finditer(masked):
         head = m.group(0).strip().split()[0]
