@@ -1173,3 +1173,41 @@ def test_the_date_a_past_question_names_is_when_not_which(ledger: Ledger,
                                 "18?")
     assert then.source_ids[:1] == ["t5"] and "2468" in then.answer, (then.answer,
                                                                      then.source_ids)
+
+
+
+def test_who_with_a_verb_in_s_asks_the_present(ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"Who puts the recycling out on Thursdays?" asks who does it now, as "Who does …?"
+    would: the later change leads, not the first statement."""
+    history(ledger, encoder, [
+        (6, "Nia", "The recycling goes out on Thursday nights. Our lodger Ruth puts it out, "
+                   "she's good like that."),
+        (6, "robot", "Ruth does the recycling on Thursdays."),
+        *CHATTER,
+        (9, "Nia", "Ruth can't do Thursdays any more, new night shifts. Her boyfriend Sam's "
+                   "covering them."),
+        (9, "robot", "Sam on Thursdays, then."),
+    ])
+    res = ask(ledger, encoder, "Who puts the recycling out on Thursdays?")
+    assert res.source_ids[:1] == ["t5"] and "Sam" in res.answer, (res.answer, res.source_ids)
+
+
+def test_a_change_telling_what_became_of_the_one_named_supersedes_it(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """The best match, "Priya can't do Wednesdays any more. Her friend Jo's covering
+    them.", tells what became of Priya, whom the speaker's earlier "Priya walks them
+    together sometimes" named for the thing: that earlier record is superseded."""
+    history(ledger, encoder, [
+        (6, "Nia", "Biscuit gets fed at seven and at six."),
+        (6, "robot", "Seven and six."),
+        *CHATTER,
+        (9, "Nia", "Next door's terrier comes along too. Priya walks them together sometimes, "
+                   "so keep the leads apart."),
+        (9, "robot", "Okay."),
+        (12, "Nia", "Priya can't do Wednesdays any more. Her friend Jo's covering them."),
+        (12, "robot", "Jo on Wednesdays, Priya the other days."),
+    ])
+    res = ask(ledger, encoder, "Who walks the dog on Wednesdays?")
+    assert res.source_ids[:1] == ["t7"] and "Jo" in res.answer, (res.answer, res.source_ids)
+    marked = {e.source_id for e in res.evidence if e.routes.get("superseded")}
+    assert "t5" in marked, marked

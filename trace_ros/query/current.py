@@ -189,10 +189,17 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     # The anchor may itself revise an earlier statement the question matches less well
     # ("the helpdesk becomes 4410" after "the helpdesk is 4400"): that value is given up
     # from the start, so a later word of what became of it revises nothing.
+    # Names the conversation writes capitalised mid-sentence: one that opens a sentence
+    # is a name too ("Marco stays with the Gibsons"). Read when first needed.
+    known: set[str] | None = None
+    if at is None and marks_change(anchor.text):
+        known = capitalised_mid_sentence([r.text for r in records.values() if r is not None])
     revised = [] if at is not None else [
         records[f.seq] for f in pool if f.seq < anchor.seq
-        and _revised_by(records[f.seq], anchor, thing, asked_holders, anchor_holders,
-                        question, robot_id)]
+        and (_revised_by(records[f.seq], anchor, thing, asked_holders, anchor_holders,
+                         question, robot_id)
+             or known is not None and _changed_from(records[f.seq], anchor, thing, known,
+                                                    robot_id))]
     given_up = frozenset(v for r in revised for v in gives_up(r.text, anchor.text))
     context: SourceRecord | None = None  # the turn the current record carries on
     for seq, sid in (_newer_by_edges(anchor, graph) if at is None else []):
@@ -202,9 +209,6 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 thread = records[seq]  # a turn may carry on the revision an edge found
     close = near(anchor.seq)
     recalled = {f.seq for f in pool}
-    # Names the conversation writes capitalised mid-sentence: one that opens a sentence
-    # is a name too ("Marco stays with the Gibsons"). Read when first needed.
-    known: set[str] | None = None
     candidates = {f.seq: records[f.seq] for f in pool if f.seq > anchor.seq}
     candidates.update({seq: rec for seq, (rec, _) in close.items()})
     for f in pool:  # the robot's echo ranks well; the person's words it repeats are
@@ -333,6 +337,20 @@ def _revised_by(old: SourceRecord | None, new: SourceRecord, thing: frozenset[st
         and not other_kind(old.text, question)
 
 
+def _changed_from(old: SourceRecord | None, new: SourceRecord, thing: frozenset[str],
+                  known: set[str], robot_id: str) -> bool:
+    """Whether ``new``, marked as a change ("Shona can't do Wednesdays any more. Her
+    friend Kat's covering them."), tells what became of the one or the value ``old``, an
+    earlier statement of its speaker about the thing, named ("Shona walks them")."""
+    if old is None or not _statement(old, robot_id) or old.speaker != new.speaker \
+            or not marks_change(new.text) or not keys(old.text) & thing:
+        return False
+    def people(text: str) -> frozenset[str]:
+        return (named(text) | _led_by(text, known)) - _names(new.speaker)
+    return bool(people(old.text) & people(new.text)
+                or values_named(old.text) & values_named(new.text))
+
+
 def _spoken(seq: int, records: dict[int, SourceRecord],
             prior: Callable[[int], SourceRecord | None], robot_id: str) -> SourceRecord | None:
     """The record at ``seq``, or, for the robot's echo, the turn it answers."""
@@ -364,7 +382,7 @@ def _before_left(anchor: SourceRecord, pool: Sequence[Fused],
     return anchor
 
 
-_PRESENT = re.compile(r"\b(?:is|are|am|do|does|has|have)\b|'s\b|'re\b", re.I)
+_PRESENT = re.compile(r"\b(?:is|are|am|do|does|has|have)\b|'s\b|'re\b|^\s*who\s+[a-z]+[^s]s\b", re.I)
 _WEEKLY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\b|\busual\b", re.I)
 _NOW = re.compile(r"\b(?:this|these|current|currently|today|tonight|now)\b", re.I)
 _TALLY = re.compile(r"\btimes\b|\b(?:has|have|had)\b", re.I)
