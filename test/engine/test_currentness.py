@@ -1211,3 +1211,48 @@ def test_a_change_telling_what_became_of_the_one_named_supersedes_it(
     assert res.source_ids[:1] == ["t7"] and "Jo" in res.answer, (res.answer, res.source_ids)
     marked = {e.source_id for e in res.evidence if e.routes.get("superseded")}
     assert "t5" in marked, marked
+
+
+def test_a_reply_is_read_with_the_robots_question_and_its_echo(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"Half seven." answers the robot's "Choir moves to Thursdays. Still seven o'clock?":
+    read with that question it is a revision of the choir's time. "Fine by me. Monday's
+    pottery now anyway. Village hall, ten o'clock." brings in things of its own: it does
+    not carry the choir on."""
+    history(ledger, encoder, [
+        (6, "Nia", "Choir has started again. We sing Monday evenings at seven, in the school "
+                   "hall."),
+        (6, "robot", "Choir on Mondays at 7pm."),
+        *CHATTER,
+        (9, "Nia", "The hall's booked on Mondays now, so choir's on Thursdays."),
+        (9, "robot", "Choir moves to Thursdays. Still seven o'clock?"),
+        (9, "Nia", "Half seven. They've pushed it back a bit too."),
+        (9, "robot", "Thursdays at 7:30pm."),
+        (9, "Nia", "Fine by me. Monday's pottery now anyway. Village hall, ten o'clock."),
+        (9, "robot", "Pottery on Mondays at 10am."),
+    ])
+    res = ask(ledger, encoder, "What time does choir start?")
+    assert res.source_ids[:1] == ["t7"] and "seven" in res.answer.lower(), (res.answer,
+                                                                             res.source_ids)
+
+
+def test_a_turn_is_read_with_the_robots_echo_of_it(ledger: Ledger,
+                                                   encoder: MiniLMEncoder) -> None:
+    """"I'll do Tuesdays, starting next week, eleven till three." names no café; the
+    robot's echo of it ("Charity café on Tuesdays, 11am to 3pm") does: read together, it
+    revises the café shift and the first hours are superseded."""
+    history(ledger, encoder, [
+        (6, "Nia", "I've signed up to volunteer at the charity café on Bridge Street. Monday "
+                   "mornings."),
+        (6, "robot", "Charity café, Monday mornings. What are the hours?"),
+        (6, "Nia", "Ten till two. I'll cycle down at half nine."),
+        (6, "robot", "I'll remind you at 9:30 on Mondays."),
+        *CHATTER,
+        (9, "Nia", "I rang Maggie. I'll do Tuesdays, starting next week, eleven till three."),
+        (9, "robot", "Charity café on Tuesdays, 11am to 3pm, from next week."),
+    ])
+    res = ask(ledger, encoder, "What hours is my shift at the café?")
+    assert res.source_ids[:1] == ["t7"] and "three" in res.answer, (res.answer,
+                                                                    res.source_ids)
+    marked = {e.source_id for e in res.evidence if e.routes.get("superseded")}
+    assert "t0" in marked, marked

@@ -507,6 +507,14 @@ def test_a_numbered_place_after_to_is_where_it_went() -> None:
     assert read("Where did I pop out?", errand)[0] == ""
 
 
+def test_the_number_after_so_is_the_state_not_the_change() -> None:
+    """"Seven have dropped out, so we're landing on 128": the consequence gives the count
+    that holds; the other number is the change."""
+    r = rec(1, "Linda emailed. Seven guests have dropped out, there's flu going round, so we're "
+               "landing on 128.")
+    assert read("How many guests are coming to the wedding?", r)[0] == "128"
+
+
 def test_a_compound_asked_may_be_answered_by_the_bare_noun() -> None:
     """"What shoe size is Lottie?" - "She's a size 13": the size said bare answers; "What's
     her landline number?" - "Her mobile number is …": another kind of number does not."""

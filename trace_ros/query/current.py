@@ -211,12 +211,15 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     recalled = {f.seq for f in pool}
     candidates = {f.seq: records[f.seq] for f in pool if f.seq > anchor.seq}
     candidates.update({seq: rec for seq, (rec, _) in close.items()})
+    echo_of: dict[int, SourceRecord] = {}  # a person's turn -> the robot's echo of it
     for f in pool:  # the robot's echo ranks well; the person's words it repeats are
         # the statement ("Offsite venue: Brook Farm" after "We're going to Brook Farm")
         if f.seq > anchor.seq + 1 and not _statement(records[f.seq], robot_id):
             said = prior(f.seq)
             if said is not None and said.seq > anchor.seq:
                 candidates.setdefault(said.seq, said)
+                if echoes(records[f.seq], said, robot_id):
+                    echo_of[said.seq] = records[f.seq]
     if related is not None:
         # The question's words and the values the anchor names ("the 14th", "Tuesday"):
         # a few terms, so the text search stays cheap.
@@ -243,20 +246,29 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             and bool(_names(anchor.speaker) & mentioned(rec.text) - _names(rec.speaker))
         speaks = rec.speaker == anchor.speaker or own or relayed \
             or bool(whose & named(rec.text) - holders_stems(rec.speaker))
-        link = joins(rec.text, thing, cos, speaks, anchor.text, answer_type in TYPED_ANSWERS) \
+        # A reply is read with the question it answers ("Stopping ibuprofen. Is there
+        # something instead?" - "Paracetamol. Two, four times a day.") and with the
+        # robot's echo of it ("Sunflower seed butter sandwiches for Jack.").
+        told = _with_question(rec, prior, robot_id)
+        if seq in echo_of:  # and with the robot's echo of it, which may name the thing
+            told = f"{told} {echo_of[seq].text}"
+        typed = answer_type in TYPED_ANSWERS
+        own_link = joins(rec.text, thing, cos, speaks, anchor.text, typed) \
             or (asked_kind == "place" and speaks and _moves(rec.text, anchor.text, thing))
+        link = own_link or (told != rec.text
+                            and joins(told, thing, cos, speaks, anchor.text, typed))
         # A turn that carries on its speaker's turn about the thing names no holder of
         # its own: that turn said whose it is.
-        carried = None if link else _carries_on(rec, thing, anchor, answer_type, prior,
-                                                 robot_id, thread, asked_kind) \
+        carried = None if own_link else _carries_on(rec, thing, anchor, answer_type, prior,
+                                                     robot_id, thread, asked_kind) \
             or _completes(rec, anchor, thing, prior, robot_id, answer_type, asked_kind)
         # Someone else in the place of the one the thread named: the one it names is the
         # new value, not another holder of the thing.
-        swapped = not (link or carried) and rec.speaker == thread.speaker \
+        swapped = not (own_link or carried) and rec.speaker == thread.speaker \
             and substitutes(thread.text, rec.text)
         if not carried and rec.speaker == thread.speaker \
-                and (not link and (hands_over(thread.text, rec.text)
-                                   or renames(thread.text, rec.text) or swapped)
+                and (not own_link and (hands_over(thread.text, rec.text)
+                                       or renames(thread.text, rec.text) or swapped)
                      or not keys(rec.text) & thing and (_remeasured(thread.text, rec.text)
                                                         or _remeasured(anchor.text, rec.text))):
             # Named only by its value ("the Wednesday"), the one who had it ("Steve
@@ -349,6 +361,17 @@ def _changed_from(old: SourceRecord | None, new: SourceRecord, thing: frozenset[
         return (named(text) | _led_by(text, known)) - _names(new.speaker)
     return bool(people(old.text) & people(new.text)
                 or values_named(old.text) & values_named(new.text))
+
+
+def _with_question(rec: SourceRecord, prior: Callable[[int], SourceRecord | None],
+                   robot_id: str) -> str:
+    """``rec``'s text, after the question it answers when the turn before it is the
+    robot asking (what it asks back about the thing just told it)."""
+    before = prior(rec.seq)
+    if before is None or not is_robot(before.speaker, robot_id) \
+            or not _QUESTION.search(before.text):
+        return rec.text
+    return f"{before.text} {rec.text}"
 
 
 def _spoken(seq: int, records: dict[int, SourceRecord],
@@ -501,13 +524,19 @@ def _carries_on(rec: SourceRecord, thing: frozenset[str], anchor: SourceRecord,
             return None
         if turn.speaker == rec.speaker and not is_robot(turn.speaker, robot_id):
             # Not when it names an event of its own ("my tax meeting … instead" after
-            # "my eye exam … instead").
+            # "my eye exam … instead"), nor when it brings in things of its own ("Tuesday's
+            # bridge now anyhow. Church hall, two o'clock." after "Half six" for bowls).
             return turn if (keys(turn.text) & thing or thread is not None
                             and turn.seq == thread.seq) \
-                and not other_event(turn.text, rec.text, thing) else None
+                and not other_event(turn.text, rec.text, thing) \
+                and len(keys(rec.text) - keys(turn.text) - keys(anchor.text) - thing
+                        - values(rec.text)) <= _CARRIED_NEW else None
     return None
 
 
+# Content words a turn that carries on another may add of its own ("and it's half nine
+# now, not ten": none).
+_CARRIED_NEW = 2
 # A word pointing back at what was just said ("a guy called Felix is taking it").
 _BACK = re.compile(r"\b(?:it|that|them|there)\b", re.I)
 # A name a thing is given to or shared with ("lending my car to Tariq").

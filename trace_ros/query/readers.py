@@ -1215,8 +1215,10 @@ class ExtractiveReader:
                 hits = [m.start() for m in re.finditer(r"[\w'’-]+", x)
                         if stems(m.group(0)) & (skip - {stem(ask.focus)} if ask.focus else skip)]
                 # "two people bailed, so it's a table for 6 now": the number said with
-                # "now" is the state, the other the change.
-                now = [f for f in found if re.search(r"\bnow\b", x[f[0]:f[0] + 40])]
+                # "now", or after the "so" that gives the consequence ("Seven have dropped
+                # out, so we're landing on 128"), is the state, the other the change.
+                now = [f for f in found if re.search(r"\bnow\b", x[f[0]:f[0] + 40])
+                       or _CONSEQUENCE_SO.search(x[:f[0]])]
                 if now:
                     return now[-1][1]
                 if not hits:
