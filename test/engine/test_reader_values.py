@@ -212,6 +212,14 @@ def test_someone_elses_thing_does_not_answer_for_mine() -> None:
     assert answer.startswith("Wednesday") and cited == ["src-6"]
 
 
+def test_a_name_before_a_comma_leads_the_record_too() -> None:
+    """The robot's "Marta, Saturday at 3pm, with the kids." is Marta's visit: it does not
+    say when Pavel's son comes."""
+    marta = turns(("Ines", "My sister Marta is coming on Saturday at three with the kids."),
+                  ("robot", "Marta, Saturday at 3pm, with the kids."))
+    assert read("What time is Pavel's son Tomek coming on Saturday?", *marta)[0] == ""
+
+
 def test_the_name_nearest_to_what_is_asked() -> None:
     answer, _ = read("Who is driving me to the airport?",
                      rec(1, "Maria is away that week, so Jonas will drive me to the airport."))

@@ -507,7 +507,7 @@ def _carries_on(text: str) -> bool:
 # "Rhys is on call", "my friend Sam is dating …": a sentence about another person.
 _OTHER_SUBJECT = re.compile(
     r"^\W*(?i:(?:so|and|also|oh|btw|but|meanwhile|well)\W+)*(?:(?i:my|our)\s+[a-z]+\s+)?"
-    r"([A-Z][\w-]*)(?:['’]s)?\s")
+    r"([A-Z][\w-]*)(?:['’]s)?(?:\s|[,:]\s)")
 _FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|i'm|i've|i'd|i'll|we|us|our)\b|\bI\b", re.I)
 
 
