@@ -220,6 +220,15 @@ def test_a_name_before_a_comma_leads_the_record_too() -> None:
     assert read("What time is Pavel's son Tomek coming on Saturday?", *marta)[0] == ""
 
 
+def test_the_sentence_about_what_is_asked_before_the_one_about_whose() -> None:
+    """"Hi, it's Omar, Pavel's nephew. Just checking about the bedding: nothing with wool,
+    he reacts to it." answers "What bedding does Pavel need?" from the sentence about the
+    bedding, and a colon after it gives the value."""
+    r = rec(1, "Hi, it's Omar, Pavel's nephew. Just checking about the bedding: nothing "
+               "with wool, he reacts to it.")
+    assert read("What bedding does Pavel need?", r)[0] == "nothing with wool"
+
+
 def test_the_name_nearest_to_what_is_asked() -> None:
     answer, _ = read("Who is driving me to the airport?",
                      rec(1, "Maria is away that week, so Jonas will drive me to the airport."))

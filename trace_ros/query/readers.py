@@ -676,7 +676,8 @@ class ExtractiveReader:
         return (stems(rec.text) - names) | stems(f"{rec.speaker} {rec.label}")
 
     def _score(self, q_stems: set[str], weights: dict[str, float], pos: int,
-               item: EvidenceItem, names: set[str], kind: str = "") -> _Scored:
+               item: EvidenceItem, names: set[str], kind: str = "",
+               whose: frozenset[str] | set[str] = frozenset()) -> _Scored:
         rec = item.record
         total = math.fsum(weights.values()) or 1.0
         best_sentence, best_hits = rec.text, -1.0
@@ -687,12 +688,16 @@ class ExtractiveReader:
         lift = max((weights[s] for s in q_stems - names), default=0.0) \
             if item.routes.get("graph") == 1 and not item.routes.get("superseded") \
             and len(parts) > 1 else 0.0
-        chosen = -1.0
+        chosen: tuple[float, float] = (-1.0, -1.0)
         for sentence in parts:
-            hits = math.fsum(weights[s] for s in (q_stems - names) & stems(sentence))
+            said = (q_stems - names) & stems(sentence)
+            hits = math.fsum(weights[s] for s in said)
             marked = lift > 0 and bool(_NEW_STATE.search(sentence))
-            if hits + lift * marked > chosen or marked and hits + lift == chosen:
-                best_sentence, best_hits, chosen = sentence, hits, hits + lift * marked
+            # What the question asks about before whose it is: "Just checking about the
+            # bedding: …" before "Hi, it's Irene, Mr Castellano's assistant."
+            key = (math.fsum(weights[s] for s in said - whose) + lift * marked, hits)
+            if key > chosen or marked and key == chosen:
+                best_sentence, best_hits, chosen = sentence, hits, key
         overlap = math.fsum(weights[s] for s in q_stems & self._terms(item, names)) / total
         if overlap > 0 and self.sentence_weight:
             # What one sentence says counts more than words scattered over a long record.
@@ -856,7 +861,8 @@ class ExtractiveReader:
         q_stems = {stem(w) for w in words(question)} & stems(question)
         names = {stem(w) for i in pack.items for w in words(i.record.speaker)} & q_stems
         weights = self._weights(q_stems, pack.items, names)
-        scored = [self._score(q_stems, weights, pos, item, names, plan.answer_type)
+        whose = _proper_names(question)
+        scored = [self._score(q_stems, weights, pos, item, names, plan.answer_type, whose)
                   for pos, item in enumerate(pack.items)]
         self._replies(scored, q_stems, names)
         if plan.answer_type == "yesno":

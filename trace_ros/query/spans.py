@@ -347,6 +347,11 @@ def _focus_span(sentence: str, toks: list[Tok], focus: str, limit: int) -> str:
     target = stem(focus)
     for i, t in enumerate(toks):
         if t.word and stem(t.low) == target:
+            # A colon gives it: "about the bedding: nothing with feathers".
+            if i + 2 < len(toks) and toks[i + 1].text == ":":
+                told = _clean(sentence, _run(toks, i + 2, 1, limit))
+                if told:
+                    return told
             # An apposition names it: "my home country, Sweden".
             if i + 2 < len(toks) and toks[i + 1].text in ",:-–—" and toks[i + 2].text[:1].isupper():
                 name = [x for x in _run(toks, i + 2, 1, 3) if x.text[:1].isupper()]
