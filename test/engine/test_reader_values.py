@@ -185,6 +185,16 @@ def test_the_person_who_said_it_is_cited_before_the_robot_echo() -> None:
     assert read("What day is my yoga class?", *other)[1] == ["src-2"]
 
 
+def test_the_value_the_robot_heard_picks_among_the_persons_names() -> None:
+    """"Ines and Tomas are done. She's seeing a guy from work called Bruno." names two;
+    the robot's echo "Okay, Ines is seeing Bruno now." says which is the answer, and the
+    person's words are still cited first."""
+    said = turns("Gossip. Ines and Tomas are done. She's seeing a guy from work called Bruno.",
+                 ("robot", "Okay, Ines is seeing Bruno now."))
+    answer, cited = read("Who is Ines going out with?", *said)
+    assert answer == "Bruno" and cited[0] == "src-1", (answer, cited)
+
+
 def test_a_habit_is_a_time_of_day_not_the_day_it_was_mentioned() -> None:
     told = rec(1, "Grandad had his heart pill today, no fuss.")
     assert read("When does Grandad take his heart pill?", told) == ("", [])

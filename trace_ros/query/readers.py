@@ -1141,7 +1141,11 @@ class ExtractiveReader:
                     and rec.seq - self.reply_gap <= f[0].item.record.seq < rec.seq]
             if said:
                 own = max(said, key=lambda f: f[0].item.record.seq)
-                return ReaderOutput(own[1], [own[0].item.source_id, pick[0].item.source_id],
+                # The value the robot heard, where the person said it too ("Tola and
+                # Marcus are done. She's … seeing … Femi." - "Tola is seeing Femi now.").
+                value = pick[1] if pick[1].lower() in own[0].item.record.text.lower() \
+                    else own[1]
+                return ReaderOutput(value, [own[0].item.source_id, pick[0].item.source_id],
                                     self.name)
         return ReaderOutput(pick[1], [pick[0].item.source_id], self.name)
 
