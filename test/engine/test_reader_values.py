@@ -195,6 +195,14 @@ def test_the_value_the_robot_heard_picks_among_the_persons_names() -> None:
     assert answer == "Bruno" and cited[0] == "src-1", (answer, cited)
 
 
+def test_please_and_the_usual_are_no_answer() -> None:
+    """"Coffee, please. The usual now, oat milk, no sugar.": a courtesy and a word that
+    points at a habit say nothing of how it is taken."""
+    r = rec(1, "Coffee, please. The usual now, oat milk, no sugar.")
+    answer = read("How do I take my coffee now?", r)[0]
+    assert "please" not in answer and "usual" not in answer and answer, answer
+
+
 def test_a_habit_is_a_time_of_day_not_the_day_it_was_mentioned() -> None:
     told = rec(1, "Grandad had his heart pill today, no fuss.")
     assert read("When does Grandad take his heart pill?", told) == ("", [])

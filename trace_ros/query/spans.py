@@ -66,7 +66,7 @@ _DISCOURSE = {"hey", "hi", "hello", "thanks", "thank", "yeah", "yes", "yep", "yu
               "well", "actually", "really", "especially", "totally", "definitely", "sure", "ok",
               "okay", "btw", "anyway", "honestly", "basically", "awesome", "great", "cool",
               "nice", "haha", "lol", "aww", "omg", "finally", "recently", "always", "even",
-              "sorry", "guess", "maybe", "probably", "absolutely", "wanna", "gonna"}
+              "sorry", "please", "usual", "guess", "maybe", "probably", "absolutely", "wanna", "gonna"}
 # Nouns that measure or hold a set rather than name its members.
 _PARTITIVE = {"list", "lists", "set", "sets", "lot", "lots", "bunch", "bunches", "number",
               "numbers", "couple", "kind", "kinds", "type", "types", "sort", "sorts", "variety",
