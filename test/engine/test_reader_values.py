@@ -203,6 +203,13 @@ def test_please_and_the_usual_are_no_answer() -> None:
     assert "please" not in answer and "usual" not in answer and answer, answer
 
 
+def test_a_teen_in_words_is_the_number_stated() -> None:
+    """"Fifteen a side now." states the count ("fifteen" is a number word as "ten" is),
+    and the article after it is no part of it."""
+    r = rec(1, "The physio was pleased with me. Fifteen a side now.")
+    assert read("How many leg raises a side was I doing?", r)[0] == "Fifteen"
+
+
 def test_a_habit_is_a_time_of_day_not_the_day_it_was_mentioned() -> None:
     told = rec(1, "Grandad had his heart pill today, no fuss.")
     assert read("When does Grandad take his heart pill?", told) == ("", [])

@@ -47,8 +47,10 @@ _JOINERS = "'’-+&/"
 _NEGATION = re.compile(r"\b(not|never|no|n't|nothing|none|neither|nor)\b|n't\b", re.I)
 _PLACE_PREP = {"in", "at", "to", "from", "near", "into", "around", "on"}
 NUMBER_WORDS = {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-                "eleven", "twelve", "twenty", "thirty", "hundred", "dozen", "several", "few",
-                "couple", "once", "twice"}
+                "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
+                "eighteen", "nineteen", "twenty", "thirty", "forty", "fifty", "sixty",
+                "seventy", "eighty", "ninety", "hundred", "thousand", "dozen", "several",
+                "few", "couple", "once", "twice"}
 _DURATION = re.compile(
     r"\b(?:(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a few"
     r"|several|a couple of|many)\s+(?:years?|months?|weeks?|days?|hours?|decades?)(?:\s+ago)?"
@@ -413,7 +415,8 @@ def _number(sentence: str, toks: list[Tok]) -> str:
                 rate.append(nxt)
             if rate and rate[-1].low not in ("a", "an", "per", "every", "each"):
                 return sentence[t.start:rate[-1].end]
-            nxt_text = toks[i + 1].text if i + 1 < len(toks) and toks[i + 1].word else ""
+            nxt_text = toks[i + 1].text if i + 1 < len(toks) and toks[i + 1].word \
+                and toks[i + 1].low not in STOPWORDS else ""  # "Fifteen a side": not "a"
             return f"{t.text} {nxt_text}".strip()
     return ""
 
