@@ -210,6 +210,17 @@ def test_a_teen_in_words_is_the_number_stated() -> None:
     assert read("How many leg raises a side was I doing?", r)[0] == "Fifteen"
 
 
+def test_my_old_x_is_not_what_x_is_now() -> None:
+    """"My old site" names the site as it was: for "Which site am I working on?" the
+    record that says where the speaker works now answers, though it ranks lower."""
+    new = rec(1, "Boss rang. From Monday I'm on the new job at Harbour Quay, the warehouse "
+                 "site.")
+    old = rec(2, "Jan might get work at Millbrook, actually. My old site. They need a "
+                 "joiner.", T0 + DAY)
+    answer, cited = read("Which site am I working on?", old, new)
+    assert cited == ["src-1"] and "Millbrook" not in answer, (answer, cited)
+
+
 def test_a_habit_is_a_time_of_day_not_the_day_it_was_mentioned() -> None:
     told = rec(1, "Grandad had his heart pill today, no fuss.")
     assert read("When does Grandad take his heart pill?", told) == ("", [])

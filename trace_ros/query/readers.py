@@ -609,6 +609,19 @@ def _name_value(ask: Asked, sentences: list[str], skip: set[str], known: set[str
 
 # What says that a sentence tells the state that holds now, not what ended ("no longer")
 # or what someone else did ("Ollie's moved up a division").
+_FORMER = re.compile(r"\b(?:old|former|previous|ex)[\s-]+([a-z]+)\b", re.I)
+
+
+def _only_former(text: str, q_stems: set[str]) -> bool:
+    """Whether every word of the question that ``text`` says is the thing as it was ("my
+    old site", "my ex-boss"), never as it is."""
+    former = {stem(m.group(1).lower()) for m in _FORMER.finditer(text)} & q_stems
+    if not former:
+        return False
+    rest = _FORMER.sub(" ", text)
+    return not stems(rest) & former
+
+
 _NEW_STATE = re.compile(r"\b(?:now|instead|these days|nowadays|from now on)\b", re.I)
 
 
@@ -875,6 +888,15 @@ class ExtractiveReader:
         lead = [s for s in scored if s.item.routes.get("graph") == 1
                 and not s.item.routes.get("superseded")]
         matched = [s for s in scored if s.overlap > 0]
+        if plan.current and plan.tense != "past":
+            # "My old site" is what it was: a record that names the thing asked only so
+            # does not say what it is now, where another record speaks of it.
+            asked_former = {stem(m.group(1).lower()) for m in _FORMER.finditer(question)}
+            former = [s for s in matched
+                      if _only_former(s.item.record.text, q_stems - asked_former)]
+            if len(former) < len(matched):
+                matched = [s for s in matched if s not in former]
+                scored = [s for s in scored if s not in former]
         ask = asked(question, plan)
         if ask.kind in _TYPED and plan.operation not in ("list", "history") \
                 and not _plural_ask(question, plan):
