@@ -1256,3 +1256,22 @@ def test_a_turn_is_read_with_the_robots_echo_of_it(ledger: Ledger,
                                                                     res.source_ids)
     marked = {e.source_id for e in res.evidence if e.routes.get("superseded")}
     assert "t0" in marked, marked
+
+
+def test_an_owners_thing_said_without_its_noun_is_recorded(ledger: Ledger,
+                                                           encoder: MiniLMEncoder) -> None:
+    """"Mia's is with Mr Cole at 5:50" is Mia's slot with its noun left out: "What time's
+    Mia's slot?" is answered from it, not called unrecorded, and not from the slots of
+    someone else."""
+    history(ledger, encoder, [
+        (6, "Nia", "Parents' evening for Leo is Thursday. I've booked 5:30 with Mrs Shah."),
+        (6, "robot", "Leo, Thursday at 5:30 with Mrs Shah."),
+        (6, "Nia", "Mia's is with Mr Cole at 5:50, same night, other building."),
+        (6, "robot", "Mia at 5:50 with Mr Cole."),
+        *CHATTER,
+        (9, "Nia", "Mrs Shah's slots got moved because of a meeting. I'm ten past six now."),
+        (9, "robot", "Leo now 6:10."),
+    ])
+    res = ask(ledger, encoder, "What time's Mia's slot?")
+    assert res.status == "answered" and res.source_ids[:1] == ["t2"], (res.answer,
+                                                                       res.source_ids)

@@ -95,3 +95,14 @@ def _sentences(text: str) -> tuple[str, ...]:
         else:
             out.append(piece)
     return tuple(out)
+
+
+_POSSESSOR = re.compile(r"\b([A-Z][\w-]*)['’]s\s+[a-z]")
+# Words that follow an owner's name when the owned noun is left out, as people say it
+# once the thing is known: "Theo's is at 6:20", "Theo's still on Friday".
+ELIDED_AFTER = ("is", "was", "has", "had", "will", "still", "now")
+
+
+def possessors(text: str) -> list[str]:
+    """The names ``text`` puts before an owned noun ("Theo's slot": Theo)."""
+    return [m.group(1) for m in _POSSESSOR.finditer(text)]

@@ -48,7 +48,7 @@ import numpy as np
 from ..config import RecallConfig
 from ..embed import Encoder
 from ..facts import FACT_EDGE_TYPES, Edge, Fact, norm
-from ..language.text import SENTENCE, STOPWORDS, stem, stems, words
+from ..language.text import ELIDED_AFTER, SENTENCE, STOPWORDS, possessors, stem, stems, words
 from ..language.timeanchor import find_candidates
 from ..language.vocab import EVENT_NOUNS
 from ..ledger import Ledger, Scope
@@ -353,6 +353,13 @@ class GraphStage:
             [q for j, q in enumerate(quoted) if j != i] for i in range(len(quoted))]
         match = " OR ".join("(" + " AND ".join(g) + ")" for g in groups)
         hits = self.ledger.search_sources(scope, match, 1, view.valid, view.known)
+        if not hits:
+            # "Theo's is with Miss Grant at 6:20": the owner's thing with its noun left
+            # out, as people say it once the thing is known ("What time's Theo's slot?").
+            owners = [p.lower() for p in possessors(question) if p.lower() in target]
+            elided = " OR ".join(f'"{o} s {verb}"' for o in owners for verb in ELIDED_AFTER)
+            if elided:
+                hits = self.ledger.search_sources(scope, elided, 1, view.valid, view.known)
         return "" if hits else " ".join(target)
 
     def unrecorded(self, scope: Scope, view: View, question: str, plan: Plan, seeds: Seeds,

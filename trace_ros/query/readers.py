@@ -64,7 +64,7 @@ from ..language.revision import (
     spoken_to,
     state_values,
 )
-from ..language.text import SENTENCE, STOPWORDS, stem, stems, words
+from ..language.text import ELIDED_AFTER, SENTENCE, STOPWORDS, possessors, stem, stems, words
 from ..language.text import sentences as split_sentences
 from ..language.timeanchor import destination_hour, find_candidates, shifted, years_before
 from ..language.vocab import is_robot
@@ -439,7 +439,9 @@ _AGE = re.compile(r"\byears?[\s-]+old\b|\b\w+-year-old\b|\baged?\s+\d|\bborn\b|\
                   r"|\bturn(?:s|ed|ing)?\s+(?:\d+|[a-z]+ty)\b|\bage\b", re.I)
 
 # "Alfie's party": the owner a question names for the thing it asks about.
-_POSSESSED = re.compile(r"\b([\w-]+)['’]s\s+([a-z][\w-]*)", re.I)
+# The owned noun is lower-case ("Mia's slot"; "time's Mia's slot" is "time is"), and is
+# not consumed, so that one owner's thing may follow another's word.
+_POSSESSED = re.compile(r"\b([\w-]+)['’]s\s+(?=([a-z][\w-]*))")
 
 
 # "my yoga class" against "his spin class": someone else's thing of the same kind.
@@ -1071,6 +1073,10 @@ class ExtractiveReader:
         # What the records the graph stage's current record supersedes say.
         revised = frozenset().union(*(_name_words(i.record.text, known) for i in items
                                       if i.routes.get("superseded")))
+        # The owner the question names ("Theo's slot"), said with the owned noun left out.
+        owners_asked = [re.escape(p) for p in possessors(question)]
+        elided = re.compile(rf"\b(?:{'|'.join(owners_asked)})['’]s\s+"
+                            rf"(?:{'|'.join(ELIDED_AFTER)})\b", re.I) if owners_asked else None
         found: list[tuple[_Scored, str, float]] = []
         for s in scored:
             rec = s.item.record
@@ -1085,6 +1091,8 @@ class ExtractiveReader:
             near = beside | self._continued(rec, items, proper | q_stems | speakers, known)
             if before is not None and asking.get(before.source_id, 0.0) > 0:
                 near = near | topic  # the reply to a turn that asks what the question asks
+            if elided and elided.search(rec.text):
+                near = near | topic  # "Theo's is at 6:20": Theo's slot, its noun left out
             if current and tied:
                 # The graph stage shows the turns it carries on beside it ("Training's
                 # indoors now." - "Okay." - "And it's half nine now"), and the revisions
