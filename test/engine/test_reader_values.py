@@ -221,6 +221,16 @@ def test_my_old_x_is_not_what_x_is_now() -> None:
     assert cited == ["src-1"] and "Millbrook" not in answer, (answer, cited)
 
 
+def test_which_train_may_be_told_by_its_time_in_another_sentence() -> None:
+    """"Priya's sticking with the eight twenty-five. She'll be gone before me now.": the
+    time she leaves by tells which train, though the sentence saying "now" names none."""
+    r = rec(1, "Priya's sticking with the eight twenty-five. She'll be gone before me now.")
+    p = pack([EvidenceItem(r, 1.0, {"graph": 1})], 4000, 20)
+    q = "Which train does Priya catch?"
+    out = ExtractiveReader().read(q, plan_question(q, T0 + 30 * DAY), p)
+    assert out.answer == "the eight twenty-five", out
+
+
 def test_a_habit_is_a_time_of_day_not_the_day_it_was_mentioned() -> None:
     told = rec(1, "Grandad had his heart pill today, no fuss.")
     assert read("When does Grandad take his heart pill?", told) == ("", [])

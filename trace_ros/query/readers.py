@@ -407,10 +407,11 @@ _CONSEQUENCE_SO = re.compile(r",?\s+so\s+", re.I)
 _WITH_ME = re.compile(r"\b(?:with|to|by)\s+me\b|\b(?:is|it's)\s+me\b")
 
 # A clock time said in words: "eight oh eight", "seven fifty-five", "the 7:42".
-_SPOKEN_TIME = re.compile(r"(?:the\s+)?(?:\d{1,2}[:.]\d{2}|(?:one|two|three|four|five|six|seven|"
-                          r"eight|nine|ten|eleven|twelve)\s+(?:oh\s+)?(?:one|two|three|four|five|"
-                          r"six|seven|eight|nine|ten|twenty|thirty|forty|fifty)(?:-[a-z]+)?)",
-                          re.I)
+_TIME_SAID = (r"(?:\d{1,2}[:.]\d{2}|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven"
+              r"|twelve)\s+(?:oh\s+)?(?:one|two|three|four|five|six|seven|eight|nine|ten|twenty"
+              r"|thirty|forty|fifty)(?:-[a-z]+)?)")
+_SPOKEN_TIME = re.compile(rf"(?:the\s+)?{_TIME_SAID}", re.I)
+_THE_TIME = re.compile(rf"\bthe\s+{_TIME_SAID}", re.I)  # "the seven fifty-five" (a train)
 
 # Words right before a name that give it to someone or something ("with Jas", "called Ollie").
 _NAME_GIVEN = re.compile(r"\b(?:with|called|named|by|to|as|is|it's|now)\s+$", re.I)
@@ -838,8 +839,14 @@ class ExtractiveReader:
                 out.answer = label
         if ask.kind in ("what", "which") and ask.focus and not _focus_filled(ask, question, out,
                                                                              pack):
-            return ReaderOutput("", [], self.name,
-                                f"no shown record says which {ask.focus} it is")
+            # A time tells a train or a flight from the others ("Hannah's sticking with
+            # the seven fifty-five"), where the cited record gives one with "the".
+            cited = next((i.record.text for i in pack.items if i.source_id in out.cited_ids), "")
+            timed = _THE_TIME.search(cited) if ask.kind == "which" else None
+            if timed is None:
+                return ReaderOutput("", [], self.name,
+                                    f"no shown record says which {ask.focus} it is")
+            out.answer = timed.group(0)
         out.cited_ids = self._own_statement(out.cited_ids[0], out.answer, question, pack)
         return out
 
