@@ -140,3 +140,15 @@ def test_a_holiday_asked_of_is_the_thing_and_a_holiday_asked_in_is_a_time() -> N
 def test_answer_type_and_focus(question: str, answer_type: str, focus: str) -> None:
     plan = plan_question(question, JUNE_9_2023)
     assert (plan.answer_type, plan.focus) == (answer_type, focus)
+
+
+def test_a_fronted_clause_does_not_hide_what_is_asked() -> None:
+    """"Before it got moved, when was the review?" asks a date as "When was the review?"
+    does; the clause before the comma frames it."""
+    p = plan_question("Before it got moved around, when was the budget meeting first set?",
+                      JUNE_9_2023)
+    assert (p.operation, p.answer_type) == ("temporal_lookup", "date")
+    p = plan_question("Back then, who ran the Tuesday quiz?", JUNE_9_2023)
+    assert p.answer_type == "person"
+    p = plan_question("Based on what she said, is Ana coming to the party?", JUNE_9_2023)
+    assert p.answer_type == "yesno"

@@ -54,6 +54,8 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
                         r"|\bwhat (kinds?|types?|sorts?)"
                         r" of \w+s\b|\bname (all|some|every)\b", re.I)),
 ]
+_FRONTED = re.compile(r"^\s*[^,?]{3,80},\s+(?=(?:when|what|which|who|whom|whose|where|how|why"
+                      r"|is|are|was|were|do|does|did|has|have|had|can|could|will|would)\b)", re.I)
 # Explicitly about now ("When is X now?"), whatever the operation.
 _NOW = re.compile(r"\b(now|currently|current|still|these days|at the moment|latest|anymore|"
                   r"most recent(?:ly)?)\b"
@@ -241,7 +243,11 @@ def _one_day(question: str, m: re.Match[str]) -> bool:
 def plan_question(question: str, reference_time: float | None = None) -> Plan:
     """The plan for ``question``; ``reference_time`` (epoch s) resolves relative times
     it names ("last week"), default now."""
-    operation = next((op for op, rx in _RULES if rx.search(question)), "fact")
+    # A fronted clause ("Before it got moved around, when was …?") frames the question;
+    # the question proper after it says what is asked.
+    fronted = _FRONTED.match(question)
+    main = question[fronted.end():] if fronted else question
+    operation = next((op for op, rx in _RULES if rx.search(main)), "fact")
     explicit_now = bool(_NOW.search(question))
     if operation == "fact" and explicit_now:
         operation = "current_state"
@@ -252,8 +258,8 @@ def plan_question(question: str, reference_time: float | None = None) -> Plan:
         time_text = _PAST_VIEW.search(question).group(0)  # type: ignore[union-attr]
     current = explicit_now or not ((time_text and (window or as_of)) or past_view
                                    or operation == "history")
-    answer_type = _answer_type(question, operation)
-    focus = _focus(question)
+    answer_type = _answer_type(main, operation)
+    focus = _focus(main)
     if operation == "fact" and ((focus and _plural(focus) and focus.lower() not in _SLOTS)
                                 or _EXPERIENTIAL.search(question)):
         operation = "list"
