@@ -1,0 +1,105 @@
+"""The source postings on PostgreSQL (``storage/postings``; table ``source_postings``,
+migration p013): written with the sources in the capture transaction, rewritten without
+the forgotten ones in forget's, read by lexical search.
+
+Several writers may add to one subject's stem at once: each locks the subject's last block
+of every stem it adds to (``FOR UPDATE``, stems in one order, so two writers never wait
+for each other in a circle) and appends to it as the last writer left it; two writers that
+both find it full (or none) each start a block of their own (keyed by their own first
+seq). A block's entries are kept in seq order, and ``lo`` / ``hi`` bound them, since
+sequence numbers are drawn before commit and two writers may commit out of order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..postings import Block, SubjectPostings, blocks_after, blocks_without, by_key, decode, encode
+
+# Sources read at a time when the postings are built from the sources table.
+REBUILD_CHUNK = 20_000
+
+
+def _write(conn: Any, subject: str, stem: str, blocks: Sequence[Block]) -> None:
+    kept = [b for b in blocks if len(b.entries)]
+    if kept:
+        with conn.cursor() as cur:
+            cur.executemany(
+                "INSERT INTO source_postings (subject_id, stem, block, lo, hi, n, postings) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (subject_id, stem, block) "
+                "DO UPDATE SET lo = excluded.lo, hi = excluded.hi, n = excluded.n, "
+                "postings = excluded.postings",
+                [(subject, stem, b.key, int(b.entries["seq"].min()),
+                  int(b.entries["seq"].max()), len(b.entries), encode(b.entries))
+                 for b in kept])
+    gone = [b.key for b in blocks if not len(b.entries)]
+    if gone:
+        conn.execute("DELETE FROM source_postings WHERE subject_id = %s AND stem = %s "
+                     "AND block = ANY(%s)", (subject, stem, gone))
+
+
+def add_postings(conn: Any, rows: Iterable[tuple[int, str, str, str]]) -> None:
+    """Inside the capture transaction: the postings of new sources (seq, subject, speaker,
+    text)."""
+    for (subject, stem), new in sorted(by_key(rows).items()):
+        last = conn.execute("SELECT block, postings FROM source_postings WHERE subject_id = %s "
+                            "AND stem = %s ORDER BY block DESC LIMIT 1 FOR UPDATE",
+                            (subject, stem)).fetchone()
+        _write(conn, subject, stem,
+               blocks_after(None if last is None else Block(int(last[0]), decode(last[1])), new))
+
+
+def remove_postings(conn: Any, rows: Iterable[tuple[int, str, str, str]]) -> None:
+    """Inside forget's transaction: the postings of sources (seq, subject, speaker, text)
+    about to be deleted."""
+    for (subject, stem), gone in sorted(by_key(rows).items()):
+        seqs = gone["seq"]
+        stored = [Block(int(r[0]), decode(r[1])) for r in conn.execute(
+            "SELECT block, postings FROM source_postings WHERE subject_id = %s AND stem = %s "
+            "AND lo <= %s AND hi >= %s FOR UPDATE",
+            (subject, stem, int(seqs.max()), int(seqs.min())))]
+        _write(conn, subject, stem, blocks_without(stored, seqs))
+
+
+def clear_postings(conn: Any) -> None:
+    """Inside a write transaction: no postings (before they are written again)."""
+    conn.execute("DELETE FROM source_postings")
+
+
+def rebuild_postings(conn: Any) -> None:
+    """Inside a write transaction: every source's postings again, from the sources."""
+    clear_postings(conn)
+    after = 0
+    while True:
+        rows = conn.execute("SELECT seq, subject_id, speaker, text FROM sources WHERE seq > %s "
+                            "ORDER BY seq LIMIT %s", (after, REBUILD_CHUNK)).fetchall()
+        if not rows:
+            return
+        add_postings(conn, rows)
+        after = int(rows[-1][0])
+
+
+def read_stems(conn: Any, sp: SubjectPostings, stems: Iterable[str]) -> None:
+    """Read into ``sp`` the subject's postings of ``stems`` it does not hold yet (one
+    statement)."""
+    missing = sp.missing(stems)
+    if not missing:
+        return
+    blobs: dict[str, list[bytes]] = {}
+    for stem, blob in conn.execute(
+            "SELECT stem, postings FROM source_postings WHERE subject_id = %s AND "
+            "stem = ANY(%s) ORDER BY stem, block", (sp.subject_id, missing)):
+        blobs.setdefault(stem, []).append(blob)
+    sp.add(blobs, missing)
+
+
+def postings_of(conn: Any, subject_id: str) -> dict[str, np.ndarray]:
+    """Every stem's entries in the subject as stored (tests and checks)."""
+    out: dict[str, list[np.ndarray]] = {}
+    for stem, blob in conn.execute("SELECT stem, postings FROM source_postings WHERE "
+                                   "subject_id = %s ORDER BY stem, block", (subject_id,)):
+        out.setdefault(stem, []).append(decode(blob))
+    return {s: np.sort(np.concatenate(v), order="seq") for s, v in out.items()}

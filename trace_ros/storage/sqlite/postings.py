@@ -1,0 +1,83 @@
+"""The source postings on SQLite (``storage/postings``; table ``source_postings``,
+migration m011): written with the sources in the capture transaction, rewritten without
+the forgotten ones in forget's, read by lexical search."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+from ..postings import Block, SubjectPostings, blocks_after, blocks_without, by_key, decode, encode
+
+# Sources read at a time when the postings are built from the sources table.
+REBUILD_CHUNK = 20_000
+
+
+def _write(conn: sqlite3.Connection, subject: str, stem: str, blocks: Sequence[Block]) -> None:
+    conn.executemany(
+        "INSERT OR REPLACE INTO source_postings (subject_id, stem, block, lo, hi, n, postings) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [(subject, stem, b.key, int(b.entries["seq"][0]), int(b.entries["seq"][-1]),
+          len(b.entries), encode(b.entries)) for b in blocks if len(b.entries)])
+    conn.executemany("DELETE FROM source_postings WHERE subject_id = ? AND stem = ? AND block = ?",
+                     [(subject, stem, b.key) for b in blocks if not len(b.entries)])
+
+
+def add_postings(conn: sqlite3.Connection, rows: Iterable[tuple[int, str, str, str]]) -> None:
+    """Inside a write transaction: the postings of new sources (seq, subject, speaker, text),
+    each seq above every seq already indexed in its subject."""
+    for (subject, stem), new in sorted(by_key(rows).items()):
+        last = conn.execute("SELECT block, postings FROM source_postings WHERE subject_id = ? "
+                            "AND stem = ? ORDER BY block DESC LIMIT 1", (subject, stem)).fetchone()
+        _write(conn, subject, stem,
+               blocks_after(None if last is None else Block(int(last[0]), decode(last[1])), new))
+
+
+def remove_postings(conn: sqlite3.Connection, rows: Iterable[tuple[int, str, str, str]]) -> None:
+    """Inside forget's transaction: the postings of sources (seq, subject, speaker, text)
+    about to be deleted."""
+    for (subject, stem), gone in sorted(by_key(rows).items()):
+        seqs = gone["seq"]
+        stored = [Block(int(r[0]), decode(r[1])) for r in conn.execute(
+            "SELECT block, postings FROM source_postings WHERE subject_id = ? AND stem = ? "
+            "AND lo <= ? AND hi >= ?", (subject, stem, int(seqs.max()), int(seqs.min())))]
+        _write(conn, subject, stem, blocks_without(stored, seqs))
+
+
+def rebuild_postings(conn: sqlite3.Connection) -> None:
+    """Inside a write transaction: every source's postings again, from the sources."""
+    conn.execute("DELETE FROM source_postings")
+    after = 0
+    while True:
+        rows = conn.execute("SELECT seq, subject_id, speaker, text FROM sources WHERE seq > ? "
+                            "ORDER BY seq LIMIT ?", (after, REBUILD_CHUNK)).fetchall()
+        if not rows:
+            return
+        add_postings(conn, rows)
+        after = int(rows[-1][0])
+
+
+def read_stems(conn: sqlite3.Connection, sp: SubjectPostings, stems: Iterable[str]) -> None:
+    """Read into ``sp`` the subject's postings of ``stems`` it does not hold yet (one
+    statement). Raises ``sqlite3.OperationalError`` on a file m011 has not reached."""
+    missing = sp.missing(stems)
+    if not missing:
+        return
+    blobs: dict[str, list[bytes]] = {}
+    for stem, blob in conn.execute(
+            "SELECT stem, postings FROM source_postings WHERE subject_id = ? AND stem IN "
+            f"({','.join('?' * len(missing))}) ORDER BY stem, block",
+            (sp.subject_id, *missing)):
+        blobs.setdefault(stem, []).append(blob)
+    sp.add(blobs, missing)
+
+
+def postings_of(conn: sqlite3.Connection, subject_id: str) -> dict[str, np.ndarray]:
+    """Every stem's entries in the subject as stored (tests and checks)."""
+    out: dict[str, list[np.ndarray]] = {}
+    for stem, blob in conn.execute("SELECT stem, postings FROM source_postings WHERE "
+                                   "subject_id = ? ORDER BY stem, block", (subject_id,)):
+        out.setdefault(stem, []).append(decode(blob))
+    return {s: np.concatenate(v) for s, v in out.items()}
