@@ -135,8 +135,12 @@ def test_postings_follow_capture_forget_and_rebuild(
     assert led.query("SELECT count(*) FROM source_postings WHERE subject_id = 'sam'")[0][0] == 0
 
 
-def test_a_sqlite_ledger_before_m011_gets_its_postings_in_place(tmp_path: Path) -> None:
+def test_a_sqlite_ledger_before_m011_gets_its_postings_in_place(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from trace_ros.ledger import Ledger
+
+    monkeypatch.setattr(postings, "BLOCK", 4)  # several blocks per stem,
+    monkeypatch.setattr(sq_postings, "REBUILD_CHUNK", 7)  # filled over several chunks
 
     path = tmp_path / "old.db"
     with Ledger(path) as led:
@@ -151,6 +155,9 @@ def test_a_sqlite_ledger_before_m011_gets_its_postings_in_place(tmp_path: Path) 
     with Ledger(path) as led:
         assert _stored_postings(led, "sqlite") == expected
         assert led.search_sources(Scope("sam"), '"garden" OR "basil"', 10) == before
+        # Laid out in key order: a stem's blocks are neighbours in the file.
+        keys = led.query("SELECT subject_id, stem, block FROM source_postings ORDER BY rowid")
+        assert keys == sorted(keys) and len(keys) > 1
 
 
 def test_a_postgresql_ledger_before_p013_gets_its_postings_in_place(fresh_pg_url: Any) -> None:
@@ -167,6 +174,8 @@ def test_a_postgresql_ledger_before_p013_gets_its_postings_in_place(fresh_pg_url
     with PgLedger(fresh_pg_url) as led:
         assert _stored_postings(led, "postgresql") == expected
         assert led.search_sources(Scope("sam"), '"garden" OR "basil"', 10) == before
+        assert led.query("SELECT indisclustered FROM pg_index WHERE indexrelid = "
+                         "'source_postings_pkey'::regclass") == [(True,)]
 
 
 def test_sqlite_forget_leaves_no_stem_of_the_text_in_the_file(tmp_path: Path) -> None:

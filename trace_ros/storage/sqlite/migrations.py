@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .postings import rebuild_postings
+from .postings import rebuild_postings, table_sql
 
 # Name under which ``_sqlite_migrations`` (the pre-split record) lists our migrations.
 LEGACY_SET = "trace_ros"
@@ -438,25 +438,14 @@ watermark written before (removal time, ID, subject) sends every tombstone once 
     readers_unaffected=True)
 
 
-M011 = Migration(11, "m011_source_postings", """
-        CREATE TABLE source_postings (
-            subject_id TEXT NOT NULL,
-            stem TEXT NOT NULL,
-            block INTEGER NOT NULL,
-            lo INTEGER NOT NULL,
-            hi INTEGER NOT NULL,
-            n INTEGER NOT NULL,
-            postings BLOB NOT NULL,
-            PRIMARY KEY (subject_id, stem, block)
-        );
-""",
+M011 = Migration(11, "m011_source_postings", table_sql() + ";\n",
     """Each subject's sources per stem, in blocks of up to 128 entries (seq, the row's
 token count, the stem's count in the text and speaker columns) packed in one value
 (``storage/postings.py``): lexical search reads a common stem's ~20,000 sources of a
 subject at a million sources as ~160 values instead of FTS5's vocabulary, which holds
 every subject's instances of the stem and gives them one row at a time (issue 15: p95
 210 ms at 1,000,000 sources). Filled from the sources here (FTS5's tokenizer, in this
-package's code), then kept by capture and forget.""",
+package's code) and laid out in key order, then kept by capture and forget.""",
     readers_unaffected=True, backfill=rebuild_postings)
 
 
