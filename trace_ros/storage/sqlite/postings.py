@@ -47,7 +47,7 @@ def remove_postings(conn: sqlite3.Connection, rows: Iterable[tuple[int, str, str
 
 
 def table_sql(name: str = "source_postings") -> str:
-    """The table's definition (migration m011, and the copy ``rebuild_postings`` makes)."""
+    """The table's definition (migration m011; ``rebuild_postings`` builds in a temporary one)."""
     return f"""CREATE TABLE {name} (
             subject_id TEXT NOT NULL,
             stem TEXT NOT NULL,
@@ -61,22 +61,25 @@ def table_sql(name: str = "source_postings") -> str:
 
 
 def rebuild_postings(conn: sqlite3.Connection) -> None:
-    """Inside a write transaction: every source's postings again, from the sources, then
-    the table copied in key order: a stem's blocks of a subject are then neighbours in the
-    file (rowid order), so a search that finds them out of the page cache reads a few
-    runs of pages instead of a page per block (written source by source, they lie in the
-    order capture wrote them)."""
-    conn.execute("DELETE FROM source_postings")
-    after = 0
-    while rows := conn.execute("SELECT seq, subject_id, speaker, text FROM sources WHERE "
-                               "seq > ? ORDER BY seq LIMIT ?", (after, REBUILD_CHUNK)).fetchall():
-        add_postings(conn, rows)
-        after = int(rows[-1][0])
-    conn.execute(table_sql("source_postings_sorted"))
-    conn.execute("INSERT INTO source_postings_sorted SELECT * FROM source_postings "
-                 "ORDER BY subject_id, stem, block")
-    conn.execute("DROP TABLE source_postings")
-    conn.execute("ALTER TABLE source_postings_sorted RENAME TO source_postings")
+    """Inside a write transaction: every source's postings again, from the sources, built
+    in a temporary table of the same name (it hides the ledger's while it exists) and
+    copied into the ledger's in key order: a stem's blocks of a subject are then
+    neighbours in the file (rowid order), so a search that finds them out of the page
+    cache reads a few runs of pages instead of a page per block (written source by
+    source, they lie in the order capture wrote them)."""
+    conn.execute("DELETE FROM main.source_postings")
+    conn.execute(table_sql("temp.source_postings"))
+    try:
+        after = 0
+        while rows := conn.execute("SELECT seq, subject_id, speaker, text FROM main.sources "
+                                   "WHERE seq > ? ORDER BY seq LIMIT ?",
+                                   (after, REBUILD_CHUNK)).fetchall():
+            add_postings(conn, rows)
+            after = int(rows[-1][0])
+        conn.execute("INSERT INTO main.source_postings SELECT * FROM temp.source_postings "
+                     "ORDER BY subject_id, stem, block")
+    finally:
+        conn.execute("DROP TABLE temp.source_postings")
 
 
 def read_stems(conn: sqlite3.Connection, sp: SubjectPostings, stems: Iterable[str]) -> None:
