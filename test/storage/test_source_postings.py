@@ -235,3 +235,40 @@ def test_a_frequency_adds_its_column_weights_in_fts5_order(
     args = ("sam", '"garden"', 5, (0.2, 1.3), "", None)
     fast = _search(led, *args)
     assert fast == _exhaustive(monkeypatch, led, *args) and len(fast) == 2
+
+
+def test_postgresql_writers_of_one_subject_keep_every_posting(
+        open_engine: Callable[[str], Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Several capturing writers of one subject at once (a fleet): each locks the last
+    blocks it appends to, so no entry is lost, and every block stays in seq order."""
+    import threading
+
+    from trace_ros.storage.postgresql import PgLedger
+
+    monkeypatch.setattr(postings, "BLOCK", 4)
+    owner = open_engine("postgresql")
+    writers = [PgLedger(owner.url) for _ in range(3)]
+    errors: list[BaseException] = []
+
+    def write(w: int) -> None:
+        try:
+            for i in range(12):
+                ingest(writers[w], [Event("dialogue", Scope("sam", f"r{w}", "s1"),
+                                          f"garden water {WORDS[(i + w) % 14]}", "Sam",
+                                          stamp=1000.0 + i, source_id=f"w{w}-{i}")],
+                       CaptureConfig())
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=write, args=(w,)) for w in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    for w in writers:
+        w.close()
+    assert not errors and owner.count_sources() == 36
+    assert _stored_postings(owner, "postgresql") == _expected_postings(owner)
+    for (blob,) in owner.query("SELECT postings FROM source_postings"):
+        seqs = postings.decode(blob)["seq"]
+        assert (np.diff(seqs) > 0).all()

@@ -23,8 +23,10 @@ from ..postings import Block, SubjectPostings, blocks_after, blocks_without, by_
 REBUILD_CHUNK = 20_000
 
 
-def _write(conn: Any, subject: str, stem: str, blocks: Sequence[Block]) -> None:
-    kept = [b for b in blocks if len(b.entries)]
+def _write(conn: Any, blocks: Sequence[tuple[str, str, Block]]) -> None:
+    """Store (subject, stem, block) blocks, one statement for all (pipelined); an empty
+    block is deleted."""
+    kept = [(subject, stem, b) for subject, stem, b in blocks if len(b.entries)]
     if kept:
         with conn.cursor() as cur:
             cur.executemany(
@@ -34,34 +36,43 @@ def _write(conn: Any, subject: str, stem: str, blocks: Sequence[Block]) -> None:
                 "postings = excluded.postings",
                 [(subject, stem, b.key, int(b.entries["seq"].min()),
                   int(b.entries["seq"].max()), len(b.entries), encode(b.entries))
-                 for b in kept])
-    gone = [b.key for b in blocks if not len(b.entries)]
+                 for subject, stem, b in kept])
+    gone = [(subject, stem, b.key) for subject, stem, b in blocks if not len(b.entries)]
     if gone:
-        conn.execute("DELETE FROM source_postings WHERE subject_id = %s AND stem = %s "
-                     "AND block = ANY(%s)", (subject, stem, gone))
+        conn.execute("DELETE FROM source_postings WHERE (subject_id, stem, block) IN (SELECT * "
+                     "FROM unnest(%s::text[], %s::text[], %s::bigint[]))",
+                     ([g[0] for g in gone], [g[1] for g in gone], [g[2] for g in gone]))
 
 
 def add_postings(conn: Any, rows: Iterable[tuple[int, str, str, str]]) -> None:
     """Inside the capture transaction: the postings of new sources (seq, subject, speaker,
-    text)."""
-    for (subject, stem), new in sorted(by_key(rows).items()):
-        last = conn.execute("SELECT block, postings FROM source_postings WHERE subject_id = %s "
-                            "AND stem = %s ORDER BY block DESC LIMIT 1 FOR UPDATE",
-                            (subject, stem)).fetchone()
-        _write(conn, subject, stem,
-               blocks_after(None if last is None else Block(int(last[0]), decode(last[1])), new))
+    text). Two round trips for a batch: the last block of every (subject, stem) it adds
+    to, locked in key order, and the blocks written."""
+    new = by_key(rows)
+    if not new:
+        return
+    keys = sorted(new)
+    last = {(r[0], r[1]): Block(int(r[2]), decode(r[3])) for r in conn.execute(
+        "SELECT u.s, u.t, p.block, p.postings FROM unnest(%s::text[], %s::text[]) "
+        "WITH ORDINALITY AS u(s, t, i) CROSS JOIN LATERAL (SELECT block, postings FROM "
+        "source_postings WHERE subject_id = u.s AND stem = u.t ORDER BY block DESC LIMIT 1 "
+        "FOR UPDATE) p ORDER BY u.i", ([k[0] for k in keys], [k[1] for k in keys]))}
+    _write(conn, [(subject, stem, b) for subject, stem in keys
+                  for b in blocks_after(last.get((subject, stem)), new[(subject, stem)])])
 
 
 def remove_postings(conn: Any, rows: Iterable[tuple[int, str, str, str]]) -> None:
     """Inside forget's transaction: the postings of sources (seq, subject, speaker, text)
     about to be deleted."""
+    changed: list[tuple[str, str, Block]] = []
     for (subject, stem), gone in sorted(by_key(rows).items()):
         seqs = gone["seq"]
         stored = [Block(int(r[0]), decode(r[1])) for r in conn.execute(
             "SELECT block, postings FROM source_postings WHERE subject_id = %s AND stem = %s "
             "AND lo <= %s AND hi >= %s FOR UPDATE",
             (subject, stem, int(seqs.max()), int(seqs.min())))]
-        _write(conn, subject, stem, blocks_without(stored, seqs))
+        changed += [(subject, stem, b) for b in blocks_without(stored, seqs)]
+    _write(conn, changed)
 
 
 def clear_postings(conn: Any) -> None:
