@@ -69,7 +69,16 @@ def by_key(rows: Iterable[tuple[int, str, str, str]]) -> dict[tuple[str, str], n
     for seq, subject, speaker, text in rows:
         for stem, entry in entries_of(int(seq), subject, speaker, text).items():
             out.setdefault((subject, stem), []).append(entry)
-    return {k: np.sort(np.array(v, dtype=ENTRY), order="seq") for k, v in out.items()}
+    return {k: in_seq_order(np.array(v, dtype=ENTRY)) for k, v in out.items()}
+
+
+def in_seq_order(entries: np.ndarray) -> np.ndarray:
+    """``entries`` by ascending seq (as given when they already are: the common case,
+    sorting a structured array by a field is slow)."""
+    seqs = entries["seq"]
+    if len(seqs) < 2 or bool((seqs[1:] > seqs[:-1]).all()):
+        return entries
+    return entries[np.argsort(seqs, kind="stable")]
 
 
 @dataclass(frozen=True)
@@ -91,7 +100,7 @@ def blocks_after(last: Block | None, new: np.ndarray, block: int | None = None) 
     if last is not None and len(last.entries) < block:
         room = block - len(last.entries)
         merged = np.concatenate([last.entries, rest[:room]])
-        out.append(Block(last.key, np.sort(merged, order="seq")))
+        out.append(Block(last.key, in_seq_order(merged)))
         rest = rest[room:]
     for start in range(0, len(rest), block):
         part = rest[start:start + block]
@@ -132,9 +141,7 @@ class StemPostings:
     @classmethod
     def of(cls, blobs: Iterable[bytes | memoryview]) -> StemPostings:
         parts = [decode(b) for b in blobs]
-        e = np.concatenate([np.empty(0, ENTRY), *parts])
-        if len(e) > 1 and not (np.diff(e["seq"]) > 0).all():
-            e = np.sort(e, order="seq")
+        e = in_seq_order(np.concatenate([np.empty(0, ENTRY), *parts]))
         return cls(e["seq"].astype(np.int64), e["size"].astype(np.int64),
                    np.stack([e["text"], e["speaker"]], axis=1).astype(np.int32))
 

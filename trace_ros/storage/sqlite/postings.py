@@ -15,35 +15,40 @@ from ..postings import Block, SubjectPostings, blocks_after, blocks_without, by_
 REBUILD_CHUNK = 20_000
 
 
-def _write(conn: sqlite3.Connection, subject: str, stem: str, blocks: Sequence[Block]) -> None:
+def _write(conn: sqlite3.Connection, blocks: Sequence[tuple[str, str, Block]]) -> None:
+    """Store (subject, stem, block) blocks; an empty block is deleted."""
     conn.executemany(
         "INSERT OR REPLACE INTO source_postings (subject_id, stem, block, lo, hi, n, postings) "
         "VALUES (?, ?, ?, ?, ?, ?, ?)",
         [(subject, stem, b.key, int(b.entries["seq"][0]), int(b.entries["seq"][-1]),
-          len(b.entries), encode(b.entries)) for b in blocks if len(b.entries)])
+          len(b.entries), encode(b.entries)) for subject, stem, b in blocks if len(b.entries)])
     conn.executemany("DELETE FROM source_postings WHERE subject_id = ? AND stem = ? AND block = ?",
-                     [(subject, stem, b.key) for b in blocks if not len(b.entries)])
+                     [(subject, stem, b.key) for subject, stem, b in blocks if not len(b.entries)])
 
 
 def add_postings(conn: sqlite3.Connection, rows: Iterable[tuple[int, str, str, str]]) -> None:
     """Inside a write transaction: the postings of new sources (seq, subject, speaker, text),
     each seq above every seq already indexed in its subject."""
+    out: list[tuple[str, str, Block]] = []
     for (subject, stem), new in sorted(by_key(rows).items()):
         last = conn.execute("SELECT block, postings FROM source_postings WHERE subject_id = ? "
                             "AND stem = ? ORDER BY block DESC LIMIT 1", (subject, stem)).fetchone()
-        _write(conn, subject, stem,
-               blocks_after(None if last is None else Block(int(last[0]), decode(last[1])), new))
+        out += [(subject, stem, b) for b in blocks_after(
+            None if last is None else Block(int(last[0]), decode(last[1])), new)]
+    _write(conn, out)
 
 
 def remove_postings(conn: sqlite3.Connection, rows: Iterable[tuple[int, str, str, str]]) -> None:
     """Inside forget's transaction: the postings of sources (seq, subject, speaker, text)
     about to be deleted."""
+    changed: list[tuple[str, str, Block]] = []
     for (subject, stem), gone in sorted(by_key(rows).items()):
         seqs = gone["seq"]
         stored = [Block(int(r[0]), decode(r[1])) for r in conn.execute(
             "SELECT block, postings FROM source_postings WHERE subject_id = ? AND stem = ? "
             "AND lo <= ? AND hi >= ?", (subject, stem, int(seqs.max()), int(seqs.min())))]
-        _write(conn, subject, stem, blocks_without(stored, seqs))
+        changed += [(subject, stem, b) for b in blocks_without(stored, seqs)]
+    _write(conn, changed)
 
 
 def table_sql(name: str = "source_postings") -> str:
