@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from trace_ros.bench import scale
@@ -97,3 +98,43 @@ def test_scale_checks_its_ledger_url(argv: list[str], field: str,
     with pytest.raises(SystemExit):
         scale.main(argv)
     assert field in capsys.readouterr().err
+
+
+def test_seeded_encoder_gives_each_text_one_unit_vector() -> None:
+    from trace_ros.bench.synthvec import SeededEncoder
+
+    enc = SeededEncoder(seed=7)
+    a = enc.encode(["the red mug", "the red mug", "a wallet"])
+    assert a.shape == (3, 384) and a.dtype == np.float32
+    assert np.allclose(np.linalg.norm(a, axis=1), 1.0, atol=1e-5)
+    assert (a[0] == a[1]).all() and not (a[0] == a[2]).all()
+    assert (SeededEncoder(seed=7).encode(["a wallet"])[0] == a[2]).all()
+    assert not (SeededEncoder(seed=8).encode(["a wallet"])[0] == a[2]).all()
+
+
+def test_scale_with_synthetic_vectors_runs_the_dense_routes(tmp_path: Path) -> None:
+    args = ["--sources", "1000", "--out", str(tmp_path), "--questions", "12", "--keep-db",
+            "--synthetic-vectors"]
+    assert scale.main(args) == 0
+    report = json.loads((tmp_path / "scale.json").read_text())
+    row = report["sizes"][0]
+    assert report["query_mode"] == row["query_mode"] == "lexical+dense (synthetic vectors)"
+    assert report["vectors"] == row["vectors"] == {
+        "kind": "synthetic", "model": "synthetic-seeded-384", "dim": 384, "seed": 7,
+        "owner_kinds": ["source", "window"]}
+    assert row["vectors_s"] > 0
+    assert "recall_dense" in row["stages_ms"] and "recall_window" in row["stages_ms"]
+    from trace_ros.ledger import Ledger
+
+    with Ledger(tmp_path / "scale-1000.db") as led:
+        assert led.vector_models() == [("synthetic-seeded-384", 384, 1000)]
+        assert led.query("SELECT count(*) FROM vectors WHERE owner_kind = 'window'")[0][0] == 1000
+    assert scale.main([*args, "--reuse-db"]) == 0  # the vectors are there: none written
+    again = json.loads((tmp_path / "scale.json").read_text())["sizes"][0]
+    assert again["reused_db"] and again["vectors_s"] is None
+    assert "recall_dense" in again["stages_ms"]
+
+
+def test_scale_refuses_embed_with_synthetic_vectors(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit):
+        scale.parse_args(["--embed", "--synthetic-vectors"])

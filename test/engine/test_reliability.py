@@ -381,6 +381,8 @@ def test_forget_leaves_no_token_in_fts_or_wal_and_sets_secure_delete(ledger: Led
                         stamp=99.0, source_id="secret-1"))
     ingest(ledger, events, CaptureConfig())
     assert ledger.query("PRAGMA secure_delete")[0][0] == 1
+    # The source postings hold the secret's stem too (storage/postings.py).
+    assert ledger.query("SELECT count(*) FROM source_postings WHERE stem = ?", (secret,)) == [(1,)]
     ledger.forget(Scope("carol"))
     ledger.close()
     for path in ledger.path.parent.glob(ledger.path.name + "*"):

@@ -75,11 +75,15 @@ def test_forget_leaves_no_copy_in_table_or_index_files(open_engine: Any) -> None
     assert led.query("SELECT count(*) FROM facts WHERE description LIKE %s", (like,))[0][0]
     assert led.query("SELECT count(*) FROM audit_sources WHERE source_id LIKE 'secret-%%'"
                      )[0][0]
+    # The source postings hold the secret's stems (and carol's other lines share blocks).
+    assert led.query("SELECT count(*) FROM source_postings WHERE stem LIKE %s", (like,))[0][0]
 
     # Carol's other lines stay: the subject's lexical index and graph live on.
     assert sorted(led.forget(None, [f"secret-{i}" for i in range(3)])) == [
         "secret-0", "secret-1", "secret-2"]
     assert led.count_sources() == 55
+    assert led.query("SELECT count(*) FROM source_postings WHERE stem LIKE %s", (like,)) == [(0,)]
+    assert led.query("SELECT count(*) FROM source_postings WHERE subject_id = 'carol'")[0][0]
     with led.pool.connection() as conn:
         conn.autocommit = True
         conn.execute("CHECKPOINT")  # the scrubbed pages reach the files

@@ -13,6 +13,7 @@ writer; its readers are the same contract's and are tested everywhere else.
 from __future__ import annotations
 
 import json
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -21,6 +22,9 @@ from typing import Any
 
 import numpy as np
 import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from postings_kit import as_before_postings  # noqa: E402
 
 from trace_ros.capture import Event, ingest
 from trace_ros.config import CaptureConfig
@@ -159,6 +163,7 @@ def test_an_older_ledger_is_upgraded_in_place(open_engine: Callable[[str], Any],
         before = tuple(m for m in migrations.MIGRATIONS if m.version < 12)
         patch.setattr(migrations, "MIGRATIONS", before)
         patch.setattr(base, "MIGRATIONS", before)
+        as_before_postings(patch)
         old = open_engine("postgresql")
         kept = _store(old, _event("ann", "kept"))
         with old.write() as conn:  # as the older build wrote it (vid given ALWAYS)

@@ -36,3 +36,21 @@ def test_perceptions_newest_first_across_robots(ledger: Any) -> None:
     assert [p.source_time for p in ledger.perceptions(Scope("site"), as_of_valid=20.0)] == \
         [20.0, 10.0]
     assert ledger.perception_labels(Scope("site"), until=12.0) == ["red cart"]
+
+
+def test_a_subjects_labels_by_skip_scan_are_every_distinct_label(ledger: Any) -> None:
+    """A whole subject's labels come from one index probe per label: the same set, in
+    byte order, as the labels of its perceptions (none empty, none of a dialogue turn or
+    of another subject), and the same as a scope's labels read row by row."""
+    labels = ["red cart", "Zebra", "apple", "äpfel", "red cart", "b", "apple", "Ω", "a b"]
+    for i, label in enumerate(labels):
+        _see(ledger, f"r{i % 2}", label, float(i + 1))
+    _see(ledger, "r1", "only elsewhere", 5.0, subject="other site")
+    ingest(ledger, [Event("dialogue", Scope("site", "r1", "patrol"), "a turn", "Ann",
+                          stamp=60.0)], CFG)
+    expected = sorted(set(labels), key=lambda s: s.encode())
+    assert ledger.perception_labels(Scope("site")) == expected
+    both = sorted(set(ledger.perception_labels(Scope("site", "r0")))
+                  | set(ledger.perception_labels(Scope("site", "r1"))), key=lambda s: s.encode())
+    assert both == expected  # the row-by-row road, robot by robot
+    assert ledger.perception_labels(Scope("nobody")) == []

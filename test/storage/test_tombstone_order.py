@@ -11,6 +11,7 @@ build left it), then opened again: the upgrade runs in place.
 from __future__ import annotations
 
 import json
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -19,6 +20,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from postings_kit import as_before_postings  # noqa: E402
 
 from trace_ros.capture import Event, ingest
 from trace_ros.config import CaptureConfig
@@ -47,6 +51,7 @@ def _numbering_held_back(engine: str, monkeypatch: pytest.MonkeyPatch) -> Iterat
             before = tuple(m for m in migrations.MIGRATIONS if m.version < 11)
             patch.setattr(migrations, "MIGRATIONS", before)
             patch.setattr(base, "MIGRATIONS", before)
+        as_before_postings(patch)
         yield
 
 

@@ -1,6 +1,7 @@
 """``trace-ros bench scale``: how capture, query latency, memory and disk grow with the memory.
 
-    trace-ros bench scale [--sources 10000,100000[,1000000]] [--out DIR] [--embed]
+    trace-ros bench scale [--sources 10000,100000[,1000000]] [--out DIR]
+                          [--embed | --synthetic-vectors]
                           [--ledger-url postgresql://… | --engine postgresql]
 
 For each size a fresh ledger is filled with the seeded synthetic memory
@@ -9,7 +10,12 @@ asked through ``QueryEngine``. Each size runs in its own child process, so its
 peak RSS is its own. Embedding a million sources on a CPU takes hours, so by
 default nothing is consolidated and queries use lexical recall only (labelled
 ``lexical-only`` in the output); ``--embed`` consolidates with MiniLM and
-queries the full pipeline. The first question about each subject loads that
+queries the full pipeline. ``--synthetic-vectors`` makes the dense routes live without
+MiniLM (``synthvec.py``): every source gets a seeded unit vector of the encoder's
+dimension (and a 'window' one) through the ledger's vector API, and questions are
+embedded the same way — the cost of both routes at any size, not their recall (labelled
+``lexical+dense (synthetic vectors)``; on ``--reuse-db`` they are written only when
+missing, timed as ``vectors_s``). The first question about each subject loads that
 subject's vectors, facts and graph view into memory (a running node pays this once
 per subject); it is timed apart (``cold_ms``) and the question set is timed after
 (``query_ms``, with per-stage ``stages_ms``). ``--keep-db`` keeps each size's ledger
@@ -49,7 +55,8 @@ CHUNK = 10_000
 
 def measure_size(size: int, seed: int, subjects: int, n_questions: int, embed: bool,
                  db_path: str, keep_db: bool, params: str | None,
-                 reuse_db: bool = False, pg_url: str | None = None) -> dict[str, Any]:
+                 reuse_db: bool = False, pg_url: str | None = None,
+                 synthetic_vectors: bool = False) -> dict[str, Any]:
     """Fill a fresh ledger with ``size`` synthetic sources and time capture and queries
     (``reuse_db``: a kept ledger of this size, queries only). ``pg_url``: an empty
     PostgreSQL database instead of the SQLite file ``db_path`` (filled: only with
@@ -63,16 +70,27 @@ def measure_size(size: int, seed: int, subjects: int, n_questions: int, embed: b
     from .metrics import latency_summary, status_counts
     from .resources import db_mb, peak_rss_mb, remove_db
     from .synth import questions
+    from .synthvec import SeededEncoder, missing, write_vectors
 
     cfg = load_config(params)
     ledger, reuse = _open(cfg, db_path, pg_url, reuse_db)
-    row: dict[str, Any] = {"sources": size, "query_mode": "lexical+dense" if embed else "lexical-only",
+    row: dict[str, Any] = {"sources": size, "query_mode": query_mode(embed, synthetic_vectors),
                            "engine": "postgresql" if pg_url else "sqlite", "reused_db": reuse}
     with ledger:
-        row.update(accepted=None, capture_s=None, events_per_s=None, consolidation_s=None)
+        row.update(accepted=None, capture_s=None, events_per_s=None, consolidation_s=None,
+                   vectors_s=None)
         if not reuse:
             row.update(fill(ledger, size, seed, subjects, cfg))
-        encoder = None
+        encoder: Any = None
+        if synthetic_vectors:
+            encoder = SeededEncoder(seed)
+            row["vectors"] = {"kind": "synthetic", "model": encoder.name, "dim": encoder.dim,
+                              "seed": seed, "owner_kinds": ["source", "window"]}
+            if missing(ledger, encoder):
+                t = time.perf_counter()
+                with bar(ledger.count_sources(), "synthetic vectors", "src") as b:
+                    write_vectors(ledger, encoder, progress=b.update)
+                row["vectors_s"] = time.perf_counter() - t
         if embed:
             encoder = MiniLMEncoder(cfg.embed)
             encoder.load()
@@ -83,6 +101,7 @@ def measure_size(size: int, seed: int, subjects: int, n_questions: int, embed: b
                 row["consolidation_s"] = time.perf_counter() - t
         engine = QueryEngine(ledger, encoder, ExtractiveReader(), cfg.recall, audit=False)
         asked = questions(n_questions, seed, subjects)
+        load_before = os.getloadavg()  # other work on these cores shapes every figure
         cold = []
         for subject in dict.fromkeys(q.subject_id for q in asked):
             t = time.perf_counter()
@@ -99,12 +118,20 @@ def measure_size(size: int, seed: int, subjects: int, n_questions: int, embed: b
                 stages[stage].append(ms)
         size_mb = db_mb(db_path) if pg_url is None \
             else ledger.stats()["db_bytes"] / (1024.0 * 1024.0)
+    row["load_avg"] = {"before": [round(x, 2) for x in load_before],
+                       "after": [round(x, 2) for x in os.getloadavg()]}
     row.update(query_ms=latency_summary(latencies), cold_ms=latency_summary(cold),
                stages_ms={k: latency_summary(v) for k, v in sorted(stages.items())},
                status=status_counts(statuses), peak_rss_mb=peak_rss_mb(), db_mb=size_mb)
     if pg_url is None and not keep_db and not reuse_db:
         remove_db(db_path)
     return row
+
+
+def query_mode(embed: bool, synthetic_vectors: bool) -> str:
+    if synthetic_vectors:
+        return "lexical+dense (synthetic vectors)"
+    return "lexical+dense" if embed else "lexical-only"
 
 
 def _open(cfg: Any, db_path: str, pg_url: str | None, reuse_db: bool) -> tuple[Any, bool]:
@@ -207,8 +234,12 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     p.add_argument("--seed", type=non_negative_int, default=7)
     p.add_argument("--subjects", type=positive_int, default=8)
     p.add_argument("--questions", type=positive_int, default=100, help="questions asked per size")
-    p.add_argument("--embed", action="store_true",
-                   help="consolidate with MiniLM and query the full pipeline (slow on CPU)")
+    vectors = p.add_mutually_exclusive_group()
+    vectors.add_argument("--embed", action="store_true",
+                         help="consolidate with MiniLM and query the full pipeline (slow on CPU)")
+    vectors.add_argument("--synthetic-vectors", action="store_true",
+                         help="seeded unit vectors (MiniLM's dimension) for every source and "
+                              "question: the dense routes live at any size, without MiniLM")
     p.add_argument("--keep-db", action="store_true", help="keep DIR/scale-<size>.db")
     p.add_argument("--reuse-db", action="store_true",
                    help="measure queries on a kept DIR/scale-<size>.db (no capture/consolidation)")
@@ -254,12 +285,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      n_questions=args.questions, embed=args.embed,
                                      db_path=str(out / f"scale-{size}.db"),
                                      keep_db=args.keep_db, params=args.params,
-                                     reuse_db=args.reuse_db, pg_url=pg_url))
+                                     reuse_db=args.reuse_db, pg_url=pg_url,
+                                     synthetic_vectors=args.synthetic_vectors))
     finally:
         if server is not None:
             server.cleanup()
     report = {"schema_version": 1, "engine": rows[0]["engine"], "seed": args.seed, "subjects": args.subjects,
               "questions": args.questions, "query_mode": rows[0]["query_mode"],
+              "vectors": rows[0].get("vectors"),
               "machine": {"cpus": os.cpu_count(), "python": platform.python_version(),
                           "platform": platform.platform()},
               "sizes": rows}

@@ -3,14 +3,15 @@ audit rows that showed them, leave content-free tombstones, recount the subjects
 sessions, move the generation.
 
 The sources' lexical rows go with them (by cascade; the subjects' statistics are counted
-again), and ``forget_derived`` removes the evidence graph derived only from them, as on
-SQLite. What SQLite's forget does after deleting (no copy of the text left in the files)
-is on PostgreSQL, once the deletion has committed, a full rewrite of the touched tables
-and their indexes (``VACUUM (FULL)``): a plain VACUUM frees the dead rows' space but does
-not clear it, so a page keeps the forgotten bytes until something overwrites them (found
-by the byte-level test once more facts shared the pages), a GIN index never drops a key,
-and a B-tree page keeps a deleted key's bytes in its free space. WAL, replicas and
-backups are the operator's to purge (README, "Forget on PostgreSQL").
+again; their postings are rewritten without them), and ``forget_derived`` removes the
+evidence graph derived only from them, as on SQLite. What SQLite's forget does after
+deleting (no copy of the text left in the files) is on PostgreSQL, once the deletion has
+committed, a full rewrite of the touched tables and their indexes (``VACUUM (FULL)``): a
+plain VACUUM frees the dead rows' space but does not clear it, so a page keeps the
+forgotten bytes until something overwrites them (found by the byte-level test once more
+facts shared the pages), a GIN index never drops a key, and a B-tree page keeps a deleted
+key's bytes in its free space. WAL, replicas and backups are the operator's to purge
+(README, "Forget on PostgreSQL").
 """
 
 from __future__ import annotations
@@ -26,11 +27,13 @@ from .audit import PgAuditStore
 from .graph import PgGraph
 from .jobs import PgJobStore
 from .lexindex import recount_source_lex
-from .sources import scope_filter
+from .postings import remove_postings
+from .sources import recount_speaker_turns, scope_filter
 from .vectors import PgVectorStore
 
 # What a forget deletes from: the tables its scrub rewrites, with their indexes.
-SCRUB_TABLES = ("sources", "source_lex", "jobs", "vectors", "audit", "audit_sources",
+SCRUB_TABLES = ("sources", "source_lex", "source_postings", "speaker_turns", "jobs",
+                "vectors", "audit", "audit_sources",
                 "sessions", "facts", "fact_sources", "edges", "topics")
 # How long forget's scrub waits for a lock, or for a reader older than the forget.
 SCRUB_WAIT_S = 2.0
@@ -88,6 +91,10 @@ class PgForget(PgJobStore, PgVectorStore, PgAuditStore):
                 f"SELECT subject_id, source_id FROM sources WHERE {' AND '.join(conds)}", args)]
             if doomed:
                 self._forget_vectors(conn, doomed)
+                remove_postings(conn, conn.execute(
+                    "SELECT seq, subject_id, speaker, text FROM sources WHERE (subject_id, "
+                    "source_id) IN (SELECT * FROM unnest(%s::text[], %s::text[]))",
+                    ([s for s, _ in doomed], [i for _, i in doomed])).fetchall())
             rows = conn.execute(
                 "DELETE FROM sources WHERE (subject_id, source_id) IN (SELECT * FROM "
                 "unnest(%s::text[], %s::text[])) RETURNING source_id, subject_id",
@@ -98,6 +105,7 @@ class PgForget(PgJobStore, PgVectorStore, PgAuditStore):
                          "FROM unnest(%s::text[], %s::text[]))",
                          ([r[1] for r in rows], removed))
             recount_source_lex(conn, subjects)
+            recount_speaker_turns(conn, subjects)
             self.forget_derived(conn, removed, subjects, PgGraph.generation_now(conn) + 1)
             self._forget_audit(conn, subjects, removed)
             if scope is not None and not source_ids:

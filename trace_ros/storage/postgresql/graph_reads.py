@@ -65,10 +65,9 @@ class PgGraphReads(PgBase):
 
     def speaker_turns(self, subject_id: str) -> dict[str, int]:
         """How many dialogue turns each speaker of a subject has."""
-        return {r[0]: int(r[1]) for r in self.query(
-            "SELECT speaker, count(*) FROM sources WHERE subject_id = %s AND "
-            "modality = 'dialogue' AND speaker <> '' GROUP BY speaker "
-            'ORDER BY speaker COLLATE "C"', (subject_id,))}
+        return {r[0]: int(r[1]) for r in self.query(  # kept by capture (migration p014)
+            'SELECT speaker, n FROM speaker_turns WHERE subject_id = %s ORDER BY speaker COLLATE "C"',
+            (subject_id,))}
 
     def facts_with_ids(self, fact_ids: Sequence[str]) -> list[Fact]:
         with reading(self) as conn:

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..lexical import tsvector
+from .postings import add_postings
 
 
 def by_subject(alias: str = "") -> str:
@@ -65,7 +66,7 @@ def _drop_empty(conn: Any, kind: str, subjects: Sequence[str]) -> None:
 
 def index_sources(conn: Any, rows: Sequence[tuple[int, str, str, str]]) -> None:
     """Inside the capture transaction: the lexical rows of new sources, given as
-    (seq, subject_id, speaker, text)."""
+    (seq, subject_id, speaker, text), and their postings (``postings``)."""
     if not rows:
         return
     lex = [(seq, subject, *source_lex(subject, speaker, text))
@@ -75,6 +76,7 @@ def index_sources(conn: Any, rows: Sequence[tuple[int, str, str, str]]) -> None:
                         "VALUES (%s, %s, %s::tsvector, %s)",
                         [(subject, seq, vec, n) for seq, subject, vec, n in lex])
     add_lex_stats(conn, "source", [(subject, 1, n) for _seq, subject, _vec, n in lex])
+    add_postings(conn, rows)
 
 
 def recount_source_lex(conn: Any, subjects: Sequence[str]) -> None:

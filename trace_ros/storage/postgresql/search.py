@@ -17,12 +17,19 @@ stems there (FTS5 counts the phrase's instances); the layers above search single
 
 from __future__ import annotations
 
+import threading
+from functools import cached_property
 from typing import Any
 
+import numpy as np
+
+from .. import postings
 from ..lexical import K1, B, Match, both, idf, parse_match, phrase
+from ..lexrank import Stats, best
 from ..records import Scope
 from .base import PgBase
 from .lexindex import by_subject, index_sources, subject_tsquery
+from .postings import clear_postings, read_stems
 from .rows import reading
 from .sources import scope_filter
 
@@ -118,6 +125,44 @@ def facts_matching_text(conn: Any, subject_id: str, match: str, limit: int,
 class PgSearchReads(PgBase):
     """The lexical searches the query road runs, and the index's upkeep."""
 
+    @cached_property
+    def _postings(self) -> tuple[threading.Lock, postings.PostingsCache]:
+        return threading.Lock(), postings.PostingsCache()
+
+    def _by_postings(self, conn: Any, scope: Scope, expr: Match, weights: tuple[float, float],
+                     where: str, params: dict[str, Any], viewed: bool
+                     ) -> list[tuple[int, str, float]] | None:
+        """The best ``params['k']`` (seq, source_id, score) from the postings
+        (``storage/postings``: ``lexrank``'s scores, as the SQLite engine gives them) when
+        they can answer ``expr``; None when they cannot. What was read of the subject is
+        kept while (generation, its row and token counts) stay the same: capture only
+        adds rows, forget moves the generation."""
+        subject = scope.subject_id
+        if not postings.usable(expr, subject):
+            return None
+        row = conn.execute(
+            "SELECT (SELECT value FROM meta WHERE key = 'generation'), n_docs, n_tokens FROM "
+            "lex_stats WHERE subject_id = %s AND kind = 'source'", (subject,)).fetchone()
+        if row is None:
+            return []
+        lock, cache = self._postings
+        with lock:
+            sp = cache.of(subject, tuple(row))
+            read_stems(conn, sp, [s for p in expr.phrases() for s in p.stems])
+
+            def keep(found: np.ndarray) -> np.ndarray:
+                return np.array(sorted(int(r[0]) for r in conn.execute(
+                    "SELECT s.seq FROM sources s WHERE s.subject_id = %(a0)s AND s.seq = "
+                    f"ANY(%(found)s) AND {where}", {**params, "found": found.tolist()})),
+                    dtype=np.int64)
+
+            found, scores = postings.ranked(sp, expr, weights, Stats(int(row[1]), int(row[2])),
+                                            keep if viewed else None)
+        top = best(found, scores, params["k"])
+        ids = dict(conn.execute("SELECT seq, source_id FROM sources WHERE subject_id = %s AND "
+                                "seq = ANY(%s)", (subject, [seq for seq, _ in top])).fetchall())
+        return [(seq, ids[seq], score) for seq, score in top]
+
     def search_sources(self, scope: Scope, match: str, k: int,
                        as_of_valid: float | None = None, as_of_known: float | None = None,
                        weights: tuple[float, float] = (1.0, 1.0)) -> list[tuple[int, str, float]]:
@@ -127,12 +172,16 @@ class PgSearchReads(PgBase):
             return []
         expr = parse_match(match)
         cond, args = scope_filter(scope, "s", as_of_valid, as_of_known)
+        params: dict[str, Any] = {"k": int(k), **{f"a{i}": a for i, a in enumerate(args)}}
+        where = cond % tuple(f"%(a{i})s" for i in range(len(args)))
         with reading(self) as conn:
+            got = self._by_postings(conn, scope, expr, (float(weights[0]), float(weights[1])),
+                                    where, params, len(args) > 1)
+            if got is not None:
+                return got
             bm25, avgdl = _bm25_terms(conn, "source_lex", "source", scope.subject_id, expr)
-            params = _params(bm25, avgdl, {"D": weights[0], "A": weights[1]},
-                             expr.tsquery())
-            params.update(k=int(k), **{f"a{i}": a for i, a in enumerate(args)})
-            where = cond % tuple(f"%(a{i})s" for i in range(len(args)))
+            params.update(_params(bm25, avgdl, {"D": weights[0], "A": weights[1]},
+                                  expr.tsquery()))
             lex = _in_subject("source_lex", "a0")
             docs = (f"SELECT l.seq AS rid, l.n_tokens, l.lex FROM {lex} l WHERE "
                     "l.subject_id = %(a0)s")
@@ -187,6 +236,7 @@ class PgSearchReads(PgBase):
     @staticmethod
     def _rebuild_source_lex(conn: Any) -> None:
         conn.execute("DELETE FROM source_lex")
+        clear_postings(conn)  # index_sources writes them again
         conn.execute("DELETE FROM lex_stats WHERE kind = 'source'")
         rows = conn.execute("SELECT seq, subject_id, speaker, text FROM sources "
                             "ORDER BY seq").fetchall()

@@ -72,6 +72,30 @@ def claim_ids(conn: Any, rows: Sequence[tuple[str, str]]) -> set[str]:
     return {r[0] for r in rows} - got
 
 
+def add_speaker_turns(conn: Any, said: Sequence[tuple[str, str]]) -> None:
+    """Inside the capture transaction: count new dialogue turns (subject, speaker) in
+    ``speaker_turns`` (none for an empty speaker)."""
+    counts: dict[tuple[str, str], int] = {}
+    for key in said:
+        if key[1]:
+            counts[key] = counts.get(key, 0) + 1
+    if counts:
+        keys = sorted(counts)
+        conn.execute(
+            "INSERT INTO speaker_turns (subject_id, speaker, n) SELECT * FROM unnest("
+            "%s::text[], %s::text[], %s::bigint[]) ON CONFLICT (subject_id, speaker) DO UPDATE "
+            "SET n = speaker_turns.n + excluded.n",
+            ([k[0] for k in keys], [k[1] for k in keys], [counts[k] for k in keys]))
+
+
+def recount_speaker_turns(conn: Any, subjects: Sequence[str]) -> None:
+    """Inside forget's transaction: the subjects' dialogue turns per speaker counted again."""
+    conn.execute("DELETE FROM speaker_turns WHERE subject_id = ANY(%s)", (list(subjects),))
+    conn.execute("INSERT INTO speaker_turns (subject_id, speaker, n) SELECT subject_id, speaker, "
+                 "count(*) FROM sources WHERE subject_id = ANY(%s) AND modality = 'dialogue' "
+                 "AND speaker <> '' GROUP BY subject_id, speaker", (list(subjects),))
+
+
 class PgSourceStore(PgBase):
     """Capture and the reads of stored sources."""
 
@@ -155,6 +179,7 @@ class PgSourceStore(PgBase):
         added = sorted((int(r[1]), r[2]) for r in new)
         subjects = sorted({r[2] for r in new})
         index_sources(conn, [(seq_of[r[0]], r[1], r[5], r[6]) for r in rows if r[0] in seq_of])
+        add_speaker_turns(conn, [(r[1], r[5]) for r in rows if r[0] in seq_of and r[4] == "dialogue"])
         conn.execute("INSERT INTO jobs (subject_id, source_seq, created_at, updated_at) "
                      "SELECT u.subject_id, u.seq, %s, %s FROM unnest(%s::bigint[], %s::text[]) "
                      "AS u(seq, subject_id) ORDER BY u.seq",

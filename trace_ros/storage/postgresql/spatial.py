@@ -21,8 +21,19 @@ class PgSpatialReads(PgBase):
     def perception_labels(self, scope: Scope, *, since: float | None = None,
                           until: float | None = None, as_of_valid: float | None = None,
                           as_of_known: float | None = None) -> list[str]:
-        """The distinct labels of the perceptions ``perceptions`` would return."""
+        """The distinct labels of the perceptions ``perceptions`` would return. For a
+        whole subject, without a time view, one index probe per label (a recursive skip
+        scan of ``sources_label``) instead of every perception's entry (~38,000 per
+        subject at 1,000,000 sources: 27 ms read from disk)."""
         conds, args = _perception_filter(scope, since, until, as_of_valid, as_of_known)
+        if len(args) == 1:  # the subject alone
+            return [r[0] for r in self.query(
+                "WITH RECURSIVE l (label) AS (SELECT min(label) FROM sources WHERE subject_id "
+                "= %(s)s AND modality = 'perception' AND label > '' UNION ALL SELECT (SELECT "
+                "min(s.label) FROM sources s WHERE s.subject_id = %(s)s AND s.modality = "
+                "'perception' AND s.label > l.label) FROM l WHERE l.label IS NOT NULL) "
+                'SELECT label COLLATE "C" FROM l WHERE label IS NOT NULL ORDER BY 1',
+                {"s": scope.subject_id})]
         return [r[0] for r in self.query(
             f"SELECT DISTINCT s.label COLLATE \"C\" AS label FROM sources s "
             f"WHERE {' AND '.join(conds)} AND s.label <> '' ORDER BY 1", args)]

@@ -19,6 +19,7 @@ from ..records import WINDOW_BEFORE, Scope, Tombstone
 from ..validity import recompute_validity
 from .base import SqliteBase
 from .graph import GraphStore
+from .postings import remove_postings
 from .rows import _CHUNK, scope_filter
 
 
@@ -51,8 +52,10 @@ class ForgetOps(SqliteBase):
         where = " AND ".join(conds)
         now = time.time() if now is None else now
         with self.write() as conn:
-            rows = conn.execute(
-                f"SELECT source_id, subject_id FROM sources WHERE {where}", args).fetchall()
+            rows = conn.execute(f"SELECT source_id, subject_id, seq, speaker, text FROM sources "
+                                f"WHERE {where}", args).fetchall()
+            remove_postings(conn, [(r[2], r[1], r[3], r[4]) for r in rows])
+            rows = [(r[0], r[1]) for r in rows]
             removed = [r[0] for r in rows]
             subjects = {r[1] for r in rows}
             for chunk_start in range(0, len(removed), 500):

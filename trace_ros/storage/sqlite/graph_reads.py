@@ -72,9 +72,15 @@ class GraphReads(GraphWrites, HierarchyStore):
     def speaker_turns(self, subject_id: str) -> dict[str, int]:
         """How many dialogue turns each speaker of a subject has."""
         with self._reading() as conn:
-            return {r[0]: int(r[1]) for r in conn.execute(
-                "SELECT speaker, count(*) FROM sources WHERE subject_id = ? AND "
-                "modality = 'dialogue' AND speaker != '' GROUP BY speaker", (subject_id,))}
+            try:  # kept by triggers (migration m012)
+                rows = conn.execute("SELECT speaker, n FROM speaker_turns WHERE subject_id = ? "
+                                    "ORDER BY speaker", (subject_id,)).fetchall()
+            except sqlite3.OperationalError:  # a file m012 has not reached (read-only)
+                rows = conn.execute(
+                    "SELECT speaker, count(*) FROM sources WHERE subject_id = ? AND "
+                    "modality = 'dialogue' AND speaker != '' GROUP BY speaker "
+                    "ORDER BY speaker", (subject_id,)).fetchall()
+            return {r[0]: int(r[1]) for r in rows}
 
     def facts_with_ids(self, fact_ids: Sequence[str]) -> list[Fact]:
         with self._reading() as conn:

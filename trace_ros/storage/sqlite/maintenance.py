@@ -8,6 +8,7 @@ import time
 from typing import Any
 
 from .base import SqliteBase
+from .postings import rebuild_postings
 
 
 class Maintenance(SqliteBase):
@@ -15,7 +16,7 @@ class Maintenance(SqliteBase):
 
     def reset_derived(self, model: str | None = None) -> int:
         """Drop derived vectors (all, or those not of ``model``; with all, the graph's
-        facts, edges and topics too), rebuild FTS, and requeue every source's job
+        facts, edges and topics too), rebuild FTS and the postings, and requeue every source's job
         so consolidation recreates what was dropped, in one transaction.
         Returns the number of jobs requeued.
 
@@ -30,6 +31,7 @@ class Maintenance(SqliteBase):
             else:
                 conn.execute("DELETE FROM vectors WHERE model != ?", (model,))
             conn.execute("INSERT INTO sources_fts (sources_fts) VALUES ('rebuild')")
+            rebuild_postings(conn)
             cur = conn.execute("UPDATE jobs SET status = 'pending', attempts = 0, "
                                "last_error = NULL, note = NULL, claimed_by = NULL, "
                                "lease_until = NULL, not_before = NULL, fence = fence + 1, "
@@ -40,8 +42,10 @@ class Maintenance(SqliteBase):
         return int(cur.rowcount)
 
     def rebuild_fts(self) -> None:
+        """Recreate the lexical index of sources (FTS5's and the postings) from the sources."""
         with self.write() as conn:
             conn.execute("INSERT INTO sources_fts (sources_fts) VALUES ('rebuild')")
+            rebuild_postings(conn)
 
     def source_counts(self) -> dict[str, int]:
         """How many rows each source ID has (a crash test expects exactly one)."""

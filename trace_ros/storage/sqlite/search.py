@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import postings
 from ..lexical import Match, Phrase, both, parse_match, phrase
 from ..lexical import terms as lexical_terms
 from ..lexrank import Hits, Row, Stats, best, frequency, matching, phrase_hits, rank, union
@@ -31,6 +32,7 @@ from ..records import Scope
 from .base import SqliteBase
 from .lexcache import LexCache, Stem, SubjectTerms
 from .migrations import fts_size
+from .postings import read_stems
 from .rows import _fts_phrase, scope_filter
 
 
@@ -52,6 +54,9 @@ SOURCES = Index("source", "sources_fts", "sources_vocab", "sources", "seq",
 FACTS = Index("fact", "facts_fts", "facts_vocab", "facts", "rowid",
               (("description", "D"), ("value", "B"), ("subject_id", "C")))
 NONE = Hits(np.empty(0, np.int64), np.empty(0))  # a phrase that matches no row
+# A view's rows by their keys (rowids): the planner otherwise takes a (subject, ...) index
+# and reads every row of the subject.
+_BY_KEY = "NOT INDEXED"
 
 
 def subject_stats(conn: sqlite3.Connection, subject_id: str, ix: Index) -> Stats:
@@ -160,8 +165,8 @@ def ranked(conn: sqlite3.Connection, ix: Index, terms: SubjectTerms, match: Matc
     found = matching(match, hits)
     if view:
         kept = sorted(int(r[0]) for r in conn.execute(
-            f"SELECT t.{ix.key} FROM {ix.table} t WHERE t.{ix.key} IN (SELECT value FROM "
-            f"json_each(?)) AND {view}", (json.dumps(found.tolist()), *args)))
+            f"SELECT t.{ix.key} FROM {ix.table} t {_BY_KEY} WHERE t.{ix.key} IN (SELECT value "
+            f"FROM json_each(?)) AND {view}", (json.dumps(found.tolist()), *args)))
         found = np.array(kept, dtype=np.int64)
     stats = subject_stats(conn, terms.subject_id, ix)
     return found, rank(hits, terms.sized(conn, found), found, stats, subject_phrases)
@@ -201,15 +206,53 @@ class SearchReads(SqliteBase):
     def _lexcache(self) -> LexCache:
         return LexCache()
 
+    @cached_property
+    def _postings(self) -> postings.PostingsCache:
+        return postings.PostingsCache()
+
+    @staticmethod
+    def _mark(conn: sqlite3.Connection, subject_id: str) -> tuple[Any, ...] | None:
+        """What names the subject's sources now (``lexcache``: the generation and the
+        subject's row and token counts); None without a row. Raises
+        ``sqlite3.OperationalError`` on a file m007 has not reached."""
+        got = conn.execute(
+            "SELECT (SELECT value FROM meta WHERE key = 'generation'), n_docs, n_tokens "
+            "FROM lex_stats WHERE subject_id = ? AND kind = ?",
+            (subject_id, SOURCES.kind)).fetchone()
+        return None if got is None else tuple(got)
+
+    def _by_postings(self, conn: sqlite3.Connection, subject_id: str, expr: Match,
+                     weights: tuple[float, float], view: str, args: tuple[Any, ...]
+                     ) -> tuple[np.ndarray, np.ndarray] | None:
+        """``ranked`` for sources from the postings (``storage/postings``) when they can
+        answer ``expr`` (same rows and scores); None when they cannot, or on a file
+        m011 has not reached."""
+        if not postings.usable(expr, subject_id):
+            return None
+        try:
+            mark = self._mark(conn, subject_id)
+            sp = self._postings.of(subject_id, mark)
+            read_stems(conn, sp, [s for p in expr.phrases() for s in p.stems])
+        except sqlite3.OperationalError:
+            return None
+        if mark is None:
+            return np.empty(0, np.int64), np.empty(0)
+
+        def keep(found: np.ndarray) -> np.ndarray:
+            return np.array(sorted(int(r[0]) for r in conn.execute(
+                f"SELECT t.seq FROM sources t {_BY_KEY} WHERE t.seq IN (SELECT value FROM "
+                f"json_each(?)) AND {view}", (json.dumps(found.tolist()), *args))),
+                dtype=np.int64)
+
+        return postings.ranked(sp, expr, weights, subject_stats(conn, subject_id, SOURCES),
+                               keep if view else None)
+
     def _source_terms(self, conn: sqlite3.Connection, subject_id: str) -> SubjectTerms:
         """What earlier searches read of the subject's sources, if it is still current
         (``lexcache``: the generation and the subject's row and token counts name its
         sources); a file m007 has not reached keeps nothing."""
         try:
-            mark = conn.execute(
-                "SELECT (SELECT value FROM meta WHERE key = 'generation'), n_docs, n_tokens "
-                "FROM lex_stats WHERE subject_id = ? AND kind = ?",
-                (subject_id, SOURCES.kind)).fetchone()
+            mark = self._mark(conn, subject_id)
         except sqlite3.OperationalError:
             return fresh_terms(SOURCES, subject_id)
         if mark is None:  # no rows: nothing to keep
@@ -231,12 +274,15 @@ class SearchReads(SqliteBase):
         cond, args = scope_filter(scope, "t", as_of_valid, as_of_known)
         if len(args) == 1:  # the subject alone: every row found is in view
             cond, args = "", []
+        expr = parse_match(match)
         with self._snapshot() as conn:
-            rows, scores = ranked(conn, SOURCES, self._source_terms(conn, scope.subject_id),
-                                  parse_match(match),
-                                  {"D": float(weights[0]), "A": float(weights[1])}, cond,
-                                  tuple(args))
-            top = best(rows, scores, k)
+            got = self._by_postings(conn, scope.subject_id, expr,
+                                    (float(weights[0]), float(weights[1])), cond, tuple(args))
+            if got is None:
+                got = ranked(conn, SOURCES, self._source_terms(conn, scope.subject_id), expr,
+                             {"D": float(weights[0]), "A": float(weights[1])}, cond,
+                             tuple(args))
+            top = best(*got, k)
             ids = dict(conn.execute("SELECT seq, source_id FROM sources WHERE seq IN "
                                     "(SELECT value FROM json_each(?))",
                                     (json.dumps([seq for seq, _ in top]),)))

@@ -1,0 +1,235 @@
+"""Source postings: for each subject and stem, the subject's sources the stem stands in, as
+blocks of up to 128 entries packed into one binary value each (both engines' table
+``source_postings``, migrations m011 / p013).
+
+Why (issue 15): a lexical search ranks every matching source of its subject, and at a
+million sources a common word stands in ~20,000 of a subject's 125,000. FTS5's vocabulary
+and PostgreSQL's GIN index hold a stem's rows of every subject together, and give them
+one row at a time with positions: reading them cost 50-300 ms per stem. Here a stem's
+entries in a subject are ~160 values of 2 KB read by key, decoded with numpy.
+
+An entry is (seq, the row's token count in all columns, the stem's count in the text
+column, in the speaker column). The subject column is left out: every source of a subject
+holds the same subject stems, so a search that names one of them takes the engine's own
+road (``usable``). The counts are FTS5's (``lexical.terms``: FTS5's own tokenizer), so
+the frequencies and row sizes, and so the BM25 doubles of ``lexrank``, are those of the
+engines' other roads.
+
+Writes append to the subject's last block of each stem (a new block once it holds
+``BLOCK`` entries), in the capture transaction; a forget rewrites the blocks that hold its
+sources, without them (a block left empty is deleted): the engines' forget scrubs what
+the old values left (SQLite's secure delete, PostgreSQL's VACUUM FULL). ``blocks_after``
+and ``blocks_without`` plan those writes for both engines; ``PostingsCache`` keeps what a
+search read of a subject while its sources stay the same (as ``sqlite/lexcache``).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .lexical import Match
+from .lexical import terms as lexical_terms
+from .lexrank import Hits, Stats, matching, rank
+
+# Entries per block: a block is rewritten whole when one is added (2.5 KB at most).
+BLOCK = 128
+ENTRY = np.dtype([("seq", "<i8"), ("size", "<u4"), ("text", "<u4"), ("speaker", "<u4")])
+# Subjects whose postings one ledger keeps in memory (least recently searched dropped).
+SUBJECTS = 32
+
+
+def encode(entries: np.ndarray) -> bytes:
+    return np.ascontiguousarray(entries, dtype=ENTRY).tobytes()
+
+
+def decode(blob: bytes | memoryview) -> np.ndarray:
+    return np.frombuffer(bytes(blob), dtype=ENTRY)
+
+
+def entries_of(seq: int, subject_id: str, speaker: str, text: str
+               ) -> dict[str, tuple[int, int, int, int]]:
+    """stem -> (seq, the row's token count, count in the text, count in the speaker) for
+    one source: the FTS5 row of (text, speaker, subject_id)."""
+    said, by = lexical_terms(text), lexical_terms(speaker)
+    size = len(said) + len(by) + len(lexical_terms(subject_id))
+    counts: dict[str, list[int]] = {}
+    for column, stems in ((0, said), (1, by)):
+        for s in stems:
+            counts.setdefault(s, [0, 0])[column] += 1
+    return {s: (seq, size, c[0], c[1]) for s, c in counts.items()}
+
+
+def by_key(rows: Iterable[tuple[int, str, str, str]]) -> dict[tuple[str, str], np.ndarray]:
+    """(subject, stem) -> entries (ascending seq) of sources (seq, subject, speaker, text)."""
+    out: dict[tuple[str, str], list[tuple[int, int, int, int]]] = {}
+    for seq, subject, speaker, text in rows:
+        for stem, entry in entries_of(int(seq), subject, speaker, text).items():
+            out.setdefault((subject, stem), []).append(entry)
+    return {k: in_seq_order(np.array(v, dtype=ENTRY)) for k, v in out.items()}
+
+
+def in_seq_order(entries: np.ndarray) -> np.ndarray:
+    """``entries`` by ascending seq (as given when they already are: the common case,
+    sorting a structured array by a field is slow)."""
+    seqs = entries["seq"]
+    if len(seqs) < 2 or bool((seqs[1:] > seqs[:-1]).all()):
+        return entries
+    return entries[np.argsort(seqs, kind="stable")]
+
+
+@dataclass(frozen=True)
+class Block:
+    """One stored block: its key (the first seq it was made with), its entries."""
+
+    key: int
+    entries: np.ndarray
+
+
+def blocks_after(last: Block | None, new: np.ndarray, block: int | None = None) -> list[Block]:
+    """The blocks to write for ``new`` entries of one (subject, stem): the last stored
+    block (``last``, None without one) filled up to ``block`` entries (``BLOCK``), then
+    new ones. Entries stay in seq order within a block (two writers may commit out of
+    order)."""
+    block = BLOCK if block is None else block
+    out: list[Block] = []
+    rest = new
+    if last is not None and len(last.entries) < block:
+        room = block - len(last.entries)
+        merged = np.concatenate([last.entries, rest[:room]])
+        out.append(Block(last.key, in_seq_order(merged)))
+        rest = rest[room:]
+    for start in range(0, len(rest), block):
+        part = rest[start:start + block]
+        out.append(Block(int(part["seq"][0]), part))
+    return out
+
+
+def blocks_without(stored: Sequence[Block], seqs: np.ndarray) -> list[Block]:
+    """``stored`` blocks (those that may hold any of ``seqs``) without those entries:
+    each changed block, empty where nothing is left (to delete)."""
+    out = []
+    for b in stored:
+        keep = ~np.isin(b.entries["seq"], seqs)
+        if not keep.all():
+            out.append(Block(b.key, b.entries[keep]))
+    return out
+
+
+def usable(match: Match, subject_id: str) -> bool:
+    """Whether the postings answer ``match`` alone: every phrase is one stem (or none),
+    in any column, and no stem is one of the subject's own (which every row holds in its
+    subject column, left out of the postings)."""
+    own = set(lexical_terms(subject_id))
+    return all(not p.columns and len(p.stems) <= 1 and not own.intersection(p.stems)
+               for p in match.phrases())
+
+
+@dataclass(frozen=True)
+class StemPostings:
+    """One stem's entries in a subject: rows ascending, their sizes and the stem's count
+    per column (text, speaker)."""
+
+    rows: np.ndarray
+    sizes: np.ndarray
+    counts: np.ndarray  # rows x 2
+    _freqs: dict[tuple[float, float], np.ndarray] = field(default_factory=dict, compare=False)
+
+    @classmethod
+    def of(cls, blobs: Iterable[bytes | memoryview]) -> StemPostings:
+        parts = [decode(b) for b in blobs]
+        e = in_seq_order(np.concatenate([np.empty(0, ENTRY), *parts]))
+        return cls(e["seq"].astype(np.int64), e["size"].astype(np.int64),
+                   np.stack([e["text"], e["speaker"]], axis=1).astype(np.int32))
+
+    def freqs(self, weights: tuple[float, float]) -> np.ndarray:
+        """The stem's weighted frequency in each of its rows: each instance's column
+        weight added one by one, text column first (as FTS5, ``lexrank`` and
+        ``sqlite/lexcache`` add them: the same double)."""
+        got = self._freqs.get(weights)
+        if got is None:
+            got = np.zeros(len(self.rows))
+            for c, w in enumerate(weights):
+                column = self.counts[:, c]
+                for n in range(int(column.max(initial=0))):
+                    got = got + np.where(column > n, w, 0.0)
+            self._freqs[weights] = got
+        return got
+
+
+class SubjectPostings:
+    """The stems of one subject read so far (``mark``: what names the subject's sources
+    when they were read: ``lexcache``'s generation, row and token counts)."""
+
+    def __init__(self, subject_id: str, mark: Hashable = None) -> None:
+        self.subject_id, self.mark = subject_id, mark
+        self.stems: dict[str, StemPostings] = {}
+
+    def missing(self, stems: Iterable[str]) -> list[str]:
+        return sorted(set(stems) - self.stems.keys())
+
+    def add(self, blobs: Mapping[str, Sequence[bytes | memoryview]], asked: Iterable[str]
+            ) -> None:
+        """Keep what was read for ``asked`` stems (a stem with no block: no rows)."""
+        for s in asked:
+            self.stems[s] = StemPostings.of(blobs.get(s, ()))
+
+    def hits(self, match: Match, weights: tuple[float, float]) -> tuple[list[Hits], np.ndarray,
+                                                                         np.ndarray]:
+        """Each phrase's rows and frequencies (``match.phrases()`` order; every stem read),
+        and the rows' sizes as (rows ascending, sizes) of every row any stem stands in."""
+        hits, rows, sizes = [], [], []
+        for p in match.phrases():
+            if not p.stems:
+                hits.append(Hits(np.empty(0, np.int64), np.empty(0)))
+                continue
+            st = self.stems[p.stems[0]]
+            hits.append(Hits(st.rows, st.freqs(weights)))
+            rows.append(st.rows)
+            sizes.append(st.sizes)
+        if not rows:
+            return hits, np.empty(0, np.int64), np.empty(0, np.int64)
+        all_rows, first = np.unique(np.concatenate(rows), return_index=True)
+        return hits, all_rows, np.concatenate(sizes)[first]
+
+
+def sized(known_rows: np.ndarray, known_sizes: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """The sizes of ``rows`` (each in ``known_rows``, ascending)."""
+    return known_sizes[np.searchsorted(known_rows, rows)]
+
+
+class PostingsCache:
+    """A ledger's ``SubjectPostings`` per subject, each under its mark (the caller holds
+    the ledger's lock or its own)."""
+
+    def __init__(self, subjects: int = SUBJECTS) -> None:
+        self.subjects = subjects
+        self._kept: OrderedDict[str, SubjectPostings] = OrderedDict()
+
+    def of(self, subject_id: str, mark: Hashable) -> SubjectPostings:
+        """What is kept of the subject under ``mark``, or a fresh one kept from now."""
+        got = self._kept.get(subject_id)
+        if got is None or got.mark != mark:
+            got = SubjectPostings(subject_id, mark)
+            self._kept[subject_id] = got
+        self._kept.move_to_end(subject_id)
+        while len(self._kept) > self.subjects:
+            self._kept.popitem(last=False)
+        return got
+
+
+def ranked(sp: SubjectPostings, match: Match, weights: tuple[float, float], stats: Stats,
+           keep: Callable[[np.ndarray], np.ndarray] | None = None
+           ) -> tuple[np.ndarray, np.ndarray]:
+    """(rows ascending, BM25 scores) of the subject's rows ``match`` matches and ``keep``
+    keeps (a view: the rows it keeps of those given; None: all), every stem of the
+    expression read into ``sp``: ``lexrank``'s scores, the same doubles as the engines'
+    other roads."""
+    hits, rows, sizes = sp.hits(match, weights)
+    found = matching(match, hits)
+    if keep is not None and len(found):
+        found = keep(found)
+    return found, rank(hits, sized(rows, sizes, found), found, stats)
