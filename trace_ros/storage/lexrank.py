@@ -108,6 +108,18 @@ class Hits:
         return np.where(there, self.freqs[i] if len(self.freqs) else 0.0, 0.0)
 
 
+def weighted_freqs(counts: np.ndarray, weights: Sequence[float]) -> np.ndarray:
+    """A stem's weighted frequency in each of its rows, from its count in each column
+    (``counts``: rows × columns): each instance's column weight added one by one, in
+    column order, as FTS5 adds them, so the same double."""
+    got = np.zeros(len(counts))
+    for c, w in enumerate(weights):
+        column = counts[:, c]
+        for n in range(int(column.max(initial=0))):
+            got = got + np.where(column > n, w, 0.0)
+    return got
+
+
 def lookup(keys: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Where each of ``rows`` is in ``keys`` (both ascending; any index where it is
     not), and whether it is there."""

@@ -33,7 +33,7 @@ import numpy as np
 
 from .lexical import Match
 from .lexical import terms as lexical_terms
-from .lexrank import Hits, Stats, matching, rank
+from .lexrank import Hits, Stats, matching, rank, weighted_freqs
 
 # Entries per block: a block is rewritten whole when one is added (2.5 KB at most).
 BLOCK = 128
@@ -151,12 +151,7 @@ class StemPostings:
         ``sqlite/lexcache`` add them: the same double)."""
         got = self._freqs.get(weights)
         if got is None:
-            got = np.zeros(len(self.rows))
-            for c, w in enumerate(weights):
-                column = self.counts[:, c]
-                for n in range(int(column.max(initial=0))):
-                    got = got + np.where(column > n, w, 0.0)
-            self._freqs[weights] = got
+            got = self._freqs[weights] = weighted_freqs(self.counts, weights)
         return got
 
 

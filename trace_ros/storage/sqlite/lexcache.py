@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..lexrank import lookup
+from ..lexrank import lookup, weighted_freqs
 from .migrations import fts_size
 
 # Subjects whose stems one ledger connection keeps (least recently searched dropped).
@@ -60,12 +60,7 @@ class Stem:
         the same double)."""
         got = self._freqs.get(weights)
         if got is None:
-            got = np.zeros(len(self.rows))
-            for c, w in enumerate(weights):
-                column = self.counts[:, c]
-                for n in range(int(column.max(initial=0))):
-                    got = got + np.where(column > n, w, 0.0)
-            self._freqs[weights] = got
+            got = self._freqs[weights] = weighted_freqs(self.counts, weights)
         return got
 
     def within(self, docs: np.ndarray) -> list[tuple[int, int, int]]:
