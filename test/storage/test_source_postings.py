@@ -135,6 +135,24 @@ def test_postings_follow_capture_forget_and_rebuild(
     assert led.query("SELECT count(*) FROM source_postings WHERE subject_id = 'sam'")[0][0] == 0
 
 
+@pytest.mark.parametrize("engine", ["sqlite", "postgresql"])
+def test_postings_appended_a_few_sources_at_a_time(
+        open_engine: Callable[[str], Any], monkeypatch: pytest.MonkeyPatch,
+        engine: str) -> None:
+    """Capture commits a few sources at a time (a robot talking): each commit appends to
+    the last block of its stems, and a full block starts another; the stored postings are
+    those of the sources, and no block holds more than ``BLOCK`` entries."""
+    monkeypatch.setattr(postings, "BLOCK", 4)
+    led = open_engine(engine)
+    events = [Event("dialogue", Scope(SUBJECTS[i % 2], "r1", "s1"),
+                    " ".join(WORDS[i % 5: i % 5 + 3]), SPEAKERS[i % 4], stamp=1000.0 + i,
+                    source_id=f"a{i}") for i in range(40)]
+    for size in (1, 2, 3):
+        ingest(led, events[:14 * size][-14:], CaptureConfig(), batch_size=size)
+    assert _stored_postings(led, engine) == _expected_postings(led)
+    assert led.query("SELECT max(n) FROM source_postings")[0][0] <= 4
+
+
 def test_a_sqlite_ledger_before_m011_gets_its_postings_in_place(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from trace_ros.ledger import Ledger

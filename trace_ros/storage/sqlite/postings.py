@@ -9,7 +9,16 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from ..postings import Block, SubjectPostings, blocks_after, blocks_without, by_key, decode, encode
+from .. import postings as layout
+from ..postings import (
+    Block,
+    SubjectPostings,
+    blocks_after,
+    blocks_without,
+    by_key,
+    decode,
+    encode,
+)
 
 # Sources read at a time when the postings are built from the sources table.
 REBUILD_CHUNK = 20_000
@@ -31,6 +40,16 @@ def add_postings(conn: sqlite3.Connection, rows: Iterable[tuple[int, str, str, s
     each seq above every seq already indexed in its subject."""
     out: list[tuple[str, str, Block]] = []
     for (subject, stem), new in sorted(by_key(rows).items()):
+        # The common case, new entries that fit the last block: appended to it in place
+        # (one statement; SQLite has one writer, so they follow its entries in seq order).
+        if len(new) < layout.BLOCK and conn.execute(
+                "UPDATE source_postings SET postings = CAST(postings || ? AS BLOB), hi = ?, "
+                "n = n + ? "
+                "WHERE subject_id = ? AND stem = ? AND block = (SELECT max(block) FROM "
+                "source_postings WHERE subject_id = ? AND stem = ?) AND n + ? <= ? "
+                "AND hi < ?", (encode(new), int(new["seq"][-1]), len(new), subject, stem,
+                               subject, stem, len(new), layout.BLOCK, int(new["seq"][0]))).rowcount:
+            continue
         last = conn.execute("SELECT block, postings FROM source_postings WHERE subject_id = ? "
                             "AND stem = ? ORDER BY block DESC LIMIT 1", (subject, stem)).fetchone()
         out += [(subject, stem, b) for b in blocks_after(
