@@ -35,13 +35,20 @@ def test_record_session_to_mcap_and_import_it(nodes: Any, db: Path, tmp_path: Pa
                             xyz=(2.0, 1.0, 0.0), stamp=T0 + 2),
             make_dialogue("alice", "yes", speaker="alice")]      # said again: stored again
     with Recorder(bag) as recorder:
-        deadline_ok = client.wait_for(recorder.connected, TIMEOUT_S)
+        # Discovery is matched on each side in its own time: the recorder seeing the client's
+        # publishers is not the publishers seeing the recorder, and what they publish before
+        # that reaches the memory node only. Wait for both sides (the memory node and the
+        # recorder on each topic).
+        deadline_ok = client.wait_for(
+            lambda: recorder.connected() and client.dialogue_pub.get_subscription_count() >= 2
+            and client.perception_pub.get_subscription_count() >= 2, TIMEOUT_S)
         assert deadline_ok, "recorder did not connect"
         for msg in msgs:
             before = len(client.acks)
             client.publish(msg)
             assert client.wait_for(lambda b=before: len(client.acks) > b, TIMEOUT_S)
         assert [a.status for a in client.acks] == ["accepted"] * 4
+        assert client.wait_for(lambda: recorder.count == 4, TIMEOUT_S)  # its own delivery
     assert recorder.count == 4
 
     fresh = tmp_path / "fresh.db"
