@@ -108,6 +108,19 @@ def blocks_after(last: Block | None, new: np.ndarray, block: int | None = None) 
     return out
 
 
+def removals(rows: Iterable[tuple[int, str, str, str]],
+             stored: Callable[[str, str, int, int], list[Block]]) -> list[tuple[str, str, Block]]:
+    """The (subject, stem, block) writes that take sources (seq, subject, speaker, text) out
+    of the postings; ``stored(subject, stem, lo, hi)``: the engine's stored blocks of that
+    stem that may hold a seq from ``lo`` to ``hi``."""
+    changed: list[tuple[str, str, Block]] = []
+    for (subject, stem), gone in sorted(by_key(rows).items()):
+        seqs = gone["seq"]
+        changed += [(subject, stem, b) for b in blocks_without(
+            stored(subject, stem, int(seqs.min()), int(seqs.max())), seqs)]
+    return changed
+
+
 def blocks_without(stored: Sequence[Block], seqs: np.ndarray) -> list[Block]:
     """``stored`` blocks (those that may hold any of ``seqs``) without those entries:
     each changed block, empty where nothing is left (to delete)."""

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ..postings import Block, SubjectPostings, blocks_after, blocks_without, by_key, decode, encode
+from ..postings import Block, SubjectPostings, blocks_after, by_key, decode, encode, removals
 
 # Sources read at a time when the postings are built from the sources table.
 REBUILD_CHUNK = 20_000
@@ -64,15 +64,11 @@ def add_postings(conn: Any, rows: Iterable[tuple[int, str, str, str]]) -> None:
 def remove_postings(conn: Any, rows: Iterable[tuple[int, str, str, str]]) -> None:
     """Inside forget's transaction: the postings of sources (seq, subject, speaker, text)
     about to be deleted."""
-    changed: list[tuple[str, str, Block]] = []
-    for (subject, stem), gone in sorted(by_key(rows).items()):
-        seqs = gone["seq"]
-        stored = [Block(int(r[0]), decode(r[1])) for r in conn.execute(
+    def stored(subject: str, stem: str, lo: int, hi: int) -> list[Block]:
+        return [Block(int(r[0]), decode(r[1])) for r in conn.execute(
             "SELECT block, postings FROM source_postings WHERE subject_id = %s AND stem = %s "
-            "AND lo <= %s AND hi >= %s FOR UPDATE",
-            (subject, stem, int(seqs.max()), int(seqs.min())))]
-        changed += [(subject, stem, b) for b in blocks_without(stored, seqs)]
-    _write(conn, changed)
+            "AND lo <= %s AND hi >= %s FOR UPDATE", (subject, stem, hi, lo))]
+    _write(conn, removals(rows, stored))
 
 
 def clear_postings(conn: Any) -> None:

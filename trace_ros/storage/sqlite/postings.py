@@ -14,10 +14,10 @@ from ..postings import (
     Block,
     SubjectPostings,
     blocks_after,
-    blocks_without,
     by_key,
     decode,
     encode,
+    removals,
 )
 
 # Sources read at a time when the postings are built from the sources table.
@@ -60,14 +60,11 @@ def add_postings(conn: sqlite3.Connection, rows: Iterable[tuple[int, str, str, s
 def remove_postings(conn: sqlite3.Connection, rows: Iterable[tuple[int, str, str, str]]) -> None:
     """Inside forget's transaction: the postings of sources (seq, subject, speaker, text)
     about to be deleted."""
-    changed: list[tuple[str, str, Block]] = []
-    for (subject, stem), gone in sorted(by_key(rows).items()):
-        seqs = gone["seq"]
-        stored = [Block(int(r[0]), decode(r[1])) for r in conn.execute(
+    def stored(subject: str, stem: str, lo: int, hi: int) -> list[Block]:
+        return [Block(int(r[0]), decode(r[1])) for r in conn.execute(
             "SELECT block, postings FROM source_postings WHERE subject_id = ? AND stem = ? "
-            "AND lo <= ? AND hi >= ?", (subject, stem, int(seqs.max()), int(seqs.min())))]
-        changed += [(subject, stem, b) for b in blocks_without(stored, seqs)]
-    _write(conn, changed)
+            "AND lo <= ? AND hi >= ?", (subject, stem, hi, lo))]
+    _write(conn, removals(rows, stored))
 
 
 def table_sql(name: str = "source_postings") -> str:
