@@ -190,7 +190,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     # ("the helpdesk becomes 4410" after "the helpdesk is 4400"): that value is given up
     # from the start, so a later word of what became of it revises nothing.
     # Names the conversation writes capitalised mid-sentence: one that opens a sentence
-    # is a name too ("Marco stays with the Gibsons"). Read when first needed.
+    # is a name too ("Marco stays with the Gibsons"). Read here for an anchor marked as a
+    # change (``_changed_from``), else when first needed below.
     known: set[str] | None = None
     if at is None and marks_change(anchor.text):
         known = capitalised_mid_sentence([r.text for r in records.values() if r is not None])
@@ -250,7 +251,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         # something instead?" - "Paracetamol. Two, four times a day.") and with the
         # robot's echo of it ("Sunflower seed butter sandwiches for Jack.").
         told = _with_question(rec, prior, robot_id)
-        if seq in echo_of:  # and with the robot's echo of it, which may name the thing
+        if seq in echo_of:  # the echo may name the thing the turn leaves out
             told = f"{told} {echo_of[seq].text}"
         typed = answer_type in TYPED_ANSWERS
         own_link = joins(rec.text, thing, cos, speaks, anchor.text, typed) \
