@@ -962,6 +962,12 @@ class ExtractiveReader:
                 chosen = sorted(pool, key=lambda s: -(s.relevance + self.span_weight
                                                       * self._span_score(s, q_stems)))
                 chosen = chosen[: self.max_list]
+            if plan.answer_type == "yesno" and plan.current and plan.window is None \
+                    and plan.as_of is None:
+                # "Has she been to the workshop?": the plan and its outcome match about
+                # equally well; the latest telling is the state now (as for revisions).
+                chosen.sort(key=lambda s: (s.item.record.source_time, s.item.record.seq),
+                            reverse=True)
             if plan.answer_type == "duration":
                 # "How long …?": a near record that states a span of time answers it.
                 chosen.sort(key=lambda s: not states_duration(s.item.record.text))
