@@ -78,6 +78,11 @@ def turns(*texts: str | tuple[str, str], start: float = T0, session: str = "s1",
     ("What's her landline number?", "ident", "number"),
     ("Which cupboard are the candles in?", "which", "cupboard"),
     ("What dose is Mum's inhaler?", "quantity", "dose"),
+    # A kind of thing: the noun after "of" is what it is a kind of.
+    ("What style of yoga is Maria trying now?", "what", "yoga"),
+    ("What breed of dog does Ada have now?", "what", "dog"),
+    ("Which genre of music does Ken play now?", "which", "music"),
+    ("What is Jon's favourite style of dance?", "what", "style"),
     # A time clause after the thing ends its phrase.
     ("What was the gate code just before the break-in?", "ident", "code"),
     ("What's Jo doing these days?", "", ""),

@@ -732,6 +732,10 @@ _CALENDAR_HEADS = {"year", "years", "month", "months", "week", "weeks", "season"
 _DETERMINERS = {"the", "a", "an", "my", "your", "our", "his", "her", "their", "its", "this",
                 "that", "these", "those", "some", "any"}
 _KIND_SKIP = {"kind", "kinds", "type", "types", "sort", "sorts", "of"}
+# "What kind of diet", "what style of yoga", "what breed of dog": the noun after "of" is
+# the thing; the answer is the kind of it ("kundalini yoga").
+_KIND_OF = _KIND_SKIP | {"style", "styles", "form", "forms", "genre", "genres", "brand",
+                         "brands", "breed", "breeds", "variety", "varieties"}
 _AUX_WORDS = ("is", "are", "was", "were", "am", "do", "does", "did", "has", "have", "had",
               "will", "would", "can", "could", "should", "shall", "must", "may", "might")
 _AUX_RX = "|".join(_AUX_WORDS)
@@ -755,7 +759,7 @@ class Asked:
 def _head(phrase: str) -> tuple[str, str]:
     """The head noun of a noun phrase and the word before it ("kind of diet" → diet)."""
     ws = [w for w in re.findall(r"[\w'-]+", phrase.lower())]
-    if len(ws) >= 2 and ws[0] in _KIND_SKIP and "of" in ws:
+    if len(ws) >= 2 and ws[0] in _KIND_OF and "of" in ws:
         ws = ws[ws.index("of") + 1:]
     elif "of" in ws[1:]:
         ws = ws[:ws.index("of")]  # "dose of paracetamol": the dose is asked for
