@@ -435,6 +435,17 @@ def test_about_another_both_ways() -> None:
                                       none)
     assert not revision.about_another("Dr Ahmed rang. My kidneys aren't happy.", none)
     assert not revision.about_another("got a new number finally, 07700 900 412", none)
+    # Whom a speaker names to say who they are tells no one's state; whom they then speak
+    # of does.
+    gran = frozenset({"claire", "gran"})
+    assert not revision.about_another(
+        "Hiya, it's Claire, Abby's sister. The hospital's just rung Gran, her op's on the 10th "
+        "now.", gran)
+    assert not revision.about_another(
+        "Hi, I'm Anjali, Mr Patel's daughter. He's off the Telegraph, the Guardian from now on.",
+        frozenset({"anjali", "patel"}))
+    assert revision.about_another(
+        "Hiya, it's Claire, Abby's sister. Her boss has moved to the 10th.", gran)
 
 
 def test_a_past_time_asks_for_the_revision_that_held_then(ledger: Ledger,

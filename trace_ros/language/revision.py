@@ -165,7 +165,7 @@ def about_another(text: str, named: frozenset[str]) -> bool:
     if any(w in ("my", "mine") and (i + 1 == len(ws) or ws[i + 1].split("'")[0] not in KIN)
            for i, w in enumerate(ws)):
         return False
-    if not holders(text) - named - _given(text):
+    if not holders(_SELF_INTRODUCED.sub(" ", text)) - named - _given(text):
         return False
     # Someone else's reason, then the state it leaves ("Mrs Hale can't do Tuesdays any
     # more, so it's Thursdays at half four"): a consequence naming no one and no one
@@ -225,6 +225,11 @@ _CONSEQUENCE = re.compile(r",?\s+so\s+|,\s+which\s+means\s+", re.I)
 
 
 _INTRODUCED = re.compile(r"\b[Mm]y\s+[a-z]+\s+(?=[A-Z][a-z]+\b)")
+# A speaker saying who they are ("Hiya, it's Claire, Abby's sister", "I'm Anjali, Mr Patel's
+# daughter"): whom they name there tells no one's state.
+_SELF_INTRODUCED = re.compile(r"\b(?i:i'm|i am|it's|it is|this is)\s+[A-Z][a-z]+,\s+"
+                              r"(?:(?i:mr|mrs|ms|miss|dr)\.?\s+)?(?:[A-Z][a-z]+\s+)?"
+                              r"[A-Z][a-z]+['’]s\s+[a-z]+")
 
 
 _CAPITAL = re.compile(r"\b([A-Z][a-z]{2,})\b")
