@@ -193,6 +193,10 @@ def test_a_day_of_the_month_alone_needs_a_lead_and_an_end() -> None:
     ("The vet visit was brought forward a day", -1),
     ("The launch was postponed by three days", 3),
     ("The launch is now a week later than planned", 7),
+    # Pushing, bumping or slipping a time without a direction said moves it later; "another"
+    # is one more.
+    ("Gran's op has been bumped again, another week.", 7),
+    ("The handover slipped two days", 2),
 ])
 def test_a_shift_moves_the_previous_anchor(text: str, days: int) -> None:
     previous = ts(2025, 10, 10, 19)
@@ -214,6 +218,8 @@ def test_a_shift_without_a_previous_anchor() -> None:
     # A new time named outright wins over the shift.
     assert at("It got pushed back a week, to Monday the 20th.") == "Mon 2025-10-20 00:00"
     assert at("The check-up is now Friday, a week later than planned.") == "Fri 2025-10-10 00:00"
+    # "bumped a week to the 25th": the time it moves to is said, the shift only tells how.
+    assert shifted(ts(2025, 10, 10), "The race got bumped a week to the 25th.") is None
 
 
 def test_same_time_next_week() -> None:
@@ -224,7 +230,7 @@ def test_same_time_next_week() -> None:
 
 
 @pytest.mark.parametrize("text", ["We moved house two weeks ago", "I moved it two days",
-                                  "It was delayed, two days ago"])
+                                  "It was delayed, two days ago", "I pushed myself a week ago"])
 def test_no_shift_without_a_direction_or_in_a_past_span(text: str) -> None:
     assert resolve(text, THURSDAY).shift == ""
     assert shifted(THURSDAY, text) is None

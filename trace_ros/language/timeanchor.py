@@ -460,15 +460,19 @@ _SHIFT_UNIT = r"minute|hour|day|night|week|fortnight|month|year"
 # Every shift names a unit and a direction; substring tests in C rule out most texts.
 _SHIFT_UNITS = ("minute", "hour", "day", "night", "week", "fortnight", "month", "year",
                 "tomorrow")
-_SHIFT_WAYS = ("back", "up", "forward", "out", "later", "earlier", "delay", "postpon", "same")
+_SHIFT_WAYS = ("back", "up", "forward", "out", "later", "earlier", "delay", "postpon", "same",
+               "push", "bump", "slip", "slid")
+# Verbs that move a time later when no direction is said ("pushed a week", "bumped again,
+# another week", "slipped two days"); "moved it two days" says no direction.
+_LATER_VERBS = ("delay", "postpon", "push", "bump", "slip", "slid")
 _SHIFT = re.compile(
     r"\b(?:(?P<verb>push(?:ed|es|ing)?|mov(?:e|ed|es|ing)|bump(?:ed|s|ing)?|"
     r"shift(?:ed|s|ing)?|bring(?:s|ing)?|brought|set(?:s|ting)?|put(?:s|ting)?|"
     r"pull(?:ed|s|ing)?|slid(?:e|es|ing)?|slip(?:ped|s|ping)?|delay(?:ed|s|ing)?|"
     r"postpon(?:e|ed|es|ing))"
-    r"(?:\s+(?!(?:back|forward|up|out|by|for|a|an)\b)[\w'-]+){0,4}?"
+    r"(?:\s+(?!(?:back|forward|up|out|by|for|a|an)\b)[\w'-]+,?){0,4}?"
     r"\s+(?:(?P<dir>back|forward|up|out|earlier|later)\s+)?(?:(?:by|for)\s+)?"
-    rf"(?P<n>{_NUM})\s+(?P<unit>{_SHIFT_UNIT})s?(?:\s+(?P<dir2>later|earlier|back|forward))?"
+    rf"(?P<n>{_NUM}|another)\s+(?P<unit>{_SHIFT_UNIT})s?(?:\s+(?P<dir2>later|earlier|back|forward))?"
     rf"|(?P<n2>{_NUM})\s+(?P<unit2>{_SHIFT_UNIT})s?\s+(?P<dir3>later|earlier)\s+than\b"
     r"|same\s+time\s+(?P<same>next\s+week|next\s+month|tomorrow)"
     r")\b(?!\s+ago)", re.I)
@@ -496,12 +500,18 @@ class _Shift:
         return t + self.n * days * 86400.0
 
 
+_TO_SOMEWHEN = re.compile(r"\s+(?:to|till|until|onto)\s+(?:the\s+)?(?:\d|[A-Za-z]+day\b)",
+                         re.I)
+
+
 def _find_shift(text: str) -> _Shift | None:
     """The first shift of a thing's time that ``text`` states with a clear direction."""
     low = text.lower()
     if not any(u in low for u in _SHIFT_UNITS) or not any(w in low for w in _SHIFT_WAYS):
         return None
     for m in _SHIFT.finditer(text):
+        if _TO_SOMEWHEN.match(text, m.end()):
+            continue  # "bumped a week to the 25th": the time it moves to is said
         if m.group("same"):
             which = m.group("same").lower()
             return _Shift(m, 1, "day" if which == "tomorrow" else which.split()[-1])
@@ -509,7 +519,7 @@ def _find_shift(text: str) -> _Shift | None:
         unit = (m.group("unit") or m.group("unit2")).lower()
         way = (m.group("dir") or m.group("dir2") or m.group("dir3") or "").lower()
         verb = (m.group("verb") or "").lower()
-        if way in ("back", "out", "later") or not way and verb.startswith(("delay", "postpon")):
+        if way in ("back", "out", "later") or not way and verb.startswith(_LATER_VERBS):
             sign = 1
         elif way in ("forward", "up", "earlier"):
             sign = -1
@@ -746,7 +756,7 @@ def _count(word: str) -> int | None:
     word = _WORD_NUM.get(word, word)
     if word.isdigit():
         return int(word)
-    small = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+    small = {"a": 1, "an": 1, "another": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
              "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
     return small.get(word)
 
