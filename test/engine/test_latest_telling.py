@@ -1,4 +1,5 @@
-"""A yes/no question about what has happened by now reads the latest telling.
+"""The latest telling of a thing answers: a yes/no question about what has happened by
+now, and a time changed by a relative, then moved again by a stated shift.
 
 "Has Nia been to the pottery workshop?" matches the plan ("I'm going to the pottery
 workshop …") and the outcome ("Went to the pottery workshop …") about equally well: the
@@ -83,3 +84,27 @@ def test_a_time_before_the_outcome_reads_what_was_told_by_then(ledger: Ledger,
     res = ask(ledger, encoder, "On 4 October, was Nia going to the pottery workshop at the "
                                "community centre?")
     assert res.source_ids[:1] == ["t0"], (res.answer, res.source_ids)
+
+
+def test_a_relayed_change_then_a_shift_answers_when(ledger: Ledger,
+                                                    encoder: MiniLMEncoder) -> None:
+    # Booked; a relative passes on the hospital's new date; then "bumped again, another
+    # week": the date is the relayed one moved a week, told by the last record.
+    tell(ledger, encoder, [
+        (3, "Abby", "Gran's cataract op is finally booked. Tuesday 3rd February, in the morning."),
+        (3, "robot", "Gran's cataract surgery: Tuesday 3 February, morning."),
+        (3, "Abby", "Grandad's hearing test is that same week, on the Thursday."),
+        (8, "Claire", "Hiya, it's Claire, Abby's sister. The hospital's just rung Gran, her op's "
+                      "on the 10th now. Same time."),
+        (8, "robot", "Thanks, Claire. Gran's operation has moved to Tuesday 10 February."),
+        (8, "Abby", "Cheers, Claire. Tea?"),
+        (14, "Abby", "Gran's op has been bumped again, another week. Staff shortages. She's "
+                     "fuming."),
+        (14, "Abby", "I've made them a lasagne the size of a door."),
+    ])
+    with QueryEngine(ledger, encoder, audit=False) as eng:
+        res = eng.ask(QueryRequest(Scope(HOME), "When is Gran's cataract operation?"),
+                      now=datetime(2026, 1, 20, tzinfo=UTC).timestamp())
+    assert res.status == "answered", res.message
+    assert res.source_ids[:1] == ["t6"], (res.answer, res.source_ids)
+    assert "17 February" in res.answer, res.answer
