@@ -19,34 +19,17 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from graphkit import capture  # noqa: E402
+from test_currentness import HOME, history, ts  # noqa: E402
 
-from trace_ros.capture import Event  # noqa: E402
-from trace_ros.consolidation.cpu import CpuExtractor  # noqa: E402
-from trace_ros.consolidation.project import GraphProjector  # noqa: E402
-from trace_ros.consolidation.worker import Consolidator  # noqa: E402
 from trace_ros.embed import MiniLMEncoder  # noqa: E402
 from trace_ros.ledger import Ledger, Scope  # noqa: E402
 from trace_ros.query.answer import QueryEngine, QueryRequest, QueryResult  # noqa: E402
 
-HOME = "home"
 
-
-def ts(day: int, minute: int = 0) -> float:
-    return datetime(2025, 10, day, 9, minute, tzinfo=UTC).timestamp()
-
-
-def tell(ledger: Ledger, encoder: MiniLMEncoder, turns: list[tuple[int, str, str]]) -> None:
-    """(day of October 2025, speaker, text); one session a day; IDs t0, t1, …"""
-    capture(ledger, [Event("dialogue", Scope(HOME, "r1", f"d{day}"), text, speaker,
-                           stamp=ts(day, i), source_id=f"t{i}")
-                     for i, (day, speaker, text) in enumerate(turns)])
-    Consolidator(ledger, encoder, projector=GraphProjector(ledger, CpuExtractor())).drain()
-
-
-def ask(ledger: Ledger, encoder: MiniLMEncoder, question: str) -> QueryResult:
+def ask(ledger: Ledger, encoder: MiniLMEncoder, question: str,
+        at: float = ts(30)) -> QueryResult:
     with QueryEngine(ledger, encoder, audit=False) as eng:
-        return eng.ask(QueryRequest(Scope(HOME), question), now=ts(30))
+        return eng.ask(QueryRequest(Scope(HOME), question), now=at)
 
 
 CHATTER = [(5, "Sam", "Did you see the match last night? What a finish."),
@@ -67,7 +50,7 @@ CHATTER = [(5, "Sam", "Did you see the match last night? What a finish."),
 ])
 def test_the_latest_telling_answers(ledger: Ledger, encoder: MiniLMEncoder, before: str,
                                     after: str, question: str) -> None:
-    tell(ledger, encoder, [(3, "Nia", before), *CHATTER, (12, "Nia", after)])
+    history(ledger, encoder, [(3, "Nia", before), *CHATTER, (12, "Nia", after)])
     res = ask(ledger, encoder, question)
     assert res.status == "answered", res.message
     assert (res.answer, res.source_ids[:1]) == ("Yes", ["t4"]), (res.answer, res.source_ids)
@@ -75,7 +58,7 @@ def test_the_latest_telling_answers(ledger: Ledger, encoder: MiniLMEncoder, befo
 
 def test_a_time_before_the_outcome_reads_what_was_told_by_then(ledger: Ledger,
                                                                encoder: MiniLMEncoder) -> None:
-    tell(ledger, encoder, [
+    history(ledger, encoder, [
         (3, "Nia", "I'm going to the pottery workshop at the community centre on Saturday."),
         *CHATTER,
         (12, "Nia", "Went to the pottery workshop at the community centre, my bowl came out "
@@ -90,7 +73,7 @@ def test_a_relayed_change_then_a_shift_answers_when(ledger: Ledger,
                                                     encoder: MiniLMEncoder) -> None:
     # Booked; a relative passes on the hospital's new date; then "bumped again, another
     # week": the date is the relayed one moved a week, told by the last record.
-    tell(ledger, encoder, [
+    history(ledger, encoder, [
         (3, "Abby", "Gran's cataract op is finally booked. Tuesday 3rd February, in the morning."),
         (3, "robot", "Gran's cataract surgery: Tuesday 3 February, morning."),
         (3, "Abby", "Grandad's hearing test is that same week, on the Thursday."),
@@ -102,9 +85,8 @@ def test_a_relayed_change_then_a_shift_answers_when(ledger: Ledger,
                      "fuming."),
         (14, "Abby", "I've made them a lasagne the size of a door."),
     ])
-    with QueryEngine(ledger, encoder, audit=False) as eng:
-        res = eng.ask(QueryRequest(Scope(HOME), "When is Gran's cataract operation?"),
-                      now=datetime(2026, 1, 20, tzinfo=UTC).timestamp())
+    res = ask(ledger, encoder, "When is Gran's cataract operation?",
+              datetime(2026, 1, 20, tzinfo=UTC).timestamp())
     assert res.status == "answered", res.message
     assert res.source_ids[:1] == ["t6"], (res.answer, res.source_ids)
     assert "17 February" in res.answer, res.answer
