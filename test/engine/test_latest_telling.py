@@ -1,5 +1,6 @@
 """The latest telling of a thing answers: a yes/no question about what has happened by
-now, and a time changed by a relative, then moved again by a stated shift.
+now, and a time changed by a relative, then moved again by a stated shift; for a time the
+question names, the telling that held then, read without the one it replaced.
 
 "Has Nia been to the pottery workshop?" matches the plan ("I'm going to the pottery
 workshop …") and the outcome ("Went to the pottery workshop …") about equally well: the
@@ -90,3 +91,24 @@ def test_a_relayed_change_then_a_shift_answers_when(ledger: Ledger,
     assert res.status == "answered", res.message
     assert res.source_ids[:1] == ["t6"], (res.answer, res.source_ids)
     assert "17 February" in res.answer, res.answer
+
+
+def test_who_held_it_then_is_not_the_one_that_record_replaced(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    # "Joy's been moved … Marek's doing my mornings" held in mid-October: Marek, not the
+    # Joy it names as the one it replaced.
+    history(ledger, encoder, [
+        (2, "Mei", "My new morning carer is called Joy. She comes at eight."),
+        (2, "robot", "Joy, mornings at 8am."),
+        (2, "Mei", "The evening one is Precious. She's lovely too."),
+        (9, "Mei", "Joy's been moved to another area. The agency sent a man this morning, "
+                   "Marek. He's doing my mornings for now."),
+        (9, "robot", "Marek for mornings, for now."),
+        (9, "Mei", "He makes a very good omelette."),
+        (28, "Mei", "Marek was only ever temporary, it turns out. Since Monday I've had a lady "
+                    "called Ruth in the mornings."),
+    ])
+    res = ask(ledger, encoder, "Who was doing my morning visits in mid-October?",
+              datetime(2025, 10, 30, tzinfo=UTC).timestamp())
+    assert res.status == "answered", res.message
+    assert (res.answer, res.source_ids[:1]) == ("Marek", ["t3"]), (res.answer, res.source_ids)

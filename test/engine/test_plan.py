@@ -57,6 +57,11 @@ def test_every_question_is_current_unless_it_names_another_time(question: str) -
         ("What did she paint in May?", (day(2023, 5, 1), day(2023, 6, 1))),
         ("Where was he yesterday?", (day(2023, 6, 8), day(2023, 6, 9))),
         ("What happened on 3 March 2023?", (day(2023, 3, 3), day(2023, 3, 4))),
+        # A part of a month, hyphenated or not, is that month (``window_point`` reads the part).
+        ("Back in mid-January, what date was the op booked for?",
+         (day(2023, 1, 1), day(2023, 2, 1))),
+        ("Who was on the desk in mid April?", (day(2023, 4, 1), day(2023, 5, 1))),
+        ("What was he reading in late-February?", (day(2023, 2, 1), day(2023, 3, 1))),
     ],
 )
 def test_named_times_become_windows(question: str, window: tuple[float, float]) -> None:

@@ -87,7 +87,7 @@ _CANDIDATE = re.compile(
     rf"|(?:{_HOLIDAY})\b"
     r"|\d{4}-\d{2}-\d{2}"
     r"|\d{1,2}/\d{1,2}/\d{2,4}"
-    rf"|(?:in|since|during|by|until|of)\s+(?:early\s+|late\s+|mid-?)?(?:{_MONTH})\b(?:\s+\d{{4}})?"
+    rf"|(?:in|since|during|by|until|of)\s+(?:(?:early|late|mid)[\s-]+)?(?:{_MONTH})\b(?:\s+\d{{4}})?"
     r"|(?:in|since|during)\s+(?:19|20)\d{2}\b"
     rf")(?:{_CLOCK})",
     re.I)
@@ -567,9 +567,11 @@ _AT_CLOCK = re.compile(r"\s+at\s+(?:(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\
 def resolve_expression(expr: str, message_time: float, future: bool = False) -> float | None:
     """One time expression → epoch seconds, or None when it cannot be resolved."""
     e = _SPACE.sub(" ", expr.strip().lower())
-    e = re.sub(r"^(?:in|since|during|by|until|of) (?=(?:early |late |mid-?)?[a-z]+( \d{4})?$)",
+    # "in mid-January", "in early March", "in late-October": the month (its part is read by
+    # ``window_point``).
+    e = re.sub(r"^(?:in|since|during|by|until|of) (?=(?:(?:early|late|mid)[- ])?[a-z]+( \d{4})?$)",
                "", e)
-    e = re.sub(r"^(?:early|late|mid-?) ", "", e)
+    e = re.sub(r"^(?:early|late|mid)[- ]", "", e)
     e = re.sub(r"^(last|this|next) (" + _WD_ABBR + r")\b\.?$",
                lambda m: f"{m.group(1)} {_WD_FULL[m.group(2)[:3]]}", e)
     e = re.sub(r"^(?:over|on|during) the weekend$", "weekend", e)

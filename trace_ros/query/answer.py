@@ -395,6 +395,8 @@ class QueryEngine:
                               self.graph_stage.facts.subject(req.scope.subject_id), near,
                               prior, related, req.scope.robot_id, at, wanted.kind, wanted.focus)
         if found is not None:
+            if at is not None:  # what held then: the resolver's revision for it stands
+                found.superseded = [s for s in found.superseded if s not in graph.lead]
             if graph.lead and graph.lead[0] in found.superseded:
                 # A later statement the key rules did not relate overrides the resolver's
                 # revision: the reader reads the records, not the stale resolution.

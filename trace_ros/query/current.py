@@ -307,7 +307,11 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         best, head = (rec.seq, rec.source_id), rec
         context = carried
     if at is not None:
-        return Chain([best[1] if best else anchor.source_id], [])
+        # What held then; the revisions it had replaced by then are marked (so a name it
+        # gives up, "Joy's been moved … Marek", is not read as the answer), no later one.
+        if best is None:
+            return Chain([anchor.source_id], [])
+        return Chain([best[1]], list(dict.fromkeys([anchor.source_id] + passed)))
     if best is None:
         # Nothing later revises the best match; it may itself revise an earlier statement
         # of its speaker that the question matches less well ("rent can go on the 28th

@@ -1141,7 +1141,8 @@ class ExtractiveReader:
             focus_turns = [r.text for r in (before, after) if r and focus in stems(r.text)]
             value = self._value(ask, question, plan, s, (q_stems | proper) - dating, known,
                                 focus in stems(rec.text), focus_turns,
-                                replaced if current else frozenset(), current and sums)
+                                replaced if current else frozenset(), current and sums,
+                                revised if current else frozenset())
             if not value and current and ask.kind in ("day", "date", "when"):
                 value = self._moved(rec, items)
             if value:
@@ -1195,11 +1196,13 @@ class ExtractiveReader:
 
     def _value(self, ask: Asked, question: str, plan: Plan, s: _Scored, skip: set[str],
                known: set[str], focus_here: bool, focus_turns: Sequence[str] = (),
-               replaced: frozenset[str] = frozenset(), after_sum: bool = False) -> str:
+               replaced: frozenset[str] = frozenset(), after_sum: bool = False,
+               gone: frozenset[str] = frozenset()) -> str:
         """The value of the asked kind a record states ('' when it states none), read from
         its best-matching sentence first, then from the rest of it. ``replaced``: values
         of the revisions it supersedes; a day among them is what it changes from.
-        ``after_sum``: those revisions state a sum of money."""
+        ``after_sum``: those revisions state a sum of money. ``gone``: the words of the
+        names those revisions give (a person named there is who it changes from)."""
         rec = s.item.record
         text = _content(rec, rec.text)
         first = _content(rec, s.sentence)
@@ -1300,6 +1303,19 @@ class ExtractiveReader:
             return _name_value(ask, ordered, skip, known, focus_here, _proper_names(question),
                                focus_turns)
         if kind == "person":
+            def nearest(x: str, found: list[tuple[int, str]]) -> str:
+                # The name nearest to what the question says ("Helen's away, so Brian
+                # will run me to the hospital": Brian takes her).
+                hits = [m.start() for m in re.finditer(r"[\w'’-]+", x)
+                        if stems(m.group(0)) & skip]
+                if not hits:
+                    # A name the sentence gives someone ("paired me with Jas", "a guy
+                    # called Ollie") before one it talks about ("Gemma's out").
+                    given = [f for f in found if _NAME_GIVEN.search(x[:f[0]])]
+                    return (given or found)[0][1]
+                return min(found, key=lambda f: min(abs(f[0] - h) for h in hits))[1]
+
+            changed_from = ""
             for x in ordered:
                 # "Leila's started her leave, so Acme is with me from today": the state the
                 # consequence tells, of the thing asked, is the speaker's.
@@ -1319,18 +1335,16 @@ class ExtractiveReader:
                 kept = [f for f in found if not declines(x, f[0] + len(f[1]))]
                 if found and not kept:
                     continue
-                found = kept
-                if found:
-                    # The name nearest to what the question says ("Helen's away, so Brian
-                    # will run me to the hospital": Brian takes her).
-                    hits = [m.start() for m in re.finditer(r"[\w'’-]+", x)
-                            if stems(m.group(0)) & skip]
-                    if not hits:
-                        # A name the sentence gives someone ("paired me with Jas", "a guy
-                        # called Ollie") before one it talks about ("Gemma's out").
-                        given = [f for f in found if _NAME_GIVEN.search(x[:f[0]])]
-                        return (given or found)[0][1]
-                    return min(found, key=lambda f: min(abs(f[0] - h) for h in hits))[1]
+                if kept and all(set(words(f[1])) <= gone for f in kept):
+                    # Only the one the revisions it supersedes named: who it changes from
+                    # ("Joy's been moved … Marek's doing my mornings"), unless no other
+                    # sentence names anyone.
+                    changed_from = changed_from or nearest(x, kept)
+                    continue
+                if kept:
+                    return nearest(x, kept)
+            if changed_from:
+                return changed_from
             for x in ordered:
                 # A sentence that opens with someone doing it ("Connor's covering my
                 # Monday spin"): a name no other record writes mid-sentence.
