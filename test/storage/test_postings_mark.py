@@ -197,6 +197,29 @@ def test_forget_of_sources_above_the_mark_leaves_the_postings_alone(tmp_path: Pa
         assert secret.encode() not in p.read_bytes(), p.name
 
 
+def test_what_a_search_read_is_kept_while_only_captures_follow(tmp_path: Path) -> None:
+    """Captures and the index moving on keep what searches read of a subject (extended
+    with the new sources); a forget drops it. Also when the newest sources, indexed, were
+    forgotten (the mark above every seq left)."""
+    with Ledger(tmp_path / "k.db") as led:
+        _store(led, [("sam", "Sam", f"garden {WORDS[i % 14]}", "r1") for i in range(8)], 0)
+        led.index_postings(8)
+        led.forget(None, ["m7", "m6"])
+
+        def kept() -> Any:
+            led.search_sources(Scope("sam"), '"garden"', 5)
+            return led._postings._kept["sam"]
+
+        first = kept()
+        assert kept() is first
+        _store(led, [("sam", "Sam", "garden late", "r1")], 8)
+        assert kept() is first and first.seen == 9
+        led.index_postings(8)
+        assert kept() is first
+        led.forget(None, ["m0"])
+        assert kept() is not first
+
+
 @pytest.mark.parametrize("engine", ["sqlite", "postgresql"])
 def test_searches_are_the_same_before_and_after_indexing(
         open_engine: Callable[[str], Any], engine: str) -> None:

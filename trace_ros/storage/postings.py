@@ -281,10 +281,12 @@ class PostingsCache:
            last: int | None = None) -> SubjectPostings:
         """What is kept of the subject under ``mark``, or a fresh one kept from now
         (``base``: the store's mark now, ``last``: the highest seq the caller sees; a
-        kept one that has seen further than ``last``, or holds more than ``TAIL`` sources
+        kept one that has seen further than both, or holds more than ``TAIL`` sources
         of a tail the store has indexed since, is made afresh)."""
         got = self._kept.get(subject_id)
-        if got is None or got.mark != mark or (last is not None and (got.seen or 0) > last) or (
+        seen = None if got is None else got.seen
+        if got is None or got.mark != mark or (
+                last is not None and seen is not None and seen > max(last, base or 0)) or (
                 got.tail_sources > TAIL and base is not None and base > (got.base or 0)):
             got = SubjectPostings(subject_id, mark, base)
             self._kept[subject_id] = got
