@@ -307,3 +307,14 @@ def test_an_arriving_event_waits_for_one_chunk_at_most(tmp_path: Path) -> None:
 @given(st.lists(st.text(max_size=40), max_size=8))
 def test_terms_of_many_texts_are_each_texts_terms(many: list[str]) -> None:
     assert lexical.terms_of(many) == [lexical.terms(t) for t in many]
+
+
+def test_a_synced_ledger_is_indexed(tmp_path: Path) -> None:
+    from trace_ros.sync import sync
+
+    with Ledger(tmp_path / "robot.db") as robot, Ledger(tmp_path / "site.db") as site:
+        _store(robot, [(SUBJECTS[i % 2], "Sam", f"garden {WORDS[i % 14]}", "r1")
+                       for i in range(7)], 0)
+        sync(robot, site, "robot", batch=3)
+        assert site.count_sources() == 7 and _mark(site) == 7
+        assert _stored_postings(site, "sqlite") == _expected_postings(site)
