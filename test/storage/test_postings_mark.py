@@ -309,6 +309,12 @@ def test_terms_of_many_texts_are_each_texts_terms(many: list[str]) -> None:
     assert lexical.terms_of(many) == [lexical.terms(t) for t in many]
 
 
+def test_terms_of_more_texts_than_one_batch(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(lexical, "TERMS_BATCH", 3)
+    many = [f"garden {w} watering" if i % 4 else "" for i, w in enumerate(WORDS)]
+    assert lexical.terms_of(many) == [lexical.terms(t) for t in many]
+
+
 def test_a_synced_ledger_is_indexed(tmp_path: Path) -> None:
     from trace_ros.sync import sync
 
