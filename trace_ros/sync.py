@@ -93,6 +93,8 @@ def sync(source: Any, target: Any, source_name: str, *, subject_id: str | None =
         for known, group in groupby(rows, key=lambda r: r.known_time):
             for res in target.store_sources([_new_source(r) for r in group], now=known):
                 setattr(report, res.status, getattr(report, res.status) + 1)
+        while target.index_postings(batch) >= batch:  # the lexical index of what came
+            pass
         seq = rows[-1].seq
         report.sources_seen += len(rows)
         report.last_seq = seq

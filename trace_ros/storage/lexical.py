@@ -23,6 +23,7 @@ import math
 import re
 import sqlite3
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -59,6 +60,32 @@ def _terms(text: str) -> tuple[str, ...]:
 def terms(text: str) -> list[str]:
     """The stems FTS5 indexes ``text`` under, in order, with repeats."""
     return list(_terms(text)) if text else []
+
+
+# Texts asked of FTS5 at once by ``terms_of`` (a search's tail may hold many).
+TERMS_BATCH = 2000
+
+
+def terms_of(texts: Sequence[str]) -> list[list[str]]:
+    """``terms`` of each text, asked of FTS5 for ``TERMS_BATCH`` at once (three statements,
+    not three per text: a third of the time per text for the postings' chunks)."""
+    out: list[list[str]] = []
+    for start in range(0, len(texts), TERMS_BATCH):
+        out += _terms_of(texts[start:start + TERMS_BATCH])
+    return out
+
+
+def _terms_of(texts: Sequence[str]) -> list[list[str]]:
+    conn = _tokenizer()
+    out: list[list[str]] = [[] for _ in texts]
+    conn.executemany("INSERT INTO t (rowid, x) VALUES (?, ?)",
+                     [(i + 1, text) for i, text in enumerate(texts) if text])
+    try:
+        for doc, term in conn.execute("SELECT doc, term FROM v ORDER BY doc, offset"):
+            out[doc - 1].append(term)
+    finally:
+        conn.execute("DELETE FROM t")
+    return out
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,12 @@ the frequencies and row sizes, and so the BM25 doubles of ``lexrank``, are those
 engines' other roads.
 
 Writes append to the subject's last block of each stem (a new block once it holds
-``BLOCK`` entries), in the capture transaction; a forget rewrites the blocks that hold its
+``BLOCK`` entries): on PostgreSQL in the capture transaction; on SQLite after it, by
+``index_postings`` (the capture writer when no event waits, bulk ingest after each batch),
+up to a mark (``postings_mark``, migration m013) below which every source is indexed,
+so capture's acknowledgement no longer waits for them (issue 16). A search adds the
+entries of the sources above the mark from their text (``SubjectPostings.extend``): the
+same entries, so the same rows and scores. A forget rewrites the blocks that hold its
 sources, without them (a block left empty is deleted): the engines' forget scrubs what
 the old values left (SQLite's secure delete, PostgreSQL's VACUUM FULL). ``blocks_after``
 and ``blocks_without`` plan those writes for both engines; ``PostingsCache`` keeps what a
@@ -33,6 +38,7 @@ import numpy as np
 
 from .lexical import Match
 from .lexical import terms as lexical_terms
+from .lexical import terms_of as lexical_terms_of
 from .lexrank import Hits, Stats, matching, rank, weighted_freqs
 
 # Entries per block: a block is rewritten whole when one is added (2.5 KB at most).
@@ -40,6 +46,10 @@ BLOCK = 128
 ENTRY = np.dtype([("seq", "<i8"), ("size", "<u4"), ("text", "<u4"), ("speaker", "<u4")])
 # Subjects whose postings one ledger keeps in memory (least recently searched dropped).
 SUBJECTS = 32
+# Sources above the mark whose entries one subject's kept postings may hold before they are
+# read again from the store (once the store has indexed further): what a long-lived
+# process keeps of a subject stays bounded.
+TAIL = 4096
 
 
 def encode(entries: np.ndarray) -> bytes:
@@ -50,11 +60,13 @@ def decode(blob: bytes | memoryview) -> np.ndarray:
     return np.frombuffer(bytes(blob), dtype=ENTRY)
 
 
-def entries_of(seq: int, subject_id: str, speaker: str, text: str
-               ) -> dict[str, tuple[int, int, int, int]]:
+def entries_of(seq: int, subject_id: str, speaker: str, text: str,
+               said: list[str] | None = None) -> dict[str, tuple[int, int, int, int]]:
     """stem -> (seq, the row's token count, count in the text, count in the speaker) for
-    one source: the FTS5 row of (text, speaker, subject_id)."""
-    said, by = lexical_terms(text), lexical_terms(speaker)
+    one source: the FTS5 row of (text, speaker, subject_id) (``said``: the text's terms,
+    when already split)."""
+    said = lexical_terms(text) if said is None else said
+    by = lexical_terms(speaker)
     size = len(said) + len(by) + len(lexical_terms(subject_id))
     counts: dict[str, list[int]] = {}
     for column, stems in ((0, said), (1, by)):
@@ -66,8 +78,10 @@ def entries_of(seq: int, subject_id: str, speaker: str, text: str
 def by_key(rows: Iterable[tuple[int, str, str, str]]) -> dict[tuple[str, str], np.ndarray]:
     """(subject, stem) -> entries (ascending seq) of sources (seq, subject, speaker, text)."""
     out: dict[tuple[str, str], list[tuple[int, int, int, int]]] = {}
-    for seq, subject, speaker, text in rows:
-        for stem, entry in entries_of(int(seq), subject, speaker, text).items():
+    rows = list(rows)
+    for (seq, subject, speaker, text), said in zip(
+            rows, lexical_terms_of([r[3] for r in rows]), strict=True):
+        for stem, entry in entries_of(int(seq), subject, speaker, text, said).items():
             out.setdefault((subject, stem), []).append(entry)
     return {k: in_seq_order(np.array(v, dtype=ENTRY)) for k, v in out.items()}
 
@@ -152,11 +166,26 @@ class StemPostings:
     _freqs: dict[tuple[float, float], np.ndarray] = field(default_factory=dict, compare=False)
 
     @classmethod
-    def of(cls, blobs: Iterable[bytes | memoryview]) -> StemPostings:
-        parts = [decode(b) for b in blobs]
-        e = in_seq_order(np.concatenate([np.empty(0, ENTRY), *parts]))
+    def of(cls, blobs: Iterable[bytes | memoryview], upto: int | None = None,
+           more: Sequence[np.ndarray] = ()) -> StemPostings:
+        """From stored blocks, those entries up to seq ``upto`` (None: all), then ``more``
+        (entries above it)."""
+        e = np.concatenate([np.empty(0, ENTRY), *(decode(b) for b in blobs)])
+        if upto is not None:
+            e = e[e["seq"] <= upto]
+        return cls.of_entries(in_seq_order(np.concatenate([e, *more])))
+
+    @classmethod
+    def of_entries(cls, e: np.ndarray) -> StemPostings:
         return cls(e["seq"].astype(np.int64), e["size"].astype(np.int64),
                    np.stack([e["text"], e["speaker"]], axis=1).astype(np.int32))
+
+    def plus(self, e: np.ndarray) -> StemPostings:
+        """With entries ``e`` (seqs above all of these) appended."""
+        return StemPostings(np.concatenate([self.rows, e["seq"].astype(np.int64)]),
+                            np.concatenate([self.sizes, e["size"].astype(np.int64)]),
+                            np.concatenate([self.counts, np.stack(
+                                [e["text"], e["speaker"]], axis=1).astype(np.int32)]))
 
     def freqs(self, weights: tuple[float, float]) -> np.ndarray:
         """The stem's weighted frequency in each of its rows: each instance's column
@@ -169,21 +198,52 @@ class StemPostings:
 
 
 class SubjectPostings:
-    """The stems of one subject read so far (``mark``: what names the subject's sources
-    when they were read: ``lexcache``'s generation, row and token counts)."""
+    """The stems of one subject read so far (``mark``: what names the subject's postings
+    while these are kept: PostgreSQL's generation, row and token counts; SQLite's
+    generation), and on SQLite the entries the store has not indexed yet.
 
-    def __init__(self, subject_id: str, mark: Hashable = None) -> None:
+    ``base``: the store's mark when this was made (None: the store indexes every source,
+    PostgreSQL): a stem read from the store keeps its entries up to it (the store may
+    have indexed further since: those entries are in the tail). ``seen``: every source of
+    the subject up to this seq is accounted for. ``tail``: stem -> entries of the
+    subject's sources in (``base``, ``seen``], computed from their text as the store
+    indexes them (``entries_of``)."""
+
+    def __init__(self, subject_id: str, mark: Hashable = None, base: int | None = None) -> None:
         self.subject_id, self.mark = subject_id, mark
+        self.base = self.seen = base
         self.stems: dict[str, StemPostings] = {}
+        self.tail: dict[str, list[np.ndarray]] = {}
+        self.tail_sources = 0
 
     def missing(self, stems: Iterable[str]) -> list[str]:
         return sorted(set(stems) - self.stems.keys())
 
     def add(self, blobs: Mapping[str, Sequence[bytes | memoryview]], asked: Iterable[str]
             ) -> None:
-        """Keep what was read for ``asked`` stems (a stem with no block: no rows)."""
+        """Keep what was read for ``asked`` stems (a stem with no block: no rows), with
+        the tail's entries of each."""
         for s in asked:
-            self.stems[s] = StemPostings.of(blobs.get(s, ()))
+            self.stems[s] = StemPostings.of(blobs.get(s, ()), self.base, self.tail.get(s, ()))
+
+    def extend(self, rows: Iterable[tuple[int, str, str]], seen: int) -> None:
+        """Add the subject's sources (seq, speaker, text) above ``seen`` up to the new
+        ``seen``, ascending: their entries join the tail and the stems already read."""
+        new: dict[str, list[tuple[int, int, int, int]]] = {}
+        rows = list(rows)
+        for (seq, speaker, text), said in zip(
+                rows, lexical_terms_of([r[2] for r in rows]), strict=True):
+            self.tail_sources += 1
+            for stem, entry in entries_of(int(seq), self.subject_id, speaker, text,
+                                          said).items():
+                new.setdefault(stem, []).append(entry)
+        for stem, entries in new.items():
+            e = np.array(entries, dtype=ENTRY)
+            self.tail.setdefault(stem, []).append(e)
+            got = self.stems.get(stem)
+            if got is not None:
+                self.stems[stem] = got.plus(e)
+        self.seen = seen
 
     def hits(self, match: Match, weights: tuple[float, float]) -> tuple[list[Hits], np.ndarray,
                                                                          np.ndarray]:
@@ -217,11 +277,18 @@ class PostingsCache:
         self.subjects = subjects
         self._kept: OrderedDict[str, SubjectPostings] = OrderedDict()
 
-    def of(self, subject_id: str, mark: Hashable) -> SubjectPostings:
-        """What is kept of the subject under ``mark``, or a fresh one kept from now."""
+    def of(self, subject_id: str, mark: Hashable, base: int | None = None,
+           last: int | None = None) -> SubjectPostings:
+        """What is kept of the subject under ``mark``, or a fresh one kept from now
+        (``base``: the store's mark now, ``last``: the highest seq the caller sees; a
+        kept one that has seen further than both, or holds more than ``TAIL`` sources
+        of a tail the store has indexed since, is made afresh)."""
         got = self._kept.get(subject_id)
-        if got is None or got.mark != mark:
-            got = SubjectPostings(subject_id, mark)
+        seen = None if got is None else got.seen
+        if got is None or got.mark != mark or (
+                last is not None and seen is not None and seen > max(last, base or 0)) or (
+                got.tail_sources > TAIL and base is not None and base > (got.base or 0)):
+            got = SubjectPostings(subject_id, mark, base)
             self._kept[subject_id] = got
         self._kept.move_to_end(subject_id)
         while len(self._kept) > self.subjects:

@@ -481,6 +481,23 @@ Sources are never updated, only inserted and deleted.""",
     readers_unaffected=True)
 
 
+M013 = Migration(13, "m013_postings_mark", """
+        CREATE TABLE postings_mark (
+            one INTEGER PRIMARY KEY CHECK (one = 1),
+            upto INTEGER NOT NULL
+        );
+        INSERT INTO postings_mark (one, upto) SELECT 1, coalesce(max(seq), 0) FROM sources;
+""",
+    """The source postings (m011) are written after capture, up to a mark (``upto``:
+every source up to it is indexed, none above it), no longer in the capture transaction
+(issue 16: they cost capture half its rate). The writer indexes the sources above the
+mark while no event waits, bulk ingest after each batch; a search reads the ones above
+it from their text (``sqlite/postings``). A ledger's postings hold every source until
+now: the mark is its last source. A reader of a file not migrated yet reads its postings
+as holding every source, as they do.""",
+    readers_unaffected=True)
+
+
 class Migrations:
     """The ordered migrations of one schema, applied and checked on a connection.
 
@@ -599,4 +616,5 @@ def _tables(conn: sqlite3.Connection) -> set[str]:
     return {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 
 
-MIGRATIONS = Migrations([M001, M002, M003, M004, M005, M006, M007, M008, M009, M010, M011, M012])
+MIGRATIONS = Migrations([M001, M002, M003, M004, M005, M006, M007, M008, M009, M010, M011, M012,
+                         M013])

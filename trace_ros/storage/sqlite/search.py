@@ -32,7 +32,7 @@ from ..records import Scope
 from .base import SqliteBase
 from .lexcache import LexCache, Stem, SubjectTerms
 from .migrations import fts_size
-from .postings import read_stems
+from .postings import indexed_upto, read_stems
 from .rows import _fts_phrase, scope_filter
 
 
@@ -226,17 +226,31 @@ class SearchReads(SqliteBase):
                      ) -> tuple[np.ndarray, np.ndarray] | None:
         """``ranked`` for sources from the postings (``storage/postings``) when they can
         answer ``expr`` (same rows and scores); None when they cannot, or on a file
-        m011 has not reached."""
+        m011 has not reached. The postings hold the sources up to their mark
+        (``postings.indexed_upto``); those above it are read from their text, once per
+        process (the subject's ``SubjectPostings`` keeps them until a forget or rebuild
+        moves the generation)."""
         if not postings.usable(expr, subject_id):
             return None
         try:
-            mark = self._mark(conn, subject_id)
-            sp = self._postings.of(subject_id, mark)
-            read_stems(conn, sp, [s for p in expr.phrases() for s in p.stems])
+            got = conn.execute(
+                "SELECT (SELECT value FROM meta WHERE key = 'generation'), "
+                "(SELECT coalesce(max(seq), 0) FROM sources) FROM lex_stats "
+                "WHERE subject_id = ? AND kind = ?", (subject_id, SOURCES.kind)).fetchone()
+            upto = indexed_upto(conn)
         except sqlite3.OperationalError:
             return None
-        if mark is None:
+        if got is None:  # no source of the subject
             return np.empty(0, np.int64), np.empty(0)
+        last = int(got[1])
+        sp = self._postings.of(subject_id, got[0], last if upto is None else upto, last)
+        if sp.seen is not None and sp.seen < last:
+            # NOT INDEXED: by seq (the rows above what was seen), not every row of the
+            # subject through a (subject, ...) index.
+            sp.extend(conn.execute(
+                f"SELECT seq, speaker, text FROM sources {_BY_KEY} WHERE seq > ? AND seq <= ? "
+                "AND subject_id = ? ORDER BY seq", (sp.seen, last, subject_id)), last)
+        read_stems(conn, sp, [s for p in expr.phrases() for s in p.stems])
 
         def keep(found: np.ndarray) -> np.ndarray:
             return np.array(sorted(int(r[0]) for r in conn.execute(

@@ -1,7 +1,8 @@
 """Sources (the fast path's writes and the reads of what was said or perceived).
 
 A source and its projection job are stored in ONE transaction (``store_sources``), with
-the session's span; a tombstoned ID is refused. Forgetting lives in ``forget``.
+the session's span; a tombstoned ID is refused. The source postings are written after it
+(``index_postings``). Forgetting lives in ``forget``.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 
 from ..records import ATTACHED_TO, FORGOTTEN, NewSource, Scope, SourceRecord, StoreResult, seen_before
 from .base import SqliteBase
-from .postings import add_postings
+from .postings import index_pending
 from .rows import SOURCE_COLUMNS, scope_filter
 
 
@@ -88,6 +89,25 @@ class SourceStore(SqliteBase):
                                                     sequence=by_id[item.source_id])
         return [r for r in results if r is not None]
 
+    def index_postings(self, max_sources: int = 500) -> int:
+        """Write the source postings of up to ``max_sources`` sources captured since the
+        last call, oldest first, in one write transaction (``postings.index_pending``).
+        Returns how many were indexed: fewer than ``max_sources`` means none is left.
+
+        The transaction is committed without waiting for the disk (``synchronous =
+        NORMAL`` for it alone; WAL keeps it atomic): an index lost with a power cut goes
+        with its mark, and is written again. The next capture's sync makes it durable."""
+        with self._lock:
+            full = self.config.synchronous.upper() in ("FULL", "EXTRA")
+            if full:
+                self.conn.execute("PRAGMA synchronous = NORMAL")
+            try:
+                with self.write() as conn:
+                    return index_pending(conn, max_sources)
+            finally:
+                if full:
+                    self.conn.execute(f"PRAGMA synchronous = {self.config.synchronous.upper()}")
+
     @staticmethod
     def _insert_sources(conn: sqlite3.Connection, rows: list[tuple[Any, ...]],
                         now: float) -> list[int]:
@@ -102,7 +122,6 @@ class SourceStore(SqliteBase):
         # AUTOINCREMENT: this transaction's rows are exactly those above ``before``.
         new = conn.execute("SELECT source_id, seq FROM sources WHERE seq > ?", (before,)).fetchall()
         seq_of = dict(new)
-        add_postings(conn, [(seq_of[r[0]], r[1], r[5], r[6]) for r in rows])
         conn.execute("INSERT INTO jobs (source_seq, created_at, updated_at) "
                      "SELECT seq, ?, ? FROM sources WHERE seq > ?", (now, now, before))
         # The spans are summed here from the rows in hand: grouping the new rows in SQL
