@@ -121,13 +121,16 @@ class PgBase:
             finally:
                 self._local.conn = None
 
-    def query(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        """Rows of one PostgreSQL statement (inside ``read()``: in its snapshot)."""
+    def query(self, sql: str, args: Sequence[Any] = (), binary: bool = False
+              ) -> list[tuple[Any, ...]]:
+        """Rows of one PostgreSQL statement (inside ``read()``: in its snapshot);
+        ``binary``: the server sends the values in binary form (the same Python values;
+        ``bytea`` raw rather than as hexadecimal text, half the bytes and no decoding)."""
         bound = getattr(self._local, "conn", None)
         if bound is not None:
-            return bound.execute(sql, args).fetchall()
+            return bound.execute(sql, args, binary=binary).fetchall()
         with self.pool.connection() as conn:
-            return conn.execute(sql, args).fetchall()
+            return conn.execute(sql, args, binary=binary).fetchall()
 
     # -- generation -------------------------------------------------------------------
 
