@@ -2,10 +2,10 @@
 
 At 1,000,000 sources a subject holds 125,000 vectors of 384 float32 (192 MB), and a question
 scanned them two or three times (the dense and window routes, then the currentness stage's
-``near``): each scan reads the whole matrix, 20-30 ms on a 2-core machine. numpy has no fast
-half-precision or int8 product, but converting a few hundred int8 rows at a time into a buffer
-that stays in the CPU's cache and multiplying that by float32 BLAS reads a quarter of the
-bytes (11 against 27 ms per scan at 125,000 rows, measured side by side under load).
+``near``): each scan reads the whole matrix, 20-30 ms on a 2-core machine, and OpenBLAS's
+threads slow down when the other core is busy (31 -> 83 ms beside a thread running Python).
+numpy has no int8 BLAS, but ``einsum`` sums an int8 matrix's products with a float32 vector
+in one call, reading a quarter of the bytes (``Quantized.approx``).
 
 The copy is not an approximation of the answer. Each row ``x`` is stored as ``s * c`` (``c``
 int8, ``s`` the row's own scale, ``max |x| / 127``) and its error is bounded per row:
@@ -25,9 +25,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-# Rows converted from int8 per step: 256 x 384 float32 is 384 KB, within a core's L2 cache;
-# 4,096 rows (6 MB) made the scan twice as slow as the float32 one.
-CHUNK = 256
 # Rows quantised per step (1,024: 140 ms for 125,000 x 384 under load, 300 ms by 4,096).
 STEP = 1024
 # Below this many rows the float32 scan is a millisecond or two and the copy is not kept.
@@ -80,15 +77,14 @@ class Quantized:
                          np.concatenate([self.slack, more.slack]))
 
     def approx(self, q: np.ndarray, start: int = 0) -> np.ndarray:
-        """The first pass's score of rows ``start:`` for the float32 vector ``q``."""
-        n, d = self.codes.shape
-        out = np.empty(n - start, dtype=np.float32)
-        buf = np.empty((CHUNK, d), dtype=np.float32)
-        for i in range(start, n, CHUNK):
-            rows = self.codes[i:i + CHUNK]
-            b = buf[:len(rows)]
-            np.copyto(b, rows, casting="unsafe")
-            np.dot(b, q, out=out[i - start:i - start + len(rows)])
+        """The first pass's score of rows ``start:`` for the float32 vector ``q``.
+
+        One ``einsum`` call: numpy casts the int8 rows to float32 a buffer at a time and
+        sums their products with ``q`` in C, without coming back to Python. A loop over
+        blocks of rows (convert, then BLAS) was as fast alone but needed the GIL back
+        after every block, and while the lexical route ran Python on the other thread
+        it took 74-103 ms instead of 21-30 (einsum: 28-35 alone, 40-46 beside it)."""
+        out = np.einsum("ij,j->i", self.codes[start:], q, dtype=np.float32, casting="unsafe")
         out *= self.scale[start:]
         return out
 
