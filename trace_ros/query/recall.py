@@ -44,7 +44,7 @@ from ..config import RecallConfig
 from ..language.text import STOPWORDS, content_terms, tokens, words
 from ..ledger import Ledger, Scope, SourceRecord
 from ..storage.vectorpack import VectorPack
-from . import packing, vecscan
+from . import packing
 from .factcache import bulk_load
 
 
@@ -266,70 +266,31 @@ class _SubjectVectors:
     packed: int = 0
     # Sequence order (built on first use).
     _order: _SeqOrder | None = None
-    # The int8 copy of ``matrix`` for the first pass of a scan (``vecscan``), made on first
-    # use once there are ``vecscan.QUANTIZE_FROM`` rows; False: not made (too few rows, or
-    # a row that is not finite).
-    quant: vecscan.Quantized | bool | None = None
-    _quant_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def order(self) -> _SeqOrder:
         if self._order is None:
             self._order = _SeqOrder(self)
         return self._order
 
-    def quantized(self) -> vecscan.Quantized | None:
-        """The int8 copy, made now if it is due; None: scan the float32 rows."""
-        if self.quant is None:
-            with self._quant_lock:  # the routes' thread and the currentness stage share it
-                if self.quant is None:
-                    q = (vecscan.Quantized.of(self.matrix)
-                         if len(self.matrix) >= vecscan.QUANTIZE_FROM else None)
-                    self.quant = q if q is not None else False
-        return self.quant or None
-
-    def scores_from(self, qvec: np.ndarray, k: int, idx: np.ndarray | None
-                    ) -> tuple[np.ndarray, np.ndarray]:
-        """The best ``k`` rows for ``qvec`` (among ``idx``, default all), best first, ties
-        by row, and their cosines: the float32 scan's, through the int8 copy when kept."""
-        quant = self.quantized()
-        if quant is not None:
-            return vecscan.top_k(self.matrix, quant, qvec, k, idx)
-        # Every row is scored and the scope applied to the scores: selecting the rows first
-        # copied the subject's whole matrix per question (16 ms at 12,500 sources).
-        sims = self.matrix @ qvec
-        if idx is None:
-            idx = np.arange(len(sims))
-        else:
-            sims = sims[idx]
-        if idx.size == 0:
-            return idx, sims
-        if k < idx.size:
-            part = np.argpartition(-sims, k - 1)[:k]
-            top = part[np.lexsort((idx[part], -sims[part]))]
-        else:
-            top = np.argsort(-sims, kind="stable")
-        return idx[top], sims[top]
-
     def later_near(self, seq: int, threshold: float, limit: int) -> dict[int, float]:
         """The sources stored after ``seq`` whose vector's cosine with ``seq``'s is at least
         ``threshold``: seq -> cosine, the ``limit`` closest first (empty when ``seq`` has no
-        vector)."""
+        vector). The rows are in storage order, nearly always sequence order: then only
+        the rows after ``seq``'s are scored (the whole matrix was, half of it on average
+        wasted; 125,000 x 384 floats at 1,000,000 sources)."""
         rows = np.flatnonzero(self.seqs == seq)
         if not rows.size:
             return {}
         qvec = self.matrix[rows[0]]
-        quant = self.quantized()
-        if quant is None:
+        if self.order().in_rows:
+            start = int(rows[0]) + 1
+            sims = self.matrix[start:] @ qvec
+            later = np.flatnonzero(sims >= threshold)
+            close, later = sims[later], later + start
+        else:
             sims = self.matrix @ qvec
             later = np.flatnonzero((self.seqs > seq) & (sims >= threshold))
             close = sims[later]
-        else:
-            # Rows are in storage order, which is mostly sequence order: the first pass
-            # starts at the first row stored after ``seq``'s when every later one is.
-            start = rows[0] + 1 if self.order().in_rows else 0
-            later, close = vecscan.at_least(self.matrix, quant, qvec, threshold, start)
-            after = self.seqs[later] > seq
-            later, close = later[after], close[after]
         top = np.argsort(-close)[:limit]
         return {int(self.seqs[later[i]]): float(close[i]) for i in top}
 
@@ -345,8 +306,8 @@ class _SeqOrder:
         self.rows = np.argsort(sv.seqs, kind="stable")
         self.seqs = sv.seqs[self.rows]
         self.n = len(self.rows)
-        # Whether the rows are stored in sequence order already.
-        self.in_rows = bool(np.array_equal(self.rows, np.arange(self.n)))
+        # Whether the rows are stored in sequence order already (each seq once).
+        self.in_rows = bool((np.diff(sv.seqs) > 0).all())
         self._places: dict[int, Place] = {}
 
     def positions(self, seqs: list[int]) -> list[int] | None:
@@ -443,12 +404,7 @@ class VectorIndex:
         if len(keep) == len(cur.ids):  # nothing replaced: no copy before the stacking
             keep = slice(None)
         old = cur.matrix[keep] if cur.matrix.size else mat[:0]
-        quant: vecscan.Quantized | bool | None = None  # made again on first use
-        if isinstance(keep, slice) and isinstance(cur.quant, vecscan.Quantized):
-            more = vecscan.Quantized.of(mat)  # only the new rows
-            quant = cur.quant.extend(more) if more is not None else False
         return _SubjectVectors(
-            quant=quant,
             watermark=int(rows[-1][0]),
             epoch=cur.epoch,
             packed=cur.packed,
@@ -479,6 +435,9 @@ class VectorIndex:
         sv = self.refresh(scope.subject_id, generation)
         if k <= 0 or not sv.ids:
             return []
+        # Every row is scored and the scope applied to the scores: selecting the rows first
+        # copied the subject's whole matrix per question (16 ms at 12,500 sources).
+        sims = sv.matrix @ np.asarray(qvec, dtype=np.float32)
         mask = None
         if scope.robot_id:
             mask = sv.robot == scope.robot_id
@@ -488,9 +447,19 @@ class VectorIndex:
             mask = _and(mask, sv.source_time <= as_of_valid)
         if as_of_known is not None:
             mask = _and(mask, sv.known_time <= as_of_known)
-        rows, sims = sv.scores_from(np.asarray(qvec, dtype=np.float32), k,
-                                    None if mask is None else np.flatnonzero(mask))
-        return [Hit(int(sv.seqs[r]), sv.ids[r], float(s)) for r, s in zip(rows, sims, strict=True)]
+        if mask is None:
+            idx = np.arange(len(sv.ids))
+        else:
+            idx = np.flatnonzero(mask)
+            sims = sims[idx]
+        if idx.size == 0:
+            return []
+        if k < idx.size:
+            part = np.argpartition(-sims, k - 1)[:k]
+            top = part[np.lexsort((idx[part], -sims[part]))]
+        else:
+            top = np.argsort(-sims, kind="stable")
+        return [Hit(int(sv.seqs[idx[i]]), sv.ids[idx[i]], float(sims[i])) for i in top]
 
 
 def _and(mask: np.ndarray | None, other: np.ndarray) -> np.ndarray:
