@@ -276,8 +276,8 @@ class _SubjectVectors:
         """The sources stored after ``seq`` whose vector's cosine with ``seq``'s is at least
         ``threshold``: seq -> cosine, the ``limit`` closest first (empty when ``seq`` has no
         vector). The rows are in storage order, nearly always sequence order: then only
-        the rows after ``seq``'s are scored (the whole matrix was, half of it on average
-        wasted; 125,000 x 384 floats at 1,000,000 sources)."""
+        the rows after ``seq``'s are scored (the whole matrix was, 125,000 x 384 floats a
+        subject at 1,000,000 sources, the rows before ``seq``'s for nothing)."""
         rows = np.flatnonzero(self.seqs == seq)
         if not rows.size:
             return {}
