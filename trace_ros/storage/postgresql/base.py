@@ -121,11 +121,14 @@ class PgBase:
             finally:
                 self._local.conn = None
 
-    def query(self, sql: str, args: Sequence[Any] = (), binary: bool = False
-              ) -> list[tuple[Any, ...]]:
-        """Rows of one PostgreSQL statement (inside ``read()``: in its snapshot);
-        ``binary``: the server sends the values in binary form (the same Python values;
-        ``bytea`` raw rather than as hexadecimal text, half the bytes and no decoding)."""
+    def query(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """Rows of one PostgreSQL statement (inside ``read()``: in its snapshot)."""
+        return self._query(sql, args, binary=False)
+
+    def _query(self, sql: str, args: Sequence[Any], binary: bool) -> list[tuple[Any, ...]]:
+        """``query``; ``binary``: the server sends the values in binary form (the same
+        Python values; ``bytea`` raw rather than as hexadecimal text, half the bytes and
+        no decoding)."""
         bound = getattr(self._local, "conn", None)
         if bound is not None:
             return bound.execute(sql, args, binary=binary).fetchall()

@@ -132,7 +132,7 @@ class PgVectorStore(PgBase):
         The vectors come in pgvector's binary form (``vector_send``), not as text: parsing
         the text of each vector in Python took 0.2 ms a vector, 450 ms for one subject's
         first question at 10,000 sources, ten times reading the bytes."""
-        rows = self.query(
+        rows = self._query(
             "SELECT v.vid, s.seq, s.source_id, s.robot_id, s.session_id, s.source_time, "
             "s.known_time, vector_send(v.vec), s.speaker FROM vectors v JOIN sources s "
             "ON s.subject_id = v.subject_id AND s.source_id = v.owner_id "
