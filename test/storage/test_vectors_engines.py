@@ -107,3 +107,16 @@ def test_forget_drops_the_vectors_that_embedded_the_text(ledger: Any) -> None:
     # Turns 2 and 3 embedded turn 1 in their windows (two turns before each); turn 0 did not,
     # nor did the other session.
     assert kept_windows == {ids[0]} | {s.source_id for s in other}
+
+
+def test_vectors_sent_by_postgresql_convert_as_one_block_or_row_by_row() -> None:
+    from trace_ros.storage.postgresql.vectors import _sent_float32_bytes, _sent_float32_rows
+
+    def sent(v: np.ndarray) -> bytes:
+        return len(v).to_bytes(2, "big") + b"\0\0" + v.astype(">f4").tobytes()
+
+    same = [sent(_vec(i)) for i in range(5)]
+    assert _sent_float32_rows(same) == [_vec(i).tobytes() for i in range(5)]
+    mixed = same + [sent(_vec(9)[:3])]
+    assert _sent_float32_rows(mixed) == [_sent_float32_bytes(b) for b in mixed]
+    assert _sent_float32_rows([]) == []

@@ -377,13 +377,7 @@ class QueryEngine:
         def near(seq: int) -> dict[int, tuple[SourceRecord, float]]:
             if vectors is None or not vectors.ids:
                 return {}
-            rows = np.flatnonzero(vectors.seqs == seq)
-            if not rows.size:
-                return {}
-            sims = vectors.matrix @ vectors.matrix[rows[0]]
-            later = np.flatnonzero((vectors.seqs > seq) & (sims >= NEAR))
-            later = later[np.argsort(-sims[later])][:current.POOL]
-            cos = {int(vectors.seqs[r]): float(sims[r]) for r in later}
+            cos = vectors.later_near(seq, NEAR, current.POOL)
             got = self.records.get(list(cos), generation)
             return {s: (r, cos[s]) for s, r in got.items() if _in_scope(r, req.scope)}
 

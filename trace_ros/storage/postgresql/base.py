@@ -123,11 +123,17 @@ class PgBase:
 
     def query(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         """Rows of one PostgreSQL statement (inside ``read()``: in its snapshot)."""
+        return self._query(sql, args, binary=False)
+
+    def _query(self, sql: str, args: Sequence[Any], binary: bool) -> list[tuple[Any, ...]]:
+        """``query``; ``binary``: the server sends the values in binary form (the same
+        Python values; ``bytea`` raw rather than as hexadecimal text, half the bytes and
+        no decoding)."""
         bound = getattr(self._local, "conn", None)
         if bound is not None:
-            return bound.execute(sql, args).fetchall()
+            return bound.execute(sql, args, binary=binary).fetchall()
         with self.pool.connection() as conn:
-            return conn.execute(sql, args).fetchall()
+            return conn.execute(sql, args, binary=binary).fetchall()
 
     # -- generation -------------------------------------------------------------------
 

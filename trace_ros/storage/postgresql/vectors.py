@@ -132,7 +132,7 @@ class PgVectorStore(PgBase):
         The vectors come in pgvector's binary form (``vector_send``), not as text: parsing
         the text of each vector in Python took 0.2 ms a vector, 450 ms for one subject's
         first question at 10,000 sources, ten times reading the bytes."""
-        rows = self.query(
+        rows = self._query(
             "SELECT v.vid, s.seq, s.source_id, s.robot_id, s.session_id, s.source_time, "
             "s.known_time, vector_send(v.vec), s.speaker FROM vectors v JOIN sources s "
             "ON s.subject_id = v.subject_id AND s.source_id = v.owner_id "
@@ -141,8 +141,9 @@ class PgVectorStore(PgBase):
             f"subject_id = %s AND vid > %s AND owner_kind = %s AND {SETTLED} "
             "ORDER BY vid DESC LIMIT 1) ORDER BY v.vid",
             (owner_kind, subject_id, model, int(after_rowid), subject_id, int(after_rowid),
-             owner_kind))
-        return [(*r[:7], _sent_float32_bytes(r[7]), r[8]) for r in rows]
+             owner_kind), binary=True)
+        vecs = _sent_float32_rows([r[7] for r in rows])
+        return [(*r[:7], v, r[8]) for r, v in zip(rows, vecs, strict=True)]
 
     def load_vector_pack(self, subject_id: str, model: str, owner_kind: str,
                          epoch: str) -> VectorPack | None:
@@ -159,3 +160,15 @@ def _sent_float32_bytes(sent: bytes) -> bytes:
     """``vector_send``'s bytes (dimension and a reserved field as two int16, then each
     value as a big-endian float4) as the float32 bytes SQLite stores."""
     return np.frombuffer(sent, dtype=">f4", offset=4).astype(np.float32).tobytes()
+
+
+def _sent_float32_rows(sent: list[bytes]) -> list[bytes]:
+    """``_sent_float32_bytes`` of each, converted as one block when they are all of one
+    length (a subject's vectors of one model: 0.6 s a row at a time for 125,000 rows)."""
+    width = len(sent[0]) if sent else 0
+    if width <= 4 or any(len(b) != width for b in sent):
+        return [_sent_float32_bytes(b) for b in sent]
+    block = np.frombuffer(b"".join(sent), dtype=">f4").reshape(len(sent), width // 4)
+    out = block[:, 1:].astype(np.float32).tobytes()
+    step = width - 4
+    return [out[i:i + step] for i in range(0, len(out), step)]
