@@ -130,8 +130,9 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     ``at``: the question asks what held at that time ("In early October, how many …",
     "Before Rhys asked to swap, …"): the chain starts at the earliest statement of the
     thing among the best matches, said before ``at``, and ends at the last revision
-    said by then; nothing is marked superseded. ``asked_kind``: the kind of value the
-    question asks for (``spans.asked``); a later record stating none of it revises nothing.
+    said by then; the revisions it had replaced by then are marked superseded, no later
+    one. ``asked_kind``: the kind of value the question asks for (``spans.asked``); a later
+    record stating none of it revises nothing.
     ``focus``: the noun a "which" question asks about; where the anchor labels it ("the
     Everest room", "room B204"), a revision gives a label too."""
     q_terms = question_terms(question)
