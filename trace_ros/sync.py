@@ -34,6 +34,7 @@ from dataclasses import asdict, dataclass
 from itertools import groupby
 from typing import Any
 
+from .capture import index_all
 from .errors import ValidationError
 from .storage.records import NewSource, SourceRecord
 
@@ -93,8 +94,7 @@ def sync(source: Any, target: Any, source_name: str, *, subject_id: str | None =
         for known, group in groupby(rows, key=lambda r: r.known_time):
             for res in target.store_sources([_new_source(r) for r in group], now=known):
                 setattr(report, res.status, getattr(report, res.status) + 1)
-        while target.index_postings(batch) >= batch:  # the lexical index of what came
-            pass
+        index_all(target, batch)  # the lexical index of what came
         seq = rows[-1].seq
         report.sources_seen += len(rows)
         report.last_seq = seq

@@ -192,6 +192,8 @@ class MemoryNode(ManagedNode):
         size, seconds = self.last_batch
         return {"queue_depth": self.writer.depth, "committed": self.writer.committed,
                 "batches": self.writer.batches, "last_batch_size": size,
+                "postings_indexed": self.writer.indexed,
+                "postings_index_errors": self.writer.index_errors,
                 "last_batch_ms": round(seconds * 1000.0, 3), "pending_jobs": jobs["pending"],
                 "generation": self.ledger.generation(), "db_path": str(self.ledger.path),
                 "dropped_events": self.dropped,

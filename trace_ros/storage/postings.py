@@ -229,16 +229,9 @@ class SubjectPostings:
     def extend(self, rows: Iterable[tuple[int, str, str]], seen: int) -> None:
         """Add the subject's sources (seq, speaker, text) above ``seen`` up to the new
         ``seen``, ascending: their entries join the tail and the stems already read."""
-        new: dict[str, list[tuple[int, int, int, int]]] = {}
-        rows = list(rows)
-        for (seq, speaker, text), said in zip(
-                rows, lexical_terms_of([r[2] for r in rows]), strict=True):
-            self.tail_sources += 1
-            for stem, entry in entries_of(int(seq), self.subject_id, speaker, text,
-                                          said).items():
-                new.setdefault(stem, []).append(entry)
-        for stem, entries in new.items():
-            e = np.array(entries, dtype=ENTRY)
+        rows = [(seq, self.subject_id, speaker, text) for seq, speaker, text in rows]
+        self.tail_sources += len(rows)
+        for (_, stem), e in by_key(rows).items():
             self.tail.setdefault(stem, []).append(e)
             got = self.stems.get(stem)
             if got is not None:
