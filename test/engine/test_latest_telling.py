@@ -112,3 +112,31 @@ def test_who_held_it_then_is_not_the_one_that_record_replaced(
               datetime(2025, 10, 30, tzinfo=UTC).timestamp())
     assert res.status == "answered", res.message
     assert (res.answer, res.source_ids[:1]) == ("Marek", ["t3"]), (res.answer, res.source_ids)
+
+
+# A thing no one holds is anyone's to revise: whoever does the work moves it.
+PUBLIC = [(6, "Tanya", "The sauna is shut on Wednesday for the heater repair."),
+          (6, "robot", "Noted: sauna shut Wednesday."),
+          *CHATTER]
+
+
+def test_a_thing_no_one_holds_is_revised_by_whoever_moves_it(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    history(ledger, encoder, [
+        *PUBLIC,
+        (9, "Ray", "Ray from HeatFix. The sauna repair can't be Wednesday, it'll be Friday now."),
+        (9, "Sam", "Friday? The swim club will be furious.")])
+    res = ask(ledger, encoder, "Which day is the sauna shut?")
+    assert res.source_ids[:1] == ["t5"], (res.answer, res.source_ids)
+    assert "Friday" in res.answer, res.answer
+
+
+def test_a_thing_someone_calls_their_own_revises_no_public_one(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    history(ledger, encoder, [
+        (6, "Gemma", "The staff helpline is extension 410."),
+        *CHATTER,
+        (9, "Dev", "My own extension is 401 these days, that's where the mix-up came from.")])
+    res = ask(ledger, encoder, "What extension is the staff helpline?")
+    assert res.source_ids[:1] == ["t0"], (res.answer, res.source_ids)
+    assert "410" in res.answer, res.answer

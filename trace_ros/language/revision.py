@@ -175,6 +175,20 @@ def about_another(text: str, named: frozenset[str]) -> bool:
                    or _subject(c) in named for c in _CONSEQUENCE.split(text)[1:])
 
 
+# Personal pronouns and possessives: whoever they point at holds what the text tells.
+_PERSONAL = frozenset("""i im ive id ill me my mine myself we were weve us our ours you youre
+your yours he hes him his she shes her hers they theyre them their theirs""".split())
+
+
+def unowned(text: str) -> bool:
+    """Whether ``text`` tells of a thing no one holds: no person named, no pronoun
+    ("The pool's closed on Friday for the deep clean."). Anyone may revise such a thing
+    (the contractor who moves the closure to Saturday); a thing someone holds is theirs
+    to revise or to have revised for them."""
+    return not holders(text) and not {w.replace("'", "") for w in
+                                      _WORDS_LOWER.findall(text.lower())} & _PERSONAL
+
+
 _SUBJECT = re.compile(r"\s*([A-Z][a-z]+)(?:['’](?:s|ll|d)\b|\s+[a-z])")
 
 

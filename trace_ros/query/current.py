@@ -69,6 +69,7 @@ from ..language.revision import (
     states_value,
     substitutes,
     told_of_another,
+    unowned,
     values,
     values_named,
 )
@@ -97,6 +98,7 @@ ANCHORS_AT = 6  # for a past time, the first statement of the thing among a few 
 # A word in more than this share of the recalled records is the conversation's topic.
 TOPIC_SHARE = 0.25
 _QUESTION = re.compile(r"\?\s*$")
+_OWN = re.compile(r"\b(?:my|mine)\b", re.I)
 _FIRST_PERSON_ASK = re.compile(r"\b(?:i|my|me|i'm|am i)\b", re.I)
 _SENTENCES = re.compile(r"(?<=[.!?])\s+")
 _WORDS = re.compile(r"[^\W_]+")
@@ -210,6 +212,9 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             if records.get(seq) is not None:
                 thread = records[seq]  # a turn may carry on the revision an edge found
     close = near(anchor.seq)
+    # A thing no one holds ("the pool's closed on Friday"), asked of no one, is anyone's
+    # to revise; not with a thing they call their own ("My own extension's 350").
+    public = at is None and not asked_holders and not own_state and unowned(anchor.text)
     recalled = {f.seq for f in pool}
     candidates = {f.seq: records[f.seq] for f in pool if f.seq > anchor.seq}
     candidates.update({seq: rec for seq, (rec, _) in close.items()})
@@ -247,6 +252,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         relayed = relays and rec.speaker != anchor.speaker \
             and bool(_names(anchor.speaker) & mentioned(rec.text) - _names(rec.speaker))
         speaks = rec.speaker == anchor.speaker or own or relayed \
+            or public and not _OWN.search(rec.text) \
             or bool(whose & named(rec.text) - holders_stems(rec.speaker))
         # A reply is read with the question it answers ("Stopping ibuprofen. Is there
         # something instead?" - "Paracetamol. Two, four times a day.") and with the
