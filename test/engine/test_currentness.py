@@ -446,6 +446,18 @@ def test_about_another_both_ways() -> None:
         frozenset({"anjali", "patel"}))
     assert revision.about_another(
         "Hiya, it's Claire, Abby's sister. Her boss has moved to the 10th.", gran)
+    # Someone the record opens with is whom it tells of, whoever else it names.
+    assert not revision.about_another("Theo's sent Grandad a new list. He wants a kite.",
+                                      frozenset({"theo"}))
+    assert revision.about_another("Theo's sent Grandad a new list. He wants a kite.",
+                                  frozenset({"mia"}))
+
+
+def test_a_place_named_by_its_owner_alone_is_no_holder() -> None:
+    assert revision.holders("We ended up at Priya's: pizza and a film.") == frozenset()
+    assert revision.holders("Book club is at Marco's on Thursday") == frozenset()
+    assert revision.holders("We are going to Alfie's party") == {"alfie"}
+    assert revision.holders("We're staying at Marco's flat") == {"marco"}
 
 
 def test_a_past_time_asks_for_the_revision_that_held_then(ledger: Ledger,

@@ -167,6 +167,8 @@ def about_another(text: str, named: frozenset[str]) -> bool:
         return False
     if not holders(_SELF_INTRODUCED.sub(" ", text)) - named - _given(text):
         return False
+    if _subject(text) in named:  # "Lottie's written Santa a letter": Lottie's state
+        return False
     # Someone else's reason, then the state it leaves ("Mrs Hale can't do Tuesdays any
     # more, so it's Thursdays at half four"): a consequence naming no one and no one
     # by a pronoun, with a value, is the speaker's; one whose subject is someone already
@@ -294,6 +296,21 @@ _PLACE_BEFORE = frozenset("at in to from into onto near via towards toward outsi
 _BEFORE_WORD = re.compile(r"([A-Za-z]+)\W*$")
 
 
+_AFTER_POSSESSIVE = re.compile(r"['’]s\b\W*([A-Za-z]*)")
+
+
+def _owns(text: str, end: int) -> bool:
+    """Whether the name ending at ``end`` owns a thing named after it ("to Alfie's
+    party"), not a place named by its owner alone ("a sleepover at Freya's: …",
+    "dinner at Marco's tonight")."""
+    m = _AFTER_POSSESSIVE.match(text, end)
+    if m is None:
+        return False
+    after = m.group(1).lower()
+    return bool(after) and text[end + 2:m.start(1)].strip() == "" \
+        and after not in STOPWORDS and after not in _TIME_WORDS
+
+
 @lru_cache(maxsize=65536)
 def holders(text: str) -> frozenset[str]:
     """Whom a text speaks of besides its speaker: capitalised names and kinship words
@@ -311,7 +328,7 @@ def holders(text: str) -> frozenset[str]:
             continue
         before = _BEFORE_WORD.search(text[:start])
         if before is not None and before.group(1).lower() in _PLACE_BEFORE \
-                and not text.startswith("'s", m.end()):  # "to Alfie's party": a holder
+                and not _owns(text, m.end()):  # "to Alfie's party": a holder
             place_run_end = m.end()
             continue
         place_run_end = -1

@@ -274,6 +274,12 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         # new value, not another holder of the thing.
         swapped = not (own_link or carried) and rec.speaker == thread.speaker \
             and substitutes(thread.text, rec.text)
+        if not (own_link or carried) and thread is not anchor \
+                and rec.speaker == thread.speaker and marks_change(rec.text) \
+                and keys(rec.text) & _brought(thread.text, anchor.text, thing):
+            # What replaced the old value is itself given up: "Skates are out, she wants
+            # a karaoke machine" … "karaoke is babyish. It's a telescope now."
+            carried = thread
         if not carried and rec.speaker == thread.speaker \
                 and (not own_link and (hands_over(thread.text, rec.text)
                                        or renames(thread.text, rec.text) or swapped)
@@ -345,6 +351,15 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             shown.append(anchor.source_id)
     return Chain(list(dict.fromkeys(shown + passed)), older,
                  context.source_id if context is not None else None)
+
+
+def _brought(later: str, anchor: str, thing: frozenset[str]) -> frozenset[str]:
+    """The content words, written in lower case (no one's name), that the sentences of
+    ``later`` naming the ``thing`` bring in beyond ``anchor``'s: the new value a
+    revision gave ("karaoke", "machine")."""
+    told = " ".join(s for s in sentences(later) or [later] if keys(s) & thing)
+    lower = " ".join(w for w in _WORDS.findall(told) if w.islower())
+    return keys(lower) - keys(anchor) - thing
 
 
 def _revised_by(old: SourceRecord | None, new: SourceRecord, thing: frozenset[str],
