@@ -155,3 +155,18 @@ def test_a_value_that_replaced_the_old_one_is_replaced_in_turn(
     res = ask(ledger, encoder, "What does Theo want for his birthday?")
     assert res.source_ids[:1] == ["t7"], (res.answer, res.source_ids)
     assert "chess" in res.answer, res.answer
+
+
+def test_someone_speaking_for_the_one_asked_about_hands_over_a_value(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    history(ledger, encoder, [
+        (6, "Olu", "Mrs Adeyemi takes the Times every morning."),
+        (6, "robot", "Mrs Adeyemi: the Times, daily."),
+        *CHATTER,
+        (9, "Kemi", "Hello, I'm Kemi, Mrs Adeyemi's niece. She's had enough of the Times, "
+                    "could you switch her to the Observer?"),
+        (9, "robot", "Noted."),
+    ])
+    res = ask(ledger, encoder, "Which newspaper does Mrs Adeyemi get?")
+    assert res.source_ids[:1] == ["t5"], (res.answer, res.source_ids)
+    assert res.answer == "Observer", res.answer

@@ -284,7 +284,11 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 and (not own_link and (hands_over(thread.text, rec.text)
                                        or renames(thread.text, rec.text) or swapped)
                      or not keys(rec.text) & thing and (_remeasured(thread.text, rec.text)
-                                                        or _remeasured(anchor.text, rec.text))):
+                                                        or _remeasured(anchor.text, rec.text))) \
+                or not (own_link or carried) and asked_holders and speaks \
+                and asked_holders & named(rec.text) and hands_over(thread.text, rec.text):
+            # Someone speaking of the one asked about ("Mr Patel's daughter … switch him
+            # from the Telegraph to the Guardian") may hand over a value too.
             # Named only by its value ("the Wednesday"), the one who had it ("Steve
             # wouldn't come out, so … Aqua Fix now") or its unit ("three litres now"):
             # the anchor says what it is of.

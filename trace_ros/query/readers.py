@@ -870,8 +870,9 @@ class ExtractiveReader:
         earlier = set().union(*(stems(i.record.text) for i in pack.items
                                 if i.record.seq < rec.seq and stems(i.record.text) & q))
         known = capitalised_mid_sentence([i.record.text for i in pack.items])
+        own = {stem(w) for w in words(rec.speaker)}  # "Hi, I'm Anjali, …": the speaker
         new = {name for _, name in names_in(rec.text, q, known)
-               if not {stem(w) for w in words(name)} & earlier}
+               if not {stem(w) for w in words(name)} & (earlier | own)}
         return new.pop() if len(new) == 1 else ""
 
     def _read(self, question: str, plan: Plan, pack: Pack,
