@@ -170,3 +170,19 @@ def test_someone_speaking_for_the_one_asked_about_hands_over_a_value(
     res = ask(ledger, encoder, "Which newspaper does Mrs Adeyemi get?")
     assert res.source_ids[:1] == ["t5"], (res.answer, res.source_ids)
     assert res.answer == "Observer", res.answer
+
+
+def test_what_became_of_whom_a_revision_replaced_is_not_who_holds_it_now(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    history(ledger, encoder, [
+        (3, "Nia", "My line manager is Brenda, she's lovely."),
+        *CHATTER,
+        (9, "Nia", "Big news at work, Brenda's moved on. My new manager is a guy called Oskar."),
+        (14, "Nia", "Brenda's running the Leeds branch now apparently, good for her."),
+    ])
+    res = ask(ledger, encoder, "Who's my manager?")
+    assert res.source_ids[:1] == ["t4"], (res.answer, res.source_ids)
+    assert res.answer == "Oskar", res.answer
+    # Who holds it, told again, still answers.
+    kept = ask(ledger, encoder, "Who is Nia's line manager?")
+    assert kept.answer == "Oskar", (kept.answer, kept.source_ids)

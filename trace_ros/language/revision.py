@@ -167,14 +167,14 @@ def about_another(text: str, named: frozenset[str]) -> bool:
         return False
     if not holders(_SELF_INTRODUCED.sub(" ", text)) - named - _given(text):
         return False
-    if _subject(text) in named:  # "Lottie's written Santa a letter": Lottie's state
+    if subject(text) in named:  # "Lottie's written Santa a letter": Lottie's state
         return False
     # Someone else's reason, then the state it leaves ("Mrs Hale can't do Tuesdays any
     # more, so it's Thursdays at half four"): a consequence naming no one and no one
     # by a pronoun, with a value, is the speaker's; one whose subject is someone already
     # named is theirs ("the boy playing Herod broke his arm, so Tom's been promoted").
     return not any(values_named(c) and not holders(c) - named and not _PRONOUN.search(c)
-                   or _subject(c) in named for c in _CONSEQUENCE.split(text)[1:])
+                   or subject(c) in named for c in _CONSEQUENCE.split(text)[1:])
 
 
 # Personal pronouns and possessives: whoever they point at holds what the text tells.
@@ -194,7 +194,7 @@ def unowned(text: str) -> bool:
 _SUBJECT = re.compile(r"\s*([A-Z][a-z]+)(?:['’](?:s|ll|d)\b|\s+[a-z])")
 
 
-def _subject(clause: str) -> str:
+def subject(clause: str) -> str:
     """The name a clause opens with as its subject, lower-cased ("Tom's been promoted"),
     or ''."""
     m = _SUBJECT.match(clause)

@@ -46,6 +46,7 @@ from ..language.revision import (
     KIN,
     TYPED_ANSWERS,
     about_another,
+    continues,
     gives_up,
     hands_over,
     holders,
@@ -67,6 +68,7 @@ from ..language.revision import (
     shifts,
     state_values,
     states_value,
+    subject,
     substitutes,
     told_of_another,
     unowned,
@@ -98,6 +100,7 @@ ANCHORS_AT = 6  # for a past time, the first statement of the thing among a few 
 # A word in more than this share of the recalled records is the conversation's topic.
 TOPIC_SHARE = 0.25
 _QUESTION = re.compile(r"\?\s*$")
+_WE = re.compile(r"\b(?:i|i'm|i've|me|my|we|we're|we've|us|our)\b", re.I)
 _OWN = re.compile(r"\b(?:my|mine)\b", re.I)
 _FIRST_PERSON_ASK = re.compile(r"\b(?:i|my|me|i'm|am i)\b", re.I)
 _SENTENCES = re.compile(r"(?<=[.!?])\s+")
@@ -206,6 +209,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                                                     robot_id))]
     given_up = frozenset(v for r in revised for v in gives_up(r.text, anchor.text))
     context: SourceRecord | None = None  # the turn the current record carries on
+    held = set(named(anchor.text))  # whom the thread has named so far
     for seq, sid in (_newer_by_edges(anchor, graph) if at is None else []):
         if seq > anchor.seq:
             best = (seq, sid)
@@ -305,6 +309,12 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             continue  # another thing, or someone else's: another person's appointment
         if left_behind(rec.text, given_up):
             continue  # what became of an old value: "4400 goes to facilities instead"
+        if answer_type == "person" and subject(rec.text) in held \
+                and not named(rec.text) - held - _names(rec.speaker) \
+                and not _WE.search(rec.text) and not continues(rec.text):
+            # What became of whom the thread named ("Karen's managing the sales team now"),
+            # not who holds the thing ("Pat's still holding on to our key").
+            continue
         if asked_holders:  # "Marco stays with the Gibsons" does not say where Luca stays
             if known is None:
                 known = capitalised_mid_sentence([r.text for r in records.values()
@@ -313,6 +323,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             if led and not (led | named(rec.text)) & asked_holders:
                 continue
         thread = rec
+        held |= named(rec.text)
         kind = states_asked(asked_kind, rec.text, head.text) if not labels \
             else states_label(rec.text)  # "we're in Kilimanjaro", not "same room at least"
         if not (states_value(rec.text, answer_type, anchor.text) if kind is None else kind) \
