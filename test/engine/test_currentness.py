@@ -1298,3 +1298,19 @@ def test_an_owners_thing_said_without_its_noun_is_recorded(ledger: Ledger,
     res = ask(ledger, encoder, "What time's Mia's slot?")
     assert res.status == "answered" and res.source_ids[:1] == ["t2"], (res.answer,
                                                                        res.source_ids)
+
+
+def test_a_day_the_question_names_alone_joins_no_thing() -> None:
+    thing = frozenset({"surgeri", "open", "sundai"})
+    anchor = "the surgery is shut on Sundays"
+    assert revision.joins("The pharmacy still won't do Sundays, it's 9 to 5 there.", thing,
+                          0.7, True, anchor) == ""
+    assert revision.joins("From next month the surgery opens Sunday mornings, 9 till 1.",
+                          thing, 0.7, True, anchor).startswith("shares")
+
+
+def test_a_plural_copula_asks_for_members_but_not_for_a_schedule() -> None:
+    assert current.asks_members("What are the names of her dogs?")
+    assert current.asks_members("Which are Sam's favourite films?")
+    assert not current.asks_members("What are the surgery's Sunday opening hours?")
+    assert not current.asks_members("What are his visiting days now?")

@@ -186,3 +186,16 @@ def test_what_became_of_whom_a_revision_replaced_is_not_who_holds_it_now(
     # Who holds it, told again, still answers.
     kept = ask(ledger, encoder, "Who is Nia's line manager?")
     assert kept.answer == "Oskar", (kept.answer, kept.source_ids)
+
+
+def test_a_schedule_asked_with_a_plural_is_one_state_and_a_day_alone_names_no_thing(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    history(ledger, encoder, [
+        (3, "Anya", "Just so everyone knows, the surgery is shut on Sundays."),
+        *CHATTER,
+        (9, "Anya", "Good news, from next month the surgery opens Sunday mornings, nine till one."),
+        (10, "Anya", "The pharmacy downstairs still won't do Sundays, so send nobody there."),
+    ])
+    res = ask(ledger, encoder, "What are the surgery's Sunday opening hours?")
+    assert res.source_ids[:1] == ["t4"], (res.answer, res.source_ids)
+    assert "nine till one" in res.answer, res.answer

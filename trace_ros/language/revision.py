@@ -400,6 +400,9 @@ def marks(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+_DATE_STEMS = frozenset(_stem(w) for w in (*WEEKDAYS, *(d + "s" for d in WEEKDAYS), *_MONTHS))
+
+
 # Two records this close (MiniLM cosine) speak of one thing even without a shared word;
 # sharing a word of the thing, a record this close (or naming a value) restates it.
 CLOSE = 0.6
@@ -425,8 +428,13 @@ def joins(later: str, thing: frozenset[str], cos: float, same_speaker: bool = Tr
     said = values if typed else values_named
     old = said(anchor)
     parts = sentences(later) or [later]
+    # A day or month the question names is part of its thing ("the Saturday opening
+    # hours"), but alone it names no thing ("X-ray still won't do Saturdays").
+    dated = frozenset(t for t in thing if t in _DATE_STEMS)
     for k, sentence in enumerate(parts):
         shared = keys(sentence) & thing
+        if shared <= dated and thing - dated:
+            shared = frozenset()
         # The value may come in the sentence after ("I've swapped spaces with Alan. I'm
         # in 9 now.").
         told = said(sentence) | (said(parts[k + 1]) if k + 1 < len(parts) else frozenset())

@@ -452,6 +452,15 @@ _WEEKLY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\b|\busual\b
 _NOW = re.compile(r"\b(?:this|these|current|currently|today|tonight|now)\b", re.I)
 _TALLY = re.compile(r"\btimes\b|\b(?:has|have|had)\b", re.I)
 _PLURAL = re.compile(r"^\s*(?:what|which|who)\s+(?:are|were)\b", re.I)
+# The times of a schedule are one state however many there are ("What are the clinic's
+# Saturday opening hours?", "What are his visiting days?").
+_SCHEDULE = re.compile(r"\b(?:hours|times|days|nights|evenings|mornings|dates)\b", re.I)
+
+
+def asks_members(question: str) -> bool:
+    """Whether the question asks with a plural copula for the members of a set ("What
+    are the names of her dogs?"), not for one state's times."""
+    return bool(_PLURAL.match(question)) and not _SCHEDULE.search(question)
 _PAST_ASK = re.compile(r"\b(?:was|were|did|had|used to|originally|before|first)\b", re.I)
 
 
@@ -460,7 +469,7 @@ def asks_present(question: str, plan: Plan) -> bool:
     a fact or a quantity in the present tense ("What's the kitten called?", "How many
     kids are coming?"). A weekday it names as a recurring slot ("the school run on
     Wednesdays") is part of the thing, not a time window to look back at."""
-    if _PLURAL.match(question) or plan.as_of is not None:
+    if asks_members(question) or plan.as_of is not None:
         return False  # "What are the names of …": a set, not one revision
     if plan.window is not None and not _WEEKLY.search(question) \
             and not _NOW.search(plan.time_text):
@@ -485,7 +494,7 @@ def may_ask_held(question: str, plan: Plan) -> bool:
     ("Before Jade's leave started, who taught the Monday spin?"), about one value."""
     return bool(_WAS.search(question)
                 or plan.tense == "past" and bool(_OPENS_BEFORE.match(question))) \
-        and not _PLURAL.match(question) \
+        and not asks_members(question) \
         and plan.operation in ("fact", "temporal_lookup", "current_state", "count")
 
 

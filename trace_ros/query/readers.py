@@ -69,7 +69,7 @@ from ..language.text import sentences as split_sentences
 from ..language.timeanchor import destination_hour, find_candidates, shifted, years_before
 from ..language.vocab import is_robot
 from ..ledger import SourceRecord
-from .current import before_clause, may_ask_held
+from .current import asks_members, before_clause, may_ask_held
 from .pack import EvidenceItem, Pack
 from .plan import Plan
 from .spans import (
@@ -239,13 +239,10 @@ _YEARLESS = re.compile(r"\b(?:january|february|march|april|may|june|july|august|
 _YEARS_BACK = 50
 
 
-# "What are the names of her dogs?": a plural copula asks for every member.
-_PLURAL_ASK = re.compile(r"^\s*(?:what|which|who)\s+(?:are|were)\b", re.I)
-
-
 def _plural_ask(question: str, plan: Plan) -> bool:
-    """A fact asked with a plural copula: a set of members, not one state's revision."""
-    return plan.operation == "fact" and bool(_PLURAL_ASK.match(question))
+    """A fact asked with a plural copula: a set of members ("What are the names of her
+    dogs?"), not one state's revision (``current.asks_members``)."""
+    return plan.operation == "fact" and asks_members(question)
 
 
 def _several(question: str, plan: Plan) -> bool:

@@ -864,7 +864,7 @@ def asked(question: str, plan: Plan) -> Asked:
         if head in _NAME_HEADS:
             return Asked("name", compound) if compound else Asked()
         if head and (head in _IDENT_HEADS | _MONEY_HEADS | _QUANTITY_HEADS | _DAY_HEADS
-                     or head in ("time", "date")):
+                     or head in ("time", "date", "hours")):
             return _by_head(head, compound, which)
         if head in _LIGHT_HEADS:
             return Asked()  # "What's the latest plan for …?": the state itself
