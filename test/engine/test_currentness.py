@@ -1300,11 +1300,14 @@ def test_an_owners_thing_said_without_its_noun_is_recorded(ledger: Ledger,
                                                                        res.source_ids)
 
 
-def test_a_day_the_question_names_alone_joins_no_thing() -> None:
+def test_a_day_the_question_names_said_of_what_carries_on_joins_no_thing() -> None:
     thing = frozenset({"surgeri", "open", "sundai"})
     anchor = "the surgery is shut on Sundays"
     assert revision.joins("The pharmacy still won't do Sundays, it's 9 to 5 there.", thing,
                           0.7, True, anchor) == ""
+    # Without a sign that it carries on, the day may be the thing's slot.
+    assert revision.joins("A student is covering Sundays for now, 9 to 5.", thing, 0.7,
+                          True, anchor).startswith("shares")
     assert revision.joins("From next month the surgery opens Sunday mornings, 9 till 1.",
                           thing, 0.7, True, anchor).startswith("shares")
 

@@ -199,3 +199,17 @@ def test_a_schedule_asked_with_a_plural_is_one_state_and_a_day_alone_names_no_th
     res = ask(ledger, encoder, "What are the surgery's Sunday opening hours?")
     assert res.source_ids[:1] == ["t4"], (res.answer, res.source_ids)
     assert "nine till one" in res.answer, res.answer
+
+
+def test_a_relative_asked_after_is_whom_the_records_call_so(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    history(ledger, encoder, [
+        (3, "Agnes", "My son Desmond is coming on Sunday afternoon, three o'clock."),
+        (3, "robot", "Desmond, Sunday at 3pm."),
+        *CHATTER,
+        (9, "Femke", "Desmond rang the office. He's coming Saturday instead, same time."),
+        (9, "Doris", "My Colin's coming on Sunday, so I'll have company."),
+    ])
+    res = ask(ledger, encoder, "When's my son coming to visit?")
+    assert res.source_ids[:1] == ["t5"], (res.answer, res.source_ids)
+    assert "Saturday" in res.answer, res.answer

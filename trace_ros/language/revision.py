@@ -241,6 +241,17 @@ _CONSEQUENCE = re.compile(r",?\s+so\s+|,\s+which\s+means\s+", re.I)
 
 
 _INTRODUCED = re.compile(r"\b[Mm]y\s+[a-z]+\s+(?=[A-Z][a-z]+\b)")
+_RELATION_NAME = re.compile(r"\b[Mm]y\s+([a-z]+)\s+([A-Z][a-z]+)\b")
+
+
+def introduced_as(text: str, relations: frozenset[str]) -> frozenset[str]:
+    """The names ``text`` gives with one of the speaker's ``relations`` ("my daughter
+    Judith" for "daughter"), lower-cased: whom a question asking after that relative
+    means."""
+    return frozenset(m.group(2).lower() for m in _RELATION_NAME.finditer(text)
+                     if m.group(1) in relations)
+
+
 # A speaker saying who they are ("Hiya, it's Claire, Abby's sister", "I'm Anjali, Mr Patel's
 # daughter"): whom they name there tells no one's state.
 _SELF_INTRODUCED = re.compile(r"\b(?i:i'm|i am|it's|it is|this is)\s+[A-Z][a-z]+,\s+"
@@ -429,11 +440,12 @@ def joins(later: str, thing: frozenset[str], cos: float, same_speaker: bool = Tr
     old = said(anchor)
     parts = sentences(later) or [later]
     # A day or month the question names is part of its thing ("the Saturday opening
-    # hours"), but alone it names no thing ("X-ray still won't do Saturdays").
+    # hours", "covering Tuesdays for now"), but said of something that carries on, it
+    # is that thing's ("X-ray next door still won't do weekends … on a Saturday").
     dated = frozenset(t for t in thing if t in _DATE_STEMS)
     for k, sentence in enumerate(parts):
         shared = keys(sentence) & thing
-        if shared <= dated and thing - dated:
+        if shared <= dated and thing - dated and continues(sentence):
             shared = frozenset()
         # The value may come in the sentence after ("I've swapped spaces with Alan. I'm
         # in 9 now.").

@@ -51,6 +51,7 @@ from ..language.revision import (
     hands_over,
     holders,
     holders_stems,
+    introduced_as,
     is_value_word,
     joins,
     keys,
@@ -143,6 +144,10 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     q_terms = question_terms(question)
     pool = [f for f in ranked[:POOL] if f.seq in records]
     asked_holders = holders(question) - _role_asked(question, answer_type)
+    if asked_holders & KIN:  # "my daughter": whom the records call so ("my daughter Judith")
+        asked_holders |= frozenset().union(*(
+            introduced_as(records[f.seq].text, asked_holders & KIN) for f in pool
+            if records[f.seq] is not None))
     # Whose state is asked is the speaker's or someone the question names; for "who"
     # the names are the values.
     others = answer_type != "person"
@@ -209,7 +214,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                                                     robot_id))]
     given_up = frozenset(v for r in revised for v in gives_up(r.text, anchor.text))
     context: SourceRecord | None = None  # the turn the current record carries on
-    held = set(named(anchor.text))  # whom the thread has named so far
+    held = set(holders(anchor.text))  # whom the thread has named so far
     for seq, sid in (_newer_by_edges(anchor, graph) if at is None else []):
         if seq > anchor.seq:
             best = (seq, sid)
@@ -257,7 +262,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             and bool(_names(anchor.speaker) & mentioned(rec.text) - _names(rec.speaker))
         speaks = rec.speaker == anchor.speaker or own or relayed \
             or public and not _OWN.search(rec.text) \
-            or bool(whose & named(rec.text) - holders_stems(rec.speaker))
+            or bool(whose & (named(rec.text) | mentioned(rec.text)) - holders_stems(rec.speaker))
         # A reply is read with the question it answers ("Stopping ibuprofen. Is there
         # something instead?" - "Paracetamol. Two, four times a day.") and with the
         # robot's echo of it ("Sunflower seed butter sandwiches for Jack.").
@@ -310,7 +315,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         if left_behind(rec.text, given_up):
             continue  # what became of an old value: "4400 goes to facilities instead"
         if answer_type == "person" and subject(rec.text) in held \
-                and not named(rec.text) - held - _names(rec.speaker) \
+                and not holders(rec.text) - held - _names(rec.speaker) \
                 and not _WE.search(rec.text) and not continues(rec.text):
             # What became of whom the thread named ("Karen's managing the sales team now"),
             # not who holds the thing ("Pat's still holding on to our key").
@@ -323,7 +328,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             if led and not (led | named(rec.text)) & asked_holders:
                 continue
         thread = rec
-        held |= named(rec.text)
+        held |= holders(rec.text)
         kind = states_asked(asked_kind, rec.text, head.text) if not labels \
             else states_label(rec.text)  # "we're in Kilimanjaro", not "same room at least"
         if not (states_value(rec.text, answer_type, anchor.text) if kind is None else kind) \

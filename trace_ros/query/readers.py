@@ -58,6 +58,7 @@ from ..language.revision import (
     KIN,
     about_another,
     holders,
+    introduced_as,
     is_value_word,
     other_kind,
     shifts,
@@ -462,6 +463,9 @@ def _possessed(question: str) -> dict[str, str]:
 
 
 _KIN_STEMS = frozenset(stem(k) for k in KIN)
+# Words whose "'s" is "is" or "has", never an owner's.
+_CONTRACTED = frozenset("he she it that there here what who where when how everything "
+                        "nothing something everyone someone this".split())
 
 
 def _other_owner(owners: dict[str, str], text: str) -> bool:
@@ -472,6 +476,8 @@ def _other_owner(owners: dict[str, str], text: str) -> bool:
         return False
     said = stems(text)
     for m in _POSSESSED.finditer(text):
+        if m.group(1).lower() in _CONTRACTED:
+            continue  # "He's coming Saturday": he is, not his
         thing, owner = stem(m.group(2).lower()), stem(m.group(1).lower())
         if owners.get(thing) not in (None, owner, "i") and owners[thing] not in said:
             return True
@@ -1046,6 +1052,10 @@ class ExtractiveReader:
             # "Who is the site manager?" when no shown record mentions a manager.
             return ReaderOutput("", [], self.name, f"no shown record mentions a {ask.focus}")
         proper = _proper_names(question)
+        # "my daughter": whom the shown records call so ("My daughter Judith is coming").
+        kin = frozenset(w for w in words(question) if w in KIN)
+        proper |= {stem(n) for i in items for n in introduced_as(i.record.text, kin)} \
+            if kin else set()
         # Whoever the event a question dates its state by names may be the one asked:
         # "Before Jade's leave started, who taught the Monday spin?" - Jade.
         dating = stems(before_clause(question)) if ask.kind == "person" else frozenset()
