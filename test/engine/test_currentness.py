@@ -453,6 +453,12 @@ def test_about_another_both_ways() -> None:
                                   frozenset({"mia"}))
 
 
+def test_a_value_opening_a_sentence_is_no_one_elses() -> None:
+    assert not revision.told_of_another("The pads are late. Saturday, he says.", "Nia")
+    assert revision.told_of_another("Ken thinks I'm daft. He does the food bank on a Thursday.",
+                                    "Nia")
+
+
 def test_a_place_named_by_its_owner_alone_is_no_holder() -> None:
     assert revision.holders("We ended up at Priya's: pizza and a film.") == frozenset()
     assert revision.holders("Book club is at Marco's on Thursday") == frozenset()

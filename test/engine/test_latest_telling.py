@@ -213,3 +213,16 @@ def test_a_relative_asked_after_is_whom_the_records_call_so(
     res = ask(ledger, encoder, "When's my son coming to visit?")
     assert res.source_ids[:1] == ["t5"], (res.answer, res.source_ids)
     assert "Saturday" in res.answer, res.answer
+
+
+def test_the_firm_the_thing_went_to_speaks_of_it(ledger: Ledger,
+                                                encoder: MiniLMEncoder) -> None:
+    history(ledger, encoder, [
+        (6, "Nia", "The van's going into Pickering's this afternoon. Brakes. They reckon Thursday."),
+        *CHATTER,
+        (8, "Nia", "No joy. The pads haven't arrived. Saturday afternoon, Pickering swears."),
+        (8, "Sam", "Mine's booked there for its service on Saturday too."),
+    ])
+    res = ask(ledger, encoder, "When will my van be ready?")
+    assert res.source_ids[:1] == ["t4"], (res.answer, res.source_ids)
+    assert "Saturday" in res.answer, res.answer

@@ -218,7 +218,7 @@ def told_of_another(text: str, speaker: str = "") -> bool:
         m = _THIRD_SUBJECT.match(c)
         if ws & _FIRST_PERSON or "my" in ws or m is None:
             return False
-        first = c.strip().split()[0].split("'")[0]
+        first = c.strip().split()[0].split("'")[0].strip(",;:!?.")
         if first.lower() in own or first in _NOT_NAMES and first.lower() not in (
                 "he", "she", "they"):
             return False

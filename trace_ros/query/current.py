@@ -180,6 +180,9 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     if at is None:
         anchor = _before_left(anchor, pool, records, prior, q_terms, robot_id)
     anchor_holders = holders(anchor.text)
+    # Names the anchor gives a place or a firm by ("into Hendry's this morning"): who
+    # calls about it later ("Hendry's rang … Friday") speaks of the anchor's thing.
+    placed = _name_words(anchor.text) - anchor_holders
     relays = answer_type in TYPED_ANSWERS or asked_kind in _RELAYED
     labels = asked_kind == "which" and bool(focus) and bool(labelled(focus, anchor.text))
     # "Ward 3", "on Tuesdays": part of the thing; for a past state, the time it names
@@ -306,7 +309,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 or not (carried or own or same_holder(rec.text, asked_holders,
                                                       anchor_holders, thing)) \
                 or (others and not swapped
-                    and about_another(rec.text, asked_holders | anchor_holders
+                    and about_another(rec.text, asked_holders | anchor_holders | placed
                                       | _names(rec.speaker)
                                       | _placed(rec.text, asked_kind, thing))) \
                 or other_instance(rec.text, asked_values) or other_kind(rec.text, question) \
@@ -716,6 +719,14 @@ def _role_asked(question: str, answer_type: str) -> frozenset[str]:
     if answer_type != "person" or m is None or m.group(1) not in KIN:
         return frozenset()
     return frozenset({m.group(1)})
+
+
+def _name_words(text: str) -> frozenset[str]:
+    """The words ``text`` capitalises after its first word of a sentence, lower-cased."""
+    return frozenset(m.group(1).lower() for m in _MID_CAPITAL.finditer(text))
+
+
+_MID_CAPITAL = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]{2,})\b")
 
 
 def _names(speaker: str) -> frozenset[str]:
