@@ -17,8 +17,10 @@ import pytest
 from trace_ros.capture import Event, ingest
 from trace_ros.config import CaptureConfig
 from trace_ros.ledger import Scope
+from trace_ros.query import packing
 from trace_ros.query.recall import VectorIndex
 from trace_ros.storage import coarse
+from trace_ros.storage.vectorpack import VectorPack, read_pack, write_pack
 
 CFG = CaptureConfig()
 DIM = 32
@@ -185,3 +187,42 @@ def test_the_partition_is_a_function_of_the_rows() -> None:
     assert part is not None and part.trained == 1000
     grown = part.extend(slice(None), m[1000:2500])
     assert coarse.fit(m[:2500], seqs[:2500], grown, min_rows=500) is not grown  # doubled
+
+
+def test_a_restarted_index_finds_what_the_first_found(ledger: Any, small_lists: None) -> None:
+    """SQLite saves the subject's pack laid out by list with its partition, and a fresh
+    index maps it (nothing built); PostgreSQL keeps no packs and builds the same."""
+    sources = _fill(ledger)
+    _store(ledger, sources, _vectors(0, N))
+    first = VectorIndex(ledger, MODEL, coarse_from=500)
+    sv = first.refresh("ann")
+    packing.wait()
+    again = VectorIndex(ledger, MODEL, coarse_from=500)
+    sv2 = again.refresh("ann")
+    assert sv2.coarse is not None and sv.coarse is not None
+    np.testing.assert_array_equal(sv2.coarse.centroids, sv.coarse.centroids)
+    assert sv2.seqs.tolist() == sv.seqs.tolist()  # laid out by list, as saved
+    for q in _vectors(6, 8):
+        assert [h.seq for h in again.search(Scope("ann"), q, 20)] == \
+            [h.seq for h in first.search(Scope("ann"), q, 20)]
+
+
+def test_a_pack_keeps_the_partition(tmp_path: Any) -> None:
+    m = _vectors(4, 400)
+    seqs = np.arange(1, 401, dtype=np.int64)
+    part = coarse.build(m, seqs, coarse.train(m[:200], seqs[:200]))
+    text = np.array(["x"] * 400, dtype=object)
+    pack = VectorPack("ann", MODEL, "source", "e1", 400, seqs, [f"s{i}" for i in range(400)],
+                      text, text, seqs * 1.0, seqs * 1.0, text, m, centroids=part.centroids,
+                      lists=part.lists, trained=200)
+    write_pack(tmp_path / "p", pack)
+    got = read_pack(tmp_path / "p")
+    assert got is not None and got.trained == 200
+    np.testing.assert_array_equal(got.centroids, part.centroids)
+    np.testing.assert_array_equal(got.lists, part.lists)
+    np.testing.assert_array_equal(got.matrix, m)
+    pack.centroids = pack.lists = None  # a pack without one reads as before
+    write_pack(tmp_path / "q", pack)
+    plain = read_pack(tmp_path / "q")
+    assert plain is not None and plain.centroids is None and plain.lists is None
+    np.testing.assert_array_equal(plain.matrix, m)

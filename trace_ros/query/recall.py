@@ -391,7 +391,7 @@ class VectorIndex:
                 packing.save_later(self.ledger, VectorPack(
                     subject_id, self.model, self.owner_kind, cur.epoch, cur.watermark, cur.seqs,
                     cur.ids, cur.robot, cur.session, cur.source_time, cur.known_time,
-                    cur.speaker, cur.matrix))
+                    cur.speaker, cur.matrix, **_coarse_arrays(cur.coarse)))
             return cur
 
     def _from_pack(self, subject_id: str, epoch: str) -> _SubjectVectors:
@@ -402,15 +402,21 @@ class VectorIndex:
         return _SubjectVectors(
             watermark=p.watermark, epoch=epoch, seqs=p.seqs, ids=p.ids, robot=p.robot,
             session=p.session, source_time=p.source_time, known_time=p.known_time,
-            speaker=p.speaker, matrix=p.matrix, packed=len(p.ids))
+            speaker=p.speaker, matrix=p.matrix, packed=len(p.ids),
+            coarse=None if p.lists is None or p.centroids is None
+            else coarse.restore(p.centroids, p.lists, p.trained))
 
     @staticmethod
     def _laid_out(cur: _SubjectVectors, part: coarse.Partition) -> _SubjectVectors:
         """``cur``'s rows in the order of a new partition's lists (a list's rows in one
-        run: a search scores slices of the matrix, it does not gather rows)."""
+        run: a search scores slices of the matrix, it does not gather rows), to be saved
+        so in the subject's pack (a fresh process then maps them as they are)."""
         perm, part = coarse.layout(part)
+        if perm is None:
+            cur.coarse = part
+            return cur
         return _SubjectVectors(
-            watermark=cur.watermark, epoch=cur.epoch, packed=cur.packed, seqs=cur.seqs[perm],
+            watermark=cur.watermark, epoch=cur.epoch, packed=0, seqs=cur.seqs[perm],
             ids=[cur.ids[i] for i in perm.tolist()], robot=cur.robot[perm],
             session=cur.session[perm], source_time=cur.source_time[perm],
             known_time=cur.known_time[perm], speaker=cur.speaker[perm],
@@ -495,6 +501,13 @@ class VectorIndex:
         else:
             top = np.argsort(-sims, kind="stable")
         return [Hit(int(sv.seqs[idx[i]]), sv.ids[idx[i]], float(sims[i])) for i in top]
+
+
+def _coarse_arrays(part: coarse.Partition | None) -> dict:
+    """The partition's arrays as a vector pack keeps them (none without one)."""
+    if part is None:
+        return {}
+    return {"centroids": part.centroids, "lists": part.lists, "trained": part.trained}
 
 
 def _and(mask: np.ndarray | None, other: np.ndarray) -> np.ndarray:
