@@ -267,6 +267,8 @@ class _SubjectVectors:
     packed: int = 0
     # The rows' coarse partition (``storage.coarse``; None: every search scans every row).
     coarse: coarse.Partition | None = None
+    # The ID of the row at the watermark when it is not the last row (rows laid out).
+    last_id: str = ""
     # Sequence order (built on first use).
     _order: _SeqOrder | None = None
 
@@ -391,7 +393,8 @@ class VectorIndex:
                 packing.save_later(self.ledger, VectorPack(
                     subject_id, self.model, self.owner_kind, cur.epoch, cur.watermark, cur.seqs,
                     cur.ids, cur.robot, cur.session, cur.source_time, cur.known_time,
-                    cur.speaker, cur.matrix, **_coarse_arrays(cur.coarse)))
+                    cur.speaker, cur.matrix, **_coarse_arrays(cur.coarse),
+                    last_id=cur.last_id))
             return cur
 
     def _from_pack(self, subject_id: str, epoch: str) -> _SubjectVectors:
@@ -404,7 +407,7 @@ class VectorIndex:
             session=p.session, source_time=p.source_time, known_time=p.known_time,
             speaker=p.speaker, matrix=p.matrix, packed=len(p.ids),
             coarse=None if p.lists is None or p.centroids is None
-            else coarse.restore(p.centroids, p.lists, p.trained))
+            else coarse.restore(p.centroids, p.lists, p.trained), last_id=p.last_id)
 
     @staticmethod
     def _laid_out(cur: _SubjectVectors, part: coarse.Partition) -> _SubjectVectors:
@@ -420,7 +423,7 @@ class VectorIndex:
             ids=[cur.ids[i] for i in perm.tolist()], robot=cur.robot[perm],
             session=cur.session[perm], source_time=cur.source_time[perm],
             known_time=cur.known_time[perm], speaker=cur.speaker[perm],
-            matrix=cur.matrix[perm], coarse=part)
+            matrix=cur.matrix[perm], coarse=part, last_id=cur.last_id or cur.ids[-1])
 
     @staticmethod
     def _merge(cur: _SubjectVectors, rows: list[tuple]) -> _SubjectVectors:

@@ -64,6 +64,9 @@ class VectorPack:
     centroids: np.ndarray | None = None
     lists: np.ndarray | None = None
     trained: int = 0
+    # The ID of the row at the watermark (empty: the last row's; a pack laid out by
+    # list keeps its rows in another order than the rowids').
+    last_id: str = ""
 
     def key(self) -> tuple[str, str, str]:
         return self.subject_id, self.model, self.owner_kind
@@ -106,7 +109,7 @@ def write_pack(path: Path, pack: VectorPack) -> None:
         "epoch": pack.epoch, "ledger": pack.ledger, "watermark": int(pack.watermark), "n": n,
         "dim": int(matrix.shape[1]) if n else 0, "ids_bytes": len(ids),
         "strings": {k: v[0] for k, v in strings.items()}, "offsets": offsets, "size": at,
-        "coarse": coarse,
+        "coarse": coarse, "last_id": pack.last_id or (pack.ids[-1] if n else ""),
     }).encode()
     start = _aligned(len(MAGIC) + 8 + len(header))
     tmp = path.with_name(f"{path.name}{TMP}{os.getpid()}.{threading.get_ident()}")
@@ -178,4 +181,5 @@ def _decode(meta: dict, body: np.ndarray) -> VectorPack:
         array("known_time").astype(np.float64), text("speaker"),
         array("matrix").reshape(n, dim), str(meta["ledger"]),
         array("centroids").reshape(-1, dim) if coarse else None,
-        array("lists") if coarse else None, int(coarse["trained"]) if coarse else 0)
+        array("lists") if coarse else None, int(coarse["trained"]) if coarse else 0,
+        str(meta.get("last_id") or (ids[-1] if ids else "")))

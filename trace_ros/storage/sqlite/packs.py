@@ -60,7 +60,7 @@ class VectorPacks(SqliteBase):
         last = self.query("SELECT owner_id FROM vectors WHERE rowid = ? AND subject_id = ? "
                           "AND model = ? AND owner_kind = ?",
                           (pack.watermark, subject_id, model, owner_kind))
-        return pack if last and last[0][0] == pack.ids[-1] else None
+        return pack if last and last[0][0] == (pack.last_id or pack.ids[-1]) else None
 
     def save_vector_pack(self, pack: VectorPack) -> bool:
         """Store ``pack`` (replacing that key's pack); False when it was not kept: the
