@@ -11,7 +11,10 @@ The file layout (engine-independent; an engine decides where packs live):
 ``MAGIC``, the header's length (8 bytes, little-endian), a JSON header (the key, epoch,
 watermark, the distinct robots, sessions and speakers, and where each array starts),
 then the arrays, each 64-byte aligned, little-endian; the source IDs are one UTF-8
-array, NUL between them (stored text holds no NUL).
+array, NUL between them (stored text holds no NUL). A large subject's pack may also hold
+its coarse partition (``coarse.py``: the centroids and each row's list, after the other
+arrays, header key ``coarse``) with its rows laid out by list; the header's ``last_id``
+then names the row at the watermark (otherwise the last row).
 """
 
 from __future__ import annotations
