@@ -11,7 +11,10 @@ The file layout (engine-independent; an engine decides where packs live):
 ``MAGIC``, the header's length (8 bytes, little-endian), a JSON header (the key, epoch,
 watermark, the distinct robots, sessions and speakers, and where each array starts),
 then the arrays, each 64-byte aligned, little-endian; the source IDs are one UTF-8
-array, NUL between them (stored text holds no NUL).
+array, NUL between them (stored text holds no NUL). A large subject's pack may also hold
+its coarse partition (``coarse.py``: the centroids and each row's list, after the other
+arrays, header key ``coarse``) with its rows laid out by list; the header's ``last_id``
+then names the row at the watermark (otherwise the last row).
 """
 
 from __future__ import annotations
@@ -34,6 +37,8 @@ _ALIGN = 64
 _ARRAYS: dict[str, str] = {"matrix": "<f4", "seqs": "<i8", "source_time": "<f8",
                            "known_time": "<f8", "robot": "<i4", "session": "<i4",
                            "speaker": "<i4", "ids": "u1"}
+# Arrays a pack holds when its rows carry a coarse partition (after those above).
+_COARSE: dict[str, str] = {"centroids": "<f4", "lists": "<i4"}
 
 
 @dataclass
@@ -57,6 +62,14 @@ class VectorPack:
     matrix: np.ndarray  # float32, (n, dim)
     # The ledger it was read from, as the engine names it (a pack left by another).
     ledger: str = ""
+    # The rows' coarse partition (``coarse.py``), when the index kept one: unit
+    # centroids (lists, dim), each row's list, and how many rows they were trained on.
+    centroids: np.ndarray | None = None
+    lists: np.ndarray | None = None
+    trained: int = 0
+    # The ID of the row at the watermark (empty: the last row's; a pack laid out by
+    # list keeps its rows in another order than the rowids').
+    last_id: str = ""
 
     def key(self) -> tuple[str, str, str]:
         return self.subject_id, self.model, self.owner_kind
@@ -85,6 +98,11 @@ def write_pack(path: Path, pack: VectorPack) -> None:
               "known_time": pack.known_time, "ids": np.frombuffer(ids, dtype="u1"),
               **{k: v[1] for k, v in strings.items()}}
     data = {k: np.ascontiguousarray(arrays[k], dtype=dt) for k, dt in _ARRAYS.items()}
+    coarse = None
+    if pack.centroids is not None and pack.lists is not None and len(pack.lists) == n:
+        data.update({k: np.ascontiguousarray(v, dtype=_COARSE[k]) for k, v in
+                     (("centroids", pack.centroids), ("lists", pack.lists))})
+        coarse = {"lists": len(pack.centroids), "trained": int(pack.trained)}
     offsets, at = {}, 0
     for name, arr in data.items():
         offsets[name] = at
@@ -94,6 +112,7 @@ def write_pack(path: Path, pack: VectorPack) -> None:
         "epoch": pack.epoch, "ledger": pack.ledger, "watermark": int(pack.watermark), "n": n,
         "dim": int(matrix.shape[1]) if n else 0, "ids_bytes": len(ids),
         "strings": {k: v[0] for k, v in strings.items()}, "offsets": offsets, "size": at,
+        "coarse": coarse, "last_id": pack.last_id or (pack.ids[-1] if n else ""),
     }).encode()
     start = _aligned(len(MAGIC) + 8 + len(header))
     tmp = path.with_name(f"{path.name}{TMP}{os.getpid()}.{threading.get_ident()}")
@@ -144,9 +163,13 @@ def _mapped(f: BinaryIO) -> mmap.mmap:
 def _decode(meta: dict, body: np.ndarray) -> VectorPack:
     n, dim, offsets = int(meta["n"]), int(meta["dim"]), meta["offsets"]
 
+    coarse = meta.get("coarse")
+
     def array(name: str) -> np.ndarray:
-        count = {"matrix": n * dim, "ids": int(meta["ids_bytes"])}.get(name, n)
-        return np.frombuffer(body, dtype=_ARRAYS[name], count=count, offset=offsets[name])
+        count = {"matrix": n * dim, "ids": int(meta["ids_bytes"]),
+                 "centroids": int(coarse["lists"]) * dim if coarse else 0}.get(name, n)
+        dtype = _ARRAYS.get(name) or _COARSE[name]
+        return np.frombuffer(body, dtype=dtype, count=count, offset=offsets[name])
 
     def text(name: str) -> np.ndarray:
         return np.array(meta["strings"][name], dtype=object)[array(name)]
@@ -159,4 +182,7 @@ def _decode(meta: dict, body: np.ndarray) -> VectorPack:
         int(meta["watermark"]), array("seqs").astype(np.int64), ids, text("robot"),
         text("session"), array("source_time").astype(np.float64),
         array("known_time").astype(np.float64), text("speaker"),
-        array("matrix").reshape(n, dim), str(meta["ledger"]))
+        array("matrix").reshape(n, dim), str(meta["ledger"]),
+        array("centroids").reshape(-1, dim) if coarse else None,
+        array("lists") if coarse else None, int(coarse["trained"]) if coarse else 0,
+        str(meta.get("last_id") or (ids[-1] if ids else "")))

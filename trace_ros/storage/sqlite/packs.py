@@ -48,8 +48,9 @@ class VectorPacks(SqliteBase):
     def load_vector_pack(self, subject_id: str, model: str, owner_kind: str,
                          epoch: str) -> VectorPack | None:
         """The subject's pack of (``model``, ``owner_kind``) read under ``epoch``, or None.
-        The row at the pack's watermark must still be its last vector (a ledger restored
-        from an older copy has the same ``ledger_uid``)."""
+        The ledger's row at the pack's watermark must still be the pack's (``last_id``:
+        its last row's, unless the rows are laid out by list; a ledger restored from an
+        older copy has the same ``ledger_uid``)."""
         ledger = self.meta_value("ledger_uid")
         if ledger is None:
             return None
@@ -60,7 +61,7 @@ class VectorPacks(SqliteBase):
         last = self.query("SELECT owner_id FROM vectors WHERE rowid = ? AND subject_id = ? "
                           "AND model = ? AND owner_kind = ?",
                           (pack.watermark, subject_id, model, owner_kind))
-        return pack if last and last[0][0] == pack.ids[-1] else None
+        return pack if last and last[0][0] == (pack.last_id or pack.ids[-1]) else None
 
     def save_vector_pack(self, pack: VectorPack) -> bool:
         """Store ``pack`` (replacing that key's pack); False when it was not kept: the
