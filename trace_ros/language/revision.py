@@ -28,7 +28,7 @@ import re
 from functools import lru_cache
 
 from .text import STOPWORDS as BASE_STOPWORDS
-from .text import sentences
+from .text import folded_search, sentences
 from .text import stem as _stem
 from .timeanchor import WEEKDAYS, find_candidates, shifted
 from .vocab import EVENT_NOUNS
@@ -364,13 +364,14 @@ _CHANGED = re.compile(r"\b(?:now|instead|anymore|any more|no longer|from now on|
                       # a speaker correcting what they just said: "Wait, no, sorry, 23."
                       r"|\b(?:wait,?\s+no|no,?\s+sorry|sorry,?\s+i\s+mean[t]?|i\s+meant|correction"
                       r"|scratch that|my mistake|my bad)\b", re.I)
+_changed = folded_search(_CHANGED)
 
 
 @lru_cache(maxsize=65536)
 def marks_change(text: str) -> bool:
     """Whether the text marks its state as new ("he's Nacho now", "we're in Kilimanjaro
     instead"), not only as the same kind of thing said again."""
-    return bool(_CHANGED.search(text))
+    return _changed(text)
 
 
 @lru_cache(maxsize=65536)
@@ -404,11 +405,18 @@ _DAY_OF_MONTH = re.compile(r"^(\d{1,2})(?:st|nd|rd|th)$")  # "12th" names the 12
 def marks(text: str) -> frozenset[str]:
     """The specific values a text names (stems): figures, weekdays, months, ordinal
     days and names — not the vague ones ("morning", "two")."""
-    out = {_stem(_DAY_OF_MONTH.sub(r"\1", w)) for w in _words(text)
-           if any(ch.isdigit() for ch in w) or w in _ORDINALS or w.rstrip("s") in WEEKDAYS
-           or w in _MONTHS}
+    out = {m for m in map(_mark, _words(text)) if m is not None}
     out |= {_stem(a.lower()) for a, _ in _NAME.findall(text) if a and a not in _NOT_NAMES}
     return frozenset(out)
+
+
+@lru_cache(maxsize=65536)
+def _mark(w: str) -> str | None:
+    """The stem ``marks`` keeps for the word ``w``, or None (cached: texts share words)."""
+    if any(ch.isdigit() for ch in w) or w in _ORDINALS or w.rstrip("s") in WEEKDAYS \
+            or w in _MONTHS:
+        return _stem(_DAY_OF_MONTH.sub(r"\1", w))
+    return None
 
 
 _DATE_STEMS = frozenset(_stem(w) for w in (*WEEKDAYS, *(d + "s" for d in WEEKDAYS), *_MONTHS))

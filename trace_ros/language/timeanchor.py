@@ -39,6 +39,8 @@ from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
+from .text import folded_search
+
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _WD = "|".join(WEEKDAYS)
 _MONTH = (r"january|february|march|april|may|june|july|august|september|october|november|"
@@ -314,6 +316,7 @@ _QUICK = re.compile(
     rf"afternoon|evening|other\s+day|{_SEASON}|\b(?:{_WD})s?\b|\b(?:{_MONTH})\b|"
     rf"\b(?:last|this|next)\s+(?:{_WD_ABBR})\b|{_HOLIDAY}", re.I)
 
+_quick = folded_search(_QUICK)
 
 def find_candidates(text: str) -> list[re.Match[str]]:
     """Candidate time expressions in ``text`` (cheap regex, no dateparser)."""
@@ -324,7 +327,7 @@ def find_candidates(text: str) -> list[re.Match[str]]:
 def _candidates(text: str) -> tuple[re.Match[str], ...]:
     """``find_candidates``, kept per text: the readers, the chain and the revision
     judgements look for the times of the same records again and again."""
-    if not _QUICK.search(text):
+    if not _quick(text):
         return ()
     return tuple(m for m in _CANDIDATE.finditer(text) if not _is_false_month(m.group(0)))
 

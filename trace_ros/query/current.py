@@ -41,6 +41,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..language.revision import (
     KIN,
@@ -656,18 +657,31 @@ def _remeasured(old: str, new: str) -> bool:
     ("two litres of water a day" - "three litres now"), or moves ``old``'s amount to a
     bare figure ("three milligrams of warfarin a day" - "They've put me up to four",
     "settled me on three and a half")."""
-    if _MOVED_TO.search(new) and measures(old):
+    if _moves_amount(new) and _measures(old):
         return True
     if not marks_change(new):
         return False
-    before, after = measures(old), measures(new)
+    before, after = dict(_measures(old)), dict(_measures(new))
     return any(after[unit] != before[unit] for unit in after.keys() & before.keys())
+
+
+@lru_cache(maxsize=65536)
+def _measures(text: str) -> tuple[tuple[str, str], ...]:
+    """``spans.measures`` of ``text``, kept per text: the anchor's and the thread's amounts
+    are read again for every later record."""
+    return tuple(measures(text).items())
 
 
 # An amount moved to a figure: "up to four", "down to two", "settled me on 3.5".
 _MOVED_TO = re.compile(r"\b(?:(?:up|down)\s+to|(?:increased|reduced|dropped|cut|raised)\s+"
                        r"(?:\w+\s+)?to|(?:settled|put|kept)\s+(?:me|him|her|them|us)\s+on)\s+"
                        r"(?:\d|one|two|three|four|five|six|seven|eight|nine|ten|half)\b", re.I)
+
+
+@lru_cache(maxsize=65536)
+def _moves_amount(text: str) -> bool:
+    """Whether ``text`` moves an amount to a figure (``_MOVED_TO``), kept per text."""
+    return _MOVED_TO.search(text) is not None
 
 
 _OPENING_NAME = re.compile(r"([A-Z][a-z]+)\b")
@@ -682,7 +696,14 @@ def _led_by(text: str, known: set[str]) -> set[str]:
 def _statement(rec: SourceRecord, robot_id: str) -> bool:
     """A person's turn that states something (not only questions)."""
     return (rec.modality == "dialogue" and not is_robot(rec.speaker, robot_id)
-            and any(not _QUESTION.search(s) for s in _SENTENCES.split(rec.text.strip()) if s))
+            and _states(rec.text))
+
+
+@lru_cache(maxsize=65536)
+def _states(text: str) -> bool:
+    """Whether a sentence of ``text`` is not a question (kept per text: the chain asks it
+    of the same records for every question that recalls them)."""
+    return any(not _QUESTION.search(s) for s in _SENTENCES.split(text.strip()) if s)
 
 
 def _newer_by_edges(anchor: SourceRecord, graph: SubjectFacts | None) -> list[tuple[int, str]]:
