@@ -136,3 +136,26 @@ def test_a_forget_or_a_capture_between_questions_changes_nothing_kept(
         again = eng.ask(QueryRequest(Scope(HOME), q))
         assert again.source_ids[:1] == ["t3"], (again.answer, again.source_ids)
         _same(again, _fresh(ledger, encoder, q))
+
+
+def test_a_forget_leaves_no_reading_of_the_forgotten_text(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """The readings kept per text are emptied once the engine sees the forget (the vector
+    index's epoch moves): the forgotten text is read afresh, if ever, not found kept."""
+    gone = "The dentist's office called and pushed me to Thursday afternoon."
+    q = "When is my dentist appointment?"
+    _say(ledger, encoder, [
+        ("t0", "Nia", "My dentist appointment is on Monday at 3pm."),
+        ("t2", "Nia", "Made a huge pot of lentil soup, it should last until Sunday."),
+        ("t3", "Nia", gone),
+    ])
+    with QueryEngine(ledger, encoder, audit=False) as eng:
+        eng.ask(QueryRequest(Scope(HOME), q))
+        hits = revision.keys.cache_info().hits
+        revision.keys(gone)
+        assert revision.keys.cache_info().hits == hits + 1  # kept while it is remembered
+        ledger.forget(source_ids=["t3"])
+        eng.ask(QueryRequest(Scope(HOME), q))
+        hits = revision.keys.cache_info().hits
+        revision.keys(gone)
+        assert revision.keys.cache_info().hits == hits  # read afresh: nothing was kept

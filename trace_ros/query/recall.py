@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..config import RecallConfig
+from ..language.caches import forget_texts
 from ..language.text import STOPWORDS, content_terms, tokens, words
 from ..ledger import Ledger, Scope, SourceRecord
 from ..storage import coarse
@@ -375,6 +376,8 @@ class VectorIndex:
             if generation is not None and cur is not None and cur.generation == generation:
                 return cur
             epoch = self.ledger.meta_value("vectors_epoch") or ""
+            if cur is not None and cur.epoch != epoch:
+                forget_texts()  # a forget (or rebuild): no reading of a gone text stays
             if cur is None or cur.epoch != epoch:
                 cur = self._from_pack(subject_id, epoch)
             with bulk_load():
