@@ -25,6 +25,7 @@ vocabulary of particular changes.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import lru_cache
 
 from .text import STOPWORDS as BASE_STOPWORDS
@@ -244,12 +245,12 @@ _INTRODUCED = re.compile(r"\b[Mm]y\s+[a-z]+\s+(?=[A-Z][a-z]+\b)")
 _RELATION_NAME = re.compile(r"\b[Mm]y\s+([a-z]+)\s+([A-Z][a-z]+)\b")
 
 
-def introduced_as(text: str, relations: frozenset[str]) -> frozenset[str]:
-    """The names ``text`` gives with one of the speaker's ``relations`` ("my daughter
+def introduced_as(texts: Iterable[str], relations: frozenset[str]) -> frozenset[str]:
+    """The names ``texts`` give with one of the speaker's ``relations`` ("my daughter
     Judith" for "daughter"), lower-cased: whom a question asking after that relative
     means."""
-    return frozenset(m.group(2).lower() for m in _RELATION_NAME.finditer(text)
-                     if m.group(1) in relations)
+    return frozenset(m.group(2).lower() for text in texts
+                     for m in _RELATION_NAME.finditer(text) if m.group(1) in relations)
 
 
 # A speaker saying who they are ("Hiya, it's Claire, Abby's sister", "I'm Anjali, Mr Patel's

@@ -318,6 +318,7 @@ _QUICK = re.compile(
 
 _quick = folded_search(_QUICK)
 
+
 def find_candidates(text: str) -> list[re.Match[str]]:
     """Candidate time expressions in ``text`` (cheap regex, no dateparser)."""
     return list(_candidates(text))

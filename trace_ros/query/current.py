@@ -146,9 +146,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     pool = [f for f in ranked[:POOL] if f.seq in records]
     asked_holders = holders(question) - _role_asked(question, answer_type)
     if asked_holders & KIN:  # "my daughter": whom the records call so ("my daughter Judith")
-        asked_holders |= frozenset().union(*(
-            introduced_as(records[f.seq].text, asked_holders & KIN) for f in pool
-            if records[f.seq] is not None))
+        asked_holders |= introduced_as([records[f.seq].text for f in pool
+                                        if records[f.seq] is not None], asked_holders & KIN)
     # Whose state is asked is the speaker's or someone the question names; for "who"
     # the names are the values.
     others = answer_type != "person"
@@ -183,7 +182,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     anchor_holders = holders(anchor.text)
     # Names the anchor gives a place or a firm by ("into Hendry's this morning"): who
     # calls about it later ("Hendry's rang … Friday") speaks of the anchor's thing.
-    placed = _name_words(anchor.text) - anchor_holders
+    placed = frozenset(capitalised_mid_sentence([anchor.text])) - anchor_holders
     relays = answer_type in TYPED_ANSWERS or asked_kind in _RELAYED
     labels = asked_kind == "which" and bool(focus) and bool(labelled(focus, anchor.text))
     # "Ward 3", "on Tuesdays": part of the thing; for a past state, the time it names
@@ -464,13 +463,13 @@ _PLURAL = re.compile(r"^\s*(?:what|which|who)\s+(?:are|were)\b", re.I)
 # The times of a schedule are one state however many there are ("What are the clinic's
 # Saturday opening hours?", "What are his visiting days?").
 _SCHEDULE = re.compile(r"\b(?:hours|times|days|nights|evenings|mornings|dates)\b", re.I)
+_PAST_ASK = re.compile(r"\b(?:was|were|did|had|used to|originally|before|first)\b", re.I)
 
 
 def asks_members(question: str) -> bool:
     """Whether the question asks with a plural copula for the members of a set ("What
     are the names of her dogs?"), not for one state's times."""
     return bool(_PLURAL.match(question)) and not _SCHEDULE.search(question)
-_PAST_ASK = re.compile(r"\b(?:was|were|did|had|used to|originally|before|first)\b", re.I)
 
 
 def asks_present(question: str, plan: Plan) -> bool:
@@ -740,14 +739,6 @@ def _role_asked(question: str, answer_type: str) -> frozenset[str]:
     if answer_type != "person" or m is None or m.group(1) not in KIN:
         return frozenset()
     return frozenset({m.group(1)})
-
-
-def _name_words(text: str) -> frozenset[str]:
-    """The words ``text`` capitalises after its first word of a sentence, lower-cased."""
-    return frozenset(m.group(1).lower() for m in _MID_CAPITAL.finditer(text))
-
-
-_MID_CAPITAL = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]{2,})\b")
 
 
 def _names(speaker: str) -> frozenset[str]:

@@ -1054,8 +1054,7 @@ class ExtractiveReader:
         proper = _proper_names(question)
         # "my daughter": whom the shown records call so ("My daughter Judith is coming").
         kin = frozenset(w for w in words(question) if w in KIN)
-        proper |= {stem(n) for i in items for n in introduced_as(i.record.text, kin)} \
-            if kin else set()
+        proper |= {stem(n) for n in introduced_as([i.record.text for i in items], kin)}
         # Whoever the event a question dates its state by names may be the one asked:
         # "Before Jade's leave started, who taught the Monday spin?" - Jade.
         dating = stems(before_clause(question)) if ask.kind == "person" else frozenset()
