@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from test_currentness import HOME, history, ts  # noqa: E402
 
 from trace_ros.embed import MiniLMEncoder  # noqa: E402
+from trace_ros.language import revision  # noqa: E402
 from trace_ros.ledger import Ledger, Scope  # noqa: E402
 from trace_ros.query.answer import QueryEngine, QueryRequest, QueryResult  # noqa: E402
 
@@ -226,3 +227,32 @@ def test_the_firm_the_thing_went_to_speaks_of_it(ledger: Ledger,
     res = ask(ledger, encoder, "When will my van be ready?")
     assert res.source_ids[:1] == ["t4"], (res.answer, res.source_ids)
     assert "Saturday" in res.answer, res.answer
+
+
+def test_a_name_beside_its_relation_is_one_holder() -> None:
+    # "Her colleague Ines" names Ines, not a colleague besides her: the record tells
+    # Ines's state when she is the one asked about, someone else's otherwise.
+    said = "Her colleague Ines is stuck in Oslo till Friday."
+    assert not revision.about_another(said, frozenset({"ines", "nia"}))
+    assert revision.about_another(said, frozenset({"tariq", "nia"}))
+    assert revision.about_another("Her colleague is stuck in Oslo till Friday.",
+                                  frozenset({"ines", "nia"}))
+
+
+def test_which_x_of_a_thing_no_record_mentions_is_not_answered(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    history(ledger, encoder, [
+        (6, "Nia", "They've moved our team upstairs. I'm on the fourth floor now."),
+        (6, "Nia", "Quiz night is the 14th, same pub as always."),
+        *CHATTER,
+        (8, "Nia", "we're moving it to the 21st, Priya has choir on the 14th now"),
+        (9, "Nia", "My shoe size has gone up, I'm a 6 now."),
+    ])
+    # No record mentions the canteen, and none gives the quiz a room: a floor said of
+    # another thing, or a clause naming who has choir, does not answer.
+    for question in ("Which floor is the staff canteen on?", "Which room is the quiz in?"):
+        res = ask(ledger, encoder, question)
+        assert res.status != "answered", (question, res.answer, res.source_ids)
+    # Asked of what a record does speak of, the floor is the answer.
+    res = ask(ledger, encoder, "Which floor am I on?")
+    assert "fourth" in res.answer, (res.answer, res.source_ids)

@@ -166,7 +166,7 @@ def about_another(text: str, named: frozenset[str]) -> bool:
     if any(w in ("my", "mine") and (i + 1 == len(ws) or ws[i + 1].split("'")[0] not in KIN)
            for i, w in enumerate(ws)):
         return False
-    if not holders(_SELF_INTRODUCED.sub(" ", text)) - named - _given(text):
+    if not holders(_APPOSED.sub(" ", _SELF_INTRODUCED.sub(" ", text))) - named - _given(text):
         return False
     if subject(text) in named:  # "Lottie's written Santa a letter": Lottie's state
         return False
@@ -242,6 +242,9 @@ _CONSEQUENCE = re.compile(r",?\s+so\s+|,\s+which\s+means\s+", re.I)
 
 
 _INTRODUCED = re.compile(r"\b[Mm]y\s+[a-z]+\s+(?=[A-Z][a-z]+\b)")
+# A relation named beside its person ("his colleague Mark", "her sister Jo"): one holder,
+# the person, not the relation as a second.
+_APPOSED = re.compile(r"\b(?:[Mm]y|[Hh]is|[Hh]er|[Tt]heir|[Oo]ur|[Yy]our)\s+[a-z]+\s+(?=[A-Z][a-z]+\b)")
 _RELATION_NAME = re.compile(r"\b[Mm]y\s+([a-z]+)\s+([A-Z][a-z]+)\b")
 
 

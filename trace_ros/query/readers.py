@@ -345,6 +345,11 @@ def _measured(question: str, focus: str) -> frozenset[str]:
     return frozenset({stem(m.group(1).lower())}) if m else frozenset()
 
 
+# A name as the subject of an auxiliary opens a clause: "Femi has practice on Wednesdays".
+_CLAUSE = re.compile(r"[A-Z][a-z]+\s+(?i:has|had|is|was|does|did|will|can|could|would|"
+                     r"should|may|might|must)\s")
+
+
 def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> bool:
     """Whether an answer to "what/which X …?" can stand. When no shown record says X, the
     answer must name something (a speaker need not say "the language" to say "German").
@@ -353,7 +358,9 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
     focus = stem(ask.focus)
     known = capitalised_mid_sentence([i.record.text for i in pack.items])
     q = {stem(w) for w in words(question)}
-    named = bool(names_in(out.answer, q, known)) or bool(re.search(r"[\"“”]", out.answer))
+    # A name opening a clause ("Femi has practice") tells who does something, not which X.
+    named = bool(names_in(out.answer, q, known)) and not _CLAUSE.match(out.answer) \
+        or bool(re.search(r"[\"“”]", out.answer))
     # A number tells one X from others where the records label X with numbers ("Room 7";
     # "space is number 14" before "I'm in 9 now").
     number = re.search(r"(?<![\w.])\d[\d.]*(?!\w)", out.answer)  # "9", not "10am"
@@ -1063,6 +1070,10 @@ class ExtractiveReader:
         of_what = _measured(question, ask.focus)
         # What the question is about, among the words the shown records use at all.
         topic = (q_stems - names - proper - _ASKING) & said
+        thing_words = q_stems - names - proper - _ASKING - {focus, compound} - _ASPECT
+        if focus and _WHICH_WHAT.match(question) and thing_words and not thing_words & said:
+            return ReaderOutput("", [], self.name, "no shown record mentions what the "
+                                f"{ask.focus} asked is of")
         if focus and _WHICH_WHAT.match(question) and topic - {focus}:
             # "Which floor is the staff canteen on?": the kind asked for is no part of the
             # thing ("The fifth floor is an oven" says nothing of the canteen); in "How
