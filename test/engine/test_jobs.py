@@ -352,10 +352,12 @@ def test_a_batch_killed_midway_leaves_the_graph_of_a_clean_rebuild(tmp_path: Pat
               for i, text in enumerate(lines)]
     with Ledger(tmp_path / "live.db") as live:
         ingest(live, events, CaptureConfig())
-        live.claim_jobs("gone-host:1:1.00", 2, lease_s=0.05, max_attempts=3)  # dies here
+        # A lease long enough that the next worker starts inside it on a loaded machine
+        # (0.05 s ran out before it, and the test then saw the jobs taken over).
+        live.claim_jobs("gone-host:1:1.00", 2, lease_s=1.0, max_attempts=3)  # dies here
         worker(live, "w2").run_once()  # the older jobs are still held: nothing newer first
         assert live.job_counts()["done"] == 0
-        time.sleep(0.1)  # the dead worker's lease runs out
+        time.sleep(1.05)  # the dead worker's lease runs out
         worker(live, "w2").drain()
         after_crash = live.graph_snapshot()
         assert live.graph_counts()["facts_by_status"].get("superseded", 0) == 2
