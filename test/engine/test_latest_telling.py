@@ -256,3 +256,21 @@ def test_which_x_of_a_thing_no_record_mentions_is_not_answered(
     # Asked of what a record does speak of, the floor is the answer.
     res = ask(ledger, encoder, "Which floor am I on?")
     assert "fourth" in res.answer, (res.answer, res.source_ids)
+
+
+def test_the_time_a_past_question_names_is_when_not_what(ledger: Ledger,
+                                                          encoder: MiniLMEncoder) -> None:
+    # "in mid-October" says when; a later record naming October (a blood test) is no
+    # revision of the dose, and "up to five" is the ramipril dose the question names.
+    history(ledger, encoder, [
+        (1, "Nia", "The clinic says two milligrams of ramipril a day, for now."),
+        *CHATTER,
+        (9, "Nia", "Blood pressure was still high. They've put me up to five."),
+        (9, "robot", "Ramipril 5 mg a day from tonight."),
+        (12, "Nia", "Next blood test's in a fortnight."),
+        (12, "robot", "Blood test on Monday 27 October."),
+        (25, "Nia", "Overshot, apparently. They've settled me on two and a half."),
+    ])
+    res = ask(ledger, encoder, "What ramipril dose was I on in mid-October?")
+    assert res.source_ids[:1] == ["t4"], (res.answer, res.source_ids)
+    assert "five" in res.answer or "5" in res.answer, res.answer

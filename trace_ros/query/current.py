@@ -142,7 +142,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     record stating none of it revises nothing.
     ``focus``: the noun a "which" question asks about; where the anchor labels it ("the
     Everest room", "room B204"), a revision gives a label too."""
-    q_terms = question_terms(question)
+    # For a past time, the time named is when, not what: "in mid-August" names no thing.
+    q_terms = question_terms(question if at is None else without_times(question))
     pool = [f for f in ranked[:POOL] if f.seq in records]
     asked_holders = holders(question) - _role_asked(question, answer_type)
     if asked_holders & KIN:  # "my daughter": whom the records call so ("my daughter Judith")

@@ -1068,6 +1068,8 @@ class ExtractiveReader:
         # "What dose of atorvastatin …": a record about atorvastatin that gives an amount
         # says its dose without the word.
         of_what = _measured(question, ask.focus)
+        if ask.kind == "quantity" and compound:
+            of_what |= {compound}  # "What warfarin dose …": of warfarin
         # What the question is about, among the words the shown records use at all.
         topic = (q_stems - names - proper - _ASKING) & said
         thing_words = q_stems - names - proper - _ASKING - {focus, compound} - _ASPECT
