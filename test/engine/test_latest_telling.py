@@ -274,3 +274,18 @@ def test_the_time_a_past_question_names_is_when_not_what(ledger: Ledger,
     res = ask(ledger, encoder, "What ramipril dose was I on in mid-October?")
     assert res.source_ids[:1] == ["t4"], (res.answer, res.source_ids)
     assert "five" in res.answer or "5" in res.answer, res.answer
+
+
+def test_first_scheduled_asks_what_held_when_it_was_first_told(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    history(ledger, encoder, [
+        (2, "Nia", "The budget meeting is Tuesday the 14th at ten, in the blue room."),
+        *CHATTER,
+        (9, "Nia", "Finance can't make Tuesday, so the budget meeting slides to Wednesday the 15th."),
+        (10, "Nia", "Scrap that, the budget meeting is Thursday the 16th now."),
+    ])
+    res = ask(ledger, encoder, "When was the budget meeting first scheduled?")
+    assert res.source_ids[:1] == ["t0"], (res.answer, res.source_ids)
+    assert "14" in res.answer or "Tuesday" in res.answer, res.answer
+    # Without "first", the latest telling answers.
+    assert ask(ledger, encoder, "When is the budget meeting?").source_ids[:1] == ["t5"]

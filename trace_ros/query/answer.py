@@ -391,6 +391,11 @@ class QueryEngine:
         if found is not None:
             if at is not None:  # what held then: the resolver's revision for it stands
                 found.superseded = [s for s in found.superseded if s not in graph.lead]
+                resolved = graph.reader_resolution
+                told = self.ledger.get_sources(resolved.source_ids[:1]) if resolved else []
+                if told and told[0].source_time > at:
+                    # The resolver's current value was told after the time asked.
+                    graph.reader_resolution = None
             if graph.lead and graph.lead[0] in found.superseded:
                 # A later statement the key rules did not relate overrides the resolver's
                 # revision: the reader reads the records, not the stale resolution.

@@ -535,6 +535,13 @@ def held_time(question: str, plan: Plan,
         told = [t for t in told if t[0]]
         if told:  # the record telling most of the event, the best ranked such
             at = min(told, key=lambda t: (-t[0], t[1]))[2].source_time - 1.0
+    if at is None and _asks_original(question):
+        # "When was the review first scheduled?": what held once it was first told.
+        thing = question_terms(without_times(question))
+        first = [r.source_time for r in related(question).values()
+                 if _statement(r, robot_id) and keys(r.text) & thing]
+        if first:
+            at = min(first) + 1.0
     if plan.window is not None:
         start, end = plan.window
         years = 0
@@ -547,6 +554,18 @@ def held_time(question: str, plan: Plan,
 
 
 _YEARS_BACK = 3
+# "originally", "at first", or "first" as an adverb ("was it first scheduled"), not the
+# ordinal of a thing or a time ("the first weekend of October", "my first car").
+_ORIGINAL = re.compile(r"\b(?:originally|initially|at first)\b|(?<![\w'])(?P<before>\w+\s+)?"
+                       r"first\b(?!\s+(?:half|week|weekend|day|night|month|year|quarter|"
+                       r"time|of)\b)", re.I)
+_DETERMINERS = frozenset("the a my your his her its our their this that".split())
+
+
+def _asks_original(question: str) -> bool:
+    """Whether the question asks what held when the thing was first told."""
+    return any(not m.group("before") or m.group("before").strip().lower() not in _DETERMINERS
+               for m in _ORIGINAL.finditer(question))
 
 
 def echoes(robot_turn: SourceRecord, person_turn: SourceRecord, robot_id: str = "") -> bool:

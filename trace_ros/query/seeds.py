@@ -110,12 +110,14 @@ FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself"})
 _POSSESSED = re.compile(r"\w(?:'s|s'|’s)\s+(\w+)")
 # Words that frame a question rather than name what it is about.
 # Words of recency ("latest", "newest") ask for the current state, which every question
-# asks for unless it names another time: they never name the thing itself.
+# asks for unless it names another time, and "first", "originally" for the earliest
+# telling: they never name the thing itself.
 FRAME_WORDS = frozenset({"last", "kind", "kinds", "type", "types", "sort", "thing", "things",
                          "currently", "current", "these", "days", "anymore", "still",
                          "usually", "right", "moment", "today", "now", "exactly",
                          "latest", "newest", "recent", "recently", "present", "presently",
-                         "nowadays", "update", "updated"})
+                         "nowadays", "update", "updated", "first", "originally",
+                         "initially"})
 
 
 @dataclass(frozen=True)
