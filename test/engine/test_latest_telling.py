@@ -289,3 +289,18 @@ def test_first_scheduled_asks_what_held_when_it_was_first_told(
     assert "14" in res.answer or "Tuesday" in res.answer, res.answer
     # Without "first", the latest telling answers.
     assert ask(ledger, encoder, "When is the budget meeting?").source_ids[:1] == ["t5"]
+
+
+def test_one_past_occurrence_of_a_weekly_slot_does_not_revise_it(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    history(ledger, encoder, [
+        (2, "Nia", "The chiropodist is coming on Thursday mornings from now on."),
+        (2, "robot", "Chiropodist on Thursday mornings."),
+        *CHATTER,
+        (9, "Nia", "Nine people had their feet done this morning. The chiropodist was run ragged."),
+        (9, "robot", "A busy morning."),
+    ])
+    res = ask(ledger, encoder, "When does the chiropodist come in?")
+    assert res.source_ids[:1] == ["t0"], (res.answer, res.source_ids)
+    # Nor does the graph stage put it forward as the current telling.
+    assert res.evidence[0].source_id == "t0", [e.source_id for e in res.evidence[:3]]

@@ -78,7 +78,7 @@ from ..language.revision import (
     values_named,
 )
 from ..language.text import sentences, stem
-from ..language.timeanchor import window_point, years_before
+from ..language.timeanchor import tense, window_point, years_before
 from ..language.vocab import is_robot
 from ..ledger import SourceRecord
 from .factcache import SubjectFacts
@@ -91,6 +91,7 @@ from .spans import (
     place_phrase,
     states_asked,
     states_label,
+    weekly_slots,
     without_times,
 )
 
@@ -318,6 +319,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             continue  # another thing, or someone else's: another person's appointment
         if left_behind(rec.text, given_up):
             continue  # what became of an old value: "4400 goes to facilities instead"
+        if _occurrence_of(rec.text, thread.text, thing):
+            continue  # "had their hair done this morning": one time the weekly slot came
         if answer_type == "person" and subject(rec.text) in held \
                 and not holders(rec.text) - held - _names(rec.speaker) \
                 and not _WE.search(rec.text) and not continues(rec.text):
@@ -375,6 +378,16 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             shown.append(anchor.source_id)
     return Chain(list(dict.fromkeys(shown + passed)), older,
                  context.source_id if context is not None else None)
+
+
+def _occurrence_of(text: str, slot: str, thing: frozenset[str]) -> bool:
+    """Whether ``text`` tells, in the past tense and naming no weekly slot, of one
+    occurrence of the thing the weekly ``slot`` ("Friday mornings from now on") says
+    when it happens: that is no new slot."""
+    if not weekly_slots(slot) or weekly_slots(text) or marks_change(text):
+        return False  # "the physio's moved him to … half two" changes the slot
+    told = [s for s in sentences(text) or [text] if keys(s) & thing]
+    return bool(told) and all(tense(s) == "past" for s in told)
 
 
 def _brought(later: str, anchor: str, thing: frozenset[str]) -> frozenset[str]:
