@@ -375,7 +375,7 @@ class QueryEngine:
         vectors = self.index.current(req.scope.subject_id) if self.index is not None else None
 
         def near(seq: int) -> dict[int, tuple[SourceRecord, float]]:
-            if vectors is None or not vectors.ids:
+            if vectors is None or not len(vectors.ids):
                 return {}
             cos = vectors.later_near(seq, NEAR, current.POOL)
             got = self.records.get(list(cos), generation)

@@ -257,7 +257,9 @@ class _SubjectVectors:
     generation: int = -1
     epoch: str = ""
     seqs: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
-    ids: list[str] = field(default_factory=list)
+    # Object arrays, not lists: the collector walks every item of a list on each full
+    # pass (2,000,000 source IDs at 1,000,000 sources: 75-90 ms a pass), never an array's.
+    ids: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=object))
     robot: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=object))
     session: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=object))
     source_time: np.ndarray = field(default_factory=lambda: np.zeros(0))
@@ -406,7 +408,7 @@ class VectorIndex:
         if p is None:
             return _SubjectVectors(epoch=epoch)
         return _SubjectVectors(
-            watermark=p.watermark, epoch=epoch, seqs=p.seqs, ids=p.ids, robot=p.robot,
+            watermark=p.watermark, epoch=epoch, seqs=p.seqs, ids=_texts(p.ids), robot=p.robot,
             session=p.session, source_time=p.source_time, known_time=p.known_time,
             speaker=p.speaker, matrix=p.matrix, packed=len(p.ids),
             coarse=None if p.lists is None or p.centroids is None
@@ -423,7 +425,7 @@ class VectorIndex:
             return cur
         return _SubjectVectors(
             watermark=cur.watermark, epoch=cur.epoch, packed=0, seqs=cur.seqs[perm],
-            ids=[cur.ids[i] for i in perm.tolist()], robot=cur.robot[perm],
+            ids=cur.ids[perm], robot=cur.robot[perm],
             session=cur.session[perm], source_time=cur.source_time[perm],
             known_time=cur.known_time[perm], speaker=cur.speaker[perm],
             matrix=cur.matrix[perm], coarse=part, last_id=cur.last_id or cur.ids[-1])
@@ -431,10 +433,11 @@ class VectorIndex:
     @staticmethod
     def _merge(cur: _SubjectVectors, rows: list[tuple]) -> _SubjectVectors:
         mat = np.frombuffer(b"".join(r[7] for r in rows), dtype=np.float32).reshape(len(rows), -1)
-        if not cur.ids:  # a first load: nothing to keep, nothing to copy
+        if not len(cur.ids):  # a first load: nothing to keep, nothing to copy
             return _SubjectVectors(
                 watermark=int(rows[-1][0]), epoch=cur.epoch, packed=cur.packed,
-                seqs=np.array([r[1] for r in rows], dtype=np.int64), ids=[r[2] for r in rows],
+                seqs=np.array([r[1] for r in rows], dtype=np.int64),
+                ids=_texts([r[2] for r in rows]),
                 robot=np.array([r[3] for r in rows], dtype=object),
                 session=np.array([r[4] for r in rows], dtype=object),
                 source_time=np.array([r[5] for r in rows], dtype=np.float64),
@@ -451,8 +454,7 @@ class VectorIndex:
             epoch=cur.epoch,
             packed=cur.packed,
             seqs=np.concatenate([cur.seqs[keep], np.array([r[1] for r in rows], dtype=np.int64)]),
-            ids=(cur.ids[keep] if isinstance(keep, slice) else [cur.ids[i] for i in keep])
-            + [r[2] for r in rows],
+            ids=np.concatenate([cur.ids[keep], _texts([r[2] for r in rows])]),
             robot=np.concatenate([cur.robot[keep], np.array([r[3] for r in rows], dtype=object)]),
             session=np.concatenate([cur.session[keep],
                                     np.array([r[4] for r in rows], dtype=object)]),
@@ -476,7 +478,7 @@ class VectorIndex:
         """Cosine top-k among the scope's vectors (the scope mask applies before ranking)."""
         scope.check()
         sv = self.refresh(scope.subject_id, generation)
-        if k <= 0 or not sv.ids:
+        if k <= 0 or not len(sv.ids):
             return []
         qvec = np.asarray(qvec, dtype=np.float32)
         mask = None
@@ -507,6 +509,15 @@ class VectorIndex:
         else:
             top = np.argsort(-sims, kind="stable")
         return [Hit(int(sv.seqs[idx[i]]), sv.ids[idx[i]], float(sims[i])) for i in top]
+
+
+def _texts(values: Iterable[str]) -> np.ndarray:
+    """``values`` as a one-dimensional object array (``np.array`` of a list of equal-length
+    tuples or lists would make more dimensions; of strings it never does)."""
+    values = list(values)
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
+    return out
 
 
 def _coarse_arrays(part: coarse.Partition | None) -> dict:
