@@ -222,36 +222,50 @@ class Attachments:
 
 class Records:
     """Source records by sequence number, kept for one ledger generation: a stored
-    record never changes, and forgetting one bumps the generation."""
+    record never changes, and forgetting one bumps the generation.
+
+    A caller that asks for the turn before each record next (the currentness stage, one
+    record at a time) has them read in the same statement (``before``): on PostgreSQL that
+    was a round trip per record, half the stage's time at 1,000,000 sources. Those are
+    kept apart until asked for, so what is kept, and the order a call returns its records
+    in (kept ones in the order asked, then the others by seq, as the ledger gives them),
+    are what they would be without them."""
 
     def __init__(self, ledger: Ledger, size: int = 8192) -> None:
         self.ledger = ledger
         self.size = size
         self._generation = -1
         self._cache: dict[int, SourceRecord] = {}
+        self._before: dict[int, SourceRecord] = {}
         self._lock = threading.Lock()
 
     def get(self, seqs: Iterable[int], generation: int, before: bool = False
             ) -> dict[int, SourceRecord]:
-        """The records of ``seqs`` that exist (``before``: the record before each is read
-        with them and kept, not returned: for a caller that asks for previous turns next,
-        one statement instead of a round trip per record)."""
+        """The records of ``seqs`` that exist (``before``: read the record before each of
+        those not kept yet as well)."""
         seqs = list(seqs)
         with self._lock:
             if generation != self._generation or len(self._cache) > self.size:
                 self._cache, self._generation = {}, generation
+                self._before = {}
             out = {s: self._cache[s] for s in seqs if s in self._cache}
-        missing = [s for s in seqs if s not in out]
-        if missing:
-            extra: list[int] = []
-            if before:
-                with self._lock:
-                    extra = sorted({s - 1 for s in missing} - set(missing) - self._cache.keys())
-            found = self.ledger.get_sources_by_seq(missing + extra)
-            out.update((s, found[s]) for s in missing if s in found)
-            with self._lock:
-                if generation == self._generation:
-                    self._cache.update(found)
+            missing = [s for s in seqs if s not in out]
+            got = {s: self._before.pop(s) for s in missing if s in self._before}
+            extra = sorted({s - 1 for s in missing} - set(missing) - self._cache.keys()
+                           - self._before.keys()) if before else []
+        need = [s for s in missing if s not in got]
+        if need:
+            found = self.ledger.get_sources_by_seq(need + extra)
+            got.update((s, found[s]) for s in need if s in found)
+            ahead = {s: found[s] for s in extra if s in found}
+        else:
+            ahead = {}
+        out.update((s, got[s]) for s in sorted(got))
+        with self._lock:
+            if generation == self._generation:
+                self._cache.update(got)
+                if len(self._before) + len(ahead) <= self.size:
+                    self._before.update(ahead)
         return out
 
 
