@@ -45,6 +45,7 @@ def test_scale_command_small(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     for row in sizes:
         assert row["accepted"] == row["sources"] and row["events_per_s"] > 0
         assert row["query_ms"]["n"] == 30 and 0 <= row["query_ms"]["p50"] <= row["query_ms"]["p95"]
+        assert row["query_cpu_ms"]["n"] == 30 and row["query_cpu_ms"]["p95"] >= 0
         assert row["peak_rss_mb"] > 0 and row["db_mb"] > 0
     assert sizes[1]["db_mb"] > sizes[0]["db_mb"]
     assert (tmp_path / "scale.png").read_bytes()[:4] == b"\x89PNG"

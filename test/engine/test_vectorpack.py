@@ -64,7 +64,7 @@ def _packs(ledger: Ledger) -> list[Path]:
 
 def _state(index: VectorIndex, subject: str) -> tuple:
     sv = index.refresh(subject)
-    return (sv.watermark, sv.seqs.tolist(), sv.ids, sv.robot.tolist(), sv.session.tolist(),
+    return (sv.watermark, sv.seqs.tolist(), sv.ids.tolist(), sv.robot.tolist(), sv.session.tolist(),
             sv.source_time.tolist(), sv.known_time.tolist(), sv.speaker.tolist(),
             sv.matrix.tobytes())
 
@@ -225,7 +225,7 @@ def test_a_pack_of_another_ledger_at_this_path_is_not_read(ledger: Ledger,
         packing.wait()
         for name, data in packs.items():
             (ledger.path.parent / name).write_bytes(data)
-        ids = VectorIndex(other, enc.name).refresh("ann").ids
+        ids = VectorIndex(other, enc.name).refresh("ann").ids.tolist()
         assert ids == [f"ann-other-{i}" for i in range(8)]
     finally:
         other.close()

@@ -140,14 +140,13 @@ def test_incremental_partition_equals_a_rebuild(ledger: Any, engine: str,
     np.testing.assert_array_equal(sv.coarse.lists, fresh.lists)
     np.testing.assert_array_equal(sv.coarse.order, fresh.order)
     np.testing.assert_array_equal(sv.coarse.bounds, fresh.bounds)
-    # A fresh index of the same ledger (a restart): SQLite's pack kept the partition (the
-    # rows after it join it as above); PostgreSQL keeps no pack: built again, the same.
+    # A fresh index of the same ledger (a restart): the pack kept the partition (the rows
+    # after it join it as above), on both engines.
     packing.wait()
     again_sv = VectorIndex(ledger, MODEL, coarse_from=500).refresh("ann")
     again = again_sv.coarse
     assert again is not None
-    want = first.centroids if engine == "sqlite" else coarse.build(sv.matrix, sv.seqs).centroids
-    np.testing.assert_array_equal(again.centroids, want)
+    np.testing.assert_array_equal(again.centroids, first.centroids)
     np.testing.assert_array_equal(again.lists, coarse.assign(again_sv.matrix, again.centroids))
 
 
@@ -195,23 +194,32 @@ def test_the_partition_is_a_function_of_the_rows() -> None:
     assert coarse.fit(m[:2500], seqs[:2500], grown, min_rows=500) is not grown  # doubled
 
 
+def _never(*args: Any) -> Any:
+    raise AssertionError("the partition was built again")
+
+
 def test_a_restarted_index_finds_what_the_first_found(ledger: Any, engine: str,
-                                                     small_lists: None) -> None:
-    """SQLite saves the subject's pack laid out by list with its partition, and a fresh
-    index maps it (nothing built); PostgreSQL keeps no packs and builds the same."""
+                                                     small_lists: None,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The subject's pack is saved laid out by list with its partition (SQLite: a file
+    beside the ledger, PostgreSQL: in the database), and a fresh index reads it: no
+    vector row read one by one, nothing built."""
     sources = _fill(ledger)
     _store(ledger, sources, _vectors(0, N))
     first = VectorIndex(ledger, MODEL, coarse_from=500)
     sv = first.refresh("ann")
     packing.wait()
     pack = ledger.load_vector_pack("ann", MODEL, "source", ledger.meta_value("vectors_epoch") or "")
-    if engine == "sqlite":  # the pack holds the rows laid out, and the partition
-        assert pack is not None and pack.lists is not None
-        assert pack.seqs.tolist() == sv.seqs.tolist() and pack.last_id == sources[-1].source_id
-    else:
-        assert pack is None
+    assert pack is not None and pack.lists is not None  # the rows laid out, the partition
+    assert pack.seqs.tolist() == sv.seqs.tolist() and pack.last_id == sources[-1].source_id
     again = VectorIndex(ledger, MODEL, coarse_from=500)
+    read = ledger.source_vectors_after
+    rows: list[int] = []
+    monkeypatch.setattr(ledger, "source_vectors_after",
+                        lambda *a, **k: rows.extend([0] * len(got := read(*a, **k))) or got)
+    monkeypatch.setattr(coarse, "train", _never)
     sv2 = again.refresh("ann")
+    assert rows == []
     assert sv2.coarse is not None and sv.coarse is not None
     np.testing.assert_array_equal(sv2.coarse.centroids, sv.coarse.centroids)
     assert sv2.seqs.tolist() == sv.seqs.tolist()  # laid out by list, as saved
@@ -239,3 +247,28 @@ def test_a_pack_keeps_the_partition(tmp_path: Any) -> None:
     plain = read_pack(tmp_path / "q")
     assert plain is not None and plain.centroids is None and plain.lists is None
     np.testing.assert_array_equal(plain.matrix, m)
+
+
+def test_a_forget_drops_the_packs(ledger: Any, small_lists: None) -> None:
+    """A forget moves the vectors epoch and deletes every pack with it (SQLite: the files;
+    PostgreSQL: the rows, in the forget's transaction); a pack read under the old epoch
+    is not kept when it is saved after the forget."""
+    sources = _fill(ledger)
+    _store(ledger, sources, _vectors(0, N))
+    first = VectorIndex(ledger, MODEL, coarse_from=500)
+    sv = first.refresh("ann")
+    packing.wait()
+    old = ledger.meta_value("vectors_epoch") or ""
+    assert ledger.load_vector_pack("ann", MODEL, "source", old) is not None
+    stale = VectorPack("ann", MODEL, "source", old, sv.watermark, sv.seqs, sv.ids, sv.robot,
+                       sv.session, sv.source_time, sv.known_time, sv.speaker, sv.matrix,
+                       last_id=sv.last_id)
+    ledger.forget(source_ids=[sources[7].source_id])
+    new = ledger.meta_value("vectors_epoch") or ""
+    assert new != old
+    assert ledger.load_vector_pack("ann", MODEL, "source", old) is None
+    assert ledger.load_vector_pack("ann", MODEL, "source", new) is None
+    assert ledger.save_vector_pack(stale) is False
+    assert ledger.load_vector_pack("ann", MODEL, "source", old) is None
+    sv2 = VectorIndex(ledger, MODEL, coarse_from=500).refresh("ann")
+    assert sources[7].source_id not in sv2.ids.tolist() and len(sv2.ids) == N - 1

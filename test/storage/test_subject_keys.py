@@ -79,6 +79,9 @@ STATEMENT_GAPS = {
     "jobs.job_counts": 1,
     "vectors.vector_models": 1,
     "vectors.drop_other_vectors": 1,
+    # Every vector pack the role may see, when the ledger-wide vectors epoch moves (forget,
+    # rebuild, a model change): a pack of the old epoch is never loaded again.
+    "packs.drop_packs": 1,
     # The largest settled source number of the whole ledger (storage/postgresql/settled):
     # the contract's marks() names no subject.
     "base.marks": 1,

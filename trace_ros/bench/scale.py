@@ -18,7 +18,9 @@ embedded the same way — the cost of both routes at any size, not their recall 
 missing, timed as ``vectors_s``). The first question about each subject loads that
 subject's vectors, facts and graph view into memory (a running node pays this once
 per subject); it is timed apart (``cold_ms``) and the question set is timed after
-(``query_ms``, with per-stage ``stages_ms``). ``--keep-db`` keeps each size's ledger
+(``query_ms``, with per-stage ``stages_ms``; ``query_cpu_ms``: the process's CPU time
+a question, all its threads: on a machine others load, the question's own work).
+``--keep-db`` keeps each size's ledger
 and ``--reuse-db`` measures the queries again on a kept one (no capture, no
 consolidation). Writes ``DIR/scale.json`` and ``DIR/scale.png`` and prints a table.
 
@@ -107,12 +109,13 @@ def measure_size(size: int, seed: int, subjects: int, n_questions: int, embed: b
             t = time.perf_counter()
             engine.ask(QueryRequest(Scope(subject), "warm-up question"))
             cold.append((time.perf_counter() - t) * 1000.0)
-        latencies, statuses = [], []
+        latencies, cpu, statuses = [], [], []
         stages: dict[str, list[float]] = defaultdict(list)
         for q in asked:
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.process_time()
             result = engine.ask(QueryRequest(Scope(q.subject_id), q.question))
             latencies.append((time.perf_counter() - t) * 1000.0)
+            cpu.append((time.process_time() - c) * 1000.0)
             statuses.append(result.status)
             for stage, ms in result.timings_ms.items():
                 stages[stage].append(ms)
@@ -120,7 +123,8 @@ def measure_size(size: int, seed: int, subjects: int, n_questions: int, embed: b
             else ledger.stats()["db_bytes"] / (1024.0 * 1024.0)
     row["load_avg"] = {"before": [round(x, 2) for x in load_before],
                        "after": [round(x, 2) for x in os.getloadavg()]}
-    row.update(query_ms=latency_summary(latencies), cold_ms=latency_summary(cold),
+    row.update(query_ms=latency_summary(latencies), query_cpu_ms=latency_summary(cpu),
+               cold_ms=latency_summary(cold),
                stages_ms={k: latency_summary(v) for k, v in sorted(stages.items())},
                status=status_counts(statuses), peak_rss_mb=peak_rss_mb(), db_mb=size_mb)
     if pg_url is None and not keep_db and not reuse_db:
@@ -300,6 +304,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     plot(rows, out / "scale.png")
     print(table(rows))
     for r in rows:
+        c = r.get("query_cpu_ms") or {}
+        if c.get("p50") is not None:
+            print(f"{r['sources']:,} sources, CPU ms a question p50/p95: "
+                  f"{c['p50']:.2f}/{c['p95']:.2f}; load {r['load_avg']['before'][0]:.1f} -> "
+                  f"{r['load_avg']['after'][0]:.1f}")
         slow = sorted(r["stages_ms"].items(), key=lambda kv: -(kv[1]["p50"] or 0))[:6]
         print(f"{r['sources']:,} sources, stage p50/p95 ms: " + ", ".join(
             f"{k} {v['p50']:.2f}/{v['p95']:.2f}" for k, v in slow))

@@ -354,7 +354,7 @@ class QueryEngine:
 
         def related(text: str) -> dict[int, SourceRecord]:
             hits = rc.lexical(self.ledger, req.scope, text, current.POOL)
-            return self.records.get([h.seq for h in hits], generation)
+            return self.records.get([h.seq for h in hits], generation, before=True)
 
         present = current.asks_present(req.question, plan)
         if not present and not current.may_ask_held(req.question, plan):
@@ -364,7 +364,7 @@ class QueryEngine:
         lead = self.ledger.get_sources(graph.lead[:1]) if graph.lead else []
         head = [Fused(r.seq, r.source_id, 1.0) for r in lead] + \
             [f for f in head if f.seq not in {r.seq for r in lead}]
-        records = self.records.get([f.seq for f in head], generation)
+        records = self.records.get([f.seq for f in head], generation, before=True)
         records.update({r.seq: r for r in lead})
         at = None
         if not present:
@@ -375,10 +375,10 @@ class QueryEngine:
         vectors = self.index.current(req.scope.subject_id) if self.index is not None else None
 
         def near(seq: int) -> dict[int, tuple[SourceRecord, float]]:
-            if vectors is None or not vectors.ids:
+            if vectors is None or not len(vectors.ids):
                 return {}
             cos = vectors.later_near(seq, NEAR, current.POOL)
-            got = self.records.get(list(cos), generation)
+            got = self.records.get(list(cos), generation, before=True)
             return {s: (r, cos[s]) for s, r in got.items() if _in_scope(r, req.scope)}
 
         def prior(seq: int) -> SourceRecord | None:

@@ -16,10 +16,11 @@ The partition is derived data, like the matrix it indexes: rows that arrive late
 added to the list of their nearest centroid (the same list a fresh build with the same
 centroids gives them); the centroids are trained again when the subject has doubled
 since they were; a forget or rebuild reloads the subject, and with it the partition.
-Where the engine keeps vector packs (SQLite), the pack of a partitioned subject holds
-its rows laid out by list with the centroids and each row's list, so a fresh process
-maps it and builds nothing; without one (PostgreSQL) the first question about a large
-subject trains and assigns (about 1-2 s for 125,000 rows on a busy 2-core machine).
+The pack of a partitioned subject (SQLite: a file beside the ledger; PostgreSQL: rows of
+``vector_packs``) holds its rows laid out by list with the centroids and each row's list,
+so a fresh process reads it and builds nothing; without a pack (the first process on a
+ledger, or after a forget) the first question about a large subject trains and assigns
+(about 1-2 s for 125,000 rows on a busy 2-core machine).
 """
 
 from __future__ import annotations

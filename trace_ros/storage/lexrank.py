@@ -166,16 +166,34 @@ def rank(hits: Sequence[Hits], sizes: np.ndarray, rows: np.ndarray, stats: Stats
     phrase is its document frequency — but for the first ``subject_phrases`` phrases, the
     subject's ID in its own column, which every row of the subject holds (their
     frequency is the subject's row count)."""
-    norm = K1 * ((1.0 - B) + B * sizes.astype(np.float64) / stats.avgdl)
+    norm = norms(sizes, stats)
     out = np.zeros(len(rows))
     for i, h in enumerate(hits):
         w = idf(stats.n_docs, stats.n_docs if i < subject_phrases else len(h.rows))
-        f = h.at(rows)
-        out = out + np.where(f > 0.0, w * ((f * (K1 + 1.0)) / (f + norm)), 0.0)
+        out = out + term(w, h.at(rows), norm)
     return out
 
 
+def norms(sizes: np.ndarray, stats: Stats) -> np.ndarray:
+    """BM25's length normalisation of rows of ``sizes`` tokens (FTS5's operations)."""
+    return K1 * ((1.0 - B) + B * sizes.astype(np.float64) / stats.avgdl)
+
+
+def term(w: float, f: np.ndarray, norm: np.ndarray) -> np.ndarray:
+    """One phrase's BM25 term in rows where its weighted frequency is ``f`` (``norm``:
+    their ``norms``; 0.0 where ``f`` is), as FTS5 computes it: the same double for a
+    row whichever other rows are computed beside it."""
+    return np.where(f > 0.0, w * ((f * (K1 + 1.0)) / (f + norm)), 0.0)
+
+
 def best(rows: np.ndarray, scores: np.ndarray, k: int) -> list[tuple[int, float]]:
-    """The ``k`` best (row, score), best first, ties by row."""
-    order = np.lexsort((rows, -scores))[:max(int(k), 0)]
+    """The ``k`` best (row, score), best first, ties by row. Only the rows scoring at
+    least the ``k``-th best score are sorted (all of a tie at the cut among them): the
+    same rows and order as sorting every row, without sorting 20,000 for 50."""
+    k = max(int(k), 0)
+    if 0 < k < len(scores):
+        cut = np.partition(scores, len(scores) - k)[len(scores) - k]
+        keep = np.flatnonzero(scores >= cut)
+        rows, scores = rows[keep], scores[keep]
+    order = np.lexsort((rows, -scores))[:k]
     return list(zip(rows[order].tolist(), scores[order].tolist(), strict=True))

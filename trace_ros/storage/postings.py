@@ -36,10 +36,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .lexical import Match
+from .lexical import Match, Phrase, idf
 from .lexical import terms as lexical_terms
 from .lexical import terms_of as lexical_terms_of
-from .lexrank import Hits, Stats, matching, rank, weighted_freqs
+from .lexrank import Hits, Stats, matching, norms, rank, term, weighted_freqs
 
 # Entries per block: a block is rewritten whole when one is added (2.5 KB at most).
 BLOCK = 128
@@ -164,16 +164,21 @@ class StemPostings:
     sizes: np.ndarray
     counts: np.ndarray  # rows x 2
     _freqs: dict[tuple[float, float], np.ndarray] = field(default_factory=dict, compare=False)
+    _terms: dict[tuple, np.ndarray] = field(default_factory=dict, compare=False)
 
     @classmethod
     def of(cls, blobs: Iterable[bytes | memoryview], upto: int | None = None,
            more: Sequence[np.ndarray] = ()) -> StemPostings:
         """From stored blocks, those entries up to seq ``upto`` (None: all), then ``more``
         (entries above it)."""
-        e = np.concatenate([np.empty(0, ENTRY), *(decode(b) for b in blobs)])
-        if upto is not None:
-            e = e[e["seq"] <= upto]
-        return cls.of_entries(in_seq_order(np.concatenate([e, *more])))
+        # The blocks' bytes joined, decoded once: a structured array per block, then
+        # concatenated, took 5-11 ms for a common stem's 157 blocks (0.5 here).
+        e = decode(b"".join(bytes(b) for b in blobs))
+        if upto is not None and len(e) and int(e["seq"].max()) > upto:
+            e = e[e["seq"] <= upto]  # a structured copy: only when something is above
+        if more:
+            e = np.concatenate([e, *more])
+        return cls.of_entries(in_seq_order(e))
 
     @classmethod
     def of_entries(cls, e: np.ndarray) -> StemPostings:
@@ -194,6 +199,19 @@ class StemPostings:
         got = self._freqs.get(weights)
         if got is None:
             got = self._freqs[weights] = weighted_freqs(self.counts, weights)
+        return got
+
+    def terms(self, weights: tuple[float, float], stats: Stats) -> np.ndarray:
+        """The stem's BM25 term in each of its rows (``lexrank.term``), kept per column
+        weights and subject statistics: while a subject's sources stay the same, a
+        stem's terms are computed once, not per question."""
+        key = (weights, stats.n_docs, stats.n_tokens)
+        got = self._terms.get(key)
+        if got is None:
+            if len(self._terms) > 8:  # statistics move as the subject grows
+                self._terms.clear()
+            got = self._terms[key] = term(idf(stats.n_docs, len(self.rows)),
+                                          self.freqs(weights), norms(self.sizes, stats))
         return got
 
 
@@ -296,8 +314,42 @@ def ranked(sp: SubjectPostings, match: Match, weights: tuple[float, float], stat
     keeps (a view: the rows it keeps of those given; None: all), every stem of the
     expression read into ``sp``: ``lexrank``'s scores, the same doubles as the engines'
     other roads."""
+    if keep is None and _any_of(match):
+        return _ranked_any(sp, match.phrases(), weights, stats)
     hits, rows, sizes = sp.hits(match, weights)
     found = matching(match, hits)
     if keep is not None and len(found):
         found = keep(found)
     return found, rank(hits, sized(rows, sizes, found), found, stats)
+
+
+def _any_of(match: Match) -> bool:
+    """Whether ``match`` is one phrase or an OR of them (what a question's words make)."""
+    return match.phrase is not None or (
+        match.op == "or" and all(_any_of(p) for p in match.parts))
+
+
+def _ranked_any(sp: SubjectPostings, phrases: Sequence[Phrase], weights: tuple[float, float],
+                stats: Stats) -> tuple[np.ndarray, np.ndarray]:
+    """``ranked`` for an OR of one-stem phrases, from each stem's kept terms: one sort
+    of the stems' rows, then each phrase's terms added to its rows in phrase order —
+    the doubles ``lexrank.rank`` adds (a row a phrase misses gains 0.0 there, which
+    changes no double), without searching every matched row in every stem."""
+    stems = [sp.stems[p.stems[0]] for p in phrases if p.stems]
+    stems = [st for st in stems if len(st.rows)]
+    if not stems:
+        return np.empty(0, np.int64), np.empty(0)
+    rows = np.concatenate([st.rows for st in stems])
+    order = np.argsort(rows, kind="stable")
+    ordered = rows[order]
+    first = np.ones(len(ordered), dtype=bool)
+    first[1:] = ordered[1:] != ordered[:-1]
+    at = np.empty(len(rows), dtype=np.int64)
+    at[order] = np.cumsum(first) - 1  # each entry's place among the rows found
+    out = np.zeros(int(first.sum()))
+    start = 0
+    for st in stems:
+        end = start + len(st.rows)
+        out[at[start:end]] += st.terms(weights, stats)  # a stem's rows are distinct
+        start = end
+    return ordered[first], out

@@ -86,8 +86,10 @@ def _aligned(n: int) -> int:
     return -(-n // _ALIGN) * _ALIGN
 
 
-def write_pack(path: Path, pack: VectorPack) -> None:
-    """Write ``pack`` to ``path`` atomically (a temporary file renamed over it, synced)."""
+def pieces(pack: VectorPack) -> tuple[int, list[memoryview]]:
+    """``pack`` in the file layout: its size in bytes and its pieces in order (the magic,
+    the header, each array and the zeros that align the next), without copying the
+    arrays. Raises ``ValueError`` for a source ID holding a NUL character."""
     n = len(pack.ids)
     matrix = np.ascontiguousarray(pack.matrix, dtype="<f4").reshape(n, -1)
     strings = {name: _codes(getattr(pack, name)) for name in ("robot", "session", "speaker")}
@@ -114,15 +116,26 @@ def write_pack(path: Path, pack: VectorPack) -> None:
         "strings": {k: v[0] for k, v in strings.items()}, "offsets": offsets, "size": at,
         "coarse": coarse, "last_id": pack.last_id or (pack.ids[-1] if n else ""),
     }).encode()
-    start = _aligned(len(MAGIC) + 8 + len(header))
+    head = MAGIC + len(header).to_bytes(8, "little") + header
+    start = _aligned(len(head))
+    out = [memoryview(head + bytes(start - len(head)))]
+    for name, arr in data.items():
+        out.append(memoryview(arr).cast("B"))
+        out.append(memoryview(bytes(_aligned(offsets[name] + arr.nbytes)
+                                    - offsets[name] - arr.nbytes)))
+    return start + at, out
+
+
+def write_pack(path: Path, pack: VectorPack) -> None:
+    """Write ``pack`` to ``path`` atomically (a temporary file renamed over it, synced)."""
+    size, parts = pieces(pack)
     tmp = path.with_name(f"{path.name}{TMP}{os.getpid()}.{threading.get_ident()}")
     try:
         with open(tmp, "wb") as f:
-            f.write(MAGIC + len(header).to_bytes(8, "little") + header)
-            for name, arr in data.items():
-                f.seek(start + offsets[name])
-                f.write(arr.data)
-            f.truncate(start + at)
+            for part in parts:
+                f.write(part)
+            if f.tell() != size:  # pragma: no cover - pieces() always adds up
+                raise ValueError("pack size")
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
@@ -149,6 +162,22 @@ def read_pack(path: Path) -> VectorPack | None:
             body = np.frombuffer(_mapped(f), dtype=np.uint8, count=size, offset=start)
         return _decode(meta, body)
     except (OSError, ValueError, KeyError, TypeError, IndexError):
+        return None
+
+
+def pack_of(buffer: np.ndarray) -> VectorPack | None:
+    """The pack whose file layout ``buffer`` (uint8) holds, its arrays views of it; None
+    when it is not one whole pack."""
+    try:
+        if len(buffer) < len(MAGIC) + 8 or buffer[:len(MAGIC)].tobytes() != MAGIC:
+            return None
+        length = int.from_bytes(buffer[len(MAGIC):len(MAGIC) + 8].tobytes(), "little")
+        meta = json.loads(buffer[len(MAGIC) + 8:len(MAGIC) + 8 + length].tobytes())
+        start, size = _aligned(len(MAGIC) + 8 + length), int(meta["size"])
+        if len(buffer) != start + size:
+            return None
+        return _decode(meta, buffer[start:])
+    except (ValueError, KeyError, TypeError, IndexError):
         return None
 
 

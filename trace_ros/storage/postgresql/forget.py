@@ -33,7 +33,7 @@ from .vectors import PgVectorStore
 
 # What a forget deletes from: the tables its scrub rewrites, with their indexes.
 SCRUB_TABLES = ("sources", "source_lex", "source_postings", "speaker_turns", "jobs",
-                "vectors", "audit", "audit_sources",
+                "vectors", "vector_packs", "audit", "audit_sources",
                 "sessions", "facts", "fact_sources", "edges", "topics")
 # How long forget's scrub waits for a lock, or for a reader older than the forget.
 SCRUB_WAIT_S = 2.0

@@ -482,8 +482,28 @@ INSERT INTO speaker_turns (subject_id, speaker, n)
     WHERE modality = 'dialogue' AND speaker <> '' GROUP BY subject_id, speaker;
 """ + _confined_as_sources("speaker_turns"))
 
+V15 = Migration(15, "p015_vector_packs", """
+-- A subject's vectors of one model and owner kind as one block (storage/vectorpack.py,
+-- as SQLite's pack files), in parts of at most 32 MB (storage/postgresql/packs.py): a
+-- query process's first question about a subject reads its pack instead of every vector
+-- row and, for a large subject, its coarse partition with it instead of building one.
+-- Derived: saved by the query side, deleted whenever the vectors epoch moves. The parts
+-- are stored uncompressed (float vectors do not compress; trying costs a pass).
+CREATE TABLE vector_packs (
+    subject_id TEXT NOT NULL,
+    model TEXT NOT NULL,
+    owner_kind TEXT NOT NULL,
+    part INTEGER NOT NULL,
+    epoch TEXT NOT NULL,
+    size BIGINT NOT NULL,
+    data BYTEA NOT NULL,
+    PRIMARY KEY (subject_id, model, owner_kind, part)
+);
+ALTER TABLE vector_packs ALTER COLUMN data SET STORAGE EXTERNAL;
+""" + _confined_as_sources("vector_packs"))
+
 MIGRATIONS: tuple[Migration, ...] = (V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13,
-                                     V14)
+                                     V14, V15)
 
 
 def applied(conn: Any) -> list[str]:

@@ -12,6 +12,7 @@ from dataclasses import replace
 from ...errors import LedgerError, TraceError
 from ..settings import LedgerConfig
 from ..url import LedgerURL
+from ..vectorpack import VectorPack
 from .ledger import PgLedger
 from .migrations import MIGRATIONS
 
@@ -31,6 +32,10 @@ class PgReadOnlyLedger(PgLedger):
             self.close()
             raise TraceError(f"{url}: ledger schema is older than this code; open it once "
                              "read-write (e.g. `trace-ros stats --ledger-url`) to migrate")
+
+    def save_vector_pack(self, pack: VectorPack) -> bool:
+        """Writes nothing: it reads the packs others saved."""
+        return False
 
     def _index_unindexed(self) -> None:
         """Nothing: a read-only ledger writes no index (searches see what is indexed)."""

@@ -18,14 +18,13 @@ from typing import Any
 import numpy as np
 
 from ..records import SourceRecord
-from ..vectorpack import VectorPack
-from .base import PgBase
+from .packs import PgVectorPacks, drop_packs
 from .settled import SETTLED, draw
 from .sources import SOURCE_COLUMNS
 
 
-class PgVectorStore(PgBase):
-    """Storing and reading embeddings."""
+class PgVectorStore(PgVectorPacks):
+    """Storing and reading embeddings (their packs: ``PgVectorPacks``)."""
 
     @staticmethod
     def put_vectors(conn: Any, owner_kind: str, model: str,
@@ -49,10 +48,12 @@ class PgVectorStore(PgBase):
 
     @staticmethod
     def _bump_vectors_epoch(conn: Any) -> None:
-        """Tell in-memory vector indexes that rows were removed (full reload needed)."""
+        """Tell in-memory vector indexes that rows were removed (full reload needed), and
+        delete the vector packs (of the old epoch: never loaded again)."""
         conn.execute("INSERT INTO meta (key, value) VALUES ('vectors_epoch', %s) "
                      "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                      (f"{time.time():.6f}",))
+        drop_packs(conn)
 
     def vector_models(self) -> list[tuple[str, int, int]]:
         """(model, dim, count) of the stored source vectors."""
@@ -144,16 +145,6 @@ class PgVectorStore(PgBase):
              owner_kind), binary=True)
         vecs = _sent_float32_rows([r[7] for r in rows])
         return [(*r[:7], v, r[8]) for r, v in zip(rows, vecs, strict=True)]
-
-    def load_vector_pack(self, subject_id: str, model: str, owner_kind: str,
-                         epoch: str) -> VectorPack | None:
-        """None: this engine keeps no vector packs (every row comes from
-        ``source_vectors_after``)."""
-        return None
-
-    def save_vector_pack(self, pack: VectorPack) -> bool:
-        """False: this engine keeps no vector packs."""
-        return False
 
 
 def _sent_float32_bytes(sent: bytes) -> bytes:

@@ -56,7 +56,7 @@ class VectorPacks(SqliteBase):
             return None
         pack = read_pack(self._pack_path(subject_id, model, owner_kind, epoch, ledger))
         if pack is None or pack.key() != (subject_id, model, owner_kind) or \
-                (pack.epoch, pack.ledger) != (epoch, ledger) or not pack.ids:
+                (pack.epoch, pack.ledger) != (epoch, ledger) or not len(pack.ids):
             return None
         last = self.query("SELECT owner_id FROM vectors WHERE rowid = ? AND subject_id = ? "
                           "AND model = ? AND owner_kind = ?",
