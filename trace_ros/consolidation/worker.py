@@ -207,7 +207,8 @@ class Consolidator:
         vector_of.update(zip(todo, self.encoder.encode(todo), strict=True))
         if per_text(self.encoder):
             self._recent = vector_of
-        vectors = np.stack([vector_of[t] for t in own])
+        vectors = (np.stack([vector_of[t] for t in own]) if own
+                   else np.zeros((0, int(self.encoder.dim)), dtype=np.float32))
         return vectors, [_pooled(windows[s.seq], vector_of) if windows[s.seq] else v
                          for s, v in zip(sources, vectors, strict=True)]
 
