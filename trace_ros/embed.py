@@ -143,6 +143,8 @@ class OnnxMiniLMEncoder:
     """all-MiniLM-L6-v2 as a dynamic-int8 ONNX graph on onnxruntime (CPU)."""
 
     dim = 384
+    # Every text runs alone: its vector is the same whichever texts it is encoded with.
+    per_text = True
 
     def __init__(self, config: EmbedConfig | None = None) -> None:
         self.config = config or EmbedConfig()

@@ -159,3 +159,33 @@ def test_a_forget_leaves_no_reading_of_the_forgotten_text(
         hits = revision.keys.cache_info().hits
         revision.keys(gone)
         assert revision.keys.cache_info().hits == hits  # read afresh: nothing was kept
+
+
+def test_every_rule_trigger_reads_lowered_ascii_text_as_its_pattern_reads_the_text() -> None:
+    """``rules.match_rules`` tests each rule's trigger in its case-folded form over the
+    sentence lowered once (ASCII), the pattern itself otherwise."""
+    from trace_ros.consolidation import rules
+
+    texts = TEXTS + [t.upper() for t in TEXTS] + [t.swapcase() for t in TEXTS] + [
+        "Note: I LIVE in Oslo now", "  Shopping list: eggs", "I'm planning to MOVE", "Wait, no.",
+        "I've been with the company", "Nothing beats a quiet Sunday"]
+    for name, (pattern, folded) in rules._TRIGGERS.items():
+        for text in texts:
+            if text.isascii():
+                assert (folded.search(text.lower()) is None) == (pattern.search(text) is None), \
+                    (name, text)
+
+
+@given(UNUSUAL)
+def test_match_rules_reads_any_text_as_with_case_insensitive_triggers(text: str) -> None:
+    from trace_ros.consolidation import rules
+
+    def plain(sentence: str) -> list:
+        saved = dict(rules._TRIGGERS)
+        try:  # both forms the re.I pattern: what match_rules did before the folding
+            rules._TRIGGERS.update({n: (p, p) for n, (p, _) in saved.items()})
+            return list(rules.match_rules(sentence))
+        finally:
+            rules._TRIGGERS.update(saved)
+    for sentence in (text, f"I live in {text}", f"My {text} is on Monday"):
+        assert list(rules.match_rules(sentence)) == plain(sentence)

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from ..facts import norm
+from ..language.text import case_folded
 from ..language.timeanchor import find_candidates
 from ..language.vocab import EVENT_NOUNS
 
@@ -1172,11 +1173,14 @@ RULES: list[tuple[str, re.Pattern[str], Handler]] = [
 
 
 # Cheap word tests run before each rule's full pattern: most sentences trigger few rules.
-_TRIGGERS: dict[str, re.Pattern[str]] = {name: re.compile(p, re.I) for name, p in {
+# Each is kept with its case-folded form (``text.case_folded``), which ``match_rules``
+# runs over the sentence lowered once when it is ASCII.
+_TRIGGERS: dict[str, tuple[re.Pattern[str], re.Pattern[str]]] = {
+    name: (rx, case_folded(rx)) for name, rx in ((n, re.compile(p, re.I)) for n, p in {
     "lives": r"\b(?:liv|resid|mov|relocat|settl)",
     "beats": r"\bnothing\s+beats\b",
     "answer_time": r"^(?:no|nope|actually|sorry|wait|oops|correction|scratch|strike|i\s+meant)\b",
-    "note": r"^\s*[A-Za-z ]{1,20}:",
+    "note": r"^\s*[a-z ]{1,20}:",
     "been_with": r"\bbeen\s+with\b",
     "home": r"\b(?:home|house|apartment|flat|place|address)\b",
     "home_is": r"\bhome\s+(?:for\s+\w+\s+)?is\b",
@@ -1222,16 +1226,18 @@ _TRIGGERS: dict[str, re.Pattern[str]] = {name: re.compile(p, re.I) for name, p i
     "broke_up": r"\b(?:broke|split|separated)\b",
     "plans": r"\b(?:plan|planning|intend|going|hope|hoping|decided|thinking|considering|like|"
              r"want|wants)\b",
-}.items()}
+}.items())}
 
 
 def match_rules(sentence: str) -> Iterator[tuple[str, Statement]]:
     """Every rule match in one (normalised) sentence, left to right per rule.
     Overlapping matches of later rules on the same span are dropped."""
     taken: list[tuple[int, int]] = []
+    low = sentence.lower() if sentence.isascii() else None
     for name, rx, handler in RULES:
         trigger = _TRIGGERS.get(name)
-        if trigger is not None and not trigger.search(sentence):
+        if trigger is not None and not (trigger[0].search(sentence) if low is None
+                                        else trigger[1].search(low)):
             continue
         for m in rx.finditer(sentence):
             st = handler(m, sentence)

@@ -32,6 +32,7 @@ from ..config import ConsolidationConfig
 from ..embed import Encoder, source_text
 from ..ledger import WINDOW_BEFORE, Job, Ledger, SourceRecord
 from ..storage import Tx
+from .prefetch import Prefetch, per_text
 
 # At most this many characters in a 'window' (see ``Consolidator._windows``).
 WINDOW_MAX_CHARS = 1000
@@ -123,6 +124,11 @@ class Consolidator:
         # The ledger's vectors_epoch (bumped by forget, rebuild, a model change) when no
         # window vector was found missing: looked for again only when it moves.
         self._windows_checked: str | None = None
+        # Vectors kept for the next batch (a ``per_text`` encoder only): the last batch's
+        # texts (the first turns of the next batch's windows are among them), and what
+        # is being encoded ahead while a batch is projected (``prefetch.py``).
+        self._recent: dict[str, np.ndarray] = {}
+        self._ahead: Prefetch | None = None
 
     def run_once(self) -> BatchReport:
         """Claim and project one batch (or re-embed one batch of vectors of an old
@@ -153,6 +159,8 @@ class Consolidator:
                                                              delay)
                     return
             vectors, window_vectors = self._embed([j.source for j in jobs])
+            if len(jobs) >= cfg.batch_size:
+                self._encode_ahead(max(j.source.seq for j in jobs))
             notes = self.gate.notes() if self.gate is not None else {}
             with self.ledger.write() as conn:
                 held = self.ledger.held_jobs(conn, self.worker, jobs)
@@ -193,11 +201,42 @@ class Consolidator:
         0.718) for a quarter of the encoding: a window's text is three turns long, and
         the encoder was three quarters of consolidation."""
         before = [t for s in sources for t in windows[s.seq][:-1]]
-        encoded = self.encoder.encode(own + before)
-        vector_of = dict(zip(own + before, encoded, strict=True))
-        vectors = encoded[:len(own)]
+        known = self._known()
+        todo = [t for t in dict.fromkeys(own + before) if t not in known]
+        vector_of = {t: known[t] for t in own + before if t in known}
+        vector_of.update(zip(todo, self.encoder.encode(todo), strict=True))
+        if per_text(self.encoder):
+            self._recent = vector_of
+        vectors = (np.stack([vector_of[t] for t in own]) if own
+                   else np.zeros((0, int(self.encoder.dim)), dtype=np.float32))
         return vectors, [_pooled(windows[s.seq], vector_of) if windows[s.seq] else v
                          for s, v in zip(sources, vectors, strict=True)]
+
+    def _known(self) -> dict[str, np.ndarray]:
+        """Vectors already made for texts a batch may hold: the last batch's and those
+        encoded ahead (taken: the background encoding stops)."""
+        known = self._recent
+        if self._ahead is not None:
+            known = {**known, **self._ahead.take()}
+            self._ahead = None
+        return known
+
+    def _encode_ahead(self, after_seq: int) -> None:
+        """Start encoding the texts of the sources stored after ``after_seq`` (one batch
+        of them, in order: what the next claim will most likely take)."""
+        if not per_text(self.encoder):
+            return
+        nxt = self.ledger.sources_after(after_seq, self.config.batch_size)
+        texts = [t for t in (source_text(s.speaker, s.text) for s in nxt)
+                 if t not in self._recent]
+        if texts:
+            self._ahead = Prefetch(self.encoder, texts)
+
+    def close(self) -> None:
+        """Stop encoding ahead (waits for the encoder call in progress)."""
+        if self._ahead is not None:
+            self._ahead.take()
+            self._ahead = None
 
     def _windows(self, sources: list[SourceRecord], consecutive: bool = True
                  ) -> dict[int, list[str]]:
@@ -281,15 +320,18 @@ class Consolidator:
         returns how many jobs were done. Stops early when a batch only failed
         (its retry waits for the backoff) or was only deferred."""
         total = 0
-        while True:
-            report = self.run_once()
-            if report.claimed == 0 and report.reembedded == 0:
-                return total
-            total += report.done
-            if progress and report.claimed:
-                progress(report.claimed)
-            if report.claimed and not report.done and (report.failed or report.deferred):
-                return total
+        try:
+            while True:
+                report = self.run_once()
+                if report.claimed == 0 and report.reembedded == 0:
+                    return total
+                total += report.done
+                if progress and report.claimed:
+                    progress(report.claimed)
+                if report.claimed and not report.done and (report.failed or report.deferred):
+                    return total
+        finally:
+            self.close()
 
 
 def _pooled(texts: list[str], vector_of: dict[str, np.ndarray]) -> np.ndarray:

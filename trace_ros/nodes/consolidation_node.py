@@ -67,6 +67,8 @@ class ConsolidationNode(ManagedNode):
             self.timer = None
 
     def cleanup(self) -> None:
+        if self.consolidator is not None:
+            self.consolidator.close()  # stops encoding ahead of the next batch
         if self.gate is not None:
             self.gate.close()  # releases an LLM extractor's GPU lease
         if self.ledger is not None:
