@@ -42,7 +42,6 @@ class Prefetch:
         self._texts = list(dict.fromkeys(texts))
         self._stop = threading.Event()
         self._vectors: dict[str, np.ndarray] = {}
-        self.failed = False  # the encoder raised: the batch encodes the texts itself
         self._thread = threading.Thread(target=self._run, name="trace-ros-prefetch",
                                         daemon=True)
         self._thread.start()
@@ -55,7 +54,6 @@ class Prefetch:
             try:
                 rows = self._encoder.encode(chunk)
             except Exception:  # noqa: BLE001 - the batch encodes these and raises there
-                self.failed = True
                 return
             self._vectors.update(zip(chunk, rows, strict=True))
 

@@ -241,10 +241,11 @@ def _given(text: str) -> frozenset[str]:
 _CONSEQUENCE = re.compile(r",?\s+so\s+|,\s+which\s+means\s+", re.I)
 
 
-_INTRODUCED = re.compile(r"\b[Mm]y\s+[a-z]+\s+(?=[A-Z][a-z]+\b)")
-# A relation named beside its person ("his colleague Mark", "her sister Jo"): one holder,
-# the person, not the relation as a second.
-_APPOSED = re.compile(r"\b(?:[Mm]y|[Hh]is|[Hh]er|[Tt]heir|[Oo]ur|[Yy]our)\s+[a-z]+\s+(?=[A-Z][a-z]+\b)")
+# A relation named beside its person ("my pal Alf", "his colleague Mark"): one holder, the
+# person, not the relation as a second; said with "my", it is no thing of the speaker's.
+_BESIDE_NAME = r"\s+[a-z]+\s+(?=[A-Z][a-z]+\b)"
+_INTRODUCED = re.compile(r"\b[Mm]y" + _BESIDE_NAME)
+_APPOSED = re.compile(r"\b(?:[Mm]y|[Hh]is|[Hh]er|[Tt]heir|[Oo]ur|[Yy]our)" + _BESIDE_NAME)
 _RELATION_NAME = re.compile(r"\b[Mm]y\s+([a-z]+)\s+([A-Z][a-z]+)\b")
 
 

@@ -1071,8 +1071,9 @@ class ExtractiveReader:
         if ask.kind == "quantity" and compound:
             of_what |= {compound}  # "What warfarin dose …": of warfarin
         # What the question is about, among the words the shown records use at all.
-        topic = (q_stems - names - proper - _ASKING) & said
-        thing_words = q_stems - names - proper - _ASKING - {focus, compound} - _ASPECT
+        asked_words = q_stems - names - proper - _ASKING
+        topic = asked_words & said
+        thing_words = asked_words - {focus, compound} - _ASPECT
         if focus and _WHICH_WHAT.match(question) and thing_words and not thing_words & said:
             return ReaderOutput("", [], self.name, "no shown record mentions what the "
                                 f"{ask.focus} asked is of")
