@@ -9,6 +9,7 @@ supersede.
 
 from __future__ import annotations
 
+import re
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -349,7 +350,7 @@ def test_another_owner_named_at_the_start_does_not_answer(ledger: Ledger,
     ])
     res = ask(ledger, encoder, "When is my dentist?")
     assert (res.status, res.source_ids[:1]) == ("answered", ["t0"])
-    assert res.answer.startswith("12 ")
+    assert "12 October" in res.answer  # the day ahead is named with its weekday
     res = ask(ledger, encoder, "Which day do I work at the library?")
     assert (res.status, res.source_ids[:1], res.answer) == ("answered", ["t1"], "every Tuesday")
 
@@ -367,7 +368,7 @@ def test_the_day_a_change_moves_from_is_not_the_answer(ledger: Ledger,
     ])
     res = ask(ledger, encoder, "When is the car's service?")
     assert (res.status, res.source_ids[:1]) == ("answered", ["t5"])
-    assert res.answer.startswith("6 "), res.answer
+    assert re.search(r"(?:^|day )6 ", res.answer), res.answer  # the weekday of a day ahead
 
 
 def test_the_thing_opening_a_sentence_owns_nothing(ledger: Ledger,

@@ -643,3 +643,14 @@ def test_the_kind_asked_for_is_no_part_of_the_thing() -> None:
     assert read("What's the name of the vet who's off sick?", practice, sick) == ("", [])
     # Control: the kind asked stays the thing when nothing else is asked of it.
     assert "Greenway" in read("What's the name of the vet?", practice)[0]
+
+
+def test_a_day_ahead_of_its_telling_is_named_with_its_weekday() -> None:
+    """A booking or a plan is answered with the day's weekday ("Thursday 13 March 2025"),
+    as people name the days they go by; a day asked of in the past tense is the date."""
+    answer, _ = read("When will my prescription be ready?",
+                     rec(1, "The pharmacy rang, my prescription will be ready on the 13th."))
+    assert answer == "Thursday 13 March 2025"
+    answer, _ = read("When did we go to the zoo?",
+                     rec(1, "We went to the zoo on the 1st, the kids loved the penguins."))
+    assert answer == "1 March 2025"

@@ -152,3 +152,15 @@ def test_a_day_of_the_month_from_now_on_is_ahead() -> None:
     assert not anchor.fallback and anchor.text == "the 28th"
     assert day(anchor.time) == "2023-05-28"
     assert [m.group(0) for m in find_candidates("the 3rd from the left")] == []
+
+
+def test_a_day_of_the_month_heading_a_sentence_with_its_hour_is_that_day() -> None:
+    """"Tickets came in the post. 20th, 9:15 from Kings Cross": a day of the month that
+    opens a sentence with the clock time after it is a date; one that ends a sentence or
+    stands alone is a rank ("I came 5th."), and so is one with no hour after it."""
+    anchor = resolve("tickets came in the post. 20th, 9:15 from Kings Cross", MONDAY)
+    assert not anchor.fallback and anchor.text == "20th"
+    assert day(anchor.time) in ("2023-05-20", "2023-04-20")
+    assert [m.group(0) for m in find_candidates("20th at 9:15, platform 4")] == ["20th at 9:15"]
+    for text in ("I came 5th.", "25th", "5th, and final", "20th at the latest"):
+        assert find_candidates(text) == [], text

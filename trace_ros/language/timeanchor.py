@@ -85,6 +85,8 @@ _CANDIDATE = re.compile(
     # nothing follows it ("on the 2nd attempt" is none) and not a rank "in the 3rd".
     rf"|(?<!\bin\s)the\s+\d{{1,2}}(?:st|nd|rd|th)\b(?=\s*(?:[,.;:!?)]|$)|\s+(?:not|instead|"
     r"rather|or|at|to|until|till|now|then|from\s+(?:now|next|then|this))\b)"
+    # "20th, 9:15 from Kings Cross": one heading a sentence, its clock time after it.
+    r"|(?:^|(?<=[.!?;:]\s))\d{1,2}(?:st|nd|rd|th)\b(?=,\s*\d|\s+at\s+\d)"
     rf"|(?:{_MONTH})\s+{_DAYNUM}\b(?:,?\s+\d{{4}})?"
     rf"|(?:{_HOLIDAY})\b"
     r"|\d{4}-\d{2}-\d{2}"

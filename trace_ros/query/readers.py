@@ -44,6 +44,7 @@ whether its citations stand.
 
 from __future__ import annotations
 
+import calendar
 import math
 import re
 import time
@@ -140,6 +141,26 @@ class _Scored:
     overlap: float  # weighted share of the question's words the record repeats
     relevance: float  # overlap plus the recall-order prior
     sentence: str
+
+
+_BARE_DAY = re.compile(r"(\d{1,2} [A-Z][a-z]+ \d{4})(?: at \S+)?")
+
+
+def _upcoming_weekday(answer: str, cited: Sequence[str], pack: Pack) -> str:
+    """A day asked about now that lies ahead of the record telling it (a booking, a
+    plan), named with its weekday as people name the days they go by ("the 27th" -
+    "Thursday 27 November 2025"); a day already past is given as the date alone."""
+    m = _BARE_DAY.fullmatch(answer)
+    told = next((i.record.source_time for i in pack.items if i.source_id in cited[:1]), None)
+    if m is None or told is None:
+        return answer
+    try:
+        day = calendar.timegm(time.strptime(m.group(1), "%d %B %Y"))
+    except ValueError:
+        return answer
+    if day < told - told % 86400 + 86400:
+        return answer  # the day it was told, or before
+    return f"{time.strftime('%A', time.gmtime(day))} {answer}"
 
 
 def _asks(s: _Scored) -> bool:
@@ -828,6 +849,8 @@ class ExtractiveReader:
                 and _only_time(out.answer):
             # "What did Tom get me for our anniversary?" is no time: "july 12" is not it.
             return ReaderOutput("", [], self.name, "no shown record says what it is")
+        if out.answer and plan.tense != "past":
+            out.answer = _upcoming_weekday(out.answer, out.cited_ids, pack)
         if not out.answer or len(out.cited_ids) != 1:
             return out
         if ask.kind in ("which", "what") and ask.focus:
