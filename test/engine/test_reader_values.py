@@ -654,3 +654,26 @@ def test_a_day_ahead_of_its_telling_is_named_with_its_weekday() -> None:
     answer, _ = read("When did we go to the zoo?",
                      rec(1, "We went to the zoo on the 1st, the kids loved the penguins."))
     assert answer == "1 March 2025"
+
+
+def test_a_later_turn_that_never_names_the_one_asked_about_is_not_their_revision() -> None:
+    """"Where are Priya's parents going that week?": "Heavy rain over the Welsh hills all
+    that week", days later in a session that names no Priya, shares the week and a place,
+    and says nothing of her parents."""
+    said = [*turns("Half-term we're off to a caravan in Wales.",
+                   "Priya's parents are going to Devon that week.", start=T0),
+            *turns("Heavy rain over the Welsh hills all that week, but we are going anyway.",
+                   start=T0 + 3 * DAY, session="s2", first_seq=3)]
+    answer, cited = read("Where are Priya's parents going that week?", *said)
+    assert "Devon" in answer and cited == ["src-2"], (answer, cited)
+
+
+def test_a_later_turn_after_one_that_names_them_speaks_of_them() -> None:
+    """"Will Ellie carry on?" - "Yeah, lessons are at the music shop now": the reply names
+    no Ellie, the turn it answers does, so it is her revision."""
+    said = [rec(1, "Ellie's piano lessons are at Mrs Patel's house on Crescent Road.", T0),
+            *turns(("robot", "Will Ellie carry on with piano?"),
+                   "Yeah, the lessons are at the music shop on the high street now.",
+                   start=T0 + 3 * DAY, session="s2", first_seq=2)]
+    answer, cited = read("Where are Ellie's piano lessons?", *said)
+    assert "music shop" in answer and cited == ["src-3"], (answer, cited)

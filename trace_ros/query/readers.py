@@ -163,6 +163,18 @@ def _upcoming_weekday(answer: str, cited: Sequence[str], pack: Pack) -> str:
     return f"{time.strftime('%A', time.gmtime(day))} {answer}"
 
 
+def _named_near(rec: SourceRecord, items: Sequence[EvidenceItem], gap: int) -> set[str]:
+    """Stems of a record, its speaker's name and the shown turns of its session at most
+    ``gap`` records before it: whom it may speak of without naming them."""
+    out = set(stems(rec.text)) | {stem(w) for w in words(rec.speaker)}
+    for i in items:
+        r = i.record
+        if r.session_id == rec.session_id and r.subject_id == rec.subject_id \
+                and rec.seq - gap <= r.seq < rec.seq:
+            out |= stems(r.text)
+    return out
+
+
 def _asks(s: _Scored) -> bool:
     """Whether a turn asks what the question asks (its matching sentence ends in '?')."""
     return s.sentence.rstrip().endswith("?")
@@ -1211,6 +1223,14 @@ class ExtractiveReader:
             match = max(f[0].overlap for f in live)
             revisions = [f for f in live if f[2] >= self.revision_share * top
                          and (f[0].overlap <= 0 or f[0].overlap >= self.revision_overlap * match)]
+            if proper and not lead:
+                # Asked about someone by name ("When is Mark coming back?"), a revision
+                # names them, or a turn just before it in its session does ("Will Ellie
+                # carry on?" - "Yeah, she's handing her over …"), where any one does: a
+                # later turn sharing only a word ("Clocks went back …") is not of Mark.
+                named = [f for f in revisions
+                         if proper & _named_near(f[0].item.record, items, self.reply_gap)]
+                revisions = named or revisions
             pick = lead[0] if lead else max(revisions, key=lambda f: (
                 f[0].item.record.source_time, f[0].item.record.seq))
         else:
