@@ -157,3 +157,23 @@ def test_how_old_needs_an_age(ledger: Ledger) -> None:
         ("Ruth", "Mr Doyle turned 90 last week, we had a cake."),
     ])
     assert_unanswered(ask(ledger, "How old is Mrs Hale?"))
+
+
+def test_a_name_joined_by_an_ampersand_is_one_word(ledger: Ledger) -> None:
+    """"When is D&D?": the name is one word (FTS5 alone would leave "d" and "d", which say
+    nothing), so the record naming it answers; "Where do we play D&D?" asks where the
+    thing is played, so a record naming D&D without "play" still records it."""
+    from trace_ros.language.text import stems, words
+
+    assert words("D&D at B&Q, then rock & roll") == ["d&d", "at", "b&q", "then", "rock",
+                                                     "roll"]
+    assert "d&d" in stems("When is D&D?")
+    store(ledger, [
+        ("Isaac", "D&D is sundays at 4 at Marco's."),
+        ("Isaac", "Marco's flat is being fumigated, so we're at mine for a while."),
+    ])
+    when = ask(ledger, "When is D&D?")
+    assert when.status == "answered" and when.source_ids[:1] == ["t0"], (when.status,
+                                                                         when.answer)
+    assert ask(ledger, "Where do we play D&D now?").status != "missing"
+    assert_missing(ask(ledger, "Where do we play chess now?"))

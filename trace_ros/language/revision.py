@@ -63,7 +63,7 @@ november december""".split())
 _TIME_WORDS = frozenset(WEEKDAYS) | {w + "s" for w in WEEKDAYS} | _MONTHS | frozenset(
     "am pm noon midnight morning afternoon evening night tonight today tomorrow weekend "
     "weekends oclock".split())
-_WORD = re.compile(r"[^\W_]+(?:'[a-z]+)?", re.UNICODE)
+_WORD = re.compile(r"[^\W_]+(?:&[^\W_]+)*(?:'[a-z]+)?", re.UNICODE)  # "D&D" is one
 _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]{2,})\b|^([A-Z][a-z]{2,})(?='s\b)")
 _NOT_NAMES = frozenset({w.capitalize() for w in _TIME_WORDS | STOPWORDS | KIN}) | {"I"}
 

@@ -28,11 +28,14 @@ these they this those through to too under until up very was we were what when w
 while who whom why will with would you your yours yourself yourselves ever also get got
 """.split())
 
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+# An ampersand between letters keeps a name whole ("D&D", "B&Q", "AT&T"), where FTS5's
+# unicode61 would leave single letters that say nothing; every other split is FTS5's.
+_WORD = re.compile(r"[^\W_]+(?:&[^\W_]+)*", re.UNICODE)
 
 
 def tokens(text: str) -> list[str]:
-    """Tokens as written, split as FTS5's unicode61 tokenizer splits them."""
+    """Tokens as written, split as FTS5's unicode61 tokenizer splits them (but for a
+    name joined by an ampersand, ``_WORD``)."""
     return _WORD.findall(text)
 
 

@@ -157,6 +157,9 @@ class GraphOutcome:
 
 # Words of a question that tell what a thing does rather than name it.
 _PARTICIPLE = re.compile(r"\w{3,}(?:ing|ed)$")
+# The verb after "where do we", "where did you": what the one asked about does there.
+_DONE_BY = re.compile(r"^\s*where\s+(?:did|do|does|can|could)\s+(?:you|i|we|they)\s+(\w+)",
+                      re.I)
 _PARTICLES = frozenset({"back", "up", "down", "out", "off", "over", "away", "in", "on"})
 # An -ing word after an owner or an article names a thing ("Amy's wedding", "the meeting").
 _NOUN_BEFORE = re.compile(r"^(?:s|the|a|an|my|your|our|his|her|their|its|this|next)$")
@@ -339,8 +342,10 @@ class GraphStage:
         before: dict[str, str] = {}  # each word -> the word before its first use
         for i, w in enumerate(said):
             before.setdefault(w, said[i - 1] if i else "")
+        done = _DONE_BY.match(question)  # "Where do we play D&D?": playing is what we do
         doing = [w for w in target if w in _PARTICLES or _PARTICIPLE.search(w)
-                 and not _NOUN_BEFORE.search(before.get(w, ""))]
+                 and not _NOUN_BEFORE.search(before.get(w, ""))
+                 or done is not None and w == done.group(1).lower()]
         lenient = len(target) >= 3  # of three words, two are enough (a paraphrase)
         if doing:  # only what it does: nothing names the thing to look for
             target = [w for w in target if w not in doing]
