@@ -1324,3 +1324,26 @@ def test_a_plural_copula_asks_for_members_but_not_for_a_schedule() -> None:
     assert current.asks_members("Which are Sam's favourite films?")
     assert not current.asks_members("What are the surgery's Sunday opening hours?")
     assert not current.asks_members("What are his visiting days now?")
+
+
+def test_another_part_of_the_day_is_another_slot(ledger: Ledger,
+                                                 encoder: MiniLMEncoder) -> None:
+    """"Who is my evening dog walker?": a later turn about the morning walker
+    ("Since Monday a lad called Finn does the mornings") is another slot of the thing, not
+    its revision; a part of the day that says when something happened ("this morning")
+    sorts nothing."""
+    history(ledger, encoder, [
+        (6, "Nia", "My morning dog walker is Priya, she comes at seven."),
+        (6, "Nia", "The evening one is Tom. He's great with her."),
+        *CHATTER,
+        (8, "Nia", "Priya's been moved to another route. The agency sent a man today, Karl. "
+                   "He's doing my mornings for now."),
+        (9, "Nia", "Karl was only ever temporary. Since Monday a lad called Finn does the "
+                   "mornings, for good."),
+    ])
+    res = ask(ledger, encoder, "Who is my evening dog walker?")
+    assert (res.status, res.source_ids[:1], res.answer) == ("answered", ["t1"], "Tom"), res
+    assert revision.other_part_of_day("a lad called Finn does the mornings",
+                                      "Who walks the dog in the evenings?")
+    assert not revision.other_part_of_day("The agency rang this morning, Sam covers now.",
+                                          "Who walks the dog in the evenings?")

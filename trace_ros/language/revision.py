@@ -656,6 +656,21 @@ def other_instance(text: str, asked: frozenset[str]) -> bool:
     return bool(asked) and not said & asked and bool(_kinds(said) & _kinds(asked))
 
 
+# A part of the day as a slot ("in the mornings", "on nights"), not when something happened
+# ("this morning", "last night", "one evening").
+_PART_OF_DAY = re.compile(r"(?<!\bthis )(?<!\blast )(?<!\bone )(?<!\bthat )(?<!\byesterday )"
+                          r"(?<!\btomorrow )\b(morning|afternoon|evening|night)s?\b", re.I)
+
+
+def other_part_of_day(text: str, question: str) -> bool:
+    """Whether the question names a part of the day as part of its thing ("my evening
+    carer", "the first-aider on nights") and ``text`` names another one, never the
+    question's ("a lady called Ruth in the mornings"): another instance of the thing."""
+    asked = {m.lower() for m in _PART_OF_DAY.findall(question)}
+    said = {m.lower() for m in _PART_OF_DAY.findall(text)}
+    return bool(asked) and bool(said) and not said & asked
+
+
 def other_kind(text: str, question: str) -> bool:
     """Whether ``text`` speaks of another kind of the thing the question names with a
     modifier: "the blue kettles" when "the red kettles" are asked, "the spare door key"

@@ -63,6 +63,7 @@ from ..language.revision import (
     other_event,
     other_instance,
     other_kind,
+    other_part_of_day,
     question_terms,
     renames,
     replaces,
@@ -315,6 +316,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                                       | _names(rec.speaker)
                                       | _placed(rec.text, asked_kind, thing))) \
                 or other_instance(rec.text, asked_values) or other_kind(rec.text, question) \
+                or other_part_of_day(rec.text, question) \
                 or own_state and not swapped and told_of_another(rec.text, rec.speaker):
             continue  # another thing, or someone else's: another person's appointment
         if left_behind(rec.text, given_up):
