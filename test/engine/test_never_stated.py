@@ -177,3 +177,15 @@ def test_a_name_joined_by_an_ampersand_is_one_word(ledger: Ledger) -> None:
                                                                          when.answer)
     assert ask(ledger, "Where do we play D&D now?").status != "missing"
     assert_missing(ask(ledger, "Where do we play chess now?"))
+
+
+def test_a_resolved_value_that_only_says_back_the_question_is_read_again(
+        ledger: Ledger) -> None:
+    """The keyed state of "our cousin Ada is engaged to a Daniel" holds "engaged to"; asked
+    "Who is Ada engaged to?", that value only repeats the question: the records answer."""
+    store(ledger, [
+        ("Kemi", "Our cousin Ada is engaged to a Daniel, so the group chat is chaos."),
+        ("robot", "Ada's fiance is called Daniel, noted."),
+    ])
+    res = ask(ledger, "Who is Ada engaged to?")
+    assert (res.status, res.answer) == ("answered", "Daniel"), (res.status, res.answer)

@@ -836,6 +836,9 @@ class ExtractiveReader:
             # The resolver keyed the state the question asks about (its category
             # included): its value stands whatever words the records use for it.
             resolved = _resolution_answer(plan, resolution, pack)
+            if resolved is not None and plan.answer_type != "yesno" \
+                    and _repeats(resolved.answer, question):
+                resolved = None  # "engaged to" for "Who is Bisi engaged to?": the records say
             if resolved is not None:
                 if resolved.cited_ids:  # a robot's echo of the value: the person's words
                     # it repeats first, when the graph stage put them beside it (answer.py)
