@@ -324,3 +324,54 @@ def test_a_synced_ledger_is_indexed(tmp_path: Path) -> None:
         sync(robot, site, "robot", batch=3)
         assert site.count_sources() == 7 and _mark(site) == 7
         assert _stored_postings(site, "sqlite") == _expected_postings(site)
+
+
+def test_an_index_thread_on_its_own_connection_indexes_everything(tmp_path: Path) -> None:
+    led = Ledger(tmp_path / "t.db")
+    other = Ledger(tmp_path / "t.db")
+    writer = GroupCommitWriter(led, CaptureConfig(group_commit_ms=1.0), index_chunk=4,
+                               index_ledger=other)
+    got: list[StoreResult] = []
+    done = threading.Event()
+
+    def answered(res: StoreResult) -> None:
+        got.append(res)
+        if len(got) == 30:
+            done.set()
+
+    writer.submit_many([(Event("dialogue", Scope(f"s{i % 3}", "r1", "s1"),
+                               f"garden {WORDS[i % len(WORDS)]} {i}", "Sam", stamp=1.0 + i),
+                         answered) for i in range(30)])
+    assert done.wait(30) and [r.status for r in got] == ["accepted"] * 30
+    deadline = time.monotonic() + 30
+    while writer.indexed < 30 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    writer.close()
+    assert writer.indexed == 30 and writer.index_errors == 0
+    assert _mark(led) == 30 and _stored_postings(led, "sqlite") == _expected_postings(led)
+    other.close()
+    led.close()
+
+
+def test_rows_read_before_the_write_are_checked_in_it(tmp_path: Path) -> None:
+    """What was read outside the write transaction is written only if the mark and the
+    sources are as read; else the chunk is indexed afresh (never a forgotten source's
+    postings, never a source twice)."""
+    from trace_ros.storage.postings import by_key
+    from trace_ros.storage.sqlite.postings import index_prepared, pending_rows
+
+    led = Ledger(tmp_path / "p.db")
+    _store(led, [("sam", "Sam", f"garden {WORDS[i]}", "r1") for i in range(6)], 0)
+    upto, rows = pending_rows(led.conn, 100)
+    assert (upto, len(rows)) == (0, 6)
+    led.forget(None, [led.query("SELECT source_id FROM sources WHERE seq = 3")[0][0]], False)
+    with led.write() as conn:  # a source read was forgotten since: indexed afresh
+        assert index_prepared(conn, upto, rows, by_key(rows), 100) == 5
+    assert _mark(led) == 6 and _stored_postings(led, "sqlite") == _expected_postings(led)
+    _store(led, [("sam", "Sam", f"water {WORDS[i]}", "r1") for i in range(3)], 6)
+    upto, rows = pending_rows(led.conn, 100)
+    assert led.index_postings(100) == 3  # the mark moved meanwhile: nothing twice
+    with led.write() as conn:
+        assert index_prepared(conn, upto, rows, by_key(rows), 100) == 0
+    assert _stored_postings(led, "sqlite") == _expected_postings(led)
+    led.close()
