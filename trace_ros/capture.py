@@ -243,28 +243,19 @@ class GroupCommitWriter:
     fails, every item of that batch is answered ``rejected`` with the error,
     never ``accepted``.
 
-    The postings of what was committed (``Ledger.index_postings``) are written
-    ``index_chunk`` sources per transaction once that many wait for it, what is left
-    once no event has come for ``index_idle_s``. With ``index_ledger`` (a second
-    connection to the same SQLite ledger, which the caller opens and closes) a thread
-    of its own writes them: it reads and splits the texts outside any write
-    transaction, and takes the writer's turn (a lock the writer holds around each
-    commit) only for the writes, so a commit waits for at most the writes of one chunk
-    and the rest runs beside capture. Without it the writer thread itself indexes, while
-    no event waits, looking for waiting events between chunks (an event that arrives
-    meanwhile waits for one chunk at most). Either way the acknowledgement never waits
-    for the index; searches read what is not indexed yet from the sources, with the
-    same results.
+    While no event waits, the thread writes the postings of what it committed
+    (``Ledger.index_postings``), ``index_chunk`` sources per transaction once that
+    many wait for it, what is left once no event has come for ``index_idle_s``, and
+    looks for waiting events between transactions: the acknowledgement never waits
+    for the index, and an event that arrives meanwhile waits for one chunk at most.
+    Searches read what is not indexed yet from the sources, with the same results.
     """
 
     def __init__(self, ledger: Ledger, config: CaptureConfig,
                  on_batch: Callable[[int, float], None] | None = None,
                  clock: Callable[[], float] = time.time,
-                 index_chunk: int = INDEX_CHUNK, index_idle_s: float = INDEX_IDLE_S,
-                 index_ledger: Ledger | None = None) -> None:
+                 index_chunk: int = INDEX_CHUNK, index_idle_s: float = INDEX_IDLE_S) -> None:
         self.ledger = ledger
-        self.index_ledger = index_ledger
-        self._turn = threading.Lock()  # held by each commit and each index write
         self.index_chunk = max(1, index_chunk)
         self.index_idle_s = index_idle_s
         # Sources committed and not indexed yet, as far as this writer knows (at start,
@@ -284,13 +275,8 @@ class GroupCommitWriter:
         self._on_batch = on_batch
         self.committed = 0
         self.batches = 0
-        self._index_cond = threading.Condition()
-        self._index_thread = None if index_ledger is None else threading.Thread(
-            target=self._run_index, name="trace_ros-index", daemon=True)
         self._thread = threading.Thread(target=self._run, name="trace_ros-writer", daemon=True)
         self._thread.start()
-        if self._index_thread is not None:
-            self._index_thread.start()
 
     @property
     def depth(self) -> int:
@@ -354,10 +340,6 @@ class GroupCommitWriter:
             self._not_empty.notify_all()
             self._not_full.notify_all()
         self._thread.join(timeout)
-        if self._index_thread is not None:
-            with self._index_cond:
-                self._index_cond.notify_all()
-            self._index_thread.join(timeout)
 
     def _collect(self) -> list[_Pending]:
         """The next group (empty once closed and drained)."""
@@ -383,12 +365,6 @@ class GroupCommitWriter:
 
     def _run(self) -> None:
         while True:
-            if self._index_thread is not None:
-                batch = self._collect()
-                if not batch:
-                    return
-                self._commit(batch)
-                continue
             self._index(self.index_chunk)
             if self._pending:
                 with self._not_empty:
@@ -416,48 +392,17 @@ class GroupCommitWriter:
             # A full chunk: more may wait than this writer counted (at start).
             self._pending = max(self._pending - n, 1) if n >= self.index_chunk else 0
 
-    def _run_index(self) -> None:
-        """The indexing thread (with ``index_ledger``): a chunk whenever one is full, the
-        rest once no event has come for ``index_idle_s``; stops at ``close``."""
-        assert self.index_ledger is not None
-        cond = self._index_cond
-        while True:
-            with cond:
-                full = cond.wait_for(lambda: self._closed or self._pending >= self.index_chunk,
-                                     self.index_idle_s)
-                if self._closed:
-                    return
-                if not full and not self._pending:
-                    continue
-            try:
-                n = self.index_ledger.index_postings(self.index_chunk, turn=self._turn)
-            except Exception:  # noqa: BLE001 - the index must never stop capture
-                n = 0
-                self.index_errors += 1
-                with cond:
-                    self._pending = 0
-                    cond.wait(self.index_idle_s)  # not again at once; the next commit retries
-                continue
-            with cond:
-                self.indexed += n
-                # A full chunk: more may wait than this writer counted (at start).
-                self._pending = max(self._pending - n, 1) if n >= self.index_chunk else 0
-
     def _commit(self, batch: list[_Pending]) -> None:
         started = time.monotonic()
         try:
-            with self._turn:
-                results = self.ledger.store_sources([p.item for p in batch], now=self.clock())
+            results = self.ledger.store_sources([p.item for p in batch], now=self.clock())
         except Exception as exc:  # noqa: BLE001 - a failed write must still be answered
             results = [StoreResult(p.item.source_id, "rejected", "ledger", f"write failed: {exc}")
                        for p in batch]
         self.batches += 1
         accepted = sum(r.status == "accepted" for r in results)
         self.committed += accepted
-        with self._index_cond:
-            self._pending += accepted
-            if self._pending >= self.index_chunk:
-                self._index_cond.notify()
+        self._pending += accepted
         if self._on_batch:
             self._on_batch(len(batch), time.monotonic() - started)
         for pending, result in zip(batch, results, strict=True):

@@ -43,7 +43,7 @@ from trace_ros.nodes.managed import ManagedNode, run
 from trace_ros.nodes.params import NodeParam
 from trace_ros.paramspec import ParamSpec
 from trace_ros.srv import Forget
-from trace_ros.storage import SQLITE, open_ledger
+from trace_ros.storage import open_ledger
 from trace_ros.syncloop import SyncLoop, loop_for
 
 OWN: dict[str, NodeParam] = {
@@ -80,7 +80,6 @@ class MemoryNode(ManagedNode):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.ledger: Ledger | None = None
-        self.index_ledger: Ledger | None = None
         self.writer: GroupCommitWriter | None = None
         self.last_batch = (0, 0.0)
         self.dropped = 0
@@ -93,17 +92,12 @@ class MemoryNode(ManagedNode):
 
     def configure(self, config: MemoryConfig) -> None:
         self.ledger = open_ledger(config.ledger_url, config.ledger)
-        # SQLite: a second connection, on which the writer's indexing thread writes the
-        # source postings beside capture (PostgreSQL writes them in the capture commit).
-        self.index_ledger = (open_ledger(config.ledger_url, config.ledger)
-                             if config.ledger_url.engine == SQLITE else None)
         self.get_logger().info(f"capturing into {self.ledger.path}")
 
     def activate(self) -> None:
         assert self.config is not None and self.ledger is not None
         self.writer = GroupCommitWriter(self.ledger, self.config.capture, on_batch=self._on_batch,
-                                        clock=partial(clock_seconds, self),
-                                        index_ledger=self.index_ledger)
+                                        clock=partial(clock_seconds, self))
         depth = int(self.params.opts["qos_depth"])
         policy = str(self.params.opts["qos_reliability"])
         self.acks = self.create_publisher(
@@ -145,9 +139,6 @@ class MemoryNode(ManagedNode):
         self.ack_batches = None
 
     def cleanup(self) -> None:
-        if self.index_ledger is not None:
-            self.index_ledger.close()
-            self.index_ledger = None
         if self.ledger is not None:
             self.ledger.close()
             self.ledger = None

@@ -99,7 +99,7 @@ def recount_speaker_turns(conn: Any, subjects: Sequence[str]) -> None:
 class PgSourceStore(PgBase):
     """Capture and the reads of stored sources."""
 
-    def index_postings(self, max_sources: int = 500, turn: Any = None) -> int:
+    def index_postings(self, max_sources: int = 500) -> int:
         """Nothing to do: the postings are written in the capture transaction here. Many
         writers commit at once, out of their sequence numbers' order, so a mark like
         SQLite's could pass over a source a transaction still open commits later."""

@@ -45,14 +45,13 @@ def _write(conn: sqlite3.Connection, blocks: Sequence[tuple[str, str, Block]]) -
                      [(subject, stem, b.key) for subject, stem, b in blocks if not len(b.entries)])
 
 
-def add_postings(conn: sqlite3.Connection, rows: Iterable[tuple[int, str, str, str]],
-                 new: dict[tuple[str, str], np.ndarray] | None = None) -> None:
+def add_postings(conn: sqlite3.Connection, rows: Iterable[tuple[int, str, str, str]]) -> None:
     """Inside a write transaction: the postings of new sources (seq, subject, speaker, text),
-    each seq above every seq already indexed in its subject (``new``: ``by_key(rows)``,
-    when already made). Three statements for the common case: the last block of every
-    (subject, stem) (its key, size and last seq), the new entries that fit it appended in
-    place (one ``UPDATE`` each, run as one ``executemany``), and new blocks."""
-    new = by_key(rows) if new is None else new
+    each seq above every seq already indexed in its subject. Three statements for the
+    common case: the last block of every (subject, stem) (its key, size and last seq), the
+    new entries that fit it appended in place (one ``UPDATE`` each, run as one
+    ``executemany``), and new blocks."""
+    new = by_key(rows)
     if not new:
         return
     keys = sorted(new)
@@ -109,35 +108,6 @@ def index_pending(conn: sqlite3.Connection, max_sources: int) -> int:
     if rows:
         add_postings(conn, rows)
         conn.execute("UPDATE postings_mark SET upto = ?", (int(rows[-1][0]),))
-    return len(rows)
-
-
-def pending_rows(conn: sqlite3.Connection, max_sources: int
-                 ) -> tuple[int | None, list[tuple[int, str, str, str]]]:
-    """The mark and up to ``max_sources`` sources above it (seq, subject, speaker, text),
-    in seq order: what ``index_pending`` would index (read outside a write transaction,
-    with ``index_prepared``, so that only the writes hold the write lock)."""
-    upto = indexed_upto(conn)
-    if upto is None:
-        return None, []
-    return upto, conn.execute("SELECT seq, subject_id, speaker, text FROM sources WHERE "
-                              "seq > ? ORDER BY seq LIMIT ?", (upto, max_sources)).fetchall()
-
-
-def index_prepared(conn: sqlite3.Connection, upto: int, rows: list[tuple[int, str, str, str]],
-                   new: dict[tuple[str, str], np.ndarray], max_sources: int) -> int:
-    """Inside a write transaction: the postings ``new`` (``by_key(rows)``) of ``rows``, read
-    by ``pending_rows`` when the mark was ``upto``, and the mark moved past them; if the
-    mark moved or one of them was forgotten since, ``index_pending`` instead. Returns how
-    many were indexed."""
-    if not rows:
-        return 0
-    if indexed_upto(conn) != upto or conn.execute(
-            "SELECT count(*) FROM sources WHERE seq > ? AND seq <= ?",
-            (upto, int(rows[-1][0]))).fetchone()[0] != len(rows):
-        return index_pending(conn, max_sources)
-    add_postings(conn, rows, new)
-    conn.execute("UPDATE postings_mark SET upto = ?", (int(rows[-1][0]),))
     return len(rows)
 
 

@@ -11,13 +11,11 @@ import json
 import sqlite3
 import time
 from collections.abc import Iterable, Sequence
-from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
-from ..postings import by_key
 from ..records import ATTACHED_TO, FORGOTTEN, NewSource, Scope, SourceRecord, StoreResult, seen_before
 from .base import SqliteBase
-from .postings import index_prepared, pending_rows
+from .postings import index_pending
 from .rows import SOURCE_COLUMNS, scope_filter
 
 
@@ -91,38 +89,24 @@ class SourceStore(SqliteBase):
                                                     sequence=by_id[item.source_id])
         return [r for r in results if r is not None]
 
-    def index_postings(self, max_sources: int = 500,
-                       turn: AbstractContextManager[Any] | None = None) -> int:
+    def index_postings(self, max_sources: int = 500) -> int:
         """Write the source postings of up to ``max_sources`` sources captured since the
-        last call, oldest first, in one write transaction. Returns how many were indexed:
-        fewer than ``max_sources`` means none is left.
-
-        The sources are read and their texts split before the write transaction (which
-        checks that nothing changed meanwhile: ``postings.index_prepared``), so the write
-        lock is held only for the writes; ``turn``, when given, is held around the write
-        transaction (the capture writer's lock: its commits never wait on SQLite's busy
-        timeout for an index transaction of another connection).
+        last call, oldest first, in one write transaction (``postings.index_pending``).
+        Returns how many were indexed: fewer than ``max_sources`` means none is left.
 
         The transaction is committed without waiting for the disk (``synchronous =
         NORMAL`` for it alone; WAL keeps it atomic): an index lost with a power cut goes
         with its mark, and is written again. The next capture's sync makes it durable."""
         with self._lock:
-            upto, rows = pending_rows(self.conn, max_sources)
-            if not rows:
-                return 0
-            new = by_key(rows)
-            with turn if turn is not None else nullcontext():
-                full = self.config.synchronous.upper() in ("FULL", "EXTRA")
+            full = self.config.synchronous.upper() in ("FULL", "EXTRA")
+            if full:
+                self.conn.execute("PRAGMA synchronous = NORMAL")
+            try:
+                with self.write() as conn:
+                    return index_pending(conn, max_sources)
+            finally:
                 if full:
-                    self.conn.execute("PRAGMA synchronous = NORMAL")
-                try:
-                    with self.write() as conn:
-                        assert upto is not None
-                        return index_prepared(conn, upto, rows, new, max_sources)
-                finally:
-                    if full:
-                        self.conn.execute(
-                            f"PRAGMA synchronous = {self.config.synchronous.upper()}")
+                    self.conn.execute(f"PRAGMA synchronous = {self.config.synchronous.upper()}")
 
     @staticmethod
     def _insert_sources(conn: sqlite3.Connection, rows: list[tuple[Any, ...]],
