@@ -305,8 +305,10 @@ class GroupCommitWriter:
                 self._items.extend(_Pending(item, callback) for item, callback in ready)
                 self._not_empty.notify()
                 return
-        for item, callback in ready:  # no room for all at once: one at a time, as submit
-            self._enqueue(item, callback)
+        # No room for all at once: one at a time, as submit, all within one enqueue timeout.
+        deadline = time.monotonic() + self.config.enqueue_timeout_s
+        for item, callback in ready:
+            self._enqueue(item, callback, deadline)
 
     def _prepared(self, event: Event, callback: AckCallback) -> NewSource | None:
         """``event`` validated (its own receipt time: two zero-stamped events of one batch
@@ -319,11 +321,15 @@ class GroupCommitWriter:
             callback(rejected(event, ValidationError("message", f"cannot be handled: {exc!r}")))
         return None
 
-    def _enqueue(self, item: NewSource, callback: AckCallback) -> None:
+    def _enqueue(self, item: NewSource, callback: AckCallback,
+                 deadline: float | None = None) -> None:
+        """Queue ``item``, waiting for room until ``deadline`` (monotonic; default: one
+        ``enqueue_timeout_s`` from now), else answer it ``rejected`` (field ``queue``)."""
+        wait = (self.config.enqueue_timeout_s if deadline is None
+                else max(0.0, deadline - time.monotonic()))
         with self._not_full:
             room = self._not_full.wait_for(
-                lambda: self._closed or len(self._items) < self._capacity,
-                self.config.enqueue_timeout_s)
+                lambda: self._closed or len(self._items) < self._capacity, wait)
             if room and not self._closed:
                 self._items.append(_Pending(item, callback))
                 self._not_empty.notify()

@@ -216,3 +216,13 @@ def test_ack_batch_bytes_are_the_ack_batch_message(results: list[Any], frame: st
     assert msg.header.frame_id == frame
     assert list(msg.acks) == [convert.result_to_ack(r, h) for r, h in pairs]
     assert [a.source_id for a in read_ack_batch(raw).acks] == [a.source_id for a in msg.acks]
+
+
+def test_bad_bytes_in_the_batch_header_reject_no_element() -> None:
+    batch = make_batch([make_dialogue("ann", "fine", source_id="h-0")], frame_id="bad XX")
+    raw = bytearray(serialize_message(batch))
+    raw[raw.find(b"bad XX") + 4] = 0
+    header, items = convert.batch_events(bytes(raw))
+    assert header.frame_id.startswith("bad")
+    assert [(m.source_id, problem) for m, _, problem in items] == [("h-0", None)]
+    assert deserialize_message(convert.ack_batch_bytes(header, []), AckBatch).acks == []

@@ -220,8 +220,9 @@ def batch_events(raw: bytes) -> tuple[Any, list[tuple[Any, Callable[[Any], Event
         raise ValidationError("message", f"cannot deserialize EventBatch: {exc}") from None
     first: dict[str, ValidationError] = {}
     for name, reason in decoded.problems:
-        element = name.split("].", 1)[0] + "]"
-        first.setdefault(element, ValidationError(name.split("].", 1)[1], reason))
+        element, dot, field = name.partition("].")
+        if dot:  # a string of the batch's own header is only echoed (printable) in the answer
+            first.setdefault(element + "]", ValidationError(field, reason))
     fields = decoded.fields
     items = [(msg, dialogue_to_event, first.get(f"dialogue[{i}]"))
              for i, msg in enumerate(fields.dialogue)]
