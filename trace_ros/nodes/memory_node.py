@@ -165,6 +165,12 @@ class MemoryNode(ManagedNode):
         """An EventBatch: every element submitted as if it had come alone, and the batch
         answered by one AckBatch once every element has its result (accepted = durable)."""
         try:
+            self._handle_batch(raw)
+        except Exception as exc:  # noqa: BLE001 - a bad message must never stop the node
+            self.get_logger().error(f"could not handle an EventBatch: {exc!r}")
+
+    def _handle_batch(self, raw: bytes) -> None:
+        try:
             header, items = convert.batch_events(raw)
         except ValidationError as exc:
             self._publish_batch(None, [(StoreResult("", "rejected", exc.field, exc.reason),
