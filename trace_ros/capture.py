@@ -290,18 +290,46 @@ class GroupCommitWriter:
         ``rejected`` with field ``queue`` instead of blocking the caller forever, and
         so is an event submitted after ``close``.
         """
+        item = self._prepared(event, callback)
+        if item is not None:
+            self._enqueue(item, callback)
+
+    def submit_many(self, events: Iterable[tuple[Event, AckCallback]]) -> None:
+        """``submit`` for several events at once (a batch message): each is validated
+        and answered on its own, and those that are valid are queued together, under one
+        lock, so that they go into the same commit unless ``max_batch`` splits them."""
+        ready = [(item, callback) for event, callback in events
+                 if (item := self._prepared(event, callback)) is not None]
+        with self._not_full:
+            if not self._closed and len(self._items) + len(ready) <= self._capacity:
+                self._items.extend(_Pending(item, callback) for item, callback in ready)
+                self._not_empty.notify()
+                return
+        # No room for all at once: one at a time, as submit, all within one enqueue timeout.
+        deadline = time.monotonic() + self.config.enqueue_timeout_s
+        for item, callback in ready:
+            self._enqueue(item, callback, deadline)
+
+    def _prepared(self, event: Event, callback: AckCallback) -> NewSource | None:
+        """``event`` validated (its own receipt time: two zero-stamped events of one batch
+        are two records), or None once ``callback`` has its rejection."""
         try:
-            item = prepare(event, self.config, self.clock())
+            return prepare(event, self.config, self.clock())
         except ValidationError as exc:
             callback(rejected(event, exc))
-            return
         except Exception as exc:  # noqa: BLE001 - an unforeseen input must not stop the caller
             callback(rejected(event, ValidationError("message", f"cannot be handled: {exc!r}")))
-            return
+        return None
+
+    def _enqueue(self, item: NewSource, callback: AckCallback,
+                 deadline: float | None = None) -> None:
+        """Queue ``item``, waiting for room until ``deadline`` (monotonic; default: one
+        ``enqueue_timeout_s`` from now), else answer it ``rejected`` (field ``queue``)."""
+        wait = (self.config.enqueue_timeout_s if deadline is None
+                else max(0.0, deadline - time.monotonic()))
         with self._not_full:
             room = self._not_full.wait_for(
-                lambda: self._closed or len(self._items) < self._capacity,
-                self.config.enqueue_timeout_s)
+                lambda: self._closed or len(self._items) < self._capacity, wait)
             if room and not self._closed:
                 self._items.append(_Pending(item, callback))
                 self._not_empty.notify()

@@ -151,3 +151,25 @@ def test_session_spans_are_summed_per_batch(ledger: Ledger) -> None:
                         "n_sources FROM sessions ORDER BY subject_id, session_id")
     assert rows == [("alice", "r1", "s1", 3.0, 7.0, 3), ("alice", "r1", "s2", 9.0, 9.0, 1),
                     ("bob", "r1", "s1", 4.0, 4.0, 1)]
+
+
+def test_submit_many_is_one_group_and_answers_each_event(ledger: Ledger) -> None:
+    # No idle wait and no window: only submit_many's one queueing keeps them together.
+    writer = GroupCommitWriter(ledger, CaptureConfig(group_commit_ms=0.0,
+                                                     group_commit_idle_ms=0.0))
+    answers = Answers(ledger, 51)
+    events = [Event("dialogue", SC, f"batched {i}", "Alice", source_id=f"m-{i}",
+                    stamp=float(i + 1)) for i in range(48)]
+    events.insert(10, Event("dialogue", SC, "", "Alice", source_id="m-empty"))  # rejected
+    events.append(Event("dialogue", SC, "twice", "Alice", stamp=0.0))  # zero stamps: two
+    writer.submit_many([(e, answers) for e in events])
+    writer.submit_many([(Event("dialogue", SC, "twice", "Alice", stamp=0.0), answers)])
+    assert answers.done.wait(30)
+    writer.close()
+    answers.close()
+    assert writer.batches <= 2  # the 49 valid events of the first call: one commit
+    assert set(answers.calls.values()) == {1}
+    statuses = Counter(r.status for r in answers.results)
+    assert statuses == {"accepted": 50, "rejected": 1}
+    assert answers.not_durable == []
+    assert ledger.count_sources() == 50

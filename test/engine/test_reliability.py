@@ -18,6 +18,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -422,3 +423,44 @@ def test_consolidation_writes_nothing_for_sources_forgotten_meanwhile(ledger: Le
     rows = ledger.query("SELECT owner_id, subject_id FROM vectors")
     assert rows == [], rows  # bob's x0 has its own job; nothing of alice's was written
     assert ledger.job_counts()["pending"] == 1
+
+
+class _Waits:
+    """The writer's not-full condition, recording how long each wait for room may last."""
+
+    def __init__(self, cond: threading.Condition) -> None:
+        self.cond, self.timeouts = cond, []
+
+    def __enter__(self) -> Any:
+        return self.cond.__enter__()
+
+    def __exit__(self, *exc: object) -> None:
+        self.cond.__exit__(*exc)
+
+    def wait_for(self, predicate: Any, timeout: float | None = None) -> bool:
+        self.timeouts.append(timeout)
+        return self.cond.wait_for(predicate, timeout)
+
+    def notify_all(self) -> None:
+        self.cond.notify_all()
+
+
+def test_a_batch_waits_for_room_one_deadline_in_all(ledger: Ledger) -> None:
+    """A batch that finds the queue full waits at most one enqueue timeout for all its
+    events together, not one per event (a DDS callback must not block for N of them)."""
+    cfg = CaptureConfig(queue_depth=1, enqueue_timeout_s=0.2, group_commit_ms=1.0)
+    writer = GroupCommitWriter(ledger, cfg)
+    waits = _Waits(writer._not_full)
+    writer._not_full = waits  # type: ignore[assignment]
+    got: list[StoreResult] = []
+    with ledger.write():  # the writer thread blocks on the ledger lock
+        writer.submit(Event("dialogue", SC, "first", "A", stamp=1.0), got.append)
+        time.sleep(0.1)  # the writer took it and now waits for the lock
+        writer.submit_many([(Event("dialogue", SC, f"e{i}", "A", stamp=float(i + 2)),
+                             got.append) for i in range(5)])
+    writer.close()
+    batch = waits.timeouts[1:]  # the first was submit's
+    assert len(batch) == 5 and all(t is not None and t <= cfg.enqueue_timeout_s for t in batch)
+    # The first found room, the second waited out the deadline: the rest wait for nothing.
+    assert batch[2:] == [0.0, 0.0, 0.0]
+    assert any(r.status == "rejected" and r.field == "queue" for r in got)

@@ -13,12 +13,19 @@ pytest.importorskip("rclpy", reason="needs the ROS 2 wheels (make setup)")
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 from rclpy.serialization import deserialize_message, serialize_message  # noqa: E402
-from trace_ros.msg import Ack, DialogueEvent, PerceptionEvent  # noqa: E402
+from std_msgs.msg import Header  # noqa: E402
+from trace_ros.msg import Ack, AckBatch, DialogueEvent, EventBatch, PerceptionEvent  # noqa: E402
 
 from trace_ros.errors import ValidationError  # noqa: E402
 from trace_ros.ledger import StoreResult  # noqa: E402
 from trace_ros.nodes import cdr, convert  # noqa: E402
-from trace_ros.nodes.client import make_dialogue, make_perception, read_ack  # noqa: E402
+from trace_ros.nodes.client import (  # noqa: E402
+    make_batch,
+    make_dialogue,
+    make_perception,
+    read_ack,
+    read_ack_batch,
+)
 
 text = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"),
                max_size=40)
@@ -159,3 +166,63 @@ def test_ack_bytes_are_the_ack_message(msg: Any, sid: str, status: str, field: s
     ack = read_ack(convert.result_to_ack_bytes(result, header.header))
     assert (ack.source_id, ack.status, ack.sequence) == (expected.source_id, expected.status,
                                                          expected.sequence)
+
+
+@settings(max_examples=100, deadline=None)
+@given(msgs=st.lists(events(), max_size=6), frame=text)
+def test_batch_elements_read_from_bytes_are_rclpys(msgs: list[Any], frame: str) -> None:
+    raw = serialize_message(make_batch(msgs, frame_id=frame))
+    header, items = convert.batch_events(raw)
+    batch = deserialize_message(raw, EventBatch)  # as rclpy reads it
+    assert header.frame_id == frame
+    expected = list(batch.dialogue) + list(batch.perception)
+    assert [fields_of(m) for m, _, _ in items] == [fields_of(m) for m in expected]
+    assert all(problem is None for _, _, problem in items)
+
+    def outcome(to_event: Any, m: Any) -> Any:
+        try:
+            return to_event(m)
+        except ValidationError as exc:  # a bad stamp: that element is rejected
+            return (exc.field, exc.reason)
+
+    assert [outcome(to_event, m) for m, to_event, _ in items] == [
+        outcome(convert.dialogue_to_event if isinstance(m, DialogueEvent)
+                else convert.perception_to_event, m) for m in expected]
+
+
+@settings(max_examples=100, deadline=None)
+@given(msgs=st.lists(events(), min_size=1, max_size=5), cut=st.integers(0, 10_000))
+def test_a_truncated_batch_is_rejected_as_the_message(msgs: list[Any], cut: int) -> None:
+    raw = serialize_message(make_batch(msgs))
+    cut = 4 + cut % max(1, len(raw) - 8)
+    try:
+        _, items = convert.batch_events(raw[:cut])
+    except ValidationError as exc:
+        assert exc.field == "message"
+    else:  # what was cut was padding only: every element read whole
+        assert len(items) == len(msgs)
+
+
+@settings(max_examples=100, deadline=None)
+@given(results=st.lists(st.tuples(st.text(max_size=20), st.sampled_from(
+    ["accepted", "duplicate", "rejected"]), st.text(max_size=20), st.integers(0, 2**63)),
+    max_size=8), frame=text)
+def test_ack_batch_bytes_are_the_ack_batch_message(results: list[Any], frame: str) -> None:
+    header = Header(frame_id=frame)
+    pairs = [(StoreResult(sid, status, "", reason, sequence=seq), header)
+             for sid, status, reason, seq in results]
+    raw = convert.ack_batch_bytes(header, pairs)
+    msg = deserialize_message(raw, AckBatch)
+    assert msg.header.frame_id == frame
+    assert list(msg.acks) == [convert.result_to_ack(r, h) for r, h in pairs]
+    assert [a.source_id for a in read_ack_batch(raw).acks] == [a.source_id for a in msg.acks]
+
+
+def test_bad_bytes_in_the_batch_header_reject_no_element() -> None:
+    batch = make_batch([make_dialogue("ann", "fine", source_id="h-0")], frame_id="bad XX")
+    raw = bytearray(serialize_message(batch))
+    raw[raw.find(b"bad XX") + 4] = 0
+    header, items = convert.batch_events(bytes(raw))
+    assert header.frame_id.startswith("bad")
+    assert [(m.source_id, problem) for m, _, problem in items] == [("h-0", None)]
+    assert deserialize_message(convert.ack_batch_bytes(header, []), AckBatch).acks == []

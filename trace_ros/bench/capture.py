@@ -1,15 +1,21 @@
 """Capture benchmark: acknowledged-durable events/s and publish->Ack latency over real topics.
 
-    trace-ros bench capture [--seconds 20] [--window 32] [--rate 0] [--json] [--db PATH]
+    trace-ros bench capture [--seconds 20] [--window 32] [--rate 0] [--batch 32]
+                            [--batch-window 2] [--json] [--db PATH]
 
 Starts memory_node (a child process) on a fresh ledger and publishes mixed
 dialogue and perception events from this process at full speed for ``--seconds``,
-with at most ``--window`` events unacknowledged; each event is timed from just
-before ``publish`` to its Ack (sent by the node after the group commit). Once the
-node is saturated, a bigger window adds only queueing (Little's law: latency ~
-window / throughput), so the window is part of every result. ``--rate R`` adds a
-second phase paced at R events/s. After the run the ledger must hold exactly the
-accepted events, and pass ``PRAGMA integrity_check``.
+one event per message (memory/dialogue, memory/perception), with at most
+``--window`` events unacknowledged; each event is timed from just before
+``publish`` to its Ack (sent by the node after the group commit). Once the node is
+saturated, a bigger window adds only queueing (Little's law: latency ~ window /
+throughput), so the window is part of every result. ``--rate R`` adds a phase paced
+at R events/s. ``--batch N`` (0: none) adds a phase of the same events sent N to an
+EventBatch message (memory/events), at most ``--batch-window`` messages
+unacknowledged, each event timed from its batch's ``publish`` to the AckBatch: its
+figures are reported apart, under ``batched``, never mixed with the per-event ones.
+After the run the ledger must hold exactly the accepted events, and pass ``PRAGMA
+integrity_check``.
 """
 
 from __future__ import annotations
@@ -48,6 +54,7 @@ LABELS = ["red mug", "keys", "parcel", "plant", "glass of water"]
 class RunStats:
     window: int
     rate: float
+    batch: int = 0  # events per message of a batched phase (0: one per message)
     seconds: float = 0.0
     published: int = 0
     statuses: Counter = field(default_factory=Counter)
@@ -66,7 +73,10 @@ class RunStats:
         return float("nan") if value is None else value
 
     def summary(self) -> dict[str, Any]:
-        return {
+        batched = {"events_per_message": self.batch, "messages_per_s": round(
+            self.published / self.batch / self.seconds, 1) if self.seconds else 0.0} \
+            if self.batch else {}
+        return batched | {
             "events_per_s": round(self.accepted / self.seconds, 1) if self.seconds else 0.0,
             "ack_latency_ms": {f"p{q}": round(self.percentile(q), 2) for q in (50, 95, 99)}
             | {"max": round(max(self.latencies_ms, default=float("nan")), 2)},
@@ -106,21 +116,42 @@ class Streamer:
                 self.last_ack = now
             self.cond.notify_all()
 
-    def message(self) -> Any:
-        """The next event. Two message objects are reused (publish copies them), so
-        the publisher spends its time publishing rather than building messages."""
+    def on_ack_batch(self, raw: bytes) -> None:
+        """An AckBatch's bytes: every event of its batch timed to now."""
+        now = time.perf_counter()
+        from trace_ros.nodes.client import read_ack_batch
+
+        batch = read_ack_batch(raw)
+        with self.cond:
+            sent = self.sent.pop(batch.header.frame_id, None)
+            if sent is not None and self.stats is not None:
+                ms = (now - sent) * 1000.0
+                self.stats.latencies_ms += [ms] * len(batch.acks)
+                self.stats.statuses.update(ack.status for ack in batch.acks)
+                self.last_ack = now
+            self.cond.notify_all()
+
+    @staticmethod
+    def _new_templates() -> tuple[Any, Any]:
         from trace_ros.nodes.client import make_dialogue, make_perception
 
-        if self._templates is None:
-            self._templates = (
-                make_dialogue(SUBJECTS[0], "", speaker=SUBJECTS[0]),
+        return (make_dialogue(SUBJECTS[0], "", speaker=SUBJECTS[0]),
                 make_perception(SUBJECTS[0], LABELS[0], "", actor="bench/detector",
                                 confidence=0.9, frame_id="map", xyz=(0.0, 0.0, 0.0)))
+
+    def message(self, templates: tuple[Any, Any] | None = None) -> Any:
+        """The next event. Two message objects are reused (publish copies them), so
+        the publisher spends its time publishing rather than building messages;
+        ``templates``: another two (a batch needs one pair per element)."""
+        if templates is None:
+            if self._templates is None:
+                self._templates = self._new_templates()
+            templates = self._templates
         i = self.count
         self.count += 1
         subject = SUBJECTS[i % len(SUBJECTS)]
         perception = i % 3 == 2
-        msg = self._templates[1 if perception else 0]
+        msg = templates[1 if perception else 0]
         msg.source_id = f"bench-{self.run_id}-{i}"
         msg.scope.subject_id = subject
         msg.scope.session_id = f"s{i // 500}"
@@ -174,6 +205,42 @@ class Streamer:
         return stats
 
 
+    def run_batched(self, client: Any, seconds: float, batch: int, window: int,
+                    progress: Any = None, drain_s: float = 15.0) -> RunStats:
+        """Full speed, ``batch`` events per EventBatch, at most ``window`` batches
+        unacknowledged; each event's latency is its batch's publish -> AckBatch."""
+        from trace_ros.nodes.client import make_batch
+
+        stats = RunStats(window, 0.0, batch)
+        pool = [self._new_templates() for _ in range(batch)]
+        with self.cond:
+            self.stats = stats
+        start = time.perf_counter()
+        end = start + seconds
+        n = 0
+        while time.perf_counter() < end:
+            with self.cond:
+                if len(self.sent) >= window:
+                    self.cond.wait(0.05)
+                    continue
+            n += 1
+            key = f"batch-{self.run_id}-{n}"
+            msg = make_batch([self.message(templates) for templates in pool], frame_id=key)
+            with self.cond:
+                self.sent[key] = time.perf_counter()
+            client.publish_batch(msg)
+            stats.published += batch
+            if progress is not None and n % 10 == 0:
+                progress(stats)
+        with self.cond:
+            self.cond.wait_for(lambda: not self.sent, timeout=drain_s)
+            stats.missing = len(self.sent) * batch
+            self.sent.clear()
+            self.stats = None
+            stats.seconds = max(self.last_ack, end if stats.missing else 0.0) - start
+        return stats
+
+
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = ArgParser(prog="trace-ros bench capture",
                        description=__doc__.split("\n\n")[0],
@@ -185,6 +252,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         help="max unacknowledged events in flight (default 32)")
     parser.add_argument("--rate", type=non_negative_float, default=0.0,
                         help="also run a phase paced at this many events/s (default: no)")
+    parser.add_argument("--batch", type=int, default=32, metavar="N",
+                        help="also run a phase of N events per EventBatch message, reported "
+                             "apart under 'batched' (default 32; 0: no such phase)")
+    parser.add_argument("--batch-window", type=positive_int, default=2, metavar="M",
+                        help="max unacknowledged EventBatch messages (default 2)")
     parser.add_argument("--db", help="ledger file (default: a fresh temporary one)")
     add_ledger_url(parser)
     parser.add_argument("--params", type=Path, help="ROS parameter file for memory_node")
@@ -194,8 +266,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                         help="print the results as one JSON object on the last line")
     args = parser.parse_args(argv)
     ledger_file(parser, args)
-    if args.window < 1 or args.seconds <= 0 or args.rate < 0:
-        parser.error("--window must be >= 1, --seconds > 0, --rate >= 0")
+    if args.window < 1 or args.seconds <= 0 or args.rate < 0 or args.batch < 0:
+        parser.error("--window must be >= 1, --seconds > 0, --rate >= 0, --batch >= 0")
     if any(":=" not in item for item in args.param):
         parser.error("-p/--param takes KEY:=VALUE")
     return args
@@ -235,7 +307,9 @@ def _table(results: dict[str, RunStats], caption: str) -> Any:
     for name in results:
         table.add_column(name, justify="right")
     rows: list[tuple[str, Any]] = [
-        ("window (max in flight)", lambda st: st.window),
+        ("events per message", lambda st: st.batch or 1),
+        ("window (max in flight)",
+         lambda st: f"{st.window} messages" if st.batch else st.window),
         ("offered rate", lambda st: f"{st.rate:g}/s" if st.rate else "full speed"),
         ("duration s", lambda st: f"{st.seconds:.1f}"),
         ("published", lambda st: st.published),
@@ -244,6 +318,7 @@ def _table(results: dict[str, RunStats], caption: str) -> Any:
         ("acked rejected", lambda st: st.statuses["rejected"]),
         ("no ack (missing)", lambda st: st.missing),
         ("durable events/s", lambda st: f"{st.summary()['events_per_s']:.0f}"),
+        ("messages/s", lambda st: f"{st.summary().get('messages_per_s', st.summary()['events_per_s']):.0f}"),
         ("ack latency p50 ms", lambda st: f"{st.percentile(50):.1f}"),
         ("ack latency p95 ms", lambda st: f"{st.percentile(95):.1f}"),
         ("ack latency p99 ms", lambda st: f"{st.percentile(99):.1f}"),
@@ -280,13 +355,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     warmup = RunStats(0, 0.0)
     try:
         with MemoryClient("bench_capture", on_ack=streamer.on_ack, keep_acks=False,
-                          raw_acks=True) as client:
-            if not client.wait_ready(30.0):
+                          raw_acks=True, on_ack_batch=streamer.on_ack_batch) as client:
+            if not client.wait_ready(30.0, batch=args.batch > 0):
                 progress_console.print("[red]memory_node did not come up within 30 s[/red]")
                 return 1
             warmup = streamer.run(client, 1.0, args.window, 0.0)  # not reported
             phases = [("full speed", 0.0)] + ([(f"paced {args.rate:g}/s", args.rate)]
-                                               if args.rate else [])
+                                               if args.rate else []) \
+                + ([(f"batched {args.batch}/message", -1.0)] if args.batch else [])
             with Progress(console=progress_console, transient=True) as progress:
                 for name, rate in phases:
                     task = progress.add_task(name, total=args.seconds)
@@ -298,7 +374,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                                         description=f"{name}: {st.accepted} acked")
 
                     cpu = cpu_seconds(procs[0].pid)
-                    results[name] = streamer.run(client, args.seconds, args.window, rate, update)
+                    results[name] = (
+                        streamer.run_batched(client, args.seconds, args.batch,
+                                             args.batch_window, update) if rate < 0 else
+                        streamer.run(client, args.seconds, args.window, rate, update))
                     results[name].cpu_s = {k: v - cpu[k] for k, v in
                                            cpu_seconds(procs[0].pid).items()}
     finally:
@@ -318,7 +397,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                f"{integrity}; " + ", ".join(f"{k}={v}" for k, v in settings.items()))
     console.print(_table(results, caption))
     summary = results["full speed"].summary() | {
-        "paced": {k: v.summary() for k, v in results.items() if k != "full speed"},
+        "paced": {k: v.summary() for k, v in results.items()
+                  if k != "full speed" and not v.batch},
+        "batched": next((v.summary() for v in results.values() if v.batch), None),
         "stored": stored, "expected": expected, "integrity": integrity,
         "settings": settings, "ok": ok,
         "load_average": {"before": [round(x, 2) for x in load_before],

@@ -115,7 +115,8 @@ def _repeat(reader: _Reader, kind: str, count: int, path: str) -> Iterator[tuple
 _FORMATS = {"boolean": "?", "int8": "b", "uint8": "B", "int16": "h", "uint16": "H",
             "int32": "i", "uint32": "I", "float": "f", "int64": "q", "uint64": "Q",
             "double": "d"}
-_PRIM, _STRING, _NESTED = 0, 1, 2
+_PRIM, _STRING, _NESTED, _NESTED_SEQ = 0, 1, 2, 3
+_NESTED_SEQUENCE = re.compile(r"^sequence<([A-Za-z0-9_]+/[A-Za-z0-9_]+)>$")
 Layout = tuple[tuple[str, int, Any], ...]
 _U32 = (struct.Struct("<I"), struct.Struct(">I"))
 
@@ -124,8 +125,9 @@ _U32 = (struct.Struct("<I"), struct.Struct(">I"))
 def layout(msg_type: type) -> Layout:
     """(name, kind, detail) of every field of ``msg_type``, computed once per type:
     primitives (detail: the little- and big-endian ``struct.Struct`` and the size),
-    unbounded strings, and nested messages (detail: their type). Raises ``Unsupported``
-    for anything else (sequences, arrays, bounded or wide strings, char/octet)."""
+    unbounded strings, nested messages and unbounded sequences of them (detail: their
+    type). Raises ``Unsupported`` for anything else (other sequences, arrays, bounded or
+    wide strings, char/octet)."""
     template = msg_type()
     fields: list[tuple[str, int, Any]] = []
     for name, kind in msg_type.get_fields_and_field_types().items():
@@ -139,9 +141,26 @@ def layout(msg_type: type) -> Layout:
             nested = type(getattr(template, name))
             layout(nested)  # its own fields must be readable too
             fields.append((name, _NESTED, nested))
+        elif _NESTED_SEQUENCE.match(kind):
+            nested = _element_type(msg_type, name)
+            layout(nested)
+            fields.append((name, _NESTED_SEQ, nested))
         else:
             raise Unsupported(f"type {kind}")
     return tuple(fields)
+
+
+def _element_type(msg_type: type, name: str) -> type:
+    """The message type of the elements of ``msg_type``'s sequence field ``name`` (from
+    the type's rosidl slot types; no element is needed to find it)."""
+    slot = msg_type.SLOT_TYPES[msg_type.__slots__.index("_" + name)]
+    value_type = getattr(slot, "value_type", None)
+    namespaces, type_name = getattr(value_type, "namespaces", None), getattr(
+        value_type, "name", None)
+    if not namespaces or not type_name:
+        raise Unsupported(f"sequence field {name}")
+    module = __import__(".".join(namespaces), fromlist=[type_name])
+    return getattr(module, type_name)
 
 
 @dataclass
@@ -149,10 +168,12 @@ class Decoded:
     """A message read from its bytes: ``fields`` has the message's attributes (nested
     messages as nested namespaces); ``problem`` is (dotted field, reason) of the first
     string that held a NUL byte or invalid UTF-8, or None. Such a string is kept with
-    the bad bytes replaced (U+FFFD), so the other fields stay usable."""
+    the bad bytes replaced (U+FFFD), so the other fields stay usable; ``problems`` has
+    every such (dotted field, reason), elements of a sequence named ``field[i].``."""
 
     fields: SimpleNamespace
     problem: tuple[str, str] | None
+    problems: tuple[tuple[str, str], ...] = ()
 
 
 @functools.cache
@@ -194,7 +215,7 @@ def decode(raw: bytes, msg_type: type) -> Decoded:
     problems: list[tuple[str, str]] = []
     fields, _ = _read(raw, reader.pos, 0 if reader.little else 1, _plan(msg_type), "",
                       problems)
-    return Decoded(fields, problems[0] if problems else None)
+    return Decoded(fields, problems[0] if problems else None, tuple(problems))
 
 
 class Malformed(ValueError):
@@ -234,9 +255,22 @@ def _read(raw: bytes, pos: int, order: int, steps: tuple[tuple[Any, ...], ...], 
                 problems.append((prefix + step[1],
                                  f"not valid UTF-8 (byte {exc.start}: {exc.reason})"))
                 values[step[1]] = data.decode("utf-8", "replace")
-        else:
+        elif kind == _NESTED:
             values[step[1]], pos = _read(raw, pos, order, _plan(step[2]),
                                          f"{prefix}{step[1]}.", problems)
+        else:  # a sequence of messages: its length, then the elements
+            pos += (HEADER - pos) % 4
+            if pos + 4 > size_all:
+                raise Malformed("message shorter than its fields")
+            count = _U32[order].unpack_from(raw, pos)[0]
+            pos += 4
+            if count > size_all - pos:  # every element takes at least a byte
+                raise Malformed(f"{prefix}{step[1]}: more elements than the message holds")
+            plan, items = _plan(step[2]), []
+            for i in range(count):
+                item, pos = _read(raw, pos, order, plan, f"{prefix}{step[1]}[{i}].", problems)
+                items.append(item)
+            values[step[1]] = items
     return SimpleNamespace(**values), pos
 
 
@@ -261,5 +295,11 @@ def _write(out: bytearray, fields: Layout, message: Any) -> None:
             out += _U32[0].pack(len(data) + 1)
             out += data
             out += b"\x00"
-        else:
+        elif kind == _NESTED:
             _write(out, layout(detail), value)
+        else:
+            out += bytes((-(len(out) - HEADER)) % 4)
+            out += _U32[0].pack(len(value))
+            element = layout(detail)
+            for item in value:
+                _write(out, element, item)

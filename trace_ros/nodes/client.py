@@ -15,13 +15,15 @@ from typing import Any
 import rclpy
 from diagnostic_msgs.msg import DiagnosticArray
 
-from trace_ros.msg import Ack, DialogueEvent, PerceptionEvent
+from trace_ros.msg import Ack, AckBatch, DialogueEvent, EventBatch, PerceptionEvent
 from trace_ros.msg import Scope as ScopeMsg
 from trace_ros.nodes import cdr
 from trace_ros.nodes.common import (
     ACK_TOPIC,
+    ACKS_TOPIC,
     DIAGNOSTICS_TOPIC,
     DIALOGUE_TOPIC,
+    EVENTS_TOPIC,
     FORGET_SERVICE,
     PERCEPTION_TOPIC,
     QUERY_SERVICE,
@@ -71,15 +73,33 @@ def read_ack(raw: bytes) -> Any:
     return cdr.decode(raw, Ack).fields
 
 
+def read_ack_batch(raw: bytes) -> Any:
+    """An AckBatch's fields (``header``, ``acks``: each with an Ack's fields) from its
+    serialized bytes."""
+    return cdr.decode(raw, AckBatch).fields
+
+
+def make_batch(events: list[DialogueEvent | PerceptionEvent], frame_id: str = "") -> EventBatch:
+    """One EventBatch holding ``events`` (its AckBatch answers the dialogue events first,
+    then the perception events, each in the order given)."""
+    batch = EventBatch(dialogue=[e for e in events if isinstance(e, DialogueEvent)],
+                       perception=[e for e in events if isinstance(e, PerceptionEvent)])
+    batch.header.frame_id = frame_id
+    return batch
+
+
 class MemoryClient:
     def __init__(self, name: str = "memory_client", *, qos_depth: int = 1000,
                  ack_depth: int = 10000, on_ack: Callable[[Any], None] | None = None,
                  executor: str = "events", keep_acks: bool = True, namespace: str = "",
-                 raw_acks: bool = False) -> None:
+                 raw_acks: bool = False,
+                 on_ack_batch: Callable[[bytes], None] | None = None) -> None:
         """``namespace``: the robot's namespace the memory nodes run in (empty: root).
         ``raw_acks``: ``on_ack`` gets each Ack as its serialized bytes (``read_ack`` reads
-        them), which costs a publisher far less than a message object per Ack; nothing
-        is kept then (``keep_acks`` must be False)."""
+        them), which costs a publisher far less than a message object per Ack, and
+        ``on_ack_batch`` each AckBatch's bytes (``read_ack_batch``); nothing is kept then
+        (``keep_acks`` must be False). Without it, the Acks of an AckBatch (answering
+        ``publish_batch``) are handled one by one like those of single events."""
         if raw_acks and keep_acks:
             raise ValueError("raw_acks needs keep_acks=False")
         self.context = rclpy.Context()
@@ -102,6 +122,10 @@ class MemoryClient:
             PerceptionEvent, PERCEPTION_TOPIC, reliable(qos_depth))
         self.ack_sub = node.create_subscription(Ack, ACK_TOPIC, self._on_ack,
                                                 reliable(ack_depth), raw=raw_acks)
+        self.batch_pub = node.create_publisher(EventBatch, EVENTS_TOPIC, reliable(qos_depth))
+        self.on_ack_batch = on_ack_batch
+        self.ack_batch_sub = node.create_subscription(
+            AckBatch, ACKS_TOPIC, self._on_ack_batch, reliable(ack_depth), raw=raw_acks)
         node.create_subscription(DiagnosticArray, DIAGNOSTICS_TOPIC, self._on_diagnostics, 50)
         self.query_client = node.create_client(Query, QUERY_SERVICE)
         self.forget_client = node.create_client(Forget, FORGET_SERVICE)
@@ -143,6 +167,14 @@ class MemoryClient:
                 self.ack_by_id[ack.source_id] = ack
                 self._cond.notify_all()
 
+    def _on_ack_batch(self, batch: Any) -> None:
+        if isinstance(batch, bytes):
+            if self.on_ack_batch is not None:
+                self.on_ack_batch(batch)
+            return
+        for ack in batch.acks:
+            self._on_ack(ack)
+
     def _on_diagnostics(self, array: DiagnosticArray) -> None:
         for name in ("memory_node", "consolidation_node", "query_node"):
             values = diagnostics_values(array, name, self.namespace)
@@ -165,12 +197,16 @@ class MemoryClient:
         return True
 
     def wait_ready(self, timeout: float, *, capture: bool = True, query: bool = False,
-                   forget: bool = False) -> bool:
-        """Wait until the memory node's topics and the asked services are connected."""
+                   forget: bool = False, batch: bool = False) -> bool:
+        """Wait until the memory node's topics and the asked services are connected
+        (``batch``: also memory/events and memory/acks, for ``publish_batch``)."""
         def ready() -> bool:
             if capture and not (self.dialogue_pub.get_subscription_count()
                                 and self.perception_pub.get_subscription_count()
                                 and self.ack_sub.get_publisher_count()):
+                return False
+            if batch and not (self.batch_pub.get_subscription_count()
+                              and self.ack_batch_sub.get_publisher_count()):
                 return False
             if query and not self.query_client.service_is_ready():
                 return False
@@ -195,6 +231,10 @@ class MemoryClient:
 
     def publish(self, msg: DialogueEvent | PerceptionEvent) -> None:
         (self.dialogue_pub if isinstance(msg, DialogueEvent) else self.perception_pub).publish(msg)
+
+    def publish_batch(self, batch: EventBatch | list[DialogueEvent | PerceptionEvent]) -> None:
+        """Many events in one message (``make_batch``), answered by one AckBatch."""
+        self.batch_pub.publish(batch if isinstance(batch, EventBatch) else make_batch(batch))
 
     def _call(self, client: Any, request: Any, timeout: float) -> Any:
         deadline = time.monotonic() + timeout

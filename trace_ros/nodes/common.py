@@ -20,6 +20,9 @@ from trace_ros.errors import ConfigError
 DIALOGUE_TOPIC = "memory/dialogue"
 PERCEPTION_TOPIC = "memory/perception"
 ACK_TOPIC = "memory/ack"
+# Many events in one message (EventBatch), answered by one AckBatch each.
+EVENTS_TOPIC = "memory/events"
+ACKS_TOPIC = "memory/acks"
 QUERY_SERVICE = "memory/query"
 FORGET_SERVICE = "memory/forget"
 DIAGNOSTICS_TOPIC = "/diagnostics"

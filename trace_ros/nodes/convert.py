@@ -23,7 +23,7 @@ from std_msgs.msg import Header
 from trace_ros.capture import Event
 from trace_ros.errors import ValidationError
 from trace_ros.ledger import Scope, StoreResult
-from trace_ros.msg import Ack, DialogueEvent, Evidence, PerceptionEvent
+from trace_ros.msg import Ack, AckBatch, DialogueEvent, EventBatch, Evidence, PerceptionEvent
 from trace_ros.msg import Scope as ScopeMsg
 from trace_ros.nodes import cdr
 from trace_ros.query.answer import QueryRequest, QueryResult
@@ -196,12 +196,48 @@ def result_to_ack_bytes(result: StoreResult, header: Any = None) -> bytes:
     """``result_to_ack`` serialized (``Publisher.publish`` takes the bytes): the same
     Ack, without building the message object. ``header``: the event's (a ``Header``
     or what ``read_event`` gave), or None for an empty one."""
+    return cdr.encode(Ack, _ack_fields(result, header))
+
+
+def _ack_fields(result: StoreResult, header: Any) -> SimpleNamespace:
     header = header if header is not None else _NO_HEADER
-    return cdr.encode(Ack, SimpleNamespace(
+    return SimpleNamespace(
         header=SimpleNamespace(stamp=header.stamp, frame_id=printable(header.frame_id)),
         source_id=printable(result.source_id), status=printable(result.status),
         field=printable(result.field), reason=printable(result.reason),
-        sequence=max(0, int(result.sequence))))
+        sequence=max(0, int(result.sequence)))
+
+
+def batch_events(raw: bytes) -> tuple[Any, list[tuple[Any, Callable[[Any], Event] | None,
+                                                      ValidationError | None]]]:
+    """The header of the ``EventBatch`` in ``raw`` and its elements, dialogue first: (the
+    element's fields, the function that makes its ``Event``, the first problem of its
+    strings as they arrived or None). Raises ``ValidationError("message", ...)`` when
+    ``raw`` is not such a message (each element is then unanswerable)."""
+    try:
+        decoded = cdr.decode(raw, EventBatch)
+    except (cdr.Malformed, cdr.Unsupported) as exc:
+        raise ValidationError("message", f"cannot deserialize EventBatch: {exc}") from None
+    first: dict[str, ValidationError] = {}
+    for name, reason in decoded.problems:
+        element, dot, field = name.partition("].")
+        if dot:  # a string of the batch's own header is only echoed (printable) in the answer
+            first.setdefault(element + "]", ValidationError(field, reason))
+    fields = decoded.fields
+    items = [(msg, dialogue_to_event, first.get(f"dialogue[{i}]"))
+             for i, msg in enumerate(fields.dialogue)]
+    items += [(msg, perception_to_event, first.get(f"perception[{i}]"))
+              for i, msg in enumerate(fields.perception)]
+    return fields.header, items
+
+
+def ack_batch_bytes(header: Any, acks: list[tuple[StoreResult, Any]]) -> bytes:
+    """An ``AckBatch`` serialized: ``header`` (the batch's, or None) and one Ack per
+    (result, the element's header or None), in order."""
+    header = header if header is not None else _NO_HEADER
+    return cdr.encode(AckBatch, SimpleNamespace(
+        header=SimpleNamespace(stamp=header.stamp, frame_id=printable(header.frame_id)),
+        acks=[_ack_fields(result, h) for result, h in acks]))
 
 
 # -- query ---------------------------------------------------------------------

@@ -1,5 +1,9 @@
 """memory_node: the fast path. Events in, durable source records out, one Ack each.
 
+Events come one per message (memory/dialogue, memory/perception; one Ack each on
+memory/ack) or many per message (memory/events, an EventBatch; one AckBatch on
+memory/acks, sent once every element has its result).
+
 Subscriptions take serialized bytes and decode them here, so a malformed message
 (truncated, invalid UTF-8) is answered with a ``rejected`` Ack instead of
 raising inside the executor. Acks for stored events are published by the
@@ -9,6 +13,7 @@ writer's thread right after the group commit: acknowledged = durable.
 from __future__ import annotations
 
 import sys
+import threading
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -22,11 +27,13 @@ from trace_ros.config import MemoryConfig
 from trace_ros.errors import TraceError, ValidationError
 from trace_ros.health import capture_health
 from trace_ros.ledger import Ledger, StoreResult
-from trace_ros.msg import Ack, DialogueEvent, PerceptionEvent
+from trace_ros.msg import Ack, AckBatch, DialogueEvent, EventBatch, PerceptionEvent
 from trace_ros.nodes import convert
 from trace_ros.nodes.common import (
     ACK_TOPIC,
+    ACKS_TOPIC,
     DIALOGUE_TOPIC,
+    EVENTS_TOPIC,
     FORGET_SERVICE,
     PERCEPTION_TOPIC,
     clock_seconds,
@@ -78,6 +85,7 @@ class MemoryNode(ManagedNode):
         self.dropped = 0
         self._dropped_reported = 0
         self.acks: Any = None
+        self.ack_batches: Any = None
         self._event_subs: list[Any] = []
         self._forget: Any = None
         self.sync: SyncLoop | None = None
@@ -101,6 +109,11 @@ class MemoryNode(ManagedNode):
             for msg_type, topic, to_event in (
                 (DialogueEvent, DIALOGUE_TOPIC, convert.dialogue_to_event),
                 (PerceptionEvent, PERCEPTION_TOPIC, convert.perception_to_event))]
+        self.ack_batches = self.create_publisher(
+            AckBatch, ACKS_TOPIC, reliable(depth, policy))
+        self._event_subs.append(self.create_subscription(
+            EventBatch, EVENTS_TOPIC, self._on_batch_event, reliable(depth, policy), raw=True,
+            event_callbacks=lost))
         self._forget = self.create_service(Forget, FORGET_SERVICE, self._on_forget)
         log = self.get_logger()
         self.sync = loop_for(self.ledger, self.config, on_error=log.error, on_recover=log.info)
@@ -122,6 +135,8 @@ class MemoryNode(ManagedNode):
             self.writer = None
         self.destroy_publisher(self.acks)
         self.acks = None
+        self.destroy_publisher(self.ack_batches)
+        self.ack_batches = None
 
     def cleanup(self) -> None:
         if self.ledger is not None:
@@ -145,6 +160,52 @@ class MemoryNode(ManagedNode):
             self._reject(msg, exc.field, exc.reason)
         except Exception as exc:  # noqa: BLE001 - a bad message must never stop the node
             self._reject(msg, "message", f"cannot be handled: {exc!r}")
+
+    def _on_batch_event(self, raw: bytes) -> None:
+        """An EventBatch: every element submitted as if it had come alone, and the batch
+        answered by one AckBatch once every element has its result (accepted = durable)."""
+        try:
+            self._handle_batch(raw)
+        except Exception as exc:  # noqa: BLE001 - a bad message must never stop the node
+            self.get_logger().error(f"could not handle an EventBatch: {exc!r}")
+
+    def _handle_batch(self, raw: bytes) -> None:
+        try:
+            header, items = convert.batch_events(raw)
+        except ValidationError as exc:
+            self._publish_batch(None, [(StoreResult("", "rejected", exc.field, exc.reason),
+                                        None)])
+            return
+        writer = self.writer
+        answer = _BatchAnswer(header, [msg.header for msg, _, _ in items], self._publish_batch)
+        todo: list[tuple[Any, Callable[[StoreResult], None]]] = []
+        for i, (msg, to_event, problem) in enumerate(items):
+            done = partial(answer.done, i)
+            if problem is None and writer is None:
+                problem = ValidationError("node", "memory_node is not active")
+            try:
+                if problem is not None:
+                    raise problem
+                todo.append((to_event(msg), done))
+            except ValidationError as exc:
+                done(StoreResult("" if exc.field.startswith("source_id") else msg.source_id,
+                                 "rejected", exc.field, exc.reason))
+            except Exception as exc:  # noqa: BLE001 - a bad element must never stop the node
+                done(StoreResult(msg.source_id, "rejected", "message",
+                                 f"cannot be handled: {exc!r}"))
+        if todo:
+            assert writer is not None
+            writer.submit_many(todo)
+        answer.submitted()
+
+    def _publish_batch(self, header: Any, acks: list[tuple[StoreResult, Any]]) -> None:
+        for result, _ in acks:
+            if result.status == "rejected":
+                self.get_logger().warning(f"rejected {result.source_id or '<no id>'}: "
+                                          f"{result.field}: {result.reason}")
+        publisher = self.ack_batches
+        if publisher is not None:
+            publisher.publish(convert.ack_batch_bytes(header, acks))
 
     def _reject(self, msg: Any, field: str, reason: str) -> None:
         try:
@@ -206,6 +267,33 @@ class MemoryNode(ManagedNode):
         opts = self.params.opts
         return capture_health(int(values["queue_depth"]), self.config.capture.queue_depth, recent,
                               float(opts["warn_queue_ratio"]), float(opts["error_queue_ratio"]))
+
+
+class _BatchAnswer:
+    """Collects the results of one EventBatch's elements (from the writer's thread, or
+    at once for a rejection) and publishes them together when the last one is in."""
+
+    def __init__(self, header: Any, headers: list[Any],
+                 publish: Callable[[Any, list[tuple[StoreResult, Any]]], None]) -> None:
+        self.header, self.headers, self.publish = header, headers, publish
+        self.results: list[StoreResult | None] = [None] * len(headers)
+        self.left = len(headers) + 1  # +1 until every element was handed on
+        self.lock = threading.Lock()
+
+    def done(self, index: int, result: StoreResult) -> None:
+        self.results[index] = result
+        self._one_less()
+
+    def submitted(self) -> None:
+        self._one_less()
+
+    def _one_less(self) -> None:
+        with self.lock:
+            self.left -= 1
+            if self.left:
+                return
+        self.publish(self.header, [(r, h) for r, h in zip(self.results, self.headers,
+                                                           strict=True) if r is not None])
 
 
 def main(args: list[str] | None = None) -> int:
