@@ -1227,10 +1227,11 @@ class ExtractiveReader:
             revisions = [f for f in live if f[2] >= self.revision_share * top
                          and (f[0].overlap <= 0 or f[0].overlap >= self.revision_overlap * match)]
             if proper and not lead:
-                # Asked about someone by name ("When is Mark coming back?"), a revision
-                # names them, or a turn just before it in its session does ("Will Ellie
-                # carry on?" - "Yeah, she's handing her over …"), where any one does: a
-                # later turn sharing only a word ("Clocks went back …") is not of Mark.
+                # Asked about someone by name ("Where are Sam's parents going that
+                # week?"), a revision names them, or a turn just before it in its session
+                # does ("Will Ellie carry on?" - "Yeah, she's handing her over …"), where
+                # any one does: a later turn sharing only a word ("a storm over the Lakes
+                # that entire week") says nothing of Sam's parents.
                 named = [f for f in revisions
                          if proper & _named_near(f[0].item.record, items, self.reply_gap)]
                 revisions = named or revisions
