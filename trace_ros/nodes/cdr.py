@@ -172,8 +172,11 @@ class Decoded:
     every such (dotted field, reason), elements of a sequence named ``field[i].``."""
 
     fields: SimpleNamespace
-    problem: tuple[str, str] | None
     problems: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def problem(self) -> tuple[str, str] | None:
+        return self.problems[0] if self.problems else None
 
 
 @functools.cache
@@ -215,7 +218,7 @@ def decode(raw: bytes, msg_type: type) -> Decoded:
     problems: list[tuple[str, str]] = []
     fields, _ = _read(raw, reader.pos, 0 if reader.little else 1, _plan(msg_type), "",
                       problems)
-    return Decoded(fields, problems[0] if problems else None, tuple(problems))
+    return Decoded(fields, tuple(problems))
 
 
 class Malformed(ValueError):
