@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -23,22 +22,7 @@ def client(module_nodes: Any, ready: Any) -> Iterator[MemoryClient]:
     module_nodes.start(("memory_node",))
     with MemoryClient("test_capture") as c:
         ready(c, module_nodes, capture=True)
-        round_trip(c)
         yield c
-
-
-def round_trip(client: MemoryClient) -> None:
-    """One event answered before the tests: DDS matches each side on its own, so the client
-    can see the node's topics before the node's Ack publisher has matched the client, and
-    an ack sent in between is lost (volatile durability; the first of a burst, once in a
-    loaded full run)."""
-    probe = make_dialogue("warm-up", "warm-up turn", speaker="test", session_id="s0",
-                          source_id="warm-up-0", stamp=1_600_000_000.0)
-    deadline = time.monotonic() + ACK_TIMEOUT_S
-    while not any(a.source_id == "warm-up-0" for a in client.acks):
-        assert time.monotonic() < deadline, "no ack came back from memory_node"
-        client.publish(probe)
-        client.wait_for(lambda: any(a.source_id == "warm-up-0" for a in client.acks), 1.0)
 
 
 def acks_for(client: MemoryClient, source_id: str, n: int) -> list[Any]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 import time
+import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -115,6 +116,12 @@ class MemoryClient:
         self.ack_by_id: dict[str, Ack] = {}
         self.diagnostics: dict[str, dict[str, str]] = {}
         self._cond = threading.Condition()
+        # wait_ready's empty EventBatches carry frame_id PREFIX + n; ``_probe`` is the one
+        # awaited ("" once answered); answers to any of them never reach on_ack_batch
+        self._probe_prefix = f"trace_ros/probe/{uuid.uuid4().hex}/"
+        self._probe_mark = self._probe_prefix.encode()
+        self._probes = 0
+        self._probe = ""
         node = self.node
         self.dialogue_pub = node.create_publisher(
             DialogueEvent, DIALOGUE_TOPIC, reliable(qos_depth))
@@ -168,12 +175,28 @@ class MemoryClient:
                 self._cond.notify_all()
 
     def _on_ack_batch(self, batch: Any) -> None:
+        if self._is_probe_answer(batch):
+            return
         if isinstance(batch, bytes):
             if self.on_ack_batch is not None:
                 self.on_ack_batch(batch)
             return
         for ack in batch.acks:
             self._on_ack(ack)
+
+    def _is_probe_answer(self, batch: Any) -> bool:
+        if isinstance(batch, bytes):
+            if self._probe_mark not in batch:  # a byte search: no decoding of real batches
+                return False
+            batch = read_ack_batch(batch)
+        frame_id = batch.header.frame_id
+        if not frame_id.startswith(self._probe_prefix):
+            return False
+        with self._cond:
+            if frame_id == self._probe:
+                self._probe = ""
+                self._cond.notify_all()
+        return True
 
     def _on_diagnostics(self, array: DiagnosticArray) -> None:
         for name in ("memory_node", "consolidation_node", "query_node"):
@@ -199,19 +222,44 @@ class MemoryClient:
     def wait_ready(self, timeout: float, *, capture: bool = True, query: bool = False,
                    forget: bool = False, batch: bool = False) -> bool:
         """Wait until the memory node's topics and the asked services are connected
-        (``batch``: also memory/events and memory/acks, for ``publish_batch``)."""
+        (``batch``: also memory/events and memory/acks, for ``publish_batch``).
+
+        For capture, seeing the node's topics is not enough: DDS matches each side on its
+        own, so the client can see the node's ack publishers before they have matched the
+        client, and an ack sent in between is lost (volatile durability). So the client
+        then sends an empty EventBatch and waits for its (empty) AckBatch: nothing is
+        stored, and once it is back the node has matched this client's subscriptions
+        (discovery sends a participant's endpoints in order, reliably, and the Ack
+        subscription is made before the AckBatch one)."""
+        deadline = time.monotonic() + timeout
+        capture = capture or batch
+
         def ready() -> bool:
             if capture and not (self.dialogue_pub.get_subscription_count()
                                 and self.perception_pub.get_subscription_count()
-                                and self.ack_sub.get_publisher_count()):
-                return False
-            if batch and not (self.batch_pub.get_subscription_count()
-                              and self.ack_batch_sub.get_publisher_count()):
+                                and self.ack_sub.get_publisher_count()
+                                and self.batch_pub.get_subscription_count()
+                                and self.ack_batch_sub.get_publisher_count()):
                 return False
             if query and not self.query_client.service_is_ready():
                 return False
             return not (forget and not self.forget_client.service_is_ready())
-        return self.wait_for(ready, timeout)
+        if not self.wait_for(ready, timeout):
+            return False
+        return not capture or self._round_trip(deadline)
+
+    def _round_trip(self, deadline: float) -> bool:
+        """An empty EventBatch answered before ``deadline`` (resent every 0.5 s)."""
+        while True:
+            with self._cond:
+                self._probes += 1
+                self._probe = probe = f"{self._probe_prefix}{self._probes}"
+            self.batch_pub.publish(make_batch([], frame_id=probe))
+            if self.wait_for(lambda: not self._probe,
+                             min(0.5, deadline - time.monotonic())):
+                return True
+            if time.monotonic() >= deadline:
+                return False
 
     def wait_acks(self, source_ids: list[str], timeout: float) -> dict[str, Ack]:
         """Acks of ``source_ids`` that arrived before the deadline (by source_id)."""
