@@ -1347,3 +1347,50 @@ def test_another_part_of_the_day_is_another_slot(ledger: Ledger,
                                       "Who walks the dog in the evenings?")
     assert not revision.other_part_of_day("The agency rang this morning, Sam covers now.",
                                           "Who walks the dog in the evenings?")
+
+
+def test_someone_telling_the_speaker_of_their_own_thing_revises_it(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """Staff tell a resident where they put "your" things: the turn addressed to the
+    anchor's speaker speaks for them; one addressed to them about someone else's does not."""
+    history(ledger, encoder, [
+        (6, "Agnes", "My spare hearing aid batteries are kept in the tea tin on the "
+                     "bedside table."),
+        *CHATTER,
+        (8, "Nia", "Agnes, I've moved your batteries into the top drawer of the wardrobe, "
+                   "the tin kept falling off."),
+    ])
+    res = ask(ledger, encoder, "Where are my spare hearing aid batteries?")
+    assert res.source_ids[:1] == ["t4"], (res.answer, res.source_ids, res.message)
+
+
+def test_a_turn_addressed_to_the_speaker_about_another_does_not_revise(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    history(ledger, encoder, [
+        (6, "Agnes", "My spare hearing aid batteries are kept in the tea tin on the "
+                     "bedside table."),
+        *CHATTER,
+        (8, "Nia", "Agnes, I've moved Joan's batteries into the top drawer of the wardrobe, "
+                   "her tin kept falling off."),
+    ])
+    res = ask(ledger, encoder, "Where are my spare hearing aid batteries?")
+    assert res.source_ids[:1] == ["t0"], (res.answer, res.source_ids, res.message)
+
+
+def test_another_persons_news_then_the_value_in_a_sentence_of_its_own(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"Dr Okoro has gone off sick. The on-call bleep is 224 now.": the second sentence is
+    the speaker's own statement of the thing, not Dr Okoro's."""
+    assert not revision.about_another(
+        "Dr Okoro has gone off sick. The on-call bleep is 224 now.", frozenset())
+    assert revision.about_another("Dr Okoro is on bleep 221 this week.", frozenset())
+    assert revision.about_another("Dr Okoro has gone off sick. His bleep is 224 now.",
+                                  frozenset())
+    history(ledger, encoder, [
+        (6, "Patrick", "The on-call doctor this week is on bleep 221."),
+        *CHATTER,
+        (8, "Patrick", "Dr Okoro has gone off sick. The on-call bleep is 224 now."),
+    ])
+    res = ask(ledger, encoder, "Which bleep is the on-call doctor on?")
+    assert res.source_ids[:1] == ["t4"] and "224" in res.answer, \
+        (res.answer, res.source_ids, res.message)

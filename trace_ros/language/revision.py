@@ -174,8 +174,13 @@ def about_another(text: str, named: frozenset[str]) -> bool:
     # more, so it's Thursdays at half four"): a consequence naming no one and no one
     # by a pronoun, with a value, is the speaker's; one whose subject is someone already
     # named is theirs ("the boy playing Herod broke his arm, so Tom's been promoted").
+    # So is a later sentence of its own ("Dr Walsh has gone home sick. On-call's bleep
+    # 224 now."), not one about them ("His bleep is 224 now").
+    parts = sentences(text) or [text]
+    later = _CONSEQUENCE.split(parts[0])[1:] + [
+        c for p in parts[1:] for c in _CONSEQUENCE.split(p) if not _THEIR.search(c)]
     return not any(values_named(c) and not holders(c) - named and not _PRONOUN.search(c)
-                   or subject(c) in named for c in _CONSEQUENCE.split(text)[1:])
+                   or subject(c) in named for c in later)
 
 
 # Personal pronouns and possessives: whoever they point at holds what the text tells.

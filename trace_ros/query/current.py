@@ -69,6 +69,7 @@ from ..language.revision import (
     replaces,
     same_holder,
     shifts,
+    spoken_to,
     state_values,
     states_value,
     subject,
@@ -105,6 +106,9 @@ ANCHORS_AT = 6  # for a past time, the first statement of the thing among a few 
 TOPIC_SHARE = 0.25
 _QUESTION = re.compile(r"\?\s*$")
 _WE = re.compile(r"\b(?:i|i'm|i've|me|my|we|we're|we've|us|our)\b", re.I)
+# "I've put your batteries in …", "we've moved your slot": the speaker did something to
+# the addressee's thing ("Hope your knee is better" tells nothing).
+_YOUR = re.compile(r"\b(?:i|i've|i'm|i'll|we|we've|we're|we'll)\s[^.!?]*\byour\b", re.I)
 _OWN = re.compile(r"\b(?:my|mine)\b", re.I)
 _FIRST_PERSON_ASK = re.compile(r"\b(?:i|my|me|i'm|am i)\b", re.I)
 _SENTENCES = re.compile(r"(?<=[.!?])\s+")
@@ -263,9 +267,13 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         whose = asked_holders or named(anchor.text)
         own = rec.speaker != anchor.speaker and bool(whose & _names(rec.speaker))
         # Someone passing on the anchor's speaker's word about when or where speaks for
-        # them ("Iris asked me to tell you the party's moving to the 20th").
-        relayed = relays and rec.speaker != anchor.speaker \
-            and bool(_names(anchor.speaker) & mentioned(rec.text) - _names(rec.speaker))
+        # them ("Iris asked me to tell you the party's moving to the 20th"), and so does
+        # one telling them of their own thing ("Agnes, I've put your batteries in the top
+        # drawer").
+        relayed = rec.speaker != anchor.speaker and bool(
+            (_names(anchor.speaker) - _names(rec.speaker))
+            & ((mentioned(rec.text) if relays else frozenset())
+               | (spoken_to(rec.text) if _YOUR.search(rec.text) else frozenset())))
         speaks = rec.speaker == anchor.speaker or own or relayed \
             or public and not _OWN.search(rec.text) \
             or bool(whose & (named(rec.text) | mentioned(rec.text)) - holders_stems(rec.speaker))
