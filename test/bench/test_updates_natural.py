@@ -57,6 +57,8 @@ def test_answer_holds_whole_words_only() -> None:
     assert answer_holds("Thursdays at half nine", ["thursday"])  # a weekly slot holds its day
     assert not answer_holds("Thursdays", ["thurs"])
     assert not answer_holds("", ["thursday"])
+    assert answer_holds("5mg", ["5", "five"])  # a unit written on: the number holds
+    assert answer_holds("at 10am", ["10 am"]) and not answer_holds("15mg", ["5"])
 
 
 def test_scorer_reads_the_first_citation() -> None:

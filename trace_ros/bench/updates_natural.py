@@ -216,10 +216,13 @@ _DAYS = {f"{d}days": f"{d}day" for d in ("mon", "tues", "wednes", "thurs", "fri"
 
 
 def _plain(text: str) -> str:
-    """Lower-case words and numbers, ordinal endings dropped ("12th" -> "12"), a month's
-    short form and a weekday's plural read as the word ("Sept", "Tuesdays")."""
+    """Lower-case words and numbers, ordinal endings dropped ("12th" -> "12"), a unit
+    written on parted from its number ("5mg" -> "5 mg"), a month's short form and a
+    weekday's plural read as the word ("Sept", "Tuesdays")."""
     t = re.sub(r"[^a-z0-9:]+", " ", norm(text))
     t = re.sub(r"\b(\d+)(?:st|nd|rd|th)\b", r"\1", t)
+    # A number with its unit written on ("5mg", "10am") is the number and the unit.
+    t = re.sub(r"\b(\d+)([a-z]+)\b", r"\1 \2", t)
     return " ".join(_SHORT.get(w, _DAYS.get(w, w)) for w in t.split())
 
 
