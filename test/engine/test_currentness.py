@@ -1394,3 +1394,13 @@ def test_another_persons_news_then_the_value_in_a_sentence_of_its_own(
     res = ask(ledger, encoder, "Which bleep is the on-call doctor on?")
     assert res.source_ids[:1] == ["t4"] and "224" in res.answer, \
         (res.answer, res.source_ids, res.message)
+
+
+def test_a_name_then_is_before_my_thing_is_no_possessor() -> None:
+    """"Sandra's my key worker": the 's is "is", so the key worker is the speaker's; in
+    "Sandra's key worker is Tom" it is Sandra's."""
+    thing = frozenset({"kei", "worker"})
+    assert revision.same_holder("Sandra's my key worker. She knows my ways.", frozenset(),
+                                frozenset(), thing)
+    assert not revision.same_holder("Sandra's key worker is Tom.", frozenset(), frozenset(),
+                                    thing)

@@ -113,7 +113,9 @@ def values(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
-_POSSESSIVE = re.compile(r"\b([A-Za-z]+)'s\b")
+# "Sam's appointment"; not "Sandra's my key worker", where the 's is "is".
+_POSSESSIVE = re.compile(r"\b([A-Za-z]+)'s\b(?!\s+(?:my|your|our|his|her|their|the|a|an)\b)",
+                         re.I)
 _PRONOUN = re.compile(r"\b(?:he|she|her|his|him|they|their|them)\b", re.I)
 
 
