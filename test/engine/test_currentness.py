@@ -1404,3 +1404,16 @@ def test_a_name_then_is_before_my_thing_is_no_possessor() -> None:
                                 frozenset(), thing)
     assert not revision.same_holder("Sandra's key worker is Tom.", frozenset(), frozenset(),
                                     thing)
+
+
+def test_a_make_before_the_thing_names_it_not_its_holder(ledger: Ledger,
+                                                         encoder: MiniLMEncoder) -> None:
+    """"the big Bosch saw": a name the question and the anchor both put before the thing
+    names the thing; a later turn need not repeat it ("Saw's in the car boot now")."""
+    history(ledger, encoder, [
+        (6, "Gary", "The big Bosch saw lives in the shed, left of the mower."),
+        *CHATTER,
+        (8, "Gary", "Saw's in the car boot now, for the weekend job."),
+    ])
+    res = ask(ledger, encoder, "Where's the big Bosch saw?")
+    assert res.source_ids[:1] == ["t4"], (res.answer, res.source_ids, res.message)

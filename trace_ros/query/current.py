@@ -186,7 +186,11 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         return None
     if at is None:
         anchor = _before_left(anchor, pool, records, prior, q_terms, robot_id)
-    anchor_holders = holders(anchor.text)
+    # A name that the question and the anchor both put before the same word of the thing
+    # ("the big Makita drill") names the thing, not its holder: "Drill's in the van now".
+    brands = _modifiers(question, anchor.text, q_terms) & asked_holders
+    asked_holders -= brands
+    anchor_holders = holders(anchor.text) - brands
     # Names the anchor gives a place or a firm by ("into Hendry's this morning"): who
     # calls about it later ("Hendry's rang … Friday") speaks of the anchor's thing.
     placed = frozenset(capitalised_mid_sentence([anchor.text])) - anchor_holders
@@ -782,6 +786,18 @@ def _role_asked(question: str, answer_type: str) -> frozenset[str]:
     if answer_type != "person" or m is None or m.group(1) not in KIN:
         return frozenset()
     return frozenset({m.group(1)})
+
+
+_BEFORE_NOUN = re.compile(r"\b([A-Z][a-z]+)\s+([a-z]+)\b")
+
+
+def _modifiers(question: str, anchor: str, thing: frozenset[str]) -> frozenset[str]:
+    """Capitalised words (lower-cased) that both texts put right before the same word of
+    ``thing``: "Makita drill", "Hollis returns"."""
+    def pairs(text: str) -> set[tuple[str, str]]:
+        return {(m.group(1).lower(), m.group(2)) for m in _BEFORE_NOUN.finditer(text)
+                if stem(m.group(2)) in thing}
+    return frozenset(name for name, _ in pairs(question) & pairs(anchor))
 
 
 def _names(speaker: str) -> frozenset[str]:
