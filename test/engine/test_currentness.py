@@ -1417,3 +1417,16 @@ def test_a_make_before_the_thing_names_it_not_its_holder(ledger: Ledger,
     ])
     res = ask(ledger, encoder, "Where's the big Bosch saw?")
     assert res.source_ids[:1] == ["t4"], (res.answer, res.source_ids, res.message)
+
+
+def test_a_bare_number_relabels_a_numbered_thing(ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"Which locker …?" after "locker 41": a later "I've been given 7 now" is the new
+    label, though it repeats neither the word nor a code."""
+    history(ledger, encoder, [
+        (6, "Rina", "My gym locker is locker 41, by the showers."),
+        *CHATTER,
+        (8, "Rina", "The gym shuffled everyone round. I've been given 7 now, near the door."),
+    ])
+    res = ask(ledger, encoder, "Which gym locker am I using?")
+    assert res.source_ids[:1] == ["t4"] and "7" in res.answer, \
+        (res.answer, res.source_ids, res.message)

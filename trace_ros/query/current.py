@@ -195,7 +195,11 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     # calls about it later ("Hendry's rang … Friday") speaks of the anchor's thing.
     placed = frozenset(capitalised_mid_sentence([anchor.text])) - anchor_holders
     relays = answer_type in TYPED_ANSWERS or asked_kind in _RELAYED
-    labels = asked_kind == "which" and bool(focus) and bool(labelled(focus, anchor.text))
+    label = labelled(focus, anchor.text) if asked_kind == "which" and focus else ""
+    labels = bool(label)
+    # "bay 17": the thing is told apart by its number, so a new number relabels it ("I've
+    # got 23 now").
+    numbered = bool(re.search(r"\d", label))
     # "Ward 3", "on Tuesdays": part of the thing; for a past state, the time it names
     # ("in mid-March, say March 15") is when, not which.
     asked_values = values_named(question if at is None else without_times(question))
@@ -351,7 +355,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         thread = rec
         held |= holders(rec.text)
         kind = states_asked(asked_kind, rec.text, head.text) if not labels \
-            else states_label(rec.text)  # "we're in Kilimanjaro", not "same room at least"
+            else states_label(rec.text) or numbered and bool(_BARE_NUMBER.search(rec.text))
+        # (a label: "we're in Kilimanjaro", not "same room at least")
         if not (states_value(rec.text, answer_type, anchor.text) if kind is None else kind) \
                 and not (answer_type in TYPED_ANSWERS and shifts(rec.text)):
             continue  # "Twenty a side now" says no more how often than before
@@ -788,6 +793,8 @@ def _role_asked(question: str, answer_type: str) -> frozenset[str]:
     return frozenset({m.group(1)})
 
 
+# A number on its own: not a time, an ordinal, an amount or a part of a code.
+_BARE_NUMBER = re.compile(r"(?<![\w.:£$€-])\d+(?![\w:%£$€-]|\.\d)")
 _BEFORE_NOUN = re.compile(r"\b([A-Z][a-z]+)\s+([a-z]+)\b")
 
 
