@@ -1430,3 +1430,16 @@ def test_a_bare_number_relabels_a_numbered_thing(ledger: Ledger, encoder: MiniLM
     res = ask(ledger, encoder, "Which gym locker am I using?")
     assert res.source_ids[:1] == ["t4"] and "7" in res.answer, \
         (res.answer, res.source_ids, res.message)
+
+
+
+def test_a_name_before_the_things_word_marks_which_thing() -> None:
+    """"the Fenwick crates": a name the question and the anchor both put before a word of
+    the thing; "the Marlow crates" puts another name there (the chain skips such a turn)."""
+    thing = revision.question_terms("Which bay are the Fenwick crates in?")
+    assert current._modifiers("Which bay are the Fenwick crates in?",
+                              "The Fenwick crates are going in bay 2C.", thing) == {"fenwick"}
+    later = "and the Marlow crates went into 3A, next to where the Fenwick ones were"
+    assert current._modifiers(later, later, thing) == {"marlow"}
+    assert current._modifiers("Where is Sam working?", "Sam works in Leeds.",
+                              revision.question_terms("Where is Sam working?")) == frozenset()

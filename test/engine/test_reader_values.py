@@ -129,6 +129,8 @@ def test_money_rates_digits_names_and_counts() -> None:
     assert ident("My new extension is 4417.") == "4417"
     assert ident("Ours is Unit 12, by the canal.") == "Unit 12"
     assert ident("See you at 10:30 on the 14th.") == ""  # a time and a date are no number
+    assert ident("We shifted the crates across to 7A.") == "7A"  # a letter after the digits
+    assert ident("One 5mg tablet at 10am.") == ""  # a dose and a clock time are no label
     assert [p for _, p in quantities("Two dropped out, so it's nine now.")] == ["Two dropped",
                                                                                "nine"]
     assert names_in("Her teacher is called Mrs Okafor.", set(), set()) == [(22, "Mrs Okafor")]

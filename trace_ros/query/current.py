@@ -187,8 +187,9 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     if at is None:
         anchor = _before_left(anchor, pool, records, prior, q_terms, robot_id)
     # A name that the question and the anchor both put before the same word of the thing
-    # ("the big Makita drill") names the thing, not its holder: "Drill's in the van now".
-    brands = _modifiers(question, anchor.text, q_terms) & asked_holders
+    # ("the big Makita drill") names the thing, not its holder: "Drill's in the van now";
+    # another name there is another thing ("the Danby returns" beside "the Hollis returns").
+    brands = _modifiers(question, anchor.text, q_terms)
     asked_holders -= brands
     anchor_holders = holders(anchor.text) - brands
     # Names the anchor gives a place or a firm by ("into Hendry's this morning"): who
@@ -333,6 +334,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                                       | _placed(rec.text, asked_kind, thing))) \
                 or other_instance(rec.text, asked_values) or other_kind(rec.text, question) \
                 or other_part_of_day(rec.text, question) \
+                or brands and bool(_modifiers(rec.text, rec.text, q_terms) - brands) \
                 or own_state and not swapped and told_of_another(rec.text, rec.speaker):
             continue  # another thing, or someone else's: another person's appointment
         if left_behind(rec.text, given_up):

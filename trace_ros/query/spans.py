@@ -698,7 +698,9 @@ _QUANTITY = re.compile(rf"\b(?:{_PART}"
                        r"(?:[\s-]+(?!and\b|or\b|but\b)[a-z][\w'-]*){0,2}", re.I)
 # Digits that name something (a phone, a room, a desk), with the word that labels them.
 _LABEL = r"(?:(?<![\w'’-])(?!(?:is|was|are|at|on|in|it|to|the|my|its|and|or|of)\b)[A-Za-z][\w'’-]*\s+)?"
-_IDENT = re.compile(rf"{_LABEL}\b[A-Za-z]{{0,3}}\d[\d\s-]*\d\b|{_LABEL}\b[A-Za-z]*\d+\b")
+# Digits, a letter or three before them ("B12"), or one letter after them ("bay 7A").
+_IDENT = re.compile(rf"{_LABEL}\b[A-Za-z]{{0,3}}\d[\d\s-]*\d\b|{_LABEL}\b[A-Za-z]*\d+\b"
+                    rf"|{_LABEL}\b\d+[A-Za-z]\b")
 _MONTH_NAMES = {"january", "february", "march", "april", "may", "june", "july", "august",
                 "september", "october", "november", "december"}
 _WEEKDAY_NAMES = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
