@@ -1443,3 +1443,12 @@ def test_a_name_before_the_things_word_marks_which_thing() -> None:
     assert current._modifiers(later, later, thing) == {"marlow"}
     assert current._modifiers("Where is Sam working?", "Sam works in Leeds.",
                               revision.question_terms("Where is Sam working?")) == frozenset()
+
+
+def test_plain_were_and_ill_are_no_first_person() -> None:
+    """"They were moved", "gone home ill": words of their own, not "we're" and "I'll"
+    typed without the apostrophe; a texted "ill be there" heading a sentence is."""
+    assert revision.about_another("Dr Okoro has gone home ill for the week.", frozenset())
+    assert revision.about_another("Dr Okoro and Dr Shah were moved to Ward 3.", frozenset())
+    assert not revision.about_another("ill be there at 5, Sam has the keys", frozenset())
+    assert not revision.about_another("Sam's off sick so we're on Ward 3 now.", frozenset())

@@ -150,7 +150,17 @@ def same_holder(text: str, asked: frozenset[str], anchor: frozenset[str],
 _THEIR = re.compile(r"\b(?:his|her|their)\b", re.I)
 
 
-_FIRST_PERSON = frozenset("i im ive id ill me myself we were weve us our ours".split())
+# Apostrophes kept: "were", "ill" and "id" written plain are words of their own ("they
+# were moved", "gone home ill"); "ill" heading a sentence is the texted "I'll".
+_FIRST_PERSON = frozenset("i i'm i've i'd i'll im ive me myself we we're we've us our ours"
+                          .split())
+_TEXTED_I_WILL = re.compile(r"(?:^|[.!?]\s+)ill\b", re.I)
+
+
+def _first_person(text: str) -> bool:
+    """Whether ``text`` has a first-person word."""
+    return bool(_FIRST_PERSON & set(_WORDS_LOWER.findall(text.lower().replace("’", "'")))) \
+        or bool(_TEXTED_I_WILL.search(text))
 
 
 def about_another(text: str, named: frozenset[str]) -> bool:
@@ -163,7 +173,7 @@ def about_another(text: str, named: frozenset[str]) -> bool:
     # them; it is no thing of the speaker's.
     text_owned = _INTRODUCED.sub(" ", text)
     ws = _WORDS_LOWER.findall(text_owned.lower())
-    if _FIRST_PERSON & set(w.replace("'", "") for w in ws):
+    if _first_person(text_owned):
         return False
     if any(w in ("my", "mine") and (i + 1 == len(ws) or ws[i + 1].split("'")[0] not in KIN)
            for i, w in enumerate(ws)):
@@ -222,9 +232,9 @@ def told_of_another(text: str, speaker: str = "") -> bool:
     if not told:
         return False
     for c in told:
-        ws = {w.replace("'", "") for w in _WORDS_LOWER.findall(c.lower())}
+        ws = set(_WORDS_LOWER.findall(c.lower()))
         m = _THIRD_SUBJECT.match(c)
-        if ws & _FIRST_PERSON or "my" in ws or m is None:
+        if _first_person(c) or "my" in ws or m is None:
             return False
         first = c.strip().split()[0].split("'")[0].strip(",;:!?.")
         if first.lower() in own or first in _NOT_NAMES and first.lower() not in (
