@@ -14,6 +14,8 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).parent))
 
 from graphkit import capture  # noqa: E402
@@ -1349,32 +1351,24 @@ def test_another_part_of_the_day_is_another_slot(ledger: Ledger,
                                           "Who walks the dog in the evenings?")
 
 
+@pytest.mark.parametrize(("told", "lead"), [
+    ("Agnes, I've moved your batteries into the top drawer of the wardrobe, the tin kept "
+     "falling off.", "t4"),
+    ("Agnes, I've moved Joan's batteries into the top drawer of the wardrobe, her tin kept "
+     "falling off.", "t0"),
+])
 def test_someone_telling_the_speaker_of_their_own_thing_revises_it(
-        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+        ledger: Ledger, encoder: MiniLMEncoder, told: str, lead: str) -> None:
     """Staff tell a resident where they put "your" things: the turn addressed to the
     anchor's speaker speaks for them; one addressed to them about someone else's does not."""
     history(ledger, encoder, [
         (6, "Agnes", "My spare hearing aid batteries are kept in the tea tin on the "
                      "bedside table."),
         *CHATTER,
-        (8, "Nia", "Agnes, I've moved your batteries into the top drawer of the wardrobe, "
-                   "the tin kept falling off."),
+        (8, "Nia", told),
     ])
     res = ask(ledger, encoder, "Where are my spare hearing aid batteries?")
-    assert res.source_ids[:1] == ["t4"], (res.answer, res.source_ids, res.message)
-
-
-def test_a_turn_addressed_to_the_speaker_about_another_does_not_revise(
-        ledger: Ledger, encoder: MiniLMEncoder) -> None:
-    history(ledger, encoder, [
-        (6, "Agnes", "My spare hearing aid batteries are kept in the tea tin on the "
-                     "bedside table."),
-        *CHATTER,
-        (8, "Nia", "Agnes, I've moved Joan's batteries into the top drawer of the wardrobe, "
-                   "her tin kept falling off."),
-    ])
-    res = ask(ledger, encoder, "Where are my spare hearing aid batteries?")
-    assert res.source_ids[:1] == ["t0"], (res.answer, res.source_ids, res.message)
+    assert res.source_ids[:1] == [lead], (res.answer, res.source_ids, res.message)
 
 
 def test_another_persons_news_then_the_value_in_a_sentence_of_its_own(
