@@ -51,10 +51,13 @@ class Event:
 def _check_str(name: str, value: object, limit: int) -> str:
     if not isinstance(value, str):
         raise ValidationError(name, f"must be a string, got {type(value).__name__}")
-    try:
-        size = len(value.encode("utf-8"))
-    except UnicodeEncodeError as exc:
-        raise ValidationError(name, f"not valid UTF-8 ({exc.reason})") from exc
+    if value.isascii():  # one byte a character, nothing to encode (most fields)
+        size = len(value)
+    else:
+        try:
+            size = len(value.encode("utf-8"))
+        except UnicodeEncodeError as exc:
+            raise ValidationError(name, f"not valid UTF-8 ({exc.reason})") from exc
     if "\x00" in value:
         raise ValidationError(name, "contains a NUL character")
     if size > limit:
@@ -97,8 +100,10 @@ def prepare(event: Event, config: CaptureConfig, now: float | None = None) -> Ne
         text = label
 
     payload = event.payload
+    payload_json = ""
     if payload is None or payload == "":
         payload_obj: dict[str, Any] = {}
+        payload_json = "{}"  # _canonical_json({}), without the encoder
     elif isinstance(payload, str):
         _check_str("payload_json", payload, config.max_payload_bytes)
         try:
@@ -118,7 +123,7 @@ def prepare(event: Event, config: CaptureConfig, now: float | None = None) -> Ne
         raise ValidationError(f"payload_json.{ATTACHED_TO}",
                               "must be the source ID (a non-empty string) it is attached to")
     try:
-        payload_json = _canonical_json(payload_obj)
+        payload_json = payload_json or _canonical_json(payload_obj)
     except RecursionError as exc:
         raise ValidationError("payload_json", "nested too deep to store") from exc
     except (TypeError, ValueError) as exc:
