@@ -180,10 +180,12 @@ INDEX_CHUNK = 64
 # and between groups only while more than INDEX_BACKLOG committed sources wait for it.
 # Indexing a chunk between every two groups cost capture ~70 us of the writer's time per
 # event (the GIL's: the node's other thread waits) and delayed the next commit by a chunk
-# (issue 16: bench capture's batched phase 2,816 -> 3,699 events/s without it, node CPU
-# 252 -> 162 us/event). A search reads what is above the mark from the sources' text (the
+# (issue 16, in process without DDS: 295-308 -> 173-185 us CPU per event; bench capture,
+# alternating, load 7-8: per-event 1,110-1,337 -> 1,981-2,056 events/s, node CPU 368-391 ->
+# 254-278 us/event). A search reads what is above the mark from the sources' text (the
 # query node keeps what it read), so a backlog costs searches little; the bound keeps it
-# from growing without end under a rate the index cannot follow.
+# from growing without end under a rate the index cannot follow (a bench capture run
+# reaches it in its batched phase, which then pays the index again).
 INDEX_IDLE_S = 0.05
 INDEX_BACKLOG = 20_000
 
