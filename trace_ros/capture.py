@@ -51,10 +51,13 @@ class Event:
 def _check_str(name: str, value: object, limit: int) -> str:
     if not isinstance(value, str):
         raise ValidationError(name, f"must be a string, got {type(value).__name__}")
-    try:
-        size = len(value.encode("utf-8"))
-    except UnicodeEncodeError as exc:
-        raise ValidationError(name, f"not valid UTF-8 ({exc.reason})") from exc
+    if value.isascii():  # one byte a character, nothing to encode (most fields)
+        size = len(value)
+    else:
+        try:
+            size = len(value.encode("utf-8"))
+        except UnicodeEncodeError as exc:
+            raise ValidationError(name, f"not valid UTF-8 ({exc.reason})") from exc
     if "\x00" in value:
         raise ValidationError(name, "contains a NUL character")
     if size > limit:
@@ -97,8 +100,10 @@ def prepare(event: Event, config: CaptureConfig, now: float | None = None) -> Ne
         text = label
 
     payload = event.payload
+    payload_json = ""
     if payload is None or payload == "":
         payload_obj: dict[str, Any] = {}
+        payload_json = "{}"  # _canonical_json({}), without the encoder
     elif isinstance(payload, str):
         _check_str("payload_json", payload, config.max_payload_bytes)
         try:
@@ -118,7 +123,7 @@ def prepare(event: Event, config: CaptureConfig, now: float | None = None) -> Ne
         raise ValidationError(f"payload_json.{ATTACHED_TO}",
                               "must be the source ID (a non-empty string) it is attached to")
     try:
-        payload_json = _canonical_json(payload_obj)
+        payload_json = payload_json or _canonical_json(payload_obj)
     except RecursionError as exc:
         raise ValidationError("payload_json", "nested too deep to store") from exc
     except (TypeError, ValueError) as exc:
@@ -168,11 +173,21 @@ def rejected(event: Event, error: ValidationError) -> StoreResult:
 
 
 # Sources the capture writer indexes per transaction while no event waits: an event that
-# arrives meanwhile waits for at most one such transaction. Fewer are indexed only once no
-# event has come for INDEX_IDLE_S (a chunk costs less per source the larger it is: in
-# process, 8 sources ~330 us each, 64 ~120-160, 500 ~60-80).
+# arrives meanwhile waits for at most one such transaction (a chunk costs less per source
+# the larger it is: in process, 8 sources ~330 us each, 64 ~72-160, 256 ~43, 1000 ~39).
 INDEX_CHUNK = 64
+# The index yields to capture: the writer indexes once no event has come for INDEX_IDLE_S,
+# and between groups only while more than INDEX_BACKLOG committed sources wait for it.
+# Indexing a chunk between every two groups cost capture ~70 us of the writer's time per
+# event (the GIL's: the node's other thread waits) and delayed the next commit by a chunk
+# (issue 16, in process without DDS: 295-308 -> 173-185 us CPU per event; bench capture,
+# alternating, load 7-8: per-event 1,110-1,337 -> 1,981-2,056 events/s, node CPU 368-391 ->
+# 254-278 us/event). A search reads what is above the mark from the sources' text (the
+# query node keeps what it read), so a backlog costs searches little; the bound keeps it
+# from growing without end under a rate the index cannot follow (a bench capture run
+# reaches it in its batched phase, which then pays the index again).
 INDEX_IDLE_S = 0.05
+INDEX_BACKLOG = 20_000
 
 
 def index_all(ledger: Ledger, chunk: int = 500) -> int:
@@ -243,27 +258,31 @@ class GroupCommitWriter:
     fails, every item of that batch is answered ``rejected`` with the error,
     never ``accepted``.
 
-    While no event waits, the thread writes the postings of what it committed
-    (``Ledger.index_postings``), ``index_chunk`` sources per transaction once that
-    many wait for it, what is left once no event has come for ``index_idle_s``, and
-    looks for waiting events between transactions: the acknowledgement never waits
-    for the index, and an event that arrives meanwhile waits for one chunk at most.
-    Searches read what is not indexed yet from the sources, with the same results.
+    The thread writes the postings of what it committed (``Ledger.index_postings``),
+    ``index_chunk`` sources per transaction, once no event has come for
+    ``index_idle_s``, and between groups only while more than ``index_backlog``
+    committed sources wait for it; it looks for waiting events between transactions:
+    the acknowledgement never waits for the index, and an event that arrives meanwhile
+    waits for one chunk at most. Searches read what is not indexed yet from the
+    sources, with the same results.
     """
 
     def __init__(self, ledger: Ledger, config: CaptureConfig,
                  on_batch: Callable[[int, float], None] | None = None,
                  clock: Callable[[], float] = time.time,
-                 index_chunk: int = INDEX_CHUNK, index_idle_s: float = INDEX_IDLE_S) -> None:
+                 index_chunk: int = INDEX_CHUNK, index_idle_s: float = INDEX_IDLE_S,
+                 index_backlog: int = INDEX_BACKLOG) -> None:
         self.ledger = ledger
         self.index_chunk = max(1, index_chunk)
         self.index_idle_s = index_idle_s
+        self.index_backlog = max(1, index_backlog)
         # Sources committed and not indexed yet, as far as this writer knows (at start,
         # what an earlier one left: at least one chunk is assumed).
         self._pending = self.index_chunk
         self.indexed = 0
         self.index_errors = 0
-        # Receipt time of zero-stamped events and the known time of a commit.
+        # Receipt time of zero-stamped events (asked only for those) and the known time
+        # of a commit.
         self.clock = clock
         self.config = config
         self._capacity = max(1, config.queue_depth)
@@ -314,7 +333,8 @@ class GroupCommitWriter:
         """``event`` validated (its own receipt time: two zero-stamped events of one batch
         are two records), or None once ``callback`` has its rejection."""
         try:
-            return prepare(event, self.config, self.clock())
+            # A node's clock costs ~10-20 us a call; a stamped event does not use it.
+            return prepare(event, self.config, None if event.stamp else self.clock())
         except ValidationError as exc:
             callback(rejected(event, exc))
         except Exception as exc:  # noqa: BLE001 - an unforeseen input must not stop the caller
@@ -371,7 +391,7 @@ class GroupCommitWriter:
 
     def _run(self) -> None:
         while True:
-            self._index(self.index_chunk)
+            self._index(self.index_backlog + 1)  # under load: only a backlog this large
             if self._pending:
                 with self._not_empty:
                     came = self._not_empty.wait_for(lambda: self._items or self._closed,

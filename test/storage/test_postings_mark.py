@@ -261,6 +261,78 @@ def test_the_writer_indexes_what_it_committed_while_idle(tmp_path: Path) -> None
     led.close()
 
 
+def _submit_all(writer: GroupCommitWriter, n: int, first: int = 0) -> list[StoreResult]:
+    """``n`` stamped events in one ``submit_many`` (stamps from ``first + 1`` on),
+    answered before it returns."""
+    done = threading.Event()
+    got: list[StoreResult] = []
+
+    def answered(res: StoreResult) -> None:
+        got.append(res)
+        if len(got) == n:
+            done.set()
+
+    writer.submit_many([(Event("dialogue", Scope("sam", "r1", "s1"), f"garden {WORDS[i % 14]}",
+                               "Sam", stamp=1.0 + first + i), answered) for i in range(n)])
+    assert done.wait(30) and all(r.status == "accepted" for r in got)
+    return got
+
+
+def test_the_index_yields_to_capture_below_its_backlog(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Between groups the writer indexes only a backlog over ``index_backlog`` (an idle
+    hour never comes here, so nothing is indexed); what waits is searched as before."""
+    led = Ledger(tmp_path / "w.db")
+    writer = GroupCommitWriter(led, CaptureConfig(group_commit_ms=1.0), index_chunk=3,
+                               index_idle_s=3600.0, index_backlog=1000)
+    _submit_all(writer, 20)
+    _submit_all(writer, 20, first=20)
+    writer.close()
+    assert writer.indexed == 0 and _mark(led) == 0
+    asked = ("sam", '"garden"', 50, (1.0, 1.0), "", None)
+    assert len(_search(led, *asked)) == 40
+    assert _search(led, *asked) == _exhaustive(monkeypatch, led, *asked)
+    led.close()
+
+
+def test_a_backlog_over_the_bound_is_indexed_without_waiting_for_idle(tmp_path: Path) -> None:
+    led = Ledger(tmp_path / "w.db")
+    writer = GroupCommitWriter(led, CaptureConfig(group_commit_ms=1.0), index_chunk=3,
+                               index_idle_s=3600.0, index_backlog=4)
+    _submit_all(writer, 20)
+    deadline = time.monotonic() + 30
+    while writer.indexed < 18 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    writer.close()
+    # Chunks of 3 until at most 4 wait (the writer starts assuming one chunk waits).
+    assert 18 <= writer.indexed <= 20 and writer.index_errors == 0
+    assert _mark(led) == writer.indexed and _indexed_as_expected(led)
+    led.close()
+
+
+def test_the_clock_is_asked_for_zero_stamps_and_commits_only(tmp_path: Path) -> None:
+    """A node's clock costs a call into rclpy: a stamped event does not ask it."""
+    led = Ledger(tmp_path / "w.db")
+    asked: list[float] = []
+
+    def clock() -> float:
+        asked.append(5000.0 + len(asked))
+        return asked[-1]
+
+    writer = GroupCommitWriter(led, CaptureConfig(group_commit_ms=1.0), clock=clock)
+    _submit_all(writer, 6)
+    assert len(asked) == writer.batches  # one known time per commit, no receipt time
+    done = threading.Event()
+    got: list[StoreResult] = []
+    writer.submit(Event("dialogue", Scope("sam"), "now", "Sam"),
+                  lambda r: (got.append(r), done.set()))
+    assert done.wait(30)
+    writer.close()
+    (stored,) = led.get_sources([got[0].source_id])
+    assert stored.time_from_receipt and stored.source_time in asked
+    led.close()
+
+
 class _Recording:
     """A ledger whose index is always behind: records each call, and an event arrives
     while the first chunk is being indexed."""

@@ -13,6 +13,7 @@ plain (XCDR1) CDR.
 from __future__ import annotations
 
 import functools
+import operator
 import re
 import struct
 from collections.abc import Iterator
@@ -282,27 +283,66 @@ def encode(msg_type: type, message: Any) -> bytes:
     little-endian CDR, as ``rclpy.serialization.serialize_message`` would, for
     ``Publisher.publish(bytes)``. Strings must not contain NUL. Raises ``Unsupported``."""
     out = bytearray(b"\x00\x01\x00\x00")
-    _write(out, layout(msg_type), message)
+    _write(out, _write_plan(msg_type), message)
     return bytes(out)
 
 
-def _write(out: bytearray, fields: Layout, message: Any) -> None:
-    for name, kind, detail in fields:
-        value = getattr(message, name)
+_PADS = tuple(bytes(n) for n in range(8))
+
+
+@functools.cache
+def _write_plan(msg_type: type) -> tuple[tuple[Any, ...], ...]:
+    """``layout`` as writing steps, computed once per type: nested messages flattened
+    into dotted getters, runs of primitives of one size packed by one little-endian
+    ``struct`` (as ``_plan`` reads them). An Ack is written per event after the commit,
+    on the writer's thread: walking the layout field by field cost ~8 us of its ~11."""
+    steps: list[tuple[Any, ...]] = []
+    run: list[tuple[str, str, int]] = []
+
+    def close_run() -> None:
+        if run:
+            fmt = "".join(_FORMATS[kind] for _, kind, _ in run)
+            steps.append((_PRIM, operator.attrgetter(*(path for path, _, _ in run)),
+                          struct.Struct("<" + fmt), run[0][2], len(run) == 1))
+            run.clear()
+
+    def flatten(nested_type: type, prefix: str) -> None:
+        kinds = nested_type.get_fields_and_field_types()
+        for name, kind, detail in layout(nested_type):
+            path = prefix + name
+            if kind == _PRIM:
+                if run and run[0][2] != detail[2]:
+                    close_run()
+                run.append((path, kinds[name], detail[2]))
+                continue
+            if kind == _NESTED:
+                flatten(detail, path + ".")
+                continue
+            close_run()
+            steps.append((kind, operator.attrgetter(path), detail))
+
+    flatten(msg_type, "")
+    close_run()
+    return tuple(steps)
+
+
+def _write(out: bytearray, steps: tuple[tuple[Any, ...], ...], message: Any) -> None:
+    for step in steps:
+        kind = step[0]
         if kind == _PRIM:
-            out += bytes((-(len(out) - HEADER)) % detail[2])
-            out += detail[0].pack(value)
+            _, get, packer, size, single = step
+            out += _PADS[(HEADER - len(out)) % size]
+            out += packer.pack(get(message)) if single else packer.pack(*get(message))
         elif kind == _STRING:
-            data = value.encode("utf-8")
-            out += bytes((-(len(out) - HEADER)) % 4)
+            data = step[1](message).encode("utf-8")
+            out += _PADS[(HEADER - len(out)) % 4]
             out += _U32[0].pack(len(data) + 1)
             out += data
             out += b"\x00"
-        elif kind == _NESTED:
-            _write(out, layout(detail), value)
-        else:
-            out += bytes((-(len(out) - HEADER)) % 4)
+        else:  # a sequence of messages: its length, then the elements
+            value = step[1](message)
+            out += _PADS[(HEADER - len(out)) % 4]
             out += _U32[0].pack(len(value))
-            element = layout(detail)
+            element = _write_plan(step[2])
             for item in value:
                 _write(out, element, item)
