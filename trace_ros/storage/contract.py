@@ -405,7 +405,10 @@ class LedgerContract(Protocol):
     def held_jobs(conn: Tx, worker: str, jobs: Sequence[Job]) -> list[Job]:
         """Inside a write transaction: the jobs of ``jobs`` that ``worker`` still holds under the
         same claim (a ``reset_derived``, or a reclaim after the lease expired, takes a
-        job away; its old holder must then write nothing)."""
+        job away; its old holder must then write nothing). Of each subject only the jobs
+        before the first one taken away: a reclaim takes a subject's jobs from its head
+        and may stop within the old holder's run, and the old holder writing the rest
+        would project them before the earlier ones."""
 
     @staticmethod
     def complete_jobs(conn: Tx, worker: str, jobs: Sequence[Job],
