@@ -251,6 +251,13 @@ class LedgerContract(Protocol):
     def generation_of(conn: Tx) -> int:
         """The generation visible to ``conn`` (inside ``read()`` or ``write()``)."""
 
+    @staticmethod
+    def unavailable(exc: BaseException) -> bool:
+        """Whether ``exc`` (raised by one of this ledger's operations) says the ledger could
+        not be reached or was busy: a passing condition (a server restarting, a lock held
+        too long), not a fault of the work that was being written. A consolidation batch
+        cut by it is put back without spending an attempt."""
+
     def query(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         """Rows of one engine SQL statement (diagnostics and tests only; see the module docstring)."""
 
