@@ -89,6 +89,26 @@ def test_a_partial_reclaim_leaves_the_old_holder_nothing_of_that_subject(ledger:
     assert all(j.fence == o.fence + 1 for j, o in zip(rest, old[3:6], strict=True))
 
 
+def test_a_job_on_its_last_attempt_still_holds_its_subject(ledger: Any) -> None:
+    """A job claimed for the third time (its first two holders died) is outstanding like
+    any other: while it runs, its subject's later jobs wait for it. A claim that left it
+    out of the subject's queue took them, out of source order (``bench fleet --rounds
+    8``: four worker kills bring jobs to their last attempt)."""
+    for i in range(3):
+        _say(ledger, "ann", i)
+    for holder in ("A1", "A2", "A3"):
+        head = ledger.claim_jobs(holder, 1, lease_s=60.0, max_attempts=3)
+        assert [j.source.source_id for j in head] == ["ann-0"]
+        if holder != "A3":
+            ledger.expire_leases(holder)  # it died
+    assert head[0].attempts == 3
+    assert ledger.claim_jobs("B", 10, lease_s=60.0, max_attempts=3) == []
+    with ledger.write() as tx:
+        assert ledger.complete_jobs(tx, "A3", ledger.held_jobs(tx, "A3", head), ["add"]) == 1
+    rest = ledger.claim_jobs("B", 10, lease_s=60.0, max_attempts=3)
+    assert [j.source.source_id for j in rest] == ["ann-1", "ann-2"]
+
+
 def test_postgresql_a_claim_does_not_take_jobs_being_completed(
         open_engine: Callable[[str], Any]) -> None:
     """A's lease ran out while it writes its batch (its job rows locked). B's claim

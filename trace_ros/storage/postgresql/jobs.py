@@ -47,7 +47,8 @@ def _lock_run(conn: Any, subject: str, now: float, max_attempts: int, room: int
                 "SELECT job_id, source_seq, attempts, fence, "
                 "(status IN ('pending', 'deferred') AND coalesce(not_before, 0) <= %s) "
                 "OR (status = 'running' AND lease_until < %s) FROM jobs "
-                f"WHERE subject_id = %s AND status IN {OUTSTANDING} AND attempts < %s "
+                f"WHERE subject_id = %s AND status IN {OUTSTANDING} "
+                "AND (attempts < %s OR status = 'running') "
                 "ORDER BY source_seq LIMIT %s FOR UPDATE NOWAIT",
                 (now, now, subject, max_attempts, room)).fetchall()
     except Exception as exc:  # psycopg.errors.LockNotAvailable (psycopg is imported lazily)
@@ -81,14 +82,16 @@ class PgJobStore(PgSourceStore):
                 (now, max_attempts, now, max_attempts))
             # Candidates: subjects whose first outstanding job is due, oldest first; a
             # subject whose head is held or waiting is not taken (its later jobs must
-            # wait for it). Read without a lock; each is checked again under its lock.
+            # wait for it), also a head running its last attempt (if its lease ran
+            # out, it was failed just above). Read without a lock; each is checked
+            # again under its lock.
             wanted = max_subjects if max_subjects > 0 else limit
             candidates = [r[0] for r in conn.execute(
                 "SELECT q.subject_id FROM subject_queues q CROSS JOIN LATERAL ("
                 "SELECT j.source_seq, (j.status IN ('pending', 'deferred') AND "
                 "coalesce(j.not_before, 0) <= %s) OR (j.status = 'running' AND "
                 "j.lease_until < %s) AS due FROM jobs j WHERE j.subject_id = q.subject_id "
-                f"AND j.status IN {OUTSTANDING} AND j.attempts < %s "
+                f"AND j.status IN {OUTSTANDING} AND (j.attempts < %s OR j.status = 'running') "
                 "ORDER BY j.source_seq LIMIT 1) h WHERE h.due ORDER BY h.source_seq "
                 "LIMIT %s", (now, now, max_attempts, wanted + CLAIM_SLACK))]
             runs: list[list[tuple[int, int, int, int]]] = []

@@ -43,6 +43,8 @@ class JobStore(SqliteBase):
                 "|| coalesce('; before: ' || last_error, '') "
                 "WHERE status = 'running' AND lease_until < ? AND attempts >= ?",
                 (now, max_attempts, now, max_attempts))
+            # A job running its last attempt is outstanding too: it holds its subject
+            # like any other held job (if its lease ran out, it was failed just above).
             # Projection is order-dependent within a subject (a newer fact revises an
             # older one), so a subject's jobs are claimed strictly in source order: its
             # run stops at its first outstanding job that is not due (another worker
@@ -55,7 +57,8 @@ class JobStore(SqliteBase):
                 "(j.status IN ('pending', 'deferred') AND coalesce(j.not_before, 0) <= ?) "
                 "OR (j.status = 'running' AND j.lease_until < ?) FROM jobs j "
                 "JOIN sources s ON s.seq = j.source_seq "
-                "WHERE j.status IN ('pending', 'deferred', 'running') AND j.attempts < ? "
+                "WHERE j.status IN ('pending', 'deferred', 'running') "
+                "AND (j.attempts < ? OR j.status = 'running') "
                 "ORDER BY j.job_id LIMIT ?",
                 (now, now, max_attempts, limit * CLAIM_WINDOW)).fetchall()
             runs: dict[str, list[tuple[int, int, int, int]]] = {}
