@@ -29,6 +29,8 @@ robot's memory node acks new events and consolidation moves on after it.
 After the stream (unanswered events sent again until acked) and the drain:
 
 - ``acked_lost``: acked events missing from the ledger (must be 0);
+- ``live_jobs``: the jobs by status after the drain (``failed`` must be 0: a job out of
+  attempts is never projected, and its source's facts are missing from the live graph);
 - consolidation throughput: every job is requeued (``reset_derived``) and projected again,
   timed, by all the workers, then by one (``consolidation_sources_per_s``, sources/s);
   each rebuild's graph is compared with the live one (``graphcheck.snapshot_diff``):
@@ -605,6 +607,9 @@ def run(args: argparse.Namespace, log: Callable[[str], None]) -> dict[str, Any]:
         drained = _wait(drained_now, DRAIN_TIMEOUT_S, 0.5)
         counts = _retry(ledger.source_counts)
         lost = [sid for sid in acked if sid not in counts]
+        # A job that ran out of attempts counts as drained, but its source was never
+        # projected: the live graph lacks its facts (the rebuilds requeue it).
+        live_jobs = _retry(ledger.job_counts)
         live = _retry(ledger.graph_snapshot)
         throughput: dict[str, Any] = {}
         if drained:
@@ -660,7 +665,7 @@ def run(args: argparse.Namespace, log: Callable[[str], None]) -> dict[str, Any]:
             "refused": dict(sum((r.refused for r in robots), Counter())),
             "ack_ms": {"p50": _round(percentile(latencies, 50)),
                        "p95": _round(percentile(latencies, 95))},
-            "lost_examples": lost[:5], "drained": drained,
+            "lost_examples": lost[:5], "drained": drained, "live_jobs": live_jobs,
             "rebuilds": throughput, "cold_ms": {k: _round(queries["cold_ms"][k])
                                                 for k in ("p50", "p95")},
             "query_status": queries["query_status"], "graph_rows": graph_rows,
@@ -707,7 +712,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print_summary(brief, args.json)
     ok = (summary["acked_lost"] == 0 and not summary["worker_exits"]
           and summary["kills"]["survived"] == summary["kills"]["rounds"]
-          and summary["graph_equals_rebuild"] and summary["unanswered"] == 0)
+          and summary["graph_equals_rebuild"] and summary["unanswered"] == 0
+          and summary["live_jobs"]["failed"] == 0)
     return 0 if ok else 1
 
 

@@ -12,7 +12,9 @@ never changed here.
 
 A failed batch is recorded on its jobs (``last_error``) and retried with
 exponential backoff; a batch the gate refuses (e.g. GPU admission for the LLM
-extractor) is deferred without spending an attempt. On its first run the worker
+extractor), or one cut because the ledger went away (``Ledger.unavailable``: a
+server restart), is deferred without spending an attempt — a job's attempts are
+for faults of its own, and a job out of attempts is never projected. On its first run the worker
 compares the stored vectors with its encoder and re-embeds those of another
 model (``Ledger.model_changed``).
 """
@@ -129,6 +131,9 @@ class Consolidator:
         # is being encoded ahead while a batch is projected (``prefetch.py``).
         self._recent: dict[str, np.ndarray] = {}
         self._ahead: Prefetch | None = None
+        # A batch the ledger's going away cut, not yet put back (it was unreachable):
+        # put back first thing once it answers again, before its lease runs out.
+        self._unreleased: tuple[list[Job], str] | None = None
 
     def run_once(self) -> BatchReport:
         """Claim and project one batch (or re-embed one batch of vectors of an old
@@ -136,6 +141,8 @@ class Consolidator:
         reembedded=0: idle)."""
         started = time.monotonic()
         cfg = self.config
+        if self._unreleased is not None:
+            self._release()  # the ledger is back (or this raises again)
         jobs = self.ledger.claim_jobs(self.worker, cfg.batch_size, cfg.lease_s, cfg.max_attempts,
                                       cfg.claim_subjects)
         if not jobs and self._reclaim_dead():
@@ -180,9 +187,26 @@ class Consolidator:
                     report.generation = self.ledger.bump_generation(conn)
         except Exception as exc:  # noqa: BLE001 - recorded on the jobs, retried with backoff
             report.error = f"{type(exc).__name__}: {exc}"
-            report.failed = self.ledger.fail_jobs(jobs, self.worker, report.error,
-                                                  cfg.max_attempts, cfg.retry_base_s,
-                                                  cfg.retry_max_s)
+            if not self.ledger.unavailable(exc):
+                report.failed = self.ledger.fail_jobs(jobs, self.worker, report.error,
+                                                      cfg.max_attempts, cfg.retry_base_s,
+                                                      cfg.retry_max_s)
+                return
+            # The ledger went away (a server restart): the jobs were not at fault, so
+            # they go back without spending an attempt — else a few restarts and worker
+            # kills in a row fail a job for good, and its source is never projected.
+            self._unreleased = (jobs, f"ledger unavailable: {report.error}")
+            report.deferred = self._release()
+
+    def _release(self) -> int:
+        """Put the cut batch back (``defer_jobs``: no attempt spent, due again after
+        ``retry_base_s``); returns how many jobs it still held. Raises while the ledger
+        is still away, keeping the batch for the next run."""
+        assert self._unreleased is not None
+        jobs, reason = self._unreleased
+        n = self.ledger.defer_jobs(jobs, self.worker, reason, self.config.retry_base_s)
+        self._unreleased = None
+        return n
 
     def _embed(self, sources: list[SourceRecord]) -> tuple[np.ndarray, list[np.ndarray]]:
         """Each source's own vector and its 'window' vector, in order. A source with

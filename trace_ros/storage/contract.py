@@ -251,6 +251,13 @@ class LedgerContract(Protocol):
     def generation_of(conn: Tx) -> int:
         """The generation visible to ``conn`` (inside ``read()`` or ``write()``)."""
 
+    @staticmethod
+    def unavailable(exc: BaseException) -> bool:
+        """Whether ``exc`` (raised by one of this ledger's operations) says the ledger could
+        not be reached or was busy: a passing condition (a server restarting, a lock held
+        too long), not a fault of the work that was being written. A consolidation batch
+        cut by it is put back without spending an attempt."""
+
     def query(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         """Rows of one engine SQL statement (diagnostics and tests only; see the module docstring)."""
 
@@ -405,7 +412,10 @@ class LedgerContract(Protocol):
     def held_jobs(conn: Tx, worker: str, jobs: Sequence[Job]) -> list[Job]:
         """Inside a write transaction: the jobs of ``jobs`` that ``worker`` still holds under the
         same claim (a ``reset_derived``, or a reclaim after the lease expired, takes a
-        job away; its old holder must then write nothing)."""
+        job away; its old holder must then write nothing). Of each subject only the jobs
+        before the first one taken away: a reclaim takes a subject's jobs from its head
+        and may stop within the old holder's run, and the old holder writing the rest
+        would project them before the earlier ones."""
 
     @staticmethod
     def complete_jobs(conn: Tx, worker: str, jobs: Sequence[Job],

@@ -151,6 +151,26 @@ class Job:
 ClaimRow = tuple[int, int, int, int]  # job_id, source_seq, attempts, fence
 
 
+def still_in_order(jobs: Sequence[Job], held: set[int]) -> list[Job]:
+    """Of a claim's ``jobs``, those (by job ID in ``held``) its worker may still write:
+    per subject, the jobs before the first one taken away from it. A reclaim after an
+    expired lease takes a subject's jobs from its head, and may take only part of the
+    old holder's run (a claim stops at its limit); the old holder writing the rest
+    would project them before the new holder projects the earlier ones, out of source
+    order. In the order of ``jobs``."""
+    cut: set[str] = set()
+    keep: set[int] = set()
+    for job in sorted(jobs, key=lambda j: j.source.seq):
+        subject = job.source.subject_id
+        if subject in cut:
+            continue
+        if job.job_id in held:
+            keep.add(job.job_id)
+        else:
+            cut.add(subject)
+    return [j for j in jobs if j.job_id in keep]
+
+
 def take_runs(runs: Iterable[Sequence[ClaimRow]], limit: int,
               max_subjects: int = 0) -> list[ClaimRow]:
     """What one claim takes from subjects' runs of due jobs (each in source order,

@@ -21,6 +21,9 @@ from ..url import LedgerURL
 from .migrations import MIGRATIONS, applied, migrate
 from .settled import SETTLED
 
+# SQLSTATEs of a server shutting down or starting up (admin_shutdown, crash_shutdown,
+# cannot_connect_now); class 08 is the connection exceptions.
+SERVER_GONE = ("57P01", "57P02", "57P03")
 INSTALL_HINT = "pip install 'psycopg[binary]' psycopg-pool pgvector (see requirements.txt)"
 
 
@@ -101,6 +104,19 @@ class PgBase:
         """One write transaction on a pooled connection, rolled back on error."""
         with self.pool.connection() as conn, conn.transaction():
             yield conn
+
+    @staticmethod
+    def unavailable(exc: BaseException) -> bool:
+        """The contract's ``unavailable``: the server could not be reached, went away
+        (a restart: the connection broke, or the server was shutting down or starting
+        up) or the pool had no connection in time. Other operational errors (a statement
+        timeout, a deadlock) are not: they may be the batch's own."""
+        import psycopg
+
+        if not isinstance(exc, (psycopg.OperationalError, psycopg.InterfaceError)):
+            return False
+        state = getattr(exc, "sqlstate", None)
+        return state is None or state.startswith("08") or state in SERVER_GONE
 
     @contextmanager
     def read(self) -> Iterator[Any]:

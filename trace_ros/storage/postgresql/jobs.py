@@ -7,6 +7,8 @@ takes whole runs subject by subject — and parallelism *across* subjects: a cla
 the ``subject_queues`` row of each subject it takes with ``FOR UPDATE SKIP LOCKED``, so
 concurrent workers take different subjects instead of waiting for each other. Capture
 locks the same rows, so a subject's sources become visible to a claim in sequence order.
+The run a claim reads is locked too (``NOWAIT``): rows a worker is completing (its lease
+ran out meanwhile) make the claim skip the subject rather than wait and take them again.
 """
 
 from __future__ import annotations
@@ -15,18 +17,44 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from ..records import Job, take_runs
+from ..records import Job, still_in_order, take_runs
 from .sources import PgSourceStore
 
 OUTSTANDING = "('pending', 'deferred', 'running')"
 # A claim looks at this many more candidate subjects than it may take (some may be
 # locked by a concurrent claim).
 CLAIM_SLACK = 8
+LOCK_NOT_AVAILABLE = "55P03"  # SQLSTATE of a row lock refused by NOWAIT
 
 
 def _subjects(jobs: Sequence[Job]) -> list[str]:
     """The subjects of ``jobs`` (a job's subject is its source's)."""
     return sorted({j.source.subject_id for j in jobs})
+
+
+def _lock_run(conn: Any, subject: str, now: float, max_attempts: int, room: int
+              ) -> list[tuple[Any, ...]] | None:
+    """Inside the claim (the subject's queue row locked): the subject's first ``room``
+    outstanding jobs in source order, each with whether it is due, their rows locked;
+    None when another transaction holds one of those rows. That is a worker completing
+    or failing jobs whose lease expired: waiting for it and then claiming them would
+    take jobs it just completed and project them again after their successors (READ
+    COMMITTED re-checks only the UPDATE's own condition), so the subject is skipped
+    this time, as one being claimed is (``NOWAIT`` in a savepoint: nothing waits)."""
+    try:
+        with conn.transaction():
+            return conn.execute(
+                "SELECT job_id, source_seq, attempts, fence, "
+                "(status IN ('pending', 'deferred') AND coalesce(not_before, 0) <= %s) "
+                "OR (status = 'running' AND lease_until < %s) FROM jobs "
+                f"WHERE subject_id = %s AND status IN {OUTSTANDING} "
+                "AND (attempts < %s OR status = 'running') "
+                "ORDER BY source_seq LIMIT %s FOR UPDATE NOWAIT",
+                (now, now, subject, max_attempts, room)).fetchall()
+    except Exception as exc:  # psycopg.errors.LockNotAvailable (psycopg is imported lazily)
+        if getattr(exc, "sqlstate", None) == LOCK_NOT_AVAILABLE:
+            return None
+        raise
 
 
 class PgJobStore(PgSourceStore):
@@ -40,9 +68,11 @@ class PgJobStore(PgSourceStore):
         (``FOR UPDATE SKIP LOCKED``) before its queue is read, one at a time, so a
         concurrent claim skips the subject this one is taking, takes the next one, and
         never waits; a subject whose head another worker holds is not taken."""
-        now = time.time()
         limit = max(1, int(limit))
         with self.write() as conn:
+            # The lease runs from the claim, not from before a wait for a connection
+            # (after a server restart the pool may take seconds to reconnect).
+            now = time.time()
             conn.execute(
                 "UPDATE jobs SET status = 'failed', lease_until = NULL, updated_at = %s, "
                 "last_error = 'worker ' || coalesce(claimed_by, '?') || ' stopped during "
@@ -52,14 +82,16 @@ class PgJobStore(PgSourceStore):
                 (now, max_attempts, now, max_attempts))
             # Candidates: subjects whose first outstanding job is due, oldest first; a
             # subject whose head is held or waiting is not taken (its later jobs must
-            # wait for it). Read without a lock; each is checked again under its lock.
+            # wait for it), also a head running its last attempt (if its lease ran
+            # out, it was failed just above). Read without a lock; each is checked
+            # again under its lock.
             wanted = max_subjects if max_subjects > 0 else limit
             candidates = [r[0] for r in conn.execute(
                 "SELECT q.subject_id FROM subject_queues q CROSS JOIN LATERAL ("
                 "SELECT j.source_seq, (j.status IN ('pending', 'deferred') AND "
                 "coalesce(j.not_before, 0) <= %s) OR (j.status = 'running' AND "
                 "j.lease_until < %s) AS due FROM jobs j WHERE j.subject_id = q.subject_id "
-                f"AND j.status IN {OUTSTANDING} AND j.attempts < %s "
+                f"AND j.status IN {OUTSTANDING} AND (j.attempts < %s OR j.status = 'running') "
                 "ORDER BY j.source_seq LIMIT 1) h WHERE h.due ORDER BY h.source_seq "
                 "LIMIT %s", (now, now, max_attempts, wanted + CLAIM_SLACK))]
             runs: list[list[tuple[int, int, int, int]]] = []
@@ -71,14 +103,11 @@ class PgJobStore(PgSourceStore):
                 if conn.execute("SELECT subject_id FROM subject_queues WHERE subject_id = %s "
                                 "FOR UPDATE SKIP LOCKED", (subject,)).fetchone() is None:
                     continue  # another worker is claiming it (or a writer capturing into it)
+                rows = _lock_run(conn, subject, now, max_attempts, room)
+                if rows is None:
+                    continue  # a worker is writing (completing, failing) some of its jobs
                 run = []
-                for job_id, seq, attempts, fence, due in conn.execute(
-                        "SELECT job_id, source_seq, attempts, fence, "
-                        "(status IN ('pending', 'deferred') AND coalesce(not_before, 0) <= %s) "
-                        "OR (status = 'running' AND lease_until < %s) FROM jobs "
-                        f"WHERE subject_id = %s AND status IN {OUTSTANDING} AND attempts < %s "
-                        "ORDER BY source_seq LIMIT %s",
-                        (now, now, subject, max_attempts, room)):
+                for job_id, seq, attempts, fence, due in rows:
                     if not due:
                         break
                     run.append((int(job_id), int(seq), int(attempts), int(fence)))
@@ -113,14 +142,15 @@ class PgJobStore(PgSourceStore):
     @staticmethod
     def held_jobs(conn: Any, worker: str, jobs: Sequence[Job]) -> list[Job]:
         """Inside a write transaction: the jobs ``worker`` still holds under the same claim
-        (their rows stay locked until the transaction ends)."""
+        (their rows stay locked until the transaction ends), and of each subject only
+        those before the first one taken away (``still_in_order``)."""
         if not jobs:
             return []
         fences = dict(conn.execute(
             "SELECT job_id, fence FROM jobs WHERE subject_id = ANY(%s) AND status = 'running' "
             "AND claimed_by = %s AND job_id = ANY(%s) FOR UPDATE",
             (_subjects(jobs), worker, [j.job_id for j in jobs])).fetchall())
-        return [j for j in jobs if fences.get(j.job_id) == j.fence]
+        return still_in_order(jobs, {j.job_id for j in jobs if fences.get(j.job_id) == j.fence})
 
     @staticmethod
     def complete_jobs(conn: Any, worker: str, jobs: Sequence[Job],

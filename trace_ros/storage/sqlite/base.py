@@ -135,6 +135,14 @@ class SqliteBase:
                                       "nothing of this write was stored") from exc
                 raise
 
+    @staticmethod
+    def unavailable(exc: BaseException) -> bool:
+        """The contract's ``unavailable``: another writer held the lock past the busy
+        timeout."""
+        text = str(exc).lower()
+        return isinstance(exc, sqlite3.OperationalError) and ("locked" in text
+                                                              or "busy" in text)
+
     @contextmanager
     def read(self) -> Iterator[sqlite3.Connection]:
         """A consistent snapshot of ONE generation for several reads.

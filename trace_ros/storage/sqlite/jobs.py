@@ -14,7 +14,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from ..records import Job, take_runs
+from ..records import Job, still_in_order, take_runs
 from .base import SqliteBase
 
 # A claim reads at most this many times ``limit`` of the oldest outstanding jobs.
@@ -33,9 +33,9 @@ class JobStore(SqliteBase):
         ``running`` forever. The write lock makes the claim atomic, so a concurrent
         claim never waits on a subject another claim took: it sees the subject's head
         held and takes the next subject (what SKIP LOCKED gives on PostgreSQL)."""
-        now = time.time()
         limit = max(1, int(limit))
         with self.write() as conn:
+            now = time.time()  # the lease runs from the claim, not from a wait for the lock
             conn.execute(
                 "UPDATE jobs SET status = 'failed', lease_until = NULL, updated_at = ?, "
                 "last_error = 'worker ' || coalesce(claimed_by, '?') || ' stopped during attempt ' "
@@ -43,6 +43,8 @@ class JobStore(SqliteBase):
                 "|| coalesce('; before: ' || last_error, '') "
                 "WHERE status = 'running' AND lease_until < ? AND attempts >= ?",
                 (now, max_attempts, now, max_attempts))
+            # A job running its last attempt is outstanding too: it holds its subject
+            # like any other held job (if its lease ran out, it was failed just above).
             # Projection is order-dependent within a subject (a newer fact revises an
             # older one), so a subject's jobs are claimed strictly in source order: its
             # run stops at its first outstanding job that is not due (another worker
@@ -55,7 +57,8 @@ class JobStore(SqliteBase):
                 "(j.status IN ('pending', 'deferred') AND coalesce(j.not_before, 0) <= ?) "
                 "OR (j.status = 'running' AND j.lease_until < ?) FROM jobs j "
                 "JOIN sources s ON s.seq = j.source_seq "
-                "WHERE j.status IN ('pending', 'deferred', 'running') AND j.attempts < ? "
+                "WHERE j.status IN ('pending', 'deferred', 'running') "
+                "AND (j.attempts < ? OR j.status = 'running') "
                 "ORDER BY j.job_id LIMIT ?",
                 (now, now, max_attempts, limit * CLAIM_WINDOW)).fetchall()
             runs: dict[str, list[tuple[int, int, int, int]]] = {}
@@ -96,8 +99,9 @@ class JobStore(SqliteBase):
     def held_jobs(conn: sqlite3.Connection, worker: str, jobs: Sequence[Job]) -> list[Job]:
         """Inside a write transaction: the jobs of ``jobs`` that ``worker`` still
         holds under the same claim (a ``reset_derived``, or a reclaim after the
-        lease expired, takes a job away; its old holder must then write nothing)."""
-        held: list[Job] = []
+        lease expired, takes a job away; its old holder must then write nothing), and
+        of each subject only those before the first one taken away (``still_in_order``)."""
+        held: set[int] = set()
         for start in range(0, len(jobs), 500):
             chunk = list(jobs[start:start + 500])
             marks = ",".join("?" * len(chunk))
@@ -105,8 +109,8 @@ class JobStore(SqliteBase):
                 f"SELECT job_id, fence FROM jobs WHERE status = 'running' AND claimed_by = ? "
                 f"AND job_id IN ({marks})", [worker, *(j.job_id for j in chunk)]).fetchall()
             fences = dict(rows)
-            held.extend(j for j in chunk if fences.get(j.job_id) == j.fence)
-        return held
+            held.update(j.job_id for j in chunk if fences.get(j.job_id) == j.fence)
+        return still_in_order(jobs, held)
 
     @staticmethod
     def complete_jobs(conn: sqlite3.Connection, worker: str, jobs: Sequence[Job],
