@@ -334,7 +334,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                                       | _placed(rec.text, asked_kind, thing))) \
                 or other_instance(rec.text, asked_values) or other_kind(rec.text, question) \
                 or other_part_of_day(rec.text, question) \
-                or brands and bool(_modifiers(rec.text, rec.text, q_terms) - brands) \
+                or brands and bool({n for n, _ in _before_thing(rec.text, q_terms)} - brands) \
                 or own_state and not swapped and told_of_another(rec.text, rec.speaker):
             continue  # another thing, or someone else's: another person's appointment
         if left_behind(rec.text, given_up):
@@ -800,13 +800,17 @@ _BARE_NUMBER = re.compile(r"(?<![\w.:£$€-])\d+(?![\w:%£$€-]|\.\d)")
 _BEFORE_NOUN = re.compile(r"\b([A-Z][a-z]+)\s+([a-z]+)\b")
 
 
+def _before_thing(text: str, thing: frozenset[str]) -> set[tuple[str, str]]:
+    """(capitalised word lower-cased, word) where ``text`` puts a capitalised word right
+    before a word of ``thing``: "Makita drill", "Hollis returns"."""
+    return {(m.group(1).lower(), m.group(2)) for m in _BEFORE_NOUN.finditer(text)
+            if stem(m.group(2)) in thing}
+
+
 def _modifiers(question: str, anchor: str, thing: frozenset[str]) -> frozenset[str]:
-    """Capitalised words (lower-cased) that both texts put right before the same word of
-    ``thing``: "Makita drill", "Hollis returns"."""
-    def pairs(text: str) -> set[tuple[str, str]]:
-        return {(m.group(1).lower(), m.group(2)) for m in _BEFORE_NOUN.finditer(text)
-                if stem(m.group(2)) in thing}
-    return frozenset(name for name, _ in pairs(question) & pairs(anchor))
+    """The capitalised words both texts put right before the same word of ``thing``."""
+    return frozenset(name for name, _ in _before_thing(question, thing)
+                     & _before_thing(anchor, thing))
 
 
 def _names(speaker: str) -> frozenset[str]:
