@@ -1446,3 +1446,24 @@ def test_plain_were_and_ill_are_no_first_person() -> None:
     assert revision.about_another("Dr Okoro and Dr Shah were moved to Ward 3.", frozenset())
     assert not revision.about_another("ill be there at 5, Sam has the keys", frozenset())
     assert not revision.about_another("Sam's off sick so we're on Ward 3 now.", frozenset())
+
+
+@pytest.mark.parametrize("question", [
+    "Where was the ladder kept before the flood?",
+    "Where was the ladder kept at the start of October?",
+])
+def test_the_time_a_past_state_is_dated_by_need_not_be_recorded_with_it(
+        ledger: Ledger, encoder: MiniLMEncoder, question: str) -> None:
+    """The words dating a past state ("before the flood", "at the start of
+    October") say when, not what: a record naming the ladder alone answers."""
+    history(ledger, encoder, [
+        (2, "Nia", "The ladder lives in the garage, hanging on the back wall."),
+        (2, "robot", "Ladder: garage, back wall."),
+        *CHATTER,
+        (20, "Nia", "The garage flooded last night, everything on the floor is soaked."),
+        (21, "Nia", "Ladder's up in the loft now, out of the way."),
+    ])
+    res = ask(ledger, encoder, question)
+    assert res.status == "answered", res.message
+    assert res.source_ids[0] == "t0"
+    assert "garage" in res.answer.lower()

@@ -53,6 +53,7 @@ from ..language.timeanchor import find_candidates
 from ..language.vocab import EVENT_NOUNS
 from ..ledger import Ledger, Scope
 from ..state import Resolution, is_multi_valued, resolve
+from .current import before_clause
 from .factcache import FactCache, SubjectFacts
 from .pack import EvidenceGroup, EvidenceItem, Pack
 from .plan import Plan
@@ -163,6 +164,8 @@ _DONE_BY = re.compile(r"^\s*where\s+(?:did|do|does|can|could)\s+(?:you|i|we|they
 _PARTICLES = frozenset({"back", "up", "down", "out", "off", "over", "away", "in", "on"})
 # An -ing word after an owner or an article names a thing ("Amy's wedding", "the meeting").
 _NOUN_BEFORE = re.compile(r"^(?:s|the|a|an|my|your|our|his|her|their|its|this|next)$")
+# A part of a period named before it: "the start of" March, "the end of" the month.
+_PART_OF = re.compile(r"\bthe\s+\w+\s+(?:of\s+)?$", re.I)
 
 
 class GraphStage:
@@ -326,9 +329,17 @@ class GraphStage:
         if not answerable_by_state(plan) or not _COPULAR.match(question) \
                 or not set(cued_relations(question, plan)) - set(PERSON_RELATIONS):
             return ""
-        text = question
+        # What dates the state ("before the Harcourt job", "at the start of March") says
+        # when, not what: only the thing's own words must be recorded.
+        clause = before_clause(question)
+        text = question.replace(clause, " ") if clause else question
         for m in reversed(find_candidates(text)):
-            text = text[:m.start()] + " " + text[m.end():]
+            start = m.start()
+            part = _PART_OF.search(text, 0, start)
+            if part is not None and part.end() == start \
+                    and (" of " in part.group(0)) != text.startswith("of ", start):
+                start = part.start()
+            text = text[:start] + " " + text[m.end():]
         names = set(self.participants.of(scope.subject_id))
         target = [w for w in words(text)
                   if len(w) > 1 and w not in STOPWORDS and w not in names
