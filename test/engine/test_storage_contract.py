@@ -103,6 +103,33 @@ def test_storage_imports_nothing_above_it(path: Path) -> None:
     assert not wrong, f"{path.relative_to(PACKAGE)} imports {wrong}"
 
 
+# DESIGN §7: the consolidation road and the query road meet only in the ledger's layer
+# (storage, and the language both read with); neither imports the other, and the
+# language imports neither.
+ROADS_MAY_NOT_IMPORT = {
+    "consolidation": {"trace_ros.query", "trace_ros.nodes", "trace_ros.bench"},
+    "query": {"trace_ros.consolidation", "trace_ros.nodes", "trace_ros.bench"},
+    "language": {"trace_ros.consolidation", "trace_ros.query", "trace_ros.storage",
+                 "trace_ros.nodes", "trace_ros.bench"},
+}
+
+
+@pytest.mark.parametrize("road", sorted(ROADS_MAY_NOT_IMPORT))
+def test_the_roads_meet_only_in_the_ledgers_layer(road: str) -> None:
+    wrong = {f"{path.relative_to(PACKAGE)} imports {name}"
+             for path in sorted((PACKAGE / road).rglob("*.py")) for name in _imports(path)
+             if _allowed(name, ROADS_MAY_NOT_IMPORT[road])}
+    assert not wrong, sorted(wrong)
+
+
+def test_the_import_check_resolves_relative_imports() -> None:
+    """"from ..storage.vectorindex import VectorIndex" in consolidation/worker.py names
+    trace_ros.storage.vectorindex (a check that resolved nothing would pass anything)."""
+    names = _imports(PACKAGE / "consolidation" / "worker.py")
+    assert "trace_ros.storage.vectorindex" in names
+    assert "trace_ros.consolidation.prefetch" in names
+
+
 def test_the_facades_and_the_resolver_sit_above_storage() -> None:
     """ledger.py and graphstore.py re-export storage; state.py uses storage; none of them
     imports another, so the former circle (ledger, graphstore, state, ledger_spatial) is gone."""

@@ -17,10 +17,10 @@ from trace_ros.config import CaptureConfig
 from trace_ros.consolidation.worker import Consolidator
 from trace_ros.embed import MiniLMEncoder
 from trace_ros.ledger import Ledger, Scope
-from trace_ros.query import packing
 from trace_ros.query.answer import QueryEngine, QueryRequest
-from trace_ros.query.recall import VectorIndex
+from trace_ros.storage import packing
 from trace_ros.storage.readonly import open_read_only
+from trace_ros.storage.vectorindex import VectorIndex
 from trace_ros.storage.vectorpack import read_pack
 
 ANN, BOB = Scope("ann", "r1", "s1"), Scope("bob", "r1", "s1")
@@ -53,9 +53,15 @@ def _lines(scope: Scope, n: int, start: int = 0, prefix: str = "line") -> list[E
             for i in range(start, start + n)]
 
 
-def _fill(ledger: Ledger, encoder: object, events: list[Event]) -> None:
+def _fill(ledger: Ledger, encoder: object, events: list[Event],
+          worker_packs: bool = False) -> None:
+    """Capture and consolidate ``events``; the packs the idle worker writes are removed
+    unless ``worker_packs`` (most tests here look at the query side's)."""
     assert all(r.status == "accepted" for r in ingest(ledger, events, CaptureConfig()))
     Consolidator(ledger, encoder).drain()
+    if not worker_packs:
+        for path in _packs(ledger):
+            path.unlink()
 
 
 def _packs(ledger: Ledger) -> list[Path]:
@@ -112,7 +118,7 @@ def test_rows_stored_after_the_pack_are_read_on_top_of_it(
     _fill(ledger, enc, _lines(ANN, 12))
     VectorIndex(ledger, enc.name).refresh("ann")
     packing.wait()
-    _fill(ledger, enc, _lines(ANN, 3, start=12))
+    _fill(ledger, enc, _lines(ANN, 3, start=12), worker_packs=True)  # 3: under the step
     counted = _rows_read(ledger, monkeypatch)
     on_pack = _state(VectorIndex(ledger, enc.name), "ann")
     assert counted == [3]
@@ -260,3 +266,30 @@ def test_a_cut_or_foreign_file_is_no_pack(ledger: Ledger) -> None:
     assert read_pack(path) is None
     path.write_bytes(b"not a pack" + data)
     assert read_pack(path) is None
+
+
+def test_the_idle_worker_leaves_packs_a_fresh_index_reads_whole(
+        ledger: Ledger, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once its queue is empty the consolidation worker writes the packs of the subjects
+    it projected (source and window vectors): a query process's first question reads
+    no vector row one by one, and holds what the rows hold."""
+    enc = HashEncoder()
+    _fill(ledger, enc, _lines(ANN, 12) + _lines(BOB, 3), worker_packs=True)
+    assert len(_packs(ledger)) == 2  # ann's source and window; bob's 3 are under the step
+    on_pack = {}
+    for kind in ("source", "window"):
+        counted = _rows_read(ledger, monkeypatch)
+        on_pack[kind] = _state(VectorIndex(ledger, enc.name, kind), "ann")
+        assert counted == [0], kind
+        monkeypatch.undo()
+        monkeypatch.setattr(packing, "STEP", 4)  # (undone with the rest)
+    for path in _packs(ledger):
+        path.unlink()
+    for kind in ("source", "window"):
+        no_save = VectorIndex(ledger, enc.name, kind, save=lambda *_: None)
+        assert on_pack[kind] == _state(no_save, "ann"), kind
+    # Packs gone (or grown past a step): the next idle run writes them again.
+    _fill(ledger, enc, _lines(ANN, 6, start=12), worker_packs=True)
+    counted = _rows_read(ledger, monkeypatch)
+    _state(VectorIndex(ledger, enc.name), "ann")
+    assert counted == [0]

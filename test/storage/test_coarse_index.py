@@ -17,9 +17,8 @@ import pytest
 from trace_ros.capture import Event, ingest
 from trace_ros.config import CaptureConfig
 from trace_ros.ledger import Scope
-from trace_ros.query import packing
-from trace_ros.query.recall import VectorIndex
-from trace_ros.storage import coarse
+from trace_ros.storage import coarse, packing
+from trace_ros.storage.vectorindex import VectorIndex
 from trace_ros.storage.vectorpack import VectorPack, read_pack, write_pack
 
 CFG = CaptureConfig()

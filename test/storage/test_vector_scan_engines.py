@@ -1,4 +1,4 @@
-"""The currentness stage's later near neighbours of a source (``_SubjectVectors.later_near``)
+"""The currentness stage's later near neighbours of a source (``SubjectVectors.later_near``)
 are what scoring the subject's whole matrix gave, on every engine: with the rows in sequence
 order (only the rows after the source's are scored) and out of it (a replaced vector comes
 last), for several thresholds."""
@@ -12,7 +12,7 @@ import numpy as np
 from trace_ros.capture import Event, ingest
 from trace_ros.config import CaptureConfig
 from trace_ros.ledger import Scope
-from trace_ros.query.recall import VectorIndex
+from trace_ros.storage.vectorindex import VectorIndex
 
 CFG = CaptureConfig()
 DIM = 24

@@ -21,6 +21,7 @@ model (``Ledger.model_changed``).
 
 from __future__ import annotations
 
+import logging
 import os
 import socket
 import time
@@ -34,7 +35,11 @@ from ..config import ConsolidationConfig
 from ..embed import Encoder, source_text
 from ..ledger import WINDOW_BEFORE, Job, Ledger, SourceRecord
 from ..storage import Tx
+from ..storage.vectorindex import VectorIndex
+from ..storage.vectorpack import VectorPack
 from .prefetch import Prefetch, per_text
+
+_log = logging.getLogger(__name__)
 
 # At most this many characters in a 'window' (see ``Consolidator._windows``).
 WINDOW_MAX_CHARS = 1000
@@ -107,6 +112,7 @@ class BatchReport:
     deferred: int = 0
     fenced: int = 0  # claimed but taken away before commit (requeued by a reset): not written
     reembedded: int = 0
+    packed: int = 0  # subjects whose vector packs an idle run brought up to date
     generation: int = 0
     seconds: float = 0.0
     error: str = ""
@@ -134,6 +140,10 @@ class Consolidator:
         # A batch the ledger's going away cut, not yet put back (it was unreachable):
         # put back first thing once it answers again, before its lease runs out.
         self._unreleased: tuple[list[Job], str] | None = None
+        # Subjects projected since the vector packs were last brought up to date
+        # (``_write_packs``), and the indexes that write them (made when first needed).
+        self._projected: set[str] = set()
+        self._packers: list[VectorIndex] = []
 
     def run_once(self) -> BatchReport:
         """Claim and project one batch (or re-embed one batch of vectors of an old
@@ -151,6 +161,8 @@ class Consolidator:
         report = BatchReport(claimed=len(jobs))
         if not jobs:
             report.reembedded = self._reembed_batch() or self._rewindow_batch()
+            if not report.reembedded:
+                report.packed = self._write_packs()
         else:
             self._project_batch(jobs, report)
         report.seconds = time.monotonic() - started
@@ -185,6 +197,7 @@ class Consolidator:
                     report.done = self.ledger.complete_jobs(conn, self.worker, held, outcomes,
                                                             notes)
                     report.generation = self.ledger.bump_generation(conn)
+            self._projected.update(j.source.subject_id for j in held)
         except Exception as exc:  # noqa: BLE001 - recorded on the jobs, retried with backoff
             report.error = f"{type(exc).__name__}: {exc}"
             if not self.ledger.unavailable(exc):
@@ -197,6 +210,29 @@ class Consolidator:
             # kills in a row fail a job for good, and its source is never projected.
             self._unreleased = (jobs, f"ledger unavailable: {report.error}")
             report.deferred = self._release()
+
+    def _write_packs(self) -> int:
+        """Once the queue is empty, bring the vector packs of the subjects projected since
+        up to date (source and window vectors; ``storage.packing.due`` decides when a pack
+        is written again), so that a query process's first question about a subject reads
+        one block, not a row per vector — the query engine would write them too, but only
+        on that first question, which then pays for it. Returns how many subjects."""
+        if not self._projected:
+            return 0
+        if not self._packers:
+            self._packers = [VectorIndex(self.ledger, self.encoder.name, kind, save=_save_now)
+                             for kind in ("source", "window")]
+        subjects = sorted(self._projected)
+        self._projected.clear()
+        for subject in subjects:
+            for index in self._packers:
+                try:
+                    index.refresh(subject)
+                except Exception:  # noqa: BLE001 - a pack only saves a question time
+                    _log.exception("writing the vector pack of %s failed", subject)
+                finally:
+                    index.drop(subject)  # the worker keeps no subject's matrix
+        return len(subjects)
 
     def _release(self) -> int:
         """Put the cut batch back (``defer_jobs``: no attempt spent, due again after
@@ -356,6 +392,10 @@ class Consolidator:
                     return total
         finally:
             self.close()
+
+
+def _save_now(ledger: Ledger, pack: VectorPack) -> None:
+    ledger.save_vector_pack(pack)
 
 
 def _pooled(texts: list[str], vector_of: dict[str, np.ndarray]) -> np.ndarray:

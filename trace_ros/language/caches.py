@@ -6,7 +6,7 @@ records are read again for every question. A forget removes a text from the ledg
 WAL and its indexes; ``forget_texts`` removes it from these caches too, by emptying every
 module-level ``functools`` cache of the package (what a later question reads is read
 again). Whoever sees that a forget happened calls it: the vector index, whose
-``vectors_epoch`` a forget moves (``query/recall.py``).
+``vectors_epoch`` a forget moves (``storage/vectorindex.py``).
 """
 
 from __future__ import annotations

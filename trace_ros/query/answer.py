@@ -27,6 +27,7 @@ import numpy as np
 from ..config import RecallConfig
 from ..embed import Encoder
 from ..errors import ValidationError, check_text
+from ..language.caches import forget_texts
 from ..language.revision import NEAR
 from ..ledger import AuditRecord, Ledger, Scope, SourceRecord
 from . import current
@@ -97,9 +98,11 @@ class QueryEngine:
         self.reader: Reader = reader or ExtractiveReader()
         self.config = config or RecallConfig()
         self.ablate = set(ablate)
-        self.index = VectorIndex(ledger, encoder.name) if encoder is not None else None
+        # A forget moves the vectors' epoch: what was read of its texts goes too.
+        self.index = (VectorIndex(ledger, encoder.name, on_new_epoch=forget_texts)
+                      if encoder is not None else None)
         # Each turn embedded with the one before it (consolidation's 'window' vectors).
-        self.windows = (VectorIndex(ledger, encoder.name, "window")
+        self.windows = (VectorIndex(ledger, encoder.name, "window", on_new_epoch=forget_texts)
                         if encoder is not None else None)
         self.participants = Participants(ledger)
         self.attachments = Attachments(ledger)

@@ -21,15 +21,14 @@ thousands of facts.
 
 from __future__ import annotations
 
-import gc
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..facts import FACT_COLUMNS, FACT_EDGE_TYPES, Edge, Fact, fact_from_row
 from ..ledger import Ledger
+from ..storage.bulkload import bulk_load
 
 _HIERARCHY_PREFIXES = ("session:", "topic:", "entity:")
 ENTITY_LIMIT = 500  # entities looked up per question, as ``Ledger.facts_of_entities``
@@ -38,34 +37,6 @@ ENTITY_LIMIT = 500  # entities looked up per question, as ``Ledger.facts_of_enti
 def _entity_order(f: Fact) -> tuple[float, int, str]:
     """Newest first (``Ledger.facts_of_entities``' order)."""
     return (-f.valid_from, -f.source_seq, f.fact_id)
-
-
-_gc_lock = threading.Lock()
-_gc_loads = 0  # loads under way (``bulk_load``)
-_gc_was_on = False
-
-
-@contextmanager
-def bulk_load() -> Iterator[None]:
-    """No garbage collection while a subject's rows are read into memory. A load makes
-    tens of thousands of objects that all stay (there is nothing for a collection to
-    free), and each full collection it sets off walks the whole heap, the encoder's
-    objects included: one subject's facts at 40,000 sources took 61-67 ms to load with
-    collection held off and 91-227 ms without. Nested and concurrent loads share one
-    pause; collection is back on (if it was on) when the last ends."""
-    global _gc_loads, _gc_was_on
-    with _gc_lock:
-        if _gc_loads == 0:
-            _gc_was_on = gc.isenabled()
-            gc.disable()
-        _gc_loads += 1
-    try:
-        yield
-    finally:
-        with _gc_lock:
-            _gc_loads -= 1
-            if _gc_loads == 0 and _gc_was_on:
-                gc.enable()
 
 
 _COLUMN = {name.strip(): i for i, name in enumerate(FACT_COLUMNS.split(","))}

@@ -2,7 +2,7 @@
 writing of it off the request path.
 
 A fresh process reads a subject's pack and only the rows stored after it
-(``recall.VectorIndex``), so the pack is saved again once the index holds ``STEP`` or a
+(``vectorindex.VectorIndex``), so the pack is saved again once the index holds ``STEP`` or a
 sixteenth more vectors than it: a restarted node's first question reads at most that
 many rows one by one. Writing tens of megabytes (and syncing them) is done by a
 background thread; the process waits for it at exit, so a short-lived ``trace-ros
@@ -15,8 +15,8 @@ import atexit
 import logging
 import threading
 
-from ..ledger import Ledger
-from ..storage.vectorpack import VectorPack
+from .contract import LedgerContract
+from .vectorpack import VectorPack
 
 STEP = 512
 
@@ -31,7 +31,7 @@ def due(held: int, packed: int) -> bool:
     return held - packed >= max(STEP, held // 16)
 
 
-def save_later(ledger: Ledger, pack: VectorPack) -> None:
+def save_later(ledger: LedgerContract, pack: VectorPack) -> None:
     """Save ``pack`` through ``ledger`` on a thread of its own."""
 
     def run() -> None:
