@@ -1,6 +1,7 @@
 """The source postings on SQLite (``storage/postings``; table ``source_postings``,
-migration m011): written after capture, by ``index_pending``, up to the mark of migration
-m013 (``postings_mark``: every source up to it is indexed, none above it), rewritten
+migration m011): written after capture, by ``deferred.index_pending`` (with FTS5's index
+and the statistics since m014), up to the mark of migration m013 (``postings_mark``: every
+source up to it is indexed, none above it), rewritten
 without the forgotten ones in forget's transaction, read by lexical search.
 
 Why after capture (issue 16): written in the capture transaction they cost capture most of
@@ -102,7 +103,8 @@ def postings_to_the_end(conn: sqlite3.Connection) -> None:
     the four derived rows stand at one mark)."""
     upto = indexed_upto(conn) or 0
     while rows := conn.execute("SELECT seq, subject_id, speaker, text FROM sources "
-                               "WHERE seq > ? ORDER BY seq LIMIT 20000", (upto,)).fetchall():
+                               "WHERE seq > ? ORDER BY seq LIMIT ?",
+                               (upto, REBUILD_CHUNK)).fetchall():
         add_postings(conn, rows)
         upto = int(rows[-1][0])
     conn.execute("UPDATE postings_mark SET upto = ?", (upto,))
