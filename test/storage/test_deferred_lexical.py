@@ -9,6 +9,7 @@ leaves a ledger whose index catches up on the next open, with the same results.
 from __future__ import annotations
 
 import signal
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -20,7 +21,9 @@ from trace_ros.capture import Event, prepare
 from trace_ros.config import CaptureConfig
 from trace_ros.ledger import Ledger, Scope
 from trace_ros.storage import postings
-from trace_ros.storage.sqlite.deferred import row_size
+from trace_ros.storage.sqlite.deferred import _ADD_STATS, _ADD_TURNS, row_size
+from trace_ros.storage.sqlite.migrations import FTS_SIZE, M012, _lex_parts, fts_size
+from trace_ros.storage.sqlite.readonly import open_read_only
 
 CONFIG = CaptureConfig()
 SAID = [("sam", "Sam", "The garden needs water and the garden soil is dry."),
@@ -179,3 +182,54 @@ def test_a_kill_before_or_inside_the_indexing_catches_up_on_the_next_open(
         assert _derived(led) == _expected(led) and _searches(led, monkeypatch) == expected
         _fts_intact(led)
         assert led.integrity_check() == "ok"
+
+
+
+def _back_to_m013(path: Path) -> None:
+    """The file as m013 left it: the triggers write FTS5's rows, the statistics and the
+    turn counts with each source (m007, m012), so they hold every source; the postings
+    stand at their mark; m014 not recorded."""
+    index, unindex, add, take = _lex_parts("sources_fts", "seq", "source", "text", "speaker")
+    turns = M012.sql[M012.sql.index("CREATE TRIGGER"):]
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.create_function(FTS_SIZE, 1, fts_size, deterministic=True)
+    conn.executescript(f"""
+        BEGIN;
+        DROP TRIGGER sources_fts_ad; DROP TRIGGER sources_fts_au;
+        DROP TRIGGER sources_turns_ad;
+        INSERT INTO sources_fts (sources_fts) VALUES ('rebuild');
+        DELETE FROM lex_stats WHERE kind = 'source';
+        DELETE FROM speaker_turns;
+        CREATE TRIGGER sources_fts_ai AFTER INSERT ON sources BEGIN {index} {add} END;
+        CREATE TRIGGER sources_fts_ad AFTER DELETE ON sources BEGIN {take} {unindex} END;
+        CREATE TRIGGER sources_fts_au AFTER UPDATE OF text, speaker, subject_id ON sources
+            BEGIN {take} {unindex} {index} {add} END;
+        {turns}
+        DELETE FROM schema_version WHERE name = 'm014_deferred_lexical';
+        DELETE FROM _sqlite_migrations WHERE name = 'm014_deferred_lexical';
+        COMMIT;""")
+    with conn:
+        conn.execute(_ADD_STATS, (-1, 2**62))
+        conn.execute(_ADD_TURNS, (-1, 2**62))
+    conn.close()
+
+
+def test_a_ledger_before_m014_is_indexed_to_its_last_source_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On an m013 file the triggers indexed every source in FTS5 while the postings stand
+    at their mark: a reader finds it complete, and the migration writes the postings up
+    to the last source and moves the mark there, FTS5's rows written once."""
+    path = tmp_path / "m013.db"
+    with Ledger(path) as led:
+        _store(led, SAID, 0)
+        led.index_postings(2)
+        expected = _searches(led, monkeypatch)
+    _back_to_m013(path)
+    reader = open_read_only(path)  # not migrated: FTS5 holds every source
+    assert reader.query("SELECT upto FROM postings_mark") == [(2,)]
+    assert _searches(reader, monkeypatch) == expected
+    reader.close()
+    with Ledger(path) as led:
+        assert _mark(led) == 6 and _derived(led) == _expected(led)
+        assert _searches(led, monkeypatch) == expected and led.index_postings(10) == 0
+        _fts_intact(led)
