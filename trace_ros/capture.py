@@ -4,7 +4,8 @@ Nothing is interpreted here. ``prepare`` turns an ``Event`` into a ``NewSource``
 or raises ``ValidationError(field, reason)``; ``GroupCommitWriter`` batches
 prepared sources from many callers into one SQLite transaction per short
 window, and reports each result only after the commit (acknowledged = durable).
-The lexical index of what was stored (the source postings) is written after the
+The lexical index of what was stored (the source postings; on SQLite FTS5's index, the
+subjects' lexical statistics and the speakers' turn counts too) is written after the
 commit, while no event waits (``Ledger.index_postings``); bulk ``ingest`` writes it
 after each batch.
 """

@@ -160,7 +160,6 @@ def test_writer_answers_every_item_when_the_write_fails(ledger: Ledger) -> None:
     writer = GroupCommitWriter(ledger, CaptureConfig(group_commit_ms=1.0))
     got: list[StoreResult] = []
     done = threading.Event()
-    ledger.conn.execute("DROP TRIGGER sources_fts_ai")
     ledger.conn.execute("CREATE TRIGGER boom BEFORE INSERT ON sources "
                         "BEGIN SELECT RAISE(ABORT, 'disk says no'); END")
 

@@ -106,10 +106,12 @@ def test_the_statistics_follow_capture_forget_and_rebuild(ledger: Any) -> None:
     assert _stats(ledger) == _expected(ledger)
 
 
-# The FTS5 triggers as m002/m003 left them, and no statistics or vocabulary tables.
+# The FTS5 triggers as m002/m003 left them, and no statistics or vocabulary tables (m014
+# dropped the sources' insert trigger).
 PRE_M007 = """
     DROP TABLE lex_stats; DROP TABLE sources_vocab; DROP TABLE facts_vocab;
-    DROP TRIGGER sources_fts_ai; DROP TRIGGER sources_fts_ad; DROP TRIGGER sources_fts_au;
+    DROP TRIGGER IF EXISTS sources_fts_ai; DROP TRIGGER sources_fts_ad;
+    DROP TRIGGER sources_fts_au;
     DROP TRIGGER facts_fts_ai; DROP TRIGGER facts_fts_ad; DROP TRIGGER facts_fts_au;
     CREATE TRIGGER sources_fts_ai AFTER INSERT ON sources BEGIN
         INSERT INTO sources_fts (rowid, text, speaker, subject_id)

@@ -300,12 +300,13 @@ class LedgerContract(Protocol):
         """Store sources and their projection jobs in ONE transaction (group commit)."""
 
     def index_postings(self, max_sources: int = 500) -> int:
-        """Write the lexical index (the source postings) of up to ``max_sources`` sources
-        stored since it was last written, oldest first, in one transaction; returns how
-        many (fewer than ``max_sources``: none is left). SQLite writes them here, after
-        capture (the capture writer while no event waits, bulk ingest after each batch);
-        PostgreSQL in the capture transaction (always 0). Searches give the same results
-        either way."""
+        """Write the lexical index (the source postings, and on SQLite FTS5's index, the
+        subjects' lexical statistics and the speakers' turn counts) of up to
+        ``max_sources`` sources stored since it was last written, oldest first, in one
+        transaction; returns how many (fewer than ``max_sources``: none is left). SQLite
+        writes them here, after capture (the capture writer while no event waits, bulk
+        ingest after each batch); PostgreSQL in the capture transaction (always 0).
+        Searches and ``speaker_turns`` give the same results either way."""
 
     def get_sources(self, source_ids: Sequence[str]) -> list[SourceRecord]:
         """Sources by ID, in the order asked (missing IDs are skipped)."""

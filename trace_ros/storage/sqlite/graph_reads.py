@@ -7,12 +7,14 @@ several of them inside ``Ledger.read()`` see one generation.
 from __future__ import annotations
 
 import sqlite3
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 from ...facts import EDGE_COLUMNS, FACT_COLUMNS, Edge, Fact
 from ..records import SessionRow, TopicRow
+from .deferred import tail_turns
 from .graph_writes import GraphWrites
 from .hierarchy import HierarchyStore
 from .rows import _CHUNK, _edge, _fact_rows, _raw_fact_rows
@@ -72,9 +74,14 @@ class GraphReads(GraphWrites, HierarchyStore):
     def speaker_turns(self, subject_id: str) -> dict[str, int]:
         """How many dialogue turns each speaker of a subject has."""
         with self._reading() as conn:
-            try:  # kept by triggers (migration m012)
+            try:  # kept up to the mark (migrations m012, m014), the rest counted here
                 rows = conn.execute("SELECT speaker, n FROM speaker_turns WHERE subject_id = ? "
                                     "ORDER BY speaker", (subject_id,)).fetchall()
+                more = tail_turns(conn, subject_id)
+                if more:
+                    counts = Counter({r[0]: int(r[1]) for r in rows})
+                    counts.update(more)
+                    rows = sorted(counts.items())
             except sqlite3.OperationalError:  # a file m012 has not reached (read-only)
                 rows = conn.execute(
                     "SELECT speaker, count(*) FROM sources WHERE subject_id = ? AND "

@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 from .base import SqliteBase
-from .postings import rebuild_postings
+from .deferred import rebuild_lexical
 
 
 class Maintenance(SqliteBase):
@@ -30,8 +30,7 @@ class Maintenance(SqliteBase):
                 self.clear_all_graph(conn)  # facts, edges, topics: re-derived by the requeue
             else:
                 conn.execute("DELETE FROM vectors WHERE model != ?", (model,))
-            conn.execute("INSERT INTO sources_fts (sources_fts) VALUES ('rebuild')")
-            rebuild_postings(conn)
+            rebuild_lexical(conn)
             cur = conn.execute("UPDATE jobs SET status = 'pending', attempts = 0, "
                                "last_error = NULL, note = NULL, claimed_by = NULL, "
                                "lease_until = NULL, not_before = NULL, fence = fence + 1, "
@@ -42,10 +41,10 @@ class Maintenance(SqliteBase):
         return int(cur.rowcount)
 
     def rebuild_fts(self) -> None:
-        """Recreate the lexical index of sources (FTS5's and the postings) from the sources."""
+        """Recreate the lexical index of sources (FTS5's, its statistics, the turn counts and
+        the postings) from the sources."""
         with self.write() as conn:
-            conn.execute("INSERT INTO sources_fts (sources_fts) VALUES ('rebuild')")
-            rebuild_postings(conn)
+            rebuild_lexical(conn)
 
     def source_counts(self) -> dict[str, int]:
         """How many rows each source ID has (a crash test expects exactly one)."""

@@ -1,6 +1,7 @@
 """The source postings on SQLite (``storage/postings``; table ``source_postings``,
-migration m011): written after capture, by ``index_pending``, up to the mark of migration
-m013 (``postings_mark``: every source up to it is indexed, none above it), rewritten
+migration m011): written after capture, by ``deferred.index_pending`` (with FTS5's index
+and the statistics since m014), up to the mark of migration m013 (``postings_mark``: every
+source up to it is indexed, none above it), rewritten
 without the forgotten ones in forget's transaction, read by lexical search.
 
 Why after capture (issue 16): written in the capture transaction they cost capture most of
@@ -96,19 +97,17 @@ def indexed_upto(conn: sqlite3.Connection) -> int | None:
     return int(row[0])
 
 
-def index_pending(conn: sqlite3.Connection, max_sources: int) -> int:
-    """Inside a write transaction: the postings of up to ``max_sources`` sources above
-    the mark, in seq order, and the mark moved past them. Returns how many were indexed
-    (fewer than ``max_sources``: none is left)."""
-    upto = indexed_upto(conn)
-    if upto is None:
-        return 0
-    rows = conn.execute("SELECT seq, subject_id, speaker, text FROM sources WHERE seq > ? "
-                        "ORDER BY seq LIMIT ?", (upto, max_sources)).fetchall()
-    if rows:
+def postings_to_the_end(conn: sqlite3.Connection) -> None:
+    """Migration m014's backfill: on a file whose triggers indexed every source in FTS5,
+    the postings of the sources above the mark, and the mark moved to the last source (so
+    the four derived rows stand at one mark)."""
+    upto = indexed_upto(conn) or 0
+    while rows := conn.execute("SELECT seq, subject_id, speaker, text FROM sources "
+                               "WHERE seq > ? ORDER BY seq LIMIT ?",
+                               (upto, REBUILD_CHUNK)).fetchall():
         add_postings(conn, rows)
-        conn.execute("UPDATE postings_mark SET upto = ?", (int(rows[-1][0]),))
-    return len(rows)
+        upto = int(rows[-1][0])
+    conn.execute("UPDATE postings_mark SET upto = ?", (upto,))
 
 
 def remove_postings(conn: sqlite3.Connection, rows: Iterable[tuple[int, str, str, str]]) -> None:

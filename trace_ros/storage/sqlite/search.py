@@ -9,7 +9,10 @@ matching rows at once. FTS5's ``bm25()`` is not used: its statistics are the who
 table's, every subject's text. What a source search read of a subject's stems and row
 sizes is kept for the next (``lexcache``) while the subject's sources stay the same. On a
 file m007 has not reached (the read-only explorer never migrates) the rows are found with
-FTS5 and their text split again with FTS5's tokenizer: the same scores, slower.
+FTS5 and their text split again with FTS5's tokenizer: the same scores, slower. The
+sources above the mark (m014: FTS5's index and ``lex_stats`` are written after capture,
+``deferred``) are read from their text and added: the same rows and scores as once they
+are indexed.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from ..lexical import terms as lexical_terms
 from ..lexrank import Hits, Row, Stats, best, frequency, matching, phrase_hits, rank, union
 from ..records import Scope
 from .base import SqliteBase
+from .deferred import TailStats, derived_upto, tail_rows
 from .lexcache import LexCache, Stem, SubjectTerms
 from .migrations import fts_size
 from .postings import indexed_upto, read_stems
@@ -148,13 +152,42 @@ def fresh_terms(ix: Index, subject_id: str) -> SubjectTerms:
                         [name for name, _ in ix.columns])
 
 
+@dataclass(frozen=True)
+class Tail:
+    """The subject's sources above the mark (FTS5 has not indexed them yet): their rows
+    as ``lexrank`` reads them, their sizes, and the subject's statistics with them."""
+
+    upto: int
+    rows: dict[int, Row]
+    sizes: dict[int, int]
+    stats: Stats
+
+
+def _tail_hits(tail: Tail, phrases: list[Phrase], weights: Mapping[str, float]) -> list[Hits]:
+    """Each phrase's hits among the tail's rows that hold a stem of a phrase naming no
+    column (the rows FTS5's vocabulary would give ``_from_vocab``)."""
+    fetched = {s for p in phrases if not p.columns for s in p.stems}
+    rows = {rid: row for rid, row in tail.rows.items()
+            if any(fetched.intersection(at.values()) for _, at in row)}
+    return [Hits.of(h) for h in phrase_hits(phrases, rows, weights)]
+
+
+def _joined(indexed: Hits, tail: Hits) -> Hits:
+    """Hits of rows up to the mark, then of rows above it."""
+    if not len(tail.rows):
+        return indexed
+    return Hits(np.concatenate([indexed.rows, tail.rows]),
+                np.concatenate([indexed.freqs, tail.freqs]))
+
+
 def ranked(conn: sqlite3.Connection, ix: Index, terms: SubjectTerms, match: Match,
            weights: Mapping[str, float], view: str = "", args: tuple[Any, ...] = (),
-           subject_phrases: int = 0) -> tuple[np.ndarray, np.ndarray]:
+           subject_phrases: int = 0, tail: Tail | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(row keys ascending, their scores) of the subject's rows of ``ix`` that ``match``
     matches and ``view`` (an SQL condition on ``t``; none: every row of the subject)
     keeps (``subject_phrases``: ``lexrank.rank``'s); ``terms``: what is known of the
-    subject's rows (``fresh_terms``: nothing)."""
+    subject's rows (``fresh_terms``: nothing); ``tail``: the rows FTS5 has not indexed
+    yet (sources only; None: none)."""
     phrases = match.phrases()
     if not any(p.stems and not p.columns for p in phrases):
         return np.empty(0, np.int64), np.empty(0)
@@ -162,14 +195,22 @@ def ranked(conn: sqlite3.Connection, ix: Index, terms: SubjectTerms, match: Matc
         hits = _from_vocab(conn, ix, terms, phrases, weights)
     except sqlite3.OperationalError:  # no vocabulary: a file m007 has not reached
         hits = _from_text(conn, ix, terms.subject_id, phrases, weights)
+    if tail is not None and tail.rows:
+        hits = [_joined(h, t) for h, t in zip(hits, _tail_hits(tail, phrases, weights),
+                                              strict=True)]
     found = matching(match, hits)
     if view:
         kept = sorted(int(r[0]) for r in conn.execute(
             f"SELECT t.{ix.key} FROM {ix.table} t {_BY_KEY} WHERE t.{ix.key} IN (SELECT value "
             f"FROM json_each(?)) AND {view}", (json.dumps(found.tolist()), *args)))
         found = np.array(kept, dtype=np.int64)
-    stats = subject_stats(conn, terms.subject_id, ix)
-    return found, rank(hits, terms.sized(conn, found), found, stats, subject_phrases)
+    if tail is None:
+        return found, rank(hits, terms.sized(conn, found), found,
+                           subject_stats(conn, terms.subject_id, ix), subject_phrases)
+    at = int(np.searchsorted(found, tail.upto, side="right"))
+    sizes = np.concatenate([terms.sized(conn, found[:at]), np.fromiter(
+        (tail.sizes[r] for r in found[at:].tolist()), np.int64, len(found) - at)])
+    return found, rank(hits, sizes, found, tail.stats, subject_phrases)
 
 
 def facts_matching(conn: sqlite3.Connection, subject_id: str, match: str, limit: int,
@@ -221,6 +262,42 @@ class SearchReads(SqliteBase):
             (subject_id, SOURCES.kind)).fetchone()
         return None if got is None else tuple(got)
 
+    @cached_property
+    def _tail_stats(self) -> TailStats:
+        return TailStats()
+
+    def _source_stats(self, conn: sqlite3.Connection, subject_id: str
+                      ) -> tuple[Stats, int | None]:
+        """The subject's statistics over all its sources (those FTS5 has not indexed yet
+        counted from their text: ``deferred``), and the mark (None: FTS5 holds every
+        source)."""
+        stats = subject_stats(conn, subject_id, SOURCES)
+        upto = derived_upto(conn)
+        if upto is None:
+            return stats, None
+        generation, last = conn.execute(
+            "SELECT (SELECT value FROM meta WHERE key = 'generation'), "
+            "(SELECT coalesce(max(seq), 0) FROM sources)").fetchone()
+        if last <= upto:
+            return stats, upto
+        more = self._tail_stats.stats(conn, subject_id, generation, upto, int(last))
+        return Stats(stats.n_docs + more.n_docs, stats.n_tokens + more.n_tokens), upto
+
+    def _fts_tail(self, conn: sqlite3.Connection, subject_id: str) -> Tail | None:
+        """What the FTS5 road adds for the subject's sources above the mark (None: FTS5
+        holds every source)."""
+        stats, upto = self._source_stats(conn, subject_id)
+        if upto is None:
+            return None
+        own = dict(enumerate(lexical_terms(subject_id)))
+        rows: dict[int, Row] = {}
+        sizes: dict[int, int] = {}
+        for seq, text, speaker in tail_rows(conn, subject_id, upto):
+            row = [("D", dict(enumerate(lexical_terms(text or "")))),
+                   ("A", dict(enumerate(lexical_terms(speaker or "")))), ("C", own)]
+            rows[seq], sizes[seq] = row, sum(len(at) for _, at in row)
+        return Tail(upto, rows, sizes, stats)
+
     def _by_postings(self, conn: sqlite3.Connection, subject_id: str, expr: Match,
                      weights: tuple[float, float], view: str, args: tuple[Any, ...]
                      ) -> tuple[np.ndarray, np.ndarray] | None:
@@ -229,18 +306,18 @@ class SearchReads(SqliteBase):
         m011 has not reached. The postings hold the sources up to their mark
         (``postings.indexed_upto``); those above it are read from their text, once per
         process (the subject's ``SubjectPostings`` keeps them until a forget or rebuild
-        moves the generation)."""
+        moves the generation), and so are the statistics (``_source_stats``)."""
         if not postings.usable(expr, subject_id):
             return None
         try:
             got = conn.execute(
                 "SELECT (SELECT value FROM meta WHERE key = 'generation'), "
-                "(SELECT coalesce(max(seq), 0) FROM sources) FROM lex_stats "
-                "WHERE subject_id = ? AND kind = ?", (subject_id, SOURCES.kind)).fetchone()
+                "(SELECT coalesce(max(seq), 0) FROM sources)").fetchone()
             upto = indexed_upto(conn)
+            stats, _ = self._source_stats(conn, subject_id)
         except sqlite3.OperationalError:
             return None
-        if got is None:  # no source of the subject
+        if not stats.n_docs:  # no source of the subject
             return np.empty(0, np.int64), np.empty(0)
         last = int(got[1])
         sp = self._postings.of(subject_id, got[0], last if upto is None else upto, last)
@@ -258,8 +335,7 @@ class SearchReads(SqliteBase):
                 f"json_each(?)) AND {view}", (json.dumps(found.tolist()), *args))),
                 dtype=np.int64)
 
-        return postings.ranked(sp, expr, weights, subject_stats(conn, subject_id, SOURCES),
-                               keep if view else None)
+        return postings.ranked(sp, expr, weights, stats, keep if view else None)
 
     def _source_terms(self, conn: sqlite3.Connection, subject_id: str) -> SubjectTerms:
         """What earlier searches read of the subject's sources, if it is still current
@@ -295,7 +371,7 @@ class SearchReads(SqliteBase):
             if got is None:
                 got = ranked(conn, SOURCES, self._source_terms(conn, scope.subject_id), expr,
                              {"D": float(weights[0]), "A": float(weights[1])}, cond,
-                             tuple(args))
+                             tuple(args), tail=self._fts_tail(conn, scope.subject_id))
             top = best(*got, k)
             ids = dict(conn.execute("SELECT seq, source_id FROM sources WHERE seq IN "
                                     "(SELECT value FROM json_each(?))",

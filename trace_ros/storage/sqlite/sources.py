@@ -1,8 +1,8 @@
 """Sources (the fast path's writes and the reads of what was said or perceived).
 
 A source and its projection job are stored in ONE transaction (``store_sources``), with
-the session's span; a tombstoned ID is refused. The source postings are written after it
-(``index_postings``). Forgetting lives in ``forget``.
+the session's span; a tombstoned ID is refused. The sources' lexical rows (FTS5's index,
+statistics, turn counts, postings) are written after it (``index_postings``). Forgetting lives in ``forget``.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 
 from ..records import ATTACHED_TO, FORGOTTEN, NewSource, Scope, SourceRecord, StoreResult, seen_before
 from .base import SqliteBase
-from .postings import index_pending
+from .deferred import index_pending
 from .rows import SOURCE_COLUMNS, scope_filter
 
 
@@ -90,8 +90,9 @@ class SourceStore(SqliteBase):
         return [r for r in results if r is not None]
 
     def index_postings(self, max_sources: int = 500) -> int:
-        """Write the source postings of up to ``max_sources`` sources captured since the
-        last call, oldest first, in one write transaction (``postings.index_pending``).
+        """Write the lexical rows (FTS5's index, statistics, turn counts, postings) of up
+        to ``max_sources`` sources captured since the last call, oldest first, in one write
+        transaction (``deferred.index_pending``).
         Returns how many were indexed: fewer than ``max_sources`` means none is left.
 
         The transaction is committed without waiting for the disk (``synchronous =
