@@ -23,9 +23,9 @@ import math
 import re
 import sqlite3
 import threading
+from collections import OrderedDict, namedtuple
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from ..errors import ValidationError
 
@@ -48,18 +48,67 @@ def _tokenizer() -> sqlite3.Connection:
     return conn
 
 
-@lru_cache(maxsize=4096)
-def _terms(text: str) -> tuple[str, ...]:
-    conn = _tokenizer()
-    conn.execute("INSERT INTO t (rowid, x) VALUES (1, ?)", (text,))
-    out = tuple(r[0] for r in conn.execute("SELECT term FROM v WHERE doc = 1 ORDER BY offset"))
-    conn.execute("DELETE FROM t WHERE rowid = 1")
-    return out
+class _KeptTerms:
+    """Each text's stems, the last ``size`` texts kept (an LRU cache, like ``lru_cache``
+    with its ``cache_clear``/``cache_info``, so ``language.caches.forget_texts`` empties
+    it after a forget). ``many`` asks FTS5 for every text not kept in one round of three
+    statements, not three per text: a search's new words, or a long text's, at once."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._kept: OrderedDict[str, tuple[str, ...]] = OrderedDict()
+        self._lock = threading.Lock()
+        self._hits = self._misses = 0
+        # Set here, not on the class: ``forget_texts`` calls what it finds on the module.
+        self.cache_clear = self._clear
+        self.cache_info = self._info
+
+    def __call__(self, text: str) -> tuple[str, ...]:
+        return self.many([text])[0]
+
+    def many(self, texts: Sequence[str]) -> list[tuple[str, ...]]:
+        found: dict[str, tuple[str, ...]] = {}
+        with self._lock:
+            for text in texts:
+                got = self._kept.get(text)
+                if got is not None:
+                    self._kept.move_to_end(text)
+                    found[text] = got
+            self._hits += len(found)
+        missing = [t for t in dict.fromkeys(texts) if t not in found]
+        if missing:
+            read = [tuple(stems) for stems in _terms_of(missing)]
+            found.update(zip(missing, read, strict=True))
+            with self._lock:
+                self._misses += len(missing)
+                self._kept.update(zip(missing, read, strict=True))
+                while len(self._kept) > self.size:
+                    self._kept.popitem(last=False)
+        return [found[t] for t in texts]
+
+    def _clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+            self._hits = self._misses = 0
+
+    def _info(self) -> _CacheInfo:
+        with self._lock:
+            return _CacheInfo(self._hits, self._misses, self.size, len(self._kept))
+
+
+_CacheInfo = namedtuple("_CacheInfo", ["hits", "misses", "maxsize", "currsize"])
+_terms = _KeptTerms(4096)
 
 
 def terms(text: str) -> list[str]:
     """The stems FTS5 indexes ``text`` under, in order, with repeats."""
     return list(_terms(text)) if text else []
+
+
+def prepare(texts: Sequence[str]) -> None:
+    """Read the stems of ``texts`` into the cache ``terms`` reads, those not kept yet in
+    one round (``parse_match``: every phrase of an expression)."""
+    _terms.many([t for t in texts if t])
 
 
 # Texts asked of FTS5 at once by ``terms_of`` (a search's tail may hold many).
@@ -152,6 +201,7 @@ def parse_match(expr: str) -> Match:
             items.append((bare, ""))
         else:
             items.append(("text", bare))
+    prepare([text for kind, text in items if kind == "text"])
     parser = _Parser(items, expr)
     out = parser.or_()
     if parser.pos != len(items):
