@@ -105,10 +105,11 @@ def terms(text: str) -> list[str]:
     return list(_terms(text)) if text else []
 
 
-def prepare(texts: Sequence[str]) -> None:
-    """Read the stems of ``texts`` into the cache ``terms`` reads, those not kept yet in
-    one round (``parse_match``: every phrase of an expression)."""
-    _terms.many([t for t in texts if t])
+def prepare(texts: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    """Text -> its stems (``terms``), for every text of ``texts``; those not kept yet
+    are read in one round (``parse_match``: every phrase of an expression)."""
+    texts = [t for t in dict.fromkeys(texts) if t]
+    return dict(zip(texts, _terms.many(texts), strict=True))
 
 
 # Texts asked of FTS5 at once by ``terms_of`` (a search's tail may hold many).
@@ -201,8 +202,8 @@ def parse_match(expr: str) -> Match:
             items.append((bare, ""))
         else:
             items.append(("text", bare))
-    prepare([text for kind, text in items if kind == "text"])
-    parser = _Parser(items, expr)
+    stems = prepare([text for kind, text in items if kind == "text"])
+    parser = _Parser(items, expr, stems)
     out = parser.or_()
     if parser.pos != len(items):
         raise ValidationError("match", f"cannot read {expr!r} as a match expression")
@@ -212,9 +213,11 @@ def parse_match(expr: str) -> Match:
 class _Parser:
     """Recursive descent with FTS5's precedence: NOT, then AND (or juxtaposition), then OR."""
 
-    def __init__(self, items: list[tuple[str, str]], expr: str) -> None:
+    def __init__(self, items: list[tuple[str, str]], expr: str,
+                 stems: dict[str, tuple[str, ...]]) -> None:
         self.items = items
         self.expr = expr
+        self.stems = stems  # each phrase's (``prepare``)
         self.pos = 0
 
     def _peek(self) -> str:
@@ -246,7 +249,8 @@ class _Parser:
         kind = self._peek()
         if kind == "text":
             self.pos += 1
-            return phrase(self.items[self.pos - 1][1])
+            text = self.items[self.pos - 1][1]
+            return Match("phrase", phrase=Phrase(self.stems.get(text, ()), "", text))
         if kind == "(":
             self.pos += 1
             out = self.or_()
