@@ -199,6 +199,15 @@ class OnnxMiniLMEncoder:
         opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
         return _optimized_session(ort, path, opts)
 
+    def vector_key(self, text: str) -> tuple[int, ...]:
+        """What ``text``'s vector is made from: its token IDs (the tokenizer folds case,
+        accents and spacing: "Where  is ALICE?" and "where is alice?" have one key).
+        Texts with one key get the same vector (the run sees only the IDs; mask and
+        type IDs follow from their number), so a question asked again in other words'
+        case or spacing need not be run again."""
+        self.load()
+        return tuple(self._tokenizer.encode(text).ids)
+
     def encode(self, texts: list[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)

@@ -82,6 +82,20 @@ def test_unknown_ablation_is_refused(tmp_path: Path) -> None:
     assert proc.returncode == 2 and "unknown component" in proc.stderr
 
 
+def test_reuse_db_asks_again_on_the_kept_ledger(smoke: tuple[Path, dict[str, Any]]) -> None:
+    """``--reuse-db``: no capture, no consolidation; the same ledger answers the same."""
+    out, first = smoke
+    again = _run(out, "--samples", "1", "--questions", "20", "--reuse-db", timeout=240)
+    assert again["ingest"]["reused_db"] is True and again["ingest"]["consolidated"] == 0
+    assert again["data"]["sources"] == first["data"]["sources"]
+    assert again["system"]["overall"] == first["system"]["overall"]
+    # A kept ledger of other conversations is refused, not measured.
+    proc = subprocess.run([sys.executable, "-m", "trace_ros.cli", "bench", "locomo", "--data",
+                           str(DATA), "--out", str(out), "--samples", "2", "--reuse-db"],
+                          cwd=REPO, capture_output=True, text=True, timeout=240)
+    assert proc.returncode == 2 and "--reuse-db" in proc.stderr
+
+
 @pytest.mark.slow
 def test_two_runs_give_the_same_metrics(tmp_path: Path,
                                         smoke: tuple[Path, dict[str, Any]]) -> None:

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from trace_ros.errors import ValidationError
+from trace_ros.language.caches import forget_texts
+from trace_ros.storage import lexical
 from trace_ros.storage.lexical import idf, parse_match, terms, tsvector
 
 LOCOMO = Path("/work/shared/data/locomo10.json")
@@ -75,3 +77,29 @@ def test_idf_and_tsvector() -> None:
     assert idf(10, 9) == 1e-6  # not positive: FTS5's floor
     vec, n = tsvector([("Dogs run, dogs", "D"), ("Ann", "A")])
     assert (vec, n) == ("'dog':1D,3D 'run':2D 'ann':12A", 4)
+
+
+def test_an_expressions_new_words_are_stemmed_in_one_round(monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    """Every phrase of an expression not kept yet is asked of FTS5 at once (three
+    statements for all of them, not three per word), with the stems each gets alone."""
+    words = ["zebras", "galloping", "quietly", "résumés", "x2"]
+    lexical._terms.cache_clear()
+    rounds: list[list[str]] = []
+    real = lexical._terms_of
+    monkeypatch.setattr(lexical, "_terms_of", lambda texts: rounds.append(list(texts)) or
+                        real(texts))
+    expr = parse_match(" OR ".join(f'"{w}"' for w in words) + ' AND "zebras"')
+    assert rounds == [words]  # one round; "zebras" asked once
+    assert [p.stems for p in expr.phrases()] == [tuple(s) for s in _fts5_terms(words)] + \
+        [tuple(_fts5_terms(["zebras"])[0])]
+    parse_match('"galloping" OR "ponies"')
+    assert rounds == [words, ["ponies"]]  # kept words are not asked again
+    assert lexical._terms.cache_info().currsize == len(words) + 1
+
+
+def test_a_forget_empties_the_kept_stems() -> None:
+    terms("a text that is forgotten later")
+    assert lexical._terms.cache_info().currsize > 0
+    forget_texts()
+    assert lexical._terms.cache_info().currsize == 0

@@ -18,7 +18,7 @@ import math
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Collection
+from collections.abc import Collection, Hashable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -72,6 +72,17 @@ class QueryRequest:
 
 
 @dataclass
+class _Begun:
+    """What ``QueryEngine.begin_recall`` read and started for one request."""
+
+    generation: int
+    last_seq: int
+    speakers: set[str]
+    drop: set[str]
+    dense: Future[_Dense] | None
+
+
+@dataclass
 class Recalled:
     """What the finding routes returned, and who the question names."""
 
@@ -109,7 +120,7 @@ class QueryEngine:
         self.records = Records(ledger)
         self._pool: ThreadPoolExecutor | None = None
         self._pool_lock = threading.Lock()
-        self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._vectors: OrderedDict[Hashable, np.ndarray] = OrderedDict()
         self._vectors_lock = threading.Lock()
         self.graph_stage = GraphStage(ledger, self.config, self.participants, encoder)
         self.auditor = (AuditWriter(ledger.path, ledger.config, self.config.audit_batch)
@@ -128,8 +139,6 @@ class QueryEngine:
         now = time.time() if now is None else now
         timings: dict[str, float] = {}
         t0 = time.perf_counter()
-        plan = self.plan(req, now)
-        timings["plan"] = _ms(t0)
         # Generation fencing: everything read from the ledger for this question comes
         # from one committed consolidation batch, even while another process commits.
         with self.ledger.read():
@@ -138,8 +147,14 @@ class QueryEngine:
                 region=req.region, window=(req.window_start, req.window_end),
                 as_of_valid=req.as_of_valid, as_of_known=req.as_of_known,
                 limit=self.config.evidence_k)
-            if spatial is None:
-                recalled = self.recall(req, timings)
+            # The question's vector, the slowest step, starts first (on the worker):
+            # the plan and the text searches run here meanwhile.
+            begun = self.begin_recall(req, timings) if spatial is None else None
+            t = time.perf_counter()
+            plan = self.plan(req, now)
+            timings["plan"] = _ms(t)
+            if begun is not None:
+                recalled = self.recall(req, timings, begun)
                 ranked = self.rank(req, plan, recalled, timings)
                 graph = self.graph(req, plan, recalled, ranked, timings)
                 if graph is not None and self.on("currentness"):
@@ -194,10 +209,11 @@ class QueryEngine:
         return plan_question(req.question, reference_time=req.as_of_valid
                              if req.as_of_valid is not None else now)
 
-    def recall(self, req: QueryRequest, timings: dict[str, float]) -> Recalled:
-        """Every enabled finding route within the scope; per-route timings."""
+    def begin_recall(self, req: QueryRequest, timings: dict[str, float]) -> _Begun:
+        """The ledger's marks, who the question names, and the dense routes started:
+        the question's vector and the vector searches run on a worker thread while the
+        caller goes on (ONNX Runtime, numpy and SQLite all release the GIL)."""
         cfg, sc, q = self.config, req.scope, req.question
-        view = (req.as_of_valid, req.as_of_known)
         speakers: set[str] = set()
         drop: set[str] = set()
         # One read tells every cache below whether it is current.
@@ -207,9 +223,6 @@ class QueryEngine:
             # A name matches greetings, not content: search without it unless nothing is left.
             if used and rc.fts_match_expression(q, used):
                 drop = used
-        routes: dict[str, list[Hit]] = {}
-        # The question's vector and the vector searches run on a worker thread while the
-        # text searches run here: ONNX Runtime, numpy and SQLite all release the GIL.
         dense: Future[_Dense] | None = None
         if self.on("dense") and self.encoder is not None and self.index is not None:
             # Without the names, too: they pull the vector toward greetings.
@@ -221,12 +234,24 @@ class QueryEngine:
                 indexes.append(("window", self.windows))
             for _, index in indexes:
                 index.refresh(sc.subject_id, generation)
-            job = (text, sc, view, generation, indexes)
+            job = (text, sc, (req.as_of_valid, req.as_of_known), generation, indexes)
             if cfg.overlap_embedding:
                 dense = self._embedder().submit(self._embed_and_search, *job)
             else:  # one core: a worker thread would only add hand-over time
                 dense = Future()
                 dense.set_result(self._embed_and_search(*job))
+        return _Begun(generation, last_seq, speakers, drop, dense)
+
+    def recall(self, req: QueryRequest, timings: dict[str, float],
+               begun: _Begun | None = None) -> Recalled:
+        """Every enabled finding route within the scope; per-route timings (``begun``:
+        what ``begin_recall`` started for this request, else started here)."""
+        begun = self.begin_recall(req, timings) if begun is None else begun
+        cfg, sc, q = self.config, req.scope, req.question
+        view = (req.as_of_valid, req.as_of_known)
+        generation, last_seq, speakers = begun.generation, begun.last_seq, begun.speakers
+        drop, dense = begun.drop, begun.dense
+        routes: dict[str, list[Hit]] = {}
         if self.on("lexical"):
             t = time.perf_counter()
             routes["lexical"] = rc.lexical(self.ledger, sc, q, cfg.lexical_k, *view,
@@ -275,17 +300,21 @@ class QueryEngine:
 
     def _question_vector(self, text: str) -> np.ndarray:
         """The encoder's vector of ``text``, kept for the last ``QUESTION_VECTORS`` texts
-        (read-only: every caller shares it)."""
+        (read-only: every caller shares it). Kept under the encoder's ``vector_key`` when
+        it has one (what the vector is made from: the question in other case or spacing
+        is the same key), else under the text."""
         assert self.encoder is not None
+        vector_key = getattr(self.encoder, "vector_key", None)
+        key: Hashable = vector_key(text) if vector_key is not None else text
         with self._vectors_lock:
-            kept = self._vectors.get(text)
+            kept = self._vectors.get(key)
             if kept is not None:
-                self._vectors.move_to_end(text)
+                self._vectors.move_to_end(key)
                 return kept
         vec = np.array(self.encoder.encode([text])[0])
         vec.setflags(write=False)
         with self._vectors_lock:
-            self._vectors[text] = vec
+            self._vectors[key] = vec
             while len(self._vectors) > QUESTION_VECTORS:
                 self._vectors.popitem(last=False)
         return vec

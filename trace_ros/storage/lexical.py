@@ -23,9 +23,9 @@ import math
 import re
 import sqlite3
 import threading
+from collections import OrderedDict, namedtuple
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from ..errors import ValidationError
 
@@ -48,18 +48,68 @@ def _tokenizer() -> sqlite3.Connection:
     return conn
 
 
-@lru_cache(maxsize=4096)
-def _terms(text: str) -> tuple[str, ...]:
-    conn = _tokenizer()
-    conn.execute("INSERT INTO t (rowid, x) VALUES (1, ?)", (text,))
-    out = tuple(r[0] for r in conn.execute("SELECT term FROM v WHERE doc = 1 ORDER BY offset"))
-    conn.execute("DELETE FROM t WHERE rowid = 1")
-    return out
+class _KeptTerms:
+    """Each text's stems, the last ``size`` texts kept (an LRU cache, like ``lru_cache``
+    with its ``cache_clear``/``cache_info``, so ``language.caches.forget_texts`` empties
+    it after a forget). ``many`` asks FTS5 for every text not kept in one round of three
+    statements, not three per text: a search's new words, or a long text's, at once."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._kept: OrderedDict[str, tuple[str, ...]] = OrderedDict()
+        self._lock = threading.Lock()
+        self._hits = self._misses = 0
+        # Set here, not on the class: ``forget_texts`` calls what it finds on the module.
+        self.cache_clear = self._clear
+        self.cache_info = self._info
+
+    def __call__(self, text: str) -> tuple[str, ...]:
+        return self.many([text])[0]
+
+    def many(self, texts: Sequence[str]) -> list[tuple[str, ...]]:
+        found: dict[str, tuple[str, ...]] = {}
+        with self._lock:
+            for text in texts:
+                got = self._kept.get(text)
+                if got is not None:
+                    self._kept.move_to_end(text)
+                    found[text] = got
+            self._hits += len(found)
+        missing = [t for t in dict.fromkeys(texts) if t not in found]
+        if missing:
+            read = [tuple(stems) for stems in _terms_of(missing)]
+            found.update(zip(missing, read, strict=True))
+            with self._lock:
+                self._misses += len(missing)
+                self._kept.update(zip(missing, read, strict=True))
+                while len(self._kept) > self.size:
+                    self._kept.popitem(last=False)
+        return [found[t] for t in texts]
+
+    def _clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+            self._hits = self._misses = 0
+
+    def _info(self) -> _CacheInfo:
+        with self._lock:
+            return _CacheInfo(self._hits, self._misses, self.size, len(self._kept))
+
+
+_CacheInfo = namedtuple("_CacheInfo", ["hits", "misses", "maxsize", "currsize"])
+_terms = _KeptTerms(4096)
 
 
 def terms(text: str) -> list[str]:
     """The stems FTS5 indexes ``text`` under, in order, with repeats."""
     return list(_terms(text)) if text else []
+
+
+def prepare(texts: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    """Text -> its stems (``terms``), for every text of ``texts``; those not kept yet
+    are read in one round (``parse_match``: every phrase of an expression)."""
+    texts = [t for t in dict.fromkeys(texts) if t]
+    return dict(zip(texts, _terms.many(texts), strict=True))
 
 
 # Texts asked of FTS5 at once by ``terms_of`` (a search's tail may hold many).
@@ -152,7 +202,8 @@ def parse_match(expr: str) -> Match:
             items.append((bare, ""))
         else:
             items.append(("text", bare))
-    parser = _Parser(items, expr)
+    stems = prepare([text for kind, text in items if kind == "text"])
+    parser = _Parser(items, expr, stems)
     out = parser.or_()
     if parser.pos != len(items):
         raise ValidationError("match", f"cannot read {expr!r} as a match expression")
@@ -162,9 +213,11 @@ def parse_match(expr: str) -> Match:
 class _Parser:
     """Recursive descent with FTS5's precedence: NOT, then AND (or juxtaposition), then OR."""
 
-    def __init__(self, items: list[tuple[str, str]], expr: str) -> None:
+    def __init__(self, items: list[tuple[str, str]], expr: str,
+                 stems: dict[str, tuple[str, ...]]) -> None:
         self.items = items
         self.expr = expr
+        self.stems = stems  # each phrase's (``prepare``)
         self.pos = 0
 
     def _peek(self) -> str:
@@ -196,7 +249,8 @@ class _Parser:
         kind = self._peek()
         if kind == "text":
             self.pos += 1
-            return phrase(self.items[self.pos - 1][1])
+            text = self.items[self.pos - 1][1]
+            return Match("phrase", phrase=Phrase(self.stems.get(text, ()), "", text))
         if kind == "(":
             self.pos += 1
             out = self.or_()
