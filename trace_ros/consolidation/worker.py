@@ -112,7 +112,6 @@ class BatchReport:
     deferred: int = 0
     fenced: int = 0  # claimed but taken away before commit (requeued by a reset): not written
     reembedded: int = 0
-    packed: int = 0  # subjects whose vector packs an idle run brought up to date
     generation: int = 0
     seconds: float = 0.0
     error: str = ""
@@ -162,7 +161,7 @@ class Consolidator:
         if not jobs:
             report.reembedded = self._reembed_batch() or self._rewindow_batch()
             if not report.reembedded:
-                report.packed = self._write_packs()
+                self._write_packs()
         else:
             self._project_batch(jobs, report)
         report.seconds = time.monotonic() - started
@@ -211,14 +210,14 @@ class Consolidator:
             self._unreleased = (jobs, f"ledger unavailable: {report.error}")
             report.deferred = self._release()
 
-    def _write_packs(self) -> int:
+    def _write_packs(self) -> None:
         """Once the queue is empty, bring the vector packs of the subjects projected since
         up to date (source and window vectors; ``storage.packing.due`` decides when a pack
         is written again), so that a query process's first question about a subject reads
         one block, not a row per vector — the query engine would write them too, but only
-        on that first question, which then pays for it. Returns how many subjects."""
+        on that first question, which then pays for it."""
         if not self._projected:
-            return 0
+            return
         if not self._packers:
             self._packers = [VectorIndex(self.ledger, self.encoder.name, kind, save=_save_now)
                              for kind in ("source", "window")]
@@ -232,7 +231,6 @@ class Consolidator:
                     _log.exception("writing the vector pack of %s failed", subject)
                 finally:
                     index.drop(subject)  # the worker keeps no subject's matrix
-        return len(subjects)
 
     def _release(self) -> int:
         """Put the cut batch back (``defer_jobs``: no attempt spent, due again after

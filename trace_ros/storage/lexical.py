@@ -176,9 +176,10 @@ class Match:
         return "(" + (" & " if self.op == "and" else " | ").join(inner) + ")"
 
 
-def phrase(text: str, columns: str = "") -> Match:
-    """A phrase of ``text``'s stems as a match expression."""
-    return Match("phrase", phrase=Phrase(tuple(terms(text)), columns, text))
+def phrase(text: str, columns: str = "", stems: tuple[str, ...] | None = None) -> Match:
+    """A phrase of ``text``'s stems as a match expression (``stems``: read already)."""
+    return Match("phrase", phrase=Phrase(tuple(terms(text)) if stems is None else stems,
+                                         columns, text))
 
 
 def both(a: Match, b: Match) -> Match:
@@ -250,7 +251,7 @@ class _Parser:
         if kind == "text":
             self.pos += 1
             text = self.items[self.pos - 1][1]
-            return Match("phrase", phrase=Phrase(self.stems.get(text, ()), "", text))
+            return phrase(text, stems=self.stems.get(text, ()))
         if kind == "(":
             self.pos += 1
             out = self.or_()

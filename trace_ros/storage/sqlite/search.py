@@ -163,6 +163,14 @@ class Tail:
     stats: Stats
 
 
+def _marks(conn: sqlite3.Connection) -> tuple[Any, int]:
+    """(generation, highest seq stored) in one read."""
+    generation, last = conn.execute(
+        "SELECT (SELECT value FROM meta WHERE key = 'generation'), "
+        "(SELECT coalesce(max(seq), 0) FROM sources)").fetchone()
+    return generation, int(last)
+
+
 def _tail_hits(tail: Tail, phrases: list[Phrase], weights: Mapping[str, float]) -> list[Hits]:
     """Each phrase's hits among the tail's rows that hold a stem of a phrase naming no
     column (the rows FTS5's vocabulary would give ``_from_vocab``)."""
@@ -266,18 +274,16 @@ class SearchReads(SqliteBase):
     def _tail_stats(self) -> TailStats:
         return TailStats()
 
-    def _source_stats(self, conn: sqlite3.Connection, subject_id: str
-                      ) -> tuple[Stats, int | None]:
+    def _source_stats(self, conn: sqlite3.Connection, subject_id: str,
+                      marks: tuple[Any, int] | None = None) -> tuple[Stats, int | None]:
         """The subject's statistics over all its sources (those FTS5 has not indexed yet
         counted from their text: ``deferred``), and the mark (None: FTS5 holds every
-        source)."""
+        source). ``marks``: (generation, highest seq), when the caller has read them."""
         stats = subject_stats(conn, subject_id, SOURCES)
         upto = derived_upto(conn)
         if upto is None:
             return stats, None
-        generation, last = conn.execute(
-            "SELECT (SELECT value FROM meta WHERE key = 'generation'), "
-            "(SELECT coalesce(max(seq), 0) FROM sources)").fetchone()
+        generation, last = marks if marks is not None else _marks(conn)
         if last <= upto:
             return stats, upto
         more = self._tail_stats.stats(conn, subject_id, generation, upto, int(last))
@@ -310,11 +316,9 @@ class SearchReads(SqliteBase):
         if not postings.usable(expr, subject_id):
             return None
         try:
-            got = conn.execute(
-                "SELECT (SELECT value FROM meta WHERE key = 'generation'), "
-                "(SELECT coalesce(max(seq), 0) FROM sources)").fetchone()
+            got = _marks(conn)
             upto = indexed_upto(conn)
-            stats, _ = self._source_stats(conn, subject_id)
+            stats, _ = self._source_stats(conn, subject_id, got)
         except sqlite3.OperationalError:
             return None
         if not stats.n_docs:  # no source of the subject
