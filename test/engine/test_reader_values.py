@@ -364,6 +364,24 @@ def test_the_current_record_gives_the_new_label_of_the_thing() -> None:
     assert "508" not in answer
 
 
+def test_the_new_label_is_the_one_no_earlier_record_gave() -> None:
+    """A revision that names the label it gives up and the new one ("Plot 9 floods …
+    swapped me to 6"; "fixed 5, but now 7 is leaking") answers with the new one."""
+    plot = rec(1, "The allotment committee gave me plot 9, by the water trough.")
+    swapped = rec(2, "Plot 9 floods, would you believe. They've swapped me to 6, higher ground.",
+                  T0 + 5 * DAY)
+    answer, cited = read_with("Which allotment plot is mine?",
+                              [EvidenceItem(swapped, 1.0, {"graph": 1}),
+                               EvidenceItem(plot, 1.0, {"graph": 2, "superseded": 1})])
+    assert (answer.lower(), cited) == ("plot 6", ["src-2"])
+    broken = rec(3, "Machine 5 is out of order, I've put a sign on it.")
+    fixed = rec(4, "Engineer fixed 5, but now 7 is leaking.", T0 + 5 * DAY)
+    answer, cited = read_with("Which machine is out of order?",
+                              [EvidenceItem(fixed, 1.0, {"graph": 1}),
+                               EvidenceItem(broken, 1.0, {"graph": 2, "superseded": 1})])
+    assert (answer, cited) == ("machine 7", ["src-4"])
+
+
 def test_a_value_the_question_names_is_not_the_answer() -> None:
     assert ident("Wifi password is now zoesmyhero1.") == "zoesmyhero1"
     answer = read("How many Year 9 students are going on the trip?",

@@ -93,6 +93,7 @@ from .spans import (
     has_number,
     held_days,
     ident,
+    idents,
     labelled,
     money,
     names_day,
@@ -909,14 +910,20 @@ class ExtractiveReader:
         if cited is None or cited.routes.get("graph") != 1 or cited.routes.get("superseded"):
             return ""
         rec = cited.record
-        number = ident(rec.text).split(" ")[-1]
+        q = stems(question)
+        earlier = [i.record.text for i in pack.items
+                   if i.record.seq < rec.seq and stems(i.record.text) & q]
+        # Of the numbers it says, the first no earlier record about the question gave
+        # ("Engineer fixed 5, but now 7 is leaking" after "Machine 5 is out of order").
+        said = [n.split(" ")[-1] for n in idents(rec.text)]
+        given = {n for n in said if any(
+            re.search(rf"(?<!\w)(?<!\d\.){re.escape(n)}(?!\w|\.\d)", t, re.I) for t in earlier)}
+        number = next((n for n in said if n not in given), ident(rec.text).split(" ")[-1])
         if number and any(re.search(rf"\b{re.escape(ask.focus)}s?\s+(?:is\s+)?"
                                     rf"(?:(?:number|no\.?)\s*)?[A-Za-z]{{0,3}}\d",
                                     i.record.text, re.I) for i in pack.items if i is not cited):
             return f"{ask.focus} {number}"
-        q = stems(question)
-        earlier = set().union(*(stems(i.record.text) for i in pack.items
-                                if i.record.seq < rec.seq and stems(i.record.text) & q))
+        earlier = set().union(*(stems(t) for t in earlier))
         known = capitalised_mid_sentence([i.record.text for i in pack.items])
         own = {stem(w) for w in words(rec.speaker)}  # "Hi, I'm Anjali, …": the speaker
         new = {name for _, name in names_in(rec.text, q, known)

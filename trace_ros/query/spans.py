@@ -959,10 +959,19 @@ def quantity(text: str) -> str:
 def ident(text: str, labels: set[str] | frozenset[str] = frozenset()) -> str:
     """Digits that name something, with the word labelling them when it is a name or one
     of ``labels`` (the question's words: "Flat 9", "locker 112", "07700 900 421"); not the
-    digits of a date or a clock time."""
+    digits of a date or a clock time. The longest of ``idents``, the first of equals."""
+    best = ""
+    for span in idents(text, labels):
+        if len(re.sub(r"\D", "", span)) > len(re.sub(r"\D", "", best)):
+            best = span
+    return best
+
+
+def idents(text: str, labels: set[str] | frozenset[str] = frozenset()) -> list[str]:
+    """Every ``ident`` of ``text``, in order."""
     for m in list(_CLOCK.finditer(text)) + list(find_candidates(text)):
         text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
-    best = ""
+    out: list[str] = []
     for m in _IDENT.finditer(text):
         span = m.group(0).strip(" -")
         first = span.split()[0] if " " in span else ""
@@ -970,9 +979,8 @@ def ident(text: str, labels: set[str] | frozenset[str] = frozenset()) -> str:
                 first[:1].isupper() and first.lower() not in _PRONOUNS | _DISCOURSE | STOPWORDS
                 and not re.search(r"['’]s$", first) or stem(first.lower()) in labels):
             span = span.split(" ", 1)[1]  # "scored 40": the verb is no label
-        if len(re.sub(r"\D", "", span)) > len(re.sub(r"\D", "", best)):
-            best = span
-    return best
+        out.append(span)
+    return out
 
 
 def names_in(text: str, skip: set[str], known: set[str] = frozenset()) -> list[tuple[int, str]]:
@@ -1270,6 +1278,10 @@ def labelled(focus: str, text: str, question: str = "", old: str = "") -> str:
     gives another ("painting Room 3, so he's been shifted to Room 7")."""
     said = _labels(focus, text, question)
     fresh = [label for label in said if label.lower() not in old.lower()]
+    if said and not fresh and old:
+        # Every label it gives is one the revised text gave: it names what it changes
+        # from ("Plot 9 floods … swapped me to 6"), the new one is said without the noun.
+        return ""
     return (fresh or said or [""])[0]
 
 
