@@ -403,6 +403,29 @@ def test_a_name_a_few_words_on_is_not_the_name_of_the_thing() -> None:
         == "Pepper"
 
 
+def test_who_it_changes_to_when_the_revision_names_who_it_changes_from() -> None:
+    """The current record names who the revisions it supersedes named, and someone new
+    as the subject of the new state: the new one, though no record writes that name
+    mid-sentence."""
+    old = rec(1, "Sandra's my key worker. She knows all my little ways.")
+    robot = rec(2, "Congratulations to Sandra.", T0 + DAY, "robot")
+    new = rec(3, "Sandra's off having her baby. Kwame's looking after me now.", T0 + 5 * DAY)
+    answer, cited = read_with("Who's my key worker?",
+                              [EvidenceItem(new, 1.0, {"graph": 1}),
+                               EvidenceItem(old, 1.0, {"superseded": 1}),
+                               EvidenceItem(robot, 1.0, {})])
+    assert (answer, cited) == ("Kwame", ["src-3"])
+    old = rec(4, "Hana's coming over Friday, she's my best friend, you'll like her.")
+    robot = rec(5, "Looking forward to meeting Hana.", T0 + DAY, "robot")
+    new = rec(6, "Don't mention Hana. We're not friends anymore. Mei's my best friend now.",
+              T0 + 5 * DAY)
+    answer, cited = read_with("Who's my best friend?",
+                              [EvidenceItem(new, 1.0, {"graph": 1}),
+                               EvidenceItem(old, 1.0, {"superseded": 1}),
+                               EvidenceItem(robot, 1.0, {})])
+    assert (answer, cited) == ("Mei", ["src-6"])
+
+
 def test_a_relatives_thing_does_not_answer_for_mine() -> None:
     mine = rec(1, "anniversary with Tom is July 12, two years!!")
     sisters = rec(2, "my sister's anniversary is the 19th, we always compare gifts", T0 + DAY)

@@ -459,6 +459,11 @@ _NAME_GIVEN = re.compile(r"\b(?:with|called|named|by|to|as|is|it's|now)\s+$", re
 # covering", "Priya is taking"): someone doing something.
 _DOER = re.compile(r"\s*([A-Z][a-z]+)(?:['’]s| is| will be)\s+[a-z]+ing\b")
 
+# A capitalised word opening a sentence as the subject of a copula whose complement is
+# a possessed or definite noun phrase ("Mei's my best friend now"): who that is.
+_SUBJECT_IS = re.compile(r"\s*([A-Z][a-z]+)(?:['’]s| is)\s+(?:my|your|our|his|her|their|the)\s+"
+                         r"([\w-]+(?:\s+[\w-]+){0,2})")
+
 # The speaker names themself as the person a "who" question asks for.
 _SELF_NAMED = re.compile(r"\b(?:is|it's|that's)\s+me\b|\bI(?:'m| am)\s+(?:the|your|on)\b", re.I)
 
@@ -1418,17 +1423,23 @@ class ExtractiveReader:
                     continue
                 if kept:
                     return nearest(x, kept)
-            if changed_from:
-                return changed_from
             for x in ordered:
                 # A sentence that opens with someone doing it ("Connor's covering my
-                # Monday spin"): a name no other record writes mid-sentence.
+                # Monday spin") or being what is asked ("Mei's my best friend now"): a
+                # name no other record writes mid-sentence. Where a sentence names only
+                # who it changes from, the other one named so is who it changes to.
                 m = _DOER.match(x)
+                if m is None:
+                    m = _SUBJECT_IS.match(x)
+                    m = m if m is not None and stems(m.group(2)) & skip else None
                 doer = m.group(1).lower() if m else ""
                 if doer and doer not in KIN and doer not in STOPWORDS \
                         and not doer.endswith(("one", "body", "thing")) \
-                        and stem(doer) not in skip and not is_value_word(doer):
+                        and stem(doer) not in skip and not is_value_word(doer) \
+                        and doer not in gone:
                     return m.group(1)
+            if changed_from:
+                return changed_from
             # "fire marshal on nights is me now", "I'm the first-aider", "I'll still do
             # Mrs Kaur's reviews": the speaker.
             if any(_SELF_NAMED.search(x) or _SELF_DOING.search(x) for x in ordered[:1]) \
