@@ -426,6 +426,16 @@ def test_who_it_changes_to_when_the_revision_names_who_it_changes_from() -> None
     assert (answer, cited) == ("Mei", ["src-6"])
 
 
+def test_a_time_word_inside_a_compound_stays_in_the_span() -> None:
+    """"weekend-only" is a modifier, not a time said: the span keeps it."""
+    old = rec(1, "I'm on the off-peak membership, so don't let me book anything after four.")
+    new = rec(2, "Bit of a downgrade. I'm on the weekend-only plan now.", T0 + 5 * DAY)
+    answer, cited = read_with("What membership am I on?",
+                              [EvidenceItem(new, 1.0, {"graph": 1}),
+                               EvidenceItem(old, 1.0, {"graph": 2, "superseded": 1})])
+    assert (answer, cited) == ("weekend-only plan", ["src-2"])
+
+
 def test_a_relatives_thing_does_not_answer_for_mine() -> None:
     mine = rec(1, "anniversary with Tom is July 12, two years!!")
     sisters = rec(2, "my sister's anniversary is the 19th, we always compare gifts", T0 + DAY)

@@ -466,6 +466,8 @@ def extract(question: str, plan: Plan, sentence: str, record_time: float, q_stem
         # A time expression is not part of a non-temporal answer ("I bought yesterday")
         # unless it is all the sentence says beyond the question ("… is on Monday").
         for m in reversed(find_candidates(sentence)):
+            if re.match(r"[-‐][^\W_]", sentence[m.end():m.end() + 2]):
+                continue  # "the weekend-only plan": a word of a compound, not a time said
             said_times.insert(0, m.group(0).strip())
             sentence = sentence[: m.start()] + "," + sentence[m.end():]
     toks = tokens(sentence)
