@@ -618,6 +618,13 @@ def test_where_a_thing_is_is_not_where_it_came_from_or_goes() -> None:
     assert "Manchester" in read("Where am I flying from?", flight)[0]
 
 
+def test_an_object_pronoun_after_a_preposition_is_no_place() -> None:
+    """"cancelled on us" names no place: "at the office" does."""
+    moved = rec(1, "Oh, the bowling alley cancelled on us, so we're doing the party at the "
+                   "office, same date.")
+    assert read("Where's our Christmas party?", moved)[0] == "office"
+
+
 def test_a_numbered_place_after_to_is_where_it_went() -> None:
     """"to aisle 12" is a place (a word and its number), not "to" before a verb: a thing
     moved there is kept there now; "to buy 3 eggs" stays no place."""

@@ -78,7 +78,7 @@ _PARTITIVE = {"list", "lists", "set", "sets", "lot", "lots", "bunch", "bunches",
               "all", "box", "boxes", "bag", "bags", "pair", "pairs", "item", "items",
               "thing", "things", "stuff"}
 _PRONOUNS = {"i", "me", "my", "you", "your", "he", "she", "it", "we", "they", "him", "her", "his",
-             "its", "our", "their", "them", "this", "that", "these", "those", "i'm", "it's",
+             "its", "our", "their", "them", "us", "this", "that", "these", "those", "i'm", "it's",
              "i've", "we're", "that's", "there"}
 
 
