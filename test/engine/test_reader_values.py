@@ -382,6 +382,19 @@ def test_the_new_label_is_the_one_no_earlier_record_gave() -> None:
     assert (answer, cited) == ("machine 7", ["src-4"])
 
 
+def test_the_current_record_answers_from_the_sentence_of_what_holds_not_what_stopped() -> None:
+    """"I don't take the blue pills any more … It's the white ones now": the sentence of
+    what holds answers, and "ones" stands for the pills asked about."""
+    old = rec(1, "The nurse left my pills on the tray, the little blue ones, I have those "
+                 "with breakfast.")
+    new = rec(2, "I don't take the blue pills any more, the doctor swapped me over. It's the "
+                 "white ones now, still at breakfast.", T0 + 5 * DAY)
+    answer, cited = read_with("Which pills do I take with breakfast now?",
+                              [EvidenceItem(new, 1.0, {"graph": 1}),
+                               EvidenceItem(old, 1.0, {"graph": 2, "superseded": 1})])
+    assert (answer, cited) == ("white pills", ["src-2"])
+
+
 def test_a_value_the_question_names_is_not_the_answer() -> None:
     assert ident("Wifi password is now zoesmyhero1.") == "zoesmyhero1"
     answer = read("How many Year 9 students are going on the trip?",

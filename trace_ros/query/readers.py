@@ -675,6 +675,7 @@ def _only_former(text: str, q_stems: set[str]) -> bool:
 
 
 _NEW_STATE = re.compile(r"\b(?:now|instead|these days|nowadays|from now on)\b", re.I)
+_ENDED = re.compile(r"\b(?:any\s?more|no\s+longer)\b", re.I)
 
 
 class ExtractiveReader:
@@ -758,9 +759,12 @@ class ExtractiveReader:
             said = (q_stems - names) & stems(sentence)
             hits = math.fsum(weights[s] for s in said)
             marked = lift > 0 and bool(_NEW_STATE.search(sentence))
+            # A sentence saying what stopped ("I don't take the blue pills any more")
+            # tells the state that ended, as much as one word less of the question.
+            ended = lift > 0 and not marked and bool(_ENDED.search(sentence))
             # What the question asks about before whose it is: "Just checking about the
             # bedding: …" before "Hi, it's Irene, Mr Castellano's assistant."
-            key = (math.fsum(weights[s] for s in said - whose) + lift * marked, hits)
+            key = (math.fsum(weights[s] for s in said - whose) + lift * (marked - ended), hits)
             if key > chosen or marked and key == chosen:
                 best_sentence, best_hits, chosen = sentence, hits, key
         overlap = math.fsum(weights[s] for s in q_stems & self._terms(item, names)) / total
