@@ -253,6 +253,13 @@ def test_scored_run_prefers_the_object_after_a_repeated_word() -> None:
     assert scored_run("I planted the yard.", q) == ("", float("-inf"))  # nothing new said
 
 
+def test_a_word_before_an_object_pronoun_ending_the_clause_is_a_verb_not_the_thing() -> None:
+    """"scratch that — soya": "scratch" takes "that" as its object; the thing is "soya"."""
+    q = {stem(w) for w in ("milk", "coffee")}
+    assert scored_run("Actually no, scratch that — soya.", q)[0] == "soya"
+    assert scored_run("Got a new kettle, love it.", q)[0] == "new kettle"
+
+
 def test_a_weekday_said_relative_to_the_record_is_stated_against_its_day() -> None:
     # 8 May 2023 is a Monday: "last Friday" is 5 May, said as the speaker said it.
     assert read("When did Ann run the race?", "I ran a charity race last Friday.")[0] \

@@ -574,6 +574,17 @@ def _phrases(toks: list[Tok], q_stems: set[str]) -> list[tuple[int, int]]:
     return out
 
 
+# Object pronouns that end a clause ("scratch that —", "keep it."): the word before is a verb.
+_OBJECT_PRONOUNS = {"it", "that", "this", "them", "me", "us", "him"}
+
+
+def _verb_of(toks: list[Tok], a: int, b: int) -> bool:
+    """Whether the one-word phrase [a, b) is a verb: an object pronoun follows it and ends
+    the clause ("Actually no, scratch that — soya": not "scratch")."""
+    return b - a == 1 and b < len(toks) and toks[b].low in _OBJECT_PRONOUNS \
+        and (b + 1 == len(toks) or not toks[b + 1].word and toks[b + 1].text not in _JOINERS)
+
+
 def _has_name(toks: list[Tok], a: int, b: int, q_stems: set[str]) -> bool:
     """Whether tokens [a, b) hold a capitalised word that is not the sentence's first word,
     a pronoun or one of the question's words."""
@@ -598,7 +609,7 @@ def scored_run(sentence: str, q_stems: set[str], limit: int = 6, context: str = 
         for a, b in _phrases(toks, q_stems):
             phrase = _clean(text, toks[a:b])
             new = _new_words(phrase, q_stems)
-            if not new:
+            if not new or _verb_of(toks, a, b):
                 continue
             score = w.new * min(new, w.new_cap) - w.long * max(0, len(phrase.split()) - limit)
             if 0 < a and b < len(toks) and toks[a - 1].text in _QUOTES and toks[b].text in _QUOTES:
