@@ -395,6 +395,23 @@ def test_the_current_record_answers_from_the_sentence_of_what_holds_not_what_sto
     assert (answer, cited) == ("white pills", ["src-2"])
 
 
+def test_a_shift_said_of_the_thing_moves_its_day_not_a_day_said_of_another() -> None:
+    """"A walkout on the 18th. Parents' evening's pushed back a week.": the sentence about
+    the thing moves the day the revisions about it named (a moved day is ahead), the
+    other sentence's day is not it."""
+    old = rec(1, "Parents' evening is Thursday the 20th, four till seven.")
+    other = rec(2, "The budget forecast is due the 17th, separate thing.", T0 + DAY)
+    robot = rec(3, "Corrected: parents' evening 20 March.", T0 + 2 * DAY, "robot")
+    new = rec(4, "The union's called a walkout on the 18th. Parents' evening's pushed back "
+                 "a week.", T0 + 5 * DAY)
+    answer, cited = read_with("When is parents' evening?",
+                              [EvidenceItem(new, 1.0, {"graph": 1}),
+                               EvidenceItem(old, 1.0, {"graph": 2, "superseded": 1}),
+                               EvidenceItem(robot, 1.0, {"superseded": 1}),
+                               EvidenceItem(other, 1.0, {"graph": 3, "superseded": 1})])
+    assert "27 March 2025" in answer and cited == ["src-4"], (answer, cited)
+
+
 def test_a_value_the_question_names_is_not_the_answer() -> None:
     assert ident("Wifi password is now zoesmyhero1.") == "zoesmyhero1"
     answer = read("How many Year 9 students are going on the trip?",

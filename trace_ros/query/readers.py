@@ -1214,12 +1214,18 @@ class ExtractiveReader:
                     and _someone_else(rec.text, proper | q_stems, known):
                 continue  # "Rhys is on call this week" does not say when I am (or Luca is)
             focus_turns = [r.text for r in (before, after) if r and focus in stems(r.text)]
-            value = self._value(ask, question, plan, s, (q_stems | proper) - dating, known,
-                                focus in stems(rec.text), focus_turns,
-                                replaced if current else frozenset(), current and sums,
-                                revised if current else frozenset())
+            # "Parents' evening's pushed back a week" beside "a walkout on the 20th": the
+            # sentence about the thing moves its time and names no day, so the day the
+            # revisions it supersedes named, moved, answers before a day said of another.
+            moved = self._moved(rec, items, topic) if current and ask.kind in (
+                "day", "date", "when") and shifts(s.sentence) and not states_time(s.sentence) \
+                else ""
+            value = moved or self._value(ask, question, plan, s, (q_stems | proper) - dating,
+                                         known, focus in stems(rec.text), focus_turns,
+                                         replaced if current else frozenset(), current and sums,
+                                         revised if current else frozenset())
             if not value and current and ask.kind in ("day", "date", "when"):
-                value = self._moved(rec, items)
+                value = self._moved(rec, items, topic)
             if value:
                 # How much of what the question is about the record (and the turns next
                 # to it) says, weighted by how rare each word is in the evidence.
@@ -1460,18 +1466,22 @@ class ExtractiveReader:
         return ""
 
     @staticmethod
-    def _moved(rec: SourceRecord, items: Sequence[EvidenceItem]) -> str:
+    def _moved(rec: SourceRecord, items: Sequence[EvidenceItem],
+               topic: set[str] | frozenset[str] = frozenset()) -> str:
         """For the graph stage's current record that moves the time of the records it
-        supersedes ("pushed back a week"): the day the latest of them named, moved; ''
-        when it states no shift or none of them names a day."""
+        supersedes ("pushed back a week"): the day the latest of them named, moved (of
+        those that say ``topic``'s words, where any does); '' when it states no shift or
+        none of them names a day."""
         if not shifts(rec.text):
             return ""
         before = sorted((i.record for i in items if i.routes.get("superseded")
                          and i.record.seq < rec.seq and find_candidates(i.record.text)),
                         key=lambda r: r.seq)
+        before = [r for r in before if topic & stems(r.text)] or before
         if not before:
             return ""
-        when = shifted(event_time(before[-1].text, before[-1].source_time), rec.text)
+        # A time that is moved has not passed yet: "due 21 October" is the one ahead.
+        when = shifted(event_time(before[-1].text, before[-1].source_time, True), rec.text)
         if when is None:
             return ""
         return f"{time.strftime('%A', time.gmtime(when))} {format_day(when)}"

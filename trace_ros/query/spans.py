@@ -248,10 +248,10 @@ def _began(text: str, record_time: float) -> tuple[float, str] | None:
     return record_time - n * _UNIT_DAYS[unit] * 86400.0, "year" if unit == "year" else "month"
 
 
-def event_time(text: str, record_time: float) -> float:
+def event_time(text: str, record_time: float, future: bool | None = None) -> float:
     """The time ``text`` talks about: its first resolvable time expression (against the
-    record's time), else the record's own time."""
-    future = None
+    record's time; ahead of it when ``future``, else as its tense says), else the record's
+    own time."""
     for m in find_candidates(text):
         if future is None:
             future = is_future(text)
