@@ -412,6 +412,24 @@ def test_a_shift_said_of_the_thing_moves_its_day_not_a_day_said_of_another() -> 
     assert "27 March 2025" in answer and cited == ["src-4"], (answer, cited)
 
 
+def test_which_days_is_answered_with_the_days_listed_or_spanned() -> None:
+    """"Which days …?" asks for more than one day: the range or list as said, not the
+    date of its first day."""
+    assert read("Which days is the shop open?",
+                rec(1, "Shop's open Thursday to Sunday through October, same as ever."))[0] \
+        == "Thursday to Sunday"
+    old = rec(1, "I go into the office Tuesdays and Thursdays, the rest is from home.")
+    new = rec(2, "My team lead wants us all together on Wednesdays, so Thursday's gone. It's "
+                 "Monday, Tuesday, Wednesday now.", T0 + 5 * DAY)
+    answer, cited = read_with("Which days am I in the office?",
+                              [EvidenceItem(new, 1.0, {"graph": 1}),
+                               EvidenceItem(old, 1.0, {"graph": 2, "superseded": 1})])
+    assert (answer, cited) == ("Monday, Tuesday, Wednesday", ["src-2"])
+    # One day asked: the day.
+    assert "Thursday" in read("What day is the shop open late?",
+                              rec(3, "We're open late on Thursday."))[0]
+
+
 def test_a_value_the_question_names_is_not_the_answer() -> None:
     assert ident("Wifi password is now zoesmyhero1.") == "zoesmyhero1"
     answer = read("How many Year 9 students are going on the trip?",

@@ -83,6 +83,7 @@ from .spans import (
     capitalised_mid_sentence,
     clock_time,
     day_part,
+    days_listed,
     declines,
     event_time,
     extract,
@@ -674,6 +675,9 @@ def _only_former(text: str, q_stems: set[str]) -> bool:
     return not stems(rest) & former
 
 
+# "Which days …?", "What nights …?": more than one day is asked for.
+_PLURAL_DAYS = re.compile(r"\b(?:which|what)\s+(?:days|nights|evenings|mornings|afternoons)\b",
+                          re.I)
 _NEW_STATE = re.compile(r"\b(?:now|instead|these days|nowadays|from now on)\b", re.I)
 _ENDED = re.compile(r"\b(?:any\s?more|no\s+longer)\b", re.I)
 
@@ -1318,6 +1322,13 @@ class ExtractiveReader:
                 named = [x for x in named if not turned_down(x)] or named
             if replaced:  # a sentence naming a new day before one naming only the old
                 named.sort(key=lambda x: not state_values(x) - replaced)
+            if kind == "day" and _PLURAL_DAYS.search(question):
+                # "Which days …?": the days a sentence lists or spans, as it says them (a
+                # list may keep days the revisions it supersedes named).
+                listed = next((v for v in (days_listed(held_days(x)) for x in named)
+                               if v), "")
+                if listed:
+                    return listed
             told = [x for x in ordered if states_time(x) and not names_day(x)]
             habit = kind == "when" and bool(re.match(r"\s*when\s+(?:do|does)\b", question, re.I))
             for x in named + ([] if kind == "when" else told):

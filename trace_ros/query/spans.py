@@ -113,6 +113,19 @@ _RECURRING = re.compile(rf"\b(?:every|each)\s+(?:other\s+)?{_DAYS}\b|\b{_DAYS}s\
                         rf"|\b{_DAYS}\s+(?:mornings|afternoons|evenings|nights)\b", re.I)
 
 
+_DAY_WORD = rf"{_DAYS}s?"
+_DAYS_LISTED = re.compile(
+    rf"\b{_DAY_WORD}(?:\s*(?:-|–|to|till|until|through|thru)\s*{_DAY_WORD}"
+    rf"|(?:\s*,\s*{_DAY_WORD})*,?\s+(?:and|&)\s+{_DAY_WORD}|(?:\s*,\s*{_DAY_WORD})+)\b", re.I)
+
+
+def days_listed(text: str) -> str:
+    """The days a text lists or spans as it says them ("Thursday to Sunday", "Monday,
+    Tuesday, Wednesday", "Mondays and Wednesdays"), '' when it names no more than one."""
+    m = _DAYS_LISTED.search(text)
+    return m.group(0) if m else ""
+
+
 def weekly_slots(text: str) -> list[str]:
     """The weekly slots a text names ("Thursday mornings", "every Tuesday", "Fridays")."""
     return [m.group(0) for m in _RECURRING.finditer(text)]
