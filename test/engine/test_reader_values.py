@@ -430,6 +430,13 @@ def test_which_days_is_answered_with_the_days_listed_or_spanned() -> None:
                               rec(3, "We're open late on Thursday."))[0]
 
 
+def test_what_day_names_the_weekday_of_the_date() -> None:
+    """"What day …?" - "netball's on today": the weekday, with the date it was."""
+    answer = read("What day is Leyla's netball practice?",
+                  rec(1, "Don't forget netball's on today, Leyla, five o'clock pickup."))[0]
+    assert answer == "Monday 3 March 2025"
+
+
 def test_a_value_the_question_names_is_not_the_answer() -> None:
     assert ident("Wifi password is now zoesmyhero1.") == "zoesmyhero1"
     answer = read("How many Year 9 students are going on the trip?",

@@ -1513,6 +1513,10 @@ class ExtractiveReader:
         elif re.match(r"the \w+day (?:after|before) ", day) and has_calendar(record_time):
             when = event_time(sentence, record_time)
             day = f"{time.strftime('%A', time.gmtime(when))} {format_day(when)}"
+        elif kind == "day" and re.fullmatch(r"\d{1,2} [A-Z][a-z]+ \d{4}", day):
+            # "What day …?" - "it's on today": the weekday that date is, with it.
+            when = calendar.timegm(time.strptime(day, "%d %B %Y"))
+            day = f"{time.strftime('%A', time.gmtime(when))} {day}"
         if kind == "date" and not re.search(r"\b\d{1,2}\b", re.sub(r"\b\d{4}\b", "", day)):
             return ""  # a month is not the date asked for
         clock = clock_time(sentence) if kind == "when" else ""
