@@ -437,6 +437,14 @@ def test_what_day_names_the_weekday_of_the_date() -> None:
     assert answer == "Monday 3 March 2025"
 
 
+def test_of_two_days_the_one_right_after_the_questions_word() -> None:
+    """"away the week of the 18th, back on the 25th" for "When am I back …?": the day
+    the question's word leads to."""
+    r = rec(1, "I'm away the week of the 18th, back on the 25th.")
+    assert "25 March" in read("When am I back from holiday?", r)[0]
+    assert "18 March" in read("When am I away?", r)[0]
+
+
 def test_a_value_the_question_names_is_not_the_answer() -> None:
     assert ident("Wifi password is now zoesmyhero1.") == "zoesmyhero1"
     answer = read("How many Year 9 students are going on the trip?",

@@ -79,6 +79,7 @@ from .spans import (
     Asked,
     answer_date,
     asked,
+    asked_day,
     bare_figure,
     capitalised_mid_sentence,
     clock_time,
@@ -1504,8 +1505,8 @@ class ExtractiveReader:
         2025", not "the Tuesday after 12 September 2025": the day asked for, not where it
         was said) or a recurring day as "every Tuesday"; for "when", with the clock time
         it states."""
-        day = answer_date(held_days(sentence, replaced), record_time, "",
-                          question_grain(question), lean)
+        day = answer_date(asked_day(held_days(sentence, replaced), stems(question)),
+                          record_time, "", question_grain(question), lean)
         if kind == "when":
             pass  # "When …?" is answered as before ("Wednesdays", "the Thursday after …")
         elif re.fullmatch(r"[A-Za-z]+days", day):

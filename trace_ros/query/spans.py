@@ -1277,6 +1277,29 @@ def turned_down(sentence: str) -> bool:
                                or _TURNED_DOWN_AFTER.search(sentence[m.end():]) for m in found)
 
 
+_WORD_BEFORE = re.compile(r"([\w'’]+)\s+(?:(?:on|at|in|by|from|until|till|for)\s+)?$", re.I)
+
+
+def asked_day(sentence: str, q_stems: set[str] | frozenset[str]) -> str:
+    """``sentence`` with its other times blanked out when exactly one of them comes right
+    after a word of the question ("away the week of the 18th, back on the 25th" for "When
+    am I back?"): that word says which time it is."""
+    found = find_candidates(sentence)
+    if len(found) < 2:
+        return sentence
+    after = []
+    for m in found:
+        w = _WORD_BEFORE.search(sentence[:m.start()])
+        low = w.group(1).lower() if w else ""
+        after.append(bool(low) and low not in STOPWORDS and stem(low) in q_stems)
+    if sum(after) != 1:
+        return sentence
+    for m, keep in reversed(list(zip(found, after, strict=True))):
+        if not keep:
+            sentence = sentence[:m.start()] + "," + sentence[m.end():]
+    return sentence
+
+
 def held_days(sentence: str, replaced: frozenset[str] = frozenset()) -> str:
     """``sentence`` with the days it does not hold to blanked out, when another remains:
     a day it turns down ("not Saturdays", "instead of Wednesday", "Thursday evenings just
