@@ -112,6 +112,8 @@ def test_a_possessor_is_not_a_modifier_of_the_thing_asked() -> None:
     ("From now on the alarm can be six.", "six"),
     ("We booked a table for 6 people.", ""),
     ("It takes half an hour.", ""),
+    ("Ten sharp, doors at half nine.", "Ten sharp"),  # an hour said exactly
+    ("She looked sharp.", ""),
 ])
 def test_clock_times(text: str, expected: str) -> None:
     assert clock_time(text) == expected
@@ -124,6 +126,8 @@ def test_money_rates_digits_names_and_counts() -> None:
     assert money("We're bumping ours up to fifteen.") == ""  # no currency: not a sum
     assert frequency("Two drops, three times a day.") == "three times a day"
     assert frequency("Only once a week now.") == "once a week"
+    # "four-hourly" is every four hours, not hourly.
+    assert frequency("Her obs are down to four-hourly now.") == "four-hourly"
     assert day_part("Give him the pill at bedtime.") == "at bedtime"
     assert day_part("It was a nice morning.") == ""  # a bare part of day says no habit
     assert ident("My new extension is 4417.") == "4417"

@@ -663,6 +663,7 @@ _CLOCK_POINT = (
     rf"|\bhalf\s+{_HOURS}\b(?!\s+(?:an?\b|of\b|the\b|hours?|days?|weeks?|months?|years?|"
     r"miles?|pounds?|price|term|dozen))"
     rf"|\b{_HOURS}\s+o['’]?\s?clock\b"
+    rf"|\b{_HOURS}\s+sharp\b"
     r"|\b(?:noon|midday|midnight)\b")
 # A bare hour is a time only where a time word leads to it ("at seven", "from 7", "till
 # four") and no counted noun follows ("at 2 people" is none).
@@ -711,7 +712,7 @@ _FREQUENCY = re.compile(
     r"|\b(?:every|each)\s+(?:other\s+)?(?:\d+\s+|\w+\s+)?(?:day|days|week|weeks|morning|"
     r"evening|night|weekday|weekend|month|fortnight|monday|tuesday|wednesday|thursday|friday"
     r"|saturday|sunday)\b"
-    r"|\b(?:daily|weekly|nightly|monthly|fortnightly|hourly)\b"
+    rf"|\b(?:(?:\d+|{_NUMBER_WORD})-)?(?:daily|weekly|nightly|monthly|fortnightly|hourly)\b"
     r"|\b(?:morning|mornings)\s+and\s+(?:night|evening|nights|evenings)\b", re.I)
 _ORDINAL = (r"first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh"
             r"|twelfth|\d+(?:st|nd|rd|th)")
