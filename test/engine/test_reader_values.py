@@ -503,6 +503,14 @@ def test_a_time_word_inside_a_compound_stays_in_the_span() -> None:
     assert (answer, cited) == ("weekend-only plan", ["src-2"])
 
 
+def test_a_possessor_says_whose_the_name_after_says_who() -> None:
+    """"My best friend is Hana's brother Kai": Kai is the friend, Hana says whose brother."""
+    answer = read("Who is Mateo's best friend?",
+                  rec(1, "Mei's cool. My best friend is Hana's brother Kai, so that's awkward.",
+                      speaker="Mateo"))[0]
+    assert answer == "Kai"
+
+
 def test_a_relatives_thing_does_not_answer_for_mine() -> None:
     mine = rec(1, "anniversary with Tom is July 12, two years!!")
     sisters = rec(2, "my sister's anniversary is the 19th, we always compare gifts", T0 + DAY)

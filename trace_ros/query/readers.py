@@ -466,6 +466,9 @@ _DOER = re.compile(r"\s*([A-Z][a-z]+)(?:['’]s| is| will be)\s+[a-z]+ing\b")
 _SUBJECT_IS = re.compile(r"\s*([A-Z][a-z]+)(?:['’]s| is)\s+(?:my|your|our|his|her|their|the)\s+"
                          r"([\w-]+(?:\s+[\w-]+){0,2})")
 
+# Between a possessor and the name of whom it has: "Hana's brother Kai", "Tom's wife, Ana".
+_POSSESSOR_OF = re.compile(r"['’]s\s+[a-z]+(?:\s+[a-z]+)?,?\s+")
+
 # The speaker names themself as the person a "who" question asks for.
 _SELF_NAMED = re.compile(r"\b(?:is|it's|that's)\s+me\b|\bI(?:'m| am)\s+(?:the|your|on)\b", re.I)
 
@@ -1435,6 +1438,10 @@ class ExtractiveReader:
                 # Someone who can't or won't ("Shona can't do Wednesdays any more. Her friend
                 # Kat's covering them."): another name answers.
                 kept = [f for f in found if not declines(x, f[0] + len(f[1]))]
+                # "Hana's brother Kai": the possessor says whose; the name after is who.
+                kept = [f for f in kept if not any(
+                    g[0] > f[0] and _POSSESSOR_OF.fullmatch(x[f[0] + len(f[1]):g[0]])
+                    for g in kept)] or kept
                 if found and not kept:
                     continue
                 if kept and all(set(words(f[1])) <= gone for f in kept):
