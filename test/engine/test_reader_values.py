@@ -447,6 +447,10 @@ def test_of_two_days_the_one_right_after_the_questions_word() -> None:
     r = rec(1, "I'm away the week of the 18th, back on the 25th.")
     assert "25 March" in read("When am I back from holiday?", r)[0]
     assert "18 March" in read("When am I away?", r)[0]
+    # The question's word, then its copula: "guitar is Mondays".
+    moved = rec(2, "Mr Duarte needs Tuesdays for his daughter, so guitar is Mondays at half "
+                   "four from next week.")
+    assert read("When is my guitar lesson?", moved)[0] == "Mondays at half four"
 
 
 def test_a_value_the_question_names_is_not_the_answer() -> None:

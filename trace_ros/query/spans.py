@@ -1278,13 +1278,15 @@ def turned_down(sentence: str) -> bool:
                                or _TURNED_DOWN_AFTER.search(sentence[m.end():]) for m in found)
 
 
-_WORD_BEFORE = re.compile(r"([\w'’]+)\s+(?:(?:on|at|in|by|from|until|till|for)\s+)?$", re.I)
+_WORD_BEFORE = re.compile(r"([\w'’]+?)(?:['’]s)?\s+(?:(?:is|are)\s+)?"
+                          r"(?:(?:on|at|in|by|from|until|till|for)\s+)?$", re.I)
 
 
 def asked_day(sentence: str, q_stems: set[str] | frozenset[str]) -> str:
     """``sentence`` with its other times blanked out when exactly one of them comes right
-    after a word of the question ("away the week of the 18th, back on the 25th" for "When
-    am I back?"): that word says which time it is."""
+    after a word of the question, or its copula ("away the week of the 18th, back on the
+    25th" for "When am I back?"; "needs Tuesdays …, so guitar is Mondays" for "When is
+    my guitar lesson?"): that word says which time it is."""
     found = find_candidates(sentence)
     if len(found) < 2:
         return sentence
