@@ -704,6 +704,14 @@ def test_an_object_pronoun_after_a_preposition_is_no_place() -> None:
     assert read("Where's our Christmas party?", moved)[0] == "office"
 
 
+def test_where_it_came_to_be_is_the_place_after_so() -> None:
+    """"The queue at the Tower was round the block, so we ended up at the British Museum":
+    the consequence after "so" tells where it was in the end."""
+    day = rec(1, "What a day. The queue at the Tower was round the block and it was pouring, "
+                 "so we ended up spending the whole day at the British Museum.")
+    assert read("Where did we end up going on Monday?", day)[0] == "British Museum"
+
+
 def test_a_numbered_place_after_to_is_where_it_went() -> None:
     """"to aisle 12" is a place (a word and its number), not "to" before a verb: a thing
     moved there is kept there now; "to buy 3 eggs" stays no place."""

@@ -1391,6 +1391,11 @@ class ExtractiveReader:
             # Sentence by sentence, best first: a place phrase ("on the wall by the back
             # door"), or a place a copula names ("Tomorrow's St Luke's").
             origin = bool(re.search(r"\bfrom\b", question, re.I))
+            # "The queue at the Tower was round the block, so we ended up at the British
+            # Museum": the consequence after "so" tells where it came to be, first.
+            ordered = [y for x in ordered
+                       for y in ([_CONSEQUENCE_SO.split(x)[-1]] if _CONSEQUENCE_SO.search(x)
+                                 else []) + [x]]
             # Where something is, not where it goes: "at the music shop" before "to an old
             # student of hers", unless the question asks where to.
             if not _MOTION.search(question):
