@@ -453,6 +453,17 @@ def test_of_two_days_the_one_right_after_the_questions_word() -> None:
     assert read("When is my guitar lesson?", moved)[0] == "Mondays at half four"
 
 
+def test_a_label_taken_back_with_not_is_not_the_answer() -> None:
+    """"going in bay 4D … Sorry, 4B, not 4D.": the label the speaker corrects to."""
+    said = rec(1, "The Hollis returns are going in bay 4D, three pallets. Sorry, 4B, not 4D. "
+                  "4D's full of the garden furniture.")
+    moved = rec(2, "Hollis returns: bay 7A.", T0 + 5 * DAY, "robot")
+    answer, cited = read_with("Which bay are the Hollis returns in?",
+                              [EvidenceItem(said, 1.0, {"graph": 1}),
+                               EvidenceItem(moved, 1.0, {})])
+    assert (answer, cited) == ("bay 4B", ["src-1"])
+
+
 def test_a_value_the_question_names_is_not_the_answer() -> None:
     assert ident("Wifi password is now zoesmyhero1.") == "zoesmyhero1"
     answer = read("How many Year 9 students are going on the trip?",

@@ -104,6 +104,7 @@ from .spans import (
     place_phrase,
     quantities,
     question_grain,
+    said_not,
     scored_run,
     spelled,
     states_duration,
@@ -933,6 +934,7 @@ class ExtractiveReader:
         # Of the numbers it says, the first no earlier record about the question gave
         # ("Engineer fixed 5, but now 7 is leaking" after "Machine 5 is out of order").
         said = [n.split(" ")[-1] for n in idents(rec.text)]
+        said = [n for n in said if not said_not(n, rec.text)] or said
         given = {n for n in said if any(
             re.search(rf"(?<!\w)(?<!\d\.){re.escape(n)}(?!\w|\.\d)", t, re.I) for t in earlier)}
         number = next((n for n in said if n not in given), ident(rec.text).split(" ")[-1])

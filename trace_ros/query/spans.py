@@ -1325,13 +1325,19 @@ def held_days(sentence: str, replaced: frozenset[str] = frozenset()) -> str:
     return sentence
 
 
+def said_not(value: str, text: str) -> bool:
+    """Whether ``text`` takes ``value`` back with "not" ("Sorry, 4B, not 4D.")."""
+    return bool(re.search(rf"\bnot\s+(?:the\s+)?{re.escape(value)}(?!\w)", text, re.I))
+
+
 def labelled(focus: str, text: str, question: str = "", old: str = "") -> str:
     """The ``focus`` noun with the label a text gives it, "" when none: a number or a
     name after it ("Room 7", "desk 2.09", "Kennel No. 4", "Suite Sapphire") or a name
     before it ("the Everest room", "Sapphire Suite"); a label the question already
     names is not the answer, nor one ``old`` (what the text revises) gave when the text
     gives another ("painting Room 3, so he's been shifted to Room 7")."""
-    said = _labels(focus, text, question)
+    said = [label for label in _labels(focus, text, question)
+            if not said_not(label.split(" ", 1)[-1], text)]
     fresh = [label for label in said if label.lower() not in old.lower()]
     if said and not fresh and old:
         # Every label it gives is one the revised text gave: it names what it changes
