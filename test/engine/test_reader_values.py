@@ -526,6 +526,15 @@ def test_a_possessor_says_whose_the_name_after_says_who() -> None:
     assert answer == "Kai"
 
 
+def test_two_names_after_two_things_are_each_in_turn() -> None:
+    """"My maid of honour and Raj's best man, Hannah and Ollie": Hannah is the maid of
+    honour, Ollie the best man."""
+    r = rec(1, "Ha, God help us. My maid of honour and Raj's best man, Hannah and Ollie, "
+               "loose on a microphone.", speaker="Sophie")
+    assert read("Who's the best man?", r)[0] == "Ollie"
+    assert read("Who's my maid of honour?", r)[0] == "Hannah"
+
+
 def test_a_relatives_thing_does_not_answer_for_mine() -> None:
     mine = rec(1, "anniversary with Tom is July 12, two years!!")
     sisters = rec(2, "my sister's anniversary is the 19th, we always compare gifts", T0 + DAY)

@@ -470,6 +470,11 @@ _SUBJECT_IS = re.compile(r"\s*([A-Z][a-z]+)(?:['’]s| is)\s+(?:my|your|our|his|
 # Between a possessor and the name of whom it has: "Hana's brother Kai", "Tom's wife, Ana".
 _POSSESSOR_OF = re.compile(r"['’]s\s+[a-z]+(?:\s+[a-z]+)?,?\s+")
 
+# Two things, then two names in apposition: "my maid of honour and Raj's best man, Hannah
+# and Ollie" (each in turn).
+_RESPECTIVE = re.compile(r"([^,.;!?]+?)\s+and\s+([^,.;!?]+?),\s+([A-Z][\w'’-]*)\s+and\s+"
+                         r"([A-Z][\w'’-]*)\b")
+
 # The speaker names themself as the person a "who" question asks for.
 _SELF_NAMED = re.compile(r"\b(?:is|it's|that's)\s+me\b|\bI(?:'m| am)\s+(?:the|your|on)\b", re.I)
 
@@ -1444,6 +1449,13 @@ class ExtractiveReader:
                 # "Who is Mr Fenwick's key worker?"
                 # Someone who can't or won't ("Shona can't do Wednesdays any more. Her friend
                 # Kat's covering them."): another name answers.
+                pair = _RESPECTIVE.search(x)
+                if pair:
+                    # "My maid of honour and Raj's best man, Hannah and Ollie": each name
+                    # in the order of the things it is, said outright.
+                    first, second = (bool(stems(pair.group(k)) & skip) for k in (1, 2))
+                    if first != second:
+                        return pair.group(3 if first else 4)
                 kept = [f for f in found if not declines(x, f[0] + len(f[1]))]
                 # "Hana's brother Kai": the possessor says whose; the name after is who.
                 kept = [f for f in kept if not any(
