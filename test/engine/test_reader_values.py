@@ -464,6 +464,14 @@ def test_a_label_taken_back_with_not_is_not_the_answer() -> None:
     assert (answer, cited) == ("bay 4B", ["src-1"])
 
 
+def test_when_keeps_the_part_of_the_day_said_with_the_weekday() -> None:
+    """"I'm Thursday afternoon now" for "When is my talk?": the afternoon stays."""
+    answer = read("When is my conference talk?",
+                  rec(1, "Organisers emailed. They've shuffled the programme and my talk is "
+                         "Thursday afternoon now."))[0]
+    assert answer == "Thursday afternoon, 6 March 2025", answer
+
+
 def test_a_value_the_question_names_is_not_the_answer() -> None:
     assert ident("Wifi password is now zoesmyhero1.") == "zoesmyhero1"
     answer = read("How many Year 9 students are going on the trip?",

@@ -1544,6 +1544,13 @@ class ExtractiveReader:
             # "What day …?" - "it's on today": the weekday that date is, with it.
             when = calendar.timegm(time.strptime(day, "%d %B %Y"))
             day = f"{time.strftime('%A', time.gmtime(when))} {day}"
+        part = re.match(r"([A-Z][a-z]+day) (\d{1,2} [A-Z][a-z]+ \d{4})$", day) \
+            if kind == "when" else None
+        said = re.search(rf"\b{part.group(1)}\s+(morning|afternoon|evening|night)\b", sentence,
+                         re.I) if part else None
+        if part and said:
+            # "I'm Thursday afternoon now": the part of the day said stays with it.
+            day = f"{part.group(1)} {said.group(1).lower()}, {part.group(2)}"
         if kind == "date" and not re.search(r"\b\d{1,2}\b", re.sub(r"\b\d{4}\b", "", day)):
             return ""  # a month is not the date asked for
         clock = clock_time(sentence) if kind == "when" else ""
