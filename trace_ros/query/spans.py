@@ -519,8 +519,9 @@ def extract(question: str, plan: Plan, sentence: str, record_time: float, q_stem
     # The phrase of the record that says what the question did not, next to what it did.
     run = scored_run(sentence, q_stems, limit, context,
                      _CLAUSE_WEIGHTS if kind in ("manner", "reason") else None)[0]
-    if run and plan.focus:
-        # "It's the white ones now" for "Which pills …?": "ones" stands for the noun asked.
+    if run and plan.focus and len(run.split()) <= 3:
+        # "It's the white ones now" for "Which pills …?": "ones" stands for the noun asked
+        # (in a noun phrase; "book me into the evening ones" may speak of other things).
         run = re.sub(r"^(\S.*?)\s+ones?$", rf"\1 {plan.focus}", run, flags=re.I)
     if run:
         return run
