@@ -472,6 +472,18 @@ def test_when_keeps_the_part_of_the_day_said_with_the_weekday() -> None:
     assert answer == "Thursday afternoon, 6 March 2025", answer
 
 
+def test_the_consequence_that_says_now_tells_the_current_state() -> None:
+    """The current record's "…, so we're on the chicken in jelly now": the consequence
+    marked new tells the state, not the reason before it."""
+    old = rec(1, "Mochi's food: the salmon pouches, half in the morning, half at night.")
+    new = rec(2, "Mochi's turned her nose up at salmon three days straight, so we're on the "
+                 "chicken in jelly now.", T0 + 5 * DAY)
+    answer, cited = read_with("What food does Mochi eat?",
+                              [EvidenceItem(new, 1.0, {"graph": 1}),
+                               EvidenceItem(old, 1.0, {"graph": 2, "superseded": 1})])
+    assert (answer, cited) == ("chicken in jelly", ["src-2"])
+
+
 def test_a_value_the_question_names_is_not_the_answer() -> None:
     assert ident("Wifi password is now zoesmyhero1.") == "zoesmyhero1"
     answer = read("How many Year 9 students are going on the trip?",

@@ -1605,8 +1605,18 @@ class ExtractiveReader:
         seen: set[frozenset[str]] = set()
         for s in chosen:
             rec = s.item.record
-            span = extract(question, plan, _content(rec, s.sentence), rec.source_time, q_stems,
-                           self.span_tokens, rec.text)
+            text = _content(rec, s.sentence)
+            span = ""
+            if len(chosen) == 1 and plan.current and plan.tense != "past" \
+                    and s.item.routes.get("graph") == 1 and not s.item.routes.get("superseded") \
+                    and _CONSEQUENCE_SO.search(text) \
+                    and _NEW_STATE.search(_CONSEQUENCE_SO.split(text)[-1]):
+                # The current record's "…, so we're on the chicken in jelly now": the
+                # consequence that says the state is new tells it.
+                span = extract(question, plan, _CONSEQUENCE_SO.split(text)[-1], rec.source_time,
+                               q_stems, self.span_tokens, rec.text)
+            span = span or extract(question, plan, text, rec.source_time, q_stems,
+                                   self.span_tokens, rec.text)
             key = frozenset(stems(span)) or frozenset([span.lower()])
             if not span or key in seen:
                 continue  # the de-duplicated set: one mention per distinct value
