@@ -1610,9 +1610,11 @@ class ExtractiveReader:
             if len(chosen) == 1 and plan.current and plan.tense != "past" \
                     and s.item.routes.get("graph") == 1 and not s.item.routes.get("superseded") \
                     and _CONSEQUENCE_SO.search(text) \
-                    and _NEW_STATE.search(_CONSEQUENCE_SO.split(text)[-1]):
+                    and _NEW_STATE.search(_CONSEQUENCE_SO.split(text)[-1]) \
+                    and asked(question, plan).kind != "which":
                 # The current record's "…, so we're on the chicken in jelly now": the
-                # consequence that says the state is new tells it.
+                # consequence that says the state is new tells it. ("Which X …?" is told
+                # by the label the record gives X: ``read``.)
                 span = extract(question, plan, _CONSEQUENCE_SO.split(text)[-1], rec.source_time,
                                q_stems, self.span_tokens, rec.text)
             span = span or extract(question, plan, text, rec.source_time, q_stems,
