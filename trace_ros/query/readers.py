@@ -401,6 +401,11 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
                                 rf"(?:no\.?\s*|number\s+)?\d", i.record.text, re.I)
                       for i in pack.items):
         named = True
+    if re.search(rf"\b{re.escape(ask.focus)}", out.answer, re.I) and not re.search(
+            rf"(?<!\bof\s)(?<!\bof\sthe\s)\b{re.escape(ask.focus)}", out.answer, re.I):
+        # X said only after "of" ("a long week of trains", "a cup and a half of kibble"):
+        # an amount of X, not which X.
+        return False
     if not any(focus in stems(i.record.text) for i in pack.items):
         # A time tells a train or a flight from the others ("the eight oh eight").
         return named or ask.kind == "which" and bool(_SPOKEN_TIME.fullmatch(out.answer))
@@ -409,16 +414,30 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
     if ask.kind == "which" and any(
             re.search(rf"\b{re.escape(w)}\s+{re.escape(ask.focus)}", i.record.text, re.I)
             for w in words(out.answer) if w not in STOPWORDS and len(w) > 2
+            and w not in _NUMBER_VALUES  # "six physio sessions": how many, not which
             for i in pack.items):
         return True
     if ask.kind == "what" or named:
         return True
-    said = stems(out.answer)
-    if focus in said and bool(said - q):
-        return True
+    # X with a word beside it that tells it apart ("the Slough warehouse site"), not a
+    # count of X ("approved six physio sessions") nor a word that only owns it ("my room").
+    for m in re.finditer(rf"(?:([\w'’-]+)\s+)?\b{re.escape(ask.focus)}\w*(?:\s+([\w'’-]+))?",
+                         out.answer, re.I):
+        if any(w.lower() not in STOPWORDS and w.lower() not in _NUMBER_VALUES
+               and stem(w.lower()) not in q for w in m.groups() if w):
+            return True
     # "chocolate and mixed berry flavors": the answer is what the record puts before X.
     cited = next((i.record.text for i in pack.items if i.source_id in out.cited_ids), "")
     return bool(re.search(re.escape(out.answer) + r"\s+" + re.escape(ask.focus[:4]), cited, re.I))
+
+
+def _thing_named(answer: str, pack: Pack) -> bool:
+    """Whether a shown record writes the name ``answer`` after "the" ("the Oak room", "the
+    Liffey"): the name of a thing or a place, which no one is called."""
+    if not re.fullmatch(r"[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*", answer.strip()):
+        return False
+    the = re.compile(rf"\bthe\s+{re.escape(answer.strip())}\b")
+    return any(the.search(i.record.text) for i in pack.items)
 
 
 def _only_time(answer: str) -> bool:
@@ -860,6 +879,9 @@ class ExtractiveReader:
             # The answer says back only what the question says: it tells nothing.
             return ReaderOutput("", [], self.name, "the shown evidence only repeats the question")
         ask = asked(question, plan)
+        if out.answer and ask.kind == "person" and _thing_named(out.answer, pack):
+            # "Who is chairing the board meeting?": "the Oak room" names a room, not anyone.
+            return ReaderOutput("", [], self.name, "no shown record says who it is")
         if out.answer and plan.answer_type == "thing" and not ask.kind \
                 and _only_time(out.answer):
             # "What did Tom get me for our anniversary?" is no time: "july 12" is not it.

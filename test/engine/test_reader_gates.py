@@ -1,0 +1,49 @@
+"""The extractive reader's abstention gates: a shown record that speaks of something else
+does not answer a "which X?" or "who?" question, while one that tells X apart does.
+
+The reader on a Pack, as in ``test_readers.py``.
+"""
+
+from __future__ import annotations
+
+import calendar
+
+from trace_ros.ledger import SourceRecord
+from trace_ros.query.pack import EvidenceItem, pack
+from trace_ros.query.plan import plan_question
+from trace_ros.query.readers import ExtractiveReader
+
+MAY_8_2023 = float(calendar.timegm((2023, 5, 8, 13, 0, 0, 0, 0, 0)))
+
+
+def read(question: str, *texts: str) -> tuple[str, list[str]]:
+    records = [SourceRecord(i, f"src-{i}", "ann", "", "s1", "dialogue", "Ann", t, "", None, None,
+                            {}, MAY_8_2023, False, MAY_8_2023, "h")
+               for i, t in enumerate(texts, 1)]
+    p = pack([EvidenceItem(r, 1.0, {}) for r in records], 2000, 20)
+    out = ExtractiveReader().read(question, plan_question(question, MAY_8_2023), p)
+    return out.answer, out.cited_ids
+
+
+def test_an_amount_of_x_does_not_tell_which_x() -> None:
+    # X said only after "of": how much of it, not which one.
+    assert read("Which train does Sam take?", "Sam has had a long week of trains.") == ("", [])
+    assert read("What brand of kibble does Biscuit eat?",
+                "Biscuit gets a cup and a half of kibble, morning and evening.") == ("", [])
+    # A count before X is how many, not which.
+    assert read("Which physio is treating Mr Grady?",
+                "Mr Grady's insurer has approved six physio sessions for his back.") == ("", [])
+    # A word beside X that tells it apart still answers.
+    assert read("Which site am I working on?", "I'm on the Slough warehouse site from Monday.") \
+        == ("Slough warehouse site", ["src-1"])
+
+
+def test_a_name_written_after_the_names_no_one() -> None:
+    # "the Oak room" is a room: no answer to who chairs the meeting.
+    assert read("Who is chairing the board meeting?",
+                "Board meeting Thursday, ten o'clock, in the Oak room.",
+                "Booked: board meeting, Thursday 12 February, 10am, Oak room.") == ("", [])
+    # A person named beside the meeting does.
+    answer, cited = read("Who is chairing the board meeting?",
+                         "Board meeting Thursday in the Oak room, Priya is chairing it.")
+    assert answer == "Priya" and cited == ["src-1"]
