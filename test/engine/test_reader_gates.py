@@ -47,3 +47,19 @@ def test_a_name_written_after_the_names_no_one() -> None:
     answer, cited = read("Who is chairing the board meeting?",
                          "Board meeting Thursday in the Oak room, Priya is chairing it.")
     assert answer == "Priya" and cited == ["src-1"]
+
+
+def test_a_name_that_has_the_thing_is_not_its_name() -> None:
+    # Geoff has physio; he is not the physio.
+    assert read("What's my physio's name?", "Noted: Geoff, shoulder physio on Fridays.",
+                "My husband Geoff has physio too.") == ("", [])
+    assert read("What's the vet's name?", "Our vet is called Dr Shah.") == ("Dr Shah", ["src-1"])
+
+
+def test_a_state_asked_of_someone_by_name_is_told_of_them() -> None:
+    # The speaker's own tea says nothing of Bernie's.
+    assert read("How many sugars does Bernie take?",
+                "I'll have a strong builder's tea, two sugars, whenever you're making one.",
+                "Bernie's coming round later.") == ("", [])
+    assert read("How many sugars does Bernie take?", "Bernie takes his tea with two sugars.") \
+        == ("two sugars", ["src-1"])

@@ -431,6 +431,14 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
     return bool(re.search(re.escape(out.answer) + r"\s+" + re.escape(ask.focus[:4]), cited, re.I))
 
 
+def _owner_of(answer: str, focus: str, pack: Pack) -> bool:
+    """Whether a shown record gives the name ``answer`` as the one who has ``focus``
+    ("Isla's dentist", "Geoff has physio too")."""
+    owns = re.compile(rf"\b{re.escape(answer.strip())}(?:['’]s|\s+(?:has|had|have))\s+"
+                      rf"(?:[\w-]+\s+)?{re.escape(focus)}", re.I)
+    return any(owns.search(i.record.text) for i in pack.items)
+
+
 def _thing_named(answer: str, pack: Pack) -> bool:
     """Whether a shown record writes the name ``answer`` after "the" ("the Oak room", "the
     Liffey"): the name of a thing or a place, which no one is called."""
@@ -879,6 +887,11 @@ class ExtractiveReader:
             # The answer says back only what the question says: it tells nothing.
             return ReaderOutput("", [], self.name, "the shown evidence only repeats the question")
         ask = asked(question, plan)
+        if out.answer and ask.kind == "name" and ask.focus \
+                and _owner_of(out.answer, ask.focus, pack):
+            # "What's the vet's name?": "Mochi's vet check" names whose vet, not the vet.
+            return ReaderOutput("", [], self.name, f"no shown record says what the {ask.focus} "
+                                "is called")
         if out.answer and ask.kind == "person" and _thing_named(out.answer, pack):
             # "Who is chairing the board meeting?": "the Oak room" names a room, not anyone.
             return ReaderOutput("", [], self.name, "no shown record says who it is")
@@ -1256,6 +1269,11 @@ class ExtractiveReader:
                 # that entire week") says nothing of Sam's parents.
                 named = [f for f in revisions
                          if proper & _named_near(f[0].item.record, items, self.reply_gap)]
+                if not named and any(len(p) > 1 for p in proper):
+                    # No revision says it of them ("How many sugars does Bernie take?" when
+                    # only the speaker's own tea is told): it is not told.
+                    return ReaderOutput("", [], self.name,
+                                        "no shown record says it of whom the question names")
                 revisions = named or revisions
             pick = lead[0] if lead else max(revisions, key=lambda f: (
                 f[0].item.record.source_time, f[0].item.record.seq))
