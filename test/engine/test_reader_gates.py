@@ -63,3 +63,11 @@ def test_a_state_asked_of_someone_by_name_is_told_of_them() -> None:
                 "Bernie's coming round later.") == ("", [])
     assert read("How many sugars does Bernie take?", "Bernie takes his tea with two sugars.") \
         == ("two sugars", ["src-1"])
+
+
+def test_a_value_that_says_back_the_question_is_no_value() -> None:
+    # "up for the dinner" is no time: the record that says when answers.
+    answer, cited = read("When does Kevin come up for his dinner?",
+                         "Kevin's coming up on Sunday for his dinner.",
+                         "Kevin's up for the dinner, he said.")
+    assert answer.startswith("Sunday") and cited == ["src-1"]

@@ -1239,6 +1239,8 @@ class ExtractiveReader:
                                 revised if current else frozenset())
             if not value and current and ask.kind in ("day", "date", "when"):
                 value = self._moved(rec, items)
+            if value and _repeats(value, question.replace(before_clause(question), "")):
+                value = ""  # "up for the dinner" for "When does he come up for his dinner?"
             if value:
                 # How much of what the question is about the record (and the turns next
                 # to it) says, weighted by how rare each word is in the evidence.
