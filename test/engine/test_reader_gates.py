@@ -71,3 +71,12 @@ def test_a_value_that_says_back_the_question_is_no_value() -> None:
                          "Kevin's coming up on Sunday for his dinner.",
                          "Kevin's up for the dinner, he said.")
     assert answer.startswith("Sunday") and cited == ["src-1"]
+
+
+def test_a_sum_of_money_is_no_time() -> None:
+    assert read("What time does the shop open in the morning?",
+                "Prices for the shop board: Bramleys £2.40 a kilo, Coxes the same.",
+                "Shop's open Thursday to Sunday.") == ("", [])
+    assert read("What time does the shop open in the morning?",
+                "Prices for the shop board: Bramleys £2.40 a kilo.",
+                "The shop opens at 9.30 in the morning.") == ("9.30", ["src-2"])

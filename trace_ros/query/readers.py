@@ -448,6 +448,11 @@ def _thing_named(answer: str, pack: Pack) -> bool:
     return any(the.search(i.record.text) for i in pack.items)
 
 
+def _a_sum(value: str, text: str) -> bool:
+    """Whether ``text`` writes ``value`` as a sum of money ("£2.40", "$5")."""
+    return bool(re.search(rf"[£$€]\s*{re.escape(value.strip())}(?!\d)", text))
+
+
 def _only_time(answer: str) -> bool:
     """Whether ``answer`` says nothing but a time or date ("july 12", "Friday at 2pm")."""
     times = find_candidates(answer)
@@ -1241,6 +1246,8 @@ class ExtractiveReader:
                 value = self._moved(rec, items)
             if value and _repeats(value, question.replace(before_clause(question), "")):
                 value = ""  # "up for the dinner" for "When does he come up for his dinner?"
+            if value and ask.kind in ("clock", "when") and _a_sum(value, rec.text):
+                value = ""  # "Bramleys £2.40 a kilo" states no time the shop opens
             if value:
                 # How much of what the question is about the record (and the turns next
                 # to it) says, weighted by how rare each word is in the evidence.
