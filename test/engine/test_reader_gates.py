@@ -80,3 +80,23 @@ def test_a_sum_of_money_is_no_time() -> None:
     assert read("What time does the shop open in the morning?",
                 "Prices for the shop board: Bramleys £2.40 a kilo.",
                 "The shop opens at 9.30 in the morning.") == ("9.30", ["src-2"])
+
+
+def read_said(question: str, *lines: tuple[str, str]) -> tuple[str, list[str]]:
+    """``read`` with each record's speaker: (speaker, text)."""
+    records = [SourceRecord(i, f"src-{i}", "ann", "", "s1", "dialogue", speaker, text, "", None,
+                            None, {}, MAY_8_2023 + i, False, MAY_8_2023 + i, "h")
+               for i, (speaker, text) in enumerate(lines, 1)]
+    p = pack([EvidenceItem(r, 1.0, {}) for r in records], 2000, 20)
+    out = ExtractiveReader().read(question, plan_question(question, MAY_8_2023), p)
+    return out.answer, out.cited_ids
+
+
+def test_who_is_speaking_is_not_who_does_it() -> None:
+    assert read_said("Who is driving the van for the Freshway pickup?",
+                     ("Liz", "Hi, it's Liz from Freshway. From next week, could you collect on "
+                             "Thursday mornings?"),
+                     ("Pam", "Freshway pickup is Tuesdays at 2.")) == ("", [])
+    answer, _ = read_said("Who is driving the van for the Freshway pickup?",
+                          ("Pam", "Tom is driving the van for the Freshway pickup."))
+    assert answer == "Tom"

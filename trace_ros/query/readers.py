@@ -439,6 +439,18 @@ def _owner_of(answer: str, focus: str, pack: Pack) -> bool:
     return any(owns.search(i.record.text) for i in pack.items)
 
 
+def _says_who_speaks(out: ReaderOutput, pack: Pack) -> bool:
+    """Whether the cited record names the one answered only as its speaker telling who is
+    speaking ("Hi, it's Liz from Freshway", "This is Mr Rhodes")."""
+    rec = next((i.record for i in pack.items if i.source_id in out.cited_ids[:1]), None)
+    name = out.answer.strip()
+    if rec is None or not name or name.split()[0].lower() not in rec.speaker.lower().split():
+        return False
+    said = list(re.finditer(rf"\b{re.escape(name)}\b", rec.text))
+    return bool(said) and all(re.search(r"\b(?:it's|it’s|it is|this is)\s+$",
+                                        rec.text[:m.start()], re.I) for m in said)
+
+
 def _thing_named(answer: str, pack: Pack) -> bool:
     """Whether a shown record writes the name ``answer`` after "the" ("the Oak room", "the
     Liffey"): the name of a thing or a place, which no one is called."""
@@ -897,6 +909,9 @@ class ExtractiveReader:
             # "What's the vet's name?": "Mochi's vet check" names whose vet, not the vet.
             return ReaderOutput("", [], self.name, f"no shown record says what the {ask.focus} "
                                 "is called")
+        if out.answer and ask.kind == "person" and _says_who_speaks(out, pack):
+            # "Hi, it's Liz from Freshway. …": who is speaking, not who does what is asked.
+            return ReaderOutput("", [], self.name, "no shown record says who it is")
         if out.answer and ask.kind == "person" and _thing_named(out.answer, pack):
             # "Who is chairing the board meeting?": "the Oak room" names a room, not anyone.
             return ReaderOutput("", [], self.name, "no shown record says who it is")
