@@ -100,3 +100,12 @@ def test_who_is_speaking_is_not_who_does_it() -> None:
     answer, _ = read_said("Who is driving the van for the Freshway pickup?",
                           ("Pam", "Tom is driving the van for the Freshway pickup."))
     assert answer == "Tom"
+
+
+def test_a_name_the_cited_record_says_of_someone_stands() -> None:
+    # The cited record says the club as a name ("better than Liverpool"), though another
+    # shown record writes "the Liverpool vs Chelsea match".
+    answer, cited = read_said("Who does James support in football?",
+                              ("John", "Did you watch the Liverpool vs Chelsea match?"),
+                              ("James", "Of course! There is no club better than Liverpool!"))
+    assert answer == "Liverpool" and cited == ["src-2"]

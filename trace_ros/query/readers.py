@@ -451,12 +451,22 @@ def _says_who_speaks(out: ReaderOutput, pack: Pack) -> bool:
                                         rec.text[:m.start()], re.I) for m in said)
 
 
-def _thing_named(answer: str, pack: Pack) -> bool:
-    """Whether a shown record writes the name ``answer`` after "the" ("the Oak room", "the
-    Liffey"): the name of a thing or a place, which no one is called."""
-    if not re.fullmatch(r"[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*", answer.strip()):
+def _thing_named(out: ReaderOutput, pack: Pack) -> bool:
+    """Whether the name answered is written after "the" ("the Oak room", "the Liffey"): the
+    name of a thing or a place, which no one is called. The cited record's own use decides
+    where it has one within a clause ("no club better than Liverpool" is said as of
+    someone); where it only opens a sentence or an item of a list ("Spare projector: Orchid
+    room.", "10am, Oak room"), the other shown records do."""
+    name = out.answer.strip()
+    if not re.fullmatch(r"[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*", name):
         return False
-    the = re.compile(rf"\bthe\s+{re.escape(answer.strip())}\b")
+    cited = next((i.record.text for i in pack.items if i.source_id in out.cited_ids[:1]), "")
+    the = re.compile(rf"\bthe\s+{re.escape(name)}\b")
+    if the.search(cited):
+        return True
+    if any(not re.search(r"(?:^|[.!?:;,]\s*)$", cited[:m.start()])
+           for m in re.finditer(rf"\b{re.escape(name)}\b", cited)):
+        return False
     return any(the.search(i.record.text) for i in pack.items)
 
 
@@ -912,7 +922,7 @@ class ExtractiveReader:
         if out.answer and ask.kind == "person" and _says_who_speaks(out, pack):
             # "Hi, it's Liz from Freshway. …": who is speaking, not who does what is asked.
             return ReaderOutput("", [], self.name, "no shown record says who it is")
-        if out.answer and ask.kind == "person" and _thing_named(out.answer, pack):
+        if out.answer and ask.kind == "person" and _thing_named(out, pack):
             # "Who is chairing the board meeting?": "the Oak room" names a room, not anyone.
             return ReaderOutput("", [], self.name, "no shown record says who it is")
         if out.answer and plan.answer_type == "thing" and not ask.kind \
