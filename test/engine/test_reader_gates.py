@@ -109,3 +109,14 @@ def test_a_name_the_cited_record_says_of_someone_stands() -> None:
                               ("John", "Did you watch the Liverpool vs Chelsea match?"),
                               ("James", "Of course! There is no club better than Liverpool!"))
     assert answer == "Liverpool" and cited == ["src-2"]
+
+
+def test_what_someone_does_may_be_said_in_other_words() -> None:
+    # "work" is what Karim does; the record says it as his nights.
+    assert read_said("What hours does Karim work?",
+                     ("Nadia", "My brother Karim's just started nights at the warehouse, ten till "
+                               "six.")) == ("ten till six", ["src-1"])
+    # Someone else's hours still say nothing of his.
+    assert read_said("What hours does Karim work?",
+                     ("Nadia", "Rota's gone sideways, so I'm covering lates, two till ten."),
+                     ("Karim", "Ugh, Mondays.")) == ("", [])

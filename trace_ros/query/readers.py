@@ -305,9 +305,9 @@ _NOT_COMPOUNDS = frozenset((
     "current", "latest", "previous", "main", "usual", "favourite", "favorite", "best", "own",
     "little", "big", "exact", "real", "full", "whole", "only", "one-year-old"))
 # Question words that say what kind of value is asked, not what it is about.
-_ASKING = frozenset(stem(w) for w in ("time", "day", "date", "night", "name", "called", "often",
-                                       "much", "many", "exact", "kind", "type", "sort", "now",
-                                       "currently", "usually"))
+_ASKING = frozenset(stem(w) for w in ("time", "hours", "day", "date", "night", "name", "called",
+                                       "often", "much", "many", "exact", "kind", "type", "sort",
+                                       "now", "currently", "usually"))
 _WHICH_WHAT = re.compile(r"\s*(?:which|what)\b", re.I)
 # Verbs that say which moment of a thing a question asks about.
 _ASPECT = frozenset(stem(w) for w in ("start", "begin", "finish", "end", "open", "close"))
@@ -473,6 +473,11 @@ def _thing_named(out: ReaderOutput, pack: Pack) -> bool:
 def _a_sum(value: str, text: str) -> bool:
     """Whether ``text`` writes ``value`` as a sum of money ("£2.40", "$5")."""
     return bool(re.search(rf"[£$€]\s*{re.escape(value.strip())}(?!\d)", text))
+
+
+# "What hours does Karim work?", "Which day do I …": the verb of the one asked about, last.
+_DOES = re.compile(r"\s*(?:what|which)\s+\w+\s+(?:do|does|did)\s+(?:[\w'’]+\s+){1,2}?"
+                   r"([a-z]+)\s*\?\s*$", re.I)
 
 
 def _only_time(answer: str) -> bool:
@@ -1176,7 +1181,11 @@ class ExtractiveReader:
         # What the question is about, among the words the shown records use at all.
         asked_words = q_stems - names - proper - _ASKING
         topic = asked_words & said
-        thing_words = asked_words - {focus, compound} - _ASPECT
+        # "What hours does Karim work?": what the one asked about does, which a record may
+        # say in other words ("Karim's just started nights, ten till six").
+        done = _DOES.match(question)
+        doing = {stem(done.group(1).lower())} if done else set()
+        thing_words = asked_words - {focus, compound} - _ASPECT - doing
         if focus and _WHICH_WHAT.match(question) and thing_words and not thing_words & said:
             return ReaderOutput("", [], self.name, "no shown record mentions what the "
                                 f"{ask.focus} asked is of")
@@ -1236,7 +1245,7 @@ class ExtractiveReader:
                 # that tie them to the thing: one chain, one thing.
                 near = near.union(*(stems(i.record.text) for i in items
                                     if i.routes.get("graph")))
-            if topic and not topic & near and not (current and (
+            if topic - doing and not topic & near and not (current and (
                     focus and focus in stems(rec.text)
                     or self._names_the_same(rec, items, topic, proper | q_stems, known)
                     or _name_words(rec.text, known) & revised
