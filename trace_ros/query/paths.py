@@ -166,6 +166,10 @@ _PARTICLES = frozenset({"back", "up", "down", "out", "off", "over", "away", "in"
 _NOUN_BEFORE = re.compile(r"^(?:s|the|a|an|my|your|our|his|her|their|its|this|next)$")
 # A part of a period named before it: "the start of" March, "the end of" the month.
 _PART_OF = re.compile(r"\bthe\s+\w+\s+(?:of\s+)?$", re.I)
+# ``absent``: the words naming a thing may be said over this many turns either side of
+# one another in a session, read from this many matches of each word.
+_TOGETHER_TURNS = 1
+_TOGETHER_HITS = 50
 
 
 class GraphStage:
@@ -376,7 +380,34 @@ class GraphStage:
             elided = " OR ".join(f'"{o} s {verb}"' for o in owners for verb in ELIDED_AFTER)
             if elided:
                 hits = self.ledger.search_sources(scope, elided, 1, view.valid, view.known)
+        owned = {p.lower() for p in possessors(question)} & set(target)
+        if not hits and len(quoted) > 1 and not owned \
+                and self._said_together(scope, view, quoted):
+            # (Not "Amy's wedding" over "Amy's a bridesmaid" - "Georgie's wedding in
+            # June": whose it is is said with the thing.)
+            return ""
         return "" if hits else " ".join(target)
+
+    def _said_together(self, scope: Scope, view: View, quoted: Sequence[str]) -> bool:
+        """Whether turns next to each other in one session say every one of the words
+        between them ("Karim's cousin is getting married …" - "Wedding in Leeds, 28 June."
+        records the cousin's wedding): a thing is named over a turn and the reply to it."""
+        found = [{seq for seq, _, _ in self.ledger.search_sources(
+            scope, q, _TOGETHER_HITS, view.valid, view.known)} for q in quoted]
+        if not all(found):
+            return False
+        rare = min(found, key=len)
+        near = {s + d for s in rare for d in range(-_TOGETHER_TURNS, _TOGETHER_TURNS + 1)}
+        records = self.ledger.get_sources_by_seq(sorted(near))
+        for seq in rare:
+            rec = records.get(seq)
+            if rec is None:
+                continue
+            around = {s for s, r in records.items() if abs(s - seq) <= _TOGETHER_TURNS
+                      and r.session_id == rec.session_id and r.subject_id == rec.subject_id}
+            if all(seqs & around for seqs in found):
+                return True
+        return False
 
     def unrecorded(self, scope: Scope, view: View, question: str, plan: Plan, seeds: Seeds,
                    people: set[str], ranked: Sequence[Fused],

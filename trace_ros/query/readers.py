@@ -309,9 +309,9 @@ _NOT_COMPOUNDS = frozenset((
     "current", "latest", "previous", "main", "usual", "favourite", "favorite", "best", "own",
     "little", "big", "exact", "real", "full", "whole", "only", "one-year-old"))
 # Question words that say what kind of value is asked, not what it is about.
-_ASKING = frozenset(stem(w) for w in ("time", "day", "date", "night", "name", "called", "often",
-                                       "much", "many", "exact", "kind", "type", "sort", "now",
-                                       "currently", "usually"))
+_ASKING = frozenset(stem(w) for w in ("time", "hours", "day", "date", "night", "name", "called",
+                                       "often", "much", "many", "exact", "kind", "type", "sort",
+                                       "now", "currently", "usually"))
 _WHICH_WHAT = re.compile(r"\s*(?:which|what)\b", re.I)
 # Verbs that say which moment of a thing a question asks about.
 _ASPECT = frozenset(stem(w) for w in ("start", "begin", "finish", "end", "open", "close"))
@@ -405,6 +405,11 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
                                 rf"(?:no\.?\s*|number\s+)?\d", i.record.text, re.I)
                       for i in pack.items):
         named = True
+    if re.search(rf"\b{re.escape(ask.focus)}", out.answer, re.I) and not re.search(
+            rf"(?<!\bof\s)(?<!\bof\sthe\s)\b{re.escape(ask.focus)}", out.answer, re.I):
+        # X said only after "of" ("a long week of trains", "a cup and a half of kibble"):
+        # an amount of X, not which X.
+        return False
     if not any(focus in stems(i.record.text) for i in pack.items):
         # A time tells a train or a flight from the others ("the eight oh eight").
         return named or ask.kind == "which" and bool(_SPOKEN_TIME.fullmatch(out.answer))
@@ -413,16 +418,70 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
     if ask.kind == "which" and any(
             re.search(rf"\b{re.escape(w)}\s+{re.escape(ask.focus)}", i.record.text, re.I)
             for w in words(out.answer) if w not in STOPWORDS and len(w) > 2
+            and w not in _NUMBER_VALUES  # "six physio sessions": how many, not which
             for i in pack.items):
         return True
     if ask.kind == "what" or named:
         return True
-    said = stems(out.answer)
-    if focus in said and bool(said - q):
-        return True
+    # X with a word beside it that tells it apart ("the Slough warehouse site"), not a
+    # count of X ("approved six physio sessions") nor a word that only owns it ("my room").
+    for m in re.finditer(rf"(?:([\w'’-]+)\s+)?\b{re.escape(ask.focus)}\w*(?:\s+([\w'’-]+))?",
+                         out.answer, re.I):
+        if any(w.lower() not in STOPWORDS and w.lower() not in _NUMBER_VALUES
+               and stem(w.lower()) not in q for w in m.groups() if w):
+            return True
     # "chocolate and mixed berry flavors": the answer is what the record puts before X.
     cited = next((i.record.text for i in pack.items if i.source_id in out.cited_ids), "")
     return bool(re.search(re.escape(out.answer) + r"\s+" + re.escape(ask.focus[:4]), cited, re.I))
+
+
+def _owner_of(answer: str, focus: str, pack: Pack) -> bool:
+    """Whether a shown record gives the name ``answer`` as the one who has ``focus``
+    ("Isla's dentist", "Geoff has physio too")."""
+    owns = re.compile(rf"\b{re.escape(answer.strip())}(?:['’]s|\s+(?:has|had|have))\s+"
+                      rf"(?:[\w-]+\s+)?{re.escape(focus)}", re.I)
+    return any(owns.search(i.record.text) for i in pack.items)
+
+
+def _says_who_speaks(out: ReaderOutput, pack: Pack) -> bool:
+    """Whether the cited record names the one answered only as its speaker telling who is
+    speaking ("Hi, it's Liz from Freshway", "This is Mr Rhodes")."""
+    rec = next((i.record for i in pack.items if i.source_id in out.cited_ids[:1]), None)
+    name = out.answer.strip()
+    if rec is None or not name or name.split()[0].lower() not in rec.speaker.lower().split():
+        return False
+    said = list(re.finditer(rf"\b{re.escape(name)}\b", rec.text))
+    return bool(said) and all(re.search(r"\b(?:it's|it’s|it is|this is)\s+$",
+                                        rec.text[:m.start()], re.I) for m in said)
+
+
+def _thing_named(out: ReaderOutput, pack: Pack) -> bool:
+    """Whether the name answered is written after "the" ("the Oak room", "the Liffey"): the
+    name of a thing or a place, which no one is called. The cited record's own use decides
+    where it has one within a clause ("no club better than Liverpool" is said as of
+    someone); where it only opens a sentence or an item of a list ("Spare projector: Orchid
+    room.", "10am, Oak room"), the other shown records do."""
+    name = out.answer.strip()
+    if not re.fullmatch(r"[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*", name):
+        return False
+    cited = next((i.record.text for i in pack.items if i.source_id in out.cited_ids[:1]), "")
+    the = re.compile(rf"\bthe\s+{re.escape(name)}\b")
+    if the.search(cited):
+        return True
+    if any(not re.search(r"(?:^|[.!?:;,]\s*)$", cited[:m.start()])
+           for m in re.finditer(rf"\b{re.escape(name)}\b", cited)):
+        return False
+    return any(the.search(i.record.text) for i in pack.items)
+
+
+def _a_sum(value: str, text: str) -> bool:
+    """Whether ``text`` writes ``value`` as a sum of money ("£2.40", "$5")."""
+    return bool(re.search(rf"[£$€]\s*{re.escape(value.strip())}(?!\d)", text))
+
+
+# "What hours does Karim work?", "Which day do I …": the verb of the one asked about, last.
+_DOES = re.compile(r"\s*(?:what|which)\s+\w+\s+(?:do|does|did)\s+(?:[\w'’]+\s+){1,2}?"
+                   r"([a-z]+)\s*\?\s*$", re.I)
 
 
 def _only_time(answer: str) -> bool:
@@ -884,6 +943,17 @@ class ExtractiveReader:
             # The answer says back only what the question says: it tells nothing.
             return ReaderOutput("", [], self.name, "the shown evidence only repeats the question")
         ask = asked(question, plan)
+        if out.answer and ask.kind == "name" and ask.focus \
+                and _owner_of(out.answer, ask.focus, pack):
+            # "What's the vet's name?": "Mochi's vet check" names whose vet, not the vet.
+            return ReaderOutput("", [], self.name, f"no shown record says what the {ask.focus} "
+                                "is called")
+        if out.answer and ask.kind == "person" and _says_who_speaks(out, pack):
+            # "Hi, it's Liz from Freshway. …": who is speaking, not who does what is asked.
+            return ReaderOutput("", [], self.name, "no shown record says who it is")
+        if out.answer and ask.kind == "person" and _thing_named(out, pack):
+            # "Who is chairing the board meeting?": "the Oak room" names a room, not anyone.
+            return ReaderOutput("", [], self.name, "no shown record says who it is")
         if out.answer and plan.answer_type == "thing" and not ask.kind \
                 and _only_time(out.answer):
             # "What did Tom get me for our anniversary?" is no time: "july 12" is not it.
@@ -1142,7 +1212,11 @@ class ExtractiveReader:
         # What the question is about, among the words the shown records use at all.
         asked_words = q_stems - names - proper - _ASKING
         topic = asked_words & said
-        thing_words = asked_words - {focus, compound} - _ASPECT
+        # "What hours does Karim work?": what the one asked about does, which a record may
+        # say in other words ("Karim's just started nights, ten till six").
+        done = _DOES.match(question)
+        doing = {stem(done.group(1).lower())} if done else set()
+        thing_words = asked_words - {focus, compound} - _ASPECT - doing
         if focus and _WHICH_WHAT.match(question) and thing_words and not thing_words & said:
             return ReaderOutput("", [], self.name, "no shown record mentions what the "
                                 f"{ask.focus} asked is of")
@@ -1202,7 +1276,7 @@ class ExtractiveReader:
                 # that tie them to the thing: one chain, one thing.
                 near = near.union(*(stems(i.record.text) for i in items
                                     if i.routes.get("graph")))
-            if topic and not topic & near and not (current and (
+            if topic - doing and not topic & near and not (current and (
                     focus and focus in stems(rec.text)
                     or self._names_the_same(rec, items, topic, proper | q_stems, known)
                     or _name_words(rec.text, known) & revised
@@ -1241,6 +1315,10 @@ class ExtractiveReader:
                                          revised if current else frozenset())
             if not value and current and ask.kind in ("day", "date", "when"):
                 value = self._moved(rec, items, topic)
+            if value and _repeats(value, question.replace(before_clause(question), "")):
+                value = ""  # "up for the dinner" for "When does he come up for his dinner?"
+            if value and ask.kind in ("clock", "when") and _a_sum(value, rec.text):
+                value = ""  # "Bramleys £2.40 a kilo" states no time the shop opens
             if value:
                 # How much of what the question is about the record (and the turns next
                 # to it) says, weighted by how rare each word is in the evidence.
@@ -1271,6 +1349,11 @@ class ExtractiveReader:
                 # that entire week") says nothing of Sam's parents.
                 named = [f for f in revisions
                          if proper & _named_near(f[0].item.record, items, self.reply_gap)]
+                if not named and any(len(p) > 1 for p in proper):
+                    # No revision says it of them ("How many sugars does Bernie take?" when
+                    # only the speaker's own tea is told): it is not told.
+                    return ReaderOutput("", [], self.name,
+                                        "no shown record says it of whom the question names")
                 revisions = named or revisions
             pick = lead[0] if lead else max(revisions, key=lambda f: (
                 f[0].item.record.source_time, f[0].item.record.seq))

@@ -1,0 +1,122 @@
+"""The extractive reader's abstention gates: a shown record that speaks of something else
+does not answer a "which X?" or "who?" question, while one that tells X apart does.
+
+The reader on a Pack, as in ``test_readers.py``.
+"""
+
+from __future__ import annotations
+
+import calendar
+
+from trace_ros.ledger import SourceRecord
+from trace_ros.query.pack import EvidenceItem, pack
+from trace_ros.query.plan import plan_question
+from trace_ros.query.readers import ExtractiveReader
+
+MAY_8_2023 = float(calendar.timegm((2023, 5, 8, 13, 0, 0, 0, 0, 0)))
+
+
+def read(question: str, *texts: str) -> tuple[str, list[str]]:
+    records = [SourceRecord(i, f"src-{i}", "ann", "", "s1", "dialogue", "Ann", t, "", None, None,
+                            {}, MAY_8_2023, False, MAY_8_2023, "h")
+               for i, t in enumerate(texts, 1)]
+    p = pack([EvidenceItem(r, 1.0, {}) for r in records], 2000, 20)
+    out = ExtractiveReader().read(question, plan_question(question, MAY_8_2023), p)
+    return out.answer, out.cited_ids
+
+
+def test_an_amount_of_x_does_not_tell_which_x() -> None:
+    # X said only after "of": how much of it, not which one.
+    assert read("Which train does Sam take?", "Sam has had a long week of trains.") == ("", [])
+    assert read("What brand of kibble does Biscuit eat?",
+                "Biscuit gets a cup and a half of kibble, morning and evening.") == ("", [])
+    # A count before X is how many, not which.
+    assert read("Which physio is treating Mr Grady?",
+                "Mr Grady's insurer has approved six physio sessions for his back.") == ("", [])
+    # A word beside X that tells it apart still answers.
+    assert read("Which site am I working on?", "I'm on the Slough warehouse site from Monday.") \
+        == ("Slough warehouse site", ["src-1"])
+
+
+def test_a_name_written_after_the_names_no_one() -> None:
+    # "the Oak room" is a room: no answer to who chairs the meeting.
+    assert read("Who is chairing the board meeting?",
+                "Board meeting Thursday, ten o'clock, in the Oak room.",
+                "Booked: board meeting, Thursday 12 February, 10am, Oak room.") == ("", [])
+    # A person named beside the meeting does.
+    answer, cited = read("Who is chairing the board meeting?",
+                         "Board meeting Thursday in the Oak room, Priya is chairing it.")
+    assert answer == "Priya" and cited == ["src-1"]
+
+
+def test_a_name_that_has_the_thing_is_not_its_name() -> None:
+    # Geoff has physio; he is not the physio.
+    assert read("What's my physio's name?", "Noted: Geoff, shoulder physio on Fridays.",
+                "My husband Geoff has physio too.") == ("", [])
+    assert read("What's the vet's name?", "Our vet is called Dr Shah.") == ("Dr Shah", ["src-1"])
+
+
+def test_a_state_asked_of_someone_by_name_is_told_of_them() -> None:
+    # The speaker's own tea says nothing of Bernie's.
+    assert read("How many sugars does Bernie take?",
+                "I'll have a strong builder's tea, two sugars, whenever you're making one.",
+                "Bernie's coming round later.") == ("", [])
+    assert read("How many sugars does Bernie take?", "Bernie takes his tea with two sugars.") \
+        == ("two sugars", ["src-1"])
+
+
+def test_a_value_that_says_back_the_question_is_no_value() -> None:
+    # "up for the dinner" is no time: the record that says when answers.
+    answer, cited = read("When does Kevin come up for his dinner?",
+                         "Kevin's coming up on Sunday for his dinner.",
+                         "Kevin's up for the dinner, he said.")
+    assert answer.startswith("Sunday") and cited == ["src-1"]
+
+
+def test_a_sum_of_money_is_no_time() -> None:
+    assert read("What time does the shop open in the morning?",
+                "Prices for the shop board: Bramleys £2.40 a kilo, Coxes the same.",
+                "Shop's open Thursday to Sunday.") == ("", [])
+    assert read("What time does the shop open in the morning?",
+                "Prices for the shop board: Bramleys £2.40 a kilo.",
+                "The shop opens at 9.30 in the morning.") == ("9.30", ["src-2"])
+
+
+def read_said(question: str, *lines: tuple[str, str]) -> tuple[str, list[str]]:
+    """``read`` with each record's speaker: (speaker, text)."""
+    records = [SourceRecord(i, f"src-{i}", "ann", "", "s1", "dialogue", speaker, text, "", None,
+                            None, {}, MAY_8_2023 + i, False, MAY_8_2023 + i, "h")
+               for i, (speaker, text) in enumerate(lines, 1)]
+    p = pack([EvidenceItem(r, 1.0, {}) for r in records], 2000, 20)
+    out = ExtractiveReader().read(question, plan_question(question, MAY_8_2023), p)
+    return out.answer, out.cited_ids
+
+
+def test_who_is_speaking_is_not_who_does_it() -> None:
+    assert read_said("Who is driving the van for the Freshway pickup?",
+                     ("Liz", "Hi, it's Liz from Freshway. From next week, could you collect on "
+                             "Thursday mornings?"),
+                     ("Pam", "Freshway pickup is Tuesdays at 2.")) == ("", [])
+    answer, _ = read_said("Who is driving the van for the Freshway pickup?",
+                          ("Pam", "Tom is driving the van for the Freshway pickup."))
+    assert answer == "Tom"
+
+
+def test_a_name_the_cited_record_says_of_someone_stands() -> None:
+    # The cited record says the club as a name ("better than Liverpool"), though another
+    # shown record writes "the Liverpool vs Chelsea match".
+    answer, cited = read_said("Who does James support in football?",
+                              ("John", "Did you watch the Liverpool vs Chelsea match?"),
+                              ("James", "Of course! There is no club better than Liverpool!"))
+    assert answer == "Liverpool" and cited == ["src-2"]
+
+
+def test_what_someone_does_may_be_said_in_other_words() -> None:
+    # "work" is what Karim does; the record says it as his nights.
+    assert read_said("What hours does Karim work?",
+                     ("Nadia", "My brother Karim's just started nights at the warehouse, ten till "
+                               "six.")) == ("ten till six", ["src-1"])
+    # Someone else's hours still say nothing of his.
+    assert read_said("What hours does Karim work?",
+                     ("Nadia", "Rota's gone sideways, so I'm covering lates, two till ten."),
+                     ("Karim", "Ugh, Mondays.")) == ("", [])
