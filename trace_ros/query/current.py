@@ -494,6 +494,11 @@ _PRESENT = re.compile(r"\b(?:is|are|am|do|does|has|have)\b|'s\b|'re\b|^\s*who\s+
 _WEEKLY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\b|\busual\b", re.I)
 _NOW = re.compile(r"\b(?:this|these|current|currently|today|tonight|now)\b", re.I)
 _TALLY = re.compile(r"\btimes\b|\b(?:has|have|had)\b", re.I)
+# "have" as the verb of holding, not of the perfect: "How many hives do I have?", "How
+# many temps have we got?"
+_HOLDING = re.compile(r"\b(?:do|does)\s+(?:\w+\s+){1,2}have\b|\b(?:has|have)\s+(?:\w+\s+){0,2}got\b",
+                      re.I)
+_AGE = re.compile(r"\s*how\s+old\b", re.I)
 _PLURAL = re.compile(r"^\s*(?:what|which|who)\s+(?:are|were)\b", re.I)
 # The times of a schedule are one state however many there are ("What are the clinic's
 # Saturday opening hours?", "What are his visiting days?").
@@ -505,6 +510,13 @@ def asks_members(question: str) -> bool:
     """Whether the question asks with a plural copula for the members of a set ("What
     are the names of her dogs?"), not for one state's times."""
     return bool(_PLURAL.match(question)) and not _SCHEDULE.search(question)
+
+
+def _tally(question: str) -> bool:
+    """Whether a count question counts what happened ("How many times has she
+    called?", "How many books has he read?"), not what is held now."""
+    return bool(_TALLY.search(question)) and not (_HOLDING.search(question)
+                                                  and not re.search(r"\btimes\b", question, re.I))
 
 
 def asks_present(question: str, plan: Plan) -> bool:
@@ -520,7 +532,9 @@ def asks_present(question: str, plan: Plan) -> bool:
     if plan.wants_newest:
         return True
     if plan.operation == "count":
-        return plan.tense == "present" and not _TALLY.search(question)
+        return plan.tense == "present" and not _tally(question)
+    if plan.answer_type == "duration" and _AGE.match(question):
+        return plan.tense == "present"  # "How old is Mango?": an age is a state
     return plan.operation in ("fact", "temporal_lookup", "current_state") \
         and plan.answer_type not in ("yesno", "reason") and bool(_PRESENT.search(question)) \
         and not _PAST_ASK.search(question)
