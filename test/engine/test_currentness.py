@@ -29,6 +29,7 @@ from trace_ros.language import revision  # noqa: E402
 from trace_ros.ledger import Ledger, Scope, SourceRecord  # noqa: E402
 from trace_ros.query import current  # noqa: E402
 from trace_ros.query.answer import QueryEngine, QueryRequest, QueryResult  # noqa: E402
+from trace_ros.query.plan import plan_question  # noqa: E402
 
 HOME = "home"
 
@@ -1326,6 +1327,22 @@ def test_a_plural_copula_asks_for_members_but_not_for_a_schedule() -> None:
     assert current.asks_members("Which are Sam's favourite films?")
     assert not current.asks_members("What are the surgery's Sunday opening hours?")
     assert not current.asks_members("What are his visiting days now?")
+
+
+def test_have_of_holding_and_an_age_ask_the_present() -> None:
+    """A count with "have" as the verb of holding ("How many hives do I have?", "have we
+    got") and "How old is Mango?" ask the state now; "has she called", "how many times",
+    and the past tense still ask a tally or a past state."""
+    def present(q: str) -> bool:
+        return current.asks_present(q, plan_question(q))
+    assert present("How many hives do I have?")
+    assert present("How many temps have we got?")
+    assert present("How old is Mango?")
+    assert not present("How many times has she called?")
+    assert not present("How many books has he read?")
+    assert not present("How many times have we got a takeaway?")
+    assert not present("How many hives did I have?")
+    assert not present("How old was Mango?")
 
 
 def test_another_part_of_the_day_is_another_slot(ledger: Ledger,
