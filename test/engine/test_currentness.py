@@ -1484,3 +1484,44 @@ def test_the_time_a_past_state_is_dated_by_need_not_be_recorded_with_it(
     assert res.status == "answered", res.message
     assert res.source_ids[0] == "t0"
     assert "garage" in res.answer.lower()
+
+
+def test_a_condition_or_a_question_passed_on_states_no_new_value(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"Someone just asked if we're open till six today." and "If it's quiet, we'll shut
+    at three on Saturdays." state no closing time: the change before them stays current."""
+    history(ledger, encoder, [
+        (6, "Nia", "Reminder for the sign on the door: Saturdays we close at 4."),
+        (6, "robot", "Saturdays, closing at 4."),
+        *CHATTER,
+        (9, "Nia", "New month, new hours: from today we stay open till 5 on Saturdays."),
+        (9, "robot", "Open till 5 on Saturdays."),
+        (10, "Nia", "Someone just asked if we're open till six today."),
+        (10, "robot", "Okay."),
+    ])
+    res = ask(ledger, encoder, "What time do we close on Saturdays?")
+    assert res.source_ids[:1] == ["t5"], (res.answer, res.source_ids)
+
+
+def test_what_a_text_asserts_stops_at_a_condition() -> None:
+    assert revision.asserted("If it's good, that's our new Friday place.") == ""
+    assert revision.asserted("Someone just asked if we're open till five today.") \
+        == "Someone just asked."
+    assert revision.asserted("We close at 4 now, unless it's busy. Fine.") \
+        == "We close at 4 now. Fine."
+
+
+def test_a_conditional_states_no_new_value(ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"If it's quiet, we shut at three on Saturdays." holds only on a condition: the
+    change before it stays current."""
+    history(ledger, encoder, [
+        (6, "Nia", "Reminder for the sign on the door: Saturdays we close at 4."),
+        (6, "robot", "Saturdays, closing at 4."),
+        *CHATTER,
+        (9, "Nia", "New month, new hours: from today we stay open till 5 on Saturdays."),
+        (9, "robot", "Open till 5 on Saturdays."),
+        (10, "Nia", "If it's quiet, we shut at three on Saturdays."),
+        (10, "robot", "Okay."),
+    ])
+    res = ask(ledger, encoder, "What time do we close on Saturdays?")
+    assert res.source_ids[:1] == ["t5"], (res.answer, res.source_ids)

@@ -402,6 +402,24 @@ def continues(text: str) -> bool:
     return bool(set(_words(text)) & CONTINUITY)
 
 
+# Where a clause stops asserting: a condition ("If it's good, that's our new place", "open
+# at four unless it's busy") or a question passed on ("asked if we're open till five").
+_UNASSERTED = re.compile(r"\b(?:if|whether|unless)\b", re.I)
+
+
+@lru_cache(maxsize=65536)
+def asserted(text: str) -> str:
+    """What ``text`` asserts: each sentence up to an "if", "whether" or "unless" — what
+    follows is a condition or a question passed on ("Someone just asked if we're open
+    till five today"); a sentence opening on one ("If it's good, that's our new Friday
+    place") asserts nothing."""
+    kept = []
+    for s in sentences(text) or [text]:
+        m = _UNASSERTED.search(s)
+        kept.append(s if m is None else s[:m.start()].rstrip(" ,;:-") + ".")
+    return " ".join(k for k in kept if k.strip("."))
+
+
 # Answer types whose values are times, dates or figures.
 TYPED_ANSWERS = ("date", "number", "duration")
 

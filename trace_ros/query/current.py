@@ -20,7 +20,9 @@ same thing:
    a dancer, is no thing), is not about
    someone else ("my brother just started on lates", ``revision.about_another``;
    "my sister's appointment", ``same_holder``), and states a value of the kind asked
-   (a time for "when", how often for "how often": ``spans.states_asked``);
+   (a time for "when", how often for "how often": ``spans.states_asked``) in what it
+   asserts (``revision.asserted``: not under a condition, "If it's good, that's our new
+   Friday place", nor in a question passed on, "someone asked if we're open till five");
 3. a later statement of the same speaker that names no word of the thing joins the
    latest record of the thread when it names that record's value and another of its
    kind ("cancelled the Monday flight … onto the Wednesday", ``revision.hands_over``),
@@ -47,6 +49,7 @@ from ..language.revision import (
     KIN,
     TYPED_ANSWERS,
     about_another,
+    asserted,
     continues,
     gives_up,
     hands_over,
@@ -356,11 +359,14 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 continue
         thread = rec
         held |= holders(rec.text)
-        kind = states_asked(asked_kind, rec.text, head.text) if not labels \
-            else states_label(rec.text) or numbered and bool(_BARE_NUMBER.search(rec.text))
+        # What it asserts: not a condition ("If it's good, that's our new Friday place") nor
+        # a question passed on ("Someone just asked if we're open till five today").
+        said = asserted(rec.text)
+        kind = states_asked(asked_kind, said, head.text) if not labels \
+            else states_label(said) or numbered and bool(_BARE_NUMBER.search(said))
         # (a label: "we're in Kilimanjaro", not "same room at least")
-        if not (states_value(rec.text, answer_type, anchor.text) if kind is None else kind) \
-                and not (answer_type in TYPED_ANSWERS and shifts(rec.text)):
+        if not (states_value(said, answer_type, anchor.text) if kind is None else kind) \
+                and not (answer_type in TYPED_ANSWERS and shifts(said)):
             continue  # "Twenty a side now" says no more how often than before
         if head is not anchor:
             passed.append(head.source_id)
