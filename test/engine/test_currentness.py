@@ -1525,3 +1525,24 @@ def test_a_conditional_states_no_new_value(ledger: Ledger, encoder: MiniLMEncode
     ])
     res = ask(ledger, encoder, "What time do we close on Saturdays?")
     assert res.source_ids[:1] == ["t5"], (res.answer, res.source_ids)
+
+
+def test_the_same_surname_under_the_other_title_is_another_holder(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"We've moved Mrs Lee to the side room, 11." says nothing of where Mr Lee is."""
+    history(ledger, encoder, [
+        (6, "Sofia", "Mr Lee came in overnight, he's in bed 8."),
+        (6, "robot", "Mr Lee, bed 8."),
+        *CHATTER,
+        (9, "Sofia", "We've moved Mrs Lee to the side room, 11. She's on isolation."),
+        (9, "robot", "Mrs Lee in the side room, 11."),
+    ])
+    res = ask(ledger, encoder, "Which bed is Mr Lee in?")
+    assert res.source_ids[:1] == ["t0"], (res.answer, res.source_ids)
+
+
+def test_other_titled_reads_the_title_of_the_other_sex() -> None:
+    assert revision.other_titled("We've moved Mrs Lee to the side room.", "Which bed is Mr Lee in?")
+    assert not revision.other_titled("Mr Lee and Mrs Lee are both in.", "Which bed is Mr Lee in?")
+    assert not revision.other_titled("Mr Lee's in 8.", "Which bed is Mr Lee in?")
+    assert not revision.other_titled("Mrs Lee's in 8.", "Which bed is Lee in?")

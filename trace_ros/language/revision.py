@@ -420,6 +420,26 @@ def asserted(text: str) -> str:
     return " ".join(k for k in kept if k.strip("."))
 
 
+# A title that tells a man from a woman of the same name ("Mr Lee", "Mrs Lee").
+_TITLED = re.compile(r"\b(mr|mrs|ms|miss)\.?\s+([A-Z][a-z]+)", re.I)
+_MALE_TITLE = frozenset({"mr"})
+
+
+def _titled(text: str) -> set[tuple[bool, str]]:
+    return {(m.group(1).lower() in _MALE_TITLE, m.group(2).lower())
+            for m in _TITLED.finditer(text)}
+
+
+def other_titled(text: str, question: str) -> bool:
+    """Whether ``text`` names someone the ``question`` names by title and surname under
+    the title of the other sex ("We've moved Mrs Lee to the side room" for "Which bed is
+    Mr Lee in?"), and not the one asked: another holder."""
+    asked = _titled(question)
+    said = _titled(text)
+    return bool(asked) and not asked & said \
+        and any((not male, name) in said for male, name in asked)
+
+
 # Answer types whose values are times, dates or figures.
 TYPED_ANSWERS = ("date", "number", "duration")
 

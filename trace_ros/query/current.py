@@ -19,7 +19,8 @@ same thing:
    ``TOPIC_SHARE`` of the recalled records say is the conversation's topic, "dance" for
    a dancer, is no thing), is not about
    someone else ("my brother just started on lates", ``revision.about_another``;
-   "my sister's appointment", ``same_holder``), and states a value of the kind asked
+   "my sister's appointment", ``same_holder``; "Mrs Lee" for Mr Lee,
+   ``revision.other_titled``), and states a value of the kind asked
    (a time for "when", how often for "how often": ``spans.states_asked``) in what it
    asserts (``revision.asserted``: not under a condition, "If it's good, that's our new
    Friday place", nor in a question passed on, "someone asked if we're open till five");
@@ -67,6 +68,7 @@ from ..language.revision import (
     other_instance,
     other_kind,
     other_part_of_day,
+    other_titled,
     question_terms,
     renames,
     replaces,
@@ -337,6 +339,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                                       | _placed(rec.text, asked_kind, thing))) \
                 or other_instance(rec.text, asked_values) or other_kind(rec.text, question) \
                 or other_part_of_day(rec.text, question) \
+                or other_titled(rec.text, question) \
                 or brands and bool({n for n, _ in _before_thing(rec.text, q_terms)} - brands) \
                 or own_state and not swapped and told_of_another(rec.text, rec.speaker):
             continue  # another thing, or someone else's: another person's appointment
