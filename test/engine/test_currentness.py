@@ -1546,3 +1546,28 @@ def test_other_titled_reads_the_title_of_the_other_sex() -> None:
     assert not revision.other_titled("Mr Lee and Mrs Lee are both in.", "Which bed is Mr Lee in?")
     assert not revision.other_titled("Mr Lee's in 8.", "Which bed is Mr Lee in?")
     assert not revision.other_titled("Mrs Lee's in 8.", "Which bed is Lee in?")
+
+
+
+def test_a_record_only_near_the_anchor_gives_no_new_date() -> None:
+    """"The coach is booked too, forty-nine seats." is near the offsite in meaning but
+    names nothing of it, marks nothing as new and follows from nothing: its figure is
+    not the offsite's date. Close enough, or giving its value as what follows, a record
+    naming nothing of the thing still revises it."""
+    from trace_ros.query.recall import Fused
+
+    anchor = _said("Ola", "The team offsite is booked: Thursday 12 March at Lakeside Lodge.", 1)
+    records = {1: anchor, 5: _said("Ola", "The coach is booked too, forty-nine seats.", 5)}
+
+    def asked(near: float) -> current.Chain | None:
+        ranked = [Fused(r.seq, r.source_id, 1.0 / (i + 1)) for i, r in enumerate(
+            records.values())]
+        return current.chain("What date is the team offsite?", "date", ranked, records, None,
+                             lambda seq: {5: (records[5], near)} if seq < 5 else {},
+                             lambda seq: None, robot_id="r1", asked_kind="date")
+
+    assert asked(0.55) is None
+    assert asked(0.65) is not None and asked(0.65).lead == ["s5"]
+    records[5] = _said("Ola", "Half the team are off with flu, so we're looking at the 19th.", 5)
+    found = asked(0.55)
+    assert found is not None and found.lead == ["s5"], found

@@ -258,6 +258,12 @@ def _given(text: str) -> frozenset[str]:
 _CONSEQUENCE = re.compile(r",?\s+so\s+|,\s+which\s+means\s+", re.I)
 
 
+def follows_from(text: str) -> bool:
+    """Whether ``text`` gives a state as what follows from something ("One of Alfie's
+    mates has chickenpox, so we're at thirteen")."""
+    return _CONSEQUENCE.search(text) is not None
+
+
 # A relation named beside its person ("my pal Alf", "his colleague Mark"): one holder, the
 # person, not the relation as a second; said with "my", it is no thing of the speaker's.
 _BESIDE_NAME = r"\s+[a-z]+\s+(?=[A-Z][a-z]+\b)"

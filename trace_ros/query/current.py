@@ -14,8 +14,9 @@ same thing:
    a statement by the anchor's speaker (not the robot's echo, not a question) that
    joins the anchor (``revision.joins``: a sentence of it names a word of the
    question that the anchor states, the *thing*, with a new value or a vector near
-   the anchor's; or the vector alone is near, and then, unless a time or number is
-   asked, it marks its state as new: "now", "instead"; a word that more than
+   the anchor's; or the vector alone is near, and then it marks its state as new
+   ("now", "instead") or, for a time or number asked, is ``CLOSE`` or gives the value as
+   what follows from something ("…, so we're at thirteen"); a word that more than
    ``TOPIC_SHARE`` of the recalled records say is the conversation's topic, "dance" for
    a dancer, is no thing), is not about
    someone else ("my brother just started on lates", ``revision.about_another``;
@@ -47,11 +48,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..language.revision import (
+    CLOSE,
     KIN,
     TYPED_ANSWERS,
     about_another,
     asserted,
     continues,
+    follows_from,
     gives_up,
     hands_over,
     holders,
@@ -299,7 +302,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             told = f"{told} {echo_of[seq].text}"
         typed = answer_type in TYPED_ANSWERS
         own_link = joins(rec.text, thing, cos, speaks, anchor.text, typed) \
-            or (asked_kind == "place" and speaks and _moves(rec.text, anchor.text, thing))
+            or (asked_kind == "place" and speaks and _moves(rec.text, anchor.text, thing)) or ""
         link = own_link or (told != rec.text
                             and joins(told, thing, cos, speaks, anchor.text, typed))
         # A turn that carries on its speaker's turn about the thing names no holder of
@@ -343,6 +346,13 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 or brands and bool({n for n, _ in _before_thing(rec.text, q_terms)} - brands) \
                 or own_state and not swapped and told_of_another(rec.text, rec.speaker):
             continue  # another thing, or someone else's: another person's appointment
+        if typed and own_link.startswith("close") and cos < CLOSE and not carried \
+                and not keys(told) & thing and not marks_change(rec.text) \
+                and not follows_from(rec.text):
+            # Only near in meaning, for a time or number: "The coach is booked too,
+            # forty-nine seats." is not the offsite's date ("… chickenpox, so we're at
+            # thirteen" gives the count as what follows).
+            continue
         if left_behind(rec.text, given_up):
             continue  # what became of an old value: "4400 goes to facilities instead"
         if _occurrence_of(rec.text, thread.text, thing):
