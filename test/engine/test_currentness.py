@@ -29,6 +29,7 @@ from trace_ros.language import revision  # noqa: E402
 from trace_ros.ledger import Ledger, Scope, SourceRecord  # noqa: E402
 from trace_ros.query import current  # noqa: E402
 from trace_ros.query.answer import QueryEngine, QueryRequest, QueryResult  # noqa: E402
+from trace_ros.query.plan import plan_question  # noqa: E402
 
 HOME = "home"
 
@@ -1328,6 +1329,22 @@ def test_a_plural_copula_asks_for_members_but_not_for_a_schedule() -> None:
     assert not current.asks_members("What are his visiting days now?")
 
 
+def test_have_of_holding_and_an_age_ask_the_present() -> None:
+    """A count with "have" as the verb of holding ("How many hives do I have?", "have we
+    got") and "How old is Mango?" ask the state now; "has she called", "how many times",
+    and the past tense still ask a tally or a past state."""
+    def present(q: str) -> bool:
+        return current.asks_present(q, plan_question(q))
+    assert present("How many hives do I have?")
+    assert present("How many temps have we got?")
+    assert present("How old is Mango?")
+    assert not present("How many times has she called?")
+    assert not present("How many books has he read?")
+    assert not present("How many times have we got a takeaway?")
+    assert not present("How many hives did I have?")
+    assert not present("How old was Mango?")
+
+
 def test_another_part_of_the_day_is_another_slot(ledger: Ledger,
                                                  encoder: MiniLMEncoder) -> None:
     """"Who is my evening dog walker?": a later turn about the morning walker
@@ -1467,3 +1484,90 @@ def test_the_time_a_past_state_is_dated_by_need_not_be_recorded_with_it(
     assert res.status == "answered", res.message
     assert res.source_ids[0] == "t0"
     assert "garage" in res.answer.lower()
+
+
+def test_a_condition_or_a_question_passed_on_states_no_new_value(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"Someone just asked if we're open till six today." and "If it's quiet, we'll shut
+    at three on Saturdays." state no closing time: the change before them stays current."""
+    history(ledger, encoder, [
+        (6, "Nia", "Reminder for the sign on the door: Saturdays we close at 4."),
+        (6, "robot", "Saturdays, closing at 4."),
+        *CHATTER,
+        (9, "Nia", "New month, new hours: from today we stay open till 5 on Saturdays."),
+        (9, "robot", "Open till 5 on Saturdays."),
+        (10, "Nia", "Someone just asked if we're open till six today."),
+        (10, "robot", "Okay."),
+    ])
+    res = ask(ledger, encoder, "What time do we close on Saturdays?")
+    assert res.source_ids[:1] == ["t5"], (res.answer, res.source_ids)
+
+
+def test_what_a_text_asserts_stops_at_a_condition() -> None:
+    assert revision.asserted("If it's good, that's our new Friday place.") == ""
+    assert revision.asserted("Someone just asked if we're open till five today.") \
+        == "Someone just asked."
+    assert revision.asserted("We close at 4 now, unless it's busy. Fine.") \
+        == "We close at 4 now. Fine."
+
+
+def test_a_conditional_states_no_new_value(ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"If it's quiet, we shut at three on Saturdays." holds only on a condition: the
+    change before it stays current."""
+    history(ledger, encoder, [
+        (6, "Nia", "Reminder for the sign on the door: Saturdays we close at 4."),
+        (6, "robot", "Saturdays, closing at 4."),
+        *CHATTER,
+        (9, "Nia", "New month, new hours: from today we stay open till 5 on Saturdays."),
+        (9, "robot", "Open till 5 on Saturdays."),
+        (10, "Nia", "If it's quiet, we shut at three on Saturdays."),
+        (10, "robot", "Okay."),
+    ])
+    res = ask(ledger, encoder, "What time do we close on Saturdays?")
+    assert res.source_ids[:1] == ["t5"], (res.answer, res.source_ids)
+
+
+def test_the_same_surname_under_the_other_title_is_another_holder(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"We've moved Mrs Lee to the side room, 11." says nothing of where Mr Lee is."""
+    history(ledger, encoder, [
+        (6, "Sofia", "Mr Lee came in overnight, he's in bed 8."),
+        (6, "robot", "Mr Lee, bed 8."),
+        *CHATTER,
+        (9, "Sofia", "We've moved Mrs Lee to the side room, 11. She's on isolation."),
+        (9, "robot", "Mrs Lee in the side room, 11."),
+    ])
+    res = ask(ledger, encoder, "Which bed is Mr Lee in?")
+    assert res.source_ids[:1] == ["t0"], (res.answer, res.source_ids)
+
+
+def test_other_titled_reads_the_title_of_the_other_sex() -> None:
+    assert revision.other_titled("We've moved Mrs Lee to the side room.", "Which bed is Mr Lee in?")
+    assert not revision.other_titled("Mr Lee and Mrs Lee are both in.", "Which bed is Mr Lee in?")
+    assert not revision.other_titled("Mr Lee's in 8.", "Which bed is Mr Lee in?")
+    assert not revision.other_titled("Mrs Lee's in 8.", "Which bed is Lee in?")
+
+
+
+def test_a_record_only_near_the_anchor_gives_no_new_date() -> None:
+    """"The coach is booked too, forty-nine seats." is near the offsite in meaning but
+    names nothing of it, marks nothing as new and follows from nothing: its figure is
+    not the offsite's date. Close enough, or giving its value as what follows, a record
+    naming nothing of the thing still revises it."""
+    from trace_ros.query.recall import Fused
+
+    anchor = _said("Ola", "The team offsite is booked: Thursday 12 March at Lakeside Lodge.", 1)
+    records = {1: anchor, 5: _said("Ola", "The coach is booked too, forty-nine seats.", 5)}
+
+    def asked(near: float) -> current.Chain | None:
+        ranked = [Fused(r.seq, r.source_id, 1.0 / (i + 1)) for i, r in enumerate(
+            records.values())]
+        return current.chain("What date is the team offsite?", "date", ranked, records, None,
+                             lambda seq: {5: (records[5], near)} if seq < 5 else {},
+                             lambda seq: None, robot_id="r1", asked_kind="date")
+
+    assert asked(0.55) is None
+    assert asked(0.65) is not None and asked(0.65).lead == ["s5"]
+    records[5] = _said("Ola", "Half the team are off with flu, so we're looking at the 19th.", 5)
+    found = asked(0.55)
+    assert found is not None and found.lead == ["s5"], found

@@ -258,6 +258,12 @@ def _given(text: str) -> frozenset[str]:
 _CONSEQUENCE = re.compile(r",?\s+so\s+|,\s+which\s+means\s+", re.I)
 
 
+def follows_from(text: str) -> bool:
+    """Whether ``text`` gives a state as what follows from something ("One of Alfie's
+    mates has chickenpox, so we're at thirteen")."""
+    return _CONSEQUENCE.search(text) is not None
+
+
 # A relation named beside its person ("my pal Alf", "his colleague Mark"): one holder, the
 # person, not the relation as a second; said with "my", it is no thing of the speaker's.
 _BESIDE_NAME = r"\s+[a-z]+\s+(?=[A-Z][a-z]+\b)"
@@ -400,6 +406,44 @@ def marks_change(text: str) -> bool:
 def continues(text: str) -> bool:
     """Whether the text marks a value as continuing ("still", "same as usual")."""
     return bool(set(_words(text)) & CONTINUITY)
+
+
+# Where a clause stops asserting: a condition ("If it's good, that's our new place", "open
+# at four unless it's busy") or a question passed on ("asked if we're open till five").
+_UNASSERTED = re.compile(r"\b(?:if|whether|unless)\b", re.I)
+
+
+@lru_cache(maxsize=65536)
+def asserted(text: str) -> str:
+    """What ``text`` asserts: each sentence up to an "if", "whether" or "unless" — what
+    follows is a condition or a question passed on ("Someone just asked if we're open
+    till five today"); a sentence opening on one ("If it's good, that's our new Friday
+    place") asserts nothing."""
+    kept = []
+    for s in sentences(text) or [text]:
+        m = _UNASSERTED.search(s)
+        kept.append(s if m is None else s[:m.start()].rstrip(" ,;:-") + ".")
+    return " ".join(k for k in kept if k.strip("."))
+
+
+# A title that tells a man from a woman of the same name ("Mr Lee", "Mrs Lee").
+_TITLED = re.compile(r"\b(mr|mrs|ms|miss)\.?\s+([A-Z][a-z]+)", re.I)
+_MALE_TITLE = frozenset({"mr"})
+
+
+def _titled(text: str) -> set[tuple[bool, str]]:
+    return {(m.group(1).lower() in _MALE_TITLE, m.group(2).lower())
+            for m in _TITLED.finditer(text)}
+
+
+def other_titled(text: str, question: str) -> bool:
+    """Whether ``text`` names someone the ``question`` names by title and surname under
+    the title of the other sex ("We've moved Mrs Lee to the side room" for "Which bed is
+    Mr Lee in?"), and not the one asked: another holder."""
+    asked = _titled(question)
+    said = _titled(text)
+    return bool(asked) and not asked & said \
+        and any((not male, name) in said for male, name in asked)
 
 
 # Answer types whose values are times, dates or figures.

@@ -14,13 +14,17 @@ same thing:
    a statement by the anchor's speaker (not the robot's echo, not a question) that
    joins the anchor (``revision.joins``: a sentence of it names a word of the
    question that the anchor states, the *thing*, with a new value or a vector near
-   the anchor's; or the vector alone is near, and then, unless a time or number is
-   asked, it marks its state as new: "now", "instead"; a word that more than
+   the anchor's; or the vector alone is near, and then it marks its state as new
+   ("now", "instead") or, for a time or number asked, is ``CLOSE`` or gives the value as
+   what follows from something ("…, so we're at thirteen"); a word that more than
    ``TOPIC_SHARE`` of the recalled records say is the conversation's topic, "dance" for
    a dancer, is no thing), is not about
    someone else ("my brother just started on lates", ``revision.about_another``;
-   "my sister's appointment", ``same_holder``), and states a value of the kind asked
-   (a time for "when", how often for "how often": ``spans.states_asked``);
+   "my sister's appointment", ``same_holder``; "Mrs Lee" for Mr Lee,
+   ``revision.other_titled``), and states a value of the kind asked
+   (a time for "when", how often for "how often": ``spans.states_asked``) in what it
+   asserts (``revision.asserted``: not under a condition, "If it's good, that's our new
+   Friday place", nor in a question passed on, "someone asked if we're open till five");
 3. a later statement of the same speaker that names no word of the thing joins the
    latest record of the thread when it names that record's value and another of its
    kind ("cancelled the Monday flight … onto the Wednesday", ``revision.hands_over``),
@@ -44,10 +48,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..language.revision import (
+    CLOSE,
     KIN,
     TYPED_ANSWERS,
     about_another,
+    asserted,
     continues,
+    follows_from,
     gives_up,
     hands_over,
     holders,
@@ -64,6 +71,7 @@ from ..language.revision import (
     other_instance,
     other_kind,
     other_part_of_day,
+    other_titled,
     question_terms,
     renames,
     replaces,
@@ -294,7 +302,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             told = f"{told} {echo_of[seq].text}"
         typed = answer_type in TYPED_ANSWERS
         own_link = joins(rec.text, thing, cos, speaks, anchor.text, typed) \
-            or (asked_kind == "place" and speaks and _moves(rec.text, anchor.text, thing))
+            or (asked_kind == "place" and speaks and _moves(rec.text, anchor.text, thing)) or ""
         link = own_link or (told != rec.text
                             and joins(told, thing, cos, speaks, anchor.text, typed))
         # A turn that carries on its speaker's turn about the thing names no holder of
@@ -334,9 +342,17 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                                       | _placed(rec.text, asked_kind, thing))) \
                 or other_instance(rec.text, asked_values) or other_kind(rec.text, question) \
                 or other_part_of_day(rec.text, question) \
+                or other_titled(rec.text, question) \
                 or brands and bool({n for n, _ in _before_thing(rec.text, q_terms)} - brands) \
                 or own_state and not swapped and told_of_another(rec.text, rec.speaker):
             continue  # another thing, or someone else's: another person's appointment
+        if typed and own_link.startswith("close") and cos < CLOSE and not carried \
+                and not keys(told) & thing and not marks_change(rec.text) \
+                and not follows_from(rec.text):
+            # Only near in meaning, for a time or number: "The coach is booked too,
+            # forty-nine seats." is not the offsite's date ("… chickenpox, so we're at
+            # thirteen" gives the count as what follows).
+            continue
         if left_behind(rec.text, given_up):
             continue  # what became of an old value: "4400 goes to facilities instead"
         if _occurrence_of(rec.text, thread.text, thing):
@@ -356,11 +372,14 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 continue
         thread = rec
         held |= holders(rec.text)
-        kind = states_asked(asked_kind, rec.text, head.text) if not labels \
-            else states_label(rec.text) or numbered and bool(_BARE_NUMBER.search(rec.text))
+        # What it asserts: not a condition ("If it's good, that's our new Friday place") nor
+        # a question passed on ("Someone just asked if we're open till five today").
+        said = asserted(rec.text)
+        kind = states_asked(asked_kind, said, head.text) if not labels \
+            else states_label(said) or numbered and bool(_BARE_NUMBER.search(said))
         # (a label: "we're in Kilimanjaro", not "same room at least")
-        if not (states_value(rec.text, answer_type, anchor.text) if kind is None else kind) \
-                and not (answer_type in TYPED_ANSWERS and shifts(rec.text)):
+        if not (states_value(said, answer_type, anchor.text) if kind is None else kind) \
+                and not (answer_type in TYPED_ANSWERS and shifts(said)):
             continue  # "Twenty a side now" says no more how often than before
         if head is not anchor:
             passed.append(head.source_id)
@@ -494,6 +513,11 @@ _PRESENT = re.compile(r"\b(?:is|are|am|do|does|has|have)\b|'s\b|'re\b|^\s*who\s+
 _WEEKLY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\b|\busual\b", re.I)
 _NOW = re.compile(r"\b(?:this|these|current|currently|today|tonight|now)\b", re.I)
 _TALLY = re.compile(r"\btimes\b|\b(?:has|have|had)\b", re.I)
+# "have" as the verb of holding, not of the perfect: "How many hives do I have?", "How
+# many temps have we got?"
+_HOLDING = re.compile(r"\b(?:do|does)\s+(?:\w+\s+){1,2}have\b|\b(?:has|have)\s+(?:\w+\s+){0,2}got\b",
+                      re.I)
+_AGE = re.compile(r"\s*how\s+old\b", re.I)
 _PLURAL = re.compile(r"^\s*(?:what|which|who)\s+(?:are|were)\b", re.I)
 # The times of a schedule are one state however many there are ("What are the clinic's
 # Saturday opening hours?", "What are his visiting days?").
@@ -505,6 +529,13 @@ def asks_members(question: str) -> bool:
     """Whether the question asks with a plural copula for the members of a set ("What
     are the names of her dogs?"), not for one state's times."""
     return bool(_PLURAL.match(question)) and not _SCHEDULE.search(question)
+
+
+def _tally(question: str) -> bool:
+    """Whether a count question counts what happened ("How many times has she
+    called?", "How many books has he read?"), not what is held now."""
+    return bool(_TALLY.search(question)) and not (_HOLDING.search(question)
+                                                  and not re.search(r"\btimes\b", question, re.I))
 
 
 def asks_present(question: str, plan: Plan) -> bool:
@@ -520,7 +551,9 @@ def asks_present(question: str, plan: Plan) -> bool:
     if plan.wants_newest:
         return True
     if plan.operation == "count":
-        return plan.tense == "present" and not _TALLY.search(question)
+        return plan.tense == "present" and not _tally(question)
+    if plan.answer_type == "duration" and _AGE.match(question):
+        return plan.tense == "present"  # "How old is Mango?": an age is a state
     return plan.operation in ("fact", "temporal_lookup", "current_state") \
         and plan.answer_type not in ("yesno", "reason") and bool(_PRESENT.search(question)) \
         and not _PAST_ASK.search(question)
