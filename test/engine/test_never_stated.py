@@ -189,3 +189,27 @@ def test_a_resolved_value_that_only_says_back_the_question_is_read_again(
     ])
     res = ask(ledger, "Who is Ada engaged to?")
     assert (res.status, res.answer) == ("answered", "Daniel"), (res.status, res.answer)
+
+
+# The graph stage's ``absent`` gate: a thing named over a turn and the reply to it is
+# recorded; whose thing it is is said with it.
+
+def test_a_thing_named_over_a_turn_and_its_reply_is_recorded(ledger: Ledger) -> None:
+    store(ledger, [
+        ("Nadia", "Karim's cousin is getting married in Leeds on the 28th of June."),
+        ("robot", "Wedding in Leeds, 28 June."),
+        ("Karim", "Sounds lovely."),
+    ])
+    res = ask(ledger, "When is Karim's cousin's wedding?")
+    assert res.status == "answered" and res.source_ids[0] in ("t0", "t1"), \
+        (res.status, res.message, res.answer)
+
+
+def test_whose_thing_it_is_is_said_with_it(ledger: Ledger) -> None:
+    store(ledger, [
+        ("Clifford", "Bad news on the Amy front. It's all off with Tom."),
+        ("Clifford", "Her friend Georgie is still getting married in June, so Amy's a bridesmaid."),
+        ("robot", "Georgie's wedding in June."),
+    ])
+    res = ask(ledger, "When is Amy's wedding?")
+    assert res.status != "answered", (res.answer, res.source_ids)
