@@ -94,3 +94,22 @@ def test_command_end_to_end_json_contract(tmp_path: Path,
     assert build["never_answered"] == 0.0
     assert build["current_at1"] == 1.0, "the change in ordinary words is cited first"
     assert (tmp_path / "out" / "natural.json").exists()
+
+
+def test_history_edges_are_judged_by_the_questions() -> None:
+    items = [Item("histories", "h/0", "build", "h", "when?", "change", ("h:2.0",), ("h:0.0",),
+                  ("thursday",), 0.0),
+             Item("histories", "h/1", "build", "h", "where?", "distractor", ("h:0.2",),
+                  ("h:1.0",), ("leeds",), 0.0),
+             Item("histories", "h/2", "build", "h", "who?", "restated", ("h:0.4", "h:1.4"), (),
+                  ("sam",), 0.0)]
+    right = (frozenset({"h:2.0"}), frozenset({"h:0.0"}))
+    look_alike = (frozenset({"h:1.0"}), frozenset({"h:0.2"}))
+    restated = (frozenset({"h:1.4"}), frozenset({"h:0.4"}))
+    unjudged = (frozenset({"h:3.0"}), frozenset({"h:0.0"}))
+    got = updates_natural.edge_precision(items, [right, look_alike, restated, unjudged])
+    assert got == {"build": {"edges": 4, "judged": 3, "precision": round(1 / 3, 4)}}
+    assert updates_natural.change_edge_recall(items, [right], "histories") == \
+        {"build": {"rate": 1.0, "n": 1}}  # only the change counts, not the controls
+    assert updates_natural.change_edge_recall(items, [look_alike], "histories") == \
+        {"build": {"rate": 0.0, "n": 1}}

@@ -280,16 +280,58 @@ def _rate(cell: list[int]) -> float | None:
     return round(cell[0] / cell[1], 4) if cell[1] else None
 
 
-def change_edge_recall(items: Sequence[Item], edges: Sequence[tuple[frozenset[str], frozenset[str]]]
+Edges = Sequence[tuple[frozenset[str], frozenset[str]]]
+_CHANGES = ("change", "chain")
+
+
+def change_edge_recall(items: Sequence[Item], edges: Edges, set_name: str = "locomo"
                        ) -> dict[str, Any]:
-    """Of the annotated LoCoMo changes, those joined by an ``updates`` edge new → old."""
+    """Of the annotated changes of ``set_name`` (the histories' changes and chains), those
+    joined by an ``updates`` edge new → old."""
     found: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for it in items:
-        if it.set != "locomo":
+        if it.set != set_name or set_name == "histories" and it.kind not in _CHANGES:
             continue
         hit = any(newer & set(it.current) and older & set(it.stale) for newer, older in edges)
         _add(found[it.split], hit)
     return {split: {"rate": _rate(v), "n": v[1]} for split, v in sorted(found.items())}
+
+
+def edge_precision(items: Sequence[Item], edges: Edges) -> dict[str, Any]:
+    """How many of the histories' ``updates`` edges the questions can judge, and how many
+    of those are right, per half. An edge is right when a change or chain lists its newer
+    record as current (or, in a chain, as an earlier value) and its older one as stale;
+    wrong when it joins a distractor's look-alike and the statement it looks like, or two
+    statements of one restated value; else the questions do not say (not counted)."""
+    by_subject: dict[str, list[Item]] = defaultdict(list)
+    for it in items:
+        if it.set == "histories":
+            by_subject[it.subject_id].append(it)
+    judged: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    counted: dict[str, int] = defaultdict(int)
+    for newer, older in edges:
+        mine = by_subject.get(_subject_of(newer | older), [])
+        if not mine:
+            continue
+        split = mine[0].split
+        counted[split] += 1
+        right = any(it.kind in _CHANGES and older & set(it.stale)
+                    and newer & (set(it.current) | (set(it.stale) if it.kind == "chain"
+                                                    else set()))
+                    for it in mine)
+        wrong = any(it.kind == "distractor" and (newer | older) & set(it.current)
+                    and (newer | older) & set(it.stale)
+                    or it.kind == "restated" and newer & set(it.current)
+                    and older & set(it.current) for it in mine)
+        if right or wrong:
+            _add(judged[split], right and not wrong)
+    return {split: {"edges": counted[split], "judged": judged[split][1],
+                    "precision": _rate(judged[split])} for split in sorted(counted)}
+
+
+def _subject_of(source_ids: frozenset[str]) -> str:
+    """A history's source IDs are ``<history id>:<session>.<turn>``."""
+    return next(iter(source_ids), ":").split(":")[0]
 
 
 # -- the command ----------------------------------------------------------------------
@@ -368,6 +410,13 @@ def run(args: Any) -> dict[str, Any]:
                 scored.setdefault("locomo", {})["updates_edges"] = len(edges)
                 scored["locomo"]["change_edge_recall"] = change_edge_recall(data.items, edges)
                 scored["locomo"]["graph"] = graph_counts(ledger)
+            told = sorted({i.subject_id for i in data.items if i.set == "histories"})
+            if told:
+                edges = read_update_edges(ledger, told)
+                scored.setdefault("histories", {})["updates_edges"] = edge_precision(
+                    data.items, edges)
+                scored["histories"]["change_edge_recall"] = change_edge_recall(
+                    data.items, edges, "histories")
             engine.close()
     report = {"natural": {"build": scored.get("all", {}).get("build", {}),
                           "confirm": scored.get("all", {}).get("confirm", {}),
@@ -392,6 +441,9 @@ def summary(report: dict[str, Any]) -> str:
     if "updates_edges" in nat.get("locomo", {}):
         lines.append(f"  locomo: {nat['locomo']['updates_edges']} updates edges, annotated "
                      f"changes joined: {nat['locomo']['change_edge_recall']}")
+    if "updates_edges" in nat.get("histories", {}):
+        lines.append(f"  histories: updates edges {nat['histories']['updates_edges']}, "
+                     f"changes joined: {nat['histories']['change_edge_recall']}")
     for split in SPLITS:
         b = nat.get(split)
         if b:
@@ -410,7 +462,8 @@ def compact(report: dict[str, Any]) -> dict[str, Any]:
         if set_name in nat:
             out[set_name] = {split: {k: nat[set_name].get(split, {}).get(k) for k in KEYS}
                              for split in SPLITS}
-    if "updates_edges" in nat.get("locomo", {}):
-        out["locomo"]["updates_edges"] = nat["locomo"]["updates_edges"]
-        out["locomo"]["change_edge_recall"] = nat["locomo"]["change_edge_recall"]
+    for set_name in ("histories", "locomo"):
+        if "updates_edges" in nat.get(set_name, {}):
+            out[set_name]["updates_edges"] = nat[set_name]["updates_edges"]
+            out[set_name]["change_edge_recall"] = nat[set_name]["change_edge_recall"]
     return {"natural": out, "engine": report.get("engine", "sqlite")}
