@@ -140,6 +140,12 @@ def fact_from_row(row: tuple[Any, ...], source_ids: tuple[str, ...] = ()) -> Fac
     return Fact(*values, source_ids=source_ids)
 
 
+# How the justification of an ``updates`` edge made by consolidation's fitted judgement
+# begins (``consolidation/judge.py``): the query weighs the record it points to as any
+# later record, where it follows a rule's edge (``query/current.py``).
+JUDGED_UPDATE = "judged update"
+
+
 @dataclass(frozen=True)
 class Edge:
     edge_id: int

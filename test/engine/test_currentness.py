@@ -25,6 +25,7 @@ from trace_ros.consolidation.cpu import CpuExtractor  # noqa: E402
 from trace_ros.consolidation.project import GraphProjector  # noqa: E402
 from trace_ros.consolidation.worker import Consolidator  # noqa: E402
 from trace_ros.embed import MiniLMEncoder  # noqa: E402
+from trace_ros.facts import JUDGED_UPDATE  # noqa: E402
 from trace_ros.language import revision  # noqa: E402
 from trace_ros.ledger import Ledger, Scope, SourceRecord  # noqa: E402
 from trace_ros.query import current  # noqa: E402
@@ -1571,3 +1572,32 @@ def test_a_record_only_near_the_anchor_gives_no_new_date() -> None:
     records[5] = _said("Ola", "Half the team are off with flu, so we're looking at the 19th.", 5)
     found = asked(0.55)
     assert found is not None and found.lead == ["s5"], found
+
+
+def test_consolidation_judges_a_change_the_rule_does_not_tie(ledger: Ledger,
+                                                               encoder: MiniLMEncoder) -> None:
+    """Where no rule relates a later statement to an earlier one, the fitted judgement
+    weighs the speaker's earlier statements: observations that went from two-hourly to
+    four-hourly are related by an ``updates`` edge that says it was judged; the value
+    restated ("still four-hourly") does not revise the statement it restates, and
+    another holder's locker is not the speaker's."""
+    history(ledger, encoder, [
+        (6, "Nia", "Mr Lowe in bed 3 is on two-hourly obs."),
+        (6, "Nia", "and my gym locker is 112, writing it down"),
+        *CHATTER,
+        (9, "Nia", "Morning. Mr Lowe's obs are down to four-hourly now, he's much brighter."),
+        (9, "Nia", "her gym locker is 114, right next to mine"),
+        (10, "Nia", "Mr Lowe's still on four-hourly obs, nothing's changed."),
+    ])
+    edges = {(n, o): w for n, o, w in _updates(ledger)}
+    assert edges.get(("t5", "t0"), "").startswith(JUDGED_UPDATE), edges
+    assert ("t7", "t5") not in edges and not {"t1", "t6"} & {s for pair in edges for s in pair}, \
+        edges
+
+
+def test_the_judgements_weights_match_its_signals() -> None:
+    from trace_ros.consolidation import judge
+    pair = judge.Pair("Mr Lowe is on two-hourly obs.", "Mr Lowe's obs are four-hourly now.",
+                      0.7, 0, 1)
+    assert len(judge.WEIGHTS) == len(judge.FEATURES) == len(pair.signals(lambda t: True)) + 1
+    assert 0.0 < judge.probability([*pair.signals(lambda t: True), 1.0]) < 1.0

@@ -37,17 +37,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..facts import Fact
+from ..facts import JUDGED_UPDATE, Fact
 from ..language.revision import (
     CLOSE,
-    about_another,
-    holders,
     holders_stems,
-    introduces,
     keys,
-    other_event,
     replaces,
-    same_holder,
     state_values,
     terms,
 )
@@ -55,6 +50,7 @@ from ..language.text import sentences
 from ..language.vocab import is_robot
 from ..ledger import SourceRecord
 from ..storage import graph_of
+from . import judge
 from .link import STATE_TYPES, LinkResult
 
 # Earlier turns of the same speaker a new one is compared with (among the last
@@ -139,16 +135,36 @@ class Supersession:
             shared = frozenset(t for t in (terms(text) - holders_stems(text)) & new_terms
                                if len(t) > 3 and used[t] <= rare)
             if not shared or not _replaced(text, source.text, shared) \
-                    or introduces(source.text, shared) \
-                    or other_event(text, source.text) or other_event(source.text, text) \
-                    or not same_holder(source.text, frozenset(), holders(text), shared) \
-                    or about_another(source.text, holders(text) | speaker):
+                    or judge.elsewhere(text, source.text, shared, speaker):
                 continue
             olds = graph_of(self.conn).facts_of_seq(self.conn, seqs[i])
             if not olds or new_keyed & {(f.entity, f.relation) for f in olds if f.relation}:
                 continue  # nothing to revise, or one key: the key rules decide
             self._add(out, facts, olds, cos, self.close, shared, text, source.text)
             return  # the latest earlier revision; older ones are reached through it
+        self._judged(source, facts, seqs, texts, sims, used, rare, new_keyed, out)
+
+    def _judged(self, source: SourceRecord, facts: Sequence[Fact], seqs: list[int],
+                texts: list[str], sims: np.ndarray, used: Counter[str], rare: float,
+                new_keyed: set[tuple[str, str | None]], out: LinkResult) -> None:
+        """Where the rule above finds no revision, the fitted judgement (``judge.py``)
+        weighs the speaker's earlier statements: the likeliest update, if likely
+        enough, is related as one."""
+        n = len(sims)
+        speaker = frozenset(w.lower() for w in (source.speaker or "").split())
+        weighed = judge.weigh(source.text, texts[-n:], sims.tolist(),
+                              lambda t: used[t] <= rare, speaker)
+        scored = sorted(((p, j) for j, signals in weighed
+                         if (p := judge.updates(signals)) is not None), reverse=True)
+        for p, j in scored:
+            i = len(texts) - n + j
+            if seqs[i] >= source.seq:
+                continue
+            olds = graph_of(self.conn).facts_of_seq(self.conn, seqs[i])
+            if not olds or new_keyed & {(f.entity, f.relation) for f in olds if f.relation}:
+                continue
+            _judged_edge(out, facts, olds, p, float(sims[j]), texts[i], source.text)
+            return
 
     @staticmethod
     def _add(out: LinkResult, facts: Sequence[Fact], olds: Sequence[Fact], cos: float,
@@ -168,6 +184,22 @@ class Supersession:
         out.edges.append(("updates", newer.fact_id, older.fact_id, conf, why, at))
         out.revised = True
         out.affected.update((newer.fact_id, older.fact_id))
+
+
+def _judged_edge(out: LinkResult, facts: Sequence[Fact], olds: Sequence[Fact], p: float,
+                 cos: float, old_text: str, new_text: str) -> None:
+    newer = next((f for f in facts if _state(f)), facts[0])
+    older = next((f for f in olds if _state(f)), olds[0])
+    if any(e[0] in ("updates", "contradicts") and e[1] == newer.fact_id
+           and e[2] == older.fact_id for e in out.edges):
+        return
+    shared = "/".join(sorted(judge.shared_terms(old_text, new_text)))
+    why = (f"{JUDGED_UPDATE} (p {p:.2f}): the speaker's later statement (cosine {cos:.2f}, "
+           f"shares {shared}) revises the earlier")
+    out.edges.append(("updates", newer.fact_id, older.fact_id, round(p, 3), why,
+                      max(newer.known_from, older.known_from)))
+    out.revised = True
+    out.affected.update((newer.fact_id, older.fact_id))
 
 
 def _state(f: Fact) -> bool:

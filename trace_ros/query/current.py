@@ -47,6 +47,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..facts import JUDGED_UPDATE
 from ..language.revision import (
     CLOSE,
     KIN,
@@ -242,17 +243,27 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     given_up = frozenset(v for r in revised for v in gives_up(r.text, anchor.text))
     context: SourceRecord | None = None  # the turn the current record carries on
     held = set(holders(anchor.text))  # whom the thread has named so far
-    for seq, sid in (_newer_by_edges(anchor, graph) if at is None else []):
-        if seq > anchor.seq:
-            best = (seq, sid)
+    # A later record a rule of consolidation related to the anchor by an ``updates`` edge
+    # leads; one only the fitted judgement related joins it, and is weighed as the other
+    # later records are (whose it is, what it states) when the question recalls it.
+    edged: set[int] = set()
+    for seq, sid, by_judgement in (_newer_by_edges(anchor, graph) if at is None else []):
+        if seq <= anchor.seq:
+            continue
+        if by_judgement:
             if records.get(seq) is not None:
-                thread = records[seq]  # a turn may carry on the revision an edge found
+                edged.add(seq)
+            continue
+        best = (seq, sid)
+        if records.get(seq) is not None:
+            thread = records[seq]  # a turn may carry on the revision an edge found
     close = near(anchor.seq)
     # A thing no one holds ("the pool's closed on Friday"), asked of no one, is anyone's
     # to revise; not with a thing they call their own ("My own extension's 350").
     public = at is None and not asked_holders and not own_state and unowned(anchor.text)
     recalled = {f.seq for f in pool}
     candidates = {f.seq: records[f.seq] for f in pool if f.seq > anchor.seq}
+    candidates.update({seq: records[seq] for seq in edged})
     candidates.update({seq: rec for seq, (rec, _) in close.items()})
     echo_of: dict[int, SourceRecord] = {}  # a person's turn -> the robot's echo of it
     for f in pool:  # the robot's echo ranks well; the person's words it repeats are
@@ -303,8 +314,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         typed = answer_type in TYPED_ANSWERS
         own_link = joins(rec.text, thing, cos, speaks, anchor.text, typed) \
             or (asked_kind == "place" and speaks and _moves(rec.text, anchor.text, thing)) or ""
-        link = own_link or (told != rec.text
-                            and joins(told, thing, cos, speaks, anchor.text, typed))
+        link = own_link or seq in edged or (told != rec.text
+                                             and joins(told, thing, cos, speaks, anchor.text, typed))
         # A turn that carries on its speaker's turn about the thing names no holder of
         # its own: that turn said whose it is.
         carried = None if own_link else _carries_on(rec, thing, anchor, answer_type, prior,
@@ -792,12 +803,15 @@ def _states(text: str) -> bool:
     return any(not _QUESTION.search(s) for s in _SENTENCES.split(text.strip()) if s)
 
 
-def _newer_by_edges(anchor: SourceRecord, graph: SubjectFacts | None) -> list[tuple[int, str]]:
-    """(seq, source ID) of the facts that update the anchor's facts, transitively, by
-    seq; empty without a graph."""
+def _newer_by_edges(anchor: SourceRecord, graph: SubjectFacts | None
+                    ) -> list[tuple[int, str, bool]]:
+    """(seq, source ID, judged) of the facts that update the anchor's facts,
+    transitively, by seq; ``judged``: an edge on the way is the fitted judgement's
+    (``JUDGED_UPDATE``), not a rule's. Empty without a graph."""
     if graph is None:
         return []
-    out: dict[int, str] = {}
+    out: dict[int, tuple[str, bool]] = {}
+    judged: dict[str, bool] = {}
     todo = list(graph.by_source.get(anchor.source_id, ()))
     seen: set[str] = set(todo)
     while todo:
@@ -811,8 +825,10 @@ def _newer_by_edges(anchor: SourceRecord, graph: SubjectFacts | None) -> list[tu
                 continue
             seen.add(newer.fact_id)
             todo.append(newer.fact_id)
-            out[newer.source_seq] = newer.source_ids[0]
-    return sorted(out.items())
+            judged[newer.fact_id] = judged.get(fid, False) \
+                or e.justification.startswith(JUDGED_UPDATE)
+            out[newer.source_seq] = (newer.source_ids[0], judged[newer.fact_id])
+    return [(seq, sid, by_judgement) for seq, (sid, by_judgement) in sorted(out.items())]
 
 
 _LAST_WORD = re.compile(r"([a-z]+)\W*$")

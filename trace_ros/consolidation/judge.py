@@ -1,0 +1,152 @@
+"""Does a later statement of a speaker update an earlier one? A fitted judgement.
+
+``supersede.py``'s rule relates two statements of one speaker when their vectors are
+close, they share a salient word, and one specific value (a weekday, a number, a place)
+gave way to another. People change most things without such a value ("No porridge
+tomorrow. Cornflakes.", "we ended up going with the grey"), so the rule finds few of
+the changes in everyday talk. ``probability`` weighs the signals the rule tests one
+at a time — the cosine, the words the two share and how rare they are for the
+speaker, values given up or added, a change or a continuation marked, another holder
+or event named, a negated shared word, how far apart they were said — with weights
+fitted by logistic regression on the build halves of ``bench updates --natural``
+(``tools/fit_update_judge.py``). No word, name or phrase of those histories is a
+signal: only the closed-class words of ``language/revision.py`` and the ones below.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ..language.revision import (
+    about_another,
+    continues,
+    holders,
+    holders_stems,
+    introduces,
+    keys,
+    marks_change,
+    other_event,
+    replaces,
+    same_holder,
+    terms,
+    values,
+)
+from ..language.text import sentences
+from .judge_weights import INTERCEPT, THRESHOLD, WEIGHTS
+
+# An earlier statement is weighed when its cosine to the later one is at least this
+# and the two share a content word.
+FLOOR = 0.35
+_NEGATION = re.compile(r"\b(?:no|not|never|nothing|none|nobody|anymore|longer)\b|n't\b",
+                       re.I)
+_WORDS = re.compile(r"[^\W_]+")
+
+FEATURES = (
+    "cos", "shared_salient", "shared", "overlap", "replaced", "new_values",
+    "old_values", "same_values", "marks_change", "continues", "other_holder",
+    "negates_shared", "distance", "short_new",
+    "long_new", "long_old", "closest",
+)
+
+
+def _count(n: int, cap: int = 3) -> float:
+    return min(cap, n) / cap
+
+
+def shared_terms(old: str, new: str) -> frozenset[str]:
+    """The content words both name, not a person's or holder's (longer than 3)."""
+    return frozenset(t for t in (terms(old) - holders_stems(old)) & (terms(new) - holders_stems(new))
+                     if len(t) > 3)
+
+
+@dataclass(frozen=True)
+class Pair:
+    """An earlier (``old``) and a later (``new``) statement of one speaker."""
+
+    old: str
+    new: str
+    cos: float
+    between: int  # the speaker's statements said between them
+    lookback: int  # how many the speaker's statements the comparison reaches back
+
+    def signals(self, salient: Callable[[str], bool]) -> list[float]:
+        old, new = self.old, self.new
+        shared = shared_terms(old, new)
+        rare = frozenset(t for t in shared if salient(t))
+        t_old, t_new = terms(old), terms(new)
+        v_old, v_new = values(old), values(new)
+        about_old = [s for s in sentences(old) or [old] if keys(s) & shared]
+        about_new = [s for s in sentences(new) or [new] if keys(s) & shared]
+        n_old, n_new = len(_WORDS.findall(old)), len(_WORDS.findall(new))
+        return [
+            self.cos,
+            _count(len(rare)),
+            _count(len(shared)),
+            len(t_old & t_new) / (len(t_old | t_new) or 1),
+            float(any(replaces(o, n) for o in about_old for n in about_new)),
+            float(bool(v_new - v_old)),
+            float(bool(v_old - v_new)),
+            float(bool(v_old & v_new)),
+            float(marks_change(new)),
+            float(continues(new)),
+            float(bool(holders(new) - holders(old))),
+            float(any(_NEGATION.search(s) for s in about_new)),
+            math.log1p(self.between) / math.log1p(max(1, self.lookback)),
+            float(n_new <= 6),
+            float(n_new > 40),
+            float(n_old > 40),
+        ]
+
+
+def probability(signals: list[float]) -> float:
+    """The fitted probability that the later statement updates the earlier one."""
+    z = INTERCEPT + math.fsum(w * x for w, x in zip(WEIGHTS, signals, strict=True))
+    return 1.0 / (1.0 + math.exp(-z))
+
+
+def fitted() -> bool:
+    return any(WEIGHTS)
+
+
+def updates(signals: list[float]) -> float | None:
+    """The probability when it reaches ``THRESHOLD``, else None."""
+    p = probability(signals)
+    return p if fitted() and p >= THRESHOLD else None
+
+
+def elsewhere(old: str, new: str, shared: frozenset[str], speaker: frozenset[str]) -> bool:
+    """Whether ``new`` speaks of another instance, event or holder of what it shares
+    with ``old`` ("an upcoming show in Boston", "the piano lesson", "my sister's
+    appointment"), or is someone else's news: then it revises nothing ``old`` said."""
+    return introduces(new, shared) or other_event(old, new) or other_event(new, old) \
+        or not same_holder(new, frozenset(), holders(old), shared) \
+        or about_another(new, holders(old) | speaker)
+
+
+def weigh(new: str, earlier: Sequence[str], sims: Sequence[float],
+          salient: Callable[[str], bool], speaker: frozenset[str] = frozenset()
+          ) -> list[tuple[int, list[float]]]:
+    """The signals of each earlier statement worth weighing against ``new`` (by index
+    into ``earlier``, oldest first; ``sims``: their cosines to it): one at least
+    ``FLOOR`` close that shares a content word the speaker seldom uses (``salient``), is
+    no question, and of which ``new`` speaks of no other instance or holder
+    (``elsewhere``; ``speaker``: the words of the speaker's name); none when ``new``
+    marks its value as carrying on and not as new (a restatement)."""
+    n = len(earlier)
+    out: list[tuple[int, list[float]]] = []
+    if continues(new) and not marks_change(new):
+        return out  # "still the 12th, nothing's changed": a restatement revises nothing
+    for j, (old, cos) in enumerate(zip(earlier, sims, strict=True)):
+        if cos < FLOOR or old.rstrip().endswith("?"):
+            continue
+        shared = shared_terms(old, new)
+        if not any(salient(t) for t in shared) or elsewhere(old, new, shared, speaker):
+            continue  # what both name is no word the speaker seldom says: no one thing
+        out.append((j, Pair(old, new, float(cos), n - 1 - j, n).signals(salient)))
+    # Whether it is the closest of those weighed: of several earlier statements of the
+    # thing, the one the new statement is most like is the one it revises.
+    closest = max((s[0] for _, s in out), default=0.0)
+    return [(j, [*s, float(s[0] >= closest)]) for j, s in out]
