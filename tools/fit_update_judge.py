@@ -112,7 +112,7 @@ def main() -> None:
     parser.add_argument("ledger", type=Path)
     parser.add_argument("--locomo", action="store_true",
                         help="also LoCoMo conversations 0-4, as statements that are no update")
-    parser.add_argument("--threshold", type=float, default=0.5)
+    parser.add_argument("--threshold", type=float, default=0.6)
     parser.add_argument("--C", type=float, default=1.0)
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()

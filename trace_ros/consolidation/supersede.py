@@ -25,8 +25,11 @@ The edge (newer fact → older fact, ``updates``; a state fact of each record wh
 there is one) carries its evidence — the cosine, the shared words, the two values —
 and a confidence that grows with the cosine; the resolver
 (``state.recompute_validity``) then supersedes the older fact as for any rule-made
-update. The query road finds what this misses over the recalled records
-(``query/current.py``), with the same judgements from ``language/revision.py``.
+update. Where this rule finds nothing, a fitted judgement (``judge.py``) weighs the
+speaker's earlier statements that share a word they seldom use, and relates the likeliest
+if likely enough (an edge whose justification says it was judged). The query road finds
+what both miss over the recalled records (``query/current.py``), with the same
+judgements from ``language/revision.py``.
 """
 
 from __future__ import annotations
