@@ -20,6 +20,7 @@ from trace_ros.query.pack import EvidenceItem, pack
 from trace_ros.query.plan import plan_question
 from trace_ros.query.readers import ExtractiveReader
 from trace_ros.query.spans import (
+    Asked,
     asked,
     clock_time,
     day_part,
@@ -864,3 +865,23 @@ def test_a_later_turn_after_one_that_names_them_speaks_of_them() -> None:
                    start=T0 + 3 * DAY, session="s2", first_seq=2)]
     answer, cited = read("Where are Ellie's piano lessons?", *said)
     assert "music shop" in answer and cited == ["src-3"], (answer, cited)
+
+
+def test_have_we_got_asks_a_count_held_now() -> None:
+    """"How many X have we got?" is "have got" of holding, a count as "do we have" is;
+    the graph stage's current record states it."""
+    q = "How many trainees have we got on the late shift?"
+    assert asked(q, plan_question(q, T0)) == Asked("count", "trainees")
+    old = rec(1, "We've got three trainees starting on the late shift next month.")
+    new = rec(2, "HR called back, they only found two for lates. Two it is.", T0 + DAY)
+    p = pack([EvidenceItem(new, 1.0, {"graph": 1}),
+              EvidenceItem(old, 0.9, {"superseded": 1})], 4000, 20)
+    out = ExtractiveReader().read(q, plan_question(q, T0 + 30 * DAY), p)
+    assert (out.answer.lower(), out.cited_ids) == ("two", ["src-2"]), out
+
+
+def test_a_sentence_opening_with_so_gives_the_count_that_results() -> None:
+    """"Bought three more goats. So that's seven.": the change, then the count it makes."""
+    r = rec(1, "Bought three more goats at the market today. So that's seven, all told.")
+    assert read("How many goats do we have?", r)[0] == "seven"
+

@@ -505,6 +505,7 @@ _MOTION = re.compile(r"\b(?:go|goes|going|went|move|moves|moving|moved|head|head
 
 # A consequence clause, and the speaker holding the thing in it.
 _CONSEQUENCE_SO = re.compile(r",?\s+so\s+", re.I)
+_OPENS_SO = re.compile(r"\s*so\b(?!\s+(?:far|much|many|long)\b)", re.I)
 _WITH_ME = re.compile(r"\b(?:with|to|by)\s+me\b|\b(?:is|it's)\s+me\b")
 
 # A clock time said in words: "eight oh eight", "seven fifty-five", "the 7:42".
@@ -1455,6 +1456,11 @@ class ExtractiveReader:
                 value = next((v for v in map(bare_figure, ordered) if v), "")
             return value
         if kind in ("count", "quantity"):
+            if kind == "count":
+                # "Picked up two rescue hens. So that's five": a sentence opening with the
+                # "so" of a consequence gives the count that results, the one before it
+                # the change.
+                ordered = sorted(ordered, key=lambda x: not _OPENS_SO.match(x))
             for x in ordered:
                 found = quantities(x)
                 if kind == "count":  # "how many …": a cardinal, not "the 27th", nor a

@@ -844,8 +844,10 @@ def asked(question: str, plan: Plan) -> Asked:
         if word in _AUX_WORDS or word in ("money", "cash") or word.endswith("ing"):
             return Asked("money")
         return Asked("quantity", word)
+    # "have we got", "has she got": possession now (British), not a perfect that counts
+    # occasions ("How many pets has she adopted?").
     m = re.match(r"^how many ((?:[\w'-]+ ){1,5}?)(?:is|are|am|do|does|can|could|will|would|"
-                 r"should)\b", q)
+                 r"should|(?:have|has) (?:i|we|you|they|he|she|it) got)\b", q)
     if m and plan.current:
         # "How many kids are coming?": the number stated now, of what it counts ("cubic
         # metres of concrete": the measure). "How many pets has she adopted?" counts
