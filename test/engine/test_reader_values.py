@@ -885,3 +885,15 @@ def test_a_sentence_opening_with_so_gives_the_count_that_results() -> None:
     r = rec(1, "Bought three more goats at the market today. So that's seven, all told.")
     assert read("How many goats do we have?", r)[0] == "seven"
 
+
+def test_an_age_said_bare_after_be_answers_how_old() -> None:
+    """"he's thirty-one", "she'll be nine": an age with nothing it counts after it, said of
+    the one asked (by a record naming them, or answering the turn before that does); the
+    newest such record holds. "Thirty years I've had it" counts years, not an age."""
+    rs = turns("Biscuit the tortoise is in for his check-up. He's twenty, I think.",
+               ("Femi", "No, he's thirty-one. The owner told me."),
+               "Thirty years she's had him, imagine.",
+               "Pip the hamster's coming too. She's two.")
+    assert read("How old is Biscuit?", *rs) == ("thirty-one", ["src-2"])
+    assert read("How old is Pip?", *rs) == ("two", ["src-4"])
+    assert read("How old is Clover?", *rs)[0] == ""

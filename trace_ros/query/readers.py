@@ -553,6 +553,64 @@ _HOW_LONG_NOW = re.compile(r"\s*how long (?:is|are|am|will|does|do|would|should)
 _HOW_OLD = re.compile(r"\s*how old\b", re.I)
 _AGE = re.compile(r"\byears?[\s-]+old\b|\b\w+-year-old\b|\baged?\s+\d|\bborn\b|\bbirthday\b"
                   r"|\bturn(?:s|ed|ing)?\s+(?:\d+|[a-z]+ty)\b|\bage\b", re.I)
+# An age said as the complement of "be" or "turn" with nothing it counts after it: "he's
+# twenty-eight.", "she'll be seven", "I'm SEVEN!", "Kiwi's four" ("twenty-eight years I've
+# had him" counts years, "he's six foot" a height).
+_UNITS = r"(?:one|two|three|four|five|six|seven|eight|nine)"
+_AGE_NUMBER = (rf"(?:\d{{1,3}}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
+               rf"(?:[\s-]{_UNITS})?|{_UNITS}|ten|eleven|twelve|(?:thir|four|fif|six|seven|eigh"
+               rf"|nine)teen)")
+_STATED_AGE = re.compile(
+    r"(?:\b(?P<p>i|he|she|you|they|who)|\b(?-i:(?P<name>[A-Z][a-z]+)))(?:"
+    r"(?:['’]s|['’]m|['’]re|\s+(?:is|am|are))(?:\s+(?:only|just|nearly|almost|now))?"
+    rf"\s+(?P<n>{_AGE_NUMBER})"
+    rf"|(?:['’]ll|\s+will)\s+be\s+(?P<b>{_AGE_NUMBER})"
+    rf"|\s+turn(?:s|ed|ing)?\s+(?P<t>{_AGE_NUMBER}))", re.I)
+_AGE_AFTER = re.compile(r"\s*(?:(?:years?|yrs?)(?:[\s-]+old)?\s*|already\s*|now\s*|today\s*)?"
+                        r"(?:[.,!?;:—–()]|-\s|$)", re.I)
+
+
+def _stated_age(text: str, asked: set[str]) -> str:
+    """The age ``text`` states (see ``_STATED_AGE``) of a pronoun or of a name in
+    ``asked`` (stems), or ''. "Mr Doyle turned 90" is no one else's age."""
+    for m in _STATED_AGE.finditer(text):
+        if m.group("name") and stem(m.group("name").lower()) not in asked:
+            continue
+        key = "n" if m.group("n") else "b" if m.group("b") else "t"
+        if key != "n" or _AGE_AFTER.match(text, m.end()):
+            return m.group(key).lower()
+    return ""
+
+
+def _age_answer(question: str, pack: Pack, reader: str) -> ReaderOutput | None:
+    """For "How old is <name>?": the age a shown record states of them — a record that
+    names them, is spoken by them, or answers the turn just before it that names them.
+    The graph stage's current record first, else the newest such record."""
+    asked = _proper_names(question) | {
+        stem(m.group(1).lower()) for m in re.finditer(r"\bhow old\s+(?:is|was|will)\s+"
+                                                      r"([A-Z][\w-]*)", question)}
+    if not asked:
+        return None
+    by_seq = {(i.record.session_id, i.record.seq): i.record for i in pack.items}
+    found = []
+    for item in pack.items:
+        rec = item.record
+        if item.routes.get("superseded"):
+            continue
+        age = _stated_age(_content(rec, rec.text), asked)
+        if not age:
+            continue
+        prev = by_seq.get((rec.session_id, rec.seq - 1))
+        who = {stem(w) for w in words(rec.text)} | {stem(w) for w in words(rec.speaker)} \
+            | ({stem(w) for w in words(prev.text)} if prev is not None else set())
+        if asked & who:
+            found.append((item, age))
+    if not found:
+        return None
+    lead = [f for f in found if f[0].routes.get("graph") == 1]
+    item, age = lead[0] if lead else max(found, key=lambda f: (f[0].record.source_time,
+                                                               f[0].record.seq))
+    return ReaderOutput(age, [item.source_id], reader)
 
 # "Alfie's party": the owner a question names for the thing it asks about.
 # The owned noun is lower-case ("Mia's slot"; "time's Mia's slot" is "time is"), and is
@@ -934,11 +992,15 @@ class ExtractiveReader:
                         resolved.cited_ids = list(dict.fromkeys(own + resolved.cited_ids))
                 return resolved
         out = self._read(question, plan, pack, None)
-        if out.answer and _HOW_OLD.match(question) and not any(
-                _AGE.search(i.record.text) for i in pack.items if i.source_id in out.cited_ids):
+        if _HOW_OLD.match(question) and not (out.answer and any(
+                _AGE.search(i.record.text) for i in pack.items if i.source_id in out.cited_ids)):
             # "How old is Mrs Ferreira?": an age, or when she was born; not the day a
-            # record about her was said.
-            return ReaderOutput("", [], self.name, "no shown record states an age")
+            # record about her was said. A record may say it bare ("he's twenty-eight").
+            aged = _age_answer(question, pack, self.name)
+            if aged is not None:
+                return aged
+            if out.answer:
+                return ReaderOutput("", [], self.name, "no shown record states an age")
         if out.answer and plan.answer_type != "yesno" and not _options(question) \
                 and _repeats(out.answer, question.replace(before_clause(question), "")):
             # The answer says back only what the question says: it tells nothing.
