@@ -897,3 +897,25 @@ def test_an_age_said_bare_after_be_answers_how_old() -> None:
     assert read("How old is Biscuit?", *rs) == ("thirty-one", ["src-2"])
     assert read("How old is Pip?", *rs) == ("two", ["src-4"])
     assert read("How old is Clover?", *rs)[0] == ""
+
+
+def test_a_measure_the_question_names_need_not_be_said() -> None:
+    """"What temperature is oven 2 at?": the graph stage's current record "Oven 2 runs at
+    180" states it without the word; "2" labels the oven, it is not the value."""
+    q = "What temperature is oven 2 at?"
+    old = rec(1, "Oven 2 is set to 200 degrees for the bread.")
+    new = rec(2, "Oven 2 runs at 180 for the pastry, leave it.", T0 + DAY)
+    p = pack([EvidenceItem(new, 1.0, {"graph": 1}),
+              EvidenceItem(old, 0.9, {"superseded": 1})], 4000, 20)
+    out = ExtractiveReader().read(q, plan_question(q, T0 + 30 * DAY), p)
+    assert (out.answer, out.cited_ids) == ("180", ["src-2"]), out
+
+
+def test_one_after_a_determiner_is_the_pronoun_not_a_dose() -> None:
+    """"the water tablet one taken at night": "one" stands for a tablet; it states no
+    dose."""
+    r = rec(1, "The GP wants the water tablet one taken at night instead.")
+    p = pack([EvidenceItem(r, 1.0, {"graph": 1})], 4000, 20)
+    q = "What dose is Mum's water tablet?"
+    out = ExtractiveReader().read(q, plan_question(q, T0 + 30 * DAY), p)
+    assert out.answer == "", out

@@ -75,6 +75,7 @@ from .current import asks_members, before_clause, may_ask_held
 from .pack import EvidenceItem, Pack
 from .plan import Plan
 from .spans import (
+    MEASURES,
     TITLES,
     Asked,
     answer_date,
@@ -505,6 +506,9 @@ _MOTION = re.compile(r"\b(?:go|goes|going|went|move|moves|moving|moved|head|head
 
 # A consequence clause, and the speaker holding the thing in it.
 _CONSEQUENCE_SO = re.compile(r",?\s+so\s+", re.I)
+_MEASURE_STEMS = frozenset(stem(w) for w in MEASURES)
+_PRONOUN_ONE = re.compile(r"\b(?:the|this|that|which|each|every|another|any)\s+"
+                          r"(?:[\w'’-]+\s+){0,3}$", re.I)
 _OPENS_SO = re.compile(r"\s*so\b(?!\s+(?:far|much|many|long)\b)", re.I)
 _WITH_ME = re.compile(r"\b(?:with|to|by)\s+me\b|\b(?:is|it's)\s+me\b")
 
@@ -1359,9 +1363,11 @@ class ExtractiveReader:
                     or ask.kind == "ident" and focus != "number") \
                     and focus not in beside and not of_what & beside \
                     and not (current and (ask.kind in ("count", "name", "ident")
-                                          or tied and ask.kind == "quantity")):
+                                          or ask.kind == "quantity"
+                                          and (tied or focus in _MEASURE_STEMS))):
                 continue  # talks about the topic, never about the thing asked (the graph
-                # stage's current record revises one that does: "so I've got eight now")
+                # stage's current record revises one that does: "so I've got eight now";
+                # or names the measure, which a record need not say: "runs at 32")
             if (mine or proper and ask.kind != "person") \
                     and _someone_else(rec.text, proper | q_stems, known):
                 continue  # "Rhys is on call this week" does not say when I am (or Luca is)
@@ -1525,11 +1531,17 @@ class ExtractiveReader:
                 ordered = sorted(ordered, key=lambda x: not _OPENS_SO.match(x))
             for x in ordered:
                 found = quantities(x)
+                # "the blood pressure one taken at bedtime": "one" after a determiner
+                # and its modifiers is the pronoun, standing for a noun, not a number.
+                found = [f for f in found if not (f[1].split()[0].lower() == "one"
+                                                  and _PRONOUN_ONE.search(x[:f[0]]))]
+                said = set(re.findall(r"\d+", question))
                 if kind == "count":  # "how many …": a cardinal, not "the 27th", nor a
                     # number the question says ("How many Year 9 students …": not 9)
-                    said = set(re.findall(r"\d+", question))
                     found = [f for f in found if not ordinal_value(f[1].split()[0])
                              and f[1].split()[0] not in said]
+                elif said:  # "What temperature is incubator 1 at?": 1 labels the thing
+                    found = [f for f in found if f[1].split()[0] not in said] or found
                 if not found:
                     continue
                 hits = [m.start() for m in re.finditer(r"[\w'’-]+", x)

@@ -749,6 +749,9 @@ _IDENT_HEADS = {"number", "numbers", "code", "pin", "extension", "postcode", "zi
                 "registration", "reference", "id", "password", "passcode"}
 _QUANTITY_HEADS = {"age", "dose", "dosage", "amount", "count", "total", "score", "size",
                    "height", "weight", "temperature", "floor", "level", "distance"}
+# A measure named by the question is asked, not said: "What temperature is incubator 2
+# at?" is told by "incubator 2 runs at 30".
+MEASURES = frozenset(_QUANTITY_HEADS)
 _MONEY_HEADS = {"price", "cost", "costs", "budget", "fee", "fees", "salary", "wage", "wages",
                 "rent", "fare", "bill", "charge", "allowance", "pay"}
 # Words beside which a bare figure is a sum: the nouns above and the verbs of paying.
