@@ -919,3 +919,19 @@ def test_one_after_a_determiner_is_the_pronoun_not_a_dose() -> None:
     q = "What dose is Mum's water tablet?"
     out = ExtractiveReader().read(q, plan_question(q, T0 + 30 * DAY), p)
     assert out.answer == "", out
+
+
+def test_a_phrase_after_the_head_tells_which_one_it_is() -> None:
+    """"What's Sam from accounts's surname now?": the name is Sam's ("from accounts" tells
+    which Sam), and the graph stage's current record gives the new one."""
+    q = "What's Priya from payroll's surname now?"
+    assert asked(q, plan_question(q, T0)).focus == "priya"
+    q2 = "What's the name of the cafe on Mill Street?"
+    assert asked(q2, plan_question(q2, T0)).focus == "cafe"
+    old = rec(1, "Letters for Priya Shah go to payroll, second floor.")
+    new = rec(2, "Priya's back from her wedding. She's Priya Okafor now, update the list.",
+              T0 + DAY)
+    p = pack([EvidenceItem(new, 1.0, {"graph": 1}),
+              EvidenceItem(old, 0.9, {"superseded": 1})], 4000, 20)
+    out = ExtractiveReader().read(q, plan_question(q, T0 + 30 * DAY), p)
+    assert (out.answer, out.cited_ids) == ("Okafor", ["src-2"]), out

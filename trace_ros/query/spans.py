@@ -792,6 +792,10 @@ class Asked:
     compound: str = ""
 
 
+# Prepositions that open a phrase after the head noun, telling which one it is.
+_POST_PREPS = frozenset({"from", "at", "in", "on", "with", "for"})
+
+
 def _head(phrase: str) -> tuple[str, str]:
     """The head noun of a noun phrase and the word before it ("kind of diet" → diet)."""
     ws = [w for w in re.findall(r"[\w'-]+", phrase.lower())]
@@ -799,6 +803,9 @@ def _head(phrase: str) -> tuple[str, str]:
         ws = ws[ws.index("of") + 1:]
     elif "of" in ws[1:]:
         ws = ws[:ws.index("of")]  # "dose of paracetamol": the dose is asked for
+    cut = next((k for k, w in enumerate(ws) if k and w in _POST_PREPS), len(ws))
+    ws = ws[:cut]  # "Kate from legal", "the cafe on Main Street": the head comes before
+    # the phrase that tells which one
     ws = [w for w in ws if w not in _KIND_SKIP and w not in _DETERMINERS]
     # The possessor ("Pat's" in "Pat's landline number") is not a modifier of the head.
     ws = [w for i, w in enumerate(ws) if i == len(ws) - 1 or not re.search(r"'s$|s'$", w)]
