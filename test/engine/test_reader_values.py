@@ -935,3 +935,16 @@ def test_a_phrase_after_the_head_tells_which_one_it_is() -> None:
               EvidenceItem(old, 0.9, {"superseded": 1})], 4000, 20)
     out = ExtractiveReader().read(q, plan_question(q, T0 + 30 * DAY), p)
     assert (out.answer, out.cited_ids) == ("Okafor", ["src-2"]), out
+
+
+def test_a_superseded_record_does_not_answer_beside_the_current_one() -> None:
+    """"Which course is Tom taking this summer?" (a window, so no state plan): the record
+    the graph stage marks superseded no longer holds, though it matches better."""
+    q = "Which course is Tom taking this summer?"
+    old = rec(1, "New student Tom is taking the pottery course in July with Jill.")
+    new = rec(2, "Jill's off sick, so I've moved Tom onto the weaving course with Ravi.",
+              T0 + DAY)
+    p = pack([EvidenceItem(old, 1.0, {"superseded": 1}),
+              EvidenceItem(new, 0.9, {"graph": 1})], 4000, 20)
+    out = ExtractiveReader().read(q, plan_question(q, T0 + 30 * DAY), p)
+    assert out.cited_ids == ["src-2"] and "pottery" not in out.answer, out

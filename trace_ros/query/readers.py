@@ -1140,6 +1140,9 @@ class ExtractiveReader:
             scored = lead[:1]
         else:
             scored = matched
+            if lead and plan.tense != "past" and not before_clause(question):
+                # A record the graph stage marked superseded said what no longer holds.
+                scored = [s for s in scored if not s.item.routes.get("superseded")] or scored
         scored = self._in_time(plan, scored)
         if not scored:
             return ReaderOutput("", [], self.name, "no shown evidence matches the question")
