@@ -12,6 +12,7 @@ said is not the source: the person's own statement is cited first.
 from __future__ import annotations
 
 import calendar
+import dataclasses
 
 import pytest
 
@@ -948,3 +949,23 @@ def test_a_superseded_record_does_not_answer_beside_the_current_one() -> None:
               EvidenceItem(new, 0.9, {"graph": 1})], 4000, 20)
     out = ExtractiveReader().read(q, plan_question(q, T0 + 30 * DAY), p)
     assert out.cited_ids == ["src-2"] and "pottery" not in out.answer, out
+
+
+def test_the_record_held_at_the_time_asked_stands_for_whom_it_names() -> None:
+    """"Before his hours changed, what time did Omar visit?": the graph stage's record for
+    that time ("Omar comes in at five") names him though it says "comes in", not "visit";
+    a later turn about visiting hours says nothing of when Omar came."""
+    q = "Before his hours changed, what time did Omar visit?"
+    rs = turns("My son Omar comes in at five every day, after college.",
+               "Fish pie for lunch. Not bad.",
+               "Visiting finishes at eight here, doesn't it?",
+               ("Nurse", "Yes, eight o'clock."))
+    later = rec(9, "Omar rang. His hours have changed, so he'll be in at two from now on.",
+                T0 + 10 * DAY)
+    p = pack([EvidenceItem(rs[0], 1.0, {"graph": 1}), EvidenceItem(rs[1], 0.9, {}),
+              EvidenceItem(rs[2], 0.8, {}), EvidenceItem(rs[3], 0.8, {}),
+              EvidenceItem(later, 0.7, {})], 4000, 20)
+    # The graph stage's time for the "Before …" clause (answer.py sets it so).
+    plan = dataclasses.replace(plan_question(q, T0 + 30 * DAY), as_of=T0 + 5 * DAY)
+    out = ExtractiveReader().read(q, plan, p)
+    assert (out.answer, out.cited_ids) == ("at five", ["src-1"]), out
