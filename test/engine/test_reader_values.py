@@ -969,3 +969,16 @@ def test_the_record_held_at_the_time_asked_stands_for_whom_it_names() -> None:
     plan = dataclasses.replace(plan_question(q, T0 + 30 * DAY), as_of=T0 + 5 * DAY)
     out = ExtractiveReader().read(q, plan, p)
     assert (out.answer, out.cited_ids) == ("at five", ["src-1"]), out
+
+
+def test_the_current_record_may_name_whom_by_a_title_leaving_the_role_unsaid() -> None:
+    """"Who's Ada's tutor?": "So Ada's with Dr Lamb now" names the tutor by a title,
+    "tutor" unsaid; without the graph stage's record the role must be said."""
+    q = "Who's Ada's tutor?"
+    old = rec(1, "Ada's in Mr Pike's group this term, room 4.")
+    new = rec(2, "Mr Pike is off till spring. So Ada's with Dr Lamb now.", T0 + DAY)
+    p = pack([EvidenceItem(new, 1.0, {"graph": 1}),
+              EvidenceItem(old, 0.9, {"superseded": 1})], 4000, 20)
+    out = ExtractiveReader().read(q, plan_question(q, T0 + 30 * DAY), p)
+    assert (out.answer, out.cited_ids) == ("Dr Lamb", ["src-2"]), out
+    assert read(q, old, new)[0] == ""

@@ -509,6 +509,8 @@ _CONSEQUENCE_SO = re.compile(r",?\s+so\s+", re.I)
 _MEASURE_STEMS = frozenset(stem(w) for w in MEASURES)
 _PRONOUN_ONE = re.compile(r"\b(?:the|this|that|which|each|every|another|any)\s+"
                           r"(?:[\w'’-]+\s+){0,3}$", re.I)
+# A name given with a title ("Ms Obi", "Dr Shah"): someone in a role.
+_TITLED = re.compile(r"\b(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+[A-Z][a-z]+")
 _OPENS_SO = re.compile(r"\s*so\b(?!\s+(?:far|much|many|long)\b)", re.I)
 _WITH_ME = re.compile(r"\b(?:with|to|by)\s+me\b|\b(?:is|it's)\s+me\b")
 
@@ -1264,8 +1266,12 @@ class ExtractiveReader:
             return ReaderOutput("", [], self.name, f"no shown record mentions a {ask.compound} "
                                 f"{ask.focus}")
         focus = stem(ask.focus) if ask.focus else ""
-        if ask.kind == "person" and focus and focus not in said:
-            # "Who is the site manager?" when no shown record mentions a manager.
+        if ask.kind == "person" and focus and focus not in said and not any(
+                _TITLED.search(i.record.text) for i in items
+                if i.routes.get("graph") == 1 and not i.routes.get("superseded")):
+            # "Who is the site manager?" when no shown record mentions a manager. (The
+            # graph stage's current record may name whom by a title, the role left
+            # unsaid: "So Ruby's with Ms Obi now" for "Who's Ruby's teacher?".)
             return ReaderOutput("", [], self.name, f"no shown record mentions a {ask.focus}")
         proper = _proper_names(question)
         # "my daughter": whom the shown records call so ("My daughter Judith is coming").
