@@ -12,6 +12,7 @@ said is not the source: the person's own statement is cited first.
 from __future__ import annotations
 
 import calendar
+import dataclasses
 
 import pytest
 
@@ -20,6 +21,7 @@ from trace_ros.query.pack import EvidenceItem, pack
 from trace_ros.query.plan import plan_question
 from trace_ros.query.readers import ExtractiveReader
 from trace_ros.query.spans import (
+    Asked,
     asked,
     clock_time,
     day_part,
@@ -864,3 +866,119 @@ def test_a_later_turn_after_one_that_names_them_speaks_of_them() -> None:
                    start=T0 + 3 * DAY, session="s2", first_seq=2)]
     answer, cited = read("Where are Ellie's piano lessons?", *said)
     assert "music shop" in answer and cited == ["src-3"], (answer, cited)
+
+
+def test_have_we_got_asks_a_count_held_now() -> None:
+    """"How many X have we got?" is "have got" of holding, a count as "do we have" is;
+    the graph stage's current record states it."""
+    q = "How many trainees have we got on the late shift?"
+    assert asked(q, plan_question(q, T0)) == Asked("count", "trainees")
+    old = rec(1, "We've got three trainees starting on the late shift next month.")
+    new = rec(2, "HR called back, they only found two for lates. Two it is.", T0 + DAY)
+    p = pack([EvidenceItem(new, 1.0, {"graph": 1}),
+              EvidenceItem(old, 0.9, {"superseded": 1})], 4000, 20)
+    out = ExtractiveReader().read(q, plan_question(q, T0 + 30 * DAY), p)
+    assert (out.answer.lower(), out.cited_ids) == ("two", ["src-2"]), out
+
+
+def test_a_sentence_opening_with_so_gives_the_count_that_results() -> None:
+    """"Bought three more goats. So that's seven.": the change, then the count it makes."""
+    r = rec(1, "Bought three more goats at the market today. So that's seven, all told.")
+    assert read("How many goats do we have?", r)[0] == "seven"
+
+
+def test_an_age_said_bare_after_be_answers_how_old() -> None:
+    """"he's thirty-one", "she'll be nine": an age with nothing it counts after it, said of
+    the one asked (by a record naming them, or answering the turn before that does); the
+    newest such record holds. "Thirty years I've had it" counts years, not an age."""
+    rs = turns("Biscuit the tortoise is in for his check-up. He's twenty, I think.",
+               ("Femi", "No, he's thirty-one. The owner told me."),
+               "Thirty years she's had him, imagine.",
+               "Pip the hamster's coming too. She's two.")
+    assert read("How old is Biscuit?", *rs) == ("thirty-one", ["src-2"])
+    assert read("How old is Pip?", *rs) == ("two", ["src-4"])
+    assert read("How old is Clover?", *rs)[0] == ""
+
+
+def test_a_measure_the_question_names_need_not_be_said() -> None:
+    """"What temperature is oven 2 at?": the graph stage's current record "Oven 2 runs at
+    180" states it without the word; "2" labels the oven, it is not the value."""
+    q = "What temperature is oven 2 at?"
+    old = rec(1, "Oven 2 is set to 200 degrees for the bread.")
+    new = rec(2, "Oven 2 runs at 180 for the pastry, leave it.", T0 + DAY)
+    p = pack([EvidenceItem(new, 1.0, {"graph": 1}),
+              EvidenceItem(old, 0.9, {"superseded": 1})], 4000, 20)
+    out = ExtractiveReader().read(q, plan_question(q, T0 + 30 * DAY), p)
+    assert (out.answer, out.cited_ids) == ("180", ["src-2"]), out
+
+
+def test_one_after_a_determiner_is_the_pronoun_not_a_dose() -> None:
+    """"the water tablet one taken at night": "one" stands for a tablet; it states no
+    dose."""
+    r = rec(1, "The GP wants the water tablet one taken at night instead.")
+    p = pack([EvidenceItem(r, 1.0, {"graph": 1})], 4000, 20)
+    q = "What dose is Mum's water tablet?"
+    out = ExtractiveReader().read(q, plan_question(q, T0 + 30 * DAY), p)
+    assert out.answer == "", out
+
+
+def test_a_phrase_after_the_head_tells_which_one_it_is() -> None:
+    """"What's Sam from accounts's surname now?": the name is Sam's ("from accounts" tells
+    which Sam), and the graph stage's current record gives the new one."""
+    q = "What's Priya from payroll's surname now?"
+    assert asked(q, plan_question(q, T0)).focus == "priya"
+    q2 = "What's the name of the cafe on Mill Street?"
+    assert asked(q2, plan_question(q2, T0)).focus == "cafe"
+    old = rec(1, "Letters for Priya Shah go to payroll, second floor.")
+    new = rec(2, "Priya's back from her wedding. She's Priya Okafor now, update the list.",
+              T0 + DAY)
+    p = pack([EvidenceItem(new, 1.0, {"graph": 1}),
+              EvidenceItem(old, 0.9, {"superseded": 1})], 4000, 20)
+    out = ExtractiveReader().read(q, plan_question(q, T0 + 30 * DAY), p)
+    assert (out.answer, out.cited_ids) == ("Okafor", ["src-2"]), out
+
+
+def test_a_superseded_record_does_not_answer_beside_the_current_one() -> None:
+    """"Which course is Tom taking this summer?" (a window, so no state plan): the record
+    the graph stage marks superseded no longer holds, though it matches better."""
+    q = "Which course is Tom taking this summer?"
+    old = rec(1, "New student Tom is taking the pottery course in July with Jill.")
+    new = rec(2, "Jill's off sick, so I've moved Tom onto the weaving course with Ravi.",
+              T0 + DAY)
+    p = pack([EvidenceItem(old, 1.0, {"superseded": 1}),
+              EvidenceItem(new, 0.9, {"graph": 1})], 4000, 20)
+    out = ExtractiveReader().read(q, plan_question(q, T0 + 30 * DAY), p)
+    assert out.cited_ids == ["src-2"] and "pottery" not in out.answer, out
+
+
+def test_the_record_held_at_the_time_asked_stands_for_whom_it_names() -> None:
+    """"Before his hours changed, what time did Omar visit?": the graph stage's record for
+    that time ("Omar comes in at five") names him though it says "comes in", not "visit";
+    a later turn about visiting hours says nothing of when Omar came."""
+    q = "Before his hours changed, what time did Omar visit?"
+    rs = turns("My son Omar comes in at five every day, after college.",
+               "Fish pie for lunch. Not bad.",
+               "Visiting finishes at eight here, doesn't it?",
+               ("Nurse", "Yes, eight o'clock."))
+    later = rec(9, "Omar rang. His hours have changed, so he'll be in at two from now on.",
+                T0 + 10 * DAY)
+    p = pack([EvidenceItem(rs[0], 1.0, {"graph": 1}), EvidenceItem(rs[1], 0.9, {}),
+              EvidenceItem(rs[2], 0.8, {}), EvidenceItem(rs[3], 0.8, {}),
+              EvidenceItem(later, 0.7, {})], 4000, 20)
+    # The graph stage's time for the "Before …" clause (answer.py sets it so).
+    plan = dataclasses.replace(plan_question(q, T0 + 30 * DAY), as_of=T0 + 5 * DAY)
+    out = ExtractiveReader().read(q, plan, p)
+    assert (out.answer, out.cited_ids) == ("at five", ["src-1"]), out
+
+
+def test_the_current_record_may_name_whom_by_a_title_leaving_the_role_unsaid() -> None:
+    """"Who's Ada's tutor?": "So Ada's with Dr Lamb now" names the tutor by a title,
+    "tutor" unsaid; without the graph stage's record the role must be said."""
+    q = "Who's Ada's tutor?"
+    old = rec(1, "Ada's in Mr Pike's group this term, room 4.")
+    new = rec(2, "Mr Pike is off till spring. So Ada's with Dr Lamb now.", T0 + DAY)
+    p = pack([EvidenceItem(new, 1.0, {"graph": 1}),
+              EvidenceItem(old, 0.9, {"superseded": 1})], 4000, 20)
+    out = ExtractiveReader().read(q, plan_question(q, T0 + 30 * DAY), p)
+    assert (out.answer, out.cited_ids) == ("Dr Lamb", ["src-2"]), out
+    assert read(q, old, new)[0] == ""

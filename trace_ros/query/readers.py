@@ -75,6 +75,7 @@ from .current import asks_members, before_clause, may_ask_held
 from .pack import EvidenceItem, Pack
 from .plan import Plan
 from .spans import (
+    MEASURES,
     TITLES,
     Asked,
     answer_date,
@@ -505,6 +506,12 @@ _MOTION = re.compile(r"\b(?:go|goes|going|went|move|moves|moving|moved|head|head
 
 # A consequence clause, and the speaker holding the thing in it.
 _CONSEQUENCE_SO = re.compile(r",?\s+so\s+", re.I)
+_MEASURE_STEMS = frozenset(stem(w) for w in MEASURES)
+_PRONOUN_ONE = re.compile(r"\b(?:the|this|that|which|each|every|another|any)\s+"
+                          r"(?:[\w'’-]+\s+){0,3}$", re.I)
+# A name given with a title ("Ms Obi", "Dr Shah"): someone in a role.
+_TITLED = re.compile(r"\b(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+[A-Z][a-z]+")
+_OPENS_SO = re.compile(r"\s*so\b(?!\s+(?:far|much|many|long)\b)", re.I)
 _WITH_ME = re.compile(r"\b(?:with|to|by)\s+me\b|\b(?:is|it's)\s+me\b")
 
 # A clock time said in words: "eight oh eight", "seven fifty-five", "the 7:42".
@@ -552,6 +559,64 @@ _HOW_LONG_NOW = re.compile(r"\s*how long (?:is|are|am|will|does|do|would|should)
 _HOW_OLD = re.compile(r"\s*how old\b", re.I)
 _AGE = re.compile(r"\byears?[\s-]+old\b|\b\w+-year-old\b|\baged?\s+\d|\bborn\b|\bbirthday\b"
                   r"|\bturn(?:s|ed|ing)?\s+(?:\d+|[a-z]+ty)\b|\bage\b", re.I)
+# An age said as the complement of "be" or "turn" with nothing it counts after it: "he's
+# twenty-eight.", "she'll be seven", "I'm SEVEN!", "Kiwi's four" ("twenty-eight years I've
+# had him" counts years, "he's six foot" a height).
+_UNITS = r"(?:one|two|three|four|five|six|seven|eight|nine)"
+_AGE_NUMBER = (rf"(?:\d{{1,3}}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
+               rf"(?:[\s-]{_UNITS})?|{_UNITS}|ten|eleven|twelve|(?:thir|four|fif|six|seven|eigh"
+               rf"|nine)teen)")
+_STATED_AGE = re.compile(
+    r"(?:\b(?P<p>i|he|she|you|they|who)|\b(?-i:(?P<name>[A-Z][a-z]+)))(?:"
+    r"(?:['’]s|['’]m|['’]re|\s+(?:is|am|are))(?:\s+(?:only|just|nearly|almost|now))?"
+    rf"\s+(?P<n>{_AGE_NUMBER})"
+    rf"|(?:['’]ll|\s+will)\s+be\s+(?P<b>{_AGE_NUMBER})"
+    rf"|\s+turn(?:s|ed|ing)?\s+(?P<t>{_AGE_NUMBER}))", re.I)
+_AGE_AFTER = re.compile(r"\s*(?:(?:years?|yrs?)(?:[\s-]+old)?\s*|already\s*|now\s*|today\s*)?"
+                        r"(?:[.,!?;:—–()]|-\s|$)", re.I)
+
+
+def _stated_age(text: str, asked: set[str]) -> str:
+    """The age ``text`` states (see ``_STATED_AGE``) of a pronoun or of a name in
+    ``asked`` (stems), or ''. "Mr Doyle turned 90" is no one else's age."""
+    for m in _STATED_AGE.finditer(text):
+        if m.group("name") and stem(m.group("name").lower()) not in asked:
+            continue
+        key = "n" if m.group("n") else "b" if m.group("b") else "t"
+        if key != "n" or _AGE_AFTER.match(text, m.end()):
+            return m.group(key).lower()
+    return ""
+
+
+def _age_answer(question: str, pack: Pack, reader: str) -> ReaderOutput | None:
+    """For "How old is <name>?": the age a shown record states of them — a record that
+    names them, is spoken by them, or answers the turn just before it that names them.
+    The graph stage's current record first, else the newest such record."""
+    asked = _proper_names(question) | {
+        stem(m.group(1).lower()) for m in re.finditer(r"\bhow old\s+(?:is|was|will)\s+"
+                                                      r"([A-Z][\w-]*)", question)}
+    if not asked:
+        return None
+    by_seq = {(i.record.session_id, i.record.seq): i.record for i in pack.items}
+    found = []
+    for item in pack.items:
+        rec = item.record
+        if item.routes.get("superseded"):
+            continue
+        age = _stated_age(_content(rec, rec.text), asked)
+        if not age:
+            continue
+        prev = by_seq.get((rec.session_id, rec.seq - 1))
+        who = {stem(w) for w in words(rec.text)} | {stem(w) for w in words(rec.speaker)} \
+            | ({stem(w) for w in words(prev.text)} if prev is not None else set())
+        if asked & who:
+            found.append((item, age))
+    if not found:
+        return None
+    lead = [f for f in found if f[0].routes.get("graph") == 1]
+    item, age = lead[0] if lead else max(found, key=lambda f: (f[0].record.source_time,
+                                                               f[0].record.seq))
+    return ReaderOutput(age, [item.source_id], reader)
 
 # "Alfie's party": the owner a question names for the thing it asks about.
 # The owned noun is lower-case ("Mia's slot"; "time's Mia's slot" is "time is"), and is
@@ -933,11 +998,15 @@ class ExtractiveReader:
                         resolved.cited_ids = list(dict.fromkeys(own + resolved.cited_ids))
                 return resolved
         out = self._read(question, plan, pack, None)
-        if out.answer and _HOW_OLD.match(question) and not any(
-                _AGE.search(i.record.text) for i in pack.items if i.source_id in out.cited_ids):
+        if _HOW_OLD.match(question) and not (out.answer and any(
+                _AGE.search(i.record.text) for i in pack.items if i.source_id in out.cited_ids)):
             # "How old is Mrs Ferreira?": an age, or when she was born; not the day a
-            # record about her was said.
-            return ReaderOutput("", [], self.name, "no shown record states an age")
+            # record about her was said. A record may say it bare ("he's twenty-eight").
+            aged = _age_answer(question, pack, self.name)
+            if aged is not None:
+                return aged
+            if out.answer:
+                return ReaderOutput("", [], self.name, "no shown record states an age")
         if out.answer and plan.answer_type != "yesno" and not _options(question) \
                 and _repeats(out.answer, question.replace(before_clause(question), "")):
             # The answer says back only what the question says: it tells nothing.
@@ -1073,6 +1142,9 @@ class ExtractiveReader:
             scored = lead[:1]
         else:
             scored = matched
+            if lead and plan.tense != "past" and not before_clause(question):
+                # A record the graph stage marked superseded said what no longer holds.
+                scored = [s for s in scored if not s.item.routes.get("superseded")] or scored
         scored = self._in_time(plan, scored)
         if not scored:
             return ReaderOutput("", [], self.name, "no shown evidence matches the question")
@@ -1194,8 +1266,12 @@ class ExtractiveReader:
             return ReaderOutput("", [], self.name, f"no shown record mentions a {ask.compound} "
                                 f"{ask.focus}")
         focus = stem(ask.focus) if ask.focus else ""
-        if ask.kind == "person" and focus and focus not in said:
-            # "Who is the site manager?" when no shown record mentions a manager.
+        if ask.kind == "person" and focus and focus not in said and not any(
+                _TITLED.search(i.record.text) for i in items
+                if i.routes.get("graph") == 1 and not i.routes.get("superseded")):
+            # "Who is the site manager?" when no shown record mentions a manager. (The
+            # graph stage's current record may name whom by a title, the role left
+            # unsaid: "So Ruby's with Ms Obi now" for "Who's Ruby's teacher?".)
             return ReaderOutput("", [], self.name, f"no shown record mentions a {ask.focus}")
         proper = _proper_names(question)
         # "my daughter": whom the shown records call so ("My daughter Judith is coming").
@@ -1280,13 +1356,17 @@ class ExtractiveReader:
                     focus and focus in stems(rec.text)
                     or self._names_the_same(rec, items, topic, proper | q_stems, known)
                     or _name_words(rec.text, known) & revised
-                    or ask.kind in ("day", "date", "when") and shifts(rec.text))):
+                    or ask.kind in ("day", "date", "when") and shifts(rec.text)
+                    or plan.as_of is not None and bool(proper & stems(rec.text)))):
                 # Shares only a name with the question. (The graph stage's current record
                 # also stands when it names the thing asked, "new password's tangerine77"
                 # for the wifi password, or what an earlier record about the question
                 # named: "I finally left St. Mary's" after "I work at St. Mary's", or a
                 # word of a record it supersedes: "the Peak District instead" after "the
-                # Lake District"; or, asked when, moves their time: "bumped another week".)
+                # Lake District"; or, asked when, moves their time: "bumped another week";
+                # or, asked as of a time, is the graph stage's record for that time about
+                # whom the question names: "Maureen comes in at six" before her shifts
+                # changed, for "what time did Maureen visit?".)
                 continue
             if _other_owner(owners, rec.text) or state and other_kind(rec.text, question):
                 continue  # "Lily's party" does not answer for "Alfie's party", nor "the
@@ -1296,9 +1376,11 @@ class ExtractiveReader:
                     or ask.kind == "ident" and focus != "number") \
                     and focus not in beside and not of_what & beside \
                     and not (current and (ask.kind in ("count", "name", "ident")
-                                          or tied and ask.kind == "quantity")):
+                                          or ask.kind == "quantity"
+                                          and (tied or focus in _MEASURE_STEMS))):
                 continue  # talks about the topic, never about the thing asked (the graph
-                # stage's current record revises one that does: "so I've got eight now")
+                # stage's current record revises one that does: "so I've got eight now";
+                # or names the measure, which a record need not say: "runs at 32")
             if (mine or proper and ask.kind != "person") \
                     and _someone_else(rec.text, proper | q_stems, known):
                 continue  # "Rhys is on call this week" does not say when I am (or Luca is)
@@ -1455,13 +1537,24 @@ class ExtractiveReader:
                 value = next((v for v in map(bare_figure, ordered) if v), "")
             return value
         if kind in ("count", "quantity"):
+            if kind == "count":
+                # "Picked up two rescue hens. So that's five": a sentence opening with the
+                # "so" of a consequence gives the count that results, the one before it
+                # the change.
+                ordered = sorted(ordered, key=lambda x: not _OPENS_SO.match(x))
             for x in ordered:
                 found = quantities(x)
+                # "the blood pressure one taken at bedtime": "one" after a determiner
+                # and its modifiers is the pronoun, standing for a noun, not a number.
+                found = [f for f in found if not (f[1].split()[0].lower() == "one"
+                                                  and _PRONOUN_ONE.search(x[:f[0]]))]
+                said = set(re.findall(r"\d+", question))
                 if kind == "count":  # "how many …": a cardinal, not "the 27th", nor a
                     # number the question says ("How many Year 9 students …": not 9)
-                    said = set(re.findall(r"\d+", question))
                     found = [f for f in found if not ordinal_value(f[1].split()[0])
                              and f[1].split()[0] not in said]
+                elif said:  # "What temperature is incubator 1 at?": 1 labels the thing
+                    found = [f for f in found if f[1].split()[0] not in said] or found
                 if not found:
                     continue
                 hits = [m.start() for m in re.finditer(r"[\w'’-]+", x)

@@ -749,6 +749,9 @@ _IDENT_HEADS = {"number", "numbers", "code", "pin", "extension", "postcode", "zi
                 "registration", "reference", "id", "password", "passcode"}
 _QUANTITY_HEADS = {"age", "dose", "dosage", "amount", "count", "total", "score", "size",
                    "height", "weight", "temperature", "floor", "level", "distance"}
+# A measure named by the question is asked, not said: "What temperature is incubator 2
+# at?" is told by "incubator 2 runs at 30".
+MEASURES = frozenset(_QUANTITY_HEADS)
 _MONEY_HEADS = {"price", "cost", "costs", "budget", "fee", "fees", "salary", "wage", "wages",
                 "rent", "fare", "bill", "charge", "allowance", "pay"}
 # Words beside which a bare figure is a sum: the nouns above and the verbs of paying.
@@ -789,6 +792,10 @@ class Asked:
     compound: str = ""
 
 
+# Prepositions that open a phrase after the head noun, telling which one it is.
+_POST_PREPS = frozenset({"from", "at", "in", "on", "with", "for"})
+
+
 def _head(phrase: str) -> tuple[str, str]:
     """The head noun of a noun phrase and the word before it ("kind of diet" → diet)."""
     ws = [w for w in re.findall(r"[\w'-]+", phrase.lower())]
@@ -796,6 +803,9 @@ def _head(phrase: str) -> tuple[str, str]:
         ws = ws[ws.index("of") + 1:]
     elif "of" in ws[1:]:
         ws = ws[:ws.index("of")]  # "dose of paracetamol": the dose is asked for
+    cut = next((k for k, w in enumerate(ws) if k and w in _POST_PREPS), len(ws))
+    ws = ws[:cut]  # "Kate from legal", "the cafe on Main Street": the head comes before
+    # the phrase that tells which one
     ws = [w for w in ws if w not in _KIND_SKIP and w not in _DETERMINERS]
     # The possessor ("Pat's" in "Pat's landline number") is not a modifier of the head.
     ws = [w for i, w in enumerate(ws) if i == len(ws) - 1 or not re.search(r"'s$|s'$", w)]
@@ -844,8 +854,10 @@ def asked(question: str, plan: Plan) -> Asked:
         if word in _AUX_WORDS or word in ("money", "cash") or word.endswith("ing"):
             return Asked("money")
         return Asked("quantity", word)
+    # "have we got", "has she got": possession now (British), not a perfect that counts
+    # occasions ("How many pets has she adopted?").
     m = re.match(r"^how many ((?:[\w'-]+ ){1,5}?)(?:is|are|am|do|does|can|could|will|would|"
-                 r"should)\b", q)
+                 r"should|(?:have|has) (?:i|we|you|they|he|she|it) got)\b", q)
     if m and plan.current:
         # "How many kids are coming?": the number stated now, of what it counts ("cubic
         # metres of concrete": the measure). "How many pets has she adopted?" counts
