@@ -244,8 +244,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     context: SourceRecord | None = None  # the turn the current record carries on
     held = set(holders(anchor.text))  # whom the thread has named so far
     # A later record a rule of consolidation related to the anchor by an ``updates`` edge
-    # leads; one only the fitted judgement related joins it, and is weighed as the other
-    # later records are (whose it is, what it states) when the question recalls it.
+    # leads; one only the fitted judgement related is a candidate, weighed as the other
+    # later records are (whether it joins the anchor, whose it is, what it states).
     edged: set[int] = set()
     for seq, sid, by_judgement in (_newer_by_edges(anchor, graph) if at is None else []):
         if seq <= anchor.seq:
@@ -314,8 +314,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         typed = answer_type in TYPED_ANSWERS
         own_link = joins(rec.text, thing, cos, speaks, anchor.text, typed) \
             or (asked_kind == "place" and speaks and _moves(rec.text, anchor.text, thing)) or ""
-        link = own_link or seq in edged or (told != rec.text
-                                             and joins(told, thing, cos, speaks, anchor.text, typed))
+        link = own_link or (told != rec.text
+                            and joins(told, thing, cos, speaks, anchor.text, typed))
         # A turn that carries on its speaker's turn about the thing names no holder of
         # its own: that turn said whose it is.
         carried = None if own_link else _carries_on(rec, thing, anchor, answer_type, prior,
