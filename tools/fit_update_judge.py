@@ -1,15 +1,16 @@
 """Fit the weights of ``trace_ros/consolidation/judge.py`` on the build halves.
 
-Usage: ``python tools/fit_update_judge.py LEDGER [--locomo locomo10.json] [--write]``,
+Usage: ``python tools/fit_update_judge.py LEDGER [--locomo] [--threshold 0.6] [--write]``,
 where LEDGER is the ``natural.db`` that ``trace-ros bench updates --natural --locomo …
 --out DIR`` kept (it holds the histories and LoCoMo conversations 0-4 with their
 vectors). Each person's statements are replayed in order as consolidation sees them;
 every earlier statement ``judge.weigh`` would weigh against a later one is a row,
 labelled 1 when a build-half question lists the earlier as stale and the later as
 current (or, for a chain, both as stale in that order); with ``--locomo``, LoCoMo
-conversations 0-4 add their pairs as what is no update (their annotated changes left out). A logistic regression
-(scikit-learn, used only here) is fitted; ``--write`` stores its weights in
-``trace_ros/consolidation/judge_weights.py``. Confirm-half histories are never read.
+conversations 0-4 add their pairs as what is no update (their annotated changes left
+out). A logistic regression (scikit-learn, used only here) is fitted; ``--write``
+stores its weights and the threshold in ``trace_ros/consolidation/judge_weights.py``.
+Confirm-half histories are never read.
 """
 
 from __future__ import annotations

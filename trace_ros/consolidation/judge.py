@@ -1,16 +1,20 @@
 """Does a later statement of a speaker update an earlier one? A fitted judgement.
 
 ``supersede.py``'s rule relates two statements of one speaker when their vectors are
-close, they share a salient word, and one specific value (a weekday, a number, a place)
-gave way to another. People change most things without such a value ("No porridge
-tomorrow. Cornflakes.", "we ended up going with the grey"), so the rule finds few of
-the changes in everyday talk. ``probability`` weighs the signals the rule tests one
-at a time — the cosine, the words the two share and how rare they are for the
-speaker, values given up or added, a change or a continuation marked, another holder
-or event named, a negated shared word, how far apart they were said — with weights
-fitted by logistic regression on the build halves of ``bench updates --natural``
-(``tools/fit_update_judge.py``). No word, name or phrase of those histories is a
-signal: only the closed-class words of ``language/revision.py`` and the ones below.
+close (``CLOSE``), they share a salient word, and one specific value (a weekday, a
+number, a place) gave way to another in the sentences naming it. Everyday changes often
+miss one of the three ("Mr Lowe's obs are down to four-hourly now" after "Mr Lowe in bed
+3 is on two-hourly obs": "four-hourly" is no value of a kind the rule knows).
+``probability`` weighs what the rule tests one at a time — the cosine, the words the two
+share and how rare they are for the speaker, values replaced, added, given up or kept, a
+change or a continuation marked, another holder named, a negated shared word, how far
+apart they were said, their lengths, whether it is the closest of those weighed — with
+weights fitted by logistic regression on the build halves of ``bench updates --natural``
+(``tools/fit_update_judge.py``). Only statements that share a word the speaker seldom
+uses are weighed, and none that speaks of another instance, event or holder
+(``elsewhere``) or restates (``continues`` without ``marks_change``). No word, name or
+phrase of those histories is a signal: only the closed-class words of
+``language/revision.py`` and the negations below.
 """
 
 from __future__ import annotations
