@@ -25,7 +25,7 @@ from sklearn.linear_model import LogisticRegression
 
 from trace_ros.config import load_config
 from trace_ros.consolidation import judge
-from trace_ros.consolidation.supersede import LOOKBACK, SALIENT
+from trace_ros.consolidation.supersede import LOOKBACK, salient_in
 from trace_ros.language.revision import terms
 from trace_ros.language.vocab import is_robot
 from trace_ros.ledger import Ledger
@@ -91,10 +91,8 @@ def collect(ledger: Ledger, locomo: bool) -> tuple[np.ndarray, np.ndarray]:
                     if texts and not text.rstrip().endswith("?"):
                         n = min(len(texts), LOOKBACK)
                         sims = np.stack(vecs[-n:]) @ unit
-                        rare = max(2.0, SALIENT * n)
-                        for j, signals in judge.weigh(text, texts[-n:], sims.tolist(),
-                                                      lambda t, rare=rare, used=used: used[t] <= rare,
-                                                      words):
+                        for j, signals in judge.weigh(text, texts[-n:], sims,
+                                                      salient_in(used, n), words):
                             pair = (ids[len(ids) - n + j], sid)
                             if pair not in skip:
                                 rows.append(signals)

@@ -24,6 +24,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..language.revision import (
     about_another,
     continues,
@@ -143,13 +145,17 @@ def weigh(new: str, earlier: Sequence[str], sims: Sequence[float],
     out: list[tuple[int, list[float]]] = []
     if continues(new) and not marks_change(new):
         return out  # "still the 12th, nothing's changed": a restatement revises nothing
-    for j, (old, cos) in enumerate(zip(earlier, sims, strict=True)):
-        if cos < FLOOR or old.rstrip().endswith("?"):
+    close = np.asarray(sims, dtype=np.float64)
+    if len(close) != n:
+        raise ValueError(f"weigh: {len(close)} cosines for {n} statements")
+    for j in np.flatnonzero(close >= FLOOR).tolist():
+        old, cos = earlier[j], float(close[j])
+        if old.rstrip().endswith("?"):
             continue
         shared = shared_terms(old, new)
         if not any(salient(t) for t in shared) or elsewhere(old, new, shared, speaker):
             continue  # what both name is no word the speaker seldom says: no one thing
-        out.append((j, Pair(old, new, float(cos), n - 1 - j, n).signals(salient)))
+        out.append((j, Pair(old, new, cos, n - 1 - j, n).signals(salient)))
     # Whether it is the closest of those weighed: of several earlier statements of the
     # thing, the one the new statement is most like is the one it revises.
     closest = max((s[0] for _, s in out), default=0.0)

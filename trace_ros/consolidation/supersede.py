@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -124,7 +124,7 @@ class Supersession:
         # ``float(sims[j]) < close`` would), the latest first.
         near = np.flatnonzero(~(sims.astype(np.float64) < self.close))
         new_terms = terms(source.text) - holders_stems(source.text)
-        rare = max(2.0, SALIENT * n)
+        salient = salient_in(used, n)
         new_keyed = {(f.entity, f.relation) for f in facts if f.relation}
         speaker = frozenset(w.lower() for w in source.speaker.split())
         for j in near[::-1].tolist():  # the latest earlier statement first
@@ -136,70 +136,77 @@ class Supersession:
             # What both speak of: content words that are neither values nor people, long
             # enough to name a thing, and rare in what the speaker says.
             shared = frozenset(t for t in (terms(text) - holders_stems(text)) & new_terms
-                               if len(t) > 3 and used[t] <= rare)
+                               if len(t) > 3 and salient(t))
             if not shared or not _replaced(text, source.text, shared) \
                     or judge.elsewhere(text, source.text, shared, speaker):
                 continue
-            olds = graph_of(self.conn).facts_of_seq(self.conn, seqs[i])
-            if not olds or new_keyed & {(f.entity, f.relation) for f in olds if f.relation}:
-                continue  # nothing to revise, or one key: the key rules decide
-            self._add(out, facts, olds, cos, self.close, shared, text, source.text)
+            olds = self._revisable(seqs[i], new_keyed)
+            if not olds:
+                continue
+            _add(out, facts, olds, cos, self.close, shared, text, source.text)
             return  # the latest earlier revision; older ones are reached through it
-        self._judged(source, facts, seqs, texts, sims, used, rare, new_keyed, out)
+        self._judged(source, facts, seqs, texts, sims, salient, speaker, new_keyed, out)
+
+    def _revisable(self, seq: int, new_keyed: set[tuple[str, str]]) -> list[Fact]:
+        """The facts of the statement at ``seq`` a new one may revise: none when it has
+        none, or shares a key with the new one (the key rules decide those)."""
+        olds = graph_of(self.conn).facts_of_seq(self.conn, seq)
+        if not olds or new_keyed & {(f.entity, f.relation) for f in olds if f.relation}:
+            return []
+        return olds
 
     def _judged(self, source: SourceRecord, facts: Sequence[Fact], seqs: list[int],
-                texts: list[str], sims: np.ndarray, used: Counter[str], rare: float,
-                new_keyed: set[tuple[str, str | None]], out: LinkResult) -> None:
+                texts: list[str], sims: np.ndarray, salient: Callable[[str], bool],
+                speaker: frozenset[str], new_keyed: set[tuple[str, str]],
+                out: LinkResult) -> None:
         """Where the rule above finds no revision, the fitted judgement (``judge.py``)
         weighs the speaker's earlier statements: the likeliest update, if likely
         enough, is related as one."""
         n = len(sims)
-        speaker = frozenset(w.lower() for w in (source.speaker or "").split())
-        weighed = judge.weigh(source.text, texts[-n:], sims.tolist(),
-                              lambda t: used[t] <= rare, speaker)
+        weighed = judge.weigh(source.text, texts[-n:], sims, salient, speaker)
         scored = sorted(((p, j) for j, signals in weighed
                          if (p := judge.updates(signals)) is not None), reverse=True)
         for p, j in scored:
             i = len(texts) - n + j
-            if seqs[i] >= source.seq:
-                continue
-            olds = graph_of(self.conn).facts_of_seq(self.conn, seqs[i])
-            if not olds or new_keyed & {(f.entity, f.relation) for f in olds if f.relation}:
-                continue
-            _judged_edge(out, facts, olds, p, float(sims[j]), texts[i], source.text)
-            return
-
-    @staticmethod
-    def _add(out: LinkResult, facts: Sequence[Fact], olds: Sequence[Fact], cos: float,
-             close: float, shared: frozenset[str], old_text: str, new_text: str) -> None:
-        newer = next((f for f in facts if _state(f)), facts[0])
-        older = next((f for f in olds if _state(f)), olds[0])
-        if any(e[0] in ("updates", "contradicts") and e[1] == newer.fact_id
-               and e[2] == older.fact_id for e in out.edges):
-            return  # the key rules related them already
-        span = (cos - close) / (1.0 - close)
-        conf = round(_MIN_CONFIDENCE + (_MAX_CONFIDENCE - _MIN_CONFIDENCE) * min(1.0, span), 3)
-        old_v = "/".join(sorted(state_values(old_text) - state_values(new_text)))
-        new_v = "/".join(sorted(state_values(new_text) - state_values(old_text)))
-        why = (f"same-thing update: the speaker's later statement (cosine {cos:.2f}, shares "
-               f"{'/'.join(sorted(shared))}) gives {new_v} where the earlier gave {old_v}")
-        at = max(newer.known_from, older.known_from)
-        out.edges.append(("updates", newer.fact_id, older.fact_id, conf, why, at))
-        out.revised = True
-        out.affected.update((newer.fact_id, older.fact_id))
+            olds = self._revisable(seqs[i], new_keyed) if seqs[i] < source.seq else []
+            if olds:
+                shared = "/".join(sorted(judge.shared_terms(texts[i], source.text)))
+                _relate(out, facts, olds, round(p, 3),
+                        f"{JUDGED_UPDATE} (p {p:.2f}): the speaker's later statement (cosine "
+                        f"{float(sims[j]):.2f}, shares {shared}) revises the earlier")
+                return
 
 
-def _judged_edge(out: LinkResult, facts: Sequence[Fact], olds: Sequence[Fact], p: float,
-                 cos: float, old_text: str, new_text: str) -> None:
+def salient_in(used: Counter[str], n: int) -> Callable[[str], bool]:
+    """Whether a word is *salient* for a speaker whose last ``n`` statements use words
+    as ``used`` counts: at most ``SALIENT`` of them (and never more than a couple when
+    they have said little) use it."""
+    rare = max(2.0, SALIENT * n)
+    return lambda t: used[t] <= rare
+
+
+def _add(out: LinkResult, facts: Sequence[Fact], olds: Sequence[Fact], cos: float,
+         close: float, shared: frozenset[str], old_text: str, new_text: str) -> None:
+    """The same-thing rule's edge: its confidence grows with the cosine above ``close``."""
+    span = (cos - close) / (1.0 - close)
+    conf = round(_MIN_CONFIDENCE + (_MAX_CONFIDENCE - _MIN_CONFIDENCE) * min(1.0, span), 3)
+    old_v = "/".join(sorted(state_values(old_text) - state_values(new_text)))
+    new_v = "/".join(sorted(state_values(new_text) - state_values(old_text)))
+    _relate(out, facts, olds, conf,
+            f"same-thing update: the speaker's later statement (cosine {cos:.2f}, shares "
+            f"{'/'.join(sorted(shared))}) gives {new_v} where the earlier gave {old_v}")
+
+
+def _relate(out: LinkResult, facts: Sequence[Fact], olds: Sequence[Fact], conf: float,
+            why: str) -> None:
+    """An ``updates`` edge from a state fact of the new record to one of the old (the
+    first fact of each where none is a state), unless the key rules related them."""
     newer = next((f for f in facts if _state(f)), facts[0])
     older = next((f for f in olds if _state(f)), olds[0])
     if any(e[0] in ("updates", "contradicts") and e[1] == newer.fact_id
            and e[2] == older.fact_id for e in out.edges):
-        return
-    shared = "/".join(sorted(judge.shared_terms(old_text, new_text)))
-    why = (f"{JUDGED_UPDATE} (p {p:.2f}): the speaker's later statement (cosine {cos:.2f}, "
-           f"shares {shared}) revises the earlier")
-    out.edges.append(("updates", newer.fact_id, older.fact_id, round(p, 3), why,
+        return  # the key rules related them already
+    out.edges.append(("updates", newer.fact_id, older.fact_id, conf, why,
                       max(newer.known_from, older.known_from)))
     out.revised = True
     out.affected.update((newer.fact_id, older.fact_id))
