@@ -30,10 +30,22 @@ speaker's earlier statements that share a word they seldom use, and relates the 
 if likely enough (an edge whose justification says it was judged). The query road finds
 what both miss over the recalled records (``query/current.py``), with the same
 judgements from ``language/revision.py``.
+
+A plan gives way to its outcome the same way: where neither finds a revision,
+``realised`` relates a statement that tells in the past tense of a thing the speaker
+had planned, in one of their recent statements, for a time ahead ("I'm going to a
+conference this month" … "I went to an LGBTQ conference two days ago"; "a festival
+next month" … "Remember the festival? Had that performance"): their vectors close
+(``REALISED_CLOSE``), a salient word shared that is no word of the plan's time and
+heads a noun phrase ("the festival", "a conference") in one of the two sentences
+naming it. A plan with no time ahead ("I'll always remember …"), a question ("are
+you coming to the event next month?") or another instance ("another conference")
+is no plan realised.
 """
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -43,13 +55,18 @@ import numpy as np
 from ..facts import JUDGED_UPDATE, Fact
 from ..language.revision import (
     CLOSE,
+    continues,
     holders_stems,
+    introduces,
     keys,
+    marks_change,
     replaces,
     state_values,
     terms,
 )
 from ..language.text import sentences
+from ..language.text import stem as _stem
+from ..language.timeanchor import find_candidates, forward_at, tense
 from ..language.vocab import is_robot
 from ..ledger import SourceRecord
 from ..storage import graph_of
@@ -64,6 +81,10 @@ LOOKBACK = 400
 SALIENT = 0.05
 _MIN_CONFIDENCE = 0.6
 _MAX_CONFIDENCE = 0.85
+# A plan and the statement telling its outcome: their cosine at least this, the outcome
+# among the speaker's next REALISED_WITHIN statements.
+REALISED_CLOSE = 0.5
+REALISED_WITHIN = 60
 
 
 class Supersession:
@@ -145,7 +166,10 @@ class Supersession:
                 continue
             _add(out, facts, olds, cos, self.close, shared, text, source.text)
             return  # the latest earlier revision; older ones are reached through it
-        self._judged(source, facts, seqs, texts, sims, salient, speaker, new_keyed, out)
+        if not self._judged(source, facts, seqs, texts, sims, salient, speaker, new_keyed,
+                            out):
+            self._realised(source, facts, seqs, texts, sims, salient, speaker, new_keyed,
+                           out)
 
     def _revisable(self, seq: int, new_keyed: set[tuple[str, str]]) -> list[Fact]:
         """The facts of the statement at ``seq`` a new one may revise: none when it has
@@ -158,10 +182,10 @@ class Supersession:
     def _judged(self, source: SourceRecord, facts: Sequence[Fact], seqs: list[int],
                 texts: list[str], sims: np.ndarray, salient: Callable[[str], bool],
                 speaker: frozenset[str], new_keyed: set[tuple[str, str]],
-                out: LinkResult) -> None:
+                out: LinkResult) -> bool:
         """Where the rule above finds no revision, the fitted judgement (``judge.py``)
         weighs the speaker's earlier statements: the likeliest update, if likely
-        enough, is related as one."""
+        enough, is related as one (True)."""
         n = len(sims)
         weighed = judge.weigh(source.text, texts[-n:], sims, salient, speaker)
         scored = sorted(((p, j) for j, signals in weighed
@@ -174,7 +198,36 @@ class Supersession:
                 _relate(out, facts, olds, round(p, 3),
                         f"{JUDGED_UPDATE} (p {p:.2f}): the speaker's later statement (cosine "
                         f"{float(sims[j]):.2f}, shares {shared}) revises the earlier")
-                return
+                return True
+        return False
+
+    def _realised(self, source: SourceRecord, facts: Sequence[Fact], seqs: list[int],
+                  texts: list[str], sims: np.ndarray, salient: Callable[[str], bool],
+                  speaker: frozenset[str], new_keyed: set[tuple[str, str]],
+                  out: LinkResult) -> None:
+        """The latest of the speaker's recent plans whose outcome the new statement
+        tells (``realised``) is related as updated by it."""
+        n = len(sims)
+        reach = max(0, n - REALISED_WITHIN)
+        near = np.flatnonzero(~(sims[reach:].astype(np.float64) < REALISED_CLOSE)) + reach
+        for j in near[::-1].tolist():
+            i = len(texts) - n + j
+            if seqs[i] >= source.seq:
+                continue
+            thing = realised(texts[i], source.text, salient, speaker)
+            if not thing:
+                continue
+            olds = self._revisable(seqs[i], new_keyed)
+            if not olds:
+                continue
+            cos = float(sims[j])
+            span = (cos - REALISED_CLOSE) / (1.0 - REALISED_CLOSE)
+            conf = round(_MIN_CONFIDENCE + (_MAX_CONFIDENCE - _MIN_CONFIDENCE) * min(1.0, span), 3)
+            _relate(out, facts, olds, conf,
+                    f"plan realised: the speaker's later statement (cosine {cos:.2f}, shares "
+                    f"{'/'.join(sorted(thing))}) tells in the past what the earlier planned "
+                    f"for a time ahead")
+            return
 
 
 def salient_in(used: Counter[str], n: int) -> Callable[[str], bool]:
@@ -183,6 +236,74 @@ def salient_in(used: Counter[str], n: int) -> Callable[[str], bool]:
     they have said little) use it."""
     rare = max(2.0, SALIENT * n)
     return lambda t: used[t] <= rare
+
+
+# Closed-class words before the head of a noun phrase ("the festival", "a conference",
+# "that performance"), and the words by which a time expression points back.
+_DETERMINERS = frozenset("a an the this that these those my our your his her their its some "
+                         "another".split())
+_BACK = frozenset("last ago yesterday past previous earlier before".split())
+_TOKEN = re.compile(r"[^\W_]+(?:'[a-z]+)?")
+# A time that recurs ("Thursdays at two", "every other Friday"): a schedule, which an
+# occasion of it does not end.
+_RECURS = re.compile(r"\b(?:every|each|weekly|daily|monthly|(?:mon|tues|wednes|thurs|fri|satur|"
+                     r"sun)days)\b", re.I)
+
+
+def realised(old: str, new: str, salient: Callable[[str], bool],
+             speaker: frozenset[str] = frozenset()) -> frozenset[str]:
+    """The words of the thing ``new`` tells the outcome of, where ``old`` planned it for a
+    time ahead (empty when it does not): a salient word both name (``salient``), in a
+    statement of ``old`` that is no question, no past, and names a time pointing forward
+    ("this month", "next week", "on Friday"), and in a past-tense statement of ``new``;
+    not a word of that time, and the head of a noun phrase in one of the two. ``new``
+    brings in no other instance of it and speaks of no one else (``speaker``: the words
+    of the speaker's name). A thing is a common noun, not a name ("the Hendersons"); a
+    plan for a time that recurs ("Thursdays at two") is a schedule, not an occasion; a
+    statement that marks its value as carrying on ("confirmed, still the 14th") tells
+    no outcome."""
+    shared = frozenset(t for t in judge.shared_terms(old, new) if salient(t))
+    if not shared:
+        return frozenset()
+    ahead = [s for s in _naming(old, shared) if _ahead(s) and not _RECURS.search(s)]
+    if not ahead:
+        return frozenset()
+    shared -= {_stem(w) for s in ahead for c in find_candidates(s)
+               for w in _TOKEN.findall(s[c.start():c.end()].lower())}
+    told = [s for s in _naming(new, shared) if tense(s) == "past"]
+    thing = frozenset(t for s in (*ahead, *told) for t in _phrase_heads(s, shared)) \
+        & _common(ahead) & _common(told)
+    told = [s for s in told if keys(s) & thing and not (continues(s) and not marks_change(s))]
+    if not thing or not told or introduces(new, thing) \
+            or judge.elsewhere(" ".join(ahead), " ".join(told), thing, speaker):
+        return frozenset()
+    return thing
+
+
+def _common(sents: Sequence[str]) -> set[str]:
+    """The stems of the words ``sents`` write in lower case (common nouns, not names)."""
+    return {_stem(w) for s in sents for w in _TOKEN.findall(s) if w.islower()}
+
+
+def _naming(text: str, shared: frozenset[str]) -> list[str]:
+    """The sentences of ``text`` that name a ``shared`` word and are no question."""
+    return [s for s in sentences(text) or [text]
+            if keys(s) & shared and not s.rstrip().endswith("?")]
+
+
+def _ahead(sentence: str) -> bool:
+    """Whether ``sentence`` names a time ahead and is not told in the past."""
+    if tense(sentence) == "past":
+        return False
+    return any(not {w.lower() for w in sentence[c.start():c.end()].split()} & _BACK
+               and forward_at(sentence, c.start()) for c in find_candidates(sentence))
+
+
+def _phrase_heads(sentence: str, shared: frozenset[str]) -> set[str]:
+    """The ``shared`` words of ``sentence`` within two words after a determiner."""
+    toks = [m.group(0).lower() for m in _TOKEN.finditer(sentence)]
+    return {_stem(w) for i, w in enumerate(toks)
+            if _stem(w) in shared and _DETERMINERS & set(toks[max(0, i - 2):i])}
 
 
 def _add(out: LinkResult, facts: Sequence[Fact], olds: Sequence[Fact], cos: float,

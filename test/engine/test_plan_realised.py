@@ -1,0 +1,82 @@
+"""A plan gives way to its outcome: ``supersede.realised`` and the edge it makes.
+
+Invented sentences. A statement that tells in the past what the speaker planned for a
+time ahead revises the plan; a restatement, a schedule that recurs, a wish with no time
+ahead, and a name shared in place of a thing do not.
+"""
+
+from __future__ import annotations
+
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from graphkit import capture  # noqa: E402
+
+from trace_ros.capture import Event  # noqa: E402
+from trace_ros.consolidation.cpu import CpuExtractor  # noqa: E402
+from trace_ros.consolidation.project import GraphProjector  # noqa: E402
+from trace_ros.consolidation.supersede import realised  # noqa: E402
+from trace_ros.consolidation.worker import Consolidator  # noqa: E402
+from trace_ros.embed import MiniLMEncoder  # noqa: E402
+from trace_ros.ledger import Ledger, Scope  # noqa: E402
+
+
+def every(_: str) -> bool:
+    return True
+
+
+def test_a_plan_for_a_time_ahead_is_realised_by_its_outcome_told_in_the_past() -> None:
+    assert realised(
+        "Good news, I'm entering a chess tournament next month. Wish me luck!",
+        "Guess what, I played in the chess tournament last weekend and came third!",
+        every)
+    assert realised("We're hoping to see the lantern festival this weekend.",
+                    "Remember the lantern festival? The festival was magical, "
+                    "we stayed till midnight.", every)
+
+
+def test_what_is_no_outcome_of_a_plan_realises_nothing() -> None:
+    # a restatement of the plan
+    assert not realised("The chess tournament is on Saturday next week.",
+                        "Checked again, the chess tournament was still on Saturday.", every)
+    # a schedule that recurs: an occasion of it does not end it
+    assert not realised("Choir rehearsal is on Tuesdays at seven from next week.",
+                        "The choir rehearsal went well, we nailed the new song.", every)
+    # no time ahead: a wish, not a plan
+    assert not realised("I'll always love the old lighthouse.",
+                        "We walked up to the old lighthouse yesterday.", every)
+    # the outcome told in the future again is a plan again
+    assert not realised("I'm entering a chess tournament next month.",
+                        "I'm going to play in the chess tournament with my cousin.", every)
+    # what both share is a name, not a thing
+    assert not realised("I'm meeting the Okafors for dinner next Friday.",
+                        "Okafor cooked for us and we laughed all night.", every)
+
+
+def test_consolidation_relates_the_outcome_to_the_plan(ledger: Ledger,
+                                                        encoder: MiniLMEncoder) -> None:
+    def ts(day: int, minute: int) -> float:
+        return datetime(2025, 10, day, 9, minute, tzinfo=UTC).timestamp()
+
+    turns = [
+        (3, "Ines", "Big news, I'm running in a charity half marathon next month! "
+                    "Training starts now."),
+        (3, "Tomas", "That's amazing, good luck!"),
+        (6, "Ines", "My sourdough starter finally bubbled, bread this weekend."),
+        (20, "Ines", "I ran the charity half marathon on Sunday and finished in two hours! "
+                     "My legs are jelly."),
+    ]
+    events = [Event("dialogue", Scope("home", "r1", f"d{day}"), text, speaker,
+                    stamp=ts(day, i), source_id=f"t{i}")
+              for i, (day, speaker, text) in enumerate(turns)]
+    capture(ledger, events)
+    Consolidator(ledger, encoder, projector=GraphProjector(ledger, CpuExtractor())).drain()
+    rows = ledger.query(
+        "SELECT sn.source_id, so.source_id, e.justification FROM edges e "
+        "JOIN fact_sources sn ON sn.fact_id = e.src JOIN fact_sources so ON so.fact_id = e.dst "
+        "WHERE e.type = 'updates'")
+    assert ("t3", "t0") in {(n, o) for n, o, _ in rows}, rows
+    assert any(why.startswith("plan realised") for n, o, why in rows if (n, o) == ("t3", "t0"))
