@@ -38,6 +38,15 @@ def test_a_plan_for_a_time_ahead_is_realised_by_its_outcome_told_in_the_past() -
                     "we stayed till midnight.", every)
 
 
+def test_the_outcome_may_name_the_planned_event_by_less() -> None:
+    # "that dentist" for "a dentist appointment": the same event, not another
+    assert realised("I have a dentist appointment next Tuesday about the cracked crown.",
+                    "Went to that dentist yesterday, the cracked crown is fixed.", every)
+    # an event the plan does not name is another one
+    assert not realised("I have a dentist checkup next Tuesday.",
+                        "The dentist ran a party for the whole street yesterday.", every)
+
+
 def test_what_is_no_outcome_of_a_plan_realises_nothing() -> None:
     # a restatement of the plan
     assert not realised("The chess tournament is on Saturday next week.",
@@ -80,3 +89,29 @@ def test_consolidation_relates_the_outcome_to_the_plan(ledger: Ledger,
         "WHERE e.type = 'updates'")
     assert ("t3", "t0") in {(n, o) for n, o, _ in rows}, rows
     assert any(why.startswith("plan realised") for n, o, why in rows if (n, o) == ("t3", "t0"))
+
+
+def test_an_outcome_asking_back_is_related_once(ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """A turn that tells the outcome and then asks back still realises the plan; a later
+    retelling of the outcome does not realise the plan a second time."""
+    def ts(day: int, minute: int) -> float:
+        return datetime(2025, 10, day, 9, minute, tzinfo=UTC).timestamp()
+
+    turns = [
+        (2, "Ines", "I'm playing a solo piano recital at the library next week, so nervous!"),
+        (4, "Ines", "Repainted the hallway a lovely sage green, finally."),
+        (12, "Ines", "I played the piano recital on Saturday and nobody noticed my slip! "
+                     "How was your week?"),
+        (25, "Ines", "Thinking back, the piano recital went really well, I played the "
+                     "whole programme from memory."),
+    ]
+    events = [Event("dialogue", Scope("home", "r1", f"d{day}"), text, speaker,
+                    stamp=ts(day, i), source_id=f"t{i}")
+              for i, (day, speaker, text) in enumerate(turns)]
+    capture(ledger, events)
+    Consolidator(ledger, encoder, projector=GraphProjector(ledger, CpuExtractor())).drain()
+    rows = ledger.query(
+        "SELECT sn.source_id, so.source_id FROM edges e JOIN fact_sources sn ON "
+        "sn.fact_id = e.src JOIN fact_sources so ON so.fact_id = e.dst "
+        "WHERE e.type = 'updates' AND e.justification LIKE 'plan realised%'")
+    assert {(n, o) for n, o in rows} == {("t2", "t0")}, rows

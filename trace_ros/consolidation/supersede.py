@@ -55,12 +55,16 @@ import numpy as np
 from ..facts import JUDGED_UPDATE, Fact
 from ..language.revision import (
     CLOSE,
+    about_another,
     continues,
+    holders,
     holders_stems,
     introduces,
     keys,
     marks_change,
+    other_event,
     replaces,
+    same_holder,
     state_values,
     terms,
 )
@@ -111,7 +115,7 @@ class Supersession:
         seqs, ids, texts, vecs = self._earlier(source)
         used = self._used[(source.subject_id, source.speaker)]
         try:
-            if facts and not source.text.rstrip().endswith("?") and vecs:
+            if facts and vecs and _states(source.text):
                 self._compare(source, facts, unit, seqs, ids, texts, vecs, used, out)
         finally:
             seqs.append(source.seq)
@@ -141,13 +145,19 @@ class Supersession:
                  used: Counter[str], out: LinkResult) -> None:
         n = min(len(vecs), LOOKBACK)
         sims = vecs.last(n) @ unit
+        new_keyed = {(f.entity, f.relation) for f in facts if f.relation}
+        speaker = frozenset(w.lower() for w in source.speaker.split())
+        salient = salient_in(used, n)
+        if source.text.rstrip().endswith("?"):
+            # A turn that ends by asking back ("… Had that performance. How about
+            # you?") may still tell a plan's outcome; the rules and the judgement weigh
+            # only statements.
+            self._realised(source, facts, seqs, texts, sims, salient, speaker, new_keyed, out)
+            return
         # Only statements at least ``close`` to this one are read (compared as doubles, as
         # ``float(sims[j]) < close`` would), the latest first.
         near = np.flatnonzero(~(sims.astype(np.float64) < self.close))
         new_terms = terms(source.text) - holders_stems(source.text)
-        salient = salient_in(used, n)
-        new_keyed = {(f.entity, f.relation) for f in facts if f.relation}
-        speaker = frozenset(w.lower() for w in source.speaker.split())
         for j in near[::-1].tolist():  # the latest earlier statement first
             i = len(vecs) - n + j
             cos = float(sims[j])
@@ -220,6 +230,9 @@ class Supersession:
             olds = self._revisable(seqs[i], new_keyed)
             if not olds:
                 continue
+            if graph_of(self.conn).fact_edges(self.conn, [f.fact_id for f in olds],
+                                              ("updates",), "in"):
+                return  # a plan is realised once: this tells of it again
             cos = float(sims[j])
             span = (cos - REALISED_CLOSE) / (1.0 - REALISED_CLOSE)
             conf = round(_MIN_CONFIDENCE + (_MAX_CONFIDENCE - _MIN_CONFIDENCE) * min(1.0, span), 3)
@@ -274,10 +287,19 @@ def realised(old: str, new: str, salient: Callable[[str], bool],
     thing = frozenset(t for s in (*ahead, *told) for t in _phrase_heads(s, shared)) \
         & _common(ahead) & _common(told)
     told = [s for s in told if keys(s) & thing and not (continues(s) and not marks_change(s))]
-    if not thing or not told or introduces(new, thing) \
-            or judge.elsewhere(" ".join(ahead), " ".join(told), thing, speaker):
+    if not thing or not told or introduces(new, thing):
+        return frozenset()
+    plan, outcome = " ".join(ahead), " ".join(told)
+    # The outcome may name the planned event by less ("that community mtg"), not another.
+    if other_event(plan, outcome) or not same_holder(outcome, frozenset(), holders(plan), thing) \
+            or about_another(outcome, holders(plan) | speaker):
         return frozenset()
     return thing
+
+
+def _states(text: str) -> bool:
+    """Whether a sentence of ``text`` is no question."""
+    return any(not s.rstrip().endswith("?") for s in sentences(text) or [text])
 
 
 def _common(sents: Sequence[str]) -> set[str]:
