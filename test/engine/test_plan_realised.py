@@ -115,3 +115,25 @@ def test_an_outcome_asking_back_is_related_once(ledger: Ledger, encoder: MiniLME
         "sn.fact_id = e.src JOIN fact_sources so ON so.fact_id = e.dst "
         "WHERE e.type = 'updates' AND e.justification LIKE 'plan realised%'")
     assert {(n, o) for n, o in rows} == {("t2", "t0")}, rows
+
+
+def test_an_outcome_told_months_after_the_planned_time_is_another_occasion(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    def ts(month: int, day: int, minute: int) -> float:
+        return datetime(2025, month, day, 9, minute, tzinfo=UTC).timestamp()
+
+    turns = [
+        (9, 5, "Ines", "I'm baking a carrot cake for the street party this weekend, wish me luck!"),
+        (9, 9, "Ines", "Repainted the hallway a lovely sage green, finally."),
+        (12, 14, "Ines", "The street party was great yesterday, my carrot cake vanished in "
+                         "minutes."),
+    ]
+    events = [Event("dialogue", Scope("home", "r1", f"d{month}-{day}"), text, speaker,
+                    stamp=ts(month, day, i), source_id=f"t{i}")
+              for i, (month, day, speaker, text) in enumerate(turns)]
+    capture(ledger, events)
+    Consolidator(ledger, encoder, projector=GraphProjector(ledger, CpuExtractor())).drain()
+    rows = ledger.query("SELECT e.justification FROM edges e WHERE e.type = 'updates'")
+    assert not [why for (why,) in rows if why.startswith("plan realised")], rows
+    # the words alone would relate them: only the times tell the occasions apart
+    assert realised(turns[0][3], turns[2][3], every)

@@ -40,7 +40,8 @@ next month" … "Remember the festival? Had that performance"): their vectors cl
 heads a noun phrase ("the festival", "a conference") in one of the two sentences
 naming it. A plan with no time ahead ("I'll always remember …"), a question ("are
 you coming to the event next month?") or another instance ("another conference")
-is no plan realised.
+is no plan realised, nor is an outcome told of a time months from the time planned
+(``REALISED_SPAN``: another occasion), nor a plan related once already.
 """
 
 from __future__ import annotations
@@ -89,6 +90,9 @@ _MAX_CONFIDENCE = 0.85
 # among the speaker's next REALISED_WITHIN statements.
 REALISED_CLOSE = 0.5
 REALISED_WITHIN = 60
+# The outcome is told of a time within this many seconds of the time planned (the
+# coarsest plan, "next month", spans a month): months later it is another occasion.
+REALISED_SPAN = 35 * 86400.0
 
 
 class Supersession:
@@ -228,7 +232,7 @@ class Supersession:
             if not thing:
                 continue
             olds = self._revisable(seqs[i], new_keyed)
-            if not olds:
+            if not olds or not _in_time(olds, facts):
                 continue
             if graph_of(self.conn).fact_edges(self.conn, [f.fact_id for f in olds],
                                               ("updates",), "in"):
@@ -295,6 +299,14 @@ def realised(old: str, new: str, salient: Callable[[str], bool],
             or about_another(outcome, holders(plan) | speaker):
         return frozenset()
     return thing
+
+
+def _in_time(plan: Sequence[Fact], outcome: Sequence[Fact]) -> bool:
+    """Whether the outcome's facts are anchored near a time the plan's resolved (any,
+    when the plan's facts resolved none)."""
+    planned = [f.anchor_time for f in plan if not f.anchor_fallback]
+    return not planned or any(abs(f.anchor_time - t) <= REALISED_SPAN
+                              for f in outcome for t in planned)
 
 
 def _states(text: str) -> bool:
