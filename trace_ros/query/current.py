@@ -170,6 +170,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     # "Which day do I volunteer?": the asker's own state, which "He does the food bank on
     # a Thursday" does not tell.
     own_state = not asked_holders and bool(_FIRST_PERSON_ASK.search(question))
+    held = bool(asked_holders) or own_state  # whose state is asked is said
     anchor: SourceRecord | None = None
     looked: set[int] = set()  # a robot's echo and the turn it answers count once
     for f in pool:
@@ -179,13 +180,21 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         if rec is None or rec.seq in looked:
             continue
         looked.add(rec.seq)
-        # The best person's statement that shares a word with the question.
+        # The best person's statement that shares a word with the question, of the holder
+        # asked: not "my friend Ama's supervisor is …" for "Who's my supervisor?", nor
+        # Jonas's "I'm in on Tuesdays" for "Which days is Eva in?"; for a thing no one is
+        # asked of ("What make is the new forklift?") anyone may tell, so long as it is
+        # no one's in particular ("Sam's forklift").
         if _statement(rec, robot_id) and keys(rec.text) & q_terms \
-                and not (others and about_another(rec.text, asked_holders | _names(rec.speaker)
-                                                  | _placed(rec.text, asked_kind, q_terms))) \
+                and not (others and (held or at is not None)
+                         and about_another(rec.text, asked_holders | _names(rec.speaker)
+                                           | _placed(rec.text, asked_kind, q_terms))) \
+                and not (others and not held and at is None
+                         and not same_holder(rec.text, frozenset(), _names(question), q_terms)) \
                 and not (own_state and not same_holder(rec.text, asked_holders, frozenset(),
-                                                       q_terms)):
-            # (Not "my friend Ama's supervisor is …" for "Who's my supervisor?".)
+                                                       q_terms)) \
+                and not (others and at is None and not _ASKER.search(question)
+                         and _speaks_of_own(rec, asked_holders)):
             if at is None:
                 anchor = rec
                 break
@@ -866,3 +875,20 @@ def _names(speaker: str) -> frozenset[str]:
     """A speaker's name words, lower-cased: their own name in their turn ("It's Ines
     from theatres") is no other holder."""
     return frozenset(w.lower() for w in _WORDS.findall(speaker))
+
+
+# The asker as the one whose state is asked ("Which week was I on call?"), not as the
+# holder's relative ("my brother").
+_ASKER = re.compile(r"\b(?:i|me|i'm|i've|am i)\b", re.I)
+_THIRD_PERSON = re.compile(r"\b(?:he|she|her|his|him|they|their|them)\b", re.I)
+
+
+def _speaks_of_own(rec: SourceRecord, asked: frozenset[str]) -> bool:
+    """Whether ``rec`` tells of its speaker's own state where the question asks someone
+    else's: the question names a holder, the speaker is not them, and the record speaks in
+    the first person without naming them or pointing at anyone by a pronoun ("I've taken
+    Wednesday afternoons off myself", said by Dr Lennox, for "Which afternoon is Dr Patel
+    off?")."""
+    if not asked or _names(rec.speaker) & asked or holders(rec.text) & asked:
+        return False
+    return bool(_WE.search(rec.text)) and not _THIRD_PERSON.search(rec.text)
