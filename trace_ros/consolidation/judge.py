@@ -29,6 +29,7 @@ import numpy as np
 from ..language.revision import (
     about_another,
     continues,
+    denies_change,
     holders,
     holders_stems,
     introduces,
@@ -143,7 +144,7 @@ def weigh(new: str, earlier: Sequence[str], sims: Sequence[float],
     marks its value as carrying on and not as new (a restatement)."""
     n = len(earlier)
     out: list[tuple[int, list[float]]] = []
-    if continues(new) and not marks_change(new):
+    if continues(new) and (not marks_change(new) or denies_change(new)):
         return out  # "still the 12th, nothing's changed": a restatement revises nothing
     close = np.asarray(sims, dtype=np.float64)
     if len(close) != n:

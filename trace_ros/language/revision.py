@@ -395,11 +395,22 @@ _CHANGED = re.compile(r"\b(?:now|instead|anymore|any more|no longer|from now on|
 _changed = folded_search(_CHANGED)
 
 
+# A change denied: "nothing's changed", "it hasn't moved".
+_UNCHANGED = re.compile(r"\b(?:nothing(?:['’]s|\s+has)?|(?:has|have|had)(?:n['’]t|\s+not)|not|never)"
+                        r"\s+(?:been\s+|really\s+)?(?:changed|moved|switched)\b", re.I)
+
+
 @lru_cache(maxsize=65536)
 def marks_change(text: str) -> bool:
     """Whether the text marks its state as new ("he's Nacho now", "we're in Kilimanjaro
     instead"), not only as the same kind of thing said again."""
     return _changed(text)
+
+
+def denies_change(text: str) -> bool:
+    """Whether the text marks a change only to deny it ("still four-hourly, nothing's
+    changed"): what it says holds as before."""
+    return _changed(text) and not _changed(_UNCHANGED.sub(" ", text))
 
 
 @lru_cache(maxsize=65536)

@@ -368,10 +368,13 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             continue  # another thing, or someone else's: another person's appointment
         if typed and own_link.startswith("close") and cos < CLOSE and not carried \
                 and not keys(told) & thing and not marks_change(rec.text) \
-                and not follows_from(rec.text):
+                and not follows_from(rec.text) \
+                and not (rec.speaker == anchor.speaker and placed & named(rec.text)):
             # Only near in meaning, for a time or number: "The coach is booked too,
             # forty-nine seats." is not the offsite's date ("… chickenpox, so we're at
-            # thirteen" gives the count as what follows).
+            # thirteen" gives the count as what follows); the firm or place the anchor
+            # sent the thing to, named again by its speaker, speaks of it ("Saturday
+            # now, Hendry's swears").
             continue
         if left_behind(rec.text, given_up):
             continue  # what became of an old value: "4400 goes to facilities instead"
