@@ -198,6 +198,18 @@ def test_the_person_who_said_it_is_cited_before_the_robot_echo() -> None:
     assert read("What day is my yoga class?", *other)[1] == ["src-2"]
 
 
+def test_the_echo_is_of_the_turn_that_states_its_value_not_the_last_one() -> None:
+    """"Fridays. Better for me" - "the gardener still comes round on a Monday" - the
+    robot's "Piano teacher on Fridays": the robot says back the turn that states Friday;
+    the turn between them tells something else and is neither the source nor the answer."""
+    said = turns(("Bea", "My rota's changed, I'll come round for piano on Fridays from now on."),
+                 "Fridays. Better for me, Monday was always rushed.",
+                 "The gardener still comes round on a Monday though.",
+                 ("robot", "Noted: piano teacher on Fridays."))
+    answer, cited = read("What day does the piano teacher come round?", *said)
+    assert answer == "every Friday" and cited[0] == "src-2", (answer, cited)
+
+
 def test_the_value_the_robot_heard_picks_among_the_persons_names() -> None:
     """"Ines and Tomas are done. She's seeing a guy from work called Bruno." names two;
     the robot's echo "Okay, Ines is seeing Bruno now." says which is the answer, and the

@@ -1454,6 +1454,12 @@ class ExtractiveReader:
                     and f[0].item.record.session_id == rec.session_id
                     and f[0].item.record.subject_id == rec.subject_id
                     and rec.seq - self.reply_gap <= f[0].item.record.seq < rec.seq]
+            # The turn it repeats states the value it says back ("Thursdays. Suits me" -
+            # "Siobhan on Thursdays"), else speaks of what is asked: not a turn between
+            # them that tells something else ("the bin men still come Tuesday").
+            heard = _value_tokens(pick[1]) - q_stems
+            said = [f for f in said if heard & _value_tokens(f[0].item.record.text)] \
+                or [f for f in said if f[0].overlap > 0]
             if said:
                 own = max(said, key=lambda f: f[0].item.record.seq)
                 # The value the robot heard, where the person said it too ("Tola and
