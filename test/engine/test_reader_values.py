@@ -994,3 +994,13 @@ def test_the_current_record_may_name_whom_by_a_title_leaving_the_role_unsaid() -
     out = ExtractiveReader().read(q, plan_question(q, T0 + 30 * DAY), p)
     assert (out.answer, out.cited_ids) == ("Dr Lamb", ["src-2"]), out
     assert read(q, old, new)[0] == ""
+
+
+def test_one_more_of_the_thing_told_with_too_revises_none() -> None:
+    """"I've got pottery too, but Thursdays": an additive particle tells another of the
+    thing beside the one told before, not a change of it; the newer record does not hold
+    for "my pottery class" because it is newer."""
+    said = [rec(1, "My pottery class is Mondays at seven, in the church hall."),
+            rec(2, "I've got pottery too, but Thursdays at six, different teacher.",
+                T0 + 3 * DAY, "Jess", "s2")]
+    assert read("When is my pottery class?", *said) == ("Mondays at seven", ["src-1"])

@@ -814,6 +814,8 @@ _PLURAL_DAYS = re.compile(r"\b(?:which|what)\s+(?:days|nights|evenings|mornings|
                           re.I)
 _NEW_STATE = re.compile(r"\b(?:now|instead|these days|nowadays|from now on)\b", re.I)
 _ENDED = re.compile(r"\b(?:any\s?more|no\s+longer)\b", re.I)
+# An additive particle: what the record tells is one more beside another ("too").
+_ADDS = re.compile(r"\b(?:too|also|as\s+well)\b", re.I)
 
 
 class ExtractiveReader:
@@ -1423,6 +1425,12 @@ class ExtractiveReader:
             match = max(f[0].overlap for f in live)
             revisions = [f for f in live if f[2] >= self.revision_share * top
                          and (f[0].overlap <= 0 or f[0].overlap >= self.revision_overlap * match)]
+            # "I've got stats too, but Wednesdays", "the art co-op is also on Tuesdays": a
+            # record that adds another of the thing beside the one told revises none of
+            # them; it holds only where it says most about what is asked.
+            most = max(revisions, key=lambda f: (f[2], f[0].overlap))
+            revisions = [f for f in revisions
+                         if f is most or not _ADDS.search(f[0].item.record.text)]
             if proper and not lead:
                 # Asked about someone by name ("Where are Sam's parents going that
                 # week?"), a revision names them, or a turn just before it in its session
