@@ -1019,3 +1019,16 @@ def test_a_record_sharing_only_the_day_the_question_dates_by_is_not_about_it() -
               for r in said], 4000, 20)
     out = ExtractiveReader().read(question, plan_question(question, T0 + 30 * DAY), p)
     assert (out.answer, out.cited_ids[0]) == ("half eight", "src-1")
+
+
+def test_a_place_name_listed_as_an_item_is_where_it_is() -> None:
+    """"School recital: Saturday the 3rd, 7pm, Kingsway Hall.": a record that lists what
+    it knows of the thing gives the place as a name standing alone among the items, with
+    no preposition; a capitalised word opening a sentence is no such item."""
+    assert read("Where is the school recital?",
+                rec(1, "School recital: Saturday the 3rd, 7pm, Kingsway Hall.")) == (
+        "Kingsway Hall", ["src-1"])
+    assert read("Where does my cousin Ada live?", rec(1, "Cousin Ada: 7 Mill Lane.")) == (
+        "7 Mill Lane", ["src-1"])
+    assert read("Where is the school recital?",
+                rec(1, "Forget Saturday, the recital moved. Hi Mum."))[0] == ""
