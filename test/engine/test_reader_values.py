@@ -1032,3 +1032,15 @@ def test_a_place_name_listed_as_an_item_is_where_it_is() -> None:
         "7 Mill Lane", ["src-1"])
     assert read("Where is the school recital?",
                 rec(1, "Forget Saturday, the recital moved. Hi Mum."))[0] == ""
+
+
+def test_the_echo_cites_the_turn_that_says_its_value_in_words_no_value_was_read_from() -> None:
+    """"They rang back, it's ten now" - "Boiler engineer moved to 10am Friday.": the
+    person's turn says the value the robot says back, though no clock time is read from
+    it; it is the source, not the earlier turn that said nine."""
+    said = turns("The boiler engineer's coming Friday at nine.",
+                 ("robot", "Boiler engineer Friday at 9am."),
+                 ("Sol", "They rang back, it's ten now, nine was a mix-up."),
+                 ("robot", "Boiler engineer moved to 10am Friday."))
+    assert read("What time is the boiler engineer coming?", *said) == (
+        "10 am", ["src-3", "src-4"])
