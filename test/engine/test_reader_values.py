@@ -1044,3 +1044,28 @@ def test_the_echo_cites_the_turn_that_says_its_value_in_words_no_value_was_read_
                  ("robot", "Boiler engineer moved to 10am Friday."))
     assert read("What time is the boiler engineer coming?", *said) == (
         "10 am", ["src-3", "src-4"])
+
+
+def test_the_owner_asked_about_with_another_thing_is_not_about_the_thing_asked() -> None:
+    """"Ada's eye test is the 20th now" moves a time, but of Ada's eye test: for "Ada's
+    dentist appointment" it is no revision, even where the graph stage put it first and it
+    names the doctor an earlier record did. A shortened word of the question ("Ada's op"
+    for her operation) is the thing asked."""
+    def lead_read(question: str, *records: SourceRecord) -> tuple[str, list[str]]:
+        p = pack([EvidenceItem(r, 1.0, {"graph": 1} if r.source_id == "src-5" else {})
+                  for r in records], 4000, 20)
+        out = ExtractiveReader().read(question, plan_question(question, T0 + 30 * DAY), p)
+        return out.answer, out.cited_ids
+
+    later = T0 + 2 * DAY
+    answer, cited = lead_read(
+        "When is Ada's dentist appointment?",
+        rec(1, "Ada's dentist appointment is on the 14th, first thing."),
+        rec(2, "Her eye test appointment with Dr Bell is the 16th."),
+        rec(5, "Dr Bell's away, so Ada's eye test is the 20th now.", later, session="s2"))
+    assert cited[:1] == ["src-1"] and "14" in answer, (answer, cited)
+    answer, cited = lead_read(
+        "When is Ada's operation?",
+        rec(1, "Ada's operation with Dr Bell is on the 14th."),
+        rec(5, "Dr Bell's away, so Ada's op is the 20th now.", later, session="s2"))
+    assert cited[:1] == ["src-5"] and "20" in answer, (answer, cited)

@@ -686,6 +686,20 @@ _CARRIES_ON = re.compile(
     r"next|the\s+\d|the\s+(?:first|second|third|\w+(?:th|st|nd|rd))\b)", re.I)
 
 
+def _owners_other(owners: dict[str, str], text: str, question: str) -> bool:
+    """Whether ``text`` gives the owner the question names another thing than the one
+    asked ("June's heart check is the 21st now" for "June's hair appointment"): it speaks
+    of that thing, not of the one asked. (A word the question says, or shortens - "op"
+    for "operation" - is the thing asked.)"""
+    owned = {o for o in owners.values() if o != "i"}
+    said = [w for w in words(question) if w not in STOPWORDS]
+    return any(stem(m.group(1).lower()) in owned and m.group(1).lower() not in _CONTRACTED
+               and m.group(2).lower() not in STOPWORDS
+               and not any(w.startswith(m.group(2).lower()) or stem(w) == stem(m.group(2).lower())
+                           for w in said)
+               for m in _POSSESSED.finditer(text))
+
+
 def _carries_on(text: str) -> bool:
     """Whether a turn carries on the topic of the one before it rather than opening one."""
     return bool(_CARRIES_ON.match(text)) or len(words(text)) <= 4
@@ -1369,7 +1383,8 @@ class ExtractiveReader:
                 # that tie them to the thing: one chain, one thing.
                 near = near.union(*(stems(i.record.text) for i in items
                                     if i.routes.get("graph")))
-            if topic - doing and not topic & near and not (current and (
+            if topic - doing and not topic & near and (not current or _owners_other(
+                    owners, rec.text, question) or not (
                     focus and focus in stems(rec.text)
                     or self._names_the_same(rec, items, topic, proper | q_stems, known)
                     or _name_words(rec.text, known) & revised
