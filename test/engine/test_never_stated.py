@@ -213,3 +213,21 @@ def test_whose_thing_it_is_is_said_with_it(ledger: Ledger) -> None:
     ])
     res = ask(ledger, "When is Amy's wedding?")
     assert res.status != "answered", (res.answer, res.source_ids)
+
+
+def test_the_kind_asked_a_time_word_and_a_past_form_name_no_thing(ledger: Ledger) -> None:
+    """Only the words naming the thing must be recorded: not the kind of value asked for
+    ("What temperature is the fridge set to?" where a record says "runs at four degrees"), a
+    time of day or period ("the weekly quiz"), or what is done with it, in an irregular
+    past form too ("Where is the raffle held?")."""
+    store(ledger, [
+        ("Tomasz", "The fridge in the staff room runs at four degrees, don't touch the dial."),
+        ("Tomasz", "Pub quiz is every Thursday at eight, same as ever."),
+        ("Tomasz", "The raffle is in the back room of the Swan this year."),
+    ])
+    questions = ("What temperature is the fridge set to?", "When is the weekly quiz?",
+                 "Where is the raffle held?")
+    assert [q for q in questions if ask(ledger, q).status == "missing"] == []
+    # The thing itself must still be said.
+    assert_missing(ask(ledger, "When is the weekly bingo?"))
+    assert_missing(ask(ledger, "Where is the tombola held?"))

@@ -198,6 +198,18 @@ def test_the_person_who_said_it_is_cited_before_the_robot_echo() -> None:
     assert read("What day is my yoga class?", *other)[1] == ["src-2"]
 
 
+def test_the_echo_is_of_the_turn_that_states_its_value_not_the_last_one() -> None:
+    """"Fridays. Better for me" - "the gardener still comes round on a Monday" - the
+    robot's "Piano teacher on Fridays": the robot says back the turn that states Friday;
+    the turn between them tells something else and is neither the source nor the answer."""
+    said = turns(("Bea", "My rota's changed, I'll come round for piano on Fridays from now on."),
+                 "Fridays. Better for me, Monday was always rushed.",
+                 "The gardener still comes round on a Monday though.",
+                 ("robot", "Noted: piano teacher on Fridays."))
+    answer, cited = read("What day does the piano teacher come round?", *said)
+    assert answer == "every Friday" and cited[0] == "src-2", (answer, cited)
+
+
 def test_the_value_the_robot_heard_picks_among_the_persons_names() -> None:
     """"Ines and Tomas are done. She's seeing a guy from work called Bruno." names two;
     the robot's echo "Okay, Ines is seeing Bruno now." says which is the answer, and the
@@ -982,3 +994,78 @@ def test_the_current_record_may_name_whom_by_a_title_leaving_the_role_unsaid() -
     out = ExtractiveReader().read(q, plan_question(q, T0 + 30 * DAY), p)
     assert (out.answer, out.cited_ids) == ("Dr Lamb", ["src-2"]), out
     assert read(q, old, new)[0] == ""
+
+
+def test_one_more_of_the_thing_told_with_too_revises_none() -> None:
+    """"I've got pottery too, but Thursdays": an additive particle tells another of the
+    thing beside the one told before, not a change of it; the newer record does not hold
+    for "my pottery class" because it is newer."""
+    said = [rec(1, "My pottery class is Mondays at seven, in the church hall."),
+            rec(2, "I've got pottery too, but Thursdays at six, different teacher.",
+                T0 + 3 * DAY, "Jess", "s2")]
+    assert read("When is my pottery class?", *said) == ("Mondays at seven", ["src-1"])
+
+
+def test_a_record_sharing_only_the_day_the_question_dates_by_is_not_about_it() -> None:
+    """"What time is the plumber coming on Friday?": "on Friday" dates the thing asked;
+    a record that shares only the day ("Window cleaner's booked. Friday, eleven.") is not
+    about the plumber, even where the graph stage put it first."""
+    said = [*turns("The plumber's coming Friday at half eight to look at the boiler.",
+                   ("robot", "Plumber Friday, half eight.")),
+            *turns("Window cleaner's booked for the front. Friday, eleven o'clock.",
+                   start=T0 + 2 * DAY, session="s2", first_seq=5)]
+    question = "What time is the plumber coming on Friday?"
+    p = pack([EvidenceItem(r, 1.0, {"graph": 1} if r.source_id == "src-5" else {})
+              for r in said], 4000, 20)
+    out = ExtractiveReader().read(question, plan_question(question, T0 + 30 * DAY), p)
+    assert (out.answer, out.cited_ids[0]) == ("half eight", "src-1")
+
+
+def test_a_place_name_listed_as_an_item_is_where_it_is() -> None:
+    """"School recital: Saturday the 3rd, 7pm, Kingsway Hall.": a record that lists what
+    it knows of the thing gives the place as a name standing alone among the items, with
+    no preposition; a capitalised word opening a sentence is no such item."""
+    assert read("Where is the school recital?",
+                rec(1, "School recital: Saturday the 3rd, 7pm, Kingsway Hall.")) == (
+        "Kingsway Hall", ["src-1"])
+    assert read("Where does my cousin Ada live?", rec(1, "Cousin Ada: 7 Mill Lane.")) == (
+        "7 Mill Lane", ["src-1"])
+    assert read("Where is the school recital?",
+                rec(1, "Forget Saturday, the recital moved. Hi Mum."))[0] == ""
+
+
+def test_the_echo_cites_the_turn_that_says_its_value_in_words_no_value_was_read_from() -> None:
+    """"They rang back, it's ten now" - "Boiler engineer moved to 10am Friday.": the
+    person's turn says the value the robot says back, though no clock time is read from
+    it; it is the source, not the earlier turn that said nine."""
+    said = turns("The boiler engineer's coming Friday at nine.",
+                 ("robot", "Boiler engineer Friday at 9am."),
+                 ("Sol", "They rang back, it's ten now, nine was a mix-up."),
+                 ("robot", "Boiler engineer moved to 10am Friday."))
+    assert read("What time is the boiler engineer coming?", *said) == (
+        "10 am", ["src-3", "src-4"])
+
+
+def test_the_owner_asked_about_with_another_thing_is_not_about_the_thing_asked() -> None:
+    """"Ada's eye test is the 20th now" moves a time, but of Ada's eye test: for "Ada's
+    dentist appointment" it is no revision, even where the graph stage put it first and it
+    names the doctor an earlier record did. A shortened word of the question ("Ada's op"
+    for her operation) is the thing asked."""
+    def lead_read(question: str, *records: SourceRecord) -> tuple[str, list[str]]:
+        p = pack([EvidenceItem(r, 1.0, {"graph": 1} if r.source_id == "src-5" else {})
+                  for r in records], 4000, 20)
+        out = ExtractiveReader().read(question, plan_question(question, T0 + 30 * DAY), p)
+        return out.answer, out.cited_ids
+
+    later = T0 + 2 * DAY
+    answer, cited = lead_read(
+        "When is Ada's dentist appointment?",
+        rec(1, "Ada's dentist appointment is on the 14th, first thing."),
+        rec(2, "Her eye test appointment with Dr Bell is the 16th."),
+        rec(5, "Dr Bell's away, so Ada's eye test is the 20th now.", later, session="s2"))
+    assert cited[:1] == ["src-1"] and "14" in answer, (answer, cited)
+    answer, cited = lead_read(
+        "When is Ada's operation?",
+        rec(1, "Ada's operation with Dr Bell is on the 14th."),
+        rec(5, "Dr Bell's away, so Ada's op is the 20th now.", later, session="s2"))
+    assert cited[:1] == ["src-5"] and "20" in answer, (answer, cited)

@@ -49,7 +49,7 @@ from ..config import RecallConfig
 from ..embed import Encoder
 from ..facts import FACT_EDGE_TYPES, Edge, Fact, norm
 from ..language.text import ELIDED_AFTER, SENTENCE, STOPWORDS, possessors, stem, stems, words
-from ..language.timeanchor import find_candidates
+from ..language.timeanchor import find_candidates, tense
 from ..language.vocab import EVENT_NOUNS
 from ..ledger import Ledger, Scope
 from ..state import Resolution, is_multi_valued, resolve
@@ -164,6 +164,13 @@ _DONE_BY = re.compile(r"^\s*where\s+(?:did|do|does|can|could)\s+(?:you|i|we|they
 _PARTICLES = frozenset({"back", "up", "down", "out", "off", "over", "away", "in", "on"})
 # An -ing word after an owner or an article names a thing ("Amy's wedding", "the meeting").
 _NOUN_BEFORE = re.compile(r"^(?:s|the|a|an|my|your|our|his|her|their|its|this|next)$")
+# "What temperature is incubator 3 set to?": the noun after "what"/"which" is the kind of
+# value asked for, which a record states without naming ("set to 37"), not the thing.
+_KIND_ASKED = re.compile(r"^\s*(?:what|which)\s+(\w+)\s+(?:is|are|'s|was|were)\b", re.I)
+# A time of day or a period a thing recurs in ("my break on nights", "the weekly fire
+# alarm test") says when, as a date does, not what.
+_WHEN_WORD = re.compile(r"(?:morning|afternoon|evening|night)s?|nightly|daily|weekly"
+                        r"|fortnightly|monthly|yearly", re.I)
 # A part of a period named before it: "the start of" March, "the end of" the month.
 _PART_OF = re.compile(r"\bthe\s+\w+\s+(?:of\s+)?$", re.I)
 # ``absent``: the words naming a thing may be said over this many turns either side of
@@ -345,10 +352,13 @@ class GraphStage:
                 start = part.start()
             text = text[:start] + " " + text[m.end():]
         names = set(self.participants.of(scope.subject_id))
+        kind = _KIND_ASKED.match(question)
         target = [w for w in words(text)
                   if len(w) > 1 and w not in STOPWORDS and w not in names
                   and w not in FRAME_WORDS and w not in EVENT_NOUNS
-                  and stem(w) not in ALL_CUE_STEMS and not w.isdigit()]
+                  and stem(w) not in ALL_CUE_STEMS and not w.isdigit()
+                  and not _WHEN_WORD.fullmatch(w)
+                  and not (kind is not None and w == kind.group(1).lower())]
         # What the thing does ("coming back", "expected", "visiting") a record may say in
         # other words ("stuck out there till Friday"): the words that name it must be said.
         if len(target) > 3:
@@ -358,7 +368,9 @@ class GraphStage:
         for i, w in enumerate(said):
             before.setdefault(w, said[i - 1] if i else "")
         done = _DONE_BY.match(question)  # "Where do we play D&D?": playing is what we do
-        doing = [w for w in target if w in _PARTICLES or _PARTICIPLE.search(w)
+        # ("Where is bingo held?": a past form, regular or not, is what is done with it.)
+        doing = [w for w in target if w in _PARTICLES or (_PARTICIPLE.search(w)
+                                                          or tense(w) == "past")
                  and not _NOUN_BEFORE.search(before.get(w, ""))
                  or done is not None and w == done.group(1).lower()]
         lenient = len(target) >= 3  # of three words, two are enough (a paraphrase)

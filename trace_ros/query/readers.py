@@ -686,6 +686,20 @@ _CARRIES_ON = re.compile(
     r"next|the\s+\d|the\s+(?:first|second|third|\w+(?:th|st|nd|rd))\b)", re.I)
 
 
+def _owners_other(owners: dict[str, str], text: str, question: str) -> bool:
+    """Whether ``text`` gives the owner the question names another thing than the one
+    asked ("June's heart check is the 21st now" for "June's hair appointment"): it speaks
+    of that thing, not of the one asked. (A word the question says, or shortens - "op"
+    for "operation" - is the thing asked.)"""
+    owned = {o for o in owners.values() if o != "i"}
+    said = [w for w in words(question) if w not in STOPWORDS]
+    return any(stem(m.group(1).lower()) in owned and m.group(1).lower() not in _CONTRACTED
+               and m.group(2).lower() not in STOPWORDS
+               and not any(w.startswith(m.group(2).lower()) or stem(w) == stem(m.group(2).lower())
+                           for w in said)
+               for m in _POSSESSED.finditer(text))
+
+
 def _carries_on(text: str) -> bool:
     """Whether a turn carries on the topic of the one before it rather than opening one."""
     return bool(_CARRIES_ON.match(text)) or len(words(text)) <= 4
@@ -814,6 +828,15 @@ _PLURAL_DAYS = re.compile(r"\b(?:which|what)\s+(?:days|nights|evenings|mornings|
                           re.I)
 _NEW_STATE = re.compile(r"\b(?:now|instead|these days|nowadays|from now on)\b", re.I)
 _ENDED = re.compile(r"\b(?:any\s?more|no\s+longer)\b", re.I)
+# A preposition that dates what follows it ("on Thursday", "in May").
+_DATING = re.compile(r"\b(?:on|in|at|by|for|during|until|till|before|after|since)\s*$|"
+                     r"^(?:on|in|at|by|for|during|until|till|before|after|since)\b", re.I)
+# A name of two capitalised words or more, a house number before it, alone between the
+# marks that part the items of a list ("…, 2pm, Corn Exchange.", "Carmen: 18 Elm Road").
+_LISTED_PLACE = re.compile(r"[:,;]\s*((?:\d+[a-z]?\s+)?[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)+)"
+                           r"\s*(?=[,.;!]|$)")
+# An additive particle: what the record tells is one more beside another ("too").
+_ADDS = re.compile(r"\b(?:too|also|as\s+well)\b", re.I)
 
 
 class ExtractiveReader:
@@ -1301,6 +1324,14 @@ class ExtractiveReader:
             # thing ("The fifth floor is an oven" says nothing of the canteen); in "How
             # much warfarin …?" it is the thing.
             topic = topic - {focus}
+        # "What time is the vet coming on Thursday?": the time the question names after a
+        # preposition dates the thing, it is not the thing ("Farrier's booked. Thursday,
+        # ten o'clock."); before a noun it names it ("the Thursday school run").
+        dated = frozenset().union(*(stems(m.group(0)) for m in find_candidates(question)
+                                    if _DATING.search(question[:m.start()])
+                                    or _DATING.match(m.group(0))))
+        if topic - dated:
+            topic = topic - dated
         last = words(question)[-1:]
         if last and stem(last[0]) in _ASPECT and topic - _ASPECT:
             # "What time does chess club start?": the verb ending it says which time of the
@@ -1352,7 +1383,8 @@ class ExtractiveReader:
                 # that tie them to the thing: one chain, one thing.
                 near = near.union(*(stems(i.record.text) for i in items
                                     if i.routes.get("graph")))
-            if topic - doing and not topic & near and not (current and (
+            if topic - doing and not topic & near and (not current or _owners_other(
+                    owners, rec.text, question) or not (
                     focus and focus in stems(rec.text)
                     or self._names_the_same(rec, items, topic, proper | q_stems, known)
                     or _name_words(rec.text, known) & revised
@@ -1423,6 +1455,12 @@ class ExtractiveReader:
             match = max(f[0].overlap for f in live)
             revisions = [f for f in live if f[2] >= self.revision_share * top
                          and (f[0].overlap <= 0 or f[0].overlap >= self.revision_overlap * match)]
+            # "I've got stats too, but Wednesdays", "the art co-op is also on Tuesdays": a
+            # record that adds another of the thing beside the one told revises none of
+            # them; it holds only where it says most about what is asked.
+            most = max(revisions, key=lambda f: (f[2], f[0].overlap))
+            revisions = [f for f in revisions
+                         if f is most or not _ADDS.search(f[0].item.record.text)]
             if proper and not lead:
                 # Asked about someone by name ("Where are Sam's parents going that
                 # week?"), a revision names them, or a turn just before it in its session
@@ -1454,6 +1492,23 @@ class ExtractiveReader:
                     and f[0].item.record.session_id == rec.session_id
                     and f[0].item.record.subject_id == rec.subject_id
                     and rec.seq - self.reply_gap <= f[0].item.record.seq < rec.seq]
+            # The turn it repeats states the value it says back ("Thursdays. Suits me" -
+            # "Siobhan on Thursdays"), else speaks of what is asked: not a turn between
+            # them that tells something else ("the bin men still come Tuesday").
+            heard = _value_tokens(pick[1]) - q_stems
+            stating = [f for f in said if heard & _value_tokens(f[0].item.record.text)]
+            # A person's turn it answers that states the value in words no value was read
+            # from ("down to 10 now, nurse is pleased" - "Prednisolone 10mg …").
+            told = [i.record for i in items if not is_robot(i.record.speaker, i.record.robot_id)
+                    and i.record.session_id == rec.session_id
+                    and i.record.subject_id == rec.subject_id
+                    and rec.seq - self.reply_gap <= i.record.seq < rec.seq
+                    and heard & _value_tokens(i.record.text)]
+            if not stating and told:
+                own_rec = max(told, key=lambda r: r.seq)
+                return ReaderOutput(pick[1], [own_rec.source_id, pick[0].item.source_id],
+                                    self.name)
+            said = stating or [f for f in said if f[0].overlap > 0]
             if said:
                 own = max(said, key=lambda f: f[0].item.record.seq)
                 # The value the robot heard, where the person said it too ("Tola and
@@ -1591,6 +1646,13 @@ class ExtractiveReader:
                     (n for at, n in names_in(x, skip, known) if _GIVEN.search(x[:at])), "")
                 if value:
                     return value
+            # "Aunt Carmen: 18 Elm Road.", "Sunday the 8th, 9am, Corn Exchange": a name of
+            # two words or more (a number before it) standing alone as an item of what a
+            # record lists about the thing is where it is.
+            for x in ordered:
+                for m in _LISTED_PLACE.finditer(x):
+                    if not stems(m.group(1)) & skip:
+                        return m.group(1)
             return ""
         if kind == "name":
             return _name_value(ask, ordered, skip, known, focus_here, _proper_names(question),
