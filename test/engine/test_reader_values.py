@@ -1021,31 +1021,6 @@ def test_a_record_sharing_only_the_day_the_question_dates_by_is_not_about_it() -
     assert (out.answer, out.cited_ids[0]) == ("half eight", "src-1")
 
 
-def test_a_place_name_listed_as_an_item_is_where_it_is() -> None:
-    """"School recital: Saturday the 3rd, 7pm, Kingsway Hall.": a record that lists what
-    it knows of the thing gives the place as a name standing alone among the items, with
-    no preposition; a capitalised word opening a sentence is no such item."""
-    assert read("Where is the school recital?",
-                rec(1, "School recital: Saturday the 3rd, 7pm, Kingsway Hall.")) == (
-        "Kingsway Hall", ["src-1"])
-    assert read("Where does my cousin Ada live?", rec(1, "Cousin Ada: 7 Mill Lane.")) == (
-        "7 Mill Lane", ["src-1"])
-    assert read("Where is the school recital?",
-                rec(1, "Forget Saturday, the recital moved. Hi Mum."))[0] == ""
-
-
-def test_the_echo_cites_the_turn_that_says_its_value_in_words_no_value_was_read_from() -> None:
-    """"They rang back, it's ten now" - "Boiler engineer moved to 10am Friday.": the
-    person's turn says the value the robot says back, though no clock time is read from
-    it; it is the source, not the earlier turn that said nine."""
-    said = turns("The boiler engineer's coming Friday at nine.",
-                 ("robot", "Boiler engineer Friday at 9am."),
-                 ("Sol", "They rang back, it's ten now, nine was a mix-up."),
-                 ("robot", "Boiler engineer moved to 10am Friday."))
-    assert read("What time is the boiler engineer coming?", *said) == (
-        "10 am", ["src-3", "src-4"])
-
-
 def test_the_owner_asked_about_with_another_thing_is_not_about_the_thing_asked() -> None:
     """"Ada's eye test is the 20th now" moves a time, but of Ada's eye test: for "Ada's
     dentist appointment" it is no revision, even where the graph stage put it first and it

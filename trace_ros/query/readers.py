@@ -831,10 +831,6 @@ _ENDED = re.compile(r"\b(?:any\s?more|no\s+longer)\b", re.I)
 # A preposition that dates what follows it ("on Thursday", "in May").
 _DATING = re.compile(r"\b(?:on|in|at|by|for|during|until|till|before|after|since)\s*$|"
                      r"^(?:on|in|at|by|for|during|until|till|before|after|since)\b", re.I)
-# A name of two capitalised words or more, a house number before it, alone between the
-# marks that part the items of a list ("…, 2pm, Corn Exchange.", "Carmen: 18 Elm Road").
-_LISTED_PLACE = re.compile(r"[:,;]\s*((?:\d+[a-z]?\s+)?[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)+)"
-                           r"\s*(?=[,.;!]|$)")
 # An additive particle: what the record tells is one more beside another ("too").
 _ADDS = re.compile(r"\b(?:too|also|as\s+well)\b", re.I)
 
@@ -1646,13 +1642,6 @@ class ExtractiveReader:
                     (n for at, n in names_in(x, skip, known) if _GIVEN.search(x[:at])), "")
                 if value:
                     return value
-            # "Aunt Carmen: 18 Elm Road.", "Sunday the 8th, 9am, Corn Exchange": a name of
-            # two words or more (a number before it) standing alone as an item of what a
-            # record lists about the thing is where it is.
-            for x in ordered:
-                for m in _LISTED_PLACE.finditer(x):
-                    if not stems(m.group(1)) & skip:
-                        return m.group(1)
             return ""
         if kind == "name":
             return _name_value(ask, ordered, skip, known, focus_here, _proper_names(question),
