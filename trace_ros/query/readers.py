@@ -1492,19 +1492,8 @@ class ExtractiveReader:
             # "Siobhan on Thursdays"), else speaks of what is asked: not a turn between
             # them that tells something else ("the bin men still come Tuesday").
             heard = _value_tokens(pick[1]) - q_stems
-            stating = [f for f in said if heard & _value_tokens(f[0].item.record.text)]
-            # A person's turn it answers that states the value in words no value was read
-            # from ("down to 10 now, nurse is pleased" - "Prednisolone 10mg …").
-            told = [i.record for i in items if not is_robot(i.record.speaker, i.record.robot_id)
-                    and i.record.session_id == rec.session_id
-                    and i.record.subject_id == rec.subject_id
-                    and rec.seq - self.reply_gap <= i.record.seq < rec.seq
-                    and heard & _value_tokens(i.record.text)]
-            if not stating and told:
-                own_rec = max(told, key=lambda r: r.seq)
-                return ReaderOutput(pick[1], [own_rec.source_id, pick[0].item.source_id],
-                                    self.name)
-            said = stating or [f for f in said if f[0].overlap > 0]
+            said = [f for f in said if heard & _value_tokens(f[0].item.record.text)] \
+                or [f for f in said if f[0].overlap > 0]
             if said:
                 own = max(said, key=lambda f: f[0].item.record.seq)
                 # The value the robot heard, where the person said it too ("Tola and
