@@ -1006,21 +1006,6 @@ def test_one_more_of_the_thing_told_with_too_revises_none() -> None:
     assert read("When is my pottery class?", *said) == ("Mondays at seven", ["src-1"])
 
 
-def test_a_record_sharing_only_the_day_the_question_dates_by_is_not_about_it() -> None:
-    """"What time is the plumber coming on Friday?": "on Friday" dates the thing asked;
-    a record that shares only the day ("Window cleaner's booked. Friday, eleven.") is not
-    about the plumber, even where the graph stage put it first."""
-    said = [*turns("The plumber's coming Friday at half eight to look at the boiler.",
-                   ("robot", "Plumber Friday, half eight.")),
-            *turns("Window cleaner's booked for the front. Friday, eleven o'clock.",
-                   start=T0 + 2 * DAY, session="s2", first_seq=5)]
-    question = "What time is the plumber coming on Friday?"
-    p = pack([EvidenceItem(r, 1.0, {"graph": 1} if r.source_id == "src-5" else {})
-              for r in said], 4000, 20)
-    out = ExtractiveReader().read(question, plan_question(question, T0 + 30 * DAY), p)
-    assert (out.answer, out.cited_ids[0]) == ("half eight", "src-1")
-
-
 def test_the_owner_asked_about_with_another_thing_is_not_about_the_thing_asked() -> None:
     """"Ada's eye test is the 20th now" moves a time, but of Ada's eye test: for "Ada's
     dentist appointment" it is no revision, even where the graph stage put it first and it

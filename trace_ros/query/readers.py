@@ -828,9 +828,6 @@ _PLURAL_DAYS = re.compile(r"\b(?:which|what)\s+(?:days|nights|evenings|mornings|
                           re.I)
 _NEW_STATE = re.compile(r"\b(?:now|instead|these days|nowadays|from now on)\b", re.I)
 _ENDED = re.compile(r"\b(?:any\s?more|no\s+longer)\b", re.I)
-# A preposition that dates what follows it ("on Thursday", "in May").
-_DATING = re.compile(r"\b(?:on|in|at|by|for|during|until|till|before|after|since)\s*$|"
-                     r"^(?:on|in|at|by|for|during|until|till|before|after|since)\b", re.I)
 # An additive particle: what the record tells is one more beside another ("too").
 _ADDS = re.compile(r"\b(?:too|also|as\s+well)\b", re.I)
 
@@ -1320,14 +1317,6 @@ class ExtractiveReader:
             # thing ("The fifth floor is an oven" says nothing of the canteen); in "How
             # much warfarin …?" it is the thing.
             topic = topic - {focus}
-        # "What time is the vet coming on Thursday?": the time the question names after a
-        # preposition dates the thing, it is not the thing ("Farrier's booked. Thursday,
-        # ten o'clock."); before a noun it names it ("the Thursday school run").
-        dated = frozenset().union(*(stems(m.group(0)) for m in find_candidates(question)
-                                    if _DATING.search(question[:m.start()])
-                                    or _DATING.match(m.group(0))))
-        if topic - dated:
-            topic = topic - dated
         last = words(question)[-1:]
         if last and stem(last[0]) in _ASPECT and topic - _ASPECT:
             # "What time does chess club start?": the verb ending it says which time of the
