@@ -769,10 +769,11 @@ def _measures(text: str) -> tuple[tuple[str, str], ...]:
     return tuple(measures(text).items())
 
 
-# An amount moved to a figure: "up to four", "down to two", "settled me on 3.5".
+# An amount moved to a figure: "up to four", "down to 10", "settled me on 3.5".
 _MOVED_TO = re.compile(r"\b(?:(?:up|down)\s+to|(?:increased|reduced|dropped|cut|raised)\s+"
                        r"(?:\w+\s+)?to|(?:settled|put|kept)\s+(?:me|him|her|them|us)\s+on)\s+"
-                       r"(?:\d|one|two|three|four|five|six|seven|eight|nine|ten|half)\b", re.I)
+                       r"(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|half)\b",
+                       re.I)
 
 
 @lru_cache(maxsize=65536)

@@ -1,0 +1,58 @@
+"""What lets a later statement join the chain from a question's best match (issue 14).
+
+Each test is a change the chain used to miss for a reason that said nothing of the
+thing: an amount of two figures, a number word opening a sentence, a code of letters and
+figures in the question, a correction said to the speaker's face. Real SQLite ledger,
+the real MiniLM encoder, the CPU extractor and projector, questions through
+``QueryEngine.ask``; the look-alike each rule must still turn away beside it.
+"""
+
+from __future__ import annotations
+
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from graphkit import capture  # noqa: E402
+
+from trace_ros.capture import Event  # noqa: E402
+from trace_ros.consolidation.cpu import CpuExtractor  # noqa: E402
+from trace_ros.consolidation.project import GraphProjector  # noqa: E402
+from trace_ros.consolidation.worker import Consolidator  # noqa: E402
+from trace_ros.embed import MiniLMEncoder  # noqa: E402
+from trace_ros.ledger import Ledger, Scope  # noqa: E402
+from trace_ros.query import current  # noqa: E402
+from trace_ros.query.answer import QueryEngine, QueryRequest, QueryResult  # noqa: E402
+
+HOME = "home"
+
+
+def history(ledger: Ledger, encoder: MiniLMEncoder, turns: list[tuple[int, str, str]]) -> None:
+    """(day of October 2025, speaker, text); one session a day; IDs t0, t1, …"""
+    events = [Event("dialogue", Scope(HOME, "r1", f"d{day}"), text, speaker,
+                    stamp=datetime(2025, 10, day, 9, i, tzinfo=UTC).timestamp(),
+                    source_id=f"t{i}")
+              for i, (day, speaker, text) in enumerate(turns)]
+    capture(ledger, events)
+    Consolidator(ledger, encoder, projector=GraphProjector(ledger, CpuExtractor())).drain()
+
+
+def ask(ledger: Ledger, encoder: MiniLMEncoder, question: str) -> QueryResult:
+    with QueryEngine(ledger, encoder, audit=False) as eng:
+        return eng.ask(QueryRequest(Scope(HOME), question))
+
+
+CHATTER = [(7, "Bea", "The fog this morning was so thick I could barely see the gate."),
+           (7, "robot", "Take care on the roads."),
+           (8, "Bea", "Baked a lemon drizzle for the neighbours, half of it's gone already.")]
+
+
+def test_an_amount_moved_to_a_figure_of_two_digits_revises_it() -> None:
+    """"down to 10" moves a dose as "down to two" does: the figure is the whole number."""
+    assert current._remeasured("sertraline, 50 milligrams every night", "they've taken me "
+                               "down to 25, the doctor's pleased")
+    assert current._remeasured("sertraline, 50 milligrams every night", "settled me on 37.5")
+    assert not current._remeasured("sertraline, 50 milligrams every night",
+                                   "the bus into town was 25 minutes late")
