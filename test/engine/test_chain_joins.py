@@ -56,3 +56,22 @@ def test_an_amount_moved_to_a_figure_of_two_digits_revises_it() -> None:
     assert current._remeasured("sertraline, 50 milligrams every night", "settled me on 37.5")
     assert not current._remeasured("sertraline, 50 milligrams every night",
                                    "the bus into town was 25 minutes late")
+
+
+def test_a_number_word_opening_a_sentence_names_no_other_thing(ledger: Ledger,
+                                                               encoder: MiniLMEncoder) -> None:
+    """"Fourteen chairs" is a count, not another firm's chairs beside the Pemberton ones:
+    only a name before the thing ("the Ashby chairs") tells another thing apart."""
+    history(ledger, encoder, [
+        (6, "Bea", "The Pemberton christening wants ten chairs, the folding ones."),
+        (6, "robot", "Noted: ten folding chairs for the Pemberton christening."),
+        *CHATTER,
+        (9, "Bea", "Pembertons again, they've asked the godparents' families. Fourteen chairs "
+                   "now, they promise that's it."),
+    ])
+    res = ask(ledger, encoder, "How many chairs for the Pemberton christening?")
+    assert res.source_ids[:1] == ["t5"], (res.answer, res.source_ids)
+    thing = frozenset({"chair"})
+    assert current._before_thing("Fourteen chairs now.", thing) == set()
+    assert current._before_thing("The chairs are stacked.", thing) == set()
+    assert current._before_thing("The Ashby chairs are stacked.", thing) == {("ashby", "chairs")}

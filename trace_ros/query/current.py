@@ -51,6 +51,7 @@ from ..facts import JUDGED_UPDATE
 from ..language.revision import (
     CLOSE,
     KIN,
+    STOPWORDS,
     TYPED_ANSWERS,
     about_another,
     asserted,
@@ -852,9 +853,11 @@ _BEFORE_NOUN = re.compile(r"\b([A-Z][a-z]+)\s+([a-z]+)\b")
 
 def _before_thing(text: str, thing: frozenset[str]) -> set[tuple[str, str]]:
     """(capitalised word lower-cased, word) where ``text`` puts a capitalised word right
-    before a word of ``thing``: "Makita drill", "Hollis returns"."""
+    before a word of ``thing``: "Makita drill", "Hollis returns"; not a function word or a
+    value opening a sentence ("The drill", "Fourteen centrepieces")."""
     return {(m.group(1).lower(), m.group(2)) for m in _BEFORE_NOUN.finditer(text)
-            if stem(m.group(2)) in thing}
+            if stem(m.group(2)) in thing and m.group(1).lower() not in STOPWORDS
+            and not is_value_word(m.group(1).lower())}
 
 
 def _modifiers(question: str, anchor: str, thing: frozenset[str]) -> frozenset[str]:
