@@ -22,6 +22,7 @@ from trace_ros.consolidation.cpu import CpuExtractor  # noqa: E402
 from trace_ros.consolidation.project import GraphProjector  # noqa: E402
 from trace_ros.consolidation.worker import Consolidator  # noqa: E402
 from trace_ros.embed import MiniLMEncoder  # noqa: E402
+from trace_ros.language import revision  # noqa: E402
 from trace_ros.ledger import Ledger, Scope  # noqa: E402
 from trace_ros.query import current  # noqa: E402
 from trace_ros.query.answer import QueryEngine, QueryRequest, QueryResult  # noqa: E402
@@ -75,3 +76,21 @@ def test_a_number_word_opening_a_sentence_names_no_other_thing(ledger: Ledger,
     assert current._before_thing("Fourteen chairs now.", thing) == set()
     assert current._before_thing("The chairs are stacked.", thing) == set()
     assert current._before_thing("The Ashby chairs are stacked.", thing) == {("ashby", "chairs")}
+
+
+def test_a_code_in_the_question_is_no_instance_a_plain_number_replaces(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"the U14s" names a team: "we're on 6 now" gives its court, not another team's; a
+    plain number asked ("court 2") is still another instance than "court 6"."""
+    history(ledger, encoder, [
+        (6, "Bea", "The U14s play their home games on court 2 at the sports centre."),
+        (6, "robot", "Noted: U14s on court 2."),
+        *CHATTER,
+        (9, "Bea", "Court 2's floor is being relaid, so we're on 6 for the rest of the season."),
+    ])
+    res = ask(ledger, encoder, "Which court do the U14s play on now?")
+    assert res.source_ids[:1] == ["t5"], (res.answer, res.source_ids)
+    team = revision.values_named("Which court do the U14s play on now?")
+    assert not revision.other_instance("We're on 6 for the rest of the season.", team)
+    assert revision.other_instance("The U16s are on court 4.", team)
+    assert revision.other_instance("Court 6 is free.", revision.values_named("Is court 2 free?"))

@@ -712,9 +712,21 @@ def state_values(text: str) -> frozenset[str]:
 def other_instance(text: str, asked: frozenset[str]) -> bool:
     """Whether ``text`` names a value of the kind the question names as part of its
     thing but not the one it names: "Ward 5" when "Ward 3" is asked, "Thursdays" when
-    "on Tuesdays" is."""
+    "on Tuesdays" is. A code of letters and figures ("the U12s", "the Q2 review") is a
+    name of its own kind: a plain number ("pitch 5", "Room 3") is no other instance of it."""
     said = values_named(text)
-    return bool(asked) and not said & asked and bool(_kinds(said) & _kinds(asked))
+    return bool(asked) and not said & asked \
+        and bool(_instance_kinds(said) & _instance_kinds(asked))
+
+
+def _instance_kinds(stems: frozenset[str]) -> set[str]:
+    """``_kinds``, with a code that mixes letters and figures ("u12", "q2") a kind apart."""
+    codes = frozenset(st for st in stems if _CODE.fullmatch(st) and not _CLOCK.fullmatch(st))
+    return _kinds(stems - codes) | ({"code"} if codes else set())
+
+
+_CODE = re.compile(r"(?=[^\W_]*\d)(?=[^\W_]*[a-z])[^\W_]+")
+_CLOCK = re.compile(r"\d+(?:[ap]m|s)")  # "10am", "the 1990s": a time, not a code
 
 
 # A part of the day as a slot ("in the mornings", "on nights"), not when something happened
