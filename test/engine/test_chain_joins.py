@@ -94,3 +94,33 @@ def test_a_code_in_the_question_is_no_instance_a_plain_number_replaces(
     assert not revision.other_instance("We're on 6 for the rest of the season.", team)
     assert revision.other_instance("The U16s are on court 4.", team)
     assert revision.other_instance("Court 6 is free.", revision.values_named("Is court 2 free?"))
+
+
+def test_a_correction_said_to_the_speakers_face_revises_their_turn(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"No, Dad, it's the 16th." answers the turn just before it, though it names neither
+    the clinic nor the appointment: said to the speaker, with another day in place of the
+    one they gave, it is the current record."""
+    history(ledger, encoder, [
+        (6, "Gerald", "The hearing clinic letter's here. I'm booked in for the 14th, I think."),
+        (6, "robot", "Hearing clinic on the 14th, noted."),
+        (6, "Maeve", "No, Dad, it's the 16th. The 14th is your dentist."),
+        (6, "robot", "Thanks. Hearing clinic on the 16th, dentist on the 14th."),
+        *CHATTER,
+    ])
+    res = ask(ledger, encoder, "What date is my hearing clinic appointment?")
+    assert res.source_ids[:1] == ["t2"], (res.answer, res.source_ids)
+
+
+def test_thanks_said_to_the_speaker_is_no_correction(ledger: Ledger,
+                                                      encoder: MiniLMEncoder) -> None:
+    """Addressing the speaker is not enough: "Thanks, Mrs Ruiz. Her neighbour in 12 …"
+    gives no value in place of one of hers, so her own statement stays current."""
+    history(ledger, encoder, [
+        (6, "Mrs Ruiz", "Dear, the cream is only for my right hand. The left is fine."),
+        (6, "robot", "Right hand only."),
+        (6, "Tom", "Thanks, Mrs Ruiz. Her neighbour in 12 has the cream on both hands."),
+        *CHATTER,
+    ])
+    res = ask(ledger, encoder, "Which hand does Mrs Ruiz's cream go on?")
+    assert res.source_ids[:1] == ["t0"], (res.answer, res.source_ids)

@@ -322,6 +322,11 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         carried = None if own_link else _carries_on(rec, thing, anchor, answer_type, prior,
                                                      robot_id, thread, asked_kind) \
             or _completes(rec, anchor, thing, prior, robot_id, answer_type, asked_kind)
+        # Someone answering the speaker to their face ("No, Dad, it's the 9th") corrects
+        # the turn they answer; whom they address is no other holder.
+        answered = None if own_link or carried else _answers(
+            rec, (anchor, thread), thing, answer_type, asked_kind, prior, robot_id)
+        carried = carried or answered
         # Someone else in the place of the one the thread named: the one it names is the
         # new value, not another holder of the thing.
         swapped = not (own_link or carried) and rec.speaker == thread.speaker \
@@ -351,7 +356,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 or (others and not swapped
                     and about_another(rec.text, asked_holders | anchor_holders | placed
                                       | _names(rec.speaker)
-                                      | _placed(rec.text, asked_kind, thing))) \
+                                      | _placed(rec.text, asked_kind, thing)
+                                      | (spoken_to(rec.text) if answered else frozenset()))) \
                 or other_instance(rec.text, asked_values) or other_kind(rec.text, question) \
                 or other_part_of_day(rec.text, question) \
                 or other_titled(rec.text, question) \
@@ -689,6 +695,37 @@ def _carries_on(rec: SourceRecord, thing: frozenset[str], anchor: SourceRecord,
                 and not other_event(turn.text, rec.text, thing) \
                 and len(keys(rec.text) - keys(turn.text) - keys(anchor.text) - thing
                         - values(rec.text)) <= _CARRIED_NEW else None
+    return None
+
+
+def _answers(rec: SourceRecord, turns: tuple[SourceRecord, ...], thing: frozenset[str],
+             answer_type: str, asked_kind: str, prior: Callable[[int], SourceRecord | None],
+             robot_id: str) -> SourceRecord | None:
+    """The turn of ``turns`` (the anchor, the thread's latest record) that ``rec``, said to
+    its speaker by someone else, answers: "It's the twenty-seventh, Dad." right after "It's
+    the twenty-eighth now, I think." That turn is the last person's turn before ``rec``,
+    within two turns of the same session; ``rec`` addresses its speaker (by their name or
+    as a relative: "Dad", "Mum"), names no other event, and states in place of a value
+    of the turn another of its kind ("the 9th" for "the 6th"), of the kind asked."""
+    said_to = spoken_to(rec.text)
+    if not said_to or is_robot(rec.speaker, robot_id):
+        return None
+    turn: SourceRecord | None = rec
+    for _ in range(2):
+        turn = prior(turn.seq) if turn is not None else None
+        if turn is None:
+            return None
+        if is_robot(turn.speaker, robot_id):
+            continue
+        mine = next((t for t in turns if t.seq == turn.seq), None)
+        if mine is None or mine.speaker == rec.speaker \
+                or not said_to & (_names(mine.speaker) | KIN) \
+                or other_event(mine.text, rec.text, thing):
+            return None
+        kind = states_asked(asked_kind, rec.text)
+        new = values(rec.text) - values(mine.text) and bool(values(mine.text)) \
+            if answer_type in TYPED_ANSWERS else gives_up(mine.text, rec.text)
+        return mine if kind is not False and new else None
     return None
 
 
