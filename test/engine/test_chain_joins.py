@@ -124,3 +124,25 @@ def test_thanks_said_to_the_speaker_is_no_correction(ledger: Ledger,
     ])
     res = ask(ledger, encoder, "Which hand does Mrs Ruiz's cream go on?")
     assert res.source_ids[:1] == ["t0"], (res.answer, res.source_ids)
+
+
+def test_a_near_turn_denying_the_anchors_value_revises_it(ledger: Ledger,
+                                                          encoder: MiniLMEncoder) -> None:
+    """"No muesli tomorrow … Toast." asks no time and says no "now", but it denies the
+    value the anchor gave: near in meaning, it is the current record."""
+    history(ledger, encoder, [
+        (6, "Bea", "Muesli for breakfast please, with a splash of cold milk."),
+        (6, "robot", "Muesli with cold milk for breakfast."),
+        *CHATTER,
+        (9, "Bea", "No muesli tomorrow. It's like eating gravel. Toast."),
+        (9, "robot", "Okay."),
+    ])
+    res = ask(ledger, encoder, "What do I have for breakfast?")
+    assert res.source_ids[:1] == ["t5"], (res.answer, res.source_ids)
+    # Denying a word of what is asked ("no keys outside" for the bike key) is no sign.
+    anchor = "The bike lock key goes in the drawer by the sink."
+    assert revision.joins("No more porridge. Cornflakes.", frozenset({"breakfast"}), 0.7,
+                          True, "Porridge for breakfast, with honey.")
+    assert not revision.joins("The landlord wants no keys hidden outside.",
+                              frozenset({"bike", "lock"}), 0.6, True, anchor,
+                              asked=frozenset({"bike", "lock", "kei"}))

@@ -495,16 +495,18 @@ NEAR = 0.5
 
 
 def joins(later: str, thing: frozenset[str], cos: float, same_speaker: bool = True,
-          anchor: str = "", typed: bool = False) -> str:
+          anchor: str = "", typed: bool = False, asked: frozenset[str] = frozenset()) -> str:
     """Why ``later`` speaks of the thing ``anchor`` states ('' when it does not): one of
     its sentences names the ``thing`` (a word of the question the anchor states too) and
     either states a value the anchor did not or belongs to a record whose vector is
     ``NEAR`` the anchor's; or the whole record is that near and, unless ``typed``, marks
-    its state as new (``marks_change``). Only the anchor's speaker revises it, and a
-    record that marks a value as carrying on without naming the thing restates another
-    ("quiz night's still …"), unless it also marks a change ("We're going to Brook Farm
-    instead, same date"). Which of two such records is current is the ledger's order;
-    whether it states a value at all is ``states_value``'s to say.
+    its state as new (``marks_change``) or denies a word of the anchor's value
+    that is not one of the question's (``asked``: "No porridge tomorrow."). Only the
+    anchor's speaker revises it, and a record that marks a value as carrying on without
+    naming the thing restates another ("quiz night's still …"), unless it also marks a
+    change ("We're going to Brook Farm instead, same date"). Which of two such records is
+    current is the ledger's order; whether it states a value at all is ``states_value``'s
+    to say.
     ``typed``: the question asks a time, date or number, so any value of those counts
     ("half two" for "at ten"), not only the specific ones of ``values_named``."""
     if not same_speaker or (continues(later) and not marks_change(later)
@@ -539,11 +541,23 @@ def joins(later: str, thing: frozenset[str], cos: float, same_speaker: bool = Tr
         if shared and typed and shifts(sentence):
             # "camp's pushed back a week": the anchor's time, moved.
             return "shifts " + "/".join(sorted(shared))
-    if cos >= NEAR and (typed or marks_change(later)):
+    if cos >= NEAR and (typed or marks_change(later)
+                        or bool(denied(later) & terms(anchor) - thing - asked)):
         # Nearness alone, for a question that asks no time or number, needs a sign that
         # the state is new: else it is more of the same ("dance is my stress relief").
+        # A word of the anchor's value denied is one ("No porridge tomorrow. … Cornflakes."),
+        # not a word of what is ``asked``.
         return f"close (cosine {cos:.2f})"
     return ""
+
+
+# A word denied: "no porridge", "no more tins", "not the Toyota".
+_DENIED = re.compile(r"\b(?:no\s+more|no|not|never)\s+(?:the\s+|any\s+|my\s+)?([a-z]+)", re.I)
+
+
+def denied(text: str) -> frozenset[str]:
+    """The stems of the words ``text`` denies right after "no", "not", "no more"."""
+    return frozenset(_stem(m.group(1).lower()) for m in _DENIED.finditer(text))
 
 
 def shifts(text: str) -> bool:

@@ -15,7 +15,8 @@ same thing:
    joins the anchor (``revision.joins``: a sentence of it names a word of the
    question that the anchor states, the *thing*, with a new value or a vector near
    the anchor's; or the vector alone is near, and then it marks its state as new
-   ("now", "instead") or, for a time or number asked, is ``CLOSE`` or gives the value as
+   ("now", "instead") or denies the anchor's value ("No porridge tomorrow.")
+   or, for a time or number asked, is ``CLOSE`` or gives the value as
    what follows from something ("…, so we're at thirteen"); a word that more than
    ``TOPIC_SHARE`` of the recalled records say is the conversation's topic, "dance" for
    a dancer, is no thing), is not about
@@ -313,10 +314,10 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         if seq in echo_of:  # the echo may name the thing the turn leaves out
             told = f"{told} {echo_of[seq].text}"
         typed = answer_type in TYPED_ANSWERS
-        own_link = joins(rec.text, thing, cos, speaks, anchor.text, typed) \
+        own_link = joins(rec.text, thing, cos, speaks, anchor.text, typed, q_terms) \
             or (asked_kind == "place" and speaks and _moves(rec.text, anchor.text, thing)) or ""
         link = own_link or (told != rec.text
-                            and joins(told, thing, cos, speaks, anchor.text, typed))
+                            and joins(told, thing, cos, speaks, anchor.text, typed, q_terms))
         # A turn that carries on its speaker's turn about the thing names no holder of
         # its own: that turn said whose it is.
         carried = None if own_link else _carries_on(rec, thing, anchor, answer_type, prior,
