@@ -146,3 +146,20 @@ def test_a_near_turn_denying_the_anchors_value_revises_it(ledger: Ledger,
     assert not revision.joins("The landlord wants no keys hidden outside.",
                               frozenset({"bike", "lock"}), 0.6, True, anchor,
                               asked=frozenset({"bike", "lock", "kei"}))
+
+
+def test_a_name_with_accents_is_a_holder(ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"Renée's piano exam": a name written with an accent is a holder like any other, so
+    a later turn about her ("… moved her exam") is about the one the question names, not
+    a third person's exam."""
+    history(ledger, encoder, [
+        (6, "Bea", "Renée's grade five piano exam is on Saturday the 11th, at the music school."),
+        (6, "robot", "Renée's piano exam: Saturday 11 October."),
+        *CHATTER,
+        (9, "Bea", "Renée rang, the exam board has moved her exam to the Tuesday after."),
+        (9, "robot", "Okay."),
+    ])
+    res = ask(ledger, encoder, "When is Renée's piano exam now?")
+    assert res.source_ids[:1] == ["t5"], (res.answer, res.source_ids)
+    assert "renée" in revision.holders("When is Renée's piano exam now?")
+    assert revision.spoken_to("No, Zoë, it's the 9th.") == frozenset({"zoë"})

@@ -64,7 +64,9 @@ _TIME_WORDS = frozenset(WEEKDAYS) | {w + "s" for w in WEEKDAYS} | _MONTHS | froz
     "am pm noon midnight morning afternoon evening night tonight today tomorrow weekend "
     "weekends oclock".split())
 _WORD = re.compile(r"[^\W_]+(?:&[^\W_]+)*(?:'[a-z]+)?", re.UNICODE)  # "D&D" is one
-_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]{2,})\b|^([A-Z][a-z]{2,})(?='s\b)")
+# A capitalised word, accented letters too ("Chloé", "Róisín").
+_UP, _LOW = "A-ZÀ-ÖØ-Þ", "a-zß-öø-ÿ"
+_NAME = re.compile(rf"(?<![.!?]\s)(?<!^)\b([{_UP}][{_LOW}]{{2,}})\b|^([{_UP}][{_LOW}]{{2,}})(?='s\b)")
 _NOT_NAMES = frozenset({w.capitalize() for w in _TIME_WORDS | STOPWORDS | KIN}) | {"I"}
 
 
@@ -287,7 +289,7 @@ _SELF_INTRODUCED = re.compile(r"\b(?i:i'm|i am|it's|it is|this is)\s+[A-Z][a-z]+
                               r"[A-Z][a-z]+['’]s\s+[a-z]+")
 
 
-_CAPITAL = re.compile(r"\b([A-Z][a-z]{2,})\b")
+_CAPITAL = re.compile(rf"\b([{_UP}][{_LOW}]{{2,}})\b")
 _GREETING = re.compile(r"(?:^|[.!?]|\b(?:hi|hey|hello|thanks|thank you|yo|wow|oh|morning|"
                        r"evening|night|bye|cheers|sorry|congrats),?)\s*"
                        r"(?:(?:dr|mr|mrs|ms|miss|nurse|auntie|uncle)\.?\s+)?$", re.I)
