@@ -30,7 +30,9 @@ same thing:
    latest record of the thread when it names that record's value and another of its
    kind ("cancelled the Monday flight … onto the Wednesday", ``revision.hands_over``),
    gives a new amount in its unit marked as new ("three litres now"), or carries on a
-   turn of it ("And it's half nine now, not ten").
+   turn of it ("And it's half nine now, not ten"); someone else's turn right after one of
+   the thread's joins it when it addresses that turn's speaker and puts another value of
+   its kind in place of theirs ("No, Dad, it's the 9th.", ``_answers``).
 
 The latest such record leads the evidence; the anchor and the earlier recalled
 records of the same thing stay where the question ranked them, marked
