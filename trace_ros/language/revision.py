@@ -64,7 +64,9 @@ _TIME_WORDS = frozenset(WEEKDAYS) | {w + "s" for w in WEEKDAYS} | _MONTHS | froz
     "am pm noon midnight morning afternoon evening night tonight today tomorrow weekend "
     "weekends oclock".split())
 _WORD = re.compile(r"[^\W_]+(?:&[^\W_]+)*(?:'[a-z]+)?", re.UNICODE)  # "D&D" is one
-_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]{2,})\b|^([A-Z][a-z]{2,})(?='s\b)")
+# A capitalised word, accented letters too ("Chloé", "Róisín").
+_UP, _LOW = "A-ZÀ-ÖØ-Þ", "a-zß-öø-ÿ"
+_NAME = re.compile(rf"(?<![.!?]\s)(?<!^)\b([{_UP}][{_LOW}]{{2,}})\b|^([{_UP}][{_LOW}]{{2,}})(?='s\b)")
 _NOT_NAMES = frozenset({w.capitalize() for w in _TIME_WORDS | STOPWORDS | KIN}) | {"I"}
 
 
@@ -287,7 +289,7 @@ _SELF_INTRODUCED = re.compile(r"\b(?i:i'm|i am|it's|it is|this is)\s+[A-Z][a-z]+
                               r"[A-Z][a-z]+['’]s\s+[a-z]+")
 
 
-_CAPITAL = re.compile(r"\b([A-Z][a-z]{2,})\b")
+_CAPITAL = re.compile(rf"\b([{_UP}][{_LOW}]{{2,}})\b")
 _GREETING = re.compile(r"(?:^|[.!?]|\b(?:hi|hey|hello|thanks|thank you|yo|wow|oh|morning|"
                        r"evening|night|bye|cheers|sorry|congrats),?)\s*"
                        r"(?:(?:dr|mr|mrs|ms|miss|nurse|auntie|uncle)\.?\s+)?$", re.I)
@@ -506,16 +508,18 @@ NEAR = 0.5
 
 
 def joins(later: str, thing: frozenset[str], cos: float, same_speaker: bool = True,
-          anchor: str = "", typed: bool = False) -> str:
+          anchor: str = "", typed: bool = False, asked: frozenset[str] = frozenset()) -> str:
     """Why ``later`` speaks of the thing ``anchor`` states ('' when it does not): one of
     its sentences names the ``thing`` (a word of the question the anchor states too) and
     either states a value the anchor did not or belongs to a record whose vector is
     ``NEAR`` the anchor's; or the whole record is that near and, unless ``typed``, marks
-    its state as new (``marks_change``). Only the anchor's speaker revises it, and a
-    record that marks a value as carrying on without naming the thing restates another
-    ("quiz night's still …"), unless it also marks a change ("We're going to Brook Farm
-    instead, same date"). Which of two such records is current is the ledger's order;
-    whether it states a value at all is ``states_value``'s to say.
+    its state as new (``marks_change``) or denies a word of the anchor's value
+    that is not one of the question's (``asked``: "No porridge tomorrow."). Only the
+    anchor's speaker revises it, and a record that marks a value as carrying on without
+    naming the thing restates another ("quiz night's still …"), unless it also marks a
+    change ("We're going to Brook Farm instead, same date"). Which of two such records is
+    current is the ledger's order; whether it states a value at all is ``states_value``'s
+    to say.
     ``typed``: the question asks a time, date or number, so any value of those counts
     ("half two" for "at ten"), not only the specific ones of ``values_named``."""
     if not same_speaker or (continues(later) and not marks_change(later)
@@ -550,11 +554,23 @@ def joins(later: str, thing: frozenset[str], cos: float, same_speaker: bool = Tr
         if shared and typed and shifts(sentence):
             # "camp's pushed back a week": the anchor's time, moved.
             return "shifts " + "/".join(sorted(shared))
-    if cos >= NEAR and (typed or marks_change(later)):
+    if cos >= NEAR and (typed or marks_change(later)
+                        or bool(denied(later) & terms(anchor) - thing - asked)):
         # Nearness alone, for a question that asks no time or number, needs a sign that
         # the state is new: else it is more of the same ("dance is my stress relief").
+        # A word of the anchor's value denied is one ("No porridge tomorrow. … Cornflakes."),
+        # not a word of what is ``asked``.
         return f"close (cosine {cos:.2f})"
     return ""
+
+
+# A word denied: "no porridge", "no more tins", "not the Toyota".
+_DENIED = re.compile(r"\b(?:no\s+more|no|not|never)\s+(?:the\s+|any\s+|my\s+)?([a-z]+)", re.I)
+
+
+def denied(text: str) -> frozenset[str]:
+    """The stems of the words ``text`` denies right after "no", "not", "no more"."""
+    return frozenset(_stem(m.group(1).lower()) for m in _DENIED.finditer(text))
 
 
 def shifts(text: str) -> bool:
@@ -723,9 +739,21 @@ def state_values(text: str) -> frozenset[str]:
 def other_instance(text: str, asked: frozenset[str]) -> bool:
     """Whether ``text`` names a value of the kind the question names as part of its
     thing but not the one it names: "Ward 5" when "Ward 3" is asked, "Thursdays" when
-    "on Tuesdays" is."""
+    "on Tuesdays" is. A code of letters and figures ("the U12s", "the Q2 review") is a
+    name of its own kind: a plain number ("pitch 5", "Room 3") is no other instance of it."""
     said = values_named(text)
-    return bool(asked) and not said & asked and bool(_kinds(said) & _kinds(asked))
+    return bool(asked) and not said & asked \
+        and bool(_instance_kinds(said) & _instance_kinds(asked))
+
+
+def _instance_kinds(stems: frozenset[str]) -> set[str]:
+    """``_kinds``, with a code that mixes letters and figures ("u12", "q2") a kind apart."""
+    codes = frozenset(st for st in stems if _CODE.fullmatch(st) and not _CLOCK.fullmatch(st))
+    return _kinds(stems - codes) | ({"code"} if codes else set())
+
+
+_CODE = re.compile(r"(?=[^\W_]*\d)(?=[^\W_]*[a-z])[^\W_]+")
+_CLOCK = re.compile(r"\d+(?:[ap]m|s)")  # "10am", "the 1990s": a time, not a code
 
 
 # A part of the day as a slot ("in the mornings", "on nights"), not when something happened

@@ -15,7 +15,8 @@ same thing:
    joins the anchor (``revision.joins``: a sentence of it names a word of the
    question that the anchor states, the *thing*, with a new value or a vector near
    the anchor's; or the vector alone is near, and then it marks its state as new
-   ("now", "instead") or, for a time or number asked, is ``CLOSE`` or gives the value as
+   ("now", "instead") or denies the anchor's value ("No porridge tomorrow.")
+   or, for a time or number asked, is ``CLOSE`` or gives the value as
    what follows from something ("…, so we're at thirteen"); a word that more than
    ``TOPIC_SHARE`` of the recalled records say is the conversation's topic, "dance" for
    a dancer, is no thing), is not about
@@ -29,7 +30,9 @@ same thing:
    latest record of the thread when it names that record's value and another of its
    kind ("cancelled the Monday flight … onto the Wednesday", ``revision.hands_over``),
    gives a new amount in its unit marked as new ("three litres now"), or carries on a
-   turn of it ("And it's half nine now, not ten").
+   turn of it ("And it's half nine now, not ten"); someone else's turn right after one of
+   the thread's joins it when it addresses that turn's speaker and puts another value of
+   its kind in place of theirs ("No, Dad, it's the 9th.", ``_answers``).
 
 The latest such record leads the evidence; the anchor and the earlier recalled
 records of the same thing stay where the question ranked them, marked
@@ -51,6 +54,7 @@ from ..facts import JUDGED_UPDATE
 from ..language.revision import (
     CLOSE,
     KIN,
+    STOPWORDS,
     TYPED_ANSWERS,
     about_another,
     asserted,
@@ -321,15 +325,20 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         if seq in echo_of:  # the echo may name the thing the turn leaves out
             told = f"{told} {echo_of[seq].text}"
         typed = answer_type in TYPED_ANSWERS
-        own_link = joins(rec.text, thing, cos, speaks, anchor.text, typed) \
+        own_link = joins(rec.text, thing, cos, speaks, anchor.text, typed, q_terms) \
             or (asked_kind == "place" and speaks and _moves(rec.text, anchor.text, thing)) or ""
         link = own_link or (told != rec.text
-                            and joins(told, thing, cos, speaks, anchor.text, typed))
+                            and joins(told, thing, cos, speaks, anchor.text, typed, q_terms))
         # A turn that carries on its speaker's turn about the thing names no holder of
         # its own: that turn said whose it is.
         carried = None if own_link else _carries_on(rec, thing, anchor, answer_type, prior,
                                                      robot_id, thread, asked_kind) \
             or _completes(rec, anchor, thing, prior, robot_id, answer_type, asked_kind)
+        # Someone answering the speaker to their face ("No, Dad, it's the 9th") corrects
+        # the turn they answer; whom they address is no other holder.
+        answered = None if own_link or carried else _answers(
+            rec, (anchor, thread), thing, answer_type, asked_kind, prior, robot_id)
+        carried = carried or answered
         # Someone else in the place of the one the thread named: the one it names is the
         # new value, not another holder of the thing.
         swapped = not (own_link or carried) and rec.speaker == thread.speaker \
@@ -359,7 +368,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 or (others and not swapped
                     and about_another(rec.text, asked_holders | anchor_holders | placed
                                       | _names(rec.speaker)
-                                      | _placed(rec.text, asked_kind, thing))) \
+                                      | _placed(rec.text, asked_kind, thing)
+                                      | (spoken_to(rec.text) if answered else frozenset()))) \
                 or other_instance(rec.text, asked_values) or other_kind(rec.text, question) \
                 or other_part_of_day(rec.text, question) \
                 or other_titled(rec.text, question) \
@@ -703,6 +713,37 @@ def _carries_on(rec: SourceRecord, thing: frozenset[str], anchor: SourceRecord,
     return None
 
 
+def _answers(rec: SourceRecord, turns: tuple[SourceRecord, ...], thing: frozenset[str],
+             answer_type: str, asked_kind: str, prior: Callable[[int], SourceRecord | None],
+             robot_id: str) -> SourceRecord | None:
+    """The turn of ``turns`` (the anchor, the thread's latest record) that ``rec``, said to
+    its speaker by someone else, answers: "It's the twenty-seventh, Dad." right after "It's
+    the twenty-eighth now, I think." That turn is the last person's turn before ``rec``,
+    within two turns of the same session; ``rec`` addresses its speaker (by their name or
+    as a relative: "Dad", "Mum"), names no other event, and states in place of a value
+    of the turn another of its kind ("the 9th" for "the 6th"), of the kind asked."""
+    said_to = spoken_to(rec.text)
+    if not said_to or is_robot(rec.speaker, robot_id):
+        return None
+    turn: SourceRecord | None = rec
+    for _ in range(2):
+        turn = prior(turn.seq) if turn is not None else None
+        if turn is None:
+            return None
+        if is_robot(turn.speaker, robot_id):
+            continue
+        mine = next((t for t in turns if t.seq == turn.seq), None)
+        if mine is None or mine.speaker == rec.speaker \
+                or not said_to & (_names(mine.speaker) | KIN) \
+                or other_event(mine.text, rec.text, thing):
+            return None
+        kind = states_asked(asked_kind, rec.text)
+        new = values(rec.text) - values(mine.text) and bool(values(mine.text)) \
+            if answer_type in TYPED_ANSWERS else gives_up(mine.text, rec.text)
+        return mine if kind is not False and new else None
+    return None
+
+
 # Content words a turn that carries on another may add of its own ("and it's half nine
 # now, not ten": none).
 _CARRIED_NEW = 2
@@ -781,10 +822,11 @@ def _measures(text: str) -> tuple[tuple[str, str], ...]:
     return tuple(measures(text).items())
 
 
-# An amount moved to a figure: "up to four", "down to two", "settled me on 3.5".
+# An amount moved to a figure: "up to four", "down to 10", "settled me on 3.5".
 _MOVED_TO = re.compile(r"\b(?:(?:up|down)\s+to|(?:increased|reduced|dropped|cut|raised)\s+"
                        r"(?:\w+\s+)?to|(?:settled|put|kept)\s+(?:me|him|her|them|us)\s+on)\s+"
-                       r"(?:\d|one|two|three|four|five|six|seven|eight|nine|ten|half)\b", re.I)
+                       r"(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|half)\b",
+                       re.I)
 
 
 @lru_cache(maxsize=65536)
@@ -863,9 +905,11 @@ _BEFORE_NOUN = re.compile(r"\b([A-Z][a-z]+)\s+([a-z]+)\b")
 
 def _before_thing(text: str, thing: frozenset[str]) -> set[tuple[str, str]]:
     """(capitalised word lower-cased, word) where ``text`` puts a capitalised word right
-    before a word of ``thing``: "Makita drill", "Hollis returns"."""
+    before a word of ``thing``: "Makita drill", "Hollis returns"; not a function word or a
+    value opening a sentence ("The drill", "Fourteen centrepieces")."""
     return {(m.group(1).lower(), m.group(2)) for m in _BEFORE_NOUN.finditer(text)
-            if stem(m.group(2)) in thing}
+            if stem(m.group(2)) in thing and m.group(1).lower() not in STOPWORDS
+            and not is_value_word(m.group(1).lower())}
 
 
 def _modifiers(question: str, anchor: str, thing: frozenset[str]) -> frozenset[str]:

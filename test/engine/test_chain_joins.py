@@ -1,0 +1,165 @@
+"""What lets a later statement join the chain from a question's best match (issue 14).
+
+Each test is a change the chain used to miss for a reason that said nothing of the
+thing: an amount of two figures, a number word opening a sentence, a code of letters and
+figures in the question, a correction said to the speaker's face. Real SQLite ledger,
+the real MiniLM encoder, the CPU extractor and projector, questions through
+``QueryEngine.ask``; the look-alike each rule must still turn away beside it.
+"""
+
+from __future__ import annotations
+
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from graphkit import capture  # noqa: E402
+
+from trace_ros.capture import Event  # noqa: E402
+from trace_ros.consolidation.cpu import CpuExtractor  # noqa: E402
+from trace_ros.consolidation.project import GraphProjector  # noqa: E402
+from trace_ros.consolidation.worker import Consolidator  # noqa: E402
+from trace_ros.embed import MiniLMEncoder  # noqa: E402
+from trace_ros.language import revision  # noqa: E402
+from trace_ros.ledger import Ledger, Scope  # noqa: E402
+from trace_ros.query import current  # noqa: E402
+from trace_ros.query.answer import QueryEngine, QueryRequest, QueryResult  # noqa: E402
+
+HOME = "home"
+
+
+def history(ledger: Ledger, encoder: MiniLMEncoder, turns: list[tuple[int, str, str]]) -> None:
+    """(day of October 2025, speaker, text); one session a day; IDs t0, t1, …"""
+    events = [Event("dialogue", Scope(HOME, "r1", f"d{day}"), text, speaker,
+                    stamp=datetime(2025, 10, day, 9, i, tzinfo=UTC).timestamp(),
+                    source_id=f"t{i}")
+              for i, (day, speaker, text) in enumerate(turns)]
+    capture(ledger, events)
+    Consolidator(ledger, encoder, projector=GraphProjector(ledger, CpuExtractor())).drain()
+
+
+def ask(ledger: Ledger, encoder: MiniLMEncoder, question: str) -> QueryResult:
+    with QueryEngine(ledger, encoder, audit=False) as eng:
+        return eng.ask(QueryRequest(Scope(HOME), question))
+
+
+CHATTER = [(7, "Bea", "The fog this morning was so thick I could barely see the gate."),
+           (7, "robot", "Take care on the roads."),
+           (8, "Bea", "Baked a lemon drizzle for the neighbours, half of it's gone already.")]
+
+
+def test_an_amount_moved_to_a_figure_of_two_digits_revises_it() -> None:
+    """"down to 10" moves a dose as "down to two" does: the figure is the whole number."""
+    assert current._remeasured("sertraline, 50 milligrams every night", "they've taken me "
+                               "down to 25, the doctor's pleased")
+    assert current._remeasured("sertraline, 50 milligrams every night", "settled me on 37.5")
+    assert not current._remeasured("sertraline, 50 milligrams every night",
+                                   "the bus into town was 25 minutes late")
+
+
+def test_a_number_word_opening_a_sentence_names_no_other_thing(ledger: Ledger,
+                                                               encoder: MiniLMEncoder) -> None:
+    """"Fourteen chairs" is a count, not another firm's chairs beside the Pemberton ones:
+    only a name before the thing ("the Ashby chairs") tells another thing apart."""
+    history(ledger, encoder, [
+        (6, "Bea", "The Pemberton christening wants ten chairs, the folding ones."),
+        (6, "robot", "Noted: ten folding chairs for the Pemberton christening."),
+        *CHATTER,
+        (9, "Bea", "Pembertons again, they've asked the godparents' families. Fourteen chairs "
+                   "now, they promise that's it."),
+    ])
+    res = ask(ledger, encoder, "How many chairs for the Pemberton christening?")
+    assert res.source_ids[:1] == ["t5"], (res.answer, res.source_ids)
+    thing = frozenset({"chair"})
+    assert current._before_thing("Fourteen chairs now.", thing) == set()
+    assert current._before_thing("The chairs are stacked.", thing) == set()
+    assert current._before_thing("The Ashby chairs are stacked.", thing) == {("ashby", "chairs")}
+
+
+def test_a_code_in_the_question_is_no_instance_a_plain_number_replaces(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"the U14s" names a team: "we're on 6 now" gives its court, not another team's; a
+    plain number asked ("court 2") is still another instance than "court 6"."""
+    history(ledger, encoder, [
+        (6, "Bea", "The U14s play their home games on court 2 at the sports centre."),
+        (6, "robot", "Noted: U14s on court 2."),
+        *CHATTER,
+        (9, "Bea", "Court 2's floor is being relaid, so we're on 6 for the rest of the season."),
+    ])
+    res = ask(ledger, encoder, "Which court do the U14s play on now?")
+    assert res.source_ids[:1] == ["t5"], (res.answer, res.source_ids)
+    team = revision.values_named("Which court do the U14s play on now?")
+    assert not revision.other_instance("We're on 6 for the rest of the season.", team)
+    assert revision.other_instance("The U16s are on court 4.", team)
+    assert revision.other_instance("Court 6 is free.", revision.values_named("Is court 2 free?"))
+
+
+def test_a_correction_said_to_the_speakers_face_revises_their_turn(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"No, Dad, it's the 16th." answers the turn just before it, though it names neither
+    the clinic nor the appointment: said to the speaker, with another day in place of the
+    one they gave, it is the current record."""
+    history(ledger, encoder, [
+        (6, "Gerald", "The hearing clinic letter's here. I'm booked in for the 14th, I think."),
+        (6, "robot", "Hearing clinic on the 14th, noted."),
+        (6, "Maeve", "No, Dad, it's the 16th. The 14th is your dentist."),
+        (6, "robot", "Thanks. Hearing clinic on the 16th, dentist on the 14th."),
+        *CHATTER,
+    ])
+    res = ask(ledger, encoder, "What date is my hearing clinic appointment?")
+    assert res.source_ids[:1] == ["t2"], (res.answer, res.source_ids)
+
+
+def test_thanks_said_to_the_speaker_is_no_correction(ledger: Ledger,
+                                                      encoder: MiniLMEncoder) -> None:
+    """Addressing the speaker is not enough: "Thanks, Mrs Ruiz. Her neighbour in 12 …"
+    gives no value in place of one of hers, so her own statement stays current."""
+    history(ledger, encoder, [
+        (6, "Mrs Ruiz", "Dear, the cream is only for my right hand. The left is fine."),
+        (6, "robot", "Right hand only."),
+        (6, "Tom", "Thanks, Mrs Ruiz. Her neighbour in 12 has the cream on both hands."),
+        *CHATTER,
+    ])
+    res = ask(ledger, encoder, "Which hand does Mrs Ruiz's cream go on?")
+    assert res.source_ids[:1] == ["t0"], (res.answer, res.source_ids)
+
+
+def test_a_near_turn_denying_the_anchors_value_revises_it(ledger: Ledger,
+                                                          encoder: MiniLMEncoder) -> None:
+    """"No muesli tomorrow … Toast." asks no time and says no "now", but it denies the
+    value the anchor gave: near in meaning, it is the current record."""
+    history(ledger, encoder, [
+        (6, "Bea", "Muesli for breakfast please, with a splash of cold milk."),
+        (6, "robot", "Muesli with cold milk for breakfast."),
+        *CHATTER,
+        (9, "Bea", "No muesli tomorrow. It's like eating gravel. Toast."),
+        (9, "robot", "Okay."),
+    ])
+    res = ask(ledger, encoder, "What do I have for breakfast?")
+    assert res.source_ids[:1] == ["t5"], (res.answer, res.source_ids)
+    # Denying a word of what is asked ("no keys outside" for the bike key) is no sign.
+    anchor = "The bike lock key goes in the drawer by the sink."
+    assert revision.joins("No more porridge. Cornflakes.", frozenset({"breakfast"}), 0.7,
+                          True, "Porridge for breakfast, with honey.")
+    assert not revision.joins("The landlord wants no keys hidden outside.",
+                              frozenset({"bike", "lock"}), 0.6, True, anchor,
+                              asked=frozenset({"bike", "lock", "kei"}))
+
+
+def test_a_name_with_accents_is_a_holder(ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"Renée's piano exam": a name written with an accent is a holder like any other, so
+    a later turn about her ("… moved her exam") is about the one the question names, not
+    a third person's exam."""
+    history(ledger, encoder, [
+        (6, "Bea", "Renée's grade five piano exam is on Saturday the 11th, at the music school."),
+        (6, "robot", "Renée's piano exam: Saturday 11 October."),
+        *CHATTER,
+        (9, "Bea", "Renée rang, the exam board has moved her exam to the Tuesday after."),
+        (9, "robot", "Okay."),
+    ])
+    res = ask(ledger, encoder, "When is Renée's piano exam now?")
+    assert res.source_ids[:1] == ["t5"], (res.answer, res.source_ids)
+    assert "renée" in revision.holders("When is Renée's piano exam now?")
+    assert revision.spoken_to("No, Zoë, it's the 9th.") == frozenset({"zoë"})
