@@ -164,3 +164,20 @@ def test_a_day_of_the_month_heading_a_sentence_with_its_hour_is_that_day() -> No
     assert [m.group(0) for m in find_candidates("20th at 9:15, platform 4")] == ["20th at 9:15"]
     for text in ("I came 5th.", "25th", "5th, and final", "20th at the latest"):
         assert find_candidates(text) == [], text
+
+
+@pytest.mark.parametrize("expr", ["7 july, 2023", "8th december, 2023", "31 of october 2022",
+                                  "october 13, 2023", "sept 9th 2021", "may 2023", "feb, 2023",
+                                  "2023", "in 2024", "31 february, 2023", "1850"])
+@pytest.mark.parametrize("base", [datetime(2024, 2, 29, 23, 59, 59, 999999),
+                                  datetime(2023, 1, 31, 8, 0), datetime(2022, 7, 4, 12, 30, 5)])
+@pytest.mark.parametrize("prefer", ["past", "future"])
+def test_a_dated_expression_reads_as_dateparser_reads_it(expr: str, base: datetime,
+                                                         prefer: str) -> None:
+    """The fast reading of a date with its year is dateparser's, or none (dateparser's then)."""
+    fast = timeanchor._dated(expr, base)
+    slow = timeanchor._dateparser_parse(expr, {"RELATIVE_BASE": base, "PREFER_DATES_FROM": prefer,
+                                               "RETURN_AS_TIMEZONE_AWARE": False,
+                                               "STRICT_PARSING": False})
+    assert fast is None or fast == slow
+    assert (fast is None) == (expr in ("31 february, 2023", "1850"))

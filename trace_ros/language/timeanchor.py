@@ -610,7 +610,9 @@ def resolve_expression(expr: str, message_time: float, future: bool = False) -> 
         return (base + timedelta(days=_NEXT_DAYS[e])).replace(tzinfo=UTC).timestamp()
     # dateparser reads "next tuesday" as the coming one, which is what people mean.
     pref = "future" if future or e.startswith(("next ", "in ")) else "past"
-    parsed = _parse(e, base.isoformat(), pref)
+    parsed = _dated(e, base)
+    if parsed is None:
+        parsed = _parse(e, base.isoformat(), pref)
     if parsed is None:
         return None
     return parsed.replace(tzinfo=UTC).timestamp()
@@ -767,6 +769,43 @@ def _count(word: str) -> int | None:
     small = {"a": 1, "an": 1, "another": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
              "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12}
     return small.get(word)
+
+
+# A date with its day, month and year ("7 july, 2023", "october 13, 2023"), a month and
+# year ("may 2023") or a year ("in 2023"): dateparser's reading (midnight of that day; a
+# missing day or month is the reference's, the day at most the month's last), without its
+# cost (1-3 ms a call, ~60 ms the first).
+_DATED = re.compile(r"(?:(\d{1,2})(?:st|nd|rd|th)? (?:of )?([a-z]+),? |([a-z]+) (\d{1,2})"
+                    r"(?:st|nd|rd|th)?,? |([a-z]+),? )(\d{4})")
+_MONTH_WORDS = {**{m: i for i, m in enumerate(_MONTHS, 1)},
+                **{m: i for i, m in enumerate(_MONTH_FULL.values(), 1)}, "sept": 9}
+
+
+_YEAR_ONLY = re.compile(r"(?:in )?(\d{4})")
+
+
+def _dated(e: str, base: datetime) -> datetime | None:
+    y = _YEAR_ONLY.fullmatch(e)
+    if y is not None:  # "2023", "in 2023": the reference day in that year
+        year = int(y.group(1))
+        if year < 1900:
+            return None
+        return datetime(year, base.month, min(base.day, calendar.monthrange(year, base.month)[1]))
+    m = _DATED.fullmatch(e)
+    if m is None:
+        return None
+    month = _MONTH_WORDS.get(m.group(2) or m.group(3) or m.group(5))
+    year = int(m.group(6))
+    if month is None or year < 1900:
+        return None
+    day_s = m.group(1) or m.group(4)
+    if day_s is None:
+        day = min(base.day, calendar.monthrange(year, month)[1])
+    else:
+        day = int(day_s)
+        if not 1 <= day <= calendar.monthrange(year, month)[1]:
+            return None  # no such day: dateparser's reading of it
+    return datetime(year, month, day)
 
 
 @lru_cache(maxsize=4096)

@@ -238,8 +238,12 @@ class Records:
             out = {s: self._cache[s] for s in seqs if s in self._cache}
             missing = [s for s in seqs if s not in out]
             got = {s: self._before.pop(s) for s in missing if s in self._before}
-            extra = sorted({s - 1 for s in missing} - set(missing) - self._cache.keys()
-                           - self._before.keys()) if before else []
+            # Per missing seq, not a set difference with the kept dicts' keys (that walks
+            # every kept record: ~0.6 ms a call at 8,000).
+            asked_for = set(missing)
+            cache, ahead_kept = self._cache, self._before
+            extra = sorted({s - 1 for s in missing if s - 1 not in asked_for
+                            and s - 1 not in cache and s - 1 not in ahead_kept}) if before else []
         need = [s for s in missing if s not in got]
         if need:
             found = self.ledger.get_sources_by_seq(need + extra)
@@ -345,10 +349,14 @@ def spread_to_neighbours(fused: dict[int, Fused], info: dict[int, Place],
         if score <= 0:
             continue
         for n, offset in neighbours:
-            share = score / abs(offset)
-            side = from_before if offset > 0 else from_after  # n follows seq: seq precedes n
-            if share > side[n]:
-                side[n] = share
+            if offset > 0:  # n follows seq: seq precedes n
+                share = score / offset
+                if share > from_before[n]:
+                    from_before[n] = share
+            else:
+                share = score / -offset
+                if share > from_after[n]:
+                    from_after[n] = share
     touched = set()
     for seq in set(from_before) | set(from_after):
         gain = before_w * from_before.get(seq, 0.0) + after_w * from_after.get(seq, 0.0)
