@@ -1601,3 +1601,41 @@ def test_the_judgements_weights_match_its_signals() -> None:
                       0.7, 0, 1)
     assert len(judge.WEIGHTS) == len(judge.FEATURES) == len(pair.signals(lambda t: True)) + 1
     assert 0.0 < judge.probability([*pair.signals(lambda t: True), 1.0]) < 1.0
+
+
+def test_a_later_statement_of_anothers_allowance_does_not_hold(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    # The chain finds the later count another's ("his two"); the pack marks it so, and the
+    # reader does not take the newest record stating a count for the current one.
+    history(ledger, encoder, [
+        (6, "Nia", "I'm allowed three biscuits a day with my tea, the nurse says."),
+        (6, "robot", "Three biscuits a day."),
+        *CHATTER,
+        (9, "Nia", "The nurse has cut me to one biscuit a day. Just the one!"),
+        (9, "robot", "One biscuit a day."),
+        (10, "Nia", "Arthur still gets his two biscuits a day, mind, the lucky so-and-so."),
+        (10, "robot", "Arthur keeps his two."),
+    ])
+    res = ask(ledger, encoder, "How many biscuits am I allowed a day?")
+    assert res.status == "answered", res.message
+    assert res.source_ids[:1] == ["t5"], (res.answer, res.source_ids)
+    marked = {e.source_id for e in res.evidence if e.routes.get("other")}
+    assert marked == {"t7"}, [(e.source_id, e.routes) for e in res.evidence]
+
+
+def test_the_chain_lists_the_later_records_it_found_anothers() -> None:
+    from trace_ros.query.recall import Fused
+    said = [SourceRecord(i, f"s{i}", HOME, "r1", "d1", "dialogue", "Sal", text, "", None,
+                         None, {}, ts(6 + i), False, ts(6 + i), "h")
+            for i, text in enumerate([
+                "Nia's allowed three biscuits a day with her tea.",
+                "Hey Arthur! She's down to two biscuits a day now, the nurse says.",
+                "Arthur's only allowed two biscuits a day now."])]
+    records = {r.seq: r for r in said}
+    ranked = [Fused(r.seq, r.source_id, 1.0 - r.seq / 10) for r in said]
+    others: list[str] = []
+    found = current.chain("How many biscuits is Nia allowed a day?", "number", ranked,
+                          records, None, lambda seq: {}, lambda seq: None, lookalikes=others)
+    assert found is None
+    # Arthur's allowance; not the turn that only greets him by name.
+    assert others == ["s2"]

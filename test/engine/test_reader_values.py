@@ -1029,3 +1029,17 @@ def test_the_owner_asked_about_with_another_thing_is_not_about_the_thing_asked()
         rec(1, "Ada's operation with Dr Bell is on the 14th."),
         rec(5, "Dr Bell's away, so Ada's op is the 20th now.", later, session="s2"))
     assert cited[:1] == ["src-5"] and "20" in answer, (answer, cited)
+
+
+def test_a_later_record_the_chain_found_to_be_anothers_does_not_hold() -> None:
+    # The chain found the later bingo another one (``routes["other"]``): the newest record
+    # stating a day is no revision of the one asked about.
+    said = turns("Bingo at the social club is on Tuesdays, half seven.",
+                 "The church hall bingo has gone to Thursdays now.", first_seq=1)
+    question = "Which day is bingo?"
+    items = [EvidenceItem(said[0], 1.0, {}), EvidenceItem(said[1], 1.0, {"other": 1})]
+    out = ExtractiveReader().read(question, plan_question(question, T0 + 30 * DAY),
+                                  pack(items, 4000, 20))
+    assert (out.answer, out.cited_ids[:1]) == ("every Tuesday", ["src-1"]), out
+    # Unmarked, the newest holds.
+    assert read(question, *said)[1][:1] == ["src-2"]

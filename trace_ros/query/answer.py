@@ -417,9 +417,15 @@ class QueryEngine:
             return self.prior_turn(seq, req.scope, generation)
 
         wanted = asked(req.question, plan)
+        lookalikes: list[str] = []
         found = current.chain(req.question, plan.answer_type, head, records,
                               self.graph_stage.facts.subject(req.scope.subject_id), near,
-                              prior, related, req.scope.robot_id, at, wanted.kind, wanted.focus)
+                              prior, related, req.scope.robot_id, at, wanted.kind, wanted.focus,
+                              lookalikes)
+        # What the chain found to be another's (also when nothing later revised the best
+        # match): the reader must not take its newest record for the current one.
+        graph.others = [s for s in dict.fromkeys(lookalikes) if s not in graph.lead
+                        and (found is None or s not in found.lead)]
         if found is not None:
             if at is not None:  # what held then: the resolver's revision for it stands
                 found.superseded = [s for s in found.superseded if s not in graph.lead]
@@ -497,6 +503,8 @@ class QueryEngine:
         if units:
             arranged = with_attachments(arranged, self._unit_items(req.scope, head, units,
                                                                    records))
+        if graph is not None and graph.others:
+            arranged = _mark_others(arranged, frozenset(graph.others))
         packed = pack(arranged, budget, self.config.evidence_k, path_reserve=reserve,
                       by_unit=self.on("attachments"), **view)
         if graph is not None:
@@ -624,3 +632,14 @@ def _spatial_result(spatial: SpatialAnswer, plan: Plan, timings: dict[str, float
 def _ms(start: float) -> float:
     return (time.perf_counter() - start) * 1000.0
 
+
+def _mark_others(arranged: list[EvidenceItem | EvidenceGroup], others: frozenset[str]
+                 ) -> list[EvidenceItem | EvidenceGroup]:
+    """``arranged`` with the records in ``others`` (the chain's look-alikes: another
+    holder's, instance or thing) marked ``other``, as superseded revisions are marked."""
+    def mark(item: EvidenceItem) -> EvidenceItem:
+        if item.source_id not in others:
+            return item
+        return dataclasses.replace(item, routes={**item.routes, "other": 1})
+    return [dataclasses.replace(u, items=tuple(mark(i) for i in u.items))
+            if isinstance(u, EvidenceGroup) else mark(u) for u in arranged]

@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ..facts import JUDGED_UPDATE
@@ -135,6 +135,10 @@ class Chain:
     # The speaker's turn the current record carries on ("training's indoors now" before
     # "and it's half nine now"), shown beside it; None when it names its thing itself.
     carried: str | None = None
+    # Later records that join the thing but that the chain found another holder's, another
+    # instance's or another thing's ("my brother's on lates now", "the Tuesday quiz"): not
+    # the current record, whatever their date says.
+    others: list[str] = field(default_factory=list)
 
 
 def chain(question: str, answer_type: str, ranked: Sequence[Fused],
@@ -143,7 +147,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
           prior: Callable[[int], SourceRecord | None],
           related: Callable[[str], dict[int, SourceRecord]] | None = None,
           robot_id: str = "", at: float | None = None, asked_kind: str = "",
-          focus: str = "") -> Chain | None:
+          focus: str = "", lookalikes: list[str] | None = None) -> Chain | None:
     """The current record for ``question`` and the anchor it supersedes, or None.
 
     ``records``: the ranked candidates' records by seq; ``near(seq)``: the records
@@ -163,6 +167,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     Everest room", "room B204"), a revision gives a label too."""
     # For a past time, the time named is when, not what: "in mid-August" names no thing.
     q_terms = question_terms(question if at is None else without_times(question))
+    rejected = lookalikes if lookalikes is not None else []
     pool = [f for f in ranked[:POOL] if f.seq in records]
     asked_holders = holders(question) - _role_asked(question, answer_type)
     if asked_holders & KIN:  # "my daughter": whom the records call so ("my daughter Judith")
@@ -362,9 +367,9 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             # wouldn't come out, so … Aqua Fix now") or its unit ("three litres now"):
             # the anchor says what it is of.
             carried = anchor
-        if not (link or carried) \
-                or not (carried or own or same_holder(rec.text, asked_holders,
-                                                      anchor_holders, thing)) \
+        if not (link or carried):
+            continue
+        if not (carried or own or same_holder(rec.text, asked_holders, anchor_holders, thing)) \
                 or (others and not swapped
                     and about_another(rec.text, asked_holders | anchor_holders | placed
                                       | _names(rec.speaker)
@@ -375,6 +380,15 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 or other_titled(rec.text, question) \
                 or brands and bool({n for n, _ in _before_thing(rec.text, q_terms)} - brands) \
                 or own_state and not swapped and told_of_another(rec.text, rec.speaker):
+            greeted = holders(rec.text) - asked_holders - anchor_holders - KIN
+            if not values_named(rec.text) & values_named(anchor.text) \
+                    and not (greeted and greeted <= spoken_to(rec.text)) \
+                    and not asked_holders & _names(rec.speaker):
+                # (one saying the anchor's value again, "still on hook 4", misleads no one;
+                # nor can one be told another's for naming only whom it addresses, "Thanks,
+                # Jo! I'm trying pilates", nor the one asked about telling their own, "My
+                # new manager is Oskar" for "Who is Nia's manager?")
+                rejected.append(rec.source_id)
             continue  # another thing, or someone else's: another person's appointment
         if typed and own_link.startswith("close") and cos < CLOSE and not carried \
                 and not keys(told) & thing and not marks_change(rec.text) \
@@ -431,7 +445,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         # from now" after "rent goes out on the 1st"): then it leads, the earlier aside.
         if not revised:
             return None
-        return Chain([anchor.source_id], [r.source_id for r in revised])
+        return Chain([anchor.source_id], [r.source_id for r in revised], others=rejected)
     # The earlier candidates that speak of the same thing of the same holder are older
     # revisions (or the robot's echo of one); only those already shown move.
     older = [anchor.source_id] + passed + [
@@ -450,7 +464,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         if not keys(context.text) & thing:
             shown.append(anchor.source_id)
     return Chain(list(dict.fromkeys(shown + passed)), older,
-                 context.source_id if context is not None else None)
+                 context.source_id if context is not None else None, rejected)
 
 
 def _occurrence_of(text: str, slot: str, thing: frozenset[str]) -> bool:

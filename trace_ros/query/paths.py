@@ -138,6 +138,9 @@ class GraphOutcome:
     superseded: list[str] = field(default_factory=list)
     # The turn the current record carries on (``current.Chain.carried``), or "".
     carried: str = ""
+    # Later records the chain found to be another holder's, instance or thing
+    # (``current.Chain.others``): marked ``other``, none is the current record.
+    others: list[str] = field(default_factory=list)
     status: str = ""  # "" | missing | conflict
     message: str = ""
     status_sources: list[str] = field(default_factory=list)

@@ -1172,7 +1172,8 @@ class ExtractiveReader:
         elif plan.wants_newest and not _plural_ask(question, plan):
             # Revisions of one state match the question about equally well in content;
             # recall order must not decide which is current, so compare overlap only.
-            live = [s for s in scored if not s.item.routes.get("superseded")] or scored
+            live = [s for s in scored if not s.item.routes.get("superseded")
+                    and not s.item.routes.get("other")] or scored
             if plan.answer_type != "person":
                 # Not a revision of the asker's state: someone else's ("my brother just
                 # started on the late shift" for "What shift am I on?").
@@ -1432,8 +1433,11 @@ class ExtractiveReader:
             # asked and states a value of the kind; its superseded marks with it.
             lead = [f for f in found if f[0].item.routes.get("graph") == 1
                     and not f[0].item.routes.get("superseded")]
-            live = ([f for f in found if not f[0].item.routes.get("superseded")] or found) \
-                if lead else found
+            # A later record the chain found to be another holder's, instance or thing
+            # ("my brother's on lates now") revises nothing, however new.
+            own = [f for f in found if not f[0].item.routes.get("other")] or found
+            live = ([f for f in own if not f[0].item.routes.get("superseded")] or own) \
+                if lead else own
             # Revisions of one state say it in different words: every record that states
             # a value about enough of what is asked is one; the newest holds.
             top = max(f[2] for f in live)
