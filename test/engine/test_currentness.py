@@ -1601,3 +1601,33 @@ def test_the_judgements_weights_match_its_signals() -> None:
                       0.7, 0, 1)
     assert len(judge.WEIGHTS) == len(judge.FEATURES) == len(pair.signals(lambda t: True)) + 1
     assert 0.0 < judge.probability([*pair.signals(lambda t: True), 1.0]) < 1.0
+
+
+def test_a_state_before_an_event_named_in_other_words(ledger: Ledger,
+                                                      encoder: MiniLMEncoder) -> None:
+    """"What dose was I on before the consultant changed it?" asks what held before the
+    visit that changed it (a "before" clause inside the question, of a question the plan
+    reads as a history); the statement said by then is the answer though it names no word
+    of the question ("five hundred milligrams", not "dose")."""
+    history(ledger, encoder, [
+        (3, "Derek", "The metformin's five hundred milligrams with breakfast, doctor's "
+                     "orders."),
+        (3, "robot", "Metformin 500mg with breakfast."),
+        *CHATTER,
+        (10, "Derek", "Saw the consultant this morning. She's doubled the metformin."),
+        (10, "robot", "So 1000mg with breakfast now."),
+    ])
+    q = "What dose was I on before the consultant changed it?"
+    assert current.may_ask_held(q, plan_question(q))
+    res = ask(ledger, encoder, q)
+    assert res.status == "answered" and res.source_ids[0] == "t0", (res.answer,
+                                                                     res.source_ids)
+
+
+def test_before_inside_a_past_question_asks_what_held() -> None:
+    """A "before" clause anywhere in a question in the past tense dates the state asked
+    ("Where did I shop before the new supermarket opened?"), not only an opening one."""
+    q = "Where did I shop before the new supermarket opened?"
+    assert current.may_ask_held(q, plan_question(q))
+    q = "Where do I shop these days?"
+    assert not current.may_ask_held(q, plan_question(q))

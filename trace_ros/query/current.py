@@ -204,6 +204,15 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 break
             if rec.source_time <= at and (anchor is None or rec.seq < anchor.seq):
                 anchor = rec  # the first statement of the thing said by then
+    if anchor is None and at is not None:
+        # No statement said by then names the thing in the question's words ("Where did I
+        # work before …?" for "Early shift at the bakery tomorrow"): the best match said by
+        # then tells what held, when it states a value of the kind asked.
+        for f in pool[:ANCHORS_AT]:
+            rec = _spoken(f.seq, records, prior, robot_id)
+            if rec is not None and _statement(rec, robot_id) and rec.source_time <= at \
+                    and states_value(asserted(rec.text), answer_type, ""):
+                return Chain([rec.source_id], [])
     if anchor is None:
         return None
     if at is None:
@@ -601,10 +610,11 @@ def may_ask_held(question: str, plan: Plan) -> bool:
     """Whether the question asks what state held at a past time (``held_time``): a
     past tense of "be" or "have", or any past tense after an opening "Before …,"
     ("Before Jade's leave started, who taught the Monday spin?"), about one value."""
-    return bool(_WAS.search(question)
-                or plan.tense == "past" and bool(_OPENS_BEFORE.match(question))) \
+    before = plan.tense == "past" and bool(_BEFORE.search(question))
+    return bool(_WAS.search(question) or before) \
         and not asks_members(question) \
-        and plan.operation in ("fact", "temporal_lookup", "current_state", "count")
+        and (plan.operation in ("fact", "temporal_lookup", "current_state", "count")
+             or before and plan.operation == "history")
 
 
 
