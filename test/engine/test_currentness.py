@@ -1631,3 +1631,26 @@ def test_before_inside_a_past_question_asks_what_held() -> None:
     assert current.may_ask_held(q, plan_question(q))
     q = "Where do I shop these days?"
     assert not current.may_ask_held(q, plan_question(q))
+
+
+def test_the_event_a_state_is_dated_by_names_no_holder(ledger: Ledger,
+                                                        encoder: MiniLMEncoder) -> None:
+    """"Where was the spare gas bottle before Jess took it?" asks of the bottle: Jess,
+    whom the event names, is not whose state is asked, so the speaker's own move of it
+    before then is what held."""
+    history(ledger, encoder, [
+        (3, "Rob", "Put the spare gas bottle in the front locker of the van."),
+        (3, "robot", "Spare gas bottle in the front locker."),
+        *CHATTER,
+        (9, "Rob", "shifted the spare gas bottle to the back locker, the front one has "
+                   "the chairs now"),
+        (9, "robot", "Spare gas in the back locker."),
+        (12, "Rob", "Jess took the spare gas for her barbecue, so it's in her car boot "
+                    "now"),
+        (12, "robot", "Spare gas in the car boot."),
+    ])
+    assert current.without_before("Where was the spare gas bottle before Jess took it?") \
+        == "Where was the spare gas bottle ?"
+    res = ask(ledger, encoder, "Where was the spare gas bottle before Jess took it?")
+    assert res.status == "answered" and res.source_ids[0] == "t5", (res.answer,
+                                                                     res.source_ids)

@@ -161,6 +161,11 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     record stating none of it revises nothing.
     ``focus``: the noun a "which" question asks about; where the anchor labels it ("the
     Everest room", "room B204"), a revision gives a label too."""
+    if at is not None and answer_type != "person":
+        # The event that dates the state names neither the thing nor whose it is: "Before
+        # Gwen went away, where was my spare key kept?" asks of the key, not of Gwen (for
+        # "who", a name the event gives may be the value: "Before Sandra's leave, who …").
+        question = without_before(question)
     # For a past time, the time named is when, not what: "in mid-August" names no thing.
     q_terms = question_terms(question if at is None else without_times(question))
     pool = [f for f in ranked[:POOL] if f.seq in records]
@@ -622,6 +627,15 @@ def before_clause(question: str) -> str:
     """The event a question dates its state by ("Before Jade's leave started, …"), or ""."""
     m = _BEFORE.search(question)
     return m.group("clause") if m else ""
+
+
+def without_before(question: str) -> str:
+    """The question without the event it dates its state by ("Before Jade's leave
+    started, who taught the Monday spin?" -> "who taught the Monday spin?")."""
+    m = _OPENS_BEFORE.match(question)
+    if m is not None:
+        return question[m.end():].lstrip()
+    return " ".join(_BEFORE.sub("", question).split())
 
 
 def held_time(question: str, plan: Plan,
