@@ -1654,3 +1654,22 @@ def test_the_event_a_state_is_dated_by_names_no_holder(ledger: Ledger,
     res = ask(ledger, encoder, "Where was the spare gas bottle before Jess took it?")
     assert res.status == "answered" and res.source_ids[0] == "t5", (res.answer,
                                                                      res.source_ids)
+
+
+def test_a_holders_first_week_asks_what_was_first_told(ledger: Ledger,
+                                                       encoder: MiniLMEncoder) -> None:
+    """"In her first week" is the holder's first days of the thing, so what was first
+    told of it, not a calendar week ("the first week of May")."""
+    assert current._asks_original("Which bunk did I have on my first night?")
+    assert not current._asks_original("Where was I in the first week of May?")
+    assert not current._asks_original("What was my first bike?")
+    history(ledger, encoder, [
+        (3, "Omar", "Priyanka starts Monday, she'll sit at desk 14 by the window."),
+        (3, "robot", "Priyanka: desk 14."),
+        *CHATTER,
+        (10, "Omar", "Priyanka's been moved to desk 22 now, nearer the printers."),
+        (10, "robot", "Priyanka: desk 22."),
+    ])
+    res = ask(ledger, encoder, "Which desk did Priyanka have in her first week?")
+    assert res.status == "answered" and res.source_ids[0] == "t0", (res.answer,
+                                                                     res.source_ids)

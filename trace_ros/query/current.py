@@ -686,8 +686,16 @@ _ORIGINAL = re.compile(r"\b(?:originally|initially|at first)\b|(?<![\w'])(?P<bef
 _DETERMINERS = frozenset("the a my your his her its our their this that".split())
 
 
+# "In his first week", "on my first night": the holder's first days of something, when
+# it was first told, not a calendar time ("the first week of May").
+_OWN_FIRST = re.compile(r"\b(?:my|your|his|her|our|their)\s+first\s+(?:day|night|week|month|"
+                        r"year)s?\b(?!\s+of\b)", re.I)
+
+
 def _asks_original(question: str) -> bool:
     """Whether the question asks what held when the thing was first told."""
+    if _OWN_FIRST.search(question):
+        return True
     return any(not m.group("before") or m.group("before").strip().lower() not in _DETERMINERS
                for m in _ORIGINAL.finditer(question))
 
