@@ -1673,3 +1673,23 @@ def test_a_holders_first_week_asks_what_was_first_told(ledger: Ledger,
     res = ask(ledger, encoder, "Which desk did Priyanka have in her first week?")
     assert res.status == "answered" and res.source_ids[0] == "t0", (res.answer,
                                                                      res.source_ids)
+
+
+def test_a_condition_on_a_past_statement_names_no_holder(ledger: Ledger,
+                                                         encoder: MiniLMEncoder) -> None:
+    """"The torch lives under the sink, if the kids ask": whose state a statement
+    tells is read from what it asserts, not from the condition it adds, so it is what
+    held before the event asked of."""
+    history(ledger, encoder, [
+        (3, "Hana", "The torch lives in the cupboard under the sink, if the kids ask."),
+        (3, "robot", "Torch under the sink."),
+        *CHATTER,
+        (9, "Hana", "Ben keeps leaving his torch in the garden shed. Drives me mad."),
+        (9, "robot", "I'll remember Ben's torch ends up in the shed."),
+        (12, "Hana", "I put the torch in the hall drawer, the cupboard door came off."),
+        (12, "robot", "Torch in the hall drawer now."),
+    ])
+    res = ask(ledger, encoder, "Before the cupboard door came off, where did we keep the "
+                               "torch?")
+    assert res.status == "answered" and res.source_ids[0] == "t0", (res.answer,
+                                                                     res.source_ids)

@@ -196,7 +196,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         # no one's in particular ("Sam's forklift").
         if _statement(rec, robot_id) and keys(rec.text) & q_terms \
                 and not (others and (held or at is not None)
-                         and about_another(rec.text, asked_holders | _names(rec.speaker)
+                         and about_another(rec.text if at is None else asserted(rec.text),
+                                           asked_holders | _names(rec.speaker)
                                            | _placed(rec.text, asked_kind, q_terms))) \
                 and not (others and not held and at is None
                          and not same_holder(rec.text, frozenset(), _names(question), q_terms)) \
