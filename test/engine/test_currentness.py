@@ -1639,3 +1639,95 @@ def test_the_chain_lists_the_later_records_it_found_anothers() -> None:
     assert found is None
     # Arthur's allowance; not the turn that only greets him by name.
     assert others == ["s2"]
+
+
+def test_a_state_before_an_event_named_in_other_words(ledger: Ledger,
+                                                      encoder: MiniLMEncoder) -> None:
+    """"What dose was I on before the consultant changed it?" asks what held before the
+    visit that changed it (a "before" clause inside the question, of a question the plan
+    reads as a history); the statement said by then is the answer though it names no word
+    of the question ("five hundred milligrams", not "dose")."""
+    history(ledger, encoder, [
+        (3, "Derek", "The metformin's five hundred milligrams with breakfast, doctor's "
+                     "orders."),
+        (3, "robot", "Metformin 500mg with breakfast."),
+        *CHATTER,
+        (10, "Derek", "Saw the consultant this morning. She's doubled the metformin."),
+        (10, "robot", "So 1000mg with breakfast now."),
+    ])
+    q = "What dose was I on before the consultant changed it?"
+    assert current.may_ask_held(q, plan_question(q))
+    res = ask(ledger, encoder, q)
+    assert res.status == "answered" and res.source_ids[0] == "t0", (res.answer,
+                                                                     res.source_ids)
+
+
+def test_before_inside_a_past_question_asks_what_held() -> None:
+    """A "before" clause anywhere in a question in the past tense dates the state asked
+    ("Where did I shop before the new supermarket opened?"), not only an opening one."""
+    q = "Where did I shop before the new supermarket opened?"
+    assert current.may_ask_held(q, plan_question(q))
+    q = "Where do I shop these days?"
+    assert not current.may_ask_held(q, plan_question(q))
+
+
+def test_the_event_a_state_is_dated_by_names_no_holder(ledger: Ledger,
+                                                        encoder: MiniLMEncoder) -> None:
+    """"Where was the spare gas bottle before Jess took it?" asks of the bottle: Jess,
+    whom the event names, is not whose state is asked, so the speaker's own move of it
+    before then is what held."""
+    history(ledger, encoder, [
+        (3, "Rob", "Put the spare gas bottle in the front locker of the van."),
+        (3, "robot", "Spare gas bottle in the front locker."),
+        *CHATTER,
+        (9, "Rob", "shifted the spare gas bottle to the back locker, the front one has "
+                   "the chairs now"),
+        (9, "robot", "Spare gas in the back locker."),
+        (12, "Rob", "Jess took the spare gas for her barbecue, so it's in her car boot "
+                    "now"),
+        (12, "robot", "Spare gas in the car boot."),
+    ])
+    assert current.without_before("Where was the spare gas bottle before Jess took it?") \
+        == "Where was the spare gas bottle ?"
+    res = ask(ledger, encoder, "Where was the spare gas bottle before Jess took it?")
+    assert res.status == "answered" and res.source_ids[0] == "t5", (res.answer,
+                                                                     res.source_ids)
+
+
+def test_a_holders_first_week_asks_what_was_first_told(ledger: Ledger,
+                                                       encoder: MiniLMEncoder) -> None:
+    """"In her first week" is the holder's first days of the thing, so what was first
+    told of it, not a calendar week ("the first week of May")."""
+    assert current._asks_original("Which bunk did I have on my first night?")
+    assert not current._asks_original("Where was I in the first week of May?")
+    assert not current._asks_original("What was my first bike?")
+    history(ledger, encoder, [
+        (3, "Omar", "Priyanka starts Monday, she'll sit at desk 14 by the window."),
+        (3, "robot", "Priyanka: desk 14."),
+        *CHATTER,
+        (10, "Omar", "Priyanka's been moved to desk 22 now, nearer the printers."),
+        (10, "robot", "Priyanka: desk 22."),
+    ])
+    res = ask(ledger, encoder, "Which desk did Priyanka have in her first week?")
+    assert res.status == "answered" and res.source_ids[0] == "t0", (res.answer,
+                                                                     res.source_ids)
+
+
+def test_a_condition_on_a_past_statement_names_no_holder(ledger: Ledger,
+                                                         encoder: MiniLMEncoder) -> None:
+    """"The torch lives under the sink, if the kids ask": whose state a statement
+    tells is read from what it asserts, not from the condition it adds, so it is what
+    held before the event asked of."""
+    history(ledger, encoder, [
+        (3, "Hana", "The torch lives in the cupboard under the sink, if the kids ask."),
+        (3, "robot", "Torch under the sink."),
+        *CHATTER,
+        (9, "Hana", "Ben keeps leaving his torch in the garden shed. Drives me mad."),
+        (9, "robot", "I'll remember Ben's torch ends up in the shed."),
+        (12, "Hana", "I put the torch in the hall drawer, the cupboard door came off."),
+        (12, "robot", "Torch in the hall drawer now."),
+    ])
+    res = ask(ledger, encoder, "Before the cupboard door came off, where did we keep the "
+                               "torch?")
+    assert res.status == "answered" and res.source_ids[0] == "t0", (res.answer,
+                                                                     res.source_ids)

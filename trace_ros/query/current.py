@@ -165,6 +165,11 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     record stating none of it revises nothing.
     ``focus``: the noun a "which" question asks about; where the anchor labels it ("the
     Everest room", "room B204"), a revision gives a label too."""
+    if at is not None and answer_type != "person":
+        # The event that dates the state names neither the thing nor whose it is: "Before
+        # Gwen went away, where was my spare key kept?" asks of the key, not of Gwen (for
+        # "who", a name the event gives may be the value: "Before Sandra's leave, who …").
+        question = without_before(question)
     # For a past time, the time named is when, not what: "in mid-August" names no thing.
     q_terms = question_terms(question if at is None else without_times(question))
     rejected = lookalikes if lookalikes is not None else []
@@ -196,7 +201,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         # no one's in particular ("Sam's forklift").
         if _statement(rec, robot_id) and keys(rec.text) & q_terms \
                 and not (others and (held or at is not None)
-                         and about_another(rec.text, asked_holders | _names(rec.speaker)
+                         and about_another(rec.text if at is None else asserted(rec.text),
+                                           asked_holders | _names(rec.speaker)
                                            | _placed(rec.text, asked_kind, q_terms))) \
                 and not (others and not held and at is None
                          and not same_holder(rec.text, frozenset(), _names(question), q_terms)) \
@@ -209,6 +215,15 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 break
             if rec.source_time <= at and (anchor is None or rec.seq < anchor.seq):
                 anchor = rec  # the first statement of the thing said by then
+    if anchor is None and at is not None:
+        # No statement said by then names the thing in the question's words ("Where did I
+        # work before …?" for "Early shift at the bakery tomorrow"): the best match said by
+        # then tells what held, when it states a value of the kind asked.
+        for f in pool[:ANCHORS_AT]:
+            rec = _spoken(f.seq, records, prior, robot_id)
+            if rec is not None and _statement(rec, robot_id) and rec.source_time <= at \
+                    and states_value(asserted(rec.text), answer_type, ""):
+                return Chain([rec.source_id], [])
     if anchor is None:
         return None
     if at is None:
@@ -615,10 +630,11 @@ def may_ask_held(question: str, plan: Plan) -> bool:
     """Whether the question asks what state held at a past time (``held_time``): a
     past tense of "be" or "have", or any past tense after an opening "Before …,"
     ("Before Jade's leave started, who taught the Monday spin?"), about one value."""
-    return bool(_WAS.search(question)
-                or plan.tense == "past" and bool(_OPENS_BEFORE.match(question))) \
+    before = plan.tense == "past" and bool(_BEFORE.search(question))
+    return bool(_WAS.search(question) or before) \
         and not asks_members(question) \
-        and plan.operation in ("fact", "temporal_lookup", "current_state", "count")
+        and (plan.operation in ("fact", "temporal_lookup", "current_state", "count")
+             or before and plan.operation == "history")
 
 
 
@@ -626,6 +642,15 @@ def before_clause(question: str) -> str:
     """The event a question dates its state by ("Before Jade's leave started, …"), or ""."""
     m = _BEFORE.search(question)
     return m.group("clause") if m else ""
+
+
+def without_before(question: str) -> str:
+    """The question without the event it dates its state by ("Before Jade's leave
+    started, who taught the Monday spin?" -> "who taught the Monday spin?")."""
+    m = _OPENS_BEFORE.match(question)
+    if m is not None:
+        return question[m.end():].lstrip()
+    return " ".join(_BEFORE.sub("", question).split())
 
 
 def held_time(question: str, plan: Plan,
@@ -676,8 +701,16 @@ _ORIGINAL = re.compile(r"\b(?:originally|initially|at first)\b|(?<![\w'])(?P<bef
 _DETERMINERS = frozenset("the a my your his her its our their this that".split())
 
 
+# "In his first week", "on my first night": the holder's first days of something, when
+# it was first told, not a calendar time ("the first week of May").
+_OWN_FIRST = re.compile(r"\b(?:my|your|his|her|our|their)\s+first\s+(?:day|night|week|month|"
+                        r"year)s?\b(?!\s+of\b)", re.I)
+
+
 def _asks_original(question: str) -> bool:
     """Whether the question asks what held when the thing was first told."""
+    if _OWN_FIRST.search(question):
+        return True
     return any(not m.group("before") or m.group("before").strip().lower() not in _DETERMINERS
                for m in _ORIGINAL.finditer(question))
 
