@@ -349,13 +349,46 @@ def _focus_phrase(sentence: str, toks: list[Tok], focus: str, limit: int,
     if phrase and _new_words(phrase, q_stems | {stem(focus)}):
         return phrase
     # "Zelda is an awesome open-world game": the subject of a copula ending in the focus.
-    m = re.search(r"^(.{1,60}?)\s+(?:is|was|are|were|'s)\s+(?:(?:a|an|the|my|our|his|her|their)\s+)?"
-                  r"(?:[\w'-]+\s+){0,3}" + re.escape(focus), sentence, re.I)
+    m = _copula_ending(focus).search(sentence)
     if m:
         subject = _clean(m.group(1), tokens(m.group(1)))
         if subject and _new_words(subject, q_stems):
             return subject
     return ""
+
+
+# The patterns below are built from a question's words (its focus noun, a place or a
+# value found); compiled once per word here, since a pass over many questions builds
+# more of them than ``re``'s own cache keeps, and each miss compiles again.
+_BUILT = 4096
+
+
+@lru_cache(maxsize=_BUILT)
+def _copula_ending(focus: str) -> re.Pattern[str]:
+    return re.compile(r"^(.{1,60}?)\s+(?:is|was|are|were|'s)\s+(?:(?:a|an|the|my|our|his|her|their)\s+)?"
+                      r"(?:[\w'-]+\s+){0,3}" + re.escape(focus), re.I)
+
+
+@lru_cache(maxsize=_BUILT)
+def _name_locating(place: str) -> re.Pattern[str]:
+    return re.compile(r"([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)\s+(?:on|in|at|by|near)\s+(?:the\s+)?"
+                      + re.escape(place))
+
+
+@lru_cache(maxsize=_BUILT)
+def _not_before(value: str) -> re.Pattern[str]:
+    return re.compile(rf"\bnot\s+(?:the\s+)?{re.escape(value)}(?!\w)", re.I)
+
+
+@lru_cache(maxsize=_BUILT)
+def _label_patterns(focus: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """``_labels``' patterns for ``focus``: a label after it, a time before it, a name before it."""
+    f = re.escape(focus)
+    after = re.compile(rf"\b({f}s?)\s+((?:no\.?\s*|number\s+)?\d[\w.]*\b|[A-Z][\w'-]+)", re.I)
+    # "the 8:10 train": a time names a train, a bus, a flight
+    timed = re.compile(rf"\b(\d{{1,2}}[:.]\d{{2}}(?:\s*[ap]\.?m\.?)?)\s+({f}s?)\b", re.I)
+    before = re.compile(rf"\b((?:[A-Z][\w'-]+\s+){{1,2}})({f}s?)\b", re.I)
+    return after, timed, before
 
 
 def _focus_span(sentence: str, toks: list[Tok], focus: str, limit: int) -> str:
@@ -1177,8 +1210,7 @@ def place_phrase(sentence: str, q_stems: set[str], limit: int = 6, origin: bool 
         return ""  # "down to 150": a figure, not a place
     if place:
         # "Casa Verde on Main": the name the place phrase locates comes with it.
-        m = re.search(r"([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)\s+(?:on|in|at|by|near)\s+(?:the\s+)?"
-                      + re.escape(place), sentence)
+        m = _name_locating(place).search(sentence)
         if m and m.group(1).lower() not in _NOT_NAMES | _PRONOUNS and m.start() > 0 \
                 and not _has_question_word(m.group(1), q_stems):
             return sentence[m.start():m.end()]
@@ -1340,7 +1372,7 @@ def held_days(sentence: str, replaced: frozenset[str] = frozenset()) -> str:
 
 def said_not(value: str, text: str) -> bool:
     """Whether ``text`` takes ``value`` back with "not" ("Sorry, 4B, not 4D.")."""
-    return bool(re.search(rf"\bnot\s+(?:the\s+)?{re.escape(value)}(?!\w)", text, re.I))
+    return bool(_not_before(value).search(text))
 
 
 def labelled(focus: str, text: str, question: str = "", old: str = "") -> str:
@@ -1362,12 +1394,8 @@ def labelled(focus: str, text: str, question: str = "", old: str = "") -> str:
 def _labels(focus: str, text: str, question: str) -> list[str]:
     """Every ``labelled`` label of ``text``, in order: those after the noun first."""
     out: list[str] = []
-    f = re.escape(focus)
     asked_words = {w.lower() for w in re.findall(r"[\w.]+", question)}
-    after = re.compile(rf"\b({f}s?)\s+((?:no\.?\s*|number\s+)?\d[\w.]*\b|[A-Z][\w'-]+)", re.I)
-    before = re.compile(rf"\b((?:[A-Z][\w'-]+\s+){{1,2}})({f}s?)\b", re.I)
-    # "the 8:10 train": a time names a train, a bus, a flight
-    timed = re.compile(rf"\b(\d{{1,2}}[:.]\d{{2}}(?:\s*[ap]\.?m\.?)?)\s+({f}s?)\b", re.I)
+    after, timed, before = _label_patterns(focus)
     for m in after.finditer(text):
         label = m.group(2)
         if (label[0].isdigit() or label[0].isupper()) and label.lower() not in asked_words:
