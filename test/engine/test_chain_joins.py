@@ -10,40 +10,16 @@ the real MiniLM encoder, the CPU extractor and projector, questions through
 from __future__ import annotations
 
 import sys
-from datetime import UTC, datetime
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from graphkit import capture  # noqa: E402
+from test_currentness import ask, history  # noqa: E402
 
-from trace_ros.capture import Event  # noqa: E402
-from trace_ros.consolidation.cpu import CpuExtractor  # noqa: E402
-from trace_ros.consolidation.project import GraphProjector  # noqa: E402
-from trace_ros.consolidation.worker import Consolidator  # noqa: E402
 from trace_ros.embed import MiniLMEncoder  # noqa: E402
 from trace_ros.language import revision  # noqa: E402
-from trace_ros.ledger import Ledger, Scope  # noqa: E402
+from trace_ros.ledger import Ledger  # noqa: E402
 from trace_ros.query import current  # noqa: E402
-from trace_ros.query.answer import QueryEngine, QueryRequest, QueryResult  # noqa: E402
-
-HOME = "home"
-
-
-def history(ledger: Ledger, encoder: MiniLMEncoder, turns: list[tuple[int, str, str]]) -> None:
-    """(day of October 2025, speaker, text); one session a day; IDs t0, t1, …"""
-    events = [Event("dialogue", Scope(HOME, "r1", f"d{day}"), text, speaker,
-                    stamp=datetime(2025, 10, day, 9, i, tzinfo=UTC).timestamp(),
-                    source_id=f"t{i}")
-              for i, (day, speaker, text) in enumerate(turns)]
-    capture(ledger, events)
-    Consolidator(ledger, encoder, projector=GraphProjector(ledger, CpuExtractor())).drain()
-
-
-def ask(ledger: Ledger, encoder: MiniLMEncoder, question: str) -> QueryResult:
-    with QueryEngine(ledger, encoder, audit=False) as eng:
-        return eng.ask(QueryRequest(Scope(HOME), question))
-
 
 CHATTER = [(7, "Bea", "The fog this morning was so thick I could barely see the gate."),
            (7, "robot", "Take care on the roads."),
