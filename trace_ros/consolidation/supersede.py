@@ -238,9 +238,7 @@ class Supersession:
                                               ("updates",), "in"):
                 return  # a plan is realised once: this tells of it again
             cos = float(sims[j])
-            span = (cos - REALISED_CLOSE) / (1.0 - REALISED_CLOSE)
-            conf = round(_MIN_CONFIDENCE + (_MAX_CONFIDENCE - _MIN_CONFIDENCE) * min(1.0, span), 3)
-            _relate(out, facts, olds, conf,
+            _relate(out, facts, olds, _confidence(cos, REALISED_CLOSE),
                     f"plan realised: the speaker's later statement (cosine {cos:.2f}, shares "
                     f"{'/'.join(sorted(thing))}) tells in the past what the earlier planned "
                     f"for a time ahead")
@@ -342,14 +340,19 @@ def _phrase_heads(sentence: str, shared: frozenset[str]) -> set[str]:
 
 def _add(out: LinkResult, facts: Sequence[Fact], olds: Sequence[Fact], cos: float,
          close: float, shared: frozenset[str], old_text: str, new_text: str) -> None:
-    """The same-thing rule's edge: its confidence grows with the cosine above ``close``."""
-    span = (cos - close) / (1.0 - close)
-    conf = round(_MIN_CONFIDENCE + (_MAX_CONFIDENCE - _MIN_CONFIDENCE) * min(1.0, span), 3)
+    """The same-thing rule's edge, its confidence by the cosine (``_confidence``)."""
+    conf = _confidence(cos, close)
     old_v = "/".join(sorted(state_values(old_text) - state_values(new_text)))
     new_v = "/".join(sorted(state_values(new_text) - state_values(old_text)))
     _relate(out, facts, olds, conf,
             f"same-thing update: the speaker's later statement (cosine {cos:.2f}, shares "
             f"{'/'.join(sorted(shared))}) gives {new_v} where the earlier gave {old_v}")
+
+
+def _confidence(cos: float, floor: float) -> float:
+    """A rule's confidence in an edge: it grows with the cosine above the rule's ``floor``."""
+    span = (cos - floor) / (1.0 - floor)
+    return round(_MIN_CONFIDENCE + (_MAX_CONFIDENCE - _MIN_CONFIDENCE) * min(1.0, span), 3)
 
 
 def _relate(out: LinkResult, facts: Sequence[Fact], olds: Sequence[Fact], conf: float,

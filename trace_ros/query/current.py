@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 
 from ..facts import JUDGED_UPDATE
@@ -135,10 +135,6 @@ class Chain:
     # The speaker's turn the current record carries on ("training's indoors now" before
     # "and it's half nine now"), shown beside it; None when it names its thing itself.
     carried: str | None = None
-    # Later records that join the thing but that the chain found another holder's, another
-    # instance's or another thing's ("my brother's on lates now", "the Tuesday quiz"): not
-    # the current record, whatever their date says.
-    others: list[str] = field(default_factory=list)
 
 
 def chain(question: str, answer_type: str, ranked: Sequence[Fused],
@@ -164,7 +160,10 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     one. ``asked_kind``: the kind of value the question asks for (``spans.asked``); a later
     record stating none of it revises nothing.
     ``focus``: the noun a "which" question asks about; where the anchor labels it ("the
-    Everest room", "room B204"), a revision gives a label too."""
+    Everest room", "room B204"), a revision gives a label too.
+    ``lookalikes``: filled, whatever the chain returns, with the later records that join
+    the thing but that it found another holder's, instance or thing ("my brother's on
+    lates now", "the Tuesday quiz"): not the current record, whatever their date says."""
     if at is not None and answer_type != "person":
         # The event that dates the state names neither the thing nor whose it is: "Before
         # Gwen went away, where was my spare key kept?" asks of the key, not of Gwen (for
@@ -184,7 +183,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     # "Which day do I volunteer?": the asker's own state, which "He does the food bank on
     # a Thursday" does not tell.
     own_state = not asked_holders and bool(_FIRST_PERSON_ASK.search(question))
-    held = bool(asked_holders) or own_state  # whose state is asked is said
+    whose_said = bool(asked_holders) or own_state  # whose state is asked is said
     anchor: SourceRecord | None = None
     looked: set[int] = set()  # a robot's echo and the turn it answers count once
     for f in pool:
@@ -200,11 +199,11 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         # asked of ("What make is the new forklift?") anyone may tell, so long as it is
         # no one's in particular ("Sam's forklift").
         if _statement(rec, robot_id) and keys(rec.text) & q_terms \
-                and not (others and (held or at is not None)
+                and not (others and (whose_said or at is not None)
                          and about_another(rec.text if at is None else asserted(rec.text),
                                            asked_holders | _names(rec.speaker)
                                            | _placed(rec.text, asked_kind, q_terms))) \
-                and not (others and not held and at is None
+                and not (others and not whose_said and at is None
                          and not same_holder(rec.text, frozenset(), _names(question), q_terms)) \
                 and not (own_state and not same_holder(rec.text, asked_holders, frozenset(),
                                                        q_terms)) \
@@ -460,7 +459,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         # from now" after "rent goes out on the 1st"): then it leads, the earlier aside.
         if not revised:
             return None
-        return Chain([anchor.source_id], [r.source_id for r in revised], others=rejected)
+        return Chain([anchor.source_id], [r.source_id for r in revised])
     # The earlier candidates that speak of the same thing of the same holder are older
     # revisions (or the robot's echo of one); only those already shown move.
     older = [anchor.source_id] + passed + [
@@ -479,7 +478,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         if not keys(context.text) & thing:
             shown.append(anchor.source_id)
     return Chain(list(dict.fromkeys(shown + passed)), older,
-                 context.source_id if context is not None else None, rejected)
+                 context.source_id if context is not None else None)
 
 
 def _occurrence_of(text: str, slot: str, thing: frozenset[str]) -> bool:

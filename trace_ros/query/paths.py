@@ -139,7 +139,7 @@ class GraphOutcome:
     # The turn the current record carries on (``current.Chain.carried``), or "".
     carried: str = ""
     # Later records the chain found to be another holder's, instance or thing
-    # (``current.Chain.others``): marked ``other``, none is the current record.
+    # (``current.chain``'s ``lookalikes``): marked ``other``, none is the current record.
     others: list[str] = field(default_factory=list)
     status: str = ""  # "" | missing | conflict
     message: str = ""

@@ -349,14 +349,10 @@ def spread_to_neighbours(fused: dict[int, Fused], info: dict[int, Place],
         if score <= 0:
             continue
         for n, offset in neighbours:
-            if offset > 0:  # n follows seq: seq precedes n
-                share = score / offset
-                if share > from_before[n]:
-                    from_before[n] = share
-            else:
-                share = score / -offset
-                if share > from_after[n]:
-                    from_after[n] = share
+            share = score / abs(offset)
+            side = from_before if offset > 0 else from_after  # n follows seq: seq precedes n
+            if share > side[n]:
+                side[n] = share
     touched = set()
     for seq in set(from_before) | set(from_after):
         gain = before_w * from_before.get(seq, 0.0) + after_w * from_after.get(seq, 0.0)
