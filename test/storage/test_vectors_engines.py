@@ -8,6 +8,7 @@ vectors that embedded it.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import numpy as np
@@ -30,6 +31,21 @@ def _vec(seed: int) -> np.ndarray:
     return np.random.default_rng(seed).standard_normal(DIM).astype(np.float32)
 
 
+def _settled_after(ledger: Any, subject: str, model: str, after: int,
+                   owner_kind: str = "source", wait_s: float = 10.0) -> list[Any]:
+    """``source_vectors_after`` once it returns rows, or after ``wait_s``. On PostgreSQL a
+    vector is read only once every transaction that began before it has ended
+    (``storage/postgresql/settled``); any transaction on the server counts, the
+    autovacuum's ANALYZE of another test's database too, so a row written a moment ago
+    may settle a little later (one CI run read none)."""
+    end = time.monotonic() + wait_s
+    while True:
+        rows = ledger.source_vectors_after(subject, model, after, owner_kind)
+        if rows or time.monotonic() > end:
+            return list(rows)
+        time.sleep(0.05)
+
+
 def _store(ledger: Any, kind: str, model: str, sources: list[Any], seed: int = 0) -> None:
     with ledger.write() as tx:
         ledger.put_vectors(tx, kind, model, [(s.source_id, s.subject_id, _vec(seed + s.seq))
@@ -40,7 +56,7 @@ def test_vectors_round_trip_as_float32_bytes(ledger: Any) -> None:
     sources = _turns(ledger, "ann", 3)
     _turns(ledger, "bob", 1)
     _store(ledger, "source", "m1", sources)
-    rows = ledger.source_vectors_after("ann", "m1", 0)
+    rows = _settled_after(ledger, "ann", "m1", 0)
     assert [r[2] for r in rows] == [s.source_id for s in sources]
     for row, src in zip(rows, sources, strict=True):
         assert row[1] == src.seq and row[8] == "Ann" and row[5] == src.source_time
@@ -52,10 +68,10 @@ def test_vectors_round_trip_as_float32_bytes(ledger: Any) -> None:
 def test_a_replaced_vector_comes_after_the_watermark_again(ledger: Any) -> None:
     sources = _turns(ledger, "ann", 2)
     _store(ledger, "source", "m1", sources)
-    watermark = ledger.source_vectors_after("ann", "m1", 0)[-1][0]
+    watermark = _settled_after(ledger, "ann", "m1", 0)[-1][0]
     assert ledger.source_vectors_after("ann", "m1", watermark) == []
     _store(ledger, "source", "m1", sources[:1], seed=100)
-    again = ledger.source_vectors_after("ann", "m1", watermark)
+    again = _settled_after(ledger, "ann", "m1", watermark)
     assert [r[2] for r in again] == [sources[0].source_id]
     assert np.frombuffer(again[0][7], dtype=np.float32).tobytes() == \
         _vec(100 + sources[0].seq).tobytes()
@@ -89,7 +105,7 @@ def test_windows_missing_and_stored(ledger: Any) -> None:
     assert [s.source_id for s in before] == [s.source_id for s in sources[:2]]
     ledger.put_window_vectors("m1", [(s.source_id, s.subject_id, _vec(s.seq)) for s in missing])
     assert ledger.sources_without_window("m1", 10) == []
-    assert len(ledger.source_vectors_after("ann", "m1", 0, owner_kind="window")) == 3
+    assert len(_settled_after(ledger, "ann", "m1", 0, "window")) == 3
 
 
 def test_forget_drops_the_vectors_that_embedded_the_text(ledger: Any) -> None:
@@ -100,8 +116,8 @@ def test_forget_drops_the_vectors_that_embedded_the_text(ledger: Any) -> None:
     epoch = ledger.meta_value("vectors_epoch")
     ledger.forget(source_ids=[sources[1].source_id])
     assert ledger.meta_value("vectors_epoch") != epoch
-    kept_sources = {r[2] for r in ledger.source_vectors_after("ann", "m1", 0)}
-    kept_windows = {r[2] for r in ledger.source_vectors_after("ann", "m1", 0, "window")}
+    kept_sources = {r[2] for r in _settled_after(ledger, "ann", "m1", 0)}
+    kept_windows = {r[2] for r in _settled_after(ledger, "ann", "m1", 0, "window")}
     ids = [s.source_id for s in sources]
     assert kept_sources == {ids[0], ids[2], ids[3]} | {s.source_id for s in other}
     # Turns 2 and 3 embedded turn 1 in their windows (two turns before each); turn 0 did not,
