@@ -34,7 +34,7 @@ from . import current
 from . import recall as rc
 from .audit import AuditWriter, new_recall_id
 from .pack import EvidenceGroup, EvidenceItem, Pack, pack, with_attachments
-from .paths import GraphOutcome, GraphStage
+from .paths import SAID_OTHERWISE, GraphOutcome, GraphStage
 from .plan import Plan, plan_question
 from .readers import ExtractiveReader, Reader, ReaderOutput
 from .recall import Attachments, Fused, Hit, Participants, Records, VectorIndex
@@ -367,9 +367,12 @@ class QueryEngine:
         if not self.on("graph"):
             return None
         t = time.perf_counter()
+        dense = recalled.routes.get("dense") or []
         out = self.graph_stage.run(req.scope, req.question, plan, ranked, recalled.speakers,
                                    req.as_of_valid, req.as_of_known,
-                                   update_seeds=self.on("update_seeds"))
+                                   update_seeds=self.on("update_seeds"),
+                                   near=[h.seq for h in dense
+                                         if h.score >= SAID_OTHERWISE])
         timings["graph"] = _ms(t)
         return out
 

@@ -23,7 +23,8 @@ Between fusion and packing, ``GraphStage.run``:
    similarity or recency, decides what is current: its revision's sources lead
    the evidence, the superseded ones follow (marked by their path line), and its
    *missing*/*conflict* become the response status. A question about a thing that
-   no record in the view mentions at all is *missing* too (``absent``).
+   no record in the view mentions at all is *missing* too (``absent``), unless a record
+   near the question in meaning names it in other words.
 
 Facts and edges come from ``factcache.FactCache`` (each subject's, per ledger
 generation), not from SQL per question; only the paths kept are rendered.
@@ -180,6 +181,10 @@ _PART_OF = re.compile(r"\bthe\s+\w+\s+(?:of\s+)?$", re.I)
 # one another in a session, read from this many matches of each word.
 _TOGETHER_TURNS = 1
 _TOGETHER_HITS = 50
+# ``absent`` asks for the thing's words; a record whose vector is this near the question's
+# (MiniLM cosine) and says one of them names the thing, the rest in other words ("the
+# baby sleeps from one to three" for "the baby's nap"): it is recorded.
+SAID_OTHERWISE = 0.5
 
 
 class GraphStage:
@@ -198,7 +203,9 @@ class GraphStage:
 
     def run(self, scope: Scope, question: str, plan: Plan, ranked: Sequence[Fused],
             speakers: set[str], as_of_valid: float | None, as_of_known: float | None, *,
-            update_seeds: bool = True) -> GraphOutcome:
+            update_seeds: bool = True, near: Sequence[int] = ()) -> GraphOutcome:
+        """``near``: the records (sequence numbers) whose vectors are at least
+        ``SAID_OTHERWISE`` near the question's (``absent``)."""
         cfg = self.config
         view = View(as_of_valid, as_of_known)
         people = {n for n in (_norm_name(s) for s in
@@ -221,6 +228,8 @@ class GraphStage:
                 self._resolve(out, scope, plan, view)
         if not out.status and out.resolution is None:
             absent = self.absent(scope, view, question, plan)
+            if absent and near and self._said_otherwise(absent, near):
+                absent = ""
             if not absent and update_seeds:
                 absent = self.unrecorded(scope, view, question, plan, seeds, people, ranked,
                                          me)
@@ -402,6 +411,14 @@ class GraphStage:
             # June": whose it is is said with the thing.)
             return ""
         return "" if hits else " ".join(target)
+
+    def _said_otherwise(self, named: str, near: Sequence[int]) -> bool:
+        """Whether a record near the question in meaning says one of the words ``named``
+        (what ``absent`` found unsaid): it speaks of the thing and says the rest in its
+        own words ("the baby sleeps from one to three" for "the baby's afternoon nap")."""
+        wanted = {stem(w) for w in named.split()}
+        return any(wanted & stems(rec.text)
+                   for rec in self.ledger.get_sources_by_seq(list(near)).values())
 
     def _said_together(self, scope: Scope, view: View, quoted: Sequence[str]) -> bool:
         """Whether turns next to each other in one session say every one of the words
