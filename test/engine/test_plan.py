@@ -95,6 +95,19 @@ def test_a_single_weekday_asked_in_the_present_is_the_coming_one() -> None:
     assert plan_question("What time is rhyme time on Wednesdays?", JUNE_9_2023).window
 
 
+def test_a_month_or_a_period_still_to_come_asked_in_the_present_is_the_plan_for_it() -> None:
+    """Asked on 9 June 2023, "in October" of a present or future question is the coming
+    October, and "from next month" a time still ahead: the plan for it as it stands now,
+    no window to look back at (nothing is said in a time still ahead). A past question
+    keeps the window it names, the latest such month."""
+    for q in ("Which hymn are we rehearsing in October?", "Where is the reunion in October?",
+              "What are my hours at the garden centre from next month?"):
+        p = plan_question(q, JUNE_9_2023)
+        assert p.window is None and p.current and p.time_text, q
+    past = plan_question("Which hymn did we rehearse in October?", JUNE_9_2023)
+    assert past.window == (day(2022, 10, 1), day(2022, 11, 1)) and not past.current
+
+
 def test_a_weekday_after_an_article_or_an_owner_names_the_thing() -> None:
     """"the Monday evening spin class", "Jo's Friday lesson": the slot is part of the
     thing's name, as a holiday asked of is; it is no time to look back at. After "on" it

@@ -204,16 +204,20 @@ def named_time(question: str, reference_time: float) -> tuple[str, tuple[float, 
         if _WEEKDAY.match(expr) and _OWNED_BEFORE.search(question[:m.start()]):
             continue  # "the Monday evening spin class", "Jo's Friday lesson": its slot names
             # the thing, as "on Wednesdays" does; it is no time to look back at
-        ahead = _one_day(question, m) and forward_at(question, m.start())
+        forward = forward_at(question, m.start())
+        # A weekday or a month named without a year, in a present or future question
+        # ("Where are we going in May?"), is the coming one.
+        ahead = (_one_day(question, m) or bool(_MONTH_ONLY.fullmatch(expr))) and forward
         when = resolve_expression(expr, reference_time, ahead)
         if when is None:
             continue
         window = period_window(when, _granularity(expr))
         if _BEFORE.search(question[: m.start()]):
             return expr, None, window[0]
-        if ahead and window[1] > reference_time:
-            # "How many are on for Saturday?" asked on a Friday: the plan for the coming
-            # Saturday as it stands now, said before that day; the day is part of the thing.
+        if (ahead or forward and window[0] > reference_time) and window[1] > reference_time:
+            # "How many are on for Saturday?" asked on a Friday, "Which piece are we
+            # singing in May?", "What are my hours from next week?": the plan for a time
+            # still to come as it stands now, said before it; the time is part of the thing.
             return expr, None, None
         return expr, window, None
     return "", None, None
@@ -224,6 +228,10 @@ _TIME_BEFORE = re.compile(r"\b(?:on|at|for|over|during|since|until|till|by|befor
 _WEEKDAY = re.compile(rf"(?:{'|'.join(WEEKDAYS)})", re.I)
 # An article or an owner right before a weekday makes it part of a name.
 _OWNED_BEFORE = re.compile(r"(?:\b(?:the|my|our|your|his|her|their)|'s)\s+$", re.I)
+# A month alone ("in May", "in early June"): no day, no year.
+_MONTH_ONLY = re.compile(r"(?:(?:in|during|by)\s+)?(?:(?:early|mid|late)[-\s]+)?(?:"
+                         + "|".join(_MONTHS) + r"|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)",
+                         re.I)
 _DAY_BEFORE = re.compile(r"\b(?:on|for|this|next|by|until|till)\s+$", re.I)
 
 
