@@ -182,8 +182,8 @@ _PART_OF = re.compile(r"\bthe\s+\w+\s+(?:of\s+)?$", re.I)
 _TOGETHER_TURNS = 1
 _TOGETHER_HITS = 50
 # ``absent`` asks for the thing's words; a record whose vector is this near the question's
-# (MiniLM cosine) and says one of them names the thing, the rest in other words ("the
-# baby sleeps from one to three" for "the baby's nap"): it is recorded.
+# (MiniLM cosine) and says one of them names the thing, the rest in other words ("half day
+# is 380" for "the half day price"): it is recorded.
 SAID_OTHERWISE = 0.5
 
 
@@ -228,7 +228,7 @@ class GraphStage:
                 self._resolve(out, scope, plan, view)
         if not out.status and out.resolution is None:
             absent = self.absent(scope, view, question, plan)
-            if absent and near and self._said_otherwise(absent, near):
+            if absent and near and self._said_otherwise(question, absent, near):
                 absent = ""
             if not absent and update_seeds:
                 absent = self.unrecorded(scope, view, question, plan, seeds, people, ranked,
@@ -412,13 +412,17 @@ class GraphStage:
             return ""
         return "" if hits else " ".join(target)
 
-    def _said_otherwise(self, named: str, near: Sequence[int]) -> bool:
+    def _said_otherwise(self, question: str, named: str, near: Sequence[int]) -> bool:
         """Whether a record near the question in meaning says one of the words ``named``
-        (what ``absent`` found unsaid): it speaks of the thing and says the rest in its
-        own words ("the baby sleeps from one to three" for "the baby's afternoon nap")."""
-        wanted = {stem(w) for w in named.split()}
-        return any(wanted & stems(rec.text)
-                   for rec in self.ledger.get_sources_by_seq(list(near)).values())
+        (what ``absent`` found unsaid) that name the thing itself: it speaks of the thing
+        and says the rest in its own words ("half day is 380" for "the half day price").
+        Whose thing it is does not count ("Amy's a bridesmaid" does not tell of "Amy's
+        wedding"), as ``absent`` asks it said with the thing."""
+        owners = {p.lower() for p in possessors(question)}
+        wanted = {stem(w) for w in named.split() if w not in owners}
+        return bool(wanted) and any(
+            wanted & stems(rec.text)
+            for rec in self.ledger.get_sources_by_seq(list(near)).values())
 
     def _said_together(self, scope: Scope, view: View, quoted: Sequence[str]) -> bool:
         """Whether turns next to each other in one session say every one of the words
