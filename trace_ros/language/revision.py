@@ -421,6 +421,18 @@ def continues(text: str) -> bool:
     return bool(set(_words(text)) & CONTINUITY)
 
 
+# A value said to hold of one thing more: "Tuesdays too", "weak as well" (not "too far").
+_ADDED = re.compile(r"\b(?:too|as\s+well)(?=\s*(?:[,.;:!?)]|$|\s+(?:but|and|so|though)\b))",
+                    re.I)
+
+
+@lru_cache(maxsize=65536)
+def adds(text: str) -> bool:
+    """Whether the text says a value holds of something more ("CO2 cylinders come
+    Tuesdays too", "weak as well"): another thing that shares it."""
+    return _ADDED.search(text) is not None
+
+
 # Where a clause stops asserting: a condition ("If it's good, that's our new place", "open
 # at four unless it's busy") or a question passed on ("asked if we're open till five").
 _UNASSERTED = re.compile(r"\b(?:if|whether|unless)\b", re.I)
