@@ -172,3 +172,21 @@ def test_a_value_said_to_carry_on_that_the_thread_no_longer_holds_is_another_thi
     assert not current._another_kept("So it's Mondays now, still ten though.", head,
                                      frozenset())
     assert not current._another_kept("Still Thursdays for her, yes.", head, frozenset())
+
+
+def test_we_will_speaks_for_the_speaker(ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"we'll be starting …" is said in the first person as "we're" is: a record with it
+    tells of the speaker's own state, though it greets someone by name ("Morning Bea")."""
+    history(ledger, encoder, [
+        (6, "Bea", "Vik says the decorators start on the hallway on Monday the 13th."),
+        (6, "robot", "Noted: decorators start on the hallway on Monday 13 October."),
+        *CHATTER,
+        (9, "Vik", "Morning Bea, bad news on the paint order, it's delayed, we'll be starting "
+                   "the Wednesday after, the 22nd."),
+        (9, "robot", "Okay."),
+    ])
+    res = ask(ledger, encoder, "When do the decorators start on the hallway?")
+    assert res.source_ids[:1] == ["t5"], (res.answer, res.source_ids)
+    assert not revision.about_another("Morning Bea, we'll be starting on the 22nd.",
+                                      frozenset())
+    assert revision.about_another("Morning Bea, Dan starts on the 22nd.", frozenset())

@@ -154,8 +154,8 @@ _THEIR = re.compile(r"\b(?:his|her|their)\b", re.I)
 
 # Apostrophes kept: "were", "ill" and "id" written plain are words of their own ("they
 # were moved", "gone home ill"); "ill" heading a sentence is the texted "I'll".
-_FIRST_PERSON = frozenset("i i'm i've i'd i'll im ive me myself we we're we've us our ours"
-                          .split())
+_FIRST_PERSON = frozenset("i i'm i've i'd i'll im ive me myself we we're we've we'll we'd us "
+                          "our ours".split())
 _TEXTED_I_WILL = re.compile(r"(?:^|[.!?]\s+)ill\b", re.I)
 
 
