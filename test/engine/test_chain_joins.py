@@ -190,3 +190,17 @@ def test_we_will_speaks_for_the_speaker(ledger: Ledger, encoder: MiniLMEncoder) 
     assert not revision.about_another("Morning Bea, we'll be starting on the 22nd.",
                                       frozenset())
     assert revision.about_another("Morning Bea, Dan starts on the 22nd.", frozenset())
+
+
+def test_another_event_on_the_asked_day_does_not_join() -> None:
+    """"Chimney sweep's booked. Wednesday, two o'clock." shares only the day with "What
+    time is the piano tuner coming on Wednesday?": a second event on that day, not the
+    tuner's new time; a record near the anchor that names the day still joins ("Karen's
+    got Wednesdays now" for the Wednesday school run)."""
+    thing = revision.question_terms("What time is the piano tuner coming on Wednesday?")
+    anchor = "Piano tuner's coming Wednesday at 10 to do the upright in the hall."
+    later = "Chimney sweep's booked for the lounge fire. Wednesday, two o'clock."
+    assert not revision.joins(later, thing, 0.31, True, anchor, True)
+    assert revision.joins(later, thing, 0.55, True, anchor, True)
+    assert revision.joins("The tuner's running late, Wednesday at two now.", thing, 0.31,
+                          True, anchor, True)

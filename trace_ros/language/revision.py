@@ -542,11 +542,13 @@ def joins(later: str, thing: frozenset[str], cos: float, same_speaker: bool = Tr
     parts = sentences(later) or [later]
     # A day or month the question names is part of its thing ("the Saturday opening
     # hours", "covering Tuesdays for now"), but said of something that carries on, it
-    # is that thing's ("X-ray next door still won't do weekends … on a Saturday").
+    # is that thing's ("X-ray next door still won't do weekends … on a Saturday"); and
+    # alone, in a record not near the anchor, it names another event on that day
+    # ("Chimney sweep's booked. Wednesday, two o'clock." for the tuner's Wednesday).
     dated = frozenset(t for t in thing if t in _DATE_STEMS)
     for k, sentence in enumerate(parts):
         shared = keys(sentence) & thing
-        if shared <= dated and thing - dated and continues(sentence):
+        if shared <= dated and thing - dated and (continues(sentence) or cos < NEAR):
             shared = frozenset()
         # The value may come in the sentence after ("I've swapped spaces with Alan. I'm
         # in 9 now.").
