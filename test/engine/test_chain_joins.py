@@ -204,3 +204,21 @@ def test_another_event_on_the_asked_day_does_not_join() -> None:
     assert revision.joins(later, thing, 0.55, True, anchor, True)
     assert revision.joins("The tuner's running late, Wednesday at two now.", thing, 0.31,
                           True, anchor, True)
+
+
+def test_a_reply_is_read_with_the_question_a_person_put_to_the_speaker(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"Fine, one. Spoilsport." names no thing: read after the carer's "we're going down
+    to one spoon from today, alright?" it answers, it gives the porridge's new count, as a
+    reply to the robot's question does."""
+    history(ledger, encoder, [
+        (6, "Bea", "Four spoons of sugar in my porridge, please."),
+        (6, "robot", "Four spoons of sugar in your porridge."),
+        *CHATTER,
+        (8, "Bea", "The doctor has had words. Three spoons of sugar in my porridge, he says."),
+        (8, "robot", "Three spoons from now on."),
+        (9, "Tom", "Bea, the nurse wants us going down to one spoon from today, alright?"),
+        (9, "Bea", "Fine, one. Spoilsport."),
+    ])
+    res = ask(ledger, encoder, "How many spoons of sugar do I have in my porridge?")
+    assert res.source_ids[:1] == ["t8"], (res.answer, res.source_ids)
