@@ -562,11 +562,12 @@ def _changed_from(old: SourceRecord | None, new: SourceRecord, thing: frozenset[
 def _with_question(rec: SourceRecord, prior: Callable[[int], SourceRecord | None],
                    robot_id: str) -> str:
     """``rec``'s text, after the question it answers when the turn before it is someone
-    else asking: the robot asking back about the thing just told it, or a person asking
-    the speaker to confirm a value ("it's just the one sugar from today, yeah?" - "Aye,
-    one.")."""
+    else asking: the robot asking back about the thing just told it, or a person putting
+    a value to the speaker to confirm ("it's just the one sugar from today, yeah?" - "Aye,
+    one."), not asking what it is ("What do you make?")."""
     before = prior(rec.seq)
-    if before is None or before.speaker == rec.speaker or not _QUESTION.search(before.text):
+    if before is None or before.speaker == rec.speaker or not _QUESTION.search(before.text) \
+            or not (is_robot(before.speaker, robot_id) or values(before.text)):
         return rec.text
     return f"{before.text} {rec.text}"
 
