@@ -139,3 +139,86 @@ def test_a_name_with_accents_is_a_holder(ledger: Ledger, encoder: MiniLMEncoder)
     assert res.source_ids[:1] == ["t5"], (res.answer, res.source_ids)
     assert "renée" in revision.holders("When is Renée's piano exam now?")
     assert revision.spoken_to("No, Zoë, it's the 9th.") == frozenset({"zoë"})
+
+
+def test_a_value_said_to_carry_on_that_the_thread_no_longer_holds_is_another_things(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"The greenhouse watering on Thursdays is still Omar" after "Leah's got Thursdays
+    now": a
+    value said to carry on that the latest revision does not state is another thing's
+    (a different rota that kept its helper), not the asked one going back; "the bins go
+    out on Thursdays too" shares the thread's value with something more. A clause that
+    states a value with no such word may be the change itself ("so it's Mondays now,
+    still ten though")."""
+    history(ledger, encoder, [
+        (6, "Bea", "Allotment rota's agreed. I water on Tuesdays and Thursdays, Leah does "
+                   "Mondays and Fridays."),
+        (6, "robot", "Noted: you water Tuesdays and Thursdays, Leah Mondays and Fridays."),
+        *CHATTER,
+        (9, "Bea", "Leah's shifts moved, so we've traded: she's got Thursdays now and I'm on "
+                   "Fridays."),
+        (9, "robot", "Okay."),
+        (9, "Bea", "Oh and the greenhouse watering on Thursdays is still Omar, for the "
+                   "tomatoes."),
+        (9, "robot", "Noted."),
+    ])
+    res = ask(ledger, encoder, "Who does the watering on Thursdays?")
+    assert res.source_ids[:1] == ["t5"], (res.answer, res.source_ids)
+    head = "She's got Thursdays now."
+    assert current._another_kept("The litter pick on Thursdays is still Omar.", head,
+                                 frozenset())
+    assert current._another_kept("The bins go out on Thursdays too.", head, frozenset())
+    assert not current._another_kept("I'm doing Saturdays too.", head, frozenset())
+    assert not current._another_kept("So it's Mondays now, still ten though.", head,
+                                     frozenset())
+    assert not current._another_kept("Still Thursdays for her, yes.", head, frozenset())
+
+
+def test_we_will_speaks_for_the_speaker(ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"we'll be starting …" is said in the first person as "we're" is: a record with it
+    tells of the speaker's own state, though it greets someone by name ("Morning Bea")."""
+    history(ledger, encoder, [
+        (6, "Bea", "Vik says the decorators start on the hallway on Monday the 13th."),
+        (6, "robot", "Noted: decorators start on the hallway on Monday 13 October."),
+        *CHATTER,
+        (9, "Vik", "Morning Bea, bad news on the paint order, it's delayed, we'll be starting "
+                   "the Wednesday after, the 22nd."),
+        (9, "robot", "Okay."),
+    ])
+    res = ask(ledger, encoder, "When do the decorators start on the hallway?")
+    assert res.source_ids[:1] == ["t5"], (res.answer, res.source_ids)
+    assert not revision.about_another("Morning Bea, we'll be starting on the 22nd.",
+                                      frozenset())
+    assert revision.about_another("Morning Bea, Dan starts on the 22nd.", frozenset())
+
+
+def test_another_event_on_the_asked_day_does_not_join() -> None:
+    """"Chimney sweep's booked. Wednesday, two o'clock." shares only the day with "What
+    time is the piano tuner coming on Wednesday?": a second event on that day, not the
+    tuner's new time; a record near the anchor that names the day still joins ("Karen's
+    got Wednesdays now" for the Wednesday school run)."""
+    thing = revision.question_terms("What time is the piano tuner coming on Wednesday?")
+    anchor = "Piano tuner's coming Wednesday at 10 to do the upright in the hall."
+    later = "Chimney sweep's booked for the lounge fire. Wednesday, two o'clock."
+    assert not revision.joins(later, thing, 0.31, True, anchor, True)
+    assert revision.joins(later, thing, 0.55, True, anchor, True)
+    assert revision.joins("The tuner's running late, Wednesday at two now.", thing, 0.31,
+                          True, anchor, True)
+
+
+def test_a_reply_is_read_with_the_question_a_person_put_to_the_speaker(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"Fine, one. Spoilsport." names no thing: read after the carer's "we're going down
+    to one spoon from today, alright?" it answers, it gives the porridge's new count, as a
+    reply to the robot's question does."""
+    history(ledger, encoder, [
+        (6, "Bea", "Four spoons of sugar in my porridge, please."),
+        (6, "robot", "Four spoons of sugar in your porridge."),
+        *CHATTER,
+        (8, "Bea", "The doctor has had words. Three spoons of sugar in my porridge, he says."),
+        (8, "robot", "Three spoons from now on."),
+        (9, "Tom", "Bea, the nurse wants us going down to one spoon from today, alright?"),
+        (9, "Bea", "Fine, one. Spoilsport."),
+    ])
+    res = ask(ledger, encoder, "How many spoons of sugar do I have in my porridge?")
+    assert res.source_ids[:1] == ["t8"], (res.answer, res.source_ids)

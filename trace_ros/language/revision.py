@@ -154,8 +154,8 @@ _THEIR = re.compile(r"\b(?:his|her|their)\b", re.I)
 
 # Apostrophes kept: "were", "ill" and "id" written plain are words of their own ("they
 # were moved", "gone home ill"); "ill" heading a sentence is the texted "I'll".
-_FIRST_PERSON = frozenset("i i'm i've i'd i'll im ive me myself we we're we've us our ours"
-                          .split())
+_FIRST_PERSON = frozenset("i i'm i've i'd i'll im ive me myself we we're we've we'll we'd us "
+                          "our ours".split())
 _TEXTED_I_WILL = re.compile(r"(?:^|[.!?]\s+)ill\b", re.I)
 
 
@@ -421,6 +421,18 @@ def continues(text: str) -> bool:
     return bool(set(_words(text)) & CONTINUITY)
 
 
+# A value said to hold of one thing more: "Tuesdays too", "weak as well" (not "too far").
+_ADDED = re.compile(r"\b(?:too|as\s+well)(?=\s*(?:[,.;:!?)]|$|\s+(?:but|and|so|though)\b))",
+                    re.I)
+
+
+@lru_cache(maxsize=65536)
+def adds(text: str) -> bool:
+    """Whether the text says a value holds of something more ("CO2 cylinders come
+    Tuesdays too", "weak as well"): another thing that shares it."""
+    return _ADDED.search(text) is not None
+
+
 # Where a clause stops asserting: a condition ("If it's good, that's our new place", "open
 # at four unless it's busy") or a question passed on ("asked if we're open till five").
 _UNASSERTED = re.compile(r"\b(?:if|whether|unless)\b", re.I)
@@ -530,11 +542,13 @@ def joins(later: str, thing: frozenset[str], cos: float, same_speaker: bool = Tr
     parts = sentences(later) or [later]
     # A day or month the question names is part of its thing ("the Saturday opening
     # hours", "covering Tuesdays for now"), but said of something that carries on, it
-    # is that thing's ("X-ray next door still won't do weekends … on a Saturday").
+    # is that thing's ("X-ray next door still won't do weekends … on a Saturday"); and
+    # alone, in a record not near the anchor, it names another event on that day
+    # ("Chimney sweep's booked. Wednesday, two o'clock." for the tuner's Wednesday).
     dated = frozenset(t for t in thing if t in _DATE_STEMS)
     for k, sentence in enumerate(parts):
         shared = keys(sentence) & thing
-        if shared <= dated and thing - dated and continues(sentence):
+        if shared <= dated and thing - dated and (continues(sentence) or cos < NEAR):
             shared = frozenset()
         # The value may come in the sentence after ("I've swapped spaces with Alan. I'm
         # in 9 now.").

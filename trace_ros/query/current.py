@@ -57,6 +57,7 @@ from ..language.revision import (
     STOPWORDS,
     TYPED_ANSWERS,
     about_another,
+    adds,
     asserted,
     continues,
     follows_from,
@@ -69,8 +70,10 @@ from ..language.revision import (
     joins,
     keys,
     left_behind,
+    marks,
     marks_change,
     mentioned,
+    mid_names,
     named,
     other_event,
     other_instance,
@@ -431,6 +434,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             led = _led_by(rec.text, known) - asked_holders - anchor_holders - KIN
             if led and not (led | named(rec.text)) & asked_holders:
                 continue
+        if not carried and _another_kept(rec.text, head.text, given_up):
+            continue  # "the after-school pickup is still Pete": another thing's value
         thread = rec
         held |= holders(rec.text)
         # What it asserts: not a condition ("If it's good, that's our new Friday place") nor
@@ -479,6 +484,32 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             shown.append(anchor.source_id)
     return Chain(list(dict.fromkeys(shown + passed)), older,
                  context.source_id if context is not None else None)
+
+
+def _another_kept(text: str, head: str, given_up: frozenset[str]) -> bool:
+    """Whether ``text``, marking no change, tells of another thing beside the thread's:
+    every clause of it that states a value (or names someone) says the value carries
+    on, and one ``head`` (the thread's latest revision) does not state or the thread gave
+    up ("the after-school pickup on Wednesdays is still Pete"
+    after "Karen's got Wednesdays now"); or says a value the thread holds holds of
+    something more ("CO2 cylinders come Tuesdays too"). A value that carries on is one
+    the thing had; a thing that changed has another now. A clause with a value and no
+    such word ("so we've jumped to Thursdays, still 8 though") may be the change."""
+    if marks_change(text):
+        return False
+    clauses = [c for c in _CLAUSE.split(text) if c.strip()]
+    had = marks(head)
+    for marked, other_of in ((continues, True), (adds, False)):
+        if not any(marked(c) for c in clauses) \
+                or any(values(c) or mid_names(c) for c in clauses if not marked(c)):
+            continue
+        said = frozenset().union(*(marks(c) for c in clauses if marked(c)))
+        if bool(said - had or said & given_up) == other_of:
+            return True
+    return False
+
+
+_CLAUSE = re.compile(r"[.!?;,:]\s+|\s+(?:but|so|and|though)\s+", re.I)
 
 
 def _occurrence_of(text: str, slot: str, thing: frozenset[str]) -> bool:
@@ -530,11 +561,13 @@ def _changed_from(old: SourceRecord | None, new: SourceRecord, thing: frozenset[
 
 def _with_question(rec: SourceRecord, prior: Callable[[int], SourceRecord | None],
                    robot_id: str) -> str:
-    """``rec``'s text, after the question it answers when the turn before it is the
-    robot asking (what it asks back about the thing just told it)."""
+    """``rec``'s text, after the question it answers when the turn before it is someone
+    else asking: the robot asking back about the thing just told it, or a person putting
+    a value to the speaker to confirm ("it's just the one sugar from today, yeah?" - "Aye,
+    one."), not asking what it is ("What do you make?")."""
     before = prior(rec.seq)
-    if before is None or not is_robot(before.speaker, robot_id) \
-            or not _QUESTION.search(before.text):
+    if before is None or before.speaker == rec.speaker or not _QUESTION.search(before.text) \
+            or not (is_robot(before.speaker, robot_id) or values(before.text)):
         return rec.text
     return f"{before.text} {rec.text}"
 
