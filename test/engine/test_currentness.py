@@ -1731,3 +1731,22 @@ def test_a_condition_on_a_past_statement_names_no_holder(ledger: Ledger,
                                "torch?")
     assert res.status == "answered" and res.source_ids[0] == "t0", (res.answer,
                                                                      res.source_ids)
+
+
+def test_a_holiday_is_no_ones_name() -> None:
+    """"Christmas", "New Year's Day": days of the calendar, not holders, so "Lottie's
+    Christmas list" is Lottie's alone and a turn naming New Year's Day names no one else."""
+    assert revision.holders("Lottie's Christmas list is long, and Boxing Day is at Joan's "
+                            "house.") == {"lottie", "joan"}
+    assert revision.holders("So I'll visit Sandra for New Year's Day instead.") == {"sandra"}
+
+
+def test_whose_the_thing_is_read_in_its_own_sentence() -> None:
+    """"their route" says whose the route is, not whose the thing the next sentence names:
+    "The quarry changed their route. Gravel comes on Mondays now." is no one else's gravel."""
+    gravel = revision.keys("gravel")
+    assert revision.same_holder("The quarry changed their route. Gravel comes on Mondays now.",
+                                frozenset(), frozenset(), gravel)
+    assert not revision.same_holder("The quarry sent their gravel on Monday.", frozenset(),
+                                    frozenset(), gravel)
+
