@@ -1796,3 +1796,13 @@ def test_a_name_qualifying_the_thing_is_not_whose_it_is() -> None:
     new = _said("Nia", "The school moved the whole beginners group to Thursdays at 7.", 3)
     found = _chain_over("When is my Portuguese lesson?", "date", "when", [old, new], {3: 0.7})
     assert found is not None and found.lead[:1] == ["s3"], found
+
+
+def test_a_name_texted_in_lower_case_still_names_the_holder() -> None:
+    """All in lower case, a name shows by no capital: "dev says hes on lates from monday"
+    is about Dev; a turn with capitals still needs the name written as one."""
+    lates = revision.keys("lates")
+    assert revision.same_holder("dev says hes on lates from monday", frozenset({"dev"}),
+                                frozenset(), lates)
+    assert not revision.same_holder("The dev team says it's lates from Monday.",
+                                    frozenset({"dev"}), frozenset(), lates)

@@ -136,7 +136,9 @@ def same_holder(text: str, asked: frozenset[str], anchor: frozenset[str],
     possessor right before a ``thing`` stem)."""
     if asked:
         named = holders(text)
-        if named & asked:
+        # Texted all in lower case ("pete says hes doing 2pm rounds"), a name shows by no
+        # capital: the one asked about is there when their name is.
+        if named & asked or text == text.lower() and asked & set(_words(text)):
             return True
         return not (named - anchor - KIN) and bool(_PRONOUN.search(text))
     for m in _POSSESSIVE.finditer(text):
