@@ -1731,3 +1731,78 @@ def test_a_condition_on_a_past_statement_names_no_holder(ledger: Ledger,
                                "torch?")
     assert res.status == "answered" and res.source_ids[0] == "t0", (res.answer,
                                                                      res.source_ids)
+
+
+def test_a_holiday_is_no_ones_name() -> None:
+    """"Christmas", "New Year's Day": days of the calendar, not holders, so "Lottie's
+    Christmas list" is Lottie's alone and a turn naming New Year's Day names no one else."""
+    assert revision.holders("Lottie's Christmas list is long, and Boxing Day is at Joan's "
+                            "house.") == {"lottie", "joan"}
+    assert revision.holders("So I'll visit Sandra for New Year's Day instead.") == {"sandra"}
+
+
+def test_whose_the_thing_is_read_in_its_own_sentence() -> None:
+    """"their route" says whose the route is, not whose the thing the next sentence names:
+    "The quarry changed their route. Gravel comes on Mondays now." is no one else's gravel."""
+    gravel = revision.keys("gravel")
+    assert revision.same_holder("The quarry changed their route. Gravel comes on Mondays now.",
+                                frozenset(), frozenset(), gravel)
+    assert not revision.same_holder("The quarry sent their gravel on Monday.", frozenset(),
+                                    frozenset(), gravel)
+
+
+def _chain_over(question: str, answer_type: str, kind: str, order: list[SourceRecord],
+                near: dict[int, float] | None = None) -> current.Chain | None:
+    """``current.chain`` over ``order``, ranked as listed; ``near``: seq -> cosine."""
+    from trace_ros.query.recall import Fused
+
+    records = {r.seq: r for r in order}
+    ranked = [Fused(r.seq, r.source_id, 1.0 / (i + 1)) for i, r in enumerate(order)]
+    close = near or {}
+    return current.chain(question, answer_type, ranked, records, None,
+                         lambda seq: {s: (records[s], c) for s, c in close.items() if s > seq},
+                         lambda seq: None, robot_id="r1", asked_kind=kind)
+
+
+def test_the_anchor_states_the_thing_not_only_whose_it_is() -> None:
+    """The best match names only the one asked about ("Pickles got out …"): the chain
+    starts from the statement of the thing, so its revision leads."""
+    old = _said("Nia", "Pickles has his booster jab on Friday the 13th at the vets.", 1)
+    new = _said("Nia", "His booster has moved to Friday the 20th, the vets rang.", 3)
+    aside = _said("Nia", "Pickles got out into the garden again on Friday, under the hedge.", 5)
+    found = _chain_over("When is Pickles's booster?", "date", "when", [aside, old, new])
+    assert found is not None and found.lead[:1] == ["s3"], found
+
+
+def test_the_anchor_gives_a_value_of_the_kind_asked() -> None:
+    """"What time …?": a match naming the thing with no time ("rang about Thursday") is
+    passed over for the one that gives the time, so the time's revision leads."""
+    old = _said("Nia", "The farrier comes at 8am on Thursday for the ponies.", 1)
+    new = _said("Nia", "The farrier is coming at 10am on Thursday instead.", 3)
+    aside = _said("Nia", "The farrier rang about Thursday, he's bringing his new apprentice.", 5)
+    found = _chain_over("What time is the farrier coming?", "date", "clock", [aside, old, new])
+    assert found is not None and found.lead[:1] == ["s3"], found
+
+
+def test_a_name_qualifying_the_thing_is_not_whose_it_is() -> None:
+    """"my Portuguese lesson": the name says which lesson; a revision that does not repeat
+    it ("moved the whole beginners group") is no other holder's."""
+    assert current._modifying("When is my Portuguese lesson?",
+                              revision.question_terms("When is my Portuguese lesson?")) \
+        == {"portuguese"}
+    assert not current._modifying("What does my colleague Sato eat?",
+                                  revision.question_terms("What does my colleague Sato eat?"))
+    old = _said("Nia", "I signed up for Portuguese, the lesson is on Tuesdays at 6.", 1)
+    new = _said("Nia", "The school moved the whole beginners group to Thursdays at 7.", 3)
+    found = _chain_over("When is my Portuguese lesson?", "date", "when", [old, new], {3: 0.7})
+    assert found is not None and found.lead[:1] == ["s3"], found
+
+
+def test_a_name_texted_in_lower_case_still_names_the_holder() -> None:
+    """All in lower case, a name shows by no capital: "dev says hes on lates from monday"
+    is about Dev; a turn with capitals still needs the name written as one."""
+    lates = revision.keys("lates")
+    assert revision.same_holder("dev says hes on lates from monday", frozenset({"dev"}),
+                                frozenset(), lates)
+    assert not revision.same_holder("The dev team says it's lates from Monday.",
+                                    frozenset({"dev"}), frozenset(), lates)

@@ -31,7 +31,7 @@ from functools import lru_cache
 from .text import STOPWORDS as BASE_STOPWORDS
 from .text import folded_search, sentences
 from .text import stem as _stem
-from .timeanchor import WEEKDAYS, find_candidates, shifted
+from .timeanchor import HOLIDAY_WORDS, WEEKDAYS, find_candidates, holidays_lowered, shifted
 from .vocab import EVENT_NOUNS
 
 # Function words, and the chat fillers that carry no thing ("yeah", "ok").
@@ -67,7 +67,8 @@ _WORD = re.compile(r"[^\W_]+(?:&[^\W_]+)*(?:'[a-z]+)?", re.UNICODE)  # "D&D" is 
 # A capitalised word, accented letters too ("Chloé", "Róisín").
 _UP, _LOW = "A-ZÀ-ÖØ-Þ", "a-zß-öø-ÿ"
 _NAME = re.compile(rf"(?<![.!?]\s)(?<!^)\b([{_UP}][{_LOW}]{{2,}})\b|^([{_UP}][{_LOW}]{{2,}})(?='s\b)")
-_NOT_NAMES = frozenset({w.capitalize() for w in _TIME_WORDS | STOPWORDS | KIN}) | {"I"}
+_NOT_NAMES = frozenset({w.capitalize() for w in _TIME_WORDS | HOLIDAY_WORDS | STOPWORDS | KIN}) \
+    | {"I"}
 
 
 @lru_cache(maxsize=65536)
@@ -118,6 +119,7 @@ def values(text: str) -> frozenset[str]:
 # "Sam's appointment"; not "Sandra's my key worker", where the 's is "is".
 _POSSESSIVE = re.compile(r"\b([A-Za-z]+)'s\b(?!\s+(?:my|your|our|his|her|their|the|a|an)\b)",
                          re.I)
+_SENTENCE_END = re.compile(r"[.!?;]")
 _PRONOUN = re.compile(r"\b(?:he|she|her|his|him|they|their|them)\b", re.I)
 
 
@@ -134,19 +136,27 @@ def same_holder(text: str, asked: frozenset[str], anchor: frozenset[str],
     possessor right before a ``thing`` stem)."""
     if asked:
         named = holders(text)
-        if named & asked:
+        # Texted all in lower case ("pete says hes doing 2pm rounds"), a name shows by no
+        # capital: the one asked about is there when their name is.
+        if named & asked or text == text.lower() and asked & set(_words(text)):
             return True
         return not (named - anchor - KIN) and bool(_PRONOUN.search(text))
     for m in _POSSESSIVE.finditer(text):
         w = m.group(1)
         if not _is_holder(w) or w.lower() in anchor:
             continue
-        after = _words(text[m.end():])[:3]
+        after = _words(_rest_of_sentence(text, m.end()))[:3]
         if not thing or {_stem(x) for x in after} & thing:
             return False
-    # "her gym locker is 114": a third person's thing of the same kind
-    return not any({_stem(x) for x in _words(text[m.end():])[:2]} & thing
+    # "her gym locker is 114": a third person's thing of the same kind (in that sentence:
+    # "BOC changed their route. Nitrogen comes Thursdays now." says whose the route is)
+    return not any({_stem(x) for x in _words(_rest_of_sentence(text, m.end()))[:2]} & thing
                    for m in _THEIR.finditer(text)) if thing else True
+
+
+def _rest_of_sentence(text: str, start: int) -> str:
+    """``text`` from ``start`` to the end of its sentence."""
+    return _SENTENCE_END.split(text[start:], maxsplit=1)[0]
 
 
 _THEIR = re.compile(r"\b(?:his|her|their)\b", re.I)
@@ -357,7 +367,9 @@ def holders(text: str) -> frozenset[str]:
     """Whom a text speaks of besides its speaker: capitalised names and kinship words
     (lower-cased). A name after a preposition of place or an article is a place, not a
     holder ("at the Red Lion"), unless it owns something ("to Alfie's party"); so is the
-    rest of a name run that starts with one."""
+    rest of a name run that starts with one. A holiday ("Christmas", "New Year's Day") is
+    a day, no one's name."""
+    text = holidays_lowered(text)
     out: set[str] = set()
     place_run_end = -1
     for m in _NAME.finditer(text):

@@ -58,6 +58,10 @@ _WD_FULL = dict(zip(("mon", "tue", "wed", "thu", "fri", "sat", "sun"), WEEKDAYS,
 _HOLIDAYS = {"christmas eve": (12, 24), "christmas day": (12, 25), "boxing day": (12, 26),
              "new year's eve": (12, 31), "new year's day": (1, 1), "halloween": (10, 31),
              "valentine's day": (2, 14)}
+# The words a holiday is named by ("Christmas", "Halloween"): the calendar's names, as
+# weekdays and months are, not anyone's ("New" names much else: "New Year's Day" is read
+# whole, ``holidays_lowered``).
+HOLIDAY_WORDS = frozenset(h.split()[0].split("'")[0] for h in _HOLIDAYS) - {"new"}
 _HOLIDAY = "|".join(h.replace("'", "['’]?").replace(" ", r"\s+") for h in _HOLIDAYS)
 _HOLIDAY_ONLY = re.compile(rf"(?:{_HOLIDAY})", re.I)
 
@@ -65,6 +69,16 @@ _HOLIDAY_ONLY = re.compile(rf"(?:{_HOLIDAY})", re.I)
 def is_holiday(expr: str) -> bool:
     """Whether a time expression is only a holiday's name ("Christmas Eve")."""
     return bool(_HOLIDAY_ONLY.fullmatch(expr.strip()))
+
+
+_HOLIDAY_NAMED = re.compile(rf"\b(?:{_HOLIDAY})\b", re.I)
+
+
+def holidays_lowered(text: str) -> str:
+    """``text`` with the holidays it names written in lower case, the same length ("for
+    New Year's Day" -> "for new year's day"): a day, not anyone's name."""
+    return _HOLIDAY_NAMED.sub(lambda m: m.group(0).lower(), text)
+
 
 # Alternatives are ordered most specific first; one regex, scanned once per text.
 _CANDIDATE = re.compile(

@@ -34,6 +34,11 @@ same thing:
    the thread's joins it when it addresses that turn's speaker and puts another value of
    its kind in place of theirs ("No, Dad, it's the 9th.", ``_answers``).
 
+The anchor is the best match that states the thing in what it asserts (not only whose
+it is, nor only in a question of its own) and gives a value of the kind asked; failing
+that, the best that states the thing, then the best at all. A name that qualifies the
+thing in the question ("my Spanish class") says which thing, not whose.
+
 The latest such record leads the evidence; the anchor and the earlier recalled
 records of the same thing stay where the question ranked them, marked
 superseded (moving them up displaced better evidence on LoCoMo); a restatement
@@ -103,6 +108,7 @@ from .factcache import SubjectFacts
 from .plan import Plan
 from .recall import Fused
 from .spans import (
+    bare_figure,
     capitalised_mid_sentence,
     labelled,
     measures,
@@ -176,7 +182,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     q_terms = question_terms(question if at is None else without_times(question))
     rejected = lookalikes if lookalikes is not None else []
     pool = [f for f in ranked[:POOL] if f.seq in records]
-    asked_holders = holders(question) - _role_asked(question, answer_type)
+    asked_holders = holders(question) - _role_asked(question, answer_type) \
+        - _modifying(question, q_terms)
     if asked_holders & KIN:  # "my daughter": whom the records call so ("my daughter Judith")
         asked_holders |= introduced_as([records[f.seq].text for f in pool
                                         if records[f.seq] is not None], asked_holders & KIN)
@@ -187,7 +194,17 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     # a Thursday" does not tell.
     own_state = not asked_holders and bool(_FIRST_PERSON_ASK.search(question))
     whose_said = bool(asked_holders) or own_state  # whose state is asked is said
+    # The words of what is asked, not of whom: a statement that shares only the holder's
+    # name with the question ("Luna came back so happy" for "What is Luna allergic
+    # to?"), or names the thing only in a question of its own ("Hi, I'm Kieran. Where am
+    # I sitting?"), states nothing of it; it is the anchor only when none of the best
+    # matches states the thing. (A time word is no word of the thing: "night" in "What
+    # night is Sam's Scouts?" is the kind of value asked.)
+    asked_thing = frozenset(t for t in q_terms - KIN - {stem(h) for h in asked_holders}
+                            if not is_value_word(t))
     anchor: SourceRecord | None = None
+    fallback: SourceRecord | None = None  # the best one naming only whose the thing is
+    unvalued: SourceRecord | None = None  # the best one of the thing giving no value asked
     looked: set[int] = set()  # a robot's echo and the turn it answers count once
     for f in pool:
         if len(looked) >= (ANCHORS if at is None else ANCHORS_AT):
@@ -212,11 +229,22 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                                                        q_terms)) \
                 and not (others and at is None and not _ASKER.search(question)
                          and _speaks_of_own(rec, asked_holders)):
+            if asked_thing and not _stated_keys(rec.text) & asked_thing:
+                if fallback is None and (at is None or rec.source_time <= at):
+                    fallback = rec
+                continue
+            if at is None and not _gives_asked(rec.text, answer_type, asked_kind):
+                # Of the thing, but no value of the kind asked ("The winter camp is at the
+                # scout hut" for "When is camp?"): the anchor when none below gives one.
+                if unvalued is None:
+                    unvalued = rec
+                continue
             if at is None:
                 anchor = rec
                 break
             if rec.source_time <= at and (anchor is None or rec.seq < anchor.seq):
                 anchor = rec  # the first statement of the thing said by then
+    anchor = anchor or unvalued or fallback
     if anchor is None and at is not None:
         # No statement said by then names the thing in the question's words ("Where did I
         # work before …?" for "Early shift at the bakery tomorrow"): the best match said by
@@ -929,6 +957,23 @@ def _statement(rec: SourceRecord, robot_id: str) -> bool:
             and _states(rec.text))
 
 
+def _gives_asked(text: str, answer_type: str, asked_kind: str) -> bool:
+    """Whether ``text`` asserts a value of the kind the question asks: a clock time for
+    "what time", a sum for "how much", a time or figure for a date or number."""
+    said = asserted(text)
+    kind = states_asked(asked_kind, said)
+    if kind is not None:  # a sum may be a bare figure ("660 for a full day")
+        return kind or asked_kind == "money" and bool(bare_figure(said))
+    return answer_type not in TYPED_ANSWERS or bool(values(said))
+
+
+@lru_cache(maxsize=65536)
+def _stated_keys(text: str) -> frozenset[str]:
+    """``keys`` of the sentences of ``text`` that are not questions: what it states."""
+    return frozenset().union(*(keys(s) for s in _SENTENCES.split(text.strip())
+                               if s and not _QUESTION.search(s)))
+
+
 @lru_cache(maxsize=65536)
 def _states(text: str) -> bool:
     """Whether a sentence of ``text`` is not a question (kept per text: the chain asks it
@@ -995,6 +1040,27 @@ def _modifiers(question: str, anchor: str, thing: frozenset[str]) -> frozenset[s
     """The capitalised words both texts put right before the same word of ``thing``."""
     return frozenset(name for name, _ in _before_thing(question, thing)
                      & _before_thing(anchor, thing))
+
+
+# A name run between a possessive and the noun it qualifies: "my Spanish class", "Harry's
+# Cubs camp", "the flat Secret Santa swap" (not "my colleague Sato", a person introduced,
+# nor "my sister Helen's flat", a holder).
+_QUALIFIED = re.compile(r"(?:\b(?:my|our|your|his|her|their)|['’]s|\bthe(?:\s+[a-z]+){0,2})"
+                        r"\s+((?:[A-Z][\w&]*\s+)*[A-Z][\w&]*)(?:\s+([a-z]+)\b|\s*\?\s*$)")
+
+
+def _modifying(question: str, q_terms: frozenset[str]) -> frozenset[str]:
+    """The names ``question`` puts before a word of what it asks about, lower-cased: they
+    say which thing ("When is my Spanish class?", "What time is my Malaga flight?"), not
+    whose it is, so a revision need not name them ("the school moved the intermediate
+    group to Mondays")."""
+    out: set[str] = set()
+    for m in _QUALIFIED.finditer(question):
+        # ("Sam's Scouts?": what is Sam's, the question's last words)
+        qualifies = stem(m.group(2)) in q_terms if m.group(2) else m.group(0)[:2] in ("'s", "’s")
+        if qualifies and not set(m.group(0).lower().split()) & KIN:
+            out |= {w.lower() for w in m.group(1).split()}
+    return frozenset(out)
 
 
 def _names(speaker: str) -> frozenset[str]:
