@@ -1043,3 +1043,39 @@ def test_a_later_record_the_chain_found_to_be_anothers_does_not_hold() -> None:
     assert (out.answer, out.cited_ids[:1]) == ("every Tuesday", ["src-1"]), out
     # Unmarked, the newest holds.
     assert read(question, *said)[1][:1] == ["src-2"]
+
+
+def test_the_amount_a_change_comes_to_not_the_change() -> None:
+    # "down to …", "that makes …": what the change comes to is the amount, in whichever
+    # sentence of the record it is said; "three more" is the change.
+    assert read("How many pupils are in the orchestra now?",
+                rec(1, "Three pupils left for the county band. Down to 19.")) == (
+        "19", ["src-1"])
+    # (The graph stage's current record, which need not say "people".)
+    said = rec(1, "Three more signed up this morning, that makes twenty-two.")
+    assert read_with("How many people are signed up for the walk?",
+                     [EvidenceItem(said, 1.0, {"graph": 1})]) == ("twenty-two", ["src-1"])
+    # The number said with the thing counted, over a change of another thing.
+    answer, _ = read("How many name cards for the retirement lunch?",
+                     rec(1, "Retirement lunch again. Two of the guests cancelled, so take "
+                            "one off. Thirty name cards, definitely."))
+    assert answer == "Thirty name cards"
+    # "twenty-five" is a cardinal, not an ordinal.
+    assert ordinal_value("twenty-five") == 0 and ordinal_value("twenty-fifth") == 25
+
+
+def test_how_many_without_a_verb_or_a_noun_is_a_count() -> None:
+    plan = plan_question("How many name cards for the retirement lunch?", T0)
+    assert asked("How many name cards for the retirement lunch?", plan) == Asked("count", "cards")
+    plan = plan_question("How many are we cooking for on Sunday?", T0)
+    assert asked("How many are we cooking for on Sunday?", plan).kind == "count"
+    plan = plan_question("How many nurses were on after the handover?", T0)
+    assert asked("How many nurses were on after the handover?", plan).focus != "were"
+
+
+def test_a_figure_the_speaker_takes_back_is_not_stated() -> None:
+    said = rec(1, "Quiz night head count: 48. Sorry, 46, two teams pulled out.")
+    assert read_with("How many people are coming to the quiz night?",
+                     [EvidenceItem(said, 1.0, {"graph": 1})]) == ("46", ["src-1"])
+    said = rec(1, "They have moved Dad to bed 14. Sorry, 41, I misheard the nurse.")
+    assert read("Which bed is Dad in?", said) == ("bed 41", ["src-1"])

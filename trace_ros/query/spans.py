@@ -891,6 +891,13 @@ def asked(question: str, plan: Plan) -> Asked:
     # occasions ("How many pets has she adopted?").
     m = re.match(r"^how many ((?:[\w'-]+ ){1,5}?)(?:is|are|am|do|does|can|could|will|would|"
                  r"should|(?:have|has) (?:i|we|you|they|he|she|it) got)\b", q)
+    # "How many centrepieces for the Harrington wedding?": the verb left unsaid.
+    bare = re.match(r"^how many ((?:[\w'-]+ ){0,2}?[\w'-]+)(?= (?:for|in|at|on|now)\b|\s*\?*$)",
+                    q)
+    m = m or (bare if bare and not re.search(rf"\b(?:{_AUX_RX})\b", bare.group(1)) else None)
+    if m is None and plan.current and re.match(r"^how many (?:are|is|will|do|does) (?:we|you|they|"
+                                              r"i|he|she|there)\b", q):
+        return Asked("count")  # "How many are we catering for?": the people, unsaid
     if m and plan.current:
         # "How many kids are coming?": the number stated now, of what it counts ("cubic
         # metres of concrete": the measure). "How many pets has she adopted?" counts
@@ -952,6 +959,19 @@ def asked(question: str, plan: Plan) -> Asked:
         present = re.match(r"^what(?:'s| is| are)\b", q)
         return Asked("what", head, compound) if head and present else Asked()
     return Asked()
+
+
+_FIGURE = rf"(?:[£$€]?[A-Za-z]{{0,3}}-?\d[\w.-]*|{_NUMBER_WORD}(?:-{_NUMBER_WORD})?)"
+# A figure the speaker takes back for the next one ("62. Sorry, 61", "room 512, I mean
+# 521"): the repair marker stands between the two.
+_REPAIR = re.compile(rf"(?<![\w.-]){_FIGURE}[.,!]?\s+(?:sorry|I mean|no wait|or rather|"
+                     rf"make that|correction)\b[,:.!]?\s+(?={_FIGURE}\b)", re.I)
+
+
+def repaired(text: str) -> str:
+    """``text`` with each figure the speaker takes back left out ("Final numbers: 62.
+    Sorry, 61, someone's dropped out" → "Final numbers: 61, someone's dropped out")."""
+    return _REPAIR.sub("", text)
 
 
 def clock_time(text: str) -> str:
@@ -1280,7 +1300,9 @@ def ordinal_value(word: str) -> int:
     if w in ("twentieth", "thirtieth"):
         return 20 if w == "twentieth" else 30
     tens, _, unit = w.partition("-")
-    return _TENS.get(tens, 0) + _ORDINAL_WORDS.get(unit, 0) if tens in _TENS and unit else 0
+    # "twenty-ninth" is an ordinal; "thirty-five" is not.
+    return _TENS[tens] + _ORDINAL_WORDS[unit] if tens in _TENS and unit in _ORDINAL_WORDS \
+        else 0
 
 
 # Days said relative to the moment of speaking: when something was talked about.
