@@ -1079,3 +1079,18 @@ def test_a_figure_the_speaker_takes_back_is_not_stated() -> None:
                      [EvidenceItem(said, 1.0, {"graph": 1})]) == ("46", ["src-1"])
     said = rec(1, "They have moved Dad to bed 14. Sorry, 41, I misheard the nurse.")
     assert read("Which bed is Dad in?", said) == ("bed 41", ["src-1"])
+
+
+def test_a_place_is_said_whole() -> None:
+    # A preposition that says where against a thing stays with it; a destination said by
+    # where it is is the place (not the landmark alone); a number after a noun labels the
+    # place, and the place ends where its clause's verb begins.
+    assert read("Where are the camping chairs kept?",
+                rec(1, "The camping chairs are kept behind the boiler, folded flat.")) == (
+        "behind the boiler", ["src-1"])
+    assert read("Where are the raffle prizes kept?",
+                rec(1, "The raffle prizes went into the grey cabinet by the stage.")) == (
+        "grey cabinet by the stage", ["src-1"])
+    assert read("Where are the raffle prizes kept?",
+                rec(1, "Tom at flat 9 is keeping the raffle prizes for us.")) == (
+        "flat 9", ["src-1"])

@@ -418,18 +418,44 @@ def _focus_span(sentence: str, toks: list[Tok], focus: str, limit: int) -> str:
     return ""
 
 
+# A preposition that says where against the thing it names ("under the stairs" is not
+# the stairs): it stays with the place.
+_RELATIONAL = frozenset({"under", "underneath", "beneath", "below", "above", "behind",
+                         "beside", "opposite", "inside", "outside", "near"})
+
+
+_VERB_AFTER = frozenset({"is", "are", "was", "were", "has", "have", "had", "will", "would",
+                         "can", "could", "does", "do", "did"})
+
+
 def _place(sentence: str, toks: list[Tok], q_stems: set[str], limit: int,
-           preps: frozenset[str] | set[str] = _PLACE_PREP) -> str:
+           preps: frozenset[str] | set[str] = _PLACE_PREP,
+           opens: frozenset[str] | set[str] = frozenset()) -> str:
+    """The first place phrase after one of ``preps`` (one with a capital, else the
+    first). A phrase inside the one another preposition of ``opens`` leads ("into the
+    key safe by reception") belongs to that phrase: the place is the whole of it ("key
+    safe by reception": where it went, said by where that is)."""
     best = ""
+    covered, opened = -1, ""
     for i, t in enumerate(toks):
+        if t.low in opens and t.low not in preps:
+            run = _run(toks, i + 1, 1, limit)
+            covered, opened = i + len(run), _clean(sentence, run)
+            continue
+        if t.low in preps and i <= covered and opened:
+            return opened
         if t.low not in preps:
             continue
-        run = _run(toks, i + 1, 1, limit)
+        # The place ends where the verb of its clause begins ("Gwen at number 14 is …").
+        run = list(takewhile(lambda t: t.low not in _VERB_AFTER, _run(toks, i + 1, 1, limit)))
         phrase = _clean(sentence, run)
         if not phrase or all(stem(w.lower()) in q_stems for w in phrase.split()):
             continue
         if find_candidates(phrase) and not any(c.isupper() for c in phrase[1:]):
             continue  # "in May" / "at 5" is a time, not a place
+        at = sentence.find(phrase, t.end)
+        if t.low in _RELATIONAL and at >= 0:
+            phrase = sentence[t.start:at + len(phrase)]
         if any(w[:1].isupper() for w in phrase.split()):
             return phrase
         best = best or phrase
@@ -1215,17 +1241,22 @@ def place_phrase(sentence: str, q_stems: set[str], limit: int = 6, origin: bool 
     from ("smashed lids from that forklift bump"), not where it is. ``moving``: "to …"
     may be one (where someone goes); else only where something is."""
     for m in reversed(find_candidates(sentence)):
+        noun = re.search(r"\b([A-Za-z]+)\s+$", sentence[: m.start()])
+        if re.fullmatch(r"\d{1,4}", m.group(0).strip()) and noun \
+                and noun.group(1).lower() not in STOPWORDS:
+            continue  # "at number 14", "room 5": a number after a noun labels, not a time
         sentence = sentence[: m.start()] + "," + sentence[m.end():]
     sentence = re.sub(r"\b(St|Dr|Mt|Rd|Ave|No)\.(?=\s+[A-Z0-9])", r"\1", sentence)  # "St. Mary's"
     # "on three dates" counts occasions; a place is not a count. "to take" is a verb.
-    sentence = re.sub(rf"\b(?:\d+|{_NUMBER_WORD}|a\s+few|several)\s+[a-z]+s\b", ",", sentence,
+    sentence = re.sub(rf"\b(?:\d+|{_NUMBER_WORD}|a\s+few|several)\s+(?!(?:is|was|has|does)\b)"
+                      r"[a-z]+s\b", ",", sentence,
                       flags=re.I)
     # (A numbered place is no verb: "went up to aisle 12", "moved to room 5".)
     sentence = re.sub(r"\bto(?=\s+(?!(?:the|a|an|my|your|his|her|our|their|this|that)\b"
                       r"|[a-z]+\s+\d+\b(?!\s+[a-z]))[a-z])", ",", sentence)
     preps = _WHERE_PREP - (set() if origin else {"from"}) \
         - (set() if moving else {"to", "into", "over"})
-    place = _place(sentence, tokens(sentence), q_stems, limit, preps)
+    place = _place(sentence, tokens(sentence), q_stems, limit, preps, {"to", "into", "onto"})
     if re.fullmatch(r"[\d.,]+", place):
         return ""  # "down to 150": a figure, not a place
     if place:
