@@ -1094,3 +1094,23 @@ def test_a_place_is_said_whole() -> None:
     assert read("Where are the raffle prizes kept?",
                 rec(1, "Tom at flat 9 is keeping the raffle prizes for us.")) == (
         "flat 9", ["src-1"])
+
+
+def test_the_current_record_told_at_length_is_read_from_its_acknowledgement() -> None:
+    said = turns("Quick one on the Leo situation: he's gone off tuna. He asked for egg, but "
+                 "the nursery bans eggs, so he's having cream cheese and cucumber.",
+                 ("robot", "Cream cheese and cucumber sandwiches for Leo."))
+    question = "What goes in Leo's sandwiches?"
+
+    def lead_read(*records: SourceRecord) -> tuple[str, list[str]]:
+        items = [EvidenceItem(r, 1.0, {"graph": 1} if k == 0 else {})
+                 for k, r in enumerate(records)]
+        out = ExtractiveReader().read(question, plan_question(question, T0 + 30 * DAY),
+                                      pack(items, 4000, 20))
+        return out.answer, out.cited_ids
+
+    answer, cited = lead_read(*said)
+    assert cited == ["src-1"] and "cream cheese" in answer.lower(), (answer, cited)
+    # An acknowledgement in words the person never said is not what they said.
+    other = turns(said[0].text, ("robot", "Ham salad sandwiches for Leo, then."))
+    assert "ham" not in lead_read(*other)[0].lower()

@@ -1238,7 +1238,39 @@ class ExtractiveReader:
                     if out is not None:
                         return out
             return self._answer(question, plan, chosen, q_stems, pack.complete, single=True)
+        if len(chosen) == 1 and chosen[0] in lead and plan.answer_type not in _OWN_SPANS \
+                and plan.current and plan.tense != "past" and plan.as_of is None:
+            heard = self._acknowledged(question, plan, chosen[0], pack, q_stems)
+            if heard is not None:
+                return heard
         return self._answer(question, plan, chosen, q_stems, pack.complete)
+
+    def _acknowledged(self, question: str, plan: Plan, s: _Scored, pack: Pack,
+                      q_stems: set[str]) -> ReaderOutput | None:
+        """The graph stage's current record, told at length ("Update from the Jack front:
+        he's bored of cheese … so he's getting sunflower seed butter …"), as the robot's
+        reply right after it acknowledged it in a few words ("Sunflower seed butter
+        sandwiches for Jack."): the value read from the acknowledgement, where every word
+        of it beside the question's is the person's own, who is cited."""
+        rec = s.item.record
+        focus = asked(question, plan).focus
+        if is_robot(rec.speaker, rec.robot_id) or focus and stem(focus) in stems(rec.text):
+            return None  # a record naming the thing asked ("Flavour stays lemon") tells it
+        replies = sorted((i.record for i in pack.items
+                          if i.record.session_id == rec.session_id
+                          and i.record.subject_id == rec.subject_id
+                          and rec.seq < i.record.seq <= rec.seq + self.reply_gap),
+                         key=lambda r: r.seq)
+        reply = replies[0] if replies and replies[0].seq == rec.seq + 1 else None
+        if reply is None or not is_robot(reply.speaker, reply.robot_id):
+            return None
+        own = stems(rec.text)
+        span = extract(question, plan, _content(reply, reply.text), reply.source_time, q_stems,
+                       self.span_tokens, reply.text)
+        value = stems(span) - q_stems - STOPWORDS
+        if not value or not value <= own:
+            return None
+        return ReaderOutput(span, [rec.source_id], self.name)
 
     def _around(self, rec: SourceRecord, items: Sequence[EvidenceItem]
                 ) -> tuple[SourceRecord | None, SourceRecord | None]:
