@@ -1114,3 +1114,10 @@ def test_the_current_record_told_at_length_is_read_from_its_acknowledgement() ->
     # An acknowledgement in words the person never said is not what they said.
     other = turns(said[0].text, ("robot", "Ham salad sandwiches for Leo, then."))
     assert "ham" not in lead_read(*other)[0].lower()
+
+
+def test_a_sum_in_words_per_period_and_grand_as_a_word() -> None:
+    assert money("Grand, see you at the allotment then.") == ""
+    assert money("The van cost us a grand to fix.") == "a grand"
+    said = rec(1, "Lovely, the marina caved in, a mooring's thirty-five a week now.")
+    assert read("How much is a mooring per week?", said) == ("thirty-five", ["src-1"])

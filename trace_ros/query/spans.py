@@ -764,7 +764,7 @@ _MONEY = re.compile(
     r"[£$€]\s?(?:\d[\d,]*\d|\d)(?:\.\d{1,2})?(?:\s?(?:k|m|bn)\b)?(?:\s*(?:an?|per)\s+\w+)?"
     rf"|\b(?:(?:\d[\d,]*\d|\d)(?:\.\d{{1,2}})?|{_NUMBER_WORD}(?:[\s-]+{_NUMBER_WORD})*)\s*"
     r"(?:pounds?|quid|p|pence|dollars?|bucks|euros?|cents?|grand)\b(?:\s*(?:an?|per)\s+\w+)?"
-    r"|\b(?:a\s+)?(?:tenner|fiver|grand)\b", re.I)
+    r"|\b(?:a\s+)?(?:tenner|fiver)\b|\ba\s+grand\b", re.I)  # "Grand, …" is no sum
 _FREQUENCY = re.compile(
     rf"\b(?:once|twice|thrice|(?:\d+|{_NUMBER_WORD}|a\s+few|several)\s+times)"
     rf"(?:\s+or\s+(?:twice|thrice|(?:\d+|{_NUMBER_WORD})\s+times))?"
@@ -1029,8 +1029,8 @@ def money(text: str) -> str:
 
 
 # A figure said per period ("800 a month", "1,200 per year"): what is paid.
-_PER_PERIOD = re.compile(r"\b\d[\d,.]*\s+(?:a|an|per)\s+(?:month|week|year|night|day|hour|head)\b",
-                         re.I)
+_PER_PERIOD = re.compile(rf"\b(\d[\d,.]*|{_NUMBER_WORD}(?:-{_NUMBER_WORD})?)\s+(?:a|an|per)\s+"
+                         r"(?:month|week|year|night|day|hour|head)\b", re.I)
 
 
 def without_times(text: str) -> str:
@@ -1050,7 +1050,10 @@ def sum_stated(text: str) -> str:
     if found:
         return found
     masked = without_times(text)
-    if _PER_PERIOD.search(masked) or stems(masked) & _MONEY_STEMS:
+    per = _PER_PERIOD.search(masked)
+    if per and not re.search(r"\d", per.group(1)):
+        return per.group(1)  # "twenty-three a night"
+    if per or stems(masked) & _MONEY_STEMS:
         return bare_figure(masked)
     return ""
 
