@@ -1121,3 +1121,13 @@ def test_a_sum_in_words_per_period_and_grand_as_a_word() -> None:
     assert money("The van cost us a grand to fix.") == "a grand"
     said = rec(1, "Lovely, the marina caved in, a mooring's thirty-five a week now.")
     assert read("How much is a mooring per week?", said) == ("thirty-five", ["src-1"])
+
+
+def test_which_afternoon_asks_a_day_and_a_lettered_number_is_whole() -> None:
+    question = "Which morning is the library closed?"
+    assert asked(question, plan_question(question, T0)) == Asked("day", "morning")
+    said = rec(1, "I've taken Thursday mornings off for the allotment, so no bookings then.",
+               speaker="Priya")
+    answer, _ = read("Which morning does Priya take off?", said)
+    assert "thursday" in answer.lower(), answer
+    assert ident("the parcel reference is still QT-5531, the depot checked") == "QT-5531"

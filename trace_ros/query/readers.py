@@ -484,7 +484,7 @@ def _a_sum(value: str, text: str) -> bool:
 
 # "What hours does Karim work?", "Which day do I …": the verb of the one asked about, last.
 _DOES = re.compile(r"\s*(?:what|which)\s+\w+\s+(?:do|does|did)\s+(?:[\w'’]+\s+){1,2}?"
-                   r"([a-z]+)\s*\?\s*$", re.I)
+                   r"([a-z]+)(?:\s+(?:off|up|in|out|on|over|back))?\s*\?\s*$", re.I)
 
 
 def _only_time(answer: str) -> bool:

@@ -789,7 +789,7 @@ _QUANTITY = re.compile(rf"\b(?:{_PART}"
 # Digits that name something (a phone, a room, a desk), with the word that labels them.
 _LABEL = r"(?:(?<![\w'’-])(?!(?:is|was|are|at|on|in|it|to|the|my|its|and|or|of)\b)[A-Za-z][\w'’-]*\s+)?"
 # Digits, a letter or three before them ("B12"), or one letter after them ("bay 7A").
-_IDENT = re.compile(rf"{_LABEL}\b[A-Za-z]{{0,3}}\d[\d\s-]*\d\b|{_LABEL}\b[A-Za-z]*\d+\b"
+_IDENT = re.compile(rf"{_LABEL}\b[A-Za-z]{{0,3}}-?\d[\d\s-]*\d\b|{_LABEL}\b[A-Za-z]*\d+\b"
                     rf"|{_LABEL}\b\d+[A-Za-z]\b")
 _MONTH_NAMES = {"january", "february", "march", "april", "may", "june", "july", "august",
                 "september", "october", "november", "december"}
@@ -899,7 +899,8 @@ def asked(question: str, plan: Plan) -> Asked:
     q = re.sub(r"^(?:in|on|at|before|after|during|by|back in|as of)\b[^,?]{1,60},\s*", "", q)
     if re.match(r"^(?:at |from |until |by )?what time\b|^what hours\b", q):
         return Asked("clock", "time")
-    m = re.match(r"^(?:on |in )?(?:what|which) (day|night|evening|weekday|date)s?\b", q)
+    m = re.match(r"^(?:on |in )?(?:what|which) (day|night|morning|afternoon|evening|weekday|"
+                 r"date)s?\b", q)
     if m:
         return Asked("date" if m.group(1) == "date" else "day", m.group(1))
     if q.startswith("when"):
