@@ -23,6 +23,7 @@ from trace_ros.query.readers import ExtractiveReader
 from trace_ros.query.spans import (
     Asked,
     asked,
+    bare_figure,
     clock_time,
     day_part,
     frequency,
@@ -1131,3 +1132,8 @@ def test_which_afternoon_asks_a_day_and_a_lettered_number_is_whole() -> None:
     answer, _ = read("Which morning does Priya take off?", said)
     assert "thursday" in answer.lower(), answer
     assert ident("the parcel reference is still QT-5531, the depot checked") == "QT-5531"
+
+
+def test_a_figure_turned_down_as_too_much_is_not_the_sum() -> None:
+    assert bare_figure("the landlord says 1200's too much, so 1150 it is") == "1150"
+    assert bare_figure("boss says 680's too much") == ""

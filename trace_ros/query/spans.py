@@ -1216,9 +1216,14 @@ def states_asked(kind: str, text: str, before: str = "") -> bool | None:
 _BARE_FIGURE = re.compile(r"\b\d+(?:\.\d{1,2})?\b(?!\s*(?:%|[a-z]+s\b))")
 
 
+# A figure turned down as too much, too high, too late ("680's too much").
+_TOO = re.compile(r"(?:['’]s|\s+(?:is|was|are|were))\s+(?:(?:way|far|much|a\s+bit)\s+)?too\b", re.I)
+
+
 def bare_figure(text: str) -> str:
-    """A figure with no unit of its own, '' when none: after a sum, a sum in its unit."""
-    m = _BARE_FIGURE.search(text)
+    """A figure with no unit of its own, '' when none: after a sum, a sum in its unit. Not
+    one turned down as too much ("680's too much … 660 for a full day")."""
+    m = next((m for m in _BARE_FIGURE.finditer(text) if not _TOO.match(text, m.end())), None)
     return m.group(0) if m else ""
 
 
