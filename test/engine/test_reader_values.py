@@ -1137,3 +1137,10 @@ def test_which_afternoon_asks_a_day_and_a_lettered_number_is_whole() -> None:
 def test_a_figure_turned_down_as_too_much_is_not_the_sum() -> None:
     assert bare_figure("the landlord says 1200's too much, so 1150 it is") == "1150"
     assert bare_figure("boss says 680's too much") == ""
+
+
+def test_how_much_rent_asks_a_sum() -> None:
+    question = "How much rent does the lodger pay?"
+    assert asked(question, plan_question(question, T0)).kind == "money"
+    said = rec(1, "Room 3, the lodger, rent is £640 a month, paid on the 2nd.")
+    assert read(question, said) == ("£640 a month", ["src-1"])

@@ -36,7 +36,10 @@ otherwise the newest record that does. A robot's turn repeating what a person ju
 is not the source: the person's own statement is cited first. "Which X" is answered with
 what tells one X from another (a name, "the blue cupboard"), never a fragment beside X;
 an answer that only says back the question's own words ("Mr Ansah's items" for "Which
-item … for Mr Ansah?") is none.
+item … for Mr Ansah?") is none. An amount is what a change comes to ("down to 27"), not
+the change ("four more"); a figure the speaker takes back ("62. Sorry, 61") is not said.
+The current record told at length, when it does not name the thing asked, is read from
+the robot's acknowledgement right after it, in the person's own words.
 
 Every reader returns a ``ReaderOutput``; the checks in ``answer.py`` decide
 whether its citations stand.

@@ -911,8 +911,9 @@ def asked(question: str, plan: Plan) -> Asked:
     m = re.match(r"^how much (\w+)", q)
     if m:
         word = m.group(1)
-        if word in _AUX_WORDS or word in ("money", "cash") or word.endswith("ing"):
-            return Asked("money")
+        if word in _AUX_WORDS or word in ("money", "cash") or word in _MONEY_HEADS \
+                or word.endswith("ing"):
+            return Asked("money")  # "How much rent …?": a sum, not an amount of rent
         return Asked("quantity", word)
     # "have we got", "has she got": possession now (British), not a perfect that counts
     # occasions ("How many pets has she adopted?").
