@@ -23,6 +23,7 @@ from trace_ros.query.readers import ExtractiveReader
 from trace_ros.query.spans import (
     Asked,
     asked,
+    bare_figure,
     clock_time,
     day_part,
     frequency,
@@ -1043,3 +1044,103 @@ def test_a_later_record_the_chain_found_to_be_anothers_does_not_hold() -> None:
     assert (out.answer, out.cited_ids[:1]) == ("every Tuesday", ["src-1"]), out
     # Unmarked, the newest holds.
     assert read(question, *said)[1][:1] == ["src-2"]
+
+
+def test_the_amount_a_change_comes_to_not_the_change() -> None:
+    # "down to …", "that makes …": what the change comes to is the amount, in whichever
+    # sentence of the record it is said; "three more" is the change.
+    assert read("How many pupils are in the orchestra now?",
+                rec(1, "Three pupils left for the county band. Down to 19.")) == (
+        "19", ["src-1"])
+    # (The graph stage's current record, which need not say "people".)
+    said = rec(1, "Three more signed up this morning, that makes twenty-two.")
+    assert read_with("How many people are signed up for the walk?",
+                     [EvidenceItem(said, 1.0, {"graph": 1})]) == ("twenty-two", ["src-1"])
+    # The number said with the thing counted, over a change of another thing.
+    answer, _ = read("How many name cards for the retirement lunch?",
+                     rec(1, "Retirement lunch again. Two of the guests cancelled, so take "
+                            "one off. Thirty name cards, definitely."))
+    assert answer == "Thirty name cards"
+    # "twenty-five" is a cardinal, not an ordinal.
+    assert ordinal_value("twenty-five") == 0 and ordinal_value("twenty-fifth") == 25
+
+
+def test_how_many_without_a_verb_or_a_noun_is_a_count() -> None:
+    plan = plan_question("How many name cards for the retirement lunch?", T0)
+    assert asked("How many name cards for the retirement lunch?", plan) == Asked("count", "cards")
+    plan = plan_question("How many are we cooking for on Sunday?", T0)
+    assert asked("How many are we cooking for on Sunday?", plan).kind == "count"
+    plan = plan_question("How many nurses were on after the handover?", T0)
+    assert asked("How many nurses were on after the handover?", plan).focus != "were"
+
+
+def test_a_figure_the_speaker_takes_back_is_not_stated() -> None:
+    said = rec(1, "Quiz night head count: 48. Sorry, 46, two teams pulled out.")
+    assert read_with("How many people are coming to the quiz night?",
+                     [EvidenceItem(said, 1.0, {"graph": 1})]) == ("46", ["src-1"])
+    said = rec(1, "They have moved Dad to bed 14. Sorry, 41, I misheard the nurse.")
+    assert read("Which bed is Dad in?", said) == ("bed 41", ["src-1"])
+
+
+def test_a_place_is_said_whole() -> None:
+    # A preposition that says where against a thing stays with it; a destination said by
+    # where it is is the place (not the landmark alone); a number after a noun labels the
+    # place, and the place ends where its clause's verb begins.
+    assert read("Where are the camping chairs kept?",
+                rec(1, "The camping chairs are kept behind the boiler, folded flat.")) == (
+        "behind the boiler", ["src-1"])
+    assert read("Where are the raffle prizes kept?",
+                rec(1, "The raffle prizes went into the grey cabinet by the stage.")) == (
+        "grey cabinet by the stage", ["src-1"])
+    assert read("Where are the raffle prizes kept?",
+                rec(1, "Tom at flat 9 is keeping the raffle prizes for us.")) == (
+        "flat 9", ["src-1"])
+
+
+def test_the_current_record_told_at_length_is_read_from_its_acknowledgement() -> None:
+    said = turns("Quick one on the Leo situation: he's gone off tuna. He asked for egg, but "
+                 "the nursery bans eggs, so he's having cream cheese and cucumber.",
+                 ("robot", "Cream cheese and cucumber sandwiches for Leo."))
+    question = "What goes in Leo's sandwiches?"
+
+    def lead_read(*records: SourceRecord) -> tuple[str, list[str]]:
+        items = [EvidenceItem(r, 1.0, {"graph": 1} if k == 0 else {})
+                 for k, r in enumerate(records)]
+        out = ExtractiveReader().read(question, plan_question(question, T0 + 30 * DAY),
+                                      pack(items, 4000, 20))
+        return out.answer, out.cited_ids
+
+    answer, cited = lead_read(*said)
+    assert cited == ["src-1"] and "cream cheese" in answer.lower(), (answer, cited)
+    # An acknowledgement in words the person never said is not what they said.
+    other = turns(said[0].text, ("robot", "Ham salad sandwiches for Leo, then."))
+    assert "ham" not in lead_read(*other)[0].lower()
+
+
+def test_a_sum_in_words_per_period_and_grand_as_a_word() -> None:
+    assert money("Grand, see you at the allotment then.") == ""
+    assert money("The van cost us a grand to fix.") == "a grand"
+    said = rec(1, "Lovely, the marina caved in, a mooring's thirty-five a week now.")
+    assert read("How much is a mooring per week?", said) == ("thirty-five", ["src-1"])
+
+
+def test_which_afternoon_asks_a_day_and_a_lettered_number_is_whole() -> None:
+    question = "Which morning is the library closed?"
+    assert asked(question, plan_question(question, T0)) == Asked("day", "morning")
+    said = rec(1, "I've taken Thursday mornings off for the allotment, so no bookings then.",
+               speaker="Priya")
+    answer, _ = read("Which morning does Priya take off?", said)
+    assert "thursday" in answer.lower(), answer
+    assert ident("the parcel reference is still QT-5531, the depot checked") == "QT-5531"
+
+
+def test_a_figure_turned_down_as_too_much_is_not_the_sum() -> None:
+    assert bare_figure("the landlord says 1200's too much, so 1150 it is") == "1150"
+    assert bare_figure("boss says 680's too much") == ""
+
+
+def test_how_much_rent_asks_a_sum() -> None:
+    question = "How much rent does the lodger pay?"
+    assert asked(question, plan_question(question, T0)).kind == "money"
+    said = rec(1, "Room 3, the lodger, rent is £640 a month, paid on the 2nd.")
+    assert read(question, said) == ("£640 a month", ["src-1"])

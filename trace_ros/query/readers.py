@@ -36,7 +36,10 @@ otherwise the newest record that does. A robot's turn repeating what a person ju
 is not the source: the person's own statement is cited first. "Which X" is answered with
 what tells one X from another (a name, "the blue cupboard"), never a fragment beside X;
 an answer that only says back the question's own words ("Mr Ansah's items" for "Which
-item … for Mr Ansah?") is none.
+item … for Mr Ansah?") is none. An amount is what a change comes to ("down to 27"), not
+the change ("four more"); a figure the speaker takes back ("62. Sorry, 61") is not said.
+The current record told at length, when it does not name the thing asked, is read from
+the robot's acknowledgement right after it, in the person's own words.
 
 Every reader returns a ``ReaderOutput``; the checks in ``answer.py`` decide
 whether its citations stand.
@@ -46,6 +49,7 @@ from __future__ import annotations
 
 import calendar
 import math
+import os
 import re
 import time
 from collections.abc import Callable, Sequence
@@ -105,6 +109,7 @@ from .spans import (
     place_phrase,
     quantities,
     question_grain,
+    repaired,
     said_not,
     scored_run,
     spelled,
@@ -482,7 +487,7 @@ def _a_sum(value: str, text: str) -> bool:
 
 # "What hours does Karim work?", "Which day do I …": the verb of the one asked about, last.
 _DOES = re.compile(r"\s*(?:what|which)\s+\w+\s+(?:do|does|did)\s+(?:[\w'’]+\s+){1,2}?"
-                   r"([a-z]+)\s*\?\s*$", re.I)
+                   r"([a-z]+)(?:\s+(?:off|up|in|out|on|over|back))?\s*\?\s*$", re.I)
 
 
 def _only_time(answer: str) -> bool:
@@ -511,6 +516,22 @@ _PRONOUN_ONE = re.compile(r"\b(?:the|this|that|which|each|every|another|any)\s+"
                           r"(?:[\w'’-]+\s+){0,3}$", re.I)
 # A name given with a title ("Ms Obi", "Dr Shah"): someone in a role.
 _TITLED = re.compile(r"\b(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+[A-Z][a-z]+")
+# What a change comes to ("down to 27", "that makes thirty-five", "a total of 40"), and a
+# number said as the change itself ("four more", "another two", "knock one off").
+_RESULT = re.compile(r"\b(?:(?:down|up|back)\s+to|makes?|making|that['’]s|total(?:\s+of)?)\s+$",
+                     re.I)
+_CHANGE_AFTER = re.compile(r"\s+(?:more|fewer|less|extra|off)\b", re.I)
+_CHANGE_BEFORE = re.compile(r"\b(?:another|an\s+extra|additional)\s+$", re.I)
+
+
+def _change_amount(text: str, found: tuple[int, str]) -> bool:
+    """Whether the number at ``found`` (offset, phrase) is said as a change of an amount
+    ("four more", "another two"), not as the amount."""
+    at, phrase = found
+    head = phrase.split()[0]
+    return bool(_CHANGE_AFTER.match(text, at + len(head)) or _CHANGE_BEFORE.search(text[:at]))
+
+
 _OPENS_SO = re.compile(r"\s*so\b(?!\s+(?:far|much|many|long)\b)", re.I)
 _WITH_ME = re.compile(r"\b(?:with|to|by)\s+me\b|\b(?:is|it's)\s+me\b")
 
@@ -1051,7 +1072,7 @@ class ExtractiveReader:
             # "Which room …?", "What room …?": the room with the label that tells it apart
             # ("Room 7", "the Everest room"), where the cited record gives one.
             first = next((i for i in pack.items if i.source_id == out.cited_ids[0]), None)
-            cited = first.record.text if first is not None else ""
+            cited = repaired(first.record.text) if first is not None else ""
             # For the graph stage's current record, a label the earlier records about the
             # question gave is the one it changes from.
             q = stems(question)
@@ -1220,7 +1241,39 @@ class ExtractiveReader:
                     if out is not None:
                         return out
             return self._answer(question, plan, chosen, q_stems, pack.complete, single=True)
+        if len(chosen) == 1 and chosen[0] in lead and plan.answer_type not in _OWN_SPANS \
+                and plan.current and plan.tense != "past" and plan.as_of is None:
+            heard = self._acknowledged(question, plan, chosen[0], pack, q_stems)
+            if heard is not None:
+                return heard
         return self._answer(question, plan, chosen, q_stems, pack.complete)
+
+    def _acknowledged(self, question: str, plan: Plan, s: _Scored, pack: Pack,
+                      q_stems: set[str]) -> ReaderOutput | None:
+        """The graph stage's current record, told at length ("Update from the Jack front:
+        he's bored of cheese … so he's getting sunflower seed butter …"), as the robot's
+        reply right after it acknowledged it in a few words ("Sunflower seed butter
+        sandwiches for Jack."): the value read from the acknowledgement, where every word
+        of it beside the question's is the person's own, who is cited."""
+        rec = s.item.record
+        focus = asked(question, plan).focus
+        if is_robot(rec.speaker, rec.robot_id) or focus and stem(focus) in stems(rec.text):
+            return None  # a record naming the thing asked ("Flavour stays lemon") tells it
+        replies = sorted((i.record for i in pack.items
+                          if i.record.session_id == rec.session_id
+                          and i.record.subject_id == rec.subject_id
+                          and rec.seq < i.record.seq <= rec.seq + self.reply_gap),
+                         key=lambda r: r.seq)
+        reply = replies[0] if replies and replies[0].seq == rec.seq + 1 else None
+        if reply is None or not is_robot(reply.speaker, reply.robot_id):
+            return None
+        own = stems(rec.text)
+        span = extract(question, plan, _content(reply, reply.text), reply.source_time, q_stems,
+                       self.span_tokens, reply.text)
+        value = stems(span) - q_stems - STOPWORDS
+        if not value or not value <= own:
+            return None
+        return ReaderOutput(span, [rec.source_id], self.name)
 
     def _around(self, rec: SourceRecord, items: Sequence[EvidenceItem]
                 ) -> tuple[SourceRecord | None, SourceRecord | None]:
@@ -1507,11 +1560,15 @@ class ExtractiveReader:
         ``after_sum``: those revisions state a sum of money. ``gone``: the words of the
         names those revisions give (a person named there is who it changes from)."""
         rec = s.item.record
-        text = _content(rec, rec.text)
-        first = _content(rec, s.sentence)
+        # A figure the speaker took back ("62. Sorry, 61") is not stated.
+        text = repaired(_content(rec, rec.text))
+        first = repaired(_content(rec, s.sentence))
         parts = split_sentences(text)
-        # The best-matching sentence first (whole, when an abbreviation split it).
-        first = next((x for x in parts if first.strip() and first.strip() in x), first)
+        # The best-matching sentence first (whole, when an abbreviation split it; joined
+        # to the next, when a figure taken back ended it).
+        first = next((x for x in parts if first.strip() and first.strip() in x), None) \
+            or (max(parts, key=lambda x: len(os.path.commonprefix([x, first.strip()])))
+                if parts and text != _content(rec, rec.text) else first)
         ordered = [first] + [x for x in parts if x != first]
         kind = ask.kind
         # A question ("I told you Thursdays, didn't I?", "Still Mondays at 7:30?") asks;
@@ -1575,30 +1632,54 @@ class ExtractiveReader:
                 # "so" of a consequence gives the count that results, the one before it
                 # the change.
                 ordered = sorted(ordered, key=lambda x: not _OPENS_SO.match(x))
-            for x in ordered:
+            said = set(re.findall(r"\d+", question))
+
+            def amounts(x: str) -> list[tuple[int, str]]:
                 found = quantities(x)
                 # "the blood pressure one taken at bedtime": "one" after a determiner
                 # and its modifiers is the pronoun, standing for a noun, not a number.
                 found = [f for f in found if not (f[1].split()[0].lower() == "one"
                                                   and _PRONOUN_ONE.search(x[:f[0]]))]
-                said = set(re.findall(r"\d+", question))
                 if kind == "count":  # "how many …": a cardinal, not "the 27th", nor a
                     # number the question says ("How many Year 9 students …": not 9)
                     found = [f for f in found if not ordinal_value(f[1].split()[0])
                              and f[1].split()[0] not in said]
                 elif said:  # "What temperature is incubator 1 at?": 1 labels the thing
                     found = [f for f in found if f[1].split()[0] not in said] or found
+                # "Four more signed up", "another two": a number said as a change is not
+                # the amount, where the sentence states another.
+                return [f for f in found if not _change_amount(x, f)] or found
+
+            # "two boys moved to the academy. down to 27", "Four more signed up, that
+            # makes thirty-five": a number said as what a change comes to is the amount,
+            # in whichever of the record's sentences it is said.
+            result = next((f[1] for x in ordered for f in amounts(x)
+                           if _RESULT.search(x[:f[0]]) and not _change_amount(x, f)), "")
+            if result:
+                return result
+
+            def now(x: str) -> list[tuple[int, str]]:
+                # "two people bailed, so it's a table for 6 now": the number said with
+                # "now", or after the "so" that gives the consequence ("Seven have dropped
+                # out, so we're landing on 128"), is the state, the other the change.
+                return [f for f in amounts(x) if re.search(r"\bnow\b", x[f[0]:f[0] + 40])
+                        or _CONSEQUENCE_SO.search(x[:f[0]])]
+
+            result = next((now(x)[-1][1] for x in ordered if now(x)), "")
+            # "Two of the tables got merged, so knock one off. Fourteen centrepieces": the
+            # number said with the thing the question counts, over those of other things.
+            counted = stem(ask.focus) if kind == "count" and ask.focus else ""
+            result = result or next((f[1] for x in ordered for f in amounts(x) if counted
+                                     and counted in stems(f[1])
+                                     and not _change_amount(x, f)), "")
+            if result:
+                return result
+            for x in ordered:
+                found = amounts(x)
                 if not found:
                     continue
                 hits = [m.start() for m in re.finditer(r"[\w'’-]+", x)
                         if stems(m.group(0)) & (skip - {stem(ask.focus)} if ask.focus else skip)]
-                # "two people bailed, so it's a table for 6 now": the number said with
-                # "now", or after the "so" that gives the consequence ("Seven have dropped
-                # out, so we're landing on 128"), is the state, the other the change.
-                now = [f for f in found if re.search(r"\bnow\b", x[f[0]:f[0] + 40])
-                       or _CONSEQUENCE_SO.search(x[:f[0]])]
-                if now:
-                    return now[-1][1]
                 if not hits:
                     return found[0][1]
                 return min(found, key=lambda f: min(abs(f[0] - h) for h in hits))[1]

@@ -418,18 +418,44 @@ def _focus_span(sentence: str, toks: list[Tok], focus: str, limit: int) -> str:
     return ""
 
 
+# A preposition that says where against the thing it names ("under the stairs" is not
+# the stairs): it stays with the place.
+_RELATIONAL = frozenset({"under", "underneath", "beneath", "below", "above", "behind",
+                         "beside", "opposite", "inside", "outside", "near"})
+
+
+_VERB_AFTER = frozenset({"is", "are", "was", "were", "has", "have", "had", "will", "would",
+                         "can", "could", "does", "do", "did"})
+
+
 def _place(sentence: str, toks: list[Tok], q_stems: set[str], limit: int,
-           preps: frozenset[str] | set[str] = _PLACE_PREP) -> str:
+           preps: frozenset[str] | set[str] = _PLACE_PREP,
+           opens: frozenset[str] | set[str] = frozenset()) -> str:
+    """The first place phrase after one of ``preps`` (one with a capital, else the
+    first). A phrase inside the one another preposition of ``opens`` leads ("into the
+    key safe by reception") belongs to that phrase: the place is the whole of it ("key
+    safe by reception": where it went, said by where that is)."""
     best = ""
+    covered, opened = -1, ""
     for i, t in enumerate(toks):
+        if t.low in opens and t.low not in preps:
+            run = _run(toks, i + 1, 1, limit)
+            covered, opened = i + len(run), _clean(sentence, run)
+            continue
+        if t.low in preps and i <= covered and opened:
+            return opened
         if t.low not in preps:
             continue
-        run = _run(toks, i + 1, 1, limit)
+        # The place ends where the verb of its clause begins ("Gwen at number 14 is …").
+        run = list(takewhile(lambda t: t.low not in _VERB_AFTER, _run(toks, i + 1, 1, limit)))
         phrase = _clean(sentence, run)
         if not phrase or all(stem(w.lower()) in q_stems for w in phrase.split()):
             continue
         if find_candidates(phrase) and not any(c.isupper() for c in phrase[1:]):
             continue  # "in May" / "at 5" is a time, not a place
+        at = sentence.find(phrase, t.end)
+        if t.low in _RELATIONAL and at >= 0:
+            phrase = sentence[t.start:at + len(phrase)]
         if any(w[:1].isupper() for w in phrase.split()):
             return phrase
         best = best or phrase
@@ -738,7 +764,7 @@ _MONEY = re.compile(
     r"[£$€]\s?(?:\d[\d,]*\d|\d)(?:\.\d{1,2})?(?:\s?(?:k|m|bn)\b)?(?:\s*(?:an?|per)\s+\w+)?"
     rf"|\b(?:(?:\d[\d,]*\d|\d)(?:\.\d{{1,2}})?|{_NUMBER_WORD}(?:[\s-]+{_NUMBER_WORD})*)\s*"
     r"(?:pounds?|quid|p|pence|dollars?|bucks|euros?|cents?|grand)\b(?:\s*(?:an?|per)\s+\w+)?"
-    r"|\b(?:a\s+)?(?:tenner|fiver|grand)\b", re.I)
+    r"|\b(?:a\s+)?(?:tenner|fiver)\b|\ba\s+grand\b", re.I)  # "Grand, …" is no sum
 _FREQUENCY = re.compile(
     rf"\b(?:once|twice|thrice|(?:\d+|{_NUMBER_WORD}|a\s+few|several)\s+times)"
     rf"(?:\s+or\s+(?:twice|thrice|(?:\d+|{_NUMBER_WORD})\s+times))?"
@@ -763,7 +789,7 @@ _QUANTITY = re.compile(rf"\b(?:{_PART}"
 # Digits that name something (a phone, a room, a desk), with the word that labels them.
 _LABEL = r"(?:(?<![\w'’-])(?!(?:is|was|are|at|on|in|it|to|the|my|its|and|or|of)\b)[A-Za-z][\w'’-]*\s+)?"
 # Digits, a letter or three before them ("B12"), or one letter after them ("bay 7A").
-_IDENT = re.compile(rf"{_LABEL}\b[A-Za-z]{{0,3}}\d[\d\s-]*\d\b|{_LABEL}\b[A-Za-z]*\d+\b"
+_IDENT = re.compile(rf"{_LABEL}\b[A-Za-z]{{0,3}}-?\d[\d\s-]*\d\b|{_LABEL}\b[A-Za-z]*\d+\b"
                     rf"|{_LABEL}\b\d+[A-Za-z]\b")
 _MONTH_NAMES = {"january", "february", "march", "april", "may", "june", "july", "august",
                 "september", "october", "november", "december"}
@@ -873,7 +899,8 @@ def asked(question: str, plan: Plan) -> Asked:
     q = re.sub(r"^(?:in|on|at|before|after|during|by|back in|as of)\b[^,?]{1,60},\s*", "", q)
     if re.match(r"^(?:at |from |until |by )?what time\b|^what hours\b", q):
         return Asked("clock", "time")
-    m = re.match(r"^(?:on |in )?(?:what|which) (day|night|evening|weekday|date)s?\b", q)
+    m = re.match(r"^(?:on |in )?(?:what|which) (day|night|morning|afternoon|evening|weekday|"
+                 r"date)s?\b", q)
     if m:
         return Asked("date" if m.group(1) == "date" else "day", m.group(1))
     if q.startswith("when"):
@@ -884,13 +911,21 @@ def asked(question: str, plan: Plan) -> Asked:
     m = re.match(r"^how much (\w+)", q)
     if m:
         word = m.group(1)
-        if word in _AUX_WORDS or word in ("money", "cash") or word.endswith("ing"):
-            return Asked("money")
+        if word in _AUX_WORDS or word in ("money", "cash") or word in _MONEY_HEADS \
+                or word.endswith("ing"):
+            return Asked("money")  # "How much rent …?": a sum, not an amount of rent
         return Asked("quantity", word)
     # "have we got", "has she got": possession now (British), not a perfect that counts
     # occasions ("How many pets has she adopted?").
     m = re.match(r"^how many ((?:[\w'-]+ ){1,5}?)(?:is|are|am|do|does|can|could|will|would|"
                  r"should|(?:have|has) (?:i|we|you|they|he|she|it) got)\b", q)
+    # "How many centrepieces for the Harrington wedding?": the verb left unsaid.
+    bare = re.match(r"^how many ((?:[\w'-]+ ){0,2}?[\w'-]+)(?= (?:for|in|at|on|now)\b|\s*\?*$)",
+                    q)
+    m = m or (bare if bare and not re.search(rf"\b(?:{_AUX_RX})\b", bare.group(1)) else None)
+    if m is None and plan.current and re.match(r"^how many (?:are|is|will|do|does) (?:we|you|they|"
+                                              r"i|he|she|there)\b", q):
+        return Asked("count")  # "How many are we catering for?": the people, unsaid
     if m and plan.current:
         # "How many kids are coming?": the number stated now, of what it counts ("cubic
         # metres of concrete": the measure). "How many pets has she adopted?" counts
@@ -954,6 +989,19 @@ def asked(question: str, plan: Plan) -> Asked:
     return Asked()
 
 
+_FIGURE = rf"(?:[£$€]?[A-Za-z]{{0,3}}-?\d[\w.-]*|{_NUMBER_WORD}(?:-{_NUMBER_WORD})?)"
+# A figure the speaker takes back for the next one ("62. Sorry, 61", "room 512, I mean
+# 521"): the repair marker stands between the two.
+_REPAIR = re.compile(rf"(?<![\w.-]){_FIGURE}[.,!]?\s+(?:sorry|I mean|no wait|or rather|"
+                     rf"make that|correction)\b[,:.!]?\s+(?={_FIGURE}\b)", re.I)
+
+
+def repaired(text: str) -> str:
+    """``text`` with each figure the speaker takes back left out ("Final numbers: 62.
+    Sorry, 61, someone's dropped out" → "Final numbers: 61, someone's dropped out")."""
+    return _REPAIR.sub("", text)
+
+
 def clock_time(text: str) -> str:
     """The first clock time ``text`` states ("7:30", "half seven", "two till four",
     "between eight and twelve", "at 7pm"), '' when none; the numbers of a date
@@ -983,8 +1031,8 @@ def money(text: str) -> str:
 
 
 # A figure said per period ("800 a month", "1,200 per year"): what is paid.
-_PER_PERIOD = re.compile(r"\b\d[\d,.]*\s+(?:a|an|per)\s+(?:month|week|year|night|day|hour|head)\b",
-                         re.I)
+_PER_PERIOD = re.compile(rf"\b(\d[\d,.]*|{_NUMBER_WORD}(?:-{_NUMBER_WORD})?)\s+(?:a|an|per)\s+"
+                         r"(?:month|week|year|night|day|hour|head)\b", re.I)
 
 
 def without_times(text: str) -> str:
@@ -1004,7 +1052,10 @@ def sum_stated(text: str) -> str:
     if found:
         return found
     masked = without_times(text)
-    if _PER_PERIOD.search(masked) or stems(masked) & _MONEY_STEMS:
+    per = _PER_PERIOD.search(masked)
+    if per and not re.search(r"\d", per.group(1)):
+        return per.group(1)  # "twenty-three a night"
+    if per or stems(masked) & _MONEY_STEMS:
         return bare_figure(masked)
     return ""
 
@@ -1166,9 +1217,14 @@ def states_asked(kind: str, text: str, before: str = "") -> bool | None:
 _BARE_FIGURE = re.compile(r"\b\d+(?:\.\d{1,2})?\b(?!\s*(?:%|[a-z]+s\b))")
 
 
+# A figure turned down as too much, too high, too late ("680's too much").
+_TOO = re.compile(r"(?:['’]s|\s+(?:is|was|are|were))\s+(?:(?:way|far|much|a\s+bit)\s+)?too\b", re.I)
+
+
 def bare_figure(text: str) -> str:
-    """A figure with no unit of its own, '' when none: after a sum, a sum in its unit."""
-    m = _BARE_FIGURE.search(text)
+    """A figure with no unit of its own, '' when none: after a sum, a sum in its unit. Not
+    one turned down as too much ("680's too much … 660 for a full day")."""
+    m = next((m for m in _BARE_FIGURE.finditer(text) if not _TOO.match(text, m.end())), None)
     return m.group(0) if m else ""
 
 
@@ -1195,17 +1251,22 @@ def place_phrase(sentence: str, q_stems: set[str], limit: int = 6, origin: bool 
     from ("smashed lids from that forklift bump"), not where it is. ``moving``: "to …"
     may be one (where someone goes); else only where something is."""
     for m in reversed(find_candidates(sentence)):
+        noun = re.search(r"\b([A-Za-z]+)\s+$", sentence[: m.start()])
+        if re.fullmatch(r"\d{1,4}", m.group(0).strip()) and noun \
+                and noun.group(1).lower() not in STOPWORDS:
+            continue  # "at number 14", "room 5": a number after a noun labels, not a time
         sentence = sentence[: m.start()] + "," + sentence[m.end():]
     sentence = re.sub(r"\b(St|Dr|Mt|Rd|Ave|No)\.(?=\s+[A-Z0-9])", r"\1", sentence)  # "St. Mary's"
     # "on three dates" counts occasions; a place is not a count. "to take" is a verb.
-    sentence = re.sub(rf"\b(?:\d+|{_NUMBER_WORD}|a\s+few|several)\s+[a-z]+s\b", ",", sentence,
+    sentence = re.sub(rf"\b(?:\d+|{_NUMBER_WORD}|a\s+few|several)\s+(?!(?:is|was|has|does)\b)"
+                      r"[a-z]+s\b", ",", sentence,
                       flags=re.I)
     # (A numbered place is no verb: "went up to aisle 12", "moved to room 5".)
     sentence = re.sub(r"\bto(?=\s+(?!(?:the|a|an|my|your|his|her|our|their|this|that)\b"
                       r"|[a-z]+\s+\d+\b(?!\s+[a-z]))[a-z])", ",", sentence)
     preps = _WHERE_PREP - (set() if origin else {"from"}) \
         - (set() if moving else {"to", "into", "over"})
-    place = _place(sentence, tokens(sentence), q_stems, limit, preps)
+    place = _place(sentence, tokens(sentence), q_stems, limit, preps, {"to", "into", "onto"})
     if re.fullmatch(r"[\d.,]+", place):
         return ""  # "down to 150": a figure, not a place
     if place:
@@ -1280,7 +1341,9 @@ def ordinal_value(word: str) -> int:
     if w in ("twentieth", "thirtieth"):
         return 20 if w == "twentieth" else 30
     tens, _, unit = w.partition("-")
-    return _TENS.get(tens, 0) + _ORDINAL_WORDS.get(unit, 0) if tens in _TENS and unit else 0
+    # "twenty-ninth" is an ordinal; "thirty-five" is not.
+    return _TENS[tens] + _ORDINAL_WORDS[unit] if tens in _TENS and unit in _ORDINAL_WORDS \
+        else 0
 
 
 # Days said relative to the moment of speaking: when something was talked about.
