@@ -1445,6 +1445,23 @@ def test_a_bare_number_relabels_a_numbered_thing(ledger: Ledger, encoder: MiniLM
 
 
 
+def test_a_name_beside_a_numbered_thing_does_not_relabel_it(ledger: Ledger,
+                                                           encoder: MiniLMEncoder) -> None:
+    """"Which studio …?" after "studio 4": a later turn that renames the instructor ("now
+    it's Mr Dunleavy") gives a label of another thing; the renumbered studio leads."""
+    history(ledger, encoder, [
+        (6, "Priya", "My pottery class is in studio 4, the tutor is Mrs Okafor."),
+        *CHATTER,
+        (8, "Priya", "Studio 4 has a broken kiln, so our pottery class moves to studio 9."),
+        (9, "Priya", "Weather's been grim, the bus was late twice this week."),
+        (10, "Priya", "Also new tutor. Mrs Okafor goes to teach evening pottery, now we "
+                      "have Mr Dunleavy."),
+    ])
+    res = ask(ledger, encoder, "Which studio is my pottery class in?")
+    assert res.source_ids[:1] == ["t4"], \
+        (res.answer, res.source_ids, res.message)
+
+
 def test_a_name_before_the_things_word_marks_which_thing() -> None:
     """"the Fenwick crates": a name the question and the anchor both put before a word of
     the thing; "the Marlow crates" puts another name there (the chain skips such a turn)."""

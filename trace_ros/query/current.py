@@ -470,8 +470,12 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         # a question passed on ("Someone just asked if we're open till five today").
         said = asserted(rec.text)
         kind = states_asked(asked_kind, said, head.text) if not labels \
-            else states_label(said) or numbered and bool(_BARE_NUMBER.search(said))
-        # (a label: "we're in Kilimanjaro", not "same room at least")
+            else (bool(_BARE_NUMBER.search(said))
+                  or states_label(said) and bool(re.search(r"\d", said))) if numbered \
+            else states_label(said)
+        # (a label: "we're in Kilimanjaro", not "same room at least"; one told apart by its
+        # number gets another number, "room 12" becomes "room 7", and a name that comes up
+        # beside it, "now we have Ms Baptiste", labels something else)
         if not (states_value(said, answer_type, anchor.text) if kind is None else kind) \
                 and not (answer_type in TYPED_ANSWERS and shifts(said)):
             continue  # "Twenty a side now" says no more how often than before
