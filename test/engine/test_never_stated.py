@@ -239,12 +239,12 @@ def test_the_kind_asked_a_time_word_and_a_past_form_name_no_thing(ledger: Ledger
 
 class _SameMeaning:
     """A bag of words in which the words of each group below are one word: a stand-in for
-    a sentence encoder, to which "rubbish" and "waste" mean the same, and a bridesmaid
-    speaks of a wedding."""
+    a sentence encoder, to which "rubbish" and "waste" mean the same, a bridesmaid
+    speaks of a wedding and a caravan of a holiday."""
 
     name = "same-meaning-test"
     dim = 256
-    GROUPS = ({"rubbish", "waste"}, {"bridesmaid", "wedding"})
+    GROUPS = ({"rubbish", "waste"}, {"bridesmaid", "wedding"}, {"caravan", "holiday"})
 
     def encode(self, texts: list[str]) -> np.ndarray:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
@@ -284,3 +284,15 @@ def test_a_near_record_that_says_only_whose_thing_it_is_does_not_name_it(
     lines = [("Clifford", "Amy is a bridesmaid."), ("robot", "Noted."),
              ("Clifford", "The plumber comes on Monday about the boiler.")]
     assert_missing(_ask_meaning(ledger, lines, "When is Amy's wedding?"))
+
+
+def test_a_thing_no_one_owns_may_be_named_in_other_words_altogether(ledger: Ledger) -> None:
+    """"Where are we off to on holiday in August?" where a record says "Got a caravan in
+    Tenby for August": no record says "holiday", but one near the question in meaning
+    (``paths.NAMED_OTHERWISE``) speaks of it; the readers answer. A thing given an owner
+    ("Amy's wedding") is not recorded so (the test above)."""
+    lines = [("Wojtek", "Got a caravan in Tenby for August."), ("robot", "Noted."),
+             ("Wojtek", "The plumber comes on Monday about the boiler.")]
+    res = _ask_meaning(ledger, lines, "Where are we off to on holiday in August?")
+    assert res.status != "missing" and res.source_ids[:1] == ["t0"], \
+        (res.status, res.message, res.answer)

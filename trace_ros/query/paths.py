@@ -185,6 +185,17 @@ _TOGETHER_HITS = 50
 # (MiniLM cosine) and says one of them names the thing, the rest in other words ("half day
 # is 380" for "the half day price"): it is recorded.
 SAID_OTHERWISE = 0.5
+# A thing the question does not give an owner ("my hair appointment", "the holiday in
+# May") may be named in other words altogether ("booked in at the salon", "a cottage for
+# the second week of May"): a record this near the question in meaning that says another
+# word of it ("appointment", "May") speaks of it. Not one it gives an owner ("Amy's
+# wedding"): the owner alone brings a record this near ("Amy's a bridesmaid at Georgie's
+# wedding").
+NAMED_OTHERWISE = 0.4
+# "Amy's", "the kitten's", "my grandson's": an owner before the thing; not the "is" of
+# "When's", "Where's", "it's".
+_OWNER = re.compile(r"\b(?!(?:what|when|where|who|how|why|which|it|that|there|here|he|she)"
+                    r"['’]s\b)\w+['’]s\s+[a-z]", re.I)
 
 
 class GraphStage:
@@ -203,9 +214,10 @@ class GraphStage:
 
     def run(self, scope: Scope, question: str, plan: Plan, ranked: Sequence[Fused],
             speakers: set[str], as_of_valid: float | None, as_of_known: float | None, *,
-            update_seeds: bool = True, near: Sequence[int] = ()) -> GraphOutcome:
-        """``near``: the records (sequence numbers) whose vectors are at least
-        ``SAID_OTHERWISE`` near the question's (``absent``)."""
+            update_seeds: bool = True, near: Sequence[int] = (),
+            close: Sequence[int] = ()) -> GraphOutcome:
+        """``near``, ``close``: the records (sequence numbers) whose vectors are at least
+        ``SAID_OTHERWISE``, ``NAMED_OTHERWISE`` near the question's (``absent``)."""
         cfg = self.config
         view = View(as_of_valid, as_of_known)
         people = {n for n in (_norm_name(s) for s in
@@ -229,6 +241,9 @@ class GraphStage:
         if not out.status and out.resolution is None:
             absent = self.absent(scope, view, question, plan)
             if absent and near and self._said_otherwise(question, absent, near):
+                absent = ""
+            if absent and close and not _OWNER.search(question) \
+                    and self._named_otherwise(question, close):
                 absent = ""
             if not absent and update_seeds:
                 absent = self.unrecorded(scope, view, question, plan, seeds, people, ranked,
@@ -423,6 +438,16 @@ class GraphStage:
         return bool(wanted) and any(
             wanted & stems(rec.text)
             for rec in self.ledger.get_sources_by_seq(list(near)).values())
+
+    def _named_otherwise(self, question: str, close: Sequence[int]) -> bool:
+        """Whether a record near the question in meaning (``close``) says a word of the
+        question other than a stop word: it speaks of what the question asks about, the
+        thing named in other words ("your appointment is now Friday" for "my hair
+        appointment")."""
+        asked = {stem(w) for w in words(question) if len(w) > 1 and w not in STOPWORDS}
+        return bool(asked) and any(
+            asked & stems(rec.text)
+            for rec in self.ledger.get_sources_by_seq(list(close)).values())
 
     def _said_together(self, scope: Scope, view: View, quoted: Sequence[str]) -> bool:
         """Whether turns next to each other in one session say every one of the words
