@@ -34,7 +34,7 @@ from . import current
 from . import recall as rc
 from .audit import AuditWriter, new_recall_id
 from .pack import EvidenceGroup, EvidenceItem, Pack, pack, with_attachments
-from .paths import NAMED_OTHERWISE, SAID_OTHERWISE, GraphOutcome, GraphStage
+from .paths import GraphOutcome, GraphStage
 from .plan import Plan, plan_question
 from .readers import ExtractiveReader, Reader, ReaderOutput
 from .recall import Attachments, Fused, Hit, Participants, Records, VectorIndex
@@ -371,9 +371,7 @@ class QueryEngine:
         out = self.graph_stage.run(req.scope, req.question, plan, ranked, recalled.speakers,
                                    req.as_of_valid, req.as_of_known,
                                    update_seeds=self.on("update_seeds"),
-                                   near=[h.seq for h in dense
-                                         if h.score >= SAID_OTHERWISE],
-                                   close=[h.seq for h in dense if h.score >= NAMED_OTHERWISE])
+                                   near=[(h.seq, h.score) for h in dense])
         timings["graph"] = _ms(t)
         return out
 

@@ -214,10 +214,10 @@ class GraphStage:
 
     def run(self, scope: Scope, question: str, plan: Plan, ranked: Sequence[Fused],
             speakers: set[str], as_of_valid: float | None, as_of_known: float | None, *,
-            update_seeds: bool = True, near: Sequence[int] = (),
-            close: Sequence[int] = ()) -> GraphOutcome:
-        """``near``, ``close``: the records (sequence numbers) whose vectors are at least
-        ``SAID_OTHERWISE``, ``NAMED_OTHERWISE`` near the question's (``absent``)."""
+            update_seeds: bool = True,
+            near: Sequence[tuple[int, float]] = ()) -> GraphOutcome:
+        """``near``: (sequence number, cosine) of the records the question's vector
+        recalled, for ``absent`` (``SAID_OTHERWISE``, ``NAMED_OTHERWISE``)."""
         cfg = self.config
         view = View(as_of_valid, as_of_known)
         people = {n for n in (_norm_name(s) for s in
@@ -240,10 +240,7 @@ class GraphStage:
                 self._resolve(out, scope, plan, view)
         if not out.status and out.resolution is None:
             absent = self.absent(scope, view, question, plan)
-            if absent and near and self._said_otherwise(question, absent, near):
-                absent = ""
-            if absent and close and not _OWNER.search(question) \
-                    and self._named_otherwise(question, close):
+            if absent and self._said_otherwise(question, absent, near):
                 absent = ""
             if not absent and update_seeds:
                 absent = self.unrecorded(scope, view, question, plan, seeds, people, ranked,
@@ -427,27 +424,28 @@ class GraphStage:
             return ""
         return "" if hits else " ".join(target)
 
-    def _said_otherwise(self, question: str, named: str, near: Sequence[int]) -> bool:
-        """Whether a record near the question in meaning says one of the words ``named``
-        (what ``absent`` found unsaid) that name the thing itself: it speaks of the thing
-        and says the rest in its own words ("half day is 380" for "the half day price").
-        Whose thing it is does not count ("Amy's a bridesmaid" does not tell of "Amy's
-        wedding"), as ``absent`` asks it said with the thing."""
-        owners = {p.lower() for p in possessors(question)}
-        wanted = {stem(w) for w in named.split() if w not in owners}
-        return bool(wanted) and any(
-            wanted & stems(rec.text)
-            for rec in self.ledger.get_sources_by_seq(list(near)).values())
-
-    def _named_otherwise(self, question: str, close: Sequence[int]) -> bool:
-        """Whether a record near the question in meaning (``close``) says a word of the
-        question other than a stop word: it speaks of what the question asks about, the
-        thing named in other words ("your appointment is now Friday" for "my hair
+    def _said_otherwise(self, question: str, named: str,
+                        near: Sequence[tuple[int, float]]) -> bool:
+        """Whether the thing ``absent`` found unsaid (``named``) is said in other words by
+        a record near the question in meaning: one at least ``SAID_OTHERWISE`` near that
+        says a word of the thing itself ("half day is 380" for "the half day price") -
+        whose the thing is does not count ("Amy's a bridesmaid" does not tell of "Amy's
+        wedding"), as ``absent`` asks it said with the thing; or, when the question gives
+        the thing no owner, one at least ``NAMED_OTHERWISE`` near that says any other
+        word of the question ("your appointment is now Friday" for "my hair
         appointment")."""
-        asked = {stem(w) for w in words(question) if len(w) > 1 and w not in STOPWORDS}
-        return bool(asked) and any(
-            asked & stems(rec.text)
-            for rec in self.ledger.get_sources_by_seq(list(close)).values())
+        owners = {p.lower() for p in possessors(question)}
+        if self._near_says({stem(w) for w in named.split() if w not in owners},
+                           [seq for seq, cos in near if cos >= SAID_OTHERWISE]):
+            return True
+        return not _OWNER.search(question) and self._near_says(
+            {stem(w) for w in words(question) if len(w) > 1 and w not in STOPWORDS},
+            [seq for seq, cos in near if cos >= NAMED_OTHERWISE])
+
+    def _near_says(self, wanted: set[str], seqs: Sequence[int]) -> bool:
+        """Whether one of the records ``seqs`` says a word of ``wanted`` (stems)."""
+        return bool(wanted and seqs) and any(
+            wanted & stems(rec.text) for rec in self.ledger.get_sources_by_seq(list(seqs)).values())
 
     def _said_together(self, scope: Scope, view: View, quoted: Sequence[str]) -> bool:
         """Whether turns next to each other in one session say every one of the words
