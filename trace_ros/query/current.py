@@ -397,7 +397,9 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 and rec.speaker == thread.speaker and marks_change(rec.text) \
                 and keys(rec.text) & _brought(thread.text, anchor.text, thing):
             # What replaced the old value is itself given up: "Skates are out, she wants
-            # a karaoke machine" … "karaoke is babyish. It's a telescope now."
+            # a karaoke machine" … "karaoke is babyish. It's a telescope now."; or the
+            # reason the revision gave is ("rail strike, so six" … "the strike's been
+            # called off, so quarter past eight").
             carried = thread
         if not carried and rec.speaker == thread.speaker \
                 and (not own_link and (hands_over(thread.text, rec.text)
@@ -553,8 +555,11 @@ def _occurrence_of(text: str, slot: str, thing: frozenset[str]) -> bool:
 def _brought(later: str, anchor: str, thing: frozenset[str]) -> frozenset[str]:
     """The content words, written in lower case (no one's name), that the sentences of
     ``later`` naming the ``thing`` bring in beyond ``anchor``'s: the new value a
-    revision gave ("karaoke", "machine")."""
-    told = " ".join(s for s in sentences(later) or [later] if keys(s) & thing)
+    revision gave ("karaoke", "machine"). A revision that names no word of the thing
+    ("Sorry to be a pain. There's a rail strike, so … Six o'clock, please.") brings in
+    all it says: the reason a later turn may take up ("The strike's been called off, so
+    quarter past eight")."""
+    told = " ".join(s for s in sentences(later) or [later] if keys(s) & thing) or later
     lower = " ".join(w for w in _WORDS.findall(told) if w.islower())
     return keys(lower) - keys(anchor) - thing
 
