@@ -248,3 +248,26 @@ def test_a_follow_up_on_the_reason_the_last_revision_gave_revises_it(
     ])
     res = ask(ledger, encoder, "What time is my taxi to the station?")
     assert res.source_ids[:1] == ["t10"], (res.answer, res.source_ids)
+
+
+
+def test_someone_telling_the_holder_to_their_face_what_they_changed_revises_it(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"Bea, that drawer kept jamming, so I moved the torch." is said to the anchor's
+    speaker by the one who moved her thing: it speaks for her, though it is not hers to
+    say. Said to her of a change no one speaking made ("Bea, the Carters' torch has been
+    moved to their shed") it is someone else's."""
+    history(ledger, encoder, [
+        (6, "Bea", "My big torch lives in the drawer by the back door."),
+        (6, "robot", "Noted: the torch is in the drawer by the back door."),
+        (7, "Bea", "Power cut last night, and my big torch was right there in the drawer by "
+                   "the back door, thank goodness."),
+        *CHATTER,
+        (9, "Tom", "Bea, the Carters' torch has been moved to their shed, by the way."),
+        (9, "Tom", "Bea, that drawer kept jamming, so I moved the torch. Cupboard under the "
+                   "stairs now."),
+        (9, "robot", "Okay."),
+    ])
+    res = ask(ledger, encoder, "Where is my big torch?")
+    assert res.source_ids[:1] == ["t7"], (res.answer, res.source_ids)
+    assert "under the stairs" in res.answer.lower(), res.answer

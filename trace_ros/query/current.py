@@ -360,11 +360,13 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         # Someone passing on the anchor's speaker's word about when or where speaks for
         # them ("Iris asked me to tell you the party's moving to the 20th"), and so does
         # one telling them of their own thing ("Agnes, I've put your batteries in the top
-        # drawer").
+        # drawer") or, to their face, of a change they made ("Bea, … so I moved the
+        # torch. Cupboard under the stairs now.").
         relayed = rec.speaker != anchor.speaker and bool(
             (_names(anchor.speaker) - _names(rec.speaker))
             & ((mentioned(rec.text) if relays else frozenset())
-               | (spoken_to(rec.text) if _YOUR.search(rec.text) else frozenset())))
+               | (spoken_to(rec.text) if _YOUR.search(rec.text) or _WE.search(rec.text)
+                  and marks_change(rec.text) else frozenset())))
         speaks = rec.speaker == anchor.speaker or own or relayed \
             or public and not _OWN.search(rec.text) \
             or bool(whose & (named(rec.text) | mentioned(rec.text)) - holders_stems(rec.speaker))
