@@ -360,11 +360,13 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         # Someone passing on the anchor's speaker's word about when or where speaks for
         # them ("Iris asked me to tell you the party's moving to the 20th"), and so does
         # one telling them of their own thing ("Agnes, I've put your batteries in the top
-        # drawer").
+        # drawer") or, to their face, of a change they made ("Bea, … so I moved the
+        # torch. Cupboard under the stairs now.").
         relayed = rec.speaker != anchor.speaker and bool(
             (_names(anchor.speaker) - _names(rec.speaker))
             & ((mentioned(rec.text) if relays else frozenset())
-               | (spoken_to(rec.text) if _YOUR.search(rec.text) else frozenset())))
+               | (spoken_to(rec.text) if _YOUR.search(rec.text) or _WE.search(rec.text)
+                  and marks_change(rec.text) else frozenset())))
         speaks = rec.speaker == anchor.speaker or own or relayed \
             or public and not _OWN.search(rec.text) \
             or bool(whose & (named(rec.text) | mentioned(rec.text)) - holders_stems(rec.speaker))
@@ -397,7 +399,9 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 and rec.speaker == thread.speaker and marks_change(rec.text) \
                 and keys(rec.text) & _brought(thread.text, anchor.text, thing):
             # What replaced the old value is itself given up: "Skates are out, she wants
-            # a karaoke machine" … "karaoke is babyish. It's a telescope now."
+            # a karaoke machine" … "karaoke is babyish. It's a telescope now."; or the
+            # reason the revision gave is ("rail strike, so six" … "the strike's been
+            # called off, so quarter past eight").
             carried = thread
         if not carried and rec.speaker == thread.speaker \
                 and (not own_link and (hands_over(thread.text, rec.text)
@@ -557,8 +561,11 @@ def _occurrence_of(text: str, slot: str, thing: frozenset[str]) -> bool:
 def _brought(later: str, anchor: str, thing: frozenset[str]) -> frozenset[str]:
     """The content words, written in lower case (no one's name), that the sentences of
     ``later`` naming the ``thing`` bring in beyond ``anchor``'s: the new value a
-    revision gave ("karaoke", "machine")."""
-    told = " ".join(s for s in sentences(later) or [later] if keys(s) & thing)
+    revision gave ("karaoke", "machine"). A revision that names no word of the thing
+    ("Sorry to be a pain. There's a rail strike, so … Six o'clock, please.") brings in
+    all it says: the reason a later turn may take up ("The strike's been called off, so
+    quarter past eight")."""
+    told = " ".join(s for s in sentences(later) or [later] if keys(s) & thing) or later
     lower = " ".join(w for w in _WORDS.findall(told) if w.islower())
     return keys(lower) - keys(anchor) - thing
 
