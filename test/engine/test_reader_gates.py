@@ -120,3 +120,14 @@ def test_what_someone_does_may_be_said_in_other_words() -> None:
     assert read_said("What hours does Karim work?",
                      ("Nadia", "Rota's gone sideways, so I'm covering lates, two till ten."),
                      ("Karim", "Ugh, Mondays.")) == ("", [])
+
+
+def test_a_name_tied_to_another_thing_does_not_fill_the_slot() -> None:
+    # "with Priyanka" says who the project is with, not which college: no answer.
+    assert read("Which college is Tomasz transferring from?",
+                "Tomasz starts in March on the soil study with Priyanka.",
+                "Tomasz now on the soil sampling study with Priyanka.") == ("", [])
+    # A question asking through the same preposition is told by it.
+    assert read("Which courier do we post the orders with?",
+                "Orders have gone with Parcelforce since the spring.") \
+        == ("gone with Parcelforce", ["src-1"])

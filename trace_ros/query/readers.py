@@ -402,7 +402,7 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
     known = capitalised_mid_sentence([i.record.text for i in pack.items])
     q = {stem(w) for w in words(question)}
     # A name opening a clause ("Femi has practice") tells who does something, not which X.
-    named = bool(names_in(out.answer, q, known)) and not _CLAUSE.match(out.answer) \
+    named = _stands_for(out.answer, question, q, known) and not _CLAUSE.match(out.answer) \
         or bool(re.search(r"[\"“”]", out.answer))
     # A number tells one X from others where the records label X with numbers ("Room 7";
     # "space is number 14" before "I'm in 9 now").
@@ -439,6 +439,24 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
     # "chocolate and mixed berry flavors": the answer is what the record puts before X.
     cited = next((i.record.text for i in pack.items if i.source_id in out.cited_ids), "")
     return bool(re.search(re.escape(out.answer) + r"\s+" + re.escape(ask.focus[:4]), cited, re.I))
+
+
+# Prepositions that tie someone to a thing without naming it: a companion, an owner, one
+# it is for ("the soil study with Priyanka" is no college).
+_TIED_TO = ("with", "for", "by", "about", "than")
+
+
+def _stands_for(answer: str, question: str, skip: set[str], known: set[str]) -> bool:
+    """Whether ``answer`` says a name that may stand in the place of the thing asked: one
+    not reached, after a word of its own, through a preposition that ties it to that
+    thing — unless the question asks through the same preposition ("Which courier do we
+    post the orders with?" is told by "gone with Parcelforce")."""
+    ties = [p for p in _TIED_TO if not re.search(rf"\b{p}\b", question, re.I)]
+    if not ties:
+        return bool(names_in(answer, skip, known))
+    tied = re.compile(rf"\b(?:{'|'.join(ties)})\s+(?:the\s+)?$", re.I)
+    return any(not (stems(answer[:at]) and tied.search(answer[:at]))
+               for at, _ in names_in(answer, skip, known))
 
 
 def _owner_of(answer: str, focus: str, pack: Pack) -> bool:
