@@ -131,3 +131,15 @@ def test_a_name_tied_to_another_thing_does_not_fill_the_slot() -> None:
     assert read("Which courier do we post the orders with?",
                 "Orders have gone with Parcelforce since the spring.") \
         == ("gone with Parcelforce", ["src-1"])
+
+
+def test_a_value_said_of_the_thing_fills_a_category_never_named() -> None:
+    # The record never says "colour" or "make": the value said of the thing is the answer.
+    assert read("What colour are the bathroom blinds?",
+                "Quick update, the bathroom blinds are charcoal.") == ("charcoal", ["src-1"])
+    assert read("What make is the new dishwasher?",
+                "The new dishwasher came this morning, it's a Bosch, very quiet.") \
+        == ("Bosch", ["src-1"])
+    # Something the thing has is not what it is: "the X of T" is not answered so.
+    assert read("What's the warranty of the new dishwasher?",
+                "The new dishwasher came this morning, it's a Bosch, very quiet.") == ("", [])

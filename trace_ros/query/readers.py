@@ -459,6 +459,53 @@ def _stands_for(answer: str, question: str, skip: set[str], known: set[str]) -> 
                for at, _ in names_in(answer, skip, known))
 
 
+# A value said of a thing: "the blinds are charcoal", "my cake's lemon".
+_VALUE_AFTER = r"\s*(?:['’]s|\s+(?:is|are|was|were))\s+(?:(?:still|now|just|only)\s+)?"
+_X_IS_T = re.compile(r"\s*(?:what|which)\s+([\w'’-]+)\s+(?:is|are|was|were)\s+([^?]+?)\s*\?*\s*$",
+                     re.I)
+# A name said as what a thing is: "it's a Bosch", "is the Cork half marathon".
+_IS_A_NAME = re.compile(r"(?:['’]s|\b(?:is|are|was|were))\s+(?:(?:still|now|just|only)\s+)?"
+                        r"(?:a|an|the)\s+(?=[A-Z])")
+
+
+def _slot_filler(ask: Asked, question: str, out: ReaderOutput,
+                 pack: Pack) -> ReaderOutput | None:
+    """For "what X …?" where no shown record says X, the value the cited record (or the
+    graph stage's current one) gives in X's place: a name said as what the thing is ("it's a
+    Bosch" for its make), or a short value said of the thing the question names ("the
+    bathroom blinds are charcoal" for their colour). A speaker seldom names the category."""
+    focus = stem(ask.focus)
+    if not focus or any(focus in stems(i.record.text) for i in pack.items):
+        return None
+    known = capitalised_mid_sentence([i.record.text for i in pack.items])
+    q = {stem(w) for w in words(question)}
+    # "What X is T?" asks which X T is; "What's the X of T?", "What's my X on T?" ask
+    # something T has, which T itself does not tell.
+    m = _X_IS_T.match(question)
+    if m is None or stem(m.group(1).lower()) != focus:
+        return None
+    thing = [w for w in re.findall(r"\b[a-z][\w'’-]*", m.group(2)) if w not in STOPWORDS]
+    if not thing:
+        return None
+    thing_rx = re.escape(thing[-1])
+    order = [i for i in pack.items if i.routes.get("graph") == 1
+             and not i.routes.get("superseded")] + [
+        i for i in pack.items if i.source_id in out.cited_ids[:1]]
+    for item in order:
+        for x in split_sentences(repaired(item.record.text)):
+            if not re.search(rf"\b{thing_rx}", x, re.I):
+                continue  # a sentence about something else ("the kettle's a Bosch")
+            for m in _IS_A_NAME.finditer(x):
+                name = next((n for at, n in names_in(x[m.end():], q, known) if at == 0), "")
+                if name:
+                    return ReaderOutput(name, [item.source_id], out.reader)
+            m = re.search(rf"\b{thing_rx}{_VALUE_AFTER}((?:[\w'’-]+\s+){{0,2}}?[\w'’-]+)"
+                          r"\s*(?:[,.;!?]|$)", x, re.I)
+            if m and not stems(m.group(1)) & q and stems(m.group(1)):
+                return ReaderOutput(m.group(1), [item.source_id], out.reader)
+    return None
+
+
 def _owner_of(answer: str, focus: str, pack: Pack) -> bool:
     """Whether a shown record gives the name ``answer`` as the one who has ``focus``
     ("Isla's dentist", "Geoff has physio too")."""
@@ -1109,10 +1156,15 @@ class ExtractiveReader:
             # the seven fifty-five"), where the cited record gives one with "the".
             cited = next((i.record.text for i in pack.items if i.source_id in out.cited_ids), "")
             timed = _THE_TIME.search(cited) if ask.kind == "which" else None
-            if timed is None:
+            # Else the value a record says in X's place, where none says X at all.
+            filled = _slot_filler(ask, question, out, pack) if timed is None else None
+            if filled is not None:
+                out = filled
+            elif timed is None:
                 return ReaderOutput("", [], self.name,
                                     f"no shown record says which {ask.focus} it is")
-            out.answer = timed.group(0)
+            else:
+                out.answer = timed.group(0)
         out.cited_ids = self._own_statement(out.cited_ids[0], out.answer, question, pack)
         return out
 
