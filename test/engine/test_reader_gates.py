@@ -143,3 +143,18 @@ def test_a_value_said_of_the_thing_fills_a_category_never_named() -> None:
     # Something the thing has is not what it is: "the X of T" is not answered so.
     assert read("What's the warranty of the new dishwasher?",
                 "The new dishwasher came this morning, it's a Bosch, very quiet.") == ("", [])
+
+
+
+def test_a_name_said_as_a_place_is_no_one() -> None:
+    # "on carver rd" and "Carver Road" are one place: the teacher is never named.
+    assert read_said("Who is my pottery teacher?",
+                     ("Priya", "so my pottery class is wednesdays 6pm at the arts centre on carver rd"),
+                     ("robot", "Pottery class: Wednesdays 6pm, Carver Road."),
+                     ("Priya", "teacher said tonight the pottery group moves to fridays from next "
+                               "week, same time"),
+                     ("robot", "Updated: pottery on Fridays at 6pm from next week.")) == ("", [])
+    # Someone's home ("at Nadia's") leaves her someone.
+    answer, _ = read("Who is hosting the book club?",
+                     "Book club is at Nadia's this month, Nadia is hosting.")
+    assert answer == "Nadia"

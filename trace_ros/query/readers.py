@@ -545,6 +545,18 @@ def _thing_named(out: ReaderOutput, pack: Pack) -> bool:
     return any(the.search(i.record.text) for i in pack.items)
 
 
+def _placed(out: ReaderOutput, pack: Pack) -> bool:
+    """Whether a shown record says the name answered as a place: its first word after a
+    place preposition, however it is written ("on carver rd" beside "Carver Road"), never as
+    someone's ("at Jo's" is at her home, and she is someone)."""
+    first = re.match(r"[A-Z][\w’'-]*", out.answer.strip())
+    if first is None:
+        return False
+    at = re.compile(rf"\b(?:on|at|in|near|into|along|off)\s+(?:the\s+)?{re.escape(first.group(0))}"
+                    r"\b(?!['’]s)", re.I)
+    return any(at.search(i.record.text) for i in pack.items)
+
+
 def _a_sum(value: str, text: str) -> bool:
     """Whether ``text`` writes ``value`` as a sum of money ("£2.40", "$5")."""
     return bool(re.search(rf"[£$€]\s*{re.escape(value.strip())}(?!\d)", text))
@@ -1122,7 +1134,8 @@ class ExtractiveReader:
         if out.answer and ask.kind == "person" and _says_who_speaks(out, pack):
             # "Hi, it's Liz from Freshway. …": who is speaking, not who does what is asked.
             return ReaderOutput("", [], self.name, "no shown record says who it is")
-        if out.answer and ask.kind == "person" and _thing_named(out, pack):
+        if out.answer and ask.kind == "person" and (_thing_named(out, pack)
+                                                     or _placed(out, pack)):
             # "Who is chairing the board meeting?": "the Oak room" names a room, not anyone.
             return ReaderOutput("", [], self.name, "no shown record says who it is")
         if out.answer and plan.answer_type == "thing" and not ask.kind \
