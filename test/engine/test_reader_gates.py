@@ -158,3 +158,13 @@ def test_a_name_said_as_a_place_is_no_one() -> None:
     answer, _ = read("Who is hosting the book club?",
                      "Book club is at Nadia's this month, Nadia is hosting.")
     assert answer == "Nadia"
+
+
+def test_a_number_of_dialling_length_is_a_phone_number() -> None:
+    # "Phone" names every phone: the record need not say it.
+    answer, cited = read("What's Omar's phone number?",
+                         "If the boiler plays up, ring my son Omar on 07911 223344.")
+    assert "07911 223344" in answer and cited == ["src-1"]
+    # A landline is one kind of phone: a mobile does not answer for it.
+    assert read("What's Omar's landline number?",
+                "If the boiler plays up, ring my son Omar on his mobile, 07911 223344.") == ("", [])

@@ -545,6 +545,12 @@ def _thing_named(out: ReaderOutput, pack: Pack) -> bool:
     return any(the.search(i.record.text) for i in pack.items)
 
 
+# "Phone" names every kind of phone: a number of the length one dials is one, whether or
+# not its record says "phone" ("ring my son on 07911 223344").
+_PHONE = frozenset(stem(w) for w in ("phone", "telephone"))
+_DIALLED = re.compile(r"(?<![\d.])\+?\d(?:[\s-]?\d){6,}(?!\d|\.\d)")
+
+
 def _placed(out: ReaderOutput, pack: Pack) -> bool:
     """Whether a shown record says the name answered as a place: its first word after a
     place preposition, however it is written ("on carver rd" beside "Carver Road"), never as
@@ -1413,7 +1419,9 @@ class ExtractiveReader:
         if compound and compound in q_stems and compound not in said \
                 and ask.compound not in _NOT_COMPOUNDS \
                 and ask.kind in ("ident", "quantity", "money", "name", "person") \
-                and not _said_bare(ask.focus, items):
+                and not _said_bare(ask.focus, items) \
+                and not (compound in _PHONE and any(_DIALLED.search(i.record.text)
+                                                     for i in items)):
             # "What's her landline number?" when only a mobile was ever mentioned ("What
             # shoe size is Lottie?" where a record says "she's a size 13" is answered).
             return ReaderOutput("", [], self.name, f"no shown record mentions a {ask.compound} "
