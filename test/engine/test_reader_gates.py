@@ -120,3 +120,51 @@ def test_what_someone_does_may_be_said_in_other_words() -> None:
     assert read_said("What hours does Karim work?",
                      ("Nadia", "Rota's gone sideways, so I'm covering lates, two till ten."),
                      ("Karim", "Ugh, Mondays.")) == ("", [])
+
+
+def test_a_name_tied_to_another_thing_does_not_fill_the_slot() -> None:
+    # "with Priyanka" says who the project is with, not which college: no answer.
+    assert read("Which college is Tomasz transferring from?",
+                "Tomasz starts in March on the soil study with Priyanka.",
+                "Tomasz now on the soil sampling study with Priyanka.") == ("", [])
+    # A question asking through the same preposition is told by it.
+    assert read("Which courier do we post the orders with?",
+                "Orders have gone with Parcelforce since the spring.") \
+        == ("gone with Parcelforce", ["src-1"])
+
+
+def test_a_value_said_of_the_thing_fills_a_category_never_named() -> None:
+    # The record never says "colour" or "make": the value said of the thing is the answer.
+    assert read("What colour are the bathroom blinds?",
+                "Quick update, the bathroom blinds are charcoal.") == ("charcoal", ["src-1"])
+    assert read("What make is the new dishwasher?",
+                "The new dishwasher came this morning, it's a Bosch, very quiet.") \
+        == ("Bosch", ["src-1"])
+    # Something the thing has is not what it is: "the X of T" is not answered so.
+    assert read("What's the warranty of the new dishwasher?",
+                "The new dishwasher came this morning, it's a Bosch, very quiet.") == ("", [])
+
+
+
+def test_a_name_said_as_a_place_is_no_one() -> None:
+    # "on carver rd" and "Carver Road" are one place: the teacher is never named.
+    assert read_said("Who is my pottery teacher?",
+                     ("Priya", "so my pottery class is wednesdays 6pm at the arts centre on carver rd"),
+                     ("robot", "Pottery class: Wednesdays 6pm, Carver Road."),
+                     ("Priya", "teacher said tonight the pottery group moves to fridays from next "
+                               "week, same time"),
+                     ("robot", "Updated: pottery on Fridays at 6pm from next week.")) == ("", [])
+    # Someone's home ("at Nadia's") leaves her someone.
+    answer, _ = read("Who is hosting the book club?",
+                     "Book club is at Nadia's this month, Nadia is hosting.")
+    assert answer == "Nadia"
+
+
+def test_a_number_of_dialling_length_is_a_phone_number() -> None:
+    # "Phone" names every phone: the record need not say it.
+    answer, cited = read("What's Omar's phone number?",
+                         "If the boiler plays up, ring my son Omar on 07911 223344.")
+    assert "07911 223344" in answer and cited == ["src-1"]
+    # A landline is one kind of phone: a mobile does not answer for it.
+    assert read("What's Omar's landline number?",
+                "If the boiler plays up, ring my son Omar on his mobile, 07911 223344.") == ("", [])

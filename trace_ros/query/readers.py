@@ -402,7 +402,7 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
     known = capitalised_mid_sentence([i.record.text for i in pack.items])
     q = {stem(w) for w in words(question)}
     # A name opening a clause ("Femi has practice") tells who does something, not which X.
-    named = bool(names_in(out.answer, q, known)) and not _CLAUSE.match(out.answer) \
+    named = _stands_for(out.answer, question, q, known) and not _CLAUSE.match(out.answer) \
         or bool(re.search(r"[\"“”]", out.answer))
     # A number tells one X from others where the records label X with numbers ("Room 7";
     # "space is number 14" before "I'm in 9 now").
@@ -439,6 +439,71 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
     # "chocolate and mixed berry flavors": the answer is what the record puts before X.
     cited = next((i.record.text for i in pack.items if i.source_id in out.cited_ids), "")
     return bool(re.search(re.escape(out.answer) + r"\s+" + re.escape(ask.focus[:4]), cited, re.I))
+
+
+# Prepositions that tie someone to a thing without naming it: a companion, an owner, one
+# it is for ("the soil study with Priyanka" is no college).
+_TIED_TO = ("with", "for", "by", "about", "than")
+
+
+def _stands_for(answer: str, question: str, skip: set[str], known: set[str]) -> bool:
+    """Whether ``answer`` says a name that may stand in the place of the thing asked: one
+    not reached, after a word of its own, through a preposition that ties it to that
+    thing — unless the question asks through the same preposition ("Which courier do we
+    post the orders with?" is told by "gone with Parcelforce")."""
+    ties = [p for p in _TIED_TO if not re.search(rf"\b{p}\b", question, re.I)]
+    if not ties:
+        return bool(names_in(answer, skip, known))
+    tied = re.compile(rf"\b(?:{'|'.join(ties)})\s+(?:the\s+)?$", re.I)
+    return any(not (stems(answer[:at]) and tied.search(answer[:at]))
+               for at, _ in names_in(answer, skip, known))
+
+
+# A value said of a thing: "the blinds are charcoal", "my cake's lemon".
+_VALUE_AFTER = r"\s*(?:['’]s|\s+(?:is|are|was|were))\s+(?:(?:still|now|just|only)\s+)?"
+_X_IS_T = re.compile(r"\s*(?:what|which)\s+([\w'’-]+)\s+(?:is|are|was|were)\s+([^?]+?)\s*\?*\s*$",
+                     re.I)
+# A name said as what a thing is: "it's a Bosch", "is the Cork half marathon".
+_IS_A_NAME = re.compile(r"(?:['’]s|\b(?:is|are|was|were))\s+(?:(?:still|now|just|only)\s+)?"
+                        r"(?:a|an|the)\s+(?=[A-Z])")
+
+
+def _slot_filler(ask: Asked, question: str, out: ReaderOutput,
+                 pack: Pack) -> ReaderOutput | None:
+    """For "what X …?" where no shown record says X, the value the cited record (or the
+    graph stage's current one) gives in X's place: a name said as what the thing is ("it's a
+    Bosch" for its make), or a short value said of the thing the question names ("the
+    bathroom blinds are charcoal" for their colour). A speaker seldom names the category."""
+    focus = stem(ask.focus)
+    if not focus or any(focus in stems(i.record.text) for i in pack.items):
+        return None
+    known = capitalised_mid_sentence([i.record.text for i in pack.items])
+    q = {stem(w) for w in words(question)}
+    # "What X is T?" asks which X T is; "What's the X of T?", "What's my X on T?" ask
+    # something T has, which T itself does not tell.
+    m = _X_IS_T.match(question)
+    if m is None or stem(m.group(1).lower()) != focus:
+        return None
+    thing = [w for w in re.findall(r"\b[a-z][\w'’-]*", m.group(2)) if w not in STOPWORDS]
+    if not thing:
+        return None
+    thing_rx = re.escape(thing[-1])
+    order = [i for i in pack.items if i.routes.get("graph") == 1
+             and not i.routes.get("superseded")] + [
+        i for i in pack.items if i.source_id in out.cited_ids[:1]]
+    for item in order:
+        for x in split_sentences(repaired(item.record.text)):
+            if not re.search(rf"\b{thing_rx}", x, re.I):
+                continue  # a sentence about something else ("the kettle's a Bosch")
+            for m in _IS_A_NAME.finditer(x):
+                name = next((n for at, n in names_in(x[m.end():], q, known) if at == 0), "")
+                if name:
+                    return ReaderOutput(name, [item.source_id], out.reader)
+            m = re.search(rf"\b{thing_rx}{_VALUE_AFTER}((?:[\w'’-]+\s+){{0,2}}?[\w'’-]+)"
+                          r"\s*(?:[,.;!?]|$)", x, re.I)
+            if m and not stems(m.group(1)) & q and stems(m.group(1)):
+                return ReaderOutput(m.group(1), [item.source_id], out.reader)
+    return None
 
 
 def _owner_of(answer: str, focus: str, pack: Pack) -> bool:
@@ -478,6 +543,24 @@ def _thing_named(out: ReaderOutput, pack: Pack) -> bool:
            for m in re.finditer(rf"\b{re.escape(name)}\b", cited)):
         return False
     return any(the.search(i.record.text) for i in pack.items)
+
+
+# "Phone" names every kind of phone: a number of the length one dials is one, whether or
+# not its record says "phone" ("ring my son on 07911 223344").
+_PHONE = frozenset(stem(w) for w in ("phone", "telephone"))
+_DIALLED = re.compile(r"(?<![\d.])\+?\d(?:[\s-]?\d){6,}(?!\d|\.\d)")
+
+
+def _placed(out: ReaderOutput, pack: Pack) -> bool:
+    """Whether a shown record says the name answered as a place: its first word after a
+    place preposition, however it is written ("on carver rd" beside "Carver Road"), never as
+    someone's ("at Jo's" is at her home, and she is someone)."""
+    first = re.match(r"[A-Z][\w’'-]*", out.answer.strip())
+    if first is None:
+        return False
+    at = re.compile(rf"\b(?:on|at|in|near|into|along|off)\s+(?:the\s+)?{re.escape(first.group(0))}"
+                    r"\b(?!['’]s)", re.I)
+    return any(at.search(i.record.text) for i in pack.items)
 
 
 def _a_sum(value: str, text: str) -> bool:
@@ -1057,7 +1140,8 @@ class ExtractiveReader:
         if out.answer and ask.kind == "person" and _says_who_speaks(out, pack):
             # "Hi, it's Liz from Freshway. …": who is speaking, not who does what is asked.
             return ReaderOutput("", [], self.name, "no shown record says who it is")
-        if out.answer and ask.kind == "person" and _thing_named(out, pack):
+        if out.answer and ask.kind == "person" and (_thing_named(out, pack)
+                                                     or _placed(out, pack)):
             # "Who is chairing the board meeting?": "the Oak room" names a room, not anyone.
             return ReaderOutput("", [], self.name, "no shown record says who it is")
         if out.answer and plan.answer_type == "thing" and not ask.kind \
@@ -1091,10 +1175,15 @@ class ExtractiveReader:
             # the seven fifty-five"), where the cited record gives one with "the".
             cited = next((i.record.text for i in pack.items if i.source_id in out.cited_ids), "")
             timed = _THE_TIME.search(cited) if ask.kind == "which" else None
-            if timed is None:
+            # Else the value a record says in X's place, where none says X at all.
+            filled = _slot_filler(ask, question, out, pack) if timed is None else None
+            if filled is not None:
+                out = filled
+            elif timed is None:
                 return ReaderOutput("", [], self.name,
                                     f"no shown record says which {ask.focus} it is")
-            out.answer = timed.group(0)
+            else:
+                out.answer = timed.group(0)
         out.cited_ids = self._own_statement(out.cited_ids[0], out.answer, question, pack)
         return out
 
@@ -1330,7 +1419,9 @@ class ExtractiveReader:
         if compound and compound in q_stems and compound not in said \
                 and ask.compound not in _NOT_COMPOUNDS \
                 and ask.kind in ("ident", "quantity", "money", "name", "person") \
-                and not _said_bare(ask.focus, items):
+                and not _said_bare(ask.focus, items) \
+                and not (compound in _PHONE and any(_DIALLED.search(i.record.text)
+                                                     for i in items)):
             # "What's her landline number?" when only a mobile was ever mentioned ("What
             # shoe size is Lottie?" where a record says "she's a size 13" is answered).
             return ReaderOutput("", [], self.name, f"no shown record mentions a {ask.compound} "
