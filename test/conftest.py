@@ -80,8 +80,10 @@ def pytest_configure(config: pytest.Config) -> None:
 @pytest.fixture(scope="session")
 def pg_admin_url() -> Any:
     """A PostgreSQL server for the run: ``TRACE_ROS_TEST_PG_URL`` (a server the tests may
-    create databases on), else one from the ``pgserver`` wheel in a temporary folder.
-    (test/storage/conftest.py has its own, with the same contract.)"""
+    create databases on), else one from the ``pgserver`` wheel in a temporary folder, with
+    autovacuum off: the run creates hundreds of small databases, and an ANALYZE of one
+    holds a transaction ID that keeps rows of another test's database from settling
+    (``storage/postgresql/settled``) for a moment, where a test reads what it just wrote."""
     given = os.environ.get("TRACE_ROS_TEST_PG_URL")
     from trace_ros.storage.url import parse_ledger_url
 
@@ -91,10 +93,16 @@ def pg_admin_url() -> Any:
     pytest.importorskip("pgserver", reason="PostgreSQL tests need pgserver (requirements.txt)")
     import tempfile
 
+    import psycopg
+
     from trace_ros.bench.engines import own_server
+    from trace_ros.storage.postgresql.base import conninfo
 
     server, admin = own_server(Path(tempfile.mkdtemp(prefix="trace_ros_pg_")), "tests")
     try:
+        with psycopg.connect(**conninfo(admin), autocommit=True) as conn:
+            conn.execute("ALTER SYSTEM SET autovacuum = off")
+            conn.execute("SELECT pg_reload_conf()")
         yield admin
     finally:
         server.cleanup()

@@ -1,6 +1,6 @@
 """Ledgers of every engine for the contract tests: SQLite (a real WAL file in a temp dir)
-and PostgreSQL (a real server from the ``pgserver`` wheel, started once per run in a temp
-dir, one fresh database per test).
+and PostgreSQL (the run's server, ``pg_admin_url`` of test/conftest.py: the ``pgserver``
+wheel's, started once per run in a temp dir; one fresh database per test).
 
 ``TRACE_ROS_TEST_PG_URL`` names an existing server instead (a database the tests may
 create databases on). Where neither is available the PostgreSQL cases are skipped with
@@ -11,38 +11,16 @@ from __future__ import annotations
 
 import itertools
 import os
-import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from trace_ros.storage.url import LedgerURL, parse_ledger_url
+from trace_ros.storage.url import LedgerURL
 
 ENGINES = ("sqlite", "postgresql")
 _counter = itertools.count()
-
-
-@pytest.fixture(scope="session")
-def pg_admin_url() -> Iterator[LedgerURL]:
-    """A PostgreSQL server for the run: ``TRACE_ROS_TEST_PG_URL``, else pgserver."""
-    given = os.environ.get("TRACE_ROS_TEST_PG_URL")
-    if given:
-        yield parse_ledger_url(given, "TRACE_ROS_TEST_PG_URL")
-        return
-    try:
-        import pgserver
-        import psycopg  # noqa: F401 - the engine's driver
-    except ImportError as exc:
-        pytest.skip(f"PostgreSQL tests need pgserver and psycopg ({exc}): "
-                    "pip install -r requirements.txt")
-    folder = Path(tempfile.mkdtemp(prefix="trace_ros_pg_"))
-    server = pgserver.get_server(folder, cleanup_mode="delete")
-    try:
-        yield parse_ledger_url(server.get_uri(), "pgserver")
-    finally:
-        server.cleanup()
 
 
 def _create_database(admin: LedgerURL) -> LedgerURL:
