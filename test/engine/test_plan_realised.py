@@ -65,28 +65,33 @@ def test_what_is_no_outcome_of_a_plan_realises_nothing() -> None:
                         "Okafor cooked for us and we laughed all night.", every)
 
 
-def test_consolidation_relates_the_outcome_to_the_plan(ledger: Ledger,
-                                                        encoder: MiniLMEncoder) -> None:
-    def ts(day: int, minute: int) -> float:
-        return datetime(2025, 10, day, 9, minute, tzinfo=UTC).timestamp()
-
-    turns = [
-        (3, "Ines", "Big news, I'm running in a charity half marathon next month! "
-                    "Training starts now."),
-        (3, "Tomas", "That's amazing, good luck!"),
-        (6, "Ines", "My sourdough starter finally bubbled, bread this weekend."),
-        (20, "Ines", "I ran the charity half marathon on Sunday and finished in two hours! "
-                     "My legs are jelly."),
-    ]
-    events = [Event("dialogue", Scope("home", "r1", f"d{day}"), text, speaker,
-                    stamp=ts(day, i), source_id=f"t{i}")
-              for i, (day, speaker, text) in enumerate(turns)]
+def _updates(ledger: Ledger, encoder: MiniLMEncoder,
+             turns: list[tuple[int, int, str, str]]) -> list[tuple[str, str, str]]:
+    """Consolidate ``turns`` ((month, day, speaker, text) of 2025, a session a day, the
+    i-th at minute i) and return its ``updates`` edges as (newer source, older source,
+    justification)."""
+    events = [Event("dialogue", Scope("home", "r1", f"d{month}-{day}"), text, speaker,
+                    stamp=datetime(2025, month, day, 9, i, tzinfo=UTC).timestamp(),
+                    source_id=f"t{i}")
+              for i, (month, day, speaker, text) in enumerate(turns)]
     capture(ledger, events)
     Consolidator(ledger, encoder, projector=GraphProjector(ledger, CpuExtractor())).drain()
-    rows = ledger.query(
+    return [tuple(r) for r in ledger.query(
         "SELECT sn.source_id, so.source_id, e.justification FROM edges e "
         "JOIN fact_sources sn ON sn.fact_id = e.src JOIN fact_sources so ON so.fact_id = e.dst "
-        "WHERE e.type = 'updates'")
+        "WHERE e.type = 'updates'")]
+
+
+def test_consolidation_relates_the_outcome_to_the_plan(ledger: Ledger,
+                                                        encoder: MiniLMEncoder) -> None:
+    rows = _updates(ledger, encoder, [
+        (10, 3, "Ines", "Big news, I'm running in a charity half marathon next month! "
+                        "Training starts now."),
+        (10, 3, "Tomas", "That's amazing, good luck!"),
+        (10, 6, "Ines", "My sourdough starter finally bubbled, bread this weekend."),
+        (10, 20, "Ines", "I ran the charity half marathon on Sunday and finished in two hours! "
+                         "My legs are jelly."),
+    ])
     assert ("t3", "t0") in {(n, o) for n, o, _ in rows}, rows
     assert any(why.startswith("plan realised") for n, o, why in rows if (n, o) == ("t3", "t0"))
 
@@ -94,46 +99,27 @@ def test_consolidation_relates_the_outcome_to_the_plan(ledger: Ledger,
 def test_an_outcome_asking_back_is_related_once(ledger: Ledger, encoder: MiniLMEncoder) -> None:
     """A turn that tells the outcome and then asks back still realises the plan; a later
     retelling of the outcome does not realise the plan a second time."""
-    def ts(day: int, minute: int) -> float:
-        return datetime(2025, 10, day, 9, minute, tzinfo=UTC).timestamp()
-
-    turns = [
-        (2, "Ines", "I'm playing a solo piano recital at the library next week, so nervous!"),
-        (4, "Ines", "Repainted the hallway a lovely sage green, finally."),
-        (12, "Ines", "I played the piano recital on Saturday and nobody noticed my slip! "
-                     "How was your week?"),
-        (25, "Ines", "Thinking back, the piano recital went really well, I played the "
-                     "whole programme from memory."),
-    ]
-    events = [Event("dialogue", Scope("home", "r1", f"d{day}"), text, speaker,
-                    stamp=ts(day, i), source_id=f"t{i}")
-              for i, (day, speaker, text) in enumerate(turns)]
-    capture(ledger, events)
-    Consolidator(ledger, encoder, projector=GraphProjector(ledger, CpuExtractor())).drain()
-    rows = ledger.query(
-        "SELECT sn.source_id, so.source_id FROM edges e JOIN fact_sources sn ON "
-        "sn.fact_id = e.src JOIN fact_sources so ON so.fact_id = e.dst "
-        "WHERE e.type = 'updates' AND e.justification LIKE 'plan realised%'")
-    assert {(n, o) for n, o in rows} == {("t2", "t0")}, rows
+    rows = _updates(ledger, encoder, [
+        (10, 2, "Ines", "I'm playing a solo piano recital at the library next week, so nervous!"),
+        (10, 4, "Ines", "Repainted the hallway a lovely sage green, finally."),
+        (10, 12, "Ines", "I played the piano recital on Saturday and nobody noticed my slip! "
+                         "How was your week?"),
+        (10, 25, "Ines", "Thinking back, the piano recital went really well, I played the "
+                         "whole programme from memory."),
+    ])
+    assert {(n, o) for n, o, why in rows if why.startswith("plan realised")} == {("t2", "t0")}, \
+        rows
 
 
 def test_an_outcome_told_months_after_the_planned_time_is_another_occasion(
         ledger: Ledger, encoder: MiniLMEncoder) -> None:
-    def ts(month: int, day: int, minute: int) -> float:
-        return datetime(2025, month, day, 9, minute, tzinfo=UTC).timestamp()
-
     turns = [
         (9, 5, "Ines", "I'm baking a carrot cake for the street party this weekend, wish me luck!"),
         (9, 9, "Ines", "Repainted the hallway a lovely sage green, finally."),
         (12, 14, "Ines", "The street party was great yesterday, my carrot cake vanished in "
                          "minutes."),
     ]
-    events = [Event("dialogue", Scope("home", "r1", f"d{month}-{day}"), text, speaker,
-                    stamp=ts(month, day, i), source_id=f"t{i}")
-              for i, (month, day, speaker, text) in enumerate(turns)]
-    capture(ledger, events)
-    Consolidator(ledger, encoder, projector=GraphProjector(ledger, CpuExtractor())).drain()
-    rows = ledger.query("SELECT e.justification FROM edges e WHERE e.type = 'updates'")
-    assert not [why for (why,) in rows if why.startswith("plan realised")], rows
+    rows = _updates(ledger, encoder, turns)
+    assert not [why for _, _, why in rows if why.startswith("plan realised")], rows
     # the words alone would relate them: only the times tell the occasions apart
     assert realised(turns[0][3], turns[2][3], every)
