@@ -55,7 +55,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..config import ReaderConfig
 from ..errors import ModelUnavailableError
@@ -933,6 +933,21 @@ _PLURAL_DAYS = re.compile(r"\b(?:which|what)\s+(?:days|nights|evenings|mornings|
 _NEW_STATE = re.compile(r"\b(?:now|instead|these days|nowadays|from now on)\b", re.I)
 _ENDED = re.compile(r"\b(?:any\s?more|no\s+longer)\b", re.I)
 # An additive particle: what the record tells is one more beside another ("too").
+def revisions_of(found: Sequence[tuple[Any, str, float]], share: float,
+                 overlap_share: float) -> list[tuple[Any, str, float]]:
+    """Of the records that state a value (scored item, value, how much of what is asked it
+    covers), those that say one state in different words: each covers at least ``share``
+    of the most any covers and matches the question's words at least ``overlap_share`` of
+    the best match. When none passes both (the one that covers most matches few of the
+    question's words, the best match covers little), those that cover most are the
+    revisions: never none."""
+    top = max(f[2] for f in found)
+    match = max(f[0].overlap for f in found)
+    both = [f for f in found if f[2] >= share * top
+            and (f[0].overlap <= 0 or f[0].overlap >= overlap_share * match)]
+    return both or [f for f in found if f[2] >= top]
+
+
 _ADDS = re.compile(r"\b(?:too|also|as\s+well)\b", re.I)
 
 
@@ -1584,10 +1599,7 @@ class ExtractiveReader:
                 if lead else own
             # Revisions of one state say it in different words: every record that states
             # a value about enough of what is asked is one; the newest holds.
-            top = max(f[2] for f in live)
-            match = max(f[0].overlap for f in live)
-            revisions = [f for f in live if f[2] >= self.revision_share * top
-                         and (f[0].overlap <= 0 or f[0].overlap >= self.revision_overlap * match)]
+            revisions = revisions_of(live, self.revision_share, self.revision_overlap)
             # "I've got stats too, but Wednesdays", "the art co-op is also on Tuesdays": a
             # record that adds another of the thing beside the one told revises none of
             # them; it holds only where it says most about what is asked.
