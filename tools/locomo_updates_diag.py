@@ -15,12 +15,21 @@ probability and whether ``realised`` finds a plan told in the past.
 ``edges``: every ``updates`` edge with the earlier and later turn in full, its
 justification, and the annotated change it joins (if any): what a person reads to say
 whether the later turn is a change of the earlier's state.
+
+``probe [--close 0.6]``: the candidates of the sentence-level rule tried and dropped in
+the nineteenth session (precision about a third by hand on conversations 0-4): a
+sentence of the speaker's later turn told in the past, in the first person, that
+shares a word the speaker seldom uses with a sentence of an earlier turn told as
+pending (a future or a progressive, not past, first person), their *sentence* vectors
+at least ``--close``, ``judge.elsewhere`` holding neither off; the latest such earlier
+sentence, one edge per turn.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -29,14 +38,18 @@ import numpy as np
 from trace_ros.config import load_config
 from trace_ros.consolidation import judge
 from trace_ros.consolidation.supersede import LOOKBACK, realised, salient_in
+from trace_ros.embed import MiniLMEncoder
 from trace_ros.language.revision import (
     about_another,
     holders,
     introduces,
+    keys,
     other_event,
     same_holder,
     terms,
 )
+from trace_ros.language.text import sentences
+from trace_ros.language.timeanchor import tense
 from trace_ros.ledger import Ledger
 from trace_ros.storage import graph_of
 
@@ -120,17 +133,75 @@ def show_edges(ledger: Ledger) -> None:
                 print(f"  {tag} {sid} {s.speaker}: {s.text}")
 
 
+_FIRST = re.compile(r"\b(?:i|we|i'm|we're|i've|we've|i'd|we'd|my|our|me|us)\b", re.I)
+_PROGRESSIVE = re.compile(r"\b(?:i'm|i am|we're|we are|i've been|we've been)\s+(?:\w+\s+)?\w+ing\b",
+                          re.I)
+
+
+def _pending(s: str) -> bool:
+    return tense(s) != "past" and bool(_FIRST.search(s)) \
+        and (tense(s) == "future" or bool(_PROGRESSIVE.search(s)))
+
+
+def _told(s: str) -> bool:
+    return tense(s) == "past" and bool(_FIRST.search(s))
+
+
+def probe(ledger: Ledger, close: float) -> None:
+    encoder = MiniLMEncoder(load_config(None).embed)
+    cache: dict[str, np.ndarray] = {}
+
+    def vectors(texts: list[str]) -> np.ndarray:
+        todo = [t for t in dict.fromkeys(texts) if t not in cache]
+        cache.update(zip(todo, encoder.encode(todo), strict=True))
+        return np.stack([cache[t] for t in texts])
+
+    found = 0
+    with ledger.read() as conn:
+        pairs = conn.execute("SELECT DISTINCT subject_id, speaker FROM sources").fetchall()
+        for subject, speaker in pairs:
+            said = graph_of(conn).speaker_statements(conn, subject, speaker, 1 << 62)
+            words = frozenset(speaker.lower().split())
+            used: Counter[str] = Counter()
+            for k, (_, sid, text, _) in enumerate(said):
+                n = min(k, LOOKBACK)
+                salient = salient_in(used, n)
+                news = [s for s in sentences(text) if not s.rstrip().endswith("?") and _told(s)]
+                for j in range(k - 1, k - 1 - n, -1) if news else ():
+                    old_text = said[j][2]
+                    rare = frozenset(t for t in judge.shared_terms(old_text, text) if salient(t))
+                    cands = [(o, s) for o in sentences(old_text) if keys(o) & rare and _pending(o)
+                             for s in news if keys(s) & rare
+                             and not judge.elsewhere(o, s, judge.shared_terms(o, s), words)]
+                    if not cands:
+                        continue
+                    sims = (vectors([o for o, _ in cands]) * vectors([s for _, s in cands])).sum(1)
+                    b = int(np.argmax(sims))
+                    if sims[b] >= close:
+                        found += 1
+                        print(f"--- {subject} {speaker} cosine {sims[b]:.2f}\n  OLD {said[j][1]}: "
+                              f"{cands[b][0]}\n  NEW {sid}: {cands[b][1]}")
+                        break
+                used.update(terms(text))
+                if k >= LOOKBACK:
+                    used.subtract(terms(said[k - LOOKBACK][2]))
+    print(f"{found} candidates")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("ledger", type=Path)
-    parser.add_argument("what", choices=("changes", "edges"))
+    parser.add_argument("what", choices=("changes", "edges", "probe"))
+    parser.add_argument("--close", type=float, default=0.6)
     parser.add_argument("--split", choices=("build", "confirm"))
     args = parser.parse_args()
     ledger = Ledger(args.ledger, load_config(None).ledger)
     if args.what == "changes":
         show_changes(ledger, args.split)
-    else:
+    elif args.what == "edges":
         show_edges(ledger)
+    else:
+        probe(ledger, args.close)
 
 
 if __name__ == "__main__":
