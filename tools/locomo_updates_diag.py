@@ -1,0 +1,208 @@
+"""Why an annotated LoCoMo change gets no ``updates`` edge, and the edges to judge by hand.
+
+Usage: ``python tools/locomo_updates_diag.py LEDGER changes [--split build]`` or
+``python tools/locomo_updates_diag.py LEDGER edges``, where LEDGER is the ``natural.db``
+that ``trace-ros bench updates --natural --sets locomo --out DIR`` kept (LoCoMo
+conversations 0-4 only: the others are never read here).
+
+``changes``: for each annotated change (``trace_ros/bench/natural/locomo_changes_*.json``)
+and each (old, new) turn pair, what each road of ``consolidation/supersede.py`` sees
+when the new turn is projected: how many of the speaker's statements lie between, the
+turn cosine, the content words both share and those salient for the speaker, which of
+``judge.elsewhere``'s tests hold the pair off (``blocked_by``), the judgement's
+probability and whether ``realised`` finds a plan told in the past.
+
+``edges``: every ``updates`` edge with the earlier and later turn in full, its
+justification, and the annotated change it joins (if any): what a person reads to say
+whether the later turn is a change of the earlier's state.
+
+``probe [--close 0.6]``: the candidates of the sentence-level rule tried and dropped in
+the nineteenth session (precision about a third by hand on conversations 0-4): a
+sentence of the speaker's later turn told in the past, in the first person, that
+shares a word the speaker seldom uses with a sentence of an earlier turn told as
+pending (a future or a progressive, not past, first person), their *sentence* vectors
+at least ``--close``, ``judge.elsewhere`` holding neither off; the latest such earlier
+sentence, one edge per turn.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+from trace_ros.config import load_config
+from trace_ros.consolidation import judge
+from trace_ros.consolidation.supersede import LOOKBACK, realised, salient_in
+from trace_ros.embed import MiniLMEncoder
+from trace_ros.language.revision import (
+    about_another,
+    holders,
+    introduces,
+    keys,
+    other_event,
+    same_holder,
+    terms,
+)
+from trace_ros.language.text import sentences
+from trace_ros.language.timeanchor import tense
+from trace_ros.ledger import Ledger
+from trace_ros.storage import graph_of
+
+NATURAL = Path(__file__).resolve().parents[1] / "trace_ros" / "bench" / "natural"
+
+
+def blocked_by(old: str, new: str, speaker: frozenset[str]) -> list[str]:
+    """The tests of ``judge.elsewhere`` that hold the pair off (empty: none does), by
+    name: ``introduces`` (the new one brings the shared word in as another instance),
+    ``other_event_new`` / ``other_event_old`` (one names an event noun the other does
+    not), ``other_holder`` and ``about_another``."""
+    shared = judge.shared_terms(old, new)
+    tests = {
+        "introduces": introduces(new, shared),
+        "other_event_new": other_event(old, new),
+        "other_event_old": other_event(new, old),
+        "other_holder": not same_holder(new, frozenset(), holders(old), shared),
+        "about_another": about_another(new, holders(old) | speaker),
+    }
+    return [name for name, hit in tests.items() if hit]
+
+
+def _changes(split: str | None) -> list[dict]:
+    return [c for path in sorted(NATURAL.glob("locomo_changes_*.json"))
+            for c in json.loads(path.read_text())["changes"]
+            if split is None or c["split"] == split]
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    return v / (float(np.linalg.norm(v)) or 1.0)
+
+
+def show_changes(ledger: Ledger, split: str | None) -> None:
+    with ledger.read() as conn:
+        for c in _changes(split):
+            subject, speaker = c["sample_id"], c["speaker"]
+            said = graph_of(conn).speaker_statements(conn, subject, speaker, 1 << 62)
+            index = {sid: k for k, (_, sid, _, _) in enumerate(said)}
+            words = frozenset(speaker.lower().split())
+            for new_ref in c["new"]:
+                k = index.get(f"{subject}:{new_ref}")
+                if k is None:
+                    print(f"{c['id']} {new_ref}: not a statement of {speaker}")
+                    continue
+                texts = [r[2] for r in said[:k]]
+                n = min(len(texts), LOOKBACK)
+                salient = salient_in(Counter(t for x in texts[-LOOKBACK:] for t in terms(x)), n)
+                new = said[k][2]
+                for old_ref in c["old"]:
+                    j = index.get(f"{subject}:{old_ref}")
+                    if j is None or j >= k:
+                        continue
+                    old = said[j][2]
+                    cos = float(_unit(said[j][3]) @ _unit(said[k][3]))
+                    shared = judge.shared_terms(old, new)
+                    rare = sorted(t for t in shared if salient(t))
+                    p = judge.probability(
+                        [*judge.Pair(old, new, cos, k - 1 - j, n).signals(salient), 1.0])
+                    print(f"{c['id']} {c['split']} {old_ref}->{new_ref} between {k - 1 - j} "
+                          f"cos {cos:.2f} shared {sorted(shared)} salient {rare} "
+                          f"blocked_by {blocked_by(old, new, words)} p {p:.3f} "
+                          f"realised {sorted(realised(old, new, salient, words))}")
+
+
+def show_edges(ledger: Ledger) -> None:
+    joined = {(f"{c['sample_id']}:{o}", f"{c['sample_id']}:{n}"): c["id"]
+              for c in _changes(None) for o in c["old"] for n in c["new"]}
+    with ledger.read() as conn:
+        subjects = [r[0] for r in conn.execute("SELECT DISTINCT subject_id FROM sources")]
+    for subject in subjects:
+        prov = {f.fact_id: sorted(f.source_ids) for f in ledger.facts_since(subject)}
+        for e in ledger.edges_since(subject):
+            if e.type != "updates" or not prov.get(e.src) or not prov.get(e.dst):
+                continue
+            new_id, old_id = prov[e.src][0], prov[e.dst][0]
+            by_id = {s.source_id: s for s in ledger.get_sources([old_id, new_id])}
+            print(f"--- {subject} confidence {e.confidence} "
+                  f"{joined.get((old_id, new_id), '(not annotated)')}\n  why: {e.justification}")
+            for tag, sid in (("OLD", old_id), ("NEW", new_id)):
+                s = by_id[sid]
+                print(f"  {tag} {sid} {s.speaker}: {s.text}")
+
+
+_FIRST = re.compile(r"\b(?:i|we|i'm|we're|i've|we've|i'd|we'd|my|our|me|us)\b", re.I)
+_PROGRESSIVE = re.compile(r"\b(?:i'm|i am|we're|we are|i've been|we've been)\s+(?:\w+\s+)?\w+ing\b",
+                          re.I)
+
+
+def _pending(s: str) -> bool:
+    return tense(s) != "past" and bool(_FIRST.search(s)) \
+        and (tense(s) == "future" or bool(_PROGRESSIVE.search(s)))
+
+
+def _told(s: str) -> bool:
+    return tense(s) == "past" and bool(_FIRST.search(s))
+
+
+def probe(ledger: Ledger, close: float) -> None:
+    encoder = MiniLMEncoder(load_config(None).embed)
+    cache: dict[str, np.ndarray] = {}
+
+    def vectors(texts: list[str]) -> np.ndarray:
+        todo = [t for t in dict.fromkeys(texts) if t not in cache]
+        cache.update(zip(todo, encoder.encode(todo), strict=True))
+        return np.stack([cache[t] for t in texts])
+
+    found = 0
+    with ledger.read() as conn:
+        pairs = conn.execute("SELECT DISTINCT subject_id, speaker FROM sources").fetchall()
+        for subject, speaker in pairs:
+            said = graph_of(conn).speaker_statements(conn, subject, speaker, 1 << 62)
+            words = frozenset(speaker.lower().split())
+            used: Counter[str] = Counter()
+            for k, (_, sid, text, _) in enumerate(said):
+                n = min(k, LOOKBACK)
+                salient = salient_in(used, n)
+                news = [s for s in sentences(text) if not s.rstrip().endswith("?") and _told(s)]
+                for j in range(k - 1, k - 1 - n, -1) if news else ():
+                    old_text = said[j][2]
+                    rare = frozenset(t for t in judge.shared_terms(old_text, text) if salient(t))
+                    cands = [(o, s) for o in sentences(old_text) if keys(o) & rare and _pending(o)
+                             for s in news if keys(s) & rare
+                             and not judge.elsewhere(o, s, judge.shared_terms(o, s), words)]
+                    if not cands:
+                        continue
+                    sims = (vectors([o for o, _ in cands]) * vectors([s for _, s in cands])).sum(1)
+                    b = int(np.argmax(sims))
+                    if sims[b] >= close:
+                        found += 1
+                        print(f"--- {subject} {speaker} cosine {sims[b]:.2f}\n  OLD {said[j][1]}: "
+                              f"{cands[b][0]}\n  NEW {sid}: {cands[b][1]}")
+                        break
+                used.update(terms(text))
+                if k >= LOOKBACK:
+                    used.subtract(terms(said[k - LOOKBACK][2]))
+    print(f"{found} candidates")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("ledger", type=Path)
+    parser.add_argument("what", choices=("changes", "edges", "probe"))
+    parser.add_argument("--close", type=float, default=0.6)
+    parser.add_argument("--split", choices=("build", "confirm"))
+    args = parser.parse_args()
+    ledger = Ledger(args.ledger, load_config(None).ledger)
+    if args.what == "changes":
+        show_changes(ledger, args.split)
+    elif args.what == "edges":
+        show_edges(ledger)
+    else:
+        probe(ledger, args.close)
+
+
+if __name__ == "__main__":
+    main()
