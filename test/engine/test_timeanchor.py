@@ -35,6 +35,12 @@ MONDAY = ts(2023, 5, 8, 13, 56)  # a Monday afternoon
     ("the day before yesterday was rough", "2023-05-06", "the day before yesterday"),
     ("I moved here in 2019", "2019-05-08", "in 2019"),
     ("last summer was hot", "2022-07-15", "last summer"),
+    ("I saw her a fortnight ago", "2023-04-24", "a fortnight ago"),
+    ("we fly in a fortnight", "2023-05-22", "in a fortnight"),
+    ("it was the week before last", "2023-04-24", "the week before last"),
+    ("the move is the week after next", "2023-05-22", "the week after next"),
+    ("we played the weekend before last", "2023-04-29", "the weekend before last"),
+    ("the gig is the weekend after next", "2023-05-20", "the weekend after next"),
 ])
 def test_expressions_resolve_against_message_time(text: str, expected: str, expr: str) -> None:
     anchor = resolve(text, MONDAY, fallback_time=ts(2020, 1, 1))

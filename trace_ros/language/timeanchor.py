@@ -47,7 +47,7 @@ _MONTH = (r"january|february|march|april|may|june|july|august|september|october|
           r"december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec")
 _NUM = (r"\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
         r"a\s+few|a\s+couple(?:\s+of)?|couple\s+of|several")
-_UNIT = r"minute|hour|day|night|week|weekend|month|year"
+_UNIT = r"minute|hour|day|night|week|weekend|fortnight|month|year"
 _PART = r"morning|afternoon|evening|night"
 _SEASON = r"spring|summer|autumn|fall|winter"
 _CLOCK = r"(?:\s+at\s+\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)?|\s+at\s+noon)?"
@@ -84,6 +84,7 @@ def holidays_lowered(text: str) -> str:
 _CANDIDATE = re.compile(
     r"\b(?:"
     rf"(?:the\s+)?day\s+(?:before\s+yesterday|after\s+tomorrow)"
+    r"|the\s+week(?:end)?\s+(?:before\s+last|after\s+next)"
     rf"|(?:{_NUM})\s+(?:{_UNIT})s?\s+ago"
     rf"|(?:in|within)\s+(?:the\s+next\s+)?(?:{_NUM})\s+(?:{_UNIT})s?"
     rf"|(?:earlier|later)\s+this\s+(?:week|month|year)"
@@ -613,6 +614,10 @@ def resolve_expression(expr: str, message_time: float, future: bool = False) -> 
     if special is not None:
         return special.replace(tzinfo=UTC).timestamp()
     e = _FEW.sub(lambda m: _WORD_NUM[_SPACE.sub(" ", m.group(1).lower())], e)
+    # A fortnight is two weeks ("a fortnight ago", "in three fortnights"): dateparser
+    # knows weeks, not fortnights.
+    e = re.sub(r"\b(\S+) fortnights?\b", lambda m: f"{2 * n} weeks" if (n := _count(m.group(1)))
+               else m.group(0), e)
     e = re.sub(r"^within ", "in ", e)
     e = re.sub(r"^in the next ", "in ", e)
     e = re.sub(r"^(?:this|coming|the coming) (?=" + _WD + ")", "", e)
@@ -731,6 +736,16 @@ def _special(e: str, base: datetime, future: bool,
                             .replace("valentines", "valentine's"))
     if holiday is not None:
         return _day_month(holiday[1], holiday[0], day0, future, weekday)
+    # "the week before last", "the weekend after next": two of them back or ahead.
+    m = re.fullmatch(r"the (week|weekend) (before last|after next)", e)
+    if m:
+        ahead = m.group(2) == "after next"
+        if m.group(1) == "week":
+            return day0 + timedelta(days=14 if ahead else -14)
+        # After next: the one after the coming weekend; before last: the one before the
+        # weekend just past.
+        saturday = _special("this weekend" if ahead else "last weekend", base, future)
+        return None if saturday is None else saturday + timedelta(days=7 if ahead else -7)
     if e == "the other day":  # a vague "a couple of days ago"
         return base - timedelta(days=2)
     if e in ("this week", "earlier this week", "later this week", "this month",
