@@ -1,0 +1,53 @@
+"""The lead re-ranking's fitting tool (``tools/fit_lead.py``): the three models learn a
+choice the features separate, and the veto keeps the chain's lead inside its margin."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+_PATH = Path(__file__).resolve().parents[2] / "tools" / "fit_lead.py"
+_spec = importlib.util.spec_from_file_location("fit_lead", _PATH)
+assert _spec is not None and _spec.loader is not None
+fit_lead = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(fit_lead)
+
+N = len(fit_lead.FEATURES)
+COS_Q = fit_lead.FEATURES.index("cos_q")
+LEAD0 = fit_lead.FEATURES.index("is_lead0")
+
+
+def _item(k: int, rng: np.random.Generator, author: str = "a") -> dict:
+    """Four candidates; the current one (index ``k``) is the one closest to the question;
+    the chain leads with candidate 0."""
+    x = rng.normal(0.0, 0.1, (4, N))
+    x[:, COS_Q] = 0.2
+    x[k, COS_Q] = 0.8
+    x[:, LEAD0] = 0.0
+    x[0, LEAD0] = 1.0
+    ids = [f"s{i}" for i in range(4)]
+    rows = [{"id": f"{author}{k}", "kind": "change", "author": author, "split": "build",
+             "first": ids[0], "ids": ids, "X": x.tolist(), "current": [ids[k]]}]
+    return fit_lead._items(rows)[0]
+
+
+@pytest.mark.parametrize("fit", ["_pointwise", "_pairwise", "_clogit"])
+def test_models_learn_a_separable_choice(fit: str) -> None:
+    rng = np.random.default_rng(0)
+    train = [_item(int(rng.integers(4)), rng) for _ in range(60)]
+    score = getattr(fit_lead, fit)(train, "A", 1.0)
+    test = [_item(k, rng) for k in range(4)]
+    assert [fit_lead._choose(r, score, "A", None, False) for r in test] == \
+        [r["current"][0] for r in test]
+
+
+def test_veto_keeps_the_chain_lead_within_its_margin() -> None:
+    rng = np.random.default_rng(1)
+    r = _item(2, rng)
+    assert fit_lead._choose(r, lambda x: x[:, COS_Q], "A", 1.0, False) == "s0"
+    assert fit_lead._choose(r, lambda x: x[:, COS_Q], "A", 0.1, False) == "s2"
+    abstained = dict(r, first=None)
+    assert fit_lead._choose(abstained, lambda x: x[:, COS_Q], "A", None, True) is None
