@@ -4,7 +4,9 @@ A later turn that names no word of the thing is near the anchor once read with t
 it answers; that reading must still leave alone a value restated in reply ("No, still the
 same, six o'clock.") and another person's change told in reply to a question about theirs
 ("Sam, is your physio still on Wednesdays?" - "No, they've moved me to Fridays now.").
-Real SQLite ledger, the real MiniLM encoder, questions through ``QueryEngine.ask``.
+Real SQLite ledger, the real MiniLM encoder, questions through ``QueryEngine.ask``. They
+pass on the chain as it is and held with the context-aware join tried in 0c699fd (window
+vectors, reverted: no gain on the natural sets); any later context join must keep them.
 """
 
 from __future__ import annotations
@@ -52,18 +54,3 @@ def test_another_persons_change_told_in_reply_does_not_supersede(
     assert res.source_ids[:1] in (["t0"], ["t1"]), (res.answer, res.source_ids)
     assert "friday" not in res.answer.lower(), res.answer
 
-
-def test_a_reply_to_a_turn_put_to_the_speaker_revises_in_context(
-        ledger: Ledger, encoder: MiniLMEncoder) -> None:
-    """"Go on then, Thursdays work better anyway." names no class: read with Tom's turn
-    it answers ("Nia, the pottery teacher can move you to the Thursday group"), its window
-    vector is near the anchor's, and it gives the class's new day."""
-    history(ledger, encoder, [
-        (6, "Nia", "My pottery class is on Mondays at seven."),
-        (6, "robot", "Noted: pottery on Mondays at seven."),
-        *CHATTER,
-        (9, "Tom", "Nia, the pottery teacher can move you to the Thursday group, she says."),
-        (9, "Nia", "Go on then, Thursdays work better anyway."),
-    ])
-    res = ask(ledger, encoder, "When is my pottery class?")
-    assert res.source_ids[:1] == ["t6"], (res.answer, res.source_ids)

@@ -30,7 +30,7 @@ from ..errors import ValidationError, check_text
 from ..language.caches import forget_texts
 from ..language.revision import NEAR
 from ..ledger import AuditRecord, Ledger, Scope, SourceRecord
-from . import context, current
+from . import current
 from . import recall as rc
 from .audit import AuditWriter, new_recall_id
 from .pack import EvidenceGroup, EvidenceItem, Pack, pack, with_attachments
@@ -418,20 +418,12 @@ class QueryEngine:
         def prior(seq: int) -> SourceRecord | None:
             return self.prior_turn(seq, req.scope, generation)
 
-        windows = self.windows.current(req.scope.subject_id) \
-            if self.windows is not None and self.on("window") else None
-
-        def read_in_context(seq: int, later: list[int]) -> dict[int, float]:
-            if vectors is None or windows is None:
-                return {}
-            return context.in_context(vectors, windows, seq, later)
-
         wanted = asked(req.question, plan)
         lookalikes: list[str] = []
         found = current.chain(req.question, plan.answer_type, head, records,
                               self.graph_stage.facts.subject(req.scope.subject_id), near,
                               prior, related, req.scope.robot_id, at, wanted.kind, wanted.focus,
-                              lookalikes, read_in_context)
+                              lookalikes)
         # What the chain found to be another's (also when nothing later revised the best
         # match): the reader must not take its newest record for the current one.
         graph.others = [s for s in dict.fromkeys(lookalikes) if s not in graph.lead

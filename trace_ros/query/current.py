@@ -59,7 +59,6 @@ from ..facts import JUDGED_UPDATE
 from ..language.revision import (
     CLOSE,
     KIN,
-    NEAR,
     STOPWORDS,
     TYPED_ANSWERS,
     about_another,
@@ -104,7 +103,7 @@ from ..language.revision import (
 from ..language.text import sentences, stem
 from ..language.timeanchor import tense, window_point, years_before
 from ..language.vocab import is_robot
-from ..ledger import WINDOW_BEFORE, SourceRecord
+from ..ledger import SourceRecord
 from .factcache import SubjectFacts
 from .plan import Plan
 from .recall import Fused
@@ -153,9 +152,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
           prior: Callable[[int], SourceRecord | None],
           related: Callable[[str], dict[int, SourceRecord]] | None = None,
           robot_id: str = "", at: float | None = None, asked_kind: str = "",
-          focus: str = "", lookalikes: list[str] | None = None,
-          in_context: Callable[[int, list[int]], dict[int, float]] | None = None
-          ) -> Chain | None:
+          focus: str = "", lookalikes: list[str] | None = None) -> Chain | None:
     """The current record for ``question`` and the anchor it supersedes, or None.
 
     ``records``: the ranked candidates' records by seq; ``near(seq)``: the records
@@ -175,11 +172,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     Everest room", "room B204"), a revision gives a label too.
     ``lookalikes``: filled, whatever the chain returns, with the later records that join
     the thing but that it found another holder's, instance or thing ("my brother's on
-    lates now", "the Tuesday quiz"): not the current record, whatever their date says.
-    ``in_context(seq, later)``: the cosine of ``seq``'s vector with each of ``later``'s
-    read in its context (``context.in_context``: the turn with the ones before it); a
-    later record near the anchor only so is read after the turn before it ("Go on then,
-    Friday morning works." after "could we swap laser slots? …")."""
+    lates now", "the Tuesday quiz"): not the current record, whatever their date says."""
     if at is not None and answer_type != "person":
         # The event that dates the state names neither the thing nor whose it is: "Before
         # Gwen went away, where was my spare key kept?" asks of the key, not of Gwen (for
@@ -350,10 +343,6 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         said = " ".join(w for w in _WORDS.findall(anchor.text) if is_value_word(w.lower()))
         candidates.update({seq: rec for seq, rec in related(f"{question} {said}").items()
                            if seq > anchor.seq})
-    # Read with the turns before it, where those are not the anchor itself.
-    ctx = {} if in_context is None else in_context(
-        anchor.seq, [s for s, r in candidates.items()
-                     if r is not None and not _window_holds(r, anchor, prior)])
     for seq in sorted(candidates):
         rec = candidates[seq]
         if best is not None and seq <= best[0]:
@@ -361,8 +350,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         if not _statement(rec, robot_id) or (at is not None and rec.source_time > at):
             continue
         # Closeness alone counts only for a record the question itself recalls.
-        in_ctx = ctx.get(seq, 0.0)
-        cos = close.get(seq, (rec, 0.0))[1] if seq in recalled or in_ctx >= NEAR else 0.0
+        cos = close.get(seq, (rec, 0.0))[1] if seq in recalled else 0.0
         # The anchor's speaker revises their own thing; anyone may relay a change to a
         # thing of someone the question (or else the anchor) names: "Dr Mensah's been
         # shifted to Room 7" after "Dr Mensah is seeing patients in Room 3"; and the
@@ -385,28 +373,14 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         # A reply is read with the question it answers ("Stopping ibuprofen. Is there
         # something instead?" - "Paracetamol. Two, four times a day.") and with the
         # robot's echo of it ("Sunflower seed butter sandwiches for Jack.").
-        plain = _with_question(rec, prior, robot_id)
-        # Or, naming no word of the thing, with the turn before it when read so it is near
-        # the anchor (not when its context holds the thread's latest record: then it is
-        # near for repeating that).
-        told = _with_question(rec, prior, robot_id, True, thing) \
-            if in_ctx >= NEAR and not keys(rec.text) & thing \
-            and not _window_holds(rec, thread, prior) else plain
+        told = _with_question(rec, prior, robot_id)
         if seq in echo_of:  # the echo may name the thing the turn leaves out
-            plain, told = (f"{t} {echo_of[seq].text}" for t in (plain, told))
+            told = f"{told} {echo_of[seq].text}"
         typed = answer_type in TYPED_ANSWERS
         own_link = joins(rec.text, thing, cos, speaks, anchor.text, typed, q_terms) \
             or (asked_kind == "place" and speaks and _moves(rec.text, anchor.text, thing)) or ""
-        link = own_link or (plain != rec.text
-                            and joins(plain, thing, cos, speaks, anchor.text, typed, q_terms))
-        # Of the thing only for its context: its own words tell nothing of another's.
-        by_context = not link and told != plain
-        link = link or (by_context and bool(joins(told, thing, max(cos, in_ctx), speaks,
-                                                  anchor.text, typed, q_terms)))
-        told = told if by_context else plain
-        # A reply to a turn put to its speaker ("Nia, the teacher can move you to the
-        # Thursday group") is of the speaker's own thing, however it is worded.
-        addressed = by_context and bool(_names(rec.speaker) & spoken_to(told))
+        link = own_link or (told != rec.text
+                            and joins(told, thing, cos, speaks, anchor.text, typed, q_terms))
         # A turn that carries on its speaker's turn about the thing names no holder of
         # its own: that turn said whose it is.
         carried = None if own_link else _carries_on(rec, thing, anchor, answer_type, prior,
@@ -454,17 +428,15 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 or other_part_of_day(rec.text, question) \
                 or other_titled(rec.text, question) \
                 or brands and bool({n for n, _ in _before_thing(rec.text, q_terms)} - brands) \
-                or own_state and not swapped and not addressed \
-                and told_of_another(rec.text, rec.speaker):
+                or own_state and not swapped and told_of_another(rec.text, rec.speaker):
             greeted = holders(rec.text) - asked_holders - anchor_holders - KIN
-            if not values_named(rec.text) & values_named(anchor.text) and not by_context \
+            if not values_named(rec.text) & values_named(anchor.text) \
                     and not (greeted and greeted <= spoken_to(rec.text)) \
                     and not asked_holders & _names(rec.speaker):
                 # (one saying the anchor's value again, "still on hook 4", misleads no one;
                 # nor can one be told another's for naming only whom it addresses, "Thanks,
                 # Jo! I'm trying pilates", nor the one asked about telling their own, "My
-                # new manager is Oskar" for "Who is Nia's manager?"; nor one of the thing
-                # only for the turn it answers: its own words tell nothing of another's)
+                # new manager is Oskar" for "Who is Nia's manager?")
                 rejected.append(rec.source_id)
             continue  # another thing, or someone else's: another person's appointment
         if typed and own_link.startswith("close") and cos < CLOSE and not carried \
@@ -627,43 +599,16 @@ def _changed_from(old: SourceRecord | None, new: SourceRecord, thing: frozenset[
 
 
 def _with_question(rec: SourceRecord, prior: Callable[[int], SourceRecord | None],
-                   robot_id: str, in_context: bool = False,
-                   thing: frozenset[str] = frozenset()) -> str:
+                   robot_id: str) -> str:
     """``rec``'s text, after the question it answers when the turn before it is someone
     else asking: the robot asking back about the thing just told it, or a person putting
     a value to the speaker to confirm ("it's just the one sugar from today, yeah?" - "Aye,
-    one."), not asking what it is ("What do you make?"). ``in_context``: ``rec``, naming
-    no word of the ``thing``, is near the anchor read with the turns before it, not
-    alone: it is read after the turn before it when another person said that (or the
-    robot asked it: its other turns echo what was said) and named the thing ("Go on
-    then, Friday morning works." after Ola's "could we swap laser slots? I'd give you
-    my Friday morning")."""
+    one."), not asking what it is ("What do you make?")."""
     before = prior(rec.seq)
-    if before is None:
-        return rec.text
-    if in_context and keys(before.text) & thing \
-            and (_QUESTION.search(before.text) or not is_robot(before.speaker, robot_id)):
-        return f"{before.text} {rec.text}"
-    if before.speaker == rec.speaker or not _QUESTION.search(before.text) \
+    if before is None or before.speaker == rec.speaker or not _QUESTION.search(before.text) \
             or not (is_robot(before.speaker, robot_id) or values(before.text)):
         return rec.text
     return f"{before.text} {rec.text}"
-
-
-def _window_holds(rec: SourceRecord, anchor: SourceRecord,
-                  prior: Callable[[int], SourceRecord | None]) -> bool:
-    """Whether ``rec``'s context (the ``WINDOW_BEFORE`` turns before it in its session)
-    holds the anchor: then it is near the anchor for repeating it, not for its own words."""
-    if rec.session_id != anchor.session_id:
-        return False
-    turn: SourceRecord | None = rec
-    for _ in range(WINDOW_BEFORE):
-        turn = prior(turn.seq) if turn is not None else None
-        if turn is None:
-            return False
-        if turn.seq == anchor.seq:
-            return True
-    return False
 
 
 def _spoken(seq: int, records: dict[int, SourceRecord],
