@@ -63,7 +63,8 @@ def ablation_block(questions: Sequence[Any], system: dict[str, Any],
                    result: Sequence[Shown] | str) -> dict[str, Any]:
     if isinstance(result, str):
         return {"applicable": False, "reason": result}
-    block = {"applicable": True, **method_block(questions, result)}
+    block = {"applicable": True, **method_block(questions, result),
+             "latency_ms": latency_summary([s.latency_ms for s in result])}
     block["delta"] = {k: _diff(block["overall"][k], system["overall"][k]) for k in DELTA_KEYS}
     return block
 
@@ -138,7 +139,8 @@ def methods(report: dict[str, Any]) -> list[tuple[str, dict[str, Any], dict[str,
     rows: list[tuple[str, dict[str, Any], dict[str, Any] | None]] = [
         ("trace_ros (system)", report["system"], report["latency_ms"]["end_to_end"])]
     rows += [(f"baseline: {n}", b, b.get("latency_ms")) for n, b in report["baselines"].items()]
-    rows += [(f"system − {n}", a, None) for n, a in report["ablations"].items() if a["applicable"]]
+    rows += [(f"system, {n}" if "=" in n else f"system − {n}", a, a.get("latency_ms"))
+             for n, a in report["ablations"].items() if a["applicable"]]
     return rows
 
 

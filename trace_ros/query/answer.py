@@ -29,6 +29,7 @@ from ..embed import Encoder
 from ..errors import ValidationError, check_text
 from ..language.caches import forget_texts
 from ..language.revision import NEAR
+from ..language.text import STOPWORDS
 from ..ledger import AuditRecord, Ledger, Scope, SourceRecord
 from . import current
 from . import recall as rc
@@ -122,6 +123,8 @@ class QueryEngine:
         self._pool_lock = threading.Lock()
         self._vectors: OrderedDict[Hashable, np.ndarray] = OrderedDict()
         self._vectors_lock = threading.Lock()
+        # The first-stage encoder (``_first_stage``): None until asked, False for none.
+        self._static: Encoder | bool | None = None
         self.graph_stage = GraphStage(ledger, self.config, self.participants, encoder)
         self.auditor = (AuditWriter(ledger.path, ledger.config, self.config.audit_batch)
                         if audit else None)
@@ -235,7 +238,7 @@ class QueryEngine:
             for _, index in indexes:
                 index.refresh(sc.subject_id, generation)
             job = (text, sc, (req.as_of_valid, req.as_of_known), generation, indexes)
-            if cfg.overlap_embedding:
+            if cfg.overlap_embedding and self._first_stage() is None:
                 dense = self._embedder().submit(self._embed_and_search, *job)
             else:  # one core: a worker thread would only add hand-over time
                 dense = Future()
@@ -288,7 +291,8 @@ class QueryEngine:
         ``generation`` already: nothing here reads the ledger); route -> hits, and
         the milliseconds of each step (``embed``, ``recall_<route>``)."""
         t = time.perf_counter()
-        qvec = self._question_vector(text)
+        static = self._first_stage()
+        qvec = static.encode([text])[0] if static is not None else self._question_vector(text)
         ms = {"embed": _ms(t)}
         found = {}
         for route, index in indexes:
@@ -297,6 +301,19 @@ class QueryEngine:
                                         generation=generation)
             ms[f"recall_{route}"] = _ms(t)
         return found, ms
+
+    def _first_stage(self) -> Encoder | None:
+        """The static encoder of ``recall.question_encoder: static`` (derived from the
+        encoder on first use; ``staticembed``), or None: the encoder's own vectors."""
+        if self.config.question_encoder == "minilm" or self.encoder is None:
+            return None
+        with self._pool_lock:
+            if self._static is None:
+                try:
+                    self._static = self.encoder.static_encoder(STOPWORDS)  # type: ignore[attr-defined]
+                except AttributeError:  # an encoder with no static table: its own vectors
+                    self._static = False
+            return self._static or None
 
     def _question_vector(self, text: str) -> np.ndarray:
         """The encoder's vector of ``text``, kept for the last ``QUESTION_VECTORS`` texts
