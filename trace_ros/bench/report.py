@@ -19,7 +19,10 @@
 - ``context.{mean_tokens, full_mean_tokens, ratio}``: packed evidence per question against
   the whole conversation it is about (same rendering, same token estimate).
 - ``ablations.<component>``: ``applicable`` (bool); when true ``overall``, ``by_category``,
-  ``status`` and ``delta`` (ablated − system, overall); when false a ``reason``.
+  ``status``, ``delta`` (ablated − system, overall) and ``latency_ms.{p50,p95,p99,mean,n}``
+  (asked after the system, not alternating with it); when false a ``reason``.
+  ``ablations.question_encoder=<value>``: the same for the system with that
+  ``recall.question_encoder`` (``--question-encoders``).
 - ``data``: file, conversations, turns, sources, questions, ``invalid_evidence`` and
   ``excluded`` (questions without a valid gold turn); ``config``: reader, model, recall
   settings, k.
