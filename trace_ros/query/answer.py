@@ -125,6 +125,7 @@ class QueryEngine:
         self._vectors_lock = threading.Lock()
         # The first-stage encoder (``_first_stage``): None until asked, False for none.
         self._static: Encoder | bool | None = None
+        self._static_lock = threading.Lock()
         self.graph_stage = GraphStage(ledger, self.config, self.participants, encoder)
         self.auditor = (AuditWriter(ledger.path, ledger.config, self.config.audit_batch)
                         if audit else None)
@@ -307,7 +308,7 @@ class QueryEngine:
         encoder on first use; ``staticembed``), or None: the encoder's own vectors."""
         if self.config.question_encoder == "minilm" or self.encoder is None:
             return None
-        with self._pool_lock:
+        with self._static_lock:  # not the pool's: deriving a table takes ~30 s once
             if self._static is None:
                 try:
                     self._static = self.encoder.static_encoder(STOPWORDS)  # type: ignore[attr-defined]
