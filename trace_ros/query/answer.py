@@ -574,14 +574,24 @@ class QueryEngine:
 
     @staticmethod
     def route_report(recalled: Recalled, ranked: list[Fused]) -> dict[str, list[str]]:
-        """Per route, the source IDs it found or lifted (best first, capped)."""
-        ids = {f.seq: f.source_id for f in ranked}
+        """Per route, the source IDs it found or lifted (best first, capped). A
+        re-ranker's are read off the ranking in one pass that stops once every list is
+        full (sorting each lifted set by rank cost twice as much: ~0.14 ms a question)."""
         out = {name: [h.source_id for h in hits[:AUDIT_ROUTE_IDS]]
                for name, hits in recalled.routes.items()}
-        order = {f.seq: i for i, f in enumerate(ranked)}
+        filling: dict[str, tuple[set[int], list[str]]] = {}
         for name, seqs in recalled.boosted.items():
-            best = sorted((s for s in seqs if s in ids), key=lambda s: order[s])
-            out[name] = [ids[s] for s in best[:AUDIT_ROUTE_IDS]]
+            out[name] = []
+            if seqs:
+                filling[name] = (set(seqs), out[name])
+        for f in ranked:
+            if not filling:
+                break
+            for name, (lifted, ids) in list(filling.items()):
+                if f.seq in lifted:
+                    ids.append(f.source_id)
+                    if len(ids) >= AUDIT_ROUTE_IDS:
+                        del filling[name]
         return out
 
     def record(self, req: QueryRequest, res: QueryResult, now: float | None = None) -> int:
