@@ -27,6 +27,7 @@ import json
 import os
 import threading
 import warnings
+from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor, wait
 from pathlib import Path
 from typing import Any, Protocol
@@ -35,6 +36,7 @@ import numpy as np
 
 from .config import EmbedConfig
 from .errors import ModelUnavailableError
+from .staticembed import TABLE_RECIPE, StaticEncoder, cached_table, derive_table, token_weights
 
 # Bump when the export or quantisation recipe changes (old cache files are ignored).
 EXPORT_RECIPE = "minilm-onnx-int8-pc-v1"
@@ -157,6 +159,7 @@ class OnnxMiniLMEncoder:
         self._pool: ThreadPoolExecutor | None = None
         self._tokenizer: Any = None
         self._inputs: set[str] = set()
+        self._static: StaticEncoder | None = None
         self._lock = threading.Lock()
 
     def cache_path(self) -> Path:
@@ -198,6 +201,34 @@ class OnnxMiniLMEncoder:
         opts.inter_op_num_threads = 1
         opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
         return _optimized_session(ort, path, opts)
+
+    def static_encoder(self, stopwords: Iterable[str] = ()) -> StaticEncoder:
+        """A static first-stage encoder derived from this graph (``staticembed``): its
+        table is cached beside the export (derived on first use, ~30 s), kept for
+        the process; its vectors are compared with this encoder's."""
+        with self._lock:
+            if self._static is not None:
+                return self._static
+        self.load()
+        export = self.cache_path()
+        path = export.with_name(f"{export.stem}-{TABLE_RECIPE}.npy")
+        vocab = self._tokenizer.get_vocab()
+
+        def run_ids(ids: np.ndarray) -> np.ndarray:
+            feeds = {"input_ids": ids, "attention_mask": np.ones_like(ids),
+                     "token_type_ids": np.zeros_like(ids)}
+            with self._lock:
+                return self._session.run(
+                    None, {k: v for k, v in feeds.items() if k in self._inputs})[0]
+
+        table = cached_table(path, lambda: derive_table(
+            run_ids, max(vocab.values()) + 1, vocab["[CLS]"], vocab["[SEP]"]))
+        tokenizer = self._tokenizer
+        static = StaticEncoder(self.name, table, token_weights(vocab, stopwords),
+                               lambda text: tokenizer.encode(text).ids[1:-1])
+        with self._lock:
+            self._static = static
+        return static
 
     def vector_key(self, text: str) -> tuple[int, ...]:
         """What ``text``'s vector is made from: its token IDs (the tokenizer folds case,

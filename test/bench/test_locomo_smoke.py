@@ -16,7 +16,7 @@ import pytest
 
 from trace_ros.bench.locomo import DESIGN_COMPONENTS, engine_components
 
-from .contract import BASELINES, check_report
+from .contract import BASELINES, check_metric_block, check_report
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO.parent / "shared" / "data" / "locomo10.json"
@@ -82,6 +82,28 @@ def test_unknown_ablation_is_refused(tmp_path: Path) -> None:
     assert proc.returncode == 2 and "unknown component" in proc.stderr
 
 
+def test_unknown_question_encoder_is_refused(tmp_path: Path) -> None:
+    proc = subprocess.run([sys.executable, "-m", "trace_ros.cli", "bench", "locomo", "--data",
+                           str(DATA), "--out", str(tmp_path), "--question-encoders", "tiny"],
+                          cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "--question-encoders" in proc.stderr
+
+
+def test_a_question_encoder_row_is_asked_on_the_kept_ledger(
+        smoke: tuple[Path, dict[str, Any]]) -> None:
+    """``--question-encoders static``: one more row, the system with static question
+    vectors, scored like an ablation and with its latency."""
+    out, first = smoke
+    again = _run(out, "--samples", "1", "--questions", "20", "--reuse-db",
+                 "--question-encoders", "static", timeout=240)
+    row = again["ablations"]["question_encoder=static"]
+    assert row["applicable"] and row["latency_ms"]["n"] == 20
+    check_metric_block(row["overall"], "ablations.question_encoder=static.overall")
+    assert again["config"]["question_encoders"] == ["static"]
+    assert again["system"]["overall"] == first["system"]["overall"]
+    assert "| system, question_encoder=static |" in (out / "report.md").read_text()
+
+
 def test_reuse_db_asks_again_on_the_kept_ledger(smoke: tuple[Path, dict[str, Any]]) -> None:
     """``--reuse-db``: no capture, no consolidation; the same ledger answers the same."""
     out, first = smoke
@@ -103,7 +125,7 @@ def test_two_runs_give_the_same_metrics(tmp_path: Path,
     second = _run(tmp_path, "--samples", "1", "--questions", "20", "--ablate", SMOKE_ABLATE)
     for key in ("system", "baselines", "ablations", "context"):
         a, b = first[key], second[key]
-        if key == "baselines":
+        if key in ("baselines", "ablations"):
             a = {n: {k: v for k, v in x.items() if k != "latency_ms"} for n, x in a.items()}
             b = {n: {k: v for k, v in x.items() if k != "latency_ms"} for n, x in b.items()}
         assert a == b, key

@@ -397,3 +397,19 @@ def test_a_name_that_is_a_function_word_names_only_when_capitalised(ledger: Ledg
     assert participants.named("home", "What did Will cook?")[0] == {"Will"}
     assert participants.named("home", "what did will cook?")[0] == set()
     assert participants.named("home", "What did ann cook?")[0] == {"Ann"}  # not a function word
+
+
+def test_the_route_report_lists_what_each_reranker_lifted_best_first() -> None:
+    from trace_ros.query.answer import AUDIT_ROUTE_IDS, QueryEngine, Recalled
+    from trace_ros.query.recall import Fused, Hit
+
+    ranked = [Fused(seq, f"s{seq}", 100.0 - i) for i, seq in enumerate(range(60, 0, -1))]
+    recalled = Recalled({"lexical": [Hit(s, f"s{s}", 1.0) for s in range(1, 30)]},
+                        boosted={"sessions": list(range(1, 61)), "temporal": [7, 3, 99],
+                                 "recency": []})
+    report = QueryEngine.route_report(recalled, ranked)
+    assert report["lexical"] == [f"s{s}" for s in range(1, AUDIT_ROUTE_IDS + 1)]
+    # In the ranking's order (60 ranks first), capped; a lifted seq not ranked is left out.
+    assert report["sessions"] == [f"s{s}" for s in range(60, 60 - AUDIT_ROUTE_IDS, -1)]
+    assert report["temporal"] == ["s7", "s3"]
+    assert report["recency"] == []

@@ -49,6 +49,11 @@ class SharedEncoder:
     def dim(self) -> int:
         return self.inner.dim
 
+    def static_encoder(self, stopwords: Iterable[str] = ()) -> Any:
+        """The inner encoder's static first stage (``staticembed``); AttributeError
+        when it has none."""
+        return self.inner.static_encoder(stopwords)
+
     def replaying(self) -> SharedEncoder:
         return SharedEncoder(self.inner, self.cache, replay=True)
 

@@ -2,6 +2,7 @@
 
     trace-ros bench locomo --data PATH --out DIR [--samples K] [--questions N]
                            [--ablate graph,hierarchy,update_seeds,lexical,dense]
+                           [--question-encoders static]
 
 1. A fresh ledger (``DIR/locomo.db``) captures every conversation as its own
    subject, then consolidates it as the consolidation node does (embeddings,
@@ -9,7 +10,9 @@
 2. Every category 1-4 question goes through ``QueryEngine.ask`` and, on the same
    ledger and vectors, through the dense / bm25 / hybrid baselines.
 3. Each ablated component adds one row; a component the engine does not have is
-   reported as not applicable, never measured.
+   reported as not applicable, never measured. Each ``--question-encoders`` value
+   adds a row too: the system with that ``recall.question_encoder`` (the dense
+   routes' question vector) instead of the configured one.
 4. Writes ``DIR/report.json`` (keys documented in ``report.py``), ``report.md``,
    ``questions.jsonl`` and two PNG plots, and prints the summary table.
 
@@ -20,6 +23,7 @@ gold answers / evidence to score them.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 import time
 from collections.abc import Sequence
@@ -52,6 +56,8 @@ from .resources import db_mb, peak_rss_mb, remove_db
 
 # Components DESIGN.md names; one the engine does not have yet is "not applicable".
 DESIGN_COMPONENTS = ("graph", "hierarchy", "update_seeds", "lexical", "dense")
+# What --question-encoders may name (recall.question_encoder).
+QUESTION_ENCODERS = ("minilm", "static")
 WARM_UP = ("warm-up sentence one", "a second warm-up sentence", "and a third")
 
 
@@ -69,6 +75,9 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     p.add_argument("--questions", type=positive_int, default=None,
                    help="at most N questions per conversation (file order, categories 1-4)")
     p.add_argument("--ablate", default="", help="comma-separated components to remove, one row each")
+    p.add_argument("--question-encoders", default="",
+                   help="comma-separated recall.question_encoder values (minilm, static), "
+                   "one row each")
     p.add_argument("--params", default=None, help="ROS parameter file (config/memory.yaml format)")
     p.add_argument("--reader", choices=("extractive", "qwen", "auto"), default=None,
                    help="reader (default: reader.kind of --params, else extractive)")
@@ -89,6 +98,11 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         if value is not None and value < 1:
             p.error(f"--{name} must be at least 1")
     args.ablate = [a.strip() for a in args.ablate.split(",") if a.strip()]
+    args.question_encoders = [e.strip() for e in args.question_encoders.split(",") if e.strip()]
+    wrong = [e for e in args.question_encoders if e not in QUESTION_ENCODERS]
+    if wrong:
+        p.error(f"--question-encoders: unknown {', '.join(wrong)}; known: "
+                f"{', '.join(QUESTION_ENCODERS)}")
     unknown = [a for a in args.ablate if a not in DESIGN_COMPONENTS + engine_components()]
     if unknown:
         p.error(f"--ablate: unknown component(s) {', '.join(unknown)}; "
@@ -168,9 +182,18 @@ def capture_and_consolidate(ledger: Ledger, samples: list[dict[str, Any]], cfg: 
 
 
 def ablate(ledger: Ledger, encoder: SharedEncoder, reader: Reader, cfg: MemoryConfig,
-           names: list[str], questions: list[Question]) -> dict[str, Any]:
+           names: list[str], questions: list[Question],
+           question_encoders: Sequence[str] = ()) -> dict[str, Any]:
+    """One row per ablated component, then one per question encoder (``<value>``: the
+    system with ``recall.question_encoder`` set to it)."""
     have = engine_components()
     out: dict[str, Any] = {}
+    for value in question_encoders:
+        recall = dataclasses.replace(cfg.recall, question_encoder=value)
+        engine = QueryEngine(ledger, encoder.replaying(), reader, recall, audit=False)
+        with bar(len(questions), f"question encoder {value}", "q") as b:
+            out[f"question_encoder={value}"] = run_ablation(engine, questions, progress=b.update)
+        engine.close()
     for name in names:
         if name not in have:
             out[name] = "not a query component of this build"
@@ -208,7 +231,8 @@ def run(args: argparse.Namespace) -> int:
         baselines = Baselines(ledger, encoder.name, cfg.recall.dense_k, cfg.recall.rrf_k)
         with bar(len(questions), "questions", "q") as b:
             runs = run_questions(ledger, engine, shared, reader, baselines, questions, b.update)
-        ablations = ablate(ledger, shared, reader, cfg, args.ablate, questions)
+        ablations = ablate(ledger, shared, reader, cfg, args.ablate, questions,
+                           args.question_encoders)
         full_tokens = {str(s["sample_id"]): render_tokens(ledger.sources_in_scope(
             Scope(str(s["sample_id"])))) for s in samples}
         sources = ledger.count_sources()
@@ -225,6 +249,7 @@ def run(args: argparse.Namespace) -> int:
     config = {"reader": reader.name, "embed_model": encoder.name, "k": TOP_K,
               "components": list(engine_components()), "recall": asdict(cfg.recall),
               "baseline_k": cfg.recall.dense_k, "ablate": args.ablate,
+              "question_encoders": args.question_encoders,
               "ledger": "sqlite" if args.pg_url is None else POSTGRESQL}
     memory = {"peak_rss_mb": peak_rss_mb(), "db_mb": size_mb}
     report = build_report(runs, ablations, data=data, config=config, ingest=ingest_stats,

@@ -19,7 +19,10 @@
 - ``context.{mean_tokens, full_mean_tokens, ratio}``: packed evidence per question against
   the whole conversation it is about (same rendering, same token estimate).
 - ``ablations.<component>``: ``applicable`` (bool); when true ``overall``, ``by_category``,
-  ``status`` and ``delta`` (ablated − system, overall); when false a ``reason``.
+  ``status``, ``delta`` (ablated − system, overall) and ``latency_ms.{p50,p95,p99,mean,n}``
+  (asked after the system, not alternating with it); when false a ``reason``.
+  ``ablations.question_encoder=<value>``: the same for the system with that
+  ``recall.question_encoder`` (``--question-encoders``).
 - ``data``: file, conversations, turns, sources, questions, ``invalid_evidence`` and
   ``excluded`` (questions without a valid gold turn); ``config``: reader, model, recall
   settings, k.
@@ -63,7 +66,8 @@ def ablation_block(questions: Sequence[Any], system: dict[str, Any],
                    result: Sequence[Shown] | str) -> dict[str, Any]:
     if isinstance(result, str):
         return {"applicable": False, "reason": result}
-    block = {"applicable": True, **method_block(questions, result)}
+    block = {"applicable": True, **method_block(questions, result),
+             "latency_ms": latency_summary([s.latency_ms for s in result])}
     block["delta"] = {k: _diff(block["overall"][k], system["overall"][k]) for k in DELTA_KEYS}
     return block
 
@@ -138,7 +142,8 @@ def methods(report: dict[str, Any]) -> list[tuple[str, dict[str, Any], dict[str,
     rows: list[tuple[str, dict[str, Any], dict[str, Any] | None]] = [
         ("trace_ros (system)", report["system"], report["latency_ms"]["end_to_end"])]
     rows += [(f"baseline: {n}", b, b.get("latency_ms")) for n, b in report["baselines"].items()]
-    rows += [(f"system − {n}", a, None) for n, a in report["ablations"].items() if a["applicable"]]
+    rows += [(f"system, {n}" if "=" in n else f"system − {n}", a, a.get("latency_ms"))
+             for n, a in report["ablations"].items() if a["applicable"]]
     return rows
 
 
