@@ -156,3 +156,25 @@ def test_the_minilm_table_places_a_text_near_its_minilm_vector(
     sims = static.encode(texts) @ encoder.encode(texts).T
     assert sims[0, 0] > sims[0, 1] and sims[1, 1] > sims[1, 0]
     assert encoder.static_encoder() is static
+
+
+def test_warm_derives_the_first_stage_before_the_first_question(two_turns: Ledger) -> None:
+    asked: list[object] = []
+
+    class _Counting(_WithStatic):
+        def static_encoder(self, stopwords: object = ()) -> _Fake:
+            asked.append(stopwords)
+            return super().static_encoder(stopwords)
+
+    full = _Counting("fake", {}, _Fake("fake", {}))
+    engine = QueryEngine(two_turns, full, audit=False,
+                         config=RecallConfig(question_encoder="static"))
+    engine.warm()
+    assert len(asked) == 1  # loaded at warm-up (the node's configure), not at the question
+    _dense(engine, "zzz qqq?")
+    assert len(asked) == 1
+    engine.close()
+    plain = QueryEngine(two_turns, full, audit=False)
+    plain.warm()
+    assert len(asked) == 1  # the default question encoder derives nothing
+    plain.close()

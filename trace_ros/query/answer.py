@@ -133,6 +133,12 @@ class QueryEngine:
     def on(self, component: str) -> bool:
         return component not in self.ablate
 
+    def warm(self) -> None:
+        """Load now what the first question would otherwise wait for: the static
+        first-stage table when ``recall.question_encoder`` is ``static`` (derived from the
+        encoder once per machine, ~30 s, then read from its cache)."""
+        self._first_stage()
+
     # -- the pipeline ---------------------------------------------------------------
 
     def ask(self, req: QueryRequest, now: float | None = None) -> QueryResult:
