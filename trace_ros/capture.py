@@ -19,6 +19,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -259,6 +260,11 @@ class GroupCommitWriter:
     fails, every item of that batch is answered ``rejected`` with the error,
     never ``accepted``.
 
+    The callbacks run on a second thread, in commit order, once their commit has
+    returned: a node publishes its acks there (a DDS write holds the GIL for tens of
+    microseconds an ack) while the writer already commits the next group, whose SQLite
+    work and fsync run without the GIL.
+
     The thread writes the postings of what it committed (``Ledger.index_postings``),
     ``index_chunk`` sources per transaction, once no event has come for
     ``index_idle_s``, and between groups only while more than ``index_backlog``
@@ -295,6 +301,8 @@ class GroupCommitWriter:
         self._on_batch = on_batch
         self.committed = 0
         self.batches = 0
+        # One worker: the groups are answered in the order they were committed.
+        self._answers = ThreadPoolExecutor(1, thread_name_prefix="trace_ros-answers")
         self._thread = threading.Thread(target=self._run, name="trace_ros-writer", daemon=True)
         self._thread.start()
 
@@ -361,22 +369,25 @@ class GroupCommitWriter:
         callback(StoreResult(item.source_id, "rejected", "queue", reason))
 
     def close(self, timeout: float = 10.0) -> None:
-        """Commit what is queued, then stop the thread."""
+        """Commit what is queued, answer it, then stop the threads."""
         with self._not_empty:
             self._closed = True
             self._not_empty.notify_all()
             self._not_full.notify_all()
         self._thread.join(timeout)
+        self._answers.shutdown(wait=not self._thread.is_alive())
 
-    def _collect(self) -> list[_Pending]:
-        """The next group (empty once closed and drained)."""
+    def _collect(self, linger: bool = True) -> list[_Pending]:
+        """The next group (empty once closed and drained). With ``linger``, the first
+        event found the writer idle: wait while more keep arriving; without, what is
+        queued goes now."""
         with self._not_empty:
             self._not_empty.wait_for(lambda: self._items or self._closed)
         config = self.config
         deadline = time.monotonic() + config.group_commit_ms / 1000.0
         idle = config.group_commit_idle_ms / 1000.0
         seen = 0
-        while True:  # linger while events keep arriving
+        while linger:  # linger while events keep arriving
             waiting = len(self._items)
             remaining = deadline - time.monotonic()
             if waiting >= config.max_batch or waiting == seen or remaining <= 0 \
@@ -392,6 +403,11 @@ class GroupCommitWriter:
 
     def _run(self) -> None:
         while True:
+            # Events that came during the last commit are the next group at once: under
+            # load a group is what arrived while the previous one was being committed
+            # (lingering then only delayed it: issue 16, the acks' publisher waited out
+            # group_commit_ms on every group).
+            backlog = bool(self._items)
             self._index(self.index_backlog + 1)  # under load: only a backlog this large
             if self._pending:
                 with self._not_empty:
@@ -399,7 +415,7 @@ class GroupCommitWriter:
                                                     self.index_idle_s)
                 if not came:
                     self._index(1)
-            batch = self._collect()
+            batch = self._collect(linger=not backlog)
             if not batch:
                 return  # closed, and everything queued was committed
             self._commit(batch)
@@ -432,8 +448,16 @@ class GroupCommitWriter:
         self._pending += accepted
         if self._on_batch:
             self._on_batch(len(batch), time.monotonic() - started)
-        for pending, result in zip(batch, results, strict=True):
-            try:
-                pending.callback(result)
-            except Exception:  # noqa: BLE001 - a broken callback must not stop the writer
-                pass
+        try:
+            self._answers.submit(_answer, batch, results)
+        except RuntimeError:  # closed while this commit ran past close's timeout
+            _answer(batch, results)
+
+
+def _answer(batch: list[_Pending], results: list[StoreResult]) -> None:
+    """Each callback of a committed group with its result (on the answering thread)."""
+    for pending, result in zip(batch, results, strict=True):
+        try:
+            pending.callback(result)
+        except Exception:  # noqa: BLE001 - a broken callback must not stop the others
+            pass

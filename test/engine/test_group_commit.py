@@ -173,3 +173,75 @@ def test_submit_many_is_one_group_and_answers_each_event(ledger: Ledger) -> None
     assert statuses == {"accepted": 50, "rejected": 1}
     assert answers.not_durable == []
     assert ledger.count_sources() == 50
+
+
+class _HeldLedger:
+    """A ledger whose first ``store_sources`` waits for ``release`` (a commit in progress)."""
+
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+        self.entered, self.release = threading.Event(), threading.Event()
+        self.calls = 0
+
+    def store_sources(self, items: list, now: float | None = None) -> list[StoreResult]:
+        self.calls += 1
+        if self.calls == 1:
+            self.entered.set()
+            assert self.release.wait(30)
+        return self.ledger.store_sources(items, now=now)
+
+    def index_postings(self, max_sources: int = 500) -> int:
+        return self.ledger.index_postings(max_sources)
+
+
+def test_events_that_came_during_a_commit_go_next_without_lingering(ledger: Ledger) -> None:
+    held = _HeldLedger(ledger)
+    writer = GroupCommitWriter(held, CaptureConfig(group_commit_ms=0.0,  # type: ignore[arg-type]
+                                                   group_commit_idle_ms=0.0))
+    answers = Answers(ledger, 3)
+    writer.submit(Event("dialogue", SC, "first", "Alice", source_id="l-0", stamp=1.0), answers)
+    assert held.entered.wait(10)
+    # From now on an idle writer would linger for a minute; a queue found waiting after a
+    # commit is the next group at once (the old writer lingered on it too).
+    writer.config = CaptureConfig(group_commit_ms=60_000.0, group_commit_idle_ms=30_000.0)
+    for i in (1, 2):
+        writer.submit(Event("dialogue", SC, f"during {i}", "Alice", source_id=f"l-{i}",
+                            stamp=float(i + 1)), answers)
+    held.release.set()
+    assert answers.done.wait(20), "the queue that came during a commit lingered"
+    writer.close()
+    answers.close()
+    assert held.calls == 2 and answers.not_durable == []
+
+
+def test_a_slow_answer_does_not_hold_the_next_commit(ledger: Ledger) -> None:
+    writer = GroupCommitWriter(ledger, CaptureConfig(group_commit_ms=0.0,
+                                                     group_commit_idle_ms=0.0))
+    answered, release = threading.Event(), threading.Event()
+    writer_thread: list[str] = []
+
+    def slow(res: StoreResult) -> None:  # an ack publisher that blocks
+        writer_thread.append(threading.current_thread().name)
+        answered.set()
+        assert release.wait(30)
+
+    answers = Answers(ledger, 1)
+    writer.submit(Event("dialogue", SC, "first", "Alice", source_id="s-0", stamp=1.0), slow)
+    assert answered.wait(10)
+    writer.submit(Event("dialogue", SC, "second", "Alice", source_id="s-1", stamp=2.0),
+                  answers)
+    other = Ledger(ledger.path)
+    try:  # committed while the first answer is still being given
+        for _ in range(400):
+            if other.get_sources(["s-1"]):
+                break
+            time.sleep(0.05)
+        assert other.get_sources(["s-1"]), "the writer waited for a callback"
+    finally:
+        other.close()
+        release.set()
+    assert answers.done.wait(10)
+    writer.close()  # returns once every answer was given
+    answers.close()
+    assert writer_thread and writer_thread[0] != writer._thread.name
+    assert writer.committed == 2
