@@ -260,10 +260,12 @@ class GroupCommitWriter:
     fails, every item of that batch is answered ``rejected`` with the error,
     never ``accepted``.
 
-    The callbacks run on a second thread, in commit order, once their commit has
-    returned: a node publishes its acks there (a DDS write holds the GIL for tens of
-    microseconds an ack) while the writer already commits the next group, whose SQLite
-    work and fsync run without the GIL.
+    The callbacks run on a second thread, in commit order, once their commit is
+    durable: the writer commits without waiting for the disk (``durable=False``) and
+    goes on with the next group, while that thread makes the commits durable
+    (``Ledger.sync``: one fsync for every group committed meanwhile) and then answers
+    them. A node publishes its acks there (a DDS write holds the GIL for tens of
+    microseconds an ack); the writer's SQLite work and the fsync run without the GIL.
 
     The thread writes the postings of what it committed (``Ledger.index_postings``),
     ``index_chunk`` sources per transaction, once no event has come for
@@ -301,6 +303,8 @@ class GroupCommitWriter:
         self._on_batch = on_batch
         self.committed = 0
         self.batches = 0
+        self._synced = 0  # commits (numbered by ``batches``) known durable
+        self.sync_errors = 0
         # One worker: the groups are answered in the order they were committed.
         self._answers = ThreadPoolExecutor(1, thread_name_prefix="trace_ros-answers")
         self._thread = threading.Thread(target=self._run, name="trace_ros-writer", daemon=True)
@@ -438,7 +442,8 @@ class GroupCommitWriter:
     def _commit(self, batch: list[_Pending]) -> None:
         started = time.monotonic()
         try:
-            results = self.ledger.store_sources([p.item for p in batch], now=self.clock())
+            results = self.ledger.store_sources([p.item for p in batch], now=self.clock(),
+                                                durable=False)
         except Exception as exc:  # noqa: BLE001 - a failed write must still be answered
             results = [StoreResult(p.item.source_id, "rejected", "ledger", f"write failed: {exc}")
                        for p in batch]
@@ -449,9 +454,26 @@ class GroupCommitWriter:
         if self._on_batch:
             self._on_batch(len(batch), time.monotonic() - started)
         try:
-            self._answers.submit(_answer, batch, results)
+            self._answers.submit(self._answer, self.batches, batch, results)
         except RuntimeError:  # closed while this commit ran past close's timeout
-            _answer(batch, results)
+            self._answer(self.batches, batch, results)
+
+    def _answer(self, number: int, batch: list[_Pending], results: list[StoreResult]) -> None:
+        """On the answering thread: make commit ``number`` durable, then answer its group.
+        One sync covers every commit that had returned when it began, so the groups
+        committed while the disk was busy share the next one."""
+        if self._synced < number:
+            upto = self.batches  # every commit up to it has returned
+            try:
+                self.ledger.sync()
+            except Exception as exc:  # noqa: BLE001 - not durable: never acknowledged
+                self.sync_errors += 1
+                results = [StoreResult(r.source_id, "rejected", "ledger",
+                                       f"stored but not made durable ({exc}); send it again")
+                           if r.status == "accepted" else r for r in results]
+            else:
+                self._synced = upto
+        _answer(batch, results)
 
 
 def _answer(batch: list[_Pending], results: list[StoreResult]) -> None:
