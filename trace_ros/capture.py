@@ -473,10 +473,10 @@ class GroupCommitWriter:
                            if r.status == "accepted" else r for r in results]
             else:
                 self._synced = upto
-        _answer(batch, results)
+        _answer_each(batch, results)
 
 
-def _answer(batch: list[_Pending], results: list[StoreResult]) -> None:
+def _answer_each(batch: list[_Pending], results: list[StoreResult]) -> None:
     """Each callback of a committed group with its result (on the answering thread)."""
     for pending, result in zip(batch, results, strict=True):
         try:
