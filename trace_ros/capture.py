@@ -19,6 +19,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -259,6 +260,13 @@ class GroupCommitWriter:
     fails, every item of that batch is answered ``rejected`` with the error,
     never ``accepted``.
 
+    The callbacks run on a second thread, in commit order, once their commit is
+    durable: the writer commits without waiting for the disk (``durable=False``) and
+    goes on with the next group, while that thread makes the commits durable
+    (``Ledger.sync``: one fsync for every group committed meanwhile) and then answers
+    them. A node publishes its acks there (a DDS write holds the GIL for tens of
+    microseconds an ack); the writer's SQLite work and the fsync run without the GIL.
+
     The thread writes the postings of what it committed (``Ledger.index_postings``),
     ``index_chunk`` sources per transaction, once no event has come for
     ``index_idle_s``, and between groups only while more than ``index_backlog``
@@ -295,6 +303,10 @@ class GroupCommitWriter:
         self._on_batch = on_batch
         self.committed = 0
         self.batches = 0
+        self._synced = 0  # commits (numbered by ``batches``) known durable
+        self.sync_errors = 0
+        # One worker: the groups are answered in the order they were committed.
+        self._answers = ThreadPoolExecutor(1, thread_name_prefix="trace_ros-answers")
         self._thread = threading.Thread(target=self._run, name="trace_ros-writer", daemon=True)
         self._thread.start()
 
@@ -361,22 +373,25 @@ class GroupCommitWriter:
         callback(StoreResult(item.source_id, "rejected", "queue", reason))
 
     def close(self, timeout: float = 10.0) -> None:
-        """Commit what is queued, then stop the thread."""
+        """Commit what is queued, answer it, then stop the threads."""
         with self._not_empty:
             self._closed = True
             self._not_empty.notify_all()
             self._not_full.notify_all()
         self._thread.join(timeout)
+        self._answers.shutdown(wait=not self._thread.is_alive())
 
-    def _collect(self) -> list[_Pending]:
-        """The next group (empty once closed and drained)."""
+    def _collect(self, linger: bool = True) -> list[_Pending]:
+        """The next group (empty once closed and drained). With ``linger``, the first
+        event found the writer idle: wait while more keep arriving; without, what is
+        queued goes now."""
         with self._not_empty:
             self._not_empty.wait_for(lambda: self._items or self._closed)
         config = self.config
         deadline = time.monotonic() + config.group_commit_ms / 1000.0
         idle = config.group_commit_idle_ms / 1000.0
         seen = 0
-        while True:  # linger while events keep arriving
+        while linger:  # linger while events keep arriving
             waiting = len(self._items)
             remaining = deadline - time.monotonic()
             if waiting >= config.max_batch or waiting == seen or remaining <= 0 \
@@ -392,6 +407,11 @@ class GroupCommitWriter:
 
     def _run(self) -> None:
         while True:
+            # Events that came during the last commit are the next group at once: under
+            # load a group is what arrived while the previous one was being committed
+            # (lingering then only delayed it: issue 16, the acks' publisher waited out
+            # group_commit_ms on every group).
+            backlog = bool(self._items)
             self._index(self.index_backlog + 1)  # under load: only a backlog this large
             if self._pending:
                 with self._not_empty:
@@ -399,7 +419,7 @@ class GroupCommitWriter:
                                                     self.index_idle_s)
                 if not came:
                     self._index(1)
-            batch = self._collect()
+            batch = self._collect(linger=not backlog)
             if not batch:
                 return  # closed, and everything queued was committed
             self._commit(batch)
@@ -422,7 +442,8 @@ class GroupCommitWriter:
     def _commit(self, batch: list[_Pending]) -> None:
         started = time.monotonic()
         try:
-            results = self.ledger.store_sources([p.item for p in batch], now=self.clock())
+            results = self.ledger.store_sources([p.item for p in batch], now=self.clock(),
+                                                durable=False)
         except Exception as exc:  # noqa: BLE001 - a failed write must still be answered
             results = [StoreResult(p.item.source_id, "rejected", "ledger", f"write failed: {exc}")
                        for p in batch]
@@ -432,8 +453,33 @@ class GroupCommitWriter:
         self._pending += accepted
         if self._on_batch:
             self._on_batch(len(batch), time.monotonic() - started)
-        for pending, result in zip(batch, results, strict=True):
+        try:
+            self._answers.submit(self._answer, self.batches, batch, results)
+        except RuntimeError:  # closed while this commit ran past close's timeout
+            self._answer(self.batches, batch, results)
+
+    def _answer(self, number: int, batch: list[_Pending], results: list[StoreResult]) -> None:
+        """On the answering thread: make commit ``number`` durable, then answer its group.
+        One sync covers every commit that had returned when it began, so the groups
+        committed while the disk was busy share the next one."""
+        if self._synced < number:
+            upto = self.batches  # every commit up to it has returned
             try:
-                pending.callback(result)
-            except Exception:  # noqa: BLE001 - a broken callback must not stop the writer
-                pass
+                self.ledger.sync()
+            except Exception as exc:  # noqa: BLE001 - not durable: never acknowledged
+                self.sync_errors += 1
+                results = [StoreResult(r.source_id, "rejected", "ledger",
+                                       f"stored but not made durable ({exc}); send it again")
+                           if r.status == "accepted" else r for r in results]
+            else:
+                self._synced = upto
+        _answer_each(batch, results)
+
+
+def _answer_each(batch: list[_Pending], results: list[StoreResult]) -> None:
+    """Each callback of a committed group with its result (on the answering thread)."""
+    for pending, result in zip(batch, results, strict=True):
+        try:
+            pending.callback(result)
+        except Exception:  # noqa: BLE001 - a broken callback must not stop the others
+            pass

@@ -173,3 +173,164 @@ def test_submit_many_is_one_group_and_answers_each_event(ledger: Ledger) -> None
     assert statuses == {"accepted": 50, "rejected": 1}
     assert answers.not_durable == []
     assert ledger.count_sources() == 50
+
+
+class _HeldLedger:
+    """A ledger whose first ``store_sources`` waits for ``release`` (a commit in progress)."""
+
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+        self.entered, self.release = threading.Event(), threading.Event()
+        self.calls = 0
+
+    def store_sources(self, items: list, now: float | None = None, *,
+                      durable: bool = True) -> list[StoreResult]:
+        self.calls += 1
+        if self.calls == 1:
+            self.entered.set()
+            assert self.release.wait(30)
+        return self.ledger.store_sources(items, now=now, durable=durable)
+
+    def sync(self) -> None:
+        self.ledger.sync()
+
+    def index_postings(self, max_sources: int = 500) -> int:
+        return self.ledger.index_postings(max_sources)
+
+
+def test_events_that_came_during_a_commit_go_next_without_lingering(ledger: Ledger) -> None:
+    held = _HeldLedger(ledger)
+    writer = GroupCommitWriter(held, CaptureConfig(group_commit_ms=0.0,  # type: ignore[arg-type]
+                                                   group_commit_idle_ms=0.0))
+    answers = Answers(ledger, 3)
+    writer.submit(Event("dialogue", SC, "first", "Alice", source_id="l-0", stamp=1.0), answers)
+    assert held.entered.wait(10)
+    # From now on an idle writer would linger for a minute; a queue found waiting after a
+    # commit is the next group at once (the old writer lingered on it too).
+    writer.config = CaptureConfig(group_commit_ms=60_000.0, group_commit_idle_ms=30_000.0)
+    for i in (1, 2):
+        writer.submit(Event("dialogue", SC, f"during {i}", "Alice", source_id=f"l-{i}",
+                            stamp=float(i + 1)), answers)
+    held.release.set()
+    assert answers.done.wait(20), "the queue that came during a commit lingered"
+    writer.close()
+    answers.close()
+    assert held.calls == 2 and answers.not_durable == []
+
+
+def test_a_slow_answer_does_not_hold_the_next_commit(ledger: Ledger) -> None:
+    writer = GroupCommitWriter(ledger, CaptureConfig(group_commit_ms=0.0,
+                                                     group_commit_idle_ms=0.0))
+    answered, release = threading.Event(), threading.Event()
+    writer_thread: list[str] = []
+
+    def slow(res: StoreResult) -> None:  # an ack publisher that blocks
+        writer_thread.append(threading.current_thread().name)
+        answered.set()
+        assert release.wait(30)
+
+    answers = Answers(ledger, 1)
+    writer.submit(Event("dialogue", SC, "first", "Alice", source_id="s-0", stamp=1.0), slow)
+    assert answered.wait(10)
+    writer.submit(Event("dialogue", SC, "second", "Alice", source_id="s-1", stamp=2.0),
+                  answers)
+    other = Ledger(ledger.path)
+    try:  # committed while the first answer is still being given
+        for _ in range(400):
+            if other.get_sources(["s-1"]):
+                break
+            time.sleep(0.05)
+        assert other.get_sources(["s-1"]), "the writer waited for a callback"
+    finally:
+        other.close()
+        release.set()
+    assert answers.done.wait(10)
+    writer.close()  # returns once every answer was given
+    answers.close()
+    assert writer_thread and writer_thread[0] != writer._thread.name
+    assert writer.committed == 2
+
+
+class _SyncGate:
+    """A ledger whose ``sync`` waits for ``release`` (a slow disk) or raises ``fail``."""
+
+    def __init__(self, ledger: Ledger, fail: OSError | None = None) -> None:
+        self.ledger, self.fail = ledger, fail
+        self.syncing, self.release = threading.Event(), threading.Event()
+        self.synced = 0
+        self.durable: list[bool] = []
+
+    def store_sources(self, items: list, now: float | None = None, *,
+                      durable: bool = True) -> list[StoreResult]:
+        self.durable.append(durable)
+        return self.ledger.store_sources(items, now=now, durable=durable)
+
+    def sync(self) -> None:
+        self.syncing.set()
+        assert self.release.wait(30)
+        if self.fail is not None:
+            raise self.fail
+        self.ledger.sync()
+        self.synced += 1
+
+    def index_postings(self, max_sources: int = 500) -> int:
+        return self.ledger.index_postings(max_sources)
+
+
+def test_an_event_is_answered_only_once_its_commit_is_synced(ledger: Ledger) -> None:
+    gate = _SyncGate(ledger)
+    writer = GroupCommitWriter(gate, CaptureConfig(group_commit_ms=0.0,  # type: ignore[arg-type]
+                                                   group_commit_idle_ms=0.0))
+    answers = Answers(ledger, 3)
+    writer.submit(Event("dialogue", SC, "first", "Alice", source_id="y-0", stamp=1.0), answers)
+    assert gate.syncing.wait(10)
+    # While the disk is busy the writer commits the next events (not durable yet) ...
+    for i in (1, 2):
+        writer.submit(Event("dialogue", SC, f"next {i}", "Alice", source_id=f"y-{i}",
+                            stamp=float(i + 1)), answers)
+    other = Ledger(ledger.path)
+    try:
+        for _ in range(400):
+            if len(other.get_sources(["y-1", "y-2"])) == 2:
+                break
+            time.sleep(0.05)
+        assert len(other.get_sources(["y-1", "y-2"])) == 2
+    finally:
+        other.close()
+    assert answers.results == []  # ... and answers none of them before the sync returned
+    gate.release.set()
+    assert answers.done.wait(20)
+    writer.close()
+    answers.close()
+    assert [r.status for r in answers.results] == ["accepted"] * 3
+    assert gate.durable and not any(gate.durable)
+    assert gate.synced <= writer.batches  # a sync covers the groups committed before it
+
+
+def test_a_commit_that_cannot_be_synced_is_never_answered_accepted(ledger: Ledger) -> None:
+    gate = _SyncGate(ledger, fail=OSError(5, "Input/output error"))
+    gate.release.set()
+    writer = GroupCommitWriter(gate, CaptureConfig())  # type: ignore[arg-type]
+    answers = Answers(ledger, 1)
+    writer.submit(Event("dialogue", SC, "lost?", "Alice", source_id="z-0", stamp=1.0), answers)
+    assert answers.done.wait(20)
+    writer.close()
+    answers.close()
+    (result,) = answers.results
+    assert (result.status, result.field) == ("rejected", "ledger")
+    assert "not made durable" in result.reason and writer.sync_errors == 1
+
+
+def test_an_unsynced_commit_restores_the_setting_and_sync_reaches_the_disk(
+        ledger: Ledger) -> None:
+    from trace_ros.capture import prepare
+
+    item = prepare(Event("dialogue", SC, "held", "Alice", source_id="u-0", stamp=1.0),
+                   CaptureConfig())
+    assert ledger.query("PRAGMA synchronous")[0][0] == 2  # FULL
+    (result,) = ledger.store_sources([item], durable=False)
+    assert result.status == "accepted"
+    assert ledger.query("PRAGMA synchronous")[0][0] == 2
+    ledger.sync()  # the WAL's fsync (and its folder's, the first time)
+    ledger.sync()
+    assert ledger.get_sources(["u-0"])[0].text == "held"

@@ -343,9 +343,13 @@ class _Recording:
         self.ready = threading.Event()  # set once ``arrive`` is
         self.caught_up = threading.Event()
 
-    def store_sources(self, items: Any, now: float | None = None) -> list[StoreResult]:
+    def store_sources(self, items: Any, now: float | None = None, *,
+                      durable: bool = True) -> list[StoreResult]:
         self.calls.append("store")
-        return self.led.store_sources(items, now=now)
+        return self.led.store_sources(items, now=now, durable=durable)
+
+    def sync(self) -> None:
+        self.led.sync()
 
     def index_postings(self, max_sources: int = 500) -> int:
         self.calls.append("index")

@@ -24,6 +24,7 @@ import argparse
 import json
 import os
 import shutil
+import struct
 import sys
 import tempfile
 import threading
@@ -48,6 +49,54 @@ SUBJECTS = [f"person-{i}" for i in range(8)]
 TEXTS = ["Please remind me to water the plants at six.", "I left my keys next to the sink.",
          "The delivery should arrive before noon tomorrow.", "Can you bring me a glass of water?"]
 LABELS = ["red mug", "keys", "parcel", "plant", "glass of water"]
+
+
+# Events of one shape (modality, subject, text or label, pose) repeat every SHAPES events;
+# numbers and sessions are written with a fixed width, so a shape's bytes differ only there.
+SHAPES = 120
+DIGITS, SESSION_DIGITS = 10, 6
+_STAMP = struct.Struct("<iI")  # header.stamp, the first field after the encapsulation
+
+
+@dataclass(frozen=True)
+class _Shape:
+    """One shape's serialized event, and where its number and session are written."""
+
+    raw: bytes
+    numbers: tuple[int, ...]
+    session: int
+    perception: bool
+    stamps: tuple[int, ...]  # header.stamp, and the pose's (the same Time in ``message``)
+
+    @staticmethod
+    def of(raw: bytes, i: int, perception: bool) -> _Shape:
+        number = f"{i:0{DIGITS}d}".encode()
+        session = f"s{i // 500:0{SESSION_DIGITS}d}".encode()
+        # The number ends the source ID and the text or description (each once).
+        numbers = _offsets(raw, number)
+        stamps = _offsets(raw, raw[4:4 + _STAMP.size])
+        found = raw.find(struct.pack("<I", len(session) + 1) + session + b"\x00")
+        if len(numbers) != 2 or found < 0 or stamps[0] != 4 or len(stamps) > 1 + perception:
+            raise ValueError("a bench event's number or session is not where it should be")
+        return _Shape(raw, tuple(numbers), found + 5, perception, tuple(stamps))
+
+    def fill(self, i: int, sec: int, nanosec: int) -> bytes:
+        out = bytearray(self.raw)
+        number = b"%0*d" % (DIGITS, i)
+        for at in self.numbers:
+            out[at:at + DIGITS] = number
+        out[self.session:self.session + SESSION_DIGITS] = b"%0*d" % (SESSION_DIGITS, i // 500)
+        for at in self.stamps:
+            _STAMP.pack_into(out, at, sec, nanosec)
+        return bytes(out)
+
+
+def _offsets(raw: bytes, part: bytes) -> list[int]:
+    found, at = [], raw.find(part)
+    while at >= 0:
+        found.append(at)
+        at = raw.find(part, at + len(part))
+    return found
 
 
 @dataclass
@@ -100,6 +149,7 @@ class Streamer:
         self.stats: RunStats | None = None
         self.last_ack = 0.0
         self._templates: tuple[Any, Any] | None = None
+        self._shapes: dict[int, _Shape] = {}
 
     def on_ack(self, ack: Any) -> None:
         """``ack``: an Ack, or its bytes (a client with ``raw_acks``)."""
@@ -139,6 +189,28 @@ class Streamer:
                 make_perception(SUBJECTS[0], LABELS[0], "", actor="bench/detector",
                                 confidence=0.9, frame_id="map", xyz=(0.0, 0.0, 0.0)))
 
+    def message_bytes(self) -> tuple[str, bytes, bool]:
+        """The next event serialized, as (source ID, bytes, is perception): the bytes
+        ``message`` would give, written into the serialized template of its shape (the
+        event's number, session and stamp in place; every number has the same width).
+        An honest, cheaper load: building and converting a message object per event cost
+        this process ~45 us of CPU an event (on the cores the node runs on), its bytes
+        ~5, and the node receives the same bytes either way."""
+        i = self.count
+        shape = self._shapes.get(i % SHAPES)
+        if shape is None:
+            from trace_ros.msg import PerceptionEvent
+            from trace_ros.nodes import cdr
+
+            msg = self.message()
+            raw = cdr.encode(type(msg), msg)
+            self._shapes[i % SHAPES] = _Shape.of(raw, i, isinstance(msg, PerceptionEvent))
+            return msg.source_id, raw, isinstance(msg, PerceptionEvent)
+        self.count += 1
+        stamp = time.time()
+        return (f"bench-{self.run_id}-{i:0{DIGITS}d}",
+                shape.fill(i, int(stamp), int((stamp % 1.0) * 1e9)), shape.perception)
+
     def message(self, templates: tuple[Any, Any] | None = None) -> Any:
         """The next event. Two message objects are reused (publish copies them), so
         the publisher spends its time publishing rather than building messages;
@@ -152,19 +224,19 @@ class Streamer:
         subject = SUBJECTS[i % len(SUBJECTS)]
         perception = i % 3 == 2
         msg = templates[1 if perception else 0]
-        msg.source_id = f"bench-{self.run_id}-{i}"
+        msg.source_id = f"bench-{self.run_id}-{i:0{DIGITS}d}"
         msg.scope.subject_id = subject
-        msg.scope.session_id = f"s{i // 500}"
+        msg.scope.session_id = f"s{i // 500:0{SESSION_DIGITS}d}"
         stamp = time.time()
         msg.header.stamp.sec = int(stamp)
         msg.header.stamp.nanosec = int((stamp % 1.0) * 1e9)
         if perception:
             msg.label = LABELS[i % len(LABELS)]
-            msg.description = f"seen on pass {i}"
+            msg.description = f"seen on pass {i:0{DIGITS}d}"
             msg.pose.pose.position.x = float(i % 10)
         else:
             msg.speaker = subject
-            msg.text = f"{TEXTS[i % len(TEXTS)]} (#{i})"
+            msg.text = f"{TEXTS[i % len(TEXTS)]} (#{i:0{DIGITS}d})"
         return msg
 
     def run(self, client: Any, seconds: float, window: int, rate: float,
@@ -187,10 +259,10 @@ class Streamer:
             if interval and now < next_at:
                 time.sleep(min(next_at - now, 0.002))
                 continue
-            msg = self.message()
+            source_id, raw, perception = self.message_bytes()
             with self.cond:
-                self.sent[msg.source_id] = time.perf_counter()
-            client.publish(msg)
+                self.sent[source_id] = time.perf_counter()
+            (client.perception_pub if perception else client.dialogue_pub).publish(raw)
             stats.published += 1
             next_at += interval
             if progress is not None and stats.published % 200 == 0:

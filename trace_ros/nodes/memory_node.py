@@ -7,7 +7,8 @@ memory/acks, sent once every element has its result).
 Subscriptions take serialized bytes and decode them here, so a malformed message
 (truncated, invalid UTF-8) is answered with a ``rejected`` Ack instead of
 raising inside the executor. Acks for stored events are published by the
-writer's thread right after the group commit: acknowledged = durable.
+writer's answering thread once their group commit is on disk (``Ledger.sync``):
+acknowledged = durable.
 """
 
 from __future__ import annotations
@@ -270,8 +271,9 @@ class MemoryNode(ManagedNode):
 
 
 class _BatchAnswer:
-    """Collects the results of one EventBatch's elements (from the writer's thread, or
-    at once for a rejection) and publishes them together when the last one is in."""
+    """Collects the results of one EventBatch's elements (from the writer's answering
+    thread, or at once for a rejection) and publishes them together when the last one is
+    in."""
 
     def __init__(self, header: Any, headers: list[Any],
                  publish: Callable[[Any, list[tuple[StoreResult, Any]]], None]) -> None:

@@ -295,9 +295,16 @@ class LedgerContract(Protocol):
 
     # -- sources: capture and reads ----------------------------------------------------------
 
-    def store_sources(self, items: Iterable[NewSource],
-                      now: float | None = None) -> list[StoreResult]:
-        """Store sources and their projection jobs in ONE transaction (group commit)."""
+    def store_sources(self, items: Iterable[NewSource], now: float | None = None, *,
+                      durable: bool = True) -> list[StoreResult]:
+        """Store sources and their projection jobs in ONE transaction (group commit).
+        With ``durable=False`` an engine may return before the commit is on disk (SQLite:
+        the WAL is not synced); such results may be acknowledged only after ``sync``."""
+
+    def sync(self) -> None:
+        """Make every transaction this process has committed so far durable (SQLite: one
+        fsync of the WAL, outside the ledger's lock, so the next commit goes on meanwhile;
+        PostgreSQL commits durably: nothing to do). Raises ``OSError`` if it cannot."""
 
     def index_postings(self, max_sources: int = 500) -> int:
         """Write the lexical index (the source postings, and on SQLite FTS5's index, the

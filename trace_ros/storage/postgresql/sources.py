@@ -99,16 +99,20 @@ def recount_speaker_turns(conn: Any, subjects: Sequence[str]) -> None:
 class PgSourceStore(PgBase):
     """Capture and the reads of stored sources."""
 
+    def sync(self) -> None:
+        """Nothing to do: every capture commit here is durable when it returns."""
+
     def index_postings(self, max_sources: int = 500) -> int:
         """Nothing to do: the postings are written in the capture transaction here. Many
         writers commit at once, out of their sequence numbers' order, so a mark like
         SQLite's could pass over a source a transaction still open commits later."""
         return 0
 
-    def store_sources(self, items: Iterable[NewSource],
-                      now: float | None = None) -> list[StoreResult]:
+    def store_sources(self, items: Iterable[NewSource], now: float | None = None, *,
+                      durable: bool = True) -> list[StoreResult]:
         """Store sources and their projection jobs in ONE transaction (group commit);
-        returns once committed, so every ``accepted`` result is durable."""
+        returns once committed, so every ``accepted`` result is durable (``durable`` is
+        the contract's: a PostgreSQL commit is always waited for)."""
         batch = list(items)
         if not batch:
             return []

@@ -8,9 +8,11 @@ statistics, turn counts, postings) are written after it (``index_postings``). Fo
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from ..records import ATTACHED_TO, FORGOTTEN, NewSource, Scope, SourceRecord, StoreResult, seen_before
@@ -22,13 +24,16 @@ from .rows import SOURCE_COLUMNS, scope_filter
 class SourceStore(SqliteBase):
     """Capture and the reads of stored sources."""
 
-    def store_sources(self, items: Iterable[NewSource],
-                      now: float | None = None) -> list[StoreResult]:
+    def store_sources(self, items: Iterable[NewSource], now: float | None = None, *,
+                      durable: bool = True) -> list[StoreResult]:
         """Store sources and their projection jobs in ONE transaction (group commit).
 
         Per item: same ID + same content hash = ``duplicate``; same ID + other
         content = ``rejected``; a tombstoned ID = ``rejected``. Returns once the
-        transaction is committed, so every ``accepted`` result is durable.
+        transaction is committed, so every ``accepted`` result is durable; with
+        ``durable=False`` the commit does not wait for the disk (``synchronous =
+        NORMAL`` for it alone; WAL keeps it atomic) and its results are durable once
+        ``sync`` has returned after it.
         The batch is checked with one lookup per table and written with one
         statement per table (not per item): the writer's cost per event is what
         bounds capture throughput.
@@ -38,6 +43,11 @@ class SourceStore(SqliteBase):
             return []
         now = time.time() if now is None else now  # known time: the caller's clock
         ids = list({item.source_id for item in batch})
+        with self._lock, self._unsynced(not durable):
+            return self._store(batch, ids, now)
+
+    def _store(self, batch: list[NewSource], ids: list[str],
+               now: float) -> list[StoreResult]:
         with self.write() as conn:
             known: dict[str, tuple[int, str, str]] = {}  # id -> (seq, hash, subject)
             forgotten: set[tuple[str, str]] = set()  # (subject, source ID)
@@ -98,16 +108,48 @@ class SourceStore(SqliteBase):
         The transaction is committed without waiting for the disk (``synchronous =
         NORMAL`` for it alone; WAL keeps it atomic): an index lost with a power cut goes
         with its mark, and is written again. The next capture's sync makes it durable."""
-        with self._lock:
-            full = self.config.synchronous.upper() in ("FULL", "EXTRA")
-            if full:
-                self.conn.execute("PRAGMA synchronous = NORMAL")
+        with self._lock, self._unsynced():
+            with self.write() as conn:
+                return index_pending(conn, max_sources)
+
+    @contextmanager
+    def _unsynced(self, unsynced: bool = True) -> Iterator[None]:
+        """Inside the lock: the block's commits do not wait for the disk (``synchronous =
+        NORMAL`` where the ledger's is FULL or EXTRA; the setting is restored after)."""
+        lower = unsynced and self.config.synchronous.upper() in ("FULL", "EXTRA")
+        if lower:
+            self.conn.execute("PRAGMA synchronous = NORMAL")
+        try:
+            yield
+        finally:
+            if lower:
+                self.conn.execute(f"PRAGMA synchronous = {self.config.synchronous.upper()}")
+
+    def sync(self) -> None:
+        """Make every transaction committed so far on this connection durable: one fsync
+        of the WAL, outside the lock (the next commit goes on meanwhile), as ``synchronous
+        = FULL`` makes at each commit; the directory too the first time a WAL file is seen
+        (its name must survive a power cut as well). A ledger set to NORMAL or OFF is
+        not made durable (its configuration says so)."""
+        if self.config.synchronous.upper() not in ("FULL", "EXTRA"):
+            return
+        wal = self.path.with_name(self.path.name + "-wal")
+        try:
+            fd = os.open(wal, os.O_RDONLY)
+        except FileNotFoundError:  # no WAL (the last connection closed): all is in the file
+            wal, fd = self.path, os.open(self.path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+            seen = os.fstat(fd)
+        finally:
+            os.close(fd)
+        if (seen.st_dev, seen.st_ino) != getattr(self, "_synced_wal", None):
+            folder = os.open(wal.parent, os.O_RDONLY)
             try:
-                with self.write() as conn:
-                    return index_pending(conn, max_sources)
+                os.fsync(folder)
             finally:
-                if full:
-                    self.conn.execute(f"PRAGMA synchronous = {self.config.synchronous.upper()}")
+                os.close(folder)
+            self._synced_wal = (seen.st_dev, seen.st_ino)
 
     @staticmethod
     def _insert_sources(conn: sqlite3.Connection, rows: list[tuple[Any, ...]],
