@@ -49,7 +49,15 @@ import numpy as np
 from ..config import RecallConfig
 from ..embed import Encoder
 from ..facts import FACT_EDGE_TYPES, Edge, Fact, norm
-from ..language.text import ELIDED_AFTER, SENTENCE, STOPWORDS, possessors, stem, stems, words
+from ..language.text import (
+    ELIDED_AFTER,
+    STOPWORDS,
+    possessors,
+    sentence_pieces,
+    stem,
+    stems,
+    words,
+)
 from ..language.timeanchor import find_candidates, tense
 from ..language.vocab import EVENT_NOUNS
 from ..ledger import Ledger, Scope
@@ -508,7 +516,7 @@ class GraphStage:
         for rec in self.ledger.get_sources_by_seq(top).values():
             if rec.source_id not in extracted and any(
                     _states(sentence, rels, _norm_name(rec.speaker) in who, names)
-                    for sentence in SENTENCE.split(rec.text)):
+                    for sentence in sentence_pieces(rec.text)):
                 return ""
         rel_words = " / ".join(r.replace("_", " ") for r in rels)
         return f"{' or '.join(sorted(who))} {rel_words}" + (f" {qualifier}" if qualifier else "")
