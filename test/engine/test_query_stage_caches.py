@@ -110,3 +110,17 @@ def test_the_packer_leaves_out_past_max_items_what_it_left_out_when_it_priced_th
             order = [i.source_id for i in items]
             cut = [order.index(s) for s, why in reasons.items() if why == "max_items"]
             assert not cut or min(cut) >= max(order.index(s) for s in shown)
+
+
+def test_value_words_kept_per_word_are_value_words_read_afresh() -> None:
+    from trace_ros.language import revision
+
+    revision.is_value_word.cache_clear()
+    words = ["12th", "monday", "mondays", "two", "noon", "cat", "x2", "", "²", "may", "b204"]
+    for _ in range(2):
+        for w in words:
+            assert revision.is_value_word(w) == revision.is_value_word.__wrapped__(w)
+    for text in TEXTS + ["Mum's van isn't Theo's", "D&D at Jo's, 7pm"]:
+        old = tuple(w.lower().replace("'", "") if not w.lower().endswith("'s")
+                    else w.lower()[:-2] for w in revision._WORD.findall(text))
+        assert revision._words.__wrapped__(text) == old
