@@ -228,3 +228,22 @@ def test_fact_cache_follows_the_ledger(ledger: Ledger, graph: dict[str, Fact]) -
     assert new.fact_id not in gone.facts
     assert not any("e7" in sources(p) for p in st.walk(P, View(), "freezer",
                                                        seeds_of(graph, "e5")))
+
+
+def test_a_paths_closeness_is_worked_out_as_for_every_fact_reached(
+        ledger: Ledger, graph: dict[str, Fact]) -> None:
+    """NS is each fact's closeness to the question (its seed weight, or the share of the
+    question's stems it says), averaged over the path: worked out only for the facts on
+    a path, it is what it was when worked out for every fact the walk reached."""
+    from trace_ros.language.text import stems
+    from trace_ros.query.paths import _overlap
+
+    seeds = seeds_of(graph, "e2")
+    seeds.weight[graph["e2"].fact_id] = 0.3
+    paths = stage(ledger, graph_max_hops=3).walk(P, View(), "the freezer thawed", seeds)
+    assert paths
+    q = stems("the freezer thawed")
+    for p in paths:
+        eager = [max(seeds.weight.get(f.fact_id, 0.0), _overlap(f, q)) for f in p.facts]
+        assert p.ns == sum(eager) / len(eager)
+    assert any(p.ns > 0.3 for p in paths)  # the question's words count where they are said

@@ -75,11 +75,17 @@ _NOT_NAMES = frozenset({w.capitalize() for w in _TIME_WORDS | HOLIDAY_WORDS | ST
 def _words(text: str) -> tuple[str, ...]:
     """The words of ``text``, lower-cased, without apostrophes or a possessive "'s"
     (cached: each judgement below reads the same sentences again)."""
-    return tuple(w.lower().replace("'", "") if not w.lower().endswith("'s") else w.lower()[:-2]
-                 for w in _WORD.findall(text))
+    out = []
+    for w in _WORD.findall(text):
+        low = w.lower()  # once a word, not three times
+        out.append(low[:-2] if low.endswith("'s") else low.replace("'", ""))
+    return tuple(out)
 
 
+@lru_cache(maxsize=65536)
 def is_value_word(w: str) -> bool:
+    """Whether ``w`` (a lower-cased word) is a value: a figure, a number or time word
+    (kept per word: every judgement asks it of every word of the texts it reads)."""
     return w.isdigit() or any(ch.isdigit() for ch in w) or w in _NUMBER_WORDS \
         or w in _TIME_WORDS
 

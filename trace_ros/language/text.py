@@ -49,6 +49,13 @@ SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
 @lru_cache(maxsize=65536)
+def sentence_pieces(text: str) -> tuple[str, ...]:
+    """``SENTENCE.split(text)`` as it is (blank pieces and all), kept per text: the reader
+    and the graph stage split every record they are shown, for every question."""
+    return tuple(SENTENCE.split(text))
+
+
+@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """The Porter stem FTS5's ``porter`` tokenizer indexes ``word`` under."""
     return porter_stem(word.lower())
@@ -91,7 +98,7 @@ def _sentences(text: str) -> tuple[str, ...]:
     """``sentences``, kept per text: the revision judgements split the same records for
     every question that recalls them."""
     out: list[str] = []
-    for piece in SENTENCE.split(text):
+    for piece in sentence_pieces(text):
         if not piece.strip():
             continue
         if out and _ABBREVIATION.search(out[-1]):

@@ -439,8 +439,13 @@ class QueryEngine:
             got = self.records.get(list(cos), generation, before=True)
             return {s: (r, cos[s]) for s, r in got.items() if _in_scope(r, req.scope)}
 
+        turns_before: dict[int, SourceRecord | None] = {}
+
         def prior(seq: int) -> SourceRecord | None:
-            return self.prior_turn(seq, req.scope, generation)
+            # The chain asks for the turn before the same records many times.
+            if seq not in turns_before:
+                turns_before[seq] = self.prior_turn(seq, req.scope, generation)
+            return turns_before[seq]
 
         wanted = asked(req.question, plan)
         lookalikes: list[str] = []

@@ -191,14 +191,15 @@ def pack(candidates: Sequence[EvidenceItem | EvidenceGroup], token_budget: int, 
             for item in group.items:
                 out._omit(item.source_id, "duplicate")
             continue
-        cost = sum(estimate_tokens(i.render()) for i in new)
-        cost += sum(estimate_tokens(p) for p in group.paths if p not in out.paths)
-        reason = ""
+        reason, cost = "", 0
         new_units = {unit_id(i) if by_unit else i.source_id for i in new} - units
         if not complete_set and len(units) + len(new_units) > max_items:
-            reason = "max_items"
-        elif out.tokens + cost > source_budget:
-            reason = "budget"
+            reason = "max_items"  # priced only when it may go in: most candidates do not
+        else:
+            cost = sum(estimate_tokens(i.render()) for i in new)
+            cost += sum(estimate_tokens(p) for p in group.paths if p not in out.paths)
+            if out.tokens + cost > source_budget:
+                reason = "budget"
         if reason:
             for item in new:
                 out._omit(item.source_id, reason)

@@ -41,7 +41,7 @@ import dataclasses
 import re
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -49,7 +49,15 @@ import numpy as np
 from ..config import RecallConfig
 from ..embed import Encoder
 from ..facts import FACT_EDGE_TYPES, Edge, Fact, norm
-from ..language.text import ELIDED_AFTER, SENTENCE, STOPWORDS, possessors, stem, stems, words
+from ..language.text import (
+    ELIDED_AFTER,
+    STOPWORDS,
+    possessors,
+    sentence_pieces,
+    stem,
+    stems,
+    words,
+)
 from ..language.timeanchor import find_candidates, tense
 from ..language.vocab import EVENT_NOUNS
 from ..ledger import Ledger, Scope
@@ -508,7 +516,7 @@ class GraphStage:
         for rec in self.ledger.get_sources_by_seq(top).values():
             if rec.source_id not in extracted and any(
                     _states(sentence, rels, _norm_name(rec.speaker) in who, names)
-                    for sentence in SENTENCE.split(rec.text)):
+                    for sentence in sentence_pieces(rec.text)):
                 return ""
         rel_words = " / ".join(r.replace("_", " ") for r in rels)
         return f"{' or '.join(sorted(who))} {rel_words}" + (f" {qualifier}" if qualifier else "")
@@ -547,15 +555,23 @@ class GraphStage:
             edges.sort(key=lambda e: (_EDGE_PRIORITY.get(e.type, 9), -e.confidence, e.edge_id))
             del edges[cfg.graph_fanout:]
         q_stems = stems(question)
-        ns = {fid: max(seeds.weight.get(fid, 0.0), _overlap(f, q_stems))
-              for fid, f in facts.items()}
+        # Each fact's closeness to the question, worked out for the facts on a path only
+        # (most facts reached are on none: a walk reaches hundreds).
+        ns: dict[str, float] = {}
+
+        def closeness(f: Fact) -> float:
+            got = ns.get(f.fact_id)
+            if got is None:
+                got = ns[f.fact_id] = max(seeds.weight.get(f.fact_id, 0.0), _overlap(f, q_stems))
+            return got
+
         found: dict[frozenset[int], SupportPath] = {}
 
         def extend(path: list[str], edges: list[Edge]) -> None:
             if edges:
                 key = frozenset(e.edge_id for e in edges)
                 if key not in found:
-                    found[key] = self._score(path, edges, facts, ns, view)
+                    found[key] = self._score(path, edges, facts, closeness, view)
             if len(edges) >= cfg.graph_max_hops:
                 return
             here = path[-1]
@@ -584,7 +600,7 @@ class GraphStage:
         return paths[:keep]
 
     def _score(self, path: list[str], edges: list[Edge], facts: dict[str, Fact],
-               ns: dict[str, float], view: View) -> SupportPath:
+               closeness: Callable[[Fact], float], view: View) -> SupportPath:
         cfg = self.config
         fs = tuple(facts[x] for x in path)
         pc = 1.0
@@ -594,7 +610,7 @@ class GraphStage:
                 pc *= CONTRADICTION_PENALTY
         tc = sum(1.0 if not f.anchor_fallback else 0.5 for f in fs) / len(fs)
         uv = min(_validity(f, view) for f in fs)
-        nsv = sum(ns.get(f.fact_id, 0.0) for f in fs) / len(fs)
+        nsv = sum(closeness(f) for f in fs) / len(fs)
         score = (cfg.path_weight_ns * nsv + cfg.path_weight_pc * pc + cfg.path_weight_tc * tc
                  + cfg.path_weight_uv * uv)
         return SupportPath(fs, tuple(edges), nsv, pc, tc, uv, score)

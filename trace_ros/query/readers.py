@@ -70,7 +70,15 @@ from ..language.revision import (
     spoken_to,
     state_values,
 )
-from ..language.text import ELIDED_AFTER, SENTENCE, STOPWORDS, possessors, stem, stems, words
+from ..language.text import (
+    ELIDED_AFTER,
+    STOPWORDS,
+    possessors,
+    sentence_pieces,
+    stem,
+    stems,
+    words,
+)
 from ..language.text import sentences as split_sentences
 from ..language.timeanchor import destination_hour, find_candidates, shifted, years_before
 from ..language.vocab import is_robot
@@ -202,7 +210,7 @@ def _content(rec: SourceRecord, sentence: str) -> str:
 
 def _first_statement(text: str) -> str:
     """The first sentence of a reply that says something (not a short thanks or greeting)."""
-    sentences = [x for x in SENTENCE.split(text) if x.strip()]
+    sentences = [x for x in sentence_pieces(text) if x.strip()]
     for sentence in sentences:
         if len(words(sentence)) > 3 and not sentence.rstrip().endswith("?"):
             return sentence
@@ -1020,7 +1028,7 @@ class ExtractiveReader:
         rec = item.record
         total = math.fsum(weights.values()) or 1.0
         best_sentence, best_hits = rec.text, -1.0
-        parts = SENTENCE.split(rec.text) or [rec.text]
+        parts = sentence_pieces(rec.text) or (rec.text,)
         # The graph stage's current record: the sentence that says its state is new
         # (``_NEW_STATE``) tells the new state ("I quit coffee. … it's one matcha a day
         # now"), as much as one more word of the question would.

@@ -235,13 +235,16 @@ class Records:
             if generation != self._generation or len(self._cache) > self.size:
                 self._cache, self._generation = {}, generation
                 self._before = {}
-            out = {s: self._cache[s] for s in seqs if s in self._cache}
+            cache = self._cache
+            out = {s: cache[s] for s in seqs if s in cache}
+            if len(out) == len(seqs):  # all kept (the turn before, asked again): as is
+                return out
             missing = [s for s in seqs if s not in out]
             got = {s: self._before.pop(s) for s in missing if s in self._before}
             # Per missing seq, not a set difference with the kept dicts' keys (that walks
             # every kept record: ~0.6 ms a call at 8,000).
             asked_for = set(missing)
-            cache, ahead_kept = self._cache, self._before
+            ahead_kept = self._before
             extra = sorted({s - 1 for s in missing if s - 1 not in asked_for
                             and s - 1 not in cache and s - 1 not in ahead_kept}) if before else []
         need = [s for s in missing if s not in got]
@@ -293,7 +296,9 @@ def score_fusion(routes: dict[str, list[Hit]], weights: dict[str, float]) -> dic
     for route, hits in routes.items():
         w = weights.get(route, 0.0)
         for rank, (hit, norm) in enumerate(zip(hits, normalised(route, hits), strict=True), 1):
-            entry = fused.setdefault(hit.seq, Fused(hit.seq, hit.source_id, 0.0))
+            entry = fused.get(hit.seq)
+            if entry is None:  # made once per source, not once per route that found it
+                entry = fused[hit.seq] = Fused(hit.seq, hit.source_id, 0.0)
             entry.score += w * norm
             entry.ranks[route] = rank
     return fused
@@ -463,16 +468,22 @@ def _places_in_memory(sv: SubjectVectors, scope: Scope, seqs: list[int], span: i
     n = order.n
     for seq in seqs:
         i = pos[seq]
-        me = info.setdefault(seq, place(i))
+        me = info.get(seq)
+        if me is None:
+            me = info[seq] = place(i)
         found: list[tuple[int, int]] = []
-        if me.session[1]:
+        session = me.session
+        if session[1]:
             for step in (-1, 1):
-                j, k = i + step, 0
-                while 0 <= j < n and k < span and abs(j - i) <= 2 * span:
+                # Within 2 × span turns of ``i`` and inside the order.
+                j, k, stop = i + step, 0, (max(-1, i - 2 * span - 1) if step < 0
+                                           else min(n, i + 2 * span + 1))
+                while j != stop and k < span:
                     other = place(j)
-                    if other.session == me.session and visible(j):
+                    if other.session == session and (everything or visible(j)):
                         k += 1
-                        info.setdefault(other.seq, other)
+                        if other.seq not in info:
+                            info[other.seq] = other
                         found.append((other.seq, step * k))
                     j += step
         near[seq] = found

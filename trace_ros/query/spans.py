@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import takewhile
 
@@ -82,19 +82,33 @@ _PRONOUNS = {"i", "me", "my", "you", "your", "he", "she", "it", "we", "they", "h
              "i've", "we're", "that's", "there"}
 
 
-@dataclass(frozen=True)
 class Tok:
-    text: str
-    start: int
-    end: int
+    """A token of a text and where it is: ``low`` (lower-cased) and ``word`` (it starts
+    with a letter or digit) are read many times per token, so they are set once
+    (``tokens`` keeps a text's tokens). A plain slotted class, not a frozen dataclass:
+    every record a question shows is tokenised, and a frozen dataclass's ``__init__``
+    (five ``object.__setattr__`` calls) made tokenising twice as slow. Equal when
+    text and offsets are; not to be changed once made."""
 
-    # Read many times per token: set once (``tokens`` keeps a text's tokens).
-    low: str = field(init=False, repr=False, compare=False)
-    word: bool = field(init=False, repr=False, compare=False)
+    __slots__ = ("text", "start", "end", "low", "word")
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "low", self.text.lower())
-        object.__setattr__(self, "word", self.text[0].isalnum())
+    def __init__(self, text: str, start: int, end: int) -> None:
+        self.text = text
+        self.start = start
+        self.end = end
+        self.low = text.lower()
+        self.word = text[0].isalnum()
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Tok):
+            return NotImplemented
+        return (self.text, self.start, self.end) == (other.text, other.start, other.end)
+
+    def __hash__(self) -> int:
+        return hash((self.text, self.start, self.end))
+
+    def __repr__(self) -> str:
+        return f"Tok(text={self.text!r}, start={self.start!r}, end={self.end!r})"
 
 
 def tokens(text: str) -> list[Tok]:
@@ -503,9 +517,12 @@ def has_number(text: str) -> bool:
     return any(ch.isdigit() for ch in text) or any(w in NUMBER_WORDS for w in text.lower().split())
 
 
+@lru_cache(maxsize=65536)
 def fits(kind: str, text: str) -> bool:
     """Whether ``text`` holds the kind of thing the answer is (a time for a date, a
-    number for a count, a name for a person or place)."""
+    number for a count, a name for a person or place). Kept per kind and text: the
+    reader asks it of every record it is shown, and the same records are shown for
+    many questions."""
     if kind in ("date", "duration"):
         return bool(find_candidates(text) or _DURATION.search(text) or _RECURRING.search(text))
     if kind == "number":
