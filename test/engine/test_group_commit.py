@@ -175,7 +175,25 @@ def test_submit_many_is_one_group_and_answers_each_event(ledger: Ledger) -> None
     assert ledger.count_sources() == 50
 
 
-class _HeldLedger:
+def _eager(led: object) -> GroupCommitWriter:
+    """A writer that commits what is queued at once (no linger)."""
+    return GroupCommitWriter(led, CaptureConfig(group_commit_ms=0.0,  # type: ignore[arg-type]
+                                                group_commit_idle_ms=0.0))
+
+
+class _Wrapped:
+    """A ledger the tests put between the writer and the real one: syncs and indexes pass."""
+
+    ledger: Ledger
+
+    def sync(self) -> None:
+        self.ledger.sync()
+
+    def index_postings(self, max_sources: int = 500) -> int:
+        return self.ledger.index_postings(max_sources)
+
+
+class _HeldLedger(_Wrapped):
     """A ledger whose first ``store_sources`` waits for ``release`` (a commit in progress)."""
 
     def __init__(self, ledger: Ledger) -> None:
@@ -191,17 +209,10 @@ class _HeldLedger:
             assert self.release.wait(30)
         return self.ledger.store_sources(items, now=now, durable=durable)
 
-    def sync(self) -> None:
-        self.ledger.sync()
-
-    def index_postings(self, max_sources: int = 500) -> int:
-        return self.ledger.index_postings(max_sources)
-
 
 def test_events_that_came_during_a_commit_go_next_without_lingering(ledger: Ledger) -> None:
     held = _HeldLedger(ledger)
-    writer = GroupCommitWriter(held, CaptureConfig(group_commit_ms=0.0,  # type: ignore[arg-type]
-                                                   group_commit_idle_ms=0.0))
+    writer = _eager(held)
     answers = Answers(ledger, 3)
     writer.submit(Event("dialogue", SC, "first", "Alice", source_id="l-0", stamp=1.0), answers)
     assert held.entered.wait(10)
@@ -251,7 +262,7 @@ def test_a_slow_answer_does_not_hold_the_next_commit(ledger: Ledger) -> None:
     assert writer.committed == 2
 
 
-class _SyncGate:
+class _SyncGate(_Wrapped):
     """A ledger whose ``sync`` waits for ``release`` (a slow disk) or raises ``fail``."""
 
     def __init__(self, ledger: Ledger, fail: OSError | None = None) -> None:
@@ -273,14 +284,10 @@ class _SyncGate:
         self.ledger.sync()
         self.synced += 1
 
-    def index_postings(self, max_sources: int = 500) -> int:
-        return self.ledger.index_postings(max_sources)
-
 
 def test_an_event_is_answered_only_once_its_commit_is_synced(ledger: Ledger) -> None:
     gate = _SyncGate(ledger)
-    writer = GroupCommitWriter(gate, CaptureConfig(group_commit_ms=0.0,  # type: ignore[arg-type]
-                                                   group_commit_idle_ms=0.0))
+    writer = _eager(gate)
     answers = Answers(ledger, 3)
     writer.submit(Event("dialogue", SC, "first", "Alice", source_id="y-0", stamp=1.0), answers)
     assert gate.syncing.wait(10)
