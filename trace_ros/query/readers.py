@@ -940,7 +940,8 @@ _PLURAL_DAYS = re.compile(r"\b(?:which|what)\s+(?:days|nights|evenings|mornings|
                           re.I)
 _NEW_STATE = re.compile(r"\b(?:now|instead|these days|nowadays|from now on)\b", re.I)
 _ENDED = re.compile(r"\b(?:any\s?more|no\s+longer)\b", re.I)
-# An additive particle: what the record tells is one more beside another ("too").
+
+
 def revisions_of(found: Sequence[tuple[Any, str, float]], share: float,
                  overlap_share: float) -> list[tuple[Any, str, float]]:
     """Of the records that state a value (scored item, value, how much of what is asked it
@@ -956,6 +957,7 @@ def revisions_of(found: Sequence[tuple[Any, str, float]], share: float,
     return both or [f for f in found if f[2] >= top]
 
 
+# An additive particle: what the record tells is one more beside another ("too").
 _ADDS = re.compile(r"\b(?:too|also|as\s+well)\b", re.I)
 
 

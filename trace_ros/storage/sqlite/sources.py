@@ -24,6 +24,9 @@ from .rows import SOURCE_COLUMNS, scope_filter
 class SourceStore(SqliteBase):
     """Capture and the reads of stored sources."""
 
+    # The WAL file (device, inode) whose folder ``sync`` has made durable.
+    _synced_wal: tuple[int, int] | None = None
+
     def store_sources(self, items: Iterable[NewSource], now: float | None = None, *,
                       durable: bool = True) -> list[StoreResult]:
         """Store sources and their projection jobs in ONE transaction (group commit).
@@ -143,7 +146,7 @@ class SourceStore(SqliteBase):
             seen = os.fstat(fd)
         finally:
             os.close(fd)
-        if (seen.st_dev, seen.st_ino) != getattr(self, "_synced_wal", None):
+        if (seen.st_dev, seen.st_ino) != self._synced_wal:
             folder = os.open(wal.parent, os.O_RDONLY)
             try:
                 os.fsync(folder)
