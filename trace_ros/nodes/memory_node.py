@@ -256,6 +256,7 @@ class MemoryNode(ManagedNode):
                 "batches": self.writer.batches, "last_batch_size": size,
                 "postings_indexed": self.writer.indexed,
                 "postings_index_errors": self.writer.index_errors,
+                "sync_errors": self.writer.sync_errors,  # commits never made durable
                 "last_batch_ms": round(seconds * 1000.0, 3), "pending_jobs": jobs["pending"],
                 "generation": self.ledger.generation(), "db_path": str(self.ledger.path),
                 "dropped_events": self.dropped,
