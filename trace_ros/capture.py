@@ -190,6 +190,13 @@ INDEX_CHUNK = 64
 # reaches it in its batched phase, which then pays the index again).
 INDEX_IDLE_S = 0.05
 INDEX_BACKLOG = 20_000
+# The WAL is checkpointed by a thread of its own (``Ledger.checkpoint_apart``, on its own
+# connection) every CHECKPOINT_EVERY committed sources, not by the writer's commits: a
+# commit that checkpointed copied pages and fsynced the file on the writer's path (issue
+# 16, in process: COMMIT 49-55 -> 16-18 us an event). After CHECKPOINT_FAILURES failures
+# in a row the commits checkpoint again.
+CHECKPOINT_EVERY = 500
+CHECKPOINT_FAILURES = 3
 
 
 def index_all(ledger: Ledger, chunk: int = 500) -> int:
@@ -274,13 +281,19 @@ class GroupCommitWriter:
     the acknowledgement never waits for the index, and an event that arrives meanwhile
     waits for one chunk at most. Searches read what is not indexed yet from the
     sources, with the same results.
+
+    Where the ledger can (``Ledger.checkpoints_apart``), a third thread checkpoints the
+    WAL every ``checkpoint_every`` committed sources, and the commits do not; after
+    ``CHECKPOINT_FAILURES`` failures in a row (counted in ``checkpoint_errors``) the
+    commits checkpoint again.
     """
 
     def __init__(self, ledger: Ledger, config: CaptureConfig,
                  on_batch: Callable[[int, float], None] | None = None,
                  clock: Callable[[], float] = time.time,
                  index_chunk: int = INDEX_CHUNK, index_idle_s: float = INDEX_IDLE_S,
-                 index_backlog: int = INDEX_BACKLOG) -> None:
+                 index_backlog: int = INDEX_BACKLOG,
+                 checkpoint_every: int = CHECKPOINT_EVERY) -> None:
         self.ledger = ledger
         self.index_chunk = max(1, index_chunk)
         self.index_idle_s = index_idle_s
@@ -309,6 +322,24 @@ class GroupCommitWriter:
         self._answers = ThreadPoolExecutor(1, thread_name_prefix="trace_ros-answers")
         self._thread = threading.Thread(target=self._run, name="trace_ros-writer", daemon=True)
         self._thread.start()
+        self.checkpoint_every = max(1, checkpoint_every)
+        self.checkpoint_errors = 0
+        self._uncheckpointed = 0  # sources committed since the last checkpoint was asked
+        self._checkpoint_due = threading.Event()
+        self._checkpointer: threading.Thread | None = None
+        try:
+            apart = ledger.checkpoints_apart(True)
+        except Exception:  # noqa: BLE001 - the commits then checkpoint, as before
+            apart = False
+        if apart:
+            self._checkpointer = threading.Thread(target=self._checkpoints, daemon=True,
+                                                  name="trace_ros-checkpoint")
+            self._checkpointer.start()
+
+    @property
+    def checkpoints_apart(self) -> bool:
+        """Whether the WAL is checkpointed by the thread (not by the commits) now."""
+        return self._checkpointer is not None and self._checkpointer.is_alive()
 
     @property
     def depth(self) -> int:
@@ -380,6 +411,39 @@ class GroupCommitWriter:
             self._not_full.notify_all()
         self._thread.join(timeout)
         self._answers.shutdown(wait=not self._thread.is_alive())
+        if self._checkpointer is not None:
+            self._checkpoint_due.set()  # with _closed: one last checkpoint, then it ends
+            self._checkpointer.join(timeout)
+            self._checkpointer = None
+            try:
+                self.ledger.checkpoints_apart(False)
+            except Exception:  # noqa: BLE001 - the ledger may be closing already
+                pass
+
+    def _checkpoints(self) -> None:
+        """The checkpoint thread: one ``checkpoint_apart`` each time it is asked (the
+        writer asks every ``checkpoint_every`` sources), until the writer is closed or the
+        checkpoints fail ``CHECKPOINT_FAILURES`` times in a row; then the commits
+        checkpoint again."""
+        failures = 0
+        while True:
+            self._checkpoint_due.wait()
+            self._checkpoint_due.clear()
+            try:
+                self.ledger.checkpoint_apart()
+            except Exception:  # noqa: BLE001 - capture goes on; the commits take it over
+                self.checkpoint_errors += 1
+                failures += 1
+                if failures >= CHECKPOINT_FAILURES:
+                    try:
+                        self.ledger.checkpoints_apart(False)
+                    except Exception:  # noqa: BLE001 - nothing more can be done here
+                        pass
+                    return
+            else:
+                failures = 0
+            if self._closed:
+                return
 
     def _collect(self, linger: bool = True) -> list[_Pending]:
         """The next group (empty once closed and drained). With ``linger``, the first
@@ -451,6 +515,10 @@ class GroupCommitWriter:
         accepted = sum(r.status == "accepted" for r in results)
         self.committed += accepted
         self._pending += accepted
+        self._uncheckpointed += accepted
+        if self._uncheckpointed >= self.checkpoint_every and self._checkpointer is not None:
+            self._uncheckpointed = 0
+            self._checkpoint_due.set()
         if self._on_batch:
             self._on_batch(len(batch), time.monotonic() - started)
         try:

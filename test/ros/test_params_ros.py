@@ -104,6 +104,7 @@ def test_diagnostics_levels_follow_dynamic_thresholds(client: MemoryClient) -> N
     ok = client.wait_diagnostics("memory_node", lambda v: v["@level"] == "OK", TIMEOUT_S)
     assert ok is not None and ok["dropped_events"] == "0"
     assert ok["sync_errors"] == "0"  # every acknowledged commit was made durable
+    assert ok["checkpoint_errors"] == "0"  # the WAL is checkpointed off the writer's path
     assert set_param(client, "warn_queue_ratio", 0.0).successful
     warn = client.wait_diagnostics("memory_node", lambda v: v["@level"] == "WARN", TIMEOUT_S)
     assert warn is not None and "writer queue" in warn["@message"]

@@ -257,6 +257,9 @@ class MemoryNode(ManagedNode):
                 "postings_indexed": self.writer.indexed,
                 "postings_index_errors": self.writer.index_errors,
                 "sync_errors": self.writer.sync_errors,  # commits never made durable
+                # WAL checkpoints the writer's thread could not make (3 in a row: the
+                # commits checkpoint again)
+                "checkpoint_errors": self.writer.checkpoint_errors,
                 "last_batch_ms": round(seconds * 1000.0, 3), "pending_jobs": jobs["pending"],
                 "generation": self.ledger.generation(), "db_path": str(self.ledger.path),
                 "dropped_events": self.dropped,

@@ -289,6 +289,16 @@ class LedgerContract(Protocol):
         deleted rows. Returns False if a reader kept it from completing (the next
         checkpoint finishes the job)."""
 
+    def checkpoints_apart(self, on: bool) -> bool:
+        """Whether this ledger's commits leave the WAL's checkpoints to ``checkpoint_apart``
+        (called by another thread): with ``on`` they stop checkpointing, without they do
+        again. Returns False where the engine has nothing of the kind (PostgreSQL)."""
+
+    def checkpoint_apart(self) -> bool:
+        """One checkpoint of the WAL that does not hold up commits (SQLite: PASSIVE, on a
+        connection of its own); returns whether it copied everything. Raises the engine's
+        error when it cannot; False where ``checkpoints_apart`` is False."""
+
     def backup_to(self, path: str | Path) -> None:
         """Copy the whole ledger to ``path`` with SQLite's online backup, in one step: one
         consistent snapshot while other processes keep writing (rebuild checks)."""

@@ -76,6 +76,14 @@ class PgMaintenance(PgSearchReads, PgVectorStore):
     def checkpoint(self) -> bool:
         return True
 
+    def checkpoints_apart(self, on: bool) -> bool:
+        """False: the server checkpoints on its own; no thread is needed."""
+        return False
+
+    def checkpoint_apart(self) -> bool:
+        """Nothing to do (the server checkpoints); False, like ``checkpoints_apart``."""
+        return False
+
     def backup_to(self, path: str | Path) -> None:
         raise LedgerError(f"{self.url}: a PostgreSQL ledger is copied with "
                           f"`trace-ros sync --from {self.url} --to sqlite:///{path}` or pg_dump")

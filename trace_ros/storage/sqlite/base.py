@@ -39,6 +39,7 @@ class SqliteBase:
         self.path = Path(path).expanduser()
         preflight(self.path, create)
         self._lock = threading.RLock()
+        self._apart_lock = threading.Lock()
         self.conn = sqlite3.connect(
             str(self.path), timeout=self.config.busy_timeout_ms / 1000.0,
             isolation_level=None, check_same_thread=False,
@@ -107,6 +108,7 @@ class SqliteBase:
         return Database(self.conn)
 
     def close(self) -> None:
+        self._close_apart()
         with self._lock:
             self.conn.close()
             if getattr(self, "_noted", False):
@@ -209,6 +211,51 @@ class SqliteBase:
         with self._lock:
             busy = self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
         return not busy
+
+    # The connection of ``checkpoint_apart`` (opened on first use), the lock that guards
+    # it, and the writer connection's autocheckpoint while ``checkpoints_apart`` holds it off.
+    _apart: sqlite3.Connection | None = None
+    _apart_lock: threading.Lock
+    _autocheckpoint: int | None = None
+
+    def checkpoints_apart(self, on: bool) -> bool:
+        """With ``on``: this connection's commits stop checkpointing the WAL (``PRAGMA
+        wal_autocheckpoint = 0``), because a thread calls ``checkpoint_apart``; without: the
+        commits checkpoint again as before, and the second connection is closed. A commit
+        that checkpoints copies pages and fsyncs the file on the writer's path (issue 16).
+        Returns True (the SQLite ledger can)."""
+        with self._lock:
+            if on and self._autocheckpoint is None:
+                self._autocheckpoint = int(
+                    self.conn.execute("PRAGMA wal_autocheckpoint").fetchone()[0])
+                self.conn.execute("PRAGMA wal_autocheckpoint = 0")
+            elif not on and self._autocheckpoint is not None:
+                self.conn.execute(f"PRAGMA wal_autocheckpoint = {self._autocheckpoint}")
+                self._autocheckpoint = None
+        if not on:
+            self._close_apart()
+        return True
+
+    def checkpoint_apart(self) -> bool:
+        """One PASSIVE checkpoint of the WAL on a connection of its own (opened on first
+        use), without this ledger's lock: commits go on meanwhile. Returns whether every
+        frame was copied (False: a reader or a commit kept some; the next one copies them).
+        Raises ``sqlite3.Error`` when it cannot checkpoint."""
+        with self._apart_lock:
+            if self._apart is None:
+                conn = sqlite3.connect(str(self.path), isolation_level=None,
+                                       check_same_thread=False,
+                                       timeout=self.config.busy_timeout_ms / 1000.0)
+                conn.execute(f"PRAGMA synchronous = {self.config.synchronous.upper()}")
+                self._apart = conn
+            busy, log, copied = self._apart.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        return not busy and copied == log
+
+    def _close_apart(self) -> None:
+        with self._apart_lock:
+            if self._apart is not None:
+                self._apart.close()
+                self._apart = None
 
     def backup_to(self, path: str | Path) -> None:
         """Copy the whole ledger to ``path`` with SQLite's online backup, in one step:
