@@ -178,7 +178,11 @@ def perception_to_event(msg: PerceptionEvent) -> Event:
 
 
 def printable(text: str) -> str:
-    """``text`` made safe to publish: no NUL, no lone surrogate (rclpy would raise)."""
+    """``text`` made safe to publish: no NUL, no lone surrogate (rclpy would raise).
+    ASCII text without NUL (IDs, statuses, most reasons) is returned as it is: five
+    strings an Ack, one Ack an event."""
+    if text.isascii() and "\x00" not in text:
+        return text
     return text.replace("\x00", "\\0").encode("utf-8", "backslashreplace").decode("utf-8")
 
 
