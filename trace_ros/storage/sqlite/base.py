@@ -215,7 +215,7 @@ class SqliteBase:
     # The connection of ``checkpoint_apart`` (opened on first use), the lock that guards
     # it, and the writer connection's autocheckpoint while ``checkpoints_apart`` holds it off.
     _apart: sqlite3.Connection | None = None
-    _apart_lock: threading.Lock
+    _apart_lock = threading.Lock()  # each opened ledger has its own (``__init__``)
     _autocheckpoint: int | None = None
 
     def checkpoints_apart(self, on: bool) -> bool:
@@ -252,6 +252,8 @@ class SqliteBase:
         return not busy and copied == log
 
     def _close_apart(self) -> None:
+        if self._apart is None:
+            return
         with self._apart_lock:
             if self._apart is not None:
                 self._apart.close()
