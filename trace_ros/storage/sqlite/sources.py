@@ -13,6 +13,8 @@ import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from functools import cached_property
+from pathlib import Path
 from typing import Any
 
 from ..records import ATTACHED_TO, FORGOTTEN, NewSource, Scope, SourceRecord, StoreResult, seen_before
@@ -136,7 +138,7 @@ class SourceStore(SqliteBase):
         not made durable (its configuration says so)."""
         if self.config.synchronous.upper() not in ("FULL", "EXTRA"):
             return
-        wal = self.path.with_name(self.path.name + "-wal")
+        wal = self._wal_path
         try:
             fd = os.open(wal, os.O_RDONLY)
         except FileNotFoundError:  # no WAL (the last connection closed): all is in the file
@@ -153,6 +155,11 @@ class SourceStore(SqliteBase):
             finally:
                 os.close(folder)
             self._synced_wal = (seen.st_dev, seen.st_ino)
+
+    @cached_property
+    def _wal_path(self) -> Path:
+        """The WAL file ``sync`` makes durable (worked out once: it syncs every group)."""
+        return self.path.with_name(self.path.name + "-wal")
 
     @staticmethod
     def _insert_sources(conn: sqlite3.Connection, rows: list[tuple[Any, ...]],
