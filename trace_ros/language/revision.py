@@ -1045,14 +1045,15 @@ def keeps_denied(text: str, denied: frozenset[str], given: frozenset[str]) -> bo
     return not {v for v in said & given if _repair_kinds(frozenset({v})) & kinds}
 
 
-def given_instead(text: str) -> str:
+def given_instead(text: str, kind: str = "amount") -> str:
     """The value ``text`` gives in place of one it denies, as written ("seven" in "So seven
-    from now on, not six."), '' when it denies none: the first word outside the denial
-    that is a value of a kind denied."""
+    from now on, not six."), '' when it denies none of ``kind`` (an hour or an amount: a
+    day given for a day, "Friday morning now, not Thursday", is no hour): the first word
+    outside the denial that is a value of that kind."""
     denied = negated(text)
-    if not denied:
+    kinds = _repair_kinds(denied) & {kind}
+    if not kinds:
         return ""
-    kinds = _repair_kinds(denied)
     spans = [m.span() for m in _NEGATED.finditer(text)]
     for m in _WORD.finditer(text):
         if any(a <= m.start() < b for a, b in spans):
