@@ -31,6 +31,13 @@ if likely enough (an edge whose justification says it was judged). The query roa
 what both miss over the recalled records (``query/current.py``), with the same
 judgements from ``language/revision.py``.
 
+Before all these, *conversational repair*: a statement that takes back a value the
+speaker's own turn just before gave (``REPAIR_TURNS``, same session; a robot's echo may
+come between), denying it or opening on a short repair marker, with another value of its
+kind ("desk 2.07" … "Sorry, 2.09, not 2.07."; "172" … "Oh, scratch that, … 165.";
+``revision.repairs``), updates that turn's fact at ``REPAIR_CONFIDENCE``: the speaker's
+next breath is about the same thing, whatever words or vector it shares.
+
 A plan gives way to its outcome the same way: where neither finds a revision,
 ``realised`` relates a statement that tells in the past tense of a thing the speaker
 had planned, in one of their recent statements, for a time ahead ("I'm going to a

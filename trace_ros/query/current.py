@@ -32,7 +32,14 @@ same thing:
    gives a new amount in its unit marked as new ("three litres now"), or carries on a
    turn of it ("And it's half nine now, not ten"); someone else's turn right after one of
    the thread's joins it when it addresses that turn's speaker and puts another value of
-   its kind in place of theirs ("No, Dad, it's the 9th.", ``_answers``).
+   its kind in place of theirs ("No, Dad, it's the 9th.", ``_answers``);
+4. conversational repair: the speaker's next turn (a robot's echo may come between)
+   that takes back a value the thread's latest record just gave, denying it or opening
+   on a repair marker, with another of its kind ("desk 2.07" … "Sorry, 2.09, not
+   2.07."; "172" … "Oh, scratch that, … 165.", ``revision.repairs``), is that record's
+   revision whatever words it shares; and a later record that keeps a value a revision
+   denied ("not half seven" … "Ward 5 are staying on half seven", ``keeps_denied``) is
+   another thing's.
 
 The anchor is the best match that states the thing in what it asserts (not only whose
 it is, nor only in a question of its own) and gives a value of the kind asked; failing
