@@ -122,3 +122,21 @@ def test_a_later_statement_keeping_a_denied_value_is_another_things(
     assert res.status == "answered", res.message
     assert res.source_ids[:1] in (["t5"], ["t6"]), (res.answer, res.source_ids)
     assert "quarter" in res.answer.lower() or "6:45" in res.answer, res.answer
+
+
+def test_a_denied_hour_in_other_words_leads_with_the_hour_given(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """The later turn names no word of the thing but the hour it moves away from: "not
+    seven" ties it to "comes at seven"; the answer is the hour given in its place."""
+    history(ledger, encoder, [
+        (6, "Nia", "The bin lorry comes at seven. Recycling is the blue box."),
+        (6, "robot", "Bin lorry at seven, blue box for recycling."),
+        *CHATTER,
+        (9, "Nia", "The council's new crew can't start that early. So nine from now on, "
+                   "not seven."),
+        (9, "robot", "Okay."),
+    ])
+    res = ask(ledger, encoder, "What time does the bin lorry come now?")
+    assert res.status == "answered", res.message
+    assert res.source_ids[:1] == ["t5"], (res.answer, res.source_ids)
+    assert "nine" in res.answer.lower() or "9" in res.answer, res.answer
