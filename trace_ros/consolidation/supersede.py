@@ -31,6 +31,13 @@ if likely enough (an edge whose justification says it was judged). The query roa
 what both miss over the recalled records (``query/current.py``), with the same
 judgements from ``language/revision.py``.
 
+Before all these, *conversational repair*: a statement that takes back a value the
+speaker's own turn just before gave (``REPAIR_TURNS``, same session; a robot's echo may
+come between), denying it or opening on a short repair marker, with another value of its
+kind ("desk 2.07" … "Sorry, 2.09, not 2.07."; "172" … "Oh, scratch that, … 165.";
+``revision.repairs``), updates that turn's fact at ``REPAIR_CONFIDENCE``: the speaker's
+next breath is about the same thing, whatever words or vector it shares.
+
 A plan gives way to its outcome the same way: where neither finds a revision,
 ``realised`` relates a statement that tells in the past tense of a thing the speaker
 had planned, in one of their recent statements, for a time ahead ("I'm going to a
@@ -63,7 +70,10 @@ from ..language.revision import (
     introduces,
     keys,
     marks_change,
+    negated,
     other_event,
+    repair_marked,
+    repairs,
     replaces,
     same_holder,
     state_values,
@@ -93,6 +103,10 @@ REALISED_WITHIN = 60
 # The outcome is told of a time within this many seconds of the time planned (the
 # coarsest plan, "next month", spans a month): months later it is another occasion.
 REALISED_SPAN = 35 * 86400.0
+# A speaker repairs their own last turn when it is among the REPAIR_TURNS turns before
+# the new one in the session (a robot's echo may come between); the edge's confidence.
+REPAIR_TURNS = 2
+REPAIR_CONFIDENCE = 0.85
 
 
 class Supersession:
@@ -119,7 +133,9 @@ class Supersession:
         seqs, ids, texts, vecs = self._earlier(source)
         used = self._used[(source.subject_id, source.speaker)]
         try:
-            if facts and vecs and _states(source.text):
+            if facts and vecs and self._repaired(source, facts, out):
+                pass  # the turn just before is what this one takes back
+            elif facts and vecs and _states(source.text):
                 self._compare(source, facts, unit, seqs, ids, texts, vecs, used, out)
         finally:
             seqs.append(source.seq)
@@ -184,6 +200,32 @@ class Supersession:
                             out):
             self._realised(source, facts, seqs, texts, sims, salient, speaker, new_keyed,
                            out)
+
+    def _repaired(self, source: SourceRecord, facts: Sequence[Fact], out: LinkResult) -> bool:
+        """Conversational repair: the speaker's own turn just before (``REPAIR_TURNS``,
+        same session) gave a value this one takes back (``revision.repairs``: "desk 2.07"
+        … "Sorry, 2.09, not 2.07."; "172" … "Oh, scratch that, 165."). Related as an
+        update (True); the turn's vectors and shared words need not be close: the
+        speaker's next breath is about the same thing."""
+        if not (repair_marked(source.text) or negated(source.text)):
+            return False
+        key = (source.subject_id, source.robot_id, source.session_id)
+        turns = [t for t in graph_of(self.conn).session_turns(self.conn, key, source.seq)
+                 if t[0] < source.seq][-REPAIR_TURNS:]
+        for seq, speaker, modality, text in reversed(turns):
+            if speaker != source.speaker or modality != "dialogue":
+                continue
+            gone = repairs(text, source.text) if not text.rstrip().endswith("?") \
+                else frozenset()
+            new_keyed = {(f.entity, f.relation) for f in facts if f.relation}
+            olds = self._revisable(seq, new_keyed) if gone else []
+            if not olds:
+                return False
+            _relate(out, facts, olds, REPAIR_CONFIDENCE,
+                    f"repair: the speaker's next turn takes back {'/'.join(sorted(gone))} "
+                    f"and gives another value of its kind")
+            return True
+        return False
 
     def _revisable(self, seq: int, new_keyed: set[tuple[str, str]]) -> list[Fact]:
         """The facts of the statement at ``seq`` a new one may revise: none when it has

@@ -25,7 +25,7 @@ vocabulary of particular changes.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from .text import STOPWORDS as BASE_STOPWORDS
@@ -892,3 +892,175 @@ def other_event(anchor: str, later: str, asked: frozenset[str] = frozenset()) ->
     """Whether ``later`` names an event (an appointment, a lesson, a flight …) that neither
     the anchor nor the question names: then a value it shares is that event's."""
     return bool((keys(later) & _EVENT_STEMS) - keys(anchor) - asked)
+
+
+# -- conversational repair ------------------------------------------------------------
+# A speaker taking back a value they have just given. Two signs, either enough with a
+# new value of the same kind: the old value denied ("2.09, not 2.07", "it isn't the
+# 12th"), or a short repair marker opening a clause and followed closely by the new value
+# ("Sorry, 521", "Oh, scratch that, … 165", "no wait, they said Thursday", "make it half
+# six"). The marker list is deliberately short and general: the structure (the same
+# speaker, the next turn, a value of the same kind in place of one just given) does the
+# rest.
+_REPAIR_HEAD = re.compile(
+    r"(?:^|[.!?;:,—–(]\s*|\s-+\s*)(?:(?:oh|um|uh|er|erm|ah|no|ok|okay|actually)\W+){0,3}"
+    r"(?:sorry|scratch that|i mean[t]?|correction|(?:no\s+)?wait|my mistake|my bad"
+    r"|make (?:it|that)(?!\s+(?:to|up|out|through|home)\b)|actually,?\s+no)\b", re.I)
+_REPAIR_REACH = 6  # words after the marker within which the new value comes
+# "not 2.07", "isn't the 12th", "rather than Saturday": what follows, to the clause's end
+# (a point inside a figure, "2.07", ends nothing).
+_NEGATED = re.compile(r"\b(?:not|isn['’]t|wasn['’]t|aren['’]t|rather than|instead of)"
+                      r"\s+((?:[^,.;:!?—–]|\.(?=\d))+)", re.I)
+_CLAUSE_END = re.compile(r"\s+(?:but|and|so|because|as|since|which|that's|it's)\b", re.I)
+_NEGATED_SPAN = 4  # words after the negation that may hold the value denied
+_PARTS_OF_DAY = frozenset("morning afternoon evening night tonight".split())
+_SOMETIMES_VALUES = frozenset({"am", "pm", "may", "mai"})
+
+
+def all_values(text: str) -> frozenset[str]:
+    """The values a text gives, read both ways: ``values`` (time words, numbers, figures)
+    and ``state_values`` (specific values: weekdays, months, figures, names); not the
+    words that are values only sometimes ("I am", "we may")."""
+    return (values(text) | state_values(text)) - _SOMETIMES_VALUES
+
+
+def _near_words(words: Sequence[str]) -> set[str]:
+    return set(words) | {_stem(w) for w in words} \
+        | {_stem(_DAY_OF_MONTH.sub(r"\1", w)) for w in words}
+
+
+def _negated_in(text: str) -> frozenset[str]:
+    """The values ``text`` puts right after "not" (or "rather than", "instead of")."""
+    out: set[str] = set()
+    said = all_values(text)
+    for m in _NEGATED.finditer(text):
+        near = _near_words(_words(_CLAUSE_END.split(m.group(1))[0])[:_NEGATED_SPAN])
+        out |= {v for v in said if v in near or set(v.split()) <= near}
+    return frozenset(out)
+
+
+@lru_cache(maxsize=65536)
+def negated(text: str) -> frozenset[str]:
+    """The values ``text`` denies in favour of another of their kind it gives ("it's
+    2.09, not 2.07", "Sundays, not Saturdays", "midnight now, not eleven"): said only to
+    be taken back. A value under a denied verb with no other in its place ("I'm not
+    going till Monday") is not one."""
+    denied = _negated_in(text)
+    if not denied:
+        return denied
+    kept = all_values(text) - denied
+    return frozenset(v for v in denied if _repair_kinds(frozenset({v})) & _repair_kinds(kept))
+
+
+def _repair_kinds(vals: frozenset[str]) -> set[str]:
+    """Kinds of value for a repair: a time of day or an amount (figures and number
+    words alike: "half seven", "165", "6:30"), a part of the day, a weekday or a day
+    named by its place ("tomorrow"), a month, or a name."""
+    out: set[str] = set()
+    for v in vals:
+        words = v.split()
+        if any(w in _MONTHS or _stem(w) in _MONTH_STEMS for w in words):
+            out.add("month")
+        elif any(w.rstrip("s") in WEEKDAYS or _stem(w) in _WEEKDAY_STEMS
+                 or w in ("today", "tomorrow", "weekend", "weekends") for w in words):
+            out.add("day")
+        elif all(w in _PARTS_OF_DAY for w in words):
+            out.add("part of day")
+        elif any(any(ch.isdigit() for ch in w) or w in _NUMBER_WORDS or w in _TIME_WORDS
+                 or w in _ORDINAL_STEMS for w in words):
+            out.add("amount")
+        else:
+            out.add("name")
+    return out
+
+
+def _after_marker(text: str) -> frozenset[str]:
+    """The values that come within ``_REPAIR_REACH`` words after a repair marker of
+    ``text``, in its sentence ("Sorry, 521, the key card says 521": 521)."""
+    out: set[str] = set()
+    said = all_values(text)
+    for m in _REPAIR_HEAD.finditer(text):
+        rest = re.split(r"[.!?](?:\s|$)", text[m.end():], maxsplit=1)[0]
+        near = _near_words(_words(rest)[:_REPAIR_REACH])
+        out |= {v for v in said if v in near or set(v.split()) <= near}
+    return frozenset(out)
+
+
+@lru_cache(maxsize=65536)
+def repair_marked(text: str) -> bool:
+    """Whether ``text`` carries a repair marker opening a clause ("Sorry, 2.09",
+    "scratch that", "no wait", "make it")."""
+    return _REPAIR_HEAD.search(text) is not None
+
+
+@lru_cache(maxsize=65536)
+def repairs(earlier: str, later: str) -> frozenset[str]:
+    """The values of ``earlier`` that ``later`` takes back, when ``later`` (the same
+    speaker's next turn, or the rest of the same turn) repairs it: it denies one of them
+    in favour of another of its kind ("Sorry, 2.09, not 2.07"), or a repair marker is
+    followed closely by a value of a kind ``earlier`` gives that ``earlier`` does not
+    ("Oh, scratch that, the uncle's side cancelled, 165."; "no wait, they said
+    Thursday"). Empty when it does not: a value said again ("Sorry, yes, still 2.07") or
+    one of another kind ("Sorry, I have to run" … "at five" after "desk 2.07")."""
+    before = all_values(earlier)
+    if not before:
+        return frozenset()
+    denied = negated(later) & before
+    if denied:
+        return denied
+    came = _after_marker(later) - before
+    kinds = _repair_kinds(came) & _repair_kinds(before)
+    return frozenset(v for v in before if _repair_kinds(frozenset({v})) & kinds)
+
+
+def repaired_within(text: str) -> frozenset[str]:
+    """The values a turn gives and then takes back itself: denied ("the 14th, not the
+    12th") or repaired by its next sentence ("I'm in room 512. Sorry, 521.")."""
+    out = set(negated(text))
+    parts = sentences(text) or [text]
+    for k in range(1, len(parts)):
+        out |= repairs(parts[k - 1], " ".join(parts[k:]))
+    return frozenset(out)
+
+
+def denied_for(text: str, taken_back: frozenset[str] = frozenset()
+               ) -> tuple[frozenset[str], frozenset[str]]:
+    """(the values ``text`` denies or takes back, those it gives in their place): "it's
+    quarter past seven now, not half seven" denies half/seven and gives quarter.
+    ``taken_back``: the values of the turn it repairs (``repairs``)."""
+    denied = negated(text) | taken_back
+    return denied, all_values(text) - denied if denied else frozenset()
+
+
+def keeps_denied(text: str, denied: frozenset[str], given: frozenset[str]) -> bool:
+    """Whether ``text`` states a value its thing was said to have no longer (``denied``,
+    "not half seven"), none of those put in its place (``given``), and does not say the
+    old value holds again ("back to", "after all"): it tells of something else that keeps
+    the old value ("Ward 5 are staying on half seven", "the office still locks up at
+    eleven"), not of the thing."""
+    said = all_values(text)
+    if not said & denied or _RETURN.search(text):
+        return False
+    kinds = _repair_kinds(said & denied)
+    return not {v for v in said & given if _repair_kinds(frozenset({v})) & kinds}
+
+
+def given_instead(text: str, kind: str = "amount") -> str:
+    """The value ``text`` gives in place of one it denies, as written ("seven" in "So seven
+    from now on, not six."), '' when it denies none of ``kind`` (an hour or an amount: a
+    day given for a day, "Friday morning now, not Thursday", is no hour): the first word
+    outside the denial that is a value of that kind."""
+    denied = negated(text)
+    kinds = _repair_kinds(denied) & {kind}
+    if not kinds:
+        return ""
+    spans = [m.span() for m in _NEGATED.finditer(text)]
+    for m in _WORD.finditer(text):
+        if any(a <= m.start() < b for a, b in spans):
+            continue
+        low = m.group(0).lower()
+        if low in denied or low in _SOMETIMES_VALUES or not is_value_word(low):
+            continue
+        if _repair_kinds(frozenset({low})) & kinds:
+            return m.group(0)
+    return ""

@@ -32,7 +32,14 @@ same thing:
    gives a new amount in its unit marked as new ("three litres now"), or carries on a
    turn of it ("And it's half nine now, not ten"); someone else's turn right after one of
    the thread's joins it when it addresses that turn's speaker and puts another value of
-   its kind in place of theirs ("No, Dad, it's the 9th.", ``_answers``).
+   its kind in place of theirs ("No, Dad, it's the 9th.", ``_answers``);
+4. conversational repair: the speaker's next turn (a robot's echo may come between)
+   that takes back a value the thread's latest record just gave, denying it or opening
+   on a repair marker, with another of its kind ("desk 2.07" … "Sorry, 2.09, not
+   2.07."; "172" … "Oh, scratch that, … 165.", ``revision.repairs``), is that record's
+   revision whatever words it shares; and a later record that keeps a value a revision
+   denied ("not half seven" … "Ward 5 are staying on half seven", ``keeps_denied``) is
+   another thing's.
 
 The anchor is the best match that states the thing in what it asserts (not only whose
 it is, nor only in a question of its own) and gives a value of the kind asked; failing
@@ -63,8 +70,10 @@ from ..language.revision import (
     TYPED_ANSWERS,
     about_another,
     adds,
+    all_values,
     asserted,
     continues,
+    denied_for,
     follows_from,
     gives_up,
     hands_over,
@@ -73,6 +82,7 @@ from ..language.revision import (
     introduced_as,
     is_value_word,
     joins,
+    keeps_denied,
     keys,
     left_behind,
     marks,
@@ -80,6 +90,7 @@ from ..language.revision import (
     mentioned,
     mid_names,
     named,
+    negated,
     other_event,
     other_instance,
     other_kind,
@@ -87,11 +98,11 @@ from ..language.revision import (
     other_titled,
     question_terms,
     renames,
+    repairs,
     replaces,
     same_holder,
     shifts,
     spoken_to,
-    state_values,
     states_value,
     subject,
     substitutes,
@@ -304,6 +315,9 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
              or known is not None and _changed_from(records[f.seq], anchor, thing, known,
                                                     robot_id))]
     given_up = frozenset(v for r in revised for v in gives_up(r.text, anchor.text))
+    # The values the thread's latest revision denied in favour of others ("quarter past
+    # seven now, not half seven"), and those it gave in their place.
+    denied, given = denied_for(anchor.text)
     context: SourceRecord | None = None  # the turn the current record carries on
     held = set(holders(anchor.text))  # whom the thread has named so far
     # A later record a rule of consolidation related to the anchor by an ``updates`` edge
@@ -391,6 +405,12 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         answered = None if own_link or carried else _answers(
             rec, (anchor, thread), thing, answer_type, asked_kind, prior, robot_id)
         carried = carried or answered
+        # The speaker taking back a value of the thread's latest record in their next
+        # turn ("desk 2.07" … "Sorry, 2.09, not 2.07."): that record says what it is of
+        # and whose.
+        repaired = _repairs_turn(rec, thread, prior, robot_id)
+        if not own_link:
+            carried = carried or repaired
         # Someone else in the place of the one the thread named: the one it names is the
         # new value, not another holder of the thing.
         swapped = not (own_link or carried) and rec.speaker == thread.speaker \
@@ -405,7 +425,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             carried = thread
         if not carried and rec.speaker == thread.speaker \
                 and (not own_link and (hands_over(thread.text, rec.text)
-                                       or renames(thread.text, rec.text) or swapped)
+                                       or renames(thread.text, rec.text) or swapped
+                                       or _denies(thread.text, rec.text, answer_type, thing))
                      or not keys(rec.text) & thing and (_remeasured(thread.text, rec.text)
                                                         or _remeasured(anchor.text, rec.text))) \
                 or not (own_link or carried) and asked_holders and speaks \
@@ -418,7 +439,9 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             carried = anchor
         if not (link or carried):
             continue
-        if not (carried or own or same_holder(rec.text, asked_holders, anchor_holders, thing)) \
+        if repaired is None and (
+                not (carried or own or same_holder(rec.text, asked_holders, anchor_holders,
+                                                   thing))
                 or (others and not swapped
                     and about_another(rec.text, asked_holders | anchor_holders | placed
                                       | _names(rec.speaker)
@@ -428,7 +451,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 or other_part_of_day(rec.text, question) \
                 or other_titled(rec.text, question) \
                 or brands and bool({n for n, _ in _before_thing(rec.text, q_terms)} - brands) \
-                or own_state and not swapped and told_of_another(rec.text, rec.speaker):
+                or own_state and not swapped and told_of_another(rec.text, rec.speaker)):
             greeted = holders(rec.text) - asked_holders - anchor_holders - KIN
             if not values_named(rec.text) & values_named(anchor.text) \
                     and not (greeted and greeted <= spoken_to(rec.text)) \
@@ -439,7 +462,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 # new manager is Oskar" for "Who is Nia's manager?")
                 rejected.append(rec.source_id)
             continue  # another thing, or someone else's: another person's appointment
-        if typed and own_link.startswith("close") and cos < CLOSE and not carried \
+        if repaired is None and typed and own_link.startswith("close") and cos < CLOSE \
+                and not carried \
                 and not keys(told) & thing and not marks_change(rec.text) \
                 and not follows_from(rec.text) \
                 and not (rec.speaker == anchor.speaker and placed & named(rec.text)):
@@ -449,24 +473,29 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             # sent the thing to, named again by its speaker, speaks of it ("Saturday
             # now, Hendry's swears").
             continue
-        if left_behind(rec.text, given_up):
+        # (a repair of the thread's latest record is of its thing: none of the checks
+        # below for another thing holds it back)
+        if repaired is None and keeps_denied(rec.text, denied, given):
+            continue  # "Ward 5 are staying on half seven": another thing kept the old value
+        if repaired is None and left_behind(rec.text, given_up):
             continue  # what became of an old value: "4400 goes to facilities instead"
-        if _occurrence_of(rec.text, thread.text, thing):
+        if repaired is None and _occurrence_of(rec.text, thread.text, thing):
             continue  # "had their hair done this morning": one time the weekly slot came
-        if answer_type == "person" and subject(rec.text) in held \
+        if repaired is None and answer_type == "person" and subject(rec.text) in held \
                 and not holders(rec.text) - held - _names(rec.speaker) \
                 and not _WE.search(rec.text) and not continues(rec.text):
             # What became of whom the thread named ("Karen's managing the sales team now"),
             # not who holds the thing ("Pat's still holding on to our key").
             continue
-        if asked_holders:  # "Marco stays with the Gibsons" does not say where Luca stays
+        if asked_holders and repaired is None:  # "Marco stays with the Gibsons" does not
+            # say where Luca stays
             if known is None:
                 known = capitalised_mid_sentence([r.text for r in records.values()
                                                   if r is not None])
             led = _led_by(rec.text, known) - asked_holders - anchor_holders - KIN
             if led and not (led | named(rec.text)) & asked_holders:
                 continue
-        if not carried and _another_kept(rec.text, head.text, given_up):
+        if not carried and repaired is None and _another_kept(rec.text, head.text, given_up):
             continue  # "the after-school pickup is still Pete": another thing's value
         thread = rec
         held |= holders(rec.text)
@@ -480,12 +509,21 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         # (a label: "we're in Kilimanjaro", not "same room at least"; one told apart by its
         # number gets another number, "room 12" becomes "room 7", and a name that comes up
         # beside it, "now we have Ms Baptiste", labels something else)
-        if not (states_value(said, answer_type, anchor.text) if kind is None else kind) \
+        # (a repair gives a value of the kind its turn gave, whatever its words, and so
+        # does the speaker's denial of the latest value in favour of another: "So seven
+        # from now on, not six.")
+        if repaired is None and not (rec.speaker == head.speaker
+                                     and _denies(head.text, rec.text, answer_type, thing)) \
+                and not (states_value(said, answer_type, anchor.text) if kind is None else kind) \
                 and not (answer_type in TYPED_ANSWERS and shifts(said)):
             continue  # "Twenty a side now" says no more how often than before
         if head is not anchor:
             passed.append(head.source_id)
         given_up |= gives_up(head.text, rec.text)
+        now_denied, now_given = denied_for(
+            rec.text, repairs(repaired.text, rec.text) if repaired is not None else frozenset())
+        if now_denied:
+            denied, given = denied | now_denied, now_given
         best, head = (rec.seq, rec.source_id), rec
         context = carried
     if at is not None:
@@ -513,6 +551,13 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     # anchor, when that turn names no thing either), and the revisions it passed
     # through, whose values it may name as what it changes from ("can't get the
     # Wednesday off, so … Friday").
+    lead = thread if thread.seq == best[0] else records.get(best[0])
+    if context is None and lead is not None:
+        # The current record repairs its speaker's turn just before ("Sorry, nine, not
+        # eight."), found by an edge: that turn says what it is of.
+        said = _repairs_turn(lead, None, prior, robot_id)
+        if said is not None and said.source_id in older:
+            context = said
     shown = [best[1]]
     if context is not None:
         shown.append(context.source_id)
@@ -625,9 +670,9 @@ def _before_left(anchor: SourceRecord, pool: Sequence[Fused],
     one an earlier revision by its speaker moved away from ("4400 goes to facilities
     instead" after "the helpdesk is 4400" … "the helpdesk becomes 4410"). Then it tells
     what became of the old value, and the chain starts at the earliest statement of that
-    value, so it walks through the revision."""
-    if not state_values(anchor.text):
-        return anchor  # it states no value, so none it could have moved away from
+    value, so it walks through the revision. So too when it keeps a value an earlier
+    statement of its speaker denied in favour of another ("Ward 5 are staying on half
+    seven" after "Handover's quarter past seven now, not half seven")."""
     said: dict[int, SourceRecord] = {}
     for f in pool:
         rec = _spoken(f.seq, records, prior, robot_id)
@@ -637,6 +682,8 @@ def _before_left(anchor: SourceRecord, pool: Sequence[Fused],
     earlier = [said[seq] for seq in sorted(said)]
     for i, old in enumerate(earlier):
         if any(left_behind(anchor.text, gives_up(old.text, new.text))
+               or keeps_denied(anchor.text, *denied_for(new.text))
+               and bool(all_values(old.text) & denied_for(new.text)[0])
                for new in earlier[i + 1:]):
             return old
     return anchor
@@ -828,6 +875,41 @@ def _carries_on(rec: SourceRecord, thing: frozenset[str], anchor: SourceRecord,
                 and not other_event(turn.text, rec.text, thing) \
                 and len(keys(rec.text) - keys(turn.text) - keys(anchor.text) - thing
                         - values(rec.text)) <= _CARRIED_NEW else None
+    return None
+
+
+def _denies(old: str, new: str, answer_type: str, thing: frozenset[str]) -> bool:
+    """Whether ``new`` denies a value that ``old`` gives the thing in favour of another of
+    its kind ("So seven from now on, not six." after "Ice truck comes at six. Kestrel's on
+    berth 14."): it names the value it changes from, so the value ties the two even when
+    no other word does. The value is one of a sentence of ``old`` that names the thing
+    (not the six of the ice truck for the berth), and the question asks a time, date or
+    number ("not the toyota" names none)."""
+    if answer_type not in TYPED_ANSWERS:
+        return False
+    denied = negated(new)
+    return bool(denied) and any(denied & all_values(s)
+                                for s in sentences(old) or [old] if keys(s) & thing)
+
+
+def _repairs_turn(rec: SourceRecord, thread: SourceRecord | None,
+                  prior: Callable[[int], SourceRecord | None], robot_id: str
+                  ) -> SourceRecord | None:
+    """The turn ``rec`` repairs: its speaker's turn just before (within two turns of the
+    same session: a robot's echo may come between), when ``rec`` takes back a value it
+    gave for another of its kind (``revision.repairs``) and, given a ``thread``, it is
+    that record; else None."""
+    if thread is not None and (rec.speaker != thread.speaker or rec.seq <= thread.seq):
+        return None
+    turn: SourceRecord | None = rec
+    for _ in range(2):
+        turn = prior(turn.seq) if turn is not None else None
+        if turn is None:
+            return None
+        if turn.speaker == rec.speaker and not is_robot(turn.speaker, robot_id):
+            if thread is not None and turn.seq != thread.seq:
+                return None
+            return turn if repairs(turn.text, rec.text) else None
     return None
 
 

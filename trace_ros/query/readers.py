@@ -62,6 +62,7 @@ from ..errors import ModelUnavailableError
 from ..language.revision import (
     KIN,
     about_another,
+    given_instead,
     holders,
     introduced_as,
     is_value_word,
@@ -1735,6 +1736,9 @@ class ExtractiveReader:
                 # The current record moves a time it does not repeat as one ("has moved
                 # to 9" after "at 8"): the hour it moves to.
                 value = next((v for v in map(destination_hour, ordered) if v), "")
+            if not value and kind == "clock":
+                # "So seven from now on, not six.": the hour given in place of one denied.
+                value = next((v for v in map(given_instead, ordered) if v), "")
             if not value and kind == "money" and after_sum:
                 # "council put the permit up to 85" after "60 quid a year": in its unit.
                 value = next((v for v in map(bare_figure, ordered) if v), "")
