@@ -113,6 +113,7 @@ from .spans import (
     money,
     names_day,
     names_in,
+    number_head,
     ordinal_value,
     place_phrase,
     quantities,
@@ -619,7 +620,7 @@ def _change_amount(text: str, found: tuple[int, str]) -> bool:
     """Whether the number at ``found`` (offset, phrase) is said as a change of an amount
     ("four more", "another two"), not as the amount."""
     at, phrase = found
-    head = phrase.split()[0]
+    head = number_head(phrase)
     return bool(_CHANGE_AFTER.match(text, at + len(head)) or _CHANGE_BEFORE.search(text[:at]))
 
 
@@ -1750,8 +1751,10 @@ class ExtractiveReader:
             def amounts(x: str) -> list[tuple[int, str]]:
                 found = quantities(x)
                 # "the blood pressure one taken at bedtime": "one" after a determiner
-                # and its modifiers is the pronoun, standing for a noun, not a number.
+                # and its modifiers is the pronoun, standing for a noun, not a number
+                # ("that one is one hundred twenty people": a hundred says a number).
                 found = [f for f in found if not (f[1].split()[0].lower() == "one"
+                                                  and number_head(f[1]).lower() == "one"
                                                   and _PRONOUN_ONE.search(x[:f[0]]))]
                 if kind == "count":  # "how many …": a cardinal, not "the 27th", nor a
                     # number the question says ("How many Year 9 students …": not 9)
