@@ -1589,6 +1589,8 @@ class ExtractiveReader:
                 value = ""  # "up for the dinner" for "When does he come up for his dinner?"
             if value and ask.kind in ("clock", "when") and _a_sum(value, rec.text):
                 value = ""  # "Bramleys £2.40 a kilo" states no time the shop opens
+            if value and state and self._echoes_other_kind(rec, value, question, pack):
+                value = ""  # "Internet 45 a month." echoes the internet bill, not the water
             if value:
                 # How much of what the question is about the record (and the turns next
                 # to it) says, weighted by how rare each word is in the evidence.
@@ -1964,6 +1966,19 @@ class ExtractiveReader:
             clock = re.sub(r"^(?:at|from|by|around|about)\s+", "", clock)
             day = f"{day} at {clock}"
         return day
+
+    def _echoes_other_kind(self, rec: SourceRecord, value: str, question: str,
+                           pack: Pack) -> bool:
+        """Whether ``rec`` is a robot's echo of a person's statement about another kind
+        of the thing asked ("Internet 45 a month." after "Our internet bill is 45 a
+        month", for "How much is the water bill?"): the echo need not repeat the kind, and
+        answers no more than the statement it repeats, unless the echo itself names the
+        kind asked ("heart check" echoed as "cardiology check-up")."""
+        if not is_robot(rec.speaker, rec.robot_id):
+            return False
+        own = self._own_statement(rec.source_id, value, question, pack)
+        said = next((i.record.text for i in pack.items if i.source_id == own[0]), "")
+        return len(own) > 1 and other_kind(f"{said} {rec.text}", question, inflected=True)
 
     def _own_statement(self, cited: str, answer: str, question: str, pack: Pack) -> list[str]:
         """A robot's turn that repeats what a person just said is not the source: the
