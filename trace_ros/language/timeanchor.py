@@ -52,6 +52,23 @@ _PART = r"morning|afternoon|evening|night"
 _SEASON = r"spring|summer|autumn|fall|winter"
 _CLOCK = r"(?:\s+at\s+\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)?|\s+at\s+noon)?"
 _DAYNUM = r"\d{1,2}(?:st|nd|rd|th)?"
+# A day of the month in words ("the nineteenth", "the twenty-first"), read as its figure.
+_ORD_UNIT = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+             "ninth")
+_ORD_TEEN = ("tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth",
+             "sixteenth", "seventeenth", "eighteenth", "nineteenth")
+_ORD_VALUE = {w: i for i, w in enumerate(_ORD_UNIT + _ORD_TEEN, 1)} \
+    | {"twentieth": 20, "thirtieth": 30} \
+    | {f"{tens}{sep}{w}": base + i for tens, base in (("twenty", 20), ("thirty", 30))
+       for i, w in enumerate(_ORD_UNIT, 1) for sep in ("-", " ")}
+_ORD_WORD = "(?:" + "|".join(sorted((w.replace(" ", r"\s+") for w in _ORD_VALUE),
+                                    key=len, reverse=True)) + ")"
+# Alone ("on the nineteenth"), an ordinal below the fourth is as often a rank ("the first
+# to arrive", "the second, not the third") as a day: only with a month or a weekday.
+_ORD_ALONE = "(?:" + "|".join(sorted((w.replace(" ", r"\s+") for w, v in _ORD_VALUE.items()
+                                      if v > 3), key=len, reverse=True)) + ")"
+_ORD_WORD_RX = re.compile(rf"\b{_ORD_WORD}\b")
+_DAY_ANY = rf"(?:{_DAYNUM}|{_ORD_WORD})"
 _WD_ABBR = r"mon|tues|tue|wed|thurs|thur|thu|fri|sat|sun"
 _WD_FULL = dict(zip(("mon", "tue", "wed", "thu", "fri", "sat", "sun"), WEEKDAYS, strict=True))
 # The holidays of fixed date that people name as days ("he'll come for me Christmas Eve").
@@ -92,17 +109,17 @@ _CANDIDATE = re.compile(
     rf"|(?:last|this|next)\s+(?:{_WD_ABBR})\b"
     r"|the\s+other\s+day|(?:over|on|during)\s+the\s+weekend"
     rf"|(?:yesterday|today|tonight|tomorrow)(?:\s+(?:{_PART}))?"
-    rf"|(?:{_WD}),?\s+(?:the\s+{_DAYNUM}|\d{{1,2}}(?:st|nd|rd|th)|{_DAYNUM}\s+(?:of\s+)?(?:{_MONTH})"
-    rf"|(?:{_MONTH})\s+{_DAYNUM})\b(?:,?\s+\d{{4}})?"
+    rf"|(?:{_WD}),?\s+(?:the\s+{_DAY_ANY}|\d{{1,2}}(?:st|nd|rd|th)|{_DAY_ANY}\s+(?:of\s+)?(?:{_MONTH})"
+    rf"|(?:{_MONTH})\s+{_DAY_ANY})\b(?:,?\s+\d{{4}})?"
     rf"|(?:{_WD})(?:\s+(?:{_PART}))?"
-    rf"|{_DAYNUM}\s+(?:of\s+)?(?:{_MONTH})\b(?:,?\s+\d{{4}})?"
+    rf"|{_DAY_ANY}\s+(?:of\s+)?(?:{_MONTH})\b(?:,?\s+\d{{4}})?"
     # "on the 14th", "it's the 14th, not the 12th": a day of the month alone only where
     # nothing follows it ("on the 2nd attempt" is none) and not a rank "in the 3rd".
-    rf"|(?<!\bin\s)the\s+\d{{1,2}}(?:st|nd|rd|th)\b(?=\s*(?:[,.;:!?)]|$)|\s+(?:not|instead|"
-    r"rather|or|at|to|until|till|now|then|from\s+(?:now|next|then|this))\b)"
+    rf"|(?<!\bin\s)the\s+(?:\d{{1,2}}(?:st|nd|rd|th)|{_ORD_ALONE})\b(?=\s*(?:[,.;:!?)]|$)|\s+(?:not|"
+    r"instead|rather|or|at|to|until|till|now|then|from\s+(?:now|next|then|this))\b)"
     # "20th, 9:15 from Kings Cross": one heading a sentence, its clock time after it.
     r"|(?:^|(?<=[.!?;:]\s))\d{1,2}(?:st|nd|rd|th)\b(?=,\s*\d|\s+at\s+\d)"
-    rf"|(?:{_MONTH})\s+{_DAYNUM}\b(?:,?\s+\d{{4}})?"
+    rf"|(?:{_MONTH})\s+{_DAY_ANY}\b(?:,?\s+\d{{4}})?"
     rf"|(?:{_HOLIDAY})\b"
     r"|\d{4}-\d{2}-\d{2}"
     r"|\d{1,2}/\d{1,2}/\d{2,4}"
@@ -331,7 +348,7 @@ class Anchor:
 _QUICK = re.compile(
     rf"\d|ago\b|yesterday|today|tonight|tomorrow|week|month|year|\bdays?\b|night|morning|"
     rf"afternoon|evening|other\s+day|{_SEASON}|\b(?:{_WD})s?\b|\b(?:{_MONTH})\b|"
-    rf"\b(?:last|this|next)\s+(?:{_WD_ABBR})\b|{_HOLIDAY}", re.I)
+    rf"\b(?:last|this|next)\s+(?:{_WD_ABBR})\b|{_HOLIDAY}|{_ORD_WORD}", re.I)
 
 _quick = folded_search(_QUICK)
 
@@ -434,8 +451,8 @@ def resolve(text: str, message_time: float, fallback_time: float | None = None,
     return Anchor(base, "", True)
 
 
-_YEARLESS_DATE = re.compile(rf"^(?:(?:{_WD}),? )?(?:{_DAYNUM} (?:of )?(?:{_MONTH})|(?:{_MONTH}) "
-                            rf"{_DAYNUM})$", re.I)
+_YEARLESS_DATE = re.compile(rf"^(?:(?:{_WD}),? )?(?:{_DAY_ANY} (?:of )?(?:{_MONTH})|(?:{_MONTH}) "
+                            rf"{_DAY_ANY})$", re.I)
 _TO_NEXT = re.compile(r"\s*,?\s*(?:to|until|till|through|thru|-)\s+", re.I)
 
 
@@ -585,9 +602,22 @@ _NEXT_DAYS = {"yesterday": -1, "today": 0, "tomorrow": 1}
 _AT_CLOCK = re.compile(r"\s+at\s+(?:(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?|noon)$")
 
 
+def ordinal_figures(expr: str) -> str:
+    """``expr`` (lower case) with its days of the month in words as figures ("the
+    nineteenth" -> "the 19th", "twenty-first of march" -> "21st of march")."""
+    def figure(m: re.Match[str]) -> str:
+        n = _ORD_VALUE[_SPACE.sub(" ", m.group(0))]
+        return f"{n}{_SUFFIX.get(n % 10, 'th') if n // 10 != 1 else 'th'}"
+    return _ORD_WORD_RX.sub(figure, expr)
+
+
+_SUFFIX = {1: "st", 2: "nd", 3: "rd"}
+
+
 def resolve_expression(expr: str, message_time: float, future: bool = False) -> float | None:
     """One time expression → epoch seconds, or None when it cannot be resolved."""
     e = _SPACE.sub(" ", expr.strip().lower())
+    e = ordinal_figures(e)
     # "in mid-January", "in early March", "in late-October": the month (its part is read by
     # ``window_point``).
     e = re.sub(r"^(?:in|since|during|by|until|of) (?=(?:(?:early|late|mid)[- ])?[a-z]+( \d{4})?$)",

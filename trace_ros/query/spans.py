@@ -35,6 +35,7 @@ from ..language.timeanchor import (
     forward_at,
     is_future,
     is_holiday,
+    ordinal_figures,
     resolve_expression,
 )
 from .plan import Plan
@@ -168,7 +169,7 @@ def format_when(expr: str, when: float, record_time: float) -> str:
     ("yesterday" said on 8 May 2023 → "7 May 2023"), a month or a year; a week, a
     weekend or a weekday named relative to it is stated against the record's day ("the
     week before 8 May 2023", "the Friday before 8 May 2023"), as the speaker said it."""
-    e = expr.lower()
+    e = ordinal_figures(expr.lower())  # "the nineteenth" names a day as "the 19th" does
     t = time.gmtime(when)
     if re.search(r"\b(last|past|previous) week\b", e):
         return f"the week before {format_day(record_time)}"
