@@ -59,3 +59,18 @@ def test_the_answer_names_the_day_not_only_the_month() -> None:
     said = answer_date("The boiler man's coming on the twenty-eighth.", THURSDAY)
     assert said == answer_date("The boiler man's coming on the 28th.", THURSDAY)
     assert said.startswith("28 ")
+
+
+@pytest.mark.parametrize(
+    ("text", "expr"),
+    [
+        ("OK, the 19th's fine by me.", "the 19th"),
+        ("the nineteenth's no good", "the nineteenth"),
+        ("Told him no. Nineteenth's my last day, full stop.", "Nineteenth"),
+        ("Told him no. 19th's my last day.", "19th"),
+    ],
+)
+def test_a_day_of_the_month_as_the_subject_of_is(text: str, expr: str) -> None:
+    """ "the 19th's fine": the day is the subject of a contracted "is"."""
+    assert [m.group(0) for m in find_candidates(text)][0] == expr
+    assert not resolve(text, THURSDAY).fallback

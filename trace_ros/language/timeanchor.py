@@ -115,10 +115,13 @@ _CANDIDATE = re.compile(
     rf"|{_DAY_ANY}\s+(?:of\s+)?(?:{_MONTH})\b(?:,?\s+\d{{4}})?"
     # "on the 14th", "it's the 14th, not the 12th": a day of the month alone only where
     # nothing follows it ("on the 2nd attempt" is none) and not a rank "in the 3rd".
+    # Or the subject of "is" ("the 19th's fine").
     rf"|(?<!\bin\s)the\s+(?:\d{{1,2}}(?:st|nd|rd|th)|{_ORD_ALONE})\b(?=\s*(?:[,.;:!?)]|$)|\s+(?:not|"
-    r"instead|rather|or|at|to|until|till|now|then|from\s+(?:now|next|then|this))\b)"
-    # "20th, 9:15 from Kings Cross": one heading a sentence, its clock time after it.
-    r"|(?:^|(?<=[.!?;:]\s))\d{1,2}(?:st|nd|rd|th)\b(?=,\s*\d|\s+at\s+\d)"
+    r"instead|rather|or|at|to|until|till|now|then|from\s+(?:now|next|then|this))\b|['’]s\b)"
+    # "20th, 9:15 from Kings Cross": one heading a sentence, its clock time after it;
+    # "Nineteenth's my last day": one heading a sentence as the subject of "is".
+    r"|(?:^|(?<=[.!?;:]\s))\d{1,2}(?:st|nd|rd|th)\b(?=,\s*\d|\s+at\s+\d|['’]s\b)"
+    rf"|(?:^|(?<=[.!?;:]\s)){_ORD_ALONE}\b(?=['’]s\b)"
     rf"|(?:{_MONTH})\s+{_DAY_ANY}\b(?:,?\s+\d{{4}})?"
     rf"|(?:{_HOLIDAY})\b"
     r"|\d{4}-\d{2}-\d{2}"
