@@ -1293,6 +1293,7 @@ def place_phrase(sentence: str, q_stems: set[str], limit: int = 6, origin: bool 
     place = _place(sentence, tokens(sentence), q_stems, limit, preps, {"to", "into", "onto"})
     if re.fullmatch(r"[\d.,]+", place):
         return ""  # "down to 150": a figure, not a place
+    place += _renamed(sentence, place)
     if place:
         # "Casa Verde on Main": the name the place phrase locates comes with it.
         m = _name_locating(place).search(sentence)
@@ -1300,6 +1301,25 @@ def place_phrase(sentence: str, q_stems: set[str], limit: int = 6, origin: bool 
                 and not _has_question_word(m.group(1), q_stems):
             return sentence[m.start():m.end()]
     return place
+
+
+# A clause that only names a place ("…, Church Street." after "above the bakery"): the
+# place said again by its name, to the clause's end.
+_NAME_CLAUSE = re.compile(r",\s+((?:[A-Z][\w'’-]*|\d+[A-Za-z]?)(?:\s+(?:[A-Z][\w'’-]*|\d+[A-Za-z]?"
+                          r"|of|the|on|upon))*)\s*(?=[.;!?]|$)")
+
+
+def _renamed(sentence: str, place: str) -> str:
+    """The clause right after ``place`` in ``sentence`` when it names the place again
+    ("Flat 3, above the bakery, Church Street.": ", Church Street"), else ''."""
+    at = sentence.find(place) if place else -1
+    m = _NAME_CLAUSE.match(sentence, at + len(place)) if at >= 0 else None
+    if m is None:
+        return ""
+    named = [w for w in m.group(1).split() if w[:1].isupper()]
+    if not named or any(w.lower() in _NOT_NAMES | _PRONOUNS for w in named):
+        return ""  # "…, Thursday.", "…, Thanks.": a day or a reply, no place
+    return sentence[at + len(place):m.end(1)]
 
 
 # "the cholesterol one", "this one": "one" standing for a thing named before.
