@@ -59,14 +59,15 @@ _ORD_TEEN = ("tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fiftee
              "sixteenth", "seventeenth", "eighteenth", "nineteenth")
 _ORD_VALUE = {w: i for i, w in enumerate(_ORD_UNIT + _ORD_TEEN, 1)} \
     | {"twentieth": 20, "thirtieth": 30} \
-    | {f"{tens}{sep}{w}": base + i for tens, base in (("twenty", 20), ("thirty", 30))
-       for i, w in enumerate(_ORD_UNIT, 1) for sep in ("-", " ")}
-_ORD_WORD = "(?:" + "|".join(sorted((w.replace(" ", r"\s+") for w in _ORD_VALUE),
-                                    key=len, reverse=True)) + ")"
+    | {f"{tens}-{w}": base + i for tens, base in (("twenty", 20), ("thirty", 30))
+       for i, w in enumerate(_ORD_UNIT, 1)}
+# Written compactly: a long alternation of literals costs ``re`` a try of each.
+_ORD_TEENS = "|".join((*_ORD_TEEN, "twentieth", "thirtieth"))
+_ORD_WORD = rf"(?:(?:twenty|thirty)(?:-|\s+)(?:{'|'.join(_ORD_UNIT)})|{_ORD_TEENS}|{'|'.join(_ORD_UNIT)})"
 # Alone ("on the nineteenth"), an ordinal below the fourth is as often a rank ("the first
 # to arrive", "the second, not the third") as a day: only with a month or a weekday.
-_ORD_ALONE = "(?:" + "|".join(sorted((w.replace(" ", r"\s+") for w, v in _ORD_VALUE.items()
-                                      if v > 3), key=len, reverse=True)) + ")"
+_ORD_ALONE = (rf"(?:(?:twenty|thirty)(?:-|\s+)(?:{'|'.join(_ORD_UNIT)})|{_ORD_TEENS}"
+              rf"|{'|'.join(_ORD_UNIT[3:])})")
 _ORD_WORD_RX = re.compile(rf"\b{_ORD_WORD}\b")
 _DAY_ANY = rf"(?:{_DAYNUM}|{_ORD_WORD})"
 _WD_ABBR = r"mon|tues|tue|wed|thurs|thur|thu|fri|sat|sun"
@@ -97,39 +98,57 @@ def holidays_lowered(text: str) -> str:
     return _HOLIDAY_NAMED.sub(lambda m: m.group(0).lower(), text)
 
 
-# Alternatives are ordered most specific first; one regex, scanned once per text.
-_CANDIDATE = re.compile(
-    r"\b(?:"
-    rf"(?:the\s+)?day\s+(?:before\s+yesterday|after\s+tomorrow)"
-    r"|the\s+week(?:end)?\s+(?:before\s+last|after\s+next)"
-    rf"|(?:{_NUM})\s+(?:{_UNIT})s?\s+ago"
-    rf"|(?:in|within)\s+(?:the\s+next\s+)?(?:{_NUM})\s+(?:{_UNIT})s?"
-    rf"|(?:earlier|later)\s+this\s+(?:week|month|year)"
-    rf"|(?:last|this|next|coming|past|previous)\s+(?:{_UNIT}|{_WD}|{_MONTH}|{_SEASON})\b"
-    rf"|(?:last|this|next)\s+(?:{_WD_ABBR})\b"
-    r"|the\s+other\s+day|(?:over|on|during)\s+the\s+weekend"
-    rf"|(?:yesterday|today|tonight|tomorrow)(?:\s+(?:{_PART}))?"
-    rf"|(?:{_WD}),?\s+(?:the\s+{_DAY_ANY}|\d{{1,2}}(?:st|nd|rd|th)|{_DAY_ANY}\s+(?:of\s+)?(?:{_MONTH})"
-    rf"|(?:{_MONTH})\s+{_DAY_ANY})\b(?:,?\s+\d{{4}})?"
-    rf"|(?:{_WD})(?:\s+(?:{_PART}))?"
-    rf"|{_DAY_ANY}\s+(?:of\s+)?(?:{_MONTH})\b(?:,?\s+\d{{4}})?"
-    # "on the 14th", "it's the 14th, not the 12th": a day of the month alone only where
-    # nothing follows it ("on the 2nd attempt" is none) and not a rank "in the 3rd".
-    # Or the subject of "is" ("the 19th's fine").
-    rf"|(?<!\bin\s)the\s+(?:\d{{1,2}}(?:st|nd|rd|th)|{_ORD_ALONE})\b(?=\s*(?:[,.;:!?)]|$)|\s+(?:not|"
-    r"instead|rather|or|at|to|until|till|now|then|from\s+(?:now|next|then|this))\b|['’]s\b)"
-    # "20th, 9:15 from Kings Cross": one heading a sentence, its clock time after it;
-    # "Nineteenth's my last day": one heading a sentence as the subject of "is".
-    r"|(?:^|(?<=[.!?;:]\s))\d{1,2}(?:st|nd|rd|th)\b(?=,\s*\d|\s+at\s+\d|['’]s\b)"
-    rf"|(?:^|(?<=[.!?;:]\s)){_ORD_ALONE}\b(?=['’]s\b)"
-    rf"|(?:{_MONTH})\s+{_DAY_ANY}\b(?:,?\s+\d{{4}})?"
-    rf"|(?:{_HOLIDAY})\b"
-    r"|\d{4}-\d{2}-\d{2}"
-    r"|\d{1,2}/\d{1,2}/\d{2,4}"
-    rf"|(?:in|since|during|by|until|of)\s+(?:(?:early|late|mid)[\s-]+)?(?:{_MONTH})\b(?:\s+\d{{4}})?"
-    r"|(?:in|since|during)\s+(?:19|20)\d{2}\b"
-    rf")(?:{_CLOCK})",
-    re.I)
+def _candidate_rx(day: str, alone: str) -> re.Pattern[str]:
+    """The candidate pattern, with ``day`` for a day of the month beside a month or a
+    weekday and ``alone`` for one said alone after "the" (besides its figures).
+    Alternatives are ordered most specific first; one regex, scanned once per text."""
+    return re.compile(
+        r"\b(?:"
+        rf"(?:the\s+)?day\s+(?:before\s+yesterday|after\s+tomorrow)"
+        r"|the\s+week(?:end)?\s+(?:before\s+last|after\s+next)"
+        rf"|(?:{_NUM})\s+(?:{_UNIT})s?\s+ago"
+        rf"|(?:in|within)\s+(?:the\s+next\s+)?(?:{_NUM})\s+(?:{_UNIT})s?"
+        rf"|(?:earlier|later)\s+this\s+(?:week|month|year)"
+        rf"|(?:last|this|next|coming|past|previous)\s+(?:{_UNIT}|{_WD}|{_MONTH}|{_SEASON})\b"
+        rf"|(?:last|this|next)\s+(?:{_WD_ABBR})\b"
+        r"|the\s+other\s+day|(?:over|on|during)\s+the\s+weekend"
+        rf"|(?:yesterday|today|tonight|tomorrow)(?:\s+(?:{_PART}))?"
+        rf"|(?:{_WD}),?\s+(?:the\s+{day}|\d{{1,2}}(?:st|nd|rd|th)|{day}\s+(?:of\s+)?(?:{_MONTH})"
+        rf"|(?:{_MONTH})\s+{day})\b(?:,?\s+\d{{4}})?"
+        rf"|(?:{_WD})(?:\s+(?:{_PART}))?"
+        rf"|{day}\s+(?:of\s+)?(?:{_MONTH})\b(?:,?\s+\d{{4}})?"
+        # "on the 14th", "it's the 14th, not the 12th": a day of the month alone only where
+        # nothing follows it ("on the 2nd attempt" is none) and not a rank "in the 3rd".
+        # Or the subject of "is" ("the 19th's fine").
+        rf"|(?<!\bin\s)the\s+(?:\d{{1,2}}(?:st|nd|rd|th)|{alone})\b(?=\s*(?:[,.;:!?)]|$)|\s+(?:not|"
+        r"instead|rather|or|at|to|until|till|now|then|from\s+(?:now|next|then|this))\b|['’]s\b)"
+        # "20th, 9:15 from Kings Cross": one heading a sentence, its clock time after it;
+        # "Nineteenth's my last day": one heading a sentence as the subject of "is".
+        r"|(?:^|(?<=[.!?;:]\s))\d{1,2}(?:st|nd|rd|th)\b(?=,\s*\d|\s+at\s+\d|['’]s\b)"
+        rf"|(?:^|(?<=[.!?;:]\s)){alone}\b(?=['’]s\b)"
+        rf"|(?:{_MONTH})\s+{day}\b(?:,?\s+\d{{4}})?"
+        rf"|(?:{_HOLIDAY})\b"
+        r"|\d{4}-\d{2}-\d{2}"
+        r"|\d{1,2}/\d{1,2}/\d{2,4}"
+        rf"|(?:in|since|during|by|until|of)\s+(?:(?:early|late|mid)[\s-]+)?(?:{_MONTH})\b(?:\s+\d{{4}})?"
+        r"|(?:in|since|during)\s+(?:19|20)\d{2}\b"
+        rf")(?:{_CLOCK})",
+        re.I)
+
+
+_CANDIDATE = _candidate_rx(_DAYNUM, r"(?!)")
+# With the days in words ("the nineteenth"): a longer pattern, used on the texts that
+# say an ordinal (``_says_ordinal``, a substring test).
+_CANDIDATE_WORDS = _candidate_rx(_DAY_ANY, _ORD_ALONE)
+_ORDINAL_PARTS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+                  "ninth", "tenth", "eleventh", "twelfth", "teenth", "twentieth", "thirtieth")
+
+
+def _says_ordinal(text: str) -> bool:
+    """Whether ``text`` may say an ordinal in words (a substring test, cheap)."""
+    low = text.lower()
+    return any(w in low for w in _ORDINAL_PARTS)
+
 
 # -- tense and mood ---------------------------------------------------------------------
 # Closed-class grammar only (auxiliaries, modals, the irregular past forms of English
@@ -351,7 +370,7 @@ class Anchor:
 _QUICK = re.compile(
     rf"\d|ago\b|yesterday|today|tonight|tomorrow|week|month|year|\bdays?\b|night|morning|"
     rf"afternoon|evening|other\s+day|{_SEASON}|\b(?:{_WD})s?\b|\b(?:{_MONTH})\b|"
-    rf"\b(?:last|this|next)\s+(?:{_WD_ABBR})\b|{_HOLIDAY}|{_ORD_WORD}", re.I)
+    rf"\b(?:last|this|next)\s+(?:{_WD_ABBR})\b|{_HOLIDAY}", re.I)
 
 _quick = folded_search(_QUICK)
 
@@ -365,9 +384,11 @@ def find_candidates(text: str) -> list[re.Match[str]]:
 def _candidates(text: str) -> tuple[re.Match[str], ...]:
     """``find_candidates``, kept per text: the readers, the chain and the revision
     judgements look for the times of the same records again and again."""
-    if not _quick(text):
+    words = _says_ordinal(text)  # a day in words ("the nineteenth") needs no figure
+    if not words and not _quick(text):
         return ()
-    return tuple(m for m in _CANDIDATE.finditer(text) if not _is_false_month(m.group(0)))
+    rx = _CANDIDATE_WORDS if words else _CANDIDATE
+    return tuple(m for m in rx.finditer(text) if not _is_false_month(m.group(0)))
 
 
 def _is_false_month(expr: str) -> bool:
@@ -609,7 +630,7 @@ def ordinal_figures(expr: str) -> str:
     """``expr`` (lower case) with its days of the month in words as figures ("the
     nineteenth" -> "the 19th", "twenty-first of march" -> "21st of march")."""
     def figure(m: re.Match[str]) -> str:
-        n = _ORD_VALUE[_SPACE.sub(" ", m.group(0))]
+        n = _ORD_VALUE[re.sub(r"\s+", "-", m.group(0))]
         return f"{n}{_SUFFIX.get(n % 10, 'th') if n // 10 != 1 else 'th'}"
     return _ORD_WORD_RX.sub(figure, expr)
 
