@@ -16,6 +16,7 @@ import dataclasses
 
 import pytest
 
+from trace_ros.language.revision import other_kind
 from trace_ros.ledger import SourceRecord
 from trace_ros.query.pack import EvidenceItem, pack
 from trace_ros.query.plan import plan_question
@@ -1144,3 +1145,26 @@ def test_how_much_rent_asks_a_sum() -> None:
     assert asked(question, plan_question(question, T0)).kind == "money"
     said = rec(1, "Room 3, the lodger, rent is £640 a month, paid on the 2nd.")
     assert read(question, said) == ("£640 a month", ["src-1"])
+
+
+def test_a_robot_echo_of_another_kind_of_the_thing_does_not_answer() -> None:
+    """"Internet 45 a month." echoes "Our internet bill is 45 a month": asked for the water
+    bill, the echo answers no more than the statement it repeats, which names another bill;
+    asked for the internet bill, both answer, the person cited first."""
+    said = turns("Our internet bill is 45 a month, split four ways.",
+                 ("robot", "Internet 45 a month, four ways."))
+    assert read("How much is the water bill?", *said) == ("", [])
+    answer, cited = read("How much is the internet bill?", *said)
+    assert "45" in answer and cited[0] == "src-1", (answer, cited)
+    # A verb of the question said inflected sorts nothing: the echo answers.
+    said = turns("Oh, and Giulia flies home to Milan on Friday, the 6pm flight.",
+                 ("robot", "Giulia: Friday, 6pm."))
+    answer, cited = read("When does Giulia fly home?", *said)
+    assert "Friday" in answer and cited[0] == "src-1", (answer, cited)
+
+
+def test_an_inflected_verb_of_the_question_is_no_other_kind() -> None:
+    q = "When does the next episode go live?"
+    assert other_kind("Our next episode goes live on the 12th.", q, inflected=True) is False
+    assert other_kind("the blue kettles are in", "How many red kettles are there?",
+                      inflected=True) is True

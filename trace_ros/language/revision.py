@@ -803,13 +803,15 @@ def other_part_of_day(text: str, question: str) -> bool:
     return bool(asked) and bool(said) and not said & asked
 
 
-def other_kind(text: str, question: str) -> bool:
+def other_kind(text: str, question: str, inflected: bool = False) -> bool:
     """Whether ``text`` speaks of another kind of the thing the question names with a
     modifier: "the blue kettles" when "the red kettles" are asked, "the spare door key"
     for "the bike lock key". A word of the question that ``text`` says with another
     modifier right before it (a lower-case word the question does not say: not a name,
     which owns rather than sorts, nor a verb form), where ``text`` never says the
-    question's modifier, is another instance of it."""
+    question's modifier, is another instance of it. With ``inflected``, a question's word
+    the text inflects ("goes live" for "go live", "flies home" for "fly home") is a verb,
+    no modifier."""
     raw_q = _WORD.findall(question)
     # The head of each run of such words and the word right before it ("spare front
     # door key": key, door): the inner words of a compound are not kinds of the head. A
@@ -831,6 +833,9 @@ def other_kind(text: str, question: str) -> bool:
     if not pairs:
         return False
     asked = {_stem(w.lower()) for w in raw_q}
+    # The question's words as the text may inflect them ("goes live" for "go live",
+    # "flies home" for "fly home"): a verb of the question sorts nothing.
+    forms = {f for w in raw_q for f in _inflections(w.lower())} if inflected else set()
     said = terms(text)
     raw = [w.split("'")[0].split("’")[0] for w in _WORD.findall(text)]
     for k, (before, w) in enumerate(zip(raw, raw[1:], strict=False)):
@@ -839,12 +844,20 @@ def other_kind(text: str, question: str) -> bool:
         # possessive puts it before the noun ("the recycling collection").
         verb = _VERB_FORM.search(mod) and not (k and raw[k - 1].lower() in _DEFINITE)
         if not before.islower() or mod in STOPWORDS or is_value_word(mod) \
-                or mod in _AGE or _stem(mod) in asked or verb:
+                or mod in _AGE or _stem(mod) in asked or mod in forms or verb:
             continue
         for want, head in pairs:
             if _stem(w.lower()) == head and want not in said:
                 return True
     return False
+
+
+def _inflections(word: str) -> set[str]:
+    """A word's regular third-person and past forms ("go": goes; "fly": flies, flied)."""
+    out = {word + "s", word + "es", word + "ed", word + "d"}
+    if word.endswith("y") and len(word) > 2:
+        out |= {word[:-1] + "ies", word[:-1] + "ied"}
+    return out
 
 
 # Words that date a revision rather than sort a thing: "the new password" is the wifi

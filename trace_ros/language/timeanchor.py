@@ -52,6 +52,24 @@ _PART = r"morning|afternoon|evening|night"
 _SEASON = r"spring|summer|autumn|fall|winter"
 _CLOCK = r"(?:\s+at\s+\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)?|\s+at\s+noon)?"
 _DAYNUM = r"\d{1,2}(?:st|nd|rd|th)?"
+# A day of the month in words ("the nineteenth", "the twenty-first"), read as its figure.
+_ORD_UNIT = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+             "ninth")
+_ORD_TEEN = ("tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth",
+             "sixteenth", "seventeenth", "eighteenth", "nineteenth")
+_ORD_VALUE = {w: i for i, w in enumerate(_ORD_UNIT + _ORD_TEEN, 1)} \
+    | {"twentieth": 20, "thirtieth": 30} \
+    | {f"{tens}-{w}": base + i for tens, base in (("twenty", 20), ("thirty", 30))
+       for i, w in enumerate(_ORD_UNIT, 1)}
+# Written compactly: a long alternation of literals costs ``re`` a try of each.
+_ORD_TEENS = "|".join((*_ORD_TEEN, "twentieth", "thirtieth"))
+_ORD_WORD = rf"(?:(?:twenty|thirty)(?:-|\s+)(?:{'|'.join(_ORD_UNIT)})|{_ORD_TEENS}|{'|'.join(_ORD_UNIT)})"
+# Alone ("on the nineteenth"), an ordinal below the fourth is as often a rank ("the first
+# to arrive", "the second, not the third") as a day: only with a month or a weekday.
+_ORD_ALONE = (rf"(?:(?:twenty|thirty)(?:-|\s+)(?:{'|'.join(_ORD_UNIT)})|{_ORD_TEENS}"
+              rf"|{'|'.join(_ORD_UNIT[3:])})")
+_ORD_WORD_RX = re.compile(rf"\b{_ORD_WORD}\b")
+_DAY_ANY = rf"(?:{_DAYNUM}|{_ORD_WORD})"
 _WD_ABBR = r"mon|tues|tue|wed|thurs|thur|thu|fri|sat|sun"
 _WD_FULL = dict(zip(("mon", "tue", "wed", "thu", "fri", "sat", "sun"), WEEKDAYS, strict=True))
 # The holidays of fixed date that people name as days ("he'll come for me Christmas Eve").
@@ -80,36 +98,57 @@ def holidays_lowered(text: str) -> str:
     return _HOLIDAY_NAMED.sub(lambda m: m.group(0).lower(), text)
 
 
-# Alternatives are ordered most specific first; one regex, scanned once per text.
-_CANDIDATE = re.compile(
-    r"\b(?:"
-    rf"(?:the\s+)?day\s+(?:before\s+yesterday|after\s+tomorrow)"
-    r"|the\s+week(?:end)?\s+(?:before\s+last|after\s+next)"
-    rf"|(?:{_NUM})\s+(?:{_UNIT})s?\s+ago"
-    rf"|(?:in|within)\s+(?:the\s+next\s+)?(?:{_NUM})\s+(?:{_UNIT})s?"
-    rf"|(?:earlier|later)\s+this\s+(?:week|month|year)"
-    rf"|(?:last|this|next|coming|past|previous)\s+(?:{_UNIT}|{_WD}|{_MONTH}|{_SEASON})\b"
-    rf"|(?:last|this|next)\s+(?:{_WD_ABBR})\b"
-    r"|the\s+other\s+day|(?:over|on|during)\s+the\s+weekend"
-    rf"|(?:yesterday|today|tonight|tomorrow)(?:\s+(?:{_PART}))?"
-    rf"|(?:{_WD}),?\s+(?:the\s+{_DAYNUM}|\d{{1,2}}(?:st|nd|rd|th)|{_DAYNUM}\s+(?:of\s+)?(?:{_MONTH})"
-    rf"|(?:{_MONTH})\s+{_DAYNUM})\b(?:,?\s+\d{{4}})?"
-    rf"|(?:{_WD})(?:\s+(?:{_PART}))?"
-    rf"|{_DAYNUM}\s+(?:of\s+)?(?:{_MONTH})\b(?:,?\s+\d{{4}})?"
-    # "on the 14th", "it's the 14th, not the 12th": a day of the month alone only where
-    # nothing follows it ("on the 2nd attempt" is none) and not a rank "in the 3rd".
-    rf"|(?<!\bin\s)the\s+\d{{1,2}}(?:st|nd|rd|th)\b(?=\s*(?:[,.;:!?)]|$)|\s+(?:not|instead|"
-    r"rather|or|at|to|until|till|now|then|from\s+(?:now|next|then|this))\b)"
-    # "20th, 9:15 from Kings Cross": one heading a sentence, its clock time after it.
-    r"|(?:^|(?<=[.!?;:]\s))\d{1,2}(?:st|nd|rd|th)\b(?=,\s*\d|\s+at\s+\d)"
-    rf"|(?:{_MONTH})\s+{_DAYNUM}\b(?:,?\s+\d{{4}})?"
-    rf"|(?:{_HOLIDAY})\b"
-    r"|\d{4}-\d{2}-\d{2}"
-    r"|\d{1,2}/\d{1,2}/\d{2,4}"
-    rf"|(?:in|since|during|by|until|of)\s+(?:(?:early|late|mid)[\s-]+)?(?:{_MONTH})\b(?:\s+\d{{4}})?"
-    r"|(?:in|since|during)\s+(?:19|20)\d{2}\b"
-    rf")(?:{_CLOCK})",
-    re.I)
+def _candidate_rx(day: str, alone: str) -> re.Pattern[str]:
+    """The candidate pattern, with ``day`` for a day of the month beside a month or a
+    weekday and ``alone`` for one said alone after "the" (besides its figures).
+    Alternatives are ordered most specific first; one regex, scanned once per text."""
+    return re.compile(
+        r"\b(?:"
+        rf"(?:the\s+)?day\s+(?:before\s+yesterday|after\s+tomorrow)"
+        r"|the\s+week(?:end)?\s+(?:before\s+last|after\s+next)"
+        rf"|(?:{_NUM})\s+(?:{_UNIT})s?\s+ago"
+        rf"|(?:in|within)\s+(?:the\s+next\s+)?(?:{_NUM})\s+(?:{_UNIT})s?"
+        rf"|(?:earlier|later)\s+this\s+(?:week|month|year)"
+        rf"|(?:last|this|next|coming|past|previous)\s+(?:{_UNIT}|{_WD}|{_MONTH}|{_SEASON})\b"
+        rf"|(?:last|this|next)\s+(?:{_WD_ABBR})\b"
+        r"|the\s+other\s+day|(?:over|on|during)\s+the\s+weekend"
+        rf"|(?:yesterday|today|tonight|tomorrow)(?:\s+(?:{_PART}))?"
+        rf"|(?:{_WD}),?\s+(?:the\s+{day}|\d{{1,2}}(?:st|nd|rd|th)|{day}\s+(?:of\s+)?(?:{_MONTH})"
+        rf"|(?:{_MONTH})\s+{day})\b(?:,?\s+\d{{4}})?"
+        rf"|(?:{_WD})(?:\s+(?:{_PART}))?"
+        rf"|{day}\s+(?:of\s+)?(?:{_MONTH})\b(?:,?\s+\d{{4}})?"
+        # "on the 14th", "it's the 14th, not the 12th": a day of the month alone only where
+        # nothing follows it ("on the 2nd attempt" is none) and not a rank "in the 3rd".
+        # Or the subject of "is" ("the 19th's fine").
+        rf"|(?<!\bin\s)the\s+(?:\d{{1,2}}(?:st|nd|rd|th)|{alone})\b(?=\s*(?:[,.;:!?)]|$)|\s+(?:not|"
+        r"instead|rather|or|at|to|until|till|now|then|from\s+(?:now|next|then|this))\b|['’]s\b)"
+        # "20th, 9:15 from Kings Cross": one heading a sentence, its clock time after it;
+        # "Nineteenth's my last day": one heading a sentence as the subject of "is".
+        r"|(?:^|(?<=[.!?;:]\s))\d{1,2}(?:st|nd|rd|th)\b(?=,\s*\d|\s+at\s+\d|['’]s\b)"
+        rf"|(?:^|(?<=[.!?;:]\s)){alone}\b(?=['’]s\b)"
+        rf"|(?:{_MONTH})\s+{day}\b(?:,?\s+\d{{4}})?"
+        rf"|(?:{_HOLIDAY})\b"
+        r"|\d{4}-\d{2}-\d{2}"
+        r"|\d{1,2}/\d{1,2}/\d{2,4}"
+        rf"|(?:in|since|during|by|until|of)\s+(?:(?:early|late|mid)[\s-]+)?(?:{_MONTH})\b(?:\s+\d{{4}})?"
+        r"|(?:in|since|during)\s+(?:19|20)\d{2}\b"
+        rf")(?:{_CLOCK})",
+        re.I)
+
+
+_CANDIDATE = _candidate_rx(_DAYNUM, r"(?!)")
+# With the days in words ("the nineteenth"): a longer pattern, used on the texts that
+# say an ordinal (``_says_ordinal``, a substring test).
+_CANDIDATE_WORDS = _candidate_rx(_DAY_ANY, _ORD_ALONE)
+_ORDINAL_PARTS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+                  "ninth", "tenth", "eleventh", "twelfth", "teenth", "twentieth", "thirtieth")
+
+
+def _says_ordinal(text: str) -> bool:
+    """Whether ``text`` may say an ordinal in words (a substring test, cheap)."""
+    low = text.lower()
+    return any(w in low for w in _ORDINAL_PARTS)
+
 
 # -- tense and mood ---------------------------------------------------------------------
 # Closed-class grammar only (auxiliaries, modals, the irregular past forms of English
@@ -345,9 +384,11 @@ def find_candidates(text: str) -> list[re.Match[str]]:
 def _candidates(text: str) -> tuple[re.Match[str], ...]:
     """``find_candidates``, kept per text: the readers, the chain and the revision
     judgements look for the times of the same records again and again."""
-    if not _quick(text):
+    words = _says_ordinal(text)  # a day in words ("the nineteenth") needs no figure
+    if not words and not _quick(text):
         return ()
-    return tuple(m for m in _CANDIDATE.finditer(text) if not _is_false_month(m.group(0)))
+    rx = _CANDIDATE_WORDS if words else _CANDIDATE
+    return tuple(m for m in rx.finditer(text) if not _is_false_month(m.group(0)))
 
 
 def _is_false_month(expr: str) -> bool:
@@ -434,8 +475,8 @@ def resolve(text: str, message_time: float, fallback_time: float | None = None,
     return Anchor(base, "", True)
 
 
-_YEARLESS_DATE = re.compile(rf"^(?:(?:{_WD}),? )?(?:{_DAYNUM} (?:of )?(?:{_MONTH})|(?:{_MONTH}) "
-                            rf"{_DAYNUM})$", re.I)
+_YEARLESS_DATE = re.compile(rf"^(?:(?:{_WD}),? )?(?:{_DAY_ANY} (?:of )?(?:{_MONTH})|(?:{_MONTH}) "
+                            rf"{_DAY_ANY})$", re.I)
 _TO_NEXT = re.compile(r"\s*,?\s*(?:to|until|till|through|thru|-)\s+", re.I)
 
 
@@ -585,9 +626,22 @@ _NEXT_DAYS = {"yesterday": -1, "today": 0, "tomorrow": 1}
 _AT_CLOCK = re.compile(r"\s+at\s+(?:(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?|noon)$")
 
 
+def ordinal_figures(expr: str) -> str:
+    """``expr`` (lower case) with its days of the month in words as figures ("the
+    nineteenth" -> "the 19th", "twenty-first of march" -> "21st of march")."""
+    def figure(m: re.Match[str]) -> str:
+        n = _ORD_VALUE[re.sub(r"\s+", "-", m.group(0))]
+        return f"{n}{_SUFFIX.get(n % 10, 'th') if n // 10 != 1 else 'th'}"
+    return _ORD_WORD_RX.sub(figure, expr)
+
+
+_SUFFIX = {1: "st", 2: "nd", 3: "rd"}
+
+
 def resolve_expression(expr: str, message_time: float, future: bool = False) -> float | None:
     """One time expression → epoch seconds, or None when it cannot be resolved."""
     e = _SPACE.sub(" ", expr.strip().lower())
+    e = ordinal_figures(e)
     # "in mid-January", "in early March", "in late-October": the month (its part is read by
     # ``window_point``).
     e = re.sub(r"^(?:in|since|during|by|until|of) (?=(?:(?:early|late|mid)[- ])?[a-z]+( \d{4})?$)",

@@ -114,6 +114,7 @@ from .spans import (
     money,
     names_day,
     names_in,
+    number_head,
     ordinal_value,
     place_phrase,
     quantities,
@@ -620,7 +621,7 @@ def _change_amount(text: str, found: tuple[int, str]) -> bool:
     """Whether the number at ``found`` (offset, phrase) is said as a change of an amount
     ("four more", "another two"), not as the amount."""
     at, phrase = found
-    head = phrase.split()[0]
+    head = number_head(phrase)
     return bool(_CHANGE_AFTER.match(text, at + len(head)) or _CHANGE_BEFORE.search(text[:at]))
 
 
@@ -1589,6 +1590,8 @@ class ExtractiveReader:
                 value = ""  # "up for the dinner" for "When does he come up for his dinner?"
             if value and ask.kind in ("clock", "when") and _a_sum(value, rec.text):
                 value = ""  # "Bramleys £2.40 a kilo" states no time the shop opens
+            if value and state and self._echoes_other_kind(rec, value, question, pack):
+                value = ""  # "Internet 45 a month." echoes the internet bill, not the water
             if value:
                 # How much of what the question is about the record (and the turns next
                 # to it) says, weighted by how rare each word is in the evidence.
@@ -1754,8 +1757,10 @@ class ExtractiveReader:
             def amounts(x: str) -> list[tuple[int, str]]:
                 found = quantities(x)
                 # "the blood pressure one taken at bedtime": "one" after a determiner
-                # and its modifiers is the pronoun, standing for a noun, not a number.
+                # and its modifiers is the pronoun, standing for a noun, not a number
+                # ("that one is one hundred twenty people": a hundred says a number).
                 found = [f for f in found if not (f[1].split()[0].lower() == "one"
+                                                  and number_head(f[1]).lower() == "one"
                                                   and _PRONOUN_ONE.search(x[:f[0]]))]
                 if kind == "count":  # "how many …": a cardinal, not "the 27th", nor a
                     # number the question says ("How many Year 9 students …": not 9)
@@ -1965,6 +1970,19 @@ class ExtractiveReader:
             clock = re.sub(r"^(?:at|from|by|around|about)\s+", "", clock)
             day = f"{day} at {clock}"
         return day
+
+    def _echoes_other_kind(self, rec: SourceRecord, value: str, question: str,
+                           pack: Pack) -> bool:
+        """Whether ``rec`` is a robot's echo of a person's statement about another kind
+        of the thing asked ("Internet 45 a month." after "Our internet bill is 45 a
+        month", for "How much is the water bill?"): the echo need not repeat the kind, and
+        answers no more than the statement it repeats, unless the echo itself names the
+        kind asked ("heart check" echoed as "cardiology check-up")."""
+        if not is_robot(rec.speaker, rec.robot_id):
+            return False
+        own = self._own_statement(rec.source_id, value, question, pack)
+        said = next((i.record.text for i in pack.items if i.source_id == own[0]), "")
+        return len(own) > 1 and other_kind(f"{said} {rec.text}", question, inflected=True)
 
     def _own_statement(self, cited: str, answer: str, question: str, pack: Pack) -> list[str]:
         """A robot's turn that repeats what a person just said is not the source: the

@@ -35,6 +35,7 @@ from ..language.timeanchor import (
     forward_at,
     is_future,
     is_holiday,
+    ordinal_figures,
     resolve_expression,
 )
 from .plan import Plan
@@ -168,7 +169,7 @@ def format_when(expr: str, when: float, record_time: float) -> str:
     ("yesterday" said on 8 May 2023 → "7 May 2023"), a month or a year; a week, a
     weekend or a weekday named relative to it is stated against the record's day ("the
     week before 8 May 2023", "the Friday before 8 May 2023"), as the speaker said it."""
-    e = expr.lower()
+    e = ordinal_figures(expr.lower())  # "the nineteenth" names a day as "the 19th" does
     t = time.gmtime(when)
     if re.search(r"\b(last|past|previous) week\b", e):
         return f"the week before {format_day(record_time)}"
@@ -777,9 +778,13 @@ _DAY_PART_STRONG = re.compile(r"\b(?:at|before|after|with|by|in\s+the|every|each
 _NUMBER_WORD = (r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen"
                 r"|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty"
                 r"|fifty|sixty|seventy|eighty|ninety|hundred|thousand)")
+# A number said in words, read whole: "twenty-eight", "a hundred and fifty", "two thousand
+# and five" ("and" joins only after a hundred or a thousand: "three and four" are two).
+_NUMBER_RUN = (rf"(?:a\s+(?=(?:hundred|thousand)\b))?{_NUMBER_WORD}"
+               rf"(?:(?:[\s-]+|(?<=hundred)\s+and\s+|(?<=thousand)\s+and\s+){_NUMBER_WORD})*")
 _MONEY = re.compile(
     r"[£$€]\s?(?:\d[\d,]*\d|\d)(?:\.\d{1,2})?(?:\s?(?:k|m|bn)\b)?(?:\s*(?:an?|per)\s+\w+)?"
-    rf"|\b(?:(?:\d[\d,]*\d|\d)(?:\.\d{{1,2}})?|{_NUMBER_WORD}(?:[\s-]+{_NUMBER_WORD})*)\s*"
+    rf"|\b(?:(?:\d[\d,]*\d|\d)(?:\.\d{{1,2}})?|{_NUMBER_RUN})\s*"
     r"(?:pounds?|quid|p|pence|dollars?|bucks|euros?|cents?|grand)\b(?:\s*(?:an?|per)\s+\w+)?"
     r"|\b(?:a\s+)?(?:tenner|fiver)\b|\ba\s+grand\b", re.I)  # "Grand, …" is no sum
 _FREQUENCY = re.compile(
@@ -798,10 +803,12 @@ _PART = (rf"(?:(?:a|an|one|{_NUMBER_WORD})\s+(?:half|halves|thirds?|quarters?)\s
          r"\s+(?:a|an)\s+[a-z]+"
          rf"|(?:\d[\d,.]*|{_NUMBER_WORD})\s+and\s+a\s+half")
 _PART_RX = re.compile(_PART, re.I)
+_NUMBER_RUN_RX = re.compile(rf"{_NUMBER_RUN}(?![\w-])", re.I)  # not "one-visitor"
 _QUANTITY = re.compile(rf"\b(?:{_PART}"
-                       rf"|\d[\d,.]*|{_NUMBER_WORD}(?:[\s-]+{_NUMBER_WORD})*|{_ORDINAL}"
+                       rf"|\d[\d,.]*|{_NUMBER_RUN}|{_ORDINAL}"
                        r"|half|a\s+dozen|a\s+couple|a\s+few)(?:\b|(?=(?:mg|ml|g|kg)\b))"
-                       r"(?:\s*(?:mg|ml|g|kg|%))?"
+                       # a unit is a whole word: "38 guests" counts guests, not grams
+                       r"(?:\s*(?:mg|ml|g|kg)\b|\s*%)?"
                        r"(?:[\s-]+(?!and\b|or\b|but\b)[a-z][\w'-]*){0,2}", re.I)
 # Digits that name something (a phone, a room, a desk), with the word that labels them.
 _LABEL = r"(?:(?<![\w'’-])(?!(?:is|was|are|at|on|in|it|to|the|my|its|and|or|of)\b)[A-Za-z][\w'’-]*\s+)?"
@@ -1087,8 +1094,8 @@ def quantity(text: str) -> str:
     """A number with what it counts ("two tablets", "third floor", "5mg")."""
     for m in _QUANTITY.finditer(text):
         phrase = m.group(0).strip()
-        part = _PART_RX.match(phrase)
-        # "a third of a scoop", "two and a half": the part is one number.
+        # "a third of a scoop", "two and a half", "a hundred and fifty": one number.
+        part = _PART_RX.match(phrase) or _NUMBER_RUN_RX.match(phrase)
         words_ = [part.group(0), *phrase[part.end():].split()] if part else phrase.split()
         # Keep the counted noun, not the clause after it.
         keep = [words_[0]]
@@ -1286,6 +1293,7 @@ def place_phrase(sentence: str, q_stems: set[str], limit: int = 6, origin: bool 
     place = _place(sentence, tokens(sentence), q_stems, limit, preps, {"to", "into", "onto"})
     if re.fullmatch(r"[\d.,]+", place):
         return ""  # "down to 150": a figure, not a place
+    place += _renamed(sentence, place)
     if place:
         # "Casa Verde on Main": the name the place phrase locates comes with it.
         m = _name_locating(place).search(sentence)
@@ -1293,6 +1301,25 @@ def place_phrase(sentence: str, q_stems: set[str], limit: int = 6, origin: bool 
                 and not _has_question_word(m.group(1), q_stems):
             return sentence[m.start():m.end()]
     return place
+
+
+# A clause that only names a place ("…, Church Street." after "above the bakery"): the
+# place said again by its name, to the clause's end.
+_NAME_CLAUSE = re.compile(r",\s+((?:[A-Z][\w'’-]*|\d+[A-Za-z]?)(?:\s+(?:[A-Z][\w'’-]*|\d+[A-Za-z]?"
+                          r"|of|the|on|upon))*)\s*(?=[.;!?]|$)")
+
+
+def _renamed(sentence: str, place: str) -> str:
+    """The clause right after ``place`` in ``sentence`` when it names the place again
+    ("Flat 3, above the bakery, Church Street.": ", Church Street"), else ''."""
+    at = sentence.find(place) if place else -1
+    m = _NAME_CLAUSE.match(sentence, at + len(place)) if at >= 0 else None
+    if m is None:
+        return ""
+    named = [w for w in m.group(1).split() if w[:1].isupper()]
+    if not named or any(w.lower() in _NOT_NAMES | _PRONOUNS for w in named):
+        return ""  # "…, Thursday.", "…, Thanks.": a day or a reply, no place
+    return sentence[at + len(place):m.end(1)]
 
 
 # "the cholesterol one", "this one": "one" standing for a thing named before.
@@ -1305,15 +1332,21 @@ def quantities(text: str) -> list[tuple[int, str]]:
     not the numbers of a clock time or date, not "one of" (a member, not a count)."""
     masked = without_times(text)
     out: list[tuple[int, str]] = []
-    for m in _QUANTITY.finditer(masked):
+    at = 0
+    while m := _QUANTITY.search(masked, at):
+        at = m.end()
         head = m.group(0).strip().split()[0]
         if re.match(r"\s*of\b", masked[m.start() + len(head):]) \
                 and (" " not in m.group(0).strip() or head.lower() in ("one", "1")):
             continue  # "one of Alfie's mates": a member, not a count ("five of us" counts)
         if head.lower() == "one" and _ONE_PRONOUN.search(masked[:m.start()]):
-            continue  # "the cholesterol one": which thing, not how many
+            # "the cholesterol one": which thing, not how many; a number may follow it
+            # ("that one is one hundred twenty people").
+            at = m.start() + len(head)
+            continue
         phrase = quantity(m.group(0))
-        if phrase and not re.fullmatch(r"(?:half|a\s+\w+)", phrase, re.I):
+        if phrase and not re.fullmatch(r"(?:half|a\s+(?!hundred\b|thousand\b)\w+)", phrase,
+                                       re.I):
             out.append((m.start(), phrase))
     return out
 
@@ -1322,12 +1355,21 @@ _FRACTION = re.compile(r"(?:quarters?|halves|half|thirds?)$", re.I)
 _OF_UNIT = re.compile(r"\s+of\s+(?:a|an)\s+([a-z]+)", re.I)
 
 
+def number_head(phrase: str) -> str:
+    """The number a ``quantities`` phrase opens with ("a hundred and fifty" of "a hundred
+    and fifty copies"; "5" of "5 tablets")."""
+    m = _PART_RX.match(phrase) or _NUMBER_RUN_RX.match(phrase)
+    return m.group(0) if m else phrase.split()[0] if phrase.split() else ""
+
+
 def measures(text: str) -> dict[str, str]:
     """The amounts ``text`` gives in a unit, by the unit's stem ("two litres" → litr:
     "two litres"; "three quarters of a cup" → cup): a changed amount of one measure."""
     out: dict[str, str] = {}
     for pos, phrase in quantities(text):
-        words = re.sub(r"^(\d[\d,.]*)(mg|ml|g|kg)\b", r"\1 \2", phrase).split()  # "5mg"
+        said = re.sub(r"^(\d[\d,.]*)(mg|ml|g|kg)\b", r"\1 \2", phrase)  # "5mg"
+        run = _NUMBER_RUN_RX.match(said)  # "a hundred and fifty" is one number, no unit
+        words = [run.group(0), *said[run.end():].split()] if run else said.split()
         if len(words) < 2:
             continue
         unit = words[-1]
