@@ -35,7 +35,7 @@ import heapq
 import re
 import threading
 from collections import defaultdict
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..config import RecallConfig
@@ -302,6 +302,21 @@ def score_fusion(routes: dict[str, list[Hit]], weights: dict[str, float]) -> dic
             entry.score += w * norm
             entry.ranks[route] = rank
     return fused
+
+
+def agreement(lexical: Sequence[Hit], vector_routes: Iterable[Sequence[Hit]], k: int = 10) -> int:
+    """How many of the text search's top ``k`` sources are among the vector routes' top
+    ``k`` (their hits taken rank by rank, each route's rank ``i`` before any rank ``i + 1``,
+    each source once): the cascade's test of a first-stage question vector."""
+    lists = [hits for hits in vector_routes if hits]
+    top: set[int] = set()
+    for i in range(max((len(h) for h in lists), default=0)):
+        for hits in lists:
+            if i < len(hits) and len(top) < k:
+                top.add(hits[i].seq)
+        if len(top) >= k:
+            break
+    return sum(1 for h in lexical[:k] if h.seq in top)
 
 
 def places(ledger: Ledger, scope: Scope, seqs: Iterable[int], span: int,
