@@ -96,6 +96,9 @@ class RecallConfig:
     # token table derived from the same MiniLM, staticembed.py: ~0.4 ms instead of 4-6,
     # but it ranks less well: LoCoMo Hit@10 and R@5 drop, so not the default).
     question_encoder: str = "minilm"
+    # 'cascade': the static vector first; when the vector routes' top 10 shares fewer than
+    # cascade_agree sources with the text search's top 10, MiniLM's vector redoes them.
+    cascade_agree: int = 6
     evidence_k: int = 10
     token_budget: int = 1200
     # Graph stage (query/paths.py): seeds are the facts of the best graph_seed_sources
@@ -242,8 +245,10 @@ class MemoryConfig:
             raise ConfigError("sync.period_s and sync.batch: must be positive")
         if self.ledger.synchronous.upper() not in {"OFF", "NORMAL", "FULL", "EXTRA"}:
             raise ConfigError("ledger.synchronous: must be OFF, NORMAL, FULL or EXTRA")
-        if self.recall.question_encoder not in {"minilm", "static"}:
-            raise ConfigError("recall.question_encoder: must be minilm or static")
+        if self.recall.question_encoder not in {"minilm", "static", "cascade"}:
+            raise ConfigError("recall.question_encoder: must be minilm, static or cascade")
+        if not 0 <= self.recall.cascade_agree <= 10:
+            raise ConfigError("recall.cascade_agree: must be between 0 and 10 (of the top 10)")
         if self.embed.backend not in {"onnx", "torch"}:
             raise ConfigError("embed.backend: must be onnx or torch")
         if self.reader.kind not in {"extractive", "qwen", "auto"}:

@@ -77,6 +77,13 @@ SPECS: dict[str, ParamSpec] = {
                                    min=1, max=1000),
     "recall.token_budget": ParamSpec("Default evidence token budget of a query", dynamic=True,
                                      min=1, max=1000000),
+    "recall.question_encoder": ParamSpec(
+        "The dense routes' question vector: minilm (the encoder's), static (a token table "
+        "derived from it) or cascade (static, then minilm when the vector and text searches' "
+        "top 10 disagree)", choices=("minilm", "static", "cascade")),
+    "recall.cascade_agree": ParamSpec(
+        "cascade: MiniLM redoes the vector routes when their top 10 shares fewer sources than "
+        "this with the text search's top 10 (0: never)", min=0, max=10),
     "reader.kind": ParamSpec("Reader: extractive, qwen, or auto (qwen when admitted, else "
                              "extractive)", choices=("extractive", "qwen", "auto")),
     "reader.model_path": ParamSpec("Local folder of the Qwen reader's weights"),

@@ -91,17 +91,25 @@ def test_unknown_question_encoder_is_refused(tmp_path: Path) -> None:
 
 def test_a_question_encoder_row_is_asked_on_the_kept_ledger(
         smoke: tuple[Path, dict[str, Any]]) -> None:
-    """``--question-encoders static``: one more row, the system with static question
-    vectors, scored like an ablation and with its latency."""
+    """``--question-encoders static,cascade``: one more row each, the system with static
+    (then cascaded) question vectors, scored like an ablation and with its latency; the
+    cascade's row says how many questions took its second stage."""
     out, first = smoke
     again = _run(out, "--samples", "1", "--questions", "20", "--reuse-db",
-                 "--question-encoders", "static", timeout=240)
+                 "--question-encoders", "static,cascade", timeout=240)
     row = again["ablations"]["question_encoder=static"]
     assert row["applicable"] and row["latency_ms"]["n"] == 20
     check_metric_block(row["overall"], "ablations.question_encoder=static.overall")
-    assert again["config"]["question_encoders"] == ["static"]
+    assert "second_stage_share" not in row
+    cascade = again["ablations"]["question_encoder=cascade"]
+    check_metric_block(cascade["overall"], "ablations.question_encoder=cascade.overall")
+    share = cascade["second_stage_share"]
+    assert 0.0 <= share <= 1.0 and cascade["latency_ms"]["n"] == 20
+    assert again["config"]["question_encoders"] == ["static", "cascade"]
     assert again["system"]["overall"] == first["system"]["overall"]
-    assert "| system, question_encoder=static |" in (out / "report.md").read_text()
+    report = (out / "report.md").read_text()
+    assert "| system, question_encoder=static |" in report
+    assert f"| system, question_encoder=cascade (2nd stage {share:.0%}) |" in report
 
 
 def test_reuse_db_asks_again_on_the_kept_ledger(smoke: tuple[Path, dict[str, Any]]) -> None:

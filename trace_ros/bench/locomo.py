@@ -57,7 +57,7 @@ from .resources import db_mb, peak_rss_mb, remove_db
 # Components DESIGN.md names; one the engine does not have yet is "not applicable".
 DESIGN_COMPONENTS = ("graph", "hierarchy", "update_seeds", "lexical", "dense")
 # What --question-encoders may name (recall.question_encoder).
-QUESTION_ENCODERS = ("minilm", "static")
+QUESTION_ENCODERS = ("minilm", "static", "cascade")
 WARM_UP = ("warm-up sentence one", "a second warm-up sentence", "and a third")
 
 
@@ -76,7 +76,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
                    help="at most N questions per conversation (file order, categories 1-4)")
     p.add_argument("--ablate", default="", help="comma-separated components to remove, one row each")
     p.add_argument("--question-encoders", default="",
-                   help="comma-separated recall.question_encoder values (minilm, static), "
+                   help="comma-separated recall.question_encoder values (minilm, static, cascade), "
                    "one row each")
     p.add_argument("--params", default=None, help="ROS parameter file (config/memory.yaml format)")
     p.add_argument("--reader", choices=("extractive", "qwen", "auto"), default=None,
@@ -185,12 +185,14 @@ def ablate(ledger: Ledger, encoder: SharedEncoder, reader: Reader, cfg: MemoryCo
            names: list[str], questions: list[Question],
            question_encoders: Sequence[str] = ()) -> dict[str, Any]:
     """One row per ablated component, then one per question encoder (``<value>``: the
-    system with ``recall.question_encoder`` set to it)."""
+    system with ``recall.question_encoder`` set to it). A question encoder's row encodes
+    its questions again (no vector replayed from the system's run): its latency is what
+    that encoder costs."""
     have = engine_components()
     out: dict[str, Any] = {}
     for value in question_encoders:
         recall = dataclasses.replace(cfg.recall, question_encoder=value)
-        engine = QueryEngine(ledger, encoder.replaying(), reader, recall, audit=False)
+        engine = QueryEngine(ledger, SharedEncoder(encoder.inner), reader, recall, audit=False)
         with bar(len(questions), f"question encoder {value}", "q") as b:
             out[f"question_encoder={value}"] = run_ablation(engine, questions, progress=b.update)
         engine.close()

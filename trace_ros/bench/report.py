@@ -22,7 +22,8 @@
   ``status``, ``delta`` (ablated − system, overall) and ``latency_ms.{p50,p95,p99,mean,n}``
   (asked after the system, not alternating with it); when false a ``reason``.
   ``ablations.question_encoder=<value>``: the same for the system with that
-  ``recall.question_encoder`` (``--question-encoders``).
+  ``recall.question_encoder`` (``--question-encoders``); the ``cascade`` row adds
+  ``second_stage_share`` (questions whose vector routes were redone with MiniLM).
 - ``data``: file, conversations, turns, sources, questions, ``invalid_evidence`` and
   ``excluded`` (questions without a valid gold turn); ``config``: reader, model, recall
   settings, k.
@@ -106,8 +107,21 @@ def build_report(runs: Sequence[QuestionRun], ablations: dict[str, Sequence[Show
         "graph": graph or {},
         "context": {"mean_tokens": mean_tokens, "full_mean_tokens": full_mean,
                     "ratio": mean_tokens / full_mean if mean_tokens and full_mean else None},
-        "ablations": {name: ablation_block(questions, system, res) for name, res in ablations.items()},
+        "ablations": {name: _with_share(name, ablation_block(questions, system, res), res)
+                      for name, res in ablations.items()},
     }
+
+
+def second_stage_share(shown: Sequence[Shown]) -> float | None:
+    """The share of questions whose cascade took its second stage (the encoder's own
+    question vector: ``embed_second`` timed)."""
+    return sum("embed_second" in s.stages for s in shown) / len(shown) if shown else None
+
+
+def _with_share(name: str, block: dict[str, Any], result: Sequence[Shown] | str) -> dict[str, Any]:
+    if name == "question_encoder=cascade" and not isinstance(result, str):
+        block["second_stage_share"] = second_stage_share(result)
+    return block
 
 
 def question_lines(runs: Sequence[QuestionRun]) -> list[dict[str, Any]]:
@@ -142,9 +156,16 @@ def methods(report: dict[str, Any]) -> list[tuple[str, dict[str, Any], dict[str,
     rows: list[tuple[str, dict[str, Any], dict[str, Any] | None]] = [
         ("trace_ros (system)", report["system"], report["latency_ms"]["end_to_end"])]
     rows += [(f"baseline: {n}", b, b.get("latency_ms")) for n, b in report["baselines"].items()]
-    rows += [(f"system, {n}" if "=" in n else f"system − {n}", a, a.get("latency_ms"))
+    rows += [(_label(n, a), a, a.get("latency_ms"))
              for n, a in report["ablations"].items() if a["applicable"]]
     return rows
+
+
+def _label(name: str, block: dict[str, Any]) -> str:
+    if "=" not in name:
+        return f"system − {name}"
+    share = block.get("second_stage_share")
+    return f"system, {name}" + (f" (2nd stage {share:.0%})" if share is not None else "")
 
 
 def summary_table(report: dict[str, Any]) -> list[str]:

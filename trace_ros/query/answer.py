@@ -81,6 +81,9 @@ class _Begun:
     speakers: set[str]
     drop: set[str]
     dense: Future[_Dense] | None
+    # ``recall.question_encoder: cascade``: what ``_embed_and_search`` redoes with the
+    # encoder's own vector when the first stage disagrees with the text search.
+    second: tuple | None = None
 
 
 @dataclass
@@ -135,8 +138,8 @@ class QueryEngine:
 
     def warm(self) -> None:
         """Load now what the first question would otherwise wait for: the static
-        first-stage table when ``recall.question_encoder`` is ``static`` (derived from the
-        encoder once per machine, ~30 s, then read from its cache)."""
+        first-stage table when ``recall.question_encoder`` is ``static`` or ``cascade``
+        (derived from the encoder once per machine, ~30 s, then read from its cache)."""
         self._first_stage()
 
     # -- the pipeline ---------------------------------------------------------------
@@ -245,11 +248,14 @@ class QueryEngine:
             for _, index in indexes:
                 index.refresh(sc.subject_id, generation)
             job = (text, sc, (req.as_of_valid, req.as_of_known), generation, indexes)
-            if cfg.overlap_embedding and self._first_stage() is None:
+            first = self._first_stage()
+            if cfg.overlap_embedding and first is None:
                 dense = self._embedder().submit(self._embed_and_search, *job)
             else:  # one core: a worker thread would only add hand-over time
                 dense = Future()
                 dense.set_result(self._embed_and_search(*job))
+            if first is not None and cfg.question_encoder == "cascade":
+                return _Begun(generation, last_seq, speakers, drop, dense, job)
         return _Begun(generation, last_seq, speakers, drop, dense)
 
     def recall(self, req: QueryRequest, timings: dict[str, float],
@@ -276,8 +282,16 @@ class QueryEngine:
             t = time.perf_counter()
             found_dense, dense_ms = dense.result()
             timings["embed_wait"] = _ms(t)
-            routes.update(found_dense)
             timings.update(dense_ms)
+            if begun.second is not None and rc.agreement(
+                    routes.get("lexical", []), found_dense.values()) < cfg.cascade_agree:
+                # The static vector's neighbours and the question's words disagree: the
+                # encoder's own vector decides (``embed_second``: only when it ran).
+                found_dense, second_ms = self._embed_and_search(*begun.second, full=True)
+                timings["embed_second"] = second_ms.pop("embed")
+                for key, ms in second_ms.items():
+                    timings[key] = timings.get(key, 0.0) + ms
+            routes.update(found_dense)
         if found is not None:
             # A fact restating its source's words would count the same match twice:
             # the route adds only sources the text search did not find.
@@ -293,12 +307,14 @@ class QueryEngine:
             return self._pool
 
     def _embed_and_search(self, text: str, scope: Scope, view: tuple[float | None, float | None],
-                          generation: int, indexes: list[tuple[str, VectorIndex]]) -> _Dense:
+                          generation: int, indexes: list[tuple[str, VectorIndex]],
+                          full: bool = False) -> _Dense:
         """The question's vector, then the cosine top-k of each index (refreshed to
         ``generation`` already: nothing here reads the ledger); route -> hits, and
-        the milliseconds of each step (``embed``, ``recall_<route>``)."""
+        the milliseconds of each step (``embed``, ``recall_<route>``). ``full``: the
+        encoder's own vector even when a first stage is configured."""
         t = time.perf_counter()
-        static = self._first_stage()
+        static = None if full else self._first_stage()
         qvec = static.encode([text])[0] if static is not None else self._question_vector(text)
         ms = {"embed": _ms(t)}
         found = {}
@@ -310,8 +326,9 @@ class QueryEngine:
         return found, ms
 
     def _first_stage(self) -> Encoder | None:
-        """The static encoder of ``recall.question_encoder: static`` (derived from the
-        encoder on first use; ``staticembed``), or None: the encoder's own vectors."""
+        """The static encoder of ``recall.question_encoder: static`` or ``cascade``
+        (derived from the encoder on first use; ``staticembed``), or None: the encoder's
+        own vectors."""
         if self.config.question_encoder == "minilm" or self.encoder is None:
             return None
         with self._static_lock:  # not the pool's: deriving a table takes ~30 s once

@@ -35,7 +35,7 @@ import heapq
 import re
 import threading
 from collections import defaultdict
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..config import RecallConfig
@@ -44,7 +44,7 @@ from ..ledger import Ledger, Scope, SourceRecord
 from ..storage.vectorindex import Hit, Place, SubjectVectors, VectorIndex
 
 
-@dataclass
+@dataclass(slots=True)
 class Fused:
     seq: int
     source_id: str
@@ -304,6 +304,21 @@ def score_fusion(routes: dict[str, list[Hit]], weights: dict[str, float]) -> dic
     return fused
 
 
+def agreement(lexical: Sequence[Hit], vector_routes: Iterable[Sequence[Hit]], k: int = 10) -> int:
+    """How many of the text search's top ``k`` sources are among the vector routes' top
+    ``k`` (their hits taken rank by rank, each route's rank ``i`` before any rank ``i + 1``,
+    each source once): the cascade's test of a first-stage question vector."""
+    lists = [hits for hits in vector_routes if hits]
+    top: set[int] = set()
+    for i in range(max((len(h) for h in lists), default=0)):
+        for hits in lists:
+            if i < len(hits) and len(top) < k:
+                top.add(hits[i].seq)
+        if len(top) >= k:
+            break
+    return sum(1 for h in lexical[:k] if h.seq in top)
+
+
 def places(ledger: Ledger, scope: Scope, seqs: Iterable[int], span: int,
            as_of_valid: float | None = None, as_of_known: float | None = None,
            index: VectorIndex | None = None, index_fresh: bool = False
@@ -347,27 +362,35 @@ def spread_to_neighbours(fused: dict[int, Fused], info: dict[int, Place],
     that were not candidates join. Returns the sources that gained."""
     if base is None:
         base = {seq: f.score for seq, f in fused.items()}
-    from_before: dict[int, float] = defaultdict(float)
-    from_after: dict[int, float] = defaultdict(float)
+    from_before: dict[int, float] = {}
+    from_after: dict[int, float] = {}
     for seq, neighbours in near.items():
         score = base.get(seq, 0.0)
         if score <= 0:
             continue
         for n, offset in neighbours:
-            share = score / abs(offset)
-            side = from_before if offset > 0 else from_after  # n follows seq: seq precedes n
-            if share > side[n]:
-                side[n] = share
+            if offset > 0:  # n follows seq: seq precedes n
+                share = score / offset
+                if share > from_before.get(n, 0.0):
+                    from_before[n] = share
+            else:
+                share = score / -offset
+                if share > from_after.get(n, 0.0):
+                    from_after[n] = share
     touched = set()
-    for seq in set(from_before) | set(from_after):
+    for seq in from_before.keys() | from_after.keys():
         gain = before_w * from_before.get(seq, 0.0) + after_w * from_after.get(seq, 0.0)
-        if gain <= 0 or seq not in info:
+        if gain <= 0:
+            continue
+        p = info.get(seq)
+        if p is None:
             continue
         entry = fused.get(seq)
         if entry is None:
-            entry = fused[seq] = Fused(seq, info[seq].source_id, 0.0)
+            entry = fused[seq] = Fused(seq, p.source_id, 0.0)
         entry.score += gain
-        entry.ranks.setdefault("neighbours", 1)
+        if "neighbours" not in entry.ranks:
+            entry.ranks["neighbours"] = 1
         touched.add(seq)
     return touched
 
@@ -376,24 +399,30 @@ def session_prior(fused: dict[int, Fused], info: dict[int, Place], weight: float
                   top_n: int, base: dict[int, float] | None = None) -> set[int]:
     """Add ``weight`` × (the session's summed top-``top_n`` scores / the best session's);
     ``base``: the scores summed (by default the fused ones)."""
-    per: dict[tuple[str, str], list[float]] = defaultdict(list)
+    per: dict[tuple[str, str], list[float]] = {}
+    # Each candidate with a session, in order: the second pass does not look them up again.
+    kept: list[tuple[int, Fused, tuple[str, str]]] = []
     for seq, f in fused.items():
         p = info.get(seq)
         if p is not None and p.session[1]:
-            per[p.session].append(f.score if base is None else base.get(seq, 0.0))
+            session = p.session
+            kept.append((seq, f, session))
+            score = f.score if base is None else base.get(seq, 0.0)
+            scores = per.get(session)
+            if scores is None:
+                per[session] = [score]
+            else:
+                scores.append(score)
     if not per:
         return set()
     strength = {k: sum(heapq.nlargest(top_n, v)) for k, v in per.items()}
     best = max(strength.values())
     if best <= 0:
         return set()
-    touched = set()
-    for seq, f in fused.items():
-        p = info.get(seq)
-        if p is not None and p.session in strength:
-            f.score += weight * strength[p.session] / best
-            touched.add(seq)
-    return touched
+    gain = {k: weight * v / best for k, v in strength.items()}
+    for _, f, session in kept:
+        f.score += gain[session]
+    return {seq for seq, _, _ in kept}
 
 
 def boost_where(fused: dict[int, Fused], seqs: Iterable[int], weight: float,
