@@ -61,6 +61,7 @@ def test_a_sum_in_words_is_read_whole() -> None:
 
 def test_the_reader_answers_the_whole_number() -> None:
     q = "How many wedding invitations are we printing?"
-    assert read(q, "The bride rang about the invitations, so it's a hundred and fifty now.") == "a hundred and fifty"
+    said = "The bride rang about the invitations, so it's a hundred and fifty now."
+    assert read(q, said) == "a hundred and fifty"
     q = "How many people are coming to the wedding?"
     assert read(q, "The wedding in May, that one is one hundred twenty people.") == "one hundred twenty people"
