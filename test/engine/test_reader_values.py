@@ -17,6 +17,7 @@ import dataclasses
 import pytest
 
 from trace_ros.language.revision import other_kind
+from trace_ros.language.timeanchor import ordinal_value
 from trace_ros.ledger import SourceRecord
 from trace_ros.query.pack import EvidenceItem, pack
 from trace_ros.query.plan import plan_question
@@ -32,7 +33,6 @@ from trace_ros.query.spans import (
     labelled,
     money,
     names_in,
-    ordinal_value,
     quantities,
 )
 

@@ -57,10 +57,26 @@ _ORD_UNIT = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", 
              "ninth")
 _ORD_TEEN = ("tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth",
              "sixteenth", "seventeenth", "eighteenth", "nineteenth")
-_ORD_VALUE = {w: i for i, w in enumerate(_ORD_UNIT + _ORD_TEEN, 1)} \
-    | {"twentieth": 20, "thirtieth": 30} \
-    | {f"{tens}-{w}": base + i for tens, base in (("twenty", 20), ("thirty", 30))
-       for i, w in enumerate(_ORD_UNIT, 1)}
+_ORD_TENS = {"twenty": 20, "thirty": 30}
+
+
+def ordinal_value(word: str) -> int:
+    """The number an ordinal word or numeral says ("twenty-ninth" 29, "12th" 12), else 0."""
+    w = word.lower().replace(" ", "-")
+    m = re.fullmatch(r"(\d{1,2})(?:st|nd|rd|th)", w)
+    if m:
+        return int(m.group(1))
+    if w in _ORD_WORDS:
+        return _ORD_WORDS[w]
+    if w in ("twentieth", "thirtieth"):
+        return 20 if w == "twentieth" else 30
+    tens, _, unit = w.partition("-")
+    # "twenty-ninth" is an ordinal; "thirty-five" is not.
+    return _ORD_TENS[tens] + _ORD_WORDS[unit] if tens in _ORD_TENS and unit in _ORD_WORDS \
+        else 0
+
+
+_ORD_WORDS = {w: i for i, w in enumerate(_ORD_UNIT + _ORD_TEEN, 1)}
 # Written compactly: a long alternation of literals costs ``re`` a try of each.
 _ORD_TEENS = "|".join((*_ORD_TEEN, "twentieth", "thirtieth"))
 _ORD_WORD = rf"(?:(?:twenty|thirty)(?:-|\s+)(?:{'|'.join(_ORD_UNIT)})|{_ORD_TEENS}|{'|'.join(_ORD_UNIT)})"
@@ -140,8 +156,7 @@ _CANDIDATE = _candidate_rx(_DAYNUM, r"(?!)")
 # With the days in words ("the nineteenth"): a longer pattern, used on the texts that
 # say an ordinal (``_says_ordinal``, a substring test).
 _CANDIDATE_WORDS = _candidate_rx(_DAY_ANY, _ORD_ALONE)
-_ORDINAL_PARTS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
-                  "ninth", "tenth", "eleventh", "twelfth", "teenth", "twentieth", "thirtieth")
+_ORDINAL_PARTS = (*_ORD_UNIT, *_ORD_TEEN[:3], "teenth", "twentieth", "thirtieth")
 
 
 def _says_ordinal(text: str) -> bool:
@@ -630,7 +645,7 @@ def ordinal_figures(expr: str) -> str:
     """``expr`` (lower case) with its days of the month in words as figures ("the
     nineteenth" -> "the 19th", "twenty-first of march" -> "21st of march")."""
     def figure(m: re.Match[str]) -> str:
-        n = _ORD_VALUE[re.sub(r"\s+", "-", m.group(0))]
+        n = ordinal_value(re.sub(r"\s+", "-", m.group(0)))
         return f"{n}{_SUFFIX.get(n % 10, 'th') if n // 10 != 1 else 'th'}"
     return _ORD_WORD_RX.sub(figure, expr)
 

@@ -103,6 +103,7 @@ from ..language.revision import (
     same_holder,
     shifts,
     spoken_to,
+    state_values,
     states_value,
     subject,
     substitutes,
@@ -673,6 +674,8 @@ def _before_left(anchor: SourceRecord, pool: Sequence[Fused],
     value, so it walks through the revision. So too when it keeps a value an earlier
     statement of its speaker denied in favour of another ("Ward 5 are staying on half
     seven" after "Handover's quarter past seven now, not half seven")."""
+    if not state_values(anchor.text) and not all_values(anchor.text):
+        return anchor  # it states no value, so none it could have moved away from or kept
     said: dict[int, SourceRecord] = {}
     for f in pool:
         rec = _spoken(f.seq, records, prior, robot_id)
@@ -681,11 +684,12 @@ def _before_left(anchor: SourceRecord, pool: Sequence[Fused],
             said[rec.seq] = rec
     earlier = [said[seq] for seq in sorted(said)]
     for i, old in enumerate(earlier):
-        if any(left_behind(anchor.text, gives_up(old.text, new.text))
-               or keeps_denied(anchor.text, *denied_for(new.text))
-               and bool(all_values(old.text) & denied_for(new.text)[0])
-               for new in earlier[i + 1:]):
-            return old
+        for new in earlier[i + 1:]:
+            denied, given = denied_for(new.text)
+            if left_behind(anchor.text, gives_up(old.text, new.text)) \
+                    or keeps_denied(anchor.text, denied, given) \
+                    and bool(all_values(old.text) & denied):
+                return old
     return anchor
 
 

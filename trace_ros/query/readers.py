@@ -81,7 +81,13 @@ from ..language.text import (
     words,
 )
 from ..language.text import sentences as split_sentences
-from ..language.timeanchor import destination_hour, find_candidates, shifted, years_before
+from ..language.timeanchor import (
+    destination_hour,
+    find_candidates,
+    ordinal_value,
+    shifted,
+    years_before,
+)
 from ..language.vocab import is_robot
 from ..ledger import SourceRecord
 from .current import asks_members, before_clause, may_ask_held
@@ -115,7 +121,6 @@ from .spans import (
     names_day,
     names_in,
     number_head,
-    ordinal_value,
     place_phrase,
     quantities,
     question_grain,

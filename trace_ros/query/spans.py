@@ -1382,29 +1382,6 @@ def measures(text: str) -> dict[str, str]:
     return out
 
 
-_ORDINAL_WORDS = {w: i for i, w in enumerate(
-    ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
-     "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth",
-     "eighteenth", "nineteenth"), 1)}
-_TENS = {"twenty": 20, "thirty": 30}
-
-
-def ordinal_value(word: str) -> int:
-    """The number an ordinal word or numeral says ("twenty-ninth" 29, "12th" 12), else 0."""
-    w = word.lower().replace(" ", "-")
-    m = re.fullmatch(r"(\d{1,2})(?:st|nd|rd|th)", w)
-    if m:
-        return int(m.group(1))
-    if w in _ORDINAL_WORDS:
-        return _ORDINAL_WORDS[w]
-    if w in ("twentieth", "thirtieth"):
-        return 20 if w == "twentieth" else 30
-    tens, _, unit = w.partition("-")
-    # "twenty-ninth" is an ordinal; "thirty-five" is not.
-    return _TENS[tens] + _ORDINAL_WORDS[unit] if tens in _TENS and unit in _ORDINAL_WORDS \
-        else 0
-
-
 # Days said relative to the moment of speaking: when something was talked about.
 _DEICTIC = re.compile(r"\b(?:today|tonight|tomorrow|yesterday|this\s+(?:morning|afternoon|"
                       r"evening|week|weekend)|last\s+night)\b", re.I)
