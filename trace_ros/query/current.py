@@ -144,6 +144,7 @@ _WE = re.compile(r"\b(?:i|i'm|i've|me|my|we|we're|we've|us|our)\b", re.I)
 # the addressee's thing ("Hope your knee is better" tells nothing).
 _YOUR = re.compile(r"\b(?:i|i've|i'm|i'll|we|we've|we're|we'll)\s[^.!?]*\byour\b", re.I)
 _OWN = re.compile(r"\b(?:my|mine)\b", re.I)
+_SECOND = re.compile(r"\b(?:you|your|you're|you've|you'll)\b", re.I)
 _FIRST_PERSON_ASK = re.compile(r"\b(?:i|my|me|i'm|am i)\b", re.I)
 _SENTENCES = re.compile(r"(?<=[.!?])\s+")
 _WORDS = re.compile(r"[^\W_]+")
@@ -350,7 +351,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             said = prior(f.seq)
             if said is not None and said.seq > anchor.seq:
                 candidates.setdefault(said.seq, said)
-                if echoes(records[f.seq], said, robot_id):
+                if echoes(records[f.seq], said, robot_id) \
+                        or reads_back(records[f.seq], said, records.get(f.seq + 1), robot_id):
                     echo_of[said.seq] = records[f.seq]
     if related is not None:
         # The question's words and the values the anchor names ("the 14th", "Tuesday"):
@@ -376,11 +378,13 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         # them ("Iris asked me to tell you the party's moving to the 20th"), and so does
         # one telling them of their own thing ("Agnes, I've put your batteries in the top
         # drawer") or, to their face, of a change they made ("Bea, … so I moved the
-        # torch. Cupboard under the stairs now.").
+        # torch. Cupboard under the stairs now.") or that came to them ("Sofia, … so your
+        # review's been shoved into 2A.").
         relayed = rec.speaker != anchor.speaker and bool(
             (_names(anchor.speaker) - _names(rec.speaker))
             & ((mentioned(rec.text) if relays else frozenset())
-               | (spoken_to(rec.text) if _YOUR.search(rec.text) or _WE.search(rec.text)
+               | (spoken_to(rec.text) if _YOUR.search(rec.text)
+                  or (_WE.search(rec.text) or _SECOND.search(rec.text))
                   and marks_change(rec.text) else frozenset())))
         speaks = rec.speaker == anchor.speaker or own or relayed \
             or public and not _OWN.search(rec.text) \
@@ -440,11 +444,14 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             carried = anchor
         if not (link or carried):
             continue
+        # (the one whose turn is the thread's latest revision holds the thing too: "Tom's
+        # taking it off work" after Tom's "Everything's slipped a week" names no other)
         if repaired is None and (
                 not (carried or own or same_holder(rec.text, asked_holders, anchor_holders,
                                                    thing))
                 or (others and not swapped
                     and about_another(rec.text, asked_holders | anchor_holders | placed
+                                      | _names(thread.speaker)
                                       | _names(rec.speaker)
                                       | _placed(rec.text, asked_kind, thing)
                                       | (spoken_to(rec.text) if answered else frozenset()))) \
@@ -452,7 +459,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 or other_part_of_day(rec.text, question) \
                 or other_titled(rec.text, question) \
                 or brands and bool({n for n, _ in _before_thing(rec.text, q_terms)} - brands) \
-                or own_state and not swapped and told_of_another(rec.text, rec.speaker)):
+                or own_state and not swapped
+                and told_of_another(rec.text, anchor.speaker if relayed else rec.speaker)):
             greeted = holders(rec.text) - asked_holders - anchor_holders - KIN
             if not values_named(rec.text) & values_named(anchor.text) \
                     and not (greeted and greeted <= spoken_to(rec.text)) \
@@ -707,6 +715,16 @@ _PLURAL = re.compile(r"^\s*(?:what|which|who)\s+(?:are|were)\b", re.I)
 # Saturday opening hours?", "What are his visiting days?").
 _SCHEDULE = re.compile(r"\b(?:hours|times|days|nights|evenings|mornings|dates)\b", re.I)
 _PAST_ASK = re.compile(r"\b(?:was|were|did|had|used to|originally|before|first)\b", re.I)
+# A weekday alone, in a question in the present tense, names the coming or usual day of
+# the thing ("What time does the Saturday class start?", "Sunday's game"), not a past day.
+_DAY_ALONE = re.compile(r"\s*(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day(?:['’]s)?\s*$",
+                        re.I)
+# A length of time that is a state, not a span between events: a rate ("How many days a
+# week …?") or what is allowed ("How long can I game …?"); not "since", "ago", "until".
+_RATE = re.compile(r"\b(?:a|an|per|each|every)\s+(?:day|night|week|fortnight|month|year)\b"
+                   r"|\b(?:can|may|should|must|allowed)\b", re.I)
+_WHICH_DAY = re.compile(r"\b(?:which|what)\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day\b", re.I)
+_SPAN = re.compile(r"\b(?:since|ago|until|till|left|been|between|take|takes|old)\b", re.I)
 
 
 def asks_members(question: str) -> bool:
@@ -730,7 +748,9 @@ def asks_present(question: str, plan: Plan) -> bool:
     if asks_members(question) or plan.as_of is not None:
         return False  # "What are the names of …": a set, not one revision
     if plan.window is not None and not _WEEKLY.search(question) \
-            and not _NOW.search(plan.time_text):
+            and not _NOW.search(plan.time_text) \
+            and not (plan.tense == "present" and _DAY_ALONE.match(plan.time_text)
+                     and not _WHICH_DAY.search(question)):
         return False  # a past window; "this week", "on Tuesdays" are the present
     if plan.wants_newest:
         return True
@@ -738,6 +758,9 @@ def asks_present(question: str, plan: Plan) -> bool:
         return plan.tense == "present" and not _tally(question)
     if plan.answer_type == "duration" and _AGE.match(question):
         return plan.tense == "present"  # "How old is Mango?": an age is a state
+    if plan.operation == "temporal_arithmetic":
+        return plan.tense == "present" and bool(_RATE.search(question)) \
+            and not _SPAN.search(question)
     return plan.operation in ("fact", "temporal_lookup", "current_state") \
         and plan.answer_type not in ("yesno", "reason") and bool(_PRESENT.search(question)) \
         and not _PAST_ASK.search(question)
@@ -848,6 +871,31 @@ def echoes(robot_turn: SourceRecord, person_turn: SourceRecord, robot_id: str = 
         or len(keys(robot_turn.text) & keys(person_turn.text)) >= 2 \
         or shifts(person_turn.text) and bool(values(robot_turn.text)) \
         and bool(keys(robot_turn.text) & keys(person_turn.text))  # the moved day, worked out
+
+
+def reads_back(robot_turn: SourceRecord, person_turn: SourceRecord,
+               reply: SourceRecord | None = None, robot_id: str = "") -> bool:
+    """Whether the robot's turn right after a person's turn that states a change states
+    a value as its reading of it ("Harbourmaster's shifted us. Nine now." - "Pontoon C,
+    berth 9. Updated."; "It's slipped a fortnight." - "So moving day is now the 13th."),
+    whatever words the two share: the person let it stand, so it says what their turn
+    changed. Not a question ("Shall I move it to ten?"), not after a question or a remark
+    that marks no change ("my loan comes in on the 3rd" - "Rent is due on the 5th"), and
+    not when their ``reply`` after it, where recalled, takes a value of it back ("No,
+    nine.")."""
+    if _statement(robot_turn, robot_id) or not _statement(person_turn, robot_id) \
+            or robot_turn.modality != "dialogue" or _QUESTION.search(robot_turn.text) \
+            or robot_turn.seq != person_turn.seq + 1 \
+            or robot_turn.session_id != person_turn.session_id:
+        return False
+    stated = all_values(robot_turn.text)
+    if not stated or _QUESTION.search(person_turn.text) \
+            or not (marks_change(person_turn.text) or shifts(person_turn.text)):
+        return False  # what the robot says after a remark that changes nothing is its own
+    return not (reply is not None and reply.seq == robot_turn.seq + 1
+                and reply.speaker == person_turn.speaker
+                and reply.session_id == robot_turn.session_id
+                and (negated(reply.text) & stated or repairs(robot_turn.text, reply.text)))
 
 
 def _carries_on(rec: SourceRecord, thing: frozenset[str], anchor: SourceRecord,
