@@ -70,6 +70,10 @@ def test_a_reading_is_one_the_person_lets_stand() -> None:
     robot = rec(11, "robot", "So that's nine volunteers.")
     assert current.reads_back(robot, said, None, "r1")
     assert current.reads_back(robot, said, rec(12, "Nia", "Great, thanks."), "r1")
+    # what follows from a turn is a change it states
+    assert current.reads_back(rec(11, "robot", "Thirty-eight guests."),
+                              rec(10, "Nia", "Seven of the cousins cannot come, so we are "
+                                             "thirty-eight."), None, "r1")
     # after a remark that states no change, the robot speaks of something else
     assert not current.reads_back(robot, rec(10, "Nia", "My cousin is coming on the 3rd."),
                                   None, "r1")

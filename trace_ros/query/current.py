@@ -879,10 +879,10 @@ def reads_back(robot_turn: SourceRecord, person_turn: SourceRecord,
     a value as its reading of it ("Harbourmaster's shifted us. Nine now." - "Pontoon C,
     berth 9. Updated."; "It's slipped a fortnight." - "So moving day is now the 13th."),
     whatever words the two share: the person let it stand, so it says what their turn
-    changed. Not a question ("Shall I move it to ten?"), not after a question or a remark
-    that marks no change ("my loan comes in on the 3rd" - "Rent is due on the 5th"), and
-    not when their ``reply`` after it, where recalled, takes a value of it back ("No,
-    nine.")."""
+    changed (or what follows from it: "…, so we're thirty-eight"). Not a question ("Shall
+    I move it to ten?"), not after a question or a remark that marks no change ("my loan
+    comes in on the 3rd" - "Rent is due on the 5th"), and not when their ``reply`` after
+    it, where recalled, takes a value of it back ("No, nine.")."""
     if _statement(robot_turn, robot_id) or not _statement(person_turn, robot_id) \
             or robot_turn.modality != "dialogue" or _QUESTION.search(robot_turn.text) \
             or robot_turn.seq != person_turn.seq + 1 \
@@ -890,7 +890,8 @@ def reads_back(robot_turn: SourceRecord, person_turn: SourceRecord,
         return False
     stated = all_values(robot_turn.text)
     if not stated or _QUESTION.search(person_turn.text) \
-            or not (marks_change(person_turn.text) or shifts(person_turn.text)):
+            or not (marks_change(person_turn.text) or shifts(person_turn.text)
+                    or follows_from(person_turn.text)):
         return False  # what the robot says after a remark that changes nothing is its own
     return not (reply is not None and reply.seq == robot_turn.seq + 1
                 and reply.speaker == person_turn.speaker
