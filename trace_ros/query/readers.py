@@ -95,6 +95,7 @@ from .pack import EvidenceItem, Pack
 from .plan import Plan
 from .spans import (
     MEASURES,
+    MEASURING,
     TITLES,
     Asked,
     answer_date,
@@ -964,6 +965,10 @@ def revisions_of(found: Sequence[tuple[Any, str, float]], share: float,
     return both or [f for f in found if f[2] >= top]
 
 
+# A figure with the unit it is measured in ("5.1 kilos", "2.9 kg", "twelve stone").
+_WITH_UNIT = re.compile(rf"(?:\d[\d.,]*|(?:{'|'.join(_NUMBER_VALUES)})\b)\s*[a-z]", re.I)
+# A turn in the first person singular: its speaker speaks of their own.
+_OF_SELF = re.compile(r"\b(?:i|i'm|i’m|i've|i’ve|i'll|i’ll|me|my|mine)\b", re.I)
 # An additive particle: what the record tells is one more beside another ("too").
 _ADDS = re.compile(r"\b(?:too|also|as\s+well)\b", re.I)
 
@@ -1415,6 +1420,12 @@ class ExtractiveReader:
                 after = r
         return before, after
 
+    def _just_before(self, rec: SourceRecord, items: Sequence[EvidenceItem]) -> list[SourceRecord]:
+        """The shown turns of a record's session at most ``reply_gap`` records before it."""
+        return [i.record for i in items if i.record.session_id == rec.session_id
+                and i.record.subject_id == rec.subject_id
+                and rec.seq - self.reply_gap <= i.record.seq < rec.seq]
+
     @staticmethod
     def _names_the_same(rec: SourceRecord, items: Sequence[EvidenceItem], topic: set[str],
                         asked_names: set[str], known: set[str]) -> bool:
@@ -1534,6 +1545,10 @@ class ExtractiveReader:
             # answers, the turn that echoes or answers it, and (when it carries on their
             # topic) the turns before and after it.
             beside = stems(rec.text).union(*(stems(r.text) for r in (before, after) if r))
+            if proper & {stem(w) for w in words(rec.speaker)} and _OF_SELF.search(rec.text):
+                # The one the question names speaking of their own ("Mine's 216", "I'm off
+                # from the 19th"): it joins what the turns just before it talk about.
+                beside = beside.union(*(stems(r.text) for r in self._just_before(rec, items)))
             near = beside | self._continued(rec, items, proper | q_stems | speakers, known)
             if before is not None and asking.get(before.source_id, 0.0) > 0:
                 near = near | topic  # the reply to a turn that asks what the question asks
@@ -1758,6 +1773,7 @@ class ExtractiveReader:
                 # the change.
                 ordered = sorted(ordered, key=lambda x: not _OPENS_SO.match(x))
             said = set(re.findall(r"\d+", question))
+            measured = kind == "quantity" and bool(MEASURING.search(question.lower()))
 
             def amounts(x: str) -> list[tuple[int, str]]:
                 found = quantities(x)
@@ -1773,6 +1789,11 @@ class ExtractiveReader:
                              and f[1].split()[0] not in said]
                 elif said:  # "What temperature is incubator 1 at?": 1 labels the thing
                     found = [f for f in found if f[1].split()[0] not in said] or found
+                if measured:  # "How much does he weigh?": a figure with its unit, not
+                    # "shuffled Biscuit into 7", nor a dose said per time ("100mg twice
+                    # daily")
+                    found = [f for f in found if _WITH_UNIT.match(f[1])
+                             and not frequency(x[f[0]:f[0] + len(f[1]) + 20])]
                 # "Four more signed up", "another two": a number said as a change is not
                 # the amount, where the sentence states another.
                 return [f for f in found if not _change_amount(x, f)] or found
