@@ -106,3 +106,23 @@ def test_a_name_not_speaking_does_not_take_the_others_value() -> None:
                     ("robot", "Extension 408, saved."),
                     ("Ines", "Bruno says hello, by the way."))
     assert read("What is Bruno's extension?", *records)[0] == ""
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("the lamb feeds every three hours", "every three hours"),
+    ("now it's every two and a half hours", "every two and a half hours"),
+    ("check him every hour through the night", "every hour"),
+    ("every bit of it was eaten", ""),
+])
+def test_every_count_of_hours_is_a_rate(text: str, expected: str) -> None:
+    from trace_ros.query.spans import frequency
+
+    assert frequency(text) == expected
+
+
+def test_a_phrasal_verb_is_told_by_its_joined_noun() -> None:
+    records = turns("Swimming lessons for the kids are at 3 now.",
+                    "Pickup is 4.15, by the side gate.")
+    answer, cited = read("What time do I pick the kids up?", *records)
+    assert "4.15" in answer
+    assert cited[0] == records[1].source_id

@@ -965,6 +965,17 @@ def revisions_of(found: Sequence[tuple[Any, str, float]], share: float,
     return both or [f for f in found if f[2] >= top]
 
 
+# A verb and the particle that ends its phrase ("pick the twins up").
+_PHRASAL = re.compile(r"\b([a-z]+)\s+(?:[\w'’]+\s+){0,2}?(up|off|out|over)\b", re.I)
+
+
+def _joined(question: str) -> set[str]:
+    """The nouns a question's phrasal verbs make when joined ("pick the twins up" ->
+    pickup, "drop off" -> dropoff): a record says "the pickup is at 5.30"."""
+    return {stem(m.group(1).lower() + m.group(2).lower()) for m in _PHRASAL.finditer(question)
+            if m.group(1).lower() not in STOPWORDS}
+
+
 # A figure with the unit it is measured in ("5.1 kilos", "2.9 kg", "twelve stone").
 _WITH_UNIT = re.compile(rf"(?:\d[\d.,]*|(?:{'|'.join(_NUMBER_VALUES)})\b)\s*[a-z]", re.I)
 # A turn in the first person singular: its speaker speaks of their own.
@@ -1263,6 +1274,9 @@ class ExtractiveReader:
             if out is not None:
                 return out
         q_stems = {stem(w) for w in words(question)} & stems(question)
+        # A phrasal verb a shown record says as one noun ("pick the twins up": "pickup").
+        q_stems |= {j for j in _joined(question) if any(j in stems(i.record.text)
+                                                         for i in pack.items)}
         names = {stem(w) for i in pack.items for w in words(i.record.speaker)} & q_stems
         weights = self._weights(q_stems, pack.items, names)
         whose = _proper_names(question)

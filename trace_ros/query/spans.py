@@ -791,7 +791,9 @@ _FREQUENCY = re.compile(
     rf"\b(?:once|twice|thrice|(?:\d+|{_NUMBER_WORD}|a\s+few|several)\s+times)"
     rf"(?:\s+or\s+(?:twice|thrice|(?:\d+|{_NUMBER_WORD})\s+times))?"
     r"(?:\s+(?:a|an|per|every|each)\s+(?:other\s+)?\w+|\s+daily|\s+weekly|\s+nightly)?"
-    r"|\b(?:every|each)\s+(?:other\s+)?(?:\d+\s+|\w+\s+)?(?:day|days|week|weeks|morning|"
+    # "every three hours", "every two and a half hours": a count of a unit of time.
+    r"|\b(?:every|each)\s+(?:other\s+)?(?:[\d.]+\s+|\w+\s+)?(?:and\s+a\s+half\s+)?"
+    r"(?:day|days|week|weeks|hour|hours|minutes|months|years|morning|"
     r"evening|night|weekday|weekend|month|fortnight|monday|tuesday|wednesday|thursday|friday"
     r"|saturday|sunday)\b"
     rf"|\b(?:(?:\d+|{_NUMBER_WORD})-)?(?:daily|weekly|nightly|monthly|fortnightly|hourly)\b"
