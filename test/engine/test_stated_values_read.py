@@ -126,3 +126,10 @@ def test_a_phrasal_verb_is_told_by_its_joined_noun() -> None:
     answer, cited = read("What time do I pick the kids up?", *records)
     assert "4.15" in answer
     assert cited[0] == records[1].source_id
+
+
+def test_the_measure_of_what_the_copula_names() -> None:
+    answer, _ = read("What dose is Gran's ramipril?",
+                     *turns("Gran's blood pressure was fine today.",
+                            "And her ramipril is 2.5mg with breakfast."))
+    assert answer.startswith("2.5mg")

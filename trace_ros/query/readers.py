@@ -401,7 +401,13 @@ def _measured(question: str, focus: str) -> frozenset[str]:
         return frozenset()
     m = re.search(rf"\b{re.escape(focus)}\s+of\s+(?:(?:the|my|your|his|her|their|our)\s+)?"
                   r"([a-z][\w-]*)", question, re.I)
-    return frozenset({stem(m.group(1).lower())}) if m else frozenset()
+    if m is None:
+        # "What dose is Dad's amlodipine?": the measure of what the copula names.
+        t = _X_IS_T.match(question)
+        thing = [w for w in re.findall(r"\b[a-z][\w-]*", t.group(2)) if w not in STOPWORDS] \
+            if t and t.group(1).lower() == focus.lower() else []
+        return frozenset({stem(thing[-1])}) if thing else frozenset()
+    return frozenset({stem(m.group(1).lower())})
 
 
 # A name as the subject of an auxiliary opens a clause: "Femi has practice on Wednesdays".
