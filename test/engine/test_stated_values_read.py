@@ -133,3 +133,21 @@ def test_the_measure_of_what_the_copula_names() -> None:
                      *turns("Gran's blood pressure was fine today.",
                             "And her ramipril is 2.5mg with breakfast."))
     assert answer.startswith("2.5mg")
+
+
+def test_what_someone_serves_as_answers_what_x_they_are() -> None:
+    records = turns(("Bea", "Ravi was cast as a sailor at first."),
+                    ("Bea", "Big change, Ravi's stepping in as the lighthouse keeper."))
+    answer, _ = read("What part is Ravi playing?", *records)
+    assert answer == "lighthouse keeper"
+    answer, _ = read("What's my job at the library now?",
+                     *turns("Good news, the library have made me archive assistant."))
+    assert answer == "archive assistant"
+
+
+@pytest.mark.parametrize("text", [
+    "Ravi's rehearsal moved to Friday evening.",
+    "Big change, Tom's stepping in as the lighthouse keeper.",  # given to another
+])
+def test_no_role_given_to_the_one_asked_is_no_answer(text: str) -> None:
+    assert read("What part is Ravi playing?", *turns(("Bea", text)))[0] == ""

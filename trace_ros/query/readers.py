@@ -528,6 +528,43 @@ def _slot_filler(ask: Asked, question: str, out: ReaderOutput,
     return None
 
 
+# Where a record gives what someone becomes or serves as: "Noah's taken over as the
+# innkeeper", "they've made me project coordinator", "I'm the secretary now".
+_NOT_ROLE = r"(?!(?:now|again|instead|too|well)\b)"
+_ROLE = rf"({_NOT_ROLE}[a-z][\w-]*(?:\s+{_NOT_ROLE}[a-z][\w-]*)?)"
+
+
+def _role_filler(ask: Asked, question: str, out: ReaderOutput,
+                 pack: Pack) -> ReaderOutput | None:
+    """For "what X …?" about someone, where no shown record says X, what the cited record
+    (or the graph stage's current one) gives that person as being or serving as: "Noah's
+    taken over as the innkeeper" for the part Noah plays. The one asked about must be said
+    as the one it is given to."""
+    focus = stem(ask.focus)
+    if not focus or any(focus in stems(i.record.text) for i in pack.items):
+        return None
+    names = sorted(_proper_names(question))
+    mine = bool(re.search(r"\b(?:my|i|am\s+i|do\s+i)\b", question, re.I))
+    if not names and not mine:
+        return None
+    who = "|".join([*(rf"{re.escape(n)}\w*" for n in names), *(("i", "me") if mine else ())])
+    det = r"(?:(?:the|a|an|our|their)\s+)?"
+    forms = [rf"\b(?:{who})(?:['’]s|\s+(?:is|was|has|had|am)|['’]m|['’]ve)?\s+"
+             rf"(?:[\w'’-]+\s+){{0,3}}?as\s+{det}{_ROLE}",
+             rf"\bmade\s+(?:{who})\s+{det}{_ROLE}",
+             rf"\b(?:{who})(?:['’]s|['’]m|\s+(?:is|am))\s+(?:now\s+)?the\s+{_ROLE}\s+now\b"]
+    q = {stem(w) for w in words(question)}
+    order = [i for i in pack.items if i.source_id in out.cited_ids[:1]] + [
+        i for i in pack.items if i.routes.get("graph") == 1 and not i.routes.get("superseded")]
+    for item in order:
+        for x in split_sentences(repaired(item.record.text)):
+            for rx in forms:
+                m = re.search(rx, x, re.I)
+                if m and not stems(m.group(1)) & q and not set(words(m.group(1))) & STOPWORDS:
+                    return ReaderOutput(m.group(1), [item.source_id], out.reader)
+    return None
+
+
 def _owner_of(answer: str, focus: str, pack: Pack) -> bool:
     """Whether a shown record gives the name ``answer`` as the one who has ``focus``
     ("Isla's dentist", "Geoff has physio too")."""
@@ -1231,6 +1268,8 @@ class ExtractiveReader:
             timed = _THE_TIME.search(cited) if ask.kind == "which" else None
             # Else the value a record says in X's place, where none says X at all.
             filled = _slot_filler(ask, question, out, pack) if timed is None else None
+            if filled is None and timed is None:
+                filled = _role_filler(ask, question, out, pack)
             if filled is not None:
                 out = filled
             elif timed is None:
