@@ -151,3 +151,20 @@ def test_what_someone_serves_as_answers_what_x_they_are() -> None:
 ])
 def test_no_role_given_to_the_one_asked_is_no_answer(text: str) -> None:
     assert read("What part is Ravi playing?", *turns(("Bea", text)))[0] == ""
+
+
+def test_a_thing_under_another_name_is_not_the_one_asked() -> None:
+    records = turns("The Lindqvist viewing is Tuesday, 11am.",
+                    "Okafors can only come later in the week, 3pm on Wednesday.")
+    answer, cited = read("What time is the Okafor viewing?", *records)
+    assert cited and cited[0] == records[1].source_id
+    assert "3" in answer
+
+
+def test_another_name_on_the_thing_asked_marks_another_thing() -> None:
+    from trace_ros.query.readers import _other_name_on
+
+    q = "What time is the Okafor viewing?"
+    assert _other_name_on(q, "The Lindqvist viewing is Tuesday at 11.")
+    assert not _other_name_on(q, "The Okafor viewing moved to Wednesday at 3.")
+    assert not _other_name_on(q, "Viewing moved to Wednesday at 3.")

@@ -849,6 +849,24 @@ _CARRIES_ON = re.compile(
     r"next|the\s+\d|the\s+(?:first|second|third|\w+(?:th|st|nd|rd))\b)", re.I)
 
 
+# "the O'Brien tasting", "the Patel sofa": a thing told apart by whose name it bears.
+_NAME_THING = re.compile(r"\b(?i:the)\s+([A-Z][\w'’-]*)\s+([a-z][\w-]*)")
+
+
+def _other_name_on(question: str, text: str) -> bool:
+    """Whether ``text`` speaks of the thing the question names by someone's name under
+    another name, and never says the question's ("the Kapoor tasting" for "the O'Brien
+    tasting")."""
+    asked = {stem(m.group(2).lower()): m.group(1) for m in _NAME_THING.finditer(question)}
+    if not asked:
+        return False
+    said = stems(text)
+    return any(stem(m.group(2).lower()) in asked
+               and stem(asked[stem(m.group(2).lower())].lower()) not in said
+               and m.group(1).lower() != asked[stem(m.group(2).lower())].lower()
+               for m in _NAME_THING.finditer(text))
+
+
 def _owners_other(owners: dict[str, str], text: str, question: str) -> bool:
     """Whether ``text`` gives the owner the question names another thing than the one
     asked ("June's heart check is the 21st now" for "June's hair appointment"): it speaks
@@ -1636,7 +1654,8 @@ class ExtractiveReader:
                 # whom the question names: "Maureen comes in at six" before her shifts
                 # changed, for "what time did Maureen visit?".)
                 continue
-            if _other_owner(owners, rec.text) or state and other_kind(rec.text, question):
+            if _other_owner(owners, rec.text) or _other_name_on(question, rec.text) \
+                    or state and other_kind(rec.text, question):
                 continue  # "Lily's party" does not answer for "Alfie's party", nor "the
                 # blue kettles" for "the red kettles"
             if focus and focus not in proper and (
