@@ -95,6 +95,7 @@ from .pack import EvidenceItem, Pack
 from .plan import Plan
 from .spans import (
     MEASURES,
+    MEASURING,
     TITLES,
     Asked,
     answer_date,
@@ -400,7 +401,13 @@ def _measured(question: str, focus: str) -> frozenset[str]:
         return frozenset()
     m = re.search(rf"\b{re.escape(focus)}\s+of\s+(?:(?:the|my|your|his|her|their|our)\s+)?"
                   r"([a-z][\w-]*)", question, re.I)
-    return frozenset({stem(m.group(1).lower())}) if m else frozenset()
+    if m is None:
+        # "What dose is Dad's amlodipine?": the measure of what the copula names.
+        t = _X_IS_T.match(question)
+        thing = [w for w in re.findall(r"\b[a-z][\w-]*", t.group(2)) if w not in STOPWORDS] \
+            if t and t.group(1).lower() == focus.lower() else []
+        return frozenset({stem(thing[-1])}) if thing else frozenset()
+    return frozenset({stem(m.group(1).lower())})
 
 
 # A name as the subject of an auxiliary opens a clause: "Femi has practice on Wednesdays".
@@ -518,6 +525,43 @@ def _slot_filler(ask: Asked, question: str, out: ReaderOutput,
                           r"\s*(?:[,.;!?]|$)", x, re.I)
             if m and not stems(m.group(1)) & q and stems(m.group(1)):
                 return ReaderOutput(m.group(1), [item.source_id], out.reader)
+    return None
+
+
+# Where a record gives what someone becomes or serves as: "Noah's taken over as the
+# innkeeper", "they've made me project coordinator", "I'm the secretary now".
+_NOT_ROLE = r"(?!(?:now|again|instead|too|well)\b)"
+_ROLE = rf"({_NOT_ROLE}[a-z][\w-]*(?:\s+{_NOT_ROLE}[a-z][\w-]*)?)"
+
+
+def _role_filler(ask: Asked, question: str, out: ReaderOutput,
+                 pack: Pack) -> ReaderOutput | None:
+    """For "what X …?" about someone, where no shown record says X, what the cited record
+    (or the graph stage's current one) gives that person as being or serving as: "Noah's
+    taken over as the innkeeper" for the part Noah plays. The one asked about must be said
+    as the one it is given to."""
+    focus = stem(ask.focus)
+    if not focus or any(focus in stems(i.record.text) for i in pack.items):
+        return None
+    names = sorted(_proper_names(question))
+    mine = bool(re.search(r"\b(?:my|i|am\s+i|do\s+i)\b", question, re.I))
+    if not names and not mine:
+        return None
+    who = "|".join([*(rf"{re.escape(n)}\w*" for n in names), *(("i", "me") if mine else ())])
+    det = r"(?:(?:the|a|an|our|their)\s+)?"
+    forms = [rf"\b(?:{who})(?:['’]s|\s+(?:is|was|has|had|am)|['’]m|['’]ve)?\s+"
+             rf"(?:[\w'’-]+\s+){{0,3}}?as\s+{det}{_ROLE}",
+             rf"\bmade\s+(?:{who})\s+{det}{_ROLE}",
+             rf"\b(?:{who})(?:['’]s|['’]m|\s+(?:is|am))\s+(?:now\s+)?the\s+{_ROLE}\s+now\b"]
+    q = {stem(w) for w in words(question)}
+    order = [i for i in pack.items if i.source_id in out.cited_ids[:1]] + [
+        i for i in pack.items if i.routes.get("graph") == 1 and not i.routes.get("superseded")]
+    for item in order:
+        for x in split_sentences(repaired(item.record.text)):
+            for rx in forms:
+                m = re.search(rx, x, re.I)
+                if m and not stems(m.group(1)) & q and not set(words(m.group(1))) & STOPWORDS:
+                    return ReaderOutput(m.group(1), [item.source_id], out.reader)
     return None
 
 
@@ -805,6 +849,24 @@ _CARRIES_ON = re.compile(
     r"next|the\s+\d|the\s+(?:first|second|third|\w+(?:th|st|nd|rd))\b)", re.I)
 
 
+# "the O'Brien tasting", "the Patel sofa": a thing told apart by whose name it bears.
+_NAME_THING = re.compile(r"\b(?i:the)\s+([A-Z][\w'’-]*)\s+([a-z][\w-]*)")
+
+
+def _other_name_on(question: str, text: str) -> bool:
+    """Whether ``text`` speaks of the thing the question names by someone's name under
+    another name, and never says the question's ("the Kapoor tasting" for "the O'Brien
+    tasting")."""
+    asked = {stem(m.group(2).lower()): m.group(1) for m in _NAME_THING.finditer(question)}
+    if not asked:
+        return False
+    said = stems(text)
+    return any(stem(m.group(2).lower()) in asked
+               and stem(asked[stem(m.group(2).lower())].lower()) not in said
+               and m.group(1).lower() != asked[stem(m.group(2).lower())].lower()
+               for m in _NAME_THING.finditer(text))
+
+
 def _owners_other(owners: dict[str, str], text: str, question: str) -> bool:
     """Whether ``text`` gives the owner the question names another thing than the one
     asked ("June's heart check is the 21st now" for "June's hair appointment"): it speaks
@@ -964,6 +1026,21 @@ def revisions_of(found: Sequence[tuple[Any, str, float]], share: float,
     return both or [f for f in found if f[2] >= top]
 
 
+# A verb and the particle that ends its phrase ("pick the twins up").
+_PHRASAL = re.compile(r"\b([a-z]+)\s+(?:[\w'’]+\s+){0,2}?(up|off|out|over)\b", re.I)
+
+
+def _joined(question: str) -> set[str]:
+    """The nouns a question's phrasal verbs make when joined ("pick the twins up" ->
+    pickup, "drop off" -> dropoff): a record says "the pickup is at 5.30"."""
+    return {stem(m.group(1).lower() + m.group(2).lower()) for m in _PHRASAL.finditer(question)
+            if m.group(1).lower() not in STOPWORDS}
+
+
+# A figure with the unit it is measured in ("5.1 kilos", "2.9 kg", "twelve stone").
+_WITH_UNIT = re.compile(rf"(?:\d[\d.,]*|(?:{'|'.join(_NUMBER_VALUES)})\b)\s*[a-z]", re.I)
+# A turn in the first person singular: its speaker speaks of their own.
+_OF_SELF = re.compile(r"\b(?:i|i'm|i’m|i've|i’ve|i'll|i’ll|me|my|mine)\b", re.I)
 # An additive particle: what the record tells is one more beside another ("too").
 _ADDS = re.compile(r"\b(?:too|also|as\s+well)\b", re.I)
 
@@ -1209,6 +1286,8 @@ class ExtractiveReader:
             timed = _THE_TIME.search(cited) if ask.kind == "which" else None
             # Else the value a record says in X's place, where none says X at all.
             filled = _slot_filler(ask, question, out, pack) if timed is None else None
+            if filled is None and timed is None:
+                filled = _role_filler(ask, question, out, pack)
             if filled is not None:
                 out = filled
             elif timed is None:
@@ -1258,6 +1337,9 @@ class ExtractiveReader:
             if out is not None:
                 return out
         q_stems = {stem(w) for w in words(question)} & stems(question)
+        # A phrasal verb a shown record says as one noun ("pick the twins up": "pickup").
+        q_stems |= {j for j in _joined(question) if any(j in stems(i.record.text)
+                                                         for i in pack.items)}
         names = {stem(w) for i in pack.items for w in words(i.record.speaker)} & q_stems
         weights = self._weights(q_stems, pack.items, names)
         whose = _proper_names(question)
@@ -1415,6 +1497,12 @@ class ExtractiveReader:
                 after = r
         return before, after
 
+    def _just_before(self, rec: SourceRecord, items: Sequence[EvidenceItem]) -> list[SourceRecord]:
+        """The shown turns of a record's session at most ``reply_gap`` records before it."""
+        return [i.record for i in items if i.record.session_id == rec.session_id
+                and i.record.subject_id == rec.subject_id
+                and rec.seq - self.reply_gap <= i.record.seq < rec.seq]
+
     @staticmethod
     def _names_the_same(rec: SourceRecord, items: Sequence[EvidenceItem], topic: set[str],
                         asked_names: set[str], known: set[str]) -> bool:
@@ -1534,6 +1622,10 @@ class ExtractiveReader:
             # answers, the turn that echoes or answers it, and (when it carries on their
             # topic) the turns before and after it.
             beside = stems(rec.text).union(*(stems(r.text) for r in (before, after) if r))
+            if proper & {stem(w) for w in words(rec.speaker)} and _OF_SELF.search(rec.text):
+                # The one the question names speaking of their own ("Mine's 216", "I'm off
+                # from the 19th"): it joins what the turns just before it talk about.
+                beside = beside.union(*(stems(r.text) for r in self._just_before(rec, items)))
             near = beside | self._continued(rec, items, proper | q_stems | speakers, known)
             if before is not None and asking.get(before.source_id, 0.0) > 0:
                 near = near | topic  # the reply to a turn that asks what the question asks
@@ -1562,7 +1654,8 @@ class ExtractiveReader:
                 # whom the question names: "Maureen comes in at six" before her shifts
                 # changed, for "what time did Maureen visit?".)
                 continue
-            if _other_owner(owners, rec.text) or state and other_kind(rec.text, question):
+            if _other_owner(owners, rec.text) or _other_name_on(question, rec.text) \
+                    or state and other_kind(rec.text, question):
                 continue  # "Lily's party" does not answer for "Alfie's party", nor "the
                 # blue kettles" for "the red kettles"
             if focus and focus not in proper and (
@@ -1758,6 +1851,7 @@ class ExtractiveReader:
                 # the change.
                 ordered = sorted(ordered, key=lambda x: not _OPENS_SO.match(x))
             said = set(re.findall(r"\d+", question))
+            measured = kind == "quantity" and bool(MEASURING.search(question.lower()))
 
             def amounts(x: str) -> list[tuple[int, str]]:
                 found = quantities(x)
@@ -1773,6 +1867,11 @@ class ExtractiveReader:
                              and f[1].split()[0] not in said]
                 elif said:  # "What temperature is incubator 1 at?": 1 labels the thing
                     found = [f for f in found if f[1].split()[0] not in said] or found
+                if measured:  # "How much does he weigh?": a figure with its unit, not
+                    # "shuffled Biscuit into 7", nor a dose said per time ("100mg twice
+                    # daily")
+                    found = [f for f in found if _WITH_UNIT.match(f[1])
+                             and not frequency(x[f[0]:f[0] + len(f[1]) + 20])]
                 # "Four more signed up", "another two": a number said as a change is not
                 # the amount, where the sentence states another.
                 return [f for f in found if not _change_amount(x, f)] or found

@@ -762,8 +762,8 @@ _CLOCK = re.compile(
     # "six in the evening", "seven tonight": an hour with its part of the day.
     rf"|\b{_HOURS}\s+(?:in\s+the\s+(?:morning|afternoon|evening)|at\s+night|tonight)\b"
     # "the alarm can be seven.": a bare hour a copula gives, ending the clause.
-    rf"|(?<=\bbe\s){_HOURS}(?=\s*(?:[.!?;,]|$))"
-    rf"|(?<=\bis\s){_HOURS}(?=\s*(?:[.!?;,]|$)))", re.I)
+    rf"|(?<=\bbe\s){_HOURS}(?=\s*(?:[.!?;,](?!\d)|$))"
+    rf"|(?<=\bis\s){_HOURS}(?=\s*(?:[.!?;,](?!\d)|$)))", re.I)  # not "is 5.1 kilos"
 # A time of day named by what happens then ("at bedtime", "with breakfast", "mornings").
 _DAY_PART = re.compile(
     r"\b(?:(?:at|before|after|with|by|around|in\s+the|every|each|first\s+thing\s+in\s+the)\s+)?"
@@ -791,7 +791,9 @@ _FREQUENCY = re.compile(
     rf"\b(?:once|twice|thrice|(?:\d+|{_NUMBER_WORD}|a\s+few|several)\s+times)"
     rf"(?:\s+or\s+(?:twice|thrice|(?:\d+|{_NUMBER_WORD})\s+times))?"
     r"(?:\s+(?:a|an|per|every|each)\s+(?:other\s+)?\w+|\s+daily|\s+weekly|\s+nightly)?"
-    r"|\b(?:every|each)\s+(?:other\s+)?(?:\d+\s+|\w+\s+)?(?:day|days|week|weeks|morning|"
+    # "every three hours", "every two and a half hours": a count of a unit of time.
+    r"|\b(?:every|each)\s+(?:other\s+)?(?:[\d.]+\s+|\w+\s+)?(?:and\s+a\s+half\s+)?"
+    r"(?:day|days|week|weeks|hour|hours|minutes|months|years|morning|"
     r"evening|night|weekday|weekend|month|fortnight|monday|tuesday|wednesday|thursday|friday"
     r"|saturday|sunday)\b"
     rf"|\b(?:(?:\d+|{_NUMBER_WORD})-)?(?:daily|weekly|nightly|monthly|fortnightly|hourly)\b"
@@ -858,6 +860,9 @@ _KIND_OF = _KIND_SKIP | {"style", "styles", "form", "forms", "genre", "genres", 
 _AUX_WORDS = ("is", "are", "was", "were", "am", "do", "does", "did", "has", "have", "had",
               "will", "would", "can", "could", "should", "shall", "must", "may", "might")
 _AUX_RX = "|".join(_AUX_WORDS)
+# The verbs of measuring: "how much" with one asks an amount of the measure ("How much
+# does the baby weigh now?"), not a sum of money.
+MEASURING = re.compile(r"\b(?:weigh|weighs|weighed|measure|measures|measured)\b")
 _DET = r"(?:the|a|an|my|your|our|his|her|their|its|this|that|[\w'-]+(?:'s|s'))"
 _PREP_END = (r"(?:\s+(?:of|for|in|on|at|with|from|to|by|about|now|these|right|currently|called"
              r"|named|that|which|who|whom|whose|just|before|after|until|since|when|while)\b"
@@ -935,6 +940,8 @@ def asked(question: str, plan: Plan) -> Asked:
     m = re.match(r"^how much (\w+)", q)
     if m:
         word = m.group(1)
+        if word in _AUX_WORDS and MEASURING.search(q):
+            return Asked("quantity")  # "How much does the baby weigh?": a weight, not a sum
         if word in _AUX_WORDS or word in ("money", "cash") or word in _MONEY_HEADS \
                 or word.endswith("ing"):
             return Asked("money")  # "How much rent …?": a sum, not an amount of rent
@@ -1032,7 +1039,11 @@ def clock_time(text: str) -> str:
     ("August 1 to 4") are not a time."""
     for d in find_candidates(text):
         if not re.search(r"\d:\d|am\b|pm\b|o'?clock|noon", d.group(0), re.I):
-            text = text[:d.start()] + "," * (d.end() - d.start()) + text[d.end():]
+            # "on the 18th at 4 o'clock", "Friday 12 December at 7": the date is blanked,
+            # the hour said after it with "at" is the time.
+            at = re.search(r"\s+at\s+(?=\S+\s*$)", d.group(0), re.I)
+            end = d.start() + at.start() if at else d.end()
+            text = text[:d.start()] + "," * (end - d.start()) + text[end:]
     m = _CLOCK.search(text)
     # "9:20am" is written "9:20 am": the time and its half of the day are two words.
     return re.sub(r"(\d)(am|pm|a\.m\.|p\.m\.)", r"\1 \2", m.group(0).strip(), flags=re.I) \
@@ -1055,6 +1066,7 @@ def money(text: str) -> str:
 
 
 # A figure said per period ("800 a month", "1,200 per year"): what is paid.
+_AT_TIME = re.compile(r"\b(?:at|from|till|until|by|around|about|after|before)\s+$", re.I)
 _PER_PERIOD = re.compile(rf"\b(\d[\d,.]*|{_NUMBER_WORD}(?:-{_NUMBER_WORD})?)\s+(?:a|an|per)\s+"
                          r"(?:month|week|year|night|day|hour|head)\b", re.I)
 
@@ -1077,6 +1089,13 @@ def sum_stated(text: str) -> str:
         return found
     masked = without_times(text)
     per = _PER_PERIOD.search(masked)
+    if per is None:
+        # "pays 11.50 an hour": a figure said per period is a sum, though it reads as a
+        # clock time, unless a word of time leads it ("at 7.30 a day early").
+        per = next((m for m in _PER_PERIOD.finditer(text) if re.fullmatch(
+            r"\d+[.,]\d\d", m.group(1)) and not _AT_TIME.search(text[:m.start()])), None)
+        if per is not None:
+            return per.group(1)
     if per and not re.search(r"\d", per.group(1)):
         return per.group(1)  # "twenty-three a night"
     if per or stems(masked) & _MONEY_STEMS:
