@@ -185,19 +185,24 @@ INDEX_CHUNK = 64
 INDEX_CHUNK_MAX = 4096
 INDEX_SLICE_S = 0.008
 # The index yields to capture: the writer indexes once no event has come for INDEX_IDLE_S,
-# and between groups only while the oldest source it has not indexed was committed more
-# than INDEX_LAG_S ago, or more than INDEX_BACKLOG sources wait. Indexing a chunk between
+# and between groups only while the sources it has not indexed hold more than
+# INDEX_BACKLOG_BYTES of text (their text and speaker, in characters) or number more than
+# INDEX_BACKLOG. Indexing a chunk between
 # every two groups cost capture ~70 us of the writer's time per event (the GIL's: the
 # node's other thread waits) and delayed the next commit by a chunk (issue 16, in process
 # without DDS: 295-308 -> 173-185 us CPU per event; bench capture, alternating, load 7-8:
 # per-event 1,110-1,337 -> 1,981-2,056 events/s). A search reads what is above the mark
 # from the sources' text (the query node keeps what it read), so a backlog costs searches
-# little. The bound was a count (20,000), which a burst at full speed reaches in ~7 s
-# (issue 16: capture then ran at the index's pace); an age bounds how stale the index
-# gets whatever the rate, so a burst shorter than it is captured at full speed and
-# indexed after it, and the count is only a ceiling on what a search may have to read.
+# little: the text it splits (~0.3 us a character), once a subject. So the bound is that
+# text: 4 MiB, ~1 s of splitting were a search's subject to hold it all. It was a count
+# (20,000, ~1 MiB of the bench's events), which a burst at full speed reached in ~7 s
+# (issue 16: capture then ran at the index's pace). An age was tried: past it the
+# writer must index at the pace the burst came in, and capture after a burst fell below
+# the pace it keeps with a count (in process, 60 s at full speed: 1,566 events/s against
+# 1,916); over a bound of size the index keeps the pace of capture, no more. The count
+# stays as a ceiling (many short texts: a restart's catch-up).
 INDEX_IDLE_S = 0.05
-INDEX_LAG_S = 30.0
+INDEX_BACKLOG_BYTES = 4 << 20
 INDEX_BACKLOG = 250_000
 # The WAL is checkpointed by a thread of its own (``Ledger.checkpoint_apart``, on its own
 # connection) every CHECKPOINT_EVERY committed sources, not by the writer's commits: a
@@ -286,8 +291,8 @@ class GroupCommitWriter:
     The thread writes the postings of what it committed (``Ledger.index_postings``) in
     chunks sized to take ``index_slice_s`` (from ``index_chunk`` sources, up to
     ``index_chunk_max``), once no event has come for ``index_idle_s``, and between
-    groups only while the oldest source it has not indexed was committed more than
-    ``index_lag_s`` ago or more than ``index_backlog`` wait for it; it looks for waiting
+    groups only while those waiting for it hold more than ``index_backlog_bytes`` of text
+    or number more than ``index_backlog``; it looks for waiting
     events between transactions: the acknowledgement never waits for the index, and an
     event that arrives meanwhile waits for one chunk at most. Searches read what is not
     indexed yet from the sources, with the same results.
@@ -302,7 +307,8 @@ class GroupCommitWriter:
                  on_batch: Callable[[int, float], None] | None = None,
                  clock: Callable[[], float] = time.time,
                  index_chunk: int = INDEX_CHUNK, index_idle_s: float = INDEX_IDLE_S,
-                 index_backlog: int = INDEX_BACKLOG, index_lag_s: float = INDEX_LAG_S,
+                 index_backlog: int = INDEX_BACKLOG,
+                 index_backlog_bytes: int = INDEX_BACKLOG_BYTES,
                  index_slice_s: float = INDEX_SLICE_S, index_chunk_max: int = INDEX_CHUNK_MAX,
                  checkpoint_every: int = CHECKPOINT_EVERY) -> None:
         self.ledger = ledger
@@ -311,15 +317,16 @@ class GroupCommitWriter:
         self.index_slice_s = index_slice_s
         self.index_idle_s = index_idle_s
         self.index_backlog = max(1, index_backlog)
-        self.index_lag_s = index_lag_s
+        self.index_backlog_bytes = max(1, index_backlog_bytes)
         # The next chunk's size, and the seconds a source took in the chunks before it.
         self.chunk = self.index_chunk
         self._per_source: float | None = None
         # Sources committed and not indexed yet, as far as this writer knows (at start,
-        # what an earlier one left: at least one chunk is assumed), and when: (monotonic
-        # time of a commit, how many of its sources wait), oldest first.
+        # what an earlier one left: at least one chunk is assumed, of unknown text), and
+        # their text: per commit [sources waiting, their characters], oldest first.
         self._pending = self.index_chunk
-        self._waiting: deque[list[float]] = deque([[time.monotonic(), self._pending]])
+        self._pending_bytes = 0
+        self._waiting: deque[list[int]] = deque([[self._pending, 0]])
         self.indexed = 0
         self.index_errors = 0
         # Receipt time of zero-stamped events (asked only for those) and the known time
@@ -495,7 +502,7 @@ class GroupCommitWriter:
             # (lingering then only delayed it: issue 16, the acks' publisher waited out
             # group_commit_ms on every group).
             backlog = bool(self._items)
-            self._index(self._behind)  # under load: only a backlog this old or large
+            self._index(self._behind)  # under load: only a backlog this large
             if self._pending:
                 with self._not_empty:
                     came = self._not_empty.wait_for(lambda: self._items or self._closed,
@@ -508,11 +515,10 @@ class GroupCommitWriter:
             self._commit(batch)
 
     def _behind(self) -> bool:
-        """Whether the index is so far behind that capture pays for it: its oldest
-        source committed more than ``index_lag_s`` ago, or more than ``index_backlog``
-        waiting."""
-        return self._pending > self.index_backlog or bool(
-            self._waiting and time.monotonic() - self._waiting[0][0] > self.index_lag_s)
+        """Whether the index is so far behind that capture pays for it: more than
+        ``index_backlog_bytes`` of text, or more than ``index_backlog`` sources, wait."""
+        return (self._pending_bytes > self.index_backlog_bytes
+                or self._pending > self.index_backlog)
 
     def _index(self, more: Callable[[], bool]) -> None:
         """Index committed sources a chunk at a time while ``more()`` and no event
@@ -525,23 +531,27 @@ class GroupCommitWriter:
                 n = self.ledger.index_postings(asked)
             except Exception:  # noqa: BLE001 - the index must never stop capture
                 self.index_errors += 1
-                self._pending = 0
+                self._pending = self._pending_bytes = 0
                 self._waiting.clear()
                 return
             self._timed(n, time.monotonic() - started)
             self.indexed += n
             if n < asked:  # none left
-                self._pending = 0
+                self._pending = self._pending_bytes = 0
                 self._waiting.clear()
                 continue
             # A full chunk: more may wait than this writer counted (at start).
             self._pending = max(self._pending - n, 1)
-            while n and self._waiting:
+            while n and self._waiting:  # oldest first, as the index goes
                 oldest = self._waiting[0]
-                if oldest[1] > n:
-                    oldest[1] -= n
+                if oldest[0] > n:  # part of a commit: its share of the text
+                    share = oldest[1] * n // oldest[0]
+                    oldest[0] -= n
+                    oldest[1] -= share
+                    self._pending_bytes -= share
                     break
-                n -= int(oldest[1])
+                n -= oldest[0]
+                self._pending_bytes -= oldest[1]
                 self._waiting.popleft()
 
     def _timed(self, n: int, seconds: float) -> None:
@@ -568,7 +578,10 @@ class GroupCommitWriter:
         self.committed += accepted
         self._pending += accepted
         if accepted:
-            self._waiting.append([started, accepted])
+            text = sum(len(p.item.text) + len(p.item.speaker)
+                       for p, r in zip(batch, results, strict=True) if r.status == "accepted")
+            self._waiting.append([accepted, text])
+            self._pending_bytes += text
         self._uncheckpointed += accepted
         if self._uncheckpointed >= self.checkpoint_every and self._checkpointer is not None:
             self._uncheckpointed = 0

@@ -310,23 +310,26 @@ def test_a_backlog_over_the_bound_is_indexed_without_waiting_for_idle(tmp_path: 
     led.close()
 
 
-def test_a_backlog_older_than_the_lag_is_indexed_between_groups(tmp_path: Path) -> None:
-    """The bound is the backlog's age (issue 16): a young backlog waits for idle however
-    the count goes, one older than ``index_lag_s`` is indexed at the next group, without
-    waiting for idle, and what it left is indexed as the ledger's."""
+def test_a_backlog_over_its_text_bound_is_indexed_between_groups(tmp_path: Path) -> None:
+    """The bound is the text waiting (issue 16: what a search splits), not the count: a
+    backlog under ``index_backlog_bytes`` waits for idle however many sources it holds,
+    one over it is indexed at the next group without waiting for idle, down to the
+    bound, and what it left is indexed as the ledger's."""
     led = Ledger(tmp_path / "w.db")
     writer = GroupCommitWriter(led, CaptureConfig(group_commit_ms=1.0), index_chunk=3,
-                               index_idle_s=3600.0, index_backlog=10**6, index_lag_s=0.3)
-    _submit_all(writer, 20)
+                               index_idle_s=3600.0, index_backlog=10**6, index_backlog_bytes=400,
+                               index_chunk_max=3)
+    _submit_all(writer, 20)  # ~15 characters each with the speaker: under 400
     time.sleep(0.05)
-    assert writer.indexed == 0 and _mark(led) == 0  # young: capture does not pay for it
-    time.sleep(0.3)
-    _submit_all(writer, 5, first=20)  # a group: the writer looks at the backlog's age
+    assert writer.indexed == 0 and _mark(led) == 0
+    _submit_all(writer, 20, first=20)  # over it: indexed at the next group
     deadline = time.monotonic() + 30
-    while writer.indexed < 20 and time.monotonic() < deadline:
+    while writer.indexed < 3 and time.monotonic() < deadline:
         time.sleep(0.01)
+    time.sleep(0.05)
     writer.close()
-    assert writer.indexed >= 20 and writer.index_errors == 0
+    # Chunks of 3 until at most 400 characters wait: part of it, never all.
+    assert 3 <= writer.indexed < 40 and writer.index_errors == 0
     assert _mark(led) == writer.indexed and _indexed_as_expected(led)
     led.close()
 
@@ -373,8 +376,8 @@ def test_chunks_are_sized_to_the_time_slice(tmp_path: Path, per_source: float) -
     assert asked[0] == 2 and sum(asked) >= 3000
     if per_source:  # 20 fit the slice (fewer where a sleep ran late)
         assert all(4 <= n <= 20 for n in asked[1:]), asked
-    else:  # nothing to wait for: the largest chunk
-        assert asked[1:] and all(n == 500 for n in asked[1:]), asked
+    else:  # nothing to wait for: up to the largest chunk
+        assert max(asked) == 500 and all(n > 20 for n in asked[1:]), asked
     led.close()
 
 
