@@ -534,12 +534,12 @@ class GroupCommitWriter:
                 self._pending = self._pending_bytes = 0
                 self._waiting.clear()
                 return
-            self._timed(n, time.monotonic() - started)
             self.indexed += n
-            if n < asked:  # none left
+            if n < asked:  # none left (a part chunk's time is mostly its fixed cost)
                 self._pending = self._pending_bytes = 0
                 self._waiting.clear()
                 continue
+            self._timed(n, time.monotonic() - started)
             # A full chunk: more may wait than this writer counted (at start).
             self._pending = max(self._pending - n, 1)
             while n and self._waiting:  # oldest first, as the index goes
@@ -555,11 +555,9 @@ class GroupCommitWriter:
                 self._waiting.popleft()
 
     def _timed(self, n: int, seconds: float) -> None:
-        """Size the next chunk to take ``index_slice_s``, from the seconds a source took
-        (a running mean over the last chunks: one slow chunk, a checkpoint's or another
-        process's, moves it half way)."""
-        if n <= 0:
-            return
+        """Size the next chunk to take ``index_slice_s``, from the seconds a source of a
+        full chunk took (a running mean over the last chunks: one slow chunk, a
+        checkpoint's or another process's, moves it half way)."""
         per = seconds / n
         self._per_source = per if self._per_source is None else (self._per_source + per) / 2
         fits = int(self.index_slice_s / max(self._per_source, 1e-9))
