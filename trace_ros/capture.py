@@ -174,22 +174,36 @@ def rejected(event: Event, error: ValidationError) -> StoreResult:
     return StoreResult(event.source_id, "rejected", error.field, error.reason)
 
 
-# Sources the capture writer indexes per transaction while no event waits: an event that
-# arrives meanwhile waits for at most one such transaction (a chunk costs less per source
-# the larger it is: in process, 8 sources ~330 us each, 64 ~72-160, 256 ~43, 1000 ~39).
+# The capture writer indexes in chunks timed to INDEX_SLICE_S (an event that arrives
+# meanwhile waits for one chunk at most): from INDEX_CHUNK sources, the size it starts
+# with, it sizes each chunk from the time per source of those before it, up to
+# INDEX_CHUNK_MAX. A chunk costs less per source the larger it is (issue 16, in process,
+# CPU per source: 64 sources ~93 us, 512 ~49; 8 ~330, 1000 ~39 before), so a fixed
+# chunk of 64 paid the index twice what a slice's worth pays on a fast disk, and a
+# loaded machine still gets chunks that fit the slice.
 INDEX_CHUNK = 64
+INDEX_CHUNK_MAX = 4096
+INDEX_SLICE_S = 0.008
 # The index yields to capture: the writer indexes once no event has come for INDEX_IDLE_S,
-# and between groups only while more than INDEX_BACKLOG committed sources wait for it.
-# Indexing a chunk between every two groups cost capture ~70 us of the writer's time per
-# event (the GIL's: the node's other thread waits) and delayed the next commit by a chunk
-# (issue 16, in process without DDS: 295-308 -> 173-185 us CPU per event; bench capture,
-# alternating, load 7-8: per-event 1,110-1,337 -> 1,981-2,056 events/s, node CPU 368-391 ->
-# 254-278 us/event). A search reads what is above the mark from the sources' text (the
-# query node keeps what it read), so a backlog costs searches little; the bound keeps it
-# from growing without end under a rate the index cannot follow (a bench capture run
-# reaches it in its batched phase, which then pays the index again).
+# and between groups only while the sources it has not indexed hold more than
+# INDEX_BACKLOG_BYTES of text (their text and speaker, in characters) or number more than
+# INDEX_BACKLOG. Indexing a chunk between
+# every two groups cost capture ~70 us of the writer's time per event (the GIL's: the
+# node's other thread waits) and delayed the next commit by a chunk (issue 16, in process
+# without DDS: 295-308 -> 173-185 us CPU per event; bench capture, alternating, load 7-8:
+# per-event 1,110-1,337 -> 1,981-2,056 events/s). A search reads what is above the mark
+# from the sources' text (the query node keeps what it read), so a backlog costs searches
+# little: the text it splits (~0.3 us a character), once a subject. So the bound is that
+# text: 4 MiB, ~1 s of splitting were a search's subject to hold it all. It was a count
+# (20,000, ~1 MiB of the bench's events), which a burst at full speed reached in ~7 s
+# (issue 16: capture then ran at the index's pace). An age was tried: past it the
+# writer must index at the pace the burst came in, and capture after a burst fell below
+# the pace it keeps with a count (in process, 60 s at full speed: 1,566 events/s against
+# 1,916); over a bound of size the index keeps the pace of capture, no more. The count
+# stays as a ceiling (many short texts: a restart's catch-up).
 INDEX_IDLE_S = 0.05
-INDEX_BACKLOG = 20_000
+INDEX_BACKLOG_BYTES = 4 << 20
+INDEX_BACKLOG = 250_000
 # The WAL is checkpointed by a thread of its own (``Ledger.checkpoint_apart``, on its own
 # connection) every CHECKPOINT_EVERY committed sources, not by the writer's commits: a
 # commit that checkpointed copied pages and fsynced the file on the writer's path (issue
@@ -274,13 +288,14 @@ class GroupCommitWriter:
     them. A node publishes its acks there (a DDS write holds the GIL for tens of
     microseconds an ack); the writer's SQLite work and the fsync run without the GIL.
 
-    The thread writes the postings of what it committed (``Ledger.index_postings``),
-    ``index_chunk`` sources per transaction, once no event has come for
-    ``index_idle_s``, and between groups only while more than ``index_backlog``
-    committed sources wait for it; it looks for waiting events between transactions:
-    the acknowledgement never waits for the index, and an event that arrives meanwhile
-    waits for one chunk at most. Searches read what is not indexed yet from the
-    sources, with the same results.
+    The thread writes the postings of what it committed (``Ledger.index_postings``) in
+    chunks sized to take ``index_slice_s`` (from ``index_chunk`` sources, up to
+    ``index_chunk_max``), once no event has come for ``index_idle_s``, and between
+    groups only while those waiting for it hold more than ``index_backlog_bytes`` of text
+    or number more than ``index_backlog``; it looks for waiting
+    events between transactions: the acknowledgement never waits for the index, and an
+    event that arrives meanwhile waits for one chunk at most. Searches read what is not
+    indexed yet from the sources, with the same results.
 
     Where the ledger can (``Ledger.checkpoints_apart``), a third thread checkpoints the
     WAL every ``checkpoint_every`` committed sources, and the commits do not; after
@@ -293,14 +308,25 @@ class GroupCommitWriter:
                  clock: Callable[[], float] = time.time,
                  index_chunk: int = INDEX_CHUNK, index_idle_s: float = INDEX_IDLE_S,
                  index_backlog: int = INDEX_BACKLOG,
+                 index_backlog_bytes: int = INDEX_BACKLOG_BYTES,
+                 index_slice_s: float = INDEX_SLICE_S, index_chunk_max: int = INDEX_CHUNK_MAX,
                  checkpoint_every: int = CHECKPOINT_EVERY) -> None:
         self.ledger = ledger
         self.index_chunk = max(1, index_chunk)
+        self.index_chunk_max = max(self.index_chunk, index_chunk_max)
+        self.index_slice_s = index_slice_s
         self.index_idle_s = index_idle_s
         self.index_backlog = max(1, index_backlog)
+        self.index_backlog_bytes = max(1, index_backlog_bytes)
+        # The next chunk's size, and the seconds a source took in the chunks before it.
+        self.chunk = self.index_chunk
+        self._per_source: float | None = None
         # Sources committed and not indexed yet, as far as this writer knows (at start,
-        # what an earlier one left: at least one chunk is assumed).
+        # what an earlier one left: at least one chunk is assumed, of unknown text), and
+        # their text: per commit [sources waiting, their characters], oldest first.
         self._pending = self.index_chunk
+        self._pending_bytes = 0
+        self._waiting: deque[list[int]] = deque([[self._pending, 0]])
         self.indexed = 0
         self.index_errors = 0
         # Receipt time of zero-stamped events (asked only for those) and the known time
@@ -476,32 +502,66 @@ class GroupCommitWriter:
             # (lingering then only delayed it: issue 16, the acks' publisher waited out
             # group_commit_ms on every group).
             backlog = bool(self._items)
-            self._index(self.index_backlog + 1)  # under load: only a backlog this large
+            self._index(self._behind)  # under load: only a backlog this large
             if self._pending:
                 with self._not_empty:
                     came = self._not_empty.wait_for(lambda: self._items or self._closed,
                                                     self.index_idle_s)
                 if not came:
-                    self._index(1)
+                    self._index(lambda: self._pending > 0)
             batch = self._collect(linger=not backlog)
             if not batch:
                 return  # closed, and everything queued was committed
             self._commit(batch)
 
-    def _index(self, least: int) -> None:
-        """Index committed sources a chunk at a time while at least ``least`` wait for
-        it and no event does. A failure stops it until the next commit (capture goes
-        on; searches read the rest from the sources)."""
-        while self._pending >= least and not self._items and not self._closed:
+    def _behind(self) -> bool:
+        """Whether the index is so far behind that capture pays for it: more than
+        ``index_backlog_bytes`` of text, or more than ``index_backlog`` sources, wait."""
+        return (self._pending_bytes > self.index_backlog_bytes
+                or self._pending > self.index_backlog)
+
+    def _index(self, more: Callable[[], bool]) -> None:
+        """Index committed sources a chunk at a time while ``more()`` and no event
+        waits. A failure stops it until the next commit (capture goes on; searches read
+        the rest from the sources)."""
+        while self._pending and more() and not self._items and not self._closed:
+            asked = self.chunk
+            started = time.monotonic()
             try:
-                n = self.ledger.index_postings(self.index_chunk)
+                n = self.ledger.index_postings(asked)
             except Exception:  # noqa: BLE001 - the index must never stop capture
                 self.index_errors += 1
-                self._pending = 0
+                self._pending = self._pending_bytes = 0
+                self._waiting.clear()
                 return
             self.indexed += n
+            if n < asked:  # none left (a part chunk's time is mostly its fixed cost)
+                self._pending = self._pending_bytes = 0
+                self._waiting.clear()
+                continue
+            self._timed(n, time.monotonic() - started)
             # A full chunk: more may wait than this writer counted (at start).
-            self._pending = max(self._pending - n, 1) if n >= self.index_chunk else 0
+            self._pending = max(self._pending - n, 1)
+            while n and self._waiting:  # oldest first, as the index goes
+                oldest = self._waiting[0]
+                if oldest[0] > n:  # part of a commit: its share of the text
+                    share = oldest[1] * n // oldest[0]
+                    oldest[0] -= n
+                    oldest[1] -= share
+                    self._pending_bytes -= share
+                    break
+                n -= oldest[0]
+                self._pending_bytes -= oldest[1]
+                self._waiting.popleft()
+
+    def _timed(self, n: int, seconds: float) -> None:
+        """Size the next chunk to take ``index_slice_s``, from the seconds a source of a
+        full chunk took (a running mean over the last chunks: one slow chunk, a
+        checkpoint's or another process's, moves it half way)."""
+        per = seconds / n
+        self._per_source = per if self._per_source is None else (self._per_source + per) / 2
+        fits = int(self.index_slice_s / max(self._per_source, 1e-9))
+        self.chunk = min(self.index_chunk_max, max(self.index_chunk, fits))
 
     def _commit(self, batch: list[_Pending]) -> None:
         started = time.monotonic()
@@ -515,6 +575,11 @@ class GroupCommitWriter:
         accepted = sum(r.status == "accepted" for r in results)
         self.committed += accepted
         self._pending += accepted
+        if accepted:
+            text = sum(len(p.item.text) + len(p.item.speaker)
+                       for p, r in zip(batch, results, strict=True) if r.status == "accepted")
+            self._waiting.append([accepted, text])
+            self._pending_bytes += text
         self._uncheckpointed += accepted
         if self._uncheckpointed >= self.checkpoint_every and self._checkpointer is not None:
             self._uncheckpointed = 0

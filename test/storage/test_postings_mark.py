@@ -310,6 +310,77 @@ def test_a_backlog_over_the_bound_is_indexed_without_waiting_for_idle(tmp_path: 
     led.close()
 
 
+def test_a_backlog_over_its_text_bound_is_indexed_between_groups(tmp_path: Path) -> None:
+    """The bound is the text waiting (issue 16: what a search splits), not the count: a
+    backlog under ``index_backlog_bytes`` waits for idle however many sources it holds,
+    one over it is indexed at the next group without waiting for idle, down to the
+    bound, and what it left is indexed as the ledger's."""
+    led = Ledger(tmp_path / "w.db")
+    writer = GroupCommitWriter(led, CaptureConfig(group_commit_ms=1.0), index_chunk=3,
+                               index_idle_s=3600.0, index_backlog=10**6, index_backlog_bytes=400,
+                               index_chunk_max=3)
+    _submit_all(writer, 20)  # ~15 characters each with the speaker: under 400
+    time.sleep(0.05)
+    assert writer.indexed == 0 and _mark(led) == 0
+    _submit_all(writer, 20, first=20)  # over it: indexed at the next group
+    deadline = time.monotonic() + 30
+    while writer.indexed < 3 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    time.sleep(0.05)
+    writer.close()
+    # Chunks of 3 until at most 400 characters wait: part of it, never all.
+    assert 3 <= writer.indexed < 40 and writer.index_errors == 0
+    assert _mark(led) == writer.indexed and _indexed_as_expected(led)
+    led.close()
+
+
+class _Backlog:
+    """A ledger whose index holds ``left`` sources and takes ``per_source`` seconds each;
+    records the chunk sizes asked."""
+
+    def __init__(self, led: Ledger, left: int, per_source: float) -> None:
+        self.led, self.left, self.per_source = led, left, per_source
+        self.asked: list[int] = []
+        self.done = threading.Event()
+
+    def store_sources(self, items: Any, now: float | None = None, *,
+                      durable: bool = True) -> list[StoreResult]:
+        return self.led.store_sources(items, now=now, durable=durable)
+
+    def sync(self) -> None:
+        self.led.sync()
+
+    def index_postings(self, max_sources: int = 500) -> int:
+        self.asked.append(max_sources)
+        n = min(max_sources, self.left)
+        self.left -= n
+        time.sleep(self.per_source * n)
+        if n < max_sources:
+            self.done.set()
+        return n
+
+
+@pytest.mark.parametrize("per_source", [0.0, 0.001])
+def test_chunks_are_sized_to_the_time_slice(tmp_path: Path, per_source: float) -> None:
+    """A chunk is timed to ``index_slice_s`` (an event waits for one at most): from
+    ``index_chunk`` sources, as many as fit the slice at the time the chunks before it
+    took a source, up to ``index_chunk_max``."""
+    led = Ledger(tmp_path / "w.db")
+    backlog = _Backlog(led, 3000, per_source)
+    writer = GroupCommitWriter(backlog, CaptureConfig(group_commit_ms=1.0),  # type: ignore[arg-type]
+                               index_chunk=2, index_slice_s=0.02, index_chunk_max=500,
+                               index_idle_s=0.01)
+    assert backlog.done.wait(60)
+    writer.close()
+    asked = backlog.asked
+    assert asked[0] == 2 and sum(asked) >= 3000
+    if per_source:  # 20 fit the slice (fewer where a sleep ran late)
+        assert all(4 <= n <= 20 for n in asked[1:]), asked
+    else:  # nothing to wait for: up to the largest chunk
+        assert max(asked) == 500 and all(n > 20 for n in asked[1:]), asked
+    led.close()
+
+
 def test_the_clock_is_asked_for_zero_stamps_and_commits_only(tmp_path: Path) -> None:
     """A node's clock costs a call into rclpy: a stamped event does not ask it."""
     led = Ledger(tmp_path / "w.db")
