@@ -35,11 +35,6 @@ def test_a_clause_about_someone_else_does_not_revise_the_askers_own() -> None:
                                         "bought a key safe. The spare's in it.", "Lorraine")
     assert not revision.told_of_another("Dayo's on nights now, so I've got the N29.", "Olu")
     assert not revision.told_of_another("Yard gave me the new Scania R450. Lovely cab.", "Ray")
-    # An interjection before the subject; a value given impersonally is the context's.
-    assert revision.told_of_another("Mine went in on time! Oh, and Jamal's fellowship, the "
-                                    "junior one, closes on the 28th.", "Sana")
-    assert not revision.told_of_another("Editor says it's actually the 31st, not the 27th.",
-                                        "Tariq")
 
 
 def test_the_subject_of_a_clause_says_whose_it_is() -> None:

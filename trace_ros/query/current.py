@@ -471,8 +471,6 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 # Jo! I'm trying pilates", nor the one asked about telling their own, "My
                 # new manager is Oskar" for "Who is Nia's manager?")
                 rejected.append(rec.source_id)
-                if seq in echo_of:  # and the robot's echo of it ("Ray is on plot 41.")
-                    rejected.append(echo_of[seq].source_id)
             continue  # another thing, or someone else's: another person's appointment
         if repaired is None and typed and own_link.startswith("close") and cos < CLOSE \
                 and not carried \
