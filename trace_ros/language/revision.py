@@ -149,7 +149,8 @@ def same_holder(text: str, asked: frozenset[str], anchor: frozenset[str],
         return not (named - anchor - KIN) and bool(_PRONOUN.search(text))
     for m in _POSSESSIVE.finditer(text):
         w = m.group(1)
-        if not _is_holder(w) or w.lower() in anchor:
+        # (not the thing itself opening a sentence: "Discount's from 500 units now")
+        if not _is_holder(w) or w.lower() in anchor or _stem(w.lower()) in thing:
             continue
         after = _words(_rest_of_sentence(text, m.end()))[:3]
         if not thing or {_stem(x) for x in after} & thing:
@@ -237,26 +238,113 @@ def subject(clause: str) -> str:
     return m.group(1).lower() if m else ""
 
 
-_THIRD_SUBJECT = re.compile(r"\s*(?:he|she|they|[A-Z][a-z]+)(?:'s|'re)?\b")
+_THIRD_SUBJECT = re.compile(r"\s*(?:he|she|they|theirs|hers|[A-Z][a-z]+)(?:'s|'re)?\b")
+# A third person as a clause's subject; "Theirs starts at 300 units": another's thing.
+_THIRD_PERSONS = frozenset(("he", "she", "they", "theirs", "hers"))
+# Where a sentence's clauses part: a comma, semicolon or dash, or a conjunction.
+_CLAUSES = re.compile(r"\s*[,;:–—]\s*|\s+-\s+|\s+(?:and|but|so|because|while)\s+", re.I)
+
+
+def value_clauses(text: str) -> list[str]:
+    """The clauses of ``text`` that name a value ("they've shunted me to Friday" and
+    "still 10 o'clock" in "Salon rang, they've shunted me to Friday, still 10 o'clock")."""
+    return [c for s in sentences(text) or [text] for c in _CLAUSES.split(s)
+            if values_named(c)]
+
+
+_DETERMINERS = frozenset("the a an this that these those".split())
+_AUXILIARIES = frozenset("""is are was were has have had will would can could shall should
+may might must do does did be been""".split())
+_SUBJECT_WORDS = re.compile(r"[A-Za-z]+(?:['’][a-z]+)?")
+_NP_REACH = 4  # words a noun phrase may run before its verb
+
+
+def _clause_subject(clause: str) -> tuple[str, ...] | None:
+    """The words of the noun phrase a clause opens with as its subject, lower-cased: a
+    determiner's phrase up to its verb ("The boiler man's coming" -> boiler, man) or a run
+    of capitalised words before a verb ("Legal have moved" -> legal); None for a pronoun,
+    a value or anything else."""
+    words = _SUBJECT_WORDS.findall(clause)
+    if not words:
+        return None
+    first = words[0].lower()
+    if first in _DETERMINERS:
+        run = words[1:_NP_REACH + 2]
+        np: list[str] = []
+        for w in run:
+            base, _, suffix = w.replace("’", "'").partition("'")
+            if base.lower() in _AUXILIARIES:
+                break
+            np.append(base.lower())
+            if suffix:
+                break
+        else:
+            return None
+        return tuple(np) or None
+    np = []
+    for w in words:
+        base, _, suffix = w.replace("’", "'").partition("'")
+        if not base[:1].isupper() or base.lower() in STOPWORDS or is_value_word(base.lower()):
+            break
+        np.append(base.lower())
+        if suffix:
+            break
+    return tuple(np) if np and len(np) < len(words) else None
+
+
+def other_subject(text: str, known: frozenset[str], thing: frozenset[str]) -> bool:
+    """Whether every clause of ``text`` that names a word of ``thing`` has for its subject
+    a noun phrase none of whose words is ``known`` (the holder asked and the words of the
+    statement revised, as stems) or of the thing, and points at no one by a pronoun: "The
+    boiler man's coming on the twenty-eighth" tells of the boiler man, not of when David
+    is coming; "Legal have moved down to the third floor" of Legal, not of Kate in
+    finance."""
+    told = [c for s in sentences(text) or [text] for c in _CLAUSES.split(s)
+            if {_stem(w) for w in _words(c)} & thing]
+    if not told:
+        return False
+    for c in told:
+        if _PRONOUN.search(c):  # "the shop's shifted her fitting": she may be the one asked
+            return False
+        np = _clause_subject(c)
+        if np is None or {_stem(w) for w in np} & (known | thing) or set(np) & known:
+            return False
+    return True
+
+
+_LEADING_CONJUNCTION = re.compile(r"^\s*(?:so|and|but|then|because)\s+", re.I)
+_FIRST_POSSESSIVES = frozenset(("my", "mine", "our", "ours"))
+_HIS_OR_HERS = re.compile(r"\s*(?:he|she|[A-Z][a-z]+)(?:'s)?\b")
+
+
+def _speaks_as_self(clause: str) -> bool:
+    """Whether ``clause`` speaks of its speaker: as "I", "me" or "we", whoever its subject
+    ("so I've bought a key safe", "Yard gave me the new Scania"), or by "my" with no one
+    else as its subject (not "he gets my old chaos")."""
+    clause = _LEADING_CONJUNCTION.sub("", clause)
+    ws = {w.replace("’", "'") for w in _WORDS_LOWER.findall(clause.lower())}
+    if ws & (_FIRST_PERSON - _FIRST_POSSESSIVES) or _TEXTED_I_WILL.search(clause):
+        return True
+    return bool(ws & _FIRST_POSSESSIVES) and _HIS_OR_HERS.match(clause) is None
 
 
 def told_of_another(text: str, speaker: str = "") -> bool:
-    """Whether every sentence of ``text`` that names a value tells of someone else, with
-    no first-person word: "Ken thinks I'm daft. He does the food bank on a Thursday." says
-    nothing of when the speaker volunteers. (A sentence opening with the speaker's own
-    name speaks of them.)"""
+    """Whether every sentence of ``text`` that names a value opens on someone else and
+    has no clause that speaks of the speaker: "Ken thinks I'm daft. He does the food bank
+    on a Thursday." says nothing of when the speaker volunteers, nor does "Dayo's been
+    moved to the N29, he gets my old chaos" of the speaker's route (its "my" is in a
+    clause about Dayo); "Gwen's away till January, so I've bought a key safe" does. (A
+    sentence opening with the speaker's own name speaks of them.)"""
     own = {w.lower() for w in re.findall(r"[A-Za-z]+", speaker)}
     told = [c for c in sentences(text) or [text] if values_named(c)]
     if not told:
         return False
     for c in told:
-        ws = set(_WORDS_LOWER.findall(c.lower()))
-        m = _THIRD_SUBJECT.match(c)
-        if _first_person(c) or "my" in ws or m is None:
+        if _THIRD_SUBJECT.match(c) is None or any(_speaks_as_self(part)
+                                                  for part in _CLAUSES.split(c)):
             return False
         first = c.strip().split()[0].split("'")[0].strip(",;:!?.")
-        if first.lower() in own or first in _NOT_NAMES and first.lower() not in (
-                "he", "she", "they"):
+        if first.lower() in own or first in _NOT_NAMES and first.lower() not in _THIRD_PERSONS:
             return False
     return True
 

@@ -95,6 +95,7 @@ from ..language.revision import (
     other_instance,
     other_kind,
     other_part_of_day,
+    other_subject,
     other_titled,
     question_terms,
     renames,
@@ -109,6 +110,7 @@ from ..language.revision import (
     substitutes,
     told_of_another,
     unowned,
+    value_clauses,
     values,
     values_named,
 )
@@ -145,7 +147,8 @@ _WE = re.compile(r"\b(?:i|i'm|i've|me|my|we|we're|we've|us|our)\b", re.I)
 _YOUR = re.compile(r"\b(?:i|i've|i'm|i'll|we|we've|we're|we'll)\s[^.!?]*\byour\b", re.I)
 _OWN = re.compile(r"\b(?:my|mine)\b", re.I)
 _SECOND = re.compile(r"\b(?:you|your|you're|you've|you'll)\b", re.I)
-_FIRST_PERSON_ASK = re.compile(r"\b(?:i|my|me|i'm|am i)\b", re.I)
+# The asker ("Which plot is mine?"; not "we", whose state others tell too).
+_FIRST_PERSON_ASK = re.compile(r"\b(?:i|my|me|i'm|am i|mine)\b", re.I)
 _SENTENCES = re.compile(r"(?<=[.!?])\s+")
 _WORDS = re.compile(r"[^\W_]+")
 
@@ -241,7 +244,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 and not (own_state and not same_holder(rec.text, asked_holders, frozenset(),
                                                        q_terms)) \
                 and not (others and at is None and not _ASKER.search(question)
-                         and _speaks_of_own(rec, asked_holders)):
+                         and (_speaks_of_own(rec, asked_holders)
+                              or _not_of_asked(rec, asked_holders))):
             if asked_thing and not _stated_keys(rec.text) & asked_thing:
                 if fallback is None and (at is None or rec.source_time <= at):
                     fallback = rec
@@ -458,6 +462,11 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 or other_instance(rec.text, asked_values) or other_kind(rec.text, question) \
                 or other_part_of_day(rec.text, question) \
                 or other_titled(rec.text, question) \
+                or others and not carried and _not_of_asked(rec, asked_holders) \
+                # ("The boiler man's coming on the 28th" says nothing of David's visit)
+                or others and asked_holders and not named(rec.text) & asked_holders \
+                and not asked_holders & set(_WORDS.findall(rec.text.lower())) \
+                and other_subject(rec.text, asked_holders | keys(anchor.text), asked_thing) \
                 or brands and bool({n for n, _ in _before_thing(rec.text, q_terms)} - brands) \
                 or own_state and not swapped
                 and told_of_another(rec.text, anchor.speaker if relayed else rec.speaker)):
@@ -1219,6 +1228,30 @@ def _names(speaker: str) -> frozenset[str]:
 # holder's relative ("my brother").
 _ASKER = re.compile(r"\b(?:i|me|i'm|i've|am i)\b", re.I)
 _THIRD_PERSON = re.compile(r"\b(?:he|she|her|his|him|they|their|them)\b", re.I)
+
+
+_SINGULAR_I = re.compile(r"\b(?:i|i'm|i've|i'll|i'd|me|my|mine|myself)\b", re.I)
+_HE_SHE = re.compile(r"\b(?:he|he's|she|she's|her|hers|his|him)\b", re.I)
+_YOU = re.compile(r"\b(?:you|you're|you've|you'll|your)\b", re.I)
+
+
+def _not_of_asked(rec: SourceRecord, asked: frozenset[str]) -> bool:
+    """Whether ``rec`` tells the state of its speaker or of whom they address, where the
+    question asks that of someone else (``asked``): said by another, it names no one asked,
+    points at no one by "he" or "she", and a clause of it that gives a value speaks of the
+    speaker alone ("they've shunted me to Friday, still 10 o'clock", said by Priya, for
+    "What time is Meera's appointment?"); said by the one asked, every clause that gives a
+    value speaks of the one they address ("You're in bay 4 now", said by Priti, for "Which
+    bay is Priti in?")."""
+    if not asked:
+        return False
+    told = value_clauses(rec.text)
+    if _names(rec.speaker) & asked:
+        return bool(told) and all(_YOU.search(c) and not _WE.search(c) for c in told)
+    if holders(rec.text) & asked or asked & set(_WORDS.findall(rec.text.lower())) \
+            or _HE_SHE.search(rec.text):
+        return False
+    return any(_SINGULAR_I.search(c) for c in told)
 
 
 def _speaks_of_own(rec: SourceRecord, asked: frozenset[str]) -> bool:
