@@ -469,12 +469,25 @@ def _place(sentence: str, toks: list[Tok], q_stems: set[str], limit: int,
         if find_candidates(phrase) and not any(c.isupper() for c in phrase[1:]):
             continue  # "in May" / "at 5" is a time, not a place
         at = sentence.find(phrase, t.end)
+        if at >= 0 and _clock_at(sentence, t.start, at):
+            continue  # "starts at half six", "kicking off at seven": a time, not a place
+        at = sentence.find(phrase, t.end)
         if t.low in _RELATIONAL and at >= 0:
             phrase = sentence[t.start:at + len(phrase)]
         if any(w[:1].isupper() for w in phrase.split()):
             return phrase
         best = best or phrase
     return best
+
+
+def _clock_at(sentence: str, *starts: int) -> bool:
+    """Whether a clock time begins at one of ``starts`` ("at half six", "seven"), not
+    the number of an address ("at 12 Mill Road")."""
+    for i in starts:
+        m = _CLOCK.match(sentence, i)
+        if m and not re.match(r"\s+[A-Z]", sentence[m.end():]):
+            return True
+    return False
 
 
 def _person(sentence: str, toks: list[Tok], q_stems: set[str]) -> str:
@@ -676,6 +689,28 @@ def _verb_of(toks: list[Tok], a: int, b: int) -> bool:
         and (b + 1 == len(toks) or not toks[b + 1].word and toks[b + 1].text not in _JOINERS)
 
 
+# Words that open a command ("don't book me …", "please bring …", "let's keep …").
+_COMMAND_OPENERS = {"don't", "dont", "do", "please", "let's", "lets", "never"}
+
+
+def _command(toks: list[Tok], a: int, b: int) -> bool:
+    """Whether the phrase [a, b) opens its clause as a command: a word that opens one
+    ("don't book me into …"), or a verb whose object is the speaker ("robot make me a
+    latte"), the subject left unsaid. It tells what to do, not a value."""
+    if a and (toks[a - 1].word and toks[a - 1].low not in _BOUNDARY_WORDS
+              or toks[a - 1].text in _JOINERS or toks[a - 1].low in _SUBJECTS):
+        return False  # mid-clause, or after its subject ("they've put me in …")
+    words = [t for t in toks[a:b] if t.word]
+    if not words:
+        return False
+    if words[0].low in _COMMAND_OPENERS and len(words) > 1 \
+            and (words[0].low != "do" or words[1].low == "not"):
+        return True
+    return any(words[i].low in ("me", "us") and words[i - 1].text.islower()
+               and all(w.text.islower() for w in words[:i]) for i in (1, 2)
+               if i < len(words))
+
+
 def _has_name(toks: list[Tok], a: int, b: int, q_stems: set[str]) -> bool:
     """Whether tokens [a, b) hold a capitalised word that is not the sentence's first word,
     a pronoun or one of the question's words."""
@@ -700,7 +735,7 @@ def scored_run(sentence: str, q_stems: set[str], limit: int = 6, context: str = 
         for a, b in _phrases(toks, q_stems):
             phrase = _clean(text, toks[a:b])
             new = _new_words(phrase, q_stems)
-            if not new or _verb_of(toks, a, b):
+            if not new or _verb_of(toks, a, b) or _command(toks, a, b):
                 continue
             score = w.new * min(new, w.new_cap) - w.long * max(0, len(phrase.split()) - limit)
             if 0 < a and b < len(toks) and toks[a - 1].text in _QUOTES and toks[b].text in _QUOTES:
@@ -1043,6 +1078,8 @@ def day_part(text: str) -> str:
     """A time of day named by what happens then ("at bedtime", "with breakfast",
     "mornings"), '' when none (a bare "morning" needs a preposition with it)."""
     for m in _DAY_PART.finditer(text):
+        if re.search(r"\bsince\s+(?:the\s+)?$", text[:m.start()], re.I):
+            continue  # "nothing since lunch": when a span up to now began, past
         if _DAY_PART_STRONG.search(m.group(0)):
             return m.group(0).strip()
     return ""
