@@ -2,7 +2,9 @@
 
 A place is not a clock time ("the fête kicks off at eight" says when, not where); a time
 of day after "since" says when a span up to now began, not when a thing happens; a
-command ("don't put me on the late run") tells what to do, not what something is.
+command ("don't put me on the late run") tells what to do, not what something is; a time
+taken back ("not at nine") is none said; the resolver's value of another kind (a day for
+"what time") does not answer; "how old" is an age, not the day a birthday was told of.
 """
 
 from __future__ import annotations
@@ -14,8 +16,8 @@ import pytest
 from trace_ros.ledger import SourceRecord
 from trace_ros.query.pack import EvidenceItem, pack
 from trace_ros.query.plan import plan_question
-from trace_ros.query.readers import ExtractiveReader
-from trace_ros.query.spans import day_part, place_phrase, scored_run
+from trace_ros.query.readers import ExtractiveReader, _not_of_kind
+from trace_ros.query.spans import clock_time, day_part, place_phrase, scored_run
 
 DAY = 86400.0
 # Wednesday 4 June 2025, 09:00 UTC.
@@ -71,3 +73,37 @@ def test_a_command_is_no_value() -> None:
     assert "give me" not in run
     run, _ = scored_run("robot bring me a flat white pls", {"drink", "what"})
     assert "bring me" not in run
+
+
+def test_a_time_taken_back_is_none_said() -> None:
+    assert clock_time("They moved it, not at ten now. They said three in the afternoon.") \
+        == "three in the afternoon"
+    assert clock_time("Doors open at 10, not 9.") == "at 10"
+    assert clock_time("Not at eight, anyway.") == ""
+
+
+@pytest.mark.parametrize("kind, value", [
+    ("clock", "Thursday 5 June 2025"),
+    ("money", "next week"),
+    ("count", "on Friday"),
+    ("place", "Friday 6 June 2025"),
+])
+def test_a_value_of_another_kind(kind: str, value: str) -> None:
+    assert _not_of_kind(kind, value)
+
+
+@pytest.mark.parametrize("kind, value", [
+    ("clock", "half past two"),
+    ("money", "£40"),
+    ("count", "twelve"),
+    ("place", "the garage"),
+])
+def test_a_value_of_the_kind(kind: str, value: str) -> None:
+    assert not _not_of_kind(kind, value)
+
+
+def test_how_old_is_an_age_not_when_it_was_told() -> None:
+    answer, _ = read("How old is Ruairí?",
+                     rec(1, "Ruairí is nine, he's in the under-tens."),
+                     rec(2, "Ruairí is actually ten now, his birthday was last week!"))
+    assert answer == "ten"

@@ -1068,7 +1068,10 @@ def clock_time(text: str) -> str:
     for d in find_candidates(text):
         if not re.search(r"\d:\d|am\b|pm\b|o'?clock|noon", d.group(0), re.I):
             text = text[:d.start()] + "," * (d.end() - d.start()) + text[d.end():]
-    m = _CLOCK.search(text)
+    # "they take me not at ten. They say two": a time taken back with "not" is none said.
+    m = next((m for m in _CLOCK.finditer(text)
+              if not re.search(r"\bnot\s+(?:at\s+|until\s+|till\s+)?$", text[:m.start()],
+                               re.I)), None)
     # "9:20am" is written "9:20 am": the time and its half of the day are two words.
     return re.sub(r"(\d)(am|pm|a\.m\.|p\.m\.)", r"\1 \2", m.group(0).strip(), flags=re.I) \
         if m else ""
