@@ -13,6 +13,7 @@ import calendar
 
 import pytest
 
+from trace_ros.language.text import stems
 from trace_ros.ledger import SourceRecord
 from trace_ros.query.pack import EvidenceItem, pack
 from trace_ros.query.plan import plan_question
@@ -107,3 +108,13 @@ def test_how_old_is_an_age_not_when_it_was_told() -> None:
                      rec(1, "Ruairí is nine, he's in the under-tens."),
                      rec(2, "Ruairí is actually ten now, his birthday was last week!"))
     assert answer == "ten"
+
+
+@pytest.mark.parametrize("sentence, question", [
+    ("Servicing still £90 flat.", "What do we charge for a service?"),
+    ("If it is good, that is our new Friday place.", "What did I order on Friday?"),
+    ("so Mrs Doyle is taking Gran instead.", "What size robe does Gran need?"),
+])
+def test_a_general_word_names_no_value(sentence: str, question: str) -> None:
+    run, _ = scored_run(sentence, stems(question))
+    assert run.lower() not in ("still", "place", "instead")

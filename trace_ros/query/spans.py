@@ -619,6 +619,13 @@ def extract(question: str, plan: Plan, sentence: str, record_time: float, q_stem
     return next((t for t in said_times if _new_words(t, q_stems)), "")
 
 
+# General nouns and adverbs of time or manner: they stand for a value said elsewhere
+# ("our new Friday place", "by the way", "same as before instead"), never name one.
+_GENERAL = {"place", "places", "thing", "things", "stuff", "way", "ways", "one", "ones",
+            "time", "times", "lot", "bit", "instead", "still", "again", "anyway", "too",
+            "though", "either", "else", "now", "then", "same"}
+
+
 def _new_words(phrase: str, q_stems: set[str]) -> int:
     """Words of ``phrase`` that tell what the question did not: not its own words, not
     function words, pronouns or discourse words, and not a noun that only measures or
@@ -735,7 +742,8 @@ def scored_run(sentence: str, q_stems: set[str], limit: int = 6, context: str = 
         for a, b in _phrases(toks, q_stems):
             phrase = _clean(text, toks[a:b])
             new = _new_words(phrase, q_stems)
-            if not new or _verb_of(toks, a, b) or _command(toks, a, b):
+            if not new or _verb_of(toks, a, b) or _command(toks, a, b) \
+                    or all(w.lower() in _GENERAL for w in re.findall(r"[\w'’-]+", phrase)):
                 continue
             score = w.new * min(new, w.new_cap) - w.long * max(0, len(phrase.split()) - limit)
             if 0 < a and b < len(toks) and toks[a - 1].text in _QUOTES and toks[b].text in _QUOTES:
