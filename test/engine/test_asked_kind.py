@@ -118,3 +118,14 @@ def test_how_old_is_an_age_not_when_it_was_told() -> None:
 def test_a_general_word_names_no_value(sentence: str, question: str) -> None:
     run, _ = scored_run(sentence, stems(question))
     assert run.lower() not in ("still", "place", "instead")
+
+
+@pytest.mark.parametrize("records", [
+    ("Keep the 7:15 alarm call for tomorrow too, in the new room.",),
+    ("Keep the 7:15 alarm call for tomorrow too.", "I am in the new room."),
+])
+def test_which_is_not_told_by_an_ordering_word_or_anothers_time(records: tuple[str, ...]) -> None:
+    # "the new room" says it is another room, not which; "the 7:15" tells a call apart.
+    answer, _ = read("Which room is Dev in?",
+                     *(rec(k, t, "Dev") for k, t in enumerate(records, start=1)))
+    assert answer == ""

@@ -453,6 +453,7 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
             re.search(rf"\b{re.escape(w)}\s+{re.escape(ask.focus)}", i.record.text, re.I)
             for w in words(out.answer) if w not in STOPWORDS and len(w) > 2
             and w not in _NUMBER_VALUES  # "six physio sessions": how many, not which
+            and w.lower() not in _NOT_COMPOUNDS  # "the new room": which is not told
             for i in pack.items):
         return True
     if ask.kind == "what" or named:
@@ -462,6 +463,7 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
     for m in re.finditer(rf"(?:([\w'’-]+)\s+)?\b{re.escape(ask.focus)}\w*(?:\s+([\w'’-]+))?",
                          out.answer, re.I):
         if any(w.lower() not in STOPWORDS and w.lower() not in _NUMBER_VALUES
+               and w.lower() not in _NOT_COMPOUNDS  # "the new room" orders, tells none apart
                and stem(w.lower()) not in q for w in m.groups() if w):
             return True
     # "chocolate and mixed berry flavors": the answer is what the record puts before X.
@@ -1235,6 +1237,10 @@ class ExtractiveReader:
             # the seven fifty-five"), where the cited record gives one with "the".
             cited = next((i.record.text for i in pack.items if i.source_id in out.cited_ids), "")
             timed = _THE_TIME.search(cited) if ask.kind == "which" else None
+            after = re.match(r"\s+([a-z][\w-]*)", cited[timed.end():]) if timed else None
+            if after and after.group(1).lower() not in STOPWORDS \
+                    and stem(after.group(1).lower()) != stem(ask.focus):
+                timed = None  # "the 6:30 wake-up call": a time telling another thing apart
             # Else the value a record says in X's place, where none says X at all.
             filled = _slot_filler(ask, question, out, pack) if timed is None else None
             if filled is not None:
