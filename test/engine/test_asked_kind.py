@@ -129,3 +129,12 @@ def test_which_is_not_told_by_an_ordering_word_or_anothers_time(records: tuple[s
     answer, _ = read("Which room is Dev in?",
                      *(rec(k, t, "Dev") for k, t in enumerate(records, start=1)))
     assert answer == ""
+
+
+@pytest.mark.parametrize("sentence, place", [
+    ("The party's at her place now, not the pub.", "her place"),
+    ("We're in room 5 at 10.", "room 5"),
+    ("The plumber comes Mondays, by the way.", ""),
+])
+def test_a_general_noun_is_a_place_only_with_its_owner(sentence: str, place: str) -> None:
+    assert place_phrase(sentence, set()) == place

@@ -471,7 +471,18 @@ def _place(sentence: str, toks: list[Tok], q_stems: set[str], limit: int,
         at = sentence.find(phrase, t.end)
         if at >= 0 and _clock_at(sentence, t.start, at):
             continue  # "starts at half six", "kicking off at seven": a time, not a place
+        if all(w.lower() in _GENERAL for w in phrase.split()):
+            # "at her place": a general noun is a place only with whose it is.
+            owner = re.search(r"\b(?:my|your|his|her|our|their|[\w'’-]+['’]s)\s+$",
+                              sentence[:at], re.I) if at >= 0 else None
+            if owner is None:
+                continue
+            phrase = sentence[owner.start():at + len(phrase)]
         at = sentence.find(phrase, t.end)
+        cut = next((m.start() for m in re.finditer(r"\s+(?:at|from|till|until|by)\s+", phrase)
+                    if _clock_at(phrase, m.start() + 1, m.end())), None)
+        if cut:
+            phrase = phrase[:cut]  # "room 5 at 10": the place, not the time after it
         if t.low in _RELATIONAL and at >= 0:
             phrase = sentence[t.start:at + len(phrase)]
         if any(w[:1].isupper() for w in phrase.split()):
