@@ -138,3 +138,7 @@ def test_which_is_not_told_by_an_ordering_word_or_anothers_time(records: tuple[s
 ])
 def test_a_general_noun_is_a_place_only_with_its_owner(sentence: str, place: str) -> None:
     assert place_phrase(sentence, set()) == place
+
+
+def test_not_until_says_when() -> None:
+    assert clock_time("The shop won't open, not until three.") == "until three"

@@ -1088,9 +1088,10 @@ def clock_time(text: str) -> str:
         if not re.search(r"\d:\d|am\b|pm\b|o'?clock|noon", d.group(0), re.I):
             text = text[:d.start()] + "," * (d.end() - d.start()) + text[d.end():]
     # "they take me not at ten. They say two": a time taken back with "not" is none said.
+    # ("not until three", "not before 3" say when it is: kept.)
     m = next((m for m in _CLOCK.finditer(text)
-              if not re.search(r"\bnot\s+(?:at\s+|until\s+|till\s+)?$", text[:m.start()],
-                               re.I)), None)
+              if not re.search(r"\bnot\s+(?:at\s+)?$", text[:m.start()], re.I)
+              or re.match(r"(?:until|till|before|after)\b", m.group(0), re.I)), None)
     # "9:20am" is written "9:20 am": the time and its half of the day are two words.
     return re.sub(r"(\d)(am|pm|a\.m\.|p\.m\.)", r"\1 \2", m.group(0).strip(), flags=re.I) \
         if m else ""
