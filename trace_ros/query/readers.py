@@ -248,6 +248,19 @@ def _resolution_answer(plan: Plan, resolution: Resolution, pack: Pack) -> Reader
     return ReaderOutput(value, list(dict.fromkeys(cited)), ExtractiveReader.name)
 
 
+def _not_of_kind(kind: str, value: str) -> bool:
+    """Whether ``value`` is plainly no value of the ``kind`` a question asks for
+    (``spans.asked``): a day for "what time" ("today" for "What time is my operation?"),
+    no figure for "how much" or "how many", only a date for "where", "who" or "which"."""
+    if kind == "clock":
+        return not clock_time(value) and not day_part(value)
+    if kind in ("money", "count", "quantity"):
+        return not has_number(value) and not sum_stated(value)
+    if kind == "frequency":
+        return not frequency(value) and not day_part(value)
+    return kind in ("place", "person", "name", "ident", "which", "what") and _only_time(value)
+
+
 # A request put as a question: a modal of asking opens it, maybe after a phrase ("From
 # next week, could you collect on Thursdays?", "Can dinner follow us to Sunday?").
 _REQUEST = re.compile(r"^\W*(?:[^,?]{1,40},\s*)?(?:(?:so|and|also|oh|please|then)\W+)*"
@@ -447,6 +460,7 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
             re.search(rf"\b{re.escape(w)}\s+{re.escape(ask.focus)}", i.record.text, re.I)
             for w in words(out.answer) if w not in STOPWORDS and len(w) > 2
             and w not in _NUMBER_VALUES  # "six physio sessions": how many, not which
+            and w.lower() not in _NOT_COMPOUNDS  # "the new room": which is not told
             for i in pack.items):
         return True
     if ask.kind == "what" or named:
@@ -456,6 +470,7 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
     for m in re.finditer(rf"(?:([\w'’-]+)\s+)?\b{re.escape(ask.focus)}\w*(?:\s+([\w'’-]+))?",
                          out.answer, re.I):
         if any(w.lower() not in STOPWORDS and w.lower() not in _NUMBER_VALUES
+               and w.lower() not in _NOT_COMPOUNDS  # "the new room" orders, tells none apart
                and stem(w.lower()) not in q for w in m.groups() if w):
             return True
     # "chocolate and mixed berry flavors": the answer is what the record puts before X.
@@ -720,6 +735,9 @@ _HOW_LONG_NOW = re.compile(r"\s*how long (?:is|are|am|will|does|do|would|should)
 # "How old is …?" asks an age: a record states one ("seven years old", "a 5-year-old",
 # "aged 82", "turns 40") or when someone was born.
 _HOW_OLD = re.compile(r"\s*how old\b", re.I)
+# A date answers "how old" only as the day someone was born ("born on 3 May 2019"); else
+# it is when an age was told ("my birthday was last week"), no age.
+_BORN = re.compile(r"\bborn\b", re.I)
 _AGE = re.compile(r"\byears?[\s-]+old\b|\b\w+-year-old\b|\baged?\s+\d|\bborn\b|\bbirthday\b"
                   r"|\bturn(?:s|ed|ing)?\s+(?:\d+|[a-z]+ty)\b|\bage\b", re.I)
 # An age said as the complement of "be" or "turn" with nothing it counts after it: "he's
@@ -730,8 +748,9 @@ _AGE_NUMBER = (rf"(?:\d{{1,3}}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty
                rf"(?:[\s-]{_UNITS})?|{_UNITS}|ten|eleven|twelve|(?:thir|four|fif|six|seven|eigh"
                rf"|nine)teen)")
 _STATED_AGE = re.compile(
-    r"(?:\b(?P<p>i|he|she|you|they|who)|\b(?-i:(?P<name>[A-Z][a-z]+)))(?:"
-    r"(?:['’]s|['’]m|['’]re|\s+(?:is|am|are))(?:\s+(?:only|just|nearly|almost|now))?"
+    r"(?:\b(?P<p>i|he|she|you|they|who)|\b(?-i:(?P<name>[A-Z][^\W\d_A-Z]+)))(?:"
+    r"(?:['’]s|['’]m|['’]re|\s+(?:is|am|are))"
+    r"(?:\s+(?:only|just|nearly|almost|now|actually))?"
     rf"\s+(?P<n>{_AGE_NUMBER})"
     rf"|(?:['’]ll|\s+will)\s+be\s+(?P<b>{_AGE_NUMBER})"
     rf"|\s+turn(?:s|ed|ing)?\s+(?P<t>{_AGE_NUMBER}))", re.I)
@@ -751,10 +770,12 @@ def _stated_age(text: str, asked: set[str]) -> str:
     return ""
 
 
-def _age_answer(question: str, pack: Pack, reader: str) -> ReaderOutput | None:
+def _age_answer(question: str, pack: Pack, reader: str, past: bool = False
+                ) -> ReaderOutput | None:
     """For "How old is <name>?": the age a shown record states of them — a record that
     names them, is spoken by them, or answers the turn just before it that names them.
-    The graph stage's current record first, else the newest such record."""
+    The graph stage's current record first, else the newest such record (asked in the
+    past, the earliest)."""
     asked = _proper_names(question) | {
         stem(m.group(1).lower()) for m in re.finditer(r"\bhow old\s+(?:is|was|will)\s+"
                                                       r"([A-Z][\w-]*)", question)}
@@ -777,8 +798,11 @@ def _age_answer(question: str, pack: Pack, reader: str) -> ReaderOutput | None:
     if not found:
         return None
     lead = [f for f in found if f[0].routes.get("graph") == 1]
-    item, age = lead[0] if lead else max(found, key=lambda f: (f[0].record.source_time,
-                                                               f[0].record.seq))
+    # "How old was she when she joined?": asked in the past, an age told before a later
+    # one; asked now, the newest.
+    pick = min if past else max
+    item, age = lead[0] if lead else pick(found, key=lambda f: (f[0].record.source_time,
+                                                                f[0].record.seq))
     return ReaderOutput(age, [item.source_id], reader)
 
 # "Alfie's party": the owner a question names for the thing it asks about.
@@ -1216,6 +1240,9 @@ class ExtractiveReader:
             if resolved is not None and plan.answer_type != "yesno" \
                     and _repeats(resolved.answer, question):
                 resolved = None  # "engaged to" for "Who is Bisi engaged to?": the records say
+            if resolved is not None and _not_of_kind(asked(question, plan).kind,
+                                                     resolved.answer):
+                resolved = None  # the resolver's value is of another kind: the records say
             if resolved is not None:
                 if resolved.cited_ids:  # a robot's echo of the value: the person's words
                     # it repeats first, when the graph stage put them beside it (answer.py)
@@ -1227,11 +1254,14 @@ class ExtractiveReader:
                         resolved.cited_ids = list(dict.fromkeys(own + resolved.cited_ids))
                 return resolved
         out = self._read(question, plan, pack, None)
-        if _HOW_OLD.match(question) and not (out.answer and any(
-                _AGE.search(i.record.text) for i in pack.items if i.source_id in out.cited_ids)):
+        cited_texts = [i.record.text for i in pack.items if i.source_id in out.cited_ids]
+        if _HOW_OLD.match(question) and not (
+                out.answer and any(_AGE.search(t) for t in cited_texts)
+                and (not find_candidates(out.answer)
+                     or any(_BORN.search(t) for t in cited_texts))):
             # "How old is Mrs Ferreira?": an age, or when she was born; not the day a
             # record about her was said. A record may say it bare ("he's twenty-eight").
-            aged = _age_answer(question, pack, self.name)
+            aged = _age_answer(question, pack, self.name, plan.tense == "past")
             if aged is not None:
                 return aged
             if out.answer:
@@ -1284,6 +1314,10 @@ class ExtractiveReader:
             # the seven fifty-five"), where the cited record gives one with "the".
             cited = next((i.record.text for i in pack.items if i.source_id in out.cited_ids), "")
             timed = _THE_TIME.search(cited) if ask.kind == "which" else None
+            after = re.match(r"\s+([a-z][\w-]*)", cited[timed.end():]) if timed else None
+            if after and after.group(1).lower() not in STOPWORDS \
+                    and stem(after.group(1).lower()) != stem(ask.focus):
+                timed = None  # "the 6:30 wake-up call": a time telling another thing apart
             # Else the value a record says in X's place, where none says X at all.
             filled = _slot_filler(ask, question, out, pack) if timed is None else None
             if filled is None and timed is None:

@@ -469,12 +469,36 @@ def _place(sentence: str, toks: list[Tok], q_stems: set[str], limit: int,
         if find_candidates(phrase) and not any(c.isupper() for c in phrase[1:]):
             continue  # "in May" / "at 5" is a time, not a place
         at = sentence.find(phrase, t.end)
+        if at >= 0 and _clock_at(sentence, t.start, at):
+            continue  # "starts at half six", "kicking off at seven": a time, not a place
+        if all(w.lower() in _GENERAL for w in phrase.split()):
+            # "at her place": a general noun is a place only with whose it is.
+            owner = re.search(r"\b(?:my|your|his|her|our|their|[\w'’-]+['’]s)\s+$",
+                              sentence[:at], re.I) if at >= 0 else None
+            if owner is None:
+                continue
+            phrase = sentence[owner.start():at + len(phrase)]
+        at = sentence.find(phrase, t.end)
+        cut = next((m.start() for m in re.finditer(r"\s+(?:at|from|till|until|by)\s+", phrase)
+                    if _clock_at(phrase, m.start() + 1, m.end())), None)
+        if cut:
+            phrase = phrase[:cut]  # "room 5 at 10": the place, not the time after it
         if t.low in _RELATIONAL and at >= 0:
             phrase = sentence[t.start:at + len(phrase)]
         if any(w[:1].isupper() for w in phrase.split()):
             return phrase
         best = best or phrase
     return best
+
+
+def _clock_at(sentence: str, *starts: int) -> bool:
+    """Whether a clock time begins at one of ``starts`` ("at half six", "seven"), not
+    the number of an address ("at 12 Mill Road")."""
+    for i in starts:
+        m = _CLOCK.match(sentence, i)
+        if m and not re.match(r"\s+[A-Z]", sentence[m.end():]):
+            return True
+    return False
 
 
 def _person(sentence: str, toks: list[Tok], q_stems: set[str]) -> str:
@@ -606,6 +630,13 @@ def extract(question: str, plan: Plan, sentence: str, record_time: float, q_stem
     return next((t for t in said_times if _new_words(t, q_stems)), "")
 
 
+# General nouns and adverbs of time or manner: they stand for a value said elsewhere
+# ("our new Friday place", "by the way", "same as before instead"), never name one.
+_GENERAL = {"place", "places", "thing", "things", "stuff", "way", "ways", "one", "ones",
+            "time", "times", "lot", "bit", "instead", "still", "again", "anyway", "too",
+            "though", "either", "else", "now", "then", "same"}
+
+
 def _new_words(phrase: str, q_stems: set[str]) -> int:
     """Words of ``phrase`` that tell what the question did not: not its own words, not
     function words, pronouns or discourse words, and not a noun that only measures or
@@ -676,6 +707,28 @@ def _verb_of(toks: list[Tok], a: int, b: int) -> bool:
         and (b + 1 == len(toks) or not toks[b + 1].word and toks[b + 1].text not in _JOINERS)
 
 
+# Words that open a command ("don't book me …", "please bring …", "let's keep …").
+_COMMAND_OPENERS = {"don't", "dont", "do", "please", "let's", "lets", "never"}
+
+
+def _command(toks: list[Tok], a: int, b: int) -> bool:
+    """Whether the phrase [a, b) opens its clause as a command: a word that opens one
+    ("don't book me into …"), or a verb whose object is the speaker ("robot make me a
+    latte"), the subject left unsaid. It tells what to do, not a value."""
+    if a and (toks[a - 1].word and toks[a - 1].low not in _BOUNDARY_WORDS
+              or toks[a - 1].text in _JOINERS or toks[a - 1].low in _SUBJECTS):
+        return False  # mid-clause, or after its subject ("they've put me in …")
+    words = [t for t in toks[a:b] if t.word]
+    if not words:
+        return False
+    if words[0].low in _COMMAND_OPENERS and len(words) > 1 \
+            and (words[0].low != "do" or words[1].low == "not"):
+        return True
+    return any(words[i].low in ("me", "us") and words[i - 1].text.islower()
+               and all(w.text.islower() for w in words[:i]) for i in (1, 2)
+               if i < len(words))
+
+
 def _has_name(toks: list[Tok], a: int, b: int, q_stems: set[str]) -> bool:
     """Whether tokens [a, b) hold a capitalised word that is not the sentence's first word,
     a pronoun or one of the question's words."""
@@ -700,7 +753,8 @@ def scored_run(sentence: str, q_stems: set[str], limit: int = 6, context: str = 
         for a, b in _phrases(toks, q_stems):
             phrase = _clean(text, toks[a:b])
             new = _new_words(phrase, q_stems)
-            if not new or _verb_of(toks, a, b):
+            if not new or _verb_of(toks, a, b) or _command(toks, a, b) \
+                    or all(w.lower() in _GENERAL for w in re.findall(r"[\w'’-]+", phrase)):
                 continue
             score = w.new * min(new, w.new_cap) - w.long * max(0, len(phrase.split()) - limit)
             if 0 < a and b < len(toks) and toks[a - 1].text in _QUOTES and toks[b].text in _QUOTES:
@@ -1044,7 +1098,11 @@ def clock_time(text: str) -> str:
             at = re.search(r"\s+at\s+(?=\S+\s*$)", d.group(0), re.I)
             end = d.start() + at.start() if at else d.end()
             text = text[:d.start()] + "," * (end - d.start()) + text[end:]
-    m = _CLOCK.search(text)
+    # "they take me not at ten. They say two": a time taken back with "not" is none said.
+    # ("not until three", "not before 3" say when it is: kept.)
+    m = next((m for m in _CLOCK.finditer(text)
+              if not re.search(r"\bnot\s+(?:at\s+)?$", text[:m.start()], re.I)
+              or re.match(r"(?:until|till|before|after)\b", m.group(0), re.I)), None)
     # "9:20am" is written "9:20 am": the time and its half of the day are two words.
     return re.sub(r"(\d)(am|pm|a\.m\.|p\.m\.)", r"\1 \2", m.group(0).strip(), flags=re.I) \
         if m else ""
@@ -1054,6 +1112,8 @@ def day_part(text: str) -> str:
     """A time of day named by what happens then ("at bedtime", "with breakfast",
     "mornings"), '' when none (a bare "morning" needs a preposition with it)."""
     for m in _DAY_PART.finditer(text):
+        if re.search(r"\bsince\s+(?:the\s+)?$", text[:m.start()], re.I):
+            continue  # "nothing since lunch": when a span up to now began, past
         if _DAY_PART_STRONG.search(m.group(0)):
             return m.group(0).strip()
     return ""
