@@ -417,7 +417,7 @@ _LABELLED = re.compile(r"(?:\b(?:the|a|my|your|his|her|our|their|its|this|that)\
                        r"(\d+)\b(?![.:,]?\d)(?:\s+([A-Za-z][\w'’-]*))?")
 
 
-def labels_other(value: str, text: str, asked_for: set[str], skip: set[str]) -> bool:
+def _labels_other(value: str, text: str, asked_for: set[str], skip: set[str]) -> bool:
     """Whether the one number in ``value`` is said in ``text`` as the label of a thing
     other than the one whose value is asked (stems ``asked_for``): "Ours is Flat 9" tells
     which flat, not the floor it is on; "my locker's number 12" is no safe code. A number
@@ -1626,7 +1626,7 @@ class ExtractiveReader:
             if value and ask.kind in ("clock", "when") and _a_sum(value, rec.text):
                 value = ""  # "Bramleys £2.40 a kilo" states no time the shop opens
             if value and ask.kind in ("ident", "quantity") and focus and focus != "number" \
-                    and labels_other(value, rec.text, {focus, compound} | of_what,
+                    and _labels_other(value, rec.text, {focus, compound} | of_what,
                                      proper | speakers):
                 value = ""  # "Ours is Flat 9" says which flat, not what floor it is on
             if value and state and self._echoes_other_kind(rec, value, question, pack):
