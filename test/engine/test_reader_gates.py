@@ -197,3 +197,9 @@ def test_a_number_that_labels_another_thing_is_not_the_value_asked() -> None:
     answer, cited = read_current("What's my locker number?", "Lockers are sorted.",
                                  "I'm the new driver at the depot from today. My locker's number 6.")
     assert "6" in answer and cited == ["src-2"]
+    # A number with a unit after it is an amount, and one after a verb labels nothing.
+    assert read_current("What dose of warfarin is Dad on?", "Dad's on warfarin.",
+                        "The GP put Dad's warfarin up to 5 milligrams.") \
+        == ("5 milligrams", ["src-2"])
+    assert read_current("What's Sam's extension?", "Phones are sorted.",
+                        "And Sam's inherited 214 from Jo.") == ("214", ["src-2"])
