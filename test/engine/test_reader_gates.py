@@ -168,3 +168,38 @@ def test_a_number_of_dialling_length_is_a_phone_number() -> None:
     # A landline is one kind of phone: a mobile does not answer for it.
     assert read("What's Omar's landline number?",
                 "If the boiler plays up, ring my son Omar on his mobile, 07911 223344.") == ("", [])
+
+
+def read_current(question: str, *texts: str) -> tuple[str, list[str]]:
+    """``read`` with the last record marked the graph stage's current one."""
+    records = [SourceRecord(i, f"src-{i}", "ann", "", "s1", "dialogue", "Ann", t, "", None, None,
+                            {}, MAY_8_2023 + i, False, MAY_8_2023 + i, "h")
+               for i, t in enumerate(texts, 1)]
+    items = [EvidenceItem(r, 1.0, {"graph": 1} if r is records[-1] else {}) for r in records]
+    out = ExtractiveReader().read(question, plan_question(question, MAY_8_2023 + 10),
+                                  pack(items, 2000, 20))
+    return out.answer, out.cited_ids
+
+
+def test_a_number_that_labels_another_thing_is_not_the_value_asked() -> None:
+    # "Unit 14" says which unit the office is, not what floor it is on; "my locker's
+    # number 6" is no gate code.
+    assert read_current("What floor is our office on?", "Our office moved.",
+                        "Our office is Unit 14 now.") == ("", [])
+    assert read_current("What's the gate code?", "Gate's fixed.",
+                        "I'm the new driver at the depot from today. My locker's number 6.") \
+        == ("", [])
+    # A number said of the thing asked still answers, and so does the label asked for.
+    assert read_current("What floor is the new office on?", "We're moving office in March.",
+                        "The new office is on floor 3.") == ("3", ["src-2"])
+    assert read_current("What's the gate code?", "Gate's fixed.",
+                        "The gate code is 4190 now.") == ("4190", ["src-2"])
+    answer, cited = read_current("What's my locker number?", "Lockers are sorted.",
+                                 "I'm the new driver at the depot from today. My locker's number 6.")
+    assert "6" in answer and cited == ["src-2"]
+    # A number with a unit after it is an amount, and one after a verb labels nothing.
+    assert read_current("What dose of warfarin is Dad on?", "Dad's on warfarin.",
+                        "The GP put Dad's warfarin up to 5 milligrams.") \
+        == ("5 milligrams", ["src-2"])
+    assert read_current("What's Sam's extension?", "Phones are sorted.",
+                        "And Sam's inherited 214 from Jo.") == ("214", ["src-2"])

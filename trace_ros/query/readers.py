@@ -428,6 +428,36 @@ _CLAUSE = re.compile(r"[A-Z][a-z]+\s+(?i:has|had|is|was|does|did|will|can|could|
                      r"should|may|might|must)\s")
 
 
+# A bare number said as the label of a thing: "Flat 9", "locker 47", "my locker's number 12".
+# The labelled word is a noun: after a determiner, capitalised as a label, or said with
+# "number" ("he's inherited 214", "I typed 8821" label nothing).
+_LABELLED = re.compile(r"(?:\b(?:the|a|my|your|his|her|our|their|its|this|that)\s+|"
+                       r"(?=[A-Z])|(?=[A-Za-z][\w-]*(?:['’]s)?\s+(?:is\s+)?(?:number|no\.?)\s*\d))"
+                       r"\b([A-Za-z][\w-]*?)(?:['’]s)?\s+(?:(?:is\s+)?(?:number|no\.?)\s*)?"
+                       r"(\d+)\b(?![.:,]?\d)(?:\s+([A-Za-z][\w'’-]*))?")
+
+
+def _labels_other(value: str, text: str, asked_for: set[str], skip: set[str]) -> bool:
+    """Whether the one number in ``value`` is said in ``text`` as the label of a thing
+    other than the one whose value is asked (stems ``asked_for``): "Ours is Flat 9" tells
+    which flat, not the floor it is on; "my locker's number 12" is no safe code. A number
+    with a unit after it ("atorvastatin 40 milligrams") is an amount, not a label; names
+    and times in ``skip`` are not things labelled."""
+    nums = re.findall(r"\d+", value)
+    if len(set(nums)) != 1:
+        return False
+    for m in _LABELLED.finditer(text):
+        thing, number, after = m.group(1), m.group(2), m.group(3)
+        low = thing.lower()
+        if number != nums[0] or after and after.lower() not in STOPWORDS:
+            continue
+        if low in STOPWORDS or low in _NUMBER_VALUES or low in ("number", "no") \
+                or stem(low) in skip or states_time(m.group(0)):
+            continue
+        return stem(low) not in asked_for
+    return False
+
+
 def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> bool:
     """Whether an answer to "what/which X …?" can stand. When no shown record says X, the
     answer must name something (a speaker need not say "the language" to say "German").
@@ -1722,6 +1752,10 @@ class ExtractiveReader:
                 value = ""  # "up for the dinner" for "When does he come up for his dinner?"
             if value and ask.kind in ("clock", "when") and _a_sum(value, rec.text):
                 value = ""  # "Bramleys £2.40 a kilo" states no time the shop opens
+            if value and ask.kind in ("ident", "quantity") and focus and focus != "number" \
+                    and _labels_other(value, rec.text, {focus, compound} | of_what,
+                                     proper | speakers):
+                value = ""  # "Ours is Flat 9" says which flat, not what floor it is on
             if value and state and self._echoes_other_kind(rec, value, question, pack):
                 value = ""  # "Internet 45 a month." echoes the internet bill, not the water
             if value:
