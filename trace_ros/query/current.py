@@ -146,6 +146,7 @@ _WE = re.compile(r"\b(?:i|i'm|i've|me|my|we|we're|we've|us|our)\b", re.I)
 # the addressee's thing ("Hope your knee is better" tells nothing).
 _YOUR = re.compile(r"\b(?:i|i've|i'm|i'll|we|we've|we're|we'll)\s[^.!?]*\byour\b", re.I)
 _OWN = re.compile(r"\b(?:my|mine)\b", re.I)
+# The addressee, in the second person.
 _SECOND = re.compile(r"\b(?:you|your|you're|you've|you'll)\b", re.I)
 # The asker ("Which plot is mine?"; not "we", whose state others tell too).
 _FIRST_PERSON_ASK = re.compile(r"\b(?:i|my|me|i'm|am i|mine)\b", re.I)
@@ -1232,7 +1233,6 @@ _THIRD_PERSON = re.compile(r"\b(?:he|she|her|his|him|they|their|them)\b", re.I)
 
 _SINGULAR_I = re.compile(r"\b(?:i|i'm|i've|i'll|i'd|me|my|mine|myself)\b", re.I)
 _HE_SHE = re.compile(r"\b(?:he|he's|she|she's|her|hers|his|him)\b", re.I)
-_YOU = re.compile(r"\b(?:you|you're|you've|you'll|your)\b", re.I)
 
 
 def _not_of_asked(rec: SourceRecord, asked: frozenset[str]) -> bool:
@@ -1247,7 +1247,7 @@ def _not_of_asked(rec: SourceRecord, asked: frozenset[str]) -> bool:
         return False
     told = value_clauses(rec.text)
     if _names(rec.speaker) & asked:
-        return bool(told) and all(_YOU.search(c) and not _WE.search(c) for c in told)
+        return bool(told) and all(_SECOND.search(c) and not _WE.search(c) for c in told)
     if holders(rec.text) & asked or asked & set(_WORDS.findall(rec.text.lower())) \
             or _HE_SHE.search(rec.text):
         return False
