@@ -437,6 +437,10 @@ _LABELLED = re.compile(r"(?:\b(?:the|a|my|your|his|her|our|their|its|this|that)\
                        r"(\d+)\b(?![.:,]?\d)(?:\s+([A-Za-z][\w'’-]*))?")
 
 
+# A possessive pronoun stands for a thing, it labels none ("Mine's 412": the speaker's).
+_POSSESSIVE_PRONOUNS = frozenset(("mine", "yours", "his", "hers", "ours", "theirs"))
+
+
 def _labels_other(value: str, text: str, asked_for: set[str], skip: set[str]) -> bool:
     """Whether the one number in ``value`` is said in ``text`` as the label of a thing
     other than the one whose value is asked (stems ``asked_for``): "Ours is Flat 9" tells
@@ -452,6 +456,7 @@ def _labels_other(value: str, text: str, asked_for: set[str], skip: set[str]) ->
         if number != nums[0] or after and after.lower() not in STOPWORDS:
             continue
         if low in STOPWORDS or low in _NUMBER_VALUES or low in ("number", "no") \
+                or low in _POSSESSIVE_PRONOUNS \
                 or stem(low) in skip or states_time(m.group(0)):
             continue
         return stem(low) not in asked_for
