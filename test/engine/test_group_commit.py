@@ -4,45 +4,24 @@ spans are summed from the batch (issue 16 point 4)."""
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from collections import Counter
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from trace_ros.capture import Event, GroupCommitWriter, ingest
-from trace_ros.config import CaptureConfig
-from trace_ros.ledger import Ledger, Scope, StoreResult
+sys.path.insert(0, str(Path(__file__).parent))
+
+from answerkit import Answers  # noqa: E402
+
+from trace_ros.capture import Event, GroupCommitWriter, ingest  # noqa: E402
+from trace_ros.config import CaptureConfig  # noqa: E402
+from trace_ros.ledger import Ledger, Scope, StoreResult  # noqa: E402
 
 SC = Scope("alice", "r1", "s1")
-
-
-class Answers:
-    """Callbacks that check durability when called and count every call per ID."""
-
-    def __init__(self, ledger: Ledger, expected: int) -> None:
-        self.other = Ledger(ledger.path)  # another connection: sees committed rows only
-        self.calls: Counter[str] = Counter()
-        self.results: list[StoreResult] = []
-        self.not_durable: list[str] = []
-        self.expected = expected
-        self.done = threading.Event()
-        self.lock = threading.Lock()
-
-    def __call__(self, res: StoreResult) -> None:
-        if res.status == "accepted":
-            with self.lock:
-                if not self.other.get_sources([res.source_id]):
-                    self.not_durable.append(res.source_id)
-        with self.lock:
-            self.calls[res.source_id] += 1
-            self.results.append(res)
-            if len(self.results) == self.expected:
-                self.done.set()
-
-    def close(self) -> None:
-        self.other.close()
 
 
 def test_a_burst_is_one_commit_without_waiting_out_the_window(ledger: Ledger) -> None:

@@ -6,45 +6,19 @@ the kind, and the writer runs without that thread."""
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
-from trace_ros.capture import Event, GroupCommitWriter
-from trace_ros.config import CaptureConfig
-from trace_ros.ledger import Scope, StoreResult
+sys.path.insert(0, str(Path(__file__).parents[1] / "engine"))
 
+from answerkit import Answers  # noqa: E402
 
-def _other(ledger: Any) -> Any:
-    """A second connection to the same ledger: it sees committed rows only."""
-    if hasattr(ledger, "url"):
-        from trace_ros.storage.postgresql import PgLedger
-
-        return PgLedger(ledger.url)
-    from trace_ros.ledger import Ledger
-
-    return Ledger(ledger.path)
-
-
-class Answers:
-    def __init__(self, ledger: Any, expected: int) -> None:
-        self.other = _other(ledger)
-        self.calls: Counter[str] = Counter()
-        self.results: list[StoreResult] = []
-        self.unseen: list[str] = []
-        self.expected, self.done, self.lock = expected, threading.Event(), threading.Lock()
-
-    def __call__(self, res: StoreResult) -> None:
-        with self.lock:
-            if res.status == "accepted" and not self.other.get_sources([res.source_id]):
-                self.unseen.append(res.source_id)
-            self.calls[res.source_id] += 1
-            self.results.append(res)
-            if len(self.results) == self.expected:
-                self.done.set()
-
-    def close(self) -> None:
-        self.other.close()
+from trace_ros.capture import Event, GroupCommitWriter  # noqa: E402
+from trace_ros.config import CaptureConfig  # noqa: E402
+from trace_ros.ledger import Scope  # noqa: E402
 
 
 def _event(i: int, text: str = "") -> Event:
@@ -75,7 +49,7 @@ def test_the_writer_answers_each_event_once_after_its_commit(ledger: Any, engine
     assert answers.done.wait(60)
     writer.close()
     answers.close()
-    assert answers.unseen == [] and set(answers.calls.values()) == {1, 2}
+    assert answers.not_durable == [] and set(answers.calls.values()) == {1, 2}
     by_status = Counter(r.status for r in answers.results)
     assert by_status == {"accepted": n, "duplicate": 1, "rejected": 1}
     assert ledger.count_sources() == n and writer.committed == n
