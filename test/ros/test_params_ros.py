@@ -38,9 +38,17 @@ def client(module_nodes: Any, ready: Any) -> Iterator[MemoryClient]:
         yield c
 
 
+_clients: dict[tuple[int, str], Any] = {}
+
+
 def call(client: MemoryClient, srv_type: Any, name: str, request: Any) -> Any:
-    return client._call(client.node.create_client(srv_type, f"{NODE}/{name}"), request,
-                        TIMEOUT_S)
+    """One service client per service for the module, as a real caller keeps it: a new
+    client per call has to be discovered again by the node each time (one more DDS match
+    that can lag on a loaded machine, not what is tested here)."""
+    key = (id(client.node), f"{NODE}/{name}")
+    if key not in _clients:
+        _clients[key] = client.node.create_client(srv_type, key[1])
+    return client._call(_clients[key], request, TIMEOUT_S)
 
 
 def set_param(client: MemoryClient, name: str, value: Any) -> Any:
