@@ -107,3 +107,16 @@ def test_anothers_news_in_other_words_still_does_not_answer(ledger: Ledger, enco
     )
     res = ask(ledger, encoder, "When is Tom getting home?")
     assert res.source_ids[:1] == ["t0"], (res.answer, res.source_ids)
+
+
+def test_a_later_sentence_whose_subject_is_the_one_asked_about_is_theirs() -> None:
+    """ "Lovely weather for the kids. Priya's changed her train, she's coming Sunday
+    instead.": the sentence opens on Priya, so "her" is hers, not someone else's; a later
+    sentence about another by pronoun ("His extension is 224 now.") stays another's."""
+    from trace_ros.language import revision
+
+    priya = frozenset({"priya"})
+    told = "Lovely weather for the kids. Priya's changed her train, she's coming Sunday instead."
+    assert not revision.about_another(told, priya)
+    assert revision.about_another(told.replace("Priya", "Marta"), priya)
+    assert revision.about_another("Dr Okafor has gone home ill. His extension is 224 now.", frozenset())
