@@ -209,7 +209,8 @@ def about_another(text: str, named: frozenset[str]) -> bool:
     # 224 now."), not one about them ("His bleep is 224 now").
     parts = sentences(text) or [text]
     later = _CONSEQUENCE.split(parts[0])[1:] + [
-        c for p in parts[1:] for c in _CONSEQUENCE.split(p) if not _THEIR.search(c)]
+        c for p in parts[1:] for c in _CONSEQUENCE.split(p)
+        if not _THEIR.search(c) or subject(c) in named]
     return not any(values_named(c) and not holders(c) - named and not _PRONOUN.search(c)
                    or subject(c) in named for c in later)
 

@@ -521,6 +521,11 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         # What it asserts: not a condition ("If it's good, that's our new Friday place") nor
         # a question passed on ("Someone just asked if we're open till five today").
         said = asserted(rec.text)
+        if seq in echo_of and not labels and answer_type in TYPED_ANSWERS:
+            # The robot read the value back and the speaker let it stand ("beginners go
+            # out an hour later from now on" - "So the beginners' class is at 10 now."):
+            # the reading says the value the turn gives in other words.
+            said = f"{said} {asserted(echo_of[seq].text)}"
         kind = states_asked(asked_kind, said, head.text) if not labels \
             else (bool(_BARE_NUMBER.search(said))
                   or states_label(said) and bool(re.search(r"\d", said))) if numbered \

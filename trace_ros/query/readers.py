@@ -1712,16 +1712,17 @@ class ExtractiveReader:
                     or self._names_the_same(rec, items, topic, proper | q_stems, known)
                     or _name_words(rec.text, known) & revised
                     or ask.kind in ("day", "date", "when") and shifts(rec.text)
-                    or plan.as_of is not None and bool(proper & stems(rec.text)))):
+                    or bool(proper & stems(rec.text)))):
                 # Shares only a name with the question. (The graph stage's current record
                 # also stands when it names the thing asked, "new password's tangerine77"
                 # for the wifi password, or what an earlier record about the question
                 # named: "I finally left St. Mary's" after "I work at St. Mary's", or a
                 # word of a record it supersedes: "the Peak District instead" after "the
                 # Lake District"; or, asked when, moves their time: "bumped another week";
-                # or, asked as of a time, is the graph stage's record for that time about
-                # whom the question names: "Maureen comes in at six" before her shifts
-                # changed, for "what time did Maureen visit?".)
+                # or names whom the question asks of: "Dave texted, ferry strike, he won't
+                # make it back till Sunday now" for "When is Dave getting home?"; as of a
+                # time, "Maureen comes in at six" before her shifts changed, for "what time
+                # did Maureen visit?".)
                 continue
             if _other_owner(owners, rec.text) or _other_name_on(question, rec.text) \
                     or state and other_kind(rec.text, question):
