@@ -108,6 +108,7 @@ from ..language.revision import (
     states_value,
     subject,
     substitutes,
+    terms,
     told_of_another,
     unowned,
     value_clauses,
@@ -122,13 +123,16 @@ from .factcache import SubjectFacts
 from .plan import Plan
 from .recall import Fused
 from .spans import (
+    NUMBER_WORDS,
     bare_figure,
     capitalised_mid_sentence,
+    clock_time,
     labelled,
     measures,
     place_phrase,
     states_asked,
     states_label,
+    states_time,
     weekly_slots,
     without_times,
 )
@@ -536,11 +540,18 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         # (a repair gives a value of the kind its turn gave, whatever its words, and so
         # does the speaker's denial of the latest value in favour of another: "So seven
         # from now on, not six.")
+        if kind is None and asked_kind in _TIME_KINDS and not states_time(said) \
+                and not clock_time(said) \
+                and all(_BARE_COUNT.fullmatch(v) or v in NUMBER_WORDS for v in values(said)):
+            kind = False  # "they can only find eight" tells no day ("a week later" does)
         if repaired is None and not (rec.speaker == head.speaker
                                      and _denies(head.text, rec.text, answer_type, thing)) \
                 and not (states_value(said, answer_type, anchor.text) if kind is None else kind) \
                 and not (answer_type in TYPED_ANSWERS and shifts(said)):
             continue  # "Twenty a side now" says no more how often than before
+        if repaired is None and kind is None and answer_type not in TYPED_ANSWERS \
+                and _only_when(said, anchor.text):
+            continue  # "The concert's on the 18th at 4" tells no more of the solo in it
         if head is not anchor:
             passed.append(head.source_id)
         given_up |= gives_up(head.text, rec.text)
@@ -589,6 +600,19 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             shown.append(anchor.source_id)
     return Chain(list(dict.fromkeys(shown + passed)), older,
                  context.source_id if context is not None else None)
+
+
+# The kinds asked of a day or date ("when", "which day", "what date").
+_TIME_KINDS = frozenset({"when", "day", "date"})
+_BARE_COUNT = re.compile(r"[\d,.]+")  # a figure with no unit of time
+
+
+def _only_when(text: str, anchor: str) -> bool:
+    """Whether all ``text`` adds to the ``anchor``'s words is a time or date, where the
+    anchor gave none: for a thing asked ("What's my solo at the concert?"), when the
+    event is ("The concert's on the 18th at 4") is no new value of it."""
+    return states_time(text) and not states_time(anchor) \
+        and not terms(without_times(text)) - terms(anchor)
 
 
 def _another_kept(text: str, head: str, given_up: frozenset[str]) -> bool:
