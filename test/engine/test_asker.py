@@ -8,13 +8,17 @@ their own value of the same thing: "my" is the asker's; what another tells of th
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
+
+import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
 from test_currentness import CHATTER, HOME, history  # noqa: E402
 
+from trace_ros.cli import main  # noqa: E402
 from trace_ros.embed import MiniLMEncoder  # noqa: E402
 from trace_ros.ledger import Ledger, Scope, SourceRecord  # noqa: E402
 from trace_ros.query import current  # noqa: E402
@@ -116,3 +120,38 @@ def test_whose_turn_it_is() -> None:
     assert not current.asks_own("What day is my physio?", "date", "")
     assert not current.asks_own("When is our ferry?", "date", "Marguerite")
     assert not current.asks_own("When is my daughter's play?", "date", "Marguerite")
+
+
+def test_the_command_asks_as_the_asker(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``trace-ros query --asker NAME`` (local path) passes who asks to the engine."""
+    rows = [{"subject_id": "home", "session_id": "s1", "speaker": "Nia", "stamp": 1000,
+             "text": "My dentist appointment is on Monday at 3pm."},
+            {"subject_id": "home", "session_id": "s2", "speaker": "Tomas", "stamp": 9000,
+             "text": "Ugh, my dentist appointment is on Friday at 10am, I hate the drill."}]
+    events = tmp_path / "events.jsonl"
+    events.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    db = str(tmp_path / "m.db")
+    assert main(["ingest", "--db", db, "--format", "jsonl", str(events)]) == 0
+    got = {}
+    for asker in ("Nia", "Tomas"):
+        capsys.readouterr()
+        assert main(["query", "--via", "local", "--db", db, "--subject", "home", "--json",
+                     "--asker", asker, "When is my dentist appointment?"]) == 0
+        got[asker] = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert "monday" in got["Nia"]["answer"].lower(), got["Nia"]
+    assert "friday" in got["Tomas"]["answer"].lower(), got["Tomas"]
+
+
+def test_the_service_request_without_the_field_has_no_asker() -> None:
+    """Interfaces built before Query.srv had ``asker``: the node asks as before."""
+    pytest.importorskip("rclpy", reason="needs the venv from `make setup` (ROS 2 wheels)")
+    from trace_ros.srv import Query
+
+    from trace_ros.nodes import convert
+
+    request = Query.Request(question="When is my dentist appointment?")
+    request.scope.subject_id = "home"
+    want = "Nia" if hasattr(request, "asker") else ""
+    if want:
+        request.asker = want
+    assert convert.query_request_from_msg(request).asker == want
