@@ -4,7 +4,8 @@ Two hand-made sets in ``trace_ros/bench/natural/`` (never generated from templat
 
 histories  ``histories_<author>.json``: short everyday histories written by several
            authors (the format is in ``natural/FORMAT.md``). Each is one subject;
-           its questions are asked a day after its last session. Kinds: ``change``,
+           its questions are asked a day after its last session, by its ``person``
+           (``QueryRequest.asker``: whose "I" and "my" they mean). Kinds: ``change``,
            ``chain``, ``restated`` and ``distractor`` (controls: the value did not
            change), ``as_of`` (the question names an earlier time), ``never``.
 locomo     ``locomo_changes_<annotator>.json``: state changes annotated by hand in
