@@ -104,7 +104,10 @@ def test_whose_turn_it_is() -> None:
              4: _turn(4, "Linda", "It's the 27th, Dad. I spoke to them myself."),
              5: _turn(5, "Jess", "Mum says her appointment moved, I drove her there."),
              6: _turn(6, "Arthur", "Friday? Lucky you. My physio's still Thursdays."),
-             7: _turn(7, "Arthur", "We've booked the ferry for ten.")}
+             7: _turn(7, "Arthur", "We've booked the ferry for ten."),
+             8: _turn(8, "Bernie", "I'll have a proper builder's tea, though."),
+             9: _turn(9, "Kofi", "I've had to move the physio to Friday afternoons."),
+             10: _turn(10, "Jess", "I'll take Mum to the salon on Friday.")}
 
     def prior(seq: int) -> SourceRecord | None:
         return turns.get(seq - 1)
@@ -115,6 +118,7 @@ def test_whose_turn_it_is() -> None:
     assert theirs(0) and theirs(1) and theirs(6)  # their own, and the robot's echo of it
     assert not theirs(2) and not theirs(3)  # told to the asker: the asker's thread
     assert not theirs(4) and not theirs(5) and not theirs(7)  # to family, a relay, "we"
+    assert theirs(8) and not theirs(9) and not theirs(10)  # what they will have; done; family
     assert not theirs(6, asker="Arthur") and not theirs(0, asker="")
     assert current.asks_own("What day is my physio?", "date", "Marguerite")
     assert not current.asks_own("What day is my physio?", "date", "")

@@ -1284,6 +1284,22 @@ def asks_own(question: str, answer_type: str, asker: str) -> bool:
         and not holders(question) - _role_asked(question, answer_type)
 
 
+# The speaker as whose the thing is, what they are or will have ("my physio", "make me a
+# latte", "I'm a coffee person", "I'll have a builder's tea"); not "I" having done something,
+# which may be done to another's thing ("I've moved the physio to Friday", said by the
+# physiotherapist; "I spoke to them myself").
+_OF_ME = re.compile(r"\b(?:my|mine|me|i'm|i am|i'll|i will)\b", re.I)
+_CALLED = re.compile(r"(?<!['’]s )(?<![Mm]y )(?<![Yy]our )(?<![Hh]is )(?<![Hh]er )(?<![Oo]ur )"
+                     r"(?<![Tt]heir )\b([A-Z][a-z]+)\b")
+
+
+def _kin_called(text: str) -> bool:
+    """Whether ``text`` calls someone by a family word, as a name ("It's the 27th, Dad",
+    "I'll take Mum on Friday"): that one may be the asker. Not a relation of another
+    ("Hana's brother Kai")."""
+    return any(m.group(1).lower() in KIN for m in _CALLED.finditer(text))
+
+
 _PLURAL_FIRST = re.compile(r"\b(?:we|we're|we've|we'll|we'd|us|our|ours)\b", re.I)
 
 
@@ -1292,7 +1308,7 @@ def theirs(rec: SourceRecord, asker: str, robot_id: str,
     """Whether ``rec`` tells its own speaker's state, someone other than ``asker``: a
     clause of it speaks in the singular first person and to no one ("My physio's still
     Thursdays with Sharon", said by Arthur, asked by Marguerite), and it neither names
-    the asker, nor calls anyone by a family word ("It's the 27th, Dad. I spoke to them
+    the asker, nor names anyone by a family word ("It's the 27th, Dad. I spoke to them
     myself"), nor points at anyone by "he" or "she" (a relay: "Mum says her appointment
     moved"). A robot's turn is of the thread of the turn it answers ("One latte for
     Leyla" after Leyla's "I'm a coffee person now"), unless it names the asker."""
@@ -1303,7 +1319,7 @@ def theirs(rec: SourceRecord, asker: str, robot_id: str,
         said = prior(rec.seq)
         return said is not None and not is_robot(said.speaker, robot_id) \
             and theirs(said, asker, robot_id, prior)
-    if _names(rec.speaker) & mine or _HE_SHE.search(rec.text) or spoken_to(rec.text) & KIN:
+    if _names(rec.speaker) & mine or _HE_SHE.search(rec.text) or _kin_called(rec.text):
         return False
-    return any(_SINGULAR_I.search(c) and not _SECOND.search(c) and not _PLURAL_FIRST.search(c)
+    return any(_OF_ME.search(c) and not _SECOND.search(c) and not _PLURAL_FIRST.search(c)
                for s in sentences(rec.text) or [rec.text] for c in _CLAUSE.split(s))
