@@ -236,7 +236,7 @@ def _remote() -> Any:
 
 def _question_fields(args: argparse.Namespace) -> dict[str, Any]:
     return {"robot": args.robot, "session": args.session, "as_of_valid": args.as_of_valid,
-            "as_of_known": args.as_of_known, "token_budget": args.budget}
+            "as_of_known": args.as_of_known, "token_budget": args.budget, "asker": args.asker}
 
 
 def _announced(args: argparse.Namespace, cfg: MemoryConfig) -> tuple[Any, str]:
@@ -295,6 +295,8 @@ def _ask_socket(args: argparse.Namespace, record: Any) -> tuple[dict[str, Any] |
     fields = {"subject": args.subject, "question": " ".join(args.question),
               "robot": args.robot, "session": args.session, "as_of_valid": args.as_of_valid,
               "as_of_known": args.as_of_known, "token_budget": args.budget}
+    if args.asker:  # (a node built before the field refuses it: asked over ROS then)
+        fields["asker"] = args.asker
     out, why, sent = ask(record.socket, fields, connect_s=max(0.1, min(1.0, args.wait)))
     if out is not None:
         out["path"] = f"node ({record.service}, unix socket)"
@@ -350,7 +352,8 @@ def _ask_local(args: argparse.Namespace, cfg: MemoryConfig) -> dict[str, Any]:
             engine = QueryEngine(ledger, encoder, make_reader(cfg.reader), cfg.recall)
             req = QueryRequest(Scope(args.subject, args.robot, args.session),
                                " ".join(args.question), as_of_valid=args.as_of_valid,
-                               as_of_known=args.as_of_known, token_budget=args.budget)
+                               as_of_known=args.as_of_known, token_budget=args.budget,
+                               asker=args.asker)
             return engine.ask(req).to_dict()
     finally:
         # A question answered without its embedding (a spatial one), or an error, can
@@ -527,6 +530,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--as-of-known", type=time_view("as_of_known"), default=None,
                    help="epoch seconds")
     p.add_argument("--budget", type=non_negative_int, default=0, help="evidence token budget")
+    p.add_argument("--asker", default="",
+                   help="who asks, as the records name speakers: whose 'I' and 'my' the "
+                        "question means (default: not known)")
     p.add_argument("--json", action="store_true", help="one JSON object on the last line")
     p.add_argument("--via", choices=("auto", "ros", "local"), default="auto",
                    help="auto (default): ask the live query node whose presence record says "

@@ -15,9 +15,9 @@ checks the peer's user id where the system tells it (``SO_PEERCRED``). Another u
 command falls back to ROS.
 
 Wire: request ``{"subject", "question", "robot", "session", "as_of_valid",
-"as_of_known", "token_budget"}`` (times in seconds, ``null`` or 0 for now), one line of
-UTF-8 JSON; reply ``QueryResult.to_dict()``, or ``{"status": "error", "message"}``, one
-line. Nothing here imports rclpy.
+"as_of_known", "token_budget", "asker"}`` (times in seconds, ``null`` or 0 for now;
+``asker`` optional: who asks), one line of UTF-8 JSON; reply ``QueryResult.to_dict()``,
+or ``{"status": "error", "message"}``, one line. Nothing here imports rclpy.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from .errors import ValidationError
 MAX_LINE = 1 << 20  # a request or reply larger than this is refused
 READ_TIMEOUT_S = 5.0  # a connected client must send its request within this
 FIELDS = ("subject", "question", "robot", "session", "as_of_valid", "as_of_known",
-          "token_budget")
+          "token_budget", "asker")
 # AF_UNIX paths are at most 107 bytes on Linux (sun_path is 108, NUL included).
 MAX_SOCKET_PATH = 100
 
@@ -68,7 +68,7 @@ def request_fields(data: Any) -> dict[str, Any]:
     if unknown:
         raise ValidationError("request", f"unknown fields {unknown}")
     out: dict[str, Any] = {}
-    for name in ("subject", "question", "robot", "session"):
+    for name in ("subject", "question", "robot", "session", "asker"):
         value = data.get(name, "")
         if not isinstance(value, str):
             raise ValidationError(name, f"must be a string, got {type(value).__name__}")

@@ -67,7 +67,7 @@ def test_scorer_reads_the_first_citation() -> None:
              Item("histories", "h/1", "build", "h", "never?", "never", (), (), (), 0.0)]
 
     def ask(cited: str, answer: str):
-        def fn(subject_id: str, question: str, at: float) -> SimpleNamespace:
+        def fn(subject_id: str, question: str, at: float, asker: str) -> SimpleNamespace:
             if question == "never?":
                 return SimpleNamespace(status="abstained", answer="", source_ids=[])
             return SimpleNamespace(status="answered", answer=answer, source_ids=[cited])

@@ -96,8 +96,10 @@ def test_request_fields_are_checked() -> None:
     f = request_fields({"subject": "alice", "question": "q", "as_of_valid": 0,
                         "as_of_known": 1.5e9, "token_budget": 50})
     assert f == {"subject": "alice", "question": "q", "robot": "", "session": "",
-                 "as_of_valid": None, "as_of_known": 1.5e9, "token_budget": 50}
+                 "as_of_valid": None, "as_of_known": 1.5e9, "token_budget": 50, "asker": ""}
+    assert request_fields({"subject": "alice", "question": "q", "asker": "Nia"})["asker"] == "Nia"
     for bad in ([], {"subject": 3}, {"question": None}, {"as_of_valid": "yesterday"},
+                {"asker": 7},
                 {"as_of_known": -1.0}, {"token_budget": 1.5}, {"token_budget": True},
                 {"extra": 1}):
         with pytest.raises(ValidationError):

@@ -4,7 +4,8 @@ Two hand-made sets in ``trace_ros/bench/natural/`` (never generated from templat
 
 histories  ``histories_<author>.json``: short everyday histories written by several
            authors (the format is in ``natural/FORMAT.md``). Each is one subject;
-           its questions are asked a day after its last session. Kinds: ``change``,
+           its questions are asked a day after its last session, by its ``person``
+           (``QueryRequest.asker``: whose "I" and "my" they mean). Kinds: ``change``,
            ``chain``, ``restated`` and ``distractor`` (controls: the value did not
            change), ``as_of`` (the question names an earlier time), ``never``.
 locomo     ``locomo_changes_<annotator>.json``: state changes annotated by hand in
@@ -69,6 +70,9 @@ class Item:
     stale: tuple[str, ...]
     answer: tuple[str, ...]
     ask_time: float
+    # Who asks (a history's ``person``; LoCoMo's questions name people in the third
+    # person, so none): the engine reads "I" and "my" as theirs.
+    asker: str = ""
 
 
 @dataclass
@@ -133,7 +137,8 @@ def load_histories(path: Path) -> tuple[list[Event], list[Item]]:
                 "histories", f"{hid}/{qi}", split, hid, str(_need(q, "ask", str, where)), kind,
                 tuple(f"{hid}:{r}" for r in refs["current"]),
                 tuple(f"{hid}:{r}" for r in refs["stale"] + refs["wrong"]),
-                tuple(str(a).lower() for a in q.get("answer") or ()), last + ASK_AFTER_S))
+                tuple(str(a).lower() for a in q.get("answer") or ()), last + ASK_AFTER_S,
+                str(h.get("person") or "").strip()))
     return events, items
 
 
@@ -226,8 +231,8 @@ def _plain(text: str) -> str:
     return " ".join(_SHORT.get(w, _DAYS.get(w, w)) for w in t.split())
 
 
-# (subject_id, question, ask_time) -> an object with status, answer, source_ids
-AskFn = Callable[[str, str, float], Any]
+# (subject_id, question, ask_time, asker) -> an object with status, answer, source_ids
+AskFn = Callable[[str, str, float, str], Any]
 
 
 def score(items: Sequence[Item], ask: AskFn,
@@ -239,7 +244,7 @@ def score(items: Sequence[Item], ask: AskFn,
         lambda: defaultdict(lambda: [0, 0]))
     misses: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
     for it in items:
-        res = ask(it.subject_id, it.question, it.ask_time)
+        res = ask(it.subject_id, it.question, it.ask_time, it.asker)
         first = res.source_ids[0] if res.source_ids else None
         for key in ((it.set, it.split), ("all", it.split)):
             t = tallies[key]
@@ -395,8 +400,9 @@ def run(args: Any) -> dict[str, Any]:
             if getattr(args, "ablate", None):
                 notes.append(f"without {', '.join(args.ablate)}")
 
-            def ask(subject_id: str, question: str, at: float) -> Any:
-                return engine.ask(QueryRequest(Scope(subject_id), question), now=at or None)
+            def ask(subject_id: str, question: str, at: float, asker: str) -> Any:
+                return engine.ask(QueryRequest(Scope(subject_id), question, asker=asker),
+                                  now=at or None)
 
             if split_only:
                 data.items = [i for i in data.items if i.split == split_only]

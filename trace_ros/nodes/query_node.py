@@ -203,7 +203,7 @@ class QueryNode(ManagedNode):
             f = request_fields(data)
             return QueryRequest(Scope(f["subject"], f["robot"], f["session"]), f["question"],
                                 as_of_valid=f["as_of_valid"], as_of_known=f["as_of_known"],
-                                token_budget=f["token_budget"])
+                                token_budget=f["token_budget"], asker=f["asker"])
 
         result, error, reader_name = self._ask(request)
         if result is None:

@@ -88,12 +88,16 @@ def _wait_ready(clients: list[Any], deadline_s: float) -> bool:
 
 def _answer(ros: _Session, client: Any, answer_s: float, subject: str, question: str,
             robot: str, session: str, as_of_valid: float | None, as_of_known: float | None,
-            token_budget: int) -> tuple[dict[str, Any] | None, str]:
+            token_budget: int, asker: str = "") -> tuple[dict[str, Any] | None, str]:
     """Ask ``client``'s (matched) service; (result, '') or (None, why not)."""
     request = Query.Request(
         scope=ScopeMsg(subject_id=subject, robot_id=robot, session_id=session),
         question=question, token_budget=token_budget,
         as_of_valid=_stamp(as_of_valid), as_of_known=_stamp(as_of_known))
+    if asker:  # (interfaces built before Query.srv had the field cannot carry it)
+        if not hasattr(request, "asker"):
+            return None, "asker: the built Query service has no asker field (rebuild the interfaces)"
+        request.asker = asker
     response = _call(ros.executor, client, request, answer_s)
     if response is None:
         return None, f"{client.srv_name} did not answer in {answer_s:g} s"
@@ -102,7 +106,7 @@ def _answer(ros: _Session, client: Any, answer_s: float, subject: str, question:
 
 def ask_service(service: str, subject: str, question: str, *, robot: str = "",
                 session: str = "", as_of_valid: float | None = None,
-                as_of_known: float | None = None, token_budget: int = 0,
+                as_of_known: float | None = None, token_budget: int = 0, asker: str = "",
                 discover_s: float = 3.0, answer_s: float = 30.0
                 ) -> tuple[dict[str, Any] | None, str]:
     """Ask the ``Query`` service ``service`` (fully qualified: what a presence record says);
@@ -112,12 +116,13 @@ def ask_service(service: str, subject: str, question: str, *, robot: str = "",
         if not _wait_ready([client], discover_s):
             return None, f"{service} was not discovered in {discover_s:g} s"
         return _answer(ros, client, answer_s, subject, question, robot, session, as_of_valid,
-                       as_of_known, token_budget)
+                       as_of_known, token_budget, asker)
 
 
 def ask(identity: str, namespace: str, subject: str, question: str, *, robot: str = "",
         session: str = "", as_of_valid: float | None = None, as_of_known: float | None = None,
-        token_budget: int = 0, discover_s: float = 1.5, answer_s: float = 30.0
+        token_budget: int = 0, asker: str = "", discover_s: float = 1.5,
+        answer_s: float = 30.0
         ) -> tuple[dict[str, Any] | None, str]:
     """Look for a query node in ``namespace`` over DDS for up to ``discover_s`` and ask it
     when it serves the ledger ``identity`` (``presence.ledger_identity``); (result, '')
@@ -139,7 +144,7 @@ def ask(identity: str, namespace: str, subject: str, question: str, *, robot: st
         if served != identity:
             return None, f"the running query node serves {served}"
         return _answer(ros, client, answer_s, subject, question, robot, session, as_of_valid,
-                       as_of_known, token_budget)
+                       as_of_known, token_budget, asker)
 
 
 def _served(values: list[str]) -> str | None:

@@ -70,6 +70,9 @@ class QueryRequest:
     region: Region | None = None
     window_start: float | None = None
     window_end: float | None = None
+    # Who asks (face or voice ID, the session's speaker): whose "I" and "my" the question
+    # means. Empty: not known, and anyone's first-person statement may be the asker's.
+    asker: str = ""
 
 
 @dataclass
@@ -170,6 +173,10 @@ class QueryEngine:
                 recalled = self.recall(req, timings, begun)
                 ranked = self.rank(req, plan, recalled, timings)
                 graph = self.graph(req, plan, recalled, ranked, timings)
+                asker = graph is not None and self.on("currentness") \
+                    and current.asks_own(req.question, plan.answer_type, req.asker)
+                if asker:
+                    self.not_asker(req, ranked, graph, recalled.generation)
                 if graph is not None and self.on("currentness"):
                     held = self.currentness(req, plan, ranked, graph, recalled.generation,
                                             timings)
@@ -469,11 +476,11 @@ class QueryEngine:
         found = current.chain(req.question, plan.answer_type, head, records,
                               self.graph_stage.facts.subject(req.scope.subject_id), near,
                               prior, related, req.scope.robot_id, at, wanted.kind, wanted.focus,
-                              lookalikes)
+                              lookalikes, req.asker)
         # What the chain found to be another's (also when nothing later revised the best
         # match): the reader must not take its newest record for the current one.
-        graph.others = [s for s in dict.fromkeys(lookalikes) if s not in graph.lead
-                        and (found is None or s not in found.lead)]
+        graph.others = [s for s in dict.fromkeys(graph.others + lookalikes)
+                        if s not in graph.lead and (found is None or s not in found.lead)]
         if found is not None:
             if at is not None:  # what held then: the resolver's revision for it stands
                 found.superseded = [s for s in found.superseded if s not in graph.lead]
@@ -499,6 +506,39 @@ class QueryEngine:
                 graph.lead.insert(0, said.source_id)
         timings["currentness"] = _ms(t)
         return at
+
+    def not_asker(self, req: QueryRequest, ranked: list[Fused], graph: GraphOutcome,
+                  generation: int) -> None:
+        """For a question of the asker's own state, the candidates in which another
+        speaker tells their own ("My physio's still Thursdays", said by Arthur, asked by
+        Marguerite; the robot's echo of it) are look-alikes the reader does not take for
+        the asker's, as the chain's are (``current.theirs``)."""
+        head = ranked[:self.config.evidence_k * 3]
+        records = self.records.get([f.seq for f in head], generation)
+
+        def prior(seq: int) -> SourceRecord | None:
+            return self.prior_turn(seq, req.scope, generation)
+
+        found = [r.source_id for r in records.values()
+                 if current.theirs(r, req.asker, req.scope.robot_id, prior)]
+        if graph.status == "conflict" and set(graph.status_sources) & set(found) \
+                and len(set(graph.status_sources) - set(found)) <= 1:
+            # Their value against the asker's is no contradiction ("My physio is still on
+            # Mondays", said by Tomas, beside Nia's Thursday): the chain reads on.
+            graph.status, graph.message = "", ""
+            graph.status_sources = []
+            graph.lead = [s for s in graph.lead if s not in found]
+        lead = self.ledger.get_sources(graph.lead[:1])
+        if lead and current.theirs(lead[0], req.asker, req.scope.robot_id, prior):
+            # The resolver's revision is another's ("My dentist's Friday", said by Tomas,
+            # after Nia's "Monday"): what it superseded still holds for the asker, and the
+            # reader reads the records, not that resolution.
+            found.append(lead[0].source_id)
+            graph.lead = [s for s in graph.lead if s not in found]
+            graph.superseded = []
+            graph.reader_resolution = None
+        graph.others = list(dict.fromkeys(graph.others + [s for s in found
+                                                          if s not in graph.lead]))
 
     def prior_turn(self, seq: int, scope: Scope, generation: int) -> SourceRecord | None:
         """The turn before ``seq`` in its session, within ``scope``, or None."""

@@ -173,7 +173,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
           prior: Callable[[int], SourceRecord | None],
           related: Callable[[str], dict[int, SourceRecord]] | None = None,
           robot_id: str = "", at: float | None = None, asked_kind: str = "",
-          focus: str = "", lookalikes: list[str] | None = None) -> Chain | None:
+          focus: str = "", lookalikes: list[str] | None = None, asker: str = "") -> Chain | None:
     """The current record for ``question`` and the anchor it supersedes, or None.
 
     ``records``: the ranked candidates' records by seq; ``near(seq)``: the records
@@ -215,6 +215,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     # a Thursday" does not tell.
     own_state = not asked_holders and bool(_FIRST_PERSON_ASK.search(question))
     whose_said = bool(asked_holders) or own_state  # whose state is asked is said
+    # Who asks is known: another speaker's word of their own state is not the asker's.
+    not_asker = own_state and bool(asker)
     # The words of what is asked, not of whom: a statement that shares only the holder's
     # name with the question ("Luna came back so happy" for "What is Luna allergic
     # to?"), or names the thing only in a question of its own ("Hi, I'm Kieran. Where am
@@ -232,6 +234,10 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             break
         rec = _spoken(f.seq, records, prior, robot_id)
         if rec is None or rec.seq in looked:
+            continue
+        if not_asker and theirs(rec, asker, robot_id, prior):
+            # (not one of the few looked at: the asker's statement may come next)
+            rejected.extend(dict.fromkeys([rec.source_id, records[f.seq].source_id]))
             continue
         looked.add(rec.seq)
         # The best person's statement that shares a word with the question, of the holder
@@ -336,7 +342,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     # later records are (whether it joins the anchor, whose it is, what it states).
     edged: set[int] = set()
     for seq, sid, by_judgement in (_newer_by_edges(anchor, graph) if at is None else []):
-        if seq <= anchor.seq:
+        if seq <= anchor.seq or not_asker and records.get(seq) is not None \
+                and theirs(records[seq], asker, robot_id, prior):
             continue
         if by_judgement:
             if records.get(seq) is not None:
@@ -374,6 +381,9 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         if best is not None and seq <= best[0]:
             continue
         if not _statement(rec, robot_id) or (at is not None and rec.source_time > at):
+            continue
+        if not_asker and theirs(rec, asker, robot_id, prior):
+            rejected.append(rec.source_id)
             continue
         # Closeness alone counts only for a record the question itself recalls.
         cos = close.get(seq, (rec, 0.0))[1] if seq in recalled else 0.0
@@ -1292,3 +1302,53 @@ def _speaks_of_own(rec: SourceRecord, asked: frozenset[str]) -> bool:
     if not asked or _names(rec.speaker) & asked or holders(rec.text) & asked:
         return False
     return bool(_WE.search(rec.text)) and not _THIRD_PERSON.search(rec.text)
+
+
+def asks_own(question: str, answer_type: str, asker: str) -> bool:
+    """Whether ``question``, asked by ``asker``, asks of the asker's own state: it speaks in
+    the singular first person ("What's my extension?", "When do I see the nurse?") and
+    names no other holder ("my daughter's school" is the daughter's). "We" and "our" are
+    the asker's household, whose members tell it too: not asked here."""
+    return bool(asker) and bool(_FIRST_PERSON_ASK.search(question)) \
+        and not holders(question) - _role_asked(question, answer_type)
+
+
+# The speaker as whose the thing is, what they are or will have ("my physio", "make me a
+# latte", "I'm a coffee person", "I'll have a builder's tea"); not "I" having done something,
+# which may be done to another's thing ("I've moved the physio to Friday", said by the
+# physiotherapist; "I spoke to them myself").
+_OF_ME = re.compile(r"\b(?:my|mine|me|i'm|i am|i'll|i will)\b", re.I)
+_CALLED = re.compile(r"(?<!['’]s )(?<![Mm]y )(?<![Yy]our )(?<![Hh]is )(?<![Hh]er )(?<![Oo]ur )"
+                     r"(?<![Tt]heir )\b([A-Z][a-z]+)\b")
+
+
+def _kin_called(text: str) -> bool:
+    """Whether ``text`` calls someone by a family word, as a name ("It's the 27th, Dad",
+    "I'll take Mum on Friday"): that one may be the asker. Not a relation of another
+    ("Hana's brother Kai")."""
+    return any(m.group(1).lower() in KIN for m in _CALLED.finditer(text))
+
+
+_PLURAL_FIRST = re.compile(r"\b(?:we|we're|we've|we'll|we'd|us|our|ours)\b", re.I)
+
+
+def theirs(rec: SourceRecord, asker: str, robot_id: str,
+           prior: Callable[[int], SourceRecord | None]) -> bool:
+    """Whether ``rec`` tells its own speaker's state, someone other than ``asker``: a
+    clause of it speaks in the singular first person and to no one ("My physio's still
+    Thursdays with Sharon", said by Arthur, asked by Marguerite), and it neither names
+    the asker, nor names anyone by a family word ("It's the 27th, Dad. I spoke to them
+    myself"), nor points at anyone by "he" or "she" (a relay: "Mum says her appointment
+    moved"). A robot's turn is of the thread of the turn it answers ("One latte for
+    Leyla" after Leyla's "I'm a coffee person now"), unless it names the asker."""
+    mine = _names(asker)
+    if not mine or rec.modality != "dialogue" or mine & set(_WORDS.findall(rec.text.lower())):
+        return False
+    if is_robot(rec.speaker, robot_id):
+        said = prior(rec.seq)
+        return said is not None and not is_robot(said.speaker, robot_id) \
+            and theirs(said, asker, robot_id, prior)
+    if _names(rec.speaker) & mine or _HE_SHE.search(rec.text) or _kin_called(rec.text):
+        return False
+    return any(_OF_ME.search(c) and not _SECOND.search(c) and not _PLURAL_FIRST.search(c)
+               for s in sentences(rec.text) or [rec.text] for c in _CLAUSE.split(s))
