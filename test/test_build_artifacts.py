@@ -32,7 +32,7 @@ MESSAGE_FIELDS = {
 SERVICE_FIELDS = {
     "Query": (
         {"scope", "question", "as_of_valid", "as_of_known", "token_budget", "has_region",
-         "region_center", "region_radius", "window_start", "window_end"},
+         "region_center", "region_radius", "window_start", "window_end", "asker"},
         {
             "status", "answer", "source_ids", "evidence", "paths", "plan_json", "reader",
             "timings_json", "message",

@@ -146,8 +146,7 @@ def test_the_command_asks_as_the_asker(tmp_path: Path, capsys: pytest.CaptureFix
     assert "friday" in got["Tomas"]["answer"].lower(), got["Tomas"]
 
 
-def test_the_service_request_without_the_field_has_no_asker() -> None:
-    """Interfaces built before Query.srv had ``asker``: the node asks as before."""
+def test_the_service_request_carries_the_asker() -> None:
     pytest.importorskip("rclpy", reason="needs the venv from `make setup` (ROS 2 wheels)")
     from trace_ros.srv import Query
 
@@ -155,7 +154,6 @@ def test_the_service_request_without_the_field_has_no_asker() -> None:
 
     request = Query.Request(question="When is my dentist appointment?")
     request.scope.subject_id = "home"
-    want = "Nia" if hasattr(request, "asker") else ""
-    if want:
-        request.asker = want
-    assert convert.query_request_from_msg(request).asker == want
+    assert convert.query_request_from_msg(request).asker == ""
+    request.asker = "Nia"
+    assert convert.query_request_from_msg(request).asker == "Nia"

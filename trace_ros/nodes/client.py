@@ -32,7 +32,7 @@ from trace_ros.nodes.common import (
     make_executor,
     spin_until_shutdown,
 )
-from trace_ros.nodes.convert import seconds_to_stamp, set_asker
+from trace_ros.nodes.convert import seconds_to_stamp
 from trace_ros.nodes.logdir import ensure_log_dir
 from trace_ros.nodes.memory_node import reliable
 from trace_ros.srv import Forget, Query
@@ -304,7 +304,7 @@ class MemoryClient:
         ``asker``: who asks (whose "I" and "my" the question means)."""
         request = Query.Request(scope=ScopeMsg(subject_id=subject_id, robot_id=robot_id,
                                                session_id=session_id),
-                                question=question, token_budget=token_budget,
+                                question=question, token_budget=token_budget, asker=asker,
                                 window_start=seconds_to_stamp(window[0]),
                                 window_end=seconds_to_stamp(window[1]))
         if region is not None:
@@ -314,8 +314,6 @@ class MemoryClient:
             point = request.region_center.point
             point.x, point.y, point.z = float(x), float(y), float(z)
             request.region_radius = float(radius)
-        if asker:
-            set_asker(request, asker)
         return self._call(self.query_client, request, timeout)
 
     def forget(self, subject_id: str = "", source_ids: list[str] | None = None,

@@ -247,15 +247,6 @@ def ack_batch_bytes(header: Any, acks: list[tuple[StoreResult, Any]]) -> bytes:
 # -- query ---------------------------------------------------------------------
 
 
-def set_asker(request: Query.Request, asker: str) -> None:
-    """Set the request's ``asker``; interfaces built before Query.srv had the field cannot
-    carry it: a ``ValueError`` says so, rather than asking without it."""
-    if not hasattr(request, "asker"):
-        raise ValueError("asker: the built Query service has no asker field "
-                         "(rebuild the interfaces)")
-    request.asker = asker
-
-
 def query_request_from_msg(req: Query.Request) -> QueryRequest:
     region = None
     if req.has_region:
@@ -269,8 +260,7 @@ def query_request_from_msg(req: Query.Request) -> QueryRequest:
         token_budget=int(req.token_budget), region=region,
         window_start=optional_time(req.window_start, "window_start"),
         window_end=optional_time(req.window_end, "window_end"),
-        # (interfaces built before Query.srv had ``asker``: no asker)
-        asker=str(getattr(req, "asker", "") or ""),
+        asker=req.asker,
     )
 
 

@@ -92,12 +92,8 @@ def _answer(ros: _Session, client: Any, answer_s: float, subject: str, question:
     """Ask ``client``'s (matched) service; (result, '') or (None, why not)."""
     request = Query.Request(
         scope=ScopeMsg(subject_id=subject, robot_id=robot, session_id=session),
-        question=question, token_budget=token_budget,
+        question=question, token_budget=token_budget, asker=asker,
         as_of_valid=_stamp(as_of_valid), as_of_known=_stamp(as_of_known))
-    if asker:  # (interfaces built before Query.srv had the field cannot carry it)
-        if not hasattr(request, "asker"):
-            return None, "asker: the built Query service has no asker field (rebuild the interfaces)"
-        request.asker = asker
     response = _call(ros.executor, client, request, answer_s)
     if response is None:
         return None, f"{client.srv_name} did not answer in {answer_s:g} s"
