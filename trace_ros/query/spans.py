@@ -395,11 +395,23 @@ def _not_before(value: str) -> re.Pattern[str]:
     return re.compile(rf"\bnot\s+(?:the\s+)?{re.escape(value)}(?!\w)", re.I)
 
 
+# The numbers in words that may label a thing ("kennel nine", "room two").
+_LABEL_NUMBERS = "|".join(sorted(NUMBER_WORDS - {"hundred", "thousand", "dozen", "several",
+                                                 "few", "couple", "once", "twice"}))
+
+
 @lru_cache(maxsize=_BUILT)
 def _label_patterns(focus: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     """``_labels``' patterns for ``focus``: a label after it, a time before it, a name before it."""
     f = re.escape(focus)
-    after = re.compile(rf"\b({f}s?)\s+((?:no\.?\s*|number\s+)?\d[\w.]*\b|[A-Z][\w'-]+)", re.I)
+    # A label after the noun: figures (also said as what it is: "his locker is 27."), a
+    # name, a lone capital letter ("rack A", not the pronoun "I") or a number in words that
+    # ends the phrase ("kennel nine now", not "room two more").
+    after = re.compile(rf"\b({f}s?)\s+(?:is\s+(?=\d[\d.]*\b\s*(?:[,.;!?]|$)))?"
+                       rf"((?:no\.?\s*|number\s+)?\d[\w.]*\b"
+                       rf"|(?P<words>{_LABEL_NUMBERS})\b(?=\s*(?:[,.;!?]|$|(?:now|then|instead|"
+                       rf"again|too|and|but|at|on|in|by|next|near|with|for)\b))"
+                       rf"|[A-Z][\w'-]+|(?-i:(?!I\b)[A-Z])\b(?![.'’]\w))", re.I)
     # "the 8:10 train": a time names a train, a bus, a flight
     timed = re.compile(rf"\b(\d{{1,2}}[:.]\d{{2}}(?:\s*[ap]\.?m\.?)?)\s+({f}s?)\b", re.I)
     before = re.compile(rf"\b((?:[A-Z][\w'-]+\s+){{1,2}})({f}s?)\b", re.I)
@@ -1576,7 +1588,8 @@ def _labels(focus: str, text: str, question: str) -> list[str]:
     after, timed, before = _label_patterns(focus)
     for m in after.finditer(text):
         label = m.group(2)
-        if (label[0].isdigit() or label[0].isupper()) and label.lower() not in asked_words:
+        if (label[0].isdigit() or label[0].isupper() or m.group("words")) \
+                and label.lower() not in asked_words:
             out.append(f"{m.group(1)} {label}".strip())
     for m in timed.finditer(text):
         out.append(f"{m.group(1)} {m.group(2)}")
