@@ -2173,14 +2173,15 @@ class ExtractiveReader:
         2025", not "the Tuesday after 12 September 2025": the day asked for, not where it
         was said) or a recurring day as "every Tuesday"; for "when", with the clock time
         it states."""
-        day = answer_date(asked_day(held_days(sentence, replaced), stems(question)),
+        held = held_days(sentence, replaced)
+        day = answer_date(asked_day(held, stems(question)),
                           record_time, "", question_grain(question), lean)
         if kind == "when":
             pass  # "When …?" is answered as before ("Wednesdays", "the Thursday after …")
         elif re.fullmatch(r"[A-Za-z]+days", day):
             day = f"every {day[:-1]}"  # "What day?" - "Thursdays": every Thursday
         elif re.match(r"the \w+day (?:after|before) ", day) and has_calendar(record_time):
-            when = event_time(sentence, record_time)
+            when = event_time(held, record_time)  # not a day it turns down
             day = f"{time.strftime('%A', time.gmtime(when))} {format_day(when)}"
         elif kind == "day" and re.fullmatch(r"\d{1,2} [A-Z][a-z]+ \d{4}", day):
             # "What day …?" - "it's on today": the weekday that date is, with it.

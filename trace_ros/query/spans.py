@@ -125,7 +125,10 @@ def _tokens(text: str) -> tuple[Tok, ...]:
 
 _DAYS = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 _RECURRING = re.compile(rf"\b(?:every|each)\s+(?:other\s+)?{_DAYS}\b|\b{_DAYS}s\b"
-                        rf"|\b{_DAYS}\s+(?:mornings|afternoons|evenings|nights)\b", re.I)
+                        rf"|\b{_DAYS}\s+(?:mornings|afternoons|evenings|nights)\b"
+                        # "the last Friday of each month": a monthly day, not last Friday
+                        rf"|\bthe\s+(?:first|second|third|fourth|last)\s+{_DAYS}\s+of\s+"
+                        rf"(?:the|each|every)\s+month\b", re.I)
 
 
 _DAY_WORD = rf"{_DAYS}s?"
@@ -209,6 +212,11 @@ def format_when(expr: str, when: float, record_time: float) -> str:
     return format_day(when)
 
 
+# A week named relative to when it was said ("this week", "next week"): a weekday said
+# after it in the same text is when, more closely.
+_WEEK_ONLY = re.compile(r"(?:this|next|coming|last|past|previous)\s+week", re.I)
+
+
 def answer_date(sentence: str, record_time: float, context: str = "", grain: str = "",
                 lean: bool = False) -> str:
     """The date a sentence talks about: its resolved time expression, else one in the rest
@@ -227,6 +235,9 @@ def answer_date(sentence: str, record_time: float, context: str = "", grain: str
         for k, m in enumerate(found):
             if k + 1 < len(found) and re.search(r"\bfrom\s+(the\s+)?$", text[: m.start()], re.I):
                 continue  # "moved from Monday to Tuesday": the new time is the one that holds
+            if _WEEK_ONLY.fullmatch(m.group(0).strip()) \
+                    and any(_WEEKDAY_ABBR.search(n.group(0)) for n in found[k + 1:]):
+                continue  # "on the Milan run this week, home Friday night": the day says when
             if future is None:
                 future = forward_at(text, found[0].start(), lean)
             expr = m.group(0).strip()
