@@ -40,7 +40,8 @@ from ..language.timeanchor import (
 )
 from .plan import Plan
 
-_TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)*[+#]*|[^\w\s]", re.UNICODE)
+# A number with a decimal point ("desk 2.09", "4.9 kilos") is one token, not "2" "." "09".
+_TOKEN = re.compile(r"\d+(?:\.\d+)+(?![^\W_])|[^\W_]+(?:['’][^\W_]+)*[+#]*|[^\w\s]", re.UNICODE)
 _BOUNDARY_WORDS = {"and", "but", "because", "so", "which", "who", "that", "when", "while", "if",
                    "since", "though", "although", "as", "or", "where", "whereas", "then"}
 # Punctuation that joins the parts of one phrase ("open-world", "R&B", "C++", "kids'").
