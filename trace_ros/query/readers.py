@@ -1096,6 +1096,25 @@ def _consequence_first(sentences: Sequence[str]) -> list[str]:
     return [*after, *opening, *rest, *causes]
 
 
+def _so_held(sentence: str, asked_stems: set[str] | frozenset[str]) -> str:
+    """``sentence`` with the days of one side of a consequence "so" blanked, where both
+    sides name one: the side that says more of what is asked (``asked_stems``) holds, and
+    on a tie what follows ("His physio's on Thursdays now, so he'll come Wednesday
+    afternoons": Wednesday). The whole sentence stays, so its tense still reads."""
+    m = _CONSEQUENCE_SO.search(sentence)
+    if m is None or re.match(r"that\b", sentence[m.end():], re.I):
+        return sentence
+    cause, result = sentence[:m.start()], sentence[m.end():]
+    if not find_candidates(cause) or not find_candidates(result):
+        return sentence
+    keep_cause = len(stems(cause) & asked_stems) > len(stems(result) & asked_stems)
+    start, side = (m.end(), result) if keep_cause else (0, cause)
+    for found in reversed(find_candidates(side)):
+        a, b = start + found.start(), start + found.end()
+        sentence = sentence[:a] + " " * (b - a) + sentence[b:]
+    return sentence
+
+
 def revisions_of(found: Sequence[tuple[Any, str, float]], share: float,
                  overlap_share: float) -> list[tuple[Any, str, float]]:
     """Of the records that state a value (scored item, value, how much of what is asked it
@@ -1917,6 +1936,9 @@ class ExtractiveReader:
         # wanted ("Could you collect on Thursday mornings?").
         ordered = [x for x in ordered if not x.rstrip().endswith("?") or _REQUEST.match(x)]
         if kind in ("day", "date", "when"):
+            # "General waste is Thursdays now, so the black bins go out Wednesday night":
+            # of a cause and what follows from it, the one about what is asked says when.
+            ordered = [_so_held(x, skip) for x in ordered]
             # A named day ("Wednesdays", "Friday the 19th") says when the thing is; "today"
             # in a story about it says when it was talked about. "When does he take it?"
             # asks for a habit: a clock time or a time of day before a day that was told.
