@@ -335,11 +335,21 @@ def _in_grain(when: float, grain: str) -> str:
     return str(t.tm_year) if grain == "year" else time.strftime("%B %Y", t)
 
 
+_DETERMINER_WORDS = frozenset(("the", "a", "an", "my", "your", "his", "her", "our", "their",
+                               "its", "this", "that", "these", "those"))
+
+
 def _clean(sentence: str, toks: list[Tok]) -> str:
-    """The sentence text covered by ``toks``, without leading/trailing function words."""
+    """The sentence text covered by ``toks``, without leading/trailing function words. A
+    word that may be said as an aside ("great", "usual") is kept after a determiner: "the
+    great hall" is a hall, "Great, the hall" an aside."""
+    after_det = False
     while toks and (not toks[0].word or toks[0].low in STOPWORDS or toks[0].low in _PRONOUNS
                     or toks[0].low in _DISCOURSE
                     or (toks[0].text[:1].isupper() and len(toks) > 1 and toks[1].text == ",")):
+        if after_det and toks[0].low in _DISCOURSE and len(toks) > 1 and toks[1].word:
+            break
+        after_det = toks[0].low in _DETERMINER_WORDS
         toks = toks[1:]
     while toks and (not toks[-1].word or toks[-1].low in STOPWORDS):
         toks = toks[:-1]
