@@ -1100,7 +1100,8 @@ def _so_held(sentence: str, asked_stems: set[str] | frozenset[str]) -> str:
     """``sentence`` with the days of one side of a consequence "so" blanked, where both
     sides name one: the side that says more of what is asked (``asked_stems``) holds, and
     on a tie what follows ("His physio's on Thursdays now, so he'll come Wednesday
-    afternoons": Wednesday). The whole sentence stays, so its tense still reads."""
+    afternoons": Wednesday), unless it only turns its days down. The whole sentence stays,
+    so its tense still reads."""
     m = _CONSEQUENCE_SO.search(sentence)
     if m is None or re.match(r"that\b", sentence[m.end():], re.I):
         return sentence
@@ -1108,6 +1109,10 @@ def _so_held(sentence: str, asked_stems: set[str] | frozenset[str]) -> str:
     if not find_candidates(cause) or not find_candidates(result):
         return sentence
     keep_cause = len(stems(cause) & asked_stems) > len(stems(result) & asked_stems)
+    if turned_down(cause if keep_cause else result):
+        # "Ms Adeyemi can't do Thursday, so … Friday": a side that only turns its day
+        # down does not hold, however much of what is asked it says.
+        keep_cause = not keep_cause
     start, side = (m.end(), result) if keep_cause else (0, cause)
     for found in reversed(find_candidates(side)):
         a, b = start + found.start(), start + found.end()
