@@ -481,6 +481,9 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
                                 rf"(?:no\.?\s*|number\s+)?\d", i.record.text, re.I)
                       for i in pack.items):
         named = True
+    cited = next((i.record.text for i in pack.items if i.source_id in out.cited_ids), "")
+    if out.answer.lower() == labelled(ask.focus, repaired(cited), question).lower():
+        return True  # X with the label the cited record gives it ("kennel nine", "rack A")
     if re.search(rf"\b{re.escape(ask.focus)}", out.answer, re.I) and not re.search(
             rf"(?<!\bof\s)(?<!\bof\sthe\s)\b{re.escape(ask.focus)}", out.answer, re.I):
         # X said only after "of" ("a long week of trains", "a cup and a half of kibble"):
@@ -509,7 +512,6 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
                and stem(w.lower()) not in q for w in m.groups() if w):
             return True
     # "chocolate and mixed berry flavors": the answer is what the record puts before X.
-    cited = next((i.record.text for i in pack.items if i.source_id in out.cited_ids), "")
     return bool(re.search(re.escape(out.answer) + r"\s+" + re.escape(ask.focus[:4]), cited, re.I))
 
 
@@ -1070,6 +1072,54 @@ _NEW_STATE = re.compile(r"\b(?:now|instead|these days|nowadays|from now on)\b", 
 _ENDED = re.compile(r"\b(?:any\s?more|no\s+longer)\b", re.I)
 
 
+def _consequence_first(sentences: Sequence[str]) -> list[str]:
+    """``sentences`` (best first) in the order their values tell the state: a record that
+    gives a cause and what follows from it ("the quiz show starts at nine, so bedtime's
+    at ten"; "he wanted the 9. So I'm in his 11.") states the thing in what follows, and
+    the time or number of the cause is another thing's. The clauses after a consequence
+    "so" come first, then the sentences opening with one, the other sentences without
+    their causes, and the causes last."""
+    after: list[str] = []
+    opening: list[str] = []
+    rest: list[str] = []
+    causes: list[str] = []
+    for x in sentences:
+        if _OPENS_SO.match(x):
+            opening.append(x)
+            continue
+        parts = _CONSEQUENCE_SO.split(x, maxsplit=1)
+        if len(parts) == 2 and not re.match(r"that\b", parts[1], re.I):
+            after.append(parts[1])
+            causes.append(parts[0])
+        else:
+            rest.append(x)
+    return [*after, *opening, *rest, *causes]
+
+
+def _so_held(sentence: str, asked_stems: set[str] | frozenset[str]) -> str:
+    """``sentence`` with the days of one side of a consequence "so" blanked, where both
+    sides name one: the side that says more of what is asked (``asked_stems``) holds, and
+    on a tie what follows ("His physio's on Thursdays now, so he'll come Wednesday
+    afternoons": Wednesday), unless it only turns its days down. The whole sentence stays,
+    so its tense still reads."""
+    m = _CONSEQUENCE_SO.search(sentence)
+    if m is None or re.match(r"that\b", sentence[m.end():], re.I):
+        return sentence
+    cause, result = sentence[:m.start()], sentence[m.end():]
+    if not find_candidates(cause) or not find_candidates(result):
+        return sentence
+    keep_cause = len(stems(cause) & asked_stems) > len(stems(result) & asked_stems)
+    if turned_down(cause if keep_cause else result):
+        # "Ms Adeyemi can't do Thursday, so … Friday": a side that only turns its day
+        # down does not hold, however much of what is asked it says.
+        keep_cause = not keep_cause
+    start, side = (m.end(), result) if keep_cause else (0, cause)
+    for found in reversed(find_candidates(side)):
+        a, b = start + found.start(), start + found.end()
+        sentence = sentence[:a] + " " * (b - a) + sentence[b:]
+    return sentence
+
+
 def revisions_of(found: Sequence[tuple[Any, str, float]], share: float,
                  overlap_share: float) -> list[tuple[Any, str, float]]:
     """Of the records that state a value (scored item, value, how much of what is asked it
@@ -1301,11 +1351,17 @@ class ExtractiveReader:
                 return aged
             if out.answer:
                 return ReaderOutput("", [], self.name, "no shown record states an age")
+        ask = asked(question, plan)
         if out.answer and plan.answer_type != "yesno" and not _options(question) \
                 and _repeats(out.answer, question.replace(before_clause(question), "")):
-            # The answer says back only what the question says: it tells nothing.
-            return ReaderOutput("", [], self.name, "the shown evidence only repeats the question")
-        ask = asked(question, plan)
+            # The answer says back only what the question says: it tells nothing. Asked
+            # "Which locker is Bartek's?", the cited record's label for it does ("he has
+            # locker 27" read as "Bartek's locker").
+            label = self._cited_label(ask, question, out, pack)
+            if not label:
+                return ReaderOutput("", [], self.name,
+                                    "the shown evidence only repeats the question")
+            out.answer = label
         if out.answer and ask.kind == "name" and ask.focus \
                 and _owner_of(out.answer, ask.focus, pack):
             # "What's the vet's name?": "Mochi's vet check" names whose vet, not the vet.
@@ -1366,6 +1422,19 @@ class ExtractiveReader:
                 out.answer = timed.group(0)
         out.cited_ids = self._own_statement(out.cited_ids[0], out.answer, question, pack)
         return out
+
+    @staticmethod
+    def _cited_label(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> str:
+        """The label the first cited record gives the thing a "which/what X" question
+        asks for ("kennel nine", "rack A"); for "what X" only a number labels it."""
+        if ask.kind not in ("which", "what") or not ask.focus or not out.cited_ids:
+            return ""
+        first = next((i for i in pack.items if i.source_id == out.cited_ids[0]), None)
+        label = labelled(ask.focus, repaired(first.record.text), question) \
+            if first is not None else ""
+        if ask.kind == "what" and not re.search(r"\d", label) or _repeats(label, question):
+            return ""  # "Mr Ansah's items" for "Which item … for Mr Ansah?" says back
+        return label
 
     @staticmethod
     def _relabel(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> str:
@@ -1800,6 +1869,14 @@ class ExtractiveReader:
                 # that entire week") says nothing of Sam's parents.
                 named = [f for f in revisions
                          if proper & _named_near(f[0].item.record, items, self.reply_gap)]
+                if not named:
+                    # None of the revisions about most of what is asked names them ("Flat
+                    # 2, the Nowaks, rent … due on the 1st"): a record that states a value
+                    # of the kind and names them does ("… Ollie, £720, due on the 15th").
+                    named = [f for f in live if proper & _named_near(
+                        f[0].item.record, items, self.reply_gap)]
+                    named = revisions_of(named, self.revision_share,
+                                         self.revision_overlap) if named else []
                 if not named and any(len(p) > 1 for p in proper):
                     # No revision says it of them ("How many sugars does Bernie take?" when
                     # only the speaker's own tea is told): it is not told.
@@ -1865,6 +1942,9 @@ class ExtractiveReader:
         # wanted ("Could you collect on Thursday mornings?").
         ordered = [x for x in ordered if not x.rstrip().endswith("?") or _REQUEST.match(x)]
         if kind in ("day", "date", "when"):
+            # "General waste is Thursdays now, so the black bins go out Wednesday night":
+            # of a cause and what follows from it, the one about what is asked says when.
+            ordered = [_so_held(x, skip) for x in ordered]
             # A named day ("Wednesdays", "Friday the 19th") says when the thing is; "today"
             # in a story about it says when it was talked about. "When does he take it?"
             # asks for a habit: a clock time or a time of day before a day that was told.
@@ -1906,7 +1986,7 @@ class ExtractiveReader:
                                                    else ""),
         }
         if kind in readers:
-            value = next((v for v in map(readers[kind], ordered) if v), "")
+            value = next((v for v in map(readers[kind], _consequence_first(ordered)) if v), "")
             if not value and kind == "clock" and replaced:
                 # The current record moves a time it does not repeat as one ("has moved
                 # to 9" after "at 8"): the hour it moves to.
@@ -2121,14 +2201,15 @@ class ExtractiveReader:
         2025", not "the Tuesday after 12 September 2025": the day asked for, not where it
         was said) or a recurring day as "every Tuesday"; for "when", with the clock time
         it states."""
-        day = answer_date(asked_day(held_days(sentence, replaced), stems(question)),
+        held = held_days(sentence, replaced)
+        day = answer_date(asked_day(held, stems(question)),
                           record_time, "", question_grain(question), lean)
         if kind == "when":
             pass  # "When …?" is answered as before ("Wednesdays", "the Thursday after …")
         elif re.fullmatch(r"[A-Za-z]+days", day):
             day = f"every {day[:-1]}"  # "What day?" - "Thursdays": every Thursday
         elif re.match(r"the \w+day (?:after|before) ", day) and has_calendar(record_time):
-            when = event_time(sentence, record_time)
+            when = event_time(held, record_time)  # not a day it turns down
             day = f"{time.strftime('%A', time.gmtime(when))} {format_day(when)}"
         elif kind == "day" and re.fullmatch(r"\d{1,2} [A-Z][a-z]+ \d{4}", day):
             # "What day …?" - "it's on today": the weekday that date is, with it.

@@ -40,7 +40,8 @@ from ..language.timeanchor import (
 )
 from .plan import Plan
 
-_TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)*[+#]*|[^\w\s]", re.UNICODE)
+# A number with a decimal point ("desk 2.09", "4.9 kilos") is one token, not "2" "." "09".
+_TOKEN = re.compile(r"\d+(?:\.\d+)+(?![^\W_])|[^\W_]+(?:['’][^\W_]+)*[+#]*|[^\w\s]", re.UNICODE)
 _BOUNDARY_WORDS = {"and", "but", "because", "so", "which", "who", "that", "when", "while", "if",
                    "since", "though", "although", "as", "or", "where", "whereas", "then"}
 # Punctuation that joins the parts of one phrase ("open-world", "R&B", "C++", "kids'").
@@ -125,7 +126,10 @@ def _tokens(text: str) -> tuple[Tok, ...]:
 
 _DAYS = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 _RECURRING = re.compile(rf"\b(?:every|each)\s+(?:other\s+)?{_DAYS}\b|\b{_DAYS}s\b"
-                        rf"|\b{_DAYS}\s+(?:mornings|afternoons|evenings|nights)\b", re.I)
+                        rf"|\b{_DAYS}\s+(?:mornings|afternoons|evenings|nights)\b"
+                        # "the last Friday of each month": a monthly day, not last Friday
+                        rf"|\bthe\s+(?:first|second|third|fourth|last)\s+{_DAYS}\s+of\s+"
+                        rf"(?:the|each|every)\s+month\b", re.I)
 
 
 _DAY_WORD = rf"{_DAYS}s?"
@@ -209,6 +213,11 @@ def format_when(expr: str, when: float, record_time: float) -> str:
     return format_day(when)
 
 
+# A week named relative to when it was said ("this week", "next week"): a weekday said
+# after it in the same text is when, more closely.
+_WEEK_ONLY = re.compile(r"(?:this|next|coming|last|past|previous)\s+week", re.I)
+
+
 def answer_date(sentence: str, record_time: float, context: str = "", grain: str = "",
                 lean: bool = False) -> str:
     """The date a sentence talks about: its resolved time expression, else one in the rest
@@ -227,6 +236,9 @@ def answer_date(sentence: str, record_time: float, context: str = "", grain: str
         for k, m in enumerate(found):
             if k + 1 < len(found) and re.search(r"\bfrom\s+(the\s+)?$", text[: m.start()], re.I):
                 continue  # "moved from Monday to Tuesday": the new time is the one that holds
+            if _WEEK_ONLY.fullmatch(m.group(0).strip()) \
+                    and any(_WEEKDAY_ABBR.search(n.group(0)) for n in found[k + 1:]):
+                continue  # "on the Milan run this week, home Friday night": the day says when
             if future is None:
                 future = forward_at(text, found[0].start(), lean)
             expr = m.group(0).strip()
@@ -323,11 +335,21 @@ def _in_grain(when: float, grain: str) -> str:
     return str(t.tm_year) if grain == "year" else time.strftime("%B %Y", t)
 
 
+_DETERMINER_WORDS = frozenset(("the", "a", "an", "my", "your", "his", "her", "our", "their",
+                               "its", "this", "that", "these", "those"))
+
+
 def _clean(sentence: str, toks: list[Tok]) -> str:
-    """The sentence text covered by ``toks``, without leading/trailing function words."""
+    """The sentence text covered by ``toks``, without leading/trailing function words. A
+    word that may be said as an aside ("great", "usual") is kept after a determiner: "the
+    great hall" is a hall, "Great, the hall" an aside."""
+    after_det = False
     while toks and (not toks[0].word or toks[0].low in STOPWORDS or toks[0].low in _PRONOUNS
                     or toks[0].low in _DISCOURSE
                     or (toks[0].text[:1].isupper() and len(toks) > 1 and toks[1].text == ",")):
+        if after_det and toks[0].low in _DISCOURSE and len(toks) > 1 and toks[1].word:
+            break
+        after_det = toks[0].low in _DETERMINER_WORDS
         toks = toks[1:]
     while toks and (not toks[-1].word or toks[-1].low in STOPWORDS):
         toks = toks[:-1]
@@ -395,11 +417,23 @@ def _not_before(value: str) -> re.Pattern[str]:
     return re.compile(rf"\bnot\s+(?:the\s+)?{re.escape(value)}(?!\w)", re.I)
 
 
+# The numbers in words that may label a thing ("kennel nine", "room two").
+_LABEL_NUMBERS = "|".join(sorted(NUMBER_WORDS - {"hundred", "thousand", "dozen", "several",
+                                                 "few", "couple", "once", "twice"}))
+
+
 @lru_cache(maxsize=_BUILT)
 def _label_patterns(focus: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     """``_labels``' patterns for ``focus``: a label after it, a time before it, a name before it."""
     f = re.escape(focus)
-    after = re.compile(rf"\b({f}s?)\s+((?:no\.?\s*|number\s+)?\d[\w.]*\b|[A-Z][\w'-]+)", re.I)
+    # A label after the noun: figures (also said as what it is: "his locker is 27."), a
+    # name, a lone capital letter ("rack A", not the pronoun "I") or a number in words that
+    # ends the phrase ("kennel nine now", not "room two more").
+    after = re.compile(rf"\b({f}s?)\s+(?:is\s+(?=\d[\d.]*\b\s*(?:[,.;!?]|$)))?"
+                       rf"((?:no\.?\s*|number\s+)?\d[\w.]*\b"
+                       rf"|(?P<words>{_LABEL_NUMBERS})\b(?=\s*(?:[,.;!?]|$|(?:now|then|instead|"
+                       rf"again|too|and|but|at|on|in|by|next|near|with|for)\b))"
+                       rf"|[A-Z][\w'-]+|(?-i:(?!I\b)[A-Z])\b(?![.'’]\w))", re.I)
     # "the 8:10 train": a time names a train, a bus, a flight
     timed = re.compile(rf"\b(\d{{1,2}}[:.]\d{{2}}(?:\s*[ap]\.?m\.?)?)\s+({f}s?)\b", re.I)
     before = re.compile(rf"\b((?:[A-Z][\w'-]+\s+){{1,2}})({f}s?)\b", re.I)
@@ -1576,7 +1610,8 @@ def _labels(focus: str, text: str, question: str) -> list[str]:
     after, timed, before = _label_patterns(focus)
     for m in after.finditer(text):
         label = m.group(2)
-        if (label[0].isdigit() or label[0].isupper()) and label.lower() not in asked_words:
+        if (label[0].isdigit() or label[0].isupper() or m.group("words")) \
+                and label.lower() not in asked_words:
             out.append(f"{m.group(1)} {label}".strip())
     for m in timed.finditer(text):
         out.append(f"{m.group(1)} {m.group(2)}")
