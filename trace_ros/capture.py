@@ -416,11 +416,6 @@ class GroupCommitWriter:
                  deadline: float | None = None) -> None:
         """Queue ``item``, waiting for room until ``deadline`` (monotonic; default: one
         ``enqueue_timeout_s`` from now), else answer it ``rejected`` (field ``queue``)."""
-        with self._not_full:  # room at once (nearly always): no deadline, no predicate
-            if not self._closed and len(self._items) < self._capacity:
-                self._items.append(_Pending(item, callback))
-                self._not_empty.notify()
-                return
         wait = (self.config.enqueue_timeout_s if deadline is None
                 else max(0.0, deadline - time.monotonic()))
         with self._not_full:
