@@ -86,8 +86,9 @@ def prepare(event: Event, config: CaptureConfig, now: float | None = None) -> Ne
     if event.modality not in MODALITIES:
         raise ValidationError("modality", f"must be one of {', '.join(MODALITIES)}")
     scope = event.scope
-    for name in ("subject_id", "robot_id", "session_id"):
-        _check_str(f"scope.{name}", getattr(scope, name), 256)
+    _check_str("scope.subject_id", scope.subject_id, 256)
+    _check_str("scope.robot_id", scope.robot_id, 256)
+    _check_str("scope.session_id", scope.session_id, 256)
     scope.check()
     speaker = _check_str("speaker" if event.modality == "dialogue" else "actor",
                          event.speaker, 256).strip()
