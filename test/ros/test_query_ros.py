@@ -28,12 +28,20 @@ BOB = [
     ("bob-2", "My favourite colour is orange."),
 ]
 
+HOME = [
+    ("home-1", "Nia", "My dentist appointment is on Monday at 3pm."),
+    ("home-2", "Tomas", "My dentist appointment is on Friday at ten."),
+]
+
 
 def _events() -> list[Any]:
     msgs = [make_dialogue("alice", text, speaker="alice", session_id="a1", source_id=sid,
                           stamp=T0 + i) for i, (sid, text) in enumerate(ALICE)]
     msgs += [make_dialogue("bob", text, speaker="bob", session_id="b1", source_id=sid,
                            stamp=T0 + 10 + i) for i, (sid, text) in enumerate(BOB)]
+    # Two speakers in one room, each telling their own appointment (the asker test).
+    msgs += [make_dialogue("home", text, speaker=who, session_id="h1", source_id=sid,
+                           stamp=T0 + 30 + i) for i, (sid, who, text) in enumerate(HOME)]
     msgs.append(make_perception("alice", "umbrella", "umbrella next to the front door",
                                 actor="cam", frame_id="map", xyz=(1.0, 2.0, 0.0),
                                 source_id="alice-see-1", stamp=T0 + 20))
@@ -80,6 +88,16 @@ def test_answer_cites_existing_sources_of_the_subject(client: MemoryClient,
     assert response.reader == "extractive"
     assert '"operation"' in response.plan_json and '"total"' in response.timings_json
     assert response.recall_id.isdigit()  # the audit row this answer was recorded under
+
+
+def test_the_asker_says_whose_my(client: MemoryClient) -> None:
+    """Query.asker over DDS: "my" is the asker's, not the other speaker's in the room."""
+    for asker, day, sid in (("Nia", "monday", "home-1"), ("Tomas", "friday", "home-2")):
+        response = client.query("home", "When is my dentist appointment?", TIMEOUT_S,
+                                asker=asker)
+        assert response.status == "answered", response.message
+        assert day in response.answer.lower(), (asker, response.answer)
+        assert response.source_ids[0] == sid
 
 
 def test_perception_is_answerable(client: MemoryClient) -> None:
