@@ -76,3 +76,14 @@ def test_another_person_restating_the_value_does_not_update(
         (3, 5, "Bo", "Mr Pryce still has physiotherapy on Tuesday at ten."),
     ])
     assert ("t3", "t0") not in {(n, o) for n, o, _ in rows}, rows
+
+
+def test_a_first_turn_relaying_a_change_updates(ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """The one who relays the change may never have spoken before."""
+    rows = _updates(ledger, encoder, [
+        (3, 3, "Ana", "The linen delivery for the ward comes on Tuesdays at seven."),
+        (3, 4, "Ana", "Someone left cake in the staff room, help yourselves."),
+        (3, 5, "Cal", "Hi, Cal from the laundry. The linen delivery for the ward is on "
+                      "Wednesdays at seven now."),
+    ])
+    assert ("t2", "t0") in {(n, o) for n, o, _ in rows}, rows

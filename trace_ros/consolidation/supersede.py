@@ -143,7 +143,8 @@ class Supersession:
         try:
             if facts and vecs and self._repaired(source, facts, out):
                 pass  # the turn just before is what this one takes back
-            elif facts and vecs and _states(source.text):
+            elif facts and _states(source.text):
+                # (with no earlier statement of the speaker's, another's may be revised)
                 self._compare(source, facts, unit, seqs, ids, texts, vecs, used, out)
         finally:
             seqs.append(source.seq)
@@ -185,7 +186,7 @@ class Supersession:
                  seqs: list[int], ids: list[str], texts: list[str], vecs: Rows,
                  used: Counter[str], out: LinkResult) -> None:
         n = min(len(vecs), LOOKBACK)
-        sims = vecs.last(n) @ unit
+        sims = vecs.last(n) @ unit if n else np.zeros(0, dtype=unit.dtype)
         new_keyed = {(f.entity, f.relation) for f in facts if f.relation}
         speaker = frozenset(w.lower() for w in source.speaker.split())
         salient = salient_in(used, n)
@@ -217,12 +218,13 @@ class Supersession:
                 continue
             _add(out, facts, olds, cos, self.close, shared, text, source.text)
             return  # the latest earlier revision; older ones are reached through it
-        if self._relayed(source, facts, unit, salient, new_keyed, out):
+        if self._relayed(source, facts, unit, salient, new_keyed, out) \
+                or self._judged(source, facts, seqs, texts, sims, salient, speaker, new_keyed,
+                                out) \
+                or self._relayed_judged(source, facts, unit, salient,
+                                        owners(source.text, source.speaker), new_keyed, out):
             return
-        if not self._judged(source, facts, seqs, texts, sims, salient, speaker, new_keyed,
-                            out):
-            self._realised(source, facts, seqs, texts, sims, salient, speaker, new_keyed,
-                           out)
+        self._realised(source, facts, seqs, texts, sims, salient, speaker, new_keyed, out)
 
     def _relayed(self, source: SourceRecord, facts: Sequence[Fact], unit: np.ndarray,
                  salient: Callable[[str], bool], new_keyed: set[tuple[str, str]],
@@ -273,6 +275,42 @@ class Supersession:
         _relate(out, facts, olds, round(_confidence(cos, self.close) - RELAYED_DISCOUNT, 3),
                 f"relayed update: {source.speaker}'s later statement (cosine {cos:.2f}, shares "
                 f"{'/'.join(sorted(shared))}) gives {new_v} where {other}'s gave {old_v}")
+        return True
+
+    def _relayed_judged(self, source: SourceRecord, facts: Sequence[Fact], unit: np.ndarray,
+                        salient: Callable[[str], bool], mine: frozenset[str],
+                        new_keyed: set[tuple[str, str]], out: LinkResult) -> bool:
+        """Where the rule across speakers finds nothing, the fitted judgement
+        (``judge.py``) weighs the others' earlier statements of the same holder's thing
+        (as ``_relayed`` gates them); the likeliest, if likely enough, is related as
+        judged (True), its confidence the probability less ``RELAYED_DISCOUNT``."""
+        best: tuple[float, int, list[Fact], float, str] | None = None
+        for other in sorted(self._people(source) - {source.speaker}):
+            seqs, _, texts, vecs = self._earlier(source.subject_id, other, source.seq)
+            if not vecs:
+                continue
+            n = min(len(vecs), LOOKBACK)
+            sims = vecs.last(n) @ unit
+            theirs_salient = salient_in(self._used[(source.subject_id, other)], n)
+            names = frozenset(w.lower() for w in f"{source.speaker} {other}".split())
+            weighed = judge.weigh(source.text, texts[-n:], sims,
+                                  lambda t, rare=theirs_salient: salient(t) and rare(t), names)
+            for j, signals in weighed:
+                i = len(texts) - n + j
+                p = judge.updates(signals)
+                if p is None or seqs[i] >= source.seq or (best is not None and p <= best[0]):
+                    continue
+                if not (owners(texts[i], other) & mine or unowned(texts[i])):
+                    continue
+                olds = self._revisable(seqs[i], new_keyed)
+                if olds:
+                    best = (p, seqs[i], olds, float(sims[j]), other)
+        if best is None:
+            return False
+        p, _, olds, cos, other = best
+        _relate(out, facts, olds, round(p - RELAYED_DISCOUNT, 3),
+                f"{JUDGED_UPDATE} (p {p:.2f}): relayed: {source.speaker}'s later statement "
+                f"(cosine {cos:.2f}) revises {other}'s")
         return True
 
     def _repaired(self, source: SourceRecord, facts: Sequence[Fact], out: LinkResult) -> bool:
