@@ -16,6 +16,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from test_plan_realised import _updates  # noqa: E402
 
+from trace_ros.consolidation.supersede import _restates  # noqa: E402
 from trace_ros.embed import MiniLMEncoder  # noqa: E402
 from trace_ros.language.revision import owners  # noqa: E402
 from trace_ros.ledger import Ledger  # noqa: E402
@@ -87,3 +88,20 @@ def test_a_first_turn_relaying_a_change_updates(ledger: Ledger, encoder: MiniLME
                       "Wednesdays at seven now."),
     ])
     assert ("t2", "t0") in {(n, o) for n, o, _ in rows}, rows
+
+
+def test_passing_on_the_same_value_is_no_relayed_update(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """Another person repeating the value in other words ("the fifteenth" for "the
+    15th") passes the thing on; it does not change it."""
+    rows = _updates(ledger, encoder, [
+        (3, 3, "Ana", "Mr Pryce's hip scan is on the 15th of May."),
+        *CHATTER,
+        (3, 5, "Bo", "I've told Mr Pryce. Hip scan on the fifteenth of May, no food the "
+                     "night before."),
+    ])
+    assert ("t3", "t0") not in {(n, o) for n, o, _ in rows}, rows
+    assert _restates("Physics paper 1 is the 15th of May.",
+                     "Physics on the fifteenth of May, no excuses.")
+    assert not _restates("Completion is Friday the 27th.",
+                         "Our solicitor says completion's now Friday the 6th of March.")

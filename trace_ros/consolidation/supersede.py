@@ -83,7 +83,7 @@ from ..language.revision import (
 )
 from ..language.text import sentences
 from ..language.text import stem as _stem
-from ..language.timeanchor import find_candidates, forward_at, tense
+from ..language.timeanchor import find_candidates, forward_at, ordinal_value, tense
 from ..language.vocab import is_robot
 from ..ledger import SourceRecord
 from ..storage import graph_of
@@ -256,7 +256,7 @@ class Supersession:
                 if seqs[i] >= source.seq or text.rstrip().endswith("?"):
                     continue
                 theirs = owners(text, other)
-                if not (theirs & mine or unowned(text)):
+                if not (theirs & mine or unowned(text)) or _restates(text, source.text):
                     continue
                 shared = frozenset(t for t in (terms(text) - holders_stems(text)) & new_terms
                                    if len(t) > 3 and salient(t) and theirs_salient(t))
@@ -300,7 +300,8 @@ class Supersession:
                 p = judge.updates(signals)
                 if p is None or seqs[i] >= source.seq or (best is not None and p <= best[0]):
                     continue
-                if not (owners(texts[i], other) & mine or unowned(texts[i])):
+                if not (owners(texts[i], other) & mine or unowned(texts[i])) \
+                        or _restates(texts[i], source.text):
                     continue
                 olds = self._revisable(seqs[i], new_keyed)
                 if olds:
@@ -522,6 +523,16 @@ def _relate(out: LinkResult, facts: Sequence[Fact], olds: Sequence[Fact], conf: 
                       max(newer.known_from, older.known_from)))
     out.revised = True
     out.affected.update((newer.fact_id, older.fact_id))
+
+
+def _restates(old: str, new: str) -> bool:
+    """Whether ``new`` gives only values ``old`` gave ("Physics on the fifteenth of May,
+    no excuses" after "Physics paper 1 is the 15th of May"): passing a thing on is no
+    change of it."""
+    def figures(text: str) -> set[str]:  # "the fifteenth" is the 15
+        return {str(ordinal_value(v) or v) for v in state_values(text)}
+    said = figures(new)
+    return bool(said) and said <= figures(old)
 
 
 def _state(f: Fact) -> bool:
