@@ -80,10 +80,12 @@ def test_another_person_restating_the_value_does_not_update(
 
 
 def test_a_first_turn_relaying_a_change_updates(ledger: Ledger, encoder: MiniLMEncoder) -> None:
-    """The one who relays the change may never have spoken before."""
+    """The one who relays the change may never have spoken before; a thing no one holds
+    is revised by someone in a session the earlier speaker takes part in (a stranger's
+    look-alike in another session stays apart: ``test_link``'s cross-session gate)."""
     rows = _updates(ledger, encoder, [
         (3, 3, "Ana", "The linen delivery for the ward comes on Tuesdays at seven."),
-        (3, 4, "Ana", "Someone left cake in the staff room, help yourselves."),
+        (3, 5, "Ana", "Someone left cake in the staff room, help yourselves."),
         (3, 5, "Cal", "Hi, Cal from the laundry. The linen delivery for the ward is on "
                       "Wednesdays at seven now."),
     ])

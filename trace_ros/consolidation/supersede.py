@@ -255,8 +255,8 @@ class Supersession:
                     break  # only the latest of all the others' statements
                 if seqs[i] >= source.seq or text.rstrip().endswith("?"):
                     continue
-                theirs = owners(text, other)
-                if not (theirs & mine or unowned(text)) or _restates(text, source.text):
+                if not self._holder_met(source, other, text, mine) \
+                        or _restates(text, source.text):
                     continue
                 shared = frozenset(t for t in (terms(text) - holders_stems(text)) & new_terms
                                    if len(t) > 3 and salient(t) and theirs_salient(t))
@@ -276,6 +276,21 @@ class Supersession:
                 f"relayed update: {source.speaker}'s later statement (cosine {cos:.2f}, shares "
                 f"{'/'.join(sorted(shared))}) gives {new_v} where {other}'s gave {old_v}")
         return True
+
+    def _holder_met(self, source: SourceRecord, other: str, text: str,
+                    mine: frozenset[str]) -> bool:
+        """Whether ``other``'s earlier ``text`` tells of the thing of a holder the new
+        statement tells of too (``owners`` meet), or of a thing no one holds
+        (``unowned``) while ``other`` takes part in the new statement's session: with
+        nobody in common, a stranger's look-alike in another session stays apart (the
+        key rules' cross-session gate)."""
+        if owners(text, other) & mine:
+            return True
+        if not unowned(text):
+            return False
+        key = (source.subject_id, source.robot_id, source.session_id)
+        return any(t[0] < source.seq and t[1] == other
+                   for t in graph_of(self.conn).session_turns(self.conn, key, source.seq))
 
     def _relayed_judged(self, source: SourceRecord, facts: Sequence[Fact], unit: np.ndarray,
                         salient: Callable[[str], bool], mine: frozenset[str],
@@ -300,7 +315,7 @@ class Supersession:
                 p = judge.updates(signals)
                 if p is None or seqs[i] >= source.seq or (best is not None and p <= best[0]):
                     continue
-                if not (owners(texts[i], other) & mine or unowned(texts[i])) \
+                if not self._holder_met(source, other, texts[i], mine) \
                         or _restates(texts[i], source.text):
                     continue
                 olds = self._revisable(seqs[i], new_keyed)
