@@ -221,8 +221,7 @@ class Supersession:
         if self._relayed(source, facts, unit, salient, new_keyed, out) \
                 or self._judged(source, facts, seqs, texts, sims, salient, speaker, new_keyed,
                                 out) \
-                or self._relayed_judged(source, facts, unit, salient,
-                                        owners(source.text, source.speaker), new_keyed, out):
+                or self._relayed_judged(source, facts, unit, salient, new_keyed, out):
             return
         self._realised(source, facts, seqs, texts, sims, salient, speaker, new_keyed, out)
 
@@ -237,7 +236,6 @@ class Supersession:
         (``revision.owners``) meets, or the earlier tells of a thing no one holds
         (``unowned``). Two people each telling of their own ("I'm on Tuesdays" / "I'm
         on Wednesdays") share no holder. The latest such statement is related (True)."""
-        mine = owners(source.text, source.speaker)
         new_terms = terms(source.text) - holders_stems(source.text)
         best: tuple[int, list[Fact], float, frozenset[str], str, str] | None = None
         for other in sorted(self._people(source) - {source.speaker}):
@@ -255,7 +253,7 @@ class Supersession:
                     break  # only the latest of all the others' statements
                 if seqs[i] >= source.seq or text.rstrip().endswith("?"):
                     continue
-                if not self._holder_met(source, other, text, mine) \
+                if not self._holder_met(source, other, text) \
                         or _restates(text, source.text):
                     continue
                 shared = frozenset(t for t in (terms(text) - holders_stems(text)) & new_terms
@@ -277,14 +275,14 @@ class Supersession:
                 f"{'/'.join(sorted(shared))}) gives {new_v} where {other}'s gave {old_v}")
         return True
 
-    def _holder_met(self, source: SourceRecord, other: str, text: str,
-                    mine: frozenset[str]) -> bool:
+    def _holder_met(self, source: SourceRecord, other: str, text: str) -> bool:
         """Whether ``other``'s earlier ``text`` tells of the thing of a holder the new
         statement tells of too (``owners`` meet), or of a thing no one holds
         (``unowned``) while ``other`` takes part in the new statement's session: with
         nobody in common, a stranger's look-alike in another session stays apart (the
         key rules' cross-session gate)."""
-        if owners(text, other) & mine:
+        # (owners are read only here, for the few statements the cosine gate lets by)
+        if owners(text, other) & owners(source.text, source.speaker):
             return True
         if not unowned(text):
             return False
@@ -293,8 +291,8 @@ class Supersession:
                    for t in graph_of(self.conn).session_turns(self.conn, key, source.seq))
 
     def _relayed_judged(self, source: SourceRecord, facts: Sequence[Fact], unit: np.ndarray,
-                        salient: Callable[[str], bool], mine: frozenset[str],
-                        new_keyed: set[tuple[str, str]], out: LinkResult) -> bool:
+                        salient: Callable[[str], bool], new_keyed: set[tuple[str, str]],
+                        out: LinkResult) -> bool:
         """Where the rule across speakers finds nothing, the fitted judgement
         (``judge.py``) weighs the others' earlier statements of the same holder's thing
         (as ``_relayed`` gates them); the likeliest, if likely enough, is related as
@@ -315,7 +313,7 @@ class Supersession:
                 p = judge.updates(signals)
                 if p is None or seqs[i] >= source.seq or (best is not None and p <= best[0]):
                     continue
-                if not self._holder_met(source, other, texts[i], mine) \
+                if not self._holder_met(source, other, texts[i]) \
                         or _restates(texts[i], source.text):
                     continue
                 olds = self._revisable(seqs[i], new_keyed)
