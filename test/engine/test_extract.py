@@ -555,3 +555,14 @@ def test_a_tag_question_negates_nothing() -> None:
     said = keyed("You really do like writing about sadness and loss don't you.")
     assert [(d.relation, d.polarity) for d in said] == [("prefers:writing", 1)]
     assert [d.polarity for d in keyed("I don't like hiking.")] == [0]
+
+
+def test_a_state_marked_new_or_a_value_in_few_words_is_a_vertex() -> None:
+    """A statement with no person in it is still about something when it marks its
+    state as new, and a short one when it gives a time or a figure: each yields a fact
+    (so a later change has something to update); a remark about nothing does not."""
+    assert extract("Right, the spare front door key lives in the blue tin on the fridge now.")
+    assert extract("Back on the 12th.")
+    assert extract("Ours is Flat 9.")
+    assert not extract("Proper jumper day.")
+    assert not extract("Nature sure is beautiful.")

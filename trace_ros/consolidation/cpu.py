@@ -24,6 +24,7 @@ import dataclasses
 import re
 
 from ..facts import FactDraft, norm
+from ..language.revision import marks_change
 from ..language.timeanchor import WEEKDAYS, Anchor, find_candidates, forward_at, resolve, shifted
 from ..ledger import SourceRecord
 from . import rules
@@ -436,14 +437,18 @@ def _unkeyed(source: SourceRecord, text: str, people: _People,
     for sent in rules.sentences(text):
         sent = _INTERJECTION.sub("", sent)
         words = sent.split()
-        if sent.rstrip().endswith("?") or len(words) < 4 or _CHATTER.match(sent):
+        # A short sentence is chatter unless it gives a time or a figure ("Back on the
+        # 12th.", "Ours is Flat 9."): a value said in few words.
+        valued = bool(find_candidates(sent) or _FIGURE.search(sent))
+        if sent.rstrip().endswith("?") or len(words) < (2 if valued else 4) \
+                or _CHATTER.match(sent):
             continue
         if not (_FIRST.search(sent) or _SECOND.search(sent)
-                or any(n in sent for n in people.named) or find_candidates(sent)
-                or _FIGURE.search(sent)):
+                or any(n in sent for n in people.named) or valued or marks_change(sent)):
             # A remark about nothing in particular ("Nature sure is beautiful."); a dated
-            # one, or one that gives a figure, is about something ("The plumber is coming
-            # on Tuesday", "wifi password is pancakes2025").
+            # one, one that gives a figure, or one that marks its state as new, is about
+            # something ("The plumber is coming on Tuesday", "wifi password is
+            # pancakes2025", "the spare key lives in the tin on the fridge now").
             continue
         score = len(words) + 6 * bool(_FIRST.search(sent)) + 4 * bool(_CHANGE.search(sent)) \
             + 4 * bool(_PLAN.search(sent)) + 3 * bool(people.named and _NAME.search(sent)) \

@@ -72,16 +72,18 @@ from ..language.revision import (
     marks_change,
     negated,
     other_event,
+    owners,
     repair_marked,
     repairs,
     replaces,
     same_holder,
     state_values,
     terms,
+    unowned,
 )
 from ..language.text import sentences
 from ..language.text import stem as _stem
-from ..language.timeanchor import find_candidates, forward_at, tense
+from ..language.timeanchor import find_candidates, forward_at, ordinal_value, tense
 from ..language.vocab import is_robot
 from ..ledger import SourceRecord
 from ..storage import graph_of
@@ -107,6 +109,9 @@ REALISED_SPAN = 35 * 86400.0
 # the new one in the session (a robot's echo may come between); the edge's confidence.
 REPAIR_TURNS = 2
 REPAIR_CONFIDENCE = 0.85
+# Another person's update is less sure than the speaker's own: its confidence is the
+# same-thing rule's less this.
+RELAYED_DISCOUNT = 0.1
 
 
 class Supersession:
@@ -121,6 +126,8 @@ class Supersession:
         self._said: dict[tuple[str, str], tuple[list[int], list[str], list[str], Rows]] = {}
         # (subject, speaker) -> how many of their statements use each term
         self._used: dict[tuple[str, str], Counter[str]] = {}
+        # subject -> the people who have spoken in it (not the robot)
+        self._speakers: dict[str, set[str]] = {}
 
     def link(self, source: SourceRecord, facts: Sequence[Fact], out: LinkResult) -> None:
         if self.close >= 1.0 or source.modality != "dialogue" or not source.speaker \
@@ -130,12 +137,14 @@ class Supersession:
         if mine is None:
             return
         unit = mine / (float(np.linalg.norm(mine)) or 1.0)
-        seqs, ids, texts, vecs = self._earlier(source)
+        seqs, ids, texts, vecs = self._earlier(source.subject_id, source.speaker, source.seq)
         used = self._used[(source.subject_id, source.speaker)]
+        people = self._people(source)
         try:
             if facts and vecs and self._repaired(source, facts, out):
                 pass  # the turn just before is what this one takes back
-            elif facts and vecs and _states(source.text):
+            elif facts and _states(source.text):
+                # (with no earlier statement of the speaker's, another's may be revised)
                 self._compare(source, facts, unit, seqs, ids, texts, vecs, used, out)
         finally:
             seqs.append(source.seq)
@@ -147,13 +156,26 @@ class Supersession:
             used.update(terms(source.text))
             if len(texts) > LOOKBACK:
                 used.subtract(terms(texts[-LOOKBACK - 1]))
+            people.add(source.speaker)
 
-    def _earlier(self, source: SourceRecord) -> tuple[list[int], list[str], list[str], Rows]:
-        key = (source.subject_id, source.speaker)
+    def _people(self, source: SourceRecord) -> set[str]:
+        """The people who spoke in the source's subject before it (read once a batch,
+        then extended as the batch's turns are linked)."""
+        if source.subject_id not in self._speakers:
+            first = graph_of(self.conn).speakers_first_seen(self.conn, source.subject_id)
+            self._speakers[source.subject_id] = {
+                s for s, seq in first.items()
+                if seq < source.seq and not is_robot(s, source.robot_id)}
+        return self._speakers[source.subject_id]
+
+    def _earlier(self, subject: str, speaker: str, seq: int
+                 ) -> tuple[list[int], list[str], list[str], Rows]:
+        """A speaker's statements before ``seq`` (their last LOOKBACK), read once a
+        batch and extended as the batch's turns are linked."""
+        key = (subject, speaker)
         if key not in self._said:
             rows = graph_of(self.conn).speaker_statements(
-                self.conn, source.subject_id, source.speaker, source.seq,
-                max(0, source.seq - LOOKBACK * 16))[-LOOKBACK:]
+                self.conn, subject, speaker, seq, max(0, seq - LOOKBACK * 16))[-LOOKBACK:]
             self._said[key] = ([r[0] for r in rows], [r[1] for r in rows],
                                [r[2] for r in rows],
                                Rows([v / (float(np.linalg.norm(v)) or 1.0) for *_, v in rows]))
@@ -164,7 +186,7 @@ class Supersession:
                  seqs: list[int], ids: list[str], texts: list[str], vecs: Rows,
                  used: Counter[str], out: LinkResult) -> None:
         n = min(len(vecs), LOOKBACK)
-        sims = vecs.last(n) @ unit
+        sims = vecs.last(n) @ unit if n else np.zeros(0, dtype=unit.dtype)
         new_keyed = {(f.entity, f.relation) for f in facts if f.relation}
         speaker = frozenset(w.lower() for w in source.speaker.split())
         salient = salient_in(used, n)
@@ -196,10 +218,114 @@ class Supersession:
                 continue
             _add(out, facts, olds, cos, self.close, shared, text, source.text)
             return  # the latest earlier revision; older ones are reached through it
-        if not self._judged(source, facts, seqs, texts, sims, salient, speaker, new_keyed,
-                            out):
-            self._realised(source, facts, seqs, texts, sims, salient, speaker, new_keyed,
-                           out)
+        if self._relayed(source, facts, unit, salient, new_keyed, out) \
+                or self._judged(source, facts, seqs, texts, sims, salient, speaker, new_keyed,
+                                out) \
+                or self._relayed_judged(source, facts, unit, salient, new_keyed, out):
+            return
+        self._realised(source, facts, seqs, texts, sims, salient, speaker, new_keyed, out)
+
+    def _relayed(self, source: SourceRecord, facts: Sequence[Fact], unit: np.ndarray,
+                 salient: Callable[[str], bool], new_keyed: set[tuple[str, str]],
+                 out: LinkResult) -> bool:
+        """The same-thing rule across speakers: another person's earlier statement of a
+        thing this one gives a new value of (the nurse who moves the patient's physio,
+        the daughter passing on that the visit moved, the contractor moving the pool's
+        closure). As the rule above, with the shared word salient for both speakers;
+        and the thing is the same holder's: whose each statement tells of
+        (``revision.owners``) meets, or the earlier tells of a thing no one holds
+        (``unowned``). Two people each telling of their own ("I'm on Tuesdays" / "I'm
+        on Wednesdays") share no holder. The latest such statement is related (True)."""
+        new_terms = terms(source.text) - holders_stems(source.text)
+        best: tuple[int, list[Fact], float, frozenset[str], str, str] | None = None
+        for other in sorted(self._people(source) - {source.speaker}):
+            seqs, _, texts, vecs = self._earlier(source.subject_id, other, source.seq)
+            if not vecs:
+                continue
+            n = min(len(vecs), LOOKBACK)
+            sims = vecs.last(n) @ unit
+            theirs_salient = salient_in(self._used[(source.subject_id, other)], n)
+            names = frozenset(w.lower() for w in f"{source.speaker} {other}".split())
+            for j in np.flatnonzero(~(sims.astype(np.float64) < self.close))[::-1].tolist():
+                i = len(vecs) - n + j
+                text = texts[i]
+                if best is not None and seqs[i] <= best[0]:
+                    break  # only the latest of all the others' statements
+                if seqs[i] >= source.seq or text.rstrip().endswith("?"):
+                    continue
+                if not self._holder_met(source, other, text) \
+                        or _restates(text, source.text):
+                    continue
+                shared = frozenset(t for t in (terms(text) - holders_stems(text)) & new_terms
+                                   if len(t) > 3 and salient(t) and theirs_salient(t))
+                if not shared or not _replaced(text, source.text, shared) \
+                        or judge.elsewhere(text, source.text, shared, names):
+                    continue
+                olds = self._revisable(seqs[i], new_keyed)
+                if olds:
+                    best = (seqs[i], olds, float(sims[j]), shared, text, other)
+                    break
+        if best is None:
+            return False
+        _, olds, cos, shared, text, other = best
+        old_v = "/".join(sorted(state_values(text) - state_values(source.text)))
+        new_v = "/".join(sorted(state_values(source.text) - state_values(text)))
+        _relate(out, facts, olds, round(_confidence(cos, self.close) - RELAYED_DISCOUNT, 3),
+                f"relayed update: {source.speaker}'s later statement (cosine {cos:.2f}, shares "
+                f"{'/'.join(sorted(shared))}) gives {new_v} where {other}'s gave {old_v}")
+        return True
+
+    def _holder_met(self, source: SourceRecord, other: str, text: str) -> bool:
+        """Whether ``other``'s earlier ``text`` tells of the thing of a holder the new
+        statement tells of too (``owners`` meet), or of a thing no one holds
+        (``unowned``) while ``other`` takes part in the new statement's session: with
+        nobody in common, a stranger's look-alike in another session stays apart (the
+        key rules' cross-session gate)."""
+        # (owners are read only here, for the few statements the cosine gate lets by)
+        if owners(text, other) & owners(source.text, source.speaker):
+            return True
+        if not unowned(text):
+            return False
+        key = (source.subject_id, source.robot_id, source.session_id)
+        return any(t[0] < source.seq and t[1] == other
+                   for t in graph_of(self.conn).session_turns(self.conn, key, source.seq))
+
+    def _relayed_judged(self, source: SourceRecord, facts: Sequence[Fact], unit: np.ndarray,
+                        salient: Callable[[str], bool], new_keyed: set[tuple[str, str]],
+                        out: LinkResult) -> bool:
+        """Where the rule across speakers finds nothing, the fitted judgement
+        (``judge.py``) weighs the others' earlier statements of the same holder's thing
+        (as ``_relayed`` gates them); the likeliest, if likely enough, is related as
+        judged (True), its confidence the probability less ``RELAYED_DISCOUNT``."""
+        best: tuple[float, int, list[Fact], float, str] | None = None
+        for other in sorted(self._people(source) - {source.speaker}):
+            seqs, _, texts, vecs = self._earlier(source.subject_id, other, source.seq)
+            if not vecs:
+                continue
+            n = min(len(vecs), LOOKBACK)
+            sims = vecs.last(n) @ unit
+            theirs_salient = salient_in(self._used[(source.subject_id, other)], n)
+            names = frozenset(w.lower() for w in f"{source.speaker} {other}".split())
+            weighed = judge.weigh(source.text, texts[-n:], sims,
+                                  lambda t, rare=theirs_salient: salient(t) and rare(t), names)
+            for j, signals in weighed:
+                i = len(texts) - n + j
+                p = judge.updates(signals)
+                if p is None or seqs[i] >= source.seq or (best is not None and p <= best[0]):
+                    continue
+                if not self._holder_met(source, other, texts[i]) \
+                        or _restates(texts[i], source.text):
+                    continue
+                olds = self._revisable(seqs[i], new_keyed)
+                if olds:
+                    best = (p, seqs[i], olds, float(sims[j]), other)
+        if best is None:
+            return False
+        p, _, olds, cos, other = best
+        _relate(out, facts, olds, round(p - RELAYED_DISCOUNT, 3),
+                f"{JUDGED_UPDATE} (p {p:.2f}): relayed: {source.speaker}'s later statement "
+                f"(cosine {cos:.2f}) revises {other}'s")
+        return True
 
     def _repaired(self, source: SourceRecord, facts: Sequence[Fact], out: LinkResult) -> bool:
         """Conversational repair: the speaker's own turn just before (``REPAIR_TURNS``,
@@ -410,6 +536,16 @@ def _relate(out: LinkResult, facts: Sequence[Fact], olds: Sequence[Fact], conf: 
                       max(newer.known_from, older.known_from)))
     out.revised = True
     out.affected.update((newer.fact_id, older.fact_id))
+
+
+def _restates(old: str, new: str) -> bool:
+    """Whether ``new`` gives only values ``old`` gave ("Physics on the fifteenth of May,
+    no excuses" after "Physics paper 1 is the 15th of May"): passing a thing on is no
+    change of it."""
+    def figures(text: str) -> set[str]:  # "the fifteenth" is the 15
+        return {str(ordinal_value(v) or v) for v in state_values(text)}
+    said = figures(new)
+    return bool(said) and said <= figures(old)
 
 
 def _state(f: Fact) -> bool:

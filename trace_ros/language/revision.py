@@ -229,6 +229,27 @@ def unowned(text: str) -> bool:
                                       _WORDS_LOWER.findall(text.lower())} & _PERSONAL
 
 
+_SECOND_PERSON = frozenset("you youre you're youve you've youll you'll youd you'd your yours "
+                           "yourself".split())
+
+
+@lru_cache(maxsize=65536)
+def owners(text: str, speaker: str) -> frozenset[str]:
+    """Whose state ``text`` tells, as lower-cased name words: the people it names (not
+    one it only addresses, nor a relative, who is someone's by the speaker), its
+    ``speaker`` when it speaks in the first person ("I", "my", "we"), and whom it
+    addresses when it speaks to them and not of itself ("Gloria, you've been bumped to
+    Wednesday"). Empty when it tells of no one's (``unowned`` says whether of no one's
+    at all). Two speakers' statements tell of one holder's thing when theirs meet."""
+    ws = {w.replace("'", "") for w in _WORDS_LOWER.findall(text.lower().replace("’", "'"))}
+    own = set(named(text) - KIN)
+    if _first_person(text) or ws & {"my", "mine"}:
+        own |= {w.lower() for w in re.findall(r"[^\W\d_]+", speaker)}
+    elif ws & {w.replace("'", "") for w in _SECOND_PERSON}:
+        own |= _spoken_to(text)
+    return frozenset(own)
+
+
 _SUBJECT = re.compile(r"\s*([A-Z][a-z]+)(?:['’](?:s|ll|d)\b|\s+[a-z])")
 
 
