@@ -56,7 +56,7 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -225,6 +225,21 @@ class Supersession:
             return
         self._realised(source, facts, seqs, texts, sims, salient, speaker, new_keyed, out)
 
+    def _others(self, source: SourceRecord, unit: np.ndarray) -> Iterator[
+            tuple[str, list[int], list[str], int, np.ndarray, Callable[[str], bool],
+                  frozenset[str]]]:
+        """Each other person of ``source``'s subject with earlier statements: (who, their
+        seqs, texts, how many of the latest are compared, those statements' cosines to
+        ``unit``, whether a term is salient for them, the two speakers' name words)."""
+        for other in sorted(self._people(source) - {source.speaker}):
+            seqs, _, texts, vecs = self._earlier(source.subject_id, other, source.seq)
+            if not vecs:
+                continue
+            n = min(len(vecs), LOOKBACK)
+            names = frozenset(w.lower() for w in f"{source.speaker} {other}".split())
+            yield (other, seqs, texts, n, vecs.last(n) @ unit,
+                   salient_in(self._used[(source.subject_id, other)], n), names)
+
     def _relayed(self, source: SourceRecord, facts: Sequence[Fact], unit: np.ndarray,
                  salient: Callable[[str], bool], new_keyed: set[tuple[str, str]],
                  out: LinkResult) -> bool:
@@ -238,16 +253,9 @@ class Supersession:
         on Wednesdays") share no holder. The latest such statement is related (True)."""
         new_terms = terms(source.text) - holders_stems(source.text)
         best: tuple[int, list[Fact], float, frozenset[str], str, str] | None = None
-        for other in sorted(self._people(source) - {source.speaker}):
-            seqs, _, texts, vecs = self._earlier(source.subject_id, other, source.seq)
-            if not vecs:
-                continue
-            n = min(len(vecs), LOOKBACK)
-            sims = vecs.last(n) @ unit
-            theirs_salient = salient_in(self._used[(source.subject_id, other)], n)
-            names = frozenset(w.lower() for w in f"{source.speaker} {other}".split())
+        for other, seqs, texts, n, sims, theirs_salient, names in self._others(source, unit):
             for j in np.flatnonzero(~(sims.astype(np.float64) < self.close))[::-1].tolist():
-                i = len(vecs) - n + j
+                i = len(texts) - n + j
                 text = texts[i]
                 if best is not None and seqs[i] <= best[0]:
                     break  # only the latest of all the others' statements
@@ -298,14 +306,7 @@ class Supersession:
         (as ``_relayed`` gates them); the likeliest, if likely enough, is related as
         judged (True), its confidence the probability less ``RELAYED_DISCOUNT``."""
         best: tuple[float, int, list[Fact], float, str] | None = None
-        for other in sorted(self._people(source) - {source.speaker}):
-            seqs, _, texts, vecs = self._earlier(source.subject_id, other, source.seq)
-            if not vecs:
-                continue
-            n = min(len(vecs), LOOKBACK)
-            sims = vecs.last(n) @ unit
-            theirs_salient = salient_in(self._used[(source.subject_id, other)], n)
-            names = frozenset(w.lower() for w in f"{source.speaker} {other}".split())
+        for other, seqs, texts, n, sims, theirs_salient, names in self._others(source, unit):
             weighed = judge.weigh(source.text, texts[-n:], sims,
                                   lambda t, rare=theirs_salient: salient(t) and rare(t), names)
             for j, signals in weighed:
