@@ -938,8 +938,7 @@ _LIGHT_HEADS = {"plan", "plans", "schedule", "arrangement", "arrangements", "sit
                 "matter", "state", "setup", "change", "word", "latest", "answer", "one"}
 _CALENDAR_HEADS = {"year", "years", "month", "months", "week", "weeks", "season", "decade",
                    "century", "weekend"}
-_DETERMINERS = {"the", "a", "an", "my", "your", "our", "his", "her", "their", "its", "this",
-                "that", "these", "those", "some", "any"}
+_DETERMINERS = {*_DETERMINER_WORDS, "some", "any"}  # and the quantifiers
 _KIND_SKIP = {"kind", "kinds", "type", "types", "sort", "sorts", "of"}
 # "What kind of diet", "what style of yoga", "what breed of dog": the noun after "of" is
 # the thing; the answer is the kind of it ("kundalini yoga").
