@@ -773,6 +773,11 @@ def gives_up(old: str, new: str) -> frozenset[str]:
 _RETURN = re.compile(r"\b(?:back|again|after all|as before)\b", re.I)
 
 
+def returns(text: str) -> bool:
+    """Whether ``text`` says a value holds again ("back to Mondays", "the 12th after all")."""
+    return bool(_RETURN.search(text))
+
+
 def left_behind(text: str, given_up: frozenset[str]) -> bool:
     """Whether every value ``text`` states is one the thing has moved away from, and it
     does not say the value holds again: it tells what became of the old value ("4400

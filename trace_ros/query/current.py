@@ -39,7 +39,9 @@ same thing:
    2.07."; "172" … "Oh, scratch that, … 165.", ``revision.repairs``), is that record's
    revision whatever words it shares; and a later record that keeps a value a revision
    denied ("not half seven" … "Ward 5 are staying on half seven", ``keeps_denied``) is
-   another thing's.
+   another thing's; so is, for "where", a later record that puts something only in
+   places the thread gave up, not back there ("the masks stay in the bay C store" after
+   the cylinders left it, ``_keeps_old``).
 
 The anchor is the best match that states the thing in what it asserts (not only whose
 it is, nor only in a question of its own) and gives a value of the kind asked; failing
@@ -101,6 +103,7 @@ from ..language.revision import (
     renames,
     repairs,
     replaces,
+    returns,
     same_holder,
     shifts,
     spoken_to,
@@ -332,6 +335,11 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
              or known is not None and _changed_from(records[f.seq], anchor, thing, known,
                                                     robot_id))]
     given_up = frozenset(v for r in revised for v in gives_up(r.text, anchor.text))
+    # What the thing was said to be before the latest revision: the anchor's revisions,
+    # and the recalled records of the thing before it.
+    earlier = list(dict.fromkeys([r.text for r in revised] + [
+        records[f.seq].text for f in pool if f.seq < anchor.seq
+        and keys(records[f.seq].text) & thing]))
     # The values the thread's latest revision denied in favour of others ("quarter past
     # seven now, not half seven"), and those it gave in their place.
     denied, given = denied_for(anchor.text)
@@ -512,6 +520,9 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             continue  # "Ward 5 are staying on half seven": another thing kept the old value
         if repaired is None and left_behind(rec.text, given_up):
             continue  # what became of an old value: "4400 goes to facilities instead"
+        if repaired is None and asked_kind == "place" and not asked_holders & named(rec.text) \
+                and _keeps_old(rec.text, earlier, head.text):
+            continue  # "Masks and tubing stay in the bay C store": the old place is another's
         if repaired is None and _occurrence_of(rec.text, thread.text, thing):
             continue  # "had their hair done this morning": one time the weekly slot came
         if repaired is None and answer_type == "person" and subject(rec.text) in held \
@@ -564,6 +575,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             continue  # "The concert's on the 18th at 4" tells no more of the solo in it
         if head is not anchor:
             passed.append(head.source_id)
+        earlier.append(head.text)
         given_up |= gives_up(head.text, rec.text)
         now_denied, now_given = denied_for(
             rec.text, repairs(repaired.text, rec.text) if repaired is not None else frozenset())
@@ -610,6 +622,28 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             shown.append(anchor.source_id)
     return Chain(list(dict.fromkeys(shown + passed)), older,
                  context.source_id if context is not None else None)
+
+
+def _keeps_old(text: str, earlier: Sequence[str], head: str) -> bool:
+    """Whether ``text`` puts something only in places the thread has given up (said by
+    ``earlier`` records of the thing) and in none its latest revision, ``head``, brought,
+    and does not say it is back there: "Masks and tubing stay in the bay C store" after
+    the cylinders moved from it to the old sluice. What keeps the old place is another
+    thing. (The caller lets one naming whom the question asks of through.)"""
+    if not earlier or returns(text):
+        return False
+    said = _places(text)
+    old = frozenset().union(*map(_places, earlier))
+    return bool(said) and said <= old and not said & (_places(head) - old)
+
+
+def _places(text: str) -> frozenset[str]:
+    """The words of the place phrases of what ``text`` asserts, clause by clause ("moved
+    to the cupboard by the lift, the mops stay in the cellar": both)."""
+    said = asserted(text)
+    return frozenset(w for c in _CLAUSE.split(said) if c
+                     for w in _WORDS.findall(place_phrase(c, set()).lower())
+                     if w not in STOPWORDS)
 
 
 # The kinds asked of a day or date ("when", "which day", "what date").
