@@ -67,6 +67,7 @@ from ..language.revision import (
     introduced_as,
     is_value_word,
     other_kind,
+    other_titled,
     shifts,
     spoken_to,
     state_values,
@@ -1541,6 +1542,7 @@ class ExtractiveReader:
                 # started on the late shift" for "What shift am I on?").
                 named = holders(question)
                 live = [s for s in live if not about_another(s.item.record.text, named)
+                        and not other_titled(s.item.record.text, question)
                         and not (plan.tense != "past"
                                  and other_kind(s.item.record.text, question))] or live
             top = max(s.overlap for s in live)
@@ -1794,9 +1796,11 @@ class ExtractiveReader:
                 # did Maureen visit?".)
                 continue
             if _other_owner(owners, rec.text) or _other_name_on(question, rec.text) \
+                    or other_titled(rec.text, question) \
                     or state and other_kind(rec.text, question):
-                continue  # "Lily's party" does not answer for "Alfie's party", nor "the
-                # blue kettles" for "the red kettles"
+                continue  # "Lily's party" does not answer for "Alfie's party", nor "Mr
+                # Grady's sessions" for "Mrs Grady's", nor "the blue kettles" for "the red
+                # kettles"
             if focus and focus not in proper and (
                     ask.kind in ("name", "quantity", "count")
                     or ask.kind == "ident" and focus != "number") \
@@ -2246,7 +2250,8 @@ class ExtractiveReader:
     def _own_statement(self, cited: str, answer: str, question: str, pack: Pack) -> list[str]:
         """A robot's turn that repeats what a person just said is not the source: the
         person's own statement (an earlier turn of the same session, within
-        ``reply_gap``, that states the answer's value) is cited first."""
+        ``reply_gap``, that states the answer's value, else the graph stage's current
+        record among those turns) is cited first."""
         items = {i.source_id: i for i in pack.items}
         item = items.get(cited)
         if item is None or not is_robot(item.record.speaker, item.record.robot_id):
@@ -2264,7 +2269,12 @@ class ExtractiveReader:
         for r in before:
             if value & _value_tokens(r.text):
                 return [r.source_id, cited]
-        return [cited]
+        # The graph stage's current record just before it, told without the value's words
+        # ("But I'm sticking with Michael's" - "Still Michael's in Hull for Christmas."):
+        # the robot acknowledges that statement and says nothing of its own.
+        lead = [i.source_id for i in pack.items if i.routes.get("graph") == 1
+                and not i.routes.get("superseded") and i.record in before]
+        return [lead[0], cited] if lead else [cited]
 
     def _between(self, question: str, chosen: list[_Scored]) -> ReaderOutput | None:
         """"How long did it take …?" with no span of time stated: the time between the
