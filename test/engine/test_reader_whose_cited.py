@@ -1,6 +1,7 @@
 """Which record the reader cites first (issue 14): not one about someone else by the
-title the question gives ("Mr Grady" for "Mrs Grady"), however new; and, where the robot
-acknowledged the graph stage's current record without the value's words, that record.
+title the question gives ("Mr Grady" for "Mrs Grady"), however new; where the robot
+acknowledged the graph stage's current record without the value's words, that record;
+for a past window, not a state said just after it as new ("… now").
 
 The reader on a Pack, as in ``test_reader_gates.py``.
 """
@@ -80,3 +81,34 @@ def test_a_newer_state_of_another_titled_holder_is_not_the_current_one() -> None
     assert cited[:1] == ["src-1"] and "fish pie" in answer, (answer, cited)
     answer, cited = _read("What does Mr Lee have for lunch?", LUNCH)
     assert cited[:1] == ["src-2"] and "soup" in answer, (answer, cited)
+
+
+def _at(month: int, day: int) -> float:
+    return float(calendar.timegm((2025, month, day, 10, 0, 0, 0, 0, 0)))
+
+
+def _read_dated(question: str, turns: list[tuple[float, str]], now: float) -> tuple[str, list[str]]:
+    records = [SourceRecord(i, f"src-{i}", "ann", "r1", f"s{i}", "dialogue", "Norm", text, "",
+                            None, None, {}, when, False, when, "h")
+               for i, (when, text) in enumerate(turns, 1)]
+    out = ExtractiveReader().read(question, plan_question(question, now),
+                                  pack([EvidenceItem(r, 1.0, {}) for r in records], 2000, 20))
+    return out.answer, out.cited_ids
+
+
+VISITS = [
+    (_at(9, 24), "My brother Cyril is in the care home across town. I visit him every morning "
+                 "at ten."),
+    (_at(10, 1), "The staff say Cyril is calmer after lunch, so I visit Cyril in the afternoons "
+                 "now, about two."),
+]
+
+
+def test_a_state_marked_new_just_after_the_window_asked_did_not_hold_in_it() -> None:
+    # Said a day after September, "now" begins the afternoons: September's visits were at
+    # ten (an event told days after it happened would still count for the window).
+    answer, cited = _read_dated("What time did I use to visit Cyril in September?", VISITS,
+                                _at(11, 20))
+    assert cited[:1] == ["src-1"] and "ten" in answer, (answer, cited)
+    answer, cited = _read_dated("What time do I visit Cyril?", VISITS, _at(11, 20))
+    assert cited[:1] == ["src-2"] and "two" in answer, (answer, cited)

@@ -66,6 +66,7 @@ from ..language.revision import (
     holders,
     introduced_as,
     is_value_word,
+    marks_change,
     other_kind,
     other_titled,
     shifts,
@@ -1293,7 +1294,8 @@ class ExtractiveReader:
     def _in_time(self, plan: Plan, scored: list[_Scored]) -> list[_Scored]:
         """The time the question names: records after its "before …" are not read (when
         others remain); records said in its window, or within ``report_lag_s`` after it
-        (events are told after they happen), gain ``window_bonus``; a month or season
+        (events are told after they happen; a state marked as new is not: it begins when
+        told), gain ``window_bonus``; a month or season
         named without a year is the latest one the shown records reach."""
         if plan.as_of is not None:
             before = [s for s in scored if s.item.record.source_time < plan.as_of]
@@ -1302,7 +1304,11 @@ class ExtractiveReader:
             start, end = plan.window
 
             def told(a: float, b: float) -> list[_Scored]:
-                return [s for s in scored if a <= s.item.record.source_time < b + self.report_lag_s]
+                # (a state marked as new, "I'm going over in the afternoons now", is told
+                # when it begins: said after the window, it did not hold in it)
+                return [s for s in scored if a <= s.item.record.source_time < b
+                        or b <= s.item.record.source_time < b + self.report_lag_s
+                        and not marks_change(s.item.record.text)]
 
             inside = told(start, end)
             if not inside and _YEARLESS.search(plan.time_text) \
