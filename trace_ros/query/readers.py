@@ -66,7 +66,9 @@ from ..language.revision import (
     holders,
     introduced_as,
     is_value_word,
+    marks_change,
     other_kind,
+    other_titled,
     shifts,
     spoken_to,
     state_values,
@@ -1292,7 +1294,8 @@ class ExtractiveReader:
     def _in_time(self, plan: Plan, scored: list[_Scored]) -> list[_Scored]:
         """The time the question names: records after its "before …" are not read (when
         others remain); records said in its window, or within ``report_lag_s`` after it
-        (events are told after they happen), gain ``window_bonus``; a month or season
+        (events are told after they happen; a state marked as new is not: it begins when
+        told), gain ``window_bonus``; a month or season
         named without a year is the latest one the shown records reach."""
         if plan.as_of is not None:
             before = [s for s in scored if s.item.record.source_time < plan.as_of]
@@ -1301,7 +1304,11 @@ class ExtractiveReader:
             start, end = plan.window
 
             def told(a: float, b: float) -> list[_Scored]:
-                return [s for s in scored if a <= s.item.record.source_time < b + self.report_lag_s]
+                # (a state marked as new, "I'm going over in the afternoons now", is told
+                # when it begins: said after the window, it did not hold in it)
+                return [s for s in scored if a <= s.item.record.source_time < b
+                        or b <= s.item.record.source_time < b + self.report_lag_s
+                        and not marks_change(s.item.record.text)]
 
             inside = told(start, end)
             if not inside and _YEARLESS.search(plan.time_text) \
@@ -1541,6 +1548,7 @@ class ExtractiveReader:
                 # started on the late shift" for "What shift am I on?").
                 named = holders(question)
                 live = [s for s in live if not about_another(s.item.record.text, named)
+                        and not other_titled(s.item.record.text, question)
                         and not (plan.tense != "past"
                                  and other_kind(s.item.record.text, question))] or live
             top = max(s.overlap for s in live)
@@ -1794,9 +1802,11 @@ class ExtractiveReader:
                 # did Maureen visit?".)
                 continue
             if _other_owner(owners, rec.text) or _other_name_on(question, rec.text) \
+                    or other_titled(rec.text, question) \
                     or state and other_kind(rec.text, question):
-                continue  # "Lily's party" does not answer for "Alfie's party", nor "the
-                # blue kettles" for "the red kettles"
+                continue  # "Lily's party" does not answer for "Alfie's party", nor "Mr
+                # Grady's sessions" for "Mrs Grady's", nor "the blue kettles" for "the red
+                # kettles"
             if focus and focus not in proper and (
                     ask.kind in ("name", "quantity", "count")
                     or ask.kind == "ident" and focus != "number") \
@@ -2246,7 +2256,8 @@ class ExtractiveReader:
     def _own_statement(self, cited: str, answer: str, question: str, pack: Pack) -> list[str]:
         """A robot's turn that repeats what a person just said is not the source: the
         person's own statement (an earlier turn of the same session, within
-        ``reply_gap``, that states the answer's value) is cited first."""
+        ``reply_gap``, that states the answer's value, else the graph stage's current
+        record among those turns) is cited first."""
         items = {i.source_id: i for i in pack.items}
         item = items.get(cited)
         if item is None or not is_robot(item.record.speaker, item.record.robot_id):
@@ -2264,7 +2275,12 @@ class ExtractiveReader:
         for r in before:
             if value & _value_tokens(r.text):
                 return [r.source_id, cited]
-        return [cited]
+        # The graph stage's current record just before it, told without the value's words
+        # ("But I'm sticking with Michael's" - "Still Michael's in Hull for Christmas."):
+        # the robot acknowledges that statement and says nothing of its own.
+        lead = [i.source_id for i in pack.items if i.routes.get("graph") == 1
+                and not i.routes.get("superseded") and i.record in before]
+        return [lead[0], cited] if lead else [cited]
 
     def _between(self, question: str, chosen: list[_Scored]) -> ReaderOutput | None:
         """"How long did it take …?" with no span of time stated: the time between the
