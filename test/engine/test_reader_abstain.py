@@ -15,6 +15,7 @@ from trace_ros.ledger import SourceRecord
 from trace_ros.query.pack import EvidenceItem, pack
 from trace_ros.query.plan import plan_question
 from trace_ros.query.readers import ExtractiveReader
+from trace_ros.query.spans import clock_time
 
 DAY = 86400.0
 T0 = float(calendar.timegm((2025, 3, 3, 10, 0, 0, 0, 0, 0)))
@@ -67,3 +68,16 @@ def test_no_record_naming_them_still_abstains() -> None:
     other = rec(3, "Tom's going Friday too. His pickup's quarter to ten.")
     assert read(q, mine, echo, other)[0] == ""
 
+
+def test_how_much_of_a_thing_asks_a_part_of_it() -> None:
+    q = "How much of a pill does Rex get?"
+    said = rec(1, "Vet rang about Rex. His pill moves to the evening, and it's half a pill now.")
+    assert read(q, said) == ("half a pill", ["src-1"])
+
+
+def test_a_function_word_after_an_hour_is_no_counted_noun() -> None:
+    """"Tuesdays at six this term": "this" ends in s but counts nothing ("at six people"
+    does)."""
+    said = rec(1, "Maya's swimming is Thursdays at seven this term.")
+    assert read("What time is Maya's swimming?", said) == ("at seven", ["src-1"])
+    assert clock_time("We booked a table at seven thousands of miles away.") == ""
