@@ -701,6 +701,43 @@ def _repeats(answer: str, question: str) -> bool:
     return bool(said) and said <= stems(question) | set(re.findall(r"\d+", question))
 
 
+# A clause of its own after a comma: a subject pronoun or a conjunction opens it.
+_NEW_CLAUSE = re.compile(r"\s*(?:i|we|you|he|she|it|they|but|and|so|because|though)\b", re.I)
+
+
+def _complement(answer: str, text: str, question: str) -> str:
+    """What ``text`` says ``answer`` is, when ``answer`` is the subject of a copula in it
+    ("My guitar's strings are nylon, light tension, I swap them …": "nylon, light
+    tension"): the complement with the value phrases listed after it, up to a clause of
+    its own; '' when there is none or it too only repeats ``question``."""
+    subject = re.sub(r"['’]s$", "", answer.strip())  # "rota's the same": "rota" is it
+    if not subject:
+        return ""
+    for x in split_sentences(repaired(text)):
+        m = re.search(rf"(?<![\w'’]){re.escape(subject)}{_VALUE_AFTER}", x, re.I)
+        if m is None:
+            continue
+        parts: list[str] = []
+        for k, part in enumerate(x[m.end():].rstrip(" .!?").split(",")):
+            if not part.strip() or k and _NEW_CLAUSE.match(part):
+                break
+            parts.append(part.strip())
+        value = ", ".join(parts)
+        if value and not _repeats(value, question):
+            return value
+    return ""
+
+
+def _told_later(item: EvidenceItem, pack: Pack, question: str) -> bool:
+    """Whether a shown record said after ``item`` speaks of what ``question`` asks (shares
+    a word of it), not of another holder's (the graph stage's ``other``): for a state now
+    it may have changed what ``item`` says ("steel strings on it for now" after "my
+    guitar's strings are nylon")."""
+    asked = stems(question) - STOPWORDS
+    return any(i.record.seq > item.record.seq and not i.routes.get("other")
+               and stems(i.record.text) & asked for i in pack.items)
+
+
 # A question about where someone or something goes, not where it is.
 _MOTION = re.compile(r"\b(?:go|goes|going|went|move|moves|moving|moved|head|heading|travel\w*"
                      r"|fly|flying|drive|driving|send|sending|take|taking)\b", re.I)
@@ -1366,6 +1403,14 @@ class ExtractiveReader:
             # locker 27" read as "Bartek's locker").
             label = self._cited_label(ask, question, out, pack)
             if not label:
+                # "My guitar's strings are nylon, light tension": the span is the subject,
+                # which the question names; what the record says it is answers.
+                first = next((i for i in pack.items if i.source_id == out.cited_ids[0]),
+                             None) if out.cited_ids else None
+                if first is not None and not (plan.current and plan.tense != "past"
+                                              and _told_later(first, pack, question)):
+                    label = _complement(out.answer, first.record.text, question)
+            if not label:
                 return ReaderOutput("", [], self.name,
                                     "the shown evidence only repeats the question")
             out.answer = label
@@ -1673,11 +1718,15 @@ class ExtractiveReader:
         return frozenset() if new else frozenset().union(*(stems(r.text) for r in around))
 
     def _typed(self, question: str, plan: Plan, ask: Asked, scored: list[_Scored], pack: Pack,
-               q_stems: set[str], names: set[str], weights: dict[str, float]) -> ReaderOutput:
+               q_stems: set[str], names: set[str], weights: dict[str, float],
+               by_name: bool = False) -> ReaderOutput:
         """A value of the asked kind (``spans.asked``) from the record that states one
         about what the question asks: a state question takes the record the graph stage
         marks current, else the newest of the near revisions; any other the best match.
-        Abstains when no shown record states one."""
+        Abstains when no shown record states one. ``by_name``: a record that names whom
+        the question asks about counts as about the thing asked though it says the thing
+        in other words ("Her pickup's quarter to ten" for "What time is Dora getting
+        picked up?"; asked again so only where no record saying the thing names them)."""
         items = pack.items
         said = frozenset().union(*(stems(i.record.text) for i in items))
         label = _LABEL[ask.kind]
@@ -1783,7 +1832,10 @@ class ExtractiveReader:
                 # that tie them to the thing: one chain, one thing.
                 near = near.union(*(stems(i.record.text) for i in items
                                     if i.routes.get("graph")))
-            if topic - doing and not topic & near and (not current or _owners_other(
+            if topic - doing and not topic & near and not (
+                    by_name and proper & stems(rec.text)
+                    and not _owners_other(owners, rec.text, question)) and (
+                    not current or _owners_other(
                     owners, rec.text, question) or not (
                     focus and focus in stems(rec.text)
                     or self._names_the_same(rec, items, topic, proper | q_stems, known)
@@ -1889,7 +1941,11 @@ class ExtractiveReader:
                                          self.revision_overlap) if named else []
                 if not named and any(len(p) > 1 for p in proper):
                     # No revision says it of them ("How many sugars does Bernie take?" when
-                    # only the speaker's own tea is told): it is not told.
+                    # only the speaker's own tea is told): it is not told, unless a record
+                    # naming them says it in other words.
+                    if not by_name:
+                        return self._typed(question, plan, ask, scored, pack, q_stems, names,
+                                           weights, by_name=True)
                     return ReaderOutput("", [], self.name,
                                         "no shown record says it of whom the question names")
                 revisions = named or revisions

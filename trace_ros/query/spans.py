@@ -831,11 +831,13 @@ _CLOCK_POINT = (
     rf"|\b{_HOURS}\s+o['’]?\s?clock\b"
     rf"|\b{_HOURS}\s+sharp\b"
     r"|\b(?:noon|midday|midnight)\b")
+# A function word ending in s ("at seven this term", "does") is no plural noun counted.
+_NOT_PLURAL = "|".join(sorted(w for w in STOPWORDS if w.endswith("s") and len(w) > 3))
 # A bare hour is a time only where a time word leads to it ("at seven", "from 7", "till
 # four") and no counted noun follows ("at 2 people" is none).
 _COUNTED = (r"(?!\s*(?:[:.]\d|%|st\b|nd\b|rd\b|th\b))(?!\s+(?:of|people|kids|children|"
             r"times|minutes|hours|days|weeks|months|years|pounds|quid|tablets|puffs|sugars|"
-            r"[a-z]{3,}s)\b)")
+            rf"(?!(?:{_NOT_PLURAL})\b)[a-z]{{3,}}s)\b)")
 _CLOCK_ANY = rf"(?:{_CLOCK_POINT}|\b{_HOURS}\b{_MERIDIEM}?)"
 # "a 9-5 job": bare hours joined by a dash and followed by a noun describe the noun.
 _NOUN_AFTER = (r"(?!\s+(?!(?:am|pm|on|in|at|and|or|but|so|if|every|each|then|tomorrow|today|"
@@ -1025,6 +1027,10 @@ def asked(question: str, plan: Plan) -> Asked:
     if re.match(r"^how often\b", q):
         return Asked("frequency")
     m = re.match(r"^how much (\w+)", q)
+    part = re.match(rf"^how much of {_DET}? ?([\w'-]+)", q)
+    if part:
+        # "How much of a pill does Rex get?": a part of the thing ("half a pill").
+        return Asked("quantity", part.group(1))
     if m:
         word = m.group(1)
         if word in _AUX_WORDS and MEASURING.search(q):
