@@ -84,6 +84,7 @@ from ..language.text import sentences as split_sentences
 from ..language.timeanchor import (
     destination_hour,
     find_candidates,
+    ordinal_figures,
     ordinal_value,
     shifted,
     years_before,
@@ -1096,6 +1097,51 @@ def _consequence_first(sentences: Sequence[str]) -> list[str]:
     return [*after, *opening, *rest, *causes]
 
 
+def _turns_down_only(named: Sequence[str]) -> bool:
+    """Whether every sentence naming a day turns its dated days down while it gives
+    another day of the month too ("the rent by the 1st of the month from now on, not
+    the 5th": "the 1st of the month" is no date ``find_candidates`` reads): the day turned
+    down is not when, and the record states none (an acknowledgement may). A record that
+    only turns a day down ("Forget Friday.") still answers where nothing else is said."""
+    return bool(named) and all(
+        turned_down(x) and len(_ORDINAL_DAY.findall(ordinal_figures(x.lower()))) >= 2
+        for x in named)
+
+
+_ORDINAL_DAY = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\b")
+
+
+_WEEKDAY_DATE = re.compile(r"^([A-Z][a-z]+day) (\d{1,2} [A-Z][a-z]+ \d{4})(.*)$")
+
+
+def _bare_weekday(sentence: str) -> bool:
+    """Whether ``sentence`` names its day by the weekday alone: no day of the month, no
+    month ("Tuesday, same morning slot.")."""
+    low = ordinal_figures(sentence.lower())
+    return not _ORDINAL_DAY.search(low) and not re.search(
+        r"\b(?:january|february|march|april|may|june|july|august|september|october"
+        r"|november|december)\b", low)
+
+
+def _dated_weekday(day: str, others: Sequence[str]) -> str:
+    """``day`` read from a bare weekday ("Tuesday, same morning slot." → "Tuesday 20
+    January 2026"), or the date another sentence of the same record gives on that weekday
+    a few weeks on ("It's the twenty-seventh … Tuesday": the 27th is that Tuesday): the
+    weekday was resolved to the first one ahead, the date says which Tuesday is meant."""
+    m = _WEEKDAY_DATE.match(day)
+    if m is None:
+        return day
+    at = calendar.timegm(time.strptime(m.group(2), "%d %B %Y"))
+    for other in others:
+        d = re.search(r"\b(\d{1,2} [A-Z][a-z]+ \d{4})", other or "")
+        if d is None or (other or "").startswith(m.group(1)) and d.group(1) == m.group(2):
+            continue
+        when = calendar.timegm(time.strptime(d.group(1), "%d %B %Y"))
+        if 0 < when - at <= 28 * 86400.0 and time.gmtime(when).tm_wday == time.gmtime(at).tm_wday:
+            return f"{m.group(1)} {d.group(1)}{m.group(3)}"
+    return day
+
+
 def _so_held(sentence: str, asked_stems: set[str] | frozenset[str]) -> str:
     """``sentence`` with the days of one side of a consequence "so" blanked, where both
     sides name one: the side that says more of what is asked (``asked_stems``) holds, and
@@ -1954,7 +2000,8 @@ class ExtractiveReader:
             if ahead:
                 # A sentence that only turns a day down ("Forget Friday, the CEO can't make
                 # it.") says when the thing is not, when another says when it is.
-                named = [x for x in named if not turned_down(x)] or named
+                named = [x for x in named if not turned_down(x)] or (
+                    [] if _turns_down_only(named) else named)
             if replaced:  # a sentence naming a new day before one naming only the old
                 named.sort(key=lambda x: not state_values(x) - replaced)
             if kind == "day" and _PLURAL_DAYS.search(question):
@@ -1968,6 +2015,10 @@ class ExtractiveReader:
             habit = kind == "when" and bool(re.match(r"\s*when\s+(?:do|does)\b", question, re.I))
             for x in named + ([] if kind == "when" else told):
                 day = self._day(x, rec.source_time, kind, question, ahead, replaced)
+                if day and _bare_weekday(x):
+                    return _dated_weekday(day, [self._day(y, rec.source_time, kind, question,
+                                                          ahead, replaced)
+                                                for y in named if y != x])
                 if day:
                     return day
             if kind == "when":

@@ -865,7 +865,8 @@ _CLOCK_POINT = (
     rf"|\b{_HOURS}\s+o['’]?\s?clock\b"
     # "two thirty", "seven forty-five": an hour in words and its minutes in words.
     rf"|\b{_HOUR_WORDS}\s+(?:fifteen|thirty|(?:twenty|thirty|forty|fifty)[- ]"
-    r"(?:one|two|three|four|five|six|seven|eight|nine))\b(?![- ]\w)"
+    r"(?:one|two|three|four|five|six|seven|eight|nine))\b"
+    r"(?![-‐]\w)(?!\s+(?:of|[a-z]{3,}s)\b)"
     rf"|\b{_HOURS}\s+sharp\b"
     r"|\b(?:noon|midday|midnight)\b")
 # A bare hour is a time only where a time word leads to it ("at seven", "from 7", "till
@@ -890,6 +891,13 @@ _CLOCK = re.compile(
     # "the alarm can be seven.": a bare hour a copula gives, ending the clause.
     rf"|(?<=\bbe\s){_HOURS}(?=\s*(?:[.!?;,](?!\d)|$))"
     rf"|(?<=\bis\s){_HOURS}(?=\s*(?:[.!?;,](?!\d)|$)))", re.I)  # not "is 5.1 kilos"
+# "so bedtime's ten now": an hour in words a noun's "'s" gives, ending the clause or with a
+# word that says it is the new one; read only where a clock time is asked and no other is
+# said ("that's seven now" counts elsewhere; "he's ten now" is an age).
+_CLOCK_GIVEN = re.compile(
+    rf"(?<=[a-z]{{2}}['’]s\s)(?<!\bhe['’]s\s)(?<!\bshe['’]s\s)(?<!\bit['’]s\s)(?<!\bthat['’]s\s)"
+    rf"(?<!\bthere['’]s\s){_HOUR_WORDS}(?=\s*(?:[.!?;,](?!\d)|$)|\s+(?:now|then|instead)\b)",
+    re.I)
 # A time of day named by what happens then ("at bedtime", "with breakfast", "mornings").
 _DAY_PART = re.compile(
     r"\b(?:(?:at|before|after|with|by|around|in\s+the|every|each|first\s+thing\s+in\s+the)\s+)?"
@@ -1175,7 +1183,8 @@ def clock_time(text: str) -> str:
               if not re.search(r"\bnot\s+(?:at\s+)?$", text[:m.start()], re.I)
               or re.match(r"(?:until|till|before|after)\b", m.group(0), re.I)), None)
     if m is None:
-        return ""
+        given = _CLOCK_GIVEN.search(text)
+        return given.group(0) if given else ""
     said = m.group(0)
     more = _CLOCK_AND.match(text, m.end())
     if more and not re.match(r"between\b", said, re.I):

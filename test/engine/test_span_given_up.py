@@ -1,0 +1,97 @@
+"""Answer spans read what holds, not what the speaker just gave up, and read a time
+whole: a phrase whose clause says it no longer holds ("no more …", "… any more", "no
+longer", ", not …") loses to the one that does, unless the question asks what is denied;
+a plain "no" states the value ("no nuts"). Spoken minutes ("four thirty") and a second
+time joined to the first ("at six and three") belong to the time said; "bedtime's ten
+now" gives an hour. A day turned down beside one the dates reader does not date is not
+when; a bare weekday is the one a date of the same record names."""
+
+from __future__ import annotations
+
+from trace_ros.language.text import stems
+from trace_ros.query.plan import plan_question
+from trace_ros.query.readers import _bare_weekday, _dated_weekday, _turns_down_only
+from trace_ros.query.spans import (
+    clock_time,
+    denied,
+    extract,
+    scored_run,
+    tokens,
+    without_times,
+)
+
+T = 1_741_000_000.0
+
+
+def _denied_words(text: str) -> list[str]:
+    toks = tokens(text)
+    return [t.low for i, t in enumerate(toks) if t.word and denied(toks, i, i + 1)]
+
+
+def test_a_clause_that_gives_its_words_up_is_denied():
+    assert "butter" in _denied_words("No more butter on her toast, she has jam now.")
+    assert "jam" not in _denied_words("No more butter on her toast, she has jam now.")
+    assert "bus" in _denied_words("He doesn't take the bus any more, he cycles.")
+    assert "7th" in _denied_words("The meeting is on the 9th, not the 7th.")
+    assert "9th" not in _denied_words("The meeting is on the 9th, not the 7th.")
+    assert "garage" in _denied_words("The van is no longer in the garage.")
+
+
+def test_a_plain_no_states_the_value():
+    assert _denied_words("Absolutely no nuts in anything for him.") == []
+    assert _denied_words("She is not at home today.") == []  # not a contrast after a comma
+
+
+def test_the_phrase_that_holds_beats_the_one_given_up():
+    q = "How does Mum have her toast?"
+    run, _ = scored_run("No more butter on her toast, she has jam now.", stems(q))
+    assert run == "jam"
+    plan = plan_question(q, T)
+    said = "No more butter on her toast, she has jam now."
+    assert extract(q, plan, said, T, stems(q), 6, said) == "jam"
+
+
+def test_a_question_about_what_is_denied_keeps_it():
+    q = "What does Mum not have on her toast any more?"
+    run, _ = scored_run("No more butter on her toast, she has jam now.", stems(q),
+                        asks_denied=True)
+    assert run == "butter"
+
+
+def test_spoken_minutes_are_part_of_the_time():
+    assert clock_time("Doors close at four thirty on weekdays.") == "four thirty"
+    assert clock_time("The train is at seven forty-five.") == "seven forty-five"
+    assert clock_time("Meet at four.") == "at four"
+    assert clock_time("We were four thirty-somethings at the table.") == ""
+
+
+def test_a_second_time_joined_to_the_first_is_said_too():
+    assert clock_time("The cats are fed at six and three, every day.") == "at six and three"
+    assert clock_time("Walks at nine and at five.") == "at nine and at five"
+    assert clock_time("Lunch at one and two people will come.") == "at one"
+    assert clock_time("Open between 8 and 12.") == "between 8 and 12"
+
+
+def test_an_hour_a_noun_gives_is_a_time_where_one_is_asked():
+    assert clock_time("The film starts at eight, so lights-out's eleven now.") == "at eight"
+    assert clock_time("So lights-out's eleven now.") == "eleven"
+    assert clock_time("He's ten now.") == ""  # an age
+    assert without_times("That's seven now.") == "That's seven now."  # a count stays
+
+
+def test_a_day_turned_down_beside_an_undated_one_is_not_when():
+    said = "The gym fee goes out on the 2nd of each month from now on, not the 9th."
+    assert _turns_down_only([said])
+    assert not _turns_down_only(["Forget Friday, the CEO can't make it."])
+
+
+def test_a_bare_weekday_is_the_one_a_date_of_the_record_gives():
+    # A Tuesday resolved to the first one ahead; the record's "the 24th" is a Tuesday on.
+    assert _dated_weekday("Tuesday 17 March 2026", ["24 March 2026"]) == "Tuesday 24 March 2026"
+    assert _dated_weekday("Tuesday 17 March 2026 at 9", ["24 March 2026"]) \
+        == "Tuesday 24 March 2026 at 9"
+    # Another weekday, or too far on, is another day.
+    assert _dated_weekday("Tuesday 17 March 2026", ["25 March 2026"]) == "Tuesday 17 March 2026"
+    assert _dated_weekday("Tuesday 17 March 2026", ["12 May 2026"]) == "Tuesday 17 March 2026"
+    assert _bare_weekday("Tuesday, same slot.")
+    assert not _bare_weekday("Tuesday the 17th, same slot.")
