@@ -526,6 +526,8 @@ def _place(sentence: str, toks: list[Tok], q_stems: set[str], limit: int,
             continue
         if find_candidates(phrase) and not any(c.isupper() for c in phrase[1:]):
             continue  # "in May" / "at 5" is a time, not a place
+        if phrase.split()[-1].lower() in _CALENDAR_HEADS:
+            continue  # "in the first week (of November)": a span of the calendar
         at = sentence.find(phrase, t.end)
         if at >= 0 and _clock_at(sentence, t.start, at):
             continue  # "starts at half six", "kicking off at seven": a time, not a place
