@@ -350,7 +350,8 @@ def test_a_weekday_with_a_plural_part_of_day_is_a_schedule() -> None:
     assert answer_date("Her office hours are Thursday mornings from now on.", t) \
         == "Thursday mornings"
     assert answer_date("Book club switched to Tuesday evenings.", t) == "Tuesday evenings"
-    assert answer_date("See you Friday morning.", t) == "Friday 23 January 2026"
+    # One day (the part of the day said stays with it, as "when" answers give it).
+    assert answer_date("See you Friday morning.", t) == "Friday morning, 23 January 2026"
 
 
 def test_one_of_is_a_member_not_a_count() -> None:

@@ -4,17 +4,26 @@ longer", ", not …") loses to the one that does, unless the question asks what 
 a plain "no" states the value ("no nuts"). Spoken minutes ("four thirty") and a second
 time joined to the first ("at six and three") belong to the time said; "bedtime's ten
 now" gives an hour. A day turned down beside one the dates reader does not date is not
-when; a bare weekday is the one a date of the same record names."""
+when; a bare weekday is the one a date of the same record names, and keeps the part of
+the day said with it; a day said again keeps the hour a record gave that day."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from trace_ros.language.text import stems
 from trace_ros.query.plan import plan_question
-from trace_ros.query.readers import _bare_weekday, _dated_weekday, _turns_down_only
+from trace_ros.query.readers import (
+    _bare_weekday,
+    _dated_weekday,
+    _turns_down_only,
+    _with_hour,
+)
 from trace_ros.query.spans import (
     clock_time,
     denied,
     extract,
+    format_when,
     scored_run,
     tokens,
     without_times,
@@ -95,3 +104,23 @@ def test_a_bare_weekday_is_the_one_a_date_of_the_record_gives():
     assert _dated_weekday("Tuesday 17 March 2026", ["12 May 2026"]) == "Tuesday 17 March 2026"
     assert _bare_weekday("Tuesday, same slot.")
     assert not _bare_weekday("Tuesday the 17th, same slot.")
+
+
+def test_a_weekday_keeps_the_part_of_the_day_said_with_it():
+    when = 1_742_317_200.0  # Tuesday 18 March 2025, 17:00 UTC
+    said = 1_742_205_600.0  # Monday 17 March 2025, 10:00 UTC
+    assert format_when("Tuesday evening", when, said) == "Tuesday evening, 18 March 2025"
+    assert format_when("Tuesday", when, said) == "Tuesday 18 March 2025"
+
+
+def test_a_day_said_again_keeps_the_hour_given_for_it():
+    def found(value: str, at: float) -> tuple[SimpleNamespace, str, float]:
+        rec = SimpleNamespace(source_time=at, seq=int(at))
+        return SimpleNamespace(item=SimpleNamespace(record=rec)), value, 1.0
+
+    day = "Thursday 26 March 2026"
+    told = [found("Thursday 26 March 2026 at half ten", 1.0), found(day, 3.0),
+            found("Thursday 26 March 2026 at eleven", 2.0), found("Friday 27 March 2026 at 9", 4.0)]
+    assert _with_hour(day, told) == "Thursday 26 March 2026 at eleven"  # the newest told
+    assert _with_hour("Friday 27 March 2026", told[:3]) == "Friday 27 March 2026"
+    assert _with_hour("every Thursday", told) == "every Thursday"

@@ -1097,6 +1097,18 @@ def _consequence_first(sentences: Sequence[str]) -> list[str]:
     return [*after, *opening, *rest, *causes]
 
 
+def _with_hour(day: str, found: Sequence[tuple[_Scored, str, float]]) -> str:
+    """``day`` ("Thursday 26 March 2026") with the hour the newest record that gave that
+    same day gave ("Thursday 26 March 2026 at half ten"), where ``day`` states none: a
+    later "still on for Thursday" keeps the day and says nothing that moves its hour."""
+    if not re.fullmatch(r"(?:[A-Z][a-z]+day )?\d{1,2} [A-Z][a-z]+ \d{4}", day):
+        return day
+    fuller = [f for f in found if f[1].startswith(f"{day} at ")]
+    if not fuller:
+        return day
+    return max(fuller, key=lambda f: (f[0].item.record.source_time, f[0].item.record.seq))[1]
+
+
 def _turns_down_only(named: Sequence[str]) -> bool:
     """Whether every sentence naming a day turns its dated days down while it gives
     another day of the month too ("the rent by the 1st of the month from now on, not
@@ -1958,9 +1970,12 @@ class ExtractiveReader:
                 # Marcus are done. She's … seeing … Femi." - "Tola is seeing Femi now.").
                 value = pick[1] if pick[1].lower() in own[0].item.record.text.lower() \
                     else own[1]
+                if ask.kind == "when":
+                    value = _with_hour(value, found)
                 return ReaderOutput(value, [own[0].item.source_id, pick[0].item.source_id],
                                     self.name)
-        return ReaderOutput(pick[1], [pick[0].item.source_id], self.name)
+        value = _with_hour(pick[1], found) if ask.kind == "when" else pick[1]
+        return ReaderOutput(value, [pick[0].item.source_id], self.name)
 
     def _value(self, ask: Asked, question: str, plan: Plan, s: _Scored, skip: set[str],
                known: set[str], focus_here: bool, focus_turns: Sequence[str] = (),

@@ -168,6 +168,9 @@ def format_day(epoch: float) -> str:
     return f"{t.tm_mday} {time.strftime('%B %Y', t)}"
 
 
+_PART_SAID = re.compile(r"day\s+(morning|afternoon|evening|night)\b")
+
+
 def format_when(expr: str, when: float, record_time: float) -> str:
     """An absolute date for a resolved expression, as precise as the expression: a day
     ("yesterday" said on 8 May 2023 → "7 May 2023"), a month or a year; a week, a
@@ -202,6 +205,9 @@ def format_when(expr: str, when: float, record_time: float) -> str:
                 and format_day(when) != format_day(record_time):
             side = "before" if when < record_time else "after"
             return f"the {time.strftime('%A', t)} {side} {format_day(record_time)}"
+        part = _PART_SAID.search(e)
+        if part:  # "Wednesday afternoon": the part of the day said stays with the day
+            return f"{time.strftime('%A', t)} {part.group(1)}, {format_day(when)}"
         return f"{time.strftime('%A', t)} {format_day(when)}"
     if re.search(r"\byears?\b", e) or re.fullmatch(r"(in |during |since )?(19|20)\d{2}", e):
         return str(t.tm_year)
