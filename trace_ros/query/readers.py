@@ -2163,9 +2163,14 @@ class ExtractiveReader:
                         if stems(m.group(0)) & skip]
                 if not hits:
                     # A name the sentence gives someone ("paired me with Jas", "a guy
-                    # called Ollie") before one it talks about ("Gemma's out").
+                    # called Ollie") before one it talks about ("Gemma's out"); of a cause
+                    # and what follows from it ("Beth is moving away, so it's all signed
+                    # over to Tom"), one in what follows.
                     given = [f for f in found if _NAME_GIVEN.search(x[:f[0]])]
-                    return (given or found)[0][1]
+                    so = _CONSEQUENCE_SO.search(x)
+                    result = [f for f in found if so and f[0] >= so.end()
+                              and not re.match(r"that\b", x[so.end():], re.I)]
+                    return (given or result or found)[0][1]
                 return min(found, key=lambda f: min(abs(f[0] - h) for h in hits))[1]
 
             changed_from = ""
