@@ -124,3 +124,18 @@ def test_a_day_said_again_keeps_the_hour_given_for_it():
     assert _with_hour(day, told) == "Thursday 26 March 2026 at eleven"  # the newest told
     assert _with_hour("Friday 27 March 2026", told[:3]) == "Friday 27 March 2026"
     assert _with_hour("every Thursday", told) == "every Thursday"
+
+
+def test_who_holds_it_is_the_name_in_what_follows_so() -> None:
+    from trace_ros.ledger import SourceRecord
+    from trace_ros.query.pack import EvidenceItem, pack
+    from trace_ros.query.readers import ExtractiveReader
+
+    # The graph stage's current record for the state, told in other words than asked.
+    said = SourceRecord(1, "src-1", "nora", "r1", "s1", "dialogue", "Nora",
+                        "Priya is moving away, so we've signed it all over to my cousin Ravi.",
+                        "", None, None, {}, T, False, T, "h")
+    q = "Who has Nora's power of attorney?"
+    out = ExtractiveReader().read(q, plan_question(q, T + 86400.0),
+                                  pack([EvidenceItem(said, 1.0, {"graph": 1})], 4000, 20))
+    assert out.answer == "Ravi"
