@@ -139,3 +139,17 @@ def test_who_holds_it_is_the_name_in_what_follows_so() -> None:
     out = ExtractiveReader().read(q, plan_question(q, T + 86400.0),
                                   pack([EvidenceItem(said, 1.0, {"graph": 1})], 4000, 20))
     assert out.answer == "Ravi"
+
+
+def test_an_amount_said_bare_takes_the_unit_said_before() -> None:
+    from trace_ros.query.readers import _with_unit
+
+    def found(value: str) -> tuple[None, str, float]:
+        return None, value, 1.0
+
+    told = [found("40mg"), found("30mg"), found("20mg")]
+    assert _with_unit("20", told) == "20mg"  # as a record says that very figure
+    assert _with_unit("down to 20", told) == "down to 20mg"
+    assert _with_unit("25", told) == "25 mg"  # the one unit they all use
+    assert _with_unit("25", [*told, found("2 tablets")]) == "25"  # two units: none added
+    assert _with_unit("half a tablet", told) == "half a tablet"

@@ -1109,6 +1109,27 @@ def _with_hour(day: str, found: Sequence[tuple[_Scored, str, float]]) -> str:
     return max(fuller, key=lambda f: (f[0].item.record.source_time, f[0].item.record.seq))[1]
 
 
+_BARE_NUMBER = re.compile(r"(?:down\s+to\s+|up\s+to\s+|on\s+)?(\d+(?:\.\d+)?)")
+_FIGURE_UNIT = re.compile(r"(\d+(?:\.\d+)?)\s*([a-z]+)", re.I)
+
+
+def _with_unit(amount: str, found: Sequence[tuple[_Scored, str, float]]) -> str:
+    """``amount`` said bare ("down to 10 now") with the unit the other records about the
+    same measure give it ("20 milligrams", "15mg"): as a record says that very figure
+    ("10mg"), else in the one unit they all use. The speaker leaves the unit unsaid
+    because it was said before; the answer says it."""
+    m = _BARE_NUMBER.fullmatch(amount.strip())
+    if m is None:
+        return amount
+    said = [u for u in (_FIGURE_UNIT.fullmatch(f[1].strip()) for f in found)
+            if u and u.group(2).lower() not in STOPWORDS]
+    same = [u.group(0) for u in said if u.group(1) == m.group(1)]
+    if same:
+        return amount.strip()[:m.start(1)] + same[0]
+    units = {u.group(2).lower() for u in said}
+    return f"{amount} {said[0].group(2)}" if len(units) == 1 else amount
+
+
 def _turns_down_only(named: Sequence[str]) -> bool:
     """Whether every sentence naming a day turns its dated days down while it gives
     another day of the month too ("the rent by the 1st of the month from now on, not
@@ -1974,7 +1995,8 @@ class ExtractiveReader:
                     value = _with_hour(value, found)
                 return ReaderOutput(value, [own[0].item.source_id, pick[0].item.source_id],
                                     self.name)
-        value = _with_hour(pick[1], found) if ask.kind == "when" else pick[1]
+        value = _with_hour(pick[1], found) if ask.kind == "when" else \
+            _with_unit(pick[1], found) if ask.kind == "quantity" else pick[1]
         return ReaderOutput(value, [pick[0].item.source_id], self.name)
 
     def _value(self, ask: Asked, question: str, plan: Plan, s: _Scored, skip: set[str],
