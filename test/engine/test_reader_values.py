@@ -924,7 +924,8 @@ def test_a_measure_the_question_names_need_not_be_said() -> None:
     p = pack([EvidenceItem(new, 1.0, {"graph": 1}),
               EvidenceItem(old, 0.9, {"superseded": 1})], 4000, 20)
     out = ExtractiveReader().read(q, plan_question(q, T0 + 30 * DAY), p)
-    assert (out.answer, out.cited_ids) == ("180", ["src-2"]), out
+    # In the unit the record it revises gave the measure (``readers._with_unit``).
+    assert (out.answer, out.cited_ids) == ("180 degrees", ["src-2"]), out
 
 
 def test_one_after_a_determiner_is_the_pronoun_not_a_dose() -> None:
