@@ -350,7 +350,8 @@ def test_a_weekday_with_a_plural_part_of_day_is_a_schedule() -> None:
     assert answer_date("Her office hours are Thursday mornings from now on.", t) \
         == "Thursday mornings"
     assert answer_date("Book club switched to Tuesday evenings.", t) == "Tuesday evenings"
-    assert answer_date("See you Friday morning.", t) == "Friday 23 January 2026"
+    # One day (the part of the day said stays with it, as "when" answers give it).
+    assert answer_date("See you Friday morning.", t) == "Friday morning, 23 January 2026"
 
 
 def test_one_of_is_a_member_not_a_count() -> None:
@@ -923,7 +924,8 @@ def test_a_measure_the_question_names_need_not_be_said() -> None:
     p = pack([EvidenceItem(new, 1.0, {"graph": 1}),
               EvidenceItem(old, 0.9, {"superseded": 1})], 4000, 20)
     out = ExtractiveReader().read(q, plan_question(q, T0 + 30 * DAY), p)
-    assert (out.answer, out.cited_ids) == ("180", ["src-2"]), out
+    # In the unit the record it revises gave the measure (``readers._with_unit``).
+    assert (out.answer, out.cited_ids) == ("180 degrees", ["src-2"]), out
 
 
 def test_one_after_a_determiner_is_the_pronoun_not_a_dose() -> None:

@@ -86,6 +86,7 @@ from ..language.text import sentences as split_sentences
 from ..language.timeanchor import (
     destination_hour,
     find_candidates,
+    ordinal_figures,
     ordinal_value,
     shifted,
     years_before,
@@ -1135,6 +1136,84 @@ def _consequence_first(sentences: Sequence[str]) -> list[str]:
     return [*after, *opening, *rest, *causes]
 
 
+def _with_hour(day: str, found: Sequence[tuple[_Scored, str, float]]) -> str:
+    """``day`` ("Thursday 26 March 2026") with the hour the newest record that gave that
+    same day gave ("Thursday 26 March 2026 at half ten"), where ``day`` states none: a
+    later "still on for Thursday" keeps the day and says nothing that moves its hour."""
+    if not re.fullmatch(r"(?:[A-Z][a-z]+day )?\d{1,2} [A-Z][a-z]+ \d{4}", day):
+        return day
+    fuller = [f for f in found if f[1].startswith(f"{day} at ")]
+    if not fuller:
+        return day
+    return max(fuller, key=lambda f: (f[0].item.record.source_time, f[0].item.record.seq))[1]
+
+
+_BARE_NUMBER = re.compile(r"(?:down\s+to\s+|up\s+to\s+|on\s+)?(\d+(?:\.\d+)?)")
+_FIGURE_UNIT = re.compile(r"(\d+(?:\.\d+)?)\s*([a-z]+)", re.I)
+
+
+def _with_unit(amount: str, found: Sequence[tuple[_Scored, str, float]]) -> str:
+    """``amount`` said bare ("down to 10 now") with the unit the other records about the
+    same measure give it ("20 milligrams", "15mg"): as a record says that very figure
+    ("10mg"), else in the one unit they all use. The speaker leaves the unit unsaid
+    because it was said before; the answer says it."""
+    m = _BARE_NUMBER.fullmatch(amount.strip())
+    if m is None:
+        return amount
+    said = [u for u in (_FIGURE_UNIT.fullmatch(f[1].strip()) for f in found)
+            if u and u.group(2).lower() not in STOPWORDS]
+    same = [u.group(0) for u in said if u.group(1) == m.group(1)]
+    if same:
+        return amount.strip()[:m.start(1)] + same[0]
+    units = {u.group(2).lower() for u in said}
+    return f"{amount} {said[0].group(2)}" if len(units) == 1 else amount
+
+
+def _turns_down_only(named: Sequence[str]) -> bool:
+    """Whether every sentence naming a day turns its dated days down while it gives
+    another day of the month too ("the rent by the 1st of the month from now on, not
+    the 5th": "the 1st of the month" is no date ``find_candidates`` reads): the day turned
+    down is not when, and the record states none (an acknowledgement may). A record that
+    only turns a day down ("Forget Friday.") still answers where nothing else is said."""
+    return bool(named) and all(
+        turned_down(x) and len(_ORDINAL_DAY.findall(ordinal_figures(x.lower()))) >= 2
+        for x in named)
+
+
+_ORDINAL_DAY = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\b")
+
+
+_WEEKDAY_DATE = re.compile(r"^([A-Z][a-z]+day) (\d{1,2} [A-Z][a-z]+ \d{4})(.*)$")
+
+
+def _bare_weekday(sentence: str) -> bool:
+    """Whether ``sentence`` names its day by the weekday alone: no day of the month, no
+    month ("Tuesday, same morning slot.")."""
+    low = ordinal_figures(sentence.lower())
+    return not _ORDINAL_DAY.search(low) and not re.search(
+        r"\b(?:january|february|march|april|may|june|july|august|september|october"
+        r"|november|december)\b", low)
+
+
+def _dated_weekday(day: str, others: Sequence[str]) -> str:
+    """``day`` read from a bare weekday ("Tuesday, same morning slot." → "Tuesday 20
+    January 2026"), or the date another sentence of the same record gives on that weekday
+    a few weeks on ("It's the twenty-seventh … Tuesday": the 27th is that Tuesday): the
+    weekday was resolved to the first one ahead, the date says which Tuesday is meant."""
+    m = _WEEKDAY_DATE.match(day)
+    if m is None:
+        return day
+    at = calendar.timegm(time.strptime(m.group(2), "%d %B %Y"))
+    for other in others:
+        d = re.search(r"\b(\d{1,2} [A-Z][a-z]+ \d{4})", other or "")
+        if d is None or (other or "").startswith(m.group(1)) and d.group(1) == m.group(2):
+            continue
+        when = calendar.timegm(time.strptime(d.group(1), "%d %B %Y"))
+        if 0 < when - at <= 28 * 86400.0 and time.gmtime(when).tm_wday == time.gmtime(at).tm_wday:
+            return f"{m.group(1)} {d.group(1)}{m.group(3)}"
+    return day
+
+
 def _so_held(sentence: str, asked_stems: set[str] | frozenset[str]) -> str:
     """``sentence`` with the days of one side of a consequence "so" blanked, where both
     sides name one: the side that says more of what is asked (``asked_stems``) holds, and
@@ -1978,9 +2057,13 @@ class ExtractiveReader:
                 # Marcus are done. She's … seeing … Femi." - "Tola is seeing Femi now.").
                 value = pick[1] if pick[1].lower() in own[0].item.record.text.lower() \
                     else own[1]
+                if ask.kind == "when":
+                    value = _with_hour(value, found)
                 return ReaderOutput(value, [own[0].item.source_id, pick[0].item.source_id],
                                     self.name)
-        return ReaderOutput(pick[1], [pick[0].item.source_id], self.name)
+        value = _with_hour(pick[1], found) if ask.kind == "when" else \
+            _with_unit(pick[1], found) if ask.kind == "quantity" else pick[1]
+        return ReaderOutput(value, [pick[0].item.source_id], self.name)
 
     def _value(self, ask: Asked, question: str, plan: Plan, s: _Scored, skip: set[str],
                known: set[str], focus_here: bool, focus_turns: Sequence[str] = (),
@@ -2020,7 +2103,8 @@ class ExtractiveReader:
             if ahead:
                 # A sentence that only turns a day down ("Forget Friday, the CEO can't make
                 # it.") says when the thing is not, when another says when it is.
-                named = [x for x in named if not turned_down(x)] or named
+                named = [x for x in named if not turned_down(x)] or (
+                    [] if _turns_down_only(named) else named)
             if replaced:  # a sentence naming a new day before one naming only the old
                 named.sort(key=lambda x: not state_values(x) - replaced)
             if kind == "day" and _PLURAL_DAYS.search(question):
@@ -2034,6 +2118,10 @@ class ExtractiveReader:
             habit = kind == "when" and bool(re.match(r"\s*when\s+(?:do|does)\b", question, re.I))
             for x in named + ([] if kind == "when" else told):
                 day = self._day(x, rec.source_time, kind, question, ahead, replaced)
+                if day and _bare_weekday(x):
+                    return _dated_weekday(day, [self._day(y, rec.source_time, kind, question,
+                                                          ahead, replaced)
+                                                for y in named if y != x])
                 if day:
                     return day
             if kind == "when":
@@ -2163,9 +2251,14 @@ class ExtractiveReader:
                         if stems(m.group(0)) & skip]
                 if not hits:
                     # A name the sentence gives someone ("paired me with Jas", "a guy
-                    # called Ollie") before one it talks about ("Gemma's out").
+                    # called Ollie") before one it talks about ("Gemma's out"); of a cause
+                    # and what follows from it ("Beth is moving away, so it's all signed
+                    # over to Tom"), one in what follows.
                     given = [f for f in found if _NAME_GIVEN.search(x[:f[0]])]
-                    return (given or found)[0][1]
+                    so = _CONSEQUENCE_SO.search(x)
+                    result = [f for f in found if so and f[0] >= so.end()
+                              and not re.match(r"that\b", x[so.end():], re.I)]
+                    return (given or result or found)[0][1]
                 return min(found, key=lambda f: min(abs(f[0] - h) for h in hits))[1]
 
             changed_from = ""

@@ -168,6 +168,9 @@ def format_day(epoch: float) -> str:
     return f"{t.tm_mday} {time.strftime('%B %Y', t)}"
 
 
+_PART_SAID = re.compile(r"day\s+(morning|afternoon|evening|night)\b")
+
+
 def format_when(expr: str, when: float, record_time: float) -> str:
     """An absolute date for a resolved expression, as precise as the expression: a day
     ("yesterday" said on 8 May 2023 → "7 May 2023"), a month or a year; a week, a
@@ -202,6 +205,9 @@ def format_when(expr: str, when: float, record_time: float) -> str:
                 and format_day(when) != format_day(record_time):
             side = "before" if when < record_time else "after"
             return f"the {time.strftime('%A', t)} {side} {format_day(record_time)}"
+        part = _PART_SAID.search(e)
+        if part:  # "Wednesday afternoon": the part of the day said stays with the day
+            return f"{time.strftime('%A', t)} {part.group(1)}, {format_day(when)}"
         return f"{time.strftime('%A', t)} {format_day(when)}"
     if re.search(r"\byears?\b", e) or re.fullmatch(r"(in |during |since )?(19|20)\d{2}", e):
         return str(t.tm_year)
@@ -379,10 +385,33 @@ def _matches(toks: list[Tok], q_stems: set[str]) -> list[int]:
             if t.word and t.low not in STOPWORDS and stem(t.low) in q_stems]
 
 
+def denied(toks: list[Tok], a: int, b: int) -> bool:
+    """Whether the clause holding tokens [a, b) says they no longer hold: it says so ("No
+    more sugar in his tea", "I don't take the blue pills any more", "no longer") or it
+    opens with "not" to set them against what does ("the 1st, not the 5th"). What a
+    speaker gave up is not what is so; a plain "no" states the value ("no dairy")."""
+    i = a - 1
+    while i >= 0 and (toks[i].word or toks[i].text in _JOINERS) \
+            and toks[i].low not in _BOUNDARY_WORDS:
+        i -= 1
+    j = b
+    while j < len(toks) and (toks[j].word or toks[j].text in _JOINERS) \
+            and toks[j].low not in _BOUNDARY_WORDS:
+        j += 1
+    clause = [t.low for t in toks[i + 1:j]]
+    if clause[:1] == ["not"] and i >= 0 and not toks[i].word:
+        return True  # ", not the 5th"
+    pairs = set(zip(clause, clause[1:], strict=False))
+    return "anymore" in clause or bool(pairs & {("no", "more"), ("any", "more"),
+                                                ("no", "longer")})
+
+
 def _focus_phrase(sentence: str, toks: list[Tok], focus: str, limit: int,
-                  q_stems: set[str]) -> str:
-    """The phrase naming the ``focus`` noun, when it says more than the question did."""
-    phrase = _focus_span(sentence, toks, focus, limit)
+                  q_stems: set[str], skip_denied: bool = False) -> str:
+    """The phrase naming the ``focus`` noun, when it says more than the question did;
+    ``skip_denied``: not where its clause denies it ("I don't take the blue pills any
+    more" for "Which pills do I take now?")."""
+    phrase = _focus_span(sentence, toks, focus, limit, skip_denied)
     if phrase and _new_words(phrase, q_stems | {stem(focus)}):
         return phrase
     # "Zelda is an awesome open-world game": the subject of a copula ending in the focus.
@@ -440,10 +469,11 @@ def _label_patterns(focus: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Pa
     return after, timed, before
 
 
-def _focus_span(sentence: str, toks: list[Tok], focus: str, limit: int) -> str:
+def _focus_span(sentence: str, toks: list[Tok], focus: str, limit: int,
+                skip_denied: bool = False) -> str:
     target = stem(focus)
     for i, t in enumerate(toks):
-        if t.word and stem(t.low) == target:
+        if t.word and stem(t.low) == target and not (skip_denied and denied(toks, i, i + 1)):
             # A colon gives it: "about the bedding: nothing with feathers".
             if i + 2 < len(toks) and toks[i + 1].text == ":":
                 told = _clean(sentence, _run(toks, i + 2, 1, limit))
@@ -502,6 +532,8 @@ def _place(sentence: str, toks: list[Tok], q_stems: set[str], limit: int,
             continue
         if find_candidates(phrase) and not any(c.isupper() for c in phrase[1:]):
             continue  # "in May" / "at 5" is a time, not a place
+        if phrase.split()[-1].lower() in _CALENDAR_HEADS:
+            continue  # "in the first week (of November)": a span of the calendar
         at = sentence.find(phrase, t.end)
         if at >= 0 and _clock_at(sentence, t.start, at):
             continue  # "starts at half six", "kicking off at seven": a time, not a place
@@ -609,6 +641,8 @@ def extract(question: str, plan: Plan, sentence: str, record_time: float, q_stem
     kind = plan.answer_type
     if kind == "date":
         return answer_date(sentence, record_time, context, question_grain(question))
+    # "What don't I eat?" asks for what is denied; otherwise a denied phrase is not it.
+    asks_denied = bool(_NEGATION.search(question))
     said_times: list[str] = []
     if kind != "duration":
         # A time expression is not part of a non-temporal answer ("I bought yesterday")
@@ -648,12 +682,13 @@ def extract(question: str, plan: Plan, sentence: str, record_time: float, q_stem
         if m and _new_words(m.group(1), q_stems):
             return m.group(1)
     if plan.focus:
-        p = _focus_phrase(sentence, toks, plan.focus, limit, q_stems)
+        p = _focus_phrase(sentence, toks, plan.focus, limit, q_stems, not asks_denied)
         if p:
             return p
     # The phrase of the record that says what the question did not, next to what it did.
     run = scored_run(sentence, q_stems, limit, context,
-                     _CLAUSE_WEIGHTS if kind in ("manner", "reason") else None)[0]
+                     _CLAUSE_WEIGHTS if kind in ("manner", "reason") else None,
+                     asks_denied)[0]
     if run and plan.focus and len(run.split()) <= 3:
         # "It's the white ones now" for "Which pills …?": "ones" stands for the noun asked
         # (in a noun phrase; "book me into the evening ones" may speak of other things).
@@ -708,6 +743,7 @@ class RunWeights:
     other: float = 2.0  # a phrase of another sentence than the best-matching one
     quoted: float = 2.0  # a phrase in quotes (a title, a name given to something)
     name: float = 0.5  # a phrase holding a capitalised name
+    denied: float = 2.0  # a phrase its clause denies ("no more sugar", "not the 5th")
 
 
 # "How …?" and "Why …?" are answered with a clause, not a name: more new words count.
@@ -772,12 +808,15 @@ def _has_name(toks: list[Tok], a: int, b: int, q_stems: set[str]) -> bool:
 
 
 def scored_run(sentence: str, q_stems: set[str], limit: int = 6, context: str = "",
-               weights: RunWeights | None = None) -> tuple[str, float]:
+               weights: RunWeights | None = None, asks_denied: bool = False
+               ) -> tuple[str, float]:
     """The phrase of ``sentence`` most likely to answer a question with stems ``q_stems``,
     with its score: it says something the question did not, is short, and follows a word
     the sentence repeats from the question (the object after the verb), or is near one.
-    The other sentences of ``context`` (the whole record) compete at a cost. ('', -inf)
-    when no phrase says anything new."""
+    The other sentences of ``context`` (the whole record) compete at a cost, and so does
+    a phrase its clause denies ("No more sugar in his tea, he's on sweetener"), unless
+    the question asks what is denied (``asks_denied``). ('', -inf) when no phrase says
+    anything new."""
     w = weights or RunWeights()
     best, best_score = "", float("-inf")
     others = [x for x in _SENTENCES.split(context) if x.strip() and x.strip() != sentence.strip()]
@@ -797,6 +836,8 @@ def scored_run(sentence: str, q_stems: set[str], limit: int = 6, context: str = 
                 score += w.name
             if k:
                 score -= w.other
+            if not asks_denied and denied(toks, a, b):
+                score -= w.denied
             if hits:
                 score -= w.distance * min(min(abs(h - a), abs(h - (b - 1))) for h in hits)
                 if any(0 < a - h <= 2 for h in hits):
@@ -821,6 +862,7 @@ def scored_run(sentence: str, q_stems: set[str], limit: int = 6, context: str = 
 
 _HOURS = r"(?:1[0-2]|0?[1-9]|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
 _MERIDIEM = r"(?:\s*(?:am|pm|a\.m\.|p\.m\.)(?![a-z]))"
+_HOUR_WORDS = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
 _MINUTES = r"(?:five|ten|twenty|twenty[- ]five|quarter|half|\d{1,2})"
 _CLOCK_POINT = (
     rf"\b\d{{1,2}}[:.]\d{{2}}{_MERIDIEM}?"
@@ -829,6 +871,10 @@ _CLOCK_POINT = (
     rf"|\bhalf\s+{_HOURS}\b(?!\s+(?:an?\b|of\b|the\b|hours?|days?|weeks?|months?|years?|"
     r"miles?|pounds?|price|term|dozen))"
     rf"|\b{_HOURS}\s+o['’]?\s?clock\b"
+    # "two thirty", "seven forty-five": an hour in words and its minutes in words.
+    rf"|\b{_HOUR_WORDS}\s+(?:fifteen|thirty|(?:twenty|thirty|forty|fifty)[- ]"
+    r"(?:one|two|three|four|five|six|seven|eight|nine))\b"
+    r"(?![-‐]\w)(?!\s+(?:of|[a-z]{3,}s)\b)"
     rf"|\b{_HOURS}\s+sharp\b"
     r"|\b(?:noon|midday|midnight)\b")
 # A function word ending in s ("at seven this term", "does") is no plural noun counted.
@@ -848,12 +894,20 @@ _CLOCK = re.compile(
     rf"|(?:\bfrom\s+)?(?:{_CLOCK_POINT}|\b{_HOURS}\b)\s*(?:-|–|to|till|til|until)\s*"
     rf"(?:{_CLOCK_POINT}|\b{_HOURS}\b{_MERIDIEM}|\b{_HOURS}\b{_COUNTED}{_NOUN_AFTER})"
     rf"|{_CLOCK_POINT}"
-    rf"|\b(?:at|from|till|until|around|about|after|by)\s+{_HOURS}\b(?!\s+(?:past|to)\s+{_HOURS}\b){_COUNTED}"
+    rf"|\b(?:at|from|till|until|around|about|after|by)\s+{_HOURS}\b(?!\s+(?:past|to)\s+{_HOURS}\b)"
+    rf"(?!\s+(?:fifteen|twenty|thirty|forty|fifty)\b){_COUNTED}"
     # "six in the evening", "seven tonight": an hour with its part of the day.
     rf"|\b{_HOURS}\s+(?:in\s+the\s+(?:morning|afternoon|evening)|at\s+night|tonight)\b"
     # "the alarm can be seven.": a bare hour a copula gives, ending the clause.
     rf"|(?<=\bbe\s){_HOURS}(?=\s*(?:[.!?;,](?!\d)|$))"
     rf"|(?<=\bis\s){_HOURS}(?=\s*(?:[.!?;,](?!\d)|$)))", re.I)  # not "is 5.1 kilos"
+# "so bedtime's ten now": an hour in words a noun's "'s" gives, ending the clause or with a
+# word that says it is the new one; read only where a clock time is asked and no other is
+# said ("that's seven now" counts elsewhere; "he's ten now" is an age).
+_CLOCK_GIVEN = re.compile(
+    rf"(?<=[a-z]{{2}}['’]s\s)(?<!\bhe['’]s\s)(?<!\bshe['’]s\s)(?<!\bit['’]s\s)(?<!\bthat['’]s\s)"
+    rf"(?<!\bthere['’]s\s){_HOUR_WORDS}(?=\s*(?:[.!?;,](?!\d)|$)|\s+(?:now|then|instead)\b)",
+    re.I)
 # A time of day named by what happens then ("at bedtime", "with breakfast", "mornings").
 _DAY_PART = re.compile(
     r"\b(?:(?:at|before|after|with|by|around|in\s+the|every|each|first\s+thing\s+in\s+the)\s+)?"
@@ -1142,9 +1196,20 @@ def clock_time(text: str) -> str:
     m = next((m for m in _CLOCK.finditer(text)
               if not re.search(r"\bnot\s+(?:at\s+)?$", text[:m.start()], re.I)
               or re.match(r"(?:until|till|before|after)\b", m.group(0), re.I)), None)
+    if m is None:
+        given = _CLOCK_GIVEN.search(text)
+        return given.group(0) if given else ""
+    said = m.group(0)
+    more = _CLOCK_AND.match(text, m.end())
+    if more and not re.match(r"between\b", said, re.I):
+        said = text[m.start():more.end()]  # "at seven and four": both times it is
     # "9:20am" is written "9:20 am": the time and its half of the day are two words.
-    return re.sub(r"(\d)(am|pm|a\.m\.|p\.m\.)", r"\1 \2", m.group(0).strip(), flags=re.I) \
-        if m else ""
+    return re.sub(r"(\d)(am|pm|a\.m\.|p\.m\.)", r"\1 \2", said.strip(), flags=re.I)
+
+
+# A second time joined to a first ("fed at seven and four", "at eight and at five").
+_CLOCK_AND = re.compile(rf"\s+and\s+(?:at\s+)?(?:{_CLOCK_POINT}|\b{_HOURS}\b{_MERIDIEM}?"
+                        rf"(?![:.]?\d){_COUNTED}{_NOUN_AFTER})", re.I)
 
 
 def day_part(text: str) -> str:
