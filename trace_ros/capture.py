@@ -162,9 +162,10 @@ def prepare(event: Event, config: CaptureConfig, now: float | None = None) -> Ne
     if event.pose is not None:
         if not isinstance(event.pose, dict):
             raise ValidationError("pose", f"must be an object, got {type(event.pose).__name__}")
-        values = [v for k, v in event.pose.items() if k != "frame_id"]
-        if not all(isinstance(v, (int, float)) and math.isfinite(v) for v in values):
-            raise ValidationError("pose", "position and orientation must be finite numbers")
+        for key, value in event.pose.items():  # a loop: a generator cost ~2 us an event
+            if key != "frame_id" and not (isinstance(value, (int, float))
+                                          and math.isfinite(value)):
+                raise ValidationError("pose", "position and orientation must be finite numbers")
         if not str(event.pose.get("frame_id", "")).strip():
             raise ValidationError("pose.header.frame_id", "required when has_pose is true")
 
