@@ -160,21 +160,25 @@ def pose_to_dict(pose_stamped: Any) -> dict[str, Any]:
             "qx": q.x, "qy": q.y, "qz": q.z, "qw": q.w}
 
 
+# The Event of each message is made with every field given by position, in Event's order
+# (modality, scope, text, speaker, label, confidence, pose, payload, stamp, source_id):
+# one an event, and a frozen dataclass called by keyword with defaults left out took about
+# twice as long (~3.5 against ~1.8 us).
+
+
 def dialogue_to_event(msg: DialogueEvent) -> Event:
-    return Event(
-        modality="dialogue", scope=scope_from_msg(msg.scope), text=msg.text,
-        speaker=msg.speaker, payload=msg.payload_json, stamp=stamp_to_seconds(msg.header.stamp),
-        source_id=msg.source_id,
-    )
+    s = msg.scope
+    return Event("dialogue", Scope(s.subject_id, s.robot_id, s.session_id), msg.text,
+                 msg.speaker, "", None, None, msg.payload_json,
+                 stamp_to_seconds(msg.header.stamp), msg.source_id)
 
 
 def perception_to_event(msg: PerceptionEvent) -> Event:
-    return Event(
-        modality="perception", scope=scope_from_msg(msg.scope), text=msg.description,
-        speaker=msg.actor, label=msg.label, confidence=float(msg.confidence),
-        pose=pose_to_dict(msg.pose) if msg.has_pose else None, payload=msg.payload_json,
-        stamp=stamp_to_seconds(msg.header.stamp), source_id=msg.source_id,
-    )
+    s = msg.scope
+    return Event("perception", Scope(s.subject_id, s.robot_id, s.session_id),
+                 msg.description, msg.actor, msg.label, float(msg.confidence),
+                 pose_to_dict(msg.pose) if msg.has_pose else None, msg.payload_json,
+                 stamp_to_seconds(msg.header.stamp), msg.source_id)
 
 
 def printable(text: str) -> str:

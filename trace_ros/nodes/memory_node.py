@@ -13,6 +13,7 @@ acknowledged = durable.
 
 from __future__ import annotations
 
+import gc
 import sys
 import threading
 from collections.abc import Callable
@@ -122,8 +123,15 @@ class MemoryNode(ManagedNode):
             log.info(f"syncing to {self.sync.target_name} every "
                      f"{self.config.sync.period_s:g} s")
             self.sync.start()
+        # What exists now lives as long as the capture: kept out of the collector's sight,
+        # a full collection during capture walks only what capture made since (issue 16,
+        # bench capture: one of ~25 ms with the GIL held, every event in flight waiting,
+        # against ~0.3 ms).
+        gc.collect()
+        gc.freeze()
 
     def deactivate(self) -> None:
+        gc.unfreeze()  # what activate kept aside is the collector's again
         if self.sync is not None:
             self.sync.stop()
             self.sync = None
