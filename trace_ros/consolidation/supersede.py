@@ -65,9 +65,12 @@ from ..language.revision import (
     CLOSE,
     about_another,
     continues,
+    contrasts,
+    denies_change,
     holders,
     holders_stems,
     introduces,
+    is_value_word,
     keys,
     marks_change,
     negated,
@@ -108,6 +111,10 @@ REALISED_SPAN = 35 * 86400.0
 # A speaker repairs their own last turn when it is among the REPAIR_TURNS turns before
 # the new one in the session (a robot's echo may come between); the edge's confidence.
 REPAIR_TURNS = 2
+# Two statements less close than ``CLOSE`` (a change told with its reason: "Eli nicked
+# his finger … so I've put the kit above the kettle") are of one thing when at least
+# this close and the shared word is named as a thing, a noun phrase's head, in both.
+THING_CLOSE = 0.45
 REPAIR_CONFIDENCE = 0.85
 # Another person's update is less sure than the speaker's own: its confidence is the
 # same-thing rule's less this.
@@ -196,9 +203,11 @@ class Supersession:
             # only statements.
             self._realised(source, facts, seqs, texts, sims, salient, speaker, new_keyed, out)
             return
-        # Only statements at least ``close`` to this one are read (compared as doubles, as
-        # ``float(sims[j]) < close`` would), the latest first.
-        near = np.flatnonzero(~(sims.astype(np.float64) < self.close))
+        # Only statements at least ``THING_CLOSE`` to this one are read (compared as
+        # doubles, as ``float(sims[j]) < close`` would), the latest first; those under
+        # ``close`` only where the shared word is named as a thing (``_named_thing``).
+        floor = min(self.close, THING_CLOSE)
+        near = np.flatnonzero(~(sims.astype(np.float64) < floor))
         new_terms = terms(source.text) - holders_stems(source.text)
         for j in near[::-1].tolist():  # the latest earlier statement first
             i = len(vecs) - n + j
@@ -210,6 +219,11 @@ class Supersession:
             # enough to name a thing, and rare in what the speaker says.
             shared = frozenset(t for t in (terms(text) - holders_stems(text)) & new_terms
                                if len(t) > 3 and salient(t))
+            shared = frozenset(t for t in shared if not _other_kind(text, source.text, t))
+            if shared and cos < self.close:
+                shared = _named_thing(text, source.text, shared)
+            elif not shared and cos >= self.close:
+                shared = _same_one(text, source.text, salient, speaker)
             if not shared or not _replaced(text, source.text, shared) \
                     or judge.elsewhere(text, source.text, shared, speaker):
                 continue
@@ -468,6 +482,40 @@ def realised(old: str, new: str, salient: Callable[[str], bool],
     return thing
 
 
+def _named_thing(old: str, new: str, shared: frozenset[str]) -> frozenset[str]:
+    """The ``shared`` words each of ``old`` and ``new`` names as a thing: the head of a
+    noun phrase ("the helpdesk", "our big shop") in a sentence that is no question."""
+    def heads(text: str) -> set[str]:
+        return {t for s in _naming(text, shared) for t in _phrase_heads(s, shared)}
+    return frozenset(heads(old) & heads(new))
+
+
+def _other_kind(old: str, new: str, head: str) -> bool:
+    """Whether ``old`` and ``new`` name ``head`` with different words before it, neither
+    of which the other statement uses ("the choir rehearsal" / "the orchestra
+    rehearsal", "the swimming lesson" / "the piano lesson"): two things of one kind."""
+    def before(text: str) -> set[str]:
+        toks = [m.group(0).lower() for m in _TOKEN.finditer(text)]
+        return {_stem(toks[i - 1]) for i, w in enumerate(toks)
+                if i and _stem(w) == head and toks[i - 1] not in _DETERMINERS
+                and not is_value_word(toks[i - 1]) and len(toks[i - 1]) > 2}
+    mine, theirs = before(old), before(new)
+    return bool(mine and theirs and not mine & theirs
+                and not mine & terms(new) and not theirs & terms(old))
+
+
+def _same_one(old: str, new: str, salient: Callable[[str], bool],
+              speaker: frozenset[str]) -> frozenset[str]:
+    """Where two close statements share no word of a thing, the person (or named thing)
+    both tell of, when the later marks its state as new ("Hannah's starting on the
+    10th" … "Bad news on Hannah, pushed back to the 15th"): a name the speaker seldom
+    says, not their own."""
+    if not marks_change(new) or denies_change(new):
+        return frozenset()
+    return frozenset(t for t in holders_stems(old) & holders_stems(new)
+                     if len(t) > 2 and t not in speaker and salient(t))
+
+
 def _in_time(plan: Sequence[Fact], outcome: Sequence[Fact]) -> bool:
     """Whether the outcome's facts are anchored near a time the plan's resolved (any,
     when the plan's facts resolved none)."""
@@ -511,7 +559,9 @@ def _add(out: LinkResult, facts: Sequence[Fact], olds: Sequence[Fact], cos: floa
          close: float, shared: frozenset[str], old_text: str, new_text: str) -> None:
     """The same-thing rule's edge, its confidence by the cosine (``_confidence``)."""
     conf = _confidence(cos, close)
-    old_v = "/".join(sorted(state_values(old_text) - state_values(new_text)))
+    # (where the later names the old value again, "Fridays, not Tuesday", it is that one)
+    old_v = "/".join(sorted(state_values(old_text) - state_values(new_text)
+                            or state_values(old_text)))
     new_v = "/".join(sorted(state_values(new_text) - state_values(old_text)))
     _relate(out, facts, olds, conf,
             f"same-thing update: the speaker's later statement (cosine {cos:.2f}, shares "
@@ -559,7 +609,8 @@ def _replaced(old: str, new: str, shared: frozenset[str]) -> bool:
     that of something else told in the same turn."""
     def about(text: str) -> list[str]:
         return [s for s in sentences(text) or [text] if keys(s) & shared]
-    return any(replaces(o, n) for o in about(old) for n in about(new))
+    return any(replaces(o, n) or contrasts(o, n) for o in about(old) for n in about(new))
+
 
 
 class Rows:
