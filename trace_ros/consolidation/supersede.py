@@ -11,12 +11,19 @@ speaker that states the same thing with a different value, whatever their keys:
   one the speaker has used in few of their earlier statements (``SALIENT``), so
   "wifi" or "standup" ties two statements and "work" or "really" does not; the new one
   names no other holder for it ("my sister's appointment", "her locker") and no other
-  event ("the piano lesson" after "the car service"), and is not someone else's news;
+  event ("the piano lesson" after "the car service"), and is not someone else's news.
+  Less close (``THING_CLOSE``: a change told with its reason, "the boiler died, and the
+  rehearsal is on Thursdays"), the shared word must head a noun phrase in both and be
+  named with no other kind's word before it ("the orchestra rehearsal";
+  ``things.py``); sharing no such word, two close statements are of one thing when they
+  tell of one person the speaker seldom names and the later marks a change
+  (``_same_one``);
 - *the same one*: the new statement does not bring the shared word in as another
   instance ("an upcoming show in Boston" after "that show in Tokyo");
 - *a different value*: a sentence of each that names the shared word, where one
   specific value gave way to another of its kind (``revision.replaces``: a weekday, a
-  month, a number, a place); a restatement ("still Monday at 3"), an added detail, or
+  month, a number, a place), or the later sets a new one against the old named again
+  ("Fridays, not Tuesday"; ``revision.contrasts``); a restatement ("still Monday at 3"), an added detail, or
   the days of two past events ("last Friday" / "last Sunday") are no update;
 - only a person's statements, never the robot's or a question; two facts with one
   key are left to the key rules (``link.py``), which know restatements of a key.
@@ -70,7 +77,6 @@ from ..language.revision import (
     holders,
     holders_stems,
     introduces,
-    is_value_word,
     keys,
     marks_change,
     negated,
@@ -92,6 +98,7 @@ from ..ledger import SourceRecord
 from ..storage import graph_of
 from . import judge
 from .link import STATE_TYPES, LinkResult
+from .things import TOKEN, named_thing, naming, other_kind, phrase_heads
 
 # Earlier turns of the same speaker a new one is compared with (among the last
 # LOOKBACK * 16 sources of the subject).
@@ -205,7 +212,7 @@ class Supersession:
             return
         # Only statements at least ``THING_CLOSE`` to this one are read (compared as
         # doubles, as ``float(sims[j]) < close`` would), the latest first; those under
-        # ``close`` only where the shared word is named as a thing (``_named_thing``).
+        # ``close`` only where the shared word is named as a thing (``things.named_thing``).
         floor = min(self.close, THING_CLOSE)
         near = np.flatnonzero(~(sims.astype(np.float64) < floor))
         new_terms = terms(source.text) - holders_stems(source.text)
@@ -219,9 +226,9 @@ class Supersession:
             # enough to name a thing, and rare in what the speaker says.
             shared = frozenset(t for t in (terms(text) - holders_stems(text)) & new_terms
                                if len(t) > 3 and salient(t))
-            shared = frozenset(t for t in shared if not _other_kind(text, source.text, t))
             if shared and cos < self.close:
-                shared = _named_thing(text, source.text, shared)
+                shared = frozenset(t for t in named_thing(text, source.text, shared)
+                                   if not other_kind(text, source.text, t))
             elif not shared and cos >= self.close:
                 shared = _same_one(text, source.text, salient, speaker)
             if not shared or not _replaced(text, source.text, shared) \
@@ -436,12 +443,8 @@ def salient_in(used: Counter[str], n: int) -> Callable[[str], bool]:
     return lambda t: used[t] <= rare
 
 
-# Closed-class words before the head of a noun phrase ("the festival", "a conference",
-# "that performance"), and the words by which a time expression points back.
-_DETERMINERS = frozenset("a an the this that these those my our your his her their its some "
-                         "another".split())
+# The words by which a time expression points back.
 _BACK = frozenset("last ago yesterday past previous earlier before".split())
-_TOKEN = re.compile(r"[^\W_]+(?:'[a-z]+)?")
 # A time that recurs ("Thursdays at two", "every other Friday"): a schedule, which an
 # occasion of it does not end.
 _RECURS = re.compile(r"\b(?:every|each|weekly|daily|monthly|(?:mon|tues|wednes|thurs|fri|satur|"
@@ -463,13 +466,13 @@ def realised(old: str, new: str, salient: Callable[[str], bool],
     shared = frozenset(t for t in judge.shared_terms(old, new) if salient(t))
     if not shared:
         return frozenset()
-    ahead = [s for s in _naming(old, shared) if _ahead(s) and not _RECURS.search(s)]
+    ahead = [s for s in naming(old, shared) if _ahead(s) and not _RECURS.search(s)]
     if not ahead:
         return frozenset()
     shared -= {_stem(w) for s in ahead for c in find_candidates(s)
-               for w in _TOKEN.findall(s[c.start():c.end()].lower())}
-    told = [s for s in _naming(new, shared) if tense(s) == "past"]
-    thing = frozenset(t for s in (*ahead, *told) for t in _phrase_heads(s, shared)) \
+               for w in TOKEN.findall(s[c.start():c.end()].lower())}
+    told = [s for s in naming(new, shared) if tense(s) == "past"]
+    thing = frozenset(t for s in (*ahead, *told) for t in phrase_heads(s, shared)) \
         & _common(ahead) & _common(told)
     told = [s for s in told if keys(s) & thing and not (continues(s) and not marks_change(s))]
     if not thing or not told or introduces(new, thing):
@@ -480,28 +483,6 @@ def realised(old: str, new: str, salient: Callable[[str], bool],
             or about_another(outcome, holders(plan) | speaker):
         return frozenset()
     return thing
-
-
-def _named_thing(old: str, new: str, shared: frozenset[str]) -> frozenset[str]:
-    """The ``shared`` words each of ``old`` and ``new`` names as a thing: the head of a
-    noun phrase ("the helpdesk", "our big shop") in a sentence that is no question."""
-    def heads(text: str) -> set[str]:
-        return {t for s in _naming(text, shared) for t in _phrase_heads(s, shared)}
-    return frozenset(heads(old) & heads(new))
-
-
-def _other_kind(old: str, new: str, head: str) -> bool:
-    """Whether ``old`` and ``new`` name ``head`` with different words before it, neither
-    of which the other statement uses ("the choir rehearsal" / "the orchestra
-    rehearsal", "the swimming lesson" / "the piano lesson"): two things of one kind."""
-    def before(text: str) -> set[str]:
-        toks = [m.group(0).lower() for m in _TOKEN.finditer(text)]
-        return {_stem(toks[i - 1]) for i, w in enumerate(toks)
-                if i and _stem(w) == head and toks[i - 1] not in _DETERMINERS
-                and not is_value_word(toks[i - 1]) and len(toks[i - 1]) > 2}
-    mine, theirs = before(old), before(new)
-    return bool(mine and theirs and not mine & theirs
-                and not mine & terms(new) and not theirs & terms(old))
 
 
 def _same_one(old: str, new: str, salient: Callable[[str], bool],
@@ -531,13 +512,7 @@ def _states(text: str) -> bool:
 
 def _common(sents: Sequence[str]) -> set[str]:
     """The stems of the words ``sents`` write in lower case (common nouns, not names)."""
-    return {_stem(w) for s in sents for w in _TOKEN.findall(s) if w.islower()}
-
-
-def _naming(text: str, shared: frozenset[str]) -> list[str]:
-    """The sentences of ``text`` that name a ``shared`` word and are no question."""
-    return [s for s in sentences(text) or [text]
-            if keys(s) & shared and not s.rstrip().endswith("?")]
+    return {_stem(w) for s in sents for w in TOKEN.findall(s) if w.islower()}
 
 
 def _ahead(sentence: str) -> bool:
@@ -546,13 +521,6 @@ def _ahead(sentence: str) -> bool:
         return False
     return any(not {w.lower() for w in sentence[c.start():c.end()].split()} & _BACK
                and forward_at(sentence, c.start()) for c in find_candidates(sentence))
-
-
-def _phrase_heads(sentence: str, shared: frozenset[str]) -> set[str]:
-    """The ``shared`` words of ``sentence`` within two words after a determiner."""
-    toks = [m.group(0).lower() for m in _TOKEN.finditer(sentence)]
-    return {_stem(w) for i, w in enumerate(toks)
-            if _stem(w) in shared and _DETERMINERS & set(toks[max(0, i - 2):i])}
 
 
 def _add(out: LinkResult, facts: Sequence[Fact], olds: Sequence[Fact], cos: float,
