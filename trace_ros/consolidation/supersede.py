@@ -445,10 +445,10 @@ def salient_in(used: Counter[str], n: int) -> Callable[[str], bool]:
 
 # The words by which a time expression points back.
 _BACK = frozenset("last ago yesterday past previous earlier before".split())
-# A time that recurs ("Thursdays at two", "every other Friday"): a schedule, which an
-# occasion of it does not end.
+# A time that recurs ("Thursdays at two", "every other Friday", "Thursday mornings"), or
+# a state that holds "from now on": a schedule, which an occasion of it does not end.
 _RECURS = re.compile(r"\b(?:every|each|weekly|daily|monthly|(?:mon|tues|wednes|thurs|fri|satur|"
-                     r"sun)days)\b", re.I)
+                     r"sun)days|mornings|afternoons|evenings|from\s+now\s+on)\b", re.I)
 
 
 def realised(old: str, new: str, salient: Callable[[str], bool],
