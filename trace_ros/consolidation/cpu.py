@@ -24,7 +24,7 @@ import dataclasses
 import re
 
 from ..facts import FactDraft, norm
-from ..language.revision import marks_change
+from ..language.revision import marks_change, values
 from ..language.timeanchor import WEEKDAYS, Anchor, find_candidates, forward_at, resolve, shifted
 from ..ledger import SourceRecord
 from . import rules
@@ -439,7 +439,8 @@ def _unkeyed(source: SourceRecord, text: str, people: _People,
         words = sent.split()
         # A short sentence is chatter unless it gives a time or a figure ("Back on the
         # 12th.", "Ours is Flat 9."): a value said in few words.
-        valued = bool(find_candidates(sent) or _FIGURE.search(sent))
+        # (a figure may be written as a word: "Six in the morning", "down to six")
+        valued = bool(find_candidates(sent) or _FIGURE.search(sent) or values(sent))
         if sent.rstrip().endswith("?") or len(words) < (2 if valued else 4) \
                 or _CHATTER.match(sent):
             continue

@@ -11,12 +11,19 @@ speaker that states the same thing with a different value, whatever their keys:
   one the speaker has used in few of their earlier statements (``SALIENT``), so
   "wifi" or "standup" ties two statements and "work" or "really" does not; the new one
   names no other holder for it ("my sister's appointment", "her locker") and no other
-  event ("the piano lesson" after "the car service"), and is not someone else's news;
+  event ("the piano lesson" after "the car service"), and is not someone else's news.
+  Less close (``THING_CLOSE``: a change told with its reason, "the boiler died, and the
+  rehearsal is on Thursdays"), the shared word must head a noun phrase in both and be
+  named with no other kind's word before it ("the orchestra rehearsal";
+  ``things.py``); sharing no such word, two close statements are of one thing when they
+  tell of one person the speaker seldom names and the later marks a change
+  (``_same_one``);
 - *the same one*: the new statement does not bring the shared word in as another
   instance ("an upcoming show in Boston" after "that show in Tokyo");
 - *a different value*: a sentence of each that names the shared word, where one
   specific value gave way to another of its kind (``revision.replaces``: a weekday, a
-  month, a number, a place); a restatement ("still Monday at 3"), an added detail, or
+  month, a number, a place), or the later sets a new one against the old named again
+  ("Fridays, not Tuesday"; ``revision.contrasts``); a restatement ("still Monday at 3"), an added detail, or
   the days of two past events ("last Friday" / "last Sunday") are no update;
 - only a person's statements, never the robot's or a question; two facts with one
   key are left to the key rules (``link.py``), which know restatements of a key.
@@ -65,6 +72,8 @@ from ..language.revision import (
     CLOSE,
     about_another,
     continues,
+    contrasts,
+    denies_change,
     holders,
     holders_stems,
     introduces,
@@ -89,6 +98,7 @@ from ..ledger import SourceRecord
 from ..storage import graph_of
 from . import judge
 from .link import STATE_TYPES, LinkResult
+from .things import TOKEN, named_thing, naming, other_kind, phrase_heads
 
 # Earlier turns of the same speaker a new one is compared with (among the last
 # LOOKBACK * 16 sources of the subject).
@@ -108,6 +118,10 @@ REALISED_SPAN = 35 * 86400.0
 # A speaker repairs their own last turn when it is among the REPAIR_TURNS turns before
 # the new one in the session (a robot's echo may come between); the edge's confidence.
 REPAIR_TURNS = 2
+# Two statements less close than ``CLOSE`` (a change told with its reason: "Eli nicked
+# his finger … so I've put the kit above the kettle") are of one thing when at least
+# this close and the shared word is named as a thing, a noun phrase's head, in both.
+THING_CLOSE = 0.45
 REPAIR_CONFIDENCE = 0.85
 # Another person's update is less sure than the speaker's own: its confidence is the
 # same-thing rule's less this.
@@ -196,9 +210,11 @@ class Supersession:
             # only statements.
             self._realised(source, facts, seqs, texts, sims, salient, speaker, new_keyed, out)
             return
-        # Only statements at least ``close`` to this one are read (compared as doubles, as
-        # ``float(sims[j]) < close`` would), the latest first.
-        near = np.flatnonzero(~(sims.astype(np.float64) < self.close))
+        # Only statements at least ``THING_CLOSE`` to this one are read (compared as
+        # doubles, as ``float(sims[j]) < close`` would), the latest first; those under
+        # ``close`` only where the shared word is named as a thing (``things.named_thing``).
+        floor = min(self.close, THING_CLOSE)
+        near = np.flatnonzero(~(sims.astype(np.float64) < floor))
         new_terms = terms(source.text) - holders_stems(source.text)
         for j in near[::-1].tolist():  # the latest earlier statement first
             i = len(vecs) - n + j
@@ -210,6 +226,11 @@ class Supersession:
             # enough to name a thing, and rare in what the speaker says.
             shared = frozenset(t for t in (terms(text) - holders_stems(text)) & new_terms
                                if len(t) > 3 and salient(t))
+            if shared and cos < self.close:
+                shared = frozenset(t for t in named_thing(text, source.text, shared)
+                                   if not other_kind(text, source.text, t))
+            elif not shared and cos >= self.close:
+                shared = _same_one(text, source.text, salient, speaker)
             if not shared or not _replaced(text, source.text, shared) \
                     or judge.elsewhere(text, source.text, shared, speaker):
                 continue
@@ -422,16 +443,12 @@ def salient_in(used: Counter[str], n: int) -> Callable[[str], bool]:
     return lambda t: used[t] <= rare
 
 
-# Closed-class words before the head of a noun phrase ("the festival", "a conference",
-# "that performance"), and the words by which a time expression points back.
-_DETERMINERS = frozenset("a an the this that these those my our your his her their its some "
-                         "another".split())
+# The words by which a time expression points back.
 _BACK = frozenset("last ago yesterday past previous earlier before".split())
-_TOKEN = re.compile(r"[^\W_]+(?:'[a-z]+)?")
-# A time that recurs ("Thursdays at two", "every other Friday"): a schedule, which an
-# occasion of it does not end.
+# A time that recurs ("Thursdays at two", "every other Friday", "Thursday mornings"), or
+# a state that holds "from now on": a schedule, which an occasion of it does not end.
 _RECURS = re.compile(r"\b(?:every|each|weekly|daily|monthly|(?:mon|tues|wednes|thurs|fri|satur|"
-                     r"sun)days)\b", re.I)
+                     r"sun)days|mornings|afternoons|evenings|from\s+now\s+on)\b", re.I)
 
 
 def realised(old: str, new: str, salient: Callable[[str], bool],
@@ -449,13 +466,13 @@ def realised(old: str, new: str, salient: Callable[[str], bool],
     shared = frozenset(t for t in judge.shared_terms(old, new) if salient(t))
     if not shared:
         return frozenset()
-    ahead = [s for s in _naming(old, shared) if _ahead(s) and not _RECURS.search(s)]
+    ahead = [s for s in naming(old, shared) if _ahead(s) and not _RECURS.search(s)]
     if not ahead:
         return frozenset()
     shared -= {_stem(w) for s in ahead for c in find_candidates(s)
-               for w in _TOKEN.findall(s[c.start():c.end()].lower())}
-    told = [s for s in _naming(new, shared) if tense(s) == "past"]
-    thing = frozenset(t for s in (*ahead, *told) for t in _phrase_heads(s, shared)) \
+               for w in TOKEN.findall(s[c.start():c.end()].lower())}
+    told = [s for s in naming(new, shared) if tense(s) == "past"]
+    thing = frozenset(t for s in (*ahead, *told) for t in phrase_heads(s, shared)) \
         & _common(ahead) & _common(told)
     told = [s for s in told if keys(s) & thing and not (continues(s) and not marks_change(s))]
     if not thing or not told or introduces(new, thing):
@@ -466,6 +483,18 @@ def realised(old: str, new: str, salient: Callable[[str], bool],
             or about_another(outcome, holders(plan) | speaker):
         return frozenset()
     return thing
+
+
+def _same_one(old: str, new: str, salient: Callable[[str], bool],
+              speaker: frozenset[str]) -> frozenset[str]:
+    """Where two close statements share no word of a thing, the person (or named thing)
+    both tell of, when the later marks its state as new ("Hannah's starting on the
+    10th" … "Bad news on Hannah, pushed back to the 15th"): a name the speaker seldom
+    says, not their own."""
+    if not marks_change(new) or denies_change(new):
+        return frozenset()
+    return frozenset(t for t in holders_stems(old) & holders_stems(new)
+                     if len(t) > 2 and t not in speaker and salient(t))
 
 
 def _in_time(plan: Sequence[Fact], outcome: Sequence[Fact]) -> bool:
@@ -483,13 +512,7 @@ def _states(text: str) -> bool:
 
 def _common(sents: Sequence[str]) -> set[str]:
     """The stems of the words ``sents`` write in lower case (common nouns, not names)."""
-    return {_stem(w) for s in sents for w in _TOKEN.findall(s) if w.islower()}
-
-
-def _naming(text: str, shared: frozenset[str]) -> list[str]:
-    """The sentences of ``text`` that name a ``shared`` word and are no question."""
-    return [s for s in sentences(text) or [text]
-            if keys(s) & shared and not s.rstrip().endswith("?")]
+    return {_stem(w) for s in sents for w in TOKEN.findall(s) if w.islower()}
 
 
 def _ahead(sentence: str) -> bool:
@@ -500,18 +523,13 @@ def _ahead(sentence: str) -> bool:
                and forward_at(sentence, c.start()) for c in find_candidates(sentence))
 
 
-def _phrase_heads(sentence: str, shared: frozenset[str]) -> set[str]:
-    """The ``shared`` words of ``sentence`` within two words after a determiner."""
-    toks = [m.group(0).lower() for m in _TOKEN.finditer(sentence)]
-    return {_stem(w) for i, w in enumerate(toks)
-            if _stem(w) in shared and _DETERMINERS & set(toks[max(0, i - 2):i])}
-
-
 def _add(out: LinkResult, facts: Sequence[Fact], olds: Sequence[Fact], cos: float,
          close: float, shared: frozenset[str], old_text: str, new_text: str) -> None:
     """The same-thing rule's edge, its confidence by the cosine (``_confidence``)."""
     conf = _confidence(cos, close)
-    old_v = "/".join(sorted(state_values(old_text) - state_values(new_text)))
+    # (where the later names the old value again, "Fridays, not Tuesday", it is that one)
+    old_v = "/".join(sorted(state_values(old_text) - state_values(new_text)
+                            or state_values(old_text)))
     new_v = "/".join(sorted(state_values(new_text) - state_values(old_text)))
     _relate(out, facts, olds, conf,
             f"same-thing update: the speaker's later statement (cosine {cos:.2f}, shares "
@@ -559,7 +577,8 @@ def _replaced(old: str, new: str, shared: frozenset[str]) -> bool:
     that of something else told in the same turn."""
     def about(text: str) -> list[str]:
         return [s for s in sentences(text) or [text] if keys(s) & shared]
-    return any(replaces(o, n) for o in about(old) for n in about(new))
+    return any(replaces(o, n) or contrasts(o, n) for o in about(old) for n in about(new))
+
 
 
 class Rows:

@@ -741,6 +741,19 @@ def replaces(old: str, new: str) -> bool:
     return bool(gone) and bool(came) and _kinds(gone) & _kinds(came) != set()
 
 
+def contrasts(old: str, new: str) -> bool:
+    """Whether ``new`` names the value ``old`` gave together with another of its kind and
+    marks a change or denies the old ("the Monday huddle clashes now, so we're doing
+    Tuesdays"; "Fridays, not Tuesday"): a new value set against the old, which
+    ``replaces`` misses because the old is named again, and not a restatement."""
+    if continues(new) and not marks_change(new):
+        return False
+    before, after = state_values(old), state_values(new)
+    came, kept = after - before, before & after
+    return bool(came and kept and _kinds(came) & _kinds(kept)
+                and (marks_change(new) and not denies_change(new) or negated(new)))
+
+
 def hands_over(old: str, new: str) -> bool:
     """Whether ``new`` names a specific value ``old`` states and another of the same kind
     that ``old`` does not: people name the value they change from ("The airline has

@@ -1,0 +1,119 @@
+"""The same-thing rule of ``supersede.py`` beyond its cosine, its words and its values.
+
+Invented sentences. A change told with its reason is less close to what it changes than
+``CLOSE`` ("the heating's broken, so the rehearsal is on Thursdays"), yet names the same
+thing as a thing (``THING_CLOSE``, ``things.named_thing``); a change may name the old value
+again beside the new (``revision.contrasts``); two close statements may share only the
+person they tell of (``_same_one``). Each has its look-alike that must not update: another
+kind of the thing ("the orchestra rehearsal"), the old value kept with a new detail, the
+same person's other news.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from test_plan_realised import _updates  # noqa: E402
+
+from trace_ros.consolidation.cpu import CpuExtractor  # noqa: E402
+from trace_ros.consolidation.extract import ExtractContext  # noqa: E402
+from trace_ros.consolidation.things import named_thing, other_kind  # noqa: E402
+from trace_ros.embed import MiniLMEncoder  # noqa: E402
+from trace_ros.language.revision import contrasts, terms  # noqa: E402
+from trace_ros.ledger import Ledger, SourceRecord  # noqa: E402
+
+CHATTER = [(3, 4, "Ana", "The printer on the second floor is jammed again."),
+           (3, 4, "Ana", "Someone left cake in the staff room, help yourselves.")]
+REHEARSAL = "The choir rehearsal is in the church hall on Tuesdays."
+
+
+def _pairs(ledger: Ledger, encoder: MiniLMEncoder, first: str, later: str) -> set[tuple[str, str]]:
+    rows = _updates(ledger, encoder, [(3, 3, "Ana", first), *CHATTER, (3, 6, "Ana", later)])
+    return {(n, o) for n, o, _ in rows}
+
+
+def test_a_change_told_with_its_reason_updates(ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    pairs = _pairs(ledger, encoder, REHEARSAL,
+                   "What a week. Half the sopranos have colds, the boiler died, and the "
+                   "rehearsal is on Thursdays until spring.")
+    assert ("t3", "t0") in pairs, pairs
+
+
+def test_another_kind_of_the_thing_does_not_update(ledger: Ledger,
+                                                    encoder: MiniLMEncoder) -> None:
+    pairs = _pairs(ledger, encoder, REHEARSAL,
+                   "What a week. Half the sopranos have colds, the boiler died, and the "
+                   "orchestra rehearsal is on Thursdays until spring.")
+    assert ("t3", "t0") not in pairs, pairs
+
+
+def test_the_value_kept_with_a_reason_does_not_update(ledger: Ledger,
+                                                      encoder: MiniLMEncoder) -> None:
+    pairs = _pairs(ledger, encoder, REHEARSAL,
+                   "What a week. Half the sopranos have colds, the boiler died, and the "
+                   "rehearsal is still on Tuesdays, just shorter.")
+    assert ("t3", "t0") not in pairs, pairs
+
+
+def test_a_thing_is_named_by_a_phrase_head_of_one_kind() -> None:
+    old = "Our big shop gets delivered on Thursdays."
+    assert named_thing(old, "So I've moved the shop to Sunday mornings.",
+                        terms(old)) == {"shop"}
+    # "shop" is no noun phrase's head here; two kinds of lesson are two things
+    assert not named_thing(old, "Shop opens late on Sundays.", terms(old))
+    lesson = "The piano lesson is on Tuesdays."
+    assert other_kind(lesson, "The swimming lesson is on Fridays now.", "lesson")
+    assert not other_kind(lesson, "The lesson is on Fridays now.", "lesson")
+
+
+def test_a_new_value_set_against_the_old_contrasts() -> None:
+    old = "Our team huddle is on Mondays at nine."
+    assert contrasts(old, "Half the team is off site on Mondays now, so the team huddle "
+                          "moves to Tuesdays.")
+    assert contrasts(old, "The huddle is Tuesdays, not Monday.")
+    # both days named, no change marked; a change denied
+    assert not contrasts(old, "The Monday team huddle was fun, and on Tuesdays we have the "
+                              "sales review.")
+    assert not contrasts(old, "Nothing's changed, the huddle is Mondays and the review Tuesdays.")
+
+
+def test_a_change_naming_the_old_value_again_updates(ledger: Ledger,
+                                                     encoder: MiniLMEncoder) -> None:
+    pairs = _pairs(ledger, encoder, "Our team huddle is on Mondays at nine.",
+                   "Half the team is off site on Mondays now, so the team huddle moves "
+                   "to Tuesdays.")
+    assert ("t3", "t0") in pairs, pairs
+
+
+def test_both_values_named_with_no_change_do_not_update(ledger: Ledger,
+                                                        encoder: MiniLMEncoder) -> None:
+    pairs = _pairs(ledger, encoder, "Our team huddle is on Mondays at nine.",
+                   "The Monday team huddle was fun, and on Tuesdays we have the sales review.")
+    assert ("t3", "t0") not in pairs, pairs
+
+
+def test_a_change_of_the_person_both_tell_of_updates(ledger: Ledger,
+                                                     encoder: MiniLMEncoder) -> None:
+    first = "Our new hire Priya is joining the team on Wednesday the 10th."
+    assert ("t3", "t0") in _pairs(ledger, encoder, first,
+                                  "Update on Priya: HR moved her to the 15th now.")
+
+
+def test_the_persons_other_news_does_not_update(ledger: Ledger,
+                                                encoder: MiniLMEncoder) -> None:
+    first = "Our new hire Priya is joining the team on Wednesday the 10th."
+    assert ("t3", "t0") not in _pairs(ledger, encoder, first,
+                                      "Priya's birthday is on the 15th, we booked the Thai place.")
+
+
+def test_a_figure_written_as_a_word_is_a_fact() -> None:
+    """A turn whose only value is a number word ("Two, four times a day.") is about
+    something: it yields a fact, which an update can then relate."""
+    src = SourceRecord(1, "s1", "home", "", "d1", "dialogue", "Ana",
+                       "Paracetamol. Two, four times a day.", "", None, None, {},
+                       1.7e9, False, 1.7e9, "h")
+    drafts = CpuExtractor().extract(src, ExtractContext(addressee="robot", session_time=1.7e9))
+    assert drafts and "four times a day" in drafts[0].description

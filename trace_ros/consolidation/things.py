@@ -1,0 +1,57 @@
+"""What two statements name as one thing: the words of ``supersede.py``'s rules and of the
+fitted judgement (``judge.py``) that read a shared word as the head of a noun phrase.
+
+A shared word is a *thing* when it heads a noun phrase ("the festival", "our big shop",
+"that transport lot"): within two words after a determiner. Two statements naming it
+with different words before it, neither used by the other ("the choir rehearsal" / "the
+orchestra rehearsal"), name two things of one kind. Closed-class words only.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..language.revision import is_value_word, keys, terms
+from ..language.text import sentences
+from ..language.text import stem as _stem
+
+# Closed-class words before the head of a noun phrase ("the festival", "a conference",
+# "that performance").
+DETERMINERS = frozenset("a an the this that these those my our your his her their its some "
+                        "another".split())
+TOKEN = re.compile(r"[^\W_]+(?:'[a-z]+)?")
+
+
+def naming(text: str, shared: frozenset[str]) -> list[str]:
+    """The sentences of ``text`` that name a ``shared`` word and are no question."""
+    return [s for s in sentences(text) or [text]
+            if keys(s) & shared and not s.rstrip().endswith("?")]
+
+
+def phrase_heads(sentence: str, shared: frozenset[str]) -> set[str]:
+    """The ``shared`` words of ``sentence`` within two words after a determiner."""
+    toks = [m.group(0).lower() for m in TOKEN.finditer(sentence)]
+    return {_stem(w) for i, w in enumerate(toks)
+            if _stem(w) in shared and DETERMINERS & set(toks[max(0, i - 2):i])}
+
+
+def named_thing(old: str, new: str, shared: frozenset[str]) -> frozenset[str]:
+    """The ``shared`` words each of ``old`` and ``new`` names as a thing: the head of a
+    noun phrase ("the helpdesk", "our big shop") in a sentence that is no question."""
+    def heads(text: str) -> set[str]:
+        return {t for s in naming(text, shared) for t in phrase_heads(s, shared)}
+    return frozenset(heads(old) & heads(new))
+
+
+def other_kind(old: str, new: str, head: str) -> bool:
+    """Whether ``old`` and ``new`` name ``head`` with different words before it, neither
+    of which the other statement uses ("the choir rehearsal" / "the orchestra
+    rehearsal", "the swimming lesson" / "the piano lesson"): two things of one kind."""
+    def before(text: str) -> set[str]:
+        toks = [m.group(0).lower() for m in TOKEN.finditer(text)]
+        return {_stem(toks[i - 1]) for i, w in enumerate(toks)
+                if i and _stem(w) == head and toks[i - 1] not in DETERMINERS
+                and not is_value_word(toks[i - 1]) and len(toks[i - 1]) > 2}
+    mine, theirs = before(old), before(new)
+    return bool(mine and theirs and not mine & theirs
+                and not mine & terms(new) and not theirs & terms(old))
