@@ -70,6 +70,20 @@ def test_an_acknowledgement_of_no_current_record_cites_the_robot_alone() -> None
     assert "src-5" not in cited, (answer, cited)
 
 
+TOOLBOX = [
+    ("s1", "Maya", "I keep the toolbox in the garage, on the top shelf."),
+    ("s2", "Maya", "I drove past the school today, the car park was full."),
+    ("s2", "robot", "I tidied up and put your toolbox on the hallway shelf."),
+]
+
+
+def test_a_robots_report_of_its_own_is_no_acknowledgement_of_the_turn_before() -> None:
+    # The graph stage's lead is the turn before, which names nothing the robot says: the
+    # robot's own report is the source.
+    answer, cited = _read("Where is my toolbox?", TOOLBOX, lead="src-2")
+    assert cited[:1] == ["src-3"] and "hallway" in answer, (answer, cited)
+
+
 LUNCH = [
     ("s1", "Pat", "Mrs Lee has the fish pie for lunch."),
     ("s2", "Pat", "Mr Lee has the tomato soup for lunch now."),

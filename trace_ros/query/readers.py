@@ -2426,9 +2426,13 @@ class ExtractiveReader:
                 return [r.source_id, cited]
         # The graph stage's current record just before it, told without the value's words
         # ("But I'm sticking with Michael's" - "Still Michael's in Hull for Christmas."):
-        # the robot acknowledges that statement and says nothing of its own.
+        # the robot acknowledges that statement and says nothing of its own. It names
+        # something of it: a robot's report of its own ("I put your toolbox on the
+        # shelf") after a turn about something else acknowledges nothing.
+        said = stems(rec.text)
         lead = [i.source_id for i in pack.items if i.routes.get("graph") == 1
-                and not i.routes.get("superseded") and i.record in before]
+                and not i.routes.get("superseded") and i.record in before
+                and said & stems(i.record.text)]
         return [lead[0], cited] if lead else [cited]
 
     def _between(self, question: str, chosen: list[_Scored]) -> ReaderOutput | None:
