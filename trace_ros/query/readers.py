@@ -1112,6 +1112,55 @@ _NEW_STATE = re.compile(r"\b(?:now|instead|these days|nowadays|from now on)\b", 
 _ENDED = re.compile(r"\b(?:any\s?more|no\s+longer)\b", re.I)
 
 
+# A clause ending on a change marker or the day a state starts says the new state just before
+# it ("pescatarian from now on", "I'm the secretary now", "vegetarian from today"); the
+# subject and copula before the value are dropped.
+_MARKED_END = re.compile(r"([^,.;:!?]+?)\s+(?:(?:right\s+)?now|instead|these days|nowadays|from now on|"
+                         r"(?:from|starting)\s+(?:today|tonight|tomorrow|(?:mon|tues|wednes|"
+                         r"thurs|fri|satur|sun)day))\s*(?:[,.;:!?]|$)", re.I)
+_STATE_LEAD = re.compile(r"^(?:(?:and|but|so|ok|okay|well|right)\s+)*(?:(?:i|we|he|she|they|it)"
+                         r"(?:['’](?:m|re|s|ve))?|i\s+am|we\s+are|it\s+is)?\s*"
+                         r"(?:(?:am|is|are|was|been|going|gone|fully|just|on|onto|into|doing|"
+                         r"switched\s+to|moved\s+to)\s+)*", re.I)
+# How far down the dense ranking a record may stand to be taken as about the question.
+_DENSE_NEAR = 5
+# Marks an answer read from a marked new state where no record shares the question's words.
+_MARKED_NOTE = "the latest record near the question in meaning states a new value"
+
+
+def _marked_value(text: str) -> str:
+    """The value a record says is new at the end of a clause ("pescatarian from now on"
+    gives "pescatarian"; "I'm the secretary now" gives "the secretary"); "" when none."""
+    for m in _MARKED_END.finditer(text):
+        value = _STATE_LEAD.sub("", m.group(1).strip()).strip()
+        if value and len(value.split()) <= 4 and value.lower() not in STOPWORDS:
+            return value
+    return ""
+
+
+def _dense_new_state(question: str, plan: Plan, ask: Asked,
+                     scored: Sequence[_Scored]) -> tuple[_Scored, str] | None:
+    """For "what X am I …?" about the asker's state now, when no shown record shares a word
+    with the question ("What sort of diet am I following?" against "pescatarian from now
+    on"): the latest record among the nearest in meaning whose clause states a new value.
+    A speaker seldom names the category, but says when the value is new."""
+    if ask.kind != "what" or not ask.focus or not plan.current or plan.tense == "past" \
+            or _proper_names(question):
+        return None
+    near = [s for s in scored if 0 < s.item.routes.get("dense", 0) <= _DENSE_NEAR]
+    found = [(s, v) for s in near if (v := _marked_value(s.item.record.text))]
+    if not found:
+        return None
+    best = max(found, key=lambda f: (f[0].item.record.source_time, f[0].item.record.seq))
+    told = (best[0].item.record.source_time, best[0].item.record.seq)
+    value = stems(best[1])
+    if any((s.item.record.source_time, s.item.record.seq) > told
+           and any(_ENDED.search(p) and value & stems(p) for p in split_sentences(s.item.record.text))
+           for s in near):
+        return None  # a later near record says that value stopped ("not vegan any more")
+    return best
+
+
 def _consequence_first(sentences: Sequence[str]) -> list[str]:
     """``sentences`` (best first) in the order their values tell the state: a record that
     gives a cause and what follows from it ("the quiz show starts at nine, so bedtime's
@@ -1530,7 +1579,8 @@ class ExtractiveReader:
                 label = ""  # "What room …?": a number labels it; "What novel …?" is read
             if label and label.lower() not in out.answer.lower():
                 out.answer = label
-        if ask.kind in ("what", "which") and ask.focus and not _focus_filled(ask, question, out,
+        if ask.kind in ("what", "which") and ask.focus and out.note != _MARKED_NOTE \
+                and not _focus_filled(ask, question, out,
                                                                              pack):
             # A time tells a train or a flight from the others ("Hannah's sticking with
             # the seven fifty-five"), where the cited record gives one with "the".
@@ -1646,6 +1696,7 @@ class ExtractiveReader:
                 return ReaderOutput("", [], self.name, "no shown evidence matches the question")
             every = self._in_time(plan, [*lead[:1], *[s for s in scored if s not in lead]])
             return self._typed(question, plan, ask, every, pack, q_stems, names, weights)
+        shown = scored
         if lead and (plan.wants_newest or may_ask_held(question, plan)) \
                 and not _plural_ask(question, plan):
             scored = lead[:1]
@@ -1654,6 +1705,11 @@ class ExtractiveReader:
             if lead and plan.tense != "past" and not before_clause(question):
                 # A record the graph stage marked superseded said what no longer holds.
                 scored = [s for s in scored if not s.item.routes.get("superseded")] or scored
+        if not matched and not lead:
+            marked = _dense_new_state(question, plan, ask, self._in_time(plan, shown))
+            if marked is not None:
+                return ReaderOutput(marked[1], [marked[0].item.source_id], self.name,
+                                    _MARKED_NOTE)
         scored = self._in_time(plan, scored)
         if not scored:
             return ReaderOutput("", [], self.name, "no shown evidence matches the question")
