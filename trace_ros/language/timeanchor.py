@@ -43,8 +43,9 @@ from .text import folded_search
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _WD = "|".join(WEEKDAYS)
-_MONTH = (r"january|february|march|april|may|june|july|august|september|october|november|"
-          r"december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec")
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
+          "october", "november", "december")
+_MONTH = "|".join(MONTHS) + r"|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec"
 _NUM = (r"\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
         r"a\s+few|a\s+couple(?:\s+of)?|couple\s+of|several")
 _UNIT = r"minute|hour|day|night|week|weekend|fortnight|month|year"

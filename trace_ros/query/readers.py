@@ -84,6 +84,7 @@ from ..language.text import (
 )
 from ..language.text import sentences as split_sentences
 from ..language.timeanchor import (
+    MONTHS,
     destination_hour,
     find_candidates,
     ordinal_figures,
@@ -1218,6 +1219,10 @@ def _with_unit(amount: str, found: Sequence[tuple[_Scored, str, float]]) -> str:
     return f"{amount} {said[0].group(2)}" if len(units) == 1 else amount
 
 
+_ORDINAL_DAY = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\b")
+_MONTH_NAMED = re.compile(rf"\b(?:{'|'.join(MONTHS)})\b")
+
+
 def _turns_down_only(named: Sequence[str]) -> bool:
     """Whether every sentence naming a day turns its dated days down while it gives
     another day of the month too ("the rent by the 1st of the month from now on, not
@@ -1229,9 +1234,6 @@ def _turns_down_only(named: Sequence[str]) -> bool:
         for x in named)
 
 
-_ORDINAL_DAY = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\b")
-
-
 _WEEKDAY_DATE = re.compile(r"^([A-Z][a-z]+day) (\d{1,2} [A-Z][a-z]+ \d{4})(.*)$")
 
 
@@ -1239,9 +1241,7 @@ def _bare_weekday(sentence: str) -> bool:
     """Whether ``sentence`` names its day by the weekday alone: no day of the month, no
     month ("Tuesday, same morning slot.")."""
     low = ordinal_figures(sentence.lower())
-    return not _ORDINAL_DAY.search(low) and not re.search(
-        r"\b(?:january|february|march|april|may|june|july|august|september|october"
-        r"|november|december)\b", low)
+    return not _ORDINAL_DAY.search(low) and not _MONTH_NAMED.search(low)
 
 
 def _dated_weekday(day: str, others: Sequence[str]) -> str:

@@ -860,9 +860,9 @@ def scored_run(sentence: str, q_stems: set[str], limit: int = 6, context: str = 
 # X. General English only: the few nouns below say what kind of value a noun asks for
 # ("budget" a sum, "number" digits), never what any history is about.
 
-_HOURS = r"(?:1[0-2]|0?[1-9]|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
-_MERIDIEM = r"(?:\s*(?:am|pm|a\.m\.|p\.m\.)(?![a-z]))"
 _HOUR_WORDS = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+_HOURS = rf"(?:1[0-2]|0?[1-9]|{_HOUR_WORDS})"
+_MERIDIEM = r"(?:\s*(?:am|pm|a\.m\.|p\.m\.)(?![a-z]))"
 _MINUTES = r"(?:five|ten|twenty|twenty[- ]five|quarter|half|\d{1,2})"
 _CLOCK_POINT = (
     rf"\b\d{{1,2}}[:.]\d{{2}}{_MERIDIEM}?"
