@@ -1170,3 +1170,26 @@ def test_an_inflected_verb_of_the_question_is_no_other_kind() -> None:
     assert other_kind("Our next episode goes live on the 12th.", q, inflected=True) is False
     assert other_kind("the blue kettles are in", "How many red kettles are there?",
                       inflected=True) is True
+
+
+def test_the_same_thing_of_another_owner_is_a_look_alike() -> None:
+    # "Jamal's fellowship" is not "Sana's fellowship", though Sana says it, later.
+    said = turns(("Tariq", "Meanwhile Sana's fellowship application closes on the 24th, I "
+                           "promised to read it."),
+                 ("Sana", "Mine went in on time, thanks Tariq! Oh, and Jamal's fellowship, "
+                          "the junior one, closes on the 28th."))
+    answer, cited = read("When did Sana's fellowship application close?", *said)
+    assert cited[:1] == ["src-1"] and "24" in answer, (answer, cited)
+    answer, cited = read("When did Jamal's fellowship application close?", *said)
+    assert cited[:1] == ["src-2"] and "28" in answer, (answer, cited)
+
+
+def test_a_speaker_telling_their_own_does_not_answer_for_another_speaker() -> None:
+    # Asked about Keira, who talks too: Sven's "I always go for …" is Sven's, not hers.
+    said = turns(("Sven", "Friday's takeaway night. I always go for the Thai place, the green "
+                          "curry."),
+                 ("Keira", "Pizza for me, always."), ("robot", "Pizza for Keira."))
+    answer, cited = read("What does Keira order on takeaway night?", *said)
+    assert cited[:1] == ["src-2"] and answer.lower() == "pizza", (answer, cited)
+    # Asked about Sven, his own words answer.
+    assert read("What does Sven order on takeaway night?", *said)[1][:1] == ["src-1"]

@@ -983,6 +983,33 @@ def _owners_other(owners: dict[str, str], text: str, question: str) -> bool:
                for m in _POSSESSED.finditer(text))
 
 
+def _look_alike(owners: dict[str, str], question: str, text: str) -> bool:
+    """Whether ``text`` speaks of the thing asked as another's (``_other_owner``), under
+    another name (``_other_name_on``) or of someone of the other title (``other_titled``)."""
+    return _other_owner(owners, text) or _other_name_on(question, text) \
+        or other_titled(text, question)
+
+
+_FIRST_SINGULAR = re.compile(r"\b(?:i|me|my|mine|i'm|i've|i'd|i'll)\b", re.I)
+
+
+def _asked_speakers(question: str, items: Sequence[EvidenceItem]) -> frozenset[str]:
+    """The people talking whom the question asks about by name (lower-cased)."""
+    talking = {w for i in items if not is_robot(i.record.speaker, i.record.robot_id)
+               for w in words(i.record.speaker)}
+    return holders(question) & talking
+
+
+def _speakers_own(rec: SourceRecord, asked_speakers: frozenset[str]) -> bool:
+    """Whether ``rec`` is its speaker telling their own ("I always go for the Thai
+    place", said by Sven) while the question asks about another of those talking by name
+    ("What does Keira order?"), whom it never names: Keira tells hers in her own words."""
+    if not asked_speakers or is_robot(rec.speaker, rec.robot_id) \
+            or set(words(rec.speaker)) & asked_speakers:
+        return False
+    return bool(_FIRST_SINGULAR.search(rec.text)) and not set(words(rec.text)) & asked_speakers
+
+
 def _carries_on(text: str) -> bool:
     """Whether a turn carries on the topic of the one before it rather than opening one."""
     return bool(_CARRIES_ON.match(text)) or len(words(text)) <= 4
@@ -1705,6 +1732,14 @@ class ExtractiveReader:
             if lead and plan.tense != "past" and not before_clause(question):
                 # A record the graph stage marked superseded said what no longer holds.
                 scored = [s for s in scored if not s.item.routes.get("superseded")] or scored
+            # "Jamal's fellowship closes on the 28th" for "Sana's fellowship": the same
+            # thing of another owner, or under another name, is a look-alike, as for a
+            # value of an asked kind (``_typed``).
+            owners = _possessed(question)
+            asked_speakers = _asked_speakers(question, pack.items)
+            scored = [s for s in scored if not _look_alike(owners, question,
+                                                            s.item.record.text)
+                      and not _speakers_own(s.item.record, asked_speakers)] or scored
         if not matched and not lead:
             marked = _dense_new_state(question, plan, ask, self._in_time(plan, shown))
             if marked is not None:
