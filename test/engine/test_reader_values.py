@@ -21,7 +21,7 @@ from trace_ros.language.timeanchor import ordinal_value
 from trace_ros.ledger import SourceRecord
 from trace_ros.query.pack import EvidenceItem, pack
 from trace_ros.query.plan import plan_question
-from trace_ros.query.readers import ExtractiveReader
+from trace_ros.query.readers import ExtractiveReader, _speakers_own
 from trace_ros.query.spans import (
     Asked,
     asked,
@@ -1193,3 +1193,7 @@ def test_a_speaker_telling_their_own_does_not_answer_for_another_speaker() -> No
     assert cited[:1] == ["src-2"] and answer.lower() == "pizza", (answer, cited)
     # Asked about Sven, his own words answer.
     assert read("What does Sven order on takeaway night?", *said)[1][:1] == ["src-1"]
+    # A speaker pointing at someone may be telling the asked one's ("I'm taking her").
+    assert _speakers_own(said[0], frozenset({"keira"}))
+    assert not _speakers_own(rec(4, "I'm taking her to the dentist on Friday at four.",
+                                 speaker="Sven"), frozenset({"keira"}))

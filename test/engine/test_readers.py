@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import calendar
+import dataclasses
 import sqlite3
 
 import pytest
@@ -332,7 +333,7 @@ def test_a_quoted_title_beats_the_word_after_the_verb() -> None:
 def test_a_reply_that_repeats_the_question_words_gains_both_matches() -> None:
     """Bob asks what the question asks; Ann's reply also names the garden: it answers,
     not a later record that only repeats the question's words."""
-    texts = [(9, "Bob", "I plant tulips in my garden every spring."),
+    texts = [(9, "Bob", "Tulips get planted in the garden every spring."),
              (1, "Bob", "Your garden looks lovely! What did you plant there?"),
              (2, "Ann", "The garden is full of sunflowers now.")]
     records = [SourceRecord(seq, f"src-{seq}", "ann", "", "s1", "dialogue", who, text, "", None,
@@ -345,6 +346,10 @@ def test_a_reply_that_repeats_the_question_words_gains_both_matches() -> None:
     assert out.cited_ids == ["src-2"] and "sunflowers" in out.answer
     # Without the reply's own match the two tie and recall order picks the other one.
     assert ExtractiveReader(reply_own=0.0).read(q, plan, p).cited_ids == ["src-9"]
+    # Bob telling his own ("I plant tulips in my garden") is no answer for Ann, tie or not.
+    records[0] = dataclasses.replace(records[0], text="I plant tulips in my garden every spring.")
+    p = pack([EvidenceItem(r, 1.0, {}) for r in records], 2000, 20)
+    assert ExtractiveReader(reply_own=0.0).read(q, plan, p).cited_ids == ["src-2"]
 
 
 def test_something_going_on_for_a_span_began_that_span_before_the_record() -> None:

@@ -991,6 +991,8 @@ def _look_alike(owners: dict[str, str], question: str, text: str) -> bool:
 
 
 _FIRST_SINGULAR = re.compile(r"\b(?:i|me|my|mine|i'm|i've|i'd|i'll)\b", re.I)
+# Someone pointed at by a pronoun: the speaker may be telling theirs ("I'm taking her").
+_THIRD_PERSON = re.compile(r"\b(?:he|she|him|her|his|hers|he's|she's|he'll|she'll)\b", re.I)
 
 
 def _asked_speakers(question: str, items: Sequence[EvidenceItem]) -> frozenset[str]:
@@ -1003,11 +1005,13 @@ def _asked_speakers(question: str, items: Sequence[EvidenceItem]) -> frozenset[s
 def _speakers_own(rec: SourceRecord, asked_speakers: frozenset[str]) -> bool:
     """Whether ``rec`` is its speaker telling their own ("I always go for the Thai
     place", said by Sven) while the question asks about another of those talking by name
-    ("What does Keira order?"), whom it never names: Keira tells hers in her own words."""
+    ("What does Keira order?"), whom it neither names nor points at ("I'm taking her to
+    the dentist at four" may be Keira's): Keira tells hers in her own words."""
     if not asked_speakers or is_robot(rec.speaker, rec.robot_id) \
             or set(words(rec.speaker)) & asked_speakers:
         return False
-    return bool(_FIRST_SINGULAR.search(rec.text)) and not set(words(rec.text)) & asked_speakers
+    return bool(_FIRST_SINGULAR.search(rec.text)) and not _THIRD_PERSON.search(rec.text) \
+        and not set(words(rec.text)) & asked_speakers
 
 
 def _carries_on(text: str) -> bool:
