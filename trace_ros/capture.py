@@ -281,6 +281,10 @@ def ingest(ledger: Ledger, events: Iterable[Event], config: CaptureConfig,
 
 
 AckCallback = Callable[[StoreResult], None]
+# Answers one committed group, in commit order, on the answering thread: (callback,
+# result) for each of its events. The default calls each callback (``answer_each``); a
+# node may publish the group's acknowledgements in one go instead.
+GroupAnswer = Callable[[list[tuple[AckCallback, StoreResult]]], None]
 
 
 class _Pending(NamedTuple):
@@ -305,8 +309,9 @@ class GroupCommitWriter:
     durable: the writer commits without waiting for the disk (``durable=False``) and
     goes on with the next group, while that thread makes the commits durable
     (``Ledger.sync``: one fsync for every group committed meanwhile) and then answers
-    them. A node publishes its acks there (a DDS write holds the GIL for tens of
-    microseconds an ack); the writer's SQLite work and the fsync run without the GIL.
+    them, a group at a time (``answer_group``: by default each callback in turn). A node
+    publishes its acks there (a DDS write holds the GIL for tens of microseconds an
+    ack); the writer's SQLite work and the fsync run without the GIL.
 
     The thread writes the postings of what it committed (``Ledger.index_postings``) in
     chunks sized to take ``index_slice_s`` (from ``index_chunk`` sources, up to
@@ -330,8 +335,10 @@ class GroupCommitWriter:
                  index_backlog: int = INDEX_BACKLOG,
                  index_backlog_bytes: int = INDEX_BACKLOG_BYTES,
                  index_slice_s: float = INDEX_SLICE_S, index_chunk_max: int = INDEX_CHUNK_MAX,
-                 checkpoint_every: int = CHECKPOINT_EVERY) -> None:
+                 checkpoint_every: int = CHECKPOINT_EVERY,
+                 answer_group: GroupAnswer | None = None) -> None:
         self.ledger = ledger
+        self._answer_group = answer_group or answer_each
         self.index_chunk = max(1, index_chunk)
         self.index_chunk_max = max(self.index_chunk, index_chunk_max)
         self.index_slice_s = index_slice_s
@@ -368,7 +375,8 @@ class GroupCommitWriter:
         self._synced = 0  # commits (numbered by ``batches``) known durable
         self.sync_errors = 0
         # One worker: the groups are answered in the order they were committed.
-        self._answers = ThreadPoolExecutor(1, thread_name_prefix="trace_ros-answers")
+        self._answers = ThreadPoolExecutor(1, thread_name_prefix="trace_ros-answers",
+                                           initializer=os_thread_name, initargs=("answers",))
         self._thread = threading.Thread(target=self._run, name="trace_ros-writer", daemon=True)
         self._thread.start()
         self.checkpoint_every = max(1, checkpoint_every)
@@ -495,6 +503,7 @@ class GroupCommitWriter:
         writer asks every ``checkpoint_every`` sources), until the writer is closed or the
         checkpoints fail ``CHECKPOINT_FAILURES`` times in a row; then the commits
         checkpoint again."""
+        os_thread_name("ckpt")
         failures = 0
         while True:
             self._checkpoint_due.wait()
@@ -540,6 +549,7 @@ class GroupCommitWriter:
         return batch
 
     def _run(self) -> None:
+        os_thread_name("writer")
         while True:
             # Events that came during the last commit are the next group at once: under
             # load a group is what arrived while the previous one was being committed
@@ -649,13 +659,33 @@ class GroupCommitWriter:
                            if r.status == "accepted" else r for r in results]
             else:
                 self._synced = upto
-        _answer_each(batch, results)
-
-
-def _answer_each(batch: list[_Pending], results: list[StoreResult]) -> None:
-    """Each callback of a committed group with its result (on the answering thread)."""
-    for pending, result in zip(batch, results, strict=True):
         try:
-            pending.callback(result)
+            self._answer_group([(p.callback, r) for p, r in zip(batch, results, strict=True)])
+        except Exception:  # noqa: BLE001 - a broken answerer must not stop the thread
+            pass
+
+
+OS_THREAD_PREFIX = "trace-"
+
+
+def os_thread_name(role: str) -> None:
+    """Name the calling thread ``trace-<role>`` (15 bytes at most) where the OS shows it:
+    Linux's ``/proc/PID/task/TID/comm`` (``top -H``, and ``bench capture``'s CPU of the
+    memory node per thread). Python 3.11 names only its ``Thread`` objects, so the
+    writer's three threads all read as the interpreter's name there. Best effort: nothing
+    happens where there is no such file."""
+    try:
+        with open(f"/proc/self/task/{threading.get_native_id()}/comm", "w") as comm:
+            comm.write((OS_THREAD_PREFIX + role)[:15])
+    except OSError:
+        pass
+
+
+def answer_each(answers: list[tuple[AckCallback, StoreResult]]) -> None:
+    """Each callback of a committed group with its result (on the answering thread); the
+    default ``GroupAnswer``."""
+    for callback, result in answers:
+        try:
+            callback(result)
         except Exception:  # noqa: BLE001 - a broken callback must not stop the others
             pass

@@ -10,6 +10,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -320,3 +321,76 @@ def test_an_unsynced_commit_restores_the_setting_and_sync_reaches_the_disk(
     ledger.sync()  # the WAL's fsync (and its folder's, the first time)
     ledger.sync()
     assert ledger.get_sources(["u-0"])[0].text == "held"
+
+
+def test_answer_group_gets_each_committed_group_whole_and_in_order(ledger: Ledger) -> None:
+    """With ``answer_group`` the answering thread hands over a group at a time: every
+    event's (callback, result) once, in submission order, after its commit is durable;
+    rejections found on submit still go straight to their callback."""
+    groups: list[list[tuple[object, StoreResult]]] = []
+    synced_before: list[bool] = []
+    done = threading.Event()
+    total = 12
+
+    def answer_group(answers: list[tuple[object, StoreResult]]) -> None:
+        synced_before.append(all(ledger.get_sources([r.source_id]) for _, r in answers))
+        groups.append(answers)
+        if sum(len(g) for g in groups) >= total:
+            done.set()
+
+    rejected: list[StoreResult] = []
+    writer = GroupCommitWriter(ledger, CaptureConfig(group_commit_ms=50.0,
+                                                     group_commit_idle_ms=20.0, max_batch=5),
+                               answer_group=answer_group)
+    tokens = [object() for _ in range(total)]
+    for i, token in enumerate(tokens):
+        writer.submit(Event("dialogue", SC, f"grouped {i}", "Alice", source_id=f"g-{i}",
+                            stamp=float(i + 1)), token)  # type: ignore[arg-type]
+    writer.submit(Event("dialogue", SC, "", "Alice", source_id="empty"), rejected.append)
+    assert done.wait(10.0)
+    writer.close()
+    assert [r.status for r in rejected] == ["rejected"]  # at once, not through a group
+    assert all(1 <= len(g) <= 5 for g in groups)  # max_batch splits the stream
+    pairs = [pair for group in groups for pair in group]
+    assert [callback for callback, _ in pairs] == tokens
+    assert [r.source_id for _, r in pairs] == [f"g-{i}" for i in range(total)]
+    assert {r.status for _, r in pairs} == {"accepted"}
+    assert synced_before == [True] * len(groups)
+
+
+def test_a_broken_answer_group_does_not_stop_the_writer(ledger: Ledger) -> None:
+    calls: list[int] = []
+
+    def broken(answers: list[tuple[object, StoreResult]]) -> None:
+        calls.append(len(answers))
+        raise RuntimeError("answerer broke")
+
+    writer = GroupCommitWriter(ledger, CaptureConfig(group_commit_ms=0.0,
+                                                     group_commit_idle_ms=0.0),
+                               answer_group=broken)
+    for i in range(3):
+        writer.submit(Event("dialogue", SC, f"after a break {i}", "Alice",
+                            source_id=f"x-{i}", stamp=float(i + 1)), lambda _: None)
+        deadline = time.monotonic() + 5.0
+        while sum(calls) <= i and time.monotonic() < deadline:
+            time.sleep(0.005)
+    writer.close()
+    assert sum(calls) == 3  # every group was still handed over after the first broke
+    assert ledger.count_sources() == 3
+
+
+@pytest.mark.skipif(not Path("/proc/thread-self/comm").exists(), reason="Linux /proc only")
+def test_the_writer_threads_carry_their_role_where_the_os_shows_it(ledger: Ledger) -> None:
+    """``bench capture`` splits the memory node's CPU by thread from /proc: the writer's
+    threads are named there (Python 3.11 names only its Thread objects)."""
+    answers = Answers(ledger, 1)
+    writer = GroupCommitWriter(ledger, CaptureConfig(group_commit_ms=0.0))
+    writer.submit(Event("dialogue", SC, "named", "Alice", source_id="n-1", stamp=1.0),
+                  answers)
+    assert answers.done.wait(10.0)
+    names = {p.read_text().strip() for p in Path("/proc/self/task").glob("*/comm")}
+    apart = writer.checkpoints_apart  # a SQLite ledger's WAL: checkpointed by a thread
+    writer.close()
+    answers.close()
+    assert {"trace-writer", "trace-answers"} <= names
+    assert apart and "trace-ckpt" in names

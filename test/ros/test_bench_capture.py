@@ -25,6 +25,11 @@ def test_short_capture_benchmark_reports_and_verifies_the_ledger() -> None:
     assert set(summary["ack_latency_ms"]) >= {"p50", "p95", "p99"}
     assert summary["missing"] == 0 and summary["stored"] == summary["expected"]
     assert "durable events/s" in result.stdout
+    if sys.platform.startswith("linux"):  # the node's CPU by thread, from /proc
+        threads = summary["node_threads"]
+        assert {"executor", "writer", "answers"} <= set(threads)
+        assert all(v["cpu_us_per_event"] >= 0 and v["switches_per_event"] >= 0
+                   for v in threads.values())
 
 
 def test_the_bench_sends_the_bytes_of_the_events_it_describes() -> None:

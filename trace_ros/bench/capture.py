@@ -112,6 +112,8 @@ class RunStats:
     # CPU seconds spent in the run by memory_node and by this (publishing) process: the
     # cost per event, which other work on the same cores leaves nearly unchanged.
     cpu_s: dict[str, float] = field(default_factory=dict)
+    # memory_node's threads by role (``thread_usage``): CPU seconds and context switches.
+    threads: dict[str, tuple[float, int]] = field(default_factory=dict)
 
     @property
     def accepted(self) -> int:
@@ -135,6 +137,10 @@ class RunStats:
             "missing": self.missing,
             "cpu_us_per_event": {k: round(v / self.accepted * 1e6, 1) if self.accepted else 0.0
                                  for k, v in self.cpu_s.items()},
+            "node_threads": {role: {"cpu_us_per_event": round(cpu / self.accepted * 1e6, 1),
+                                    "switches_per_event": round(n / self.accepted, 2)}
+                             for role, (cpu, n) in sorted(self.threads.items())
+                             if self.accepted},
         }
 
 
@@ -371,6 +377,41 @@ def cpu_seconds(node_pid: int) -> dict[str, float]:
     return {"node": used(node_pid), "publisher": used(None)}
 
 
+def thread_usage(pid: int) -> dict[str, tuple[float, int]]:
+    """(CPU seconds, context switches) so far of the threads of process ``pid``, summed by
+    role: ``executor`` (the main thread, which spins the node), the capture writer's
+    ``writer``, ``answers`` and ``ckpt`` (the WAL checkpoints; named by
+    ``capture.os_thread_name``),
+    ``dds`` (the middleware's threads, ``dds.*``) and ``other``. Read from Linux's
+    ``/proc``; empty where there is none."""
+    from trace_ros.capture import OS_THREAD_PREFIX
+
+    usage: dict[str, tuple[float, int]] = {}
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return usage
+    for tid in tids:
+        try:
+            stat = Path(f"/proc/{pid}/task/{tid}/stat").read_text()
+            status = Path(f"/proc/{pid}/task/{tid}/status").read_text()
+        except OSError:  # the thread ended meanwhile
+            continue
+        name = stat[stat.index("(") + 1:stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2:].split()
+        cpu = (int(fields[11]) + int(fields[12])) / tick  # utime + stime
+        switches = sum(int(line.split()[1]) for line in status.splitlines()
+                       if line.startswith(("voluntary_ctxt_switches",
+                                           "nonvoluntary_ctxt_switches")))
+        role = ("executor" if int(tid) == pid else name[len(OS_THREAD_PREFIX):]
+                if name.startswith(OS_THREAD_PREFIX) else "dds" if name.startswith("dds.")
+                else "other")
+        seconds, count = usage.get(role, (0.0, 0))
+        usage[role] = (seconds + cpu, count + switches)
+    return usage
+
+
 def _table(results: dict[str, RunStats], caption: str) -> Any:
     from rich.table import Table
 
@@ -446,12 +487,17 @@ def main(argv: Sequence[str] | None = None) -> int:
                                         description=f"{name}: {st.accepted} acked")
 
                     cpu = cpu_seconds(procs[0].pid)
+                    threads = thread_usage(procs[0].pid)
                     results[name] = (
                         streamer.run_batched(client, args.seconds, args.batch,
                                              args.batch_window, update) if rate < 0 else
                         streamer.run(client, args.seconds, args.window, rate, update))
                     results[name].cpu_s = {k: v - cpu[k] for k, v in
                                            cpu_seconds(procs[0].pid).items()}
+                    results[name].threads = {
+                        role: (seconds - threads.get(role, (0.0, 0))[0],
+                               count - threads.get(role, (0.0, 0))[1])
+                        for role, (seconds, count) in thread_usage(procs[0].pid).items()}
     finally:
         bringup.stop(procs)
     with Ledger(db) as ledger:

@@ -99,7 +99,8 @@ class MemoryNode(ManagedNode):
     def activate(self) -> None:
         assert self.config is not None and self.ledger is not None
         self.writer = GroupCommitWriter(self.ledger, self.config.capture, on_batch=self._on_batch,
-                                        clock=partial(clock_seconds, self))
+                                        clock=partial(clock_seconds, self),
+                                        answer_group=self._answer_group)
         depth = int(self.params.opts["qos_depth"])
         policy = str(self.params.opts["qos_reliability"])
         self.acks = self.create_publisher(
@@ -164,7 +165,7 @@ class MemoryNode(ManagedNode):
             writer = self.writer
             if writer is None:
                 raise ValidationError("node", "memory_node is not active")
-            writer.submit(to_event(msg), partial(self._ack, msg.header))
+            writer.submit(to_event(msg), _AckTo(msg.header, self._ack))
         except ValidationError as exc:
             self._reject(msg, exc.field, exc.reason)
         except Exception as exc:  # noqa: BLE001 - a bad message must never stop the node
@@ -227,11 +228,41 @@ class MemoryNode(ManagedNode):
 
     def _ack(self, header: Any, result: StoreResult) -> None:
         if result.status == "rejected":
-            self.get_logger().warning(
-                f"rejected {result.source_id or '<no id>'}: {result.field}: {result.reason}")
+            self._log_rejected(result)
         acks = self.acks
         if acks is not None:
             acks.publish(convert.result_to_ack_bytes(result, header))
+
+    def _log_rejected(self, result: StoreResult) -> None:
+        self.get_logger().warning(
+            f"rejected {result.source_id or '<no id>'}: {result.field}: {result.reason}")
+
+    def _answer_group(self, answers: list[tuple[Callable[[StoreResult], None],
+                                                StoreResult]]) -> None:
+        """A committed group's answers (on the writer's answering thread): every Ack's
+        bytes first, then the publishes back to back, instead of a callback per event
+        that made and published one Ack (issue 16, bench capture alternating with the
+        callback per event, load 17-21: this thread's CPU 40-43 -> 31-33 us an event).
+        Other callbacks (an EventBatch's elements) are called."""
+        ready: list[bytes] = []
+        for callback, result in answers:
+            try:
+                if type(callback) is _AckTo:
+                    if result.status == "rejected":
+                        self._log_rejected(result)
+                    ready.append(convert.result_to_ack_bytes(result, callback.header))
+                else:
+                    callback(result)
+            except Exception as exc:  # noqa: BLE001 - one bad answer must not stop the rest
+                self.get_logger().error(f"could not answer an event: {exc!r}")
+        publisher = self.acks
+        if publisher is None:
+            return
+        try:
+            for data in ready:
+                publisher.publish(data)
+        except Exception as exc:  # noqa: BLE001 - e.g. the publisher destroyed meanwhile
+            self.get_logger().error(f"could not publish acks: {exc!r}")
 
     def _on_lost(self, info: Any) -> None:
         """Events the middleware reports lost (history overflow, best-effort gaps)."""
@@ -280,6 +311,21 @@ class MemoryNode(ManagedNode):
         opts = self.params.opts
         return capture_health(int(values["queue_depth"]), self.config.capture.queue_depth, recent,
                               float(opts["warn_queue_ratio"]), float(opts["error_queue_ratio"]))
+
+
+class _AckTo:
+    """What answers one event of memory/dialogue or memory/perception: called with its
+    result (a rejection, on the submitter's thread), it publishes the Ack at once; the
+    writer's answering thread hands whole groups to ``MemoryNode._answer_group``, which
+    publishes their Acks together."""
+
+    __slots__ = ("ack", "header")
+
+    def __init__(self, header: Any, ack: Callable[[Any, StoreResult], None]) -> None:
+        self.header, self.ack = header, ack
+
+    def __call__(self, result: StoreResult) -> None:
+        self.ack(self.header, result)
 
 
 class _BatchAnswer:
