@@ -1594,6 +1594,8 @@ class ExtractiveReader:
             filled = _slot_filler(ask, question, out, pack) if timed is None else None
             if filled is None and timed is None:
                 filled = _role_filler(ask, question, out, pack)
+            if filled is None and timed is None:
+                filled = self._labelled_elsewhere(ask, question, plan, pack)
             if filled is not None:
                 out = filled
             elif timed is None:
@@ -1603,6 +1605,38 @@ class ExtractiveReader:
                 out.answer = timed.group(0)
         out.cited_ids = self._own_statement(out.cited_ids[0], out.answer, question, pack)
         return out
+
+    def _labelled_elsewhere(self, ask: Asked, question: str, plan: Plan,
+                            pack: Pack) -> ReaderOutput | None:
+        """For "which/what X …?" whose chosen span does not tell which X: the label another
+        shown record gives X ("they are in the Butterfly room since today"), from a record
+        about what is asked and about whom it asks. A state asked now takes the graph
+        stage's current record first, then the newest record; any other
+        question the records in the order shown. The graph stage's superseded marks do
+        not count here: its current record does not label X, so what it revises is
+        another thing of the records ("they deliver Fridays now" beside the mill the
+        flour comes from). None when no record labels X."""
+        asked_stems = stems(question) - {stem(ask.focus)} - _ASKING
+        owners = _possessed(question)
+        named = holders(question)
+        items = list(pack.items)
+        if plan.current and plan.tense != "past" and plan.as_of is None:
+            items = [i for i in items if not i.routes.get("other")]
+            items.sort(key=lambda i: (i.routes.get("graph") != 1, -i.record.source_time,
+                                      -i.record.seq))
+        for item in items:
+            text = repaired(item.record.text)
+            if not (item.routes.get("graph") == 1 or asked_stems & stems(text)):
+                continue  # says nothing of what is asked beside X
+            if _other_owner(owners, text) or _other_name_on(question, text) \
+                    or other_titled(text, question) or about_another(text, named):
+                continue  # another holder's X ("Lily's room" for "Alfie's room")
+            label = labelled(ask.focus, text, question)
+            if ask.kind == "what" and not re.search(r"\d", label):
+                label = ""  # "What room …?": a number labels it (as in ``_cited_label``)
+            if label and not _repeats(label, question):
+                return ReaderOutput(label, [item.source_id], self.name)
+        return None
 
     @staticmethod
     def _cited_label(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> str:
