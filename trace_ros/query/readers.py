@@ -530,11 +530,18 @@ def _stands_for(answer: str, question: str, skip: set[str], known: set[str]) -> 
     thing — unless the question asks through the same preposition ("Which courier do we
     post the orders with?" is told by "gone with Parcelforce")."""
     ties = [p for p in _TIED_TO if not re.search(rf"\b{p}\b", question, re.I)]
-    if not ties:
-        return bool(names_in(answer, skip, known))
-    tied = re.compile(rf"\b(?:{'|'.join(ties)})\s+(?:the\s+)?$", re.I)
-    return any(not (stems(answer[:at]) and tied.search(answer[:at]))
-               for at, _ in names_in(answer, skip, known))
+    tied = re.compile(rf"\b(?:{'|'.join(ties)})\s+(?:the\s+)?$", re.I) if ties else None
+    return any(not (tied and stems(answer[:at]) and tied.search(answer[:at]))
+               and not _owns_next(answer, at, name)
+               for at, name in names_in(answer, skip, known))
+
+
+def _owns_next(text: str, at: int, name: str) -> bool:
+    """Whether the name at ``at`` owns the word after it ("took Jas's old room"): it says
+    whose that thing is, not what the thing asked is. "Jonah's on the bathroom" is his
+    "is": a function word follows."""
+    m = re.match(rf"{re.escape(name)}['’]s\s+([a-z][\w-]*)", text[at:])
+    return m is not None and m.group(1) not in STOPWORDS
 
 
 # A value said of a thing: "the blinds are charcoal", "my cake's lemon".
@@ -579,6 +586,8 @@ def _slot_filler(ask: Asked, question: str, out: ReaderOutput,
                     return ReaderOutput(name, [item.source_id], out.reader)
             m = re.search(rf"\b{thing_rx}{_VALUE_AFTER}((?:[\w'’-]+\s+){{0,2}}?[\w'’-]+)"
                           r"\s*(?:[,.;!?]|$)", x, re.I)
+            if m and re.match(r"[a-z]+ing\b", m.group(1), re.I):
+                m = None  # "the boots are killing me": what they do, not what they are
             if m and not stems(m.group(1)) & q and stems(m.group(1)):
                 return ReaderOutput(m.group(1), [item.source_id], out.reader)
     return None
