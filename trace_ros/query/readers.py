@@ -530,11 +530,18 @@ def _stands_for(answer: str, question: str, skip: set[str], known: set[str]) -> 
     thing — unless the question asks through the same preposition ("Which courier do we
     post the orders with?" is told by "gone with Parcelforce")."""
     ties = [p for p in _TIED_TO if not re.search(rf"\b{p}\b", question, re.I)]
-    if not ties:
-        return bool(names_in(answer, skip, known))
-    tied = re.compile(rf"\b(?:{'|'.join(ties)})\s+(?:the\s+)?$", re.I)
-    return any(not (stems(answer[:at]) and tied.search(answer[:at]))
-               for at, _ in names_in(answer, skip, known))
+    tied = re.compile(rf"\b(?:{'|'.join(ties)})\s+(?:the\s+)?$", re.I) if ties else None
+    return any(not (tied and stems(answer[:at]) and tied.search(answer[:at]))
+               and not _owns_next(answer, at, name)
+               for at, name in names_in(answer, skip, known))
+
+
+def _owns_next(text: str, at: int, name: str) -> bool:
+    """Whether the name at ``at`` owns the word after it ("took Jas's old room"): it says
+    whose that thing is, not what the thing asked is. "Jonah's on the bathroom" is his
+    "is": a function word follows."""
+    m = re.match(rf"{re.escape(name)}['’]s\s+([a-z][\w-]*)", text[at:])
+    return m is not None and m.group(1) not in STOPWORDS
 
 
 # A value said of a thing: "the blinds are charcoal", "my cake's lemon".
@@ -579,6 +586,8 @@ def _slot_filler(ask: Asked, question: str, out: ReaderOutput,
                     return ReaderOutput(name, [item.source_id], out.reader)
             m = re.search(rf"\b{thing_rx}{_VALUE_AFTER}((?:[\w'’-]+\s+){{0,2}}?[\w'’-]+)"
                           r"\s*(?:[,.;!?]|$)", x, re.I)
+            if m and re.match(r"[a-z]+ing\b", m.group(1), re.I):
+                m = None  # "the boots are killing me": what they do, not what they are
             if m and not stems(m.group(1)) & q and stems(m.group(1)):
                 return ReaderOutput(m.group(1), [item.source_id], out.reader)
     return None
@@ -1625,6 +1634,8 @@ class ExtractiveReader:
             filled = _slot_filler(ask, question, out, pack) if timed is None else None
             if filled is None and timed is None:
                 filled = _role_filler(ask, question, out, pack)
+            if filled is None and timed is None:
+                filled = self._labelled_elsewhere(ask, question, plan, pack)
             if filled is not None:
                 out = filled
             elif timed is None:
@@ -1634,6 +1645,38 @@ class ExtractiveReader:
                 out.answer = timed.group(0)
         out.cited_ids = self._own_statement(out.cited_ids[0], out.answer, question, pack)
         return out
+
+    def _labelled_elsewhere(self, ask: Asked, question: str, plan: Plan,
+                            pack: Pack) -> ReaderOutput | None:
+        """For "which/what X …?" whose chosen span does not tell which X: the label another
+        shown record gives X ("they are in the Butterfly room since today"), from a record
+        about what is asked and about whom it asks. A state asked now takes the graph
+        stage's current record first, then the newest record; any other
+        question the records in the order shown. The graph stage's superseded marks do
+        not count here: its current record does not label X, so what it revises is
+        another thing of the records ("they deliver Fridays now" beside the mill the
+        flour comes from). None when no record labels X."""
+        asked_stems = stems(question) - {stem(ask.focus)} - _ASKING
+        owners = _possessed(question)
+        named = holders(question)
+        items = list(pack.items)
+        if plan.current and plan.tense != "past" and plan.as_of is None:
+            items = [i for i in items if not i.routes.get("other")]
+            items.sort(key=lambda i: (i.routes.get("graph") != 1, -i.record.source_time,
+                                      -i.record.seq))
+        for item in items:
+            text = repaired(item.record.text)
+            if not (item.routes.get("graph") == 1 or asked_stems & stems(text)):
+                continue  # says nothing of what is asked beside X
+            if _other_owner(owners, text) or _other_name_on(question, text) \
+                    or other_titled(text, question) or about_another(text, named):
+                continue  # another holder's X ("Lily's room" for "Alfie's room")
+            label = labelled(ask.focus, text, question)
+            if ask.kind == "what" and not re.search(r"\d", label):
+                label = ""  # "What room …?": a number labels it (as in ``_cited_label``)
+            if label and not _repeats(label, question):
+                return ReaderOutput(label, [item.source_id], self.name)
+        return None
 
     @staticmethod
     def _cited_label(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> str:
