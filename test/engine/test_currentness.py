@@ -1006,6 +1006,32 @@ def test_a_change_naming_who_had_it_and_who_has_it_now_revises(
                                 "Saw Steve with his mate Jim at the pub.")
 
 
+def test_a_turn_opening_on_the_old_place_hands_it_over(ledger: Ledger,
+                                                        encoder: MiniLMEncoder) -> None:
+    """Two changes: "The Anchor was far too noisy. We're trying the library on Gate Street."
+    opens on the place the last change gave and names another after it, with no word of
+    the book club nor a marker of change: the third statement leads. Control: a turn
+    that opens on the place and names someone of it in the same clause ("The Anchor's
+    landlord, Phil, …") hands nothing over."""
+    history(ledger, encoder, [
+        (6, "Nia", "My book club meets at the Corner Café on the high street."),
+        (6, "robot", "Book club at the Corner Café."),
+        *CHATTER,
+        (9, "Nia", "The café has shut for a refit, so the book club has moved to the Anchor "
+                   "instead."),
+        (9, "robot", "Book club at the Anchor now."),
+        (12, "Nia", "The weather has turned cold, I've dug out the winter coats."),
+        (14, "Nia", "The Anchor was far too noisy. We're trying the library on Gate Street."),
+        (14, "robot", "Noted."),
+    ])
+    res = ask(ledger, encoder, "Where does my book club meet?")
+    assert res.source_ids[:1] == ["t8"], (res.answer, res.source_ids)
+    old = "The café has shut, so the book club has moved to the Anchor instead."
+    assert revision.renames(old, "The Anchor was far too noisy. We're trying the library "
+                                 "on Gate Street.")
+    assert not revision.renames(old, "The Anchor's landlord, Phil, gave us free crisps.")
+
+
 def test_a_bare_figure_after_a_sum_is_the_new_sum(ledger: Ledger,
                                                   encoder: MiniLMEncoder) -> None:
     """"council put the permit up to 85" after "60 quid a year": the figure is in the

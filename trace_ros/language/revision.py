@@ -810,15 +810,42 @@ def mid_names(text: str) -> frozenset[str]:
 
 
 def renames(old: str, new: str) -> bool:
-    """Whether ``new`` names someone (or some firm) ``old`` gives a thing and another one,
-    and marks its state as new: the one gives way to the other ("Steve wouldn't come out
-    at the weekend, so we use a firm called Aqua Fix now" after "Our plumber is Steve
-    Wilkins"), whether or not it names the thing."""
-    if not marks_change(new):
-        return False
+    """Whether ``new`` names someone (or some firm or place) ``old`` gives a thing and
+    another one, and marks its state as new or opens on the one it had: the one gives
+    way to the other ("Steve wouldn't come out at the weekend, so we use a firm called
+    Aqua Fix now" after "Our plumber is Steve Wilkins"; "Dock Street was damp and awful.
+    I'm just going to share with my cousin in Kings Heath." after "I've got a place on
+    Dock Street instead."), whether or not it names the thing. A turn that opens on a
+    value says what became of it; what follows is what took its place."""
     before = mid_names(old)
-    kept = any(re.search(rf"\b{re.escape(n.capitalize())}\b", new) for n in before)
-    return kept and bool(mid_names(new) - before)
+    if not before:
+        return False
+    if marks_change(new):
+        kept = any(re.search(rf"\b{re.escape(n.capitalize())}\b", new) for n in before)
+        return kept and bool(mid_names(new) - before)
+    # Opening on the old one, the other comes after what is said of it: not "Tom's wife,
+    # Jane, does my shopping", which names someone of the old one's.
+    opening, rest = _opening_clause(new)
+    return _opens_on(opening, before) and bool(mid_names(rest) - before)
+
+
+def _opens_on(text: str, names: frozenset[str]) -> bool:
+    """Whether ``text`` opens on one of ``names`` (lower-cased name words), written
+    capitalised: "Glasgow's visa paperwork is fine, but …", "The Anchor was too noisy."."""
+    first = re.match(r"\s*(?:[Tt]he\s+)?([A-Z]\w*)", text)
+    return first is not None and first.group(1).lower() in names
+
+
+# The end of a turn's first clause: its first sentence, or a conjunction that joins
+# another clause to it ("Glasgow's paperwork is fine | but the rent's insane").
+_OPENING_END = re.compile(r"[.!?;]\s|\s(?:but|so|and)\s", re.I)
+
+
+def _opening_clause(text: str) -> tuple[str, str]:
+    """``text`` split after its first clause."""
+    end = _OPENING_END.search(text)
+    return (text, "") if end is None else (text[:end.start() + 1],
+                                           text[end.start() + 1:].lstrip())
 
 
 def substitutes(old: str, new: str) -> bool:
