@@ -832,6 +832,12 @@ def test_another_kind_of_the_thing_is_not_it() -> None:
     assert not kind("chocolate and mixed berry flavors", "Which dessert flavors does Nate like?")
     assert not kind("Dean's taken training indoors.", "Where's Toby's football training?")
     assert not kind("anything at all", "Where is it?")
+    # A word ending one sentence modifies nothing in the next ("… got damp. Kettles are
+    # in the loft now"); inside a clause it still does.
+    assert not kind("The cellar got damp. Kettles are in the loft now.",
+                    "Where are the red kettles?")
+    assert kind("The cellar got damp, the copper kettles are in the loft now.",
+                "Where are the red kettles?")
 
 
 def test_the_newest_record_of_another_kind_does_not_lead(ledger: Ledger,

@@ -992,19 +992,26 @@ def other_kind(text: str, question: str, inflected: bool = False) -> bool:
     # "flies home" for "fly home"): a verb of the question sorts nothing.
     forms = {f for w in raw_q for f in _inflections(w.lower())} if inflected else set()
     said = terms(text)
-    raw = [w.split("'")[0].split("’")[0] for w in _WORD.findall(text)]
-    for k, (before, w) in enumerate(zip(raw, raw[1:], strict=False)):
-        mod = before.lower()
-        # A verb form sorts nothing ("they moved collection"), unless an article or a
-        # possessive puts it before the noun ("the recycling collection").
-        verb = _VERB_FORM.search(mod) and not (k and raw[k - 1].lower() in _DEFINITE)
-        if not before.islower() or mod in STOPWORDS or is_value_word(mod) \
-                or mod in _AGE or _stem(mod) in asked or mod in forms or verb:
-            continue
-        for want, head in pairs:
-            if _stem(w.lower()) == head and want not in said:
-                return True
+    # (a modifier stands right before its noun in one clause: "the shed's got mice.
+    # Tubes are in my wardrobe now" puts no "mice" before "tubes")
+    for clause in _PUNCTUATED.split(text):
+        raw = [w.split("'")[0].split("’")[0] for w in _WORD.findall(clause)]
+        for k, (before, w) in enumerate(zip(raw, raw[1:], strict=False)):
+            mod = before.lower()
+            # A verb form sorts nothing ("they moved collection"), unless an article or
+            # a possessive puts it before the noun ("the recycling collection").
+            verb = _VERB_FORM.search(mod) and not (k and raw[k - 1].lower() in _DEFINITE)
+            if not before.islower() or mod in STOPWORDS or is_value_word(mod) \
+                    or mod in _AGE or _stem(mod) in asked or mod in forms or verb:
+                continue
+            for want, head in pairs:
+                if _stem(w.lower()) == head and want not in said:
+                    return True
     return False
+
+
+# Punctuation between two words: they are not a modifier and its noun.
+_PUNCTUATED = re.compile(r"[.!?;:,()]+\s+|\s+[-–—]\s+")
 
 
 def _inflections(word: str) -> set[str]:
