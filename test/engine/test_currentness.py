@@ -1036,6 +1036,7 @@ def test_a_turn_opening_on_the_old_place_hands_it_over(ledger: Ledger,
     assert revision.renames(old, "The Anchor was far too noisy. We're trying the library "
                                  "on Gate Street.")
     assert not revision.renames(old, "The Anchor's landlord, Phil, gave us free crisps.")
+    assert not revision.renames(old, "The Anchor and the Crown. Both are noisy.")
 
 
 def test_a_bare_figure_after_a_sum_is_the_new_sum(ledger: Ledger,

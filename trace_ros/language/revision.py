@@ -837,8 +837,9 @@ def _opens_on(text: str, names: frozenset[str]) -> bool:
 
 
 # The end of a turn's first clause: its first sentence, or a conjunction that joins
-# another clause to it ("Glasgow's paperwork is fine | but the rent's insane").
-_OPENING_END = re.compile(r"[.!?;]\s|\s(?:but|so|and)\s", re.I)
+# another clause to it ("Glasgow's paperwork is fine | but the rent's insane"); not
+# "and", which as often joins two names ("Theo and Theodora. That won't be confusing").
+_OPENING_END = re.compile(r"[.!?;]\s|\s(?:but|so)\s", re.I)
 
 
 def _opening_clause(text: str) -> tuple[str, str]:
