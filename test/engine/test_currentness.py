@@ -832,6 +832,12 @@ def test_another_kind_of_the_thing_is_not_it() -> None:
     assert not kind("chocolate and mixed berry flavors", "Which dessert flavors does Nate like?")
     assert not kind("Dean's taken training indoors.", "Where's Toby's football training?")
     assert not kind("anything at all", "Where is it?")
+    # A word ending one sentence modifies nothing in the next ("… got damp. Kettles are
+    # in the loft now"); inside a clause it still does.
+    assert not kind("The cellar got damp. Kettles are in the loft now.",
+                    "Where are the red kettles?")
+    assert kind("The cellar got damp, the copper kettles are in the loft now.",
+                "Where are the red kettles?")
 
 
 def test_the_newest_record_of_another_kind_does_not_lead(ledger: Ledger,
@@ -1004,6 +1010,33 @@ def test_a_change_naming_who_had_it_and_who_has_it_now_revises(
     assert "aqua fix" in res.answer.lower()
     assert not revision.renames("Our plumber is Steve Wilkins.",
                                 "Saw Steve with his mate Jim at the pub.")
+
+
+def test_a_turn_opening_on_the_old_place_hands_it_over(ledger: Ledger,
+                                                        encoder: MiniLMEncoder) -> None:
+    """Two changes: "The Anchor was far too noisy. We're trying the library on Gate Street."
+    opens on the place the last change gave and names another after it, with no word of
+    the book club nor a marker of change: the third statement leads. Control: a turn
+    that opens on the place and names someone of it in the same clause ("The Anchor's
+    landlord, Phil, …") hands nothing over."""
+    history(ledger, encoder, [
+        (6, "Nia", "My book club meets at the Corner Café on the high street."),
+        (6, "robot", "Book club at the Corner Café."),
+        *CHATTER,
+        (9, "Nia", "The café has shut for a refit, so the book club has moved to the Anchor "
+                   "instead."),
+        (9, "robot", "Book club at the Anchor now."),
+        (12, "Nia", "The weather has turned cold, I've dug out the winter coats."),
+        (14, "Nia", "The Anchor was far too noisy. We're trying the library on Gate Street."),
+        (14, "robot", "Noted."),
+    ])
+    res = ask(ledger, encoder, "Where does my book club meet?")
+    assert res.source_ids[:1] == ["t8"], (res.answer, res.source_ids)
+    old = "The café has shut, so the book club has moved to the Anchor instead."
+    assert revision.renames(old, "The Anchor was far too noisy. We're trying the library "
+                                 "on Gate Street.")
+    assert not revision.renames(old, "The Anchor's landlord, Phil, gave us free crisps.")
+    assert not revision.renames(old, "The Anchor and the Crown. Both are noisy.")
 
 
 def test_a_bare_figure_after_a_sum_is_the_new_sum(ledger: Ledger,

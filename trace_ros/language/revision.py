@@ -810,15 +810,43 @@ def mid_names(text: str) -> frozenset[str]:
 
 
 def renames(old: str, new: str) -> bool:
-    """Whether ``new`` names someone (or some firm) ``old`` gives a thing and another one,
-    and marks its state as new: the one gives way to the other ("Steve wouldn't come out
-    at the weekend, so we use a firm called Aqua Fix now" after "Our plumber is Steve
-    Wilkins"), whether or not it names the thing."""
-    if not marks_change(new):
-        return False
+    """Whether ``new`` names someone (or some firm or place) ``old`` gives a thing and
+    another one, and marks its state as new or opens on the one it had: the one gives
+    way to the other ("Steve wouldn't come out at the weekend, so we use a firm called
+    Aqua Fix now" after "Our plumber is Steve Wilkins"; "Dock Street was damp and awful.
+    I'm just going to share with my cousin in Kings Heath." after "I've got a place on
+    Dock Street instead."), whether or not it names the thing. A turn that opens on a
+    value says what became of it; what follows is what took its place."""
     before = mid_names(old)
-    kept = any(re.search(rf"\b{re.escape(n.capitalize())}\b", new) for n in before)
-    return kept and bool(mid_names(new) - before)
+    if not before:
+        return False
+    if marks_change(new):
+        kept = any(re.search(rf"\b{re.escape(n.capitalize())}\b", new) for n in before)
+        return kept and bool(mid_names(new) - before)
+    # Opening on the old one, the other comes after what is said of it: not "Tom's wife,
+    # Jane, does my shopping", which names someone of the old one's.
+    opening, rest = _opening_clause(new)
+    return _opens_on(opening, before) and bool(mid_names(rest) - before)
+
+
+def _opens_on(text: str, names: frozenset[str]) -> bool:
+    """Whether ``text`` opens on one of ``names`` (lower-cased name words), written
+    capitalised: "Glasgow's visa paperwork is fine, but …", "The Anchor was too noisy."."""
+    first = re.match(r"\s*(?:[Tt]he\s+)?([A-Z]\w*)", text)
+    return first is not None and first.group(1).lower() in names
+
+
+# The end of a turn's first clause: its first sentence, or a conjunction that joins
+# another clause to it ("Glasgow's paperwork is fine | but the rent's insane"); not
+# "and", which as often joins two names ("Theo and Theodora. That won't be confusing").
+_OPENING_END = re.compile(r"[.!?;]\s|\s(?:but|so)\s", re.I)
+
+
+def _opening_clause(text: str) -> tuple[str, str]:
+    """``text`` split after its first clause."""
+    end = _OPENING_END.search(text)
+    return (text, "") if end is None else (text[:end.start() + 1],
+                                           text[end.start() + 1:].lstrip())
 
 
 def substitutes(old: str, new: str) -> bool:
@@ -965,19 +993,26 @@ def other_kind(text: str, question: str, inflected: bool = False) -> bool:
     # "flies home" for "fly home"): a verb of the question sorts nothing.
     forms = {f for w in raw_q for f in _inflections(w.lower())} if inflected else set()
     said = terms(text)
-    raw = [w.split("'")[0].split("’")[0] for w in _WORD.findall(text)]
-    for k, (before, w) in enumerate(zip(raw, raw[1:], strict=False)):
-        mod = before.lower()
-        # A verb form sorts nothing ("they moved collection"), unless an article or a
-        # possessive puts it before the noun ("the recycling collection").
-        verb = _VERB_FORM.search(mod) and not (k and raw[k - 1].lower() in _DEFINITE)
-        if not before.islower() or mod in STOPWORDS or is_value_word(mod) \
-                or mod in _AGE or _stem(mod) in asked or mod in forms or verb:
-            continue
-        for want, head in pairs:
-            if _stem(w.lower()) == head and want not in said:
-                return True
+    # (a modifier stands right before its noun in one clause: "the shed's got mice.
+    # Tubes are in my wardrobe now" puts no "mice" before "tubes")
+    for clause in _PUNCTUATED.split(text):
+        raw = [w.split("'")[0].split("’")[0] for w in _WORD.findall(clause)]
+        for k, (before, w) in enumerate(zip(raw, raw[1:], strict=False)):
+            mod = before.lower()
+            # A verb form sorts nothing ("they moved collection"), unless an article or
+            # a possessive puts it before the noun ("the recycling collection").
+            verb = _VERB_FORM.search(mod) and not (k and raw[k - 1].lower() in _DEFINITE)
+            if not before.islower() or mod in STOPWORDS or is_value_word(mod) \
+                    or mod in _AGE or _stem(mod) in asked or mod in forms or verb:
+                continue
+            for want, head in pairs:
+                if _stem(w.lower()) == head and want not in said:
+                    return True
     return False
+
+
+# Punctuation between two words: they are not a modifier and its noun.
+_PUNCTUATED = re.compile(r"[.!?;:,()]+\s+|\s+[-–—]\s+")
 
 
 def _inflections(word: str) -> set[str]:
