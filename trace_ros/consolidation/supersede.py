@@ -15,16 +15,19 @@ speaker that states the same thing with a different value, whatever their keys:
   Less close (``THING_CLOSE``: a change told with its reason, "the boiler died, and the
   rehearsal is on Thursdays"), the shared word must head a noun phrase in both and be
   named with no other kind's word before it ("the orchestra rehearsal";
-  ``things.py``); sharing no such word, two close statements are of one thing when they
-  tell of one person the speaker seldom names and the later marks a change
-  (``_same_one``);
+  ``things.py``); sharing no such word, two statements at least that close are of one
+  thing when they tell of one person the speaker seldom names and the later marks a
+  change (``_same_one``: the holder is the thing's subject, "Dayo has the N279" …
+  "Dayo's been moved to the N29");
 - *the same one*: the new statement does not bring the shared word in as another
   instance ("an upcoming show in Boston" after "that show in Tokyo");
 - *a different value*: a sentence of each that names the shared word, where one
   specific value gave way to another of its kind (``revision.replaces``: a weekday, a
   month, a number, a place), or the later sets a new one against the old named again
-  ("Fridays, not Tuesday"; ``revision.contrasts``); a restatement ("still Monday at 3"), an added detail, or
-  the days of two past events ("last Friday" / "last Sunday") are no update;
+  ("Fridays, not Tuesday"; ``revision.contrasts``), or counts the shared thing by
+  another number ("fourteen hives" … "Twelve hives now"; ``shapes.recounted``); a
+  restatement ("still Monday at 3"), an added detail, or the days of two past events
+  ("last Friday" / "last Sunday") are no update;
 - only a person's statements, never the robot's or a question; two facts with one
   key are left to the key rules (``link.py``), which know restatements of a key.
 
@@ -71,6 +74,7 @@ from ..facts import JUDGED_UPDATE, Fact
 from ..language.revision import (
     CLOSE,
     about_another,
+    adds,
     continues,
     contrasts,
     denies_change,
@@ -81,6 +85,7 @@ from ..language.revision import (
     marks_change,
     negated,
     other_event,
+    other_titled,
     owners,
     repair_marked,
     repairs,
@@ -98,6 +103,7 @@ from ..ledger import SourceRecord
 from ..storage import graph_of
 from . import judge
 from .link import STATE_TYPES, LinkResult
+from .shapes import recounted, shaped
 from .things import TOKEN, named_thing, naming, other_kind, phrase_heads
 
 # Earlier turns of the same speaker a new one is compared with (among the last
@@ -229,7 +235,7 @@ class Supersession:
             if shared and cos < self.close:
                 shared = frozenset(t for t in named_thing(text, source.text, shared)
                                    if not other_kind(text, source.text, t))
-            elif not shared and cos >= self.close:
+            elif not shared:  # (``_same_one`` asks the later to mark a change)
                 shared = _same_one(text, source.text, salient, speaker)
             if not shared or not _replaced(text, source.text, shared) \
                     or judge.elsewhere(text, source.text, shared, speaker):
@@ -489,12 +495,22 @@ def _same_one(old: str, new: str, salient: Callable[[str], bool],
               speaker: frozenset[str]) -> frozenset[str]:
     """Where two close statements share no word of a thing, the person (or named thing)
     both tell of, when the later marks its state as new ("Hannah's starting on the
-    10th" … "Bad news on Hannah, pushed back to the 15th"): a name the speaker seldom
-    says, not their own."""
+    10th" … "Bad news on Hannah, pushed back to the 15th") and names no one the earlier
+    did not: a name the speaker seldom says, not their own."""
     if not marks_change(new) or denies_change(new):
         return frozenset()
-    return frozenset(t for t in holders_stems(old) & holders_stems(new)
+    # A name the earlier statement gave opens the later one ("Tadeo has moved …"), where
+    # ``holders`` cannot tell it from a capitalised first word.
+    named = holders_stems(new) | holders_stems(old) & _capitalised(new)
+    if named - holders_stems(old) - speaker or other_titled(new, old):
+        return frozenset()  # "Tadeo's brother …", "Mrs Lee" after "Mr Lee": another's
+    return frozenset(t for t in holders_stems(old) & named
                      if len(t) > 2 and t not in speaker and salient(t))
+
+
+def _capitalised(text: str) -> frozenset[str]:
+    """The stems of the words ``text`` writes with a capital."""
+    return frozenset(_stem(w.lower()) for w in TOKEN.findall(text) if w[:1].isupper())
 
 
 def _in_time(plan: Sequence[Fact], outcome: Sequence[Fact]) -> bool:
@@ -531,6 +547,8 @@ def _add(out: LinkResult, facts: Sequence[Fact], olds: Sequence[Fact], cos: floa
     old_v = "/".join(sorted(state_values(old_text) - state_values(new_text)
                             or state_values(old_text)))
     new_v = "/".join(sorted(state_values(new_text) - state_values(old_text)))
+    if not new_v:
+        old_v, new_v = shaped(old_text, new_text, shared)
     _relate(out, facts, olds, conf,
             f"same-thing update: the speaker's later statement (cosine {cos:.2f}, shares "
             f"{'/'.join(sorted(shared))}) gives {new_v} where the earlier gave {old_v}")
@@ -577,7 +595,14 @@ def _replaced(old: str, new: str, shared: frozenset[str]) -> bool:
     that of something else told in the same turn."""
     def about(text: str) -> list[str]:
         return [s for s in sentences(text) or [text] if keys(s) & shared]
-    return any(replaces(o, n) or contrasts(o, n) for o in about(old) for n in about(new))
+    if any(replaces(o, n) or contrasts(o, n) for o in about(old) for n in about(new)):
+        return True
+    # A value read from its shape, whatever the thing (``shapes``): a count ("fourteen
+    # hives" … "Twelve hives now"), unless the later marks it as carrying on or as
+    # holding of one thing more ("six of those too").
+    if continues(new) and (not marks_change(new) or denies_change(new)) or adds(new):
+        return False
+    return bool(recounted(old, new, shared))
 
 
 

@@ -360,6 +360,9 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         best = (seq, sid)
         if records.get(seq) is not None:
             thread = records[seq]  # a turn may carry on the revision an edge found
+            # Named only by its value ("three litres now"), the revision an edge found is
+            # of what the anchor says: shown beside it, as for a candidate below.
+            context = None if keys(thread.text) & thing else anchor
     close = near(anchor.seq)
     # A thing no one holds ("the pool's closed on Friday"), asked of no one, is anyone's
     # to revise; not with a thing they call their own ("My own extension's 350").
