@@ -380,6 +380,21 @@ def _run(toks: list[Tok], start: int, step: int, limit: int) -> list[Tok]:
     return out if step > 0 else out[::-1]
 
 
+def _and_name(toks: list[Tok], run: list[Tok]) -> list[Tok]:
+    """``run`` with the rest of a name it ends in that "and" joins ("the Fox and Hounds",
+    "Kemp and Sons"): capitalised words on both sides of the "and" are one name."""
+    if not run or not run[-1].text[:1].isupper():
+        return run
+    k = toks.index(run[-1]) + 1
+    if k + 1 >= len(toks) or toks[k].low != "and":
+        return run
+    j = k + 1
+    while j < len(toks) and toks[j].word and toks[j].text[:1].isupper() \
+            and toks[j].low not in _NOT_NAMES and toks[j].low not in _PRONOUNS:
+        j += 1
+    return run + toks[k:j] if j > k + 1 else run
+
+
 def _matches(toks: list[Tok], q_stems: set[str]) -> list[int]:
     return [i for i, t in enumerate(toks)
             if t.word and t.low not in STOPWORDS and stem(t.low) in q_stems]
@@ -527,7 +542,7 @@ def _place(sentence: str, toks: list[Tok], q_stems: set[str], limit: int,
             continue
         # The place ends where the verb of its clause begins ("Gwen at number 14 is …").
         run = list(takewhile(lambda t: t.low not in _VERB_AFTER, _run(toks, i + 1, 1, limit)))
-        phrase = _clean(sentence, run)
+        phrase = _clean(sentence, _and_name(toks, run))
         if not phrase or all(stem(w.lower()) in q_stems for w in phrase.split()):
             continue
         if find_candidates(phrase) and not any(c.isupper() for c in phrase[1:]):
@@ -840,8 +855,8 @@ def scored_run(sentence: str, q_stems: set[str], limit: int = 6, context: str = 
                 score -= w.denied
             if hits:
                 score -= w.distance * min(min(abs(h - a), abs(h - (b - 1))) for h in hits)
-                if any(0 < a - h <= 2 for h in hits):
-                    score += w.after
+                if any(0 < a - h <= 2 and all(t.word for t in toks[h + 1:a]) for h in hits):
+                    score += w.after  # the object right after the verb, in its clause
             else:
                 score -= w.distance * w.far
             if score > best_score:

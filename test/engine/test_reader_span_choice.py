@@ -1,0 +1,65 @@
+"""Which phrase of the right record answers: general rules of what the question asks
+(its wh-word, its head noun) and of what the sentence says (its clauses, who speaks)."""
+
+from __future__ import annotations
+
+import calendar
+
+from trace_ros.ledger import SourceRecord
+from trace_ros.query.pack import EvidenceItem, pack
+from trace_ros.query.plan import plan_question
+from trace_ros.query.readers import ExtractiveReader
+from trace_ros.query.spans import scored_run, stems
+
+DAY = 86400.0
+# Monday 3 March 2025, 10:00 UTC.
+T0 = float(calendar.timegm((2025, 3, 3, 10, 0, 0, 0, 0, 0)))
+
+
+def rec(seq: int, text: str, speaker: str = "Noor", when: float = T0) -> SourceRecord:
+    return SourceRecord(seq, f"src-{seq}", "noor", "r1", "s1", "dialogue", speaker, text, "",
+                        None, None, {}, when + seq * 120, False, when + seq * 120, "h")
+
+
+def read(question: str, *records: SourceRecord) -> str:
+    p = pack([EvidenceItem(r, 1.0, {}) for r in records], 4000, 20)
+    return ExtractiveReader().read(question, plan_question(question, T0 + 30 * DAY), p).answer
+
+
+def test_how_old_am_i_is_the_age_the_asker_gives_of_themself() -> None:
+    assert read("How old am I?", rec(1, "Well, I'm 74, you know."),
+                rec(2, "My sister Ann is 70, she's the baby.")) == "74"
+
+
+def test_an_age_may_be_followed_by_more_of_the_clause() -> None:
+    assert read("How old is Mari?",
+                rec(1, "His sister Mari is 12 and wants to help with the calves."),
+                rec(2, "Mari's birthday isn't till October.")) == "12"
+
+
+def test_the_object_after_the_verb_does_not_cross_a_comma() -> None:
+    q = stems("What colour is the bedroom going to be?")
+    run, _ = scored_run("We ended up going with the grey for the bedroom, Luca caved.", q)
+    assert run == "grey"
+
+
+def test_a_place_name_joined_by_and_is_one_name() -> None:
+    assert read("Where's the seminar dinner?",
+                rec(1, "The seminar dinner's at the Fox and Hounds on the 26th.")) \
+        == "Fox and Hounds"
+
+
+def test_where_it_went_as_a_consequence_is_where_it_is() -> None:
+    answer = read("Where does Jet sleep?",
+                  rec(1, "Jet barked at the cats all night in that porch, so he's been "
+                         "turfed out to the old stable."))
+    assert answer == "old stable"
+
+
+def test_my_room_is_the_speakers_room() -> None:
+    assert read("Where's the hoover?",
+                rec(1, "The hoover's living in my room now, I'm the only one who uses it.",
+                    speaker="Cass")) == "Cass's room"
+    # Said by no one in particular (the robot), it stays as said.
+    assert read("Where's the hoover?", rec(1, "The hoover is in the hall cupboard.",
+                                           speaker="robot")) == "hall cupboard"
