@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import calendar
 
+from trace_ros.language.revision import state_values
 from trace_ros.ledger import SourceRecord
 from trace_ros.query.pack import EvidenceItem, pack
 from trace_ros.query.plan import plan_question
 from trace_ros.query.readers import ExtractiveReader
-from trace_ros.query.spans import scored_run, stems
+from trace_ros.query.spans import answer_date, held_days, scored_run, stems
 
 DAY = 86400.0
 # Monday 3 March 2025, 10:00 UTC.
@@ -63,3 +64,23 @@ def test_my_room_is_the_speakers_room() -> None:
     # Said by no one in particular (the robot), it stays as said.
     assert read("Where's the hoover?", rec(1, "The hoover is in the hall cupboard.",
                                            speaker="robot")) == "hall cupboard"
+
+
+def test_a_weekday_after_next_week_is_that_weekday_of_next_week() -> None:
+    # Said on Monday 3 March 2025: the Tuesday of next week, not tomorrow.
+    assert answer_date("Same time next week, Tuesday five.", T0) == "Tuesday 11 March 2025"
+    assert answer_date("This week it's Friday.", T0) == "Friday 7 March 2025"
+
+
+def test_a_day_the_revisions_named_stays_when_only_a_week_is_left() -> None:
+    said = "Same time next week, Tuesday five."
+    before = state_values("I go to physio every Tuesday, five o'clock.")
+    assert held_days(said, before) == said
+    # Beside another day it is what the record changes from.
+    assert "Tuesday" not in held_days("Tuesday is out, Thursday at five.", before)
+
+
+def test_the_speaker_doing_it_is_not_the_one_spoken_to() -> None:
+    assert read("Who is doing the deliveries on the day?",
+                rec(1, "And I'm still doing the deliveries myself that day, Sami, like I said.",
+                    speaker="Teresa")) == "Teresa"

@@ -2365,6 +2365,10 @@ class ExtractiveReader:
                     if first != second:
                         return pair.group(3 if first else 4)
                 kept = [f for f in found if not declines(x, f[0] + len(f[1]))]
+                if _SELF_DOING.search(x) and not _YOU_DOING.search(x):
+                    # "I'm still doing the deliveries myself, Sami, like I said": the
+                    # speaker does it; the one spoken to does not.
+                    kept = [f for f in kept if f[1].lower() not in spoken_to(x)]
                 # "Hana's brother Kai": the possessor says whose; the name after is who.
                 kept = [f for f in kept if not any(
                     g[0] > f[0] and _POSSESSOR_OF.fullmatch(x[f[0] + len(f[1]):g[0]])

@@ -238,17 +238,20 @@ def answer_date(sentence: str, record_time: float, context: str = "", grain: str
         if recurring:  # "every Monday", "on Wednesdays": a schedule, not a date
             return recurring.group(0)
         future = None
+        week = ""
         found = find_candidates(text)
         for k, m in enumerate(found):
             if k + 1 < len(found) and re.search(r"\bfrom\s+(the\s+)?$", text[: m.start()], re.I):
                 continue  # "moved from Monday to Tuesday": the new time is the one that holds
             if _WEEK_ONLY.fullmatch(m.group(0).strip()) \
                     and any(_WEEKDAY_ABBR.search(n.group(0)) for n in found[k + 1:]):
+                week = m.group(0).strip()
                 continue  # "on the Milan run this week, home Friday night": the day says when
             if future is None:
                 future = forward_at(text, found[0].start(), lean)
             expr = m.group(0).strip()
-            when = resolve_expression(expr, record_time, future)
+            when = _in_week(expr, week, record_time) if calendar and week else None
+            when = when if when is not None else resolve_expression(expr, record_time, future)
             if when is None:
                 continue
             answer = format_when(expr, when, record_time)
@@ -269,6 +272,22 @@ def answer_date(sentence: str, record_time: float, context: str = "", grain: str
         if began is not None:
             return _in_grain(began[0], grain or began[1])
     return _in_grain(record_time, grain) if grain else format_day(record_time)
+
+
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_WEEK_OFFSET = {"this": 0, "next": 1, "coming": 1, "last": -1, "past": -1, "previous": -1}
+
+
+def _in_week(expr: str, week: str, record_time: float) -> float | None:
+    """The weekday ``expr`` names ("Tuesday") in the week ``week`` names relative to the
+    record ("same time next week, Tuesday five": the Tuesday of next week, not the first
+    one ahead); None when ``expr`` is no plain weekday."""
+    day = expr.lower().removeprefix("on ").strip()
+    if day not in _WEEKDAYS:
+        return None
+    monday = (record_time // 86400.0 - time.gmtime(record_time).tm_wday) * 86400.0
+    shift = _WEEK_OFFSET.get(week.lower().split()[0], 0)
+    return monday + (7 * shift + _WEEKDAYS.index(day)) * 86400.0 + 12 * 3600.0
 
 
 # "I've been playing for four months now": something going on for a span up to the
@@ -1654,10 +1673,14 @@ def held_days(sentence: str, replaced: frozenset[str] = frozenset()) -> str:
     found = find_candidates(sentence)
     if len(found) < 2:
         return sentence
+    # A day the revisions named is what it changes from only where the sentence names
+    # another day: "same time next week, Tuesday five" keeps its Tuesday.
+    old = [m for m in found if replaced and state_values(m.group(0)) <= replaced
+           and bool(state_values(m.group(0)))]
+    days = [m for m in found if m not in old and not _WEEK_ONLY.fullmatch(m.group(0).strip())
+            and not _DEICTIC.fullmatch(m.group(0).strip())]
     down = [m for m in found if _TURNED_DOWN_BEFORE.search(sentence[:m.start()])
-            or _TURNED_DOWN_AFTER.search(sentence[m.end():])
-            or replaced and state_values(m.group(0)) <= replaced
-            and bool(state_values(m.group(0)))]
+            or _TURNED_DOWN_AFTER.search(sentence[m.end():]) or m in old and days]
     told = [m for m in found if _DEICTIC.fullmatch(m.group(0).strip())]
     drop = [m for m in found if m in down or (m in told and len(told) < len(found))]
     if len(drop) >= len(found):
