@@ -84,3 +84,17 @@ def test_the_speaker_doing_it_is_not_the_one_spoken_to() -> None:
     assert read("Who is doing the deliveries on the day?",
                 rec(1, "And I'm still doing the deliveries myself that day, Sami, like I said.",
                     speaker="Teresa")) == "Teresa"
+
+
+def test_a_name_tied_by_with_is_no_label_of_which_one() -> None:
+    old = rec(1, "Summer student Maya starts in June. She'll do the protein purification "
+                 "project with Ahmed.")
+    new = rec(2, "Ahmed's off on paternity leave in June, so I've moved Maya onto imaging "
+                 "with Dana instead.")
+    echo = rec(3, "Maya now on the imaging project with Dana.", speaker="robot")
+    items = [EvidenceItem(new, 1.0, {"graph": 1}), EvidenceItem(old, 0.9, {"superseded": 1}),
+             EvidenceItem(echo, 0.8, {})]
+    question = "Which project is Maya doing this summer?"
+    out = ExtractiveReader().read(question, plan_question(question, T0 + 30 * DAY),
+                                  pack(items, 4000, 20))
+    assert "imaging" in out.answer and "Dana" not in out.answer

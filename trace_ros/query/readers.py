@@ -1663,8 +1663,13 @@ class ExtractiveReader:
         earlier = set().union(*(stems(t) for t in earlier))
         known = capitalised_mid_sentence([i.record.text for i in pack.items])
         own = {stem(w) for w in words(rec.speaker)}  # "Hi, I'm Anjali, …": the speaker
-        new = {name for _, name in names_in(rec.text, q, known)
-               if not {stem(w) for w in words(name)} & (earlier | own)}
+        # A name a preposition ties to the thing is whom it is with or for ("moved Maya
+        # onto imaging with Dana"), not which one it is.
+        ties = [p for p in _TIED_TO if not re.search(rf"\b{p}\b", question, re.I)]
+        tied = re.compile(rf"\b(?:{'|'.join(ties)})\s+(?:the\s+)?$", re.I) if ties else None
+        new = {name for at, name in names_in(rec.text, q, known)
+               if not {stem(w) for w in words(name)} & (earlier | own)
+               and not (tied and tied.search(rec.text[:at]))}
         return new.pop() if len(new) == 1 else ""
 
     def _read(self, question: str, plan: Plan, pack: Pack,
