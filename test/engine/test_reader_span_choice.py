@@ -10,7 +10,14 @@ from trace_ros.ledger import SourceRecord
 from trace_ros.query.pack import EvidenceItem, pack
 from trace_ros.query.plan import plan_question
 from trace_ros.query.readers import ExtractiveReader
-from trace_ros.query.spans import answer_date, held_days, scored_run, stems
+from trace_ros.query.spans import (
+    answer_date,
+    asked,
+    held_days,
+    place_phrase,
+    scored_run,
+    stems,
+)
 
 DAY = 86400.0
 # Monday 3 March 2025, 10:00 UTC.
@@ -98,3 +105,20 @@ def test_a_name_tied_by_with_is_no_label_of_which_one() -> None:
     out = ExtractiveReader().read(question, plan_question(question, T0 + 30 * DAY),
                                   pack(items, 4000, 20))
     assert "imaging" in out.answer and "Dana" not in out.answer
+
+
+def test_how_many_did_i_have_asks_a_count_held_then() -> None:
+    question = "How many pupils did I have just after Ada joined?"
+    ask = asked(question, plan_question(question, T0 + 30 * DAY))
+    assert (ask.kind, ask.focus) == ("count", "pupils")
+
+
+def test_a_place_is_said_with_the_part_or_name_set_after_it() -> None:
+    q = stems("Where are the samples kept?")
+    assert place_phrase("The Ramos box is still on two, rack C.", q) == "two, rack C"
+    assert place_phrase("The butter is from a farm in Devon, Greenacre, they deliver on "
+                        "Tuesday.", stems("Where does the butter come from?")) \
+        == "farm in Devon, Greenacre"
+    # Not a time said after it, nor someone spoken to.
+    assert place_phrase("It's in the shed, at 5 we go.", q) == "shed"
+    assert place_phrase("It's in the shed, Sami, by the door.", q) == "shed"

@@ -1130,7 +1130,8 @@ def asked(question: str, plan: Plan) -> Asked:
     # "have we got", "has she got": possession now (British), not a perfect that counts
     # occasions ("How many pets has she adopted?").
     m = re.match(r"^how many ((?:[\w'-]+ ){1,5}?)(?:is|are|am|do|does|can|could|will|would|"
-                 r"should|(?:have|has) (?:i|we|you|they|he|she|it) got)\b", q)
+                 r"should|(?:have|has) (?:i|we|you|they|he|she|it) got"
+                 r"|did (?:i|we|you|they|he|she|it) have)\b", q)
     # "How many centrepieces for the Harrington wedding?": the verb left unsaid.
     bare = re.match(r"^how many ((?:[\w'-]+ ){0,2}?[\w'-]+)(?= (?:for|in|at|on|now)\b|\s*\?*$)",
                     q)
@@ -1523,7 +1524,12 @@ def place_phrase(sentence: str, q_stems: set[str], limit: int = 6, origin: bool 
 # A clause that only names a place ("…, Church Street." after "above the bakery"): the
 # place said again by its name, to the clause's end.
 _NAME_CLAUSE = re.compile(r",\s+((?:[A-Z][\w'’-]*|\d+[A-Za-z]?)(?:\s+(?:[A-Z][\w'’-]*|\d+[A-Za-z]?"
-                          r"|of|the|on|upon))*)\s*(?=[.;!?]|$)")
+                          r"|of|the|on|upon))*)\s*(?=[.;!?]|$)"
+                          # "on two, rack C", "in the minus-80, shelf 2": a part of the
+                          # place with its label; "a farm in Devon, Greenacre, they …": its
+                          # name, set off by commas.
+                          r"|,\s+((?:the\s+)?[a-z][\w-]*\s+(?:[A-Z]|\d+)[A-Za-z\d]*)\s*(?=[,.;!?]|$)"
+                          r"|,\s+([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*),(?=\s+[a-z])")
 
 
 def _renamed(sentence: str, place: str) -> str:
@@ -1533,10 +1539,16 @@ def _renamed(sentence: str, place: str) -> str:
     m = _NAME_CLAUSE.match(sentence, at + len(place)) if at >= 0 else None
     if m is None:
         return ""
-    named = [w for w in m.group(1).split() if w[:1].isupper()]
+    k = next(i for i in (1, 2, 3) if m.group(i))
+    said = m.group(k).split()
+    if k == 2:  # a part and its label: a noun, not a function word ("…, at 5")
+        return "" if said[-2].lower() in STOPWORDS else sentence[at + len(place):m.end(k)]
+    if k == 3 and not re.search(r"\b(?:a|an|one|some)\s+$", sentence[:at], re.I):
+        return ""  # only a place said as "a …" is named after it, not one spoken to
+    named = [w for w in said if w[:1].isupper()]
     if not named or any(w.lower() in _NOT_NAMES | _PRONOUNS for w in named):
         return ""  # "…, Thursday.", "…, Thanks.": a day or a reply, no place
-    return sentence[at + len(place):m.end(1)]
+    return sentence[at + len(place):m.end(k)]
 
 
 # "the cholesterol one", "this one": "one" standing for a thing named before.
