@@ -1248,8 +1248,9 @@ _WEEKDAY_DATE = re.compile(r"^([A-Z][a-z]+day) (\d{1,2} [A-Z][a-z]+ \d{4})(.*)$"
 def _owned_by(rec: SourceRecord, sentence: str, place: str) -> str:
     """A place the speaker calls their own ("the hoover's living in my room") said as
     whose it is ("Cass's room"): the answer is read by someone else."""
-    if is_robot(rec.speaker, rec.robot_id) or not rec.speaker.strip():
-        return place
+    if is_robot(rec.speaker, rec.robot_id) or not rec.speaker.strip() \
+            or any(w[:1].isupper() for w in place.split()):
+        return place  # a place with a name is told by it ("my trip to the Smoky Mountains")
     if re.search(rf"\bmy\s+{re.escape(place)}", sentence, re.I):
         return f"{rec.speaker.strip()}'s {place}"
     return place

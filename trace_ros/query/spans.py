@@ -874,8 +874,8 @@ def scored_run(sentence: str, q_stems: set[str], limit: int = 6, context: str = 
                 score -= w.denied
             if hits:
                 score -= w.distance * min(min(abs(h - a), abs(h - (b - 1))) for h in hits)
-                if any(0 < a - h <= 2 and all(t.word for t in toks[h + 1:a]) for h in hits):
-                    score += w.after  # the object right after the verb, in its clause
+                if any(0 < a - h <= 2 for h in hits):
+                    score += w.after
             else:
                 score -= w.distance * w.far
             if score > best_score:
