@@ -842,7 +842,10 @@ _STATED_AGE = re.compile(
     rf"|(?:['’]ll|\s+will)\s+be\s+(?P<b>{_AGE_NUMBER})"
     rf"|\s+turn(?:s|ed|ing)?\s+(?P<t>{_AGE_NUMBER}))", re.I)
 _AGE_AFTER = re.compile(r"\s*(?:(?:years?|yrs?)(?:[\s-]+old)?\s*|already\s*|now\s*|today\s*)?"
-                        r"(?:[.,!?;:—–()]|-\s|$)", re.I)
+                        r"(?:[.,!?;:—–()]|-\s|$|(?:and|but)\b)", re.I)  # "is 12 and wants …"
+# "How old am I?", "How old will I be on the trip?": the asker's own age.
+_HOW_OLD_ME = re.compile(r"\s*how old\s+(?:am|was|will)\s+I\b", re.I)
+_BETWEEN_NOTE = "the time between two events the evidence dates"
 
 
 def _stated_age(text: str, asked: set[str]) -> str:
@@ -851,6 +854,8 @@ def _stated_age(text: str, asked: set[str]) -> str:
     for m in _STATED_AGE.finditer(text):
         if m.group("name") and stem(m.group("name").lower()) not in asked:
             continue
+        if "i" in asked and (m.group("p") or "").lower() != "i":
+            continue  # asked of oneself: what the speaker says of themself
         key = "n" if m.group("n") else "b" if m.group("b") else "t"
         if key != "n" or _AGE_AFTER.match(text, m.end()):
             return m.group(key).lower()
@@ -866,6 +871,9 @@ def _age_answer(question: str, pack: Pack, reader: str, past: bool = False
     asked = _proper_names(question) | {
         stem(m.group(1).lower()) for m in re.finditer(r"\bhow old\s+(?:is|was|will)\s+"
                                                       r"([A-Z][\w-]*)", question)}
+    me = bool(_HOW_OLD_ME.match(question))
+    if me:
+        asked = {"i"}
     if not asked:
         return None
     by_seq = {(i.record.session_id, i.record.seq): i.record for i in pack.items}
@@ -880,7 +888,7 @@ def _age_answer(question: str, pack: Pack, reader: str, past: bool = False
         prev = by_seq.get((rec.session_id, rec.seq - 1))
         who = {stem(w) for w in words(rec.text)} | {stem(w) for w in words(rec.speaker)} \
             | ({stem(w) for w in words(prev.text)} if prev is not None else set())
-        if asked & who:
+        if asked & who or me and not is_robot(rec.speaker, rec.robot_id):
             found.append((item, age))
     if not found:
         return None
@@ -1277,6 +1285,17 @@ def _turns_down_only(named: Sequence[str]) -> bool:
 _WEEKDAY_DATE = re.compile(r"^([A-Z][a-z]+day) (\d{1,2} [A-Z][a-z]+ \d{4})(.*)$")
 
 
+def _owned_by(rec: SourceRecord, sentence: str, place: str) -> str:
+    """A place the speaker calls their own ("the hoover's living in my room") said as
+    whose it is ("Cass's room"): the answer is read by someone else."""
+    if is_robot(rec.speaker, rec.robot_id) or not rec.speaker.strip() \
+            or any(w[:1].isupper() for w in place.split()):
+        return place  # a place with a name is told by it ("my trip to the Smoky Mountains")
+    if re.search(rf"\bmy\s+{re.escape(place)}", sentence, re.I):
+        return f"{rec.speaker.strip()}'s {place}"
+    return place
+
+
 def _bare_weekday(sentence: str) -> bool:
     """Whether ``sentence`` names its day by the weekday alone: no day of the month, no
     month ("Tuesday, same morning slot.")."""
@@ -1554,7 +1573,7 @@ class ExtractiveReader:
         cited_texts = [i.record.text for i in pack.items if i.source_id in out.cited_ids]
         if _HOW_OLD.match(question) and not (
                 out.answer and any(_AGE.search(t) for t in cited_texts)
-                and (not find_candidates(out.answer)
+                and out.note != _BETWEEN_NOTE and (not find_candidates(out.answer)
                      or any(_BORN.search(t) for t in cited_texts))):
             # "How old is Mrs Ferreira?": an age, or when she was born; not the day a
             # record about her was said. A record may say it bare ("he's twenty-eight").
@@ -1719,8 +1738,13 @@ class ExtractiveReader:
         earlier = set().union(*(stems(t) for t in earlier))
         known = capitalised_mid_sentence([i.record.text for i in pack.items])
         own = {stem(w) for w in words(rec.speaker)}  # "Hi, I'm Anjali, …": the speaker
-        new = {name for _, name in names_in(rec.text, q, known)
-               if not {stem(w) for w in words(name)} & (earlier | own)}
+        # A name a preposition ties to the thing is whom it is with or for ("moved Maya
+        # onto imaging with Dana"), not which one it is.
+        ties = [p for p in _TIED_TO if not re.search(rf"\b{p}\b", question, re.I)]
+        tied = re.compile(rf"\b(?:{'|'.join(ties)})\s+(?:the\s+)?$", re.I) if ties else None
+        new = {name for at, name in names_in(rec.text, q, known)
+               if not {stem(w) for w in words(name)} & (earlier | own)
+               and not (tied and tied.search(rec.text[:at]))}
         return new.pop() if len(new) == 1 else ""
 
     def _read(self, question: str, plan: Plan, pack: Pack,
@@ -2362,21 +2386,26 @@ class ExtractiveReader:
             origin = bool(re.search(r"\bfrom\b", question, re.I))
             # "The queue at the Tower was round the block, so we ended up at the British
             # Museum": the consequence after "so" tells where it came to be, first.
+            results = {_CONSEQUENCE_SO.split(x)[-1] for x in ordered
+                       if _CONSEQUENCE_SO.search(x)}
             ordered = [y for x in ordered
                        for y in ([_CONSEQUENCE_SO.split(x)[-1]] if _CONSEQUENCE_SO.search(x)
                                  else []) + [x]]
             # Where something is, not where it goes: "at the music shop" before "to an old
-            # student of hers", unless the question asks where to.
+            # student of hers", unless the question asks where to. What follows from a
+            # cause may say where it went ("…, so he's been turfed out to the old
+            # stable"): where it is now.
             if not _MOTION.search(question):
                 for x in ordered:
-                    value = place_phrase(x, skip, self.span_tokens, origin, moving=False)
+                    value = place_phrase(x, skip, self.span_tokens, origin,
+                                         moving=x in results)
                     if value:
-                        return value
+                        return _owned_by(rec, x, value)
             for x in ordered:
                 value = place_phrase(x, skip, self.span_tokens, origin) or next(
                     (n for at, n in names_in(x, skip, known) if _GIVEN.search(x[:at])), "")
                 if value:
-                    return value
+                    return _owned_by(rec, x, value)
             return ""
         if kind == "name":
             return _name_value(ask, ordered, skip, known, focus_here, _proper_names(question),
@@ -2424,6 +2453,10 @@ class ExtractiveReader:
                     if first != second:
                         return pair.group(3 if first else 4)
                 kept = [f for f in found if not declines(x, f[0] + len(f[1]))]
+                if _SELF_DOING.search(x) and not _YOU_DOING.search(x):
+                    # "I'm still doing the deliveries myself, Sami, like I said": the
+                    # speaker does it; the one spoken to does not.
+                    kept = [f for f in kept if f[1].lower() not in spoken_to(x)]
                 # "Hana's brother Kai": the possessor says whose; the name after is who.
                 kept = [f for f in kept if not any(
                     g[0] > f[0] and _POSSESSOR_OF.fullmatch(x[f[0] + len(f[1]):g[0]])
@@ -2584,7 +2617,7 @@ class ExtractiveReader:
             if end != start:
                 return ReaderOutput(time_between((end - start) * 86400.0, question),
                                     [first.source_id, rec.source_id], self.name,
-                                    "the time between two events the evidence dates")
+                                    _BETWEEN_NOTE)
         return None
 
     def _answer(self, question: str, plan: Plan, chosen: list[_Scored],

@@ -238,17 +238,20 @@ def answer_date(sentence: str, record_time: float, context: str = "", grain: str
         if recurring:  # "every Monday", "on Wednesdays": a schedule, not a date
             return recurring.group(0)
         future = None
+        week = ""
         found = find_candidates(text)
         for k, m in enumerate(found):
             if k + 1 < len(found) and re.search(r"\bfrom\s+(the\s+)?$", text[: m.start()], re.I):
                 continue  # "moved from Monday to Tuesday": the new time is the one that holds
             if _WEEK_ONLY.fullmatch(m.group(0).strip()) \
                     and any(_WEEKDAY_ABBR.search(n.group(0)) for n in found[k + 1:]):
+                week = m.group(0).strip()
                 continue  # "on the Milan run this week, home Friday night": the day says when
             if future is None:
                 future = forward_at(text, found[0].start(), lean)
             expr = m.group(0).strip()
-            when = resolve_expression(expr, record_time, future)
+            when = _in_week(expr, week, record_time) if calendar and week else None
+            when = when if when is not None else resolve_expression(expr, record_time, future)
             if when is None:
                 continue
             answer = format_when(expr, when, record_time)
@@ -269,6 +272,22 @@ def answer_date(sentence: str, record_time: float, context: str = "", grain: str
         if began is not None:
             return _in_grain(began[0], grain or began[1])
     return _in_grain(record_time, grain) if grain else format_day(record_time)
+
+
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_WEEK_OFFSET = {"this": 0, "next": 1, "coming": 1, "last": -1, "past": -1, "previous": -1}
+
+
+def _in_week(expr: str, week: str, record_time: float) -> float | None:
+    """The weekday ``expr`` names ("Tuesday") in the week ``week`` names relative to the
+    record ("same time next week, Tuesday five": the Tuesday of next week, not the first
+    one ahead); None when ``expr`` is no plain weekday."""
+    day = expr.lower().removeprefix("on ").strip()
+    if day not in _WEEKDAYS:
+        return None
+    monday = (record_time // 86400.0 - time.gmtime(record_time).tm_wday) * 86400.0
+    shift = _WEEK_OFFSET.get(week.lower().split()[0], 0)
+    return monday + (7 * shift + _WEEKDAYS.index(day)) * 86400.0 + 12 * 3600.0
 
 
 # "I've been playing for four months now": something going on for a span up to the
@@ -378,6 +397,21 @@ def _run(toks: list[Tok], start: int, step: int, limit: int) -> list[Tok]:
         out.append(tok)
         i += step
     return out if step > 0 else out[::-1]
+
+
+def _and_name(toks: list[Tok], run: list[Tok]) -> list[Tok]:
+    """``run`` with the rest of a name it ends in that "and" joins ("the Fox and Hounds",
+    "Kemp and Sons"): capitalised words on both sides of the "and" are one name."""
+    if not run or not run[-1].text[:1].isupper():
+        return run
+    k = toks.index(run[-1]) + 1
+    if k + 1 >= len(toks) or toks[k].low != "and":
+        return run
+    j = k + 1
+    while j < len(toks) and toks[j].word and toks[j].text[:1].isupper() \
+            and toks[j].low not in _NOT_NAMES and toks[j].low not in _PRONOUNS:
+        j += 1
+    return run + toks[k:j] if j > k + 1 else run
 
 
 def _matches(toks: list[Tok], q_stems: set[str]) -> list[int]:
@@ -527,7 +561,7 @@ def _place(sentence: str, toks: list[Tok], q_stems: set[str], limit: int,
             continue
         # The place ends where the verb of its clause begins ("Gwen at number 14 is …").
         run = list(takewhile(lambda t: t.low not in _VERB_AFTER, _run(toks, i + 1, 1, limit)))
-        phrase = _clean(sentence, run)
+        phrase = _clean(sentence, _and_name(toks, run))
         if not phrase or all(stem(w.lower()) in q_stems for w in phrase.split()):
             continue
         if find_candidates(phrase) and not any(c.isupper() for c in phrase[1:]):
@@ -1096,7 +1130,8 @@ def asked(question: str, plan: Plan) -> Asked:
     # "have we got", "has she got": possession now (British), not a perfect that counts
     # occasions ("How many pets has she adopted?").
     m = re.match(r"^how many ((?:[\w'-]+ ){1,5}?)(?:is|are|am|do|does|can|could|will|would|"
-                 r"should|(?:have|has) (?:i|we|you|they|he|she|it) got)\b", q)
+                 r"should|(?:have|has) (?:i|we|you|they|he|she|it) got"
+                 r"|did (?:i|we|you|they|he|she|it) have)\b", q)
     # "How many centrepieces for the Harrington wedding?": the verb left unsaid.
     bare = re.match(r"^how many ((?:[\w'-]+ ){0,2}?[\w'-]+)(?= (?:for|in|at|on|now)\b|\s*\?*$)",
                     q)
@@ -1489,7 +1524,12 @@ def place_phrase(sentence: str, q_stems: set[str], limit: int = 6, origin: bool 
 # A clause that only names a place ("…, Church Street." after "above the bakery"): the
 # place said again by its name, to the clause's end.
 _NAME_CLAUSE = re.compile(r",\s+((?:[A-Z][\w'’-]*|\d+[A-Za-z]?)(?:\s+(?:[A-Z][\w'’-]*|\d+[A-Za-z]?"
-                          r"|of|the|on|upon))*)\s*(?=[.;!?]|$)")
+                          r"|of|the|on|upon))*)\s*(?=[.;!?]|$)"
+                          # "on two, rack C", "in the minus-80, shelf 2": a part of the
+                          # place with its label; "a farm in Devon, Greenacre, they …": its
+                          # name, set off by commas.
+                          r"|,\s+((?:the\s+)?[a-z][\w-]*\s+(?:[A-Z]|\d+)[A-Za-z\d]*)\s*(?=[,.;!?]|$)"
+                          r"|,\s+([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*),(?=\s+[a-z])")
 
 
 def _renamed(sentence: str, place: str) -> str:
@@ -1499,10 +1539,16 @@ def _renamed(sentence: str, place: str) -> str:
     m = _NAME_CLAUSE.match(sentence, at + len(place)) if at >= 0 else None
     if m is None:
         return ""
-    named = [w for w in m.group(1).split() if w[:1].isupper()]
+    k = next(i for i in (1, 2, 3) if m.group(i))
+    said = m.group(k).split()
+    if k == 2:  # a part and its label: a noun, not a function word ("…, at 5")
+        return "" if said[-2].lower() in STOPWORDS else sentence[at + len(place):m.end(k)]
+    if k == 3 and not re.search(r"\b(?:a|an|one|some)\s+$", sentence[:at], re.I):
+        return ""  # only a place said as "a …" is named after it, not one spoken to
+    named = [w for w in said if w[:1].isupper()]
     if not named or any(w.lower() in _NOT_NAMES | _PRONOUNS for w in named):
         return ""  # "…, Thursday.", "…, Thanks.": a day or a reply, no place
-    return sentence[at + len(place):m.end(1)]
+    return sentence[at + len(place):m.end(k)]
 
 
 # "the cholesterol one", "this one": "one" standing for a thing named before.
@@ -1639,10 +1685,14 @@ def held_days(sentence: str, replaced: frozenset[str] = frozenset()) -> str:
     found = find_candidates(sentence)
     if len(found) < 2:
         return sentence
+    # A day the revisions named is what it changes from only where the sentence names
+    # another day: "same time next week, Tuesday five" keeps its Tuesday.
+    old = [m for m in found if replaced and state_values(m.group(0)) <= replaced
+           and bool(state_values(m.group(0)))]
+    days = [m for m in found if m not in old and not _WEEK_ONLY.fullmatch(m.group(0).strip())
+            and not _DEICTIC.fullmatch(m.group(0).strip())]
     down = [m for m in found if _TURNED_DOWN_BEFORE.search(sentence[:m.start()])
-            or _TURNED_DOWN_AFTER.search(sentence[m.end():])
-            or replaced and state_values(m.group(0)) <= replaced
-            and bool(state_values(m.group(0)))]
+            or _TURNED_DOWN_AFTER.search(sentence[m.end():]) or m in old and days]
     told = [m for m in found if _DEICTIC.fullmatch(m.group(0).strip())]
     drop = [m for m in found if m in down or (m in told and len(told) < len(found))]
     if len(drop) >= len(found):

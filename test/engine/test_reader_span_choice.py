@@ -1,0 +1,117 @@
+"""Which phrase of the right record answers: general rules of what the question asks
+(its wh-word, its head noun) and of what the sentence says (its clauses, who speaks)."""
+
+from __future__ import annotations
+
+import calendar
+
+from trace_ros.language.revision import state_values
+from trace_ros.ledger import SourceRecord
+from trace_ros.query.pack import EvidenceItem, pack
+from trace_ros.query.plan import plan_question
+from trace_ros.query.readers import ExtractiveReader
+from trace_ros.query.spans import (
+    answer_date,
+    asked,
+    held_days,
+    place_phrase,
+    stems,
+)
+
+DAY = 86400.0
+# Monday 3 March 2025, 10:00 UTC.
+T0 = float(calendar.timegm((2025, 3, 3, 10, 0, 0, 0, 0, 0)))
+
+
+def rec(seq: int, text: str, speaker: str = "Noor", when: float = T0) -> SourceRecord:
+    return SourceRecord(seq, f"src-{seq}", "noor", "r1", "s1", "dialogue", speaker, text, "",
+                        None, None, {}, when + seq * 120, False, when + seq * 120, "h")
+
+
+def read(question: str, *records: SourceRecord) -> str:
+    p = pack([EvidenceItem(r, 1.0, {}) for r in records], 4000, 20)
+    return ExtractiveReader().read(question, plan_question(question, T0 + 30 * DAY), p).answer
+
+
+def test_how_old_am_i_is_the_age_the_asker_gives_of_themself() -> None:
+    assert read("How old am I?", rec(1, "Well, I'm 74, you know."),
+                rec(2, "My sister Ann is 70, she's the baby.")) == "74"
+
+
+def test_an_age_may_be_followed_by_more_of_the_clause() -> None:
+    assert read("How old is Mari?",
+                rec(1, "His sister Mari is 12 and wants to help with the calves."),
+                rec(2, "Mari's birthday isn't till October.")) == "12"
+
+
+def test_a_place_name_joined_by_and_is_one_name() -> None:
+    assert read("Where's the seminar dinner?",
+                rec(1, "The seminar dinner's at the Fox and Hounds on the 26th.")) \
+        == "Fox and Hounds"
+
+
+def test_where_it_went_as_a_consequence_is_where_it_is() -> None:
+    answer = read("Where does Jet sleep?",
+                  rec(1, "Jet barked at the cats all night in that porch, so he's been "
+                         "turfed out to the old stable."))
+    assert answer == "old stable"
+
+
+def test_my_room_is_the_speakers_room() -> None:
+    assert read("Where's the hoover?",
+                rec(1, "The hoover's living in my room now, I'm the only one who uses it.",
+                    speaker="Cass")) == "Cass's room"
+    # Said by no one in particular (the robot), it stays as said.
+    assert read("Where's the hoover?", rec(1, "The hoover is in the hall cupboard.",
+                                           speaker="robot")) == "hall cupboard"
+
+
+def test_a_weekday_after_next_week_is_that_weekday_of_next_week() -> None:
+    # Said on Monday 3 March 2025: the Tuesday of next week, not tomorrow.
+    assert answer_date("Same time next week, Tuesday five.", T0) == "Tuesday 11 March 2025"
+    assert answer_date("This week it's Friday.", T0) == "Friday 7 March 2025"
+
+
+def test_a_day_the_revisions_named_stays_when_only_a_week_is_left() -> None:
+    said = "Same time next week, Tuesday five."
+    before = state_values("I go to physio every Tuesday, five o'clock.")
+    assert held_days(said, before) == said
+    # Beside another day it is what the record changes from.
+    assert "Tuesday" not in held_days("Tuesday is out, Thursday at five.", before)
+
+
+def test_the_speaker_doing_it_is_not_the_one_spoken_to() -> None:
+    assert read("Who is doing the deliveries on the day?",
+                rec(1, "And I'm still doing the deliveries myself that day, Sami, like I said.",
+                    speaker="Teresa")) == "Teresa"
+
+
+def test_a_name_tied_by_with_is_no_label_of_which_one() -> None:
+    old = rec(1, "Summer student Maya starts in June. She'll do the protein purification "
+                 "project with Ahmed.")
+    new = rec(2, "Ahmed's off on paternity leave in June, so I've moved Maya onto imaging "
+                 "with Dana instead.")
+    echo = rec(3, "Maya now on the imaging project with Dana.", speaker="robot")
+    items = [EvidenceItem(new, 1.0, {"graph": 1}), EvidenceItem(old, 0.9, {"superseded": 1}),
+             EvidenceItem(echo, 0.8, {})]
+    question = "Which project is Maya doing this summer?"
+    out = ExtractiveReader().read(question, plan_question(question, T0 + 30 * DAY),
+                                  pack(items, 4000, 20))
+    assert "imaging" in out.answer and "Dana" not in out.answer
+
+
+def test_how_many_did_i_have_asks_a_count_held_then() -> None:
+    question = "How many pupils did I have just after Ada joined?"
+    ask = asked(question, plan_question(question, T0 + 30 * DAY))
+    assert (ask.kind, ask.focus) == ("count", "pupils")
+
+
+def test_a_place_is_said_with_the_part_or_name_set_after_it() -> None:
+    q = stems("Where are the samples kept?")
+    assert place_phrase("The Ramos box is still on two, rack C.", q) == "two, rack C"
+    assert place_phrase("The butter is from a farm in Devon, Greenacre, they deliver on "
+                        "Tuesday.", stems("Where does the butter come from?")) \
+        == "farm in Devon, Greenacre"
+    # Not a time said after it, nor someone spoken to.
+    assert place_phrase("It's in the shed, at 5 we go.", q) == "shed"
+    assert place_phrase("It's in the shed, Sami, by the door.", q) == "shed"
