@@ -9,27 +9,14 @@ now" states bedtime in what follows the "so": the nine is the cause's time.
 
 from __future__ import annotations
 
-import calendar
+import sys
+from pathlib import Path
 
-from trace_ros.ledger import SourceRecord
-from trace_ros.query.pack import EvidenceItem, pack
-from trace_ros.query.plan import plan_question
-from trace_ros.query.readers import ExtractiveReader
+sys.path.insert(0, str(Path(__file__).parent))
+
+from readerkit import read, rec  # noqa: E402
+
 from trace_ros.query.spans import labelled
-
-DAY = 86400.0
-T0 = float(calendar.timegm((2025, 3, 3, 10, 0, 0, 0, 0, 0)))
-
-
-def rec(seq: int, text: str, speaker: str = "Noor") -> SourceRecord:
-    when = T0 + seq * 120.0
-    return SourceRecord(seq, f"src-{seq}", "noor", "r1", "s1", "dialogue", speaker, text, "",
-                        None, None, {}, when, False, when, "h")
-
-
-def read(question: str, *records: SourceRecord) -> str:
-    p = pack([EvidenceItem(r, 1.0, {}) for r in records], 4000, 20)
-    return ExtractiveReader().read(question, plan_question(question, T0 + 30 * DAY), p).answer
 
 
 def test_labels_in_words_letters_and_after_is() -> None:

@@ -9,26 +9,14 @@ name with its "is" ("Jonah's on the bathroom") still may.
 
 from __future__ import annotations
 
-import calendar
+import sys
+from pathlib import Path
 
-from trace_ros.ledger import SourceRecord
-from trace_ros.query.pack import EvidenceItem, pack
-from trace_ros.query.plan import plan_question
-from trace_ros.query.readers import ExtractiveReader, _stands_for
+sys.path.insert(0, str(Path(__file__).parent))
 
-DAY = 86400.0
-T0 = float(calendar.timegm((2025, 3, 3, 10, 0, 0, 0, 0, 0)))
+from readerkit import read, rec  # noqa: E402
 
-
-def rec(seq: int, text: str, speaker: str = "Noor") -> SourceRecord:
-    when = T0 + seq * 120.0
-    return SourceRecord(seq, f"src-{seq}", "noor", "r1", "s1", "dialogue", speaker, text, "",
-                        None, None, {}, when, False, when, "h")
-
-
-def read(question: str, *records: SourceRecord) -> str:
-    p = pack([EvidenceItem(r, 1.0, {}) for r in records], 4000, 20)
-    return ExtractiveReader().read(question, plan_question(question, T0 + 30 * DAY), p).answer
+from trace_ros.query.readers import _stands_for
 
 
 def test_what_a_thing_does_is_not_what_it_is() -> None:

@@ -3,10 +3,14 @@
 
 from __future__ import annotations
 
-import calendar
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from readerkit import DAY, T0, read, rec  # noqa: E402
 
 from trace_ros.language.revision import state_values
-from trace_ros.ledger import SourceRecord
 from trace_ros.query.pack import EvidenceItem, pack
 from trace_ros.query.plan import plan_question
 from trace_ros.query.readers import ExtractiveReader
@@ -17,20 +21,6 @@ from trace_ros.query.spans import (
     place_phrase,
     stems,
 )
-
-DAY = 86400.0
-# Monday 3 March 2025, 10:00 UTC.
-T0 = float(calendar.timegm((2025, 3, 3, 10, 0, 0, 0, 0, 0)))
-
-
-def rec(seq: int, text: str, speaker: str = "Noor", when: float = T0) -> SourceRecord:
-    return SourceRecord(seq, f"src-{seq}", "noor", "r1", "s1", "dialogue", speaker, text, "",
-                        None, None, {}, when + seq * 120, False, when + seq * 120, "h")
-
-
-def read(question: str, *records: SourceRecord) -> str:
-    p = pack([EvidenceItem(r, 1.0, {}) for r in records], 4000, 20)
-    return ExtractiveReader().read(question, plan_question(question, T0 + 30 * DAY), p).answer
 
 
 def test_how_old_am_i_is_the_age_the_asker_gives_of_themself() -> None:

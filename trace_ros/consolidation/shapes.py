@@ -13,15 +13,9 @@ from __future__ import annotations
 import re
 
 from ..language.text import stem as _stem
+from ..language.vocab import TENS as _TENS
+from ..language.vocab import UNITS as _UNITS
 from .things import naming
-
-# The cardinal number words: units and tens, as in "forty-two".
-_UNITS = {w: i for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-    "fifteen sixteen seventeen eighteen nineteen".split())}
-_TENS = {w: 10 * i for i, w in enumerate(
-    "twenty thirty forty fifty sixty seventy eighty ninety".split(), 2)}
-
 
 _HYPHENED = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*")
 

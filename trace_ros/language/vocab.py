@@ -13,6 +13,15 @@ EVENT_NOUNS = {
 }
 
 
+# The cardinal number words and what they count: "nineteen" 19, "forty" 40 ("forty-two"
+# is read from its two words).
+UNITS = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen".split())}
+TENS = {w: 10 * i for i, w in enumerate(
+    "twenty thirty forty fifty sixty seventy eighty ninety".split(), 2)}
+
+
 ROBOT_NAMES = frozenset({"robot", "assistant", "bot", "agent", "system", "the robot"})
 
 

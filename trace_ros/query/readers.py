@@ -92,7 +92,7 @@ from ..language.timeanchor import (
     shifted,
     years_before,
 )
-from ..language.vocab import is_robot
+from ..language.vocab import TENS, UNITS, is_robot
 from ..ledger import SourceRecord
 from .current import asks_members, before_clause, may_ask_held
 from .pack import EvidenceItem, Pack
@@ -354,13 +354,9 @@ _ASKING = frozenset(stem(w) for w in ("time", "hours", "day", "date", "night", "
 _WHICH_WHAT = re.compile(r"\s*(?:which|what)\b", re.I)
 # Verbs that say which moment of a thing a question asks about.
 _ASPECT = frozenset(stem(w) for w in ("start", "begin", "finish", "end", "open", "close"))
-_NUMBER_VALUES = {w: str(i) for i, w in enumerate(
-    ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-     "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
-     "nineteen", "twenty"))}
-_NUMBER_VALUES.update({"thirty": "30", "forty": "40", "fifty": "50", "tenner": "10",
-                       "fiver": "5", "noon": "12", "midday": "12", "midnight": "12",
-                       "half": "30", "quarter": "15"})
+_NUMBER_VALUES = {w: str(n) for w, n in (UNITS | TENS).items() if n <= 50}
+_NUMBER_VALUES.update({"tenner": "10", "fiver": "5", "noon": "12", "midday": "12",
+                       "midnight": "12", "half": "30", "quarter": "15"})
 
 
 def _value_tokens(text: str) -> set[str]:
@@ -524,13 +520,19 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
 _TIED_TO = ("with", "for", "by", "about", "than")
 
 
+def _tied_before(question: str) -> re.Pattern[str] | None:
+    """A pattern for the text before a name that ends on a tying preposition the question
+    does not ask through itself (None when it asks through all of them)."""
+    ties = [p for p in _TIED_TO if not re.search(rf"\b{p}\b", question, re.I)]
+    return re.compile(rf"\b(?:{'|'.join(ties)})\s+(?:the\s+)?$", re.I) if ties else None
+
+
 def _stands_for(answer: str, question: str, skip: set[str], known: set[str]) -> bool:
     """Whether ``answer`` says a name that may stand in the place of the thing asked: one
     not reached, after a word of its own, through a preposition that ties it to that
     thing — unless the question asks through the same preposition ("Which courier do we
     post the orders with?" is told by "gone with Parcelforce")."""
-    ties = [p for p in _TIED_TO if not re.search(rf"\b{p}\b", question, re.I)]
-    tied = re.compile(rf"\b(?:{'|'.join(ties)})\s+(?:the\s+)?$", re.I) if ties else None
+    tied = _tied_before(question)
     return any(not (tied and stems(answer[:at]) and tied.search(answer[:at]))
                and not _owns_next(answer, at, name)
                for at, name in names_in(answer, skip, known))
@@ -1740,8 +1742,7 @@ class ExtractiveReader:
         own = {stem(w) for w in words(rec.speaker)}  # "Hi, I'm Anjali, …": the speaker
         # A name a preposition ties to the thing is whom it is with or for ("moved Maya
         # onto imaging with Dana"), not which one it is.
-        ties = [p for p in _TIED_TO if not re.search(rf"\b{p}\b", question, re.I)]
-        tied = re.compile(rf"\b(?:{'|'.join(ties)})\s+(?:the\s+)?$", re.I) if ties else None
+        tied = _tied_before(question)
         new = {name for at, name in names_in(rec.text, q, known)
                if not {stem(w) for w in words(name)} & (earlier | own)
                and not (tied and tied.search(rec.text[:at]))}
