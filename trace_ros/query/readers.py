@@ -113,6 +113,7 @@ from .spans import (
     declines,
     event_time,
     extract,
+    figure_in_words,
     fits,
     format_day,
     frequency,
@@ -138,6 +139,7 @@ from .spans import (
     sum_stated,
     time_between,
     turned_down,
+    weekdays_written_out,
     weekly_slots,
 )
 
@@ -756,6 +758,7 @@ _MOTION = re.compile(r"\b(?:go|goes|going|went|move|moves|moving|moved|head|head
                      r"|fly|flying|drive|driving|send|sending|take|taking)\b", re.I)
 
 # A consequence clause, and the speaker holding the thing in it.
+_FROM_BEFORE = re.compile(r"\bfrom\s+(?:the\s+)?$", re.I)
 _CONSEQUENCE_SO = re.compile(r",?\s+so\s+", re.I)
 _MEASURE_STEMS = frozenset(stem(w) for w in MEASURES)
 _PRONOUN_ONE = re.compile(r"\b(?:the|this|that|which|each|every|another|any)\s+"
@@ -2254,6 +2257,8 @@ class ExtractiveReader:
         # wanted ("Could you collect on Thursday mornings?").
         ordered = [x for x in ordered if not x.rstrip().endswith("?") or _REQUEST.match(x)]
         if kind in ("day", "date", "when"):
+            # "parents evening moved to thurs": a clipped weekday names the day.
+            ordered = [weekdays_written_out(x) for x in ordered]
             # "General waste is Thursdays now, so the black bins go out Wednesday night":
             # of a cause and what follows from it, the one about what is asked says when.
             ordered = [_so_held(x, skip) for x in ordered]
@@ -2313,7 +2318,8 @@ class ExtractiveReader:
                 value = next((v for v in map(given_instead, ordered) if v), "")
             if not value and kind == "money" and after_sum:
                 # "council put the permit up to 85" after "60 quid a year": in its unit.
-                value = next((v for v in map(bare_figure, ordered) if v), "")
+                value = next((v for v in map(bare_figure, ordered) if v), "") or next(
+                    (v for v in map(figure_in_words, ordered) if v), "")
             return value
         if kind in ("count", "quantity"):
             if kind == "count":
@@ -2462,6 +2468,16 @@ class ExtractiveReader:
                 kept = [f for f in kept if not any(
                     g[0] > f[0] and _POSSESSOR_OF.fullmatch(x[f[0] + len(f[1]):g[0]])
                     for g in kept)] or kept
+                if not kept:
+                    # "Teifi couldn't keep up, so the cheese is coming from Hafod now":
+                    # where no one else is named, nor spoken of, to do it, the one it comes
+                    # from (a place preposition otherwise leads to a place).
+                    kept = [f for f in names_in(x, skip, known) if _FROM_BEFORE.search(x[:f[0]])
+                            and not stems(f[1]) & skip - TITLES
+                            and not declines(x, f[0] + len(f[1]))
+                            and not set(words(f[1])) <= gone
+                            and not _THIRD_PERSON.search(x[:f[0]])]  # "He's taken over
+                    # from Mark": someone else does it, in place of the one it is from
                 if found and not kept:
                     continue
                 if kept and all(set(words(f[1])) <= gone for f in kept):

@@ -1298,7 +1298,8 @@ def sum_stated(text: str) -> str:
     if per and not re.search(r"\d", per.group(1)):
         return per.group(1)  # "twenty-three a night"
     if per or stems(masked) & _MONEY_STEMS:
-        return bare_figure(masked)
+        # "rent is six-eighty each": a sum said in words, where no figure is written.
+        return bare_figure(masked) or figure_in_words(masked, moved=False)
     return ""
 
 
@@ -1468,6 +1469,46 @@ def bare_figure(text: str) -> str:
     one turned down as too much ("680's too much … 660 for a full day")."""
     m = next((m for m in _BARE_FIGURE.finditer(text) if not _TOO.match(text, m.end())), None)
     return m.group(0) if m else ""
+
+
+# A figure said in words that ends its clause or comes before a word that says it is the
+# state ("now", "each") or joins the next clause ("because", "but"): a value, not a count
+# of a noun ("three boxes").
+_ENDS_FIGURE = (r"(?=\s*(?:[,.;:!?)]|$)|\s+(?:now|instead|each|apiece|then|because|but|and|so|"
+                r"since)\b)")
+_FIGURE_WORDS = re.compile(rf"(?<![\w'’-])({_NUMBER_RUN}){_ENDS_FIGURE}", re.I)
+_FIGURE_WORDS_TO = re.compile(rf"\bto\s+({_NUMBER_RUN}){_ENDS_FIGURE}", re.I)
+
+
+def figure_in_words(text: str, moved: bool = True) -> str:
+    """A figure said in words as a value, '' when none: ``moved``, one a sum moves to ("go
+    to three now", "up to twenty"; after a sum, the sum in its unit); else any that ends
+    its clause ("rent is six-eighty each", "gets twelve twenty because …")."""
+    m = (_FIGURE_WORDS_TO if moved else _FIGURE_WORDS).search(text)
+    return m.group(1) if m else ""
+
+
+# A weekday clipped ("moved to thurs", "on weds"), after a word that leads a day and before
+# the end of its phrase: a day. "sun", "sat", "wed" elsewhere are a noun or a verb ("to
+# wed" is the verb).
+_CLIPPED_DAY = re.compile(
+    r"\b((?:to|on|till|until|til|by|from|before|after|every|each|next|last|this)\s+)"
+    r"(mon|tues?|weds?|thur?s?|fri|sat|sun)\b(?=\s*(?:[,.;:!?)]|$|\d|(?:morning|afternoon|"
+    r"evening|night|now|instead|then|again|too|and|or|at|from|till|until)\b))", re.I)
+_CLIPPED_FULL = dict(zip(("mon", "tue", "wed", "thu", "fri", "sat", "sun"),
+                         ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
+                          "Sunday"), strict=True))
+
+
+def weekdays_written_out(text: str) -> str:
+    """``text`` with the weekdays it clips after a word that leads a day written out
+    ("parents evening moved to thurs" -> "… moved to Thursday"), so that it names them."""
+    def full(m: re.Match[str]) -> str:
+        if m.group(2).lower() == "wed" and m.group(1).lower().startswith("to"):
+            return m.group(0)  # "going to wed": the verb
+        return m.group(1) + _CLIPPED_FULL[m.group(2)[:3].lower()]
+
+    return _CLIPPED_DAY.sub(full, text)
 
 
 def states_time(text: str) -> bool:
