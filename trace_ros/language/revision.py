@@ -122,9 +122,41 @@ def values(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
-# "Sam's appointment"; not "Sandra's my key worker", where the 's is "is".
-_POSSESSIVE = re.compile(r"\b([A-Za-z]+)'s\b(?!\s+(?:my|your|our|his|her|their|the|a|an)\b)",
-                         re.I)
+# "Sam's appointment" (whether its "'s" is a possessive is ``is_possessive``'s to say).
+_POSSESSIVE = re.compile(r"\b([A-Za-z]+)['’]s\b", re.I)
+# What follows a contracted "is"/"has" and never a possessor: a determiner or a
+# possessive ("Sandra's my key worker"), or a closed-class word that opens a verb phrase
+# ("Ivy's been promoted", "Sam's just left", "the gym's not open").
+_AFTER_IS = frozenset("""my your our his her their the a an been got gone just now finally
+already still not never always also only even since""".split())
+# Words that open a verb's object: a verb sits between "X's" and one ("Wojtek's put the
+# labour up"), as no noun does.
+_OBJECT_OPENERS = frozenset("the a an my your our his their its it them me us him this that "
+                            "these those".split())
+# Particles after a verb in "-ing" ("the gym's moving up spin"); a thing in "-ing" is
+# followed by its verb or a preposition of place instead ("Sam's wedding is on Saturday").
+_PARTICLES = frozenset("up down back off out over round away forward".split())
+_NEXT_TWO = re.compile(r"\s+([A-Za-z]+)(?:\s+([A-Za-z]+))?")
+
+
+def is_possessive(text: str, end: int) -> bool:
+    """Whether the "'s" ending at ``end`` in ``text`` marks a possessive ("Wojtek's van"),
+    not a contracted "is"/"has" ("Wojtek's put the labour up", "The gym's pushed spin to
+    a quarter past seven", "Sandra's my key worker"): the word after it is a past
+    participle in "-ed", a closed-class word that opens a verb phrase, a verb in "-ing"
+    before a particle, or a word followed by an object's determiner. Nothing after it
+    ("a sleepover at Freya's.") leaves it a possessive."""
+    m = _NEXT_TWO.match(text, end)
+    if m is None:
+        return True
+    word, nxt = m.group(1).lower(), (m.group(2) or "").lower()
+    if word in _AFTER_IS or nxt in _OBJECT_OPENERS and not is_value_word(word):
+        return False
+    if len(word) > 4 and word.endswith("ed") and not word.endswith("eed"):
+        return False
+    return not (word.endswith("ing") and nxt in _PARTICLES)
+
+
 _SENTENCE_END = re.compile(r"[.!?;]")
 _PRONOUN = re.compile(r"\b(?:he|she|her|his|him|they|their|them)\b", re.I)
 
@@ -149,6 +181,8 @@ def same_holder(text: str, asked: frozenset[str], anchor: frozenset[str],
         return not (named - anchor - KIN) and bool(_PRONOUN.search(text))
     for m in _POSSESSIVE.finditer(text):
         w = m.group(1)
+        if not is_possessive(text, m.end()):
+            continue
         # (not the thing itself opening a sentence: "Discount's from 500 units now")
         if not _is_holder(w) or w.lower() in anchor or _stem(w.lower()) in thing:
             continue
@@ -350,25 +384,67 @@ def _speaks_as_self(clause: str) -> bool:
     return bool(ws & _FIRST_POSSESSIVES) and _HIS_OR_HERS.match(clause) is None
 
 
-def told_of_another(text: str, speaker: str = "") -> bool:
+def told_of_another(text: str, speaker: str = "", names: frozenset[str] | None = None) -> bool:
     """Whether every sentence of ``text`` that names a value opens on someone else and
     has no clause that speaks of the speaker: "Ken thinks I'm daft. He does the food bank
     on a Thursday." says nothing of when the speaker volunteers, nor does "Dayo's been
     moved to the N29, he gets my old chaos" of the speaker's route (its "my" is in a
     clause about Dayo); "Gwen's away till January, so I've bought a key safe" does. (A
-    sentence opening with the speaker's own name speaks of them.)"""
+    sentence opening with the speaker's own name speaks of them.) With ``names`` (the
+    lower-cased names the conversation writes mid-sentence and its speakers'), a
+    capitalised first word is a name only if it is one of them: "Go on then, Friday
+    morning works." opens on an imperative, not on someone called Go."""
     own = {w.lower() for w in re.findall(r"[A-Za-z]+", speaker)}
     told = [c for c in sentences(text) or [text] if values_named(c)]
     if not told:
         return False
     for c in told:
-        if _THIRD_SUBJECT.match(c) is None or any(_speaks_as_self(part)
-                                                  for part in _CLAUSES.split(c)):
+        opening = c if names is None else _opening(c, names)
+        if opening is None or _THIRD_SUBJECT.match(opening) is None \
+                or any(_speaks_as_self(part) for part in _CLAUSES.split(c)):
             return False
-        first = c.strip().split()[0].split("'")[0].strip(",;:!?.")
+        first = opening.strip().split()[0].split("'")[0].strip(",;:!?.")
         if first.lower() in own or first in _NOT_NAMES and first.lower() not in _THIRD_PERSONS:
             return False
     return True
+
+
+def _opening(sentence: str, names: frozenset[str]) -> str | None:
+    """The clause ``sentence`` states something with, opening on a third person (a
+    pronoun, one of ``names``, or a noun phrase before its verb: "Sofa people have moved
+    the delivery", "Editor says"), past any opening that names no value and no one
+    ("Oh, and Jamal's fellowship closes on the 28th", "Go on then, Friday works"); None
+    when the first clause naming a value opens on no one."""
+    for part in _CLAUSES.split(sentence):
+        part = _LEADING_CONJUNCTION.sub("", part)
+        words = _SUBJECT_WORDS.findall(part)
+        if len(words) < 2 and not values_named(part):
+            continue  # "Oh,", "Right,": an interjection
+        first = words[0].replace("’", "'").split("'")[0] if words else ""
+        if _THIRD_SUBJECT.match(part) and (first.lower() in _THIRD_PERSONS | names
+                                           or first in _NOT_NAMES or _noun_before_verb(part)):
+            return part  # (one opening on a word no name can be, "The agency sent …", is
+            # the speaker's to tell: the caller reads it so)
+        if values_named(part):
+            return None
+    return None
+
+
+def _noun_before_verb(clause: str) -> bool:
+    """Whether ``clause`` opens on a noun phrase followed by its verb: the first word
+    contracted with one ("Gym's shut"), an auxiliary or a past tense in "-ed" within a
+    noun phrase's reach ("Sofa people have moved", "One of my students switched"), or a
+    present in "-s" right after ("Editor says"); not an imperative ("Go on then") or an
+    interjection ("Oh")."""
+    words = _SUBJECT_WORDS.findall(clause)
+    if not words:
+        return False
+    if re.search(r"['’](?:s|ve|ll|re|d)$", words[0]):
+        return True
+    after = [w.lower() for w in words[1:_NP_REACH + 1]]
+    return any(w in _AUXILIARIES or len(w) > 4 and w.endswith("ed") for w in after) \
+        or bool(after) and len(after[0]) > 3 and after[0].endswith("s") \
+        and not after[0].endswith("ss")
 
 
 # What gives a thing its name: a copula, "with", "called" ("our plumber is Steve
@@ -471,7 +547,7 @@ def _owns(text: str, end: int) -> bool:
     party"), not a place named by its owner alone ("a sleepover at Freya's: …",
     "dinner at Marco's tonight")."""
     m = _AFTER_POSSESSIVE.match(text, end)
-    if m is None:
+    if m is None or not is_possessive(text, end + 2):
         return False
     after = m.group(1).lower()
     return bool(after) and text[end + 2:m.start(1)].strip() == "" \

@@ -495,7 +495,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 and other_subject(rec.text, asked_holders | keys(anchor.text), asked_thing) \
                 or brands and bool({n for n, _ in _before_thing(rec.text, q_terms)} - brands) \
                 or own_state and not swapped
-                and told_of_another(rec.text, anchor.speaker if relayed else rec.speaker)):
+                and told_of_another(rec.text, anchor.speaker if relayed else rec.speaker,
+                                    _names_known(records))):
             greeted = holders(rec.text) - asked_holders - anchor_holders - KIN
             if not values_named(rec.text) & values_named(anchor.text) \
                     and not (greeted and greeted <= spoken_to(rec.text)) \
@@ -1299,6 +1300,15 @@ def _names(speaker: str) -> frozenset[str]:
     """A speaker's name words, lower-cased: their own name in their turn ("It's Ines
     from theatres") is no other holder."""
     return frozenset(w.lower() for w in _WORDS.findall(speaker))
+
+
+def _names_known(records: dict[int, SourceRecord]) -> frozenset[str]:
+    """The names a conversation uses, lower-cased: the words its records write
+    capitalised mid-sentence and its speakers' names; a capitalised word opening a
+    sentence is a name only if it is one of these ("Go on then" opens on a verb)."""
+    shown = [r for r in records.values() if r is not None]
+    return frozenset(capitalised_mid_sentence([r.text for r in shown])) \
+        | frozenset(w for r in shown for w in _names(r.speaker))
 
 
 # The asker as the one whose state is asked ("Which week was I on call?"), not as the

@@ -65,6 +65,7 @@ from ..language.revision import (
     given_instead,
     holders,
     introduced_as,
+    is_possessive,
     is_value_word,
     marks_change,
     other_kind,
@@ -545,7 +546,8 @@ def _owns_next(text: str, at: int, name: str) -> bool:
     whose that thing is, not what the thing asked is. "Jonah's on the bathroom" is his
     "is": a function word follows."""
     m = re.match(rf"{re.escape(name)}['’]s\s+([a-z][\w-]*)", text[at:])
-    return m is not None and m.group(1) not in STOPWORDS
+    return m is not None and m.group(1) not in STOPWORDS \
+        and is_possessive(text, at + len(name) + 2)
 
 
 # A value said of a thing: "the blinds are charcoal", "my cake's lemon".
@@ -1057,7 +1059,7 @@ def _someone_else(text: str, asked: set[str], known: set[str]) -> bool:
     name = m.group(1).lower()
     # A possessive before a word of the question owns the thing asked of ("Tom's dentist
     # is on the 15th"), a name even where the conversation writes it nowhere else.
-    owns = bool(re.match(r"['’]s\s", text[m.end(1):])) \
+    owns = bool(re.match(r"['’]s\s", text[m.end(1):])) and is_possessive(text, m.end(1) + 2) \
         and stem(text[m.end():].split(" ", 1)[0].lower()) in asked
     if (name not in known and name not in KIN and not owns) or stem(name) in asked:
         return False  # "Mum's changed hers too": a relative leads it as well as a name

@@ -1,0 +1,56 @@
+"""An "X's" is read as a possessive only where one can be: "Wojtek's put the labour up"
+is "Wojtek has put", not Wojtek's thing; and a capitalised word opening a sentence is a
+name only where the conversation uses it as one ("Go on then" opens on a verb)."""
+from __future__ import annotations
+
+import pytest
+
+from trace_ros.language import revision
+
+
+def _after(text: str) -> int:
+    return text.index("'s") + 2
+
+
+@pytest.mark.parametrize("text", [
+    "Wojtek's put the labour up from January.",
+    "The gym's pushed spin to a quarter past seven.",
+    "Sam's just moved it to Friday.",
+    "Ivy's been promoted.",
+    "Sandra's my key worker.",
+    "The garage is moving up the date.".replace(" is", "'s"),
+])
+def test_a_contracted_has_or_is_is_no_possessive(text: str) -> None:
+    assert not revision.is_possessive(text, _after(text))
+
+
+@pytest.mark.parametrize("text", [
+    "Wojtek's van is in for its MOT.",
+    "Sam's wedding is on Saturday.",
+    "We had a sleepover at Freya's.",
+    "Mum's dentist appointment moved to Friday.",
+])
+def test_a_possessive_stays_one(text: str) -> None:
+    assert revision.is_possessive(text, _after(text))
+
+
+def test_a_contraction_names_no_other_holder_of_the_thing() -> None:
+    labour = frozenset({"labour"})
+    assert revision.same_holder("Wojtek's put the labour up from January, £45 an hour now.",
+                                frozenset(), frozenset(), labour)
+    assert not revision.same_holder("Wojtek's labour is £45 an hour from January.",
+                                    frozenset(), frozenset(), labour)
+
+
+def test_an_imperative_opening_a_sentence_is_no_name() -> None:
+    known = frozenset({"ken"})
+    assert not revision.told_of_another("Go on then, Friday morning works.", "Ann", known)
+    assert revision.told_of_another("Ken said Friday morning works for him.", "Ann", known)
+
+
+def test_a_noun_phrase_or_a_name_past_an_interjection_still_opens_on_another() -> None:
+    known = frozenset({"jamal"})
+    assert revision.told_of_another("Sofa people have moved the delivery to the twentieth.",
+                                    "Yvonne", known)
+    assert revision.told_of_another("Oh, and Jamal's fellowship closes on the 28th.", "Sana",
+                                    known)
