@@ -1164,14 +1164,16 @@ def _only_former(text: str, q_stems: set[str]) -> bool:
 # "Which days …?", "What nights …?": more than one day is asked for.
 _PLURAL_DAYS = re.compile(r"\b(?:which|what)\s+(?:days|nights|evenings|mornings|afternoons)\b",
                           re.I)
-_NEW_STATE = re.compile(r"\b(?:now|instead|these days|nowadays|from now on)\b", re.I)
+# The words that mark a state as the new one ("vegan now", "tea instead").
+_NEW_MARKERS = r"now|instead|these days|nowadays|from now on"
+_NEW_STATE = re.compile(rf"\b(?:{_NEW_MARKERS})\b", re.I)
 _ENDED = re.compile(r"\b(?:any\s?more|no\s+longer)\b", re.I)
 
 
 # A clause ending on a change marker or the day a state starts says the new state just before
 # it ("pescatarian from now on", "I'm the secretary now", "vegetarian from today"); the
 # subject and copula before the value are dropped.
-_MARKED_END = re.compile(r"([^,.;:!?]+?)\s+(?:(?:right\s+)?now|instead|these days|nowadays|from now on|"
+_MARKED_END = re.compile(rf"([^,.;:!?]+?)\s+(?:(?:right\s+)?now|{_NEW_MARKERS}|"
                          r"(?:from|starting)\s+(?:today|tonight|tomorrow|(?:mon|tues|wednes|"
                          r"thurs|fri|satur|sun)day))\s*(?:[,.;:!?]|$)", re.I)
 _STATE_LEAD = re.compile(r"^(?:(?:and|but|so|ok|okay|well|right)\s+)*(?:(?:i|we|he|she|they|it)"

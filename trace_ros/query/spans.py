@@ -31,6 +31,8 @@ from itertools import takewhile
 from ..language.revision import state_values
 from ..language.text import STOPWORDS, stem, stems
 from ..language.timeanchor import (
+    MONTHS,
+    WEEKDAYS,
     find_candidates,
     forward_at,
     is_future,
@@ -274,7 +276,6 @@ def answer_date(sentence: str, record_time: float, context: str = "", grain: str
     return _in_grain(record_time, grain) if grain else format_day(record_time)
 
 
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _WEEK_OFFSET = {"this": 0, "next": 1, "coming": 1, "last": -1, "past": -1, "previous": -1}
 
 
@@ -283,11 +284,11 @@ def _in_week(expr: str, week: str, record_time: float) -> float | None:
     record ("same time next week, Tuesday five": the Tuesday of next week, not the first
     one ahead); None when ``expr`` is no plain weekday."""
     day = expr.lower().removeprefix("on ").strip()
-    if day not in _WEEKDAYS:
+    if day not in WEEKDAYS:
         return None
     monday = (record_time // 86400.0 - time.gmtime(record_time).tm_wday) * 86400.0
     shift = _WEEK_OFFSET.get(week.lower().split()[0], 0)
-    return monday + (7 * shift + _WEEKDAYS.index(day)) * 86400.0 + 12 * 3600.0
+    return monday + (7 * shift + WEEKDAYS.index(day)) * 86400.0 + 12 * 3600.0
 
 
 # "I've been playing for four months now": something going on for a span up to the
@@ -995,11 +996,8 @@ _LABEL = r"(?:(?<![\w'’-])(?!(?:is|was|are|at|on|in|it|to|the|my|its|and|or|of
 # Digits, a letter or three before them ("B12"), or one letter after them ("bay 7A").
 _IDENT = re.compile(rf"{_LABEL}\b[A-Za-z]{{0,3}}-?\d[\d\s-]*\d\b|{_LABEL}\b[A-Za-z]*\d+\b"
                     rf"|{_LABEL}\b\d+[A-Za-z]\b")
-_MONTH_NAMES = {"january", "february", "march", "april", "may", "june", "july", "august",
-                "september", "october", "november", "december"}
-_WEEKDAY_NAMES = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
-                  "mondays", "tuesdays", "wednesdays", "thursdays", "fridays", "saturdays",
-                  "sundays"}
+_MONTH_NAMES = set(MONTHS)
+_WEEKDAY_NAMES = set(WEEKDAYS) | {d + "s" for d in WEEKDAYS}
 # Capitalised words that are not names: days, months, greetings and reply words.
 _NOT_NAMES = _MONTH_NAMES | _WEEKDAY_NAMES | _DISCOURSE | {
     "i", "mr", "mrs", "ms", "dr", "mum", "mom", "dad", "no", "not", "please", "got", "noted",
@@ -1495,9 +1493,7 @@ _CLIPPED_DAY = re.compile(
     r"\b((?:to|on|till|until|til|by|from|before|after|every|each|next|last|this)\s+)"
     r"(mon|tues?|weds?|thur?s?|fri|sat|sun)\b(?=\s*(?:[,.;:!?)]|$|\d|(?:morning|afternoon|"
     r"evening|night|now|instead|then|again|too|and|or|at|from|till|until)\b))", re.I)
-_CLIPPED_FULL = dict(zip(("mon", "tue", "wed", "thu", "fri", "sat", "sun"),
-                         ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
-                          "Sunday"), strict=True))
+_CLIPPED_FULL = {d[:3]: d.capitalize() for d in WEEKDAYS}
 
 
 def weekdays_written_out(text: str) -> str:
