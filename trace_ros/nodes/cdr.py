@@ -372,37 +372,14 @@ _Writing = Callable[[bytearray, Any], None]
 
 @functools.cache
 def _compiled_writer(msg_type: type) -> _Writing:
-    """``_write`` of ``_write_plan(msg_type)`` as one function, generated once per type:
-    straight-line appends with the fields read as attributes, the same bytes. The memory
-    node writes an Ack per event (issue 16: walking the plan cost ~8 us of an Ack's ~10).
-    The function takes (out, message) and appends the message to ``out``."""
-    env: dict[str, Any] = {"PADS": _PADS, "U32": _U32[0].pack, "H": HEADER, "NUL": b"\x00"}
-    lines: list[str] = []
-    names = itertools.count()
-
-    for step in _write_plan(msg_type):
-        kind = step[0]
-        if kind == _PRIM:
-            _, _, packer, size, _, paths = step
-            pack = f"P{next(names)}"
-            env[pack] = packer.pack
-            if size > 1:
-                lines.append(f"out += PADS[(H - len(out)) % {size}]")
-            lines.append(f"out += {pack}({', '.join('m.' + path for path in paths)})")
-        elif kind == _STRING:
-            data = f"d{next(names)}"
-            lines.extend([f"{data} = m.{step[3]}.encode('utf-8')",
-                          "out += PADS[(H - len(out)) % 4]",
-                          f"out += U32(len({data}) + 1)", f"out += {data}", "out += NUL"])
-        else:  # a sequence of messages: its length, then the elements
-            element, value = f"W{next(names)}", f"s{next(names)}"
-            env[element] = _compiled_writer(step[2])
-            lines.extend([f"{value} = m.{step[3]}", "out += PADS[(H - len(out)) % 4]",
-                          f"out += U32(len({value}))", f"for item in {value}:",
-                          f"    {element}(out, item)"])
-    source = "\n    ".join(["def write(out, m):", *lines, "return None"])
-    exec(compile(source, f"<cdr writer of {msg_type.__name__}>", "exec"), env)  # noqa: S102
-    return env["write"]
+    """``_write`` of ``_write_plan(msg_type)`` as one function, generated once per type
+    (``_generated``): straight-line appends with the fields read as attributes, the same
+    bytes. The memory node writes an Ack per event (issue 16: walking the plan cost ~8 us
+    of an Ack's ~10). The function takes (out, message) and appends the message to ``out``."""
+    env: dict[str, Any] = {}
+    lines = _write_lines(msg_type, env, lambda path: "m." + path)
+    return _generated(f"writer of {msg_type.__name__}", "write", "out, m", lines, "None",
+                      env)
 
 
 @functools.cache
@@ -411,33 +388,61 @@ def flat_encoder(msg_type: type) -> Callable[..., bytes]:
     order of ``flat_fields`` (nested messages flattened; no sequences): the same bytes,
     without building a message or a namespace first. The memory node writes an Ack per
     event (issue 16: its two namespaces, the attribute chains and the copy cost about a
-    third of the Ack's ~9 us). Raises ``Unsupported`` for a sequence field."""
-    env: dict[str, Any] = {"PADS": _PADS, "U32": _U32[0].pack, "NUL": b"\x00",
-                           "HEAD": b"\x00\x01\x00\x00"}
-    lines = ["out = bytearray(HEAD)"]
+    third of the Ack's ~9 us). The statements are ``_compiled_writer``'s, each leaf an
+    argument instead of an attribute. Raises ``Unsupported`` for a sequence field."""
     args: list[str] = []
+
+    def argument(_path: str) -> str:
+        args.append(f"a{len(args)}")
+        return args[-1]
+
+    env: dict[str, Any] = {"HEAD": b"\x00\x01\x00\x00"}
+    lines = ["out = bytearray(HEAD)", *_write_lines(msg_type, env, argument, sequences=False)]
+    return _generated(f"flat writer of {msg_type.__name__}", "encode", ", ".join(args), lines,
+                      "bytes(out)", env)
+
+
+def _write_lines(msg_type: type, env: dict[str, Any], leaf: Callable[[str], str],
+                 sequences: bool = True) -> list[str]:
+    """The statements that append a ``msg_type`` to ``out`` (its encapsulation header
+    already there), following ``_write_plan``: ``leaf(path)`` gives the expression each
+    field is read from, called in the plan's order (``flat_fields``). Fills ``env`` with
+    the names the statements use. Raises ``Unsupported`` for a sequence field unless
+    ``sequences``."""
+    env.update({"PADS": _PADS, "U32": _U32[0].pack, "NUL": b"\x00"})
+    lines: list[str] = []
     names = itertools.count()
     for step in _write_plan(msg_type):
         kind = step[0]
         if kind == _PRIM:
             _, _, packer, size, _, paths = step
-            pack, values = f"P{next(names)}", [f"a{len(args) + i}" for i in range(len(paths))]
-            args += values
+            pack = f"P{next(names)}"
             env[pack] = packer.pack
             if size > 1:
                 lines.append(f"out += PADS[({HEADER} - len(out)) % {size}]")
-            lines.append(f"out += {pack}({', '.join(values)})")
+            lines.append(f"out += {pack}({', '.join(leaf(path) for path in paths)})")
         elif kind == _STRING:
-            value = f"a{len(args)}"
-            args.append(value)
-            lines.extend([f"{value} = {value}.encode('utf-8')",
+            lines.extend([f"d = {leaf(step[3])}.encode('utf-8')",
                           f"out += PADS[({HEADER} - len(out)) % 4]",
-                          f"out += U32(len({value}) + 1)", f"out += {value}", "out += NUL"])
-        else:
+                          "out += U32(len(d) + 1)", "out += d", "out += NUL"])
+        elif not sequences:
             raise Unsupported(f"sequence field {step[3]}")
-    source = "\n    ".join([f"def encode({', '.join(args)}):", *lines, "return bytes(out)"])
-    exec(compile(source, f"<cdr flat writer of {msg_type.__name__}>", "exec"), env)  # noqa: S102
-    return env["encode"]
+        else:  # a sequence of messages: its length, then the elements
+            element, value = f"W{next(names)}", f"s{next(names)}"
+            env[element] = _compiled_writer(step[2])
+            lines.extend([f"{value} = {leaf(step[3])}", f"out += PADS[({HEADER} - len(out)) % 4]",
+                          f"out += U32(len({value}))", f"for item in {value}:",
+                          f"    {element}(out, item)"])
+    return lines
+
+
+def _generated(what: str, name: str, params: str, lines: list[str], result: str,
+               env: dict[str, Any]) -> Callable[..., Any]:
+    """The function ``def name(params): lines; return result``, compiled in ``env``
+    (``what`` names it in a traceback)."""
+    source = "\n    ".join([f"def {name}({params}):", *lines, f"return {result}"])
+    exec(compile(source, f"<cdr {what}>", "exec"), env)  # noqa: S102
+    return env[name]
 
 
 def flat_fields(msg_type: type) -> tuple[str, ...]:
