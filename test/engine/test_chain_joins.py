@@ -18,7 +18,7 @@ from test_currentness import ask, history  # noqa: E402
 
 from trace_ros.embed import MiniLMEncoder  # noqa: E402
 from trace_ros.language import revision  # noqa: E402
-from trace_ros.ledger import Ledger  # noqa: E402
+from trace_ros.ledger import Ledger, SourceRecord  # noqa: E402
 from trace_ros.query import current  # noqa: E402
 
 CHATTER = [(7, "Bea", "The fog this morning was so thick I could barely see the gate."),
@@ -271,3 +271,45 @@ def test_someone_telling_the_holder_to_their_face_what_they_changed_revises_it(
     res = ask(ledger, encoder, "Where is my big torch?")
     assert res.source_ids[:1] == ["t7"], (res.answer, res.source_ids)
     assert "under the stairs" in res.answer.lower(), res.answer
+
+
+GRADING = [
+    (6, "Bea", "Theo's karate grading is on the 11th at the dojo."),
+    (6, "robot", "Noted: Theo's grading on the 11th."),
+    *CHATTER,
+    (8, "Bea", "The dojo emailed, the instructor's away, so Theo's grading is the 18th "
+               "instead."),
+    (8, "robot", "Grading on the 18th then."),
+]
+
+
+def test_another_household_voice_hands_the_thread_on(ledger: Ledger,
+                                                     encoder: MiniLMEncoder) -> None:
+    """"Bea, the dojo rang me. The 18th is off as well … Sunday the 25th now" names none of the grading's
+    words: it names the value the thread's latest revision gave and another in its place,
+    said by someone passing it on to the one whose thread it is, so it is the next
+    revision (the chain stopped a step short of it)."""
+    history(ledger, encoder, [
+        *GRADING,
+        (9, "Sam", "Bea, the dojo rang me. The 18th is off as well, the hall's flooded, so "
+                   "it's Sunday the 25th now."),
+    ])
+    res = ask(ledger, encoder, "When is Theo's grading?")
+    assert res.source_ids[:1] == ["t7"], (res.answer, res.source_ids)
+
+
+def _turn(seq: int, speaker: str, text: str) -> SourceRecord:
+    return SourceRecord(seq, f"t{seq}", "home", "r1", f"d{seq}", "dialogue", speaker, text, "",
+                        None, None, {}, float(seq), False, float(seq), "")
+
+
+def test_a_value_kept_or_another_things_hands_nothing_on() -> None:
+    """Naming the thread's value and keeping it hands nothing on; nor does one who speaks
+    for no one, and the thread's own speaker is the business of another rule."""
+    head = _turn(5, "Bea", "Theo's grading is the 18th instead.")
+    moved = "The 18th is off as well. Sunday the 25th, they say."
+    assert current._hands_on(_turn(9, "Sam", moved), head, True)
+    assert not current._hands_on(_turn(9, "Sam", moved), head, False)
+    assert not current._hands_on(_turn(9, "Bea", moved), head, True)
+    assert not current._hands_on(_turn(9, "Kit", "The 18th still stands, and the party's "
+                                                  "the 25th."), head, True)

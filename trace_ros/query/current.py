@@ -76,6 +76,7 @@ from ..language.revision import (
     asserted,
     continues,
     denied_for,
+    denies_change,
     follows_from,
     gives_up,
     hands_over,
@@ -472,6 +473,10 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             # wouldn't come out, so … Aqua Fix now") or its unit ("three litres now"):
             # the anchor says what it is of.
             carried = anchor
+        if not (link or carried) and seq in recalled and _hands_on(rec, thread, speaks):
+            # The next step of the thread, by someone else, naming none of its words but
+            # the value it changes from: "the 22nd is gone too … Sunday the 30th".
+            carried = thread
         if not (link or carried):
             continue
         # (the one whose turn is the thread's latest revision holds the thing too: "Tom's
@@ -626,6 +631,19 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             shown.append(anchor.source_id)
     return Chain(list(dict.fromkeys(shown + passed)), older,
                  context.source_id if context is not None else None)
+
+
+def _hands_on(rec: SourceRecord, thread: SourceRecord, speaks: bool) -> bool:
+    """Whether ``rec``, a later turn the question recalls that names no word of the thing,
+    is the next revision of the ``thread``'s latest record, said by someone other than
+    its speaker: it names that record's value and gives another of its kind in its place
+    (``hands_over``: "the 22nd is gone too, the hall's flooded. Sunday the 30th" after
+    another's "the exam's the 22nd"). The value named ties the two where no word of the
+    thing does; the one who says it must speak for the thing (``speaks``: the anchor's
+    speaker, someone relaying, a thing no one holds), and the checks after say whose and
+    which thing it is. (The thread's own speaker handing over is step 3 above.)"""
+    return speaks and rec.speaker != thread.speaker and not denies_change(rec.text) \
+        and hands_over(thread.text, rec.text)
 
 
 def _keeps_old(text: str, earlier: Sequence[str], head: str) -> bool:
