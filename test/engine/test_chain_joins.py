@@ -313,3 +313,50 @@ def test_a_value_kept_or_another_things_hands_nothing_on() -> None:
     assert not current._hands_on(_turn(9, "Bea", moved), head, True)
     assert not current._hands_on(_turn(9, "Kit", "The 18th still stands, and the party's "
                                                   "the 25th."), head, True)
+
+
+def test_a_time_given_to_it_marked_as_new_is_the_threads_next_step(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"The hall's double-booked, so it's half seven now." names none of the quiz's
+    words: its speaker gives "it", the thing under talk, a new time marked as new, and
+    the question (a time asked) recalls it."""
+    history(ledger, encoder, [
+        (6, "Bea", "The pub quiz at the Fox starts at eight on Thursday."),
+        (6, "robot", "Noted: quiz at eight on Thursday."),
+        *CHATTER,
+        (9, "Bea", "Bad news from the landlord. The hall's double-booked, so it's half seven "
+                   "now."),
+    ])
+    res = ask(ledger, encoder, "What time does the pub quiz start?")
+    assert res.source_ids[:1] == ["t5"], (res.answer, res.source_ids)
+
+
+def test_a_time_given_to_it_after_another_value_is_another_things(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"Six was dead, nobody came. So now it's seven." moves from a time the quiz never
+    had: "it" is another thing, and the quiz's own time stands."""
+    history(ledger, encoder, [
+        (6, "Bea", "The pub quiz at the Fox starts at eight on Thursday."),
+        (6, "robot", "Noted: quiz at eight on Thursday."),
+        *CHATTER,
+        (9, "Bea", "Six was dead, nobody came. So now it's seven."),
+    ])
+    res = ask(ledger, encoder, "What time does the pub quiz start?")
+    assert res.source_ids[:1] == ["t0"], (res.answer, res.source_ids)
+
+
+def test_it_is_another_thing_when_moved_from_a_value_the_thread_never_gave() -> None:
+    """A pronoun gives the thread's thing a value only when what the turn moves from (if
+    it names anything) is the thread's; a named subject is another thing, and a value
+    said to carry on is no change."""
+    head = _turn(2, "Bea", "The clinic runs six till eight on Tuesdays.")
+    assert current._it_is_now(_turn(9, "Bea", "Six was too late. So now it's half five to "
+                                               "half seven."), head)
+    assert current._it_is_now(_turn(9, "Bea", "The nurse is off, so it's seven now."), head)
+    assert not current._it_is_now(_turn(9, "Bea", "Five o'clock was dead. So now it's half "
+                                                   "five to half seven."), head)
+    assert not current._it_is_now(_turn(9, "Bea", "The yoga class moved to seven now."), head)
+    assert not current._it_is_now(_turn(9, "Bea", "It's still six till eight, nothing's "
+                                                   "changed."), head)
+    assert not current._it_is_now(_turn(9, "Sam", "The nurse is off, so it's seven now."),
+                                  head)

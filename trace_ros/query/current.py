@@ -473,9 +473,13 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             # wouldn't come out, so … Aqua Fix now") or its unit ("three litres now"):
             # the anchor says what it is of.
             carried = anchor
-        if not (link or carried) and seq in recalled and _hands_on(rec, thread, speaks):
+        if not (link or carried) and seq in recalled \
+                and (_hands_on(rec, thread, speaks)
+                     or (typed or asked_kind in _TIME_KINDS) and _it_is_now(rec, thread)):
             # The next step of the thread, by someone else, naming none of its words but
-            # the value it changes from: "the 22nd is gone too … Sunday the 30th".
+            # the value it changes from: "the 22nd is gone too … Sunday the 30th"; or by
+            # its speaker, a time or number it gives the thing by a pronoun, marked as
+            # new: "Another change. The ref can't do the morning, so it's one o'clock now."
             carried = thread
         if not (link or carried):
             continue
@@ -644,6 +648,34 @@ def _hands_on(rec: SourceRecord, thread: SourceRecord, speaks: bool) -> bool:
     which thing it is. (The thread's own speaker handing over is step 3 above.)"""
     return speaks and rec.speaker != thread.speaker and not denies_change(rec.text) \
         and hands_over(thread.text, rec.text)
+
+
+# "it's", "that's", "it'll be": a value given to what the talk is about, by a pronoun.
+_IT_IS = re.compile(r"\b(?:it|that)(?:['’]s|\s+is|['’]ll\s+be|\s+will\s+be)\b", re.I)
+
+
+def _it_is_now(rec: SourceRecord, thread: SourceRecord) -> bool:
+    """Whether ``rec``, a later turn of the ``thread``'s latest speaker that the question
+    recalls, gives a value the thread did not by a pronoun, marked as new ("so it's one
+    o'clock now" after "we're at half eleven now"; "Five o'clock was dead. So now it's
+    half five to half seven" after "five till seven"): "it" is the thing under talk,
+    where a named subject is another thing ("the fog-horn's moving … Three o'clock",
+    "rewire now 3,100"), and so is one moved from a value the thread never gave. The
+    caller asks it only of a time or number asked; the checks after say whose and which
+    thing it is."""
+    if rec.speaker != thread.speaker or not marks_change(rec.text) \
+            or denies_change(rec.text) or continues(rec.text):
+        return False
+    old = values(thread.text)
+    said = asserted(rec.text)
+    for m in _IT_IS.finditer(said):
+        # What the turn names before it is what it moves from: a value the thread never
+        # gave there ("Five o'clock was dead. So now it's half five …" after "six till
+        # eight") says "it" is another thing.
+        before = values(said[:m.start()])
+        if values(said[m.end():]) - old and (not before or before & old):
+            return True
+    return False
 
 
 def _keeps_old(text: str, earlier: Sequence[str], head: str) -> bool:
