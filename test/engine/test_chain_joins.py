@@ -360,3 +360,27 @@ def test_it_is_another_thing_when_moved_from_a_value_the_thread_never_gave() -> 
                                                    "changed."), head)
     assert not current._it_is_now(_turn(9, "Sam", "The nurse is off, so it's seven now."),
                                   head)
+
+
+def test_a_consequence_naming_the_thing_is_its_state_whatever_the_reasons_subject(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"Marta's got a late shift Sunday, so the book club meeting slides a day." names
+    Marta only for the reason: the clause after "so" names the thing and no one, so it
+    tells the meeting's state. A consequence about someone ("so his meeting is Friday")
+    or naming none of the thing's words stays theirs."""
+    thing = frozenset({"book", "club", "meet"})
+    said = "Marta's got a late shift Sunday, so the book club meeting slides a day."
+    assert not revision.about_another(said, frozenset(), thing)
+    assert revision.about_another(said, frozenset())  # (without the thing, as before)
+    assert revision.about_another("Marta's dentist moved, so his meeting is Friday now.",
+                                  frozenset(), thing)
+    assert revision.about_another("Marta's got a late shift Monday, so she's swapping with "
+                                  "Dan.", frozenset(), thing)
+    history(ledger, encoder, [
+        (6, "Bea", "Book club meeting is Sunday at seven, at mine."),
+        (6, "robot", "Noted: book club Sunday at seven."),
+        *CHATTER,
+        (9, "Bea", said),
+    ])
+    res = ask(ledger, encoder, "When is the book club meeting?")
+    assert res.source_ids[:1] == ["t5"], (res.answer, res.source_ids)

@@ -493,7 +493,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                                       | _names(thread.speaker)
                                       | _names(rec.speaker)
                                       | _placed(rec.text, asked_kind, thing)
-                                      | (spoken_to(rec.text) if answered else frozenset()))) \
+                                      | (spoken_to(rec.text) if answered else frozenset()),
+                                      thing)) \
                 or other_instance(rec.text, asked_values) or other_kind(rec.text, question) \
                 or other_part_of_day(rec.text, question) \
                 or other_titled(rec.text, question) \
