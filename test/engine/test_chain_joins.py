@@ -18,7 +18,7 @@ from test_currentness import ask, history  # noqa: E402
 
 from trace_ros.embed import MiniLMEncoder  # noqa: E402
 from trace_ros.language import revision  # noqa: E402
-from trace_ros.ledger import Ledger  # noqa: E402
+from trace_ros.ledger import Ledger, SourceRecord  # noqa: E402
 from trace_ros.query import current  # noqa: E402
 
 CHATTER = [(7, "Bea", "The fog this morning was so thick I could barely see the gate."),
@@ -271,3 +271,116 @@ def test_someone_telling_the_holder_to_their_face_what_they_changed_revises_it(
     res = ask(ledger, encoder, "Where is my big torch?")
     assert res.source_ids[:1] == ["t7"], (res.answer, res.source_ids)
     assert "under the stairs" in res.answer.lower(), res.answer
+
+
+GRADING = [
+    (6, "Bea", "Theo's karate grading is on the 11th at the dojo."),
+    (6, "robot", "Noted: Theo's grading on the 11th."),
+    *CHATTER,
+    (8, "Bea", "The dojo emailed, the instructor's away, so Theo's grading is the 18th "
+               "instead."),
+    (8, "robot", "Grading on the 18th then."),
+]
+
+
+def test_another_household_voice_hands_the_thread_on(ledger: Ledger,
+                                                     encoder: MiniLMEncoder) -> None:
+    """"Bea, the dojo rang me. The 18th is off as well … Sunday the 25th now" names none of the grading's
+    words: it names the value the thread's latest revision gave and another in its place,
+    said by someone passing it on to the one whose thread it is, so it is the next
+    revision (the chain stopped a step short of it)."""
+    history(ledger, encoder, [
+        *GRADING,
+        (9, "Sam", "Bea, the dojo rang me. The 18th is off as well, the hall's flooded, so "
+                   "it's Sunday the 25th now."),
+    ])
+    res = ask(ledger, encoder, "When is Theo's grading?")
+    assert res.source_ids[:1] == ["t7"], (res.answer, res.source_ids)
+
+
+def _turn(seq: int, speaker: str, text: str) -> SourceRecord:
+    return SourceRecord(seq, f"t{seq}", "home", "r1", f"d{seq}", "dialogue", speaker, text, "",
+                        None, None, {}, float(seq), False, float(seq), "")
+
+
+def test_a_value_kept_or_another_things_hands_nothing_on() -> None:
+    """Naming the thread's value and keeping it hands nothing on; nor does one who speaks
+    for no one, and the thread's own speaker is the business of another rule."""
+    head = _turn(5, "Bea", "Theo's grading is the 18th instead.")
+    moved = "The 18th is off as well. Sunday the 25th, they say."
+    assert current._hands_on(_turn(9, "Sam", moved), head, True)
+    assert not current._hands_on(_turn(9, "Sam", moved), head, False)
+    assert not current._hands_on(_turn(9, "Bea", moved), head, True)
+    assert not current._hands_on(_turn(9, "Kit", "The 18th still stands, and the party's "
+                                                  "the 25th."), head, True)
+
+
+def test_a_time_given_to_it_marked_as_new_is_the_threads_next_step(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"The hall's double-booked, so it's half seven now." names none of the quiz's
+    words: its speaker gives "it", the thing under talk, a new time marked as new, and
+    the question (a time asked) recalls it."""
+    history(ledger, encoder, [
+        (6, "Bea", "The pub quiz at the Fox starts at eight on Thursday."),
+        (6, "robot", "Noted: quiz at eight on Thursday."),
+        *CHATTER,
+        (9, "Bea", "Bad news from the landlord. The hall's double-booked, so it's half seven "
+                   "now."),
+    ])
+    res = ask(ledger, encoder, "What time does the pub quiz start?")
+    assert res.source_ids[:1] == ["t5"], (res.answer, res.source_ids)
+
+
+def test_a_time_given_to_it_after_another_value_is_another_things(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"Six was dead, nobody came. So now it's seven." moves from a time the quiz never
+    had: "it" is another thing, and the quiz's own time stands."""
+    history(ledger, encoder, [
+        (6, "Bea", "The pub quiz at the Fox starts at eight on Thursday."),
+        (6, "robot", "Noted: quiz at eight on Thursday."),
+        *CHATTER,
+        (9, "Bea", "Six was dead, nobody came. So now it's seven."),
+    ])
+    res = ask(ledger, encoder, "What time does the pub quiz start?")
+    assert res.source_ids[:1] == ["t0"], (res.answer, res.source_ids)
+
+
+def test_it_is_another_thing_when_moved_from_a_value_the_thread_never_gave() -> None:
+    """A pronoun gives the thread's thing a value only when what the turn moves from (if
+    it names anything) is the thread's; a named subject is another thing, and a value
+    said to carry on is no change."""
+    head = _turn(2, "Bea", "The clinic runs six till eight on Tuesdays.")
+    assert current._it_is_now(_turn(9, "Bea", "Six was too late. So now it's half five to "
+                                               "half seven."), head)
+    assert current._it_is_now(_turn(9, "Bea", "The nurse is off, so it's seven now."), head)
+    assert not current._it_is_now(_turn(9, "Bea", "Five o'clock was dead. So now it's half "
+                                                   "five to half seven."), head)
+    assert not current._it_is_now(_turn(9, "Bea", "The yoga class moved to seven now."), head)
+    assert not current._it_is_now(_turn(9, "Bea", "It's still six till eight, nothing's "
+                                                   "changed."), head)
+    assert not current._it_is_now(_turn(9, "Sam", "The nurse is off, so it's seven now."),
+                                  head)
+
+
+def test_a_consequence_naming_the_thing_is_its_state_whatever_the_reasons_subject(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"Marta's got a late shift Sunday, so the book club meeting slides a day." names
+    Marta only for the reason: the clause after "so" names the thing and no one, so it
+    tells the meeting's state. A consequence about someone ("so his meeting is Friday")
+    or naming none of the thing's words stays theirs."""
+    thing = frozenset({"book", "club", "meet"})
+    said = "Marta's got a late shift Sunday, so the book club meeting slides a day."
+    assert not revision.about_another(said, frozenset(), thing)
+    assert revision.about_another(said, frozenset())  # (without the thing, as before)
+    assert revision.about_another("Marta's dentist moved, so his meeting is Friday now.",
+                                  frozenset(), thing)
+    assert revision.about_another("Marta's got a late shift Monday, so she's swapping with "
+                                  "Dan.", frozenset(), thing)
+    history(ledger, encoder, [
+        (6, "Bea", "Book club meeting is Sunday at seven, at mine."),
+        (6, "robot", "Noted: book club Sunday at seven."),
+        *CHATTER,
+        (9, "Bea", said),
+    ])
+    res = ask(ledger, encoder, "When is the book club meeting?")
+    assert res.source_ids[:1] == ["t5"], (res.answer, res.source_ids)

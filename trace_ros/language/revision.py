@@ -216,12 +216,15 @@ def _first_person(text: str) -> bool:
         or bool(_TEXTED_I_WILL.search(text))
 
 
-def about_another(text: str, named: frozenset[str]) -> bool:
+def about_another(text: str, named: frozenset[str], thing: frozenset[str] = frozenset()
+                  ) -> bool:
     """Whether ``text`` speaks of someone else's state, not the speaker's: it names a
     holder outside ``named`` (the people a question or an earlier statement already
     names) and has no first-person word ("I", "we", "my" before a thing rather than a
     relative): "my flatmate Dev is doing keto", "Eileen next door has just been put on
-    ibuprofen gel"."""
+    ibuprofen gel". ``thing``: the key words of what is asked; a consequence that names
+    one of them and no one ("Ben's got a lab Monday night, so the bills meeting slides
+    one more day") tells the thing's state, whatever the reason's subject."""
     # "my pal Alf", "my manager Karen": a relation named beside its person introduces
     # them; it is no thing of the speaker's.
     text_owned = _INTRODUCED.sub(" ", text)
@@ -245,7 +248,8 @@ def about_another(text: str, named: frozenset[str]) -> bool:
     later = _CONSEQUENCE.split(parts[0])[1:] + [
         c for p in parts[1:] for c in _CONSEQUENCE.split(p)
         if not _THEIR.search(c) or subject(c) in named]
-    return not any(values_named(c) and not holders(c) - named and not _PRONOUN.search(c)
+    return not any((values_named(c) or keys(c) & thing) and not holders(c) - named
+                   and not _PRONOUN.search(c)
                    or subject(c) in named for c in later)
 
 

@@ -76,6 +76,7 @@ from ..language.revision import (
     asserted,
     continues,
     denied_for,
+    denies_change,
     follows_from,
     gives_up,
     hands_over,
@@ -472,6 +473,14 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             # wouldn't come out, so … Aqua Fix now") or its unit ("three litres now"):
             # the anchor says what it is of.
             carried = anchor
+        if not (link or carried) and seq in recalled \
+                and (_hands_on(rec, thread, speaks)
+                     or (typed or asked_kind in _TIME_KINDS) and _it_is_now(rec, thread)):
+            # The next step of the thread, by someone else, naming none of its words but
+            # the value it changes from: "the 22nd is gone too … Sunday the 30th"; or by
+            # its speaker, a time or number it gives the thing by a pronoun, marked as
+            # new: "Another change. The ref can't do the morning, so it's one o'clock now."
+            carried = thread
         if not (link or carried):
             continue
         # (the one whose turn is the thread's latest revision holds the thing too: "Tom's
@@ -484,7 +493,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                                       | _names(thread.speaker)
                                       | _names(rec.speaker)
                                       | _placed(rec.text, asked_kind, thing)
-                                      | (spoken_to(rec.text) if answered else frozenset()))) \
+                                      | (spoken_to(rec.text) if answered else frozenset()),
+                                      thing)) \
                 or other_instance(rec.text, asked_values) or other_kind(rec.text, question) \
                 or other_part_of_day(rec.text, question) \
                 or other_titled(rec.text, question) \
@@ -626,6 +636,47 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             shown.append(anchor.source_id)
     return Chain(list(dict.fromkeys(shown + passed)), older,
                  context.source_id if context is not None else None)
+
+
+def _hands_on(rec: SourceRecord, thread: SourceRecord, speaks: bool) -> bool:
+    """Whether ``rec``, a later turn the question recalls that names no word of the thing,
+    is the next revision of the ``thread``'s latest record, said by someone other than
+    its speaker: it names that record's value and gives another of its kind in its place
+    (``hands_over``: "the 22nd is gone too, the hall's flooded. Sunday the 30th" after
+    another's "the exam's the 22nd"). The value named ties the two where no word of the
+    thing does; the one who says it must speak for the thing (``speaks``: the anchor's
+    speaker, someone relaying, a thing no one holds), and the checks after say whose and
+    which thing it is. (The thread's own speaker handing over is step 3 above.)"""
+    return speaks and rec.speaker != thread.speaker and not denies_change(rec.text) \
+        and hands_over(thread.text, rec.text)
+
+
+# "it's", "that's", "it'll be": a value given to what the talk is about, by a pronoun.
+_IT_IS = re.compile(r"\b(?:it|that)(?:['’]s|\s+is|['’]ll\s+be|\s+will\s+be)\b", re.I)
+
+
+def _it_is_now(rec: SourceRecord, thread: SourceRecord) -> bool:
+    """Whether ``rec``, a later turn of the ``thread``'s latest speaker that the question
+    recalls, gives a value the thread did not by a pronoun, marked as new ("so it's one
+    o'clock now" after "we're at half eleven now"; "Five o'clock was dead. So now it's
+    half five to half seven" after "five till seven"): "it" is the thing under talk,
+    where a named subject is another thing ("the fog-horn's moving … Three o'clock",
+    "rewire now 3,100"), and so is one moved from a value the thread never gave. The
+    caller asks it only of a time or number asked; the checks after say whose and which
+    thing it is."""
+    if rec.speaker != thread.speaker or not marks_change(rec.text) \
+            or denies_change(rec.text) or continues(rec.text):
+        return False
+    old = values(thread.text)
+    said = asserted(rec.text)
+    for m in _IT_IS.finditer(said):
+        # What the turn names before it is what it moves from: a value the thread never
+        # gave there ("Five o'clock was dead. So now it's half five …" after "six till
+        # eight") says "it" is another thing.
+        before = values(said[:m.start()])
+        if values(said[m.end():]) - old and (not before or before & old):
+            return True
+    return False
 
 
 def _keeps_old(text: str, earlier: Sequence[str], head: str) -> bool:
