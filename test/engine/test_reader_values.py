@@ -21,7 +21,7 @@ from trace_ros.language.timeanchor import ordinal_value
 from trace_ros.ledger import SourceRecord
 from trace_ros.query.pack import EvidenceItem, pack
 from trace_ros.query.plan import plan_question
-from trace_ros.query.readers import ExtractiveReader, _speakers_own
+from trace_ros.query.readers import ExtractiveReader, _plural_number, _speakers_own
 from trace_ros.query.spans import (
     Asked,
     asked,
@@ -210,6 +210,37 @@ def test_the_echo_is_of_the_turn_that_states_its_value_not_the_last_one() -> Non
                  ("robot", "Noted: piano teacher on Fridays."))
     answer, cited = read("What day does the piano teacher come round?", *said)
     assert answer == "every Friday" and cited[0] == "src-2", (answer, cited)
+
+
+def test_an_age_is_cited_from_the_person_not_the_robots_echo() -> None:
+    """"How old is Mia?" is read by the age rule; the robot's "Mia is eight. Noted." says
+    back the person's "his sister Mia is eight", which is the source."""
+    said = turns("And his sister Mia is eight.", ("robot", "Mia is eight. Noted."))
+    answer, cited = read("How old is Mia?", *said)
+    assert answer == "eight" and cited[0] == "src-1", (answer, cited)
+
+
+def test_a_yes_is_cited_from_the_turn_the_echo_repeats() -> None:
+    """"Am I vegetarian?" - "Yes": the robot's "Vegetarian, noted." repeats the person's
+    statement; a "yes" has no value of its own, so what the echo says of what is asked
+    finds it."""
+    said = turns("I'm a vegetarian, so no ham in the fridge on my shelf please.",
+                 ("robot", "Vegetarian, noted."))
+    answer, cited = read("Am I vegetarian?", *said)
+    assert answer == "Yes" and cited[0] == "src-1", (answer, cited)
+    # The person said something else: the robot's turn stays the source.
+    other = turns("The fridge is a mess again.", ("robot", "Vegetarian, noted."))
+    assert read("Am I vegetarian?", *other)[1][0] == "src-2"
+
+
+def test_a_number_word_in_the_plural_is_the_number() -> None:
+    """"boots are still tens" states the size the robot's "Size 10, noted." repeats."""
+    said = turns("Stores asked again, boots are still tens, I haven't grown.",
+                 ("robot", "Size 10, noted."))
+    answer, cited = read("What boot size am I?", *said)
+    assert "10" in answer and cited[0] == "src-1", (answer, cited)
+    assert _plural_number("twenties") == "20" and _plural_number("sixes") == "6"
+    assert _plural_number("quarters") == "" and _plural_number("tennis") == ""
 
 
 def test_the_value_the_robot_heard_picks_among_the_persons_names() -> None:

@@ -357,9 +357,19 @@ _ASKING = frozenset(stem(w) for w in ("time", "hours", "day", "date", "night", "
 _WHICH_WHAT = re.compile(r"\s*(?:which|what)\b", re.I)
 # Verbs that say which moment of a thing a question asks about.
 _ASPECT = frozenset(stem(w) for w in ("start", "begin", "finish", "end", "open", "close"))
+_YES_NO = re.compile(r"(?i:yes|no)\W*")
 _NUMBER_VALUES = {w: str(n) for w, n in (UNITS | TENS).items() if n <= 50}
 _NUMBER_VALUES.update({"tenner": "10", "fiver": "5", "noon": "12", "midday": "12",
                        "midnight": "12", "half": "30", "quarter": "15"})
+
+
+def _plural_number(word: str) -> str:
+    """The number a number word in the plural stands for ("tens", "twenties"), else ""."""
+    for end, back in (("ies", "y"), ("es", ""), ("s", "")):
+        single = word[: -len(end)] + back if word.endswith(end) else ""
+        if single in UNITS or single in TENS:
+            return _NUMBER_VALUES.get(single, "")
+    return ""
 
 
 def _value_tokens(text: str) -> set[str]:
@@ -369,6 +379,8 @@ def _value_tokens(text: str) -> set[str]:
     for w in re.findall(r"[^\W_]+(?:-[^\W_]+)*", text.lower()):  # "twenty-ninth" is one word
         if w in _NUMBER_VALUES:
             out.add(_NUMBER_VALUES[w])
+        elif _plural_number(w):
+            out.add(_plural_number(w))  # "boots are still tens"
         elif ordinal_value(w):
             out.add(str(ordinal_value(w)))
         elif not w.isdigit() and not re.search(r"\d", w):
@@ -1558,6 +1570,17 @@ class ExtractiveReader:
 
     def read(self, question: str, plan: Plan, pack: Pack,
              resolution: Resolution | None = None) -> ReaderOutput:
+        out = self._checked(question, plan, pack, resolution)
+        if out.answer and out.cited_ids:
+            # Whichever way the answer was found (an age, a yes or no, several records),
+            # a robot's echo is cited after the person's own statement it repeats.
+            own = self._own_statement(out.cited_ids[0], out.answer, question, pack)
+            out.cited_ids = list(dict.fromkeys(own + out.cited_ids))
+        return out
+
+    def _checked(self, question: str, plan: Plan, pack: Pack,
+                 resolution: Resolution | None) -> ReaderOutput:
+        """The answer read from the evidence, with the checks on what it may be."""
         if resolution is not None:
             # The resolver keyed the state the question asks about (its category
             # included): its value stands whatever words the records use for it.
@@ -2604,7 +2627,12 @@ class ExtractiveReader:
         if item is None or not is_robot(item.record.speaker, item.record.robot_id):
             return [cited]
         rec = item.record
-        value = _value_tokens(answer) - {stem(w) for w in words(question)}
+        asked_stems = {stem(w) for w in words(question)}
+        value = _value_tokens(answer) - asked_stems
+        if _YES_NO.fullmatch(answer.strip()):
+            # "Am I vegetarian?" - "Yes" from "Vegetarian, noted.": what the echo says
+            # of what is asked is the value.
+            value = _value_tokens(rec.text) & asked_stems
         if not value:
             return [cited]
         before = sorted((i.record for i in pack.items
