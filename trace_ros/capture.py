@@ -550,12 +550,13 @@ class GroupCommitWriter:
 
     def _run(self) -> None:
         os_thread_name("writer")
+        backlog = False
         while True:
             # Events that came during the last commit are the next group at once: under
             # load a group is what arrived while the previous one was being committed
             # (lingering then only delayed it: issue 16, the acks' publisher waited out
-            # group_commit_ms on every group).
-            backlog = bool(self._items)
+            # group_commit_ms on every group). An event queued before the thread's first
+            # turn is no backlog: it lingers like any event that finds the writer idle.
             self._index(self._behind)  # under load: only a backlog this large
             if self._pending:
                 with self._not_empty:
@@ -566,6 +567,7 @@ class GroupCommitWriter:
             if not batch:
                 return  # closed, and everything queued was committed
             self._commit(batch)
+            backlog = bool(self._items)
 
     def _behind(self) -> bool:
         """Whether the index is so far behind that capture pays for it: more than
