@@ -629,7 +629,10 @@ class QueryEngine:
         assert self.index is not None
         sv = self.index.current(req.scope.subject_id)
         row = {int(s): i for i, s in enumerate(sv.seqs)}
-        qvec = self._question_vector(req.question)
+        # With a static first stage its vector (MiniLM's would cost what the cascade saves).
+        first = self._first_stage()
+        qvec = (np.asarray(first.encode([req.question])[0]) if first is not None
+                else self._question_vector(req.question))
         vectors = np.array([sv.matrix[row[i.record.seq]] if i.record.seq in row
                             else np.zeros(qvec.shape[0]) for i in items])
         facts = self.graph_stage.facts.subject(req.scope.subject_id)
