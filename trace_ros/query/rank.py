@@ -32,9 +32,9 @@ it overrides the rules in at least five of the engine's hand-made currentness ca
 speaker correcting themselves, a dose moved to a bare figure, another part of the day
 being another slot, a reply read with the question put to the speaker, a make named
 before the thing) — a gain on average that breaks stated behaviour. At margin 3.0 those
-five pass and, offline on the same captured packs, the check still nets +9 on the
-confirm halves (+17 / -8), +7 / +4 on the blind sets' build / confirm halves; not yet
-measured in the engine. With a static first stage
+five pass; asked again on main's saved ledger with the check on at 3.0 (histories):
+current@1 build 0.7525 -> 0.7540, confirm 0.7007 -> 0.7036 (answer_ok 0.6560 ->
+0.6545), blind build 0.6367 -> 0.6505, blind confirm 0.6537 -> 0.6602 — smaller. With a static first stage
 (``recall.question_encoder``) the question's cosine is the static vector's, which the
 model was not fitted on. A Qwen reader is asked twice where the check overrides it.
 """
