@@ -84,6 +84,12 @@ SPECS: dict[str, ParamSpec] = {
     "recall.cascade_agree": ParamSpec(
         "cascade: MiniLM redoes the vector routes when their top 10 shares fewer sources than "
         "this with the text search's top 10 (0: never)", min=0, max=10),
+    "recall.learned_pick": ParamSpec(
+        "After the reader, a learned check over general features (query/rank.py) may read "
+        "the answer from another shown record", dynamic=True),
+    "recall.learned_pick_margin": ParamSpec(
+        "How far the learned check must score another shown record above the reader's "
+        "first citation to read it instead", dynamic=True, min=0.0, max=100.0),
     "reader.kind": ParamSpec("Reader: extractive, qwen, or auto (qwen when admitted, else "
                              "extractive)", choices=("extractive", "qwen", "auto")),
     "reader.model_path": ParamSpec("Local folder of the Qwen reader's weights"),

@@ -31,9 +31,10 @@ from ..language.caches import forget_texts
 from ..language.revision import NEAR
 from ..language.text import STOPWORDS
 from ..ledger import AuditRecord, Ledger, Scope, SourceRecord
-from . import current
+from . import current, rank
 from . import recall as rc
 from .audit import AuditWriter, new_recall_id
+from .factcache import SubjectFacts
 from .pack import EvidenceGroup, EvidenceItem, Pack, pack, with_attachments
 from .paths import GraphOutcome, GraphStage
 from .plan import Plan, plan_question
@@ -166,6 +167,7 @@ class QueryEngine:
             # The question's vector, the slowest step, starts first (on the worker):
             # the plan and the text searches run here meanwhile.
             begun = self.begin_recall(req, timings) if spatial is None else None
+            held: float | None = None
             t = time.perf_counter()
             plan = self.plan(req, now)
             timings["plan"] = _ms(t)
@@ -192,6 +194,10 @@ class QueryEngine:
         t = time.perf_counter()
         out = self.reader.read(req.question, plan, packed,
                                graph.reader_resolution if graph is not None else None)
+        if self.config.learned_pick and graph is not None:
+            with self.ledger.read():
+                out = self.learned_pick(req, plan, packed, out, graph, held,
+                                        recalled.generation)
         timings["read"] = _ms(t)
         result = self.check(plan, packed, out, timings)
         if self.on("currentness"):
@@ -616,6 +622,48 @@ class QueryEngine:
             out[f.source_id] = items
         return out
 
+    def shown_rows(self, req: QueryRequest, plan: Plan, packed: Pack, graph: GraphOutcome,
+                   held: float | None, generation: int) -> np.ndarray:
+        """The shown records' features for the learned check (``rank.feature_rows``)."""
+        items = packed.items
+        assert self.index is not None
+        sv = self.index.current(req.scope.subject_id)
+        row = {int(s): i for i, s in enumerate(sv.seqs)}
+        # With a static first stage its vector (MiniLM's would cost what the cascade saves).
+        first = self._first_stage()
+        qvec = (np.asarray(first.encode([req.question])[0]) if first is not None
+                else self._question_vector(req.question))
+        vectors = np.array([sv.matrix[row[i.record.seq]] if i.record.seq in row
+                            else np.zeros(qvec.shape[0]) for i in items])
+        facts = self.graph_stage.facts.subject(req.scope.subject_id)
+        graphed = [rank.Graphed()] * len(items)
+        if facts is not None:
+            graphed = [_graphed(facts, i.source_id) for i in items]
+        echoes = rank.echo_flags(items, req.scope.robot_id,
+                                 lambda seq: self.prior_turn(seq, req.scope, generation))
+        ctx = rank.Context(req.question, plan, req.asker, req.scope.robot_id,
+                           tuple(graph.lead), tuple(graph.superseded), tuple(graph.others),
+                           graph.carried, held is not None)
+        return rank.feature_rows(ctx, items, vectors, qvec, graphed, echoes)
+
+    def learned_pick(self, req: QueryRequest, plan: Plan, packed: Pack, out: ReaderOutput,
+                     graph: GraphOutcome, held: float | None, generation: int
+                     ) -> ReaderOutput:
+        """The reader's answer, or its reading of the shown record the learned check
+        (``rank.py``) prefers by more than ``learned_pick_margin`` to the one it cited
+        first, when that reading cites it. An abstention stays one."""
+        ids = packed.source_ids
+        first = next((c for c in out.cited_ids if c in ids), None)
+        if not out.answer or first is None or self.encoder is None or len(ids) < 2:
+            return out
+        rows = self.shown_rows(req, plan, packed, graph, held, generation)
+        best = rank.overriding(rows, ids.index(first), self.config.learned_pick_margin)
+        if best is None:
+            return out
+        again = self.reader.read(req.question, plan, rank.reread_pack(packed, ids[best], first),
+                                 None)
+        return again if again.answer and again.cited_ids[:1] == [ids[best]] else out
+
     def check(self, plan: Plan, packed: Pack, out: ReaderOutput,
               timings: dict[str, float]) -> QueryResult:
         """Citations must be among the shown IDs; no valid citation → abstained."""
@@ -698,6 +746,24 @@ class QueryEngine:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _graphed(facts: SubjectFacts, source_id: str) -> rank.Graphed:
+    """A source's facts' ``updates`` (out, in) and ``contradicts`` edges and statuses."""
+    out = inn = contra = sup = act = 0
+    for fid in facts.by_source.get(source_id, ()):
+        if fid in facts.facts:
+            status = facts.facts[fid].status
+            sup += status == "superseded"
+            act += status == "active"
+        for eid in facts.adjacent.get(fid, ()):
+            e = facts.edges.get(eid)
+            if e is not None and e.type == "updates":
+                out += e.src == fid
+                inn += e.dst == fid
+            elif e is not None and e.type == "contradicts":
+                contra += 1
+    return rank.Graphed(out, inn, contra, sup, act)
 
 
 def _shown_ids(evidence: list[EvidenceItem]) -> list[str]:
