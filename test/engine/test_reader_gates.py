@@ -214,3 +214,12 @@ def test_an_age_is_no_time() -> None:
     answer, cited = read(q, "Pepper's birthday is that week too, he'll be six.",
                          "The birthday lunch at the garden centre café is at one.")
     assert cited == ["src-2"] and ("one" in answer.lower() or "1" in answer), (answer, cited)
+
+
+def test_the_noun_with_its_is_run_on_names_it() -> None:
+    # "Our kitten's called Mochi": "kitten's" is "kitten is", the name is the kitten's.
+    assert read("What's the kitten called?",
+                "Our kitten's called Mochi, she's tiny.") == ("Mochi", ["src-1"])
+    # Another noun so called names that one, not the kitten.
+    assert read("What's the kitten called?",
+                "Our dog's called Rex, he's scared of the kitten.")[0] != "Rex"

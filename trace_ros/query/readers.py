@@ -1126,7 +1126,9 @@ def _name_value(ask: Asked, sentences: list[str], skip: set[str], known: set[str
         found = []
         for at, name in names_in(x, skip, known):
             m = _NAMING.search(x[:at])
-            if m and stem(m.group(1).lower()) not in _NAMES_ANYTHING | {focus}:
+            # "Our landlord's called …": the noun with its "is" run on names it.
+            named = re.sub(r"['’]s$", "", m.group(1).lower()) if m else ""
+            if m and stem(named) not in _NAMES_ANYTHING | {focus}:
                 continue  # the name of something else
             found.append((at, name))
         if not found:
