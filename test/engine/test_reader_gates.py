@@ -203,3 +203,23 @@ def test_a_number_that_labels_another_thing_is_not_the_value_asked() -> None:
         == ("5 milligrams", ["src-2"])
     assert read_current("What's Sam's extension?", "Phones are sorted.",
                         "And Sam's inherited 214 from Jo.") == ("214", ["src-2"])
+
+
+def test_an_age_is_no_time() -> None:
+    # "he'll be six" says how old Pepper will be: no hour of the lunch asked about.
+    q = "What time is the birthday lunch at the garden centre café?"
+    assert read(q, "Pepper's birthday is that week too, he'll be six.",
+                "Lunch at the garden centre café was lovely.") == ("", [])
+    # The hour stated beside an age still answers.
+    answer, cited = read(q, "Pepper's birthday is that week too, he'll be six.",
+                         "The birthday lunch at the garden centre café is at one.")
+    assert cited == ["src-2"] and ("one" in answer.lower() or "1" in answer), (answer, cited)
+
+
+def test_the_noun_with_its_is_run_on_names_it() -> None:
+    # "Our kitten's called Mochi": "kitten's" is "kitten is", the name is the kitten's.
+    assert read("What's the kitten called?",
+                "Our kitten's called Mochi, she's tiny.") == ("Mochi", ["src-1"])
+    # Another noun so called names that one, not the kitten.
+    assert read("What's the kitten called?",
+                "Our dog's called Rex, he's scared of the kitten.")[0] != "Rex"

@@ -881,6 +881,17 @@ def _stated_age(text: str, asked: set[str]) -> str:
     return ""
 
 
+def _said_as_age(value: str, text: str) -> bool:
+    """Whether ``text`` says the bare number ``value`` as someone's age ("Pepper's
+    birthday is that week too, he'll be six"): a count of years, no hour of the day."""
+    bare = value.strip().lower()
+    if not re.fullmatch(_AGE_NUMBER, bare, re.I):
+        return False
+    return any((m.group("n") or m.group("b") or m.group("t") or "").lower() == bare
+               and (m.group("n") is None or _AGE_AFTER.match(text, m.end()))
+               for m in _STATED_AGE.finditer(text))
+
+
 def _age_answer(question: str, pack: Pack, reader: str, past: bool = False
                 ) -> ReaderOutput | None:
     """For "How old is <name>?": the age a shown record states of them — a record that
@@ -1127,7 +1138,9 @@ def _name_value(ask: Asked, sentences: list[str], skip: set[str], known: set[str
         found = []
         for at, name in names_in(x, skip, known):
             m = _NAMING.search(x[:at])
-            if m and stem(m.group(1).lower()) not in _NAMES_ANYTHING | {focus}:
+            # "Our landlord's called …": the noun with its "is" run on names it.
+            named = re.sub(r"['’]s$", "", m.group(1).lower()) if m else ""
+            if m and stem(named) not in _NAMES_ANYTHING | {focus}:
                 continue  # the name of something else
             found.append((at, name))
         if not found:
@@ -2161,6 +2174,8 @@ class ExtractiveReader:
                 value = ""  # "up for the dinner" for "When does he come up for his dinner?"
             if value and ask.kind in ("clock", "when") and _a_sum(value, rec.text):
                 value = ""  # "Bramleys £2.40 a kilo" states no time the shop opens
+            if value and ask.kind == "clock" and _said_as_age(value, rec.text):
+                value = ""  # "he'll be six" is how old he will be, not when lunch is
             if value and ask.kind in ("ident", "quantity") and focus and focus != "number" \
                     and _labels_other(value, rec.text, {focus, compound} | of_what,
                                      proper | speakers):
