@@ -775,6 +775,11 @@ _CHANGE_AFTER = re.compile(r"\s+(?:more|fewer|less|extra|off)\b", re.I)
 _CHANGE_BEFORE = re.compile(r"\b(?:another|an\s+extra|additional)\s+$", re.I)
 
 
+def _bare_sentence(text: str) -> str:
+    """A sentence's words alone, lower-cased ("Fourteen." → "fourteen")."""
+    return " ".join(re.findall(r"[\w'’-]+", text)).lower()
+
+
 def _change_amount(text: str, found: tuple[int, str]) -> bool:
     """Whether the number at ``found`` (offset, phrase) is said as a change of an amount
     ("four more", "another two"), not as the amount."""
@@ -2362,6 +2367,10 @@ class ExtractiveReader:
             # in whichever of the record's sentences it is said.
             result = next((f[1] for x in ordered for f in amounts(x)
                            if _RESULT.search(x[:f[0]]) and not _change_amount(x, f)), "")
+            # "… they're each bringing a plus-one. Fourteen.": a sentence that is only a
+            # figure is the amount the rest of the record works out to.
+            result = result or next((f[1] for x in ordered for f in amounts(x)
+                                     if _bare_sentence(x) == f[1].lower()), "")
             if result:
                 return result
 
