@@ -8,13 +8,20 @@ out to; "How many are in …?" counts the people or things, left unsaid.
 
 from __future__ import annotations
 
+import calendar
 import sys
 from pathlib import Path
 
 import pytest
 
+from trace_ros.facts import Fact
+from trace_ros.language.text import stems
+from trace_ros.language.timeanchor import find_candidates
+from trace_ros.query.pack import EvidenceItem, pack
 from trace_ros.query.plan import plan_question
-from trace_ros.query.spans import asked, clock_time
+from trace_ros.query.readers import ExtractiveReader, _so_held
+from trace_ros.query.spans import answer_date, asked, clock_time
+from trace_ros.state import Resolution
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -54,3 +61,34 @@ def test_a_sentence_that_is_only_a_figure_is_the_amount() -> None:
                rec(2, "The Lees rang again. Their two sons are coming after all, with a friend "
                       "each. Thirteen."))
     assert got == "Thirteen"
+
+
+def test_a_day_that_labels_the_thing_asked_is_not_when_it_is() -> None:
+    said = "The Friday quiz clashes with the darts now, so we're doing Thursdays at eight."
+    held = _so_held(said, stems("When's the weekly quiz?"))
+    assert "Thursdays" in held and "Friday" not in held
+    # A cause that says when the thing asked is, not which one, still holds.
+    said = "The quiz is on Fridays now, so the darts go to Thursdays."
+    assert "Fridays" in _so_held(said, stems("When's the quiz?"))
+
+
+def test_a_weekday_its_day_and_month_are_one_date() -> None:
+    said = "The party's Saturday the 12th of September, at the hall."
+    assert [m.group(0) for m in find_candidates(said)] == ["Saturday the 12th of September"]
+    march = float(calendar.timegm((2026, 3, 10, 10, 0, 0, 0, 0, 0)))
+    assert answer_date(said, march) == "Saturday 12 September 2026"
+
+
+def test_the_resolver_s_date_does_not_stand_where_its_source_turns_a_day_down() -> None:
+    # Wednesday 5 March 2025: "today" is turned down; the fact was anchored to it.
+    wednesday = float(calendar.timegm((2025, 3, 5, 9, 0, 0, 0, 0, 0)))
+    said = rec(1, "Your dentist is on Friday, not today, I mixed them up.", when=wednesday)
+    fact = Fact("f-1", "noor", "", "s1", "state_change", (), "dentist", "scheduled_for",
+                "friday", 1, "friday", said.source_time, "today", False, said.source_time, None,
+                said.source_time, None, "active", 1.0, 1, 0, "rules", (said.source_id,))
+    res = Resolution("answer", "dentist", "scheduled_for", "friday", facts=[fact],
+                     source_ids=[said.source_id])
+    q = "What day is my dentist?"
+    out = ExtractiveReader().read(q, plan_question(q, wednesday + 3600), pack(
+        [EvidenceItem(said, 1.0, {})], 4000, 20), resolution=res)
+    assert out.answer.startswith("Friday") and "5 March" not in out.answer

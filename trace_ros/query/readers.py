@@ -250,6 +250,10 @@ def _resolution_answer(plan: Plan, resolution: Resolution, pack: Pack) -> Reader
     if plan.answer_type == "date" and facts and not facts[0].anchor_fallback \
             and has_calendar(facts[0].anchor_time) and not re.search(r"\d", value):
         said = [i.record.text for i in pack.items if i.source_id in cited]
+        if any(held_days(text) != text for text in said):
+            # "your chiropody is on Tuesday, not today": the fact's anchor may be the day
+            # its source turns down; the day the source holds to is read from it instead.
+            return None
         value = next((slot for text in said for slot in weekly_slots(text)
                       if stems(slot) & stems(value)), format_day(facts[0].anchor_time))
     return ReaderOutput(value, list(dict.fromkeys(cited)), ExtractiveReader.name)
@@ -1336,6 +1340,16 @@ def _dated_weekday(day: str, others: Sequence[str]) -> str:
     return day
 
 
+def _days_label(side: str, asked_stems: set[str] | frozenset[str]) -> bool:
+    """Whether every day ``side`` names comes right before a word of what is asked, as
+    the label of the thing ("The Monday huddle clashes with …"): it says which one it
+    is, not when it is."""
+    found = find_candidates(side)
+    return bool(found) and all(
+        (m := re.match(r"\s*([\w'’-]+)", side[f.end():])) is not None
+        and stem(m.group(1).lower()) in asked_stems for f in found)
+
+
 def _so_held(sentence: str, asked_stems: set[str] | frozenset[str]) -> str:
     """``sentence`` with the days of one side of a consequence "so" blanked, where both
     sides name one: the side that says more of what is asked (``asked_stems``) holds, and
@@ -1348,7 +1362,8 @@ def _so_held(sentence: str, asked_stems: set[str] | frozenset[str]) -> str:
     cause, result = sentence[:m.start()], sentence[m.end():]
     if not find_candidates(cause) or not find_candidates(result):
         return sentence
-    keep_cause = len(stems(cause) & asked_stems) > len(stems(result) & asked_stems)
+    keep_cause = len(stems(cause) & asked_stems) > len(stems(result) & asked_stems) \
+        and not _days_label(cause, asked_stems)
     if turned_down(cause if keep_cause else result):
         # "Ms Adeyemi can't do Thursday, so … Friday": a side that only turns its day
         # down does not hold, however much of what is asked it says.
