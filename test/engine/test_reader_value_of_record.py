@@ -20,7 +20,7 @@ from trace_ros.language.timeanchor import find_candidates
 from trace_ros.query.pack import EvidenceItem, pack
 from trace_ros.query.plan import plan_question
 from trace_ros.query.readers import ExtractiveReader, _so_held
-from trace_ros.query.spans import answer_date, asked, clock_time
+from trace_ros.query.spans import answer_date, asked, clock_time, scored_run
 from trace_ros.state import Resolution
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -92,3 +92,10 @@ def test_the_resolver_s_date_does_not_stand_where_its_source_turns_a_day_down() 
     out = ExtractiveReader().read(q, plan_question(q, wednesday + 3600), pack(
         [EvidenceItem(said, 1.0, {})], 4000, 20), resolution=res)
     assert out.answer.startswith("Friday") and "5 March" not in out.answer
+
+
+def test_a_quoted_title_is_said_whole_though_it_holds_a_word_of_the_question() -> None:
+    said = "The first one was far too slow. 'Sing Me to Sleep', upbeat, final."
+    assert scored_run("'Sing Me to Sleep', upbeat, final.", stems("What's our last song?"), 6,
+                      said)[0] == "Sing Me to Sleep"
+

@@ -785,12 +785,38 @@ class RunWeights:
 _CLAUSE_WEIGHTS = RunWeights(new_cap=5)
 
 
+_OPEN_QUOTES = frozenset("'\"‘“")
+_CLOSE_QUOTES = frozenset("'\"’”")
+
+
+def _quoted(toks: list[Tok]) -> set[int]:
+    """The indexes of the words inside quotation marks (a quote opening after a space or
+    at the start, closing before a space, a mark or the end): a title or a name said as
+    written ("'At Last' by Etta James")."""
+    inside: set[int] = set()
+    opened: int | None = None
+    for i, t in enumerate(toks):
+        if t.word:
+            continue
+        before = i == 0 or toks[i - 1].end < t.start
+        after = i + 1 == len(toks) or toks[i + 1].start > t.end or not toks[i + 1].word
+        if opened is None and t.text in _OPEN_QUOTES and before and not after:
+            opened = i
+        elif opened is not None and t.text in _CLOSE_QUOTES and after and i > opened + 1:
+            inside.update(range(opened + 1, i))
+            opened = None
+    return inside
+
+
 def _phrases(toks: list[Tok], q_stems: set[str]) -> list[tuple[int, int]]:
     """[start, end) token ranges of the phrases of a sentence: cut at punctuation, clause
     words, subject pronouns and the question's own words (never part of an answer)."""
     out: list[tuple[int, int]] = []
     start = 0
+    quoted = _quoted(toks)
     for i, t in enumerate([*toks, Tok(".", 0, 0)]):
+        if i in quoted:
+            continue  # "'Dancing in the Moonlight'": a title is said whole
         cut = (not t.word and t.text not in _JOINERS) or \
             (t.low in _BOUNDARY_WORDS and t.low not in ("and", "or")) or t.low in _SUBJECTS or \
             (t.word and t.low not in STOPWORDS and stem(t.low) in q_stems)
