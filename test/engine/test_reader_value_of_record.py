@@ -99,3 +99,18 @@ def test_a_quoted_title_is_said_whole_though_it_holds_a_word_of_the_question() -
     assert scored_run("'Sing Me to Sleep', upbeat, final.", stems("What's our last song?"), 6,
                       said)[0] == "Sing Me to Sleep"
 
+
+
+def test_which_days_a_single_day_in_the_best_sentence_is_not_passed_over_for_a_list() -> None:
+    got = read("Which days does the cleaner come now?",
+               rec(1, "The cleaner comes Tuesdays and Fridays."),
+               rec(2, "From next month the cleaner comes just the once, Wednesdays. The Tuesday "
+                      "and Friday slots go to the flat upstairs."))
+    assert "Wednesday" in got and "Tuesday" not in got
+
+
+def test_a_day_said_of_the_asker_before_one_said_of_someone_else() -> None:
+    got = read("Which day am I on the till?",
+               rec(1, "Sam's away, so the manager is on the till Mondays. I'm still on the till "
+                      "Thursdays."))
+    assert "Thursday" in got

@@ -1171,6 +1171,9 @@ def _only_former(text: str, q_stems: set[str]) -> bool:
 
 
 # "Which days …?", "What nights …?": more than one day is asked for.
+_DAY_PARTS = frozenset({"morning", "mornings", "afternoon", "afternoons", "evening",
+                        "evenings", "night", "nights"})
+_ASKS_OWN = re.compile(r"\b(?:i|me|my|mine|i['’]m)\b", re.I)
 _PLURAL_DAYS = re.compile(r"\b(?:which|what)\s+(?:days|nights|evenings|mornings|afternoons)\b",
                           re.I)
 # The words that mark a state as the new one ("vegan now", "tea instead").
@@ -1338,6 +1341,16 @@ def _dated_weekday(day: str, others: Sequence[str]) -> str:
         if 0 < when - at <= 28 * 86400.0 and time.gmtime(when).tm_wday == time.gmtime(at).tm_wday:
             return f"{m.group(1)} {d.group(1)}{m.group(3)}"
     return day
+
+
+def _days_labelling(sentence: str) -> bool:
+    """Whether the days ``sentence`` lists stand before a noun they label ("the Monday and
+    Thursday slots"), not as what is said of something ("It's Monday, Tuesday, now")."""
+    listed = days_listed(sentence)
+    at = sentence.find(listed) if listed else -1
+    m = re.match(r"\s+([a-z][\w'’-]*)", sentence[at + len(listed):]) if at >= 0 else None
+    return m is not None and m.group(1).lower() not in STOPWORDS \
+        and m.group(1).lower() not in _DAY_PARTS
 
 
 def _days_label(side: str, asked_stems: set[str] | frozenset[str]) -> bool:
@@ -2299,10 +2312,17 @@ class ExtractiveReader:
                     [] if _turns_down_only(named) else named)
             if replaced:  # a sentence naming a new day before one naming only the old
                 named.sort(key=lambda x: not state_values(x) - replaced)
+            if kind == "day" and _ASKS_OWN.search(question):
+                # "Which day am I covering?": "I'm still on Sundays" before "the boss is
+                # covering Saturdays", a sentence about the asker before one about another.
+                named.sort(key=lambda x: not _FIRST_PERSON.search(x))
             if kind == "day" and _PLURAL_DAYS.search(question):
                 # "Which days …?": the days a sentence lists or spans, as it says them (a
                 # list may keep days the revisions it supersedes named).
-                listed = next((v for v in (days_listed(held_days(x)) for x in named)
+                # Not days that label a thing the sentence talks about ("The Monday and
+                # Thursday slots are going to new patients"): what the slots were.
+                listed = next((v for v in (days_listed(held_days(x)) for x in named
+                                           if not _days_labelling(held_days(x)))
                                if v), "")
                 if listed:
                     return listed
