@@ -250,13 +250,25 @@ def _resolution_answer(plan: Plan, resolution: Resolution, pack: Pack) -> Reader
     if plan.answer_type == "date" and facts and not facts[0].anchor_fallback \
             and has_calendar(facts[0].anchor_time) and not re.search(r"\d", value):
         said = [i.record.text for i in pack.items if i.source_id in cited]
-        if any(held_days(text) != text for text in said):
+        if any(_drops_told_day(text) for text in said):
             # "your chiropody is on Tuesday, not today": the fact's anchor may be the day
             # its source turns down; the day the source holds to is read from it instead.
             return None
         value = next((slot for text in said for slot in weekly_slots(text)
                       if stems(slot) & stems(value)), format_day(facts[0].anchor_time))
     return ReaderOutput(value, list(dict.fromkeys(cited)), ExtractiveReader.name)
+
+
+_TOLD_DAY = re.compile(r"(?:today|tonight|tomorrow|yesterday)\b", re.I)
+
+
+def _drops_told_day(text: str) -> bool:
+    """Whether ``text`` names a day by when it was said ("today") that it does not hold
+    to (``spans.held_days`` blanks it: "on Tuesday, not today")."""
+    held = held_days(text)
+    return held != text and any(_TOLD_DAY.match(m.group(0).strip())
+                                and not held[m.start():m.end()].strip()
+                                for m in find_candidates(text))
 
 
 def _not_of_kind(kind: str, value: str) -> bool:
@@ -2313,9 +2325,10 @@ class ExtractiveReader:
             if replaced:  # a sentence naming a new day before one naming only the old
                 named.sort(key=lambda x: not state_values(x) - replaced)
             if kind == "day" and _ASKS_OWN.search(question):
-                # "Which day am I covering?": "I'm still on Sundays" before "the boss is
-                # covering Saturdays", a sentence about the asker before one about another.
-                named.sort(key=lambda x: not _FIRST_PERSON.search(x))
+                # "Which day am I covering?": "the boss is covering Saturdays" says what is
+                # asked of someone else; "I'm still on Sundays" comes before it.
+                named.sort(key=lambda x: bool(stems(x) & skip)
+                           and not _FIRST_PERSON.search(x))
             if kind == "day" and _PLURAL_DAYS.search(question):
                 # "Which days …?": the days a sentence lists or spans, as it says them (a
                 # list may keep days the revisions it supersedes named).
