@@ -130,7 +130,9 @@ def _candidate_rx(day: str, alone: str) -> re.Pattern[str]:
         rf"|(?:last|this|next)\s+(?:{_WD_ABBR})\b"
         r"|the\s+other\s+day|(?:over|on|during)\s+the\s+weekend"
         rf"|(?:yesterday|today|tonight|tomorrow)(?:\s+(?:{_PART}))?"
-        rf"|(?:{_WD}),?\s+(?:the\s+{day}|\d{{1,2}}(?:st|nd|rd|th)|{day}\s+(?:of\s+)?(?:{_MONTH})"
+        # ("Saturday the 12th of September": the weekday, its day and the month, whole.)
+        rf"|(?:{_WD}),?\s+(?:(?:the\s+)?{day}\s+(?:of\s+)?(?:{_MONTH})|the\s+{day}"
+        rf"|\d{{1,2}}(?:st|nd|rd|th)"
         rf"|(?:{_MONTH})\s+{day})\b(?:,?\s+\d{{4}})?"
         rf"|(?:{_WD})(?:\s+(?:{_PART}))?"
         rf"|{day}\s+(?:of\s+)?(?:{_MONTH})\b(?:,?\s+\d{{4}})?"

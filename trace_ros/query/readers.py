@@ -250,9 +250,25 @@ def _resolution_answer(plan: Plan, resolution: Resolution, pack: Pack) -> Reader
     if plan.answer_type == "date" and facts and not facts[0].anchor_fallback \
             and has_calendar(facts[0].anchor_time) and not re.search(r"\d", value):
         said = [i.record.text for i in pack.items if i.source_id in cited]
+        if any(_drops_told_day(text) for text in said):
+            # "your chiropody is on Tuesday, not today": the fact's anchor may be the day
+            # its source turns down; the day the source holds to is read from it instead.
+            return None
         value = next((slot for text in said for slot in weekly_slots(text)
                       if stems(slot) & stems(value)), format_day(facts[0].anchor_time))
     return ReaderOutput(value, list(dict.fromkeys(cited)), ExtractiveReader.name)
+
+
+_TOLD_DAY = re.compile(r"(?:today|tonight|tomorrow|yesterday)\b", re.I)
+
+
+def _drops_told_day(text: str) -> bool:
+    """Whether ``text`` names a day by when it was said ("today") that it does not hold
+    to (``spans.held_days`` blanks it: "on Tuesday, not today")."""
+    held = held_days(text)
+    return held != text and any(_TOLD_DAY.match(m.group(0).strip())
+                                and not held[m.start():m.end()].strip()
+                                for m in find_candidates(text))
 
 
 def _not_of_kind(kind: str, value: str) -> bool:
@@ -787,6 +803,11 @@ _CHANGE_AFTER = re.compile(r"\s+(?:more|fewer|less|extra|off)\b", re.I)
 _CHANGE_BEFORE = re.compile(r"\b(?:another|an\s+extra|additional)\s+$", re.I)
 
 
+def _bare_sentence(text: str) -> str:
+    """A sentence's words alone, lower-cased ("Fourteen." → "fourteen")."""
+    return " ".join(re.findall(r"[\w'’-]+", text)).lower()
+
+
 def _change_amount(text: str, found: tuple[int, str]) -> bool:
     """Whether the number at ``found`` (offset, phrase) is said as a change of an amount
     ("four more", "another two"), not as the amount."""
@@ -1187,6 +1208,9 @@ def _only_former(text: str, q_stems: set[str]) -> bool:
 
 
 # "Which days …?", "What nights …?": more than one day is asked for.
+_DAY_PARTS = frozenset({"morning", "mornings", "afternoon", "afternoons", "evening",
+                        "evenings", "night", "nights"})
+_ASKS_OWN = re.compile(r"\b(?:i|me|my|mine|i['’]m)\b", re.I)
 _PLURAL_DAYS = re.compile(r"\b(?:which|what)\s+(?:days|nights|evenings|mornings|afternoons)\b",
                           re.I)
 # The words that mark a state as the new one ("vegan now", "tea instead").
@@ -1356,6 +1380,26 @@ def _dated_weekday(day: str, others: Sequence[str]) -> str:
     return day
 
 
+def _days_labelling(sentence: str) -> bool:
+    """Whether the days ``sentence`` lists stand before a noun they label ("the Monday and
+    Thursday slots"), not as what is said of something ("It's Monday, Tuesday, now")."""
+    listed = days_listed(sentence)
+    at = sentence.find(listed) if listed else -1
+    m = re.match(r"\s+([a-z][\w'’-]*)", sentence[at + len(listed):]) if at >= 0 else None
+    return m is not None and m.group(1).lower() not in STOPWORDS \
+        and m.group(1).lower() not in _DAY_PARTS
+
+
+def _days_label(side: str, asked_stems: set[str] | frozenset[str]) -> bool:
+    """Whether every day ``side`` names comes right before a word of what is asked, as
+    the label of the thing ("The Monday huddle clashes with …"): it says which one it
+    is, not when it is."""
+    found = find_candidates(side)
+    return bool(found) and all(
+        (m := re.match(r"\s*([\w'’-]+)", side[f.end():])) is not None
+        and stem(m.group(1).lower()) in asked_stems for f in found)
+
+
 def _so_held(sentence: str, asked_stems: set[str] | frozenset[str]) -> str:
     """``sentence`` with the days of one side of a consequence "so" blanked, where both
     sides name one: the side that says more of what is asked (``asked_stems``) holds, and
@@ -1368,7 +1412,8 @@ def _so_held(sentence: str, asked_stems: set[str] | frozenset[str]) -> str:
     cause, result = sentence[:m.start()], sentence[m.end():]
     if not find_candidates(cause) or not find_candidates(result):
         return sentence
-    keep_cause = len(stems(cause) & asked_stems) > len(stems(result) & asked_stems)
+    keep_cause = len(stems(cause) & asked_stems) > len(stems(result) & asked_stems) \
+        and not _days_label(cause, asked_stems)
     if turned_down(cause if keep_cause else result):
         # "Ms Adeyemi can't do Thursday, so … Friday": a side that only turns its day
         # down does not hold, however much of what is asked it says.
@@ -2317,10 +2362,18 @@ class ExtractiveReader:
                     [] if _turns_down_only(named) else named)
             if replaced:  # a sentence naming a new day before one naming only the old
                 named.sort(key=lambda x: not state_values(x) - replaced)
+            if kind == "day" and _ASKS_OWN.search(question):
+                # "Which day am I covering?": "the boss is covering Saturdays" says what is
+                # asked of someone else; "I'm still on Sundays" comes before it.
+                named.sort(key=lambda x: bool(stems(x) & skip)
+                           and not _FIRST_PERSON.search(x))
             if kind == "day" and _PLURAL_DAYS.search(question):
                 # "Which days …?": the days a sentence lists or spans, as it says them (a
                 # list may keep days the revisions it supersedes named).
-                listed = next((v for v in (days_listed(held_days(x)) for x in named)
+                # Not days that label a thing the sentence talks about ("The Monday and
+                # Thursday slots are going to new patients"): what the slots were.
+                listed = next((v for v in (days_listed(held_days(x)) for x in named
+                                           if not _days_labelling(held_days(x)))
                                if v), "")
                 if listed:
                     return listed
@@ -2400,6 +2453,10 @@ class ExtractiveReader:
             # in whichever of the record's sentences it is said.
             result = next((f[1] for x in ordered for f in amounts(x)
                            if _RESULT.search(x[:f[0]]) and not _change_amount(x, f)), "")
+            # "… they're each bringing a plus-one. Fourteen.": a sentence that is only a
+            # figure is the amount the rest of the record works out to.
+            result = result or next((f[1] for x in ordered for f in amounts(x)
+                                     if _bare_sentence(x) == f[1].lower()), "")
             if result:
                 return result
 

@@ -785,12 +785,38 @@ class RunWeights:
 _CLAUSE_WEIGHTS = RunWeights(new_cap=5)
 
 
+_OPEN_QUOTES = frozenset("'\"‘“")
+_CLOSE_QUOTES = frozenset("'\"’”")
+
+
+def _quoted(toks: list[Tok]) -> set[int]:
+    """The indexes of the words inside quotation marks (a quote opening after a space or
+    at the start, closing before a space, a mark or the end): a title or a name said as
+    written ("'At Last' by Etta James")."""
+    inside: set[int] = set()
+    opened: int | None = None
+    for i, t in enumerate(toks):
+        if t.word:
+            continue
+        before = i == 0 or toks[i - 1].end < t.start
+        after = i + 1 == len(toks) or toks[i + 1].start > t.end or not toks[i + 1].word
+        if opened is None and t.text in _OPEN_QUOTES and before and not after:
+            opened = i
+        elif opened is not None and t.text in _CLOSE_QUOTES and after and i > opened + 1:
+            inside.update(range(opened + 1, i))
+            opened = None
+    return inside
+
+
 def _phrases(toks: list[Tok], q_stems: set[str]) -> list[tuple[int, int]]:
     """[start, end) token ranges of the phrases of a sentence: cut at punctuation, clause
     words, subject pronouns and the question's own words (never part of an answer)."""
     out: list[tuple[int, int]] = []
     start = 0
+    quoted = _quoted(toks)
     for i, t in enumerate([*toks, Tok(".", 0, 0)]):
+        if i in quoted:
+            continue  # "'Dancing in the Moonlight'": a title is said whole
         cut = (not t.word and t.text not in _JOINERS) or \
             (t.low in _BOUNDARY_WORDS and t.low not in ("and", "or")) or t.low in _SUBJECTS or \
             (t.word and t.low not in STOPWORDS and stem(t.low) in q_stems)
@@ -899,6 +925,9 @@ _HOUR_WORDS = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelv
 _HOURS = rf"(?:1[0-2]|0?[1-9]|{_HOUR_WORDS})"
 _MERIDIEM = r"(?:\s*(?:am|pm|a\.m\.|p\.m\.)(?![a-z]))"
 _MINUTES = r"(?:five|ten|twenty|twenty[- ]five|quarter|half|\d{1,2})"
+# Minutes in words after an hour in words ("thirty", "forty-five").
+_WORD_MINUTES = (r"(?:fifteen|thirty|(?:twenty|thirty|forty|fifty)[- ]"
+                 r"(?:one|two|three|four|five|six|seven|eight|nine))\b")
 _CLOCK_POINT = (
     rf"\b\d{{1,2}}[:.]\d{{2}}{_MERIDIEM}?"
     rf"|\b\d{{1,2}}{_MERIDIEM}"
@@ -906,9 +935,9 @@ _CLOCK_POINT = (
     rf"|\bhalf\s+{_HOURS}\b(?!\s+(?:an?\b|of\b|the\b|hours?|days?|weeks?|months?|years?|"
     r"miles?|pounds?|price|term|dozen))"
     rf"|\b{_HOURS}\s+o['’]?\s?clock\b"
-    # "two thirty", "seven forty-five": an hour in words and its minutes in words.
-    rf"|\b{_HOUR_WORDS}\s+(?:fifteen|thirty|(?:twenty|thirty|forty|fifty)[- ]"
-    r"(?:one|two|three|four|five|six|seven|eight|nine))\b"
+    # "two thirty", "seven forty-five", "four-thirty": an hour in words and its minutes
+    # in words.
+    rf"|\b{_HOUR_WORDS}(?:\s+|-){_WORD_MINUTES}"
     r"(?![-‐]\w)(?!\s+(?:of|[a-z]{3,}s)\b)"
     rf"|\b{_HOURS}\s+sharp\b"
     r"|\b(?:noon|midday|midnight)\b")
@@ -930,7 +959,7 @@ _CLOCK = re.compile(
     rf"(?:{_CLOCK_POINT}|\b{_HOURS}\b{_MERIDIEM}|\b{_HOURS}\b{_COUNTED}{_NOUN_AFTER})"
     rf"|{_CLOCK_POINT}"
     rf"|\b(?:at|from|till|until|around|about|after|by)\s+{_HOURS}\b(?!\s+(?:past|to)\s+{_HOURS}\b)"
-    rf"(?!\s+(?:fifteen|twenty|thirty|forty|fifty)\b){_COUNTED}"
+    rf"(?!\s+(?:fifteen|twenty|thirty|forty|fifty)\b)(?!-{_WORD_MINUTES}){_COUNTED}"
     # "six in the evening", "seven tonight": an hour with its part of the day.
     rf"|\b{_HOURS}\s+(?:in\s+the\s+(?:morning|afternoon|evening)|at\s+night|tonight)\b"
     # "the alarm can be seven.": a bare hour a copula gives, ending the clause.
@@ -1135,8 +1164,9 @@ def asked(question: str, plan: Plan) -> Asked:
                     q)
     m = m or (bare if bare and not re.search(rf"\b(?:{_AUX_RX})\b", bare.group(1)) else None)
     if m is None and plan.current and re.match(r"^how many (?:are|is|will|do|does) (?:we|you|they|"
-                                              r"i|he|she|there)\b", q):
-        return Asked("count")  # "How many are we catering for?": the people, unsaid
+                                              r"i|he|she|there|in|on|at|coming|going)\b", q):
+        # "How many are we catering for?", "How many are in the party?": the people, unsaid
+        return Asked("count")
     if m and plan.current:
         # "How many kids are coming?": the number stated now, of what it counts ("cubic
         # metres of concrete": the measure). "How many pets has she adopted?" counts
@@ -1213,6 +1243,20 @@ def repaired(text: str) -> str:
     return _REPAIR.sub("", text)
 
 
+# Where a clause begins: a punctuation mark, a clause word, or a subject with its verb
+# ("Don't forget it's at 8": "it's" opens a clause the "don't" does not reach).
+_CLAUSE_START = re.compile(rf"[,;:.!?—–]|\b(?:{'|'.join(sorted(_BOUNDARY_WORDS))})\b"
+                           r"|\b(?=(?:i|you|he|she|it|we|they)(?:['’](?:s|re|m)|\s+(?:is|are|am)\b))",
+                           re.I)
+
+
+def _clause_before(text: str, at: int) -> str:
+    """The words of ``text``'s clause before offset ``at`` (from the last punctuation mark
+    or clause word before it)."""
+    starts = [m.end() for m in _CLAUSE_START.finditer(text, 0, at)]
+    return text[starts[-1] if starts else 0:at]
+
+
 def clock_time(text: str) -> str:
     """The first clock time ``text`` states ("7:30", "half seven", "two till four",
     "between eight and twelve", "at 7pm"), '' when none; the numbers of a date
@@ -1226,8 +1270,11 @@ def clock_time(text: str) -> str:
             text = text[:d.start()] + "," * (end - d.start()) + text[end:]
     # "they take me not at ten. They say two": a time taken back with "not" is none said.
     # ("not until three", "not before 3" say when it is: kept.)
+    # "Just checking I'm not dragging him there at eight again": nor is one its clause
+    # denies.
     m = next((m for m in _CLOCK.finditer(text)
-              if not re.search(r"\bnot\s+(?:at\s+)?$", text[:m.start()], re.I)
+              if not (re.search(r"\bnot\s+(?:at\s+)?$", text[:m.start()], re.I)
+                      or _NEGATION.search(_clause_before(text, m.start())))
               or re.match(r"(?:until|till|before|after)\b", m.group(0), re.I)), None)
     if m is None:
         given = _CLOCK_GIVEN.search(text)
