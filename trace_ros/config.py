@@ -119,10 +119,10 @@ class RecallConfig:
     graph_path_lines: int = 4
     graph_path_reserve: int = 120
     # The learned check on the reader's first citation (query/rank.py): another shown
-    # record scored above it by more than learned_pick_margin is read instead. Off: at
-    # 1.0 it breaks hand-made currentness cases (see rank.py).
-    learned_pick: bool = False
-    learned_pick_margin: float = 1.0
+    # record scored above it by more than learned_pick_margin is read instead. At 1.0 it
+    # breaks hand-made currentness cases and lost on unseen sets; 3.0 keeps both (rank.py).
+    learned_pick: bool = True
+    learned_pick_margin: float = 3.0
     # Audit rows: written by a background thread in batches of at most audit_batch.
     audit_batch: int = 256
 
