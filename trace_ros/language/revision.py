@@ -372,6 +372,74 @@ def other_subject(text: str, known: frozenset[str], thing: frozenset[str]) -> bo
     return True
 
 
+def new_subject(text: str, known: frozenset[str]) -> bool:
+    """Whether every sentence of ``text`` that gives a value opens (or else each of its
+    clauses that gives one opens) with a noun phrase none of whose words is ``known``
+    (stems of the question's and the thread's words) nor a value:
+    "Quiz night's on Fridays now" brings up another weekly thing beside the bingo the
+    thread was about, not bingo's new night. A clause that opens with a pronoun or a verb
+    ("It's Fridays now", "Moved it to Friday") may carry the thread on, so it is no
+    other subject; nor is one where the speaker gives a value of their own ("The
+    consulate's closed that day, mine's now the 5th": the agent of the change opens it)."""
+    parts = [c for s in sentences(text) or [text] for c in _CLAUSES.split(s)]
+    if any((_first_person(c) or _MINE.search(c)) and (values(c) or shifts(c)) for c in parts):
+        return False
+    told = [s for s in sentences(text) or [text] if values_named(s)]
+    return bool(told) and all(
+        _unknown_opening(sentence, known)
+        or all(_unknown_opening(c, known) for c in value_clauses(sentence))
+        for sentence in told)
+
+
+_MINE = re.compile(r"\b(?:my|mine)\b", re.I)
+
+
+def _unknown_opening(clause: str, known: frozenset[str]) -> bool:
+    """Whether ``clause`` opens with a common-noun subject none of whose words is
+    ``known``."""
+    np = _opening_noun(_LEADING_CONJUNCTION.sub("", clause))
+    if np is None:
+        return False
+    words = {w for w in np if not is_value_word(w)}
+    return bool(words) and not ({_stem(w) for w in words} & known or words & known)
+
+
+# Articles: "this", "that" and a possessive ("Her flight's been changed to Luton") point
+# back to what the thread already speaks of.
+_OPENERS = frozenset(("the", "a", "an"))
+
+
+def _opening_noun(clause: str) -> tuple[str, ...] | None:
+    """The common-noun phrase a clause opens with as the subject of its verb, lower-cased:
+    the words up to an auxiliary or a "'s" that is "is" ("Quiz night's on Fridays now",
+    "The quiz is on Friday") -> (quiz, night), (quiz); None for a pronoun, a verb, a name
+    or a possessive ("Dad's vitamin D stays …")."""
+    words = [w.replace("’", "'") for w in _SUBJECT_WORDS.findall(clause)]
+    start = 1 if words and words[0].lower() in _OPENERS else 0
+    np: list[str] = []
+    for k, w in enumerate(words[start:start + _NP_REACH], start):
+        base, _, suffix = w.partition("'")
+        low = base.lower()
+        if low in _AUXILIARIES and np:
+            return _common(np, words[start])
+        if low in STOPWORDS or low in KIN or k > 0 and base[:1].isupper():
+            return None
+        np.append(low)
+        if suffix:
+            after = words[k + 1].lower() if k + 1 < len(words) else ""
+            return _common(np, words[start]) \
+                if suffix == "s" and (after in STOPWORDS or is_value_word(after)) else None
+    return None
+
+
+def _common(np: list[str], first: str) -> tuple[str, ...] | None:
+    """``np`` unless it is only values ("Friday's fine") or may be a name: one
+    capitalised word with no determiner before it ("Sarah's on Fridays now")."""
+    if all(is_value_word(w) for w in np) or len(np) == 1 and first[:1].isupper():
+        return None
+    return tuple(np)
+
+
 _LEADING_CONJUNCTION = re.compile(r"^\s*(?:so|and|but|then|because)\s+", re.I)
 _FIRST_POSSESSIVES = frozenset(("my", "mine", "our", "ours"))
 _HIS_OR_HERS = re.compile(r"\s*(?:he|she|[A-Z][a-z]+)(?:'s)?\b")

@@ -22,7 +22,11 @@ same thing:
    a dancer, is no thing), is not about
    someone else ("my brother just started on lates", ``revision.about_another``;
    "my sister's appointment", ``same_holder``; "Mrs Lee" for Mr Lee,
-   ``revision.other_titled``), and states a value of the kind asked
+   ``revision.other_titled``), is not of another thing of the kind (naming no word of the
+   thing, it gives its values of a subject neither the question nor the thread names,
+   "Quiz night is staying in the dining room though, Fridays." after bingo,
+   ``revision.new_subject``; an edge to such a record leads nowhere either), and states a
+   value of the kind asked
    (a time for "when", how often for "how often": ``spans.states_asked``) in what it
    asserts (``revision.asserted``: not under a condition, "If it's good, that's our new
    Friday place", nor in a question passed on, "someone asked if we're open till five");
@@ -94,6 +98,7 @@ from ..language.revision import (
     mid_names,
     named,
     negated,
+    new_subject,
     other_event,
     other_instance,
     other_kind,
@@ -358,6 +363,12 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             if records.get(seq) is not None:
                 edged.add(seq)
             continue
+        if records.get(seq) is not None \
+                and _another_thing(records[seq].text, thing, q_terms, (anchor, thread), earlier):
+            # An edge to another thing's statement ("Sue's quiz night is at the Red Lion
+            # that Friday" after Mum's party): the edge already found it near, so its
+            # nearness says nothing more.
+            continue
         best = (seq, sid)
         if records.get(seq) is not None:
             thread = records[seq]  # a turn may carry on the revision an edge found
@@ -517,6 +528,13 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 # new manager is Oskar" for "Who is Nia's manager?")
                 rejected.append(rec.source_id)
             continue  # another thing, or someone else's: another person's appointment
+        if repaired is None and not carried and not swapped and cos < CLOSE \
+                and not keys(told) & thing \
+                and _another_thing(rec.text, thing, q_terms, (anchor, thread), earlier):
+            # Naming none of the thing, with another thing for its subject, and not so near
+            # the anchor in meaning as to restate it: "Quiz night's on Fridays now" in a
+            # thread about bingo is another weekly event's night.
+            continue
         if repaired is None and typed and own_link.startswith("close") and cos < CLOSE \
                 and not carried \
                 and not keys(told) & thing and not marks_change(rec.text) \
@@ -636,6 +654,18 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             shown.append(anchor.source_id)
     return Chain(list(dict.fromkeys(shown + passed)), older,
                  context.source_id if context is not None else None)
+
+
+def _another_thing(text: str, thing: frozenset[str], q_terms: frozenset[str],
+                   thread: Sequence[SourceRecord], earlier: Sequence[str]) -> bool:
+    """Whether ``text`` names no word of the ``thing`` and gives its values of a subject
+    that neither the question (``q_terms``) nor the thread's records name ("Quiz night is
+    staying in the dining room though, Fridays." in a thread on bingo): a statement of
+    another thing of the same kind, not a new value of this one."""
+    if not thing or keys(text) & thing:
+        return False
+    known = q_terms.union(*(keys(r.text) for r in thread), *(keys(t) for t in earlier))
+    return new_subject(text, known)
 
 
 def _hands_on(rec: SourceRecord, thread: SourceRecord, speaks: bool) -> bool:
