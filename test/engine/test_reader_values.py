@@ -233,6 +233,25 @@ def test_a_yes_is_cited_from_the_turn_the_echo_repeats() -> None:
     assert read("Am I vegetarian?", *other)[1][0] == "src-2"
 
 
+def test_a_robot_relaying_news_repeats_no_turn_that_shares_only_a_month() -> None:
+    """"The office called while you were out: your eye exam is now on January 28" is the
+    robot's own news; the person's "physio session … 27 January" just before it shares
+    the month, not the figure the robot says, so an answer read elsewhere ("january 28",
+    the resolver's) keeps the robot's turn as the source; the person's own "28 January"
+    is what it repeats."""
+    question = "When is my eye exam?"
+    relay = ("robot", "The office called while you were out: your eye exam is now on "
+                      "January 28.")
+    p = pack([EvidenceItem(r, 1.0, {}) for r in
+              turns("My physio session is on Monday, 27 January.", relay)], 4000, 20)
+    own = ExtractiveReader()._own_statement("src-2", "january 28", question, p, figures=True)
+    assert own == ["src-2"]
+    p = pack([EvidenceItem(r, 1.0, {}) for r in
+              turns("My eye exam moved to 28 January.", relay)], 4000, 20)
+    own = ExtractiveReader()._own_statement("src-2", "january 28", question, p, figures=True)
+    assert own == ["src-1", "src-2"]
+
+
 def test_a_number_word_in_the_plural_is_the_number() -> None:
     """"boots are still tens" states the size the robot's "Size 10, noted." repeats."""
     said = turns("Stores asked again, boots are still tens, I haven't grown.",

@@ -1632,7 +1632,8 @@ class ExtractiveReader:
         if out.answer and out.cited_ids:
             # Whichever way the answer was found (an age, a yes or no, several records),
             # a robot's echo is cited after the person's own statement it repeats.
-            own = self._own_statement(out.cited_ids[0], out.answer, question, pack)
+            own = self._own_statement(out.cited_ids[0], out.answer, question, pack,
+                                      figures=True)
             out.cited_ids = list(dict.fromkeys(own + out.cited_ids))
         return out
 
@@ -2689,11 +2690,15 @@ class ExtractiveReader:
         said = next((i.record.text for i in pack.items if i.source_id == own[0]), "")
         return len(own) > 1 and other_kind(f"{said} {rec.text}", question, inflected=True)
 
-    def _own_statement(self, cited: str, answer: str, question: str, pack: Pack) -> list[str]:
+    def _own_statement(self, cited: str, answer: str, question: str, pack: Pack,
+                       figures: bool = False) -> list[str]:
         """A robot's turn that repeats what a person just said is not the source: the
         person's own statement (an earlier turn of the same session, within
         ``reply_gap``, that states the answer's value, else the graph stage's current
-        record among those turns) is cited first."""
+        record among those turns) is cited first. With ``figures`` (the answer was found
+        without that turn in view) the figures the robot says must be the person's too: a
+        robot relaying news ("your eye exam is now on January 28") repeats no turn that
+        shares only its month ("physio … 27 January")."""
         items = {i.source_id: i for i in pack.items}
         item = items.get(cited)
         if item is None or not is_robot(item.record.speaker, item.record.robot_id):
@@ -2713,8 +2718,10 @@ class ExtractiveReader:
                          and rec.seq - self.reply_gap <= i.record.seq < rec.seq
                          and not is_robot(i.record.speaker, i.record.robot_id)),
                         key=lambda r: -r.seq)
+        told = {t for t in value & _value_tokens(rec.text) if t.isdigit()} if figures else set()
         for r in before:
-            if value & _value_tokens(r.text):
+            stated = _value_tokens(r.text)
+            if value & stated and told <= stated:
                 return [r.source_id, cited]
         # The graph stage's current record just before it, told without the value's words
         # ("But I'm sticking with Michael's" - "Still Michael's in Hull for Christmas."):
