@@ -252,6 +252,20 @@ def test_a_robot_relaying_news_repeats_no_turn_that_shares_only_a_month() -> Non
     assert own == ["src-1", "src-2"]
 
 
+def test_a_robot_telling_where_it_saw_a_thing_repeats_no_camera_frame() -> None:
+    """"Your wallet is on the garage workbench; I saw it there a minute ago." repeats no
+    person: the camera's "candle on the garage workbench" before it shares the place, but
+    a frame is not a statement the robot says back."""
+    frame = dataclasses.replace(rec(1, "candle on the garage workbench", speaker="head_camera"),
+                                modality="perception")
+    said = rec(2, "Your wallet is on the garage workbench; I saw it there a minute ago.",
+               T0 + 60, "robot")
+    p = pack([EvidenceItem(r, 1.0, {}) for r in (frame, said)], 4000, 20)
+    own = ExtractiveReader()._own_statement("src-2", "garage workbench",
+                                            "Where can I find my wallet?", p, figures=True)
+    assert own == ["src-2"]
+
+
 def test_a_number_word_in_the_plural_is_the_number() -> None:
     """"boots are still tens" states the size the robot's "Size 10, noted." repeats."""
     said = turns("Stores asked again, boots are still tens, I haven't grown.",

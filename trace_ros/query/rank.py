@@ -32,10 +32,13 @@ engine's hand-made currentness cases (a speaker correcting themselves, a dose mo
 bare figure, another part of the day being another slot, a reply read with the question
 put to the speaker, a make named before the thing), and on two sets written after it
 (ab, ac: 40 histories each, never looked at) it lost 4 first citations net. At margin
-3.0 — the default — those five cases pass and the two later sets lose nothing (ac build
+3.0 those five cases pass and the two later sets lose nothing (ac build
 one answer more); asked again on main's saved ledger (histories): current@1 build 0.7525
 -> 0.7540, confirm 0.7007 -> 0.7036 (answer_ok 0.6560 -> 0.6545), blind build 0.6367 ->
-0.6505, blind confirm 0.6537 -> 0.6602 — smaller, and held. With a static first stage
+0.6505, blind confirm 0.6537 -> 0.6602 — smaller, and held. It is off by default
+(``recall.learned_pick``): its features (every shown record's vector, echo and graph
+lookups) cost ~6 ms a question — LoCoMo-10's read stage p50 1.8 -> 8.0 ms, end to end
+11.9 -> 18.0 ms — for a few questions in a thousand. With a static first stage
 (``recall.question_encoder``) the question's cosine is the static vector's, which the
 model was not fitted on. A Qwen reader is asked twice where the check overrides it.
 """

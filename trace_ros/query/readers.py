@@ -2716,6 +2716,7 @@ class ExtractiveReader:
                          if i.record.session_id == rec.session_id
                          and i.record.subject_id == rec.subject_id
                          and rec.seq - self.reply_gap <= i.record.seq < rec.seq
+                         and i.record.modality == "dialogue"  # a camera's frame says nothing
                          and not is_robot(i.record.speaker, i.record.robot_id)),
                         key=lambda r: -r.seq)
         told = {t for t in value & _value_tokens(rec.text) if t.isdigit()} if figures else set()
