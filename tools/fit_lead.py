@@ -216,6 +216,8 @@ def capture(args: argparse.Namespace) -> None:
 # -- evaluation ----------------------------------------------------------------------
 
 Score = Callable[[np.ndarray], np.ndarray]
+# A fitted model: its score and its weights on the standardised features.
+Fitted = tuple[Score, np.ndarray]
 
 
 def _items(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -238,17 +240,17 @@ def _standard(train: list[dict[str, Any]], key: str) -> tuple[np.ndarray, np.nda
     return allx.mean(0), allx.std(0) + 1e-6
 
 
-def _pointwise(train: list[dict[str, Any]], key: str, c: float) -> Score:
+def _pointwise(train: list[dict[str, Any]], key: str, c: float) -> Fitted:
     """Logistic regression: is this candidate a current record?"""
     from sklearn.linear_model import LogisticRegression
     mu, sd = _standard(train, key)
     model = LogisticRegression(C=c, max_iter=2000)
     model.fit((np.vstack([r[key] for r in train]) - mu) / sd,
               np.concatenate([r["m"] for r in train]))
-    return lambda x: model.decision_function((x - mu) / sd)
+    return (lambda x: model.decision_function((x - mu) / sd)), model.coef_[0]
 
 
-def _pairwise(train: list[dict[str, Any]], key: str, c: float) -> Score:
+def _pairwise(train: list[dict[str, Any]], key: str, c: float) -> Fitted:
     """Logistic regression on differences, a current candidate against each other one
     of its question (both signs): only the order within a question is learned."""
     from sklearn.linear_model import LogisticRegression
@@ -262,10 +264,10 @@ def _pairwise(train: list[dict[str, Any]], key: str, c: float) -> Score:
     model = LogisticRegression(C=c, max_iter=2000, fit_intercept=False)
     model.fit(np.vstack([d, -d]), np.r_[np.ones(len(d)), np.zeros(len(d))])
     w = model.coef_[0]
-    return lambda x: ((x - mu) / sd) @ w
+    return (lambda x: ((x - mu) / sd) @ w), w
 
 
-def _clogit(train: list[dict[str, Any]], key: str, c: float) -> Score:
+def _clogit(train: list[dict[str, Any]], key: str, c: float) -> Fitted:
     """Conditional logit (a softmax over each question's candidates, L2 ``1/c``): the
     likelihood that the choice falls on a current record, what current@1 counts."""
     from scipy.optimize import minimize
@@ -285,7 +287,7 @@ def _clogit(train: list[dict[str, Any]], key: str, c: float) -> Score:
         return total, grad
 
     w = minimize(loss, np.zeros(mu.size), jac=True, method="L-BFGS-B").x
-    return lambda x: ((x - mu) / sd) @ w
+    return (lambda x: ((x - mu) / sd) @ w), w
 
 
 def _chain_lead(r: dict[str, Any]) -> int | None:
@@ -312,7 +314,7 @@ def _choose(r: dict[str, Any], score: Score, key: str, veto: float | None,
 
 # name -> (fit, feature key, veto margin, answered only). "read_*": after the reader,
 # with its first cited source as a feature (a post-read re-ranking, not at currentness).
-VARIANTS: dict[str, tuple[Callable[..., Score], str, float | None, bool]] = {
+VARIANTS: dict[str, tuple[Callable[..., Fitted], str, float | None, bool]] = {
     "point": (_pointwise, "A", None, False),
     "pair": (_pairwise, "A", None, False),
     "clogit": (_clogit, "A", None, False),
@@ -337,7 +339,7 @@ def evaluate(args: argparse.Namespace) -> None:
         fitted: dict[tuple[str, str], Score] = {}
         for fit, key, _, _ in VARIANTS.values():
             if (fit.__name__, key) not in fitted:
-                fitted[(fit.__name__, key)] = fit(train, key, args.c)
+                fitted[(fit.__name__, key)] = fit(train, key, args.c)[0]
         for half in ("build", "confirm"):
             test = [r for r in items if r["author"] == a and r["split"] == half]
             if not test:
@@ -408,7 +410,7 @@ def replay(args: argparse.Namespace) -> None:
     items = _items([c for r in blob["rows"] if (c := _chain_set(r)) is not None])
     authors = sorted({r["author"] for r in blob["rows"]})
     models = {a: _clogit([r for r in items if r["author"] != a and r["split"] == "build"],
-                         "A", args.c) for a in authors}
+                         "A", args.c)[0] for a in authors}
     data = un.load(un.DATA, LOCOMO)
     cfg = load_config(None)
     base = {r["id"]: r for r in blob["rows"]}

@@ -47,7 +47,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import re
 import sys
 import time
@@ -56,6 +55,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+# The models are fitted as tools/fit_lead.py fits its lead models (run from tools/).
+from fit_lead import Fitted, Score, _clogit, _pairwise, _pointwise, _standard
 
 from trace_ros.bench import updates_natural as un
 from trace_ros.config import load_config
@@ -149,7 +151,6 @@ def capture(args: argparse.Namespace) -> None:
 
 # -- evaluation ----------------------------------------------------------------------
 
-Score = Callable[[np.ndarray], np.ndarray]
 
 
 def _items(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -165,69 +166,11 @@ def _items(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def _standard(train: list[dict[str, Any]], key: str) -> tuple[np.ndarray, np.ndarray]:
-    allx = np.vstack([r[key] for r in train if len(r["ids"])])
-    return allx.mean(0), allx.std(0) + 1e-6
-
-
-def pointwise(train: list[dict[str, Any]], c: float, key: str = "A") -> tuple[Score, np.ndarray]:
-    """Logistic regression: is this shown record a current one?"""
-    from sklearn.linear_model import LogisticRegression
-    mu, sd = _standard(train, key)
-    use = [r for r in train if len(r["ids"])]
-    model = LogisticRegression(C=c, max_iter=3000)
-    model.fit((np.vstack([r[key] for r in use]) - mu) / sd, np.concatenate([r["m"] for r in use]))
-    w = model.coef_[0]
-    return (lambda x: ((x - mu) / sd) @ w), w
-
-
-def pairwise(train: list[dict[str, Any]], c: float, key: str = "A") -> tuple[Score, np.ndarray]:
-    """Logistic regression on differences (a current record against each other one of
-    its question, both signs): only the order within a question is learned."""
-    from sklearn.linear_model import LogisticRegression
-    mu, sd = _standard(train, key)
-    diffs = []
-    for r in train:
-        if not r["m"].any() or r["m"].all():
-            continue
-        x = (r[key] - mu) / sd
-        for gi in np.flatnonzero(r["m"]):
-            diffs += [x[gi] - x[b] for b in np.flatnonzero(~r["m"])]
-    d = np.array(diffs)
-    model = LogisticRegression(C=c, max_iter=3000, fit_intercept=False)
-    model.fit(np.vstack([d, -d]), np.r_[np.ones(len(d)), np.zeros(len(d))])
-    w = model.coef_[0]
-    return (lambda x: ((x - mu) / sd) @ w), w
-
-
-def clogit(train: list[dict[str, Any]], c: float, key: str = "A") -> tuple[Score, np.ndarray]:
-    """Conditional logit: a softmax over each question's shown records, maximising the
-    probability that the choice is a current record (what current@1 counts)."""
-    from scipy.optimize import minimize
-    mu, sd = _standard(train, key)
-    data = [((r[key] - mu) / sd, r["m"]) for r in train if r["m"].any()]
-    lam = 1.0 / c
-
-    def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
-        total, grad = lam * w @ w / 2, lam * w
-        for x, m in data:
-            s = x @ w
-            p = np.exp(s - s.max())
-            p /= p.sum()
-            pc = p[m].sum()
-            total -= math.log(pc + 1e-12)
-            grad = grad - (x[m].T @ (p[m] / pc) - x.T @ p)
-        return total, grad
-
-    w = minimize(loss, np.zeros(mu.size), jac=True, method="L-BFGS-B").x
-    return (lambda x: ((x - mu) / sd) @ w), w
-
-
 # name -> (fit, feature key): "+first" sees the engine's first citation as one more
 # feature (a re-ranking after the rules, not instead of them).
-MODELS: dict[str, tuple[Callable[..., tuple[Score, np.ndarray]], str]] = {
-    "point": (pointwise, "A"), "pair": (pairwise, "A"), "clogit": (clogit, "A"),
-    "clogit+first": (clogit, "B"),
+MODELS: dict[str, tuple[Callable[..., Fitted], str]] = {
+    "point": (_pointwise, "A"), "pair": (_pairwise, "A"), "clogit": (_clogit, "A"),
+    "clogit+first": (_clogit, "B"),
 }
 
 
@@ -259,8 +202,9 @@ def evaluate(args: argparse.Namespace) -> None:
     assert tuple(blob["features"]) == FEATURES, "rows captured with other features"
     items = _items(blob["rows"])
     train_set = set(args.train.split(","))
-    train = [r for r in items if r["author"] in train_set and r["split"] == "build"]
-    fitted = {name: (fit(train, args.c, key), key) for name, (fit, key) in MODELS.items()}
+    train = [r for r in items if r["author"] in train_set and r["split"] == "build"
+             and len(r["ids"])]
+    fitted = {name: (fit(train, key, args.c), key) for name, (fit, key) in MODELS.items()}
     pickers: dict[str, Callable[[dict[str, Any]], str | None]] = {
         "engine": lambda r: r["first"],
         "reader": lambda r: r["reader_first"] or r["first"],
@@ -300,8 +244,8 @@ def export(args: argparse.Namespace) -> None:
     assert tuple(blob["features"]) == FEATURES, "rows captured with other features"
     train_set = set(args.train.split(","))
     train = [r for r in _items(blob["rows"]) if r["author"] in train_set
-             and r["split"] == "build"]
-    _, w = clogit(train, args.c)
+             and r["split"] == "build" and len(r["ids"])]
+    _, w = _clogit(train, "A", args.c)
     _, sd = _standard(train, "A")
     print("COEF: dict[str, float] = {")
     for f, v in zip(FEATURES, w / sd, strict=True):

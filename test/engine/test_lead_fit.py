@@ -38,7 +38,7 @@ def _item(k: int, rng: np.random.Generator, author: str = "a") -> dict:
 def test_models_learn_a_separable_choice(fit: str) -> None:
     rng = np.random.default_rng(0)
     train = [_item(int(rng.integers(4)), rng) for _ in range(60)]
-    score = getattr(fit_lead, fit)(train, "A", 1.0)
+    score, _ = getattr(fit_lead, fit)(train, "A", 1.0)
     test = [_item(k, rng) for k in range(4)]
     assert [fit_lead._choose(r, score, "A", None, False) for r in test] == \
         [r["current"][0] for r in test]
