@@ -40,6 +40,7 @@ from ..language.timeanchor import (
     ordinal_figures,
     resolve_expression,
 )
+from ..language.vocab import TENS, UNITS
 from .plan import Plan
 
 # A number with a decimal point ("desk 2.09", "4.9 kilos") is one token, not "2" "." "09".
@@ -926,8 +927,9 @@ _HOURS = rf"(?:1[0-2]|0?[1-9]|{_HOUR_WORDS})"
 _MERIDIEM = r"(?:\s*(?:am|pm|a\.m\.|p\.m\.)(?![a-z]))"
 _MINUTES = r"(?:five|ten|twenty|twenty[- ]five|quarter|half|\d{1,2})"
 # Minutes in words after an hour in words ("thirty", "forty-five").
-_WORD_MINUTES = (r"(?:fifteen|thirty|(?:twenty|thirty|forty|fifty)[- ]"
-                 r"(?:one|two|three|four|five|six|seven|eight|nine))\b")
+_MINUTE_TENS = "|".join(w for w, n in TENS.items() if n <= 50)  # twenty … fifty
+_WORD_MINUTES = (rf"(?:fifteen|thirty|(?:{_MINUTE_TENS})[- ]"
+                 rf"(?:{'|'.join(w for w, n in UNITS.items() if 1 <= n <= 9)}))\b")
 _CLOCK_POINT = (
     rf"\b\d{{1,2}}[:.]\d{{2}}{_MERIDIEM}?"
     rf"|\b\d{{1,2}}{_MERIDIEM}"
@@ -959,7 +961,7 @@ _CLOCK = re.compile(
     rf"(?:{_CLOCK_POINT}|\b{_HOURS}\b{_MERIDIEM}|\b{_HOURS}\b{_COUNTED}{_NOUN_AFTER})"
     rf"|{_CLOCK_POINT}"
     rf"|\b(?:at|from|till|until|around|about|after|by)\s+{_HOURS}\b(?!\s+(?:past|to)\s+{_HOURS}\b)"
-    rf"(?!\s+(?:fifteen|twenty|thirty|forty|fifty)\b)(?!-{_WORD_MINUTES}){_COUNTED}"
+    rf"(?!\s+(?:fifteen|{_MINUTE_TENS})\b)(?!-{_WORD_MINUTES}){_COUNTED}"
     # "six in the evening", "seven tonight": an hour with its part of the day.
     rf"|\b{_HOURS}\s+(?:in\s+the\s+(?:morning|afternoon|evening)|at\s+night|tonight)\b"
     # "the alarm can be seven.": a bare hour a copula gives, ending the clause.
