@@ -1163,6 +1163,48 @@ def other_kind(text: str, question: str, inflected: bool = False) -> bool:
 _PUNCTUATED = re.compile(r"[.!?;:,()]+\s+|\s+[-–—]\s+")
 
 
+def compounded(text: str, heads: frozenset[str]) -> frozenset[str]:
+    """The stems of the words ``text`` puts right beside a word of ``heads`` in one clause,
+    not a function word or a value: its compound ("weekend emergency calls": weekend,
+    call; "Mr Benson's dialysis run": benson, run)."""
+    out: set[str] = set()
+    for clause in _PUNCTUATED.split(text):
+        raw = [_stem(re.split(r"['’]", w)[0].lower()) for w in _WORD.findall(clause)]
+        for a, b in zip(raw, raw[1:], strict=False):
+            for head, side in ((a, b), (b, a)):
+                if head in heads and side not in heads and side not in STOPWORDS \
+                        and len(side) > 1 and not is_value_word(side):
+                    out.add(side)
+    return frozenset(out)
+
+
+def requalified(text: str, thing: frozenset[str], kept: frozenset[str],
+                known: frozenset[str]) -> bool:
+    """Whether ``text`` names a word of the ``thing`` with a qualifier of its own right
+    before it, a content word or a possessor that the question and the thread never say
+    (``known``: their stems), and says none of ``kept`` (the thing's other words that the
+    question and the thread's anchor both state): "Weekday emergencies still ring through
+    to the practice mobile" for weekend emergency calls, "mrs kaur's dialysis is mon wed
+    fri" for Mr Benson's dialysis run, "Work Secret Santa is a tenner" after "the house
+    Secret Santa limit". Sharing only the head noun, it sorts out another thing of the
+    kind. The word opening a sentence counts ("Weekday"); a function word, a value, a word
+    that dates a revision ("the new locker") or a verb form does not. The caller asks it
+    only where the qualifier is not what is asked ("which vet": "hillside vets" is the
+    answer)."""
+    if not kept or keys(text) & kept:
+        return False
+    for clause in _PUNCTUATED.split(text):
+        raw = _WORD.findall(clause)
+        for before, w in zip(raw, raw[1:], strict=False):
+            mod = re.split(r"['’]", before)[0].lower()
+            if _stem(w.lower()) not in thing or mod in STOPWORDS or len(mod) < 2 \
+                    or is_value_word(mod) or mod in _AGE or _VERB_FORM.search(mod):
+                continue
+            if _stem(mod) not in known and _stem(mod) not in thing:
+                return True
+    return False
+
+
 def _inflections(word: str) -> set[str]:
     """A word's regular third-person and past forms ("go": goes; "fly": flies, flied)."""
     out = {word + "s", word + "es", word + "ed", word + "d"}

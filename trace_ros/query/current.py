@@ -78,6 +78,7 @@ from ..language.revision import (
     adds,
     all_values,
     asserted,
+    compounded,
     continues,
     denied_for,
     denies_change,
@@ -109,6 +110,7 @@ from ..language.revision import (
     renames,
     repairs,
     replaces,
+    requalified,
     returns,
     same_holder,
     shifts,
@@ -509,6 +511,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 or other_instance(rec.text, asked_values) or other_kind(rec.text, question) \
                 or other_part_of_day(rec.text, question) \
                 or other_titled(rec.text, question) \
+                or not (carried or swapped) and _requalified(rec.text, thing, question, anchor,
+                                                             thread, focus) \
                 or others and not carried and _not_of_asked(rec, asked_holders) \
                 # ("The boiler man's coming on the 28th" says nothing of David's visit)
                 or others and asked_holders and not named(rec.text) & asked_holders \
@@ -666,6 +670,22 @@ def _another_thing(text: str, thing: frozenset[str], q_terms: frozenset[str],
         return False
     known = q_terms.union(*(keys(r.text) for r in thread), *(keys(t) for t in earlier))
     return new_subject(text, known)
+
+
+def _requalified(text: str, thing: frozenset[str], question: str, anchor: SourceRecord,
+                 thread: SourceRecord, focus: str) -> bool:
+    """Whether ``text`` shares only the head of the thing and qualifies it otherwise than
+    the question and the thread do (``revision.requalified``): what it must keep are the
+    words the question compounds with that head ("weekend emergency calls", "Mr Benson's
+    dialysis run") and the anchor states too; a word merely elsewhere in the question ("How
+    do I take my tea?") qualifies nothing, and "peppermint tea" may be the value. Not for the noun a
+    "which" question asks about, whose qualifier is the value ("Which vet?")."""
+    shared = keys(text) & thing
+    if not shared or focus and stem(focus) in shared:
+        return False
+    kept = compounded(question, shared) & keys(anchor.text)
+    known = keys(question) | keys(anchor.text) | keys(thread.text)
+    return requalified(text, shared, kept, known)
 
 
 def _hands_on(rec: SourceRecord, thread: SourceRecord, speaks: bool) -> bool:
