@@ -135,6 +135,15 @@ _RECURRING = re.compile(rf"\b(?:every|each)\s+(?:other\s+)?{_DAYS}\b|\b{_DAYS}s\
                         rf"|\bthe\s+(?:first|second|third|fourth|last)\s+{_DAYS}\s+of\s+"
                         rf"(?:the|each|every)\s+month\b", re.I)
 
+# "the second Wednesday", "the first week of August": a day or week by its place in a
+# month, said as such ("last" only with the month: "last Friday" is the one just gone).
+_MONTH_NAMES_RX = ("(?:january|february|march|april|may|june|july|august|september|october"
+                   "|november|december)")
+_NTH_IN_MONTH = re.compile(
+    rf"\b(?:the\s+)?(?:(?:first|second|third|fourth)\s+(?:{_DAYS}|week(?:end)?)"
+    rf"(?:\s+(?:of|in)\s+(?:the\s+month|{_MONTH_NAMES_RX}))?"
+    rf"|last\s+(?:{_DAYS}|week(?:end)?)\s+(?:of|in)\s+{_MONTH_NAMES_RX})\b", re.I)
+
 
 _DAY_WORD = rf"{_DAYS}s?"
 _DAYS_LISTED = re.compile(
@@ -238,8 +247,9 @@ def answer_date(sentence: str, record_time: float, context: str = "", grain: str
     a bare day in a text that marks no tense ("… changed it again. Friday.") is ahead."""
     calendar = has_calendar(record_time)
     for text in (sentence, context):
-        recurring = _RECURRING.search(text)
-        if recurring:  # "every Monday", "on Wednesdays": a schedule, not a date
+        recurring = _RECURRING.search(text) or _NTH_IN_MONTH.search(text)
+        if recurring:  # "every Monday", "on Wednesdays": a schedule, not a date; "the
+            # second week of August": as said, a day of the week resolved is not it
             return recurring.group(0)
         future = None
         week = ""
@@ -560,7 +570,7 @@ def _place(sentence: str, toks: list[Tok], q_stems: set[str], limit: int,
             continue
         if t.low in preps and i <= covered and opened:
             return opened
-        if t.low not in preps:
+        if t.low not in preps or _compound_part(toks, i):
             continue
         # The place ends where the verb of its clause begins ("Gwen at number 14 is …").
         run = list(takewhile(lambda t: t.low not in _VERB_AFTER, _run(toks, i + 1, 1, limit)))
@@ -592,6 +602,13 @@ def _place(sentence: str, toks: list[Tok], q_stems: set[str], limit: int,
             return phrase
         best = best or phrase
     return best
+
+
+def _compound_part(toks: list[Tok], i: int) -> bool:
+    """Whether token ``i`` is written on to the word before by a hyphen ("the break-in
+    scare", "a drop-in"): part of a compound word, not a preposition."""
+    return i >= 2 and toks[i - 1].text == "-" and toks[i - 2].word \
+        and toks[i - 2].end == toks[i - 1].start and toks[i - 1].end == toks[i].start
 
 
 def _clock_at(sentence: str, *starts: int) -> bool:
