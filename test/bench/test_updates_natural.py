@@ -61,6 +61,16 @@ def test_answer_holds_whole_words_only() -> None:
     assert answer_holds("at 10am", ["10 am"]) and not answer_holds("15mg", ["5"])
 
 
+def test_answer_holds_an_alias_in_another_inflection_both_ways() -> None:
+    assert answer_holds("peanuts", ["peanut"]) and answer_holds("the peanut", ["peanuts"])
+    assert answer_holds("Nadia's on lates", ["late"])
+    assert answer_holds("flying from Bristol", ["fly"])
+    assert not answer_holds("peas", ["peanut"])  # a stem, not a prefix
+    assert not answer_holds("latecomers", ["late"])
+    # A count the alias does not state: "an hour" is "hour" once the article goes.
+    assert not answer_holds("two hours", ["an hour"])
+    assert not answer_holds("2 hours", ["hour"]) and answer_holds("2 hours", ["2 hour"])
+
 def test_scorer_reads_the_first_citation() -> None:
     items = [Item("histories", "h/0", "build", "h", "q?", "change", ("h:1",), ("h:0",),
                   ("tuesday",), 0.0),

@@ -105,3 +105,16 @@ def test_a_place_is_said_with_the_part_or_name_set_after_it() -> None:
     # Not a time said after it, nor someone spoken to.
     assert place_phrase("It's in the shed, at 5 we go.", q) == "shed"
     assert place_phrase("It's in the shed, Sami, by the door.", q) == "shed"
+
+
+def test_a_day_or_week_by_its_place_in_a_month_is_said_as_such() -> None:
+    # "the second Wednesday" is no one date ahead of the record; "last Friday" is.
+    assert answer_date("It's the second Wednesday, not the first.", T0) == "the second Wednesday"
+    assert answer_date("Huw's off the second week of August.", T0) == "the second week of August"
+    assert answer_date("Book club, first Thursday, that's the 6th.", T0) == "first Thursday"
+    assert answer_date("I saw her last Friday.", T0) != "last Friday"
+
+
+def test_a_preposition_written_on_by_a_hyphen_leads_to_no_place() -> None:
+    said = "After the break-in scare, the fuel card's kept in the practice manager's drawer."
+    assert place_phrase(said, stems("Where is the fuel card kept?")) == "practice manager's drawer"

@@ -26,6 +26,7 @@ from trace_ros.query.spans import (
     Asked,
     asked,
     bare_figure,
+    capitalised_mid_sentence,
     clock_time,
     day_part,
     frequency,
@@ -1261,3 +1262,11 @@ def test_a_speaker_telling_their_own_does_not_answer_for_another_speaker() -> No
     assert _speakers_own(said[0], frozenset({"keira"}))
     assert not _speakers_own(rec(4, "I'm taking her to the dentist on Friday at four.",
                                  speaker="Sven"), frozenset({"keira"}))
+
+
+def test_a_title_with_a_full_stop_starts_a_name_mid_sentence() -> None:
+    # "Dr." ends no sentence: the name after it is written capitalised mid-sentence.
+    said = "Whitcombe's too busy, so it's Dr. Adeyemi who's mentoring me now."
+    assert names_in(said, set(), set()) == [(30, "Dr. Adeyemi")]
+    assert "adeyemi" in capitalised_mid_sentence([said])
+    assert read("Who is my mentor?", rec(1, said))[0] == "Dr. Adeyemi"

@@ -40,6 +40,8 @@ from typing import Any
 
 from ..capture import Event
 from ..facts import norm
+from ..language.text import stem
+from ..language.vocab import TENS, UNITS
 from ..ledger import Scope
 
 DATA = Path(__file__).resolve().with_name("natural")
@@ -197,9 +199,11 @@ def load(data: Path = DATA, locomo_path: Path | None = None) -> Natural:
 # -- scoring ------------------------------------------------------------------------
 
 def answer_holds(answer: str, aliases: Iterable[str]) -> bool:
-    """Whether the answer names an expected alias as whole words (case and articles
-    aside). A date matches in any order and with or without ordinal endings: "1 August
-    2025" holds "august 1st"."""
+    """Whether the answer names an expected alias as whole words (case, articles and
+    inflection aside: both sides are compared on Porter stems, so "peanuts" holds
+    "peanut" and "peanut" holds "peanuts", but "pea" holds neither). A date matches in
+    any order and with or without ordinal endings: "1 August 2025" holds "august 1st"."""
+    aliases = tuple(aliases)
     got_words = _plain(answer).split()
     got = " " + " ".join(got_words) + " "
     for alias in aliases:
@@ -209,7 +213,24 @@ def answer_holds(answer: str, aliases: Iterable[str]) -> bool:
         parts = [w for w in a.split() if w not in ("of", "the")]
         if parts and _MONTHS & set(parts) and set(parts) <= set(got_words):
             return True
+    return _stems_hold(got_words, aliases)
+
+
+def _stems_hold(got_words: list[str], aliases: Iterable[str]) -> bool:
+    """Whether the stems of an alias's words follow one another among the answer's,
+    not counted there by a number the alias lacks ("two hours" does not hold "an
+    hour", which ``norm`` reads as "hour")."""
+    got = [stem(w) for w in got_words]
+    for alias in aliases:
+        a = [stem(w) for w in _plain(alias).split()]
+        for at in range(len(got) - len(a) + 1):
+            if a and got[at:at + len(a)] == a and not (at and _counts(got_words[at - 1])):
+                return True
     return False
+
+
+def _counts(word: str) -> bool:
+    return word.isdigit() or word in UNITS or word in TENS
 
 
 _MONTHS = frozenset("""january february march april may june july august september october

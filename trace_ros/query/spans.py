@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import takewhile
@@ -134,6 +135,15 @@ _RECURRING = re.compile(rf"\b(?:every|each)\s+(?:other\s+)?{_DAYS}\b|\b{_DAYS}s\
                         rf"|\bthe\s+(?:first|second|third|fourth|last)\s+{_DAYS}\s+of\s+"
                         rf"(?:the|each|every)\s+month\b", re.I)
 
+# "the second Wednesday", "the first week of August": a day or week by its place in a
+# month, said as such ("last" only with the month: "last Friday" is the one just gone).
+_MONTH_NAMES_RX = ("(?:january|february|march|april|may|june|july|august|september|october"
+                   "|november|december)")
+_NTH_IN_MONTH = re.compile(
+    rf"\b(?:the\s+)?(?:(?:first|second|third|fourth)\s+(?:{_DAYS}|week(?:end)?)"
+    rf"(?:\s+(?:of|in)\s+(?:the\s+month|{_MONTH_NAMES_RX}))?"
+    rf"|last\s+(?:{_DAYS}|week(?:end)?)\s+(?:of|in)\s+{_MONTH_NAMES_RX})\b", re.I)
+
 
 _DAY_WORD = rf"{_DAYS}s?"
 _DAYS_LISTED = re.compile(
@@ -237,8 +247,9 @@ def answer_date(sentence: str, record_time: float, context: str = "", grain: str
     a bare day in a text that marks no tense ("… changed it again. Friday.") is ahead."""
     calendar = has_calendar(record_time)
     for text in (sentence, context):
-        recurring = _RECURRING.search(text)
-        if recurring:  # "every Monday", "on Wednesdays": a schedule, not a date
+        recurring = _RECURRING.search(text) or _NTH_IN_MONTH.search(text)
+        if recurring:  # "every Monday", "on Wednesdays": a schedule, not a date; "the
+            # second week of August": as said, a day of the week resolved is not it
             return recurring.group(0)
         future = None
         week = ""
@@ -559,7 +570,7 @@ def _place(sentence: str, toks: list[Tok], q_stems: set[str], limit: int,
             continue
         if t.low in preps and i <= covered and opened:
             return opened
-        if t.low not in preps:
+        if t.low not in preps or _compound_part(toks, i):
             continue
         # The place ends where the verb of its clause begins ("Gwen at number 14 is …").
         run = list(takewhile(lambda t: t.low not in _VERB_AFTER, _run(toks, i + 1, 1, limit)))
@@ -591,6 +602,13 @@ def _place(sentence: str, toks: list[Tok], q_stems: set[str], limit: int,
             return phrase
         best = best or phrase
     return best
+
+
+def _compound_part(toks: list[Tok], i: int) -> bool:
+    """Whether token ``i`` is written on to the word before by a hyphen ("the break-in
+    scare", "a drop-in"): part of a compound word, not a preposition."""
+    return i >= 2 and toks[i - 1].text == "-" and toks[i - 2].word \
+        and toks[i - 2].end == toks[i - 1].start and toks[i - 1].end == toks[i].start
 
 
 def _clock_at(sentence: str, *starts: int) -> bool:
@@ -1410,11 +1428,12 @@ def names_in(text: str, skip: set[str], known: set[str] = frozenset()) -> list[t
     i = 0
     while i < len(toks):
         t = toks[i]
-        starts = i == 0 or toks[i - 1].text in ".!?:;\"“"
-        if t.low in TITLES and i + 1 < len(toks) and toks[i + 1].text[:1].isupper() \
-                and stem(toks[i + 1].low) not in skip:
-            # "Mrs Okafor": a title starts the name it comes with.
-            j = i + 2
+        starts = _starts_sentence(toks, i)
+        after = i + 2 if i + 2 < len(toks) and toks[i + 1].text == "." else i + 1
+        if t.low in TITLES and after < len(toks) and toks[after].text[:1].isupper() \
+                and stem(toks[after].low) not in skip:
+            # "Mrs Okafor", "Dr. Adeyemi": a title starts the name it comes with.
+            j = after + 1
             while j < len(toks) and toks[j].word and toks[j].text[:1].isupper() \
                     and toks[j].low not in _NOT_NAMES:
                 j += 1
@@ -1452,8 +1471,18 @@ def _capitalised_as_written(text: str) -> tuple[str, ...]:
     """The words ``text`` writes capitalised where no sentence starts, as written."""
     toks = _tokens(text)
     return tuple(t.text for i, t in enumerate(toks)
-                 if i and t.word and t.text[:1].isupper() and toks[i - 1].text not in ".!?:;\"“"
+                 if t.word and t.text[:1].isupper() and not _starts_sentence(toks, i)
                  and t.low not in _NOT_NAMES and t.low not in _PRONOUNS)
+
+
+def _starts_sentence(toks: Sequence[Tok], i: int) -> bool:
+    """Whether token ``i`` opens a sentence: it comes first or after a mark that ends
+    one, but not after the full stop of a title ("Dr. Adeyemi" names someone mid-way)."""
+    if i == 0:
+        return True
+    if toks[i - 1].text == "." and i >= 2 and toks[i - 2].low in TITLES:
+        return False
+    return toks[i - 1].text in ".!?:;\"“"
 
 
 @lru_cache(maxsize=65536)
