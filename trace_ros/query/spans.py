@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import takewhile
@@ -1410,11 +1411,13 @@ def names_in(text: str, skip: set[str], known: set[str] = frozenset()) -> list[t
     i = 0
     while i < len(toks):
         t = toks[i]
-        starts = i == 0 or toks[i - 1].text in ".!?:;\"“"
-        if t.low in TITLES and i + 1 < len(toks) and toks[i + 1].text[:1].isupper() \
-                and stem(toks[i + 1].low) not in skip:
-            # "Mrs Okafor": a title starts the name it comes with.
-            j = i + 2
+        starts = _opens_sentence(toks, i)
+        # "Mrs Okafor", "Dr. Osei": a title (its full stop with it) starts the name.
+        at = i + 2 if t.low in TITLES and i + 2 < len(toks) and toks[i + 1].text == "." \
+            else i + 1
+        if t.low in TITLES and at < len(toks) and toks[at].text[:1].isupper() \
+                and stem(toks[at].low) not in skip:
+            j = at + 1
             while j < len(toks) and toks[j].word and toks[j].text[:1].isupper() \
                     and toks[j].low not in _NOT_NAMES:
                 j += 1
@@ -1452,8 +1455,19 @@ def _capitalised_as_written(text: str) -> tuple[str, ...]:
     """The words ``text`` writes capitalised where no sentence starts, as written."""
     toks = _tokens(text)
     return tuple(t.text for i, t in enumerate(toks)
-                 if i and t.word and t.text[:1].isupper() and toks[i - 1].text not in ".!?:;\"“"
+                 if t.word and t.text[:1].isupper() and not _opens_sentence(toks, i)
                  and t.low not in _NOT_NAMES and t.low not in _PRONOUNS)
+
+
+def _opens_sentence(toks: Sequence[Tok], i: int) -> bool:
+    """Whether token ``i`` starts a sentence: the first, or after a stop, a colon or a
+    quote; not after the full stop of a title ("Dr. Osei": Osei is written capitalised
+    mid-sentence)."""
+    if i == 0:
+        return True
+    if toks[i - 1].text == "." and i >= 2 and toks[i - 2].low in TITLES:
+        return False
+    return toks[i - 1].text in ".!?:;\"“"
 
 
 @lru_cache(maxsize=65536)
