@@ -81,3 +81,15 @@ def test_a_function_word_after_an_hour_is_no_counted_noun() -> None:
     said = rec(1, "Maya's swimming is Thursdays at seven this term.")
     assert read("What time is Maya's swimming?", said) == ("at seven", ["src-1"])
     assert clock_time("We booked a table at seven thousands of miles away.") == ""
+
+
+def test_a_day_is_no_thing_a_what_question_names() -> None:
+    q = "What grade is Lena's ballet exam?"
+    said = rec(1, "Lena's ballet exam is Saturday the 15th, she's practising every night.")
+    assert read(q, said)[0] == ""
+
+
+def test_a_clock_time_still_tells_which_train() -> None:
+    q = "Which train do I get on Mondays?"
+    answer, cited = read(q, rec(1, "Mondays I'm on the 7:15, it's never late."))
+    assert cited == ["src-1"] and "7:15" in answer, answer

@@ -521,8 +521,11 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
         # an amount of X, not which X.
         return False
     if not any(focus in stems(i.record.text) for i in pack.items):
-        # A time tells a train or a flight from the others ("the eight oh eight").
-        return named or ask.kind == "which" and bool(_SPOKEN_TIME.fullmatch(out.answer))
+        # A time tells a train or a flight from the others ("the eight oh eight"). A name
+        # with a title is someone ("I saw Dr. Hale today"): no record says that they are
+        # the X asked for ("Which pharmacy …?").
+        return named and not _TITLED.match(out.answer) \
+            or ask.kind == "which" and bool(_SPOKEN_TIME.fullmatch(out.answer))
     # A word the records put before X names a kind of X ("stays pureed" where a record
     # says "pureed diet").
     if ask.kind == "which" and any(
@@ -666,9 +669,11 @@ def _role_filler(ask: Asked, question: str, out: ReaderOutput,
 
 def _owner_of(answer: str, focus: str, pack: Pack) -> bool:
     """Whether a shown record gives the name ``answer`` as the one who has ``focus``
-    ("Isla's dentist", "Geoff has physio too")."""
-    owns = re.compile(rf"\b{re.escape(answer.strip())}(?:['’]s|\s+(?:has|had|have))\s+"
-                      rf"(?:[\w-]+\s+)?{re.escape(focus)}", re.I)
+    ("Isla's dentist", "Geoff has physio too"). An article after the "'s" makes it "is":
+    "Byrne's the landlord" says who the landlord is."""
+    owns = re.compile(rf"\b{re.escape(answer.strip())}(?:['’]s\s+(?:(?!(?:the|a|an)\s)"
+                      rf"[\w-]+\s+)?|\s+(?:has|had|have)\s+(?:[\w-]+\s+)?){re.escape(focus)}",
+                      re.I)
     return any(owns.search(i.record.text) for i in pack.items)
 
 
@@ -1528,7 +1533,9 @@ class ExtractiveReader:
         rec = item.record
         total = math.fsum(weights.values()) or 1.0
         best_sentence, best_hits = rec.text, -1.0
-        parts = sentence_pieces(rec.text) or (rec.text,)
+        # Split as ``sentences`` splits: "Monday cover is Dr. Osei now" is one sentence,
+        # not one ending on "Dr." with the name in the next.
+        parts = split_sentences(rec.text) or [rec.text]
         # The graph stage's current record: the sentence that says its state is new
         # (``_NEW_STATE``) tells the new state ("I quit coffee. … it's one matcha a day
         # now"), as much as one more word of the question would.
@@ -1753,6 +1760,14 @@ class ExtractiveReader:
                                     f"no shown record says which {ask.focus} it is")
             else:
                 out.answer = timed.group(0)
+        if ask.kind in ("what", "which") and ask.focus and plan.answer_type == "thing" \
+                and _only_time(out.answer) and not clock_time(out.answer):
+            # The X a "what/which X" asks for is no time (``spans.asked`` gives times their
+            # own kinds): a day left after the labels above is not it ("Saturday the 15th"
+            # for "What grade is Lena's exam?"; "berth 14", relabelled, stands). A clock
+            # time may tell one X from others ("the 7:15" train, ``_focus_filled``).
+            return ReaderOutput("", [], self.name, f"no shown record says which {ask.focus} "
+                                "it is")
         out.cited_ids = self._own_statement(out.cited_ids[0], out.answer, question, pack)
         return out
 
