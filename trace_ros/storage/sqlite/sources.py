@@ -20,7 +20,7 @@ from typing import Any
 from ..records import ATTACHED_TO, FORGOTTEN, NewSource, Scope, SourceRecord, StoreResult, seen_before
 from .base import SqliteBase
 from .deferred import index_pending
-from .rows import SOURCE_COLUMNS, scope_filter
+from .rows import SOURCE_COLUMNS, scope_filter, session_span
 
 
 class SourceStore(SqliteBase):
@@ -252,10 +252,12 @@ class SourceStore(SqliteBase):
                        n: int) -> list[SourceRecord]:
         """The last ``n`` sources of the session stored before ``seq``, oldest first
         (what a 'window' vector pools with a source)."""
+        span, span_args = session_span("s", subject_id, session_id, robot_id)
         rows = self.query(
-            f"SELECT {SOURCE_COLUMNS} FROM sources WHERE subject_id = ? AND session_id = ? "
-            "AND robot_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
-            (subject_id, session_id, robot_id, int(seq), int(n)))
+            f"SELECT {SOURCE_COLUMNS} FROM sources s "
+            f"WHERE s.subject_id = ? AND {span} AND s.session_id = ? AND s.robot_id = ? "
+            "AND s.seq < ? ORDER BY s.seq DESC LIMIT ?",
+            (subject_id, *span_args, session_id, robot_id, int(seq), int(n)))
         return [SourceRecord.from_row(r) for r in reversed(rows)]
 
     def sources_near(self, scope: Scope, seqs: Sequence[int], span: int,
