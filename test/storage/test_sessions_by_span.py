@@ -75,7 +75,9 @@ def test_sqlite_reads_a_session_by_its_span(tmp_path: Path) -> None:
         led.sources_in_scope(Scope("ann", "r1", "s1"))
         led.session_before("ann", "r1", "s1", 10**9, 3)
         led.conn.set_trace_callback(None)
-        for sql in [s for s in statements if "FROM sources" in s]:
+        spans = [s for s in statements if "FROM sources" in s and "FROM sessions" in s]
+        assert len(spans) == 2  # the scope's, and session_before's after its first probe
+        for sql in spans:
             plan = _plan(led.conn, sql, [])
             assert "sources_scope_time (subject_id=? AND source_time>? AND source_time<?)" in plan
 
@@ -100,3 +102,26 @@ def test_postgresql_has_no_session_index(open_engine: Any) -> None:
     led = open_engine("postgresql")
     assert led.query("SELECT to_regclass('sources_scope_session') IS NULL") == [(True,)]
     assert led.query("SELECT to_regclass('sources_scope_time') IS NULL") == [(False,)]
+
+
+def test_sqlite_session_before_reads_the_last_sources_then_the_span(
+        tmp_path: Path, monkeypatch: Any) -> None:
+    """The last turns of a session found among the sources just before (by number), or,
+    when fewer are there, through its span: the same rows either way."""
+    from trace_ros.storage.sqlite import sources
+
+    with Ledger(tmp_path / "before.db") as led:
+        _fill(led)
+        seq = led.seqs_of(["t7"])["t7"]
+        statements: list[str] = []
+        led.conn.set_trace_callback(statements.append)
+        assert _ids(led.session_before("ann", "r1", "s1", seq, 2)) == ["t0", "t2"]
+        assert not any("sessions" in s for s in statements)  # found by number
+        plan = _plan(led.conn, statements[0], [])
+        assert "INTEGER PRIMARY KEY (rowid>? AND rowid<?)" in plan
+        monkeypatch.setattr(sources, "_RECENT", 2)
+        statements.clear()
+        assert _ids(led.session_before("ann", "r1", "s1", seq, 2)) == ["t0", "t2"]
+        assert any("sessions" in s for s in statements)  # through the span
+        assert _ids(led.session_before("ann", "r1", "s1", seq, 5)) == ["t0", "t2"]
+        led.conn.set_trace_callback(None)
