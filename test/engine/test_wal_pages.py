@@ -39,7 +39,7 @@ def test_frames_are_counted_by_page_number() -> None:
 def test_every_commit_writes_the_sources_and_their_indexes() -> None:
     result = wal_pages.pages_per_commit(events=64, group=8, preload=64)
     trees = result["by_tree"]
-    assert {"sources", "sources_scope_time", "sources_scope_session", "sources_label",
+    assert {"sources", "sources_scope_time", "sources_label",
             "jobs"} <= set(trees)
     assert result["pages_per_commit"] == pytest.approx(sum(trees.values()), abs=0.1 * len(trees))
     assert result["wal_bytes_per_event"] > 0

@@ -13,6 +13,7 @@ import numpy as np
 from ...facts import EDGE_COLUMNS, Edge
 from ..records import SessionRow, TopicRow
 from .rows import edge, vector
+from .sources import session_span
 
 SESSION_ORDER = 'ORDER BY start_time, robot_id COLLATE "C", session_id COLLATE "C"'
 
@@ -25,10 +26,11 @@ class PgHierarchyStore:
                       ) -> list[tuple[int, str, str, str]]:
         """(seq, speaker, modality, text) of one session's sources up to ``max_seq``,
         in sequence order; ``key`` is (subject, robot, session)."""
+        span, span_args = session_span("s", key[0], key[2], key[1])
         return [(int(r[0]), r[1], r[2], r[3] or "") for r in conn.execute(
-            "SELECT seq, speaker, modality, text FROM sources WHERE subject_id = %s "
-            "AND robot_id = %s AND session_id = %s AND seq <= %s ORDER BY seq",
-            (*key, max_seq))]
+            "SELECT s.seq, s.speaker, s.modality, s.text FROM sources s WHERE s.subject_id = %s "
+            f"AND {span} AND s.robot_id = %s AND s.session_id = %s AND s.seq <= %s "
+            "ORDER BY s.seq", (key[0], *span_args, key[1], key[2], max_seq))]
 
     @staticmethod
     def session_field(conn: Any, key: tuple[str, str, str], column: str) -> Any:
@@ -51,11 +53,12 @@ class PgHierarchyStore:
                             max_seq: int | None = None) -> tuple[np.ndarray | None, int, str]:
         """Mean of the session's source vectors (of one model), with how many and which
         model. ``max_seq`` limits it to sources up to that sequence number."""
+        span, span_args = session_span("s", subject_id, session_id, robot_id)
         sql = ("SELECT v.model, v.vec FROM sources s JOIN vectors v "
                "ON v.subject_id = s.subject_id AND v.owner_kind = 'source' "
                "AND v.owner_id = s.source_id "
-               "WHERE s.subject_id = %s AND s.session_id = %s AND s.robot_id = %s")
-        args: list[Any] = [subject_id, session_id, robot_id]
+               f"WHERE s.subject_id = %s AND {span} AND s.session_id = %s AND s.robot_id = %s")
+        args: list[Any] = [subject_id, *span_args, session_id, robot_id]
         if max_seq is not None:
             sql += " AND s.seq <= %s"
             args.append(max_seq)

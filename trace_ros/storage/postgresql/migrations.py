@@ -502,8 +502,15 @@ CREATE TABLE vector_packs (
 ALTER TABLE vector_packs ALTER COLUMN data SET STORAGE EXTERNAL;
 """ + _confined_as_sources("vector_packs"))
 
+V16 = Migration(16, "p016_sessions_by_span", """
+-- A session's sources are read through sources_scope_time within the session's span from
+-- the sessions table (sources.session_span), as on SQLite (m015): the (subject, session)
+-- index, which every capture writes to, goes.
+DROP INDEX IF EXISTS sources_scope_session;
+""")
+
 MIGRATIONS: tuple[Migration, ...] = (V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13,
-                                     V14, V15)
+                                     V14, V15, V16)
 
 
 def applied(conn: Any) -> list[str]:

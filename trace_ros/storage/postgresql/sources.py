@@ -36,10 +36,14 @@ def scope_filter(scope: Scope, alias: str = "s", as_of_valid: float | None = Non
     scope.check()
     conds = [f"{alias}.subject_id = %s"]
     args: list[Any] = [scope.subject_id]
-    for column, value in (("robot_id", scope.robot_id), ("session_id", scope.session_id)):
-        if value:
-            conds.append(f"{alias}.{column} = %s")
-            args.append(value)
+    if scope.robot_id:
+        conds.append(f"{alias}.robot_id = %s")
+        args.append(scope.robot_id)
+    if scope.session_id:
+        span, span_args = session_span(alias, scope.subject_id, scope.session_id,
+                                       scope.robot_id or None)
+        conds += [f"{alias}.session_id = %s", span]
+        args += [scope.session_id, *span_args]
     if as_of_valid is not None:
         conds.append(f"{alias}.source_time <= %s")
         args.append(as_of_valid)
@@ -47,6 +51,21 @@ def scope_filter(scope: Scope, alias: str = "s", as_of_valid: float | None = Non
         conds.append(f"{alias}.known_time <= %s")
         args.append(as_of_known)
     return " AND ".join(conds), args
+
+
+def session_span(alias: str, subject_id: str, session_id: str, robot_id: str | None = None
+                 ) -> tuple[str, list[Any]]:
+    """A condition bounding ``alias``'s ``source_time`` to a session's span in the
+    ``sessions`` table (over all its robots when ``robot_id`` is None), and its arguments:
+    a session's sources are read through ``sources_scope_time`` (migration p016 dropped
+    the (subject, session) index, as SQLite's m015; ``sqlite/rows.session_span``). The
+    span is written with the sources in their transaction, and one statement reads both
+    in one snapshot."""
+    robot = "" if robot_id is None else " AND robot_id = %s"
+    keys = [subject_id, session_id, *([] if robot_id is None else [robot_id])]
+    where = f"FROM sessions WHERE subject_id = %s AND session_id = %s{robot}"
+    return (f"{alias}.source_time BETWEEN (SELECT min(start_time) {where}) "
+            f"AND (SELECT max(end_time) {where})", [*keys, *keys])
 
 
 def forgotten_ids(conn: Any, subjects: Sequence[str],
@@ -272,10 +291,12 @@ class PgSourceStore(PgBase):
     def session_before(self, subject_id: str, robot_id: str, session_id: str, seq: int,
                        n: int) -> list[SourceRecord]:
         """The last ``n`` sources of the session stored before ``seq``, oldest first."""
+        span, span_args = session_span("s", subject_id, session_id, robot_id)
         rows = self.query(
-            f"SELECT {SOURCE_COLUMNS} FROM sources WHERE subject_id = %s AND session_id = %s "
-            "AND robot_id = %s AND seq < %s ORDER BY seq DESC LIMIT %s",
-            (subject_id, session_id, robot_id, int(seq), int(n)))
+            f"SELECT {SOURCE_COLUMNS} FROM sources s WHERE s.subject_id = %s AND {span} "
+            "AND s.session_id = %s AND s.robot_id = %s AND s.seq < %s "
+            "ORDER BY s.seq DESC LIMIT %s",
+            (subject_id, *span_args, session_id, robot_id, int(seq), int(n)))
         return [SourceRecord.from_row(r) for r in reversed(rows)]
 
     def source_counts(self) -> dict[str, int]:

@@ -12,7 +12,7 @@ import numpy as np
 
 from ...facts import EDGE_COLUMNS, Edge
 from ..records import SessionRow, TopicRow
-from .rows import _edge
+from .rows import _edge, session_span
 
 
 class HierarchyStore:
@@ -23,9 +23,11 @@ class HierarchyStore:
                       ) -> list[tuple[int, str, str, str]]:
         """(seq, speaker, modality, text) of one session's sources up to ``max_seq``,
         in sequence order; ``key`` is (subject, robot, session)."""
+        span, span_args = session_span("s", key[0], key[2], key[1])
         return [(int(r[0]), r[1], r[2], r[3] or "") for r in conn.execute(
-            "SELECT seq, speaker, modality, text FROM sources WHERE subject_id = ? "
-            "AND robot_id = ? AND session_id = ? AND seq <= ? ORDER BY seq", (*key, max_seq))]
+            "SELECT s.seq, s.speaker, s.modality, s.text FROM sources s WHERE s.subject_id = ? "
+            f"AND {span} AND s.robot_id = ? AND s.session_id = ? AND s.seq <= ? ORDER BY s.seq",
+            (key[0], *span_args, key[1], key[2], max_seq))]
 
     @staticmethod
     def session_field(conn: sqlite3.Connection, key: tuple[str, str, str], column: str) -> Any:
@@ -52,10 +54,11 @@ class HierarchyStore:
         model. ``max_seq`` limits it to sources up to that sequence number."""
         # CROSS JOIN keeps the session's sources as the outer loop (else SQLite may scan
         # every source vector).
+        span, span_args = session_span("s", subject_id, session_id, robot_id)
         sql = ("SELECT v.model, v.vec FROM sources s CROSS JOIN vectors v "
                "ON v.owner_kind = 'source' AND v.owner_id = s.source_id "
-               "WHERE s.subject_id = ? AND s.session_id = ? AND s.robot_id = ?")
-        args: list[Any] = [subject_id, session_id, robot_id]
+               f"WHERE s.subject_id = ? AND {span} AND s.session_id = ? AND s.robot_id = ?")
+        args: list[Any] = [subject_id, *span_args, session_id, robot_id]
         if max_seq is not None:
             sql += " AND s.seq <= ?"
             args.append(max_seq)

@@ -537,6 +537,18 @@ the triggers' rows complete (``deferred.derived_upto``).""",
     readers_unaffected=True, backfill=postings_to_the_end)
 
 
+M015 = Migration(15, "m015_sessions_by_span", """
+        DROP INDEX sources_scope_session;
+""",
+    """A session's sources are read through ``sources_scope_time`` within the session's
+span from the ``sessions`` table (``rows.session_span``), and the (subject, session) index
+is dropped: it wrote a page for every subject a capture commit touched (issue 16: 13.4 of
+76.8 WAL pages a commit of 32 events, ``tools/wal_pages.py``). The span is kept with the
+sources in the same transaction, so it covers each of them; a reader of a file not
+migrated yet reads the same rows (its index left unused or used).""",
+    readers_unaffected=True)
+
+
 class Migrations:
     """The ordered migrations of one schema, applied and checked on a connection.
 
@@ -656,4 +668,4 @@ def _tables(conn: sqlite3.Connection) -> set[str]:
 
 
 MIGRATIONS = Migrations([M001, M002, M003, M004, M005, M006, M007, M008, M009, M010, M011, M012,
-                         M013, M014])
+                         M013, M014, M015])

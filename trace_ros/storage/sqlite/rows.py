@@ -32,8 +32,10 @@ def scope_filter(scope: Scope, alias: str = "s", as_of_valid: float | None = Non
         conds.append(f"{alias}.robot_id = ?")
         args.append(scope.robot_id)
     if scope.session_id:
-        conds.append(f"{alias}.session_id = ?")
-        args.append(scope.session_id)
+        span, span_args = session_span(alias, scope.subject_id, scope.session_id,
+                                       scope.robot_id or None)
+        conds += [f"{alias}.session_id = ?", span]
+        args += [scope.session_id, *span_args]
     if as_of_valid is not None:
         conds.append(f"{alias}.source_time <= ?")
         args.append(as_of_valid)
@@ -41,6 +43,24 @@ def scope_filter(scope: Scope, alias: str = "s", as_of_valid: float | None = Non
         conds.append(f"{alias}.known_time <= ?")
         args.append(as_of_known)
     return " AND ".join(conds), args
+
+
+def session_span(alias: str, subject_id: str, session_id: str, robot_id: str | None = None
+                 ) -> tuple[str, list[Any]]:
+    """A condition bounding ``alias``'s ``source_time`` to a session's span (the
+    ``sessions`` table's start and end, kept with the sources in the capture transaction;
+    over all its robots when ``robot_id`` is None), and its arguments.
+
+    There is no (subject, session) index (migration m015: it wrote a page per subject a
+    capture commit touched): with this range a session's sources are read through
+    ``sources_scope_time``, the subject's sources of the session's time, instead of the
+    whole subject. A session with no row has no sources: the bounds are NULL, no row
+    passes."""
+    robot = "" if robot_id is None else " AND robot_id = ?"
+    keys = [subject_id, session_id, *([] if robot_id is None else [robot_id])]
+    where = f"FROM sessions WHERE subject_id = ? AND session_id = ?{robot}"
+    return (f"{alias}.source_time BETWEEN (SELECT min(start_time) {where}) "
+            f"AND (SELECT max(end_time) {where})", [*keys, *keys])
 
 
 def _fts_phrase(text: str) -> str:

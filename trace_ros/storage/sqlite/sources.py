@@ -20,7 +20,10 @@ from typing import Any
 from ..records import ATTACHED_TO, FORGOTTEN, NewSource, Scope, SourceRecord, StoreResult, seen_before
 from .base import SqliteBase
 from .deferred import index_pending
-from .rows import SOURCE_COLUMNS, scope_filter
+from .rows import SOURCE_COLUMNS, scope_filter, session_span
+
+# How many sources before a given one ``session_before`` reads by number first.
+_RECENT = 4096
 
 
 class SourceStore(SqliteBase):
@@ -251,11 +254,24 @@ class SourceStore(SqliteBase):
     def session_before(self, subject_id: str, robot_id: str, session_id: str, seq: int,
                        n: int) -> list[SourceRecord]:
         """The last ``n`` sources of the session stored before ``seq``, oldest first
-        (what a 'window' vector pools with a source)."""
-        rows = self.query(
-            f"SELECT {SOURCE_COLUMNS} FROM sources WHERE subject_id = ? AND session_id = ? "
-            "AND robot_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
-            (subject_id, session_id, robot_id, int(seq), int(n)))
+        (what a 'window' vector pools with a source).
+
+        First the sources just before ``seq`` by number, newest first, up to
+        ``_RECENT`` of them (a session's last turns are usually there): ``n`` found there
+        are the last ``n``. Otherwise the session's span (``rows.session_span``), which
+        reads every source of the subject in the session's time."""
+        key = (subject_id, session_id, robot_id)
+        rows = self.query(  # NOT INDEXED: by rowid, newest first, stopping at n
+            f"SELECT {SOURCE_COLUMNS} FROM sources s NOT INDEXED WHERE s.seq < ? "
+            "AND s.seq >= ? AND s.subject_id = ? AND s.session_id = ? AND s.robot_id = ? "
+            "ORDER BY s.seq DESC LIMIT ?", (int(seq), int(seq) - _RECENT, *key, int(n)))
+        if len(rows) < n:
+            span, span_args = session_span("s", subject_id, session_id, robot_id)
+            rows = self.query(
+                f"SELECT {SOURCE_COLUMNS} FROM sources s "
+                f"WHERE s.subject_id = ? AND {span} AND s.session_id = ? AND s.robot_id = ? "
+                "AND s.seq < ? ORDER BY s.seq DESC LIMIT ?",
+                (subject_id, *span_args, session_id, robot_id, int(seq), int(n)))
         return [SourceRecord.from_row(r) for r in reversed(rows)]
 
     def sources_near(self, scope: Scope, seqs: Sequence[int], span: int,
