@@ -61,6 +61,17 @@ def stem(word: str) -> str:
     return porter_stem(word.lower())
 
 
+def may_hold(text: str, word: str) -> bool:
+    """False only where no case-insensitive pattern (``re.I``) that needs ``word``
+    can match ``text``: both are ASCII and ``text`` lower-cased does not contain ``word``
+    lower-cased. A pattern built from ``word`` for one text (compiled per word: a
+    question's focus, a place) need then be neither compiled nor run. Outside ASCII
+    ``re.I`` folds more than ``str.lower`` tells (the Kelvin sign is a "k"): True."""
+    if not (text.isascii() and word.isascii()):
+        return True
+    return word.lower() in text.lower()
+
+
 def content_terms(text: str) -> list[str]:
     """Content words of ``text`` (stopwords dropped), in order, without repeats."""
     seen: dict[str, None] = {}

@@ -77,6 +77,7 @@ from ..language.revision import (
 from ..language.text import (
     ELIDED_AFTER,
     STOPWORDS,
+    may_hold,
     possessors,
     sentence_pieces,
     stem,
@@ -515,7 +516,8 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
     cited = next((i.record.text for i in pack.items if i.source_id in out.cited_ids), "")
     if out.answer.lower() == labelled(ask.focus, repaired(cited), question).lower():
         return True  # X with the label the cited record gives it ("kennel nine", "rack A")
-    if re.search(rf"\b{re.escape(ask.focus)}", out.answer, re.I) and not re.search(
+    if may_hold(out.answer, ask.focus) and re.search(rf"\b{re.escape(ask.focus)}", out.answer,
+                                                     re.I) and not re.search(
             rf"(?<!\bof\s)(?<!\bof\sthe\s)\b{re.escape(ask.focus)}", out.answer, re.I):
         # X said only after "of" ("a long week of trains", "a cup and a half of kibble"):
         # an amount of X, not which X.
@@ -529,7 +531,8 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
     # A word the records put before X names a kind of X ("stays pureed" where a record
     # says "pureed diet").
     if ask.kind == "which" and any(
-            re.search(rf"\b{re.escape(w)}\s+{re.escape(ask.focus)}", i.record.text, re.I)
+            may_hold(i.record.text, ask.focus) and re.search(
+                rf"\b{re.escape(w)}\s+{re.escape(ask.focus)}", i.record.text, re.I)
             for w in words(out.answer) if w not in STOPWORDS and len(w) > 2
             and w not in _NUMBER_VALUES  # "six physio sessions": how many, not which
             and w.lower() not in _NOT_COMPOUNDS  # "the new room": which is not told

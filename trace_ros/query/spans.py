@@ -30,7 +30,7 @@ from functools import lru_cache
 from itertools import takewhile
 
 from ..language.revision import state_values
-from ..language.text import STOPWORDS, stem, stems
+from ..language.text import STOPWORDS, may_hold, stem, stems
 from ..language.timeanchor import (
     MONTHS,
     WEEKDAYS,
@@ -462,7 +462,7 @@ def _focus_phrase(sentence: str, toks: list[Tok], focus: str, limit: int,
     if phrase and _new_words(phrase, q_stems | {stem(focus)}):
         return phrase
     # "Zelda is an awesome open-world game": the subject of a copula ending in the focus.
-    m = _copula_ending(focus).search(sentence)
+    m = _copula_ending(focus).search(sentence) if may_hold(sentence, focus) else None
     if m:
         subject = _clean(m.group(1), tokens(m.group(1)))
         if subject and _new_words(subject, q_stems):
@@ -1841,6 +1841,8 @@ def labelled(focus: str, text: str, question: str = "", old: str = "") -> str:
 def _labels(focus: str, text: str, question: str) -> list[str]:
     """Every ``labelled`` label of ``text``, in order: those after the noun first."""
     out: list[str] = []
+    if not may_hold(text, focus):  # every pattern needs the noun: none to build or run
+        return out
     asked_words = {w.lower() for w in re.findall(r"[\w.]+", question)}
     after, timed, before = _label_patterns(focus)
     for m in after.finditer(text):

@@ -41,7 +41,8 @@ _LOCAL = threading.local()
 def _tokenizer() -> sqlite3.Connection:
     conn = getattr(_LOCAL, "conn", None)
     if conn is None:
-        conn = sqlite3.connect(":memory:")
+        # Autocommit: ``_terms_of`` opens and rolls back its own transaction.
+        conn = sqlite3.connect(":memory:", isolation_level=None)
         conn.execute("CREATE VIRTUAL TABLE t USING fts5 (x, tokenize='porter unicode61')")
         conn.execute("CREATE VIRTUAL TABLE v USING fts5vocab (t, 'instance')")
         _LOCAL.conn = conn
@@ -128,13 +129,17 @@ def terms_of(texts: Sequence[str]) -> list[list[str]]:
 def _terms_of(texts: Sequence[str]) -> list[list[str]]:
     conn = _tokenizer()
     out: list[list[str]] = [[] for _ in texts]
-    conn.executemany("INSERT INTO t (rowid, x) VALUES (?, ?)",
-                     [(i + 1, text) for i, text in enumerate(texts) if text])
+    # The rows are read inside a transaction that is rolled back, not deleted after: a
+    # DELETE writes a delete marker per token into the index, which FTS5 then merges
+    # (~0.9 ms a search's round on a loaded machine, against ~0.3 ms rolled back).
+    conn.execute("BEGIN")
     try:
+        conn.executemany("INSERT INTO t (rowid, x) VALUES (?, ?)",
+                         [(i + 1, text) for i, text in enumerate(texts) if text])
         for doc, term in conn.execute("SELECT doc, term FROM v ORDER BY doc, offset"):
             out[doc - 1].append(term)
     finally:
-        conn.execute("DELETE FROM t")
+        conn.execute("ROLLBACK")
     return out
 
 
