@@ -1860,3 +1860,64 @@ def test_a_name_texted_in_lower_case_still_names_the_holder() -> None:
                                 frozenset(), lates)
     assert not revision.same_holder("The dev team says it's lates from Monday.",
                                     frozenset({"dev"}), frozenset(), lates)
+
+
+def test_the_event_a_past_state_is_dated_by_is_the_record_nearest_the_question(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"Before Tomas went away, where was the spare bike key?": two records name Tomas
+    and no other word of the event; the one that tells him leaving, the key moved with it,
+    is the event (its vector is nearest the event and the thing asked), not the later
+    postcard. Control: asked now, the key is with Nell."""
+    history(ledger, encoder, [
+        (6, "Nia", "The spare bike lock key lives in the kitchen drawer."),
+        (6, "robot", "Noted."),
+        *CHATTER,
+        (9, "Nia", "Tomas is off to his son's in Gdansk for a month, so I've given the spare "
+                   "bike lock key to Nell across the road."),
+        (9, "robot", "Okay."),
+        (12, "Nia", "Tomas sent a postcard, lovely."),
+        (12, "robot", "How nice."),
+    ])
+    res = ask(ledger, encoder, "Before Tomas went away, where was the spare bike lock key?")
+    assert res.source_ids[:1] == ["t0"], (res.answer, res.source_ids)
+    assert "drawer" in res.answer.lower(), res.answer
+    now = ask(ledger, encoder, "Where is the spare bike lock key now?")
+    assert now.source_ids[:1] == ["t5"], (now.answer, now.source_ids)
+
+
+def test_the_record_that_held_before_an_event_answers_in_its_own_words(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"Before the clinic rang, which day was my eye test?": the record that held then
+    ("Booked in at Optika, Wednesday at three") names neither the clinic nor the test;
+    the graph stage found it by the thing's thread and the event's time, and it answers.
+    Control: asked now, the day the clinic moved it to."""
+    history(ledger, encoder, [
+        (6, "Nia", "Booked in at Optika for my eye test, Wednesday at three."),
+        (6, "robot", "Noted."),
+        *CHATTER,
+        (9, "Nia", "The clinic rang, the optician is off, so my eye test is Friday now."),
+        (9, "robot", "Okay."),
+    ])
+    res = ask(ledger, encoder, "Before the clinic rang, which day was my eye test?")
+    assert res.status == "answered" and "wednesday" in res.answer.lower(), (
+        res.answer, res.source_ids)
+    now = ask(ledger, encoder, "Which day is my eye test?")
+    assert now.source_ids[:1] == ["t5"], (now.answer, now.source_ids)
+
+
+def test_what_held_first_is_the_first_statement_giving_a_value(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"When was the parcel originally due?": the first record of the parcel gives no
+    date; the first that does ("It's due on the 14th") is what held first, not the later
+    delay."""
+    history(ledger, encoder, [
+        (6, "Nia", "A parcel from my sister is on its way, a birthday present for Alfie."),
+        (6, "Nia", "The parcel is due on the 14th, she said."),
+        (6, "robot", "Noted."),
+        *CHATTER,
+        (9, "Nia", "Courier texted, the parcel is delayed until the 20th."),
+        (9, "robot", "Okay."),
+    ])
+    res = ask(ledger, encoder, "When was the parcel originally due?")
+    assert res.source_ids[:1] == ["t1"], (res.answer, res.source_ids)
+    assert "14" in res.answer, res.answer

@@ -18,7 +18,7 @@ import math
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Collection, Hashable
+from collections.abc import Callable, Collection, Hashable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -457,7 +457,8 @@ class QueryEngine:
         at = None
         if not present:
             latest = max((r.source_time for r in records.values()), default=None)
-            at = current.held_time(req.question, plan, related, req.scope.robot_id, latest)
+            at = current.held_time(req.question, plan, related, req.scope.robot_id, latest,
+                                   self._alike(req.scope.subject_id))
             if at is None:
                 return None
         vectors = self.index.current(req.scope.subject_id) if self.index is not None else None
@@ -512,6 +513,26 @@ class QueryEngine:
                 graph.lead.insert(0, said.source_id)
         timings["currentness"] = _ms(t)
         return at
+
+    def _alike(self, subject_id: str
+               ) -> Callable[[str, Sequence[SourceRecord]], list[float]] | None:
+        """The cosine of each record's stored vector with a text's (0 for a record with
+        none), or None without an encoder and index."""
+        if self.encoder is None or self.index is None:
+            return None
+        vectors = self.index.current(subject_id)
+
+        def alike(text: str, records: Sequence[SourceRecord]) -> list[float]:
+            qvec = self._question_vector(text)
+            qvec = qvec / (float(np.linalg.norm(qvec)) or 1.0)
+            out = []
+            for r in records:
+                rows = np.flatnonzero(vectors.seqs == r.seq) if len(vectors.seqs) else []
+                row = vectors.matrix[rows[0]] if len(rows) else None
+                out.append(0.0 if row is None else
+                           float(row @ qvec) / (float(np.linalg.norm(row)) or 1.0))
+            return out
+        return alike
 
     def not_asker(self, req: QueryRequest, ranked: list[Fused], graph: GraphOutcome,
                   generation: int) -> None:

@@ -988,32 +988,36 @@ def without_before(question: str) -> str:
 
 def held_time(question: str, plan: Plan,
               related: Callable[[str], dict[int, SourceRecord]],
-              robot_id: str = "", latest: float | None = None) -> float | None:
+              robot_id: str = "", latest: float | None = None,
+              alike: Callable[[str, Sequence[SourceRecord]], Sequence[float]] | None = None
+              ) -> float | None:
     """When a question about a past state asks what held ("Who was I playing doubles
     with at the end of October?", "Before Rhys asked to swap, which week was I on
     call?"): the moment it names — a point of the window the plan resolved, or just
     before the statement that tells of the event after "before" — else None.
     ``latest``: the time of the latest record recalled; a month named without a year
-    ("at the end of October") is the latest such month it reaches."""
+    ("at the end of October") is the latest such month it reaches. ``alike(text,
+    records)``: the cosine of each record's vector with ``text``'s (``_event_record``)."""
     if not may_ask_held(question, plan):
         return None
     at: float | None = None
     m = _BEFORE.search(question)
     if m is not None:
-        clause = question_terms(m.group("clause"))
-        told = [(len(keys(r.text) & clause), rank, r)
-                for rank, r in enumerate(related(m.group("clause")).values())
-                if _statement(r, robot_id)]
-        told = [t for t in told if t[0]]
-        if told:  # the record telling most of the event, the best ranked such
-            at = min(told, key=lambda t: (-t[0], t[1]))[2].source_time - 1.0
+        event = _event_record(question, m.group("clause"), related, robot_id, alike)
+        if event is not None:
+            at = event.source_time - 1.0
     if at is None and _asks_original(question):
         # "When was the review first scheduled?": what held once it was first told.
+        # The first told is the first statement of the thing that gives a value of the
+        # kind asked ("His owner's away till the 3rd of May" after "We've got a parrot
+        # boarding with us, Captain"); failing one, the first that names the thing.
         thing = question_terms(without_times(question))
-        first = [r.source_time for r in related(question).values()
-                 if _statement(r, robot_id) and keys(r.text) & thing]
-        if first:
-            at = min(first) + 1.0
+        told = [r for r in related(question).values()
+                if _statement(r, robot_id) and keys(r.text) & thing]
+        valued = [r for r in told if plan.answer_type in TYPED_ANSWERS
+                  and states_value(asserted(r.text), plan.answer_type, "")]
+        if told:
+            at = min(r.source_time for r in valued or told) + 1.0
     if plan.window is not None:
         start, end = plan.window
         years = 0
@@ -1023,6 +1027,32 @@ def held_time(question: str, plan: Plan,
         point = window_point((start, end), question)
         at = point if at is None else min(at, point)
     return at
+
+
+def _event_record(question: str, clause: str,
+                  related: Callable[[str], dict[int, SourceRecord]], robot_id: str,
+                  alike: Callable[[str, Sequence[SourceRecord]], Sequence[float]] | None
+                  ) -> SourceRecord | None:
+    """The statement that tells the event a question dates its state by ("Before the
+    partners moved it, …"): of those naming most words of the event, the one whose
+    vector is nearest both the event's and the rest of the question's (the sum of the
+    two cosines) — the event as it befell the thing asked ("Tuesdays suit the partners
+    better, so that's when we'll meet", not "I'm moving flats"; "Gwen's off to her
+    daughter's, so I've bought a key safe", not "Gwen at number nine has the spare
+    key"); without vectors, the best ranked."""
+    words = question_terms(clause)
+    told = [(len(keys(r.text) & words), rank, r)
+            for rank, r in enumerate(related(clause).values()) if _statement(r, robot_id)]
+    most = max((t[0] for t in told), default=0)
+    told = [t for t in told if t[0] == most and most]
+    if not told:
+        return None
+    near = [0.0] * len(told)
+    if alike is not None and len(told) > 1:
+        said = [t[2] for t in told]
+        near = [e + a for e, a in zip(alike(clause, said), alike(without_before(question), said),
+                                      strict=True)]
+    return min(zip(told, near, strict=True), key=lambda tn: (-tn[1], tn[0][1]))[0][2]
 
 
 _YEARS_BACK = 3

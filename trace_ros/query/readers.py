@@ -2140,6 +2140,12 @@ class ExtractiveReader:
         mine = bool(re.search(r"\b(?:i|my|me|mine|i'm|i've|i'd)\b", question.lower()))
         # A state asked now: of several kinds of the thing, the one asked for.
         state = plan.current and plan.tense != "past"
+        # A state asked as it was before an event ("Before the salon rang, which day …"):
+        # the graph stage's record is the one that held then, found by the thing's thread
+        # and the event's time, not by the question's words (the event need not be named
+        # in it, nor the thing in the words asked: "Booked myself in at Shear Bliss,
+        # Thursday at 10").
+        held = not state and bool(before_clause(question)) and may_ask_held(question, plan)
         # The values the superseded records state: the current record may name one as
         # what it changes from ("can't get the Wednesday off, so I've changed it. Friday.").
         replaced = frozenset().union(*(state_values(i.record.text) for i in items
@@ -2186,7 +2192,7 @@ class ExtractiveReader:
                     and not _owners_other(owners, rec.text, question)) and (
                     not current or _owners_other(
                     owners, rec.text, question) or not (
-                    focus and focus in stems(rec.text)
+                    held or focus and focus in stems(rec.text)
                     or self._names_the_same(rec, items, topic, proper | q_stems, known)
                     or _name_words(rec.text, known) & revised
                     or ask.kind in ("day", "date", "when") and shifts(rec.text)
