@@ -53,7 +53,6 @@ import os
 import re
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -78,7 +77,6 @@ from ..language.text import (
     ELIDED_AFTER,
     STOPWORDS,
     possessors,
-    sentence_pieces,
     stem,
     stems,
     words,
@@ -98,6 +96,7 @@ from ..ledger import SourceRecord
 from .current import asks_members, before_clause, may_ask_held
 from .pack import EvidenceItem, Pack
 from .plan import Plan
+from .readout import ReaderOutput, _asks, _content, _first_statement, _Scored
 from .spans import (
     MEASURES,
     MEASURING,
@@ -151,29 +150,11 @@ __all__ = ["ExtractiveReader", "Reader", "ReaderOutput", "UnavailableReader", "f
            "make_reader"]
 
 
-@dataclass
-class ReaderOutput:
-    answer: str
-    cited_ids: list[str] = field(default_factory=list)
-    reader: str = ""
-    note: str = ""
-
-
 class Reader(Protocol):
     name: str
 
     def read(self, question: str, plan: Plan, pack: Pack,
              resolution: Resolution | None = None) -> ReaderOutput: ...
-
-
-
-
-@dataclass
-class _Scored:
-    item: EvidenceItem
-    overlap: float  # weighted share of the question's words the record repeats
-    relevance: float  # overlap plus the recall-order prior
-    sentence: str
 
 
 _BARE_DAY = re.compile(r"(\d{1,2} [A-Z][a-z]+ \d{4})(?: at \S+)?")
@@ -206,30 +187,6 @@ def _named_near(rec: SourceRecord, items: Sequence[EvidenceItem], gap: int) -> s
                 and rec.seq - gap <= r.seq < rec.seq:
             out |= stems(r.text)
     return out
-
-
-def _asks(s: _Scored) -> bool:
-    """Whether a turn asks what the question asks (its matching sentence ends in '?')."""
-    return s.sentence.rstrip().endswith("?")
-
-
-def _content(rec: SourceRecord, sentence: str) -> str:
-    """What a sentence says: a perception record's text after its "<who> <saw>:" lead-in."""
-    sentence = sentence.strip()
-    if rec.modality == "perception" and ": " in sentence[:80]:
-        sentence = sentence.split(": ", 1)[1]
-        sentence = re.sub(r"^(?:an?\s+)?(?:photo|photograph|photography|picture|image)\s+of\s+",
-                          "", sentence, flags=re.I)
-    return sentence
-
-
-def _first_statement(text: str) -> str:
-    """The first sentence of a reply that says something (not a short thanks or greeting)."""
-    sentences = [x for x in sentence_pieces(text) if x.strip()]
-    for sentence in sentences:
-        if len(words(sentence)) > 3 and not sentence.rstrip().endswith("?"):
-            return sentence
-    return sentences[0] if sentences else text
 
 
 def _resolution_answer(plan: Plan, resolution: Resolution, pack: Pack) -> ReaderOutput | None:
