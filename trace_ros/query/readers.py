@@ -43,6 +43,12 @@ the robot's acknowledgement right after it, in the person's own words.
 
 Every reader returns a ``ReaderOutput``; the checks in ``answer.py`` decide
 whether its citations stand.
+
+The reader's helpers live beside it by concern and never import this module:
+``readout`` (``ReaderOutput`` and the scored sentence), ``owners`` (who owns or says
+a value), ``names`` (names and roles), ``ages``, ``days`` (days and weekdays),
+``amounts`` (numbers and amounts), ``newstate`` (values marked new, consequences) and
+``focus`` (whether an answer fills the slot asked).
 """
 
 from __future__ import annotations
