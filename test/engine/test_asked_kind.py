@@ -15,9 +15,10 @@ import pytest
 
 from trace_ros.language.text import stems
 from trace_ros.ledger import SourceRecord
+from trace_ros.query.focus import _not_of_kind
 from trace_ros.query.pack import EvidenceItem, pack
 from trace_ros.query.plan import plan_question
-from trace_ros.query.readers import ExtractiveReader, _not_of_kind
+from trace_ros.query.readers import ExtractiveReader
 from trace_ros.query.spans import clock_time, day_part, place_phrase, scored_run
 
 DAY = 86400.0

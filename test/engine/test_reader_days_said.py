@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import calendar
 
-from trace_ros.query.readers import ExtractiveReader, _so_held, stems
+from trace_ros.language.text import stems
+from trace_ros.query.days import _so_held
+from trace_ros.query.readers import ExtractiveReader
 from trace_ros.query.spans import answer_date, place_phrase, tokens, weekly_slots
 
 # Monday 20 October 2025, noon UTC.

@@ -1,14 +1,15 @@
 """"What X am I …?" where no record names X: the nearest-in-meaning record that says its
-value is new answers (readers._dense_new_state); nothing else is taken for it."""
+value is new answers (newstate._dense_new_state); nothing else is taken for it."""
 
 from __future__ import annotations
 
 import calendar
 
 from trace_ros.ledger import SourceRecord
+from trace_ros.query.newstate import _marked_value
 from trace_ros.query.pack import EvidenceItem, pack
 from trace_ros.query.plan import plan_question
-from trace_ros.query.readers import ExtractiveReader, _marked_value
+from trace_ros.query.readers import ExtractiveReader
 
 DAY = 86400.0
 T0 = float(calendar.timegm((2025, 3, 3, 9, 0, 0, 0, 0, 0)))

@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from readerkit import read, rec  # noqa: E402
 
-from trace_ros.query.readers import _stands_for
+from trace_ros.query.names import _stands_for
 
 
 def test_what_a_thing_does_is_not_what_it_is() -> None:

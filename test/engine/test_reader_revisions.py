@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from trace_ros.query.readers import revisions_of
+from trace_ros.query.amounts import revisions_of
 
 
 def _found(cover: float, overlap: float, value: str = "Thursday") -> tuple:

@@ -17,9 +17,10 @@ import pytest
 from trace_ros.facts import Fact
 from trace_ros.language.text import stems
 from trace_ros.language.timeanchor import find_candidates
+from trace_ros.query.days import _so_held
 from trace_ros.query.pack import EvidenceItem, pack
 from trace_ros.query.plan import plan_question
-from trace_ros.query.readers import ExtractiveReader, _so_held
+from trace_ros.query.readers import ExtractiveReader
 from trace_ros.query.spans import answer_date, asked, clock_time, scored_run
 from trace_ros.state import Resolution
 

@@ -19,9 +19,11 @@ import pytest
 from trace_ros.language.revision import other_kind
 from trace_ros.language.timeanchor import ordinal_value
 from trace_ros.ledger import SourceRecord
+from trace_ros.query.amounts import _plural_number
+from trace_ros.query.owners import _speakers_own
 from trace_ros.query.pack import EvidenceItem, pack
 from trace_ros.query.plan import plan_question
-from trace_ros.query.readers import ExtractiveReader, _plural_number, _speakers_own
+from trace_ros.query.readers import ExtractiveReader
 from trace_ros.query.spans import (
     Asked,
     asked,
@@ -989,7 +991,7 @@ def test_a_measure_the_question_names_need_not_be_said() -> None:
     p = pack([EvidenceItem(new, 1.0, {"graph": 1}),
               EvidenceItem(old, 0.9, {"superseded": 1})], 4000, 20)
     out = ExtractiveReader().read(q, plan_question(q, T0 + 30 * DAY), p)
-    # In the unit the record it revises gave the measure (``readers._with_unit``).
+    # In the unit the record it revises gave the measure (``amounts._with_unit``).
     assert (out.answer, out.cited_ids) == ("180 degrees", ["src-2"]), out
 
 

@@ -12,13 +12,13 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from trace_ros.language.text import stems
-from trace_ros.query.plan import plan_question
-from trace_ros.query.readers import (
+from trace_ros.query.days import (
     _bare_weekday,
     _dated_weekday,
     _turns_down_only,
     _with_hour,
 )
+from trace_ros.query.plan import plan_question
 from trace_ros.query.spans import (
     clock_time,
     denied,
@@ -142,7 +142,7 @@ def test_who_holds_it_is_the_name_in_what_follows_so() -> None:
 
 
 def test_an_amount_said_bare_takes_the_unit_said_before() -> None:
-    from trace_ros.query.readers import _with_unit
+    from trace_ros.query.amounts import _with_unit
 
     def found(value: str) -> tuple[None, str, float]:
         return None, value, 1.0

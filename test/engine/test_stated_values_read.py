@@ -162,7 +162,7 @@ def test_a_thing_under_another_name_is_not_the_one_asked() -> None:
 
 
 def test_another_name_on_the_thing_asked_marks_another_thing() -> None:
-    from trace_ros.query.readers import _other_name_on
+    from trace_ros.query.owners import _other_name_on
 
     q = "What time is the Okafor viewing?"
     assert _other_name_on(q, "The Lindqvist viewing is Tuesday at 11.")

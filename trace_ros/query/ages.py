@@ -1,0 +1,106 @@
+"""Ages: "How old is …?" is answered with the age a shown record states of the one asked
+about ("she'll be seven", "a 5-year-old", "turns 40"), and a bare number said as an
+age is told from an hour or a count.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..language.text import stem, words
+from ..language.vocab import is_robot
+from .names import _proper_names
+from .pack import Pack
+from .readout import ReaderOutput, _content
+
+# "How old is …?" asks an age: a record states one ("seven years old", "a 5-year-old",
+# "aged 82", "turns 40") or when someone was born.
+_HOW_OLD = re.compile(r"\s*how old\b", re.I)
+# A date answers "how old" only as the day someone was born ("born on 3 May 2019"); else
+# it is when an age was told ("my birthday was last week"), no age.
+_BORN = re.compile(r"\bborn\b", re.I)
+_AGE = re.compile(r"\byears?[\s-]+old\b|\b\w+-year-old\b|\baged?\s+\d|\bborn\b|\bbirthday\b"
+                  r"|\bturn(?:s|ed|ing)?\s+(?:\d+|[a-z]+ty)\b|\bage\b", re.I)
+# An age said as the complement of "be" or "turn" with nothing it counts after it: "he's
+# twenty-eight.", "she'll be seven", "I'm SEVEN!", "Kiwi's four" ("twenty-eight years I've
+# had him" counts years, "he's six foot" a height).
+_UNITS = r"(?:one|two|three|four|five|six|seven|eight|nine)"
+_AGE_NUMBER = (rf"(?:\d{{1,3}}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
+               rf"(?:[\s-]{_UNITS})?|{_UNITS}|ten|eleven|twelve|(?:thir|four|fif|six|seven|eigh"
+               rf"|nine)teen)")
+_STATED_AGE = re.compile(
+    r"(?:\b(?P<p>i|he|she|you|they|who)|\b(?-i:(?P<name>[A-Z][^\W\d_A-Z]+)))(?:"
+    r"(?:['’]s|['’]m|['’]re|\s+(?:is|am|are))"
+    r"(?:\s+(?:only|just|nearly|almost|now|actually))?"
+    rf"\s+(?P<n>{_AGE_NUMBER})"
+    rf"|(?:['’]ll|\s+will)\s+be\s+(?P<b>{_AGE_NUMBER})"
+    rf"|\s+turn(?:s|ed|ing)?\s+(?P<t>{_AGE_NUMBER}))", re.I)
+_AGE_AFTER = re.compile(r"\s*(?:(?:years?|yrs?)(?:[\s-]+old)?\s*|already\s*|now\s*|today\s*)?"
+                        r"(?:[.,!?;:—–()]|-\s|$|(?:and|but)\b)", re.I)  # "is 12 and wants …"
+# "How old am I?", "How old will I be on the trip?": the asker's own age.
+_HOW_OLD_ME = re.compile(r"\s*how old\s+(?:am|was|will)\s+I\b", re.I)
+_BETWEEN_NOTE = "the time between two events the evidence dates"
+
+
+def _stated_age(text: str, asked: set[str]) -> str:
+    """The age ``text`` states (see ``_STATED_AGE``) of a pronoun or of a name in
+    ``asked`` (stems), or ''. "Mr Doyle turned 90" is no one else's age."""
+    for m in _STATED_AGE.finditer(text):
+        if m.group("name") and stem(m.group("name").lower()) not in asked:
+            continue
+        if "i" in asked and (m.group("p") or "").lower() != "i":
+            continue  # asked of oneself: what the speaker says of themself
+        key = "n" if m.group("n") else "b" if m.group("b") else "t"
+        if key != "n" or _AGE_AFTER.match(text, m.end()):
+            return m.group(key).lower()
+    return ""
+
+
+def _said_as_age(value: str, text: str) -> bool:
+    """Whether ``text`` says the bare number ``value`` as someone's age ("Pepper's
+    birthday is that week too, he'll be six"): a count of years, no hour of the day."""
+    bare = value.strip().lower()
+    if not re.fullmatch(_AGE_NUMBER, bare, re.I):
+        return False
+    return any((m.group("n") or m.group("b") or m.group("t") or "").lower() == bare
+               and (m.group("n") is None or _AGE_AFTER.match(text, m.end()))
+               for m in _STATED_AGE.finditer(text))
+
+
+def _age_answer(question: str, pack: Pack, reader: str, past: bool = False
+                ) -> ReaderOutput | None:
+    """For "How old is <name>?": the age a shown record states of them — a record that
+    names them, is spoken by them, or answers the turn just before it that names them.
+    The graph stage's current record first, else the newest such record (asked in the
+    past, the earliest)."""
+    asked = _proper_names(question) | {
+        stem(m.group(1).lower()) for m in re.finditer(r"\bhow old\s+(?:is|was|will)\s+"
+                                                      r"([A-Z][\w-]*)", question)}
+    me = bool(_HOW_OLD_ME.match(question))
+    if me:
+        asked = {"i"}
+    if not asked:
+        return None
+    by_seq = {(i.record.session_id, i.record.seq): i.record for i in pack.items}
+    found = []
+    for item in pack.items:
+        rec = item.record
+        if item.routes.get("superseded"):
+            continue
+        age = _stated_age(_content(rec, rec.text), asked)
+        if not age:
+            continue
+        prev = by_seq.get((rec.session_id, rec.seq - 1))
+        who = {stem(w) for w in words(rec.text)} | {stem(w) for w in words(rec.speaker)} \
+            | ({stem(w) for w in words(prev.text)} if prev is not None else set())
+        if asked & who or me and not is_robot(rec.speaker, rec.robot_id):
+            found.append((item, age))
+    if not found:
+        return None
+    lead = [f for f in found if f[0].routes.get("graph") == 1]
+    # "How old was she when she joined?": asked in the past, an age told before a later
+    # one; asked now, the newest.
+    pick = min if past else max
+    item, age = lead[0] if lead else pick(found, key=lambda f: (f[0].record.source_time,
+                                                                f[0].record.seq))
+    return ReaderOutput(age, [item.source_id], reader)

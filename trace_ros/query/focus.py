@@ -1,0 +1,312 @@
+"""The checks that an answer fills the slot a question asks: a value of the kind asked
+(``spans.asked``), for "which X" what tells one X from another, for "what X" where no
+record says X the value given in its place, a number that labels another thing, and
+an answer that only says back the question's words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ..language.text import STOPWORDS, may_hold, stem, stems, words
+from ..language.text import sentences as split_sentences
+from ..language.timeanchor import find_candidates
+from .amounts import _NUMBER_VALUES
+from .names import _TITLED, _stands_for
+from .pack import EvidenceItem, Pack
+from .readout import ReaderOutput
+from .spans import (
+    Asked,
+    capitalised_mid_sentence,
+    clock_time,
+    day_part,
+    frequency,
+    has_number,
+    labelled,
+    names_in,
+    repaired,
+    states_time,
+    sum_stated,
+)
+
+
+def _not_of_kind(kind: str, value: str) -> bool:
+    """Whether ``value`` is plainly no value of the ``kind`` a question asks for
+    (``spans.asked``): a day for "what time" ("today" for "What time is my operation?"),
+    no figure for "how much" or "how many", only a date for "where", "who" or "which"."""
+    if kind == "clock":
+        return not clock_time(value) and not day_part(value)
+    if kind in ("money", "count", "quantity"):
+        return not has_number(value) and not sum_stated(value)
+    if kind == "frequency":
+        return not frequency(value) and not day_part(value)
+    return kind in ("place", "person", "name", "ident", "which", "what") and _only_time(value)
+
+
+# Kinds of value a record must state to answer (``spans.asked``): a record that talks
+# about the thing but states no value of the kind does not answer, and when no shown
+# record does the reader abstains. Other questions are read as before.
+_TYPED = ("clock", "day", "date", "when", "money", "frequency", "count", "ident", "quantity",
+          "name", "person", "place")
+_LABEL = {"clock": "time", "day": "day", "date": "date", "when": "time", "money": "sum",
+          "frequency": "rate", "count": "number", "ident": "number", "quantity": "amount",
+          "name": "name", "person": "person", "place": "place"}
+# Words before a noun that order or rate it rather than say which kind it is ("second
+# puppy", "new number"): no record need repeat them.
+_NOT_COMPOUNDS = frozenset((
+    "first", "second", "third", "fourth", "fifth", "last", "next", "new", "old", "other",
+    "current", "latest", "previous", "main", "usual", "favourite", "favorite", "best", "own",
+    "little", "big", "exact", "real", "full", "whole", "only", "one-year-old"))
+# Question words that say what kind of value is asked, not what it is about.
+_ASKING = frozenset(stem(w) for w in ("time", "hours", "day", "date", "night", "name", "called",
+                                       "often", "much", "many", "exact", "kind", "type", "sort",
+                                       "now", "currently", "usually"))
+_WHICH_WHAT = re.compile(r"\s*(?:which|what)\b", re.I)
+# Verbs that say which moment of a thing a question asks about.
+_ASPECT = frozenset(stem(w) for w in ("start", "begin", "finish", "end", "open", "close"))
+
+
+def _said_bare(focus: str, items: Sequence[EvidenceItem]) -> bool:
+    """Whether a record says ``focus`` with no other word of its kind before it ("a size 13",
+    not "her mobile number"), so that it may be the one a question names by a compound."""
+    bare = re.compile(rf"(?:^|\b(?:a|an|the|her|his|their|my|your|our|its)\s+){re.escape(focus)}s?\b"
+                      r"\s+\S*\d", re.I)
+    return any(bare.search(i.record.text) for i in items)
+
+
+def _measured(question: str, focus: str) -> frozenset[str]:
+    """The stem of what "<focus> of …" measures in ``question`` ("dose of atorvastatin"
+    → atorvastatin), or nothing."""
+    if not focus:
+        return frozenset()
+    m = re.search(rf"\b{re.escape(focus)}\s+of\s+(?:(?:the|my|your|his|her|their|our)\s+)?"
+                  r"([a-z][\w-]*)", question, re.I)
+    if m is None:
+        # "What dose is Dad's amlodipine?": the measure of what the copula names.
+        t = _X_IS_T.match(question)
+        thing = [w for w in re.findall(r"\b[a-z][\w-]*", t.group(2)) if w not in STOPWORDS] \
+            if t and t.group(1).lower() == focus.lower() else []
+        return frozenset({stem(thing[-1])}) if thing else frozenset()
+    return frozenset({stem(m.group(1).lower())})
+
+
+# A name as the subject of an auxiliary opens a clause: "Femi has practice on Wednesdays".
+_CLAUSE = re.compile(r"[A-Z][a-z]+\s+(?i:has|had|is|was|does|did|will|can|could|would|"
+                     r"should|may|might|must)\s")
+
+
+# A bare number said as the label of a thing: "Flat 9", "locker 47", "my locker's number 12".
+# The labelled word is a noun: after a determiner, capitalised as a label, or said with
+# "number" ("he's inherited 214", "I typed 8821" label nothing).
+_LABELLED = re.compile(r"(?:\b(?:the|a|my|your|his|her|our|their|its|this|that)\s+|"
+                       r"(?=[A-Z])|(?=[A-Za-z][\w-]*(?:['’]s)?\s+(?:is\s+)?(?:number|no\.?)\s*\d))"
+                       r"\b([A-Za-z][\w-]*?)(?:['’]s)?\s+(?:(?:is\s+)?(?:number|no\.?)\s*)?"
+                       r"(\d+)\b(?![.:,]?\d)(?:\s+([A-Za-z][\w'’-]*))?")
+
+
+# A possessive pronoun stands for a thing, it labels none ("Mine's 412": the speaker's).
+_POSSESSIVE_PRONOUNS = frozenset(("mine", "yours", "his", "hers", "ours", "theirs"))
+
+
+def _labels_other(value: str, text: str, asked_for: set[str], skip: set[str]) -> bool:
+    """Whether the one number in ``value`` is said in ``text`` as the label of a thing
+    other than the one whose value is asked (stems ``asked_for``): "Ours is Flat 9" tells
+    which flat, not the floor it is on; "my locker's number 12" is no safe code. A number
+    with a unit after it ("atorvastatin 40 milligrams") is an amount, not a label; names
+    and times in ``skip`` are not things labelled."""
+    nums = re.findall(r"\d+", value)
+    if len(set(nums)) != 1:
+        return False
+    for m in _LABELLED.finditer(text):
+        thing, number, after = m.group(1), m.group(2), m.group(3)
+        low = thing.lower()
+        if number != nums[0] or after and after.lower() not in STOPWORDS:
+            continue
+        if low in STOPWORDS or low in _NUMBER_VALUES or low in ("number", "no") \
+                or low in _POSSESSIVE_PRONOUNS \
+                or stem(low) in skip or states_time(m.group(0)):
+            continue
+        return stem(low) not in asked_for
+    return False
+
+
+def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> bool:
+    """Whether an answer to "what/which X …?" can stand. When no shown record says X, the
+    answer must name something (a speaker need not say "the language" to say "German").
+    "Which X" asks to tell one X from others: the answer is a name, or X with a word that
+    tells it apart ("the Everest room"), not whatever the record says beside X."""
+    focus = stem(ask.focus)
+    known = capitalised_mid_sentence([i.record.text for i in pack.items])
+    q = {stem(w) for w in words(question)}
+    # A name opening a clause ("Femi has practice") tells who does something, not which X.
+    named = _stands_for(out.answer, question, q, known) and not _CLAUSE.match(out.answer) \
+        or bool(re.search(r"[\"“”]", out.answer))
+    # A number tells one X from others where the records label X with numbers ("Room 7";
+    # "space is number 14" before "I'm in 9 now").
+    number = re.search(r"(?<![\w.])\d[\d.]*(?!\w)", out.answer)  # "9", not "10am"
+    if number and any(re.search(rf"\b{re.escape(ask.focus)}s?\s+(?:is\s+)?"
+                                rf"(?:no\.?\s*|number\s+)?\d", i.record.text, re.I)
+                      for i in pack.items):
+        named = True
+    cited = next((i.record.text for i in pack.items if i.source_id in out.cited_ids), "")
+    if out.answer.lower() == labelled(ask.focus, repaired(cited), question).lower():
+        return True  # X with the label the cited record gives it ("kennel nine", "rack A")
+    if may_hold(out.answer, ask.focus) and re.search(rf"\b{re.escape(ask.focus)}", out.answer,
+                                                     re.I) and not re.search(
+            rf"(?<!\bof\s)(?<!\bof\sthe\s)\b{re.escape(ask.focus)}", out.answer, re.I):
+        # X said only after "of" ("a long week of trains", "a cup and a half of kibble"):
+        # an amount of X, not which X.
+        return False
+    if not any(focus in stems(i.record.text) for i in pack.items):
+        # A time tells a train or a flight from the others ("the eight oh eight"). A name
+        # with a title is someone ("I saw Dr. Hale today"): no record says that they are
+        # the X asked for ("Which pharmacy …?").
+        return named and not _TITLED.match(out.answer) \
+            or ask.kind == "which" and bool(_SPOKEN_TIME.fullmatch(out.answer))
+    # A word the records put before X names a kind of X ("stays pureed" where a record
+    # says "pureed diet").
+    if ask.kind == "which" and any(
+            may_hold(i.record.text, ask.focus) and re.search(
+                rf"\b{re.escape(w)}\s+{re.escape(ask.focus)}", i.record.text, re.I)
+            for w in words(out.answer) if w not in STOPWORDS and len(w) > 2
+            and w not in _NUMBER_VALUES  # "six physio sessions": how many, not which
+            and w.lower() not in _NOT_COMPOUNDS  # "the new room": which is not told
+            for i in pack.items):
+        return True
+    if ask.kind == "what" or named:
+        return True
+    # X with a word beside it that tells it apart ("the Slough warehouse site"), not a
+    # count of X ("approved six physio sessions") nor a word that only owns it ("my room").
+    for m in re.finditer(rf"(?:([\w'’-]+)\s+)?\b{re.escape(ask.focus)}\w*(?:\s+([\w'’-]+))?",
+                         out.answer, re.I):
+        if any(w.lower() not in STOPWORDS and w.lower() not in _NUMBER_VALUES
+               and w.lower() not in _NOT_COMPOUNDS  # "the new room" orders, tells none apart
+               and stem(w.lower()) not in q for w in m.groups() if w):
+            return True
+    # "chocolate and mixed berry flavors": the answer is what the record puts before X.
+    return bool(re.search(re.escape(out.answer) + r"\s+" + re.escape(ask.focus[:4]), cited, re.I))
+
+
+# A value said of a thing: "the blinds are charcoal", "my cake's lemon".
+_VALUE_AFTER = r"\s*(?:['’]s|\s+(?:is|are|was|were))\s+(?:(?:still|now|just|only)\s+)?"
+_X_IS_T = re.compile(r"\s*(?:what|which)\s+([\w'’-]+)\s+(?:is|are|was|were)\s+([^?]+?)\s*\?*\s*$",
+                     re.I)
+# A name said as what a thing is: "it's a Bosch", "is the Cork half marathon".
+_IS_A_NAME = re.compile(r"(?:['’]s|\b(?:is|are|was|were))\s+(?:(?:still|now|just|only)\s+)?"
+                        r"(?:a|an|the)\s+(?=[A-Z])")
+
+
+def _slot_filler(ask: Asked, question: str, out: ReaderOutput,
+                 pack: Pack) -> ReaderOutput | None:
+    """For "what X …?" where no shown record says X, the value the cited record (or the
+    graph stage's current one) gives in X's place: a name said as what the thing is ("it's a
+    Bosch" for its make), or a short value said of the thing the question names ("the
+    bathroom blinds are charcoal" for their colour). A speaker seldom names the category."""
+    focus = stem(ask.focus)
+    if not focus or any(focus in stems(i.record.text) for i in pack.items):
+        return None
+    known = capitalised_mid_sentence([i.record.text for i in pack.items])
+    q = {stem(w) for w in words(question)}
+    # "What X is T?" asks which X T is; "What's the X of T?", "What's my X on T?" ask
+    # something T has, which T itself does not tell.
+    m = _X_IS_T.match(question)
+    if m is None or stem(m.group(1).lower()) != focus:
+        return None
+    thing = [w for w in re.findall(r"\b[a-z][\w'’-]*", m.group(2)) if w not in STOPWORDS]
+    if not thing:
+        return None
+    thing_rx = re.escape(thing[-1])
+    order = [i for i in pack.items if i.routes.get("graph") == 1
+             and not i.routes.get("superseded")] + [
+        i for i in pack.items if i.source_id in out.cited_ids[:1]]
+    for item in order:
+        for x in split_sentences(repaired(item.record.text)):
+            if not re.search(rf"\b{thing_rx}", x, re.I):
+                continue  # a sentence about something else ("the kettle's a Bosch")
+            for m in _IS_A_NAME.finditer(x):
+                name = next((n for at, n in names_in(x[m.end():], q, known) if at == 0), "")
+                if name:
+                    return ReaderOutput(name, [item.source_id], out.reader)
+            m = re.search(rf"\b{thing_rx}{_VALUE_AFTER}((?:[\w'’-]+\s+){{0,2}}?[\w'’-]+)"
+                          r"\s*(?:[,.;!?]|$)", x, re.I)
+            if m and re.match(r"[a-z]+ing\b", m.group(1), re.I):
+                m = None  # "the boots are killing me": what they do, not what they are
+            if m and not stems(m.group(1)) & q and stems(m.group(1)):
+                return ReaderOutput(m.group(1), [item.source_id], out.reader)
+    return None
+
+
+# "Phone" names every kind of phone: a number of the length one dials is one, whether or
+# not its record says "phone" ("ring my son on 07911 223344").
+_PHONE = frozenset(stem(w) for w in ("phone", "telephone"))
+_DIALLED = re.compile(r"(?<![\d.])\+?\d(?:[\s-]?\d){6,}(?!\d|\.\d)")
+
+
+def _a_sum(value: str, text: str) -> bool:
+    """Whether ``text`` writes ``value`` as a sum of money ("£2.40", "$5")."""
+    return bool(re.search(rf"[£$€]\s*{re.escape(value.strip())}(?!\d)", text))
+
+
+# "What hours does Karim work?", "Which day do I …": the verb of the one asked about, last.
+_DOES = re.compile(r"\s*(?:what|which)\s+\w+\s+(?:do|does|did)\s+(?:[\w'’]+\s+){1,2}?"
+                   r"([a-z]+)(?:\s+(?:off|up|in|out|on|over|back))?\s*\?\s*$", re.I)
+
+
+def _only_time(answer: str) -> bool:
+    """Whether ``answer`` says nothing but a time or date ("july 12", "Friday at 2pm")."""
+    times = find_candidates(answer)
+    rest = answer
+    for m in reversed(times):
+        rest = rest[:m.start()] + " " + rest[m.end():]
+    return bool(times) and not stems(rest)
+
+
+def _repeats(answer: str, question: str) -> bool:
+    """Whether every word and figure of ``answer`` is one of ``question``'s."""
+    said = stems(answer) | set(re.findall(r"\d+", answer))
+    return bool(said) and said <= stems(question) | set(re.findall(r"\d+", question))
+
+
+# A clause of its own after a comma: a subject pronoun or a conjunction opens it.
+_NEW_CLAUSE = re.compile(r"\s*(?:i|we|you|he|she|it|they|but|and|so|because|though)\b", re.I)
+
+
+def _complement(answer: str, text: str, question: str) -> str:
+    """What ``text`` says ``answer`` is, when ``answer`` is the subject of a copula in it
+    ("My guitar's strings are nylon, light tension, I swap them …": "nylon, light
+    tension"): the complement with the value phrases listed after it, up to a clause of
+    its own; '' when there is none or it too only repeats ``question``."""
+    subject = re.sub(r"['’]s$", "", answer.strip())  # "rota's the same": "rota" is it
+    if not subject:
+        return ""
+    for x in split_sentences(repaired(text)):
+        m = re.search(rf"(?<![\w'’]){re.escape(subject)}{_VALUE_AFTER}", x, re.I)
+        if m is None:
+            continue
+        parts: list[str] = []
+        for k, part in enumerate(x[m.end():].rstrip(" .!?").split(",")):
+            if not part.strip() or k and _NEW_CLAUSE.match(part):
+                break
+            parts.append(part.strip())
+        value = ", ".join(parts)
+        if value and not _repeats(value, question):
+            return value
+    return ""
+
+
+def _told_later(item: EvidenceItem, pack: Pack, question: str) -> bool:
+    """Whether a shown record said after ``item`` speaks of what ``question`` asks (shares
+    a word of it), not of another holder's (the graph stage's ``other``): for a state now
+    it may have changed what ``item`` says ("steel strings on it for now" after "my
+    guitar's strings are nylon")."""
+    asked = stems(question) - STOPWORDS
+    return any(i.record.seq > item.record.seq and not i.routes.get("other")
+               and stems(i.record.text) & asked for i in pack.items)
+
+# A clock time said in words: "eight oh eight", "seven fifty-five", "the 7:42".
+_TIME_SAID = (r"(?:\d{1,2}[:.]\d{2}|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven"
+              r"|twelve)\s+(?:oh\s+)?(?:one|two|three|four|five|six|seven|eight|nine|ten|twenty"
+              r"|thirty|forty|fifty)(?:-[a-z]+)?)")
+_SPOKEN_TIME = re.compile(rf"(?:the\s+)?{_TIME_SAID}", re.I)
+_THE_TIME = re.compile(rf"\bthe\s+{_TIME_SAID}", re.I)  # "the seven fifty-five" (a train)

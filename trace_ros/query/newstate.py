@@ -1,0 +1,113 @@
+"""New states and what follows from a cause: a value a clause marks as new ("pescatarian
+from now on"), the thing as it was ("my old site"), and the consequence a "so"
+states before its cause.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ..language.text import STOPWORDS, stem, stems
+from ..language.text import sentences as split_sentences
+from .names import _proper_names
+from .plan import Plan
+from .readout import _Scored
+from .spans import Asked
+
+_CONSEQUENCE_SO = re.compile(r",?\s+so\s+", re.I)
+
+
+_OPENS_SO = re.compile(r"\s*so\b(?!\s+(?:far|much|many|long)\b)", re.I)
+
+
+# What says that a sentence tells the state that holds now, not what ended ("no longer")
+# or what someone else did ("Ollie's moved up a division").
+_FORMER = re.compile(r"\b(?:old|former|previous|ex)[\s-]+([a-z]+)\b", re.I)
+
+
+def _only_former(text: str, q_stems: set[str]) -> bool:
+    """Whether every word of the question that ``text`` says is the thing as it was ("my
+    old site", "my ex-boss"), never as it is."""
+    former = {stem(m.group(1).lower()) for m in _FORMER.finditer(text)} & q_stems
+    if not former:
+        return False
+    rest = _FORMER.sub(" ", text)
+    return not stems(rest) & former
+# The words that mark a state as the new one ("vegan now", "tea instead").
+_NEW_MARKERS = r"now|instead|these days|nowadays|from now on"
+_NEW_STATE = re.compile(rf"\b(?:{_NEW_MARKERS})\b", re.I)
+_ENDED = re.compile(r"\b(?:any\s?more|no\s+longer)\b", re.I)
+
+
+# A clause ending on a change marker or the day a state starts says the new state just before
+# it ("pescatarian from now on", "I'm the secretary now", "vegetarian from today"); the
+# subject and copula before the value are dropped.
+_MARKED_END = re.compile(rf"([^,.;:!?]+?)\s+(?:(?:right\s+)?now|{_NEW_MARKERS}|"
+                         r"(?:from|starting)\s+(?:today|tonight|tomorrow|(?:mon|tues|wednes|"
+                         r"thurs|fri|satur|sun)day))\s*(?:[,.;:!?]|$)", re.I)
+_STATE_LEAD = re.compile(r"^(?:(?:and|but|so|ok|okay|well|right)\s+)*(?:(?:i|we|he|she|they|it)"
+                         r"(?:['’](?:m|re|s|ve))?|i\s+am|we\s+are|it\s+is)?\s*"
+                         r"(?:(?:am|is|are|was|been|going|gone|fully|just|on|onto|into|doing|"
+                         r"switched\s+to|moved\s+to)\s+)*", re.I)
+# How far down the dense ranking a record may stand to be taken as about the question.
+_DENSE_NEAR = 5
+# Marks an answer read from a marked new state where no record shares the question's words.
+_MARKED_NOTE = "the latest record near the question in meaning states a new value"
+
+
+def _marked_value(text: str) -> str:
+    """The value a record says is new at the end of a clause ("pescatarian from now on"
+    gives "pescatarian"; "I'm the secretary now" gives "the secretary"); "" when none."""
+    for m in _MARKED_END.finditer(text):
+        value = _STATE_LEAD.sub("", m.group(1).strip()).strip()
+        if value and len(value.split()) <= 4 and value.lower() not in STOPWORDS:
+            return value
+    return ""
+
+
+def _dense_new_state(question: str, plan: Plan, ask: Asked,
+                     scored: Sequence[_Scored]) -> tuple[_Scored, str] | None:
+    """For "what X am I …?" about the asker's state now, when no shown record shares a word
+    with the question ("What sort of diet am I following?" against "pescatarian from now
+    on"): the latest record among the nearest in meaning whose clause states a new value.
+    A speaker seldom names the category, but says when the value is new."""
+    if ask.kind != "what" or not ask.focus or not plan.current or plan.tense == "past" \
+            or _proper_names(question):
+        return None
+    near = [s for s in scored if 0 < s.item.routes.get("dense", 0) <= _DENSE_NEAR]
+    found = [(s, v) for s in near if (v := _marked_value(s.item.record.text))]
+    if not found:
+        return None
+    best = max(found, key=lambda f: (f[0].item.record.source_time, f[0].item.record.seq))
+    told = (best[0].item.record.source_time, best[0].item.record.seq)
+    value = stems(best[1])
+    if any((s.item.record.source_time, s.item.record.seq) > told
+           and any(_ENDED.search(p) and value & stems(p) for p in split_sentences(s.item.record.text))
+           for s in near):
+        return None  # a later near record says that value stopped ("not vegan any more")
+    return best
+
+
+def _consequence_first(sentences: Sequence[str]) -> list[str]:
+    """``sentences`` (best first) in the order their values tell the state: a record that
+    gives a cause and what follows from it ("the quiz show starts at nine, so bedtime's
+    at ten"; "he wanted the 9. So I'm in his 11.") states the thing in what follows, and
+    the time or number of the cause is another thing's. The clauses after a consequence
+    "so" come first, then the sentences opening with one, the other sentences without
+    their causes, and the causes last."""
+    after: list[str] = []
+    opening: list[str] = []
+    rest: list[str] = []
+    causes: list[str] = []
+    for x in sentences:
+        if _OPENS_SO.match(x):
+            opening.append(x)
+            continue
+        parts = _CONSEQUENCE_SO.split(x, maxsplit=1)
+        if len(parts) == 2 and not re.match(r"that\b", parts[1], re.I):
+            after.append(parts[1])
+            causes.append(parts[0])
+        else:
+            rest.append(x)
+    return [*after, *opening, *rest, *causes]

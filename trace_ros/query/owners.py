@@ -1,0 +1,202 @@
+"""Who owns or says a value: the owner a question names for the thing it asks about
+("Alfie's party"), a record that gives that thing to someone else ("Lily's party",
+"his spin class"), the people talking whom a question asks about, and whether a turn
+carries on the one before it or speaks of another person.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ..language.revision import KIN, holders, is_possessive, other_titled
+from ..language.text import STOPWORDS, stem, stems, words
+from ..language.vocab import is_robot
+from ..ledger import SourceRecord
+from .pack import EvidenceItem
+
+
+def _named_near(rec: SourceRecord, items: Sequence[EvidenceItem], gap: int) -> set[str]:
+    """Stems of a record, its speaker's name and the shown turns of its session at most
+    ``gap`` records before it: whom it may speak of without naming them."""
+    out = set(stems(rec.text)) | {stem(w) for w in words(rec.speaker)}
+    for i in items:
+        r = i.record
+        if r.session_id == rec.session_id and r.subject_id == rec.subject_id \
+                and rec.seq - gap <= r.seq < rec.seq:
+            out |= stems(r.text)
+    return out
+
+# "Alfie's party": the owner a question names for the thing it asks about.
+# The owned noun is lower-case ("Mia's slot"; "time's Mia's slot" is "time is"), and is
+# not consumed, so that one owner's thing may follow another's word.
+_POSSESSED = re.compile(r"\b([\w-]+)['’]s\s+(?=([a-z][\w-]*))")
+
+
+# "my yoga class" against "his spin class": someone else's thing of the same kind.
+_MINE = re.compile(r"\bmy\s+([a-z][\w-]*)(?:\s+([a-z][\w-]*))?", re.I)
+_THEIRS = re.compile(r"\b(?:his|her|their)\s+([a-z][\w-]*)(?:\s+([a-z][\w-]*))?", re.I)
+
+
+def _possessed(question: str) -> dict[str, str]:
+    """Thing stem -> owner stem for each "X's thing" (and "my thing": owner "i") the
+    question says."""
+    out = {stem(m.group(2).lower()): stem(m.group(1).lower())
+           for m in _POSSESSED.finditer(question)
+           if m.group(1).lower() not in ("it", "that", "what", "who", "there", "where",
+                                         "when", "how", "here")}
+    for m in _MINE.finditer(question):
+        for w in m.groups():
+            if w and w.lower() not in STOPWORDS:
+                out.setdefault(stem(w.lower()), "i")
+    return out
+
+
+_KIN_STEMS = frozenset(stem(k) for k in KIN)
+# Words whose "'s" is "is" or "has", never an owner's.
+_CONTRACTED = frozenset("he she it that there here what who where when how everything "
+                        "nothing something everyone someone this".split())
+
+
+def _other_owner(owners: dict[str, str], text: str) -> bool:
+    """Whether ``text`` gives a thing the question asks about to another owner and never
+    names the question's ("Lily's party" for "Alfie's party", "my cousin's wedding" for
+    "Lena's wedding", "his spin class" for "my yoga class")."""
+    if not owners:
+        return False
+    said = stems(text)
+    for m in _POSSESSED.finditer(text):
+        if m.group(1).lower() in _CONTRACTED:
+            continue  # "He's coming Saturday": he is, not his
+        thing, owner = stem(m.group(2).lower()), stem(m.group(1).lower())
+        if owners.get(thing) not in (None, owner, "i") and owners[thing] not in said:
+            return True
+        if owners.get(thing) == "i" and (owner in _KIN_STEMS or m.group(1)[:1].isupper()) \
+                and owner not in owners:
+            return True  # "my sister's anniversary" for "my anniversary", "my friend Ama's
+            # supervisor" for "my supervisor"
+    mine = {stem(w.lower()) for m in _MINE.finditer(text) for w in m.groups() if w}
+    for m in _THEIRS.finditer(text):
+        things = {stem(w.lower()) for w in m.groups() if w and w.lower() not in STOPWORDS}
+        if any(owners.get(t) == "i" and t not in mine for t in things):
+            return True
+    return False
+
+
+# A turn that carries on the one before it: it opens with a pronoun, "still", "same",
+# a reply word or a value ("It's the 19th instead", "Still the morning", "Quarter past
+# eleven"), or is a bare value of a few words.
+_CARRIES_ON = re.compile(
+    r"^\W*(?:(?:yes|yeah|yep|no|nope|nah|oh|ok|okay|so|and|but|actually|sorry|right|well|"
+    r"fine|ugh|hmm|erm|um)\b\W*)*(?:it|it's|its|that|that's|this|he|he's|she|she's|they|"
+    r"they're|there|still|same|now|then|from|at|on|in|by|only|just|half|quarter|"
+    r"\d|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight|today|"
+    r"next|the\s+\d|the\s+(?:first|second|third|\w+(?:th|st|nd|rd))\b)", re.I)
+
+
+# "the O'Brien tasting", "the Patel sofa": a thing told apart by whose name it bears.
+_NAME_THING = re.compile(r"\b(?i:the)\s+([A-Z][\w'’-]*)\s+([a-z][\w-]*)")
+
+
+def _other_name_on(question: str, text: str) -> bool:
+    """Whether ``text`` speaks of the thing the question names by someone's name under
+    another name, and never says the question's ("the Kapoor tasting" for "the O'Brien
+    tasting")."""
+    asked = {stem(m.group(2).lower()): m.group(1) for m in _NAME_THING.finditer(question)}
+    if not asked:
+        return False
+    said = stems(text)
+    return any(stem(m.group(2).lower()) in asked
+               and stem(asked[stem(m.group(2).lower())].lower()) not in said
+               and m.group(1).lower() != asked[stem(m.group(2).lower())].lower()
+               for m in _NAME_THING.finditer(text))
+
+
+def _owners_other(owners: dict[str, str], text: str, question: str) -> bool:
+    """Whether ``text`` gives the owner the question names another thing than the one
+    asked ("June's heart check is the 21st now" for "June's hair appointment"): it speaks
+    of that thing, not of the one asked. (A word the question says, or shortens - "op"
+    for "operation" - is the thing asked.)"""
+    owned = {o for o in owners.values() if o != "i"}
+    said = [w for w in words(question) if w not in STOPWORDS]
+    return any(stem(m.group(1).lower()) in owned and m.group(1).lower() not in _CONTRACTED
+               and m.group(2).lower() not in STOPWORDS
+               and not any(w.startswith(m.group(2).lower()) or stem(w) == stem(m.group(2).lower())
+                           for w in said)
+               for m in _POSSESSED.finditer(text))
+
+
+def _look_alike(owners: dict[str, str], question: str, text: str) -> bool:
+    """Whether ``text`` speaks of the thing asked as another's (``_other_owner``), under
+    another name (``_other_name_on``) or of someone of the other title (``other_titled``)."""
+    return _other_owner(owners, text) or _other_name_on(question, text) \
+        or other_titled(text, question)
+
+
+_FIRST_SINGULAR = re.compile(r"\b(?:i|me|my|mine|i'm|i've|i'd|i'll)\b", re.I)
+# Someone pointed at by a pronoun: the speaker may be telling theirs ("I'm taking her").
+_THIRD_PERSON = re.compile(r"\b(?:he|she|him|her|his|hers|he's|she's|he'll|she'll)\b", re.I)
+
+
+def _asked_speakers(question: str, items: Sequence[EvidenceItem]) -> frozenset[str]:
+    """The people talking whom the question asks about by name (lower-cased)."""
+    talking = {w for i in items if not is_robot(i.record.speaker, i.record.robot_id)
+               for w in words(i.record.speaker)}
+    return holders(question) & talking
+
+
+def _speakers_own(rec: SourceRecord, asked_speakers: frozenset[str]) -> bool:
+    """Whether ``rec`` is its speaker telling their own ("I always go for the Thai
+    place", said by Sven) while the question asks about another of those talking by name
+    ("What does Keira order?"), whom it neither names nor points at ("I'm taking her to
+    the dentist at four" may be Keira's): Keira tells hers in her own words."""
+    if not asked_speakers or is_robot(rec.speaker, rec.robot_id) \
+            or set(words(rec.speaker)) & asked_speakers:
+        return False
+    return bool(_FIRST_SINGULAR.search(rec.text)) and not _THIRD_PERSON.search(rec.text) \
+        and not set(words(rec.text)) & asked_speakers
+
+
+def _carries_on(text: str) -> bool:
+    """Whether a turn carries on the topic of the one before it rather than opening one."""
+    return bool(_CARRIES_ON.match(text)) or len(words(text)) <= 4
+
+
+# "Rhys is on call", "my friend Sam is dating …": a sentence about another person.
+_OTHER_SUBJECT = re.compile(
+    r"^\W*(?i:(?:so|and|also|oh|btw|but|meanwhile|well)\W+)*(?:(?i:my|our)\s+[a-z]+\s+)?"
+    r"([A-Z][\w-]*)(?:['’]s)?(?:\s|[,:]\s)")
+_FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|i'm|i've|i'd|i'll|we|us|our)\b|\bI\b", re.I)
+
+
+def _someone_else(text: str, asked: set[str], known: set[str]) -> bool:
+    """Whether a record is about another person than the one asking: its first sentence
+    is led by someone else's name and nowhere does it say "I", "me" or "my"."""
+    m = _OTHER_SUBJECT.match(text)
+    if not m:
+        return False
+    name = m.group(1).lower()
+    # A possessive before a word of the question owns the thing asked of ("Tom's dentist
+    # is on the 15th"), a name even where the conversation writes it nowhere else.
+    owns = bool(re.match(r"['’]s\s", text[m.end(1):])) and is_possessive(text, m.end(1) + 2) \
+        and stem(text[m.end():].split(" ", 1)[0].lower()) in asked
+    if (name not in known and name not in KIN and not owns) or stem(name) in asked:
+        return False  # "Mum's changed hers too": a relative leads it as well as a name
+    rest = text[m.end():]
+    return not _FIRST_PERSON.search(rest)
+
+
+def _owned_by(rec: SourceRecord, sentence: str, place: str) -> str:
+    """A place the speaker calls their own ("the hoover's living in my room") said as
+    whose it is ("Cass's room"): the answer is read by someone else."""
+    if is_robot(rec.speaker, rec.robot_id) or not rec.speaker.strip() \
+            or any(w[:1].isupper() for w in place.split()):
+        return place  # a place with a name is told by it ("my trip to the Smoky Mountains")
+    if re.search(rf"\bmy\s+{re.escape(place)}", sentence, re.I):
+        return f"{rec.speaker.strip()}'s {place}"
+    return place
+# A turn in the first person singular: its speaker speaks of their own.
+_OF_SELF = re.compile(r"\b(?:i|i'm|i’m|i've|i’ve|i'll|i’ll|me|my|mine)\b", re.I)
+# An additive particle: what the record tells is one more beside another ("too").
+_ADDS = re.compile(r"\b(?:too|also|as\s+well)\b", re.I)

@@ -1,0 +1,905 @@
+"""The typed readers: for a question whose wh-phrase asks for a kind of value (``spans.asked``:
+a clock time, a day, a sum, a rate, a name, a person, a place), the value of that kind the
+records state about what is asked, read from the record that states it (``_value``) and
+chosen among the records that state one (``_typed``): the newest revision for a state,
+the turn a robot's repeat echoes, the day a later turn moves. ``ExtractiveReader`` takes
+these methods from ``TypedReading`` and gives them its settings.
+"""
+
+from __future__ import annotations
+
+import calendar
+import math
+import os
+import re
+import time
+from collections.abc import Callable, Sequence
+
+from ..language.revision import (
+    KIN,
+    given_instead,
+    introduced_as,
+    is_value_word,
+    other_kind,
+    other_titled,
+    shifts,
+    spoken_to,
+    state_values,
+)
+from ..language.text import ELIDED_AFTER, STOPWORDS, possessors, stem, stems, words
+from ..language.text import sentences as split_sentences
+from ..language.timeanchor import destination_hour, find_candidates, ordinal_value, shifted
+from ..language.vocab import is_robot
+from ..ledger import SourceRecord
+from .ages import _said_as_age
+from .amounts import (
+    _RESULT,
+    _WITH_UNIT,
+    _bare_sentence,
+    _change_amount,
+    _value_tokens,
+    _with_unit,
+    revisions_of,
+)
+from .current import before_clause, may_ask_held
+from .days import (
+    _ASKS_OWN,
+    _PLURAL_DAYS,
+    _bare_weekday,
+    _dated_weekday,
+    _days_labelling,
+    _so_held,
+    _turns_down_only,
+    _with_hour,
+)
+from .focus import (
+    _ASKING,
+    _ASPECT,
+    _DIALLED,
+    _DOES,
+    _LABEL,
+    _NOT_COMPOUNDS,
+    _PHONE,
+    _WHICH_WHAT,
+    _a_sum,
+    _labels_other,
+    _measured,
+    _repeats,
+    _said_bare,
+)
+from .names import (
+    _DOER,
+    _GIVEN,
+    _NAME_GIVEN,
+    _POSSESSOR_OF,
+    _RESPECTIVE,
+    _SELF_DOING,
+    _SELF_NAMED,
+    _SUBJECT_IS,
+    _TITLED,
+    _YOU_DOING,
+    _name_value,
+    _name_words,
+    _proper_names,
+)
+from .newstate import _CONSEQUENCE_SO, _OPENS_SO, _consequence_first
+from .owners import (
+    _ADDS,
+    _FIRST_PERSON,
+    _OF_SELF,
+    _THIRD_PERSON,
+    _carries_on,
+    _named_near,
+    _other_name_on,
+    _other_owner,
+    _owned_by,
+    _owners_other,
+    _possessed,
+    _someone_else,
+)
+from .pack import EvidenceItem, Pack
+from .plan import Plan
+from .readout import ReaderOutput, _asks, _content, _Scored
+from .spans import (
+    MEASURES,
+    MEASURING,
+    TITLES,
+    Asked,
+    answer_date,
+    asked_day,
+    bare_figure,
+    capitalised_mid_sentence,
+    clock_time,
+    day_part,
+    days_listed,
+    declines,
+    event_time,
+    figure_in_words,
+    format_day,
+    frequency,
+    has_calendar,
+    held_days,
+    ident,
+    money,
+    names_day,
+    names_in,
+    number_head,
+    place_phrase,
+    quantities,
+    question_grain,
+    repaired,
+    states_time,
+    sum_stated,
+    turned_down,
+    weekdays_written_out,
+)
+
+# A request put as a question: a modal of asking opens it, maybe after a phrase ("From
+# next week, could you collect on Thursdays?", "Can dinner follow us to Sunday?").
+_REQUEST = re.compile(r"^\W*(?:[^,?]{1,40},\s*)?(?:(?:so|and|also|oh|please|then)\W+)*"
+                      r"(?:could|can|would)\b", re.I)
+_YES_NO = re.compile(r"(?i:yes|no)\W*")
+
+
+# A question about where someone or something goes, not where it is.
+_MOTION = re.compile(r"\b(?:go|goes|going|went|move|moves|moving|moved|head|heading|travel\w*"
+                     r"|fly|flying|drive|driving|send|sending|take|taking)\b", re.I)
+
+# A consequence clause, and the speaker holding the thing in it.
+_FROM_BEFORE = re.compile(r"\bfrom\s+(?:the\s+)?$", re.I)
+_MEASURE_STEMS = frozenset(stem(w) for w in MEASURES)
+_PRONOUN_ONE = re.compile(r"\b(?:the|this|that|which|each|every|another|any)\s+"
+                          r"(?:[\w'’-]+\s+){0,3}$", re.I)
+_WITH_ME = re.compile(r"\b(?:with|to|by)\s+me\b|\b(?:is|it's)\s+me\b")
+
+
+class TypedReading:
+    """The typed-value methods of ``ExtractiveReader`` (see the module docstring); the
+    settings they read are its own."""
+
+    name: str
+    span_tokens: int
+    reply_gap: int
+    revision_share: float
+    revision_overlap: float
+
+    def _around(self, rec: SourceRecord, items: Sequence[EvidenceItem]
+                ) -> tuple[SourceRecord | None, SourceRecord | None]:
+        """The shown turn a record answers (the nearest earlier turn of another speaker,
+        within ``reply_gap``, that asks something) and the shown turn that answers or
+        echoes it (the next turn of another speaker)."""
+        before = after = None
+        for i in items:
+            r = i.record
+            if r.session_id != rec.session_id or r.subject_id != rec.subject_id \
+                    or r.speaker == rec.speaker:
+                continue
+            if rec.seq - self.reply_gap <= r.seq < rec.seq and r.text.rstrip().endswith("?") \
+                    and (before is None or r.seq > before.seq):
+                before = r
+            if rec.seq < r.seq <= rec.seq + self.reply_gap and (after is None
+                                                                 or r.seq < after.seq):
+                after = r
+        return before, after
+
+    def _just_before(self, rec: SourceRecord, items: Sequence[EvidenceItem]) -> list[SourceRecord]:
+        """The shown turns of a record's session at most ``reply_gap`` records before it."""
+        return [i.record for i in items if i.record.session_id == rec.session_id
+                and i.record.subject_id == rec.subject_id
+                and rec.seq - self.reply_gap <= i.record.seq < rec.seq]
+
+    @staticmethod
+    def _names_the_same(rec: SourceRecord, items: Sequence[EvidenceItem], topic: set[str],
+                        asked_names: set[str], known: set[str]) -> bool:
+        """Whether a record names something (a name, not a day) that an earlier shown
+        record sharing the question's topic names too."""
+        mine = {n.lower() for _, n in names_in(rec.text, asked_names, known)}
+        return bool(mine) and any(
+            mine & {n.lower() for _, n in names_in(i.record.text, asked_names, known)}
+            for i in items if i.record.seq < rec.seq and topic & stems(i.record.text))
+
+    @staticmethod
+    def _continued(rec: SourceRecord, items: Sequence[EvidenceItem], asked_names: set[str],
+                   known: set[str]) -> frozenset[str]:
+        """What the turns right next to a record say, when it carries on their topic
+        ("Still the 27th though" after "the party's now at her place"); nothing when it
+        brings in someone new ("Ruth is coming tomorrow …" after the physiotherapy)."""
+        around = [i.record for i in items if i.record.session_id == rec.session_id
+                  and i.record.subject_id == rec.subject_id and abs(i.record.seq - rec.seq) == 1]
+        earlier = frozenset().union(*(stems(r.text) for r in around if r.seq < rec.seq))
+        new = {stem(n.lower()) for _, n in names_in(rec.text, asked_names, known)
+               for n in n.split()} - earlier
+        return frozenset() if new else frozenset().union(*(stems(r.text) for r in around))
+
+    def _typed(self, question: str, plan: Plan, ask: Asked, scored: list[_Scored], pack: Pack,
+               q_stems: set[str], names: set[str], weights: dict[str, float],
+               by_name: bool = False) -> ReaderOutput:
+        """A value of the asked kind (``spans.asked``) from the record that states one
+        about what the question asks: a state question takes the record the graph stage
+        marks current, else the newest of the near revisions; any other the best match.
+        Abstains when no shown record states one. ``by_name``: a record that names whom
+        the question asks about counts as about the thing asked though it says the thing
+        in other words ("Her pickup's quarter to ten" for "What time is Dora getting
+        picked up?"; asked again so only where no record saying the thing names them)."""
+        items = pack.items
+        said = frozenset().union(*(stems(i.record.text) for i in items))
+        label = _LABEL[ask.kind]
+        compound = stem(ask.compound) if ask.compound else ""
+        if compound and compound in q_stems and compound not in said \
+                and ask.compound not in _NOT_COMPOUNDS \
+                and ask.kind in ("ident", "quantity", "money", "name", "person") \
+                and not _said_bare(ask.focus, items) \
+                and not (compound in _PHONE and any(_DIALLED.search(i.record.text)
+                                                     for i in items)):
+            # "What's her landline number?" when only a mobile was ever mentioned ("What
+            # shoe size is Lottie?" where a record says "she's a size 13" is answered).
+            return ReaderOutput("", [], self.name, f"no shown record mentions a {ask.compound} "
+                                f"{ask.focus}")
+        focus = stem(ask.focus) if ask.focus else ""
+        if ask.kind == "person" and focus and focus not in said and not any(
+                _TITLED.search(i.record.text) for i in items
+                if i.routes.get("graph") == 1 and not i.routes.get("superseded")):
+            # "Who is the site manager?" when no shown record mentions a manager. (The
+            # graph stage's current record may name whom by a title, the role left
+            # unsaid: "So Ruby's with Ms Obi now" for "Who's Ruby's teacher?".)
+            return ReaderOutput("", [], self.name, f"no shown record mentions a {ask.focus}")
+        proper = _proper_names(question)
+        # "my daughter": whom the shown records call so ("My daughter Judith is coming").
+        kin = frozenset(w for w in words(question) if w in KIN)
+        proper |= {stem(n) for n in introduced_as([i.record.text for i in items], kin)}
+        # Whoever the event a question dates its state by names may be the one asked:
+        # "Before Jade's leave started, who taught the Monday spin?" - Jade.
+        dating = stems(before_clause(question)) if ask.kind == "person" else frozenset()
+        # "What dose of atorvastatin …": a record about atorvastatin that gives an amount
+        # says its dose without the word.
+        of_what = _measured(question, ask.focus)
+        if ask.kind == "quantity" and compound:
+            of_what |= {compound}  # "What warfarin dose …": of warfarin
+        # What the question is about, among the words the shown records use at all.
+        asked_words = q_stems - names - proper - _ASKING
+        topic = asked_words & said
+        # "What hours does Karim work?": what the one asked about does, which a record may
+        # say in other words ("Karim's just started nights, ten till six").
+        done = _DOES.match(question)
+        doing = {stem(done.group(1).lower())} if done else set()
+        thing_words = asked_words - {focus, compound} - _ASPECT - doing
+        if focus and _WHICH_WHAT.match(question) and thing_words and not thing_words & said:
+            return ReaderOutput("", [], self.name, "no shown record mentions what the "
+                                f"{ask.focus} asked is of")
+        if focus and _WHICH_WHAT.match(question) and topic - {focus}:
+            # "Which floor is the staff canteen on?": the kind asked for is no part of the
+            # thing ("The fifth floor is an oven" says nothing of the canteen); in "How
+            # much warfarin …?" it is the thing.
+            topic = topic - {focus}
+        last = words(question)[-1:]
+        if last and stem(last[0]) in _ASPECT and topic - _ASPECT:
+            # "What time does chess club start?": the verb ending it says which time of the
+            # thing is asked; the thing is what a record must speak of ("starting this
+            # week" is not about a chess club).
+            topic = topic - _ASPECT
+        known = capitalised_mid_sentence([i.record.text for i in items])
+        owners = _possessed(question)
+        # The people talking: their names in a turn greet, they bring in no one new.
+        speakers = {stem(w) for i in items for w in words(i.record.speaker)}
+        asking = {s.item.source_id: s.overlap for s in scored if _asks(s)}
+        mine = bool(re.search(r"\b(?:i|my|me|mine|i'm|i've|i'd)\b", question.lower()))
+        # A state asked now: of several kinds of the thing, the one asked for.
+        state = plan.current and plan.tense != "past"
+        # A state asked as it was before an event ("Before the salon rang, which day …"):
+        # the graph stage's record is the one that held then, found by the thing's thread
+        # and the event's time, not by the question's words (the event need not be named
+        # in it, nor the thing in the words asked: "Booked myself in at Shear Bliss,
+        # Thursday at 10").
+        held = not state and bool(before_clause(question)) and may_ask_held(question, plan)
+        # The values the superseded records state: the current record may name one as
+        # what it changes from ("can't get the Wednesday off, so I've changed it. Friday.").
+        replaced = frozenset().union(*(state_values(i.record.text) for i in items
+                                       if i.routes.get("superseded")))
+        sums = any(money(i.record.text) for i in items if i.routes.get("superseded"))
+        # The graph stage tied the current record to the turn it carries on: that turn
+        # says what it is of ("three litres now" after "two litres of water a day").
+        tied = any(i.routes.get("carried") for i in items)
+        # What the records the graph stage's current record supersedes say.
+        revised = frozenset().union(*(_name_words(i.record.text, known) for i in items
+                                      if i.routes.get("superseded")))
+        # The owner the question names ("Theo's slot"), said with the owned noun left out.
+        owners_asked = [re.escape(p) for p in possessors(question)]
+        elided = re.compile(rf"\b(?:{'|'.join(owners_asked)})['’]s\s+"
+                            rf"(?:{'|'.join(ELIDED_AFTER)})\b", re.I) if owners_asked else None
+        found: list[tuple[_Scored, str, float]] = []
+        for s in scored:
+            rec = s.item.record
+            before, after = self._around(rec, items)
+            current = s.item.routes.get("graph") == 1 and not s.item.routes.get("superseded")
+            if s.overlap <= 0 and (not topic or not (current or _carries_on(rec.text))):
+                continue  # shares no word with the question and does not carry one on
+            # What the record says, with the turns right next to it: the question it
+            # answers, the turn that echoes or answers it, and (when it carries on their
+            # topic) the turns before and after it.
+            beside = stems(rec.text).union(*(stems(r.text) for r in (before, after) if r))
+            if proper & {stem(w) for w in words(rec.speaker)} and _OF_SELF.search(rec.text):
+                # The one the question names speaking of their own ("Mine's 216", "I'm off
+                # from the 19th"): it joins what the turns just before it talk about.
+                beside = beside.union(*(stems(r.text) for r in self._just_before(rec, items)))
+            near = beside | self._continued(rec, items, proper | q_stems | speakers, known)
+            if before is not None and asking.get(before.source_id, 0.0) > 0:
+                near = near | topic  # the reply to a turn that asks what the question asks
+            if elided and elided.search(rec.text):
+                near = near | topic  # "Theo's is at 6:20": Theo's slot, its noun left out
+            if current and tied:
+                # The graph stage shows the turns it carries on beside it ("Training's
+                # indoors now." - "Okay." - "And it's half nine now"), and the revisions
+                # that tie them to the thing: one chain, one thing.
+                near = near.union(*(stems(i.record.text) for i in items
+                                    if i.routes.get("graph")))
+            if topic - doing and not topic & near and not (
+                    by_name and proper & stems(rec.text)
+                    and not _owners_other(owners, rec.text, question)) and (
+                    not current or _owners_other(
+                    owners, rec.text, question) or not (
+                    held or focus and focus in stems(rec.text)
+                    or self._names_the_same(rec, items, topic, proper | q_stems, known)
+                    or _name_words(rec.text, known) & revised
+                    or ask.kind in ("day", "date", "when") and shifts(rec.text)
+                    or bool(proper & stems(rec.text)))):
+                # Shares only a name with the question. (The graph stage's current record
+                # also stands when it names the thing asked, "new password's tangerine77"
+                # for the wifi password, or what an earlier record about the question
+                # named: "I finally left St. Mary's" after "I work at St. Mary's", or a
+                # word of a record it supersedes: "the Peak District instead" after "the
+                # Lake District"; or, asked when, moves their time: "bumped another week";
+                # or names whom the question asks of: "Dave texted, ferry strike, he won't
+                # make it back till Sunday now" for "When is Dave getting home?"; as of a
+                # time, "Maureen comes in at six" before her shifts changed, for "what time
+                # did Maureen visit?".)
+                continue
+            if _other_owner(owners, rec.text) or _other_name_on(question, rec.text) \
+                    or other_titled(rec.text, question) \
+                    or state and other_kind(rec.text, question):
+                continue  # "Lily's party" does not answer for "Alfie's party", nor "Mr
+                # Grady's sessions" for "Mrs Grady's", nor "the blue kettles" for "the red
+                # kettles"
+            if focus and focus not in proper and (
+                    ask.kind in ("name", "quantity", "count")
+                    or ask.kind == "ident" and focus != "number") \
+                    and focus not in beside and not of_what & beside \
+                    and not (current and (ask.kind in ("count", "name", "ident")
+                                          or ask.kind == "quantity"
+                                          and (tied or focus in _MEASURE_STEMS))):
+                continue  # talks about the topic, never about the thing asked (the graph
+                # stage's current record revises one that does: "so I've got eight now";
+                # or names the measure, which a record need not say: "runs at 32")
+            if (mine or proper and ask.kind != "person") \
+                    and _someone_else(rec.text, proper | q_stems, known):
+                continue  # "Rhys is on call this week" does not say when I am (or Luca is)
+            focus_turns = [r.text for r in (before, after) if r and focus in stems(r.text)]
+            # "Parents' evening's pushed back a week" beside "a walkout on the 20th": the
+            # sentence about the thing moves its time and names no day, so the day the
+            # revisions it supersedes named, moved, answers before a day said of another.
+            moved = self._moved(rec, items, topic) if current and ask.kind in (
+                "day", "date", "when") and shifts(s.sentence) and not states_time(s.sentence) \
+                else ""
+            value = moved or self._value(ask, question, plan, s, (q_stems | proper) - dating,
+                                         known, focus in stems(rec.text), focus_turns,
+                                         replaced if current else frozenset(), current and sums,
+                                         revised if current else frozenset())
+            if not value and current and ask.kind in ("day", "date", "when"):
+                value = self._moved(rec, items, topic)
+            if value and _repeats(value, question.replace(before_clause(question), "")):
+                value = ""  # "up for the dinner" for "When does he come up for his dinner?"
+            if value and ask.kind in ("clock", "when") and _a_sum(value, rec.text):
+                value = ""  # "Bramleys £2.40 a kilo" states no time the shop opens
+            if value and ask.kind == "clock" and _said_as_age(value, rec.text):
+                value = ""  # "he'll be six" is how old he will be, not when lunch is
+            if value and ask.kind in ("ident", "quantity") and focus and focus != "number" \
+                    and _labels_other(value, rec.text, {focus, compound} | of_what,
+                                     proper | speakers):
+                value = ""  # "Ours is Flat 9" says which flat, not what floor it is on
+            if value and state and self._echoes_other_kind(rec, value, question, pack):
+                value = ""  # "Internet 45 a month." echoes the internet bill, not the water
+            if value:
+                # How much of what the question is about the record (and the turns next
+                # to it) says, weighted by how rare each word is in the evidence.
+                cover = (math.fsum(weights.get(t, 0.0) for t in topic & near)
+                         / (math.fsum(weights.get(t, 0.0) for t in topic) or 1.0)) if topic \
+                    else s.overlap
+                found.append((s, value, cover))
+        if not found:
+            return ReaderOutput("", [], self.name, f"no shown record states the {label} asked for")
+        if plan.current and plan.tense != "past" and plan.as_of is None and plan.window is None:
+            # The graph stage's verdict holds when its current record is about what is
+            # asked and states a value of the kind; its superseded marks with it.
+            lead = [f for f in found if f[0].item.routes.get("graph") == 1
+                    and not f[0].item.routes.get("superseded")]
+            # A later record the chain found to be another holder's, instance or thing
+            # ("my brother's on lates now") revises nothing, however new.
+            own = [f for f in found if not f[0].item.routes.get("other")] or found
+            live = ([f for f in own if not f[0].item.routes.get("superseded")] or own) \
+                if lead else own
+            # Revisions of one state say it in different words: every record that states
+            # a value about enough of what is asked is one; the newest holds.
+            revisions = revisions_of(live, self.revision_share, self.revision_overlap)
+            # "I've got stats too, but Wednesdays", "the art co-op is also on Tuesdays": a
+            # record that adds another of the thing beside the one told revises none of
+            # them; it holds only where it says most about what is asked.
+            most = max(revisions, key=lambda f: (f[2], f[0].overlap))
+            revisions = [f for f in revisions
+                         if f is most or not _ADDS.search(f[0].item.record.text)]
+            if proper and not lead:
+                # Asked about someone by name ("Where are Sam's parents going that
+                # week?"), a revision names them, or a turn just before it in its session
+                # does ("Will Ellie carry on?" - "Yeah, she's handing her over …"), where
+                # any one does: a later turn sharing only a word ("a storm over the Lakes
+                # that entire week") says nothing of Sam's parents.
+                named = [f for f in revisions
+                         if proper & _named_near(f[0].item.record, items, self.reply_gap)]
+                if not named:
+                    # None of the revisions about most of what is asked names them ("Flat
+                    # 2, the Nowaks, rent … due on the 1st"): a record that states a value
+                    # of the kind and names them does ("… Ollie, £720, due on the 15th").
+                    named = [f for f in live if proper & _named_near(
+                        f[0].item.record, items, self.reply_gap)]
+                    named = revisions_of(named, self.revision_share,
+                                         self.revision_overlap) if named else []
+                if not named and any(len(p) > 1 for p in proper):
+                    # No revision says it of them ("How many sugars does Bernie take?" when
+                    # only the speaker's own tea is told): it is not told, unless a record
+                    # naming them says it in other words.
+                    if not by_name:
+                        return self._typed(question, plan, ask, scored, pack, q_stems, names,
+                                           weights, by_name=True)
+                    return ReaderOutput("", [], self.name,
+                                        "no shown record says it of whom the question names")
+                revisions = named or revisions
+            pick = lead[0] if lead else max(revisions, key=lambda f: (
+                f[0].item.record.source_time, f[0].item.record.seq))
+        else:
+            # A past state: the graph stage's record for the time named, when it gave one
+            # (the revision that held then, ``current.held_time``), else the best match.
+            held = [f for f in found if f[0].item.routes.get("graph") == 1
+                    and not f[0].item.routes.get("superseded")]
+            pick = held[0] if held else max(found, key=lambda f: f[0].relevance)
+        rec = pick[0].item.record
+        if is_robot(rec.speaker, rec.robot_id):
+            # The robot repeating what someone just told it ("Vitamin D in the morning,
+            # got it" after "His vitamin D stays with breakfast"): their own words answer.
+            said = [f for f in found if not is_robot(f[0].item.record.speaker,
+                                                     f[0].item.record.robot_id)
+                    and f[0].item.record.session_id == rec.session_id
+                    and f[0].item.record.subject_id == rec.subject_id
+                    and rec.seq - self.reply_gap <= f[0].item.record.seq < rec.seq]
+            # The turn it repeats states the value it says back ("Thursdays. Suits me" -
+            # "Siobhan on Thursdays"), else speaks of what is asked: not a turn between
+            # them that tells something else ("the bin men still come Tuesday").
+            heard = _value_tokens(pick[1]) - q_stems
+            said = [f for f in said if heard & _value_tokens(f[0].item.record.text)] \
+                or [f for f in said if f[0].overlap > 0]
+            if said:
+                own = max(said, key=lambda f: f[0].item.record.seq)
+                # The value the robot heard, where the person said it too ("Tola and
+                # Marcus are done. She's … seeing … Femi." - "Tola is seeing Femi now.").
+                value = pick[1] if pick[1].lower() in own[0].item.record.text.lower() \
+                    else own[1]
+                if ask.kind == "when":
+                    value = _with_hour(value, found)
+                return ReaderOutput(value, [own[0].item.source_id, pick[0].item.source_id],
+                                    self.name)
+        value = _with_hour(pick[1], found) if ask.kind == "when" else \
+            _with_unit(pick[1], found) if ask.kind == "quantity" else pick[1]
+        return ReaderOutput(value, [pick[0].item.source_id], self.name)
+
+    def _value(self, ask: Asked, question: str, plan: Plan, s: _Scored, skip: set[str],
+               known: set[str], focus_here: bool, focus_turns: Sequence[str] = (),
+               replaced: frozenset[str] = frozenset(), after_sum: bool = False,
+               gone: frozenset[str] = frozenset()) -> str:
+        """The value of the asked kind a record states ('' when it states none), read from
+        its best-matching sentence first, then from the rest of it. ``replaced``: values
+        of the revisions it supersedes; a day among them is what it changes from.
+        ``after_sum``: those revisions state a sum of money. ``gone``: the words of the
+        names those revisions give (a person named there is who it changes from)."""
+        rec = s.item.record
+        # A figure the speaker took back ("62. Sorry, 61") is not stated.
+        text = repaired(_content(rec, rec.text))
+        first = repaired(_content(rec, s.sentence))
+        parts = split_sentences(text)
+        # The best-matching sentence first (whole, when an abbreviation split it; joined
+        # to the next, when a figure taken back ended it).
+        first = next((x for x in parts if first.strip() and first.strip() in x), None) \
+            or (max(parts, key=lambda x: len(os.path.commonprefix([x, first.strip()])))
+                if parts and text != _content(rec, rec.text) else first)
+        ordered = [first] + [x for x in parts if x != first]
+        kind = ask.kind
+        # A question ("I told you Thursdays, didn't I?", "Still Mondays at 7:30?") asks;
+        # it states nothing. The assertions beside it do. A request does state what is
+        # wanted ("Could you collect on Thursday mornings?").
+        ordered = [x for x in ordered if not x.rstrip().endswith("?") or _REQUEST.match(x)]
+        if kind in ("day", "date", "when"):
+            # "parents evening moved to thurs": a clipped weekday names the day.
+            ordered = [weekdays_written_out(x) for x in ordered]
+            # "General waste is Thursdays now, so the black bins go out Wednesday night":
+            # of a cause and what follows from it, the one about what is asked says when.
+            ordered = [_so_held(x, skip) for x in ordered]
+            # A named day ("Wednesdays", "Friday the 19th") says when the thing is; "today"
+            # in a story about it says when it was talked about. "When does he take it?"
+            # asks for a habit: a clock time or a time of day before a day that was told.
+            named = [x for x in ordered if states_time(x) and names_day(x)]
+            # A day said without a tense ("Friday.") is ahead when the state is asked now.
+            ahead = plan.current and plan.tense != "past"
+            if ahead:
+                # A sentence that only turns a day down ("Forget Friday, the CEO can't make
+                # it.") says when the thing is not, when another says when it is.
+                named = [x for x in named if not turned_down(x)] or (
+                    [] if _turns_down_only(named) else named)
+            if replaced:  # a sentence naming a new day before one naming only the old
+                named.sort(key=lambda x: not state_values(x) - replaced)
+            if kind == "day" and _ASKS_OWN.search(question):
+                # "Which day am I covering?": "the boss is covering Saturdays" says what is
+                # asked of someone else; "I'm still on Sundays" comes before it.
+                named.sort(key=lambda x: bool(stems(x) & skip)
+                           and not _FIRST_PERSON.search(x))
+            if kind == "day" and _PLURAL_DAYS.search(question):
+                # "Which days …?": the days a sentence lists or spans, as it says them (a
+                # list may keep days the revisions it supersedes named).
+                # Not days that label a thing the sentence talks about ("The Monday and
+                # Thursday slots are going to new patients"): what the slots were.
+                listed = next((v for v in (days_listed(held_days(x)) for x in named
+                                           if not _days_labelling(held_days(x)))
+                               if v), "")
+                if listed:
+                    return listed
+            told = [x for x in ordered if states_time(x) and not names_day(x)]
+            habit = kind == "when" and bool(re.match(r"\s*when\s+(?:do|does)\b", question, re.I))
+            for x in named + ([] if kind == "when" else told):
+                day = self._day(x, rec.source_time, kind, question, ahead, replaced)
+                if day and _bare_weekday(x):
+                    return _dated_weekday(day, [self._day(y, rec.source_time, kind, question,
+                                                          ahead, replaced)
+                                                for y in named if y != x])
+                if day:
+                    return day
+            if kind == "when":
+                for x in ordered:
+                    value = clock_time(x) or day_part(x)
+                    if value:
+                        return value
+                for x in ([] if habit else told):
+                    day = self._day(x, rec.source_time, kind, question, ahead, replaced)
+                    if day:
+                        return day
+            return ""
+        readers: dict[str, Callable[[str], str]] = {
+            "clock": clock_time, "money": sum_stated, "ident": lambda x: ident(x, skip),
+            "frequency": lambda x: frequency(x) or (day_part(x) if " and " in day_part(x)
+                                                   else ""),
+        }
+        if kind in readers:
+            value = next((v for v in map(readers[kind], _consequence_first(ordered)) if v), "")
+            if not value and kind == "clock" and replaced:
+                # The current record moves a time it does not repeat as one ("has moved
+                # to 9" after "at 8"): the hour it moves to.
+                value = next((v for v in map(destination_hour, ordered) if v), "")
+            if not value and kind == "clock":
+                # "So seven from now on, not six.": the hour given in place of one denied.
+                value = next((v for v in map(given_instead, ordered) if v), "")
+            if not value and kind == "money" and after_sum:
+                # "council put the permit up to 85" after "60 quid a year": in its unit.
+                value = next((v for v in map(bare_figure, ordered) if v), "") or next(
+                    (v for v in map(figure_in_words, ordered) if v), "")
+            return value
+        if kind in ("count", "quantity"):
+            if kind == "count":
+                # "Picked up two rescue hens. So that's five": a sentence opening with the
+                # "so" of a consequence gives the count that results, the one before it
+                # the change.
+                ordered = sorted(ordered, key=lambda x: not _OPENS_SO.match(x))
+            said = set(re.findall(r"\d+", question))
+            measured = kind == "quantity" and bool(MEASURING.search(question.lower()))
+
+            def amounts(x: str) -> list[tuple[int, str]]:
+                found = quantities(x)
+                # "the blood pressure one taken at bedtime": "one" after a determiner
+                # and its modifiers is the pronoun, standing for a noun, not a number
+                # ("that one is one hundred twenty people": a hundred says a number).
+                found = [f for f in found if not (f[1].split()[0].lower() == "one"
+                                                  and number_head(f[1]).lower() == "one"
+                                                  and _PRONOUN_ONE.search(x[:f[0]]))]
+                if kind == "count":  # "how many …": a cardinal, not "the 27th", nor a
+                    # number the question says ("How many Year 9 students …": not 9)
+                    found = [f for f in found if not ordinal_value(f[1].split()[0])
+                             and f[1].split()[0] not in said]
+                elif said:  # "What temperature is incubator 1 at?": 1 labels the thing
+                    found = [f for f in found if f[1].split()[0] not in said] or found
+                if measured:  # "How much does he weigh?": a figure with its unit, not
+                    # "shuffled Biscuit into 7", nor a dose said per time ("100mg twice
+                    # daily")
+                    found = [f for f in found if _WITH_UNIT.match(f[1])
+                             and not frequency(x[f[0]:f[0] + len(f[1]) + 20])]
+                # "Four more signed up", "another two": a number said as a change is not
+                # the amount, where the sentence states another.
+                return [f for f in found if not _change_amount(x, f)] or found
+
+            # "two boys moved to the academy. down to 27", "Four more signed up, that
+            # makes thirty-five": a number said as what a change comes to is the amount,
+            # in whichever of the record's sentences it is said.
+            result = next((f[1] for x in ordered for f in amounts(x)
+                           if _RESULT.search(x[:f[0]]) and not _change_amount(x, f)), "")
+            # "… they're each bringing a plus-one. Fourteen.": a sentence that is only a
+            # figure is the amount the rest of the record works out to.
+            result = result or next((f[1] for x in ordered for f in amounts(x)
+                                     if _bare_sentence(x) == f[1].lower()), "")
+            if result:
+                return result
+
+            def now(x: str) -> list[tuple[int, str]]:
+                # "two people bailed, so it's a table for 6 now": the number said with
+                # "now", or after the "so" that gives the consequence ("Seven have dropped
+                # out, so we're landing on 128"), is the state, the other the change.
+                return [f for f in amounts(x) if re.search(r"\bnow\b", x[f[0]:f[0] + 40])
+                        or _CONSEQUENCE_SO.search(x[:f[0]])]
+
+            result = next((now(x)[-1][1] for x in ordered if now(x)), "")
+            # "Two of the tables got merged, so knock one off. Fourteen centrepieces": the
+            # number said with the thing the question counts, over those of other things.
+            counted = stem(ask.focus) if kind == "count" and ask.focus else ""
+            result = result or next((f[1] for x in ordered for f in amounts(x) if counted
+                                     and counted in stems(f[1])
+                                     and not _change_amount(x, f)), "")
+            if result:
+                return result
+            for x in ordered:
+                found = amounts(x)
+                if not found:
+                    continue
+                hits = [m.start() for m in re.finditer(r"[\w'’-]+", x)
+                        if stems(m.group(0)) & (skip - {stem(ask.focus)} if ask.focus else skip)]
+                if not hits:
+                    return found[0][1]
+                return min(found, key=lambda f: min(abs(f[0] - h) for h in hits))[1]
+            return ""
+        if kind == "place":
+            # Sentence by sentence, best first: a place phrase ("on the wall by the back
+            # door"), or a place a copula names ("Tomorrow's St Luke's").
+            origin = bool(re.search(r"\bfrom\b", question, re.I))
+            # "The queue at the Tower was round the block, so we ended up at the British
+            # Museum": the consequence after "so" tells where it came to be, first.
+            results = {_CONSEQUENCE_SO.split(x)[-1] for x in ordered
+                       if _CONSEQUENCE_SO.search(x)}
+            ordered = [y for x in ordered
+                       for y in ([_CONSEQUENCE_SO.split(x)[-1]] if _CONSEQUENCE_SO.search(x)
+                                 else []) + [x]]
+            # Where something is, not where it goes: "at the music shop" before "to an old
+            # student of hers", unless the question asks where to. What follows from a
+            # cause may say where it went ("…, so he's been turfed out to the old
+            # stable"): where it is now.
+            if not _MOTION.search(question):
+                for x in ordered:
+                    value = place_phrase(x, skip, self.span_tokens, origin,
+                                         moving=x in results)
+                    if value:
+                        return _owned_by(rec, x, value)
+            for x in ordered:
+                value = place_phrase(x, skip, self.span_tokens, origin) or next(
+                    (n for at, n in names_in(x, skip, known) if _GIVEN.search(x[:at])), "")
+                if value:
+                    return _owned_by(rec, x, value)
+            return ""
+        if kind == "name":
+            return _name_value(ask, ordered, skip, known, focus_here, _proper_names(question),
+                               focus_turns)
+        if kind == "person":
+            def nearest(x: str, found: list[tuple[int, str]]) -> str:
+                # The name nearest to what the question says ("Helen's away, so Brian
+                # will run me to the hospital": Brian takes her).
+                hits = [m.start() for m in re.finditer(r"[\w'’-]+", x)
+                        if stems(m.group(0)) & skip]
+                if not hits:
+                    # A name the sentence gives someone ("paired me with Jas", "a guy
+                    # called Ollie") before one it talks about ("Gemma's out"); of a cause
+                    # and what follows from it ("Beth is moving away, so it's all signed
+                    # over to Tom"), one in what follows.
+                    given = [f for f in found if _NAME_GIVEN.search(x[:f[0]])]
+                    so = _CONSEQUENCE_SO.search(x)
+                    result = [f for f in found if so and f[0] >= so.end()
+                              and not re.match(r"that\b", x[so.end():], re.I)]
+                    return (given or result or found)[0][1]
+                return min(found, key=lambda f: min(abs(f[0] - h) for h in hits))[1]
+
+            changed_from = ""
+            for x in ordered:
+                # "Leila's started her leave, so Acme is with me from today": the state the
+                # consequence tells, of the thing asked, is the speaker's.
+                after = _CONSEQUENCE_SO.split(x)
+                if len(after) > 1 and stems(after[-1]) & skip and _WITH_ME.search(after[-1]) \
+                        and not names_in(after[-1], skip, known) \
+                        and not is_robot(rec.speaker, rec.robot_id):
+                    return rec.speaker
+                # A name where a place preposition leads to it is a place ("on Pine").
+                found = [f for f in names_in(x, skip, known)
+                         if not re.search(r"\b(?:on|at|in|to|from|into|near)\s+(?:the\s+)?$",
+                                          x[:f[0]], re.I)
+                         and not stems(f[1]) & skip - TITLES]  # not "Mr Fenwick" for
+                # "Who is Mr Fenwick's key worker?"
+                # Someone who can't or won't ("Shona can't do Wednesdays any more. Her friend
+                # Kat's covering them."): another name answers.
+                pair = _RESPECTIVE.search(x)
+                if pair:
+                    # "My maid of honour and Raj's best man, Hannah and Ollie": each name
+                    # in the order of the things it is, said outright.
+                    first, second = (bool(stems(pair.group(k)) & skip) for k in (1, 2))
+                    if first != second:
+                        return pair.group(3 if first else 4)
+                kept = [f for f in found if not declines(x, f[0] + len(f[1]))]
+                if _SELF_DOING.search(x) and not _YOU_DOING.search(x):
+                    # "I'm still doing the deliveries myself, Sami, like I said": the
+                    # speaker does it; the one spoken to does not.
+                    kept = [f for f in kept if f[1].lower() not in spoken_to(x)]
+                # "Hana's brother Kai": the possessor says whose; the name after is who.
+                kept = [f for f in kept if not any(
+                    g[0] > f[0] and _POSSESSOR_OF.fullmatch(x[f[0] + len(f[1]):g[0]])
+                    for g in kept)] or kept
+                if not kept:
+                    # "Teifi couldn't keep up, so the cheese is coming from Hafod now":
+                    # where no one else is named, nor spoken of, to do it, the one it comes
+                    # from (a place preposition otherwise leads to a place).
+                    kept = [f for f in names_in(x, skip, known) if _FROM_BEFORE.search(x[:f[0]])
+                            and not stems(f[1]) & skip - TITLES
+                            and not declines(x, f[0] + len(f[1]))
+                            and not set(words(f[1])) <= gone
+                            and not _THIRD_PERSON.search(x[:f[0]])]  # "He's taken over
+                    # from Mark": someone else does it, in place of the one it is from
+                if found and not kept:
+                    continue
+                if kept and all(set(words(f[1])) <= gone for f in kept):
+                    # Only the one the revisions it supersedes named: who it changes from
+                    # ("Joy's been moved … Marek's doing my mornings"), unless no other
+                    # sentence names anyone.
+                    changed_from = changed_from or nearest(x, kept)
+                    continue
+                if kept:
+                    return nearest(x, kept)
+            for x in ordered:
+                # A sentence that opens with someone doing it ("Connor's covering my
+                # Monday spin") or being what is asked ("Mei's my best friend now"): a
+                # name no other record writes mid-sentence. Where a sentence names only
+                # who it changes from, the other one named so is who it changes to.
+                m = _DOER.match(x)
+                if m is None:
+                    m = _SUBJECT_IS.match(x)
+                    m = m if m is not None and stems(m.group(2)) & skip else None
+                doer = m.group(1).lower() if m else ""
+                if doer and doer not in KIN and doer not in STOPWORDS \
+                        and not doer.endswith(("one", "body", "thing")) \
+                        and stem(doer) not in skip and not is_value_word(doer) \
+                        and doer not in gone:
+                    return m.group(1)
+            if changed_from:
+                return changed_from
+            # "fire marshal on nights is me now", "I'm the first-aider", "I'll still do
+            # Mrs Kaur's reviews": the speaker.
+            if any(_SELF_NAMED.search(x) or _SELF_DOING.search(x) for x in ordered[:1]) \
+                    and not is_robot(rec.speaker, rec.robot_id):
+                return rec.speaker
+            # "Leon, … You're doing the orders from next week.": the one spoken to.
+            told = spoken_to(rec.text)
+            if len(told) == 1 and any(_YOU_DOING.search(x) for x in ordered) \
+                    and not is_robot(rec.speaker, rec.robot_id):
+                name = next(iter(told))
+                return next((w for w in re.findall(r"[A-Z][\w'-]*", rec.text)
+                             if w.lower() == name), name)
+            return ""
+        return ""
+
+    @staticmethod
+    def _moved(rec: SourceRecord, items: Sequence[EvidenceItem],
+               topic: set[str] | frozenset[str] = frozenset()) -> str:
+        """For the graph stage's current record that moves the time of the records it
+        supersedes ("pushed back a week"): the day the latest of them named, moved (of
+        those that say ``topic``'s words, where any does); '' when it states no shift or
+        none of them names a day."""
+        if not shifts(rec.text):
+            return ""
+        before = sorted((i.record for i in items if i.routes.get("superseded")
+                         and i.record.seq < rec.seq and find_candidates(i.record.text)),
+                        key=lambda r: r.seq)
+        before = [r for r in before if topic & stems(r.text)] or before
+        if not before:
+            return ""
+        # A time that is moved has not passed yet: "due 21 October" is the one ahead.
+        when = shifted(event_time(before[-1].text, before[-1].source_time, True), rec.text)
+        if when is None:
+            return ""
+        return f"{time.strftime('%A', time.gmtime(when))} {format_day(when)}"
+
+    @staticmethod
+    def _day(sentence: str, record_time: float, kind: str, question: str,
+             lean: bool = False, replaced: frozenset[str] = frozenset()) -> str:
+        """The day a sentence names; for "what day" as a date ("Tuesday 16 September
+        2025", not "the Tuesday after 12 September 2025": the day asked for, not where it
+        was said) or a recurring day as "every Tuesday"; for "when", with the clock time
+        it states."""
+        held = held_days(sentence, replaced)
+        day = answer_date(asked_day(held, stems(question)),
+                          record_time, "", question_grain(question), lean)
+        if kind == "when":
+            pass  # "When …?" is answered as before ("Wednesdays", "the Thursday after …")
+        elif re.fullmatch(r"[A-Za-z]+days", day):
+            day = f"every {day[:-1]}"  # "What day?" - "Thursdays": every Thursday
+        elif re.match(r"the \w+day (?:after|before) ", day) and has_calendar(record_time):
+            when = event_time(held, record_time)  # not a day it turns down
+            day = f"{time.strftime('%A', time.gmtime(when))} {format_day(when)}"
+        elif kind == "day" and re.fullmatch(r"\d{1,2} [A-Z][a-z]+ \d{4}", day):
+            # "What day …?" - "it's on today": the weekday that date is, with it.
+            when = calendar.timegm(time.strptime(day, "%d %B %Y"))
+            day = f"{time.strftime('%A', time.gmtime(when))} {day}"
+        part = re.match(r"([A-Z][a-z]+day) (\d{1,2} [A-Z][a-z]+ \d{4})$", day) \
+            if kind == "when" else None
+        said = re.search(rf"\b{part.group(1)}\s+(morning|afternoon|evening|night)\b", sentence,
+                         re.I) if part else None
+        if part and said:
+            # "I'm Thursday afternoon now": the part of the day said stays with it.
+            day = f"{part.group(1)} {said.group(1).lower()}, {part.group(2)}"
+        if kind == "date" and not re.search(r"\b\d{1,2}\b", re.sub(r"\b\d{4}\b", "", day)):
+            return ""  # a month is not the date asked for
+        clock = clock_time(sentence) if kind == "when" else ""
+        if clock and day and clock.lower() not in day.lower():
+            clock = re.sub(r"^(?:at|from|by|around|about)\s+", "", clock)
+            day = f"{day} at {clock}"
+        return day
+
+    def _echoes_other_kind(self, rec: SourceRecord, value: str, question: str,
+                           pack: Pack) -> bool:
+        """Whether ``rec`` is a robot's echo of a person's statement about another kind
+        of the thing asked ("Internet 45 a month." after "Our internet bill is 45 a
+        month", for "How much is the water bill?"): the echo need not repeat the kind, and
+        answers no more than the statement it repeats, unless the echo itself names the
+        kind asked ("heart check" echoed as "cardiology check-up")."""
+        if not is_robot(rec.speaker, rec.robot_id):
+            return False
+        own = self._own_statement(rec.source_id, value, question, pack)
+        said = next((i.record.text for i in pack.items if i.source_id == own[0]), "")
+        return len(own) > 1 and other_kind(f"{said} {rec.text}", question, inflected=True)
+
+    def _own_statement(self, cited: str, answer: str, question: str, pack: Pack,
+                       figures: bool = False) -> list[str]:
+        """A robot's turn that repeats what a person just said is not the source: the
+        person's own statement (an earlier turn of the same session, within
+        ``reply_gap``, that states the answer's value, else the graph stage's current
+        record among those turns) is cited first. With ``figures`` (the answer was found
+        without that turn in view) the figures the robot says must be the person's too: a
+        robot relaying news ("your eye exam is now on January 28") repeats no turn that
+        shares only its month ("physio … 27 January")."""
+        items = {i.source_id: i for i in pack.items}
+        item = items.get(cited)
+        if item is None or not is_robot(item.record.speaker, item.record.robot_id):
+            return [cited]
+        rec = item.record
+        asked_stems = {stem(w) for w in words(question)}
+        value = _value_tokens(answer) - asked_stems
+        if _YES_NO.fullmatch(answer.strip()):
+            # "Am I vegetarian?" - "Yes" from "Vegetarian, noted.": what the echo says
+            # of what is asked is the value.
+            value = _value_tokens(rec.text) & asked_stems
+        if not value:
+            return [cited]
+        before = sorted((i.record for i in pack.items
+                         if i.record.session_id == rec.session_id
+                         and i.record.subject_id == rec.subject_id
+                         and rec.seq - self.reply_gap <= i.record.seq < rec.seq
+                         and i.record.modality == "dialogue"  # a camera's frame says nothing
+                         and not is_robot(i.record.speaker, i.record.robot_id)),
+                        key=lambda r: -r.seq)
+        told = {t for t in value & _value_tokens(rec.text) if t.isdigit()} if figures else set()
+        for r in before:
+            stated = _value_tokens(r.text)
+            if value & stated and told <= stated:
+                return [r.source_id, cited]
+        # The graph stage's current record just before it, told without the value's words
+        # ("But I'm sticking with Michael's" - "Still Michael's in Hull for Christmas."):
+        # the robot acknowledges that statement and says nothing of its own. It names
+        # something of it: a robot's report of its own ("I put your toolbox on the
+        # shelf") after a turn about something else acknowledges nothing.
+        said = stems(rec.text)
+        lead = [i.source_id for i in pack.items if i.routes.get("graph") == 1
+                and not i.routes.get("superseded") and i.record in before
+                and said & stems(i.record.text)]
+        return [lead[0], cited] if lead else [cited]
