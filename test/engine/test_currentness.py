@@ -1860,3 +1860,26 @@ def test_a_name_texted_in_lower_case_still_names_the_holder() -> None:
                                 frozenset(), lates)
     assert not revision.same_holder("The dev team says it's lates from Monday.",
                                     frozenset({"dev"}), frozenset(), lates)
+
+
+def test_source_of_a_change_is_no_other_holder() -> None:
+    """A person named as whence a change comes (the subject of a verb of reported speech
+    or of wanting) is no holder of another value; a possessor, the subject
+    of having, or a clause telling that person's own state still is."""
+    none: frozenset[str] = frozenset()
+
+    def other(text: str, question: str) -> bool:
+        return revision.about_another(text, none, revision.keys(question))
+    # The source: reported speech, a wish.
+    assert not other("Mr Davies said the PTA is covering part of it, so it's twenty-eight "
+                     "now.", "How much is my museum trip?")
+    assert not other("Tuesday stand-ups clash with the client call, so the boss wants them "
+                     "Thursdays at quarter past nine.", "When is our team stand-up?")
+    assert not other("Apparently Gregor wants them on Tuesdays from now on.",
+                     "When are choir rehearsals?")
+    # The holder: a possessor, having, one's own state told after a reporting verb.
+    assert other("Mrs Kaur's dialysis is on Tuesdays now.", "When is my dialysis?")
+    assert other("Oh, Sam said she's on the late shift now.", "What shift am I on?")
+    assert other("Kim's moved her piano lesson to Friday.", "When is my piano lesson?")
+    assert other("Ali's got the dentist on Thursday.", "When is the dentist?")
+    assert other("Oh, Jess has hers on Tuesdays.", "When is the swim class?")
