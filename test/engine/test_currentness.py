@@ -1864,8 +1864,9 @@ def test_a_name_texted_in_lower_case_still_names_the_holder() -> None:
 
 def test_source_of_a_change_is_no_other_holder() -> None:
     """A person named as whence a change comes (the subject of a verb of reported speech
-    or of wanting) is no holder of another value; a possessor, the subject
-    of having, or a clause telling that person's own state still is."""
+    or of wanting, or of a verb acting on the asked thing) is no holder of another
+    value; a possessor, the subject of having, or a clause telling that person's own
+    state still is."""
     none: frozenset[str] = frozenset()
 
     def other(text: str, question: str) -> bool:
@@ -1877,7 +1878,12 @@ def test_source_of_a_change_is_no_other_holder() -> None:
                      "Thursdays at quarter past nine.", "When is our team stand-up?")
     assert not other("Apparently Gregor wants them on Tuesdays from now on.",
                      "When are choir rehearsals?")
+    # The doer of a change to the asked thing itself.
+    assert not other("Wojtek's put the labour up from January. Seventy-two.",
+                     "What labour rate do we charge?")
     # The holder: a possessor, having, one's own state told after a reporting verb.
+    assert other("Oh, Maja's taken the bottom shelf for her meal prep.",
+                 "Which fridge shelf is mine?")
     assert other("Mrs Kaur's dialysis is on Tuesdays now.", "When is my dialysis?")
     assert other("Oh, Sam said she's on the late shift now.", "What shift am I on?")
     assert other("Kim's moved her piano lesson to Friday.", "When is my piano lesson?")

@@ -268,6 +268,19 @@ _HOLDER_PRONOUN = re.compile(r"\b(?:he|she|they|hers|theirs|he's|she's|they're|t
 _POSSESSIVE_PRONOUN = re.compile(r"\b(?:his|her|their)\s+([a-z]+)", re.I)
 
 
+_HAVING = frozenset("""s is are was were be been being has have had having got get gets
+getting take takes took taken taking""".split())
+_ACTED_ON = re.compile(r"\s+(?:the|it|them)\b(.*)")
+
+
+def _acts_on(said: re.Match[str], thing: frozenset[str]) -> bool:
+    """Whether the verb after a name takes the asked thing itself as its object ("Wojtek's
+    put the labour up"): not a verb of having or being, which tells the name's own."""
+    verb, rest = said.group(1), _ACTED_ON.match(said.group(2))
+    return verb not in _HAVING and _stem(verb) not in thing and verb not in STOPWORDS \
+        and rest is not None and bool(keys(rest.group(0)) & thing)
+
+
 def _source_of_change(text: str, name: str, thing: frozenset[str]) -> bool:
     """Whether ``name`` (a holder ``text`` names) is only whence the news of the asked
     ``thing`` comes, not a holder of a value of its own: wherever named, it is the subject
@@ -280,7 +293,7 @@ def _source_of_change(text: str, name: str, thing: frozenset[str]) -> bool:
         after = text[m.end():]
         clause = _CLAUSES.split(after, maxsplit=1)[0] if _CLAUSES.search(after) else after
         said = _NAME_VERB.match(re.split(r"[.!?]", clause, maxsplit=1)[0])
-        if said is None or said.group(1) not in _REPORTING \
+        if said is None or not (said.group(1) in _REPORTING or _acts_on(said, thing)) \
                 or _HOLDER_PRONOUN.search(said.group(2)) \
                 or any(_stem(w) in thing for w in _POSSESSIVE_PRONOUN.findall(said.group(2))):
             return False
