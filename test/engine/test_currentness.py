@@ -1921,3 +1921,32 @@ def test_what_held_first_is_the_first_statement_giving_a_value(
     res = ask(ledger, encoder, "When was the parcel originally due?")
     assert res.source_ids[:1] == ["t1"], (res.answer, res.source_ids)
     assert "14" in res.answer, res.answer
+
+
+def test_source_of_a_change_is_no_other_holder() -> None:
+    """A person named as whence a change comes (the subject of a verb of reported speech
+    or of wanting, or of a verb acting on the asked thing) is no holder of another
+    value; a possessor, the subject of having, or a clause telling that person's own
+    state still is."""
+    none: frozenset[str] = frozenset()
+
+    def other(text: str, question: str) -> bool:
+        return revision.about_another(text, none, revision.keys(question))
+    # The source: reported speech, a wish.
+    assert not other("Mr Davies said the PTA is covering part of it, so it's twenty-eight "
+                     "now.", "How much is my museum trip?")
+    assert not other("Tuesday stand-ups clash with the client call, so the boss wants them "
+                     "Thursdays at quarter past nine.", "When is our team stand-up?")
+    assert not other("Apparently Gregor wants them on Tuesdays from now on.",
+                     "When are choir rehearsals?")
+    # The doer of a change to the asked thing itself.
+    assert not other("Wojtek's put the labour up from January. Seventy-two.",
+                     "What labour rate do we charge?")
+    # The holder: a possessor, having, one's own state told after a reporting verb.
+    assert other("Oh, Maja's taken the bottom shelf for her meal prep.",
+                 "Which fridge shelf is mine?")
+    assert other("Mrs Kaur's dialysis is on Tuesdays now.", "When is my dialysis?")
+    assert other("Oh, Sam said she's on the late shift now.", "What shift am I on?")
+    assert other("Kim's moved her piano lesson to Friday.", "When is my piano lesson?")
+    assert other("Ali's got the dentist on Thursday.", "When is the dentist?")
+    assert other("Oh, Jess has hers on Tuesdays.", "When is the swim class?")

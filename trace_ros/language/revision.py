@@ -234,7 +234,8 @@ def about_another(text: str, named: frozenset[str], thing: frozenset[str] = froz
     if any(w in ("my", "mine") and (i + 1 == len(ws) or ws[i + 1].split("'")[0] not in KIN)
            for i, w in enumerate(ws)):
         return False
-    if not holders(_APPOSED.sub(" ", _SELF_INTRODUCED.sub(" ", text))) - named - _given(text):
+    foreign = holders(_APPOSED.sub(" ", _SELF_INTRODUCED.sub(" ", text))) - named - _given(text)
+    if not foreign or thing and all(_source_of_change(text, h, thing) for h in foreign):
         return False
     if subject(text) in named:  # "Lottie's written Santa a letter": Lottie's state
         return False
@@ -251,6 +252,52 @@ def about_another(text: str, named: frozenset[str], thing: frozenset[str] = froz
     return not any((values_named(c) or keys(c) & thing) and not holders(c) - named
                    and not _PRONOUN.search(c)
                    or subject(c) in named for c in later)
+
+
+# The ordinary verbs of reported speech and of wanting: "X said/told me/reckons/wants …"
+# names X as whence the news or the wish comes, not as who holds the value told.
+_REPORTING = frozenset("""say says said tell tells told ask asks asked want wants wanted
+reckon reckons reckoned think thinks thought decide decides decided confirm confirms
+confirmed rang phoned emailed texted wrote""".split())
+# After the name, its verb, an auxiliary allowed: "Gregor's said", "Mum has just said".
+_NAME_VERB = re.compile(r"^(?:'s|'d|\s+(?:has|had|have|will|would|just))*\s+([a-z]+)\b(.*)$")
+# The pronouns by which a clause tells its subject's own state ("she's on Tuesdays now",
+# "hers is at ten"); "it"/"them" point at the thing, not at a person.
+_HOLDER_PRONOUN = re.compile(r"\b(?:he|she|they|hers|theirs|he's|she's|they're|they've)\b",
+                             re.I)
+_POSSESSIVE_PRONOUN = re.compile(r"\b(?:his|her|their)\s+([a-z]+)", re.I)
+
+
+_HAVING = frozenset("""s is are was were be been being has have had having got get gets
+getting take takes took taken taking""".split())
+_ACTED_ON = re.compile(r"\s+(?:the|it|them)\b(.*)")
+
+
+def _acts_on(said: re.Match[str], thing: frozenset[str]) -> bool:
+    """Whether the verb after a name takes the asked thing itself as its object ("Wojtek's
+    put the labour up"): not a verb of having or being, which tells the name's own."""
+    verb, rest = said.group(1), _ACTED_ON.match(said.group(2))
+    return verb not in _HAVING and _stem(verb) not in thing and verb not in STOPWORDS \
+        and rest is not None and bool(keys(rest.group(0)) & thing)
+
+
+def _source_of_change(text: str, name: str, thing: frozenset[str]) -> bool:
+    """Whether ``name`` (a holder ``text`` names) is only whence the news of the asked
+    ``thing`` comes, not a holder of a value of its own: wherever named, it is the subject
+    of a verb of reported speech or of wanting ("Mr Davies said …, so it's twenty-eight
+    now", "the boss wants them Thursdays"), and the clause it opens tells no one's own
+    state by a pronoun ("Sam said she's on lates", "Kim told me hers is at ten"), nor sets
+    a possessive before the thing ("Kim wants her lesson moved"). A possessor ("Mrs Kaur's
+    dialysis") or the subject of any other verb ("Ali's got the dentist") holds."""
+    for m in re.finditer(rf"\b{re.escape(name)}\b", text, re.I):
+        after = text[m.end():]
+        clause = _CLAUSES.split(after, maxsplit=1)[0] if _CLAUSES.search(after) else after
+        said = _NAME_VERB.match(re.split(r"[.!?]", clause, maxsplit=1)[0])
+        if said is None or not (said.group(1) in _REPORTING or _acts_on(said, thing)) \
+                or _HOLDER_PRONOUN.search(said.group(2)) \
+                or any(_stem(w) in thing for w in _POSSESSIVE_PRONOUN.findall(said.group(2))):
+            return False
+    return bool(thing)
 
 
 # Personal pronouns and possessives: whoever they point at holds what the text tells.
