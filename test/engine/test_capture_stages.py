@@ -3,18 +3,13 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("rclpy", reason="needs the ROS 2 wheels (make setup)")
 
-_PATH = Path(__file__).resolve().parents[2] / "tools" / "capture_stages.py"
-_spec = importlib.util.spec_from_file_location("capture_stages", _PATH)
-assert _spec is not None and _spec.loader is not None
-capture_stages = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(capture_stages)
+import capture_stages  # noqa: E402  (tools/ is on the path: pytest.ini)
 
 STAGES = ["decode", "event", "prepare", "enqueue", "commit", "sync", "ack_bytes"]
 

@@ -3,17 +3,9 @@ choice the features separate, and the veto keeps the chain's lead inside its mar
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
+import fit_lead  # tools/ is on the path (pytest.ini)
 import numpy as np
 import pytest
-
-_PATH = Path(__file__).resolve().parents[2] / "tools" / "fit_lead.py"
-_spec = importlib.util.spec_from_file_location("fit_lead", _PATH)
-assert _spec is not None and _spec.loader is not None
-fit_lead = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(fit_lead)
 
 N = len(fit_lead.FEATURES)
 COS_Q = fit_lead.FEATURES.index("cos_q")

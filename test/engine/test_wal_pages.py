@@ -3,20 +3,14 @@ the frames are read from the WAL file and named after the table or index of thei
 
 from __future__ import annotations
 
-import importlib.util
 import sqlite3
 import struct
-from pathlib import Path
 
 import pytest
 
 pytest.importorskip("rclpy", reason="needs the ROS 2 wheels (make setup)")
 
-_PATH = Path(__file__).resolve().parents[2] / "tools" / "wal_pages.py"
-_spec = importlib.util.spec_from_file_location("wal_pages", _PATH)
-assert _spec is not None and _spec.loader is not None
-wal_pages = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(wal_pages)
+import wal_pages  # noqa: E402  (tools/ is on the path: pytest.ini)
 
 
 def _has_dbstat() -> bool:
