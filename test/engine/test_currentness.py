@@ -26,7 +26,7 @@ from trace_ros.consolidation.project import GraphProjector  # noqa: E402
 from trace_ros.consolidation.worker import Consolidator  # noqa: E402
 from trace_ros.embed import MiniLMEncoder  # noqa: E402
 from trace_ros.facts import JUDGED_UPDATE  # noqa: E402
-from trace_ros.language import revision  # noqa: E402
+from trace_ros.language import revision, timeanchor  # noqa: E402
 from trace_ros.ledger import Ledger, Scope, SourceRecord  # noqa: E402
 from trace_ros.query import current  # noqa: E402
 from trace_ros.query.answer import QueryEngine, QueryRequest, QueryResult  # noqa: E402
@@ -1950,3 +1950,52 @@ def test_source_of_a_change_is_no_other_holder() -> None:
     assert other("Kim's moved her piano lesson to Friday.", "When is my piano lesson?")
     assert other("Ali's got the dentist on Thursday.", "When is the dentist?")
     assert other("Oh, Jess has hers on Tuesdays.", "When is the swim class?")
+
+
+def test_a_moment_in_a_named_period_asks_what_held() -> None:
+    """A simple past dated by a moment inside a period ("Where did I work in mid-June?",
+    "At the end of January, what day did I meet her?") asks what held then; a period
+    named whole in the simple past ("What did I order in October?") may ask of an event
+    in it, and a question in the present asks what holds now."""
+    for q in ("Where did I work in mid-June?",
+              "At the end of January, what day did I meet Dr Okafor?"):
+        assert current.may_ask_held(q, plan_question(q)), q
+    for q in ("What did I order in October?", "Where do I work these days?"):
+        assert not current.may_ask_held(q, plan_question(q)), q
+
+
+def test_when_a_change_takes_effect() -> None:
+    """A change said to start in a named month starts on its 1st (the next such month);
+    a month that begins a name ("March Street") is no start."""
+    told = datetime(2025, 10, 9, 9, tzinfo=UTC).timestamp()
+    starts = timeanchor.takes_effect("So choir moves to Thursday nights from November.", told)
+    assert starts == datetime(2025, 11, 1, tzinfo=UTC).timestamp()
+    assert timeanchor.takes_effect("From January it's the second Wednesday.", told) \
+        == datetime(2026, 1, 1, tzinfo=UTC).timestamp()
+    assert timeanchor.takes_effect("I walked over from March Street.", told) is None
+    assert timeanchor.takes_effect("Choir moves to Thursday nights.", told) is None
+
+
+@pytest.mark.parametrize(("change", "question", "held"), [
+    # Said in October, starting in November: in mid-October the old night held.
+    ("The council booked the hall, so choir moves to Thursday nights from November.",
+     "What night was choir practice in mid-October?", "t0"),
+    # The same change starting at once revises the night for the end of October.
+    ("The council booked the hall, so choir moves to Thursday nights.",
+     "What night did the choir practise at the end of October?", "t5"),
+])
+def test_a_change_that_starts_later_did_not_hold_before(ledger: Ledger,
+                                                        encoder: MiniLMEncoder, change: str,
+                                                        question: str, held: str) -> None:
+    """What held at a time asked is what was said by then and had started by then: a
+    change told before the time but starting after it ("from November") had not."""
+    history(ledger, encoder, [
+        (2, "Nia", "The choir practises on Wednesday nights in the church hall."),
+        (2, "robot", "Choir on Wednesday nights, noted."),
+        *CHATTER,
+        (9, "Nia", change),
+        (9, "robot", "Okay."),
+    ])
+    res = ask(ledger, encoder, question)
+    assert res.status == "answered" and res.source_ids[0] == held, (res.answer,
+                                                                     res.source_ids)

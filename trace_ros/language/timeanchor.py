@@ -535,6 +535,29 @@ def _effective_start(expr: str, message_time: float) -> float | None:
     return resolve_expression(expr, message_time, True)
 
 
+# "From January it's the second Wednesday", "going to Fridays from March": a change that
+# starts in a named month (a bare month is no time candidate of ``resolve``).
+_FROM_MONTH = re.compile(rf"\b(?:from|starting|beginning|as\s+of)\s+(?:the\s+(?:start|beginning)"
+                         rf"\s+of\s+)?(?P<month>{'|'.join(MONTHS)})\b"
+                         rf"(?!\s+(?:\d|(?-i:[A-Z])))", re.I)
+
+
+def takes_effect(text: str, message_time: float) -> float | None:
+    """When a change ``text`` tells (at ``message_time``) takes effect, where it says
+    ("starting next month": the 1st; "from January": the 1st of the next January), else
+    None."""
+    effective = resolve(text, message_time).effective
+    if effective is not None:
+        return effective
+    m = _FROM_MONTH.search(text)
+    if m is None:
+        return None
+    told = datetime.fromtimestamp(message_time, tz=UTC)
+    month = _month_number(m.group("month").lower())
+    year = told.year + (month < told.month)
+    return datetime(year, month, 1, tzinfo=UTC).timestamp()
+
+
 # -- anchor shifts ----------------------------------------------------------------------
 _SHIFT_UNIT = r"minute|hour|day|night|week|fortnight|month|year"
 # Every shift names a unit and a direction; substring tests in C rule out most texts.
@@ -930,6 +953,12 @@ _PART_OF = re.compile(
     r"\b(?P<early>early|beginning\s+of|start\s+of|first\s+half\s+of)\b"
     r"|\b(?P<mid>mid|middle\s+of|halfway\s+through)\b"
     r"|\b(?P<late>late|end\s+of|second\s+half\s+of|last\s+days?\s+of)\b", re.I)
+
+
+def names_part_of(text: str) -> bool:
+    """Whether ``text`` names a part of a period ("mid-June", "at the end of January",
+    "the start of March"): a moment in it, at which a state held."""
+    return _PART_OF.search(text) is not None
 
 
 def window_point(window: tuple[float, float], text: str) -> float:

@@ -127,7 +127,7 @@ from ..language.revision import (
     values_named,
 )
 from ..language.text import sentences, stem
-from ..language.timeanchor import tense, window_point, years_before
+from ..language.timeanchor import names_part_of, takes_effect, tense, window_point, years_before
 from ..language.vocab import is_robot
 from ..ledger import SourceRecord
 from .factcache import SubjectFacts
@@ -405,7 +405,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         rec = candidates[seq]
         if best is not None and seq <= best[0]:
             continue
-        if not _statement(rec, robot_id) or (at is not None and rec.source_time > at):
+        if not _statement(rec, robot_id) or (at is not None and not _held_by(rec, at)):
             continue
         if not_asker and theirs(rec, asker, robot_id, prior):
             rejected.append(rec.source_id)
@@ -729,6 +729,16 @@ def _it_is_now(rec: SourceRecord, thread: SourceRecord) -> bool:
     return False
 
 
+def _held_by(rec: SourceRecord, at: float) -> bool:
+    """Whether what ``rec`` tells held at ``at``: it was said by then, and a change it
+    tells does not start later ("Sharps are going to the last Friday from March", said in
+    February, for "In February, when were sharps collected?")."""
+    if rec.source_time > at:
+        return False
+    starts = takes_effect(rec.text, rec.source_time)
+    return starts is None or starts < at
+
+
 def _keeps_old(text: str, earlier: Sequence[str], head: str) -> bool:
     """Whether ``text`` puts something only in places the thread has given up (said by
     ``earlier`` records of the thing) and in none its latest revision, ``head``, brought,
@@ -961,13 +971,17 @@ _OPENS_BEFORE = re.compile(r"\s*before\b[^,?]{6,},", re.I)  # "Before Jade's lea
 
 def may_ask_held(question: str, plan: Plan) -> bool:
     """Whether the question asks what state held at a past time (``held_time``): a
-    past tense of "be" or "have", or any past tense after an opening "Before …,"
-    ("Before Jade's leave started, who taught the Monday spin?"), about one value."""
-    before = plan.tense == "past" and bool(_BEFORE.search(question))
-    return bool(_WAS.search(question) or before) \
+    past tense of "be" or "have", or any past tense dated by an event ("Before Jade's
+    leave started, who taught the Monday spin?") or by a moment inside a period it
+    names ("Where did I work in mid-June?"; "What did I order in October?" may ask of
+    an event in it), about one value."""
+    past = plan.tense == "past"
+    before = past and bool(_BEFORE.search(question))
+    dated = before or past and plan.window is not None and names_part_of(question)
+    return bool(_WAS.search(question) or dated) \
         and not asks_members(question) \
         and (plan.operation in ("fact", "temporal_lookup", "current_state", "count")
-             or before and plan.operation == "history")
+             or dated and plan.operation == "history")
 
 
 
