@@ -1964,6 +1964,16 @@ def test_a_moment_in_a_named_period_asks_what_held() -> None:
         assert not current.may_ask_held(q, plan_question(q)), q
 
 
+def test_the_week_of_a_day_is_read_at_its_middle() -> None:
+    """"In the week of the 15th" asks of the week around that day: its middle, not its
+    end (what was said for "next week" on its last days is not what held in it)."""
+    week = (datetime(2025, 9, 15, tzinfo=UTC).timestamp(),
+            datetime(2025, 9, 22, tzinfo=UTC).timestamp())
+    assert timeanchor.window_point(week, "What shift was I on in the week of the 15th?") \
+        == datetime(2025, 9, 18, 12, tzinfo=UTC).timestamp()
+    assert timeanchor.window_point(week, "What shift was I on last week?") == week[1]
+
+
 def test_when_a_change_takes_effect() -> None:
     """A change said to start in a named month starts on its 1st (the next such month);
     a month that begins a name ("March Street") is no start."""

@@ -62,6 +62,13 @@ def test_every_question_is_current_unless_it_names_another_time(question: str) -
          (day(2023, 1, 1), day(2023, 2, 1))),
         ("Who was on the desk in mid April?", (day(2023, 4, 1), day(2023, 5, 1))),
         ("What was he reading in late-February?", (day(2023, 2, 1), day(2023, 3, 1))),
+        # A weekday counted in a month is that day; "the week of" a date, its week.
+        ("What did I order on the first Friday of May?", (day(2023, 5, 5), day(2023, 5, 6))),
+        ("Where was the market on the last Sunday of January?",
+         (day(2023, 1, 29), day(2023, 1, 30))),
+        ("What shift was she on in the week of the 17th of May?",
+         (day(2023, 5, 15), day(2023, 5, 22))),
+        ("Who was on the desk in the week of the 3rd?", (day(2023, 5, 29), day(2023, 6, 5))),
     ],
 )
 def test_named_times_become_windows(question: str, window: tuple[float, float]) -> None:

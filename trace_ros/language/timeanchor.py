@@ -955,6 +955,9 @@ _PART_OF = re.compile(
     r"|\b(?P<late>late|end\s+of|second\s+half\s+of|last\s+days?\s+of)\b", re.I)
 
 
+_WEEK_OF = re.compile(r"\bweek\s+of\s+(?:the\s+)?\d", re.I)
+
+
 def names_part_of(text: str) -> bool:
     """Whether ``text`` names a part of a period ("mid-June", "at the end of January",
     "the start of March"): a moment in it, at which a state held."""
@@ -964,9 +967,12 @@ def names_part_of(text: str) -> bool:
 def window_point(window: tuple[float, float], text: str) -> float:
     """The moment of ``window`` that ``text`` (the time expression that gave it) points
     at, for "what held then": "early October" a third of the way in, "mid-October" the
-    middle, "the end of October" or a bare "October" its end."""
+    middle, "the end of October" or a bare "October" its end; "the week of the 15th" its
+    middle."""
     start, end = window
     m = _PART_OF.search(text)
+    if m is None and _WEEK_OF.search(text):
+        return start + (end - start) / 2  # "the week of the 15th": the week around that day
     if m is None or m.group("late"):
         return end
     return start + (end - start) * (1 / 3 if m.group("early") else 1 / 2)

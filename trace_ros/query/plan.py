@@ -197,6 +197,12 @@ def _epoch(year: int, month: int, day: int) -> float:
 def named_time(question: str, reference_time: float) -> tuple[str, tuple[float, float] | None,
                                                                float | None]:
     """The time ``question`` names: (phrase, window, as_of); empty phrase when none."""
+    day = _calendar_day(question, reference_time)
+    if day is not None and day[1][0] <= reference_time:
+        expr, window, start = day
+        if _BEFORE.search(question[:start]):
+            return expr, None, window[0]
+        return expr, window, None
     for m in find_candidates(question):
         expr = m.group(0).strip()
         if is_holiday(expr) and not _TIME_BEFORE.search(question[:m.start()]):
@@ -221,6 +227,42 @@ def named_time(question: str, reference_time: float) -> tuple[str, tuple[float, 
             return expr, None, None
         return expr, window, None
     return "", None, None
+
+
+# "the first Friday of October", "the last Sunday in May": one day of a month; "the
+# week of the 13th (of September)": the week that day falls in.
+_NTH_WEEKDAY = re.compile(rf"\b(?P<nth>first|second|third|fourth|last)\s+"
+                          rf"(?P<day>{'|'.join(_WEEKDAYS)})\s+(?:of|in)\s+"
+                          rf"(?P<month>{'|'.join(_MONTHS)})\b", re.I)
+_WEEK_OF = re.compile(r"\bweek\s+of\s+(?P<day>(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?"
+                      r"(?:\s+of\s+[a-z]+)?)", re.I)
+_NTH = ("first", "second", "third", "fourth")
+
+
+def _calendar_day(question: str, reference_time: float
+                  ) -> tuple[str, tuple[float, float], int] | None:
+    """A day or week the question names by the calendar, which the time expressions do
+    not read whole: (phrase, window, where the phrase starts), or None. A month named
+    without a year is the latest one that begins by ``reference_time``."""
+    import calendar
+
+    m = _NTH_WEEKDAY.search(question)
+    if m is not None:
+        now = _time.gmtime(reference_time)
+        month = _MONTHS.index(m.group("month").lower()) + 1
+        year = now.tm_year - (month > now.tm_mon)
+        weekday = _WEEKDAYS.index(m.group("day").lower())
+        days = [d for d in range(1, calendar.monthrange(year, month)[1] + 1)
+                if calendar.weekday(year, month, d) == weekday]
+        nth = m.group("nth").lower()
+        day0 = _epoch(year, month, days[-1 if nth == "last" else _NTH.index(nth)])
+        return m.group(0), (day0, day0 + 86400.0), m.start()
+    m = _WEEK_OF.search(question)
+    if m is not None:
+        when = resolve_expression(m.group("day"), reference_time, False)
+        if when is not None:
+            return m.group(0), period_window(when, "week"), m.start()
+    return None
 
 
 _TIME_BEFORE = re.compile(r"\b(?:on|at|for|over|during|since|until|till|by|before|after|"
