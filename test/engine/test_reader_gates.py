@@ -251,3 +251,18 @@ def test_a_time_tells_not_how_something_went() -> None:
     answer, _ = read("How did my daughter's driving test go?",
                      "My daughter passed her driving test on Friday, first time!")
     assert "passed" in answer
+
+
+def test_several_records_strung_together_tell_no_one_x() -> None:
+    # "Which model …?" asks one X: spans of several records about the thing's charger
+    # name no model, as one record's would not.
+    assert read("Which model of hearing aids do I have?",
+                "The charger for my hearing aids lives on the bedside table.",
+                "The spare charger for my hearing aids is on the lounge sideboard.",
+                "I moved the hearing aid charger to the landing windowsill.") == ("", [])
+    # A record that names it still answers.
+    answer, cited = read("Which model of hearing aids do I have?",
+                         "My hearing aids are the Phonak Audeo, the charger lives on the "
+                         "bedside table.",
+                         "Spare charger on the lounge sideboard, for my hearing aids.")
+    assert "Phonak Audeo" in answer and "src-1" in cited

@@ -522,6 +522,12 @@ class ExtractiveReader(TypedReading):
             return ReaderOutput("", [], self.name, "no shown record says what it is")
         if out.answer and plan.tense != "past":
             out.answer = _upcoming_weekday(out.answer, out.cited_ids, pack)
+        if out.answer and len(out.cited_ids) > 1 and ask.kind in ("which", "what") \
+                and ask.focus and not re.search(r"[^s]s$", ask.focus) \
+                and not _focus_filled(ask, question, out, pack):
+            # "Which model of hearing aids …?" asks one: several records' spans
+            # strung together tell it only where the check of the one X passes.
+            return ReaderOutput("", [], self.name, f"no shown record says which {ask.focus} it is")
         if not out.answer or len(out.cited_ids) != 1:
             return out
         if ask.kind in ("which", "what") and ask.focus:
