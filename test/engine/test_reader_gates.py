@@ -223,3 +223,46 @@ def test_the_noun_with_its_is_run_on_names_it() -> None:
     # Another noun so called names that one, not the kitten.
     assert read("What's the kitten called?",
                 "Our dog's called Rex, he's scared of the kitten.")[0] != "Rex"
+
+
+def test_a_phone_extension_is_the_extension_a_record_names() -> None:
+    # "Phone" names every phone: the extension a record gives is the phone's.
+    assert read("What's the caretaker's phone extension?",
+                "Kwame the caretaker got a new extension in the reshuffle, it's 219 now.") \
+        == ("219", ["src-1"])
+    # A number only: "phone" does not stand for what numbers anything else.
+    assert read("What's Omar's phone number?", "Omar's room number is 12.") == ("", [])
+
+
+def test_a_month_tells_no_day() -> None:
+    # "What day …?" asks a day: "next month" gives only the month.
+    assert read("What day is next month's fire drill?",
+                "There's a fire drill next month, unannounced.") == ("", [])
+    # A day said stands.
+    answer, cited = read("What day is the fire drill?", "The fire drill is on Thursday.")
+    assert "Thursday" in answer and cited == ["src-1"]
+
+
+def test_a_time_tells_not_how_something_went() -> None:
+    # "How did the test go?" asks how it went: when it was is no answer.
+    assert read("How did my daughter's driving test go?",
+                "My daughter's doing her driving test on Friday, fingers crossed.") == ("", [])
+    # How it went, said beside the day, still answers.
+    answer, _ = read("How did my daughter's driving test go?",
+                     "My daughter passed her driving test on Friday, first time!")
+    assert "passed" in answer
+
+
+def test_several_records_strung_together_tell_no_one_x() -> None:
+    # "Which model …?" asks one X: spans of several records about the thing's charger
+    # name no model, as one record's would not.
+    assert read("Which model of hearing aids do I have?",
+                "The charger for my hearing aids lives on the bedside table.",
+                "The spare charger for my hearing aids is on the lounge sideboard.",
+                "I moved the hearing aid charger to the landing windowsill.") == ("", [])
+    # A record that names it still answers.
+    answer, cited = read("Which model of hearing aids do I have?",
+                         "My hearing aids are the Phonak Audeo, the charger lives on the "
+                         "bedside table.",
+                         "Spare charger on the lounge sideboard, for my hearing aids.")
+    assert "Phonak Audeo" in answer and "src-1" in cited

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from ..language.text import STOPWORDS, may_hold, stem, stems, words
 from ..language.text import sentences as split_sentences
-from ..language.timeanchor import find_candidates
+from ..language.timeanchor import MONTHS, find_candidates
 from .amounts import _NUMBER_VALUES
 from .names import _TITLED, _stands_for
 from .pack import EvidenceItem, Pack
@@ -34,7 +34,10 @@ from .spans import (
 def _not_of_kind(kind: str, value: str) -> bool:
     """Whether ``value`` is plainly no value of the ``kind`` a question asks for
     (``spans.asked``): a day for "what time" ("today" for "What time is my operation?"),
-    no figure for "how much" or "how many", only a date for "where", "who" or "which"."""
+    no figure for "how much" or "how many", only a date for "where", "who" or "which", a
+    month and no day in it for "what day" ("February 2026" for "What day is the drill?")."""
+    if kind == "day":
+        return bool(_MONTH_ONLY.fullmatch(value.strip()))
     if kind == "clock":
         return not clock_time(value) and not day_part(value)
     if kind in ("money", "count", "quantity"):
@@ -42,6 +45,11 @@ def _not_of_kind(kind: str, value: str) -> bool:
     if kind == "frequency":
         return not frequency(value) and not day_part(value)
     return kind in ("place", "person", "name", "ident", "which", "what") and _only_time(value)
+
+
+# A month, and no day of it: "February 2026", "in early June".
+_MONTH_ONLY = re.compile(rf"(?:in\s+)?(?:(?:early|mid|late)[\s-]+)?(?:{'|'.join(MONTHS)})"
+                         r"(?:\s+\d{4})?", re.I)
 
 
 # Kinds of value a record must state to answer (``spans.asked``): a record that talks

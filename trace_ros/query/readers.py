@@ -480,6 +480,11 @@ class ExtractiveReader(TypedReading):
             if out.answer:
                 return ReaderOutput("", [], self.name, "no shown record states an age")
         ask = asked(question, plan)
+        if out.answer and ask.kind == "day" and _not_of_kind(ask.kind, out.answer):
+            # A month tells no day (as for the resolver's value above): "February 2026"
+            # for "What day is next month's fire drill?". (The other kinds' spans are
+            # read as values of their kind: "forty-two" is a number.)
+            return ReaderOutput("", [], self.name, "no shown record states the day asked for")
         if out.answer and plan.answer_type != "yesno" and not _options(question) \
                 and _repeats(out.answer, question.replace(before_clause(question), "")):
             # The answer says back only what the question says: it tells nothing. Asked
@@ -510,12 +515,19 @@ class ExtractiveReader(TypedReading):
                                                      or _placed(out, pack)):
             # "Who is chairing the board meeting?": "the Oak room" names a room, not anyone.
             return ReaderOutput("", [], self.name, "no shown record says who it is")
-        if out.answer and plan.answer_type == "thing" and not ask.kind \
+        if out.answer and plan.answer_type in ("thing", "manner") and not ask.kind \
                 and _only_time(out.answer):
-            # "What did Tom get me for our anniversary?" is no time: "july 12" is not it.
+            # "What did Tom get me for our anniversary?" is no time: "july 12" is not it;
+            # nor is "Friday" how "my daughter's driving test" went.
             return ReaderOutput("", [], self.name, "no shown record says what it is")
         if out.answer and plan.tense != "past":
             out.answer = _upcoming_weekday(out.answer, out.cited_ids, pack)
+        if out.answer and len(out.cited_ids) > 1 and ask.kind in ("which", "what") \
+                and ask.focus and not re.search(r"[^s]s$", ask.focus) \
+                and not _focus_filled(ask, question, out, pack):
+            # "Which model of hearing aids …?" asks one: several records' spans
+            # strung together tell it only where the check of the one X passes.
+            return ReaderOutput("", [], self.name, f"no shown record says which {ask.focus} it is")
         if not out.answer or len(out.cited_ids) != 1:
             return out
         if ask.kind in ("which", "what") and ask.focus:

@@ -224,18 +224,20 @@ class TypedReading:
         items = pack.items
         said = frozenset().union(*(stems(i.record.text) for i in items))
         label = _LABEL[ask.kind]
+        focus = stem(ask.focus) if ask.focus else ""
         compound = stem(ask.compound) if ask.compound else ""
         if compound and compound in q_stems and compound not in said \
                 and ask.compound not in _NOT_COMPOUNDS \
                 and ask.kind in ("ident", "quantity", "money", "name", "person") \
                 and not _said_bare(ask.focus, items) \
-                and not (compound in _PHONE and any(_DIALLED.search(i.record.text)
-                                                     for i in items)):
+                and not (compound in _PHONE and (any(_DIALLED.search(i.record.text)
+                                                      for i in items)
+                                                  or focus != "number" and focus in said)):
             # "What's her landline number?" when only a mobile was ever mentioned ("What
-            # shoe size is Lottie?" where a record says "she's a size 13" is answered).
+            # shoe size is Lottie?" where a record says "she's a size 13" is answered). A
+            # phone is any phone: "her phone extension" is the extension a record names.
             return ReaderOutput("", [], self.name, f"no shown record mentions a {ask.compound} "
                                 f"{ask.focus}")
-        focus = stem(ask.focus) if ask.focus else ""
         if ask.kind == "person" and focus and focus not in said and not any(
                 _TITLED.search(i.record.text) for i in items
                 if i.routes.get("graph") == 1 and not i.routes.get("superseded")):
