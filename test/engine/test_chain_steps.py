@@ -18,6 +18,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from test_currentness import ask, history  # noqa: E402
 
 from trace_ros.embed import MiniLMEncoder  # noqa: E402
+from trace_ros.language import revision  # noqa: E402
 from trace_ros.ledger import Ledger, SourceRecord  # noqa: E402
 from trace_ros.query import current  # noqa: E402
 
@@ -82,3 +83,15 @@ def test_a_step_moves_on_in_a_later_session() -> None:
     assert step(_rec(3, "d9", moved)) == ""  # the same session: more of the same turn's talk
     assert step(_rec(3, "d12", "The pub's still fine, same table as ever.")) == ""
     assert step(_rec(3, "d12", "The pub does a pie night at the Old Forge on Fridays.")) == ""
+
+
+def test_now_closing_a_span_of_time_marks_no_change() -> None:
+    """"for a while now" says how long a state has held, not that it is new (read as a
+    change, it made consolidation edges of old news on LoCoMo)."""
+    assert not revision.marks_change("I've been painting for a while now.")
+    assert not revision.marks_change("I've been doing it for two weeks now.")
+    assert not revision.marks_change("We've been here 5 months now.")
+    assert not revision.marks_change("Been vegan for years now.")
+    assert revision.marks_change("He's Nacho now.")
+    assert revision.marks_change("I'm doing 3 days now.")
+    assert revision.marks_change("We meet every couple of months now.")
