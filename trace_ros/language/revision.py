@@ -725,11 +725,21 @@ _UNCHANGED = re.compile(r"\b(?:nothing(?:['’]s|\s+has)?|(?:has|have|had)(?:n['
                         r"\s+(?:been\s+|really\s+)?(?:changed|moved|switched)\b", re.I)
 
 
+# "now" closing a span of time measures how long a state has held ("I've been painting
+# for a while now", "we've lived here three years now"): it says the state is old.
+_SPAN_NOW = re.compile(r"\b(?:(?:for|been)\s+(?:here\s+|there\s+)?"
+                       r"(?:a\s+(?:few|couple\s+of)|several|some|many|\d+|[a-z]+)\s+"
+                       r"(?:years?|months?|weeks?|days?|hours?)"
+                       r"|(?:for\s+)?(?:a\s+(?:little\s+|good\s+|long\s+)?while|ages"
+                       r"|a\s+(?:long\s+)?time)|for\s+(?:years|months|weeks))\s+now\b", re.I)
+
+
 @lru_cache(maxsize=65536)
 def marks_change(text: str) -> bool:
     """Whether the text marks its state as new ("he's Nacho now", "we're in Kilimanjaro
-    instead"), not only as the same kind of thing said again."""
-    return _changed(text)
+    instead"), not only as the same kind of thing said again, nor as held for a span of
+    time ("for a while now")."""
+    return _changed(_SPAN_NOW.sub(" ", text))
 
 
 def denies_change(text: str) -> bool:

@@ -72,6 +72,7 @@ from ..facts import JUDGED_UPDATE
 from ..language.revision import (
     CLOSE,
     KIN,
+    QUESTION_SCAFFOLD,
     STOPWORDS,
     TYPED_ANSWERS,
     about_another,
@@ -155,7 +156,13 @@ ANCHORS = 3  # the anchor is the best human statement among the first few candid
 ANCHORS_AT = 6  # for a past time, the first statement of the thing among a few more
 # A word in more than this share of the recalled records is the conversation's topic.
 TOPIC_SHARE = 0.25
+# A word the thread's latest revision brought ties a later record to it only when at most
+# this share of the recalled records say it (the two themselves among them).
+STEP_SHARE = 0.125
 _QUESTION = re.compile(r"\?\s*$")
+_NEGATION = re.compile(r"\b(?:not|no|never|nor)\b|n['’]t\b", re.I)
+# Words a question is built from ("week", "days") say nothing of which thing.
+_SCAFFOLD = frozenset(stem(w) for w in QUESTION_SCAFFOLD)
 _WE = re.compile(r"\b(?:i|i'm|i've|me|my|we|we're|we've|us|our)\b", re.I)
 # "I've put your batteries in …", "we've moved your slot": the speaker did something to
 # the addressee's thing ("Hope your knee is better" tells nothing).
@@ -213,6 +220,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     # For a past time, the time named is when, not what: "in mid-August" names no thing.
     q_terms = question_terms(question if at is None else without_times(question))
     rejected = lookalikes if lookalikes is not None else []
+    near = lru_cache(maxsize=None)(near)  # asked again for each later revision
     pool = [f for f in ranked[:POOL] if f.seq in records]
     asked_holders = holders(question) - _role_asked(question, answer_type) \
         - _modifying(question, q_terms)
@@ -494,6 +502,12 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             # its speaker, a time or number it gives the thing by a pronoun, marked as
             # new: "Another change. The ref can't do the morning, so it's one o'clock now."
             carried = thread
+        if not (link or carried) and head is not anchor:
+            # The chain is transitive: a later change may be told in the words of the
+            # change before it, not of the first statement ("Soya didn't last. … try them
+            # on lactose-free" after "it's soya from now").
+            link = _steps_on(rec, head, anchor, thing, seq in recalled and speaks,
+                             near, typed, q_terms, said_by)
         if not (link or carried):
             continue
         # (the one whose turn is the thread's latest revision holds the thing too: "Tom's
@@ -686,6 +700,40 @@ def _requalified(text: str, thing: frozenset[str], question: str, anchor: Source
     kept = compounded(question, shared) & keys(anchor.text)
     known = keys(question) | keys(anchor.text) | keys(thread.text)
     return requalified(text, shared, kept, known)
+
+
+def _steps_on(rec: SourceRecord, head: SourceRecord, anchor: SourceRecord,
+              thing: frozenset[str], speaks: bool,
+              near: Callable[[int], dict[int, tuple[SourceRecord, float]]],
+              typed: bool, asked: frozenset[str], said_by: Sequence[frozenset[str]]) -> str:
+    """Why ``rec`` takes the thread on from its latest revision ``head`` ('' when it does
+    not): a sentence of it names a word of the thing or a rare word ``head`` brought in
+    beyond the anchor (its new value, the reason it gave: "Soya didn't last." after
+    "it's soya from now"), with a value ``head`` did not give or a vector near
+    ``head``'s. A word many recalled records say ("day", "week") ties nothing; nor does
+    nearness alone, which any other record of the same talk has. ``speaks``: ``rec`` is
+    the question's recall, said by one who may revise the thing; ``said_by``: the
+    recalled records' words."""
+    if not speaks or rec.session_id == head.session_id \
+            or continues(rec.text) and not marks_change(rec.text) \
+            or not typed and states_time(rec.text) and not states_time(head.text):
+        return ""  # "still the 12th" restates; "the vet's on the 26th" tells when, not what
+    # (nor does a word that marks the change itself: "changed", "moved")
+    changing = {stem(w) for w in _WORDS.findall(head.text.lower()) if marks_change(w)}
+    rare = frozenset(t for t in _brought(head.text, anchor.text, thing) - _SCAFFOLD - changing
+                     if len(t) > 2 and not is_value_word(t)
+                     and sum(t in k for k in said_by) <= STEP_SHARE * POOL)
+    cos = near(head.seq).get(rec.seq, (rec, 0.0))[1]
+    why = joins(rec.text, thing | rare, cos, True, head.text, typed, asked)
+    if not why.startswith("shares"):
+        return ""
+    # Moving on from the latest value, not speaking of it again ("Almond suits him"):
+    # the record marks a change or denies something of what that revision brought.
+    if not marks_change(rec.text) and not any(
+            _NEGATION.search(sentence) and keys(sentence) & rare
+            for sentence in sentences(rec.text) or [rec.text]):
+        return ""
+    return f"steps on {head.source_id}: {why}"
 
 
 def _hands_on(rec: SourceRecord, thread: SourceRecord, speaks: bool) -> bool:
