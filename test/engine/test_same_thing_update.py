@@ -69,6 +69,19 @@ def test_a_thing_is_named_by_a_phrase_head_of_one_kind() -> None:
     assert not other_kind(lesson, "The lesson is on Fridays now.", "lesson")
 
 
+def test_a_thing_named_with_a_clitic_is_named() -> None:
+    """"The hall's double-booked" names the hall: the "'s" is no part of the word."""
+    old = "The choir meets in the church hall on Wednesdays."
+    assert named_thing(old, "The hall's double-booked, so we sing on Tuesdays instead.",
+                       terms(old)) == {"hall"}
+    pill = "He takes the statin with his tea."
+    assert named_thing(pill, "The doctor says the statin's better in the morning.",
+                       terms(pill)) == {"statin"}
+    # the word before the head is read without its "'s" too: one kind, not two
+    assert not other_kind("Dad's tablet is at eight.", "The tablet Dad takes is at nine now.",
+                          "tablet")
+
+
 def test_a_new_value_set_against_the_old_contrasts() -> None:
     old = "Our team huddle is on Mondays at nine."
     assert contrasts(old, "Half the team is off site on Mondays now, so the team huddle "

@@ -28,9 +28,15 @@ def naming(text: str, shared: frozenset[str]) -> list[str]:
             if keys(s) & shared and not s.rstrip().endswith("?")]
 
 
+def _words(text: str) -> list[str]:
+    """The lower-cased words of ``text``, a clitic's "'s" / "'ll" left off ("the hall's
+    double-booked" names the hall)."""
+    return [m.group(0).lower().split("'")[0] for m in TOKEN.finditer(text)]
+
+
 def phrase_heads(sentence: str, shared: frozenset[str]) -> set[str]:
     """The ``shared`` words of ``sentence`` within two words after a determiner."""
-    toks = [m.group(0).lower() for m in TOKEN.finditer(sentence)]
+    toks = _words(sentence)
     return {_stem(w) for i, w in enumerate(toks)
             if _stem(w) in shared and DETERMINERS & set(toks[max(0, i - 2):i])}
 
@@ -48,10 +54,11 @@ def other_kind(old: str, new: str, head: str) -> bool:
     of which the other statement uses ("the choir rehearsal" / "the orchestra
     rehearsal", "the swimming lesson" / "the piano lesson"): two things of one kind."""
     def before(text: str) -> set[str]:
-        toks = [m.group(0).lower() for m in TOKEN.finditer(text)]
+        toks = _words(text)
         return {_stem(toks[i - 1]) for i, w in enumerate(toks)
                 if i and _stem(w) == head and toks[i - 1] not in DETERMINERS
                 and not is_value_word(toks[i - 1]) and len(toks[i - 1]) > 2}
     mine, theirs = before(old), before(new)
     return bool(mine and theirs and not mine & theirs
                 and not mine & terms(new) and not theirs & terms(old))
+

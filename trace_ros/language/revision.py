@@ -712,7 +712,7 @@ _CHANGED = re.compile(r"\b(?:now|instead|anymore|any more|no longer|from now on|
                       # a present perfect passive tells a state just brought about: "Ivy's
                       # been promoted", "the camp has been pushed back" (not "it's been great")
                       r"|(?:\b(?:has|have)|['’](?:s|ve))\s+(?:just\s+|now\s+|finally\s+)?been\s+"
-                      r"(?!need|seed|feed|speed|ten|often|open|even|green|keen|seen)"
+                      r"(?!need|seed|feed|speed|ten|often|open|even|green|keen|seen|seven|eleven)"
                       r"[a-z]+(?:ed|en|wn)\b"
                       # a speaker correcting what they just said: "Wait, no, sorry, 23."
                       r"|\b(?:wait,?\s+no|no,?\s+sorry|sorry,?\s+i\s+mean[t]?|i\s+meant|correction"
@@ -725,26 +725,72 @@ _UNCHANGED = re.compile(r"\b(?:nothing(?:['’]s|\s+has)?|(?:has|have|had)(?:n['
                         r"\s+(?:been\s+|really\s+)?(?:changed|moved|switched)\b", re.I)
 
 
-# "now" closing a span of time measures how long a state has held ("I've been painting
-# for a while now", "we've lived here three years now"): it says the state is old.
-_SPAN_NOW = re.compile(r"\b(?:(?:for|been)\s+(?:here\s+|there\s+)?"
-                       r"(?:a\s+(?:few|couple\s+of)|several|some|many|\d+|[a-z]+)\s+"
-                       r"(?:years?|months?|weeks?|days?|hours?)"
-                       r"|(?:for\s+)?(?:a\s+(?:little\s+|good\s+|long\s+)?while|ages"
-                       r"|a\s+(?:long\s+)?time)|for\s+(?:years|months|weeks))\s+now\b", re.I)
+# A "now" and the words of its sentence before it. A span of time ends the words when the
+# "now" closes a duration ("for a while now", "been together seven years now"); the
+# span is a rate instead after an article or a distributive ("twice a day now", "every
+# day now": a value), unless "for" opens it ("for a year now").
+_NOW = re.compile(r"\bnow\b", re.I)
+_SPAN_BEFORE = re.compile(r"(?:\b(\w+)\s+)?(\w+)\s+(?P<unit>years?|months?|weeks?|days?|hours?"
+                          r"|minutes?|decades?|while|ages|long|time)(?:\s+or\s+so)?\s*$", re.I)
+_EACH = frozenset("per every each".split())
+# An article opens a duration after these ("for a while", "just under a year"), a rate
+# after anything else ("twice a day", "sixteen a week").
+_SPANNING = frozenset("for under over about nearly almost than past in within".split())
+# The perfect tells a state that has lasted up to now ("I've had them", "it's been"), and
+# "for" / "since" just before the span measure how long it has lasted.
+_PERFECT = re.compile(r"\b(?:has|have|had)\b|['’](?:ve|d)\b|['’]s\s+been\b|\bbeen\s+\w+ing\b",
+                      re.I)
+_MEASURED = re.compile(r"\b(?:for|since)\s+(?:\w+\s+){0,3}$", re.I)
+
+
+def _lasting_now(before: str) -> bool:
+    """Whether a "now" after ``before`` (its sentence so far) closes a duration ("I've
+    had them for 3 years now", "it's been seven years now") or names the moment ("the
+    main focus right now"), rather than setting a new state against an old one."""
+    if re.search(r"\bright\s*$", before, re.I):
+        return True
+    span = _SPAN_BEFORE.search(before)
+    if span is None or not (_PERFECT.search(before[:span.start(2)])
+                            or _MEASURED.search(before[:span.start("unit")])):
+        return False
+    first, second = (span.group(1) or "").lower(), span.group(2).lower()
+    if second in ("a", "an"):
+        return first in _SPANNING
+    return second not in _EACH
+
+
+def _change_text(text: str) -> str:
+    """``text`` less each "now" that tells no change (``_lasting_now``)."""
+    if "now" not in text.lower():
+        return text
+    cuts, pos = [], 0
+    for sentence in sentences(text) or [text]:
+        start = text.find(sentence, pos)
+        if start < 0:
+            continue
+        pos = start + len(sentence)
+        cuts += [(start + m.start(), start + m.end()) for m in _NOW.finditer(sentence)
+                 if _lasting_now(sentence[:m.start()])]
+    out, last = [], 0
+    for a, b in cuts:
+        out.append(text[last:a])
+        last = b
+    return "".join(out) + text[last:]
 
 
 @lru_cache(maxsize=65536)
 def marks_change(text: str) -> bool:
     """Whether the text marks its state as new ("he's Nacho now", "we're in Kilimanjaro
-    instead"), not only as the same kind of thing said again, nor as held for a span of
-    time ("for a while now")."""
-    return _changed(_SPAN_NOW.sub(" ", text))
+    instead"), not only as the same kind of thing said again. A "now" that closes a
+    duration or names the moment ("I've been playing for a year now", "busy right now")
+    marks none."""
+    return _changed(_change_text(text))
 
 
 def denies_change(text: str) -> bool:
     """Whether the text marks a change only to deny it ("still four-hourly, nothing's
     changed"): what it says holds as before."""
+    text = _change_text(text)
     return _changed(text) and not _changed(_UNCHANGED.sub(" ", text))
 
 
