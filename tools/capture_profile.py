@@ -34,7 +34,6 @@ import json
 import os
 import pstats
 import sys
-import threading
 import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
@@ -258,5 +257,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    threading.current_thread().name = "MainThread"
     sys.exit(main())
