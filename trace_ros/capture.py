@@ -544,7 +544,11 @@ class GroupCommitWriter:
             time.sleep(min(idle, remaining))
         with self._not_empty:
             items = self._items
-            batch = [items.popleft() for _ in range(min(len(items), config.max_batch))]
+            if len(items) <= config.max_batch:  # all of it: two calls, not one an event
+                batch = list(items)
+                items.clear()
+            else:
+                batch = [items.popleft() for _ in range(config.max_batch)]
             self._not_full.notify_all()
         return batch
 
@@ -627,12 +631,14 @@ class GroupCommitWriter:
             results = [StoreResult(p.item.source_id, "rejected", "ledger", f"write failed: {exc}")
                        for p in batch]
         self.batches += 1
-        accepted = sum(r.status == "accepted" for r in results)
+        accepted = text = 0
+        for p, r in zip(batch, results, strict=True):  # one pass, not two generators
+            if r.status == "accepted":
+                accepted += 1
+                text += len(p.item.text) + len(p.item.speaker)
         self.committed += accepted
         self._pending += accepted
         if accepted:
-            text = sum(len(p.item.text) + len(p.item.speaker)
-                       for p, r in zip(batch, results, strict=True) if r.status == "accepted")
             self._waiting.append([accepted, text])
             self._pending_bytes += text
         self._uncheckpointed += accepted

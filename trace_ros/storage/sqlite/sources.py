@@ -76,17 +76,20 @@ class SourceStore(SqliteBase):
             new_slots: list[int] = []
             # accepted earlier in this batch: id -> (hash, subject)
             pending: dict[str, tuple[str, str]] = {}
+            repeated = False  # an ID given twice in this batch
             for item in batch:
                 sid = item.source_id
-                seen = (seen_before(item, known[sid][1:], known[sid][0]) if sid in known
-                        else seen_before(item, pending.get(sid)))
-                if seen is not None:
-                    results.append(seen)
+                if sid in known:
+                    results.append(seen_before(item, known[sid][1:], known[sid][0]))
                     continue
-                if (item.scope.subject_id, sid) in forgotten or ("", sid) in forgotten:
-                    results.append(StoreResult(sid, "rejected", "source_id", FORGOTTEN))
+                if sid in pending:
+                    repeated = True
+                    results.append(seen_before(item, pending[sid]))
                     continue
                 sc = item.scope
+                if forgotten and ((sc.subject_id, sid) in forgotten or ("", sid) in forgotten):
+                    results.append(StoreResult(sid, "rejected", "source_id", FORGOTTEN))
+                    continue
                 pending[sid] = (item.content_hash, sc.subject_id)
                 new_slots.append(len(results))
                 results.append(None)
@@ -97,14 +100,15 @@ class SourceStore(SqliteBase):
                                  item.content_hash))
             if new_rows:
                 seqs = self._insert_sources(conn, new_rows, now)
-                by_id = dict(zip((r[0] for r in new_rows), seqs, strict=True))
-                for slot, row in zip(new_slots, new_rows, strict=True):
-                    results[slot] = StoreResult(row[0], "accepted", sequence=by_id[row[0]])
-                for slot, item in enumerate(batch):  # duplicates of rows new in this batch
-                    res = results[slot]
-                    if res is not None and res.status == "duplicate" and res.sequence == 0:
-                        results[slot] = StoreResult(item.source_id, "duplicate",
-                                                    sequence=by_id[item.source_id])
+                for slot, row, seq in zip(new_slots, new_rows, seqs, strict=True):
+                    results[slot] = StoreResult(row[0], "accepted", sequence=seq)
+                if repeated:  # duplicates of rows new in this batch get their sequence
+                    by_id = dict(zip((r[0] for r in new_rows), seqs, strict=True))
+                    for slot, item in enumerate(batch):
+                        res = results[slot]
+                        if res is not None and res.status == "duplicate" and res.sequence == 0:
+                            results[slot] = StoreResult(item.source_id, "duplicate",
+                                                        sequence=by_id[item.source_id])
         return [r for r in results if r is not None]
 
     def index_postings(self, max_sources: int = 500) -> int:
@@ -184,10 +188,17 @@ class SourceStore(SqliteBase):
         # scanned the whole (subject_id, session_id) index on every commit, a cost that
         # grew with the ledger (0.2 -> 0.5 ms per event from 2,000 to 80,000 sources).
         spans: dict[tuple[str, str, str], list[Any]] = {}
-        for row in rows:
+        for row in rows:  # no list made, min or max called for a session already seen
             if row[3]:
-                span = spans.setdefault((row[1], row[2], row[3]), [row[11], row[11], 0])
-                span[0], span[1] = min(span[0], row[11]), max(span[1], row[11])
+                key, at = (row[1], row[2], row[3]), row[11]
+                span = spans.get(key)
+                if span is None:
+                    spans[key] = [at, at, 1]
+                    continue
+                if at < span[0]:
+                    span[0] = at
+                elif at > span[1]:
+                    span[1] = at
                 span[2] += 1
         conn.executemany(
             "INSERT INTO sessions (subject_id, robot_id, session_id, start_time, end_time, "
