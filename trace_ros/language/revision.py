@@ -503,7 +503,8 @@ def _speaks_as_self(clause: str) -> bool:
     return bool(ws & _FIRST_POSSESSIVES) and _HIS_OR_HERS.match(clause) is None
 
 
-def told_of_another(text: str, speaker: str = "", names: frozenset[str] | None = None) -> bool:
+def told_of_another(text: str, speaker: str = "", names: frozenset[str] | None = None,
+                    who: bool = False) -> bool:
     """Whether every sentence of ``text`` that names a value opens on someone else and
     has no clause that speaks of the speaker: "Ken thinks I'm daft. He does the food bank
     on a Thursday." says nothing of when the speaker volunteers, nor does "Dayo's been
@@ -512,13 +513,15 @@ def told_of_another(text: str, speaker: str = "", names: frozenset[str] | None =
     sentence opening with the speaker's own name speaks of them.) With ``names`` (the
     lower-cased names the conversation writes mid-sentence and its speakers'), a
     capitalised first word is a name only if it is one of them: "Go on then, Friday
-    morning works." opens on an imperative, not on someone called Go."""
+    morning works." opens on an imperative, not on someone called Go. ``who``: the value
+    asked is a person, so a sentence naming someone names a value too ("Eileen can't do
+    the 14th. Jean's wrist is better though, so it's me and Jean again.")."""
     own = {w.lower() for w in re.findall(r"[A-Za-z]+", speaker)}
-    told = [c for c in sentences(text) or [text] if values_named(c)]
+    told = [c for c in sentences(text) or [text] if values_named(c) or who and holders(c)]
     if not told:
         return False
     for c in told:
-        opening = c if names is None else _opening(c, names)
+        opening = c if names is None else _opening(c, names, who)
         if opening is None or _THIRD_SUBJECT.match(opening) is None \
                 or any(_speaks_as_self(part) for part in _CLAUSES.split(c)):
             return False
@@ -528,12 +531,13 @@ def told_of_another(text: str, speaker: str = "", names: frozenset[str] | None =
     return True
 
 
-def _opening(sentence: str, names: frozenset[str]) -> str | None:
+def _opening(sentence: str, names: frozenset[str], who: bool = False) -> str | None:
     """The clause ``sentence`` states something with, opening on a third person (a
     pronoun, one of ``names``, or a noun phrase before its verb: "Sofa people have moved
     the delivery", "Editor says"), past any opening that names no value and no one
     ("Oh, and Jamal's fellowship closes on the 28th", "Go on then, Friday works"); None
-    when the first clause naming a value opens on no one."""
+    when the first clause naming a value opens on no one (``who``: naming someone, "So
+    it's Joan after all, she insists")."""
     for part in _CLAUSES.split(sentence):
         part = _LEADING_CONJUNCTION.sub("", part)
         words = _SUBJECT_WORDS.findall(part)
@@ -544,7 +548,7 @@ def _opening(sentence: str, names: frozenset[str]) -> str | None:
                                            or first in _NOT_NAMES or _noun_before_verb(part)):
             return part  # (one opening on a word no name can be, "The agency sent …", is
             # the speaker's to tell: the caller reads it so)
-        if values_named(part):
+        if values_named(part) or who and holders(part):
             return None
     return None
 

@@ -535,7 +535,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 or brands and bool({n for n, _ in _before_thing(rec.text, q_terms)} - brands) \
                 or own_state and not swapped
                 and told_of_another(rec.text, anchor.speaker if relayed else rec.speaker,
-                                    _names_known(records))):
+                                    _names_known(records), answer_type == "person")):
             greeted = holders(rec.text) - asked_holders - anchor_holders - KIN
             if not values_named(rec.text) & values_named(anchor.text) \
                     and not (greeted and greeted <= spoken_to(rec.text)) \
