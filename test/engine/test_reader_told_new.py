@@ -51,6 +51,9 @@ def test_told_new_finds_the_clauses() -> None:
     told = "Tom, the gym rang, so your locker is 58 now."
     assert told_new(told) and told_new(told, addressed=True) == []
     assert told_new("Tom, the gym rang, so my locker is 58 now.", addressed=True)
+    # What follows tells a wish, not a state; "so much" is a degree, not a consequence.
+    assert told_new("Gardening has been good to me, so I want to give something back.") == []
+    assert told_new("The kids, so much joy they bring.") == []
     # A "so that" tells a purpose, not what follows from a cause.
     assert told_new("I keep the tin up high so that the dog can't reach it.") == []
     # A comma put where a time was taken out ends no clause.

@@ -765,6 +765,13 @@ _CONSEQUENCE_SO = re.compile(r",?\s+so\s+", re.I)
 # outcome another clause says ("He's Herod!"), not a state with its value.
 _EVENT_TOLD = re.compile(r"\b(?:been|got|gets|getting|was|were|is|are)\s+(?:\w+ly\s+)?\w+ed\b"
                          r"(?:\s+(?:again|too|now|today|already))?\W*$", re.I)
+# The consequence "so" after a comma that ends its cause, not "so that" (a purpose) nor
+# the "so" of degree ("it brings so much joy", "so far").
+_CAUSE_SO = re.compile(r",\s+so\s+(?!(?:that|much|many|far|long)\b)", re.I)
+# What follows from the cause tells a state with a form of "be" or "have" ("so I'm back
+# to black coffee", "so it's the chippy"); "so I want to give something back" tells a wish.
+_STATE_VERB = re.compile(r"(?:\b(?:is|are|am|was|were|be|been|has|have|had)\b|['’](?:s|re|m|ve)\b)",
+                         re.I)
 _CLAUSE_END = re.compile(r"[,;:—–]\s+|\s+-\s+|(?<=[.!?])\s+")
 
 
@@ -791,12 +798,11 @@ def _told_new(text: str) -> list[tuple[int, int]]:
         if _NEW_STATE.search(text[start:end]):
             out.append((start, end))
         start = m.end() if m else end
-    for m in _CONSEQUENCE_SO.finditer(text):
-        if re.match(r"that\b", text[m.end():], re.I):
-            continue
+    for m in _CAUSE_SO.finditer(text):
         stop = re.search(r"[.!?](?:\s|$)", text[m.end():])
         end = m.end() + stop.start() if stop else len(text)
-        if _NEW_STATE.search(text[m.end():end]) or not _EVENT_TOLD.search(text[m.end():end]):
+        told = text[m.end():end]
+        if _NEW_STATE.search(told) or _STATE_VERB.search(told) and not _EVENT_TOLD.search(told):
             out.append((m.end(), end))
     return out
 
