@@ -13,10 +13,7 @@ from ..language.text import sentences as split_sentences
 from .names import _proper_names
 from .plan import Plan
 from .readout import _Scored
-from .spans import Asked
-
-_CONSEQUENCE_SO = re.compile(r",?\s+so\s+", re.I)
-
+from .spans import _CONSEQUENCE_SO, _NEW_MARKERS, Asked
 
 _OPENS_SO = re.compile(r"\s*so\b(?!\s+(?:far|much|many|long)\b)", re.I)
 
@@ -34,9 +31,6 @@ def _only_former(text: str, q_stems: set[str]) -> bool:
         return False
     rest = _FORMER.sub(" ", text)
     return not stems(rest) & former
-# The words that mark a state as the new one ("vegan now", "tea instead").
-_NEW_MARKERS = r"now|instead|these days|nowadays|from now on"
-_NEW_STATE = re.compile(rf"\b(?:{_NEW_MARKERS})\b", re.I)
 _ENDED = re.compile(r"\b(?:any\s?more|no\s+longer)\b", re.I)
 
 

@@ -112,11 +112,9 @@ from .names import (
     _tied_before,
 )
 from .newstate import (
-    _CONSEQUENCE_SO,
     _ENDED,
     _FORMER,
     _MARKED_NOTE,
-    _NEW_STATE,
     _dense_new_state,
     _only_former,
 )
@@ -132,6 +130,8 @@ from .pack import EvidenceItem, Pack
 from .plan import Plan
 from .readout import ReaderOutput, _asks, _content, _first_statement, _Scored
 from .spans import (
+    _CONSEQUENCE_SO,
+    _NEW_STATE,
     Asked,
     asked,
     capitalised_mid_sentence,

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import takewhile
 
-from ..language.revision import state_values
+from ..language.revision import spoken_to, state_values
 from ..language.text import STOPWORDS, may_hold, stem, stems
 from ..language.timeanchor import (
     MONTHS,
@@ -742,7 +742,7 @@ def extract(question: str, plan: Plan, sentence: str, record_time: float, q_stem
     # The phrase of the record that says what the question did not, next to what it did.
     run = scored_run(sentence, q_stems, limit, context,
                      _CLAUSE_WEIGHTS if kind in ("manner", "reason") else None,
-                     asks_denied)[0]
+                     asks_denied, plan.current and plan.tense != "past")[0]
     if run and plan.focus and len(run.split()) <= 3:
         # "It's the white ones now" for "Which pills …?": "ones" stands for the noun asked
         # (in a noun phrase; "book me into the evening ones" may speak of other things).
@@ -751,6 +751,60 @@ def extract(question: str, plan: Plan, sentence: str, record_time: float, q_stem
         return run
     # Never the question's own words back; a time said is more than nothing.
     return next((t for t in said_times if _new_words(t, q_stems)), "")
+
+
+# The words that mark a state as the new one ("vegan now", "tea instead").
+_NEW_MARKERS = r"now|instead|these days|nowadays|from now on"
+_NEW_STATE = re.compile(rf"\b(?:{_NEW_MARKERS})\b", re.I)
+# The "so" that opens what follows from a cause ("the oat milk doesn't agree with me, so
+# I'm back to black coffee"); not "so that" (a purpose).
+_CONSEQUENCE_SO = re.compile(r",?\s+so\s+", re.I)
+# Where a clause ends: a comma (or the like) before a space; ``extract`` puts a bare
+# comma where it takes a time out ("on ,s from now on"), which ends none.
+# A passive telling that something happened ("so Tom's been promoted"): the event, whose
+# outcome another clause says ("He's Herod!"), not a state with its value.
+_EVENT_TOLD = re.compile(r"\b(?:been|got|gets|getting|was|were|is|are)\s+(?:\w+ly\s+)?\w+ed\b"
+                         r"(?:\s+(?:again|too|now|today|already))?\W*$", re.I)
+# The consequence "so" after a comma that ends its cause, not "so that" (a purpose) nor
+# the "so" of degree ("it brings so much joy", "so far").
+_CAUSE_SO = re.compile(r",\s+so\s+(?!(?:that|much|many|far|long)\b)", re.I)
+# What follows from the cause tells a state with a form of "be" or "have" ("so I'm back
+# to black coffee", "so it's the chippy"); "so I want to give something back" tells a wish.
+_STATE_VERB = re.compile(r"(?:\b(?:is|are|am|was|were|be|been|has|have|had)\b|['’](?:s|re|m|ve)\b)",
+                         re.I)
+_CLAUSE_END = re.compile(r"[,;:—–]\s+|\s+-\s+|(?<=[.!?])\s+")
+
+
+def told_new(text: str, addressed: bool = False) -> list[tuple[int, int]]:
+    """Where ``text`` tells a state as the new one: a clause that marks it so ("it's the
+    chippy on Fridays from now on") and what follows a consequence "so" to the end of
+    its sentence ("…, so I'm back to plain black coffee"), as character ranges.
+    ``addressed``: the turn speaks to someone by name ("Tom, … so your locker is 58
+    now"); what it tells them of their own ("you", "your") is not told here."""
+    out = _told_new(text)
+    if addressed:
+        out = [(a, b) for a, b in out if not _SECOND_PERSON.search(text[a:b])]
+    return out
+
+
+_SECOND_PERSON = re.compile(r"\byou(?:r|rs|['’](?:re|ve|ll|d))?\b", re.I)
+
+
+def _told_new(text: str) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    start = 0
+    for m in [*_CLAUSE_END.finditer(text), None]:
+        end = m.start() if m else len(text)
+        if _NEW_STATE.search(text[start:end]):
+            out.append((start, end))
+        start = m.end() if m else end
+    for m in _CAUSE_SO.finditer(text):
+        stop = re.search(r"[.!?](?:\s|$)", text[m.end():])
+        end = m.end() + stop.start() if stop else len(text)
+        told = text[m.end():end]
+        if _NEW_STATE.search(told) or _STATE_VERB.search(told) and not _EVENT_TOLD.search(told):
+            out.append((m.end(), end))
+    return out
 
 
 # General nouns and adverbs of time or manner: they stand for a value said elsewhere
@@ -798,6 +852,7 @@ class RunWeights:
     quoted: float = 2.0  # a phrase in quotes (a title, a name given to something)
     name: float = 0.5  # a phrase holding a capitalised name
     denied: float = 2.0  # a phrase its clause denies ("no more sugar", "not the 5th")
+    new_state: float = 2.5  # asked now: a phrase where the record tells the new state
 
 
 # "How …?" and "Why …?" are answered with a clause, not a name: more new words count.
@@ -888,25 +943,30 @@ def _has_name(toks: list[Tok], a: int, b: int, q_stems: set[str]) -> bool:
 
 
 def scored_run(sentence: str, q_stems: set[str], limit: int = 6, context: str = "",
-               weights: RunWeights | None = None, asks_denied: bool = False
-               ) -> tuple[str, float]:
+               weights: RunWeights | None = None, asks_denied: bool = False,
+               now: bool = False) -> tuple[str, float]:
     """The phrase of ``sentence`` most likely to answer a question with stems ``q_stems``,
     with its score: it says something the question did not, is short, and follows a word
     the sentence repeats from the question (the object after the verb), or is near one.
     The other sentences of ``context`` (the whole record) compete at a cost, and so does
     a phrase its clause denies ("No more sugar in his tea, he's on sweetener"), unless
     the question asks what is denied (``asks_denied``). ('', -inf) when no phrase says
-    anything new."""
+    anything new. ``now``: the state is asked as it is now; a phrase where the record
+    tells a state as the new one (``told_new``) gains: "it was X, so now it's Y" answers Y."""
     w = weights or RunWeights()
+    addressed = now and bool(spoken_to(context or sentence))
     best, best_score = "", float("-inf")
     others = [x for x in _SENTENCES.split(context) if x.strip() and x.strip() != sentence.strip()]
     for k, text in enumerate([sentence, *others]):
         toks = tokens(text)
         hits = _matches(toks, q_stems)
+        fresh = told_new(text, addressed) if now else []
         for a, b in _phrases(toks, q_stems):
+            # (never the "s" a time taken out of "Fridays" by ``extract`` leaves)
             phrase = _clean(text, toks[a:b])
             new = _new_words(phrase, q_stems)
-            if not new or _verb_of(toks, a, b) or _command(toks, a, b) \
+            if not new or re.fullmatch(r"['’]?s", phrase) \
+                    or _verb_of(toks, a, b) or _command(toks, a, b) \
                     or all(w.lower() in _GENERAL for w in re.findall(r"[\w'’-]+", phrase)):
                 continue
             score = w.new * min(new, w.new_cap) - w.long * max(0, len(phrase.split()) - limit)
@@ -916,6 +976,8 @@ def scored_run(sentence: str, q_stems: set[str], limit: int = 6, context: str = 
                 score += w.name
             if k:
                 score -= w.other
+            if any(x <= toks[a].start < y for x, y in fresh):
+                score += w.new_state
             if not asks_denied and denied(toks, a, b):
                 score -= w.denied
             if hits:
