@@ -119,7 +119,7 @@ from .spans import (
     frequency,
     has_calendar,
     held_days,
-    ident,
+    ident_near,
     money,
     names_day,
     names_in,
@@ -570,7 +570,7 @@ class TypedReading:
                         return day
             return ""
         readers: dict[str, Callable[[str], str]] = {
-            "clock": clock_time, "money": sum_stated, "ident": lambda x: ident(x, skip),
+            "clock": clock_time, "money": sum_stated, "ident": lambda x: ident_near(x, skip),
             "frequency": lambda x: frequency(x) or (day_part(x) if " and " in day_part(x)
                                                    else ""),
         }
