@@ -118,3 +118,26 @@ def test_a_day_or_week_by_its_place_in_a_month_is_said_as_such() -> None:
 def test_a_preposition_written_on_by_a_hyphen_leads_to_no_place() -> None:
     said = "After the break-in scare, the fuel card's kept in the practice manager's drawer."
     assert place_phrase(said, stems("Where is the fuel card kept?")) == "practice manager's drawer"
+
+
+def _corrected(said: str) -> str:
+    """The answer for Leanne's extension where ``said`` corrects "Leanne's extension is 214"."""
+    old = rec(1, "Leanne's extension is 214, by the way.")
+    new = rec(2, said)
+    items = [EvidenceItem(new, 1.0, {"graph": 1}), EvidenceItem(old, 0.9, {"superseded": 1})]
+    question = "What's Leanne's phone extension?"
+    return ExtractiveReader().read(question, plan_question(question, T0 + 30 * DAY),
+                                   pack(items, 4000, 20)).answer
+
+
+def test_of_several_figures_the_one_said_by_the_question_s_words_answers() -> None:
+    # The correction names the old figure as another thing's, the asked one after it.
+    assert _corrected("Sorry, I gave you the wrong number. 214 is the sterilisation room, "
+                      "Leanne is on 216.") == "216"
+    # The other direction: the figure said by the question's words comes first.
+    assert _corrected("Sorry, wrong number. Leanne is on 216, 214 is the sterilisation "
+                      "room.") == "216"
+
+
+def test_a_lone_figure_is_read_as_before() -> None:
+    assert _corrected("Sorry, wrong number, Leanne is on 216.") == "216"
