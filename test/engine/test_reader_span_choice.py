@@ -141,3 +141,25 @@ def test_of_several_figures_the_one_said_by_the_question_s_words_answers() -> No
 
 def test_a_lone_figure_is_read_as_before() -> None:
     assert _corrected("Sorry, wrong number, Leanne is on 216.") == "216"
+
+
+
+def _walker(said: str) -> str:
+    """Who takes the dog, where ``said`` follows "On Saturdays Priya takes the dog"."""
+    old = rec(1, "On Saturdays Priya is taking the dog.")
+    new = rec(2, said)
+    items = [EvidenceItem(new, 1.0, {"graph": 1}), EvidenceItem(old, 0.9, {"superseded": 1})]
+    question = "Who is taking the dog on Saturdays?"
+    return ExtractiveReader().read(question, plan_question(question, T0 + 30 * DAY),
+                                   pack(items, 4000, 20)).answer
+
+
+def test_a_name_the_revisions_gave_in_the_cause_is_who_it_changes_from() -> None:
+    assert _walker("Priya's gone off the dog too, so her brother Tomas is walking "
+                   "it.") == "Tomas"
+
+
+def test_a_name_said_again_stays() -> None:
+    assert _walker("Priya's still taking the dog on Saturdays, so Tomas can have a "
+                   "lie-in.") == "Priya"
+    assert _walker("Priya's taking the dog on Saturdays, with Tomas.") == "Priya"

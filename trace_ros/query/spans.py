@@ -1465,10 +1465,10 @@ def ident(text: str, labels: set[str] | frozenset[str] = frozenset()) -> str:
 
 
 def ident_near(text: str, labels: set[str] | frozenset[str] = frozenset()) -> str:
-    """The ``ident`` of ``text`` said nearest a word of the question (``labels``) where the
-    sentence gives several and the question's words sit in it: "214 is the sterilisation
-    room, Leanne is on 216" answers "Leanne's extension" with 216, not the first figure.
-    Otherwise ``ident``."""
+    """The ``ident`` of ``text``; where the sentence gives several and its first comes
+    before any word of the question (``labels``), the first said after one: "214 is the
+    sterilisation room, Leanne is on 216" answers "Leanne's extension" with 216, the
+    figure before the question's words being another thing's."""
     found = idents(text, labels)
     hits = [m.start() for m in re.finditer(r"[\w'’-]+", text) if stems(m.group(0)) & labels]
     if len(found) < 2 or not hits:
@@ -1479,7 +1479,9 @@ def ident_near(text: str, labels: set[str] | frozenset[str] = frozenset()) -> st
         at = text.find(span, at)
         placed.append((at, span))
         at += len(span)
-    return min(placed, key=lambda p: min(abs(p[0] - h) for h in hits))[1]
+    if placed[0][0] + len(placed[0][1]) > hits[0]:
+        return ident(text, labels)
+    return next((span for start, span in placed if start > hits[0]), ident(text, labels))
 
 
 def idents(text: str, labels: set[str] | frozenset[str] = frozenset()) -> list[str]:

@@ -153,6 +153,25 @@ _PRONOUN_ONE = re.compile(r"\b(?:the|this|that|which|each|every|another|any)\s+"
 _WITH_ME = re.compile(r"\b(?:with|to|by)\s+me\b|\b(?:is|it's)\s+me\b")
 
 
+def _after_cause(sentence: str, found: list[tuple[int, str]],
+                 gone: frozenset[str]) -> list[tuple[int, str]]:
+    """Of the names ``found`` in ``sentence``, those said after the "so" of a consequence,
+    where every one before it is among ``gone`` (named by the revisions the record
+    supersedes): "Tilly's gone off the Gruffalo too, so her little brother Sam's wearing
+    it" changes from Tilly to Sam. A name said again ("Brightwave are still the client")
+    stays, and one the cause says still does it ("Priya's still walking him, so Tomas
+    can rest"); so does every name where the cause names someone new."""
+    so = _CONSEQUENCE_SO.search(sentence)
+    if so is None:
+        return found
+    before = [f for f in found if f[0] < so.start()]
+    after = [f for f in found if f[0] >= so.end() and not set(words(f[1])) - TITLES <= gone]
+    if before and after and all(set(words(f[1])) - TITLES <= gone for f in before) \
+            and not re.search(r"\bstill\b", sentence[:so.start()], re.I):
+        return after
+    return found
+
+
 class TypedReading:
     """The typed-value methods of ``ExtractiveReader`` (see the module docstring); the
     settings they read are its own."""
@@ -746,19 +765,19 @@ class TypedReading:
                     kept = [f for f in names_in(x, skip, known) if _FROM_BEFORE.search(x[:f[0]])
                             and not stems(f[1]) & skip - TITLES
                             and not declines(x, f[0] + len(f[1]))
-                            and not set(words(f[1])) <= gone
+                            and not set(words(f[1])) - TITLES <= gone
                             and not _THIRD_PERSON.search(x[:f[0]])]  # "He's taken over
                     # from Mark": someone else does it, in place of the one it is from
                 if found and not kept:
                     continue
-                if kept and all(set(words(f[1])) <= gone for f in kept):
+                if kept and all(set(words(f[1])) - TITLES <= gone for f in kept):
                     # Only the one the revisions it supersedes named: who it changes from
                     # ("Joy's been moved … Marek's doing my mornings"), unless no other
                     # sentence names anyone.
                     changed_from = changed_from or nearest(x, kept)
                     continue
                 if kept:
-                    return nearest(x, kept)
+                    return nearest(x, _after_cause(x, kept, gone))
             for x in ordered:
                 # A sentence that opens with someone doing it ("Connor's covering my
                 # Monday spin") or being what is asked ("Mei's my best friend now"): a
