@@ -18,6 +18,7 @@ from trace_ros.query.spans import (
     answer_date,
     asked,
     held_days,
+    idents,
     place_phrase,
     stems,
 )
@@ -163,3 +164,21 @@ def test_a_name_said_again_stays() -> None:
     assert _walker("Priya's still taking the dog on Saturdays, so Tomas can have a "
                    "lie-in.") == "Priya"
     assert _walker("Priya's taking the dog on Saturdays, with Tomas.") == "Priya"
+
+
+def test_a_dotted_room_number_is_an_ident_not_a_clock_time() -> None:
+    assert idents("The lab has flooded, so we're in 2.15 this week.", {"room"}) == ["2.15"]
+    assert idents("You're at desk 3.12 upstairs.", {"desk"}) == ["desk 3.12"]
+    # Said as a time it stays a time.
+    assert idents("Meet at 2.15 by the lab.", {"room"}) == []
+    assert idents("I'm on the 9.30 train.", {"room"}) == []
+
+
+def test_which_room_reads_the_dotted_room_a_consequence_moves_to() -> None:
+    old = rec(1, "The reading group meets in room B4 on Thursdays.")
+    new = rec(2, "B4 is being painted, so we've ended up in 2.15 for the rest of term.")
+    items = [EvidenceItem(new, 1.0, {"graph": 1}), EvidenceItem(old, 0.9, {"superseded": 1})]
+    question = "Which room is the reading group in?"
+    out = ExtractiveReader().read(question, plan_question(question, T0 + 30 * DAY),
+                                  pack(items, 4000, 20))
+    assert "2.15" in out.answer

@@ -1102,10 +1102,14 @@ _QUANTITY = re.compile(rf"\b(?:{_PART}"
                        # a unit is a whole word: "38 guests" counts guests, not grams
                        r"(?:\s*(?:mg|ml|g|kg)\b|\s*%)?"
                        r"(?:[\s-]+(?!and\b|or\b|but\b)[a-z][\w'-]*){0,2}", re.I)
+# A figure with a dot that may be a clock time ("1.07") or a room ("desk 2.09").
+_DOTTED = re.compile(r"\d{1,2}\.\d{2}")
 # Digits that name something (a phone, a room, a desk), with the word that labels them.
 _LABEL = r"(?:(?<![\w'’-])(?!(?:is|was|are|at|on|in|it|to|the|my|its|and|or|of)\b)[A-Za-z][\w'’-]*\s+)?"
 # Digits, a letter or three before them ("B12"), or one letter after them ("bay 7A").
-_IDENT = re.compile(rf"{_LABEL}\b[A-Za-z]{{0,3}}-?\d[\d\s-]*\d\b|{_LABEL}\b[A-Za-z]*\d+\b"
+# A dotted room number ("1.07") is one ident.
+_IDENT = re.compile(rf"{_LABEL}\b\d{{1,2}}\.\d{{2}}\b(?!\.\d)"
+                    rf"|{_LABEL}\b[A-Za-z]{{0,3}}-?\d[\d\s-]*\d\b|{_LABEL}\b[A-Za-z]*\d+\b"
                     rf"|{_LABEL}\b\d+[A-Za-z]\b")
 _MONTH_NAMES = set(MONTHS)
 _WEEKDAY_NAMES = set(WEEKDAYS) | {d + "s" for d in WEEKDAYS}
@@ -1464,6 +1468,17 @@ def ident(text: str, labels: set[str] | frozenset[str] = frozenset()) -> str:
     return best
 
 
+def _room_like(text: str, m: re.Match[str], labels: set[str] | frozenset[str]) -> bool:
+    """Whether the dotted figure ``m`` read as a clock time ("1.07") names a place: said
+    after "in" or after a word of the question that labels it ("we've ended up in 1.07",
+    "room 2.09" for "Which room …?"), not as a time ("at 1.07", "the 9.30 train")."""
+    if not _DOTTED.fullmatch(m.group(0).strip()):
+        return False
+    before = re.search(r"([A-Za-z]+)\s+$", text[:m.start()])
+    return bool(before) and (before.group(1).lower() == "in"
+                             or stem(before.group(1).lower()) in labels)
+
+
 def ident_near(text: str, labels: set[str] | frozenset[str] = frozenset()) -> str:
     """The ``ident`` of ``text``; where the sentence gives several and its first comes
     before any word of the question (``labels``), the first said after one: "214 is the
@@ -1487,7 +1502,8 @@ def ident_near(text: str, labels: set[str] | frozenset[str] = frozenset()) -> st
 def idents(text: str, labels: set[str] | frozenset[str] = frozenset()) -> list[str]:
     """Every ``ident`` of ``text``, in order."""
     for m in list(_CLOCK.finditer(text)) + list(find_candidates(text)):
-        text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
+        if not _room_like(text, m, labels):
+            text = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
     out: list[str] = []
     for m in _IDENT.finditer(text):
         span = m.group(0).strip(" -")
