@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import re
 
-from ..language.text import stem, words
+from ..language.revision import KIN
+from ..language.text import STOPWORDS, stem, words
 from ..language.vocab import is_robot
 from .names import _proper_names
 from .pack import Pack
@@ -37,9 +38,19 @@ _STATED_AGE = re.compile(
     rf"|\s+turn(?:s|ed|ing)?\s+(?P<t>{_AGE_NUMBER}))", re.I)
 _AGE_AFTER = re.compile(r"\s*(?:(?:years?|yrs?)(?:[\s-]+old)?\s*|already\s*|now\s*|today\s*)?"
                         r"(?:[.,!?;:—–()]|-\s|$|(?:and|but)\b)", re.I)  # "is 12 and wants …"
+# When a stated age holds, said after it: "he's eighty-two as of Tuesday", "Ollie's eight
+# this year, not seven".
+_AGE_WHEN = re.compile(r"\s+(?:as\s+of\s+[\w'’-]+|(?:this|next)\s+(?:year|month|week))", re.I)
 # "How old am I?", "How old will I be on the trip?": the asker's own age.
 _HOW_OLD_ME = re.compile(r"\s*how old\s+(?:am|was|will)\s+I\b", re.I)
 _BETWEEN_NOTE = "the time between two events the evidence dates"
+
+
+def _age_ends(text: str, at: int) -> bool:
+    """Whether the number ending at ``at`` ends a stated age: nothing it counts follows,
+    save when the age holds ("as of Tuesday", "this year")."""
+    when = _AGE_WHEN.match(text, at)
+    return bool(_AGE_AFTER.match(text, when.end() if when else at))
 
 
 def _stated_age(text: str, asked: set[str]) -> str:
@@ -51,7 +62,7 @@ def _stated_age(text: str, asked: set[str]) -> str:
         if "i" in asked and (m.group("p") or "").lower() != "i":
             continue  # asked of oneself: what the speaker says of themself
         key = "n" if m.group("n") else "b" if m.group("b") else "t"
-        if key != "n" or _AGE_AFTER.match(text, m.end()):
+        if key != "n" or _age_ends(text, m.end()):
             return m.group(key).lower()
     return ""
 
@@ -63,8 +74,39 @@ def _said_as_age(value: str, text: str) -> bool:
     if not re.fullmatch(_AGE_NUMBER, bare, re.I):
         return False
     return any((m.group("n") or m.group("b") or m.group("t") or "").lower() == bare
-               and (m.group("n") is None or _AGE_AFTER.match(text, m.end()))
+               and (m.group("n") is None or _age_ends(text, m.end()))
                for m in _STATED_AGE.finditer(text))
+
+
+_VOCATIVE = re.compile(r"(?:^|(?<=[,;:.!?]))\s*[A-Z][\w'’-]*\s*,")
+
+
+def _names_other(text: str, age: str) -> bool:
+    """Whether ``text`` names someone before it says ``age`` ("Dad had his birthday, so
+    he's eighty-two"): its pronoun is theirs, not that of whom the turn before names. A
+    name spoken to is not one spoken of."""
+    before = text[:text.lower().find(age)]
+    # A name set off by commas is the one spoken to ("No, Jac, he's twenty-eight").
+    before = _VOCATIVE.sub(",", before)
+    return any(w.lower() in KIN or w[:1].isupper() and w.lower() not in STOPWORDS
+               for w in re.findall(r"[\w'’-]+", before) if not w.isdigit())
+
+
+def _whom(question: str) -> set[str]:
+    """The stems of the words "How old is …?" names its one by ("my dad", "my nephew
+    Ollie"): the words after the verb up to a function word or a verb in -ing ("turning")."""
+    m = re.match(r"\s*how old\s+(?:is|was|will)\s+(.+)", question, re.I)
+    if m is None:
+        return set()
+    said = re.findall(r"[\w'’-]+", m.group(1).lower())  # "Ivy-Rose" is one name
+    while said and said[0] in STOPWORDS:
+        said.pop(0)  # "my", "the"
+    named = []
+    for w in said:  # up to the first function word or verb: "Sam" of "Sam be on the trip"
+        if w in STOPWORDS or w.endswith("ing"):
+            break
+        named.append(stem(w))
+    return set(named)
 
 
 def _age_answer(question: str, pack: Pack, reader: str, past: bool = False
@@ -75,7 +117,7 @@ def _age_answer(question: str, pack: Pack, reader: str, past: bool = False
     past, the earliest)."""
     asked = _proper_names(question) | {
         stem(m.group(1).lower()) for m in re.finditer(r"\bhow old\s+(?:is|was|will)\s+"
-                                                      r"([A-Z][\w-]*)", question)}
+                                                      r"([A-Z][\w-]*)", question)} | _whom(question)
     me = bool(_HOW_OLD_ME.match(question))
     if me:
         asked = {"i"}
@@ -93,7 +135,8 @@ def _age_answer(question: str, pack: Pack, reader: str, past: bool = False
         prev = by_seq.get((rec.session_id, rec.seq - 1))
         who = {stem(w) for w in words(rec.text)} | {stem(w) for w in words(rec.speaker)} \
             | ({stem(w) for w in words(prev.text)} if prev is not None else set())
-        if asked & who or me and not is_robot(rec.speaker, rec.robot_id):
+        if asked & {stem(w) for w in words(rec.text)} or asked & who and not _names_other(
+                rec.text, age) or me and not is_robot(rec.speaker, rec.robot_id):
             found.append((item, age))
     if not found:
         return None

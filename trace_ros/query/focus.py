@@ -17,6 +17,7 @@ from .names import _TITLED, _stands_for
 from .pack import EvidenceItem, Pack
 from .readout import ReaderOutput
 from .spans import (
+    _CLOCK,
     Asked,
     capitalised_mid_sentence,
     clock_time,
@@ -139,6 +140,39 @@ def _labels_other(value: str, text: str, asked_for: set[str], skip: set[str]) ->
     return False
 
 
+def _content(text: str) -> frozenset[str]:
+    """The stems of ``text``'s words that are neither function words, numbers nor part of
+    a time or date said ("six till two", "the 22nd")."""
+    for m in reversed(find_candidates(text)):
+        text = text[:m.start()] + " , " + text[m.end():]
+    text = _CLOCK.sub(" , ", text)
+    return frozenset(stem(w) for w in words(text)
+                     if w not in STOPWORDS and len(w) > 2 and w not in _NUMBER_VALUES)
+
+
+def _in_place_of_told(question: str, out: ReaderOutput, pack: Pack) -> bool:
+    """Whether the answer is the value its cited record gives in place of an older one that
+    the ledger holds superseded: both records name a word the question does not (the old
+    value: "Sage looked grey in our light" after "sage green for the kitchen units"), said
+    apart from the answer, and the answer says what the older record does not ("navy"). A
+    speaker who changes a value seldom names its kind ("colour"); naming the value they
+    leave tells that what they say instead fills the same slot. A time is no such value."""
+    cited = next((i for i in pack.items if i.source_id in out.cited_ids[:1]), None)
+    if cited is None or len(words(out.answer)) > 5 or find_candidates(out.answer):
+        return False
+    q = _content(question)
+    said = _content(out.answer) - q
+    if not said or not q & _content(cited.record.text):
+        return False
+    # The old value is said in another sentence of the cited record than the new one.
+    apart = frozenset().union(*(_content(x) for x in split_sentences(cited.record.text)
+                                if not _content(x) & said)) - q
+    return any(i.routes.get("superseded") and i.record.seq < cited.record.seq
+               and i.record.speaker == cited.record.speaker
+               and q & (told := _content(i.record.text)) and told & apart and said - told
+               for i in pack.items)
+
+
 def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> bool:
     """Whether an answer to "what/which X …?" can stand. When no shown record says X, the
     answer must name something (a speaker need not say "the language" to say "German").
@@ -171,7 +205,8 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
         # with a title is someone ("I saw Dr. Hale today"): no record says that they are
         # the X asked for ("Which pharmacy …?").
         return named and not _TITLED.match(out.answer) \
-            or ask.kind == "which" and bool(_SPOKEN_TIME.fullmatch(out.answer))
+            or ask.kind == "which" and bool(_SPOKEN_TIME.fullmatch(out.answer)) \
+            or _in_place_of_told(question, out, pack)
     # A word the records put before X names a kind of X ("stays pureed" where a record
     # says "pureed diet").
     if ask.kind == "which" and any(
