@@ -113,7 +113,15 @@ from ..storage import graph_of
 from . import judge
 from .link import STATE_TYPES, LinkResult
 from .shapes import recounted, shaped
-from .things import TOKEN, named_thing, naming, other_kind, phrase_heads
+from .things import (
+    SHORT_STEM,
+    TOKEN,
+    named_thing,
+    naming,
+    other_kind,
+    phrase_heads,
+    thing_terms,
+)
 
 # Earlier turns of the same speaker a new one is compared with (among the last
 # LOOKBACK * 16 sources of the subject).
@@ -242,13 +250,15 @@ class Supersession:
             text = texts[i]
             if seqs[i] >= source.seq or text.rstrip().endswith("?"):
                 continue
-            # What both speak of: content words that are neither values nor people, long
-            # enough to name a thing, and rare in what the speaker says.
-            shared = frozenset(t for t in (terms(text) - holders_stems(text)) & new_terms
-                               if len(t) > 3 and salient(t))
-            if shared and cos < self.close:
+            # What both speak of: content words that are neither values nor people, that
+            # may name a thing (``thing_terms``), and rare in what the speaker says.
+            shared = frozenset(t for t in thing_terms(
+                text, source.text, (terms(text) - holders_stems(text)) & new_terms)
+                if salient(t))
+            if shared and cos < self.close:  # (a short stem only as close as ``close``)
                 shared = frozenset(t for t in named_thing(text, source.text, shared)
-                                   if not other_kind(text, source.text, t))
+                                   if not other_kind(text, source.text, t)
+                                   and len(t) > SHORT_STEM)
             elif not shared:  # (``_same_one`` asks the later to mark a change)
                 shared = _same_one(text, source.text, salient, speaker)
             if not shared or not _replaced(text, source.text, shared) \
@@ -306,8 +316,9 @@ class Supersession:
                 if not self._holder_met(source, other, text) \
                         or _restates(text, source.text):
                     continue
-                shared = frozenset(t for t in (terms(text) - holders_stems(text)) & new_terms
-                                   if len(t) > 3 and salient(t) and theirs_salient(t))
+                shared = frozenset(t for t in thing_terms(
+                    text, source.text, (terms(text) - holders_stems(text)) & new_terms)
+                    if salient(t) and theirs_salient(t))
                 if not shared or not _replaced(text, source.text, shared) \
                         or judge.elsewhere(text, source.text, shared, names):
                     continue

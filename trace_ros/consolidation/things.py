@@ -5,13 +5,19 @@ A shared word is a *thing* when it heads a noun phrase ("the festival", "our big
 "that transport lot"): within two words after a determiner. Two statements naming it
 with different words before it, neither used by the other ("the choir rehearsal" / "the
 orchestra rehearsal"), name two things of one kind. Closed-class words only.
+
+A shared stem of ``SHORT_STEM`` letters or fewer is as often a generic verb's or
+adjective's ("go", "put", "new", "bit") as a thing's ("tea", "van", "gym", "bus"), and
+no length tells which: such a stem counts (``thing_terms``) only where both statements
+name it as a thing, and neither joins it to a different noun after it ("the car park" /
+"the car service").
 """
 
 from __future__ import annotations
 
 import re
 
-from ..language.revision import is_value_word, keys, terms
+from ..language.revision import QUESTION_SCAFFOLD, is_value_word, keys, terms
 from ..language.text import sentences
 from ..language.text import stem as _stem
 
@@ -20,6 +26,10 @@ from ..language.text import stem as _stem
 DETERMINERS = frozenset("a an the this that these those my our your his her their its some "
                         "another".split())
 TOKEN = re.compile(r"[^\W_]+(?:'[a-z]+)?")
+# Stems this short are read as a thing's only where both statements name them as one.
+SHORT_STEM = 3
+# The stems of the words a question is built of ("day", "time", "kind"): they name no thing.
+_GENERIC = frozenset(_stem(w) for w in QUESTION_SCAFFOLD)
 
 
 def naming(text: str, shared: frozenset[str]) -> list[str]:
@@ -62,3 +72,32 @@ def other_kind(old: str, new: str, head: str) -> bool:
     return bool(mine and theirs and not mine & theirs
                 and not mine & terms(new) and not theirs & terms(old))
 
+
+
+def other_compound(old: str, new: str, head: str) -> bool:
+    """Whether ``old`` and ``new`` join ``head`` to different content words after it,
+    neither of which the other statement uses ("the car park" / "the car service"):
+    ``head`` is then a modifier of two different things."""
+    def after(text: str) -> set[str]:
+        toks = _words(text)
+        return {_stem(toks[i + 1]) for i, w in enumerate(toks[:-1])
+                if _stem(w) == head and toks[i + 1] not in DETERMINERS
+                and _stem(toks[i + 1]) in terms(text)}
+    mine, theirs = after(old), after(new)
+    return bool(mine and theirs and not mine & theirs
+                and not mine & terms(new) and not theirs & terms(old))
+
+
+def thing_terms(old: str, new: str, shared: frozenset[str]) -> frozenset[str]:
+    """The ``shared`` stems that may name one thing ``old`` and ``new`` both tell of: a
+    stem longer than ``SHORT_STEM``, or a short one each names as the head of a noun
+    phrase ("my tea", "the van", "our gym") and neither joins to a different noun, after
+    it or before it ("the kimchi fries" / "the loaded fries")."""
+    short = frozenset(t for t in shared if len(t) <= SHORT_STEM)
+    shared = shared - (short & _GENERIC)  # "a day", "this week": a unit, not a thing
+    short = short - _GENERIC
+    if not short:
+        return shared
+    named = frozenset(t for t in named_thing(old, new, short)
+                      if not other_compound(old, new, t) and not other_kind(old, new, t))
+    return shared - short | named
