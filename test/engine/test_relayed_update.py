@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from test_plan_realised import _updates  # noqa: E402
 
-from trace_ros.consolidation.supersede import _restates  # noqa: E402
+from trace_ros.consolidation.supersede import _restates, relayed_revision  # noqa: E402
 from trace_ros.embed import MiniLMEncoder  # noqa: E402
 from trace_ros.language.revision import owners  # noqa: E402
 from trace_ros.ledger import Ledger  # noqa: E402
@@ -107,3 +107,56 @@ def test_passing_on_the_same_value_is_no_relayed_update(
                      "Physics on the fifteenth of May, no excuses.")
     assert not _restates("Completion is Friday the 27th.",
                          "Our solicitor says completion's now Friday the 6th of March.")
+
+
+# ``_relayed_marked``: another person marks the holder's value as changed, in words that
+# share no salient word of the thing with the holder's statement.
+HOLDERS_VISIT = (3, 3, "Ana", "Mr Pryce has the eye clinic on the 12th for his drops.")
+
+
+def test_another_person_marking_a_change_of_the_holders_value_updates(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    rows = _updates(ledger, encoder, [
+        HOLDERS_VISIT,
+        *CHATTER,
+        (3, 5, "Bo", "Dr Singh rang, no slot for Mr Pryce on the 12th, so his eyes get "
+                     "seen on the 19th instead."),
+    ])
+    edges = {(n, o): why for n, o, why in rows}
+    assert ("t3", "t0") in edges, rows
+    assert edges[("t3", "t0")].startswith("relayed marked change"), rows
+
+
+def test_another_persons_own_change_is_no_relayed_marked_update(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    rows = _updates(ledger, encoder, [
+        HOLDERS_VISIT,
+        *CHATTER,
+        (3, 5, "Bo", "Dr Singh rang, no slot for me on the 12th, so my eyes get seen on "
+                     "the 19th instead."),
+    ])
+    assert ("t3", "t0") not in {(n, o) for n, o, _ in rows}, rows
+
+
+def test_another_holders_marked_change_is_no_relayed_marked_update(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    rows = _updates(ledger, encoder, [
+        HOLDERS_VISIT,
+        *CHATTER,
+        (3, 5, "Bo", "Dr Singh rang, no slot for Mrs Okoro on the 12th, so her eyes get "
+                     "seen on the 19th instead."),
+    ])
+    assert ("t3", "t0") not in {(n, o) for n, o, _ in rows}, rows
+
+
+def test_whence_the_news_comes_is_no_holder() -> None:
+    old = "Mr Pryce has the eye clinic on the 12th for his drops."
+    names = frozenset({"ana", "bo"})
+    assert relayed_revision(
+        old, "Dr Singh rang, so Mr Pryce goes in on the 19th instead.", names)
+    assert not relayed_revision(
+        old, "Mrs Okoro goes in on the 19th instead.", names)
+    assert not relayed_revision(  # a restatement gives no other value
+        old, "Dr Singh rang, Mr Pryce is still on the 12th.", names)
+    assert not relayed_revision(  # a value only asked for is no change told
+        old, "Dr Singh rang, can Mr Pryce go in on the 19th instead? No rush.", names)

@@ -100,6 +100,7 @@ from ..language.revision import (
     repairs,
     replaces,
     same_holder,
+    source_of_change,
     state_values,
     terms,
     unowned,
@@ -154,6 +155,11 @@ MARKED_WITHIN = 40
 # Another person's update is less sure than the speaker's own: its confidence is the
 # same-thing rule's less this.
 RELAYED_DISCOUNT = 0.1
+# Another person's marked change (``_relayed_marked``): their statement among the
+# other's last MARKED_WITHIN, the two at least RELAYED_CLOSE. Over the histories' turns
+# 0.45 added four edges, two of them joining one person's thing to another's (a
+# relative's clinic date to the speaker's own; the carer's rota to the chiropodist's).
+RELAYED_CLOSE = MARKED_CLOSE
 
 
 class Supersession:
@@ -273,7 +279,8 @@ class Supersession:
                 or self._judged(source, facts, seqs, texts, sims, salient, speaker, new_keyed,
                                 out) \
                 or self._relayed_judged(source, facts, unit, salient, new_keyed, out) \
-                or self._marked(source, facts, seqs, texts, sims, speaker, new_keyed, out):
+                or self._marked(source, facts, seqs, texts, sims, speaker, new_keyed, out) \
+                or self._relayed_marked(source, facts, unit, new_keyed, out):
             return
         self._realised(source, facts, seqs, texts, sims, salient, speaker, new_keyed, out)
 
@@ -379,6 +386,47 @@ class Supersession:
         _relate(out, facts, olds, round(p - RELAYED_DISCOUNT, 3),
                 f"{JUDGED_UPDATE} (p {p:.2f}): relayed: {source.speaker}'s later statement "
                 f"(cosine {cos:.2f}) revises {other}'s")
+        return True
+
+    def _relayed_marked(self, source: SourceRecord, facts: Sequence[Fact], unit: np.ndarray,
+                        new_keyed: set[tuple[str, str]], out: LinkResult) -> bool:
+        """A marked change told by someone else in the room ("The vet rang, they've no
+        slot on the 12th, so Pickle goes in on the 19th instead" after "Pickle has the
+        vet on the 12th"): the latest of another person's recent statements (their last
+        ``MARKED_WITHIN``, at least ``RELAYED_CLOSE``) of the same holder's thing
+        (``_holder_met``) whose value the new one marks as changed
+        (``relayed_revision``), related as updated by it (True) at the marked rule's
+        confidence less ``RELAYED_DISCOUNT``. Two people each telling of their own share
+        no holder, so "I'm off Tuesdays" does not give way to "I'm off Wednesdays now"."""
+        if not marks_change(source.text) or denies_change(source.text):
+            return False
+        best: tuple[int, list[Fact], float, str, str] | None = None
+        for other, seqs, texts, n, sims, _, names in self._others(source, unit):
+            reach = max(0, n - MARKED_WITHIN)
+            near = np.flatnonzero(~(sims[reach:].astype(np.float64) < RELAYED_CLOSE)) + reach
+            for j in near[::-1].tolist():
+                i = len(texts) - n + j
+                text = texts[i]
+                if best is not None and seqs[i] <= best[0]:
+                    break  # only the latest of all the others' statements
+                if seqs[i] >= source.seq or text.rstrip().endswith("?") \
+                        or _restates(text, source.text) \
+                        or not relayed_revision(text, source.text, names) \
+                        or not self._holder_met(source, other, text):
+                    continue
+                olds = self._revisable(seqs[i], new_keyed)
+                if olds:
+                    best = (seqs[i], olds, float(sims[j]), text, other)
+                    break
+        if best is None:
+            return False
+        _, olds, cos, text, other = best
+        old_v = "/".join(sorted(state_values(text) - state_values(source.text)))
+        new_v = "/".join(sorted(state_values(source.text) - state_values(text)))
+        _relate(out, facts, olds,
+                round(_confidence(cos, RELAYED_CLOSE) - RELAYED_DISCOUNT, 3),
+                f"relayed marked change: {source.speaker}'s later statement (cosine "
+                f"{cos:.2f}) marks a change and gives {new_v} where {other}'s gave {old_v}")
         return True
 
     def _repaired(self, source: SourceRecord, facts: Sequence[Fact], out: LinkResult) -> bool:
@@ -557,6 +605,27 @@ def marked_revision(old: str, new: str, speaker: frozenset[str] = frozenset()) -
             or other_titled(new, old) or about_another(new, holders(old) | speaker):
         return False
     both = (terms(old) - holders_stems(old)) & (terms(new) - holders_stems(new))
+    return not any(other_kind(old, new, t) for t in both)
+
+
+def relayed_revision(old: str, new: str, names: frozenset[str]) -> bool:
+    """Whether ``new``, another person's later statement that marks a change, revises
+    ``old`` (``names``: the two speakers' name words): as ``marked_revision``, save that
+    a person ``new`` names only as whence the news comes ("Anton rang", "Mrs Cooper
+    phoned", "Dr Patel said …") is no holder of a value of their own
+    (``revision.about_another`` reads them so). A value it only asks for ("can I swap to
+    Thursdays?") is no change told."""
+    told = " ".join(s for s in sentences(new) or [new] if not s.rstrip().endswith("?"))
+    if not (replaces(old, told) or contrasts(old, told)):
+        return False
+    thing = terms(old) - holders_stems(old)
+    if other_event(old, new) or other_titled(new, old) \
+            or about_another(new, holders(old) | names, thing):
+        return False
+    foreign = holders(new) - holders(old) - names
+    if any(not source_of_change(new, h, thing) for h in foreign):
+        return False
+    both = thing & (terms(new) - holders_stems(new))
     return not any(other_kind(old, new, t) for t in both)
 
 

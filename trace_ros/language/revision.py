@@ -235,7 +235,7 @@ def about_another(text: str, named: frozenset[str], thing: frozenset[str] = froz
            for i, w in enumerate(ws)):
         return False
     foreign = holders(_APPOSED.sub(" ", _SELF_INTRODUCED.sub(" ", text))) - named - _given(text)
-    if not foreign or thing and all(_source_of_change(text, h, thing) for h in foreign):
+    if not foreign or thing and all(source_of_change(text, h, thing) for h in foreign):
         return False
     if subject(text) in named:  # "Lottie's written Santa a letter": Lottie's state
         return False
@@ -281,7 +281,7 @@ def _acts_on(said: re.Match[str], thing: frozenset[str]) -> bool:
         and rest is not None and bool(keys(rest.group(0)) & thing)
 
 
-def _source_of_change(text: str, name: str, thing: frozenset[str]) -> bool:
+def source_of_change(text: str, name: str, thing: frozenset[str]) -> bool:
     """Whether ``name`` (a holder ``text`` names) is only whence the news of the asked
     ``thing`` comes, not a holder of a value of its own: wherever named, it is the subject
     of a verb of reported speech or of wanting ("Mr Davies said …, so it's twenty-eight
