@@ -12,6 +12,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).parent))
 
 from test_plan_realised import _updates  # noqa: E402
@@ -127,25 +129,16 @@ def test_another_person_marking_a_change_of_the_holders_value_updates(
     assert edges[("t3", "t0")].startswith("relayed marked change"), rows
 
 
-def test_another_persons_own_change_is_no_relayed_marked_update(
-        ledger: Ledger, encoder: MiniLMEncoder) -> None:
-    rows = _updates(ledger, encoder, [
-        HOLDERS_VISIT,
-        *CHATTER,
-        (3, 5, "Bo", "Dr Singh rang, no slot for me on the 12th, so my eyes get seen on "
-                     "the 19th instead."),
-    ])
-    assert ("t3", "t0") not in {(n, o) for n, o, _ in rows}, rows
-
-
-def test_another_holders_marked_change_is_no_relayed_marked_update(
-        ledger: Ledger, encoder: MiniLMEncoder) -> None:
-    rows = _updates(ledger, encoder, [
-        HOLDERS_VISIT,
-        *CHATTER,
-        (3, 5, "Bo", "Dr Singh rang, no slot for Mrs Okoro on the 12th, so her eyes get "
-                     "seen on the 19th instead."),
-    ])
+@pytest.mark.parametrize("later", [
+    # the relayer's own change, not the holder's
+    "Dr Singh rang, no slot for me on the 12th, so my eyes get seen on the 19th instead.",
+    # another holder's change of the same kind of thing
+    "Dr Singh rang, no slot for Mrs Okoro on the 12th, so her eyes get seen on the 19th "
+    "instead.",
+])
+def test_a_marked_change_of_another_holders_thing_is_no_relayed_marked_update(
+        ledger: Ledger, encoder: MiniLMEncoder, later: str) -> None:
+    rows = _updates(ledger, encoder, [HOLDERS_VISIT, *CHATTER, (3, 5, "Bo", later)])
     assert ("t3", "t0") not in {(n, o) for n, o, _ in rows}, rows
 
 
