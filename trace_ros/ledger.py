@@ -19,9 +19,10 @@ from .storage.records import (
     SourceRecord,
     StoreResult,
 )
+from .storage.scopes import SOURCE_COLUMNS
 from .storage.sqlite.ledger import Ledger
 from .storage.sqlite.migrations import MIGRATIONS
-from .storage.sqlite.rows import SOURCE_COLUMNS, scope_filter
+from .storage.sqlite.rows import scope_filter
 
 __all__ = [
     "ATTACHED_TO", "MIGRATIONS", "SOURCE_COLUMNS", "WINDOW_BEFORE", "AuditRecord", "Job",

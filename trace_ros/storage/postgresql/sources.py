@@ -19,53 +19,25 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ..records import FORGOTTEN, OTHER_SUBJECT, NewSource, Scope, SourceRecord, StoreResult, seen_before
+from ..scopes import SOURCE_COLUMNS, scope_condition, span_condition
 from .base import PgBase
 from .lexindex import index_sources
 from .settled import SETTLED, draw
 
-SOURCE_COLUMNS = (
-    "seq, source_id, subject_id, robot_id, session_id, modality, speaker, text, label, "
-    "confidence, pose, payload, source_time, time_from_receipt, known_time, content_hash"
-)
 INSERT_COLUMNS = SOURCE_COLUMNS.removeprefix("seq, ")
 
 
 def scope_filter(scope: Scope, alias: str = "s", as_of_valid: float | None = None,
                  as_of_known: float | None = None) -> tuple[str, list[Any]]:
-    """SQL condition and arguments restricting sources to a scope and time view."""
-    scope.check()
-    conds = [f"{alias}.subject_id = %s"]
-    args: list[Any] = [scope.subject_id]
-    if scope.robot_id:
-        conds.append(f"{alias}.robot_id = %s")
-        args.append(scope.robot_id)
-    if scope.session_id:
-        span, span_args = session_span(alias, scope.subject_id, scope.session_id,
-                                       scope.robot_id or None)
-        conds += [f"{alias}.session_id = %s", span]
-        args += [scope.session_id, *span_args]
-    if as_of_valid is not None:
-        conds.append(f"{alias}.source_time <= %s")
-        args.append(as_of_valid)
-    if as_of_known is not None:
-        conds.append(f"{alias}.known_time <= %s")
-        args.append(as_of_known)
-    return " AND ".join(conds), args
+    """SQL condition and arguments restricting sources to a scope and time view
+    (``storage.scopes.scope_condition`` with psycopg's placeholder)."""
+    return scope_condition("%s", scope, alias, as_of_valid, as_of_known)
 
 
 def session_span(alias: str, subject_id: str, session_id: str, robot_id: str | None = None
                  ) -> tuple[str, list[Any]]:
-    """A condition bounding ``alias``'s ``source_time`` to a session's span in the
-    ``sessions`` table (over all its robots when ``robot_id`` is None), and its arguments:
-    a session's sources are read through ``sources_scope_time`` (migration p016 dropped
-    the (subject, session) index, as SQLite's m015; ``sqlite/rows.session_span``). The
-    span is written with the sources in their transaction, and one statement reads both
-    in one snapshot."""
-    robot = "" if robot_id is None else " AND robot_id = %s"
-    keys = [subject_id, session_id, *([] if robot_id is None else [robot_id])]
-    where = f"FROM sessions WHERE subject_id = %s AND session_id = %s{robot}"
-    return (f"{alias}.source_time BETWEEN (SELECT min(start_time) {where}) "
-            f"AND (SELECT max(end_time) {where})", [*keys, *keys])
+    """``storage.scopes.span_condition`` with psycopg's placeholder."""
+    return span_condition("%s", alias, subject_id, session_id, robot_id)
 
 
 def forgotten_ids(conn: Any, subjects: Sequence[str],

@@ -11,8 +11,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..records import Scope, SourceRecord
+from ..scopes import SOURCE_COLUMNS
 from .base import PgBase
-from .sources import SOURCE_COLUMNS, scope_filter
+from .sources import scope_filter
 
 
 class PgSpatialReads(PgBase):

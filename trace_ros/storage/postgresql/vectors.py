@@ -18,9 +18,9 @@ from typing import Any
 import numpy as np
 
 from ..records import SourceRecord
+from ..scopes import SOURCE_COLUMNS
 from .packs import PgVectorPacks, drop_packs
 from .settled import SETTLED, draw
-from .sources import SOURCE_COLUMNS
 
 
 class PgVectorStore(PgVectorPacks):

@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from ..records import ATTACHED_TO, FORGOTTEN, NewSource, Scope, SourceRecord, StoreResult, seen_before
+from ..scopes import SOURCE_COLUMNS
 from .base import SqliteBase
 from .deferred import index_pending
-from .rows import SOURCE_COLUMNS, scope_filter, session_span
+from .rows import scope_filter, session_span
 
 # How many sources before a given one ``session_before`` reads by number first.
 _RECENT = 4096

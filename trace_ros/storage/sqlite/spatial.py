@@ -10,8 +10,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..records import Scope, SourceRecord
+from ..scopes import SOURCE_COLUMNS
 from .base import SqliteBase
-from .rows import SOURCE_COLUMNS, scope_filter
+from .rows import scope_filter
 
 
 class SpatialReads(SqliteBase):

@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 
 from ..records import SourceRecord
+from ..scopes import SOURCE_COLUMNS
 from .base import SqliteBase
-from .rows import SOURCE_COLUMNS
 
 
 class VectorStore(SqliteBase):
