@@ -17,7 +17,6 @@ from .names import _TITLED, _stands_for
 from .pack import EvidenceItem, Pack
 from .readout import ReaderOutput
 from .spans import (
-    _CLOCK,
     Asked,
     capitalised_mid_sentence,
     clock_time,
@@ -29,6 +28,7 @@ from .spans import (
     repaired,
     states_time,
     sum_stated,
+    without_times,
 )
 
 
@@ -143,10 +143,7 @@ def _labels_other(value: str, text: str, asked_for: set[str], skip: set[str]) ->
 def _content(text: str) -> frozenset[str]:
     """The stems of ``text``'s words that are neither function words, numbers nor part of
     a time or date said ("six till two", "the 22nd")."""
-    for m in reversed(find_candidates(text)):
-        text = text[:m.start()] + " , " + text[m.end():]
-    text = _CLOCK.sub(" , ", text)
-    return frozenset(stem(w) for w in words(text)
+    return frozenset(stem(w) for w in words(without_times(text))
                      if w not in STOPWORDS and len(w) > 2 and w not in _NUMBER_VALUES)
 
 

@@ -13,7 +13,11 @@ from ..language.text import sentences as split_sentences
 from .names import _proper_names
 from .plan import Plan
 from .readout import _Scored
-from .spans import _CONSEQUENCE_SO, _NEW_MARKERS, Asked
+from .spans import _NEW_MARKERS, Asked
+
+# The "so" that opens what follows from a cause ("the oat milk doesn't agree with me, so
+# I'm back to black coffee").
+_CONSEQUENCE_SO = re.compile(r",?\s+so\s+", re.I)
 
 _OPENS_SO = re.compile(r"\s*so\b(?!\s+(?:far|much|many|long)\b)", re.I)
 

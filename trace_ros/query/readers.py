@@ -112,6 +112,7 @@ from .names import (
     _tied_before,
 )
 from .newstate import (
+    _CONSEQUENCE_SO,
     _ENDED,
     _FORMER,
     _MARKED_NOTE,
@@ -130,7 +131,6 @@ from .pack import EvidenceItem, Pack
 from .plan import Plan
 from .readout import ReaderOutput, _asks, _content, _first_statement, _Scored
 from .spans import (
-    _CONSEQUENCE_SO,
     _NEW_STATE,
     Asked,
     asked,

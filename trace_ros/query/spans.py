@@ -756,9 +756,6 @@ def extract(question: str, plan: Plan, sentence: str, record_time: float, q_stem
 # The words that mark a state as the new one ("vegan now", "tea instead").
 _NEW_MARKERS = r"now|instead|these days|nowadays|from now on"
 _NEW_STATE = re.compile(rf"\b(?:{_NEW_MARKERS})\b", re.I)
-# The "so" that opens what follows from a cause ("the oat milk doesn't agree with me, so
-# I'm back to black coffee"); not "so that" (a purpose).
-_CONSEQUENCE_SO = re.compile(r",?\s+so\s+", re.I)
 # Where a clause ends: a comma (or the like) before a space; ``extract`` puts a bare
 # comma where it takes a time out ("on ,s from now on"), which ends none.
 # A passive telling that something happened ("so Tom's been promoted"): the event, whose
