@@ -167,18 +167,25 @@ def _is_holder(word: str) -> bool:
 
 
 def same_holder(text: str, asked: frozenset[str], anchor: frozenset[str],
-                thing: frozenset[str] = frozenset()) -> bool:
+                thing: frozenset[str] = frozenset(), known: frozenset[str] | None = None
+                ) -> bool:
     """Whether ``text`` can be about the holder a question asks about: it names one of
     ``asked`` (or refers back with a pronoun) when the question names someone; else
     no one the anchor did not name owns the thing in it ("Sam's appointment": a
-    possessor right before a ``thing`` stem)."""
+    possessor right before a ``thing`` stem). ``known``: the names the conversation
+    uses (``holders_known``), when the caller has them."""
     if asked:
         named = holders(text)
+        # Opening a sentence, a name is one the conversation calls someone (``known``).
+        opening = frozenset() if known is None else holders_known(text, known) - named
         # Texted all in lower case ("pete says hes doing 2pm rounds"), a name shows by no
         # capital: the one asked about is there when their name is.
-        if named & asked or text == text.lower() and asked & set(_words(text)):
+        if (named | opening) & asked or text == text.lower() and asked & set(_words(text)):
             return True
-        return not (named - anchor - KIN) and bool(_PRONOUN.search(text))
+        # Someone else holds it: not a word of the thing opening a sentence ("Hair's at
+        # half nine now"), nor one opening on news passed on ("Jade says they've moved it").
+        others = {w for w in named if _stem(w) not in thing} | (opening - _reporting(text))
+        return not others - anchor - KIN and bool(_PRONOUN.search(text))
     for m in _POSSESSIVE.finditer(text):
         w = m.group(1)
         if not is_possessive(text, m.end()):
@@ -704,6 +711,29 @@ def holders(text: str) -> frozenset[str]:
             out.add(name.lower())
     out |= {w for w in _words(text) if w in KIN}
     return frozenset(out)
+
+
+_OPENING = re.compile(rf"(?:^|(?<=[.!?])\s+)[\"“‘(]?([{_UP}][{_LOW}]{{2,}})\b")
+
+
+def _reporting(text: str) -> frozenset[str]:
+    """The names opening a sentence of ``text`` on a verb of reported speech ("Jade says
+    they've moved it again"), lower-cased."""
+    return frozenset(m.group(1).lower() for m in _OPENING.finditer(text)
+                     if (said := _NAME_VERB.match(text[m.end():])) is not None
+                     and said.group(1) in _REPORTING)
+
+
+def holders_known(text: str, known: frozenset[str]) -> frozenset[str]:
+    """``holders`` read with the names the conversation uses (``known``, lower-cased: the
+    words it writes capitalised mid-sentence, its speakers' and the question's names): a
+    capitalised word opening a sentence is someone when the conversation calls someone so
+    ("Daniels is teaching on Fridays now" beside "Professor Daniels", "Martin says the
+    café's shut"), as a name mid-sentence always is."""
+    opening = {m.group(1).lower() for m in _OPENING.finditer(text)
+               if m.group(1) not in _NOT_NAMES}
+    # (not one the sentence opens by addressing: "Robot, you heard him, Sundays it is.")
+    return holders(text) | (opening & known) - _spoken_to(text)
 
 
 # What says a state is new: the adverbs of aspect ("now", "instead", "no longer") and

@@ -21,7 +21,8 @@ same thing:
    ``TOPIC_SHARE`` of the recalled records say is the conversation's topic, "dance" for
    a dancer, is no thing), is not about
    someone else ("my brother just started on lates", ``revision.about_another``;
-   "my sister's appointment", ``same_holder``; "Mrs Lee" for Mr Lee,
+   "my sister's appointment", ``same_holder``, which reads a name opening a sentence,
+   "Daniels is teaching on Fridays now", from the names the conversation uses; "Mrs Lee" for Mr Lee,
    ``revision.other_titled``), is not of another thing of the kind (naming no word of the
    thing, it gives its values of a subject neither the question nor the thread names,
    "Quiz night is staying in the dining room though, Fridays." after bingo,
@@ -173,6 +174,7 @@ _SECOND = re.compile(r"\b(?:you|your|you're|you've|you'll)\b", re.I)
 # The asker ("Which plot is mine?"; not "we", whose state others tell too).
 _FIRST_PERSON_ASK = re.compile(r"\b(?:i|my|me|i'm|am i|mine)\b", re.I)
 _SENTENCES = re.compile(r"(?<=[.!?])\s+")
+_NAME_IN_QUESTION = re.compile(r"(?<!^)\b([A-Z][a-z]{2,})\b")
 _WORDS = re.compile(r"[^\W_]+")
 
 
@@ -227,6 +229,10 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     if asked_holders & KIN:  # "my daughter": whom the records call so ("my daughter Judith")
         asked_holders |= introduced_as([records[f.seq].text for f in pool
                                         if records[f.seq] is not None], asked_holders & KIN)
+    # The names the conversation uses: a capitalised word opening a sentence is someone
+    # only when it calls someone so ("Daniels is teaching on Fridays now").
+    known_names = _names_known(records) | holders(question) \
+        | {w.lower() for w in _NAME_IN_QUESTION.findall(question)}
     # Whose state is asked is the speaker's or someone the question names; for "who"
     # the names are the values.
     others = answer_type != "person"
@@ -272,7 +278,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 and not (others and not whose_said and at is None
                          and not same_holder(rec.text, frozenset(), _names(question), q_terms)) \
                 and not (own_state and not same_holder(rec.text, asked_holders, frozenset(),
-                                                       q_terms)) \
+                                                       q_terms, known_names)) \
                 and not (others and at is None and not _ASKER.search(question)
                          and (_speaks_of_own(rec, asked_holders)
                               or _not_of_asked(rec, asked_holders))):
@@ -514,7 +520,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         # taking it off work" after Tom's "Everything's slipped a week" names no other)
         if repaired is None and (
                 not (carried or own or same_holder(rec.text, asked_holders, anchor_holders,
-                                                   thing))
+                                                   thing, known_names))
                 or (others and not swapped
                     and about_another(rec.text, asked_holders | anchor_holders | placed
                                       | _names(thread.speaker)
