@@ -82,3 +82,29 @@ def test_another_named_at_the_opening_does_not_lead() -> None:
                   "Wednesdays after lunch.", 3)
     found = _chain("When is my meeting with Professor Daniels?", [old, other, aside], {3: 0.77})
     assert found is None or found.lead[:1] != ["s3"], found
+
+
+def test_the_speakers_own_is_not_the_named_holders() -> None:
+    """Asked of Ada by name, Kemi's "And mine's the 21st, two days after Ada's" is Kemi's
+    birthday, whoever it names; Ada's own change, told by anyone, still leads."""
+    ada = _said("Seun", "Ada's birthday is the 19th and I have no idea what to get her.", 1)
+    kemi = _said("Kemi", "And mine's the 21st, Seun, two days after Ada's.", 3)
+    lookalikes: list[str] = []
+    records = {r.seq: r for r in (ada, kemi)}
+    ranked = [Fused(r.seq, r.source_id, 1.0 / (i + 1)) for i, r in enumerate((kemi, ada))]
+    found = current.chain("When is Ada's birthday?", "date", ranked, records, None,
+                          lambda seq: {3: (kemi, 0.5)} if seq < 3 else {},
+                          lambda seq: None, robot_id="r1", asked_kind="when",
+                          lookalikes=lookalikes)
+    assert found is None or found.lead[:1] != ["s3"], found
+    assert "s3" in lookalikes
+    moved = _said("Kemi", "Ada says her birthday's the 20th, not the 19th, my mistake.", 3)
+    found = _chain("When is Ada's birthday?", [ada, moved], {3: 0.6})
+    assert found is not None and found.lead[:1] == ["s3"], found
+
+
+def test_my_before_a_relative_holds_the_relative_not_the_thing() -> None:
+    parents = frozenset({"visit", "parents"})
+    assert current._speakers_own("My parents are coming on the 15th.", parents)
+    assert not current._speakers_own("My boyfriend Sam's parents are visiting on the 15th.",
+                                     parents)

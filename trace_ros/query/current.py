@@ -518,6 +518,12 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             continue
         # (the one whose turn is the thread's latest revision holds the thing too: "Tom's
         # taking it off work" after Tom's "Everything's slipped a week" names no other)
+        # Asked of someone by name, the speaker's own of the thing ("And mine's the 21st"
+        # for "When is Ada's birthday?", said by Kemi) is another holder's, whoever it names.
+        speakers_own = others and bool(asked_holders) and not carried \
+            and not _FIRST_PERSON_ASK.search(question) \
+            and not asked_holders & _names(rec.speaker) \
+            and _speakers_own(rec.text, thing | (asked_holders & KIN))
         if repaired is None and (
                 not (carried or own or same_holder(rec.text, asked_holders, anchor_holders,
                                                    thing, known_names))
@@ -534,6 +540,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 or not (carried or swapped) and _requalified(rec.text, thing, question, anchor,
                                                              thread, focus) \
                 or others and not carried and _not_of_asked(rec, asked_holders) \
+                or speakers_own \
                 # ("The boiler man's coming on the 28th" says nothing of David's visit)
                 or others and asked_holders and not named(rec.text) & asked_holders \
                 and not asked_holders & set(_WORDS.findall(rec.text.lower())) \
@@ -543,7 +550,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 and told_of_another(rec.text, anchor.speaker if relayed else rec.speaker,
                                     _names_known(records), answer_type == "person")):
             greeted = holders(rec.text) - asked_holders - anchor_holders - KIN
-            if not values_named(rec.text) & values_named(anchor.text) \
+            if speakers_own or not values_named(rec.text) & values_named(anchor.text) \
                     and not (greeted and greeted <= spoken_to(rec.text)) \
                     and not asked_holders & _names(rec.speaker):
                 # (one saying the anchor's value again, "still on hook 4", misleads no one;
@@ -1548,6 +1555,28 @@ def _speaks_of_own(rec: SourceRecord, asked: frozenset[str]) -> bool:
     if not asked or _names(rec.speaker) & asked or holders(rec.text) & asked:
         return False
     return bool(_WE.search(rec.text)) and not _THIRD_PERSON.search(rec.text)
+
+
+# The speaker as the possessor: "my" before a word, or "mine" as what a clause speaks of
+# (not "our": a household's or a team's thing is the one asked about too)
+_MY_WORD = re.compile(r"\b[Mm]y((?:\s+[\w'’]+){1,3})")
+_MINE_IS = re.compile(r"\bmine(?:['’]s|\s+(?:is|are|was|were)\b)", re.I)
+
+
+def _speakers_own(text: str, thing: frozenset[str]) -> bool:
+    """Whether ``text`` gives its speaker's own of the ``thing`` (stems, and the relative
+    asked of): "my" possesses a word of it ("My parents are coming on the 15th" for "Sam's
+    parents"), or "mine" stands for it ("And mine's the 21st, two days after Ada's").
+    Asked of someone else by name, such a record is the speaker's, whoever else it names."""
+    if _MINE_IS.search(text):
+        return True
+    for m in _MY_WORD.finditer(text):
+        for word in m.group(1).split():
+            if stem(word.lower()) in thing or word.lower() in thing:
+                return True
+            if word[:1].isupper() or word.lower() in KIN:
+                break  # "my boyfriend Sam's parents": the relative is what "my" holds
+    return False
 
 
 def asks_own(question: str, answer_type: str, asker: str) -> bool:
