@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from ..language.revision import KIN, is_possessive
 from ..language.text import STOPWORDS, stem, stems, words
 from ..language.text import sentences as split_sentences
+from .complement import copula_complement
 from .pack import Pack
 from .readout import ReaderOutput
 from .spans import Asked, names_in, repaired
@@ -240,6 +241,14 @@ def _name_value(ask: Asked, sentences: list[str], skip: set[str], known: set[str
                 return m.group(1)
         return ""
     for x in sentences:
+        # "Pia's rabbit at the flat is called Pudding": the name the naming copula gives
+        # the subject whose head is the thing asked (not "the flat", which tells which).
+        given = copula_complement(x, {focus}, naming=True)[0] if focus else ""
+        named_so = [n for _, n in names_in(given, skip, known | {w.lower() for w in
+                                                              words(given)})
+                    if given.startswith(n)]
+        if named_so:
+            return named_so[0]
         found = []
         for at, name in names_in(x, skip, known):
             m = _NAMING.search(x[:at])
