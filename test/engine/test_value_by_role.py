@@ -11,6 +11,8 @@ still not read where the clause says it of something else.
   a preposition; not a time ("are Friday the 20th"), nor a single plain word ("are
   low"), nor the place of another thing.
 - "half in the morning, half at night": the times of day a sentence lists say how often.
+- "Kvikk's been swimming again, daft dog.": a closing epithet (no article) names the
+  sentence's subject; "…, tell the driver." does not.
 """
 
 from __future__ import annotations
@@ -26,9 +28,11 @@ from trace_ros.query.complement import (
     place_complement,
     subject_head,
 )
+from trace_ros.query.names import _name_value
 from trace_ros.query.pack import EvidenceItem, pack
 from trace_ros.query.plan import plan_question
 from trace_ros.query.readers import ExtractiveReader
+from trace_ros.query.spans import Asked
 from trace_ros.query.typed import _day_parts_listed
 
 # Monday 3 March 2025, 10:00 UTC.
@@ -117,3 +121,14 @@ def test_a_place_is_read_only_of_the_thing_asked_whole() -> None:
     assert place_complement("Monday meetings are much better.", {"weekli", "meet"}) == ""
     assert place_complement("The weekly meeting is Room Four now.", {"weekli", "meet"}) \
         == "Room Four"
+
+
+def test_a_closing_epithet_names_the_sentence_s_subject() -> None:
+    said = ["Kvikk's been swimming after the seals again, daft dog."]
+    assert _name_value(Asked("name", "dog"), said, {"dog", "call"}, set(), True, set()) \
+        == "Kvikk"
+    assert _name_value(Asked("name", "cat"), said, {"cat", "call"}, set(), True, set()) == ""
+    # The object of an imperative ("tell the driver") is no epithet of the subject.
+    told = ["Kestrel's on pontoon C, berth 14, tell the driver."]
+    assert _name_value(Asked("name", "driver"), told, {"driver", "name"}, set(), True,
+                       set()) == ""
