@@ -13,6 +13,8 @@ still not read where the clause says it of something else.
 - "half in the morning, half at night": the times of day a sentence lists say how often.
 - "Kvikk's been swimming again, daft dog.": a closing epithet (no article) names the
   sentence's subject; "…, tell the driver." does not.
+- "The seminar room is 4.20 …, we've got journal club there": the place a copula gave
+  before the "there" said of the thing asked.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from trace_ros.query.complement import (
     copula_complement,
     person_complement,
     place_complement,
+    place_there,
     subject_head,
 )
 from trace_ros.query.names import _name_value
@@ -132,3 +135,14 @@ def test_a_closing_epithet_names_the_sentence_s_subject() -> None:
     told = ["Kestrel's on pontoon C, berth 14, tell the driver."]
     assert _name_value(Asked("name", "driver"), told, {"driver", "name"}, set(), True,
                        set()) == ""
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("The seminar room is 4.20 if anyone asks, we've got journal club there on Thursdays.",
+     "4.20"),
+    ("The weather is awful, we've got journal club there.", ""),  # no place given
+    ("The seminar room is 4.20, there's journal club on Thursdays.", ""),  # "there's"
+    ("The seminar room is 4.20 if anyone asks, we've got yoga there.", ""),  # another thing
+])
+def test_a_place_said_as_there_is_the_one_a_copula_gave(text: str, expected: str) -> None:
+    assert place_there(text, {"journal", "club"}) == expected

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from ..language.text import STOPWORDS, stem
+from ..language.text import STOPWORDS, stem, stems
 from ..language.timeanchor import find_candidates
 
 # Where a clause begins: a mark of punctuation or a word that joins clauses.
@@ -45,18 +45,20 @@ def subject_head(clause: str) -> str:
     return ws[-1] if ws else ""
 
 
-def copula_complement(sentence: str, heads: set[str] | frozenset[str],
+def copula_complement(sentence: str, heads: set[str] | frozenset[str] | None,
                       naming: bool = False, whole: bool = False) -> tuple[str, bool]:
     """The complement of the first copula in ``sentence`` whose subject's head has its
     stem among ``heads`` (up to the end of the clause, without a closing "too" or "now"),
     and whether it was given with "called"/"named"; ('', False) when none. ``naming``:
     only a complement given so. ``whole``: every word of the subject must be among
-    ``heads`` too ("Monday meetings" is not the weekly meeting asked)."""
+    ``heads`` too ("Monday meetings" is not the weekly meeting asked). ``heads`` None:
+    any subject."""
     for m in _COPULA.finditer(sentence):
         marks = list(_CLAUSE_MARK.finditer(sentence, 0, m.start()))
         subject = _subject_words(sentence[marks[-1].end() if marks else 0:m.start()])
-        if not subject or stem(subject[-1]) not in heads or naming and not m.group(1) \
-                or whole and any(stem(w) not in heads for w in subject):
+        if not subject or naming and not m.group(1) or heads is not None and (
+                stem(subject[-1]) not in heads
+                or whole and any(stem(w) not in heads for w in subject)):
             continue
         rest = sentence[m.end():]
         end = _COMPLEMENT_END.search(rest)
@@ -105,11 +107,12 @@ def person_complement(sentence: str, heads: set[str] | frozenset[str], lower: bo
     return m.group(1) if m and _name_like(m.group(1), True) else ""
 
 
-def place_complement(sentence: str, heads: set[str] | frozenset[str]) -> str:
+def place_complement(sentence: str, heads: set[str] | frozenset[str] | None) -> str:
     """The place ``sentence`` gives the thing asked by a copula with no preposition ("paper
     reams are back cupboard too"): a complement of two words or more, or one with a
     capital or a figure, that opens with no function word and holds no verb form and
-    no time, of a subject said wholly in the question's words; '' when none."""
+    no time, of a subject said wholly in the question's words (any, ``heads`` None);
+    '' when none."""
     said, _ = copula_complement(sentence, heads, whole=True)
     ws = said.split()
     if not ws or len(ws) > 5 or ws[0].lower() in STOPWORDS \
@@ -119,3 +122,21 @@ def place_complement(sentence: str, heads: set[str] | frozenset[str]) -> str:
         return ""
     # "… are Friday the 20th", "is due home Thursday night": a time, not a place.
     return "" if find_candidates(said) else said
+
+
+# "there" standing for a place, not the "there" of "there's a …".
+_THERE = re.compile(r"\bthere\b(?!\s*(?:is|are|was|were|['’]s|['’]re)\b)", re.I)
+
+
+def place_there(sentence: str, heads: set[str] | frozenset[str]) -> str:
+    """The place a clause of the thing asked says only as "there", given by a copula
+    before it in the sentence ("The seminar room is 4.20 if anyone asks, we've got
+    journal club there"); '' when none."""
+    for m in _THERE.finditer(sentence):
+        marks = list(_CLAUSE_MARK.finditer(sentence, 0, m.start()))
+        if not marks or not stems(sentence[marks[-1].end():m.start()]) & heads:
+            continue
+        value = place_complement(sentence[:marks[-1].start()], None)
+        if value:
+            return value
+    return ""

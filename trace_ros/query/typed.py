@@ -41,7 +41,7 @@ from .amounts import (
     _with_unit,
     revisions_of,
 )
-from .complement import person_complement, place_complement, uncased
+from .complement import person_complement, place_complement, place_there, uncased
 from .current import before_clause, may_ask_held
 from .days import (
     _ASKS_OWN,
@@ -714,7 +714,10 @@ class TypedReading:
                     return _owned_by(rec, x, value)
             # "paper reams are back cupboard too": the place a copula gives the thing
             # asked, with no preposition to mark it.
-            return next((v for v in (place_complement(x, skip) for x in ordered) if v), "")
+            # "The seminar room is 4.20 …, we've got journal club there": the place a
+            # copula gave before the "there" said of the thing asked.
+            return next((v for v in (place_complement(x, skip) or place_there(x, skip)
+                                     for x in ordered) if v), "")
         if kind == "name":
             return _name_value(ask, ordered, skip, known, focus_here, _proper_names(question),
                                focus_turns)
