@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from ..language.revision import KIN, is_possessive
 from ..language.text import STOPWORDS, stem, stems, words
 from ..language.text import sentences as split_sentences
+from .complement import copula_complement
 from .pack import Pack
 from .readout import ReaderOutput
 from .spans import Asked, names_in, repaired
@@ -162,6 +163,10 @@ def _placed(out: ReaderOutput, pack: Pack) -> bool:
     at = re.compile(rf"\b(?:on|at|in|near|into|along|off)\s+(?:the\s+)?{re.escape(first.group(0))}"
                     r"\b(?!['’]s)", re.I)
     return any(at.search(i.record.text) for i in pack.items)
+# A noun phrase closing a sentence after a comma, with no article: an epithet ("…, daft
+# dog."), not the object of an imperative ("…, tell the driver.").
+_EPITHET = re.compile(r",\s+((?:[a-z]+\s+){0,2})([a-z]+)\s*[.!]?\s*$")
+
 # A name given with a title ("Ms Obi", "Dr Shah"): someone in a role.
 _TITLED = re.compile(r"\b(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+[A-Z][a-z]+")
 
@@ -240,6 +245,22 @@ def _name_value(ask: Asked, sentences: list[str], skip: set[str], known: set[str
                 return m.group(1)
         return ""
     for x in sentences:
+        # "Pia's rabbit at the flat is called Pudding": the name the naming copula gives
+        # the subject whose head is the thing asked (not "the flat", which tells which).
+        given = copula_complement(x, {focus}, naming=True)[0] if focus else ""
+        named_so = [n for _, n in names_in(given, skip, known | {w.lower() for w in
+                                                              words(given)})
+                    if given.startswith(n)]
+        if named_so:
+            return named_so[0]
+        # "Kvikk's been swimming after the seals again, daft dog.": an epithet closing
+        # the sentence names its subject again; the name opening it is the thing's.
+        epithet = _EPITHET.search(x) if focus else None
+        if epithet and stem(epithet.group(2)) == focus \
+                and not set(words(epithet.group(1))) & STOPWORDS:
+            opening = names_in(x, skip, known | {words(x)[0]} if words(x) else known)
+            if opening and opening[0][0] == len(x) - len(x.lstrip()):
+                return opening[0][1]
         found = []
         for at, name in names_in(x, skip, known):
             m = _NAMING.search(x[:at])

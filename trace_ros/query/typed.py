@@ -41,6 +41,7 @@ from .amounts import (
     _with_unit,
     revisions_of,
 )
+from .complement import person_complement, place_complement, place_there, uncased
 from .current import before_clause, may_ask_held
 from .days import (
     _ASKS_OWN,
@@ -170,6 +171,14 @@ def _after_cause(sentence: str, found: list[tuple[int, str]],
             and not re.search(r"\bstill\b", sentence[:so.start()], re.I):
         return after
     return found
+
+
+def _day_parts_listed(sentence: str) -> str:
+    """The times of day a sentence lists, one to a clause, when it lists more than one
+    ("half in the morning, half at night"): how often, said as when; '' otherwise."""
+    parts = [day_part(x) for x in re.split(r",|;|\band\b", sentence)]
+    said = list(dict.fromkeys(p for p in parts if p))
+    return " and ".join(said) if len(said) > 1 else ""
 
 
 class TypedReading:
@@ -591,7 +600,7 @@ class TypedReading:
         readers: dict[str, Callable[[str], str]] = {
             "clock": clock_time, "money": sum_stated, "ident": lambda x: ident_near(x, skip),
             "frequency": lambda x: frequency(x) or (day_part(x) if " and " in day_part(x)
-                                                   else ""),
+                                                   else "") or _day_parts_listed(x),
         }
         if kind in readers:
             value = next((v for v in map(readers[kind], _consequence_first(ordered)) if v), "")
@@ -703,7 +712,12 @@ class TypedReading:
                     (n for at, n in names_in(x, skip, known) if _GIVEN.search(x[:at])), "")
                 if value:
                     return _owned_by(rec, x, value)
-            return ""
+            # "paper reams are back cupboard too": the place a copula gives the thing
+            # asked, with no preposition to mark it.
+            # "The seminar room is 4.20 …, we've got journal club there": the place a
+            # copula gave before the "there" said of the thing asked.
+            return next((v for v in (place_complement(x, skip) or place_there(x, skip)
+                                     for x in ordered) if v), "")
         if kind == "name":
             return _name_value(ask, ordered, skip, known, focus_here, _proper_names(question),
                                focus_turns)
@@ -795,6 +809,14 @@ class TypedReading:
                     return m.group(1)
             if changed_from:
                 return changed_from
+            # "twins keyworker at nursery is sandra", "a guy called ade": the name given
+            # the role asked by its place in the clause, however it is written.
+            lower = uncased(rec.text)
+            role = {stem(ask.focus)} if ask.focus else set()
+            given = next((v for v in (person_complement(x, role, lower) for x in ordered)
+                          if v and v.lower() not in gone), "") if role else ""
+            if given:
+                return given
             # "fire marshal on nights is me now", "I'm the first-aider", "I'll still do
             # Mrs Kaur's reviews": the speaker.
             if any(_SELF_NAMED.search(x) or _SELF_DOING.search(x) for x in ordered[:1]) \

@@ -1,0 +1,142 @@
+"""The value a record gives by its syntactic role rather than by its form: the complement
+of a copula whose subject is the thing asked ("paper reams are back cupboard", "twins
+keyworker at nursery is sandra", "Pia's rabbit at the flat is called Pudding"). The
+subject's head is the last word before any phrase after it that tells which one ("the
+rabbit at the flat": the rabbit), so a value said of another thing ("the flat is called
+…") is not read as the asked thing's.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..language.text import STOPWORDS, stem, stems
+from ..language.timeanchor import find_candidates
+
+# Where a clause begins: a mark of punctuation or a word that joins clauses.
+_CLAUSE_MARK = re.compile(r"[,;:.!?—–()]|\b(?:and|but|because|so|which|who|that|when|while|if"
+                          r"|since|though|although|or|where|whereas|then)\b", re.I)
+# A copula, with the naming verb it may carry ("is called", "was named").
+_COPULA = re.compile(r"\s+(?:is|are|was|were)\s+(?:(?:now|still|just|always|actually)\s+)?"
+                     r"(?:(called|named)\s+)?", re.I)
+# Prepositions that open a phrase after the subject's head, telling which one it is.
+_POST_PREPS = frozenset({"from", "at", "in", "on", "with", "for", "of", "by", "near"})
+# Words that close a complement without being part of it ("back cupboard too").
+_CLOSERS = frozenset({"too", "now", "again", "instead", "though", "anyway", "then", "also",
+                      "as", "if", "but", "and", "so", "for", "because", "these", "days"})
+# Where the complement ends: punctuation ends it, a full stop only before a space or the
+# end (not the one inside "4.20").
+_COMPLEMENT_END = re.compile(r"[,;:!?—–()]|\.(?=\s|$)")
+
+
+def _subject_words(clause: str) -> list[str]:
+    """The content words (lower-cased) of a clause's subject up to its head, before a
+    phrase that tells which one ("Pia's rabbit at the flat" → pia, rabbit)."""
+    ws = [w.lower().replace("’", "'") for w in re.findall(r"[\w'’-]+", clause)]
+    cut = next((k for k, w in enumerate(ws) if k and w in _POST_PREPS), len(ws))
+    ws = [re.sub(r"'s$|s'$", "", w) for w in ws[:cut]]
+    return [w for w in ws if w not in STOPWORDS]
+
+
+def subject_head(clause: str) -> str:
+    """The head noun (lower-cased) of a clause's subject: its last word before a phrase
+    that tells which one ("Pia's rabbit at the flat" → rabbit); '' when it has none."""
+    ws = _subject_words(clause)
+    return ws[-1] if ws else ""
+
+
+def copula_complement(sentence: str, heads: set[str] | frozenset[str] | None,
+                      naming: bool = False, whole: bool = False) -> tuple[str, bool]:
+    """The complement of the first copula in ``sentence`` whose subject's head has its
+    stem among ``heads`` (up to the end of the clause, without a closing "too" or "now"),
+    and whether it was given with "called"/"named"; ('', False) when none. ``naming``:
+    only a complement given so. ``whole``: every word of the subject must be among
+    ``heads`` too ("Monday meetings" is not the weekly meeting asked). ``heads`` None:
+    any subject."""
+    for m in _COPULA.finditer(sentence):
+        marks = list(_CLAUSE_MARK.finditer(sentence, 0, m.start()))
+        subject = _subject_words(sentence[marks[-1].end() if marks else 0:m.start()])
+        if not subject or naming and not m.group(1) or heads is not None and (
+                stem(subject[-1]) not in heads
+                or whole and any(stem(w) not in heads for w in subject)):
+            continue
+        rest = sentence[m.end():]
+        end = _COMPLEMENT_END.search(rest)
+        ws = rest[:end.start() if end else len(rest)].split()
+        cut = next((k for k, w in enumerate(ws) if k and w.lower() in _CLOSERS), len(ws))
+        ws = ws[:cut]
+        while ws and ws[-1].lower() in _CLOSERS:
+            ws.pop()
+        if ws:
+            return " ".join(ws), bool(m.group(1))
+    return "", False
+
+
+# "a guy called ade", "the new one named Bo": a name given to a noun said with an article.
+_CALLED = re.compile(r"\b(?:a|an|the)\s+(?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*\s+(?:called|named)\s+"
+                     r"([\w'’-]+)")
+
+
+def _name_like(phrase: str, uncased: bool) -> bool:
+    """Whether ``phrase`` can be someone's name: up to three capitalised words, or (from a
+    writer who uses no capitals, ``uncased``) one word that is no function word and no
+    verb or adverb form."""
+    ws = phrase.split()
+    if not ws or len(ws) > 3:
+        return False
+    if all(w[:1].isupper() and w.lower() not in STOPWORDS for w in ws):
+        return True
+    return uncased and len(ws) == 1 and ws[0].isalpha() and ws[0] not in STOPWORDS \
+        and not ws[0].endswith(("ing", "ed", "ly"))
+
+
+def uncased(text: str) -> bool:
+    """Whether ``text`` is written without capitals (where a name would have one)."""
+    return not re.search(r"[A-Z]", re.sub(r"\bI\b", "", text))
+
+
+def person_complement(sentence: str, heads: set[str] | frozenset[str], lower: bool) -> str:
+    """The name ``sentence`` gives the role asked by its role in the clause: the complement
+    of a copula whose subject is the role ("twins keyworker at nursery is sandra"), or,
+    from a writer using no capitals (``lower``), the word a noun is "called" ("a guy
+    called ade"); '' when none."""
+    said, _ = copula_complement(sentence, heads)
+    if said and _name_like(said, lower):
+        return said
+    m = _CALLED.search(sentence) if lower else None
+    return m.group(1) if m and _name_like(m.group(1), True) else ""
+
+
+def place_complement(sentence: str, heads: set[str] | frozenset[str] | None) -> str:
+    """The place ``sentence`` gives the thing asked by a copula with no preposition ("paper
+    reams are back cupboard too"): a complement of two words or more, or one with a
+    capital or a figure, that opens with no function word and holds no verb form and
+    no time, of a subject said wholly in the question's words (any, ``heads`` None);
+    '' when none."""
+    said, _ = copula_complement(sentence, heads, whole=True)
+    ws = said.split()
+    if not ws or len(ws) > 5 or ws[0].lower() in STOPWORDS \
+            or any(w.lower().endswith(("ing", "ed", "ly")) for w in ws):
+        return ""
+    if len(ws) == 1 and not re.search(r"[A-Z0-9]", said):
+        return ""
+    # "… are Friday the 20th", "is due home Thursday night": a time, not a place.
+    return "" if find_candidates(said) else said
+
+
+# "there" standing for a place, not the "there" of "there's a …".
+_THERE = re.compile(r"\bthere\b(?!\s*(?:is|are|was|were|['’]s|['’]re)\b)", re.I)
+
+
+def place_there(sentence: str, heads: set[str] | frozenset[str]) -> str:
+    """The place a clause of the thing asked says only as "there", given by a copula
+    before it in the sentence ("The seminar room is 4.20 if anyone asks, we've got
+    journal club there"); '' when none."""
+    for m in _THERE.finditer(sentence):
+        marks = list(_CLAUSE_MARK.finditer(sentence, 0, m.start()))
+        if not marks or not stems(sentence[marks[-1].end():m.start()]) & heads:
+            continue
+        value = place_complement(sentence[:marks[-1].start()], None)
+        if value:
+            return value
+    return ""
