@@ -24,9 +24,11 @@ TIMEOUT_S = 8.0
 
 class _Server:
     """get_state and change_state of a node ``name`` that answer every request but
-    the first of each service, on their own context and thread."""
+    the first of each service, on their own context and thread; with ``late_s``, the
+    first is answered that late and the second is the one never answered."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, late_s: float = 0.0) -> None:
+        self.late_s = late_s
         from trace_ros.nodes.common import make_executor, spin_until_shutdown
 
         self.context = rclpy.Context()
@@ -59,7 +61,9 @@ class _Server:
         send = srv.send_response
 
         def send_all_but_the_first(response: Any, header: Any) -> None:
-            if self.requests[service] > 1:
+            if self.late_s and self.requests[service] == 1:
+                threading.Timer(self.late_s, send, (response, header)).start()
+            elif self.requests[service] > (2 if self.late_s else 1):
                 send(response, header)
         srv.send_response = send_all_but_the_first  # the executor sends through it
 
@@ -93,3 +97,21 @@ def test_a_write_is_never_sent_twice(server: _Server, make_client: Any) -> None:
     with pytest.raises(TimeoutError):
         client._call(change, ChangeState.Request(), 3.0)
     assert server.requests["change_state"] == 1
+
+
+def test_a_late_first_reply_still_counts() -> None:
+    from trace_ros.nodes.client import MemoryClient
+
+    server = _Server("late_node", late_s=6.0)
+    client = MemoryClient("late_client")
+    try:
+        get = client.node.create_client(GetState, "/late_node/get_state")
+        assert get.wait_for_service(timeout_sec=30.0)
+        # asked again at 4 s (half of 8), that one never answered: the first's reply at
+        # ~6 s is taken
+        reply = client._call(get, GetState.Request(), 8.0, read_only=True)
+        assert reply.current_state.id == State.PRIMARY_STATE_ACTIVE
+        assert server.requests["get_state"] == 2
+    finally:
+        client.close()
+        server.close()

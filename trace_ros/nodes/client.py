@@ -291,33 +291,28 @@ class MemoryClient:
         ``TimeoutError``.
 
         ``read_only``: the call changes nothing (a query, ``get_state``), so a lost reply
-        may be asked again: the request is sent once more, with the same deadline, when
-        no reply came within half the time that was left once the service was found. A
-        service can drop a reply it cannot deliver (rmw: "failed to send response
-        (timeout)" while the reply's path to this client is still being matched). A
-        write (forget, ``change_state``) is never sent twice."""
+        may be asked again: when no reply came within half the time left once the
+        service was found, the request is sent once more, and the first reply to either
+        before the deadline is taken (a slow first reply still counts). A service can
+        drop a reply it cannot deliver (rmw: "failed to send response (timeout)" while
+        the reply's path to this client is still being matched). A write (forget,
+        ``change_state``) is never sent twice."""
         deadline = time.monotonic() + timeout
         if not client.wait_for_service(timeout_sec=timeout):
             raise TimeoutError(f"service {client.srv_name} not available after {timeout:.0f} s")
-        tries = 2 if read_only else 1
-        for attempt in range(tries, 0, -1):
-            left = max(0.0, deadline - time.monotonic())
-            reply = self._reply(client, request, left / attempt)
-            if reply is not None:
-                return reply.result()
-        raise TimeoutError(f"service {client.srv_name} did not answer in {timeout:.0f} s")
-
-    @staticmethod
-    def _reply(client: Any, request: Any, wait: float) -> Any:
-        """The done future of one ``request`` sent to ``client``, or None (the request
-        withdrawn) when no reply came within ``wait`` seconds."""
-        future = client.call_async(request)
         done = threading.Event()
-        future.add_done_callback(lambda _f: done.set())
-        if not done.wait(wait):
+        futures: list[Any] = []
+        for sends_left in range(2 if read_only else 1, 0, -1):
+            futures.append(client.call_async(request))
+            futures[-1].add_done_callback(lambda _f: done.set())
+            if done.wait(max(0.0, deadline - time.monotonic()) / sends_left):
+                break
+        answered = next((f for f in futures if f.done()), None)
+        for future in futures:  # no reply is awaited any more (a done one is gone already)
             client.remove_pending_request(future)
-            return None
-        return future
+        if answered is None:
+            raise TimeoutError(f"service {client.srv_name} did not answer in {timeout:.0f} s")
+        return answered.result()
 
     def get_state(self, node_name: str, timeout: float = 30.0) -> Any:
         """The lifecycle state (``lifecycle_msgs/State``) of the managed node
