@@ -25,13 +25,13 @@ from typing import Any, NamedTuple
 
 from .config import CaptureConfig
 from .errors import ValidationError
-from .frozen import fast_init
 from .ledger import ATTACHED_TO, Ledger, NewSource, Scope, StoreResult
+from .storage.frozen import fast_init
 
 MODALITIES = ("dialogue", "perception")
 
 
-@fast_init  # one an event (trace_ros.frozen)
+@fast_init  # one an event (trace_ros.storage.frozen)
 @dataclass(frozen=True)
 class Event:
     """One thing said or perceived, as a client hands it in (before validation).

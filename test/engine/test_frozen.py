@@ -1,4 +1,4 @@
-"""``frozen.fast_init``: the same instances as the frozen dataclass's own ``__init__``."""
+"""``storage.frozen.fast_init``: the same instances as the frozen dataclass's own ``__init__``."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from trace_ros.capture import Event
-from trace_ros.frozen import fast_init
+from trace_ros.storage.frozen import fast_init
 from trace_ros.storage.records import NewSource, Scope, StoreResult
 
 
