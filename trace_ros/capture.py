@@ -26,10 +26,12 @@ from typing import Any, NamedTuple
 from .config import CaptureConfig
 from .errors import ValidationError
 from .ledger import ATTACHED_TO, Ledger, NewSource, Scope, StoreResult
+from .storage.frozen import fast_init
 
 MODALITIES = ("dialogue", "perception")
 
 
+@fast_init  # one an event (trace_ros.storage.frozen)
 @dataclass(frozen=True)
 class Event:
     """One thing said or perceived, as a client hands it in (before validation).
@@ -446,6 +448,11 @@ class GroupCommitWriter:
                  deadline: float | None = None) -> None:
         """Queue ``item``, waiting for room until ``deadline`` (monotonic; default: one
         ``enqueue_timeout_s`` from now), else answer it ``rejected`` (field ``queue``)."""
+        with self._not_full:  # room at once (the common case): no wait_for, no predicate
+            if not self._closed and len(self._items) < self._capacity:
+                self._items.append(_Pending(item, callback))
+                self._wake()
+                return
         wait = (self.config.enqueue_timeout_s if deadline is None
                 else max(0.0, deadline - time.monotonic()))
         with self._not_full:

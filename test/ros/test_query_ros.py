@@ -163,7 +163,7 @@ def test_bad_time_view_is_an_error_not_now(client: MemoryClient, sec: int, nanos
 
     request = Query.Request(scope=ScopeMsg(subject_id="alice"), question="Where is my passport?",
                             as_of_valid=Time(sec=sec, nanosec=nanosec))
-    response = client._call(client.query_client, request, TIMEOUT_S)
+    response = client._call(client.query_client, request, TIMEOUT_S, read_only=True)
     assert response.status == "error", (response.status, response.message)
     assert response.message.startswith(f"{field}:") and reason in response.message
 

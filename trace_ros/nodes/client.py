@@ -136,6 +136,7 @@ class MemoryClient:
         node.create_subscription(DiagnosticArray, DIAGNOSTICS_TOPIC, self._on_diagnostics, 50)
         self.query_client = node.create_client(Query, QUERY_SERVICE)
         self.forget_client = node.create_client(Forget, FORGET_SERVICE)
+        self._state_clients: dict[str, Any] = {}  # get_state's, by service name
         self.executor = make_executor(executor, self.context)
         self.executor.add_node(node)
         self._stop = threading.Event()
@@ -284,17 +285,45 @@ class MemoryClient:
         """Many events in one message (``make_batch``), answered by one AckBatch."""
         self.batch_pub.publish(batch if isinstance(batch, EventBatch) else make_batch(batch))
 
-    def _call(self, client: Any, request: Any, timeout: float) -> Any:
+    def _call(self, client: Any, request: Any, timeout: float, *,
+              read_only: bool = False) -> Any:
+        """``request``'s reply from ``client``'s service within ``timeout`` seconds, or
+        ``TimeoutError``.
+
+        ``read_only``: the call changes nothing (a query, ``get_state``), so a lost reply
+        may be asked again: when no reply came within half the time left once the
+        service was found, the request is sent once more, and the first reply to either
+        before the deadline is taken (a slow first reply still counts). A service can
+        drop a reply it cannot deliver (rmw: "failed to send response (timeout)" while
+        the reply's path to this client is still being matched). A write (forget,
+        ``change_state``) is never sent twice."""
         deadline = time.monotonic() + timeout
         if not client.wait_for_service(timeout_sec=timeout):
             raise TimeoutError(f"service {client.srv_name} not available after {timeout:.0f} s")
-        future = client.call_async(request)
         done = threading.Event()
-        future.add_done_callback(lambda _f: done.set())
-        if not done.wait(max(0.0, deadline - time.monotonic())):
+        futures: list[Any] = []
+        for sends_left in range(2 if read_only else 1, 0, -1):
+            futures.append(client.call_async(request))
+            futures[-1].add_done_callback(lambda _f: done.set())
+            if done.wait(max(0.0, deadline - time.monotonic()) / sends_left):
+                break
+        answered = next((f for f in futures if f.done()), None)
+        for future in futures:  # no reply is awaited any more (a done one is gone already)
             client.remove_pending_request(future)
+        if answered is None:
             raise TimeoutError(f"service {client.srv_name} did not answer in {timeout:.0f} s")
-        return future.result()
+        return answered.result()
+
+    def get_state(self, node_name: str, timeout: float = 30.0) -> Any:
+        """The lifecycle state (``lifecycle_msgs/State``) of the managed node
+        ``node_name`` (relative to this client's namespace), asked as a read-only call."""
+        from lifecycle_msgs.srv import GetState
+
+        name = f"{node_name}/get_state"
+        client = self._state_clients.get(name)
+        if client is None:
+            client = self._state_clients[name] = self.node.create_client(GetState, name)
+        return self._call(client, GetState.Request(), timeout, read_only=True).current_state
 
     def query(self, subject_id: str, question: str, timeout: float = 30.0, *,
               robot_id: str = "", session_id: str = "", token_budget: int = 0,
@@ -314,7 +343,7 @@ class MemoryClient:
             point = request.region_center.point
             point.x, point.y, point.z = float(x), float(y), float(z)
             request.region_radius = float(radius)
-        return self._call(self.query_client, request, timeout)
+        return self._call(self.query_client, request, timeout, read_only=True)
 
     def forget(self, subject_id: str = "", source_ids: list[str] | None = None,
                allow_reingest: bool = False, timeout: float = 30.0) -> Forget.Response:

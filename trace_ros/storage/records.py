@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..errors import ValidationError
+from .frozen import fast_init
 
 # Payload key naming the source a record belongs with (an image shared with an
 # utterance, a camera snapshot taken as it was said): shown together as one unit.
@@ -25,6 +26,7 @@ WINDOW_BEFORE = 2
 CAUSAL_TYPES = ("causes", "enables", "prevents")
 
 
+@fast_init  # one an event in capture (trace_ros.storage.frozen)
 @dataclass(frozen=True)
 class Scope:
     """Who a record belongs to. Reads always filter by ``subject_id`` first."""
@@ -76,6 +78,7 @@ class SourceRecord:
         return value if isinstance(value, str) else ""
 
 
+@fast_init  # one an event in capture (trace_ros.storage.frozen)
 @dataclass(frozen=True)
 class NewSource:
     """A validated source ready to store (built by ``capture.prepare``)."""
@@ -106,6 +109,7 @@ class Tombstone(NamedTuple):
     seq: int
 
 
+@fast_init  # one an event in capture (trace_ros.storage.frozen)
 @dataclass(frozen=True)
 class StoreResult:
     source_id: str
