@@ -382,9 +382,10 @@ def _clean(sentence: str, toks: list[Tok]) -> str:
     word that may be said as an aside ("great", "usual") is kept after a determiner: "the
     great hall" is a hall, "Great, the hall" an aside."""
     after_det = False
-    while toks and (not toks[0].word or toks[0].low in STOPWORDS or toks[0].low in _PRONOUNS
-                    or toks[0].low in _DISCOURSE
-                    or (toks[0].text[:1].isupper() and len(toks) > 1 and toks[1].text == ",")):
+    while toks and not _glued(toks, 0) and (
+            not toks[0].word or toks[0].low in STOPWORDS or toks[0].low in _PRONOUNS
+            or toks[0].low in _DISCOURSE
+            or (toks[0].text[:1].isupper() and len(toks) > 1 and toks[1].text == ",")):
         if after_det and toks[0].low in _DISCOURSE and len(toks) > 1 and toks[1].word:
             break
         after_det = toks[0].low in _DETERMINER_WORDS
@@ -396,18 +397,40 @@ def _clean(sentence: str, toks: list[Tok]) -> str:
     return sentence[toks[0].start:toks[-1].end].strip()
 
 
+def _glued(toks: Sequence[Tok], i: int) -> bool:
+    """Whether word ``i`` is written on to the next one by a hyphen ("out-of-hours",
+    "after-school", "lactose-free"): the first part of a compound word, which a phrase
+    keeps whatever kind of word it is."""
+    return i + 2 < len(toks) and toks[i].word and toks[i + 1].text == "-" \
+        and toks[i].end == toks[i + 1].start and toks[i + 1].end == toks[i + 2].start \
+        and toks[i + 2].word
+
+
+def _in_compound(toks: Sequence[Tok], i: int, step: int) -> bool:
+    """Whether token ``i``, reached in direction ``step``, carries on the compound word
+    the token before it began: its hyphen, or the word the hyphen joins on."""
+    if toks[i].text == "-":
+        return i >= 1 and _glued(toks, i - 1)
+    return _glued(toks, i - 2) if step > 0 else _glued(toks, i)
+
+
 def _run(toks: list[Tok], start: int, step: int, limit: int) -> list[Tok]:
     """Tokens from ``start`` in direction ``step`` up to a clause boundary, at most ``limit``
-    content-bearing tokens."""
+    content-bearing tokens (the hyphens of a compound count for none, and a compound is
+    never cut: "the out-of-hours service" is one phrase, "lactose-free milk" another)."""
     out: list[Tok] = []
     i = start
-    while 0 <= i < len(toks) and len(out) < limit:
+    said = 0
+    while 0 <= i < len(toks):
         tok = toks[i]
         if not tok.word and tok.text not in _JOINERS:
             break
         if tok.low in _BOUNDARY_WORDS and out:
             break
+        if said >= limit and not _in_compound(toks, i, step):
+            break
         out.append(tok)
+        said += tok.word
         i += step
     return out if step > 0 else out[::-1]
 
