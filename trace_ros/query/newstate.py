@@ -6,7 +6,7 @@ states before its cause.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..language.text import STOPWORDS, stem, stems
 from ..language.text import sentences as split_sentences
@@ -109,3 +109,38 @@ def _consequence_first(sentences: Sequence[str]) -> list[str]:
         else:
             rest.append(x)
     return [*after, *opening, *rest, *causes]
+
+
+# Where a sentence's clauses part: a conjunction after a comma ("Tuesdays and Fridays" is
+# one list), "but" or "so", a semicolon, a dash.
+_CLAUSE_PARTS = re.compile(r",\s+(?:and|though|whereas)\s+|,?\s+(?:but|so)\s+|\s*[;—–]\s*"
+                           r"|\s+-\s+", re.I)
+# A clause that sets its value aside: denies it, cancels it, names what it replaces.
+_SETS_ASIDE = re.compile(r"\b(?:not|never|no\s+longer|any\s?more|instead\s+of|rather\s+than"
+                         r"|cancel+ed|forget|ignore)\b|n['’]t\b", re.I)
+
+
+def _set_aside(clause: str, value: str, reads: Callable[[str], str]) -> bool:
+    """Whether ``clause`` sets ``value`` aside: a word that does comes before it ("has
+    cancelled the Monday flight"), or after it with no other value told after that
+    ("Friday's cancelled"; not "code is 9023 not 9032", which sets 9032 aside)."""
+    at = clause.lower().find(value.lower())
+    if at < 0:
+        return bool(_SETS_ASIDE.search(clause))
+    after = clause[at + len(value):]
+    return bool(_SETS_ASIDE.search(clause[:at])) \
+        or bool(_SETS_ASIDE.search(after)) and not reads(after)
+
+
+def _state_first(ordered: list[str], reads: Callable[[str], str]) -> list[str]:
+    """``ordered`` (a record's sentences, best first) led by the first of its clauses that
+    tells a value of the kind asked without setting it aside, where an earlier clause
+    tells another value only to set it aside ("The airline has cancelled the Monday
+    flight. They've shoved me onto the Wednesday."): what is denied, cancelled or
+    replaced is not the state. Unchanged where the first value told is not set aside."""
+    clauses = [c for x in ordered for c in _CLAUSE_PARTS.split(x) if c and c.strip()]
+    told = [(c, v) for c in clauses if (v := reads(c))]
+    if len({v.lower() for _, v in told}) < 2 or not _set_aside(*told[0], reads):
+        return ordered
+    held = next((c for c, v in told if not _set_aside(c, v, reads)), None)
+    return ordered if held is None else [held, *ordered]

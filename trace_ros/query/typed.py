@@ -82,7 +82,7 @@ from .names import (
     _name_words,
     _proper_names,
 )
-from .newstate import _CONSEQUENCE_SO, _OPENS_SO, _consequence_first
+from .newstate import _CONSEQUENCE_SO, _OPENS_SO, _consequence_first, _state_first
 from .owners import (
     _ADDS,
     _FIRST_PERSON,
@@ -170,6 +170,19 @@ def _after_cause(sentence: str, found: list[tuple[int, str]],
             and not re.search(r"\bstill\b", sentence[:so.start()], re.I):
         return after
     return found
+
+
+def _dates_said(text: str, skip: set[str]) -> str:
+    """The days and dates ``text`` says, as said (``skip`` is for the readers' shape)."""
+    return " ".join(m.group(0).lower() for m in find_candidates(text))
+
+
+# The readers of the kinds whose values a record may tell several of, one per clause.
+_SEVERAL_TOLD: dict[str, Callable[[str, set[str]], str]] = {
+    "day": _dates_said, "date": _dates_said, "when": _dates_said,
+    "clock": lambda x, skip: clock_time(x), "money": lambda x, skip: sum_stated(x),
+    "ident": ident_near,
+}
 
 
 class TypedReading:
@@ -534,6 +547,11 @@ class TypedReading:
         # it states nothing. The assertions beside it do. A request does state what is
         # wanted ("Could you collect on Thursday mornings?").
         ordered = [x for x in ordered if not x.rstrip().endswith("?") or _REQUEST.match(x)]
+        if kind in _SEVERAL_TOLD:
+            # "The airline has cancelled the Monday flight. They've shoved me onto the
+            # Wednesday.": of the values of the kind a record tells, one it holds to.
+            reads = _SEVERAL_TOLD[kind]
+            ordered = _state_first(ordered, lambda x: reads(x, skip))
         if kind in ("day", "date", "when"):
             # "parents evening moved to thurs": a clipped weekday names the day.
             ordered = [weekdays_written_out(x) for x in ordered]
