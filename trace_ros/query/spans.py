@@ -1113,7 +1113,9 @@ _ORDINAL = (r"first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|e
 # A part of a unit ("a third of a scoop", "three quarters of a cup"): the whole phrase.
 _PART = (rf"(?:(?:a|an|one|{_NUMBER_WORD})\s+(?:half|halves|thirds?|quarters?)\s+of|half)"
          r"\s+(?:a|an)\s+[a-z]+"
-         rf"|(?:\d[\d,.]*|{_NUMBER_WORD})\s+and\s+a\s+half")
+         rf"|(?:\d[\d,.]*|{_NUMBER_WORD})\s+and\s+a\s+half"
+         # "a quarter tablet", "two thirds cup": the part said before the noun, no "of"
+         rf"|(?:a|an|one|{_NUMBER_WORD})\s+(?:thirds?|quarters?)(?=\s+[a-z])(?!\s+of\b)")
 _PART_RX = re.compile(_PART, re.I)
 _NUMBER_RUN_RX = re.compile(rf"{_NUMBER_RUN}(?![\w-])", re.I)  # not "one-visitor"
 _QUANTITY = re.compile(rf"\b(?:{_PART}"
@@ -1536,6 +1538,9 @@ def idents(text: str, labels: set[str] | frozenset[str] = frozenset()) -> list[s
     return out
 
 
+_I_CONTRACTED = re.compile(r"i['’][a-z]+$")
+
+
 def names_in(text: str, skip: set[str], known: set[str] = frozenset()) -> list[tuple[int, str]]:
     """Capitalised name phrases of ``text`` (with their character offsets): a word that is
     capitalised where a sentence does not start, or at a sentence start when ``known``
@@ -1560,6 +1565,7 @@ def names_in(text: str, skip: set[str], known: set[str] = frozenset()) -> list[t
             continue
         if (t.word and t.text[:1].isupper() and t.low not in _NOT_NAMES
                 and t.low not in _PRONOUNS and t.low not in STOPWORDS
+                and not _I_CONTRACTED.match(t.low)  # "I'll", "I’d": the speaker, no name
                 and stem(t.low.removesuffix("'s").removesuffix("’s")) not in skip
                 and (not starts or t.low.removesuffix("'s").removesuffix("’s") in known)):
             j = i + 1
