@@ -13,7 +13,7 @@ from ..language.text import sentences as split_sentences
 from .names import _proper_names
 from .plan import Plan
 from .readout import _Scored
-from .spans import _NEW_MARKERS, Asked
+from .spans import _NEW_MARKERS, _NEW_STATE, Asked
 
 # The "so" that opens what follows from a cause ("the oat milk doesn't agree with me, so
 # I'm back to black coffee").
@@ -133,14 +133,24 @@ def _set_aside(clause: str, value: str, reads: Callable[[str], str]) -> bool:
 
 
 def _state_first(ordered: list[str], reads: Callable[[str], str]) -> list[str]:
-    """``ordered`` (a record's sentences, best first) led by the first of its clauses that
-    tells a value of the kind asked without setting it aside, where an earlier clause
-    tells another value only to set it aside ("The airline has cancelled the Monday
-    flight. They've shoved me onto the Wednesday."): what is denied, cancelled or
-    replaced is not the state. Unchanged where the first value told is not set aside."""
+    """``ordered`` (a record's sentences, best first) led by the clause that tells the
+    state, where the record tells two or more values of the kind asked: where the first
+    value told is set aside ("The airline has cancelled the Monday flight. They've
+    shoved me onto the Wednesday."), the first clause whose value is not (what is
+    denied, cancelled or replaced is not the state); where the first is held to but
+    not marked as the new state, a later clause that marks its value so ("now",
+    "instead", "from now on") and does not set it aside. Else unchanged."""
     clauses = [c for x in ordered for c in _CLAUSE_PARTS.split(x) if c and c.strip()]
     told = [(c, v) for c in clauses if (v := reads(c))]
-    if len({v.lower() for _, v in told}) < 2 or not _set_aside(*told[0], reads):
+    if len({v.lower() for _, v in told}) < 2:
         return ordered
+    if not _set_aside(*told[0], reads):
+        if _NEW_STATE.search(told[0][0]):
+            return ordered
+        # "Batteries kept going walkabout in that drawer. They're in the bathroom
+        # cabinet now": a later clause that marks its value as the new state leads.
+        marked = next((c for c, v in told if _NEW_STATE.search(c)
+                       and not _set_aside(c, v, reads)), None)
+        return ordered if marked is None else [marked, *ordered]
     held = next((c for c, v in told if not _set_aside(c, v, reads)), None)
     return ordered if held is None else [held, *ordered]

@@ -390,8 +390,9 @@ def _clean(sentence: str, toks: list[Tok]) -> str:
             break
         after_det = toks[0].low in _DETERMINER_WORDS
         toks = toks[1:]
-    while toks and (not toks[-1].word or toks[-1].low in STOPWORDS):
-        toks = toks[:-1]
+    while toks and (not toks[-1].word or toks[-1].low in STOPWORDS) \
+            and not (toks[-1].text == "A" and len(toks) > 1 and toks[-2].word):
+        toks = toks[:-1]  # (a capital "A" after a word labels it: "bay A", "plan A")
     if not toks:
         return ""
     return sentence[toks[0].start:toks[-1].end].strip()

@@ -181,7 +181,7 @@ def _dates_said(text: str, skip: set[str]) -> str:
 _SEVERAL_TOLD: dict[str, Callable[[str, set[str]], str]] = {
     "day": _dates_said, "date": _dates_said, "when": _dates_said,
     "clock": lambda x, skip: clock_time(x), "money": lambda x, skip: sum_stated(x),
-    "ident": ident_near,
+    "ident": ident_near, "place": lambda x, skip: place_phrase(x, skip),
 }
 
 
