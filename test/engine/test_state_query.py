@@ -75,7 +75,8 @@ def test_current_state_without_cue_words(ledger: Ledger) -> None:
     res = ask(ledger, "When is my parcel pickup?")
     assert res.status == "answered"
     assert res.source_ids[0] == "src-b"
-    assert res.answer == format_day(ts(2025, 3, 11, 0))  # the Tuesday after 5 March
+    # the Tuesday after 5 March, with the weekday the record says
+    assert res.answer == f"Tuesday {format_day(ts(2025, 3, 11, 0))}"
     shown = [e.source_id for e in res.evidence]
     assert shown[0] == "src-b" and "src-a" in shown  # the old revision is kept, after the new
     # ... and the pack says the old one is superseded.
@@ -117,7 +118,7 @@ def test_question_about_the_past_gets_the_superseded_revision(ledger: Ledger) ->
     res = ask(ledger, "When was my parcel pickup before?")
     assert res.status == "answered"
     assert res.source_ids[0] == "src-a"
-    assert res.answer == format_day(ts(2025, 3, 3, 0))  # the Monday after 1 March
+    assert res.answer == f"Monday {format_day(ts(2025, 3, 3, 0))}"  # the Monday after 1 March
 
 
 def test_as_of_before_the_change_sees_only_the_old_revision(ledger: Ledger) -> None:
@@ -126,7 +127,7 @@ def test_as_of_before_the_change_sees_only_the_old_revision(ledger: Ledger) -> N
         res = ask(ledger, "When is my parcel pickup?", **view)
         assert res.status == "answered", view
         assert res.source_ids == ["src-a"], view
-        assert res.answer == format_day(ts(2025, 3, 3, 0))
+        assert res.answer == f"Monday {format_day(ts(2025, 3, 3, 0))}"
         # Historical views never include later records, nor paths through them.
         assert "src-b" not in [e.source_id for e in res.evidence]
         assert not any("src-b" in p for p in res.paths)

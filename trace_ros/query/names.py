@@ -196,7 +196,7 @@ _SELF_NAMED = re.compile(r"\b(?:is|it's|that's)\s+me\b|\bI(?:'m| am)\s+(?:the|yo
 # The speaker saying they do it ("I'll still do Mrs Kaur's reviews"), or telling the one
 # they address that they will ("You're doing the orders from next week").
 _DOING_VERBS = r"(?:do|doing|take|taking|cover|covering|handle|handling|run|running|place|placing)"
-_SELF_DOING = re.compile(rf"\bI(?:'ll| will|'m| am)\s+(?:still\s+)?{_DOING_VERBS}\b")
+_SELF_DOING = re.compile(rf"\bI(?:'ll| will|'m| am)\s+(?:still\s+)?(?:be\s+)?{_DOING_VERBS}\b")
 _YOU_DOING = re.compile(rf"\byou(?:'re| are|'ll| will)\s+(?:now\s+)?{_DOING_VERBS}\b", re.I)
 
 

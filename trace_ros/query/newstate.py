@@ -6,14 +6,14 @@ states before its cause.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..language.text import STOPWORDS, stem, stems
 from ..language.text import sentences as split_sentences
 from .names import _proper_names
 from .plan import Plan
 from .readout import _Scored
-from .spans import _NEW_MARKERS, Asked
+from .spans import _NEW_MARKERS, _NEW_STATE, Asked
 
 # The "so" that opens what follows from a cause ("the oat milk doesn't agree with me, so
 # I'm back to black coffee").
@@ -109,3 +109,48 @@ def _consequence_first(sentences: Sequence[str]) -> list[str]:
         else:
             rest.append(x)
     return [*after, *opening, *rest, *causes]
+
+
+# Where a sentence's clauses part: a conjunction after a comma ("Tuesdays and Fridays" is
+# one list), "but" or "so", a semicolon, a dash.
+_CLAUSE_PARTS = re.compile(r",\s+(?:and|though|whereas)\s+|,?\s+(?:but|so)\s+|\s*[;—–]\s*"
+                           r"|\s+-\s+", re.I)
+# A clause that sets its value aside: denies it, cancels it, names what it replaces.
+_SETS_ASIDE = re.compile(r"\b(?:not|never|no\s+longer|any\s?more|instead\s+of|rather\s+than"
+                         r"|cancel+ed|forget|ignore)\b|n['’]t\b", re.I)
+
+
+def _set_aside(clause: str, value: str, reads: Callable[[str], str]) -> bool:
+    """Whether ``clause`` sets ``value`` aside: a word that does comes before it ("has
+    cancelled the Monday flight"), or after it with no other value told after that
+    ("Friday's cancelled"; not "code is 9023 not 9032", which sets 9032 aside)."""
+    at = clause.lower().find(value.lower())
+    if at < 0:
+        return bool(_SETS_ASIDE.search(clause))
+    after = clause[at + len(value):]
+    return bool(_SETS_ASIDE.search(clause[:at])) \
+        or bool(_SETS_ASIDE.search(after)) and not reads(after)
+
+
+def _state_first(ordered: list[str], reads: Callable[[str], str]) -> list[str]:
+    """``ordered`` (a record's sentences, best first) led by the clause that tells the
+    state, where the record tells two or more values of the kind asked: where the first
+    value told is set aside ("The airline has cancelled the Monday flight. They've
+    shoved me onto the Wednesday."), the first clause whose value is not (what is
+    denied, cancelled or replaced is not the state); where the first is held to but
+    not marked as the new state, a later clause that marks its value so ("now",
+    "instead", "from now on") and does not set it aside. Else unchanged."""
+    clauses = [c for x in ordered for c in _CLAUSE_PARTS.split(x) if c and c.strip()]
+    told = [(c, v) for c in clauses if (v := reads(c))]
+    if len({v.lower() for _, v in told}) < 2:
+        return ordered
+    if not _set_aside(*told[0], reads):
+        if _NEW_STATE.search(told[0][0]):
+            return ordered
+        # "Batteries kept going walkabout in that drawer. They're in the bathroom
+        # cabinet now": a later clause that marks its value as the new state leads.
+        marked = next((c for c, v in told if _NEW_STATE.search(c)
+                       and not _set_aside(c, v, reads)), None)
+        return ordered if marked is None else [marked, *ordered]
+    held = next((c for c, v in told if not _set_aside(c, v, reads)), None)
+    return ordered if held is None else [held, *ordered]

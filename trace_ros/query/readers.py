@@ -56,6 +56,7 @@ from __future__ import annotations
 
 import math
 import re
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -170,6 +171,18 @@ class Reader(Protocol):
              resolution: Resolution | None = None) -> ReaderOutput: ...
 
 
+def _dated(value: str, anchor: float) -> str:
+    """The day of the resolver's ``anchor``, with the weekday (and part of the day) its
+    ``value`` says, where that is the anchor's weekday: "Monday afternoon, 17 November
+    2025" for "monday afternoon", as the typed reader says a day (``TypedReading._day``)."""
+    weekday = time.strftime("%A", time.gmtime(anchor))
+    said = re.search(rf"\b{weekday}s?\b(?:\s+(morning|afternoon|evening|night)\b)?", value, re.I)
+    if said is None:
+        return format_day(anchor)
+    part = f" {said.group(1).lower()}," if said.group(1) else ""
+    return f"{weekday}{part} {format_day(anchor)}"
+
+
 def _resolution_answer(plan: Plan, resolution: Resolution, pack: Pack) -> ReaderOutput | None:
     """The resolver's value (current, or the newest superseded one for a question about
     the past), citing its shown sources; None when it cannot answer from what was shown.
@@ -193,7 +206,7 @@ def _resolution_answer(plan: Plan, resolution: Resolution, pack: Pack) -> Reader
             # its source turns down; the day the source holds to is read from it instead.
             return None
         value = next((slot for text in said for slot in weekly_slots(text)
-                      if stems(slot) & stems(value)), format_day(facts[0].anchor_time))
+                      if stems(slot) & stems(value)), _dated(value, facts[0].anchor_time))
     return ReaderOutput(value, list(dict.fromkeys(cited)), ExtractiveReader.name)
 
 # "… a national park or a theme park?": the two options a choice question offers.

@@ -382,32 +382,56 @@ def _clean(sentence: str, toks: list[Tok]) -> str:
     word that may be said as an aside ("great", "usual") is kept after a determiner: "the
     great hall" is a hall, "Great, the hall" an aside."""
     after_det = False
-    while toks and (not toks[0].word or toks[0].low in STOPWORDS or toks[0].low in _PRONOUNS
-                    or toks[0].low in _DISCOURSE
-                    or (toks[0].text[:1].isupper() and len(toks) > 1 and toks[1].text == ",")):
+    while toks and not _glued(toks, 0) and (
+            not toks[0].word or toks[0].low in STOPWORDS or toks[0].low in _PRONOUNS
+            or toks[0].low in _DISCOURSE
+            or (toks[0].text[:1].isupper() and len(toks) > 1 and toks[1].text == ",")):
         if after_det and toks[0].low in _DISCOURSE and len(toks) > 1 and toks[1].word:
             break
         after_det = toks[0].low in _DETERMINER_WORDS
         toks = toks[1:]
-    while toks and (not toks[-1].word or toks[-1].low in STOPWORDS):
-        toks = toks[:-1]
+    while toks and (not toks[-1].word or toks[-1].low in STOPWORDS) \
+            and not (toks[-1].text == "A" and len(toks) > 1 and toks[-2].word):
+        toks = toks[:-1]  # (a capital "A" after a word labels it: "bay A", "plan A")
     if not toks:
         return ""
     return sentence[toks[0].start:toks[-1].end].strip()
 
 
+def _glued(toks: Sequence[Tok], i: int) -> bool:
+    """Whether word ``i`` is written on to the next one by a hyphen ("out-of-hours",
+    "after-school", "lactose-free"): the first part of a compound word, which a phrase
+    keeps whatever kind of word it is."""
+    return i + 2 < len(toks) and toks[i].word and toks[i + 1].text == "-" \
+        and toks[i].end == toks[i + 1].start and toks[i + 1].end == toks[i + 2].start \
+        and toks[i + 2].word
+
+
+def _in_compound(toks: Sequence[Tok], i: int, step: int) -> bool:
+    """Whether token ``i``, reached in direction ``step``, carries on the compound word
+    the token before it began: its hyphen, or the word the hyphen joins on."""
+    if toks[i].text == "-":
+        return i >= 1 and _glued(toks, i - 1)
+    return _glued(toks, i - 2) if step > 0 else _glued(toks, i)
+
+
 def _run(toks: list[Tok], start: int, step: int, limit: int) -> list[Tok]:
     """Tokens from ``start`` in direction ``step`` up to a clause boundary, at most ``limit``
-    content-bearing tokens."""
+    content-bearing tokens (the hyphens of a compound count for none, and a compound is
+    never cut: "the out-of-hours service" is one phrase, "lactose-free milk" another)."""
     out: list[Tok] = []
     i = start
-    while 0 <= i < len(toks) and len(out) < limit:
+    said = 0
+    while 0 <= i < len(toks):
         tok = toks[i]
         if not tok.word and tok.text not in _JOINERS:
             break
         if tok.low in _BOUNDARY_WORDS and out:
             break
+        if said >= limit and not _in_compound(toks, i, step):
+            break
         out.append(tok)
+        said += tok.word
         i += step
     return out if step > 0 else out[::-1]
 
@@ -1090,7 +1114,9 @@ _ORDINAL = (r"first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|e
 # A part of a unit ("a third of a scoop", "three quarters of a cup"): the whole phrase.
 _PART = (rf"(?:(?:a|an|one|{_NUMBER_WORD})\s+(?:half|halves|thirds?|quarters?)\s+of|half)"
          r"\s+(?:a|an)\s+[a-z]+"
-         rf"|(?:\d[\d,.]*|{_NUMBER_WORD})\s+and\s+a\s+half")
+         rf"|(?:\d[\d,.]*|{_NUMBER_WORD})\s+and\s+a\s+half"
+         # "a quarter tablet", "two thirds cup": the part said before the noun, no "of"
+         rf"|(?:a|an|one|{_NUMBER_WORD})\s+(?:thirds?|quarters?)(?=\s+[a-z])(?!\s+of\b)")
 _PART_RX = re.compile(_PART, re.I)
 _NUMBER_RUN_RX = re.compile(rf"{_NUMBER_RUN}(?![\w-])", re.I)  # not "one-visitor"
 _QUANTITY = re.compile(rf"\b(?:{_PART}"
@@ -1513,6 +1539,9 @@ def idents(text: str, labels: set[str] | frozenset[str] = frozenset()) -> list[s
     return out
 
 
+_I_CONTRACTED = re.compile(r"i['’][a-z]+$")
+
+
 def names_in(text: str, skip: set[str], known: set[str] = frozenset()) -> list[tuple[int, str]]:
     """Capitalised name phrases of ``text`` (with their character offsets): a word that is
     capitalised where a sentence does not start, or at a sentence start when ``known``
@@ -1537,6 +1566,7 @@ def names_in(text: str, skip: set[str], known: set[str] = frozenset()) -> list[t
             continue
         if (t.word and t.text[:1].isupper() and t.low not in _NOT_NAMES
                 and t.low not in _PRONOUNS and t.low not in STOPWORDS
+                and not _I_CONTRACTED.match(t.low)  # "I'll", "I’d": the speaker, no name
                 and stem(t.low.removesuffix("'s").removesuffix("’s")) not in skip
                 and (not starts or t.low.removesuffix("'s").removesuffix("’s") in known)):
             j = i + 1

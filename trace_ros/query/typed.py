@@ -83,7 +83,7 @@ from .names import (
     _name_words,
     _proper_names,
 )
-from .newstate import _CONSEQUENCE_SO, _OPENS_SO, _consequence_first
+from .newstate import _CONSEQUENCE_SO, _OPENS_SO, _consequence_first, _state_first
 from .owners import (
     _ADDS,
     _FIRST_PERSON,
@@ -179,6 +179,19 @@ def _day_parts_listed(sentence: str) -> str:
     parts = [day_part(x) for x in re.split(r",|;|\band\b", sentence)]
     said = list(dict.fromkeys(p for p in parts if p))
     return " and ".join(said) if len(said) > 1 else ""
+
+
+def _dates_said(text: str, skip: set[str]) -> str:
+    """The days and dates ``text`` says, as said (``skip`` is for the readers' shape)."""
+    return " ".join(m.group(0).lower() for m in find_candidates(text))
+
+
+# The readers of the kinds whose values a record may tell several of, one per clause.
+_SEVERAL_TOLD: dict[str, Callable[[str, set[str]], str]] = {
+    "day": _dates_said, "date": _dates_said, "when": _dates_said,
+    "clock": lambda x, skip: clock_time(x), "money": lambda x, skip: sum_stated(x),
+    "ident": ident_near, "place": lambda x, skip: place_phrase(x, skip),
+}
 
 
 class TypedReading:
@@ -543,6 +556,11 @@ class TypedReading:
         # it states nothing. The assertions beside it do. A request does state what is
         # wanted ("Could you collect on Thursday mornings?").
         ordered = [x for x in ordered if not x.rstrip().endswith("?") or _REQUEST.match(x)]
+        if kind in _SEVERAL_TOLD:
+            # "The airline has cancelled the Monday flight. They've shoved me onto the
+            # Wednesday.": of the values of the kind a record tells, one it holds to.
+            reads = _SEVERAL_TOLD[kind]
+            ordered = _state_first(ordered, lambda x: reads(x, skip))
         if kind in ("day", "date", "when"):
             # "parents evening moved to thurs": a clipped weekday names the day.
             ordered = [weekdays_written_out(x) for x in ordered]
