@@ -10,7 +10,9 @@ current (or, for a chain, both as stale in that order); with ``--locomo``, LoCoM
 conversations 0-4 add their pairs as what is no update (their annotated changes left
 out). A logistic regression (scikit-learn, used only here) is fitted; ``--write``
 stores its weights and the threshold in ``trace_ros/consolidation/judge_weights.py``.
-Confirm-half histories are never read.
+The confirm halves are never fitted on: ``--check`` only counts, per half, the updates
+the fitted judgement finds (the likeliest earlier statement of each later one, at the
+threshold) and how many of those join statements no question lists as a change.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ WEIGHTS = ROOT / "trace_ros" / "consolidation" / "judge_weights.py"
 Pairs = dict[str, tuple[set[str], set[tuple[str, str]]]]
 
 
-def build_pairs(locomo: bool) -> tuple[Pairs, set[tuple[str, str]]]:
+def build_pairs(locomo: bool, split: str = "build") -> tuple[Pairs, set[tuple[str, str]]]:
     """Subject -> (its speakers, the (earlier, later) source-ID pairs that are updates),
     and the LoCoMo changes' pairs, left out of the fit: a year of a friend's life ("my
     family's been great" … "Family's super important to me") changes in ways no signal
@@ -49,7 +51,7 @@ def build_pairs(locomo: bool) -> tuple[Pairs, set[tuple[str, str]]]:
     skip: set[tuple[str, str]] = set()
     for path in sorted(NATURAL.glob("histories_*.json")):
         for h in json.loads(path.read_text())["histories"]:
-            if h["split"] != "build":
+            if h["split"] != split:
                 continue
             speakers = {t["speaker"] for s in h["sessions"] for t in s["turns"]}
             pairs: set[tuple[str, str]] = set()
@@ -71,11 +73,14 @@ def build_pairs(locomo: bool) -> tuple[Pairs, set[tuple[str, str]]]:
     return out, skip
 
 
-def collect(ledger: Ledger, locomo: bool) -> tuple[np.ndarray, np.ndarray]:
+def collect(ledger: Ledger, locomo: bool, split: str = "build"
+            ) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """The weighed pairs' signals, labels, and the later statement's source ID."""
     rows: list[list[float]] = []
     labels: list[int] = []
+    later: list[str] = []
     with ledger.read() as conn:
-        subjects, skip = build_pairs(locomo)
+        subjects, skip = build_pairs(locomo and split == "build", split)
         for subject, (speakers, pairs) in subjects.items():
             for speaker in sorted(speakers):
                 if is_robot(speaker, ""):
@@ -97,13 +102,26 @@ def collect(ledger: Ledger, locomo: bool) -> tuple[np.ndarray, np.ndarray]:
                             if pair not in skip:
                                 rows.append(signals)
                                 labels.append(int(pair in pairs))
+                                later.append(sid)
                     texts.append(text)
                     vecs.append(unit)
                     ids.append(sid)
                     used.update(terms(text))
                     if len(texts) > LOOKBACK:
                         used.subtract(terms(texts[-LOOKBACK - 1]))
-    return np.array(rows), np.array(labels)
+    return np.array(rows), np.array(labels), later
+
+
+def found(p: np.ndarray, y: np.ndarray, later: list[str], threshold: float
+          ) -> tuple[int, int]:
+    """As consolidation relates them: each later statement's likeliest earlier one, at
+    the threshold; (updates found, others related)."""
+    best: dict[str, int] = {}
+    for i, sid in enumerate(later):
+        if sid not in best or p[i] > p[best[sid]]:
+            best[sid] = i
+    hits = [i for i in best.values() if p[i] >= threshold]
+    return sum(int(y[i]) for i in hits), sum(1 - int(y[i]) for i in hits)
 
 
 def main() -> None:
@@ -114,14 +132,20 @@ def main() -> None:
     parser.add_argument("--threshold", type=float, default=0.6)
     parser.add_argument("--C", type=float, default=1.0)
     parser.add_argument("--write", action="store_true")
+    parser.add_argument("--check", action="store_true",
+                        help="also count what the fit finds on the confirm halves")
     args = parser.parse_args()
     ledger = Ledger(args.ledger, load_config(None).ledger)
-    x, y = collect(ledger, args.locomo)
-    model = LogisticRegression(C=args.C, max_iter=2000).fit(x, y)
-    p = model.predict_proba(x)[:, 1]
-    hit = p >= args.threshold
+    x, y, later = collect(ledger, args.locomo)
+    model = LogisticRegression(C=args.C, max_iter=5000).fit(x, y)
+    right, other = found(model.predict_proba(x)[:, 1], y, later, args.threshold)
     print(f"{len(y)} pairs weighed, {int(y.sum())} updates; at {args.threshold}: "
-          f"{int((hit & (y == 1)).sum())} found, {int((hit & (y == 0)).sum())} false")
+          f"{right} found, {other} other pairs related")
+    if args.check:
+        cx, cy, clater = collect(ledger, False, "confirm")
+        right, other = found(model.predict_proba(cx)[:, 1], cy, clater, args.threshold)
+        print(f"confirm: {len(cy)} pairs weighed, {int(cy.sum())} updates; "
+              f"{right} found, {other} other pairs related")
     for name, w in zip(judge.FEATURES, model.coef_[0], strict=True):
         print(f"  {name:15s} {w:+.3f}")
     if args.write:

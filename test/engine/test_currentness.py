@@ -2009,3 +2009,34 @@ def test_a_change_that_starts_later_did_not_hold_before(ledger: Ledger,
     res = ask(ledger, encoder, question)
     assert res.status == "answered" and res.source_ids[0] == held, (res.answer,
                                                                      res.source_ids)
+
+
+def test_the_judgement_weighs_a_change_told_with_another_event(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """A speaker's own change told with what brought it about ("Took Gran to the clinic.
+    The doctor wants …") names an event the earlier statement did not: the judgement
+    weighs that (``another_thing``) instead of turning the statement away, and relates
+    the two. Another holder's look-alike ("her gym locker") stays apart."""
+    history(ledger, encoder, [
+        (6, "Nia", "Gran's staying with us. She takes her heart tablet with breakfast, "
+                   "around eight."),
+        (6, "Nia", "and my gym locker is 112, writing it down"),
+        *CHATTER,
+        (9, "Nia", "Took Gran to the clinic. The doctor wants the heart tablet at bedtime "
+                   "instead."),
+        (9, "Nia", "her gym locker is 114, right next to mine"),
+    ])
+    edges = {(n, o): w for n, o, w in _updates(ledger)}
+    assert edges.get(("t5", "t0"), "").startswith(JUDGED_UPDATE), edges
+    assert not {"t1", "t6"} & {s for pair in edges for s in pair}, edges
+
+
+def test_another_speakers_statement_of_another_thing_is_not_weighed() -> None:
+    """Of another speaker's statements (``strict``), one the later tells of as another
+    holder's is still not weighed; of the speaker's own, it is, with the sign set."""
+    from trace_ros.consolidation import judge
+    old, new = "My gym locker is 112.", "Her gym locker is 114, right next to mine."
+    own = judge.weigh(new, [old], [0.6], lambda t: True, frozenset({"nia"}))
+    assert own and dict(zip(judge.FEATURES, own[0][1], strict=True))["another_holder"] == 1.0
+    assert judge.updates(own[0][1]) is None
+    assert judge.weigh(new, [old], [0.6], lambda t: True, frozenset({"nia"}), strict=True) == []

@@ -8,12 +8,13 @@ miss one of the three ("Mr Lowe's obs are down to four-hourly now" after "Mr Low
 ``probability`` weighs what the rule tests one at a time — the cosine, the words the two
 share and how rare they are for the speaker, values replaced, added, given up or kept, a
 change or a continuation marked, another holder named, a negated shared word, how far
-apart they were said, their lengths, whether it is the closest of those weighed — with
-weights fitted by logistic regression on the build halves of ``bench updates --natural``
-(``tools/fit_update_judge.py``). Only statements that share a word the speaker seldom
-uses are weighed, and none that speaks of another instance, event or holder
-(``elsewhere``) or restates (``continues`` without ``marks_change``). No word, name or
-phrase of those histories is a signal: only the closed-class words of
+apart they were said, their lengths, whether the later speaks of another holder or
+another instance or event (``elsewhere``), whether it is the closest of those weighed —
+with weights fitted by logistic regression on the build halves of ``bench updates
+--natural`` (``tools/fit_update_judge.py``). Only statements that share a word the
+speaker seldom uses are weighed, and none that restates (``continues`` without
+``marks_change``); ``elsewhere`` rules out only another speaker's statement. No word,
+name or phrase of those histories is a signal: only the closed-class words of
 ``language/revision.py`` and the negations below.
 """
 
@@ -43,6 +44,7 @@ from ..language.revision import (
 )
 from ..language.text import sentences
 from .judge_weights import INTERCEPT, THRESHOLD, WEIGHTS
+from .things import other_kind
 
 # An earlier statement is weighed when its cosine to the later one is at least this
 # and the two share a content word.
@@ -55,7 +57,7 @@ FEATURES = (
     "cos", "shared_salient", "shared", "overlap", "replaced", "new_values",
     "old_values", "same_values", "marks_change", "continues", "other_holder",
     "negates_shared", "distance", "short_new",
-    "long_new", "long_old", "closest",
+    "long_new", "long_old", "another_holder", "another_thing", "closest",
 )
 
 
@@ -79,7 +81,8 @@ class Pair:
     between: int  # the speaker's statements said between them
     lookback: int  # how many the speaker's statements the comparison reaches back
 
-    def signals(self, salient: Callable[[str], bool]) -> list[float]:
+    def signals(self, salient: Callable[[str], bool],
+                speaker: frozenset[str] = frozenset()) -> list[float]:
         old, new = self.old, self.new
         shared = shared_terms(old, new)
         rare = frozenset(t for t in shared if salient(t))
@@ -105,6 +108,8 @@ class Pair:
             float(n_new <= 6),
             float(n_new > 40),
             float(n_old > 40),
+            float(another_holder(new, old, shared, speaker)),
+            float(another_thing(old, new, shared)),
         ]
 
 
@@ -124,24 +129,40 @@ def updates(signals: list[float]) -> float | None:
     return p if fitted() and p >= THRESHOLD else None
 
 
+def another_thing(old: str, new: str, shared: frozenset[str]) -> bool:
+    """Whether ``new`` brings in what it shares with ``old`` as another instance ("an
+    upcoming show in Boston") or names an event the other does not ("the piano lesson")."""
+    return introduces(new, shared) or other_event(old, new) or other_event(new, old)
+
+
+def another_holder(new: str, old: str, shared: frozenset[str], speaker: frozenset[str]
+                   ) -> bool:
+    """Whether ``new`` tells of another holder's thing than ``old`` ("my sister's
+    appointment") or is someone else's news."""
+    return not same_holder(new, frozenset(), holders(old), shared) \
+        or about_another(new, holders(old) | speaker)
+
+
 def elsewhere(old: str, new: str, shared: frozenset[str], speaker: frozenset[str]) -> bool:
     """Whether ``new`` speaks of another instance, event or holder of what it shares
     with ``old`` ("an upcoming show in Boston", "the piano lesson", "my sister's
     appointment"), or is someone else's news: then it revises nothing ``old`` said."""
-    return introduces(new, shared) or other_event(old, new) or other_event(new, old) \
-        or not same_holder(new, frozenset(), holders(old), shared) \
-        or about_another(new, holders(old) | speaker)
+    return another_thing(old, new, shared) or another_holder(new, old, shared, speaker)
 
 
 def weigh(new: str, earlier: Sequence[str], sims: Sequence[float],
-          salient: Callable[[str], bool], speaker: frozenset[str] = frozenset()
-          ) -> list[tuple[int, list[float]]]:
+          salient: Callable[[str], bool], speaker: frozenset[str] = frozenset(),
+          strict: bool = False) -> list[tuple[int, list[float]]]:
     """The signals of each earlier statement worth weighing against ``new`` (by index
     into ``earlier``, oldest first; ``sims``: their cosines to it): one at least
     ``FLOOR`` close that shares a content word the speaker seldom uses (``salient``), is
-    no question, and of which ``new`` speaks of no other instance or holder
-    (``elsewhere``; ``speaker``: the words of the speaker's name); none when ``new``
-    marks its value as carrying on and not as new (a restatement)."""
+    no question and names no shared word as another kind's ("the chess club" / "the book
+    club"; ``things.other_kind``); none when ``new`` marks its value as carrying on and
+    not as new (a restatement). Whether ``new`` speaks of another instance, event or holder
+    (``another_thing``, ``another_holder``; ``speaker``: the words of the speaker's name)
+    is weighed, not a gate: as a gate it turned away a fifth of the speakers' own changes
+    ("Took Dad to the GP. She wants the blood pressure one taken at bedtime instead" reads
+    as another holder's); with ``strict`` (another speaker's statements) it still is one."""
     n = len(earlier)
     out: list[tuple[int, list[float]]] = []
     if continues(new) and (not marks_change(new) or denies_change(new)):
@@ -154,9 +175,11 @@ def weigh(new: str, earlier: Sequence[str], sims: Sequence[float],
         if old.rstrip().endswith("?"):
             continue
         shared = shared_terms(old, new)
-        if not any(salient(t) for t in shared) or elsewhere(old, new, shared, speaker):
-            continue  # what both name is no word the speaker seldom says: no one thing
-        out.append((j, Pair(old, new, cos, n - 1 - j, n).signals(salient)))
+        if not any(salient(t) for t in shared) \
+                or any(other_kind(old, new, t) for t in shared) \
+                or strict and elsewhere(old, new, shared, speaker):
+            continue  # no word the speaker seldom says, or two things of one kind
+        out.append((j, Pair(old, new, cos, n - 1 - j, n).signals(salient, speaker)))
     # Whether it is the closest of those weighed: of several earlier statements of the
     # thing, the one the new statement is most like is the one it revises.
     closest = max((s[0] for _, s in out), default=0.0)

@@ -368,7 +368,8 @@ class Supersession:
         best: tuple[float, int, list[Fact], float, str] | None = None
         for other, seqs, texts, n, sims, theirs_salient, names in self._others(source, unit):
             weighed = judge.weigh(source.text, texts[-n:], sims,
-                                  lambda t, rare=theirs_salient: salient(t) and rare(t), names)
+                                  lambda t, rare=theirs_salient: salient(t) and rare(t), names,
+                                  strict=True)
             for j, signals in weighed:
                 i = len(texts) - n + j
                 p = judge.updates(signals)
