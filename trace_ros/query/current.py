@@ -740,13 +740,14 @@ def _steps_on(rec: SourceRecord, head: SourceRecord, anchor: SourceRecord,
 def _gives_way(rec: SourceRecord, head: SourceRecord, brought: frozenset[str],
                typed: bool) -> str:
     """Why ``rec``, sharing none of the thing's words nor the rare ones with the thread's
-    latest revision ``head``, is still its next revision ('' when it is not): its speaker
-    names again a word ``head`` brought in beyond the anchor, however common in the talk
-    (its new value: "The coach firm cancelled on us" after "We're going by coach
-    instead"; "the Methodist hall's too small" after "We're at the Methodist hall
-    instead"), gives a value ``head`` did not, and says nothing carries on."""
-    if rec.speaker != head.speaker or continues(rec.text) or denies_change(rec.text) \
-            or not keys(rec.text) & brought:
+    latest revision ``head``, is still its next revision ('' when it is not): one who
+    speaks for the thing (the caller's ``speaks``: its holder, or one relaying a change,
+    "The 17th fell through, they've put us back … at half eleven") names again a word
+    ``head`` brought in beyond the anchor, however common in the talk (its new value: "The
+    coach firm cancelled on us" after "We're going by coach instead"; "the Methodist hall's
+    too small" after "We're at the Methodist hall instead"), gives a value ``head`` did
+    not, and says nothing carries on."""
+    if continues(rec.text) or denies_change(rec.text) or not keys(rec.text) & brought:
         return ""
     said = asserted(rec.text)
     if not (values(said) if typed else values_named(said)) - values(head.text):
