@@ -95,3 +95,32 @@ def test_now_closing_a_span_of_time_marks_no_change() -> None:
     assert revision.marks_change("He's Nacho now.")
     assert revision.marks_change("I'm doing 3 days now.")
     assert revision.marks_change("We meet every couple of months now.")
+
+
+def test_a_step_names_the_last_value_however_common_in_the_talk() -> None:
+    """The next change may name only the value the last one brought, a word the talk says
+    often ("coach" after "We're going by coach instead"): its speaker naming it again and
+    giving a value it did not moves on; naming it with nothing new, saying it carries on,
+    or the word of one who does not speak for the thing does not."""
+    anchor = _rec(1, "d6", "We're getting the train up to Edinburgh for the wedding.")
+    head = _rec(2, "d9", "Rail strikes. We're going by coach instead, same date.")
+    thing = frozenset({"edinburgh", "get"})
+    # "coach" in more than STEP_SHARE of the recalled records: no rare word of the step
+    pool = [frozenset({"coach", "seat"}), frozenset({"coach", "driver"}),
+            frozenset({"coach", "snack"}), frozenset({"coach", "stop"}),
+            frozenset({"fog"}), frozenset({"lemon"})]
+
+    def near(seq: int) -> dict[int, tuple[SourceRecord, float]]:
+        return {}
+
+    def step(rec: SourceRecord, speaks: bool = True) -> str:
+        return current._steps_on(rec, head, anchor, thing, speaks, near, False, thing, pool)
+
+    moved = "The coach firm cancelled on us, so we fly up from Bristol."
+    assert step(_rec(3, "d12", moved)).startswith("gives way to it after s2")
+    # (one relaying the change speaks for the thing; one who does not, does not move it)
+    assert step(_rec(3, "d12", moved, speaker="Tom")).startswith("gives way to it after s2")
+    assert step(_rec(3, "d12", moved, speaker="Tom"), speaks=False) == ""
+    assert step(_rec(3, "d12", "The coach was comfy, we slept most of the way.")) == ""
+    assert step(_rec(3, "d12", "Still the coach from Bristol, nothing's changed.")) == ""
+    assert step(_rec(3, "d9", moved)) == ""  # the same session: more of the same turn's talk

@@ -724,7 +724,8 @@ def _steps_on(rec: SourceRecord, head: SourceRecord, anchor: SourceRecord,
     beyond the anchor (its new value, the reason it gave: "Soya didn't last." after
     "it's soya from now"), with a value ``head`` did not give or a vector near
     ``head``'s. A word many recalled records say ("day", "week") ties nothing; nor does
-    nearness alone, which any other record of the same talk has. ``speaks``: ``rec`` is
+    nearness alone, which any other record of the same talk has (but one ``head`` brought,
+    named again by its speaker with a value ``head`` did not give, does: ``_gives_way``). ``speaks``: ``rec`` is
     the question's recall, said by one who may revise the thing; ``said_by``: the
     recalled records' words."""
     if not speaks or rec.session_id == head.session_id \
@@ -739,7 +740,7 @@ def _steps_on(rec: SourceRecord, head: SourceRecord, anchor: SourceRecord,
     cos = near(head.seq).get(rec.seq, (rec, 0.0))[1]
     why = joins(rec.text, thing | rare, cos, True, head.text, typed, asked)
     if not why.startswith("shares"):
-        return ""
+        return _gives_way(rec, head, _brought(head.text, anchor.text, thing) - _SCAFFOLD, typed)
     # Moving on from the latest value, not speaking of it again ("Almond suits him"):
     # the record marks a change or denies something of what that revision brought.
     if not marks_change(rec.text) and not any(
@@ -747,6 +748,24 @@ def _steps_on(rec: SourceRecord, head: SourceRecord, anchor: SourceRecord,
             for sentence in sentences(rec.text) or [rec.text]):
         return ""
     return f"steps on {head.source_id}: {why}"
+
+
+def _gives_way(rec: SourceRecord, head: SourceRecord, brought: frozenset[str],
+               typed: bool) -> str:
+    """Why ``rec``, sharing none of the thing's words nor the rare ones with the thread's
+    latest revision ``head``, is still its next revision ('' when it is not): one who
+    speaks for the thing (the caller's ``speaks``: its holder, or one relaying a change,
+    "The 17th fell through, they've put us back … at half eleven") names again a word
+    ``head`` brought in beyond the anchor, however common in the talk (its new value: "The
+    coach firm cancelled on us" after "We're going by coach instead"; "the Methodist hall's
+    too small" after "We're at the Methodist hall instead"), gives a value ``head`` did
+    not, and says nothing carries on."""
+    if continues(rec.text) or denies_change(rec.text) or not keys(rec.text) & brought:
+        return ""
+    said = asserted(rec.text)
+    if not (values(said) if typed else values_named(said)) - values(head.text):
+        return ""
+    return f"gives way to it after {head.source_id}"
 
 
 def _hands_on(rec: SourceRecord, thread: SourceRecord, speaks: bool) -> bool:
