@@ -364,3 +364,17 @@ def test_a_batch_killed_midway_leaves_the_graph_of_a_clean_rebuild(tmp_path: Pat
         live.reset_derived()
         worker(live, "w3").drain()
         assert live.graph_snapshot() == after_crash
+
+
+def test_jobs_not_done_search_the_status_index_without_visiting_done_jobs(
+        ledger: Ledger) -> None:
+    """Done jobs only accumulate (a robot that talks all day leaves millions); the count a
+    node reads every second must search the status index for the other statuses, not
+    scan the table or the whole index."""
+    from trace_ros.storage.records import NOT_DONE_COUNTS
+    _fill(ledger, 3)
+    assert ledger.jobs_not_done()["pending"] == 3
+    with sqlite3.connect(ledger.path) as conn:
+        plan = " ".join(str(row[-1]) for row in conn.execute(
+            "EXPLAIN QUERY PLAN " + NOT_DONE_COUNTS))
+    assert "SEARCH jobs USING COVERING INDEX jobs_status (status=?)" in plan, plan

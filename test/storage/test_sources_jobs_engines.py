@@ -128,6 +128,21 @@ def test_jobs_are_claimed_in_source_order_within_a_subject(ledger: Any) -> None:
     assert ledger.job_counts()["done"] == 6 and ledger.job_holders() == []
 
 
+def test_jobs_not_done_count_every_status_but_done(ledger: Any) -> None:
+    """The nodes' once-a-second diagnostics read ``jobs_not_done``: the same counts as
+    ``job_counts`` for every status but done, which it leaves out rather than scans."""
+    for i in range(4):
+        _say(ledger, "ann", f"ann {i}", float(i))
+    jobs = ledger.claim_jobs("w", 2, lease_s=60.0, max_attempts=3)
+    with ledger.write() as tx:
+        assert ledger.complete_jobs(tx, "w", jobs[:1], ["add"]) == 1
+    assert ledger.fail_jobs(jobs[1:], "w", "boom", max_attempts=1) == 1
+    ledger.defer_jobs(ledger.claim_jobs("w", 1, lease_s=60.0, max_attempts=3), "w", "gpu", 60.0)
+    counts = ledger.job_counts()
+    assert counts == {"pending": 1, "running": 0, "done": 1, "failed": 1, "deferred": 1}
+    assert ledger.jobs_not_done() == {k: v for k, v in counts.items() if k != "done"}
+
+
 def test_a_claim_with_room_takes_the_next_subjects_run_unless_bounded(ledger: Any) -> None:
     for i in range(2):
         for s in ("ann", "bob", "cyd"):

@@ -101,7 +101,7 @@ class ConsolidationNode(ManagedNode):
 
     def diagnostics(self) -> dict[str, Any]:
         assert self.ledger is not None and self.consolidator is not None
-        jobs = self.ledger.job_counts()
+        jobs = self.ledger.jobs_not_done()
         last = self.last
         return {"pending_jobs": jobs["pending"], "running_jobs": jobs["running"],
                 "failed_jobs": jobs["failed"], "generation": self.ledger.generation(),

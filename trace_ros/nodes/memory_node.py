@@ -289,7 +289,7 @@ class MemoryNode(ManagedNode):
 
     def diagnostics(self) -> dict[str, Any]:
         assert self.ledger is not None and self.writer is not None
-        jobs = self.ledger.job_counts()
+        jobs = self.ledger.jobs_not_done()
         size, seconds = self.last_batch
         return {"queue_depth": self.writer.depth, "committed": self.writer.committed,
                 "batches": self.writer.batches, "last_batch_size": size,

@@ -452,7 +452,12 @@ class LedgerContract(Protocol):
         attempt (the job was not tried: e.g. GPU admission refused)."""
 
     def job_counts(self) -> dict[str, int]:
-        """How many jobs are in each status."""
+        """How many jobs are in each status (a scan of every job ever made)."""
+
+    def jobs_not_done(self) -> dict[str, int]:
+        """How many jobs are pending, running, failed or deferred: read through the
+        status index without visiting the done jobs, whose number only grows — for
+        diagnostics that run every second on a node's thread."""
 
     def job_errors(self, limit: int = 20) -> list[dict[str, Any]]:
         """The most recent jobs with an error or a note (for diagnostics and the CLI)."""

@@ -14,7 +14,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from ..records import Job, still_in_order, take_runs
+from ..records import NOT_DONE, NOT_DONE_COUNTS, Job, still_in_order, take_runs
 from .base import SqliteBase
 
 # A claim reads at most this many times ``limit`` of the oldest outstanding jobs.
@@ -160,6 +160,11 @@ class JobStore(SqliteBase):
         rows = self.query("SELECT status, count(*) FROM jobs GROUP BY status")
         counts = {s: 0 for s in ("pending", "running", "done", "failed", "deferred")}
         counts.update({r[0]: int(r[1]) for r in rows})
+        return counts
+
+    def jobs_not_done(self) -> dict[str, int]:
+        counts = dict.fromkeys(NOT_DONE, 0)
+        counts.update({r[0]: int(r[1]) for r in self.query(NOT_DONE_COUNTS)})
         return counts
 
     def job_errors(self, limit: int = 20) -> list[dict[str, Any]]:
