@@ -371,7 +371,7 @@ def test_jobs_not_done_search_the_status_index_without_visiting_done_jobs(
     """Done jobs only accumulate (a robot that talks all day leaves millions); the count a
     node reads every second must search the status index for the other statuses, not
     scan the table or the whole index."""
-    from trace_ros.storage.records import NOT_DONE_COUNTS
+    from trace_ros.storage.sqlite.jobs import NOT_DONE_COUNTS
     _fill(ledger, 3)
     assert ledger.jobs_not_done()["pending"] == 3
     with sqlite3.connect(ledger.path) as conn:

@@ -143,9 +143,6 @@ def seen_before(item: NewSource, prior: tuple[str, str] | None,
 
 # A job's statuses other than done: few at any time, while done jobs only accumulate.
 NOT_DONE = ("pending", "running", "failed", "deferred")
-# Their counts, for both engines: a search of the status index that never visits a done job.
-NOT_DONE_COUNTS = ("SELECT status, count(*) FROM jobs WHERE status IN ("
-                   + ", ".join(f"'{status}'" for status in NOT_DONE) + ") GROUP BY status")
 
 
 @dataclass(frozen=True)

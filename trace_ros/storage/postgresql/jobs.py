@@ -17,8 +17,12 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from ..records import NOT_DONE, NOT_DONE_COUNTS, Job, still_in_order, take_runs
+from ..records import NOT_DONE, Job, still_in_order, take_runs
 from .sources import PgSourceStore
+
+# The counts of jobs not done: a search of the status index that never visits a done job.
+NOT_DONE_COUNTS = ("SELECT status, count(*) FROM jobs WHERE status IN ("
+                   + ", ".join(f"'{status}'" for status in NOT_DONE) + ") GROUP BY status")
 
 OUTSTANDING = "('pending', 'deferred', 'running')"
 # A claim looks at this many more candidate subjects than it may take (some may be
