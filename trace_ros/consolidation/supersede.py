@@ -165,7 +165,9 @@ RELAYED_CLOSE = MARKED_CLOSE
 class Supersession:
     """Links one source's facts to the record they revise (inside the batch). One per
     batch: each speaker's earlier statements are read once and extended as the
-    batch's sources are projected in order."""
+    batch's sources are projected in order — every turn of theirs, those linked no
+    further too (``note``), so the judgement weighs the same history in one batch, in
+    many, and in the fit (``tools/fit_update_judge.py`` replays all the turns)."""
 
     def __init__(self, conn: sqlite3.Connection, close: float = CLOSE) -> None:
         self.conn = conn
