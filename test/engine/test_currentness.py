@@ -2040,3 +2040,23 @@ def test_another_speakers_statement_of_another_thing_is_not_weighed() -> None:
     assert own and dict(zip(judge.FEATURES, own[0][1], strict=True))["another_holder"] == 1.0
     assert judge.updates(own[0][1]) is None
     assert judge.weigh(new, [old], [0.6], lambda t: True, frozenset({"nia"}), strict=True) == []
+
+
+def test_a_turn_that_speaks_to_the_listener_is_weighed_as_such() -> None:
+    """"Congrats on the promotion, I'm so proud of you" shares the talk's words with an
+    earlier congratulation but tells of the listener: the judgement weighs the address
+    (``addresses_new``/``addresses_old``) and finds it less likely an update than the
+    same change of the speaker's own."""
+    from trace_ros.consolidation import judge
+    old = "The pottery class is on Tuesdays, so calming."
+    own = "The pottery class has moved to Thursdays now, still so calming."
+    told = "You moved your pottery class to Thursdays now? So calming for you."
+
+    def weighed(new: str) -> dict[str, float]:
+        found = judge.weigh(new, [old], [0.7], lambda t: True)
+        assert found, new
+        return dict(zip(judge.FEATURES, found[0][1], strict=True))
+
+    assert weighed(own)["addresses_new"] == 0.0 and weighed(told)["addresses_new"] > 0.0
+    assert judge.probability(list(weighed(told).values())) \
+        < judge.probability(list(weighed(own).values()))

@@ -9,7 +9,8 @@ miss one of the three ("Mr Lowe's obs are down to four-hourly now" after "Mr Low
 share and how rare they are for the speaker, values replaced, added, given up or kept, a
 change or a continuation marked, another holder named, a negated shared word, how far
 apart they were said, their lengths, whether the later speaks of another holder or
-another instance or event (``elsewhere``), whether it is the closest of those weighed —
+another instance or event (``elsewhere``), whether either speaks to the listener
+("you"), whether it is the closest of those weighed —
 with weights fitted by logistic regression on the build halves of ``bench updates
 --natural`` (``tools/fit_update_judge.py``). Only statements that share a word the
 speaker seldom uses are weighed, and none that restates (``continues`` without
@@ -52,12 +53,16 @@ FLOOR = 0.35
 _NEGATION = re.compile(r"\b(?:no|not|never|nothing|none|nobody|anymore|longer)\b|n't\b",
                        re.I)
 _WORDS = re.compile(r"[^\W_]+")
+# The listener addressed: a turn that speaks to them ("Congrats, I'm so proud of you")
+# tells of them or of the talk, seldom revises what the speaker said of their own state.
+_ADDRESS = re.compile(r"\b(?:you|your|yours|yourself)\b", re.I)
 
 FEATURES = (
     "cos", "shared_salient", "shared", "overlap", "replaced", "new_values",
     "old_values", "same_values", "marks_change", "continues", "other_holder",
     "negates_shared", "distance", "short_new",
-    "long_new", "long_old", "another_holder", "another_thing", "closest",
+    "long_new", "long_old", "another_holder", "another_thing", "addresses_new",
+    "addresses_old", "closest",
 )
 
 
@@ -110,6 +115,8 @@ class Pair:
             float(n_old > 40),
             float(another_holder(new, old, shared, speaker)),
             float(another_thing(old, new, shared)),
+            _count(len(_ADDRESS.findall(new)), 2),
+            _count(len(_ADDRESS.findall(old)), 2),
         ]
 
 

@@ -1,25 +1,27 @@
 """Weights of ``judge.py``, written by ``tools/fit_update_judge.py`` (10594 pairs, 528 updates)."""
 
-INTERCEPT = -7.2343
+INTERCEPT = -6.8194
 THRESHOLD = 0.7
 WEIGHTS = (
-    +1.9518,  # cos
-    +3.7097,  # shared_salient
-    -3.2687,  # shared
-    +1.8162,  # overlap
-    +0.5946,  # replaced
-    +0.9365,  # new_values
-    +1.0076,  # old_values
-    +0.9094,  # same_values
-    +2.5162,  # marks_change
-    +0.0267,  # continues
-    +0.2509,  # other_holder
-    +0.2070,  # negates_shared
-    +0.6824,  # distance
-    -1.4485,  # short_new
-    -2.6826,  # long_new
-    -2.3974,  # long_old
-    -0.8070,  # another_holder
-    -0.2035,  # another_thing
-    +2.2420,  # closest
+    +2.2956,  # cos
+    +3.3199,  # shared_salient
+    -3.0467,  # shared
+    +1.5926,  # overlap
+    +0.5231,  # replaced
+    +0.7759,  # new_values
+    +0.8235,  # old_values
+    +0.7368,  # same_values
+    +2.3977,  # marks_change
+    +0.0112,  # continues
+    +0.2349,  # other_holder
+    +0.2718,  # negates_shared
+    +0.8591,  # distance
+    -1.5549,  # short_new
+    -2.6516,  # long_new
+    -2.2572,  # long_old
+    -0.8513,  # another_holder
+    -0.1889,  # another_thing
+    -2.2458,  # addresses_new
+    -2.2454,  # addresses_old
+    +2.1084,  # closest
 )

@@ -96,6 +96,7 @@ class GraphProjector:
         context, prev_seq = contexts.get(source)
         drafts = [d for d in self.extractor.extract(source, context) if _usable(d)]
         if not drafts:
+            linker.same_thing.note(source)
             recompute_validity(conn, affected, generation)
             return "noop"
         facts = [_after_told(conn, self._fact(source, i, d, generation), source.source_time)
@@ -105,6 +106,8 @@ class GraphProjector:
         result = linker.link(source, facts, drafts, prev_seq)
         if not any(e[0] == "updates" for e in result.edges):
             linker.same_thing.link(source, facts, result)
+        else:
+            linker.same_thing.note(source)
         graph.insert_edges(conn, source.subject_id, result.edges, generation)
         self._proposed_edges(conn, source, generation, result)
         recompute_validity(conn, affected | result.affected, generation)

@@ -165,7 +165,9 @@ RELAYED_CLOSE = MARKED_CLOSE
 class Supersession:
     """Links one source's facts to the record they revise (inside the batch). One per
     batch: each speaker's earlier statements are read once and extended as the
-    batch's sources are projected in order."""
+    batch's sources are projected in order — every turn of theirs, those linked no
+    further too (``note``), so the judgement weighs the same history in one batch, in
+    many, and in the fit (``tools/fit_update_judge.py`` replays all the turns)."""
 
     def __init__(self, conn: sqlite3.Connection, close: float = CLOSE) -> None:
         self.conn = conn
@@ -177,17 +179,30 @@ class Supersession:
         # subject -> the people who have spoken in it (not the robot)
         self._speakers: dict[str, set[str]] = {}
 
-    def link(self, source: SourceRecord, facts: Sequence[Fact], out: LinkResult) -> None:
+    def _unit(self, source: SourceRecord) -> np.ndarray | None:
+        """The source's unit vector when it is a person's dialogue turn, else None."""
         if self.close >= 1.0 or source.modality != "dialogue" or not source.speaker \
                 or is_robot(source.speaker, source.robot_id):
-            return
+            return None
         mine = graph_of(self.conn).source_vector(self.conn, source.source_id)
-        if mine is None:
+        return None if mine is None else mine / (float(np.linalg.norm(mine)) or 1.0)
+
+    def note(self, source: SourceRecord) -> None:
+        """Counts a turn that is linked no further (it gave no facts, or a key rule
+        relates it) among the speaker's statements, as a later batch reading them from
+        the ledger would: the batch consolidated at once and session by session then
+        weigh the same statements at the same distances."""
+        unit = self._unit(source)
+        if unit is not None:
+            self._earlier(source.subject_id, source.speaker, source.seq)
+            self._remember(source, unit)
+
+    def link(self, source: SourceRecord, facts: Sequence[Fact], out: LinkResult) -> None:
+        unit = self._unit(source)
+        if unit is None:
             return
-        unit = mine / (float(np.linalg.norm(mine)) or 1.0)
         seqs, ids, texts, vecs = self._earlier(source.subject_id, source.speaker, source.seq)
         used = self._used[(source.subject_id, source.speaker)]
-        people = self._people(source)
         try:
             if facts and vecs and self._repaired(source, facts, out):
                 pass  # the turn just before is what this one takes back
@@ -195,16 +210,22 @@ class Supersession:
                 # (with no earlier statement of the speaker's, another's may be revised)
                 self._compare(source, facts, unit, seqs, ids, texts, vecs, used, out)
         finally:
-            seqs.append(source.seq)
-            ids.append(source.source_id)
-            texts.append(source.text)
-            vecs.append(unit)
-            # The counts cover the statements compared with, the last LOOKBACK: the same
-            # whatever the batch boundaries, so a rebuild links the same way.
-            used.update(terms(source.text))
-            if len(texts) > LOOKBACK:
-                used.subtract(terms(texts[-LOOKBACK - 1]))
-            people.add(source.speaker)
+            self._remember(source, unit)
+
+    def _remember(self, source: SourceRecord, unit: np.ndarray) -> None:
+        """Appends the turn to its speaker's statements read for this batch."""
+        seqs, ids, texts, vecs = self._said[(source.subject_id, source.speaker)]
+        used = self._used[(source.subject_id, source.speaker)]
+        seqs.append(source.seq)
+        ids.append(source.source_id)
+        texts.append(source.text)
+        vecs.append(unit)
+        # The counts cover the statements compared with, the last LOOKBACK: the same
+        # whatever the batch boundaries, so a rebuild links the same way.
+        used.update(terms(source.text))
+        if len(texts) > LOOKBACK:
+            used.subtract(terms(texts[-LOOKBACK - 1]))
+        self._people(source).add(source.speaker)
 
     def _people(self, source: SourceRecord) -> set[str]:
         """The people who spoke in the source's subject before it (read once a batch,
