@@ -127,6 +127,18 @@ def test_both_values_named_with_no_change_do_not_update(ledger: Ledger,
                 if (n, o) == ("t3", "t0") and not why.startswith(JUDGED_UPDATE)], rows
 
 
+@pytest.mark.xfail(strict=True, reason="a known miss of the fitted judgement (p 0.71 against "
+                   "its 0.70 threshold); this test turns green, and must lose its mark, when "
+                   "the judgement stops relating the two")
+def test_the_judgement_does_not_relate_a_value_named_again_beside_another_things(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    rows = _updates(ledger, encoder, [(3, 3, "Ana", "Our team huddle is on Mondays at nine."),
+                                      *CHATTER,
+                                      (3, 6, "Ana", "The Monday team huddle was fun, and on "
+                                                    "Tuesdays we have the sales review.")])
+    assert ("t3", "t0") not in [(n, o) for n, o, _ in rows], rows
+
+
 def test_a_change_of_the_person_both_tell_of_updates(ledger: Ledger,
                                                      encoder: MiniLMEncoder) -> None:
     first = "Our new hire Priya is joining the team on Wednesday the 10th."
