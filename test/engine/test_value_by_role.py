@@ -19,38 +19,29 @@ still not read where the clause says it of something else.
 
 from __future__ import annotations
 
-import calendar
+import sys
+from pathlib import Path
 
 import pytest
 
-from trace_ros.ledger import SourceRecord
-from trace_ros.query.complement import (
+sys.path.insert(0, str(Path(__file__).parent))
+
+from test_stated_values_read import T0, turns  # noqa: E402
+
+from trace_ros.ledger import SourceRecord  # noqa: E402
+from trace_ros.query.complement import (  # noqa: E402
     copula_complement,
     person_complement,
     place_complement,
     place_there,
     subject_head,
 )
-from trace_ros.query.names import _name_value
-from trace_ros.query.pack import EvidenceItem, pack
-from trace_ros.query.plan import plan_question
-from trace_ros.query.readers import ExtractiveReader
-from trace_ros.query.spans import Asked
-from trace_ros.query.typed import _day_parts_listed
-
-# Monday 3 March 2025, 10:00 UTC.
-T0 = float(calendar.timegm((2025, 3, 3, 10, 0, 0, 0, 0, 0)))
-
-
-def turns(*texts: str | tuple[str, str]) -> list[SourceRecord]:
-    """Consecutive turns of one session, two minutes apart (speaker "Noor" unless given)."""
-    out = []
-    for k, t in enumerate(texts):
-        speaker, text = t if isinstance(t, tuple) else ("Noor", t)
-        when = T0 + 120 * k
-        out.append(SourceRecord(k + 1, f"src-{k + 1}", "noor", "r1", "s1", "dialogue", speaker,
-                                text, "", None, None, {}, when, False, when, "h"))
-    return out
+from trace_ros.query.names import _name_value  # noqa: E402
+from trace_ros.query.pack import EvidenceItem, pack  # noqa: E402
+from trace_ros.query.plan import plan_question  # noqa: E402
+from trace_ros.query.readers import ExtractiveReader  # noqa: E402
+from trace_ros.query.spans import Asked  # noqa: E402
+from trace_ros.query.typed import _day_parts_listed  # noqa: E402
 
 
 def read(question: str, *records: SourceRecord) -> str:
