@@ -121,14 +121,19 @@ def test_a_preposition_written_on_by_a_hyphen_leads_to_no_place() -> None:
     assert place_phrase(said, stems("Where is the fuel card kept?")) == "practice manager's drawer"
 
 
-def _corrected(said: str) -> str:
-    """The answer for Leanne's extension where ``said`` corrects "Leanne's extension is 214"."""
-    old = rec(1, "Leanne's extension is 214, by the way.")
-    new = rec(2, said)
-    items = [EvidenceItem(new, 1.0, {"graph": 1}), EvidenceItem(old, 0.9, {"superseded": 1})]
-    question = "What's Leanne's phone extension?"
+def _read_after(old_text: str, said: str, question: str) -> str:
+    """The answer to ``question`` where ``said`` is the graph's lead and ``old_text`` the
+    record it supersedes."""
+    items = [EvidenceItem(rec(2, said), 1.0, {"graph": 1}),
+             EvidenceItem(rec(1, old_text), 0.9, {"superseded": 1})]
     return ExtractiveReader().read(question, plan_question(question, T0 + 30 * DAY),
                                    pack(items, 4000, 20)).answer
+
+
+def _corrected(said: str) -> str:
+    """The answer for Leanne's extension where ``said`` corrects "Leanne's extension is 214"."""
+    return _read_after("Leanne's extension is 214, by the way.", said,
+                       "What's Leanne's phone extension?")
 
 
 def test_of_several_figures_the_one_said_by_the_question_s_words_answers() -> None:
@@ -147,12 +152,8 @@ def test_a_lone_figure_is_read_as_before() -> None:
 
 def _walker(said: str) -> str:
     """Who takes the dog, where ``said`` follows "On Saturdays Priya takes the dog"."""
-    old = rec(1, "On Saturdays Priya is taking the dog.")
-    new = rec(2, said)
-    items = [EvidenceItem(new, 1.0, {"graph": 1}), EvidenceItem(old, 0.9, {"superseded": 1})]
-    question = "Who is taking the dog on Saturdays?"
-    return ExtractiveReader().read(question, plan_question(question, T0 + 30 * DAY),
-                                   pack(items, 4000, 20)).answer
+    return _read_after("On Saturdays Priya is taking the dog.", said,
+                       "Who is taking the dog on Saturdays?")
 
 
 def test_a_name_the_revisions_gave_in_the_cause_is_who_it_changes_from() -> None:

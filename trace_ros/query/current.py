@@ -174,7 +174,6 @@ _SECOND = re.compile(r"\b(?:you|your|you're|you've|you'll)\b", re.I)
 # The asker ("Which plot is mine?"; not "we", whose state others tell too).
 _FIRST_PERSON_ASK = re.compile(r"\b(?:i|my|me|i'm|am i|mine)\b", re.I)
 _SENTENCES = re.compile(r"(?<=[.!?])\s+")
-_NAME_IN_QUESTION = re.compile(r"(?<!^)\b([A-Z][a-z]{2,})\b")
 _WORDS = re.compile(r"[^\W_]+")
 
 
@@ -229,10 +228,15 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     if asked_holders & KIN:  # "my daughter": whom the records call so ("my daughter Judith")
         asked_holders |= introduced_as([records[f.seq].text for f in pool
                                         if records[f.seq] is not None], asked_holders & KIN)
-    # The names the conversation uses: a capitalised word opening a sentence is someone
-    # only when it calls someone so ("Daniels is teaching on Fridays now").
-    known_names = _names_known(records) | holders(question) \
-        | {w.lower() for w in _NAME_IN_QUESTION.findall(question)}
+    # The names the conversation writes capitalised mid-sentence ("Nacho" in "… he's
+    # Nacho now"), and with its speakers' all the names it uses: a capitalised word opening
+    # a sentence is someone only when it calls someone so ("Daniels is teaching on Fridays
+    # now"; "Go on then" opens on a verb).
+    shown = [r for r in records.values() if r is not None]
+    written = capitalised_mid_sentence([r.text for r in shown])
+    conversation_names = frozenset(written) | {w for r in shown for w in _names(r.speaker)}
+    known_names = conversation_names | holders(question) \
+        | capitalised_mid_sentence([question])
     # Whose state is asked is the speaker's or someone the question names; for "who"
     # the names are the values.
     others = answer_type != "person"
@@ -344,18 +348,15 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     # The anchor may itself revise an earlier statement the question matches less well
     # ("the helpdesk becomes 4410" after "the helpdesk is 4400"): that value is given up
     # from the start, so a later word of what became of it revises nothing.
-    # Names the conversation writes capitalised mid-sentence: one that opens a sentence
-    # is a name too ("Marco stays with the Gibsons"). Read here for an anchor marked as a
-    # change (``_changed_from``), else when first needed below.
-    known: set[str] | None = None
-    if at is None and marks_change(anchor.text):
-        known = capitalised_mid_sentence([r.text for r in records.values() if r is not None])
+    # (a name the conversation writes mid-sentence that opens a sentence is a name too:
+    # "Marco stays with the Gibsons")
+    anchor_changes = at is None and marks_change(anchor.text)
     revised = [] if at is not None else [
         records[f.seq] for f in pool if f.seq < anchor.seq
         and (_revised_by(records[f.seq], anchor, thing, asked_holders, anchor_holders,
                          question, robot_id)
-             or known is not None and _changed_from(records[f.seq], anchor, thing, known,
-                                                    robot_id))]
+             or anchor_changes and _changed_from(records[f.seq], anchor, thing, written,
+                                                 robot_id))]
     given_up = frozenset(v for r in revised for v in gives_up(r.text, anchor.text))
     # What the thing was said to be before the latest revision: the anchor's revisions,
     # and the recalled records of the thing before it.
@@ -548,7 +549,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 or brands and bool({n for n, _ in _before_thing(rec.text, q_terms)} - brands) \
                 or own_state and not swapped
                 and told_of_another(rec.text, anchor.speaker if relayed else rec.speaker,
-                                    _names_known(records), answer_type == "person")):
+                                    conversation_names, answer_type == "person")):
             greeted = holders(rec.text) - asked_holders - anchor_holders - KIN
             if speakers_own or not values_named(rec.text) & values_named(anchor.text) \
                     and not (greeted and greeted <= spoken_to(rec.text)) \
@@ -596,10 +597,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             continue
         if asked_holders and repaired is None:  # "Marco stays with the Gibsons" does not
             # say where Luca stays
-            if known is None:
-                known = capitalised_mid_sentence([r.text for r in records.values()
-                                                  if r is not None])
-            led = _led_by(rec.text, known) - asked_holders - anchor_holders - KIN
+            led = _led_by(rec.text, written) - asked_holders - anchor_holders - KIN
             if led and not (led | named(rec.text)) & asked_holders:
                 continue
         if not carried and repaired is None and _another_kept(rec.text, head.text, given_up):
@@ -1525,15 +1523,6 @@ def _names(speaker: str) -> frozenset[str]:
     """A speaker's name words, lower-cased: their own name in their turn ("It's Ines
     from theatres") is no other holder."""
     return frozenset(w.lower() for w in _WORDS.findall(speaker))
-
-
-def _names_known(records: dict[int, SourceRecord]) -> frozenset[str]:
-    """The names a conversation uses, lower-cased: the words its records write
-    capitalised mid-sentence and its speakers' names; a capitalised word opening a
-    sentence is a name only if it is one of these ("Go on then" opens on a verb)."""
-    shown = [r for r in records.values() if r is not None]
-    return frozenset(capitalised_mid_sentence([r.text for r in shown])) \
-        | frozenset(w for r in shown for w in _names(r.speaker))
 
 
 # The asker as the one whose state is asked ("Which week was I on call?"), not as the
