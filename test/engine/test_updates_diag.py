@@ -9,7 +9,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 
-from locomo_updates_diag import blocked_by  # noqa: E402
+from locomo_updates_diag import blocked_by, pair_stage  # noqa: E402
 
 from trace_ros.consolidation import judge  # noqa: E402
 
@@ -28,3 +28,27 @@ def test_an_event_noun_elsewhere_in_a_long_turn_is_named() -> None:
     why = blocked_by(old, new, frozenset({"caroline"}))
     assert "other_event_new" in why
     assert judge.elsewhere(old, new, judge.shared_terms(old, new), frozenset({"caroline"}))
+
+
+def test_causes_name_how_far_a_pair_gets() -> None:
+    """``causes`` counts why annotated changes get no edge: a pair sharing no word the
+    speaker seldom says stops there; one an event noun elsewhere in the turn holds off
+    is named so, with the judgement's probability; a plain revision is not held off."""
+    def salient(t: str) -> bool:
+        return True
+
+    words = frozenset({"dana"})
+    assert pair_stage("I love my garden.", "Work was busy today.", 0.5, 3, 10, salient,
+                      words)[0] == "no_salient_word"
+    assert pair_stage("My locker is number 12.", "My locker is number 40.", 0.2, 3, 10,
+                      salient, words)[0] == "below_floor"
+    assert pair_stage("My locker is number 12.", "My locker is number 40.", 0.9, 3, 10,
+                      salient, words, has_facts=False)[0] == "no_fact"
+    name, why = pair_stage("I applied to adoption agencies this week.",
+                           "I passed the adoption agency interviews last Friday! "
+                           "Also we had a great meeting at the library.", 0.8, 3, 10,
+                           salient, frozenset({"caroline"}))
+    assert name == "held_off" and "other_event_new" in why and "(p " in why
+    assert pair_stage("My locker at the gym is number 12.",
+                      "They moved me, my locker at the gym is number 40 now.", 0.8, 3, 10,
+                      salient, words)[0] in ("judged_unlikely", "other")
