@@ -21,6 +21,8 @@ from trace_ros.language.revision import denies_change, marks_change
     "It's been seven years now since we opened.",
     "Been wanting to try that bakery for ages now!",
     "The shop is on shaky ground right now, but I'm hopeful.",
+    "Seven years now, and I've finally found my real muses: painting and pottery.",
+    "Three months now. Loving every minute of the new routine.",
 ])
 def test_a_now_that_closes_a_duration_or_names_the_moment_marks_no_change(text: str) -> None:
     assert not marks_change(text)
@@ -35,6 +37,8 @@ def test_a_now_that_closes_a_duration_or_names_the_moment_marks_no_change(text: 
     "I've switched to oat milk now.",
     "I've been at the bakery for a year, but I'm at the café now.",
     "For now I'm on the night shift.",
+    "Two hours now between doses, not four.",
+    "Six weeks now, they've moved the review.",
 ])
 def test_a_now_that_sets_a_new_state_still_marks_a_change(text: str) -> None:
     assert marks_change(text)

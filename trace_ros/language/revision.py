@@ -775,6 +775,11 @@ _SPANNING = frozenset("for under over about nearly almost than past in within".s
 _PERFECT = re.compile(r"\b(?:has|have|had)\b|['’](?:ve|d)\b|['’]s\s+been\b|\bbeen\s+\w+ing\b",
                       re.I)
 _MEASURED = re.compile(r"\b(?:for|since)\s+(?:\w+\s+){0,3}$", re.I)
+# A sentence that opens on a long span and "now" ("Seven years now, and I've found …")
+# says how long a state has lasted, the "it's been" left out; a short one ("Two hours
+# now.") may be the value of an interval, so only months, years and decades count.
+_ELLIPTIC = re.compile(r"^\W*$")
+_LONG = frozenset({"mon", "yea", "dec"})
 
 
 def _lasting_now(before: str) -> bool:
@@ -784,10 +789,14 @@ def _lasting_now(before: str) -> bool:
     if re.search(r"\bright\s*$", before, re.I):
         return True
     span = _SPAN_BEFORE.search(before)
-    if span is None or not (_PERFECT.search(before[:span.start(2)])
-                            or _MEASURED.search(before[:span.start("unit")])):
+    if span is None:
         return False
     first, second = (span.group(1) or "").lower(), span.group(2).lower()
+    if _ELLIPTIC.match(before[:span.start(2)]) and span.group("unit").lower()[:3] in _LONG:
+        return second not in ("a", "an") and second not in _EACH  # "Seven years now, …"
+    if not (_PERFECT.search(before[:span.start(2)])
+            or _MEASURED.search(before[:span.start("unit")])):
+        return False
     if second in ("a", "an"):
         return first in _SPANNING
     return second not in _EACH
