@@ -29,6 +29,7 @@ def read_items(question: str, items: list[EvidenceItem]) -> tuple[str, list[str]
     ("The 7:15 boat for me.", None),            # a time, no span it moves by
     ("Back to one a day.", None),               # a count, no unit of time
     ("The drill got pushed back a week.", None),  # a day's shift, not a clock's
+    ("She came back an hour ago.", None),       # when something happened, not a move
 ])
 def test_the_span_a_clock_time_is_moved_by(text: str, minutes: int | None) -> None:
     assert clock_shift(text) == minutes

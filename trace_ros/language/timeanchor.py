@@ -999,7 +999,8 @@ _SPAN_N = r"(?:half\s+an?|an?|\d{1,3}|forty[\s-]five|" + "|".join(
 _SPAN_UNIT = r"(?:hour|hr|minute|min)s?"
 _CLOCK_SHIFT = re.compile(
     rf"\b(?P<n>{_SPAN_N})\s+(?P<unit>{_SPAN_UNIT})\s+(?:or\s+so\s+)?(?P<way>later|earlier)\b"
-    rf"|\b(?P<way2>back|forward|later|earlier)\s+(?:by\s+)?(?P<n2>{_SPAN_N})\s+(?P<unit2>{_SPAN_UNIT})\b",
+    rf"|\b(?P<way2>back|forward|later|earlier)\s+(?:by\s+)?(?P<n2>{_SPAN_N})\s+(?P<unit2>{_SPAN_UNIT})\b"
+    r"(?!\s+ago)",
     re.I)
 
 
