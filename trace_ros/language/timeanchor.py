@@ -984,3 +984,102 @@ def years_before(epoch: float, years: int) -> float:
     day = min(t.tm_mday, calendar.monthrange(t.tm_year - years, t.tm_mon)[1])
     return float(calendar.timegm((t.tm_year - years, t.tm_mon, day, t.tm_hour, t.tm_min,
                                   t.tm_sec, 0, 0, 0)))
+
+
+# -- clock shifts --------------------------------------------------------------------------
+# "an hour later", "ten minutes earlier", "back an hour", "half an hour earlier": a
+# thing's clock time moved by a stated span, its new time left for the hearer to work out
+# from the one it had.
+_FIGURES = {w: n for n, w in enumerate("zero one two three four five six seven eight nine ten "
+                                       "eleven twelve".split())}
+_FIGURES.update({"a": 1, "an": 1, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40,
+                 "forty-five": 45, "forty five": 45, "half an": 0.5, "half a": 0.5})
+_SPAN_N = r"(?:half\s+an?|an?|\d{1,3}|forty[\s-]five|" + "|".join(
+    sorted((w for w in _FIGURES if " " not in w and "-" not in w), key=len, reverse=True)) + ")"
+_SPAN_UNIT = r"(?:hour|hr|minute|min)s?"
+_CLOCK_SHIFT = re.compile(
+    rf"\b(?P<n>{_SPAN_N})\s+(?P<unit>{_SPAN_UNIT})\s+(?:or\s+so\s+)?(?P<way>later|earlier)\b"
+    rf"|\b(?P<way2>back|forward|later|earlier)\s+(?:by\s+)?(?P<n2>{_SPAN_N})\s+(?P<unit2>{_SPAN_UNIT})\b"
+    r"(?!\s+ago)",
+    re.I)
+
+
+def clock_shift(text: str) -> int | None:
+    """The minutes by which ``text`` moves a clock time ("an hour later": +60, "ten
+    minutes earlier": -10, "shoved our start back an hour": +60), or None when it moves
+    none by a stated span."""
+    m = _CLOCK_SHIFT.search(text)
+    if m is None:
+        return None
+    said = _SPACE.sub(" ", (m.group("n") or m.group("n2")).lower())
+    n = float(said) if said.isdigit() else _FIGURES.get(said)
+    if n is None:
+        return None
+    unit = (m.group("unit") or m.group("unit2")).lower()
+    minutes = n * (60 if unit.startswith("h") else 1)
+    way = (m.group("way") or m.group("way2")).lower()
+    return round(minutes if way in ("later", "back") else -minutes)
+
+
+_HOUR = r"(\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+_CLOCK_PARTS = (
+    (re.compile(r"\b(\d{1,2})[:.](\d{2})\s*(am|pm|a\.m\.|p\.m\.)?", re.I), "figures"),
+    (re.compile(rf"\b(half|quarter)\s+(past|to)\s+{_HOUR}\b", re.I), "past"),
+    (re.compile(rf"\bhalf\s+{_HOUR}\b", re.I), "half"),
+    (re.compile(r"\b(noon|midday)\b", re.I), "noon"),
+    (re.compile(rf"\b{_HOUR}\s*(am|pm|a\.m\.|p\.m\.|o'?clock)?", re.I), "hour"),
+)
+
+
+def _hour(word: str) -> int:
+    return int(word) if word.isdigit() else _FIGURES[word.lower()]
+
+
+def clock_minutes(said: str) -> tuple[int, str] | None:
+    """A clock time as said ("7:40", "10pm", "half five", "quarter to seven", "at ten",
+    "noon") as minutes after the hour twelve o'clock, and its "am"/"pm" ('' when none is
+    said; a bare hour keeps its twelve-hour reading); None when it is no clock time."""
+    for rx, form in _CLOCK_PARTS:
+        m = rx.search(said)
+        if m is None:
+            continue
+        if form == "noon":
+            return 12 * 60, ""
+        if form == "figures":
+            h, mins, suffix = int(m.group(1)), int(m.group(2)), m.group(3) or ""
+        elif form == "past":
+            part = 30 if m.group(1).lower() == "half" else 15
+            h = _hour(m.group(3))
+            mins = part if m.group(2).lower() == "past" else 60 - part
+            h -= m.group(2).lower() == "to"
+            suffix = ""
+        elif form == "half":  # "half five": half past five
+            h, mins, suffix = _hour(m.group(1)), 30, ""
+        else:
+            h, mins, suffix = _hour(m.group(1)), 0, m.group(2) or ""
+        if h > 23 or mins > 59:
+            return None
+        suffix = suffix.lower().replace(".", "")
+        return h * 60 + mins, suffix if suffix in ("am", "pm") else ""
+    return None
+
+
+def clock_moved(said: str, minutes: int) -> str:
+    """The clock time ``said`` moved by ``minutes``, written as figures ("7:40" moved by
+    -10: "7:30"; "9" by +60: "10"; "10pm" by +60: "11 pm"), or '' when ``said`` is no
+    clock time."""
+    read = clock_minutes(said)
+    if read is None:
+        return ""
+    start, suffix = read
+    twelve = not suffix and start < 13 * 60  # "at 9": read on a twelve-hour clock
+    if suffix == "pm" and start < 12 * 60:
+        start += 12 * 60
+    elif suffix == "am" and start >= 12 * 60:
+        start -= 12 * 60
+    h, m = divmod((start + minutes) % (24 * 60), 60)
+    if suffix:
+        suffix = "pm" if h >= 12 else "am"
+    if suffix or twelve:
+        h = h % 12 or 12
+    return (f"{h}:{m:02d}" if m else f"{h}") + (f" {suffix}" if suffix else "")

@@ -28,7 +28,14 @@ from ..language.revision import (
 )
 from ..language.text import ELIDED_AFTER, STOPWORDS, possessors, stem, stems, words
 from ..language.text import sentences as split_sentences
-from ..language.timeanchor import destination_hour, find_candidates, ordinal_value, shifted
+from ..language.timeanchor import (
+    clock_moved,
+    clock_shift,
+    destination_hour,
+    find_candidates,
+    ordinal_value,
+    shifted,
+)
 from ..language.vocab import is_robot
 from ..ledger import SourceRecord
 from .ages import _said_as_age
@@ -428,6 +435,8 @@ class TypedReading:
                                          revised if current else frozenset())
             if not value and current and ask.kind in ("day", "date", "when"):
                 value = self._moved(rec, items, topic)
+            if not value and current and ask.kind == "clock":
+                value = self._clock_moved(rec, items, topic)
             if value and _repeats(value, question.replace(before_clause(question), "")):
                 value = ""  # "up for the dinner" for "When does he come up for his dinner?"
             if value and ask.kind in ("clock", "when") and _a_sum(value, rec.text):
@@ -870,6 +879,30 @@ class TypedReading:
         if when is None:
             return ""
         return f"{time.strftime('%A', time.gmtime(when))} {format_day(when)}"
+
+    @staticmethod
+    def _clock_moved(rec: SourceRecord, items: Sequence[EvidenceItem],
+                     topic: set[str] | frozenset[str] = frozenset()) -> str:
+        """For the graph stage's current record that moves the clock time of the records
+        it supersedes by a span and says no new time ("beginners go out an hour later from
+        now on", "Eli's bus is ten minutes earlier from today"): the time the one of them
+        it revises said, moved; '' when it states no such span or none of them says a
+        clock time. (Asked "when", the day
+        belongs to the answer too: ``_moved``.)"""
+        minutes = clock_shift(rec.text)
+        if not minutes:
+            return ""
+        before = sorted((i for i in items if i.routes.get("superseded")
+                         and not i.routes.get("other") and i.record.seq < rec.seq
+                         and clock_time(i.record.text)), key=lambda i: i.record.seq)
+        # The chain's step it revises first ("can you get me at half six instead?"), else
+        # the records that say most of what is asked ("Fire drill's next Wednesday, eleven
+        # a.m." before "The fire alarm test is every Monday at nine"), the latest of them.
+        before = [i for i in before if i.routes.get("graph")] or before
+        if not before:
+            return ""
+        said = max(before, key=lambda i: (len(topic & stems(i.record.text)), i.record.seq))
+        return clock_moved(clock_time(said.record.text), minutes)
 
     @staticmethod
     def _day(sentence: str, record_time: float, kind: str, question: str,
