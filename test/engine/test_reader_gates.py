@@ -102,6 +102,18 @@ def test_who_is_speaking_is_not_who_does_it() -> None:
     assert answer == "Tom"
 
 
+def test_a_speaker_who_says_they_do_it_is_who() -> None:
+    """ "it's Calum. … so I'll be doing your hens myself": the one speaking says they do
+    what is asked. A speaker's first-person clause about something else tells no one."""
+    answer, _ = read_said("Who's feeding my hens while I'm in Glasgow?",
+                          ("Calum", "Morning Rhona, it's Calum. Ishbel's away to her sister's, "
+                                    "so I'll be doing your hens myself."))
+    assert answer == "Calum"
+    assert read_said("Who's feeding my hens while I'm away?",
+                     ("Calum", "Morning Rhona, it's Calum. I'm ringing about the fence, "
+                               "the hens got out again.")) == ("", [])
+
+
 def test_a_name_the_cited_record_says_of_someone_stands() -> None:
     # The cited record says the club as a name ("better than Liverpool"), though another
     # shown record writes "the Liverpool vs Chelsea match".

@@ -126,6 +126,29 @@ def test_a_day_of_the_month_alone_is_not_a_candidate() -> None:
 
 
 @pytest.mark.parametrize(("text", "expected"), [
+    # A dash ends the day's clause as a comma does.
+    ("The visit's off till the 10th — leaving at 6 still.", "the 10th"),
+    ("Pushed to the 14th - same time.", "the 14th"),
+    # A preposition or conjunction after it opens another phrase, not a rank's noun.
+    ("He'll be with us on the 23rd for Christmas.", "the 23rd"),
+    ("Booked the 9th when the van's free.", "the 9th"),
+])
+def test_a_day_of_the_month_alone_before_another_phrase(text: str, expected: str) -> None:
+    assert [m.group(0) for m in find_candidates(text)] == [expected]
+
+
+def test_a_rank_before_its_noun_is_still_no_day() -> None:
+    assert find_candidates("she came third on the 2nd attempt, with the 4th try next") == []
+
+
+def test_a_day_before_and_or_so_is_left_to_the_sentence() -> None:
+    """ "cover the 22nd and 23rd", "home on the 13th so we're bringing it forward": a day
+    joined to another, or the cause's day before "so", is not read alone."""
+    assert find_candidates("someone has to cover the 22nd and 23rd") == []
+    assert find_candidates("half the house goes home on the 13th so we move it") == []
+
+
+@pytest.mark.parametrize(("text", "expected"), [
     ("He'll collect me Christmas Eve, after his shift.", "2023-12-24"),
     ("We went trick-or-treating on Halloween.", "2022-10-31"),
     ("The party is on New Year's Eve.", "2023-12-31"),

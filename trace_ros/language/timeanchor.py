@@ -138,9 +138,13 @@ def _candidate_rx(day: str, alone: str) -> re.Pattern[str]:
         rf"|{day}\s+(?:of\s+)?(?:{_MONTH})\b(?:,?\s+\d{{4}})?"
         # "on the 14th", "it's the 14th, not the 12th": a day of the month alone only where
         # nothing follows it ("on the 2nd attempt" is none) and not a rank "in the 3rd".
-        # Or the subject of "is" ("the 19th's fine").
-        rf"|(?<!\bin\s)the\s+(?:\d{{1,2}}(?:st|nd|rd|th)|{alone})\b(?=\s*(?:[,.;:!?)]|$)|\s+(?:not|"
-        r"instead|rather|or|at|to|until|till|now|then|from\s+(?:now|next|then|this))\b|['’]s\b)"
+        # Or the subject of "is" ("the 19th's fine"). A dash ends its clause as a comma
+        # does ("off till the 10th — leaving at 6"); a preposition or conjunction after it
+        # opens another phrase ("on the 23rd for Christmas"), where a rank's noun would
+        # follow ("the 2nd attempt").
+        rf"|(?<!\bin\s)the\s+(?:\d{{1,2}}(?:st|nd|rd|th)|{alone})\b(?=\s*(?:[,.;:!?)—–]|$)"
+        r"|\s+-\s|\s+(?:not|instead|rather|or|at|to|until|till|now|then|for|with|when"
+        r"|from\s+(?:now|next|then|this))\b|['’]s\b)"
         # "20th, 9:15 from Kings Cross": one heading a sentence, its clock time after it;
         # "Nineteenth's my last day": one heading a sentence as the subject of "is".
         r"|(?:^|(?<=[.!?;:]\s))\d{1,2}(?:st|nd|rd|th)\b(?=,\s*\d|\s+at\s+\d|['’]s\b)"

@@ -140,3 +140,44 @@ def place_there(sentence: str, heads: set[str] | frozenset[str]) -> str:
         if value:
             return value
     return ""
+
+
+# "in there", "inside it": a place said only by pointing back at a thing ("… in there").
+_IN_THERE = re.compile(r"\b(?:in|inside)\s+(?:there|it)\b(?!\s*(?:is|was|['’]s)\b)", re.I)
+# A clause whose subject is only a pronoun ("and it's in there").
+_PRONOUN_ONLY = re.compile(r"\s*(?:it|they|them|these|those)(?:['’]s|['’]re|\s+(?:is|are|was|were"
+                           r"|lives?|stays?|goes|go|sits?|hangs?|now|all))*\s*", re.I)
+# A thing a clause puts somewhere, with where ("a key safe fitted by the back door", "the
+# key safe's fitted by the front door"): its noun (a determiner before it), the participle
+# that places it, and the place phrase to the clause's end.
+_PUT_THING = re.compile(r"\b(?:a|an|the|one\s+of\s+those|our|my|your)\s+"
+                        r"((?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*?)(?:s\b|['’]s\b)?\s+"
+                        r"(?:(?:is|are|was|were|been|now|just)\s+)*[a-z]+ed\s+"
+                        r"((?:by|on|in|at|under|beside|behind|above|below|next\s+to)\s+"
+                        r"[^,;:.!?—–()]+)", re.I)
+
+
+def place_in_there(text: str, heads: set[str] | frozenset[str]) -> str:
+    """The place a clause of the thing asked says only as "in there", standing for the thing
+    put somewhere just before it ("I've had a key safe fitted by the back door. The spare
+    room keys live in there from now on." → "key safe by the back door"): what holds the
+    thing is the answer, with where it is. '' when none."""
+    for m in _IN_THERE.finditer(text):
+        marks = list(_CLAUSE_MARK.finditer(text, 0, m.start()))
+        start = marks[-1].end() if marks else 0
+        if _PRONOUN_ONLY.fullmatch(text[start:m.start()]) and len(marks) > 1:
+            # "… handed the spare back and it's in there": "it" is the thing the clause
+            # before names.
+            marks.pop()
+            start = marks[-1].end()
+        if not stems(text[start:m.start()]) & heads:
+            continue  # "in there" said of another thing than the one asked
+        put = list(_PUT_THING.finditer(text, 0, start))
+        if not put:
+            continue
+        noun, where = put[-1].group(1), put[-1].group(2).split()
+        while where and where[-1].lower() in _CLOSERS:
+            where.pop()  # "by the front door now"
+        if noun.split()[-1].lower() not in STOPWORDS and len(where) > 1:
+            return f"{noun} {' '.join(where)}"
+    return ""

@@ -122,16 +122,28 @@ def _owner_of(answer: str, focus: str, pack: Pack) -> bool:
     return any(owns.search(i.record.text) for i in pack.items)
 
 
-def _says_who_speaks(out: ReaderOutput, pack: Pack) -> bool:
+def _says_who_speaks(out: ReaderOutput, pack: Pack, question: str = "") -> bool:
     """Whether the cited record names the one answered only as its speaker telling who is
-    speaking ("Hi, it's Liz from Freshway", "This is Mr Rhodes")."""
+    speaking ("Hi, it's Liz from Freshway", "This is Mr Rhodes"). Not where the speaker
+    goes on to say that they themselves do what ``question`` asks ("it's Calum. … so I'll
+    be doing your hens myself" for "Who's feeding my hens?"): the one speaking is who."""
     rec = next((i.record for i in pack.items if i.source_id in out.cited_ids[:1]), None)
     name = out.answer.strip()
     if rec is None or not name or name.split()[0].lower() not in rec.speaker.lower().split():
         return False
     said = list(re.finditer(rf"\b{re.escape(name)}\b", rec.text))
-    return bool(said) and all(re.search(r"\b(?:it's|it’s|it is|this is)\s+$",
-                                        rec.text[:m.start()], re.I) for m in said)
+    if not said or not all(re.search(r"\b(?:it's|it’s|it is|this is)\s+$",
+                                     rec.text[:m.start()], re.I) for m in said):
+        return False
+    asked = stems(question) - STOPWORDS - {stem(w) for w in words(rec.speaker)}
+    return not any(_FIRST_PERSON.search(c) and stems(c) & asked
+                   for c in _CLAUSES.split(rec.text[said[-1].end():]))
+
+
+# A clause whose subject is the speaker ("I'll be doing …", "I'm taking …").
+_FIRST_PERSON = re.compile(r"\b(?:I|I['’](?:ll|m|ve|d)|myself)\b")
+# Where a record's clauses part.
+_CLAUSES = re.compile(r"[,.;:!?]\s+|\s+(?:so|and|but)\s+")
 
 
 def _thing_named(out: ReaderOutput, pack: Pack) -> bool:

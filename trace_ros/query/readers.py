@@ -521,7 +521,7 @@ class ExtractiveReader(TypedReading):
             # "What's the vet's name?": "Mochi's vet check" names whose vet, not the vet.
             return ReaderOutput("", [], self.name, f"no shown record says what the {ask.focus} "
                                 "is called")
-        if out.answer and ask.kind == "person" and _says_who_speaks(out, pack):
+        if out.answer and ask.kind == "person" and _says_who_speaks(out, pack, question):
             # "Hi, it's Liz from Freshway. …": who is speaking, not who does what is asked.
             return ReaderOutput("", [], self.name, "no shown record says who it is")
         if out.answer and ask.kind == "person" and (_thing_named(out, pack)

@@ -48,7 +48,13 @@ from .amounts import (
     _with_unit,
     revisions_of,
 )
-from .complement import person_complement, place_complement, place_there, uncased
+from .complement import (
+    person_complement,
+    place_complement,
+    place_in_there,
+    place_there,
+    uncased,
+)
 from .current import before_clause, may_ask_held
 from .days import (
     _ASKS_OWN,
@@ -714,6 +720,11 @@ class TypedReading:
                 return min(found, key=lambda f: min(abs(f[0] - h) for h in hits))[1]
             return ""
         if kind == "place":
+            # "I've had a key safe fitted by the back door. The spare keys live in there":
+            # what the thing is in, which the record put somewhere before pointing at it.
+            inside = place_in_there(rec.text, skip)
+            if inside:
+                return inside
             # Sentence by sentence, best first: a place phrase ("on the wall by the back
             # door"), or a place a copula names ("Tomorrow's St Luke's").
             origin = bool(re.search(r"\bfrom\b", question, re.I))
