@@ -423,12 +423,15 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         said = " ".join(w for w in _WORDS.findall(anchor.text) if is_value_word(w.lower()))
         candidates.update({seq: rec for seq, rec in related(f"{question} {said}").items()
                            if seq > anchor.seq})
+    # A rule's edge passes over what came between it and the anchor, as it always did.
+    passed_over = min(ruled, default=anchor.seq)
     for seq in sorted(candidates):
         rec = candidates[seq]
-        if best is not None and seq <= best[0]:
+        if best is not None and seq <= best[0] or seq < passed_over and seq not in edged:
             continue
-        if not _statement(rec, robot_id) or (at is not None and not _held_by(rec, at)):
-            continue
+        if not (_statement(rec, robot_id) or seq in ruled) \
+                or (at is not None and not _held_by(rec, at)):
+            continue  # (a rule may relate the robot's word of a change: "The office called …")
         if not_asker and theirs(rec, asker, robot_id, prior):
             rejected.append(rec.source_id)
             continue
@@ -649,19 +652,22 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         if repaired is None and kind is None and answer_type not in TYPED_ANSWERS \
                 and _only_when(said, anchor.text):
             continue  # "The concert's on the 18th at 4" tells no more of the solo in it
+        given_up |= gives_up(head.text, rec.text)
+        if seq in ruled:
+            # A rule's revision leads as the edge found it, a revision of the anchor: what
+            # follows is read against the anchor's words, not its own; named only by its
+            # value ("No, Tuesday. I mixed it up."), it is shown beside the anchor.
+            best = (rec.seq, rec.source_id)
+            context = None if keys(rec.text) & thing else anchor
+            continue
         if head is not anchor:
             passed.append(head.source_id)
         earlier.append(head.text)
-        given_up |= gives_up(head.text, rec.text)
         now_denied, now_given = denied_for(
             rec.text, repairs(repaired.text, rec.text) if repaired is not None else frozenset())
         if now_denied:
             denied, given = denied | now_denied, now_given
         best, head = (rec.seq, rec.source_id), rec
-        if seq in ruled and not carried and not keys(rec.text) & thing:
-            # Named only by its value ("three litres now"), the revision an edge found is
-            # of what the anchor says: shown beside it.
-            carried = anchor
         context = carried
     if at is not None:
         # What held then; the revisions it had replaced by then are marked (so a name it
