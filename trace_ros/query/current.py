@@ -8,7 +8,10 @@ the question matches best (the *anchor*) to the latest record that speaks of the
 same thing:
 
 1. along ``updates`` edges out of consolidation (``consolidation/supersede.py``
-   and the rules), newer revision first;
+   and the rules), newer revision first, each read against the question as the records
+   of step 2 are, except for whose it is (the edge judged that): it must state a value
+   of the kind asked, not say what became of a value given up, nor be another instance,
+   kind or titled person than the one asked;
 2. then over the later records the question recalls, those whose vector is near
    the anchor's and those a text search for the anchor finds — kept when they are
    a statement by the anchor's speaker (not the robot's echo, not a question) that
@@ -369,9 +372,15 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     context: SourceRecord | None = None  # the turn the current record carries on
     held = set(holders(anchor.text))  # whom the thread has named so far
     # A later record a rule of consolidation related to the anchor by an ``updates`` edge
-    # leads; one only the fitted judgement related is a candidate, weighed as the other
+    # joins it; one only the fitted judgement related is a candidate, weighed as the other
     # later records are (whether it joins the anchor, whose it is, what it states).
     edged: set[int] = set()
+    # The rules' edges to records the question recalls: joined, but still read against
+    # the question below (the rules knew the anchor's statement, not what is asked: "118
+    # is the pharmacy manager's line now" after "Pharmacy swapped my desk, extension 121
+    # now" says what became of the old value; "Kiran asked if football could move to
+    # Thursdays as well" asserts no new day; "Mrs Lee" is not the Mr Lee asked of).
+    ruled: set[int] = set()
     for seq, sid, by_judgement in (_newer_by_edges(anchor, graph) if at is None else []):
         if seq <= anchor.seq or not_asker and records.get(seq) is not None \
                 and theirs(records[seq], asker, robot_id, prior):
@@ -386,19 +395,17 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             # that Friday" after Mum's party): the edge already found it near, so its
             # nearness says nothing more.
             continue
-        best = (seq, sid)
         if records.get(seq) is not None:
-            thread = records[seq]  # a turn may carry on the revision an edge found
-            # Named only by its value ("three litres now"), the revision an edge found is
-            # of what the anchor says: shown beside it, as for a candidate below.
-            context = None if keys(thread.text) & thing else anchor
+            ruled.add(seq)
+        else:
+            best = (seq, sid)  # not recalled: nothing here to read it against
     close = near(anchor.seq)
     # A thing no one holds ("the pool's closed on Friday"), asked of no one, is anyone's
     # to revise; not with a thing they call their own ("My own extension's 350").
     public = at is None and not asked_holders and not own_state and unowned(anchor.text)
     recalled = {f.seq for f in pool}
     candidates = {f.seq: records[f.seq] for f in pool if f.seq > anchor.seq}
-    candidates.update({seq: records[seq] for seq in edged})
+    candidates.update({seq: records[seq] for seq in edged | ruled})
     candidates.update({seq: rec for seq, (rec, _) in close.items()})
     echo_of: dict[int, SourceRecord] = {}  # a person's turn -> the robot's echo of it
     for f in pool:  # the robot's echo ranks well; the person's words it repeats are
@@ -416,12 +423,15 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         said = " ".join(w for w in _WORDS.findall(anchor.text) if is_value_word(w.lower()))
         candidates.update({seq: rec for seq, rec in related(f"{question} {said}").items()
                            if seq > anchor.seq})
+    # A rule's edge passes over what came between it and the anchor, as it always did.
+    passed_over = min(ruled, default=anchor.seq)
     for seq in sorted(candidates):
         rec = candidates[seq]
-        if best is not None and seq <= best[0]:
+        if best is not None and seq <= best[0] or seq < passed_over and seq not in edged:
             continue
-        if not _statement(rec, robot_id) or (at is not None and not _held_by(rec, at)):
-            continue
+        if not (_statement(rec, robot_id) or seq in ruled) \
+                or (at is not None and not _held_by(rec, at)):
+            continue  # (a rule may relate the robot's word of a change: "The office called …")
         if not_asker and theirs(rec, asker, robot_id, prior):
             rejected.append(rec.source_id)
             continue
@@ -456,7 +466,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             told = f"{told} {echo_of[seq].text}"
         typed = answer_type in TYPED_ANSWERS
         own_link = joins(rec.text, thing, cos, speaks, anchor.text, typed, q_terms) \
-            or (asked_kind == "place" and speaks and _moves(rec.text, anchor.text, thing)) or ""
+            or (asked_kind == "place" and speaks and _moves(rec.text, anchor.text, thing)) \
+            or ("updates edge" if seq in ruled else "")
         link = own_link or (told != rec.text
                             and joins(told, thing, cos, speaks, anchor.text, typed, q_terms))
         # A turn that carries on its speaker's turn about the thing names no holder of
@@ -525,17 +536,21 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             and not _FIRST_PERSON_ASK.search(question) \
             and not asked_holders & _names(rec.speaker) \
             and _speakers_own(rec.text, thing | (asked_holders & KIN))
+        # (whose a rule's edge is, consolidation judged from the speaker and the anchor:
+        # the checks of whose it is below, which read names and pronouns of one record,
+        # do not undo it — "Gemma, tell your robot: … you're Friar Laurence")
         if repaired is None and (
-                not (carried or own or same_holder(rec.text, asked_holders, anchor_holders,
-                                                   thing, known_names))
-                or (others and not swapped
+                seq not in ruled and not (carried or own or same_holder(
+                    rec.text, asked_holders, anchor_holders, thing, known_names))
+                or (others and not swapped and seq not in ruled
                     and about_another(rec.text, asked_holders | anchor_holders | placed
                                       | _names(thread.speaker)
                                       | _names(rec.speaker)
                                       | _placed(rec.text, asked_kind, thing)
                                       | (spoken_to(rec.text) if answered else frozenset()),
                                       thing)) \
-                or other_instance(rec.text, asked_values) or other_kind(rec.text, question) \
+                or seq not in ruled and other_instance(rec.text, asked_values) \
+                or other_kind(rec.text, question) \
                 or other_part_of_day(rec.text, question) \
                 or other_titled(rec.text, question) \
                 or not (carried or swapped) and _requalified(rec.text, thing, question, anchor,
@@ -547,7 +562,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 and not asked_holders & set(_WORDS.findall(rec.text.lower())) \
                 and other_subject(rec.text, asked_holders | keys(anchor.text), asked_thing) \
                 or brands and bool({n for n, _ in _before_thing(rec.text, q_terms)} - brands) \
-                or own_state and not swapped
+                or own_state and not swapped and seq not in ruled
                 and told_of_another(rec.text, anchor.speaker if relayed else rec.speaker,
                                     conversation_names, answer_type == "person")):
             greeted = holders(rec.text) - asked_holders - anchor_holders - KIN
@@ -629,15 +644,25 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         if repaired is None and not (rec.speaker == head.speaker
                                      and _denies(head.text, rec.text, answer_type, thing)) \
                 and not (states_value(said, answer_type, anchor.text) if kind is None else kind) \
-                and not (answer_type in TYPED_ANSWERS and shifts(said)):
+                and not (answer_type in TYPED_ANSWERS and shifts(said)) \
+                and not (seq in ruled and values(said) - values(head.text)):
+            # (a rule's edge ties a new value to the anchor's: "has moved to 9" after "at
+            # 8" gives the hour, though a bare figure is no time by itself)
             continue  # "Twenty a side now" says no more how often than before
         if repaired is None and kind is None and answer_type not in TYPED_ANSWERS \
                 and _only_when(said, anchor.text):
             continue  # "The concert's on the 18th at 4" tells no more of the solo in it
+        given_up |= gives_up(head.text, rec.text)
+        if seq in ruled:
+            # A rule's revision leads as the edge found it, a revision of the anchor: what
+            # follows is read against the anchor's words, not its own; named only by its
+            # value ("No, Tuesday. I mixed it up."), it is shown beside the anchor.
+            best = (rec.seq, rec.source_id)
+            context = None if keys(rec.text) & thing else anchor
+            continue
         if head is not anchor:
             passed.append(head.source_id)
         earlier.append(head.text)
-        given_up |= gives_up(head.text, rec.text)
         now_denied, now_given = denied_for(
             rec.text, repairs(repaired.text, rec.text) if repaired is not None else frozenset())
         if now_denied:
