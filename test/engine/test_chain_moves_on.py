@@ -44,7 +44,8 @@ def test_a_new_day_given_by_a_pronoun_moves_the_thread_on() -> None:
 def test_what_is_no_next_step_is_not_taken() -> None:
     """Not for a kind asked that any word may be (a place), not in the thread's own
     session, not without a change marked, not for a value the thread gave, and not
-    when the turn names another thing ("Gasworks")."""
+    when the turn names another thing ("Gasworks", "the airport shuttle", "the piano
+    lesson" that "it" then points back at)."""
     thread = (ANCHOR, ANCHOR, ANCHOR)
     q = "When is my sister arriving?"
     moved = "Storm warning, so her flight's now the 22nd."
@@ -60,6 +61,9 @@ def test_what_is_no_next_step_is_not_taken() -> None:
     assert not current._moves_on(_turn(5, "Bea", "The airport shuttle's changed its route, "
                                                  "it's the 22nd now."), thread, "when",
                                  frozenset(), q)
+    assert not current._moves_on(_turn(5, "Bea", "I can't do the piano lesson on Monday, "
+                                                 "so I've moved it to the 22nd."), thread,
+                                 "when", frozenset(), q)
 
 
 def test_a_new_day_told_by_a_pronoun_leads(ledger: Ledger, encoder: MiniLMEncoder) -> None:

@@ -820,11 +820,11 @@ def _it_is_now(rec: SourceRecord, thread: SourceRecord) -> bool:
 # A word pointing back at the thing under talk, in the third person.
 _BACK_AT = re.compile(r"\b(?:it|its|they|them|she|her|he|him)\b|\bthat['’]s\b", re.I)
 # Pointing back at someone: the thing's holder ("the clinic shuffled her"), where "it"
-# may be the thing the sentence opens on ("The laundry firm's changed routes, it's Mondays
-# now").
+# may be a thing the sentence names before it ("The laundry firm's changed routes, it's
+# Mondays now"; "I can't make the physio session, so I changed it to Saturday").
 _BACK_AT_SOMEONE = re.compile(r"\b(?:they|them|she|her|he|him)\b", re.I)
-# A sentence opening on a noun of its own: "The laundry firm …", "Our van …".
-_OPENS_ON = re.compile(r"\s*(?:the|a|an|our|my|your|their|his|her)\s+([a-z]+)", re.I)
+# A noun the sentence names with a determiner: "the laundry firm", "our van".
+_NOUN = re.compile(r"\b(?:the|a|an|our|my|your|their|his|her)\s+([a-z]+)", re.I)
 
 
 def _timed(kind: Callable[[str], object]) -> Callable[[str], frozenset[str]]:
@@ -871,12 +871,21 @@ def _moves_on(rec: SourceRecord, thread: Sequence[SourceRecord], asked_kind: str
         # December"); a vague one as written ("one o'clock").
         new = values_named(sentence) - named_old if values_named(sentence) \
             else read(sentence) - old - {w.lower() for w in _WORDS.findall(known)}
-        opens = _OPENS_ON.match(sentence)
-        back = _BACK_AT_SOMEONE if opens and stem(opens.group(1).lower()) not in keys(known) \
-            else _BACK_AT
-        if new and (back.search(sentence) or asked_holders & named(sentence)):
+        if new and (_points_back(sentence, keys(known)) or asked_holders & named(sentence)):
             return f"moves on: {'/'.join(sorted(new))}"
     return ""
+
+
+def _points_back(sentence: str, known: frozenset[str]) -> bool:
+    """Whether ``sentence`` points back at the thing under talk or its holder: a person
+    pronoun ("her flight's now the 22nd"), or "it" where no noun the sentence names before
+    it is one the ``known`` stems (the question's and the thread's) lack."""
+    if _BACK_AT_SOMEONE.search(sentence):
+        return True
+    back = _BACK_AT.search(sentence)
+    return back is not None and all(
+        stem(m.group(1).lower()) in known or is_value_word(m.group(1).lower())
+        for m in _NOUN.finditer(sentence, 0, back.start()))
 
 
 def _brings_in(rec: SourceRecord, speakers: Sequence[str], known: str,
