@@ -37,7 +37,12 @@ same thing:
    gives a new amount in its unit marked as new ("three litres now"), or carries on a
    turn of it ("And it's half nine now, not ten"); someone else's turn right after one of
    the thread's joins it when it addresses that turn's speaker and puts another value of
-   its kind in place of theirs ("No, Dad, it's the 9th.", ``_answers``);
+   its kind in place of theirs ("No, Dad, it's the 9th.", ``_answers``); and, for a
+   day, date or clock time asked, a later turn the question recalls, by one who speaks
+   for the thing in another session, marked as new, that brings in no name or subject
+   of its own and gives the thing or its holder, pointed back at, a value of the kind
+   the thread never gave ("Storm warning, so her flight's now the 22nd.", ``_moves_on``),
+   is the next step, read beside the record it carries on;
 4. conversational repair: the speaker's next turn (a robot's echo may come between)
    that takes back a value the thread's latest record just gave, denying it or opening
    on a repair marker, with another of its kind ("desk 2.07" … "Sorry, 2.09, not
