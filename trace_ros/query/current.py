@@ -40,7 +40,12 @@ same thing:
    gives a new amount in its unit marked as new ("three litres now"), or carries on a
    turn of it ("And it's half nine now, not ten"); someone else's turn right after one of
    the thread's joins it when it addresses that turn's speaker and puts another value of
-   its kind in place of theirs ("No, Dad, it's the 9th.", ``_answers``);
+   its kind in place of theirs ("No, Dad, it's the 9th.", ``_answers``); and, for a
+   day, date or clock time asked, a later turn the question recalls, by one who speaks
+   for the thing in another session, marked as new, that brings in no name or subject
+   of its own and gives the thing or its holder, pointed back at, a value of the kind
+   the thread never gave ("Storm warning, so her flight's now the 22nd.", ``_moves_on``),
+   is the next step, read beside the record it carries on;
 4. conversational repair: the speaker's next turn (a robot's echo may come between)
    that takes back a value the thread's latest record just gave, denying it or opening
    on a repair marker, with another of its kind ("desk 2.07" … "Sorry, 2.09, not
@@ -520,6 +525,15 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             # its speaker, a time or number it gives the thing by a pronoun, marked as
             # new: "Another change. The ref can't do the morning, so it's one o'clock now."
             carried = thread
+        # The question itself recalls it, the one who speaks for the thing marks it as new
+        # and gives a value of the kind asked the thread has not: the thread's next step,
+        # however it names the thing ("Storm warning, so her flight's now the 22nd."), and
+        # read beside the record it carries on, which names it. The checks after say
+        # whose and which thing it is.
+        moves = _moves_on(rec, (anchor, thread, head), asked_kind, asked_holders, question) \
+            if not carried and (not link or str(link).startswith("close")) \
+            and seq in recalled and speaks else ""
+        link = link or moves
         if not (link or carried) and head is not anchor:
             # The chain is transitive: a later change may be told in the words of the
             # change before it, not of the first statement ("Soya didn't last. … try them
@@ -617,6 +631,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 continue
         if not carried and repaired is None and _another_kept(rec.text, head.text, given_up):
             continue  # "the after-school pickup is still Pete": another thing's value
+        moved_on = thread if moves and not carried else None
         thread = rec
         held |= holders(rec.text)
         # What it asserts: not a condition ("If it's good, that's our new Friday place") nor
@@ -668,7 +683,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         if now_denied:
             denied, given = denied | now_denied, now_given
         best, head = (rec.seq, rec.source_id), rec
-        context = carried
+        context = carried or moved_on
     if at is not None:
         # What held then; the revisions it had replaced by then are marked (so a name it
         # gives up, "Joy's been moved … Marek", is not read as the answer), no later one.
@@ -830,6 +845,88 @@ def _it_is_now(rec: SourceRecord, thread: SourceRecord) -> bool:
         if values(said[m.end():]) - old and (not before or before & old):
             return True
     return False
+
+
+# A word pointing back at the thing under talk, in the third person.
+_BACK_AT = re.compile(r"\b(?:it|its|they|them|she|her|he|him)\b|\bthat['’]s\b", re.I)
+# Pointing back at someone: the thing's holder ("the clinic shuffled her"), where "it"
+# may be a thing the sentence names before it ("The laundry firm's changed routes, it's
+# Mondays now"; "I can't make the physio session, so I changed it to Saturday").
+_BACK_AT_SOMEONE = re.compile(r"\b(?:they|them|she|her|he|him)\b", re.I)
+# A noun the sentence names with a determiner: "the laundry firm", "our van".
+_NOUN = re.compile(r"\b(?:the|a|an|our|my|your|their|his|her)\s+([a-z]+)", re.I)
+
+
+def _timed(kind: Callable[[str], object]) -> Callable[[str], frozenset[str]]:
+    """The values (``revision.values``) of a sentence that states a time by ``kind``."""
+    return lambda sentence: values(sentence) if kind(sentence) else frozenset()
+
+
+# The values of the kind asked a sentence gives, for the kinds whose values tell
+# themselves apart from any other word: a day or date, a clock time. (A figure may count
+# anything, and a place phrase says where anything is.)
+_ASKED_VALUES: dict[str, Callable[[str], frozenset[str]]] = {
+    "when": _timed(states_time), "day": _timed(states_time), "date": _timed(states_time),
+    "clock": _timed(clock_time)}
+
+
+def _moves_on(rec: SourceRecord, thread: Sequence[SourceRecord], asked_kind: str,
+              asked_holders: frozenset[str], question: str) -> str:
+    """Why ``rec``, a later turn of one who speaks for the thing, is its next value ('' when
+    it is not), whatever words of the thing it names. The question asks a day, date or
+    clock time; said in another session than the ``thread``'s records (the anchor, the
+    latest record, the latest revision), ``rec`` marks its state as new without marking it
+    as carrying on, brings in nothing of its own (``_brings_in``), and a sentence of it
+    gives a value of the kind asked that none of them gave, pointing back at the thing or
+    its holder ("it's one o'clock now", "moved them again") or naming whose it is. What
+    ties it to the thing is the question, which recalls it (the caller's condition), not
+    the anchor's words, which a revision need not repeat ("Storm warning, so her flight's
+    now the 22nd" after "my mother-in-law arrives on the 20th")."""
+    read = _ASKED_VALUES.get(asked_kind)
+    if read is None or any(rec.session_id == r.session_id for r in thread) \
+            or not marks_change(rec.text) or denies_change(rec.text) or continues(rec.text):
+        return ""
+    said = asserted(rec.text)
+    parts = sentences(said) or [said]
+    known = " ".join([question, *(r.text for r in thread)])
+    if _brings_in(rec, [r.speaker for r in thread], known,
+                  frozenset().union(*map(read, parts))):
+        return ""
+    old = frozenset().union(*(all_values(r.text) | values(r.text) for r in thread))
+    named_old = frozenset().union(*(values_named(r.text) for r in thread))
+    for sentence in parts:
+        if not read(sentence):
+            continue
+        # A specific value is compared as the thread named it ("the 20th", "20th of
+        # December"); a vague one as written ("one o'clock").
+        new = values_named(sentence) - named_old if values_named(sentence) \
+            else read(sentence) - old - {w.lower() for w in _WORDS.findall(known)}
+        if new and (_points_back(sentence, keys(known)) or asked_holders & named(sentence)):
+            return f"moves on: {'/'.join(sorted(new))}"
+    return ""
+
+
+def _points_back(sentence: str, known: frozenset[str]) -> bool:
+    """Whether ``sentence`` points back at the thing under talk or its holder: a person
+    pronoun ("her flight's now the 22nd"), or "it" where no noun the sentence names before
+    it is one the ``known`` stems (the question's and the thread's) lack."""
+    if _BACK_AT_SOMEONE.search(sentence):
+        return True
+    back = _BACK_AT.search(sentence)
+    return back is not None and all(
+        stem(m.group(1).lower()) in known or is_value_word(m.group(1).lower())
+        for m in _NOUN.finditer(sentence, 0, back.start()))
+
+
+def _brings_in(rec: SourceRecord, speakers: Sequence[str], known: str,
+               given: frozenset[str]) -> bool:
+    """Whether ``rec`` names someone or something that neither the ``known`` text (the
+    question and the thread) nor its ``speakers`` name, other than the value it gives
+    (a new name brings in another thing: "they had a slot at Kwik Fit on the 10th"), or
+    opens on another thing (``revision.new_subject``: "Quiz night's on Fridays now")."""
+    words = {w.lower() for t in (known, *speakers, rec.speaker) for w in _WORDS.findall(t)}
+    return any(not is_value_word(w) and w not in given for w in mid_names(rec.text) - words) \
+        or new_subject(rec.text, keys(known))
 
 
 def _held_by(rec: SourceRecord, at: float) -> bool:
