@@ -83,6 +83,7 @@ from trace_ros.language.text import sentences
 from trace_ros.language.timeanchor import tense
 from trace_ros.ledger import Ledger
 from trace_ros.storage import graph_of
+from trace_ros.storage.contract import Tx
 
 NATURAL = Path(__file__).resolve().parents[1] / "trace_ros" / "bench" / "natural"
 
@@ -113,21 +114,32 @@ def _unit(v: np.ndarray) -> np.ndarray:
     return v / (float(np.linalg.norm(v)) or 1.0)
 
 
+def _speaker_said(conn: Tx, subject: str, speaker: str
+                  ) -> tuple[list[tuple], dict[str, int], frozenset[str]]:
+    """A speaker's statements in order, their positions by source ID, the words of the name."""
+    said = graph_of(conn).speaker_statements(conn, subject, speaker, 1 << 62)
+    index = {sid: k for k, (_, sid, _, _) in enumerate(said)}
+    return said, index, frozenset(speaker.lower().split())
+
+
+def _salient_before(said: list[tuple], k: int) -> tuple[int, Callable[[str], bool]]:
+    """How many statements before the k-th are weighed, and which words are salient in them."""
+    texts = [r[2] for r in said[:k]]
+    n = min(len(texts), LOOKBACK)
+    return n, salient_in(Counter(t for x in texts[-LOOKBACK:] for t in terms(x)), n)
+
+
 def show_changes(ledger: Ledger, split: str | None) -> None:
     with ledger.read() as conn:
         for c in _changes(split):
             subject, speaker = c["sample_id"], c["speaker"]
-            said = graph_of(conn).speaker_statements(conn, subject, speaker, 1 << 62)
-            index = {sid: k for k, (_, sid, _, _) in enumerate(said)}
-            words = frozenset(speaker.lower().split())
+            said, index, words = _speaker_said(conn, subject, speaker)
             for new_ref in c["new"]:
                 k = index.get(f"{subject}:{new_ref}")
                 if k is None:
                     print(f"{c['id']} {new_ref}: not a statement of {speaker}")
                     continue
-                texts = [r[2] for r in said[:k]]
-                n = min(len(texts), LOOKBACK)
-                salient = salient_in(Counter(t for x in texts[-LOOKBACK:] for t in terms(x)), n)
+                n, salient = _salient_before(said, k)
                 new = said[k][2]
                 for old_ref in c["old"]:
                     j = index.get(f"{subject}:{old_ref}")
@@ -185,17 +197,13 @@ def show_causes(ledger: Ledger, split: str | None) -> None:
     with ledger.read() as conn:
         for c in _changes(split):
             subject, speaker = c["sample_id"], c["speaker"]
-            said = graph_of(conn).speaker_statements(conn, subject, speaker, 1 << 62)
-            index = {sid: k for k, (_, sid, _, _) in enumerate(said)}
-            words = frozenset(speaker.lower().split())
+            said, index, words = _speaker_said(conn, subject, speaker)
             best, why = 0, ""
             for new_ref in c["new"]:
                 k = index.get(f"{subject}:{new_ref}")
                 if k is None:
                     continue
-                texts = [r[2] for r in said[:k]]
-                n = min(len(texts), LOOKBACK)
-                salient = salient_in(Counter(t for x in texts[-LOOKBACK:] for t in terms(x)), n)
+                n, salient = _salient_before(said, k)
                 for old_ref in c["old"]:
                     j = index.get(f"{subject}:{old_ref}")
                     if j is None or j >= k:
