@@ -1641,6 +1641,7 @@ def _modifying(question: str, q_terms: frozenset[str]) -> frozenset[str]:
     return frozenset(out)
 
 
+@lru_cache(maxsize=4096)
 def _names(speaker: str) -> frozenset[str]:
     """A speaker's name words, lower-cased: their own name in their turn ("It's Ines
     from theatres") is no other holder."""
