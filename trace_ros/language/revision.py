@@ -973,8 +973,10 @@ def joins(later: str, thing: frozenset[str], cos: float, same_speaker: bool = Tr
     dated = frozenset(t for t in thing if t in _DATE_STEMS)
     for k, sentence in enumerate(parts):
         shared = keys(sentence) & thing
-        if shared <= dated and thing - dated and (continues(sentence) or cos < NEAR):
+        if shared and shared <= dated and thing - dated and (continues(sentence) or cos < NEAR):
             shared = frozenset()
+        if not shared:  # (both tests below need it: no values read for nothing)
+            continue
         # The value may come in the sentence after ("I've swapped spaces with Alan. I'm
         # in 9 now.").
         told = said(sentence) | (said(parts[k + 1]) if k + 1 < len(parts) else frozenset())
