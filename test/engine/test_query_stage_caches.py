@@ -124,3 +124,31 @@ def test_value_words_kept_per_word_are_value_words_read_afresh() -> None:
         old = tuple(w.lower().replace("'", "") if not w.lower().endswith("'s")
                     else w.lower()[:-2] for w in revision._WORD.findall(text))
         assert revision._words.__wrapped__(text) == old
+
+
+def test_turn_before_kept_is_the_turn_before_read_afresh(
+        kept: dict[int, SourceRecord]) -> None:
+    ledger = _Counting(dict(kept))
+    records = Records(ledger)  # type: ignore[arg-type]
+    seqs = sorted(kept)
+    for _ in range(2):  # the second time from what is kept: no read
+        for s in seqs:
+            want = kept.get(s - 1) if s - 1 in kept and s in kept \
+                and kept[s - 1].session_id == kept[s].session_id else None
+            assert records.turn_before(s, generation=1) == want
+        reads = len(ledger.reads)
+    assert len(ledger.reads) == reads
+    # A new generation (a record forgotten) reads again.
+    del ledger.records[seqs[2]]
+    assert records.turn_before(seqs[3], generation=2) is None
+
+
+def test_names_addressed_and_mentioned_kept_per_text_are_read_afresh() -> None:
+    from trace_ros.language import revision
+
+    texts = TEXTS + ["Thanks, Mrs Lowe. Hey Omar, Iris asked me to tell you", "Leon, I'm off!"]
+    for _ in range(2):
+        for text in texts:
+            assert revision.spoken_to(text) == frozenset(revision._spoken_to.__wrapped__(text))
+            assert revision.mentioned(text) == revision.mentioned.__wrapped__(text)
+    assert "priya" in revision.spoken_to("Thanks, Priya!")

@@ -627,10 +627,12 @@ _GREETING = re.compile(r"(?:^|[.!?]|\b(?:hi|hey|hello|thanks|thank you|yo|wow|oh
                        r"(?:(?:dr|mr|mrs|ms|miss|nurse|auntie|uncle)\.?\s+)?$", re.I)
 
 
-def _spoken_to(text: str) -> set[str]:
+@lru_cache(maxsize=65536)
+def _spoken_to(text: str) -> frozenset[str]:
     """Names used to address someone: after a greeting or at a sentence's edge (a title
     between: "Thanks, Mrs Lowe."), and followed by a comma or the sentence's end
-    ("Thanks, Priya!", "Hey Omar, …")."""
+    ("Thanks, Priya!", "Hey Omar, …"). Kept per text: the chain asks it of every later
+    record for each way it reads whose the record is."""
     out: set[str] = set()
     for m in _CAPITAL.finditer(text):
         after = text[m.end():m.end() + 2].lstrip(" ")
@@ -638,14 +640,15 @@ def _spoken_to(text: str) -> set[str]:
         if after[:1] in (",", "!", "?", ".") and (_GREETING.search(before)
                                                   or before.rstrip().endswith(",")):
             out.add(m.group(1).lower())
-    return out
+    return frozenset(out)
 
 
 def spoken_to(text: str) -> frozenset[str]:
     """The names ``text`` addresses (lower-cased): "Leon, I'm stepping back …" → leon."""
-    return frozenset(_spoken_to(text))
+    return _spoken_to(text)
 
 
+@lru_cache(maxsize=65536)
 def mentioned(text: str) -> frozenset[str]:
     """The words ``text`` writes capitalised, lower-cased, wherever they stand ("Iris
     asked me to tell you …"), but not a name it addresses ("Hey Iris, …")."""
@@ -970,8 +973,10 @@ def joins(later: str, thing: frozenset[str], cos: float, same_speaker: bool = Tr
     dated = frozenset(t for t in thing if t in _DATE_STEMS)
     for k, sentence in enumerate(parts):
         shared = keys(sentence) & thing
-        if shared <= dated and thing - dated and (continues(sentence) or cos < NEAR):
+        if shared and shared <= dated and thing - dated and (continues(sentence) or cos < NEAR):
             shared = frozenset()
+        if not shared:  # (both tests below need it: no values read for nothing)
+            continue
         # The value may come in the sentence after ("I've swapped spaces with Alan. I'm
         # in 9 now.").
         told = said(sentence) | (said(parts[k + 1]) if k + 1 < len(parts) else frozenset())

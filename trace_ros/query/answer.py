@@ -569,12 +569,8 @@ class QueryEngine:
 
     def prior_turn(self, seq: int, scope: Scope, generation: int) -> SourceRecord | None:
         """The turn before ``seq`` in its session, within ``scope``, or None."""
-        got = self.records.get([seq - 1, seq], generation)
-        rec, before = got.get(seq), got.get(seq - 1)
-        if before is None or rec is None or before.session_id != rec.session_id \
-                or not _in_scope(before, scope):
-            return None
-        return before
+        before = self.records.turn_before(seq, generation)
+        return before if before is not None and _in_scope(before, scope) else None
 
     def own_words(self, req: QueryRequest, result: QueryResult, generation: int) -> None:
         """A robot's turn that repeats what the person said just before is not where the

@@ -75,7 +75,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from ..facts import JUDGED_UPDATE
 from ..language.revision import (
@@ -194,6 +194,32 @@ class Chain:
     carried: str | None = None
 
 
+class _ConversationNames:
+    """The names the conversation uses, read when a check first asks: tokenising every
+    recalled record to find them is the dearest reading a question new to the chain
+    does, and most questions end before any check needs them."""
+
+    def __init__(self, question: str, shown: list[SourceRecord]) -> None:
+        self._question = question
+        self._shown = shown
+
+    @cached_property
+    def written(self) -> set[str]:
+        """The words the recalled records write capitalised mid-sentence."""
+        return capitalised_mid_sentence([r.text for r in self._shown])
+
+    @cached_property
+    def conversation(self) -> frozenset[str]:
+        """``written`` and the speakers' name words."""
+        return frozenset(self.written) | {w for r in self._shown for w in _names(r.speaker)}
+
+    @cached_property
+    def known(self) -> frozenset[str]:
+        """``conversation`` and the names the question uses."""
+        return self.conversation | holders(self._question) \
+            | capitalised_mid_sentence([self._question])
+
+
 def chain(question: str, answer_type: str, ranked: Sequence[Fused],
           records: dict[int, SourceRecord], graph: SubjectFacts | None,
           near: Callable[[int], dict[int, tuple[SourceRecord, float]]],
@@ -240,11 +266,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     # Nacho now"), and with its speakers' all the names it uses: a capitalised word opening
     # a sentence is someone only when it calls someone so ("Daniels is teaching on Fridays
     # now"; "Go on then" opens on a verb).
-    shown = [r for r in records.values() if r is not None]
-    written = capitalised_mid_sentence([r.text for r in shown])
-    conversation_names = frozenset(written) | {w for r in shown for w in _names(r.speaker)}
-    known_names = conversation_names | holders(question) \
-        | capitalised_mid_sentence([question])
+    names = _ConversationNames(question, [r for r in records.values() if r is not None])
     # Whose state is asked is the speaker's or someone the question names; for "who"
     # the names are the values.
     others = answer_type != "person"
@@ -290,7 +312,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 and not (others and not whose_said and at is None
                          and not same_holder(rec.text, frozenset(), _names(question), q_terms)) \
                 and not (own_state and not same_holder(rec.text, asked_holders, frozenset(),
-                                                       q_terms, known_names)) \
+                                                       q_terms, names.known)) \
                 and not (others and at is None and not _ASKER.search(question)
                          and (_speaks_of_own(rec, asked_holders)
                               or _not_of_asked(rec, asked_holders))):
@@ -363,7 +385,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         records[f.seq] for f in pool if f.seq < anchor.seq
         and (_revised_by(records[f.seq], anchor, thing, asked_holders, anchor_holders,
                          question, robot_id)
-             or anchor_changes and _changed_from(records[f.seq], anchor, thing, written,
+             or anchor_changes and _changed_from(records[f.seq], anchor, thing, names.written,
                                                  robot_id))]
     given_up = frozenset(v for r in revised for v in gives_up(r.text, anchor.text))
     # What the thing was said to be before the latest revision: the anchor's revisions,
@@ -555,7 +577,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         # do not undo it — "Gemma, tell your robot: … you're Friar Laurence")
         if repaired is None and (
                 seq not in ruled and not (carried or own or same_holder(
-                    rec.text, asked_holders, anchor_holders, thing, known_names))
+                    rec.text, asked_holders, anchor_holders, thing, names.known))
                 or (others and not swapped and seq not in ruled
                     and about_another(rec.text, asked_holders | anchor_holders | placed
                                       | _names(thread.speaker)
@@ -578,7 +600,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 or brands and bool({n for n, _ in _before_thing(rec.text, q_terms)} - brands) \
                 or own_state and not swapped and seq not in ruled
                 and told_of_another(rec.text, anchor.speaker if relayed else rec.speaker,
-                                    conversation_names, answer_type == "person")):
+                                    names.conversation, answer_type == "person")):
             greeted = holders(rec.text) - asked_holders - anchor_holders - KIN
             if speakers_own or not values_named(rec.text) & values_named(anchor.text) \
                     and not (greeted and greeted <= spoken_to(rec.text)) \
@@ -626,7 +648,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             continue
         if asked_holders and repaired is None:  # "Marco stays with the Gibsons" does not
             # say where Luca stays
-            led = _led_by(rec.text, written) - asked_holders - anchor_holders - KIN
+            led = _led_by(rec.text, names.written) - asked_holders - anchor_holders - KIN
             if led and not (led | named(rec.text)) & asked_holders:
                 continue
         if not carried and repaired is None and _another_kept(rec.text, head.text, given_up):
@@ -1641,6 +1663,7 @@ def _modifying(question: str, q_terms: frozenset[str]) -> frozenset[str]:
     return frozenset(out)
 
 
+@lru_cache(maxsize=4096)
 def _names(speaker: str) -> frozenset[str]:
     """A speaker's name words, lower-cased: their own name in their turn ("It's Ines
     from theatres") is no other holder."""

@@ -224,6 +224,8 @@ class Records:
         self._generation = -1
         self._cache: dict[int, SourceRecord] = {}
         self._before: dict[int, SourceRecord] = {}
+        # seq -> the turn before it in its session (None: none), for ``turn_before``.
+        self._prior: dict[int, SourceRecord | None] = {}
         self._lock = threading.Lock()
 
     def get(self, seqs: Iterable[int], generation: int, before: bool = False
@@ -234,7 +236,7 @@ class Records:
         with self._lock:
             if generation != self._generation or len(self._cache) > self.size:
                 self._cache, self._generation = {}, generation
-                self._before = {}
+                self._before, self._prior = {}, {}
             cache = self._cache
             out = {s: cache[s] for s in seqs if s in cache}
             if len(out) == len(seqs):  # all kept (the turn before, asked again): as is
@@ -260,6 +262,22 @@ class Records:
                 self._cache.update(got)
                 if len(self._before) + len(ahead) <= self.size:
                     self._before.update(ahead)
+        return out
+
+    def turn_before(self, seq: int, generation: int) -> SourceRecord | None:
+        """The record before ``seq`` when it is a turn of the same session, else None;
+        kept for the generation as records are: the currentness stage asks it of the
+        same records for every question that recalls them."""
+        with self._lock:
+            if generation == self._generation and seq in self._prior:
+                return self._prior[seq]
+        got = self.get([seq - 1, seq], generation)
+        rec, before = got.get(seq), got.get(seq - 1)
+        out = before if before is not None and rec is not None \
+            and before.session_id == rec.session_id else None
+        with self._lock:
+            if generation == self._generation:
+                self._prior[seq] = out
         return out
 
 
