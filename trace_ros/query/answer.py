@@ -232,8 +232,9 @@ class QueryEngine:
     def plan(self, req: QueryRequest, now: float | None = None) -> Plan:
         """Relative times in the question resolve against the view's time, else the time
         it is asked (the caller's clock: "on Saturday" is the Saturday of that week)."""
-        return plan_question(req.question, reference_time=req.as_of_valid
+        plan = plan_question(req.question, reference_time=req.as_of_valid
                              if req.as_of_valid is not None else now)
+        return dataclasses.replace(plan, asker=req.asker) if req.asker else plan
 
     def begin_recall(self, req: QueryRequest, timings: dict[str, float]) -> _Begun:
         """The ledger's marks, who the question names, and the dense routes started:

@@ -200,3 +200,106 @@ def _owned_by(rec: SourceRecord, sentence: str, place: str) -> str:
 _OF_SELF = re.compile(r"\b(?:i|i'm|i’m|i've|i’ve|i'll|i’ll|me|my|mine)\b", re.I)
 # An additive particle: what the record tells is one more beside another ("too").
 _ADDS = re.compile(r"\b(?:too|also|as\s+well)\b", re.I)
+
+
+# What a sentence's subject is: the words opening it after a discourse word ("So", "Oh and").
+_OPENERS = frozenset("so and also oh btw but meanwhile well yeah yes no actually though plus "
+                     "anyway ha haha ok okay right".split())
+_SINGULAR_ME = frozenset("i i'm i've i'll i'd im ive my mine mine's".split())
+_TITLES = frozenset("mr mrs ms miss dr doctor prof professor".split())
+# A clause naming whom it acts on or for ("Dr Patel moved it", "Sam's moved your slot")
+# is an agent's doing to the thing asked, not the agent's own thing.
+_POINTS_AT = re.compile(r"\b(?:it|its|it's|you|your|yours|my|me|mine|our|us|we)\b", re.I)
+_FIRST_SINGULAR_ASK = re.compile(r"\b(?:i|me|my|mine|i'm|i've)\b", re.I)
+_FIRST_PLURAL_ASK = re.compile(r"\b(?:we|us|our|ours)\b", re.I)
+_CLAUSE_END = re.compile(r"[,;:—–]|\s-\s|\b(?:so|but|because|cos|while|and then)\b", re.I)
+
+
+def sentence_holder(sentence: str, known: frozenset[str] = frozenset()) -> tuple[str, str]:
+    """Whose state a sentence opens on, as (kind, who): ("speaker", "") for "I"/"my"
+    ("I'm in flat 5"), ("name", "joan") for a name leading it ("Joan next door's in a
+    wheelchair", "my brother Luke got engaged", "Mrs Kaur's dialysis is …"), ("kin",
+    "brother") for the speaker's unnamed relative ("My brother works at the surf shop",
+    "my neighbour's greyhound"); ("", "") when it opens on anything else (a pronoun, a
+    thing: "She moved it", "The dairy have a new system"), which tells no holder.
+    ``known``: the names the conversation uses (lower-cased), by which a capitalised word
+    opening the sentence is someone ("Peanut eats sunflower seeds")."""
+    ws = sentence.split()
+    i = 0
+    while i < len(ws) and re.sub(r"\W", "", ws[i].lower()) in _OPENERS:
+        i += 1
+    if i >= len(ws):
+        return "", ""
+    first = ws[i].strip("\"“‘(,").lower().replace("’", "'")
+    if first in ("my", "our") and i + 1 < len(ws):
+        nxt = re.sub(r"['’]s$", "", ws[i + 1].strip(",.")).lower()
+        if nxt in KIN:
+            name = ws[i + 2].strip(",.") if i + 2 < len(ws) else ""
+            if name[:1].isupper() and name.lower() not in KIN:
+                return "name", re.sub(r"['’]s$", "", name).lower()  # "my wife Funmi"
+            return "kin", nxt
+        return ("speaker", "") if first == "my" else ("", "")
+    if first in _SINGULAR_ME:
+        return "speaker", ""
+    word = ws[i].strip("\"“‘(,")
+    if word.lower().rstrip(".") in _TITLES and i + 1 < len(ws):
+        word = ws[i + 1].strip(",")
+    name = re.sub(r"['’]s$", "", word).strip(".,!?")
+    if name[:1].isupper() and name.lower() not in KIN and name.lower() in known:
+        return "name", name.lower()
+    return "", ""
+
+
+def holder_clash(question: str, asker: str, rec: SourceRecord, sentence: str,
+                 known: frozenset[str] = frozenset()) -> bool:
+    """Whether ``sentence`` of ``rec`` tells another holder's state than the one the
+    question asks about: its first clause opens on someone the question neither names
+    nor means ("Peanut eats sunflower seeds" for "What does Biscuit eat?"; "I drive the
+    silver Corolla", said by Olu, for "What car does Funmi drive?"; "Joan next door's in
+    a wheelchair" for the asker's "What do I use to get about?"; "my brother works at the
+    surf shop", said by the asker, for "What do I do?"), and no clause of it speaks of
+    the one asked. A clause that points back at the thing or at the asker ("Dr Patel
+    moved it", "so Brian will run me"), names whom the question names, or opens on a
+    pronoun is the asked holder's; so is someone else's reason before the asker's own
+    state ("Darren called in sick so I'm swapping onto lates"). ``known``: as for
+    ``sentence_holder``."""
+    if is_robot(rec.speaker, rec.robot_id):
+        return False
+    asked = holders(question)
+    named = asked - KIN
+    me = bool(_FIRST_SINGULAR_ASK.search(question)) and not asked
+    if not named and not me:
+        return False
+    mine = set(words(asker.lower())) if asker and me else set()
+    if set(words(sentence.lower())) & (asked | mine):
+        return False
+    verdicts = [v for c in _CLAUSE_END.split(sentence) if len(c.split()) >= 3
+                for v in [_clause_verdict(c, question, named, me, mine, rec, known)]]
+    judged = [v for v in verdicts if v is not None]
+    return bool(judged) and judged[0] and not any(v is False for v in judged)
+
+
+def _clause_verdict(clause: str, question: str, named: frozenset[str], me: bool,
+                    mine: set[str], rec: SourceRecord, known: frozenset[str]) -> bool | None:
+    """Whether one clause opens on another holder than the one asked (True), on the one
+    asked or points at them (False), or tells neither (None)."""
+    kind, who = sentence_holder(clause, known)
+    speaker = set(words(rec.speaker.lower()))
+    if _THIRD_PERSON.search(clause) and named or _SECOND.search(clause) and me:
+        return False  # "I'm taking her at four", "I've booked you in": the one asked
+    if kind == "speaker":
+        if named:
+            return not speaker & named
+        return not speaker & mine if mine and not set(words(clause.lower())) & KIN else None
+    if kind == "name":
+        at = clause.lower().find(who)
+        rest = clause[at + len(who):] if at >= 0 else clause
+        if who in named or who in mine or who in words(question.lower()):
+            return False
+        return not _POINTS_AT.search(rest)  # "Brian will run me": the asker's
+    if kind == "kin":
+        return True if me and speaker & mine else None  # the asker's relative's
+    return None
+
+
+_SECOND = re.compile(r"\b(?:you|your|yours)\b", re.I)

@@ -105,6 +105,9 @@ class Plan:
     # The head noun the question asks for ("what workshop" → "workshop").
     focus: str = ""
     tense: str = "present"  # present | past | future
+    # Who asks (``QueryRequest.asker``): whom "I" and "my" in the question mean; empty
+    # when not known.
+    asker: str = ""
 
     def to_dict(self) -> dict[str, object]:
         return asdict(self)

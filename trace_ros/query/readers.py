@@ -127,6 +127,7 @@ from .owners import (
     _other_owner,
     _possessed,
     _speakers_own,
+    holder_clash,
 )
 from .pack import EvidenceItem, Pack
 from .plan import Plan
@@ -739,7 +740,9 @@ class ExtractiveReader(TypedReading):
             asked_speakers = _asked_speakers(question, pack.items)
             scored = [s for s in scored if not _look_alike(owners, question,
                                                             s.item.record.text)
-                      and not _speakers_own(s.item.record, asked_speakers)] or scored
+                      and not _speakers_own(s.item.record, asked_speakers)
+                      and not holder_clash(question, plan.asker, s.item.record, s.sentence,
+                                           _known(pack))] or scored
         if not matched and not lead:
             marked = _dense_new_state(question, plan, ask, self._in_time(plan, shown))
             if marked is not None:
@@ -762,7 +765,10 @@ class ExtractiveReader(TypedReading):
                 # Not a revision of the asker's state: someone else's ("my brother just
                 # started on the late shift" for "What shift am I on?").
                 named = holders(question)
-                live = [s for s in live if not about_another(s.item.record.text, named)
+                live = [s for s in live if not holder_clash(question, plan.asker,
+                                                             s.item.record, s.sentence,
+                                                             _known(pack))
+                        and not about_another(s.item.record.text, named)
                         and not other_titled(s.item.record.text, question)
                         and not (plan.tense != "past"
                                  and other_kind(s.item.record.text, question))] or live
@@ -902,6 +908,13 @@ class ExtractiveReader(TypedReading):
         listing = _several(question, plan)
         sep = ", " if listing or plan.operation == "history" else "; "
         return ReaderOutput(sep.join(parts), cited, self.name)
+
+
+def _known(pack: Pack) -> frozenset[str]:
+    """The names the shown conversation uses: words it capitalises mid-sentence, and its
+    speakers' names (lower-cased)."""
+    return frozenset(capitalised_mid_sentence([i.record.text for i in pack.items])) \
+        | frozenset(w for i in pack.items for w in words(i.record.speaker.lower()))
 
 
 class UnavailableReader(ExtractiveReader):

@@ -110,6 +110,7 @@ from .owners import (
     _owners_other,
     _possessed,
     _someone_else,
+    holder_clash,
 )
 from .pack import EvidenceItem, Pack
 from .plan import Plan
@@ -464,6 +465,8 @@ class TypedReading:
                 found.append((s, value, cover))
         if not found:
             return ReaderOutput("", [], self.name, f"no shown record states the {label} asked for")
+        found = _own_holder(found, question, plan, frozenset(known).union(
+            *(words(i.record.speaker.lower()) for i in items)))
         if plan.current and plan.tense != "past" and plan.as_of is None and plan.window is None:
             # The graph stage's verdict holds when its current record is about what is
             # asked and states a value of the kind; its superseded marks with it.
@@ -1008,3 +1011,17 @@ class TypedReading:
                 and not i.routes.get("superseded") and i.record in before
                 and said & stems(i.record.text)]
         return [lead[0], cited] if lead else [cited]
+
+
+def _own_holder(found: list[tuple[_Scored, str, float]], question: str, plan: Plan,
+                known: frozenset[str]) -> list[tuple[_Scored, str, float]]:
+    """``found`` without the records that tell another holder's value of the thing
+    (``owners.holder_clash``: "Peanut eats sunflower seeds" for "What does Biscuit
+    eat?"), where one that does not remains. The graph stage's current record stays."""
+    kept = [f for f in found if _graph_lead(f[0]) or not holder_clash(
+        question, plan.asker, f[0].item.record, f[0].sentence, known)]
+    return kept or found
+
+
+def _graph_lead(s: _Scored) -> bool:
+    return s.item.routes.get("graph") == 1 and not s.item.routes.get("superseded")
