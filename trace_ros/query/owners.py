@@ -274,24 +274,27 @@ def holder_clash(question: str, asker: str, rec: SourceRecord, sentence: str,
     if set(words(sentence.lower())) & (asked | mine):
         return False
     verdicts = [v for c in _CLAUSE_END.split(sentence) if len(c.split()) >= 3
-                for v in [_clause_verdict(c, question, named, me, mine, rec, known)]]
+                for v in [_clause_verdict(c, question, named, me, mine, rec, known,
+                                          bool(_WHO.match(question)))]]
     judged = [v for v in verdicts if v is not None]
     return bool(judged) and judged[0] and not any(v is False for v in judged)
 
 
 def _clause_verdict(clause: str, question: str, named: frozenset[str], me: bool,
-                    mine: set[str], rec: SourceRecord, known: frozenset[str]) -> bool | None:
+                    mine: set[str], rec: SourceRecord, known: frozenset[str],
+                    person: bool) -> bool | None:
     """Whether one clause opens on another holder than the one asked (True), on the one
     asked or points at them (False), or tells neither (None)."""
     kind, who = sentence_holder(clause, known)
     speaker = set(words(rec.speaker.lower()))
-    if _THIRD_PERSON.search(clause) and named or _SECOND.search(clause) and me:
-        return False  # "I'm taking her at four", "I've booked you in": the one asked
+    if _THIRD_PERSON.search(clause) and named or _SECOND.search(clause) and me \
+            or speaker & mine and _FIRST_SINGULAR.search(_MY_KIN.sub(" ", clause)):
+        return False  # "I'm taking her at four", "I've booked you in", the asker's "me"
     if kind == "speaker":
         if named:
             return not speaker & named
         return not speaker & mine if mine and not set(words(clause.lower())) & KIN else None
-    if kind == "name":
+    if kind == "name" and not person:  # asked "who", the one named may be the answer
         at = clause.lower().find(who)
         rest = clause[at + len(who):] if at >= 0 else clause
         if who in named or who in mine or who in words(question.lower()):
@@ -302,4 +305,7 @@ def _clause_verdict(clause: str, question: str, named: frozenset[str], me: bool,
     return None
 
 
+# "my brother", "my neighbour's": the speaker's relative, not the speaker.
+_MY_KIN = re.compile(rf"\b(?:my|our)\s+(?:{'|'.join(sorted(KIN))})(?:['’]s)?\b", re.I)
+_WHO = re.compile(r"\W*(?:who|whom|whose)\b", re.I)
 _SECOND = re.compile(r"\b(?:you|your|yours)\b", re.I)
