@@ -120,3 +120,22 @@ def test_the_asked_holders_later_value_still_wins() -> None:
         rec(30, "Dandelions gave Biscuit the runs, so he eats kale and hay now.", "Olu",
             T0 + 5 * DAY))
     assert cited[:1] == ["src-30"] and "kale" in answer
+
+
+def test_our_thing_is_not_anothers() -> None:
+    """"our Christmas trees" is the asker's household's: "his trees", "my neighbour's
+    greyhound" are another owner's (fails before "our" was read as the asker's)."""
+    from trace_ros.query.owners import _other_owner, _possessed
+    trees = _possessed("How much are we selling our Christmas trees for?")
+    assert _other_owner(trees, "Sam next door is flogging his trees at thirty.")
+    assert not _other_owner(trees, "We're sticking at thirty-five for our trees.")
+    dog = _possessed("What's our greyhound called?")
+    assert _other_owner(dog, "My neighbour's greyhound is called Luna too, ha.")
+    assert not _other_owner(dog, "Our greyhound answers to Mabel now.")
+
+
+def test_a_title_names_a_person_in_any_case() -> None:
+    assert sentence_holder("mrs kaur's dialysis is mon wed fri 7:30") == ("name", "kaur")
+    assert holder_clash("Which days is Mr Benson's dialysis run?", "Tracey",
+                        _said("Tracey", "mrs kaur's dialysis is mon wed fri 7:30"),
+                        "mrs kaur's dialysis is mon wed fri 7:30")

@@ -34,7 +34,7 @@ _POSSESSED = re.compile(r"\b([\w-]+)['’]s\s+(?=([a-z][\w-]*))")
 
 
 # "my yoga class" against "his spin class": someone else's thing of the same kind.
-_MINE = re.compile(r"\bmy\s+([a-z][\w-]*)(?:\s+([a-z][\w-]*))?", re.I)
+_MINE = re.compile(r"\b(?:my|our)\s+([a-z][\w-]*)(?:\s+([a-z][\w-]*))?", re.I)
 _THEIRS = re.compile(r"\b(?:his|her|their)\s+([a-z][\w-]*)(?:\s+([a-z][\w-]*))?", re.I)
 
 
@@ -242,10 +242,12 @@ def sentence_holder(sentence: str, known: frozenset[str] = frozenset()) -> tuple
     if first in _SINGULAR_ME:
         return "speaker", ""
     word = ws[i].strip("\"“‘(,")
-    if word.lower().rstrip(".") in _TITLES and i + 1 < len(ws):
+    titled = word.lower().rstrip(".") in _TITLES and i + 1 < len(ws)
+    if titled:  # "Mrs Kaur's", "mrs kaur's": a title names a person in any case
         word = ws[i + 1].strip(",")
     name = re.sub(r"['’]s$", "", word).strip(".,!?")
-    if name[:1].isupper() and name.lower() not in KIN and name.lower() in known:
+    if titled and name.isalpha() or name[:1].isupper() and name.lower() not in KIN \
+            and name.lower() in known:
         return "name", name.lower()
     return "", ""
 
