@@ -59,7 +59,7 @@ AUDIT_ROUTE_IDS = 20  # per route, in the audit row
 # again (a robot repeating a check, a script) skips the encoder; its vector is the same.
 QUESTION_VECTORS = 256
 # The subject's later turns the chain reads for its forward step (``current.forward``).
-LATER_TURNS = 400
+LATER_TURNS = 200
 
 
 @dataclass(frozen=True)

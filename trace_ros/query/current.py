@@ -980,7 +980,7 @@ def forward(steps: Sequence[SourceRecord], lead: int,
     if read is None:
         return []
     chain_ = list(steps)
-    turns = [r for r in later(min(r.seq for r in chain_))
+    turns = [r for r in later(lead - 1)  # the lead (an edge's may not be recalled) on
              if r.modality == "dialogue" and not is_robot(r.speaker, robot_id)]
     chain_ += [r for r in turns if r.seq == lead and r not in chain_]
     earlier = sorted({r.seq: r for r in [*before, *chain_] if r.seq <= lead
