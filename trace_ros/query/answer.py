@@ -58,6 +58,8 @@ AUDIT_ROUTE_IDS = 20  # per route, in the audit row
 # The vectors of the last questions asked (by the exact text embedded): a question asked
 # again (a robot repeating a check, a script) skips the encoder; its vector is the same.
 QUESTION_VECTORS = 256
+# The subject's later turns the chain reads for its forward step (``current.forward``).
+LATER_TURNS = 200
 
 
 @dataclass(frozen=True)
@@ -479,12 +481,17 @@ class QueryEngine:
                 turns_before[seq] = self.prior_turn(seq, req.scope, generation)
             return turns_before[seq]
 
+        def later(seq: int) -> list[SourceRecord]:
+            # The subject's turns after ``seq``, recalled or not, for the chain's forward step.
+            return [r for r in self.ledger.sources_after(seq, LATER_TURNS, req.scope.subject_id)
+                    if _in_scope(r, req.scope)]
+
         wanted = asked(req.question, plan)
         lookalikes: list[str] = []
         found = current.chain(req.question, plan.answer_type, head, records,
                               self.graph_stage.facts.subject(req.scope.subject_id), near,
                               prior, related, req.scope.robot_id, at, wanted.kind, wanted.focus,
-                              lookalikes, req.asker)
+                              lookalikes, req.asker, later)
         # What the chain found to be another's (also when nothing later revised the best
         # match): the reader must not take its newest record for the current one.
         graph.others = [s for s in dict.fromkeys(graph.others + lookalikes)

@@ -55,6 +55,14 @@ same thing:
    another thing's; so is, for "where", a later record that puts something only in
    places the thread gave up, not back there ("the masks stay in the bay C store" after
    the cylinders left it, ``_keeps_old``).
+5. then forward past what the question recalls (``forward``): the subject's later turns,
+   in order from the chain's lead, each one who speaks for the thing gives as a change,
+   in another session, with a day, date or clock time the chain never gave ("Race day's
+   the 14th" … "Organisers shifted it to the 21st" … "And again — road closures, so
+   it's the 28th."), so long as no other value of that kind was given since the chain's
+   last record (unless the turn names the thing itself): "my cousin's wedding is the
+   21st" in between leaves an "it" after it no longer the race's. From a lead an edge
+   found, it steps on from that lead, never back over it.
 
 The anchor is the best match that states the thing in what it asserts (not only whose
 it is, nor only in a question of its own) and gives a value of the kind asked; failing
@@ -226,7 +234,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
           prior: Callable[[int], SourceRecord | None],
           related: Callable[[str], dict[int, SourceRecord]] | None = None,
           robot_id: str = "", at: float | None = None, asked_kind: str = "",
-          focus: str = "", lookalikes: list[str] | None = None, asker: str = "") -> Chain | None:
+          focus: str = "", lookalikes: list[str] | None = None, asker: str = "",
+          later: Callable[[int], Sequence[SourceRecord]] | None = None) -> Chain | None:
     """The current record for ``question`` and the anchor it supersedes, or None.
 
     ``records``: the ranked candidates' records by seq; ``near(seq)``: the records
@@ -246,7 +255,10 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     Everest room", "room B204"), a revision gives a label too.
     ``lookalikes``: filled, whatever the chain returns, with the later records that join
     the thing but that it found another holder's, instance or thing ("my brother's on
-    lates now", "the Tuesday quiz"): not the current record, whatever their date says."""
+    lates now", "the Tuesday quiz"): not the current record, whatever their date says.
+    ``later(seq)``: the subject's turns after ``seq`` in order, recalled or not (a few
+    hundred at most), from which the chain steps on past what the question recalls
+    (``forward``)."""
     if at is not None and answer_type != "person":
         # The event that dates the state names neither the thing nor whose it is: "Before
         # Gwen went away, where was my spare key kept?" asks of the key, not of Gwen (for
@@ -706,6 +718,23 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             denied, given = denied | now_denied, now_given
         best, head = (rec.seq, rec.source_id), rec
         context = carried or moved_on
+    if at is None and later is not None:
+        # The later turns the question does not recall: each that takes the thing on from
+        # the chain's lead, unmistakably (``forward``), is the next step.
+        lead_rec = thread if best is not None and thread.seq == best[0] else \
+            anchor if best is None else candidates.get(best[0])
+        steps = [anchor] + [r for r in candidates.values() if r.source_id in passed
+                            or lead_rec is not None and r.seq == lead_rec.seq]
+        at_lead = best[0] if best is not None else anchor.seq
+        onward = forward(steps, at_lead, later,
+                         asked_kind, asked_holders, question, thing | topic, robot_id,
+                         [records[f.seq] for f in pool if f.seq < at_lead
+                          and records[f.seq] not in steps and records[f.seq] not in revised])
+        for rec in onward:
+            if best is not None and best[0] != anchor.seq:
+                passed.append(best[1])
+            context = lead_rec
+            best, thread, lead_rec = (rec.seq, rec.source_id), rec, rec
     if at is not None:
         # What held then; the revisions it had replaced by then are marked (so a name it
         # gives up, "Joy's been moved … Marek", is not read as the answer), no later one.
@@ -926,6 +955,159 @@ def _moves_on(rec: SourceRecord, thread: Sequence[SourceRecord], asked_kind: str
         if new and (_points_back(sentence, keys(known)) or asked_holders & named(sentence)):
             return f"moves on: {'/'.join(sorted(new))}"
     return ""
+
+
+def forward(steps: Sequence[SourceRecord], lead: int,
+            later: Callable[[int], Sequence[SourceRecord]], asked_kind: str,
+            asked_holders: frozenset[str], question: str, thing: frozenset[str],
+            robot_id: str, before: Sequence[SourceRecord] = ()) -> list[SourceRecord]:
+    """The later turns that take the thing on from the chain's lead (seq ``lead``), in
+    order, each from the one before: "Race day's the 14th of September." … "Organisers
+    shifted it to the 21st, some festival in town." … "And again — road closures, so
+    it's the 28th." The question need not recall them; a revision need not repeat its
+    words. What ties one to the thing is that no one could mean another: the latest
+    person's turn before it that gives a value of the kind asked (one that keeps a value,
+    "still the 25th", aside; the robot's read-backs aside) is the lead or a turn the
+    chain already stepped through, so a turn giving another thing's date in between ("my
+    cousin's wedding is the 21st") ends the stepping, unless the turn names the thing
+    (``_names_thing``); ``before``, the recalled records before the lead, count as turns
+    in between ("vaccination clinic earlier, five till seven" … "stays six till eight"
+    … "Five o'clock was dead, so now it's half five"). The turn itself is the chain's
+    next step by what it says (``_forward_step``) and changes no value only another turn
+    gave ("He can't do the 22nd, so the students sit it on the 15th"). Only for the kinds
+    of value that tell themselves apart from other words (``_ASKED_VALUES``)."""
+    read = _ASKED_VALUES.get(asked_kind)
+    if read is None:
+        return []
+    chain_ = list(steps)
+    turns = [r for r in later(lead - 1)  # the lead (an edge's may not be recalled) on
+             if r.modality == "dialogue" and not is_robot(r.speaker, robot_id)]
+    chain_ += [r for r in turns if r.seq == lead and r not in chain_]
+    earlier = sorted({r.seq: r for r in [*before, *chain_] if r.seq <= lead
+                      and not is_robot(r.speaker, robot_id)}.values(), key=lambda r: r.seq)
+    # The values the other turns gave: a turn that changes one of them (not the chain's)
+    # speaks of their thing ("He can't do the 22nd, so … the 15th instead").
+    others = set().union(*(values_named(r.text) for r in earlier if r not in chain_))
+    # Whose the thing is (and a name in it: "Hair's at half nine now" names no holder).
+    known = asked_holders | frozenset().union(*(_names(r.speaker) | holders(r.text)
+                                                for r in chain_))
+    # The latest value of the kind given before the lead (one kept, "stays six till
+    # eight", aside) is the chain's.
+    referent = next((r in chain_ for r in reversed(earlier)
+                     if read(r.text) and not _keeps(r.text)), True)
+    out: list[SourceRecord] = []
+    for rec in (r for r in turns if r.seq > lead and read(r.text)):
+        if (referent or _names_thing(rec.text, thing)) \
+                and _forward_step(rec, chain_, read, asked_holders, question, thing,
+                                  known, robot_id) \
+                and not values_named(rec.text) & others - frozenset().union(
+                    *(values_named(r.text) for r in chain_)):
+            chain_.append(rec)
+            known |= _names(rec.speaker) | holders(rec.text)
+            out.append(rec)
+            referent = True
+            continue
+        others |= values_named(rec.text)
+        if not _keeps(rec.text):
+            # another value of the kind given in between: a later turn that only points
+            # back is not the chain's
+            referent = False
+    return out
+
+
+def _keeps(text: str) -> bool:
+    """Whether ``text`` keeps a value ("still the 25th", "stays six till eight"): it puts
+    nothing new in play (a value "again" is a change once more)."""
+    return continues(text) and not _AGAIN.search(text)
+
+
+def _names_thing(text: str, thing: frozenset[str]) -> bool:
+    """Whether ``text`` names the thing by a noun of it, a word of ``thing`` (no time word)
+    opening a sentence or after a determiner ("Recital's at four now", "the chiropodist
+    changed her mind"), not a verb the question asks with ("The boiler man's coming")."""
+    for sentence in sentences(text) or [text]:
+        words = _WORDS.findall(sentence.lower())
+        at = {i for i, w in enumerate(words) if i < 2 or words[i - 1] in _DETERMINERS}
+        if any(stem(words[i]) in thing and not is_value_word(words[i]) for i in at
+               if i < len(words)):
+            return True
+    return False
+
+
+_DETERMINERS = frozenset(("the", "a", "an", "our", "my", "your", "their", "his", "her", "its"))
+
+
+def _forward_step(rec: SourceRecord, chain: Sequence[SourceRecord],
+                  read: Callable[[str], frozenset[str]], asked_holders: frozenset[str],
+                  question: str, thing: frozenset[str], known: frozenset[str],
+                  robot_id: str) -> bool:
+    """Whether ``rec`` is the ``chain``'s next step by what it says: one who speaks for the
+    thing (a speaker of the chain, or one naming whose it is) moving it on
+    (``_takes_on``), of no other holder than those ``known`` (whom the question and the
+    chain name), instance or kind of the thing than the question asks of, nor the
+    speaker's own when another's is asked ("And mine's the 21st")."""
+    text = rec.text
+    if not (rec.speaker in {r.speaker for r in chain}
+            or asked_holders & (named(text) | mentioned(text))) \
+            or not _statement(rec, robot_id) \
+            or not _takes_on(rec, chain, read, asked_holders, question, thing):
+        return False
+    own = {h for h in holders(text) if stem(h) in thing}
+    others_asked = bool(asked_holders) and not _FIRST_PERSON_ASK.search(question)
+    return not (about_another(text, known | own | _names(rec.speaker), thing)
+                or others_asked and not asked_holders & _names(rec.speaker)
+                and _speakers_own(text, thing | (asked_holders & KIN))
+                or other_instance(text, values_named(question))
+                or other_kind(text, question) or other_titled(text, question))
+
+
+def _takes_on(rec: SourceRecord, steps: Sequence[SourceRecord],
+              read: Callable[[str], frozenset[str]], asked_holders: frozenset[str],
+              question: str, thing: frozenset[str]) -> bool:
+    """Whether ``rec`` gives the thing of the chain's ``steps`` a new value: said in
+    another session than theirs, a sentence of it gives a value of the kind asked
+    (``read``) that none of them gave, naming the thing (a word of it that is no time
+    word) or whose it is, or pointing back at it (for a relative asked of, "my sister",
+    only naming them tells them from the one they are a relative of); and it marks
+    the value as a change: a word of change (``revision.marks_change``), something put
+    to the value ("Organisers shifted it to the 21st"), a change once more ("And again
+    — road closures, so it's the 28th."), or, naming whose it is, a new value alone
+    ("Anton rang … he can start on Thursday, the 22nd"); not as the same again
+    ("still"), nor bringing in a name or subject of its own (``_brings_in``)."""
+    text = rec.text
+    if any(rec.session_id == r.session_id for r in steps) or denies_change(text) \
+            or continues(text) and not _AGAIN.search(text):
+        return False
+    said = asserted(text)
+    parts = sentences(said) or [said]
+    known = " ".join([question, *(r.text for r in steps)])
+    if _brings_in(rec, [r.speaker for r in steps], known,
+                  frozenset().union(*map(read, parts))):
+        return False
+    named_old = frozenset().union(*(values_named(r.text) for r in steps))
+    old = frozenset().union(*(all_values(r.text) | values(r.text) for r in steps))
+    marked = marks_change(text) or bool(_AGAIN.search(text))
+    nouns = frozenset(t for t in thing if not is_value_word(t))
+    turn_whose = asked_holders & (named(text) | mentioned(text))
+    for sentence in parts:
+        if not read(sentence):
+            continue
+        new = values_named(sentence) - named_old if values_named(sentence) \
+            else read(sentence) - old - {w.lower() for w in _WORDS.findall(known)}
+        whose = asked_holders & (named(sentence) | mentioned(sentence))
+        if new and (marked or turn_whose or _PUT_TO.search(sentence)) \
+                and (whose or keys(sentence) & nouns
+                     or not asked_holders & KIN and _points_back(sentence, keys(known))):
+            return True
+    return False
+
+
+# Once more: a new value "again" is a further change, not the old one kept.
+_AGAIN = re.compile(r"\bagain\b", re.I)
+# Something put to a value by a verb in the past: "shifted it to the 21st", "bumped us to
+# Monday", "pushed to two".
+_PUT_TO = re.compile(r"\b[a-z]+ed\s+(?:(?:it|them|him|her|us|me)\s+)?(?:back\s+|up\s+)?to\b",
+                     re.I)
 
 
 def _points_back(sentence: str, known: frozenset[str]) -> bool:
