@@ -13,6 +13,7 @@ from ..language.text import STOPWORDS, may_hold, stem, stems, words
 from ..language.text import sentences as split_sentences
 from ..language.timeanchor import MONTHS, find_candidates
 from .amounts import _NUMBER_VALUES
+from .complement import verb_object
 from .names import _TITLED, _stands_for
 from .pack import EvidenceItem, Pack
 from .readout import ReaderOutput
@@ -274,6 +275,36 @@ def _slot_filler(ask: Asked, question: str, out: ReaderOutput,
                 m = None  # "the boots are killing me": what they do, not what they are
             if m and not stems(m.group(1)) & q and stems(m.group(1)):
                 return ReaderOutput(m.group(1), [item.source_id], out.reader)
+    return None
+
+
+def _object_filler(question: str, out: ReaderOutput, pack: Pack) -> ReaderOutput | None:
+    """For "what/which X …?" whose chosen span does not tell which X: the object of the
+    verb the question asks with, said of the same one (``complement.verb_object``: "Sigrid
+    plays saxophone now" for "What instrument does Sigrid play?"), whether or not any
+    record names X: a speaker seldom names the kind of the value they give. Read from the
+    cited record, the reply of another speaker right after it (the robot's acknowledgement
+    says it in the question's words: "Bruno on the turkey light formula"), then the graph
+    stage's current record; never from a record the graph stage marked superseded or
+    another holder's. None when none of them gives one."""
+    cited = [i for i in pack.items if i.source_id in out.cited_ids[:1]]
+    lead = [i for i in pack.items if i.routes.get("graph") == 1
+            and not i.routes.get("superseded")]
+    order = cited + [i for i in pack.items if cited and i.record.session_id
+                     == cited[0].record.session_id and i.record.seq == cited[0].record.seq + 1
+                     and i.record.speaker != cited[0].record.speaker] + lead
+    asked = stems(question)
+    for item in order:
+        if item.routes.get("superseded") or item.routes.get("other") \
+                or any(item.record.seq < i.record.seq for i in lead):
+            continue  # said before the graph stage's current record: it may be revised
+        for x in split_sentences(repaired(item.record.text)):
+            value = verb_object(question, x, asked)
+            ws = value.split()
+            if ws and (ws[0].lower() in _NUMBER_VALUES or ws[0].isdigit()) and len(ws) > 1:
+                continue  # "wants twelve centrepieces": how many, not which
+            if value:
+                return ReaderOutput(value, [item.source_id], out.reader)
     return None
 
 

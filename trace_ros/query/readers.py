@@ -98,6 +98,7 @@ from .focus import (
     _complement,
     _focus_filled,
     _not_of_kind,
+    _object_filler,
     _only_time,
     _repeats,
     _slot_filler,
@@ -539,8 +540,13 @@ class ExtractiveReader(TypedReading):
                 and ask.focus and not re.search(r"[^s]s$", ask.focus) \
                 and not _focus_filled(ask, question, out, pack):
             # "Which model of hearing aids …?" asks one: several records' spans
-            # strung together tell it only where the check of the one X passes.
-            return ReaderOutput("", [], self.name, f"no shown record says which {ask.focus} it is")
+            # strung together tell it only where the check of the one X passes (or the
+            # first one says it as the object of the verb asked with).
+            filled = _object_filler(question, out, pack)
+            if filled is None:
+                return ReaderOutput("", [], self.name,
+                                    f"no shown record says which {ask.focus} it is")
+            out = filled
         if not out.answer or len(out.cited_ids) != 1:
             return out
         if ask.kind in ("which", "what") and ask.focus:
@@ -577,6 +583,8 @@ class ExtractiveReader(TypedReading):
                 filled = _role_filler(ask, question, out, pack)
             if filled is None and timed is None:
                 filled = self._labelled_elsewhere(ask, question, plan, pack)
+            if filled is None and timed is None:
+                filled = _object_filler(question, out, pack)
             if filled is not None:
                 out = filled
             elif timed is None:
