@@ -73,3 +73,22 @@ def test_a_record_older_than_the_graph_stages_current_one_is_not_read() -> None:
     p = _pack(("Tomas plays the cello now.", {"dense": 1, "graph": 1}))
     filled = _object_filler(q, ReaderOutput("now", ["s-1"], "x"), p)
     assert filled is not None and filled.answer == "cello"
+
+
+def test_an_older_record_stands_where_the_current_one_says_its_value_again() -> None:
+    q = "Which part do I sing?"
+    p = _pack(("I sing alto in the choir, back row.", {"dense": 1}),
+              ("Still alto, still at the back.", {"graph": 1}))
+    filled = _object_filler(q, ReaderOutput("back", ["s-2"], "x"), p)
+    assert filled is not None and filled.answer == "alto" and filled.cited_ids == ["s-1"]
+
+
+def test_a_superseded_record_stands_only_where_the_current_one_restates_its_value() -> None:
+    q = "Which race is Ana doing?"
+    said = ("Ana is doing the Leeds half this spring.", {"dense": 1, "superseded": 1})
+    again = _pack(said, ("Ana's still set on the half, training's going well.", {"graph": 1}))
+    filled = _object_filler(q, ReaderOutput("training", ["s-2"], "x"), again)
+    assert filled is not None and filled.answer == "Leeds half"
+    # The current record names the old value only as the one it leaves: a change.
+    left = _pack(said, ("Ana dropped to the 10k instead of the half.", {"graph": 1}))
+    assert _object_filler(q, ReaderOutput("10k", ["s-2"], "x"), left) is None
