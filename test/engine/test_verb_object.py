@@ -40,6 +40,9 @@ def test_a_closing_preposition_is_the_verb_and_a_pronoun_stands_for_the_one_befo
 
 def test_another_holders_object_is_not_taken() -> None:
     assert _vo("What shift is my sister on?", "My neighbour Ola is on earlies.") == ""
+    # A closing preposition tells what it is of only next to the one asked of.
+    assert _vo("Which shelf are the spare bulbs on?",
+               "The spare bulbs are probably on the landing.") == ""
     assert read("What instrument does Tomas play?",
                 rec(1, "His friend Rory plays the trumpet.")) == ""
 

@@ -258,11 +258,32 @@ def verb_object(question: str, sentence: str, asked: set[str] | frozenset[str]) 
                 before = low[marks[-2] + 1 if len(marks) > 1 else 0:k]
             if not need <= {stem(w) for w in before} or first and not set(before) & _FIRST:
                 continue
+            if verb in _PREPS and not _said_of(before, need, first):
+                continue  # "The candles are somewhere in the kitchen": not where they are
             value = _object_after(toks, k + 1, prep_ok)
             if value and not stems(value) & asked and not find_candidates(value) \
                     and not _CLOCK.search(value):
                 return value
     return ""
+
+
+# What may stand between the one asked of and the preposition said of it ("he's on").
+_LINKS = frozenset({"is", "are", "am", "was", "were", "'s", "'re", "'m"}) | _WHEN_ASKED
+
+
+def _said_of(before: list[str], need: set[str], first: bool) -> bool:
+    """Whether the words ``before`` a closing preposition end with the one it is asked of
+    (a word of ``need``, a pronoun, or, for ``first``, a first-person word), with only a
+    copula or a word of when between: "Bruno on", "he's on", "I'm on", not "the candles
+    are somewhere in": a preposition alone says what it is of only next to it."""
+    ws = list(before)
+    while ws and ws[-1] in _LINKS:
+        ws.pop()
+    if not ws:
+        return False
+    last = ws[-1]
+    bare = re.sub(r"'.*", "", last)
+    return stem(bare) in need or bare in _PRONOUNS or first and (last in _FIRST or bare in _FIRST)
 
 
 def _object_after(toks: list[str], at: int, prep_ok: bool) -> str:

@@ -34,7 +34,10 @@ about her swimming lessons), and the reader abstains when no shown record does. 
 state question the graph stage's current record answers when it states such a value;
 otherwise the newest record that does. A robot's turn repeating what a person just said
 is not the source: the person's own statement is cited first. "Which X" is answered with
-what tells one X from another (a name, "the blue cupboard"), never a fragment beside X;
+what tells one X from another (a name, "the blue cupboard"), or, where no shown record
+names X that way, the object of the verb the question asks with, said of the same one
+("Sigrid plays saxophone now" for "What instrument does Sigrid play?"; ``complement``),
+never a fragment beside X;
 an answer that only says back the question's own words ("Mr Ansah's items" for "Which
 item … for Mr Ansah?") is none. An amount is what a change comes to ("down to 27"), not
 the change ("four more"); a figure the speaker takes back ("62. Sorry, 61") is not said.
