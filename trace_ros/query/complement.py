@@ -181,3 +181,123 @@ def place_in_there(text: str, heads: set[str] | frozenset[str]) -> str:
         if noun.split()[-1].lower() not in STOPWORDS and len(where) > 1:
             return f"{noun} {' '.join(where)}"
     return ""
+
+
+# "What X do/does/is … <holder> <verb> [<phrase>]?": the words after the auxiliary.
+_WH_AUX = re.compile(r"\s*(?:what|which)\s+(?:[\w'’-]+\s+){1,3}?(do|does|did|am|is|are|was|were"
+                     r"|has|have|had|will)\s+([^?]+?)\s*\?*\s*$", re.I)
+_COPULAS = frozenset({"am", "is", "are", "was", "were"})
+# Prepositions that open a phrase after the verb ("play | in the panto"), or end the
+# question as the verb's own ("What shift is my husband on?").
+_PREPS = frozenset({"in", "on", "at", "to", "for", "with", "from", "after", "before", "about",
+                    "by", "into", "during"})
+# Words that say when a question asks, not what ("Which keys does Jonah have now?").
+_WHEN_ASKED = frozenset({"now", "currently", "usually", "still", "again", "today"})
+# Words that stand for the one speaking or asking.
+_FIRST = frozenset({"i", "i'm", "i've", "i'd", "i'll", "me", "my", "we", "we're", "we've", "us",
+                    "our"})
+# Pronouns that are a clause's subject.
+_SUBJECTS = frozenset({"i", "we", "you", "he", "she", "they", "it"})
+# Pronouns that stand for one named before them.
+_PRONOUNS = frozenset({"he", "she", "they", "it"})
+# What may stand between a verb and its object: a determiner or an owner's pronoun.
+_DETS = frozenset({"the", "a", "an", "my", "his", "her", "their", "our", "your", "its", "some"})
+_CLOCK = re.compile(r"\d\s*(?:am|pm)\b|\d[:.]\d\d|\b\d{1,2}(?:st|nd|rd|th)\b", re.I)
+_TOKEN = re.compile(r"[\w'’-]+|[^\w\s]")
+
+
+def _asked_verbs(question: str) -> list[tuple[str, list[str], bool]]:
+    """The verbs (or a closing preposition) ``question`` asks its "what/which X" with,
+    each with the words of the one it is asked of before it, and whether a preposition
+    may come between the verb and its object: "Which instrument do I play in the panto?"
+    → ("play", ["i"], True); "What shift is my husband on?" → ("on", ["my", "husband"],
+    False), then ("husband", …)."""
+    m = _WH_AUX.match(question.replace("’", "'"))
+    if m is None:
+        return []
+    ws = [w.lower() for w in re.findall(r"[\w'-]+", m.group(2))]
+    cut = next((k for k, w in enumerate(ws) if k and w in _PREPS and k < len(ws) - 1), len(ws))
+    head = ws[:cut]
+    while head and head[-1] in _WHEN_ASKED:
+        head.pop()
+    found: list[tuple[str, list[str], bool]] = []
+    if len(head) > 1 and head[-1] in _PREPS:
+        found.append((head[-1], head[:-1], False))
+        head = head[:-1]
+    if m.group(1).lower() in _COPULAS and not found \
+            and not (head and head[-1].endswith("ing")):
+        return []  # "What brand are Biscuit's tablets?": no verb, "tablets" is the thing
+    if len(head) > 1 and head[-1] not in _PREPS and (head[-2] in _SUBJECTS or not found):
+        # After a closing preposition, only a word said of a pronoun is read as the verb
+        # ("am I allergic to"): in "is my husband on", "husband" is whom it is asked of.
+        found.append((head[-1], head[:-1], True))
+    return found
+
+
+def verb_object(question: str, sentence: str, asked: set[str] | frozenset[str]) -> str:
+    """What ``sentence`` says in the place of the "what/which X" of ``question``: the
+    object of the verb the question asks with, said of the same one ("What instrument
+    does Sigrid play?" in "Sigrid plays saxophone now" → "saxophone"; "Which race is
+    Conor doing?" in "Conor … is doing the full Dublin marathon" → "full Dublin
+    marathon"; "What shift is my husband on?" in "My husband Dave …, he's on nights" →
+    "nights"). The one it is asked of must be said before the verb (a first-person word
+    for "I", "my"). Up to three words, none of them the question's (``asked``: its stems)
+    nor a time; '' when the sentence gives none."""
+    toks = _TOKEN.findall(sentence.replace("’", "'"))
+    low = [t.lower() for t in toks]
+    for verb, holder, prep_ok in _asked_verbs(question):
+        need = {stem(w) for w in holder if w not in STOPWORDS and w not in _FIRST}
+        first = any(w in _FIRST for w in holder)
+        for k, tok in enumerate(low):
+            if not (tok == verb if verb in _PREPS else stem(tok) == stem(verb)):
+                continue
+            marks = [j for j, w in enumerate(low[:k]) if _CLAUSE_MARK.fullmatch(w)]
+            before = low[marks[-1] + 1 if marks else 0:k]  # the verb's own clause
+            if marks and {re.sub(r"'.*", "", w) for w in before} & _PRONOUNS:
+                # "…, he's on nights": "he" is the one named in the clause before
+                before = low[marks[-2] + 1 if len(marks) > 1 else 0:k]
+            if not need <= {stem(w) for w in before} or first and not set(before) & _FIRST:
+                continue
+            if verb in _PREPS and not _said_of(before, need, first):
+                continue  # "The candles are somewhere in the kitchen": not where they are
+            value = _object_after(toks, k + 1, prep_ok)
+            if value and not stems(value) & asked and not find_candidates(value) \
+                    and not _CLOCK.search(value):
+                return value
+    return ""
+
+
+# What may stand between the one asked of and the preposition said of it ("he's on").
+_LINKS = frozenset({"is", "are", "am", "was", "were", "'s", "'re", "'m"}) | _WHEN_ASKED
+
+
+def _said_of(before: list[str], need: set[str], first: bool) -> bool:
+    """Whether the words ``before`` a closing preposition end with the one it is asked of
+    (a word of ``need``, a pronoun, or, for ``first``, a first-person word), with only a
+    copula or a word of when between: "Bruno on", "he's on", "I'm on", not "the candles
+    are somewhere in": a preposition alone says what it is of only next to it."""
+    ws = list(before)
+    while ws and ws[-1] in _LINKS:
+        ws.pop()
+    if not ws:
+        return False
+    last = ws[-1]
+    bare = re.sub(r"'.*", "", last)
+    return stem(bare) in need or bare in _PRONOUNS or first and (last in _FIRST or bare in _FIRST)
+
+
+def _object_after(toks: list[str], at: int, prep_ok: bool) -> str:
+    """The content words (up to three) that open at ``toks[at]``, after one preposition
+    (where ``prep_ok``) and a determiner; '' when a function word or a mark comes first."""
+    if prep_ok and at < len(toks) and toks[at].lower() in _PREPS:
+        at += 1
+    if at < len(toks) and toks[at].lower() in _DETS:
+        at += 1
+    said: list[str] = []
+    for tok in toks[at:at + 3]:
+        if not re.match(r"\w", tok) or tok.lower() in STOPWORDS:
+            break
+        said.append(tok)
+    while said and said[-1].lower() in _CLOSERS:
+        said.pop()  # "cakes anyway"
+    return " ".join(said)

@@ -9,10 +9,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..language.revision import marks_change
 from ..language.text import STOPWORDS, may_hold, stem, stems, words
 from ..language.text import sentences as split_sentences
 from ..language.timeanchor import MONTHS, find_candidates
 from .amounts import _NUMBER_VALUES
+from .complement import verb_object
 from .names import _TITLED, _stands_for
 from .pack import EvidenceItem, Pack
 from .readout import ReaderOutput
@@ -274,6 +276,49 @@ def _slot_filler(ask: Asked, question: str, out: ReaderOutput,
                 m = None  # "the boots are killing me": what they do, not what they are
             if m and not stems(m.group(1)) & q and stems(m.group(1)):
                 return ReaderOutput(m.group(1), [item.source_id], out.reader)
+    return None
+
+
+def _object_filler(question: str, out: ReaderOutput, pack: Pack) -> ReaderOutput | None:
+    """For "what/which X …?" whose chosen span does not tell which X: the object of the
+    verb the question asks with, said of the same one (``complement.verb_object``: "Sigrid
+    plays saxophone now" for "What instrument does Sigrid play?"), whether or not any
+    record names X: a speaker seldom names the kind of the value they give. Read from the
+    cited record, the reply of another speaker right after it (the robot's acknowledgement
+    says it in the question's words: "Bruno on the turkey light formula"), the graph
+    stage's current record, then the other shown records, newest first; never from
+    another holder's. A record the graph stage marked superseded, or said before its
+    current record (or, with none, the cited one), may have been revised since: its value
+    stands only where that newest record says it again and marks no change ("I play viola
+    in the pit band" before "Panto band is me on viola": a restated value is no update).
+    None when no record gives one."""
+    cited = [i for i in pack.items if i.source_id in out.cited_ids[:1]]
+    lead = [i for i in pack.items if i.routes.get("graph") == 1
+            and not i.routes.get("superseded")]
+    anchor = max(lead or cited, key=lambda i: i.record.seq, default=None)
+    rest = sorted(pack.items, key=lambda i: -i.record.seq)
+    order = cited + [i for i in pack.items if cited and i.record.session_id
+                     == cited[0].record.session_id and i.record.seq == cited[0].record.seq + 1
+                     and i.record.speaker != cited[0].record.speaker] + lead + rest
+    asked = stems(question)
+    # The newest record says the same value again, marking no change ("Still a tenor";
+    # not "dropped to the 10k instead of the half", which names the value it leaves).
+    again = stems(anchor.record.text) if anchor is not None \
+        and not marks_change(anchor.record.text) else frozenset()
+    for item in order:
+        if item.routes.get("other"):
+            continue
+        revised = item.routes.get("superseded") or anchor is not None \
+            and item.record.seq < anchor.record.seq
+        for x in split_sentences(repaired(item.record.text)):
+            value = verb_object(question, x, asked)
+            ws = value.split()
+            if ws and (ws[0].lower() in _NUMBER_VALUES or ws[0].isdigit()) and len(ws) > 1:
+                continue  # "wants twelve centrepieces": how many, not which
+            if value and revised and not stems(value) & again:
+                continue  # said before the newest record, which does not say it again
+            if value:
+                return ReaderOutput(value, [item.source_id], out.reader)
     return None
 
 

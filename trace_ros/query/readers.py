@@ -34,7 +34,10 @@ about her swimming lessons), and the reader abstains when no shown record does. 
 state question the graph stage's current record answers when it states such a value;
 otherwise the newest record that does. A robot's turn repeating what a person just said
 is not the source: the person's own statement is cited first. "Which X" is answered with
-what tells one X from another (a name, "the blue cupboard"), never a fragment beside X;
+what tells one X from another (a name, "the blue cupboard"), or, where no shown record
+names X that way, the object of the verb the question asks with, said of the same one
+("Sigrid plays saxophone now" for "What instrument does Sigrid play?"; ``complement``),
+never a fragment beside X;
 an answer that only says back the question's own words ("Mr Ansah's items" for "Which
 item … for Mr Ansah?") is none. An amount is what a change comes to ("down to 27"), not
 the change ("four more"); a figure the speaker takes back ("62. Sorry, 61") is not said.
@@ -98,6 +101,7 @@ from .focus import (
     _complement,
     _focus_filled,
     _not_of_kind,
+    _object_filler,
     _only_time,
     _repeats,
     _slot_filler,
@@ -540,8 +544,13 @@ class ExtractiveReader(TypedReading):
                 and ask.focus and not re.search(r"[^s]s$", ask.focus) \
                 and not _focus_filled(ask, question, out, pack):
             # "Which model of hearing aids …?" asks one: several records' spans
-            # strung together tell it only where the check of the one X passes.
-            return ReaderOutput("", [], self.name, f"no shown record says which {ask.focus} it is")
+            # strung together tell it only where the check of the one X passes (or the
+            # first one says it as the object of the verb asked with).
+            filled = _object_filler(question, out, pack)
+            if filled is None:
+                return ReaderOutput("", [], self.name,
+                                    f"no shown record says which {ask.focus} it is")
+            out = filled
         if not out.answer or len(out.cited_ids) != 1:
             return out
         if ask.kind in ("which", "what") and ask.focus:
@@ -578,6 +587,8 @@ class ExtractiveReader(TypedReading):
                 filled = _role_filler(ask, question, out, pack)
             if filled is None and timed is None:
                 filled = self._labelled_elsewhere(ask, question, plan, pack)
+            if filled is None and timed is None:
+                filled = _object_filler(question, out, pack)
             if filled is not None:
                 out = filled
             elif timed is None:

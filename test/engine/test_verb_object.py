@@ -1,0 +1,97 @@
+""""What/which X …?" whose span does not tell which X: the object of the verb the question
+asks with, said of the same one, answers (``complement.verb_object``,
+``focus._object_filler``): "Tomas plays the cello" for "What instrument does Tomas play?".
+Another holder's object, a count, a time, a word of another clause, a copula question
+with no verb, or a record older than the graph stage's current one is none."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from trace_ros.language.text import stems
+from trace_ros.ledger import SourceRecord
+from trace_ros.query.complement import verb_object
+from trace_ros.query.focus import _object_filler
+from trace_ros.query.pack import EvidenceItem, Pack
+from trace_ros.query.readout import ReaderOutput
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from readerkit import T0, read, rec  # noqa: E402
+
+
+def _vo(question: str, sentence: str) -> str:
+    return verb_object(question, sentence, stems(question))
+
+
+def test_the_object_of_the_verb_asked_with_answers() -> None:
+    assert read("What instrument does Tomas play?",
+                rec(1, "Tomas plays the cello in the youth orchestra.")) == "cello"
+    assert read("Which part do I sing in the choir?",
+                rec(1, "I sing alto, back row, next to the piano.")) == "alto"
+
+
+def test_a_closing_preposition_is_the_verb_and_a_pronoun_stands_for_the_one_before() -> None:
+    said = "My sister Bea works at the depot, she's on lates."
+    assert _vo("What shift is my sister on?", said) == "lates"
+    assert _vo("Which drug am I allergic to?", "Tell them I am allergic to codeine.") == "codeine"
+
+
+def test_another_holders_object_is_not_taken() -> None:
+    assert _vo("What shift is my sister on?", "My neighbour Ola is on earlies.") == ""
+    # A closing preposition tells what it is of only next to the one asked of.
+    assert _vo("Which shelf are the spare bulbs on?",
+               "The spare bulbs are probably on the landing.") == ""
+    assert read("What instrument does Tomas play?",
+                rec(1, "His friend Rory plays the trumpet.")) == ""
+
+
+def test_a_count_a_time_or_a_word_of_another_clause_is_no_value() -> None:
+    counted = _pack(("The Okafors want thirty balloons for the party.", {"graph": 1}))
+    assert _object_filler("What colour ribbons do the Okafors want?",
+                          ReaderOutput("party", ["s-1"], "x"), counted) is None
+    assert _vo("Which room is Mr Bell in?", "Mr Bell in at 3pm on Fridays.") == ""
+    assert _vo("Which college is the course at?",
+               "Switched to the baking course, I'm better at bread anyway.") == ""
+
+
+def test_a_copula_question_has_no_verb_to_read() -> None:
+    # "Mia's trainers" is the thing asked of, not a verb with an object.
+    assert _vo("What brand are Mia's trainers?", "Mia's trainers need replacing soon.") == ""
+
+
+def _pack(*texts: tuple[str, dict[str, int]]) -> Pack:
+    return Pack([EvidenceItem(SourceRecord(i, f"s-{i}", "ann", "", "s1", "dialogue", "Ann",
+                                           text, "", None, None, {}, T0 + i * 86400.0, False,
+                                           T0 + i * 86400.0, "h"), 1.0, routes)
+                 for i, (text, routes) in enumerate(texts, 1)])
+
+
+def test_a_record_older_than_the_graph_stages_current_one_is_not_read() -> None:
+    q = "What instrument does Tomas play?"
+    p = _pack(("Tomas plays the cello now.", {"dense": 1}),
+              ("Tomas gave up strings, it's all drums with him these days.", {"graph": 1}))
+    assert _object_filler(q, ReaderOutput("cello now", ["s-1"], "x"), p) is None
+    p = _pack(("Tomas plays the cello now.", {"dense": 1, "graph": 1}))
+    filled = _object_filler(q, ReaderOutput("now", ["s-1"], "x"), p)
+    assert filled is not None and filled.answer == "cello"
+
+
+def test_an_older_record_stands_where_the_current_one_says_its_value_again() -> None:
+    q = "Which part do I sing?"
+    p = _pack(("I sing alto in the choir, back row.", {"dense": 1}),
+              ("Still alto, still at the back.", {"graph": 1}))
+    filled = _object_filler(q, ReaderOutput("back", ["s-2"], "x"), p)
+    assert filled is not None and filled.answer == "alto" and filled.cited_ids == ["s-1"]
+
+
+def test_a_superseded_record_stands_only_where_the_current_one_restates_its_value() -> None:
+    q = "Which race is Ana doing?"
+    said = ("Ana is doing the Leeds half this spring.", {"dense": 1, "superseded": 1})
+    again = _pack(said, ("Ana's still set on the half, training's going well.", {"graph": 1}))
+    filled = _object_filler(q, ReaderOutput("training", ["s-2"], "x"), again)
+    assert filled is not None and filled.answer == "Leeds half"
+    # The current record names the old value only as the one it leaves: a change.
+    left = _pack(said, ("Ana dropped to the 10k instead of the half.", {"graph": 1}))
+    assert _object_filler(q, ReaderOutput("10k", ["s-2"], "x"), left) is None
