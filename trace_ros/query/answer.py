@@ -458,7 +458,8 @@ class QueryEngine:
         if not present:
             latest = max((r.source_time for r in records.values()), default=None)
             at = current.held_time(req.question, plan, related, req.scope.robot_id, latest,
-                                   self._alike(req.scope.subject_id))
+                                   self._alike(req.scope.subject_id),
+                                   [r.source_time for r in records.values()])
             if at is None:
                 return None
         vectors = self.index.current(req.scope.subject_id) if self.index is not None else None

@@ -1225,15 +1225,17 @@ def without_before(question: str) -> str:
 def held_time(question: str, plan: Plan,
               related: Callable[[str], dict[int, SourceRecord]],
               robot_id: str = "", latest: float | None = None,
-              alike: Callable[[str, Sequence[SourceRecord]], Sequence[float]] | None = None
-              ) -> float | None:
+              alike: Callable[[str, Sequence[SourceRecord]], Sequence[float]] | None = None,
+              said: Sequence[float] = ()) -> float | None:
     """When a question about a past state asks what held ("Who was I playing doubles
     with at the end of October?", "Before Rhys asked to swap, which week was I on
     call?"): the moment it names — a point of the window the plan resolved, or just
     before the statement that tells of the event after "before" — else None.
     ``latest``: the time of the latest record recalled; a month named without a year
     ("at the end of October") is the latest such month it reaches. ``alike(text,
-    records)``: the cosine of each record's vector with ``text``'s (``_event_record``)."""
+    records)``: the cosine of each record's vector with ``text``'s (``_event_record``).
+    ``said``: when the records recalled were said (``window_point``: "at the start of
+    March" is the first talk in it)."""
     if not may_ask_held(question, plan):
         return None
     at: float | None = None
@@ -1260,7 +1262,7 @@ def held_time(question: str, plan: Plan,
         while latest is not None and start > latest and years < _YEARS_BACK \
                 and not re.search(r"\b\d{4}\b", plan.time_text):
             start, end, years = years_before(start, 1), years_before(end, 1), years + 1
-        point = window_point((start, end), question)
+        point = window_point((start, end), question, said)
         at = point if at is None else min(at, point)
     return at
 

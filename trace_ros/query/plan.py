@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass
 
 from ..language.text import stem
 from ..language.timeanchor import (
+    PART_OF,
     WEEKDAYS,
     find_candidates,
     forward_at,
@@ -330,6 +331,38 @@ def plan_question(question: str, reference_time: float | None = None) -> Plan:
                 needs_endpoints=operation == "temporal_arithmetic",
                 current=current, window=window, as_of=as_of, time_text=time_text,
                 answer_type=answer_type, focus=focus, tense=_tense(question))
+
+
+def without_named_time(question: str, plan: Plan) -> str:
+    """``question`` without the past time its plan looks back at ("What was Mum's laundry
+    day in early October?" -> "What was Mum's laundry day"): when the view ends then
+    (``as_of``: "before <time>", or the moment a question about what held names), the
+    records are chosen by when they were said, so the time's words ("early", "October",
+    "the week of the 13th") say nothing of the thing asked and must not count as the
+    thing's words. A time that is no view's end is part of the thing ("Which piece are we
+    singing in May?", "What time is swimming on Fridays?") and stays."""
+    if plan.as_of is None or not plan.time_text or plan.time_text not in question:
+        return question
+    start = question.find(plan.time_text)
+    end = start + len(plan.time_text)
+    if _PAST_VIEW.fullmatch(plan.time_text):
+        return question  # "before the frost": the event dates it, its words find it
+    if not re.match(r"(?:in|on|at|of|during|before|by|until|till|the|back)\b", plan.time_text,
+                    re.I) and not _TIME_BEFORE.search(re.sub(r"\bthe\s+$", "", question[:start])):
+        return question  # "my usual Friday order": a weekday that names the thing
+    # The part of the period it names, said just before it ("at the start of March").
+    for m in PART_OF.finditer(question[:end]):
+        if m.end() >= start - _PART_GAP:
+            start = min(start, m.start())
+    # "the first Friday of October", "the week of the 13th": read whole by the calendar.
+    for rx in (_NTH_WEEKDAY, _WEEK_OF):
+        for m in rx.finditer(question):
+            if m.start() < end and m.end() > start:
+                start, end = min(start, m.start()), max(end, m.end())
+    return question[:start] + " " * (end - start) + question[end:]
+
+
+_PART_GAP = 6  # "early ", "start of the ": what lies between a part and its period
 
 
 # Plural nouns of a schedule ("Which days am I in?", "What hours is my shift?"): one

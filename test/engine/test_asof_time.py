@@ -1,0 +1,111 @@
+"""What held at a past time (issue 14, as_of): how the time a question names is read.
+
+A part of a month is read by whole days, "the start of March" is the first talk in it,
+and the words of the time (or of the event a state is dated by) are not words of the
+thing asked. Both directions: a change told a week into the month does not answer "at
+the start of", and the same question asked of now takes the change.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from graphkit import capture  # noqa: E402
+
+from trace_ros.capture import Event  # noqa: E402
+from trace_ros.consolidation.cpu import CpuExtractor  # noqa: E402
+from trace_ros.consolidation.project import GraphProjector  # noqa: E402
+from trace_ros.consolidation.worker import Consolidator  # noqa: E402
+from trace_ros.embed import MiniLMEncoder  # noqa: E402
+from trace_ros.language.timeanchor import window_point  # noqa: E402
+from trace_ros.ledger import Ledger, Scope  # noqa: E402
+from trace_ros.query.answer import QueryEngine, QueryRequest, QueryResult  # noqa: E402
+from trace_ros.query.plan import plan_question, without_named_time  # noqa: E402
+
+HOME = "home"
+DAY = 86400.0
+
+
+def ts(month: int, day: int, hour: int = 9, minute: int = 0) -> float:
+    return datetime(2025, month, day, hour, minute, tzinfo=UTC).timestamp()
+
+
+OCTOBER = (ts(10, 1, 0), ts(11, 1, 0))
+JUNE = (ts(6, 1, 0), ts(7, 1, 0))
+
+
+def test_the_start_of_a_month_is_its_first_talk() -> None:
+    """"At the start of October" ends with the first day talked on in it: a change told
+    on the 8th had not happened at its start."""
+    said = [ts(9, 24), ts(10, 1, 10), ts(10, 8, 15), ts(10, 22)]
+    assert window_point(OCTOBER, "in early October", said) == ts(10, 2, 0)
+    assert window_point(OCTOBER, "at the start of October", said) == ts(10, 2, 0)
+    # The first talk after a third of the way in is no start: a third of the way in.
+    late = [ts(10, 20), ts(10, 27)]
+    assert window_point(OCTOBER, "in early October", late) == OCTOBER[0] + 31 * DAY / 3
+    assert window_point(OCTOBER, "in early October") == OCTOBER[0] + 31 * DAY / 3
+
+
+def test_the_middle_of_a_month_is_its_whole_middle_day() -> None:
+    """"Mid-June" is the 16th, all of it: a statement that evening told what held then."""
+    assert window_point(JUNE, "in mid-June") == ts(6, 17, 0)
+    assert window_point(JUNE, "at the end of June") == JUNE[1]
+
+
+def _held(question: str) -> str:
+    plan = plan_question(question, ts(11, 5))
+    return without_named_time(question, dataclasses.replace(plan, as_of=ts(10, 2)))
+
+
+def test_the_time_asked_of_is_no_word_of_the_thing() -> None:
+    assert _held("What was Mum's laundry day in early October?").split() == \
+        "What was Mum's laundry day ?".split()
+    assert "start" not in _held("What did the pontoon cost at the start of October?")
+    assert "Tuesday" in _held("What was the Tuesday special in the week of the 13th?")
+    assert "13th" not in _held("What was the Tuesday special in the week of the 13th?")
+    # A weekday that names the thing stays; so does the event a state is dated by.
+    assert "Friday" in _held("What was my usual Friday order in August?")
+    assert "frost" in _held("What time did football start before the frost?")
+
+
+def test_a_time_of_the_present_stays_a_word_of_the_thing() -> None:
+    q = "What time is swimming on Fridays?"
+    assert without_named_time(q, plan_question(q, ts(11, 5))) == q
+
+
+def _history(ledger: Ledger, encoder: MiniLMEncoder,
+             turns: list[tuple[float, str, str]]) -> None:
+    events = [Event("dialogue", Scope(HOME, "r1", f"s{int(t // DAY)}"), text, speaker,
+                    stamp=t, source_id=f"t{i}") for i, (t, speaker, text) in enumerate(turns)]
+    capture(ledger, events)
+    Consolidator(ledger, encoder, projector=GraphProjector(ledger, CpuExtractor())).drain()
+
+
+def _ask(ledger: Ledger, encoder: MiniLMEncoder, question: str) -> QueryResult:
+    with QueryEngine(ledger, encoder, audit=False) as eng:
+        return eng.ask(QueryRequest(Scope(HOME), question), now=ts(10, 23))
+
+
+def test_what_held_at_the_start_of_a_month_is_not_a_change_told_later_in_it(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    _history(ledger, encoder, [
+        (ts(10, 1, 10), "Maureen", "I do Mum's washing now. Her laundry day at the home "
+                                   "is Tuesday."),
+        (ts(10, 1, 10, 2), "robot", "Your mum's laundry day is Tuesday."),
+        (ts(10, 1, 10, 4), "Maureen", "They label everything with her name in red."),
+        (ts(10, 8, 15), "Maureen", "The home rang, Mum's laundry day has moved to "
+                                   "Thursdays now, new rota."),
+        (ts(10, 8, 15, 2), "Maureen", "Thursdays. Fine, I'll bring her clean bits Wednesday."),
+        (ts(10, 22, 11), "Maureen", "How's the weather for the weekend?"),
+        (ts(10, 22, 11, 2), "robot", "Dry and cold, around nine degrees."),
+    ])
+    then = _ask(ledger, encoder, "What was Mum's laundry day in early October?")
+    assert then.source_ids[:1] in (["t0"], ["t1"]), (then.answer, then.source_ids)
+    assert "tuesday" in then.answer.lower()
+    now = _ask(ledger, encoder, "What is Mum's laundry day?")
+    assert now.source_ids[:1] in (["t3"], ["t4"]), (now.answer, now.source_ids)
