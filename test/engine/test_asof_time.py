@@ -59,7 +59,8 @@ def test_the_middle_of_a_month_is_its_whole_middle_day() -> None:
 
 def _held(question: str) -> str:
     plan = plan_question(question, ts(11, 5))
-    return without_named_time(question, dataclasses.replace(plan, as_of=ts(10, 2)))
+    at = plan.window[0] + DAY if plan.window is not None else ts(10, 2)
+    return without_named_time(question, dataclasses.replace(plan, as_of=at))
 
 
 def test_the_time_asked_of_is_no_word_of_the_thing() -> None:
@@ -109,3 +110,36 @@ def test_what_held_at_the_start_of_a_month_is_not_a_change_told_later_in_it(
     assert "tuesday" in then.answer.lower()
     now = _ask(ledger, encoder, "What is Mum's laundry day?")
     assert now.source_ids[:1] in (["t3"], ["t4"]), (now.answer, now.source_ids)
+
+
+def test_a_season_is_a_window_of_three_months() -> None:
+    """"Over the summer" asked in November is June to August; "last winter" the one over
+    by then; a season still to come ("this summer" asked of a plan) is the thing's time."""
+    asked = ts(11, 20)
+    summer = plan_question("Which room was I in over the summer?", asked)
+    assert summer.window == (ts(6, 1, 0), ts(9, 1, 0)) and not summer.current
+    winter = plan_question("What was my dose last winter?", asked)
+    assert winter.window == (datetime(2024, 12, 1, tzinfo=UTC).timestamp(), ts(3, 1, 0))
+    ahead = plan_question("What time is swimming over the winter?", asked)
+    assert ahead.window is None and ahead.as_of is None
+    before = plan_question("What time was swimming before the summer?", asked)
+    assert before.as_of == ts(6, 1, 0)
+    assert plan_question("What is on the summer menu?", asked).window is None
+
+
+def test_a_month_before_anything_was_said_is_no_view() -> None:
+    """"Where was the family going in July?" asked in June of a trip planned in May: the
+    July it names without a year resolves to last year's, before anything was said; it
+    is when the thing is, not a moment to look back at."""
+    from trace_ros.query.current import held_time
+
+    asked = datetime(2026, 6, 2, tzinfo=UTC).timestamp()
+    q = "Where was the family going in July?"
+    plan = plan_question(q, asked)
+    said = [datetime(2026, 5, 4, 9, tzinfo=UTC).timestamp(),
+            datetime(2026, 5, 18, 19, tzinfo=UTC).timestamp()]
+    assert plan.window is not None and plan.window[1] < said[0]
+    assert held_time(q, plan, lambda text: {}, latest=said[-1], said=said) is None
+    # Its words stay words of the thing when the view ends elsewhere.
+    moved = dataclasses.replace(plan, as_of=said[1] - 1.0)
+    assert without_named_time(q, moved) == q

@@ -1263,6 +1263,11 @@ def held_time(question: str, plan: Plan,
                 and not re.search(r"\b\d{4}\b", plan.time_text):
             start, end, years = years_before(start, 1), years_before(end, 1), years + 1
         point = window_point((start, end), question, said)
+        if said and point < min(said):
+            # Nothing recalled was said by then ("Where was the family going in July?"
+            # asked of a trip planned in May): the month is when the thing is, not a
+            # moment to look back at.
+            return at
         at = point if at is None else min(at, point)
     return at
 
