@@ -143,3 +143,35 @@ def test_a_month_before_anything_was_said_is_no_view() -> None:
     # Its words stay words of the thing when the view ends elsewhere.
     moved = dataclasses.replace(plan, as_of=said[1] - 1.0)
     assert without_named_time(q, moved) == q
+
+
+def test_a_state_after_an_event_is_what_the_event_left(ledger: Ledger,
+                                                       encoder: MiniLMEncoder) -> None:
+    """"After <event>": the value told with the event, though it does not name the
+    thing, not the first value nor a later change; asked of now, the later change; and
+    "looked after" is no event."""
+    _history(ledger, encoder, [
+        (ts(10, 2, 9), "Owen", "We've got forty ewes in the top field."),
+        (ts(10, 2, 9, 2), "robot", "Forty ewes, noted."),
+        (ts(10, 2, 9, 4), "Owen", "And six goats by the barn."),
+        (ts(10, 9, 17), "Owen", "A loose dog got in on Sunday night. We lost five, so "
+                                "thirty-five left."),
+        (ts(10, 9, 17, 2), "robot", "Sorry to hear it. Thirty-five then."),
+        (ts(10, 9, 17, 4), "Owen", "The goats were fine."),
+        (ts(10, 16, 8), "Owen", "Bought twelve at the mart to make up the numbers, so "
+                                "forty-seven in all."),
+        (ts(10, 16, 8, 2), "robot", "Forty-seven ewes."),
+    ])
+    after = _ask(ledger, encoder, "How many ewes did we have after the dog?")
+    assert after.source_ids[:1] == ["t3"], (after.answer, after.source_ids)
+    now = _ask(ledger, encoder, "How many ewes do we have?")
+    assert now.source_ids[:1] == ["t6"], (now.answer, now.source_ids)
+    assert current_after("Who looked after the dog last week?") is None
+    assert current_after("What did we play after six?") is None
+
+
+def current_after(question: str) -> str | None:
+    from trace_ros.query.current import _AFTER
+
+    m = _AFTER.search(question)
+    return m.group("clause") if m else None

@@ -73,7 +73,7 @@ and shared words decide "the same", the ledger's order decides "later".
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
@@ -1188,6 +1188,11 @@ def asks_present(question: str, plan: Plan) -> bool:
 
 _WAS = re.compile(r"\b(?:was|were|had)\b|\bdid\b(?:\s+\w+){1,2}\s+have\b", re.I)
 _BEFORE = re.compile(r"\bbefore\s+(?P<clause>[^,?]{6,})", re.I)
+# "How many hens did we have after the fox?": the state the event left.
+# Not "looked after", nor a time of day ("after six", "after school").
+_AFTER = re.compile(r"(?<!look\s)(?<!looks\s)(?<!looked\s)(?<!looking\s)\bafter\s+"
+                    r"(?P<clause>(?:the|my|our|his|her|their|its|we|i|he|she|they|you)\b[^,?]{3,})",
+                    re.I)
 _OPENS_BEFORE = re.compile(r"\s*before\b[^,?]{6,},", re.I)  # "Before Jade's leave started, …"
 
 
@@ -1198,7 +1203,7 @@ def may_ask_held(question: str, plan: Plan) -> bool:
     names ("Where did I work in mid-June?"; "What did I order in October?" may ask of
     an event in it), about one value."""
     past = plan.tense == "past"
-    before = past and bool(_BEFORE.search(question))
+    before = past and bool(_BEFORE.search(question) or _AFTER.search(question))
     dated = before or past and plan.window is not None and names_part_of(question)
     return bool(_WAS.search(question) or dated) \
         and not asks_members(question) \
@@ -1244,6 +1249,12 @@ def held_time(question: str, plan: Plan,
         event = _event_record(question, m.group("clause"), related, robot_id, alike)
         if event is not None:
             at = event.source_time - 1.0
+    after = _AFTER.search(question) if m is None else None
+    if after is not None:
+        event = _event_record(question, after.group("clause"), related, robot_id, alike)
+        if event is not None:
+            at = _told_by_end(event, related(after.group("clause")).values()
+                              or [event])
     if at is None and _asks_original(question):
         # "When was the review first scheduled?": what held once it was first told.
         # The first told is the first statement of the thing that gives a value of the
@@ -1270,6 +1281,40 @@ def held_time(question: str, plan: Plan,
             return at
         at = point if at is None else min(at, point)
     return at
+
+
+def after_event(question: str, plan: Plan,
+                related: Callable[[str], dict[int, SourceRecord]], robot_id: str = "",
+                alike: Callable[[str, Sequence[SourceRecord]], Sequence[float]] | None = None
+                ) -> SourceRecord | None:
+    """For a past state asked as the event left it ("What was the alarm code after the
+    alarm company reset it?"): the statement that tells the event, when it also states
+    the thing's value ("The alarm company came and reset everything, it's 8620 now."),
+    whoever tells it: what the event left, said with it. Else None."""
+    m = _AFTER.search(question)
+    if m is None or _BEFORE.search(question) or not may_ask_held(question, plan):
+        return None
+    event = _event_record(question, m.group("clause"), related, robot_id, alike)
+    if event is None:
+        return None
+    said = asserted(event.text)
+    thing = question_terms(question[:m.start()] + question[m.end():])
+    if plan.answer_type in TYPED_ANSWERS:
+        return event if values(said) else None
+    return event if keys(said) & thing and states_value(said, plan.answer_type, "") else None
+
+
+def _told_by_end(event: SourceRecord, records: Iterable[SourceRecord]) -> float:
+    """The end of the conversation that told ``event``: the last of ``records`` said
+    after it in its session (what the event left is said with it: "Fox got in. We lost
+    twenty, so we're down to a hundred."), at least the event itself."""
+    return max([event.source_time] + [r.source_time for r in records
+                                      if r.session_id == event.session_id
+                                      and r.subject_id == event.subject_id
+                                      and r.seq >= event.seq]) + _AFTER_GAP_S
+
+
+_AFTER_GAP_S = 15 * 60.0  # the turns said with it that recall did not reach
 
 
 def _event_record(question: str, clause: str,
