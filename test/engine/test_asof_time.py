@@ -125,6 +125,8 @@ def test_a_season_is_a_window_of_three_months() -> None:
     before = plan_question("What time was swimming before the summer?", asked)
     assert before.as_of == ts(6, 1, 0)
     assert plan_question("What is on the summer menu?", asked).window is None
+    # A season with its year is read by the time expressions, not as the latest one.
+    assert plan_question("Where was I in summer 2021?", asked).window != summer.window
 
 
 def test_a_month_before_anything_was_said_is_no_view() -> None:

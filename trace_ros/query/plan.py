@@ -280,7 +280,7 @@ def _calendar_day(question: str, reference_time: float
 _SEASON = re.compile(r"\b(?:(?:in|over|during|through|for|before|until|by)\s+(?:the\s+)?"
                      r"|(?P<which>this|last|past)\s+)(?P<season>spring|summer|autumn|fall|winter)"
                      r"\b(?!\s+(?:term|semester|menu|range|collection|fair|fete|holidays?|"
-                     r"league|timetable|schedule)\b)", re.I)
+                     r"league|timetable|schedule)\b|\s*,?\s*(?:of\s+)?\d{4})", re.I)
 _SEASON_START = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
 
 
