@@ -34,6 +34,7 @@ from __future__ import annotations
 import calendar
 import re
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
@@ -953,7 +954,7 @@ def _dateparser_parse(expr: str, settings: dict[str, Any]) -> datetime | None:
         return None
 
 
-_PART_OF = re.compile(
+PART_OF = _PART_OF = re.compile(
     r"\b(?P<early>early|beginning\s+of|start\s+of|first\s+half\s+of)\b"
     r"|\b(?P<mid>mid|middle\s+of|halfway\s+through)\b"
     r"|\b(?P<late>late|end\s+of|second\s+half\s+of|last\s+days?\s+of)\b", re.I)
@@ -968,18 +969,36 @@ def names_part_of(text: str) -> bool:
     return _PART_OF.search(text) is not None
 
 
-def window_point(window: tuple[float, float], text: str) -> float:
+def window_point(window: tuple[float, float], text: str, said: Sequence[float] = ()) -> float:
     """The moment of ``window`` that ``text`` (the time expression that gave it) points
     at, for "what held then": "early October" a third of the way in, "mid-October" the
     middle, "the end of October" or a bare "October" its end; "the week of the 15th" its
-    middle."""
+    middle. A part of a month is read by whole days: "mid-June" is its middle day, all
+    of it, and "at the start of March" ends with the first day in the window on which
+    anything was ``said`` (epoch seconds), when that comes before a third of the way in:
+    the first talk of the month tells what held at its start, not a change told a week
+    after it."""
     start, end = window
     m = _PART_OF.search(text)
     if m is None and _WEEK_OF.search(text):
         return start + (end - start) / 2  # "the week of the 15th": the week around that day
     if m is None or m.group("late"):
         return end
-    return start + (end - start) * (1 / 3 if m.group("early") else 1 / 2)
+    point = start + (end - start) * (1 / 3 if m.group("early") else 1 / 2)
+    if end - start <= 2 * _DAY:
+        return point
+    if m.group("early"):
+        first = min((t for t in said if start <= t < point), default=None)
+        return point if first is None else min(point, _day_end(first))
+    return min(end, _day_end(point))
+
+
+_DAY = 86400.0
+
+
+def _day_end(epoch: float) -> float:
+    """The end of the UTC day that ``epoch`` falls on."""
+    return (epoch // _DAY + 1) * _DAY
 
 
 def years_before(epoch: float, years: int) -> float:

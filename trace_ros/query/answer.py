@@ -461,7 +461,8 @@ class QueryEngine:
         if not present:
             latest = max((r.source_time for r in records.values()), default=None)
             at = current.held_time(req.question, plan, related, req.scope.robot_id, latest,
-                                   self._alike(req.scope.subject_id))
+                                   self._alike(req.scope.subject_id),
+                                   [r.source_time for r in records.values()])
             if at is None:
                 return None
         vectors = self.index.current(req.scope.subject_id) if self.index is not None else None
@@ -512,6 +513,12 @@ class QueryEngine:
             graph.lead = found.lead + rest
             graph.carried = found.carried or ""
             graph.superseded = list(dict.fromkeys(found.superseded + graph.superseded))
+        if at is not None:
+            left = current.after_event(req.question, plan, related, req.scope.robot_id,
+                                       self._alike(req.scope.subject_id))
+            if left is not None:  # "… after the alarm company reset it?": told with it
+                graph.lead = [left.source_id] + [s for s in graph.lead if s != left.source_id]
+                graph.reader_resolution = None
         if graph.lead:  # the robot's echo leads: the person's words it repeats go first
             by_id = {r.source_id: r for r in records.values()}
             first = by_id.get(graph.lead[0]) or next(iter(self.ledger.get_sources(

@@ -81,7 +81,7 @@ and shared words decide "the same", the ledger's order decides "later".
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
@@ -1370,6 +1370,11 @@ def asks_present(question: str, plan: Plan) -> bool:
 
 _WAS = re.compile(r"\b(?:was|were|had)\b|\bdid\b(?:\s+\w+){1,2}\s+have\b", re.I)
 _BEFORE = re.compile(r"\bbefore\s+(?P<clause>[^,?]{6,})", re.I)
+# "How many hens did we have after the fox?": the state the event left.
+# Not "looked after", nor a time of day ("after six", "after school").
+_AFTER = re.compile(r"(?<!look\s)(?<!looks\s)(?<!looked\s)(?<!looking\s)\bafter\s+"
+                    r"(?P<clause>(?:the|my|our|his|her|their|its|we|i|he|she|they|you)\b[^,?]{3,})",
+                    re.I)
 _OPENS_BEFORE = re.compile(r"\s*before\b[^,?]{6,},", re.I)  # "Before Jade's leave started, …"
 
 
@@ -1380,7 +1385,7 @@ def may_ask_held(question: str, plan: Plan) -> bool:
     names ("Where did I work in mid-June?"; "What did I order in October?" may ask of
     an event in it), about one value."""
     past = plan.tense == "past"
-    before = past and bool(_BEFORE.search(question))
+    before = past and bool(_BEFORE.search(question) or _AFTER.search(question))
     dated = before or past and plan.window is not None and names_part_of(question)
     return bool(_WAS.search(question) or dated) \
         and not asks_members(question) \
@@ -1407,15 +1412,17 @@ def without_before(question: str) -> str:
 def held_time(question: str, plan: Plan,
               related: Callable[[str], dict[int, SourceRecord]],
               robot_id: str = "", latest: float | None = None,
-              alike: Callable[[str, Sequence[SourceRecord]], Sequence[float]] | None = None
-              ) -> float | None:
+              alike: Callable[[str, Sequence[SourceRecord]], Sequence[float]] | None = None,
+              said: Sequence[float] = ()) -> float | None:
     """When a question about a past state asks what held ("Who was I playing doubles
     with at the end of October?", "Before Rhys asked to swap, which week was I on
     call?"): the moment it names — a point of the window the plan resolved, or just
     before the statement that tells of the event after "before" — else None.
     ``latest``: the time of the latest record recalled; a month named without a year
     ("at the end of October") is the latest such month it reaches. ``alike(text,
-    records)``: the cosine of each record's vector with ``text``'s (``_event_record``)."""
+    records)``: the cosine of each record's vector with ``text``'s (``_event_record``).
+    ``said``: when the records recalled were said (``window_point``: "at the start of
+    March" is the first talk in it)."""
     if not may_ask_held(question, plan):
         return None
     at: float | None = None
@@ -1424,6 +1431,12 @@ def held_time(question: str, plan: Plan,
         event = _event_record(question, m.group("clause"), related, robot_id, alike)
         if event is not None:
             at = event.source_time - 1.0
+    after = _AFTER.search(question) if m is None else None
+    if after is not None:
+        event = _event_record(question, after.group("clause"), related, robot_id, alike)
+        if event is not None:
+            at = _told_by_end(event, related(after.group("clause")).values()
+                              or [event])
     if at is None and _asks_original(question):
         # "When was the review first scheduled?": what held once it was first told.
         # The first told is the first statement of the thing that gives a value of the
@@ -1442,9 +1455,48 @@ def held_time(question: str, plan: Plan,
         while latest is not None and start > latest and years < _YEARS_BACK \
                 and not re.search(r"\b\d{4}\b", plan.time_text):
             start, end, years = years_before(start, 1), years_before(end, 1), years + 1
-        point = window_point((start, end), question)
+        point = window_point((start, end), question, said)
+        if said and point < min(said):
+            # Nothing recalled was said by then ("Where was the family going in July?"
+            # asked of a trip planned in May): the month is when the thing is, not a
+            # moment to look back at.
+            return at
         at = point if at is None else min(at, point)
     return at
+
+
+def after_event(question: str, plan: Plan,
+                related: Callable[[str], dict[int, SourceRecord]], robot_id: str = "",
+                alike: Callable[[str, Sequence[SourceRecord]], Sequence[float]] | None = None
+                ) -> SourceRecord | None:
+    """For a past state asked as the event left it ("What was the alarm code after the
+    alarm company reset it?"): the statement that tells the event, when it also states
+    the thing's value ("The alarm company came and reset everything, it's 8620 now."),
+    whoever tells it: what the event left, said with it. Else None."""
+    m = _AFTER.search(question)
+    if m is None or _BEFORE.search(question) or not may_ask_held(question, plan):
+        return None
+    event = _event_record(question, m.group("clause"), related, robot_id, alike)
+    if event is None:
+        return None
+    said = asserted(event.text)
+    thing = question_terms(question[:m.start()] + question[m.end():])
+    if plan.answer_type in TYPED_ANSWERS:
+        return event if values(said) else None
+    return event if keys(said) & thing and states_value(said, plan.answer_type, "") else None
+
+
+def _told_by_end(event: SourceRecord, records: Iterable[SourceRecord]) -> float:
+    """The end of the conversation that told ``event``: the last of ``records`` said
+    after it in its session (what the event left is said with it: "Fox got in. We lost
+    twenty, so we're down to a hundred."), at least the event itself."""
+    return max([event.source_time] + [r.source_time for r in records
+                                      if r.session_id == event.session_id
+                                      and r.subject_id == event.subject_id
+                                      and r.seq >= event.seq]) + _AFTER_GAP_S
+
+
+_AFTER_GAP_S = 15 * 60.0  # the turns said with it that recall did not reach
 
 
 def _event_record(question: str, clause: str,

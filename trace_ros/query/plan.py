@@ -22,11 +22,13 @@ from dataclasses import asdict, dataclass
 
 from ..language.text import stem
 from ..language.timeanchor import (
+    PART_OF,
     WEEKDAYS,
     find_candidates,
     forward_at,
     is_holiday,
     resolve_expression,
+    years_before,
 )
 
 OPERATIONS = ("fact", "count", "list", "temporal_lookup", "temporal_arithmetic",
@@ -200,6 +202,14 @@ def _epoch(year: int, month: int, day: int) -> float:
 def named_time(question: str, reference_time: float) -> tuple[str, tuple[float, float] | None,
                                                                float | None]:
     """The time ``question`` names: (phrase, window, as_of); empty phrase when none."""
+    season = _season(question, reference_time)
+    if season is not None:
+        expr, window, start = season
+        if window[0] > reference_time or forward_at(question, start):
+            return expr, None, None  # "Where are we going this summer?": the thing's time
+        if re.match(r"(?:before|until|by)\b", expr, re.I):
+            return expr, None, window[0]
+        return expr, window, None
     day = _calendar_day(question, reference_time)
     if day is not None and day[1][0] <= reference_time:
         expr, window, start = day
@@ -268,6 +278,34 @@ def _calendar_day(question: str, reference_time: float
     return None
 
 
+# A season named as a time ("over the summer", "last winter"): three months, the
+# northern year's (winter runs from December).
+_SEASON = re.compile(r"\b(?:(?:in|over|during|through|for|before|until|by)\s+(?:the\s+)?"
+                     r"|(?P<which>this|last|past)\s+)(?P<season>spring|summer|autumn|fall|winter)"
+                     r"\b(?!\s+(?:term|semester|menu|range|collection|fair|fete|holidays?|"
+                     r"league|timetable|schedule)\b|\s*,?\s*(?:of\s+)?\d{4})", re.I)
+_SEASON_START = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
+
+
+def _season(question: str, reference_time: float
+            ) -> tuple[str, tuple[float, float], int] | None:
+    """A season the question names as a time: (phrase, window, where it starts), or None.
+    Without "last" it is the latest one begun by ``reference_time``; "last summer" is
+    the latest one over by then."""
+    m = _SEASON.search(question)
+    if m is None:
+        return None
+    month = _SEASON_START[m.group("season").lower()]
+    year = _time.gmtime(reference_time).tm_year + 1
+    while True:
+        start = _epoch(year, month, 1)
+        end = _epoch(year + (month + 3 > 12), (month + 2) % 12 + 1, 1)
+        over = (m.group("which") or "").lower() in ("last", "past")
+        if (end if over else start) <= reference_time:
+            return m.group(0), (start, end), m.start()
+        year -= 1
+
+
 _TIME_BEFORE = re.compile(r"\b(?:on|at|for|over|during|since|until|till|by|before|after|"
                           r"from|in)\s+$", re.I)
 _WEEKDAY = re.compile(rf"(?:{'|'.join(WEEKDAYS)})", re.I)
@@ -333,6 +371,45 @@ def plan_question(question: str, reference_time: float | None = None) -> Plan:
                 needs_endpoints=operation == "temporal_arithmetic",
                 current=current, window=window, as_of=as_of, time_text=time_text,
                 answer_type=answer_type, focus=focus, tense=_tense(question))
+
+
+def without_named_time(question: str, plan: Plan) -> str:
+    """``question`` without the past time its plan looks back at ("What was Mum's laundry
+    day in early October?" -> "What was Mum's laundry day"): when the view ends then
+    (``as_of``: "before <time>", or the moment a question about what held names), the
+    records are chosen by when they were said, so the time's words ("early", "October",
+    "the week of the 13th") say nothing of the thing asked and must not count as the
+    thing's words. A time that is no view's end is part of the thing ("Which piece are we
+    singing in May?", "What time is swimming on Fridays?") and stays."""
+    if plan.as_of is None or not plan.time_text or plan.time_text not in question:
+        return question
+    if plan.window is not None and not any(
+            years_before(plan.window[0], k) <= plan.as_of <= years_before(plan.window[1], k)
+            for k in range(_YEARS_BACK + 1)):
+        # The view ends elsewhere ("Where were we going in July before the owner
+        # emailed?", in May): the month is when the thing is, a word of it.
+        return question
+    start = question.find(plan.time_text)
+    end = start + len(plan.time_text)
+    if _PAST_VIEW.fullmatch(plan.time_text):
+        return question  # "before the frost": the event dates it, its words find it
+    if not re.match(r"(?:in|on|at|of|during|before|by|until|till|the|back)\b", plan.time_text,
+                    re.I) and not _TIME_BEFORE.search(re.sub(r"\bthe\s+$", "", question[:start])):
+        return question  # "my usual Friday order": a weekday that names the thing
+    # The part of the period it names, said just before it ("at the start of March").
+    for m in PART_OF.finditer(question[:end]):
+        if m.end() >= start - _PART_GAP:
+            start = min(start, m.start())
+    # "the first Friday of October", "the week of the 13th": read whole by the calendar.
+    for rx in (_NTH_WEEKDAY, _WEEK_OF):
+        for m in rx.finditer(question):
+            if m.start() < end and m.end() > start:
+                start, end = min(start, m.start()), max(end, m.end())
+    return question[:start] + " " * (end - start) + question[end:]
+
+
+_YEARS_BACK = 3  # as held_time looks back for a month named without a year
+_PART_GAP = 6  # "early ", "start of the ": what lies between a part and its period
 
 
 # Plural nouns of a schedule ("Which days am I in?", "What hours is my shift?"): one

@@ -134,7 +134,7 @@ from .owners import (
     holder_clash,
 )
 from .pack import EvidenceItem, Pack
-from .plan import Plan
+from .plan import Plan, without_named_time
 from .readout import ReaderOutput, _asks, _content, _first_statement, _Scored
 from .spans import (
     _NEW_STATE,
@@ -694,7 +694,9 @@ class ExtractiveReader(TypedReading):
             out = _resolution_answer(plan, resolution, pack)
             if out is not None:
                 return out
-        q_stems = {stem(w) for w in words(question)} & stems(question)
+        # The past time asked of chooses records by when they were said, not by words.
+        content = without_named_time(question, plan)
+        q_stems = {stem(w) for w in words(content)} & stems(content)
         # A phrasal verb a shown record says as one noun ("pick the twins up": "pickup").
         q_stems |= {j for j in _joined(question) if any(j in stems(i.record.text)
                                                          for i in pack.items)}
