@@ -578,7 +578,9 @@ class TypedReading:
                 # The value the robot heard, where the person said it too ("Tola and
                 # Marcus are done. She's … seeing … Femi." - "Tola is seeing Femi now.").
                 value = pick[1] if pick[1].lower() in own[0].item.record.text.lower() \
-                    else own[1]
+                    and not _value_tokens(pick[1]) < _value_tokens(own[1]) else own[1]
+                # (the person's value, where it says more of the same: "in the cage behind
+                # the bins" for the robot's "Cage behind the bins.", read "behind the bins")
                 if ask.kind == "when":
                     value = _with_hour(value, found)
                 return ReaderOutput(value, [own[0].item.source_id, pick[0].item.source_id],
