@@ -62,6 +62,9 @@ def test_left_for_reads_a_turn_down_or_a_cause() -> None:
     # Restated, with another value of something else: not left.
     assert not _left_for("Still Fridays for me, and the seminar is Wednesdays", "Fridays",
                          {"fridai"}, {"wednesdai"})
+    # The cause says the old value still holds: not left.
+    assert not _left_for("Priya's still taking the dog, so Tomas can have a lie-in", "Priya",
+                         {"priya"}, {"toma"})
     # The consequence says the old value again: not left.
     assert not _left_for("It was Wednesdays, so it's Fridays again", "Fridays",
                          {"fridai"}, {"wednesdai"})

@@ -199,6 +199,10 @@ def _taken_out(text: str, value: str, said: set[str]) -> str:
     return re.sub(r"\s{2,}", " ", out)
 
 
+# What says a state goes on as it was ("still").
+_STILL = re.compile(r"\bstill\b", re.I)
+
+
 def _left_for(text: str, value: str, said: set[str], fresh: set[str]) -> bool:
     """Whether ``text`` leaves ``value`` (whose words state ``said``) for a value stating
     ``fresh``: it turns the old one down ("…, not under the frog", "forget 31", "it's 8,
@@ -214,6 +218,8 @@ def _left_for(text: str, value: str, said: set[str], fresh: set[str]) -> bool:
     if len(parts) < 2:
         return False
     cause, result = " ".join(parts[:-1]), parts[-1]
+    if _STILL.search(cause):
+        return False  # "Priya's still taking the dog, so Tomas can have a lie-in": held
     return bool(_value_tokens(cause) & said) and not _value_tokens(result) & said \
         and bool(_value_tokens(result) & fresh)
 
