@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from trace_ros.query.pack import EvidenceItem, pack
 from trace_ros.query.plan import plan_question
-from trace_ros.query.readers import ExtractiveReader
+from trace_ros.query.readers import ExtractiveReader, _placed_whole
 from trace_ros.query.spans import answer_date
 from trace_ros.query.typed import _left_for, _taken_out
 
@@ -100,3 +100,13 @@ def test_the_persons_fuller_value_over_the_robots_echo() -> None:
     answer, cited = read_items("Where are the spare gas bottles for the patio heaters?",
                                [EvidenceItem(said, 1.0, {}), EvidenceItem(echo, 1.0, {})])
     assert "cage" in answer.lower() and cited[0] == "src-1"
+
+
+def test_the_resolvers_place_is_read_whole_from_its_source() -> None:
+    said = ["Wren, I moved the vacuum bags to the shelf in the laundry room."]
+    assert _placed_whole("shelf", said) == "shelf in the laundry room"
+    assert _placed_whole("shop", ["My barber Luca is working at the shop on Bridge "
+                                  "Street."]) == "shop on Bridge Street"
+    # A source that does not say the value, or says no more of it: the value as it is.
+    assert _placed_whole("garage", said) == "garage"
+    assert _placed_whole("laundry room", ["It's in the laundry room."]) == "laundry room"
