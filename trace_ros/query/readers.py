@@ -152,6 +152,7 @@ from .spans import (
     idents,
     labelled,
     names_in,
+    place_phrase,
     repaired,
     said_not,
     scored_run,
@@ -203,6 +204,8 @@ def _resolution_answer(plan: Plan, resolution: Resolution, pack: Pack) -> Reader
     cited = [s for f in facts for s in f.source_ids if s in shown]
     if not value or not cited:
         return None
+    if plan.answer_type == "place":
+        value = _placed_whole(value, [i.record.text for i in pack.items if i.source_id in cited])
     if plan.answer_type == "date" and facts and not facts[0].anchor_fallback \
             and has_calendar(facts[0].anchor_time) and not re.search(r"\d", value):
         said = [i.record.text for i in pack.items if i.source_id in cited]
@@ -213,6 +216,21 @@ def _resolution_answer(plan: Plan, resolution: Resolution, pack: Pack) -> Reader
         value = next((slot for text in said for slot in weekly_slots(text)
                       if stems(slot) & stems(value)), _dated(value, facts[0].anchor_time))
     return ReaderOutput(value, list(dict.fromkeys(cited)), ExtractiveReader.name)
+
+def _placed_whole(value: str, said: list[str]) -> str:
+    """The resolver's place as its source says it whole: "shelf" is "shelf in the laundry
+    room", "shop" the "shop on Bridge Street" (the place phrase of the sentence holding
+    it that says more); else ``value``."""
+    own = stems(value)
+    for text in said:
+        for sentence in split_sentences(text) or [text]:
+            if not own <= stems(sentence):
+                continue
+            phrase = place_phrase(sentence, set())
+            if own < stems(phrase):
+                return phrase
+    return value
+
 
 # "… a national park or a theme park?": the two options a choice question offers.
 _WORDS = r"((?:[\w'’.-]+\s+){0,6}?[\w'’.-]+)"

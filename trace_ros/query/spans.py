@@ -129,7 +129,9 @@ def _tokens(text: str) -> tuple[Tok, ...]:
 
 
 _DAYS = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
-_RECURRING = re.compile(rf"\b(?:every|each)\s+(?:other\s+)?{_DAYS}\b|\b{_DAYS}s\b"
+# ("first Tuesdays": a monthly day, with its place in the month)
+_RECURRING = re.compile(rf"\b(?:every|each)\s+(?:other\s+)?{_DAYS}\b"
+                        rf"|\b(?:(?:first|second|third|fourth)\s+)?{_DAYS}s\b"
                         rf"|\b{_DAYS}\s+(?:mornings|afternoons|evenings|nights)\b"
                         # "the last Friday of each month": a monthly day, not last Friday
                         rf"|\bthe\s+(?:first|second|third|fourth|last)\s+{_DAYS}\s+of\s+"

@@ -14,6 +14,7 @@ import os
 import re
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from ..language.revision import (
     KIN,
@@ -116,6 +117,7 @@ from .pack import EvidenceItem, Pack
 from .plan import Plan
 from .readout import ReaderOutput, _asks, _content, _Scored
 from .spans import (
+    _TURNED_DOWN_BEFORE,
     MEASURES,
     MEASURING,
     TITLES,
@@ -185,6 +187,42 @@ def _after_cause(sentence: str, found: list[tuple[int, str]],
             and not re.search(r"\bstill\b", sentence[:so.start()], re.I):
         return after
     return found
+
+
+def _taken_out(text: str, value: str, said: set[str]) -> str:
+    """``text`` without ``value``: where it is written as read, that phrase; else each
+    word stating one of ``said`` (a day read as "every Friday" from "Fridays")."""
+    out = re.sub(rf"(?<![\w'’-]){re.escape(value)}(?![\w'’-])", "", text, flags=re.I)
+    if out == text:
+        out = re.sub(r"[^\W_]+(?:['’-][^\W_]+)*",
+                     lambda m: "" if (_value_tokens(m.group(0)) and _value_tokens(m.group(0))
+                                      <= said) else m.group(0), text)
+    return re.sub(r"\s{2,}", " ", out)
+
+
+# What says a state goes on as it was ("still").
+_STILL = re.compile(r"\bstill\b", re.I)
+
+
+def _left_for(text: str, value: str, said: set[str], fresh: set[str]) -> bool:
+    """Whether ``text`` leaves ``value`` (whose words state ``said``) for a value stating
+    ``fresh``: it turns the old one down ("…, not under the frog", "forget 31", "it's 8,
+    not 3"), or says it in a cause whose consequence says the new one ("Daniels is
+    teaching on Fridays now, so we've shifted to Wednesdays")."""
+    for m in re.finditer(r"[^\W_]+(?:['’-][^\W_]+)*", text):
+        if _value_tokens(m.group(0)) & said and _TURNED_DOWN_BEFORE.search(text[:m.start()]):
+            return True
+    at = text.lower().find(value.lower())
+    if at > 0 and _TURNED_DOWN_BEFORE.search(text[:at]):
+        return True
+    parts = _CONSEQUENCE_SO.split(text)
+    if len(parts) < 2:
+        return False
+    cause, result = " ".join(parts[:-1]), parts[-1]
+    if _STILL.search(cause):
+        return False  # "Priya's still taking the dog, so Tomas can have a lie-in": held
+    return bool(_value_tokens(cause) & said) and not _value_tokens(result) & said \
+        and bool(_value_tokens(result) & fresh)
 
 
 def _day_parts_listed(sentence: str) -> str:
@@ -353,6 +391,8 @@ class TypedReading:
         replaced = frozenset().union(*(state_values(i.record.text) for i in items
                                        if i.routes.get("superseded")))
         sums = any(money(i.record.text) for i in items if i.routes.get("superseded"))
+        old_values = frozenset().union(*(_value_tokens(i.record.text) for i in items
+                                         if i.routes.get("superseded")))
         # The graph stage tied the current record to the turn it carries on: that turn
         # says what it is of ("three litres now" after "two litres of water a day").
         tied = any(i.routes.get("carried") for i in items)
@@ -440,6 +480,13 @@ class TypedReading:
                                          known, focus in stems(rec.text), focus_turns,
                                          replaced if current else frozenset(), current and sums,
                                          revised if current else frozenset())
+            if value and current and not moved:
+                # "Daniels is teaching on Fridays now, so we've shifted to Wednesdays": a
+                # value the superseded records state is what the record changes from,
+                # where it states another of the kind.
+                value = self._new_side(value, old_values, q_stems, ask, question, plan, s,
+                                       (q_stems | proper) - dating, known, focus, focus_turns,
+                                       replaced, sums, revised)
             if not value and current and ask.kind in ("day", "date", "when"):
                 value = self._moved(rec, items, topic)
             if not value and current and ask.kind == "clock":
@@ -540,7 +587,9 @@ class TypedReading:
                 # The value the robot heard, where the person said it too ("Tola and
                 # Marcus are done. She's … seeing … Femi." - "Tola is seeing Femi now.").
                 value = pick[1] if pick[1].lower() in own[0].item.record.text.lower() \
-                    else own[1]
+                    and not _value_tokens(pick[1]) < _value_tokens(own[1]) else own[1]
+                # (the person's value, where it says more of the same: "in the cage behind
+                # the bins" for the robot's "Cage behind the bins.", read "behind the bins")
                 if ask.kind == "when":
                     value = _with_hour(value, found)
                 return ReaderOutput(value, [own[0].item.source_id, pick[0].item.source_id],
@@ -589,6 +638,12 @@ class TypedReading:
             # in a story about it says when it was talked about. "When does he take it?"
             # asks for a habit: a clock time or a time of day before a day that was told.
             named = [x for x in ordered if states_time(x) and names_day(x)]
+            if kind == "when" and named and not names_day(ordered[0]) \
+                    and (clock_time(ordered[0]) or day_part(ordered[0])):
+                # "The doctor saw me Friday. I am to take the little pill at night now": the
+                # sentence about what is asked says when (a time of day); a day another
+                # sentence names, sharing no word with the question, dates something else.
+                named = [x for x in named if stems(x) & skip]
             # A day said without a tense ("Friday.") is ahead when the state is asked now.
             ahead = plan.current and plan.tense != "past"
             if ahead:
@@ -872,6 +927,31 @@ class TypedReading:
                              if w.lower() == name), name)
             return ""
         return ""
+
+    def _new_side(self, value: str, old_values: frozenset[str], q_stems: set[str], ask: Asked,
+                  question: str, plan: Plan, s: _Scored, skip: set[str], known: set[str],
+                  focus: str, focus_turns: Sequence[str], replaced: frozenset[str],
+                  sums: bool, revised: frozenset[str]) -> str:
+        """``value`` read from the graph stage's current record, unless every word it
+        states beside the question's is one the records it supersedes state
+        (``old_values``) and the record, that value taken out, states another of the kind
+        that is not, and it leaves the old one for it (``_left_for``): then that one. A
+        record restating the old value beside another of the kind keeps it."""
+        said = _value_tokens(value) - q_stems - STOPWORDS
+        if not said or not said <= old_values:
+            return value
+        rec = s.item.record
+        gone = _taken_out(rec.text, value, said)
+        if gone == rec.text:
+            return value
+        other = replace(s, item=replace(s.item, record=replace(rec, text=gone)),
+                        sentence=_taken_out(s.sentence, value, said))
+        new = self._value(ask, question, plan, other, skip, known,
+                          focus in stems(gone), focus_turns, replaced, sums, revised)
+        fresh = _value_tokens(new) - q_stems - STOPWORDS
+        if not fresh or fresh <= old_values or not _left_for(rec.text, value, said, fresh):
+            return value
+        return new
 
     @staticmethod
     def _moved(rec: SourceRecord, items: Sequence[EvidenceItem],
