@@ -57,6 +57,14 @@ the roster, I'm on Wednesdays now"). The later names no one the earlier did not,
 other event, no other kind of a thing both name ("the garage code" / "the food bank
 code"), and is no one else's news (``marked_revision``).
 
+Where none of these relates it either, an *elliptical revision* (``ellipsis.py``): a
+statement that marks a change (or sends a thing to a value: "Organisers shifted it to the
+21st") and gives a value of a kind, naming no subject of its own the earlier does not,
+revises the speaker's latest statement among their last ``ELLIPSIS_WITHIN`` that holds a
+value of that kind, if that one is of the same thing (not of one thing more, another
+holder's, another event's); their vectors and words need not meet ("Race day's the 14th of
+September" … "Organisers shifted it to the 21st, some festival in town").
+
 A plan gives way to its outcome the same way: where neither finds a revision,
 ``realised`` relates a statement that tells in the past tense of a thing the speaker
 had planned, in one of their recent statements, for a time ahead ("I'm going to a
@@ -112,6 +120,7 @@ from ..language.vocab import is_robot
 from ..ledger import SourceRecord
 from ..storage import graph_of
 from . import judge
+from .ellipsis import antecedent
 from .link import STATE_TYPES, LinkResult
 from .shapes import recounted, shaped
 from .things import (
@@ -160,6 +169,10 @@ RELAYED_DISCOUNT = 0.1
 # 0.45 added four edges, two of them joining one person's thing to another's (a
 # relative's clinic date to the speaker's own; the carer's rota to the chiropodist's).
 RELAYED_CLOSE = MARKED_CLOSE
+# An elliptical revision (``ellipsis.py``): the statement revised among the speaker's
+# last ELLIPSIS_WITHIN; the edge's confidence (no vector or shared word vouches for it).
+ELLIPSIS_WITHIN = 40
+ELLIPSIS_CONFIDENCE = _MIN_CONFIDENCE
 
 
 class Supersession:
@@ -301,7 +314,8 @@ class Supersession:
                                 out) \
                 or self._relayed_judged(source, facts, unit, salient, new_keyed, out) \
                 or self._marked(source, facts, seqs, texts, sims, speaker, new_keyed, out) \
-                or self._relayed_marked(source, facts, unit, new_keyed, out):
+                or self._relayed_marked(source, facts, unit, new_keyed, out) \
+                or self._elliptical(source, facts, seqs, texts, speaker, new_keyed, out):
             return
         self._realised(source, facts, seqs, texts, sims, salient, speaker, new_keyed, out)
 
@@ -533,6 +547,31 @@ class Supersession:
                     f"a change and gives {new_v} where the earlier gave {old_v}")
             return True
         return False
+
+    def _elliptical(self, source: SourceRecord, facts: Sequence[Fact], seqs: list[int],
+                    texts: list[str], speaker: frozenset[str],
+                    new_keyed: set[tuple[str, str]], out: LinkResult) -> bool:
+        """A change told of the thing already between the speakers, in words and a vector
+        far from the statement it revises ("Organisers shifted it to the 21st"): the
+        latest of the speaker's last ``ELLIPSIS_WITHIN`` statements holding a value of
+        the kind the new one gives, if unambiguous (``ellipsis.antecedent``), related as
+        updated by it (True) at ``ELLIPSIS_CONFIDENCE``."""
+        reach = max(0, len(texts) - ELLIPSIS_WITHIN)
+        earlier = [k for k in range(reach, len(texts)) if seqs[k] < source.seq]
+        j = antecedent(source.text, [texts[k] for k in earlier], speaker)
+        if j is None:
+            return False
+        i = earlier[j]
+        olds = self._revisable(seqs[i], new_keyed)
+        if not olds:
+            return False
+        old_v = "/".join(sorted(state_values(texts[i]) - state_values(source.text)))
+        new_v = "/".join(sorted(state_values(source.text) - state_values(texts[i])))
+        _relate(out, facts, olds, ELLIPSIS_CONFIDENCE,
+                f"elliptical revision: the speaker's later statement marks a change and "
+                f"gives {new_v or 'a value'} of the kind their latest such statement gave "
+                f"({old_v or 'another'})")
+        return True
 
     def _realised(self, source: SourceRecord, facts: Sequence[Fact], seqs: list[int],
                   texts: list[str], sims: np.ndarray, salient: Callable[[str], bool],
