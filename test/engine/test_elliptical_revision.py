@@ -100,3 +100,14 @@ def test_consolidation_leaves_another_holders_date(ledger: Ledger,
         (9, 1, "Maya", CHATTER[0]),
         (9, 5, "Maya", "My cousin's wedding got moved to the 21st.")])
     assert ("t2", "t0") not in {(n, o) for n, o, _ in rows}, rows
+
+
+def test_consolidation_relates_a_change_relayed_by_the_household(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    rows = _updates(ledger, encoder, [
+        (9, 1, "Ana", "My brother Tomas is taking me to the match on Saturday."),
+        (9, 1, "Ana", CHATTER[0]),
+        (9, 2, "Ben", CHATTER[1]),
+        (9, 2, "Ben", "Ana, Tomas rang. Work again, so it'll be Sunday instead.")])
+    assert any(why.startswith("elliptical revision: Ben's") for n, o, why in rows
+               if (n, o) == ("t3", "t0")), rows

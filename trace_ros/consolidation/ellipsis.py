@@ -187,11 +187,12 @@ def _subject(clause: str) -> tuple[str, tuple[str, ...]]:
         return "np", tuple(w.split("'")[0] for w in words[1:3])  # "My sister's …": hers
     if _ACTED_ON.search(clause):
         return "back", ()  # "Organisers shifted it to the 21st": the thing is the object
-    if first in _SELF:
+    base = first.split("'")[0]  # "he'll", "we'd", "they've"
+    if first in _SELF or base in _SELF:
         return "self", ()
-    if first in _THIRD:
+    if first in _THIRD or base in ("he", "she"):
         return ("third", ()) if first not in ("his", "her") else ("np", tuple(words[:3]))
-    if first in _BACK:
+    if first in _BACK or base in ("it", "they", "that", "there"):
         return "back", ()
     if is_value_word(first):  # "231 is the pharmacy fridge alarm now": what it is
         rest = [w for w in words[1:6] if w not in STOPWORDS and w not in _AUX

@@ -559,17 +559,51 @@ class Supersession:
         reach = max(0, len(texts) - ELLIPSIS_WITHIN)
         earlier = [k for k in range(reach, len(texts)) if seqs[k] < source.seq]
         j = antecedent(source.text, [texts[k] for k in earlier], speaker)
-        if j is None:
+        if j is not None:
+            return self._relate_elliptical(source, facts, seqs[earlier[j]], texts[earlier[j]],
+                                           "", new_keyed, out)
+        return self._household_elliptical(source, facts, speaker, new_keyed, out)
+
+    def _household_elliptical(self, source: SourceRecord, facts: Sequence[Fact],
+                              speaker: frozenset[str], new_keyed: set[tuple[str, str]],
+                              out: LinkResult) -> bool:
+        """The elliptical revision of a value another person of the subject gave (whoever
+        speaks for the thing: "Martin's taking me out on Saturday" … "Martin rang, he'll
+        take you Sunday instead"): the latest of everyone's last ``ELLIPSIS_WITHIN``
+        statements holding a value of the kind, if it is another's and of the same
+        holder's thing (``_holder_met``), related at ``ELLIPSIS_CONFIDENCE`` less
+        ``RELAYED_DISCOUNT``."""
+        said: list[tuple[int, str, str]] = []
+        names = set(speaker)
+        for who in self._people(source) | {source.speaker}:
+            seqs, _, texts, _ = self._earlier(source.subject_id, who, source.seq)
+            said += [(q, who, t) for q, t in zip(seqs[-ELLIPSIS_WITHIN:],
+                                                 texts[-ELLIPSIS_WITHIN:], strict=True)
+                     if q < source.seq]
+            names.update(w.lower() for w in who.split())
+        said = sorted(said)[-ELLIPSIS_WITHIN:]
+        j = antecedent(source.text, [t for *_, t in said], frozenset(names))
+        if j is None or said[j][1] == source.speaker \
+                or not self._holder_met(source, said[j][1], said[j][2]):
             return False
-        i = earlier[j]
-        olds = self._revisable(seqs[i], new_keyed)
+        seq, other, text = said[j]
+        return self._relate_elliptical(source, facts, seq, text, other, new_keyed, out)
+
+    def _relate_elliptical(self, source: SourceRecord, facts: Sequence[Fact], seq: int,
+                           text: str, other: str, new_keyed: set[tuple[str, str]],
+                           out: LinkResult) -> bool:
+        """The edge of an elliptical revision of the statement ``text`` at ``seq`` (by
+        ``other``, or by the speaker when ''), if it has facts to revise (True)."""
+        olds = self._revisable(seq, new_keyed)
         if not olds:
             return False
-        old_v = "/".join(sorted(state_values(texts[i]) - state_values(source.text)))
-        new_v = "/".join(sorted(state_values(source.text) - state_values(texts[i])))
-        _relate(out, facts, olds, ELLIPSIS_CONFIDENCE,
-                f"elliptical revision: the speaker's later statement marks a change and "
-                f"gives {new_v or 'a value'} of the kind their latest such statement gave "
+        old_v = "/".join(sorted(state_values(text) - state_values(source.text)))
+        new_v = "/".join(sorted(state_values(source.text) - state_values(text)))
+        whose = f"{other}'s" if other else "their"
+        _relate(out, facts, olds,
+                round(ELLIPSIS_CONFIDENCE - (RELAYED_DISCOUNT if other else 0.0), 3),
+                f"elliptical revision: {source.speaker}'s later statement marks a change and "
+                f"gives {new_v or 'a value'} of the kind {whose} latest such statement gave "
                 f"({old_v or 'another'})")
         return True
 
