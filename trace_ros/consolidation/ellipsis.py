@@ -61,13 +61,10 @@ def antecedent(new: str, earlier: Sequence[str], speaker: frozenset[str] = froze
     of a kind ``new`` gives, when ``new`` marks a change, and that one is of the same
     thing (``same_thread``) with another value (``speaker``: the words of the speaker's
     name)."""
+    if not gives_change(new):
+        return None
     said = told(new)
-    if not said or not (marks_change(said) or moved_to(said)) or denies_change(said) \
-            or adds(said):
-        return None
     given = values_of(said)
-    if not given:
-        return None
     things = _things(said)
     for i in range(len(earlier) - 1, -1, -1):
         old = told(earlier[i])
@@ -117,6 +114,15 @@ def values_of(text: str) -> dict[str, frozenset[str]]:
     ``revision.state_values`` that are no figure, day or month)."""
     names = frozenset(v for v in state_values(text) if value_kinds(frozenset({v})) == {"name"})
     return kinds_of(text, names)
+
+
+def gives_change(text: str) -> bool:
+    """Whether ``text`` (its statements) marks a change (``revision.marks_change``, or a
+    thing sent to a value: ``moved_to``), not one denied nor a value of one thing more,
+    and gives a value of a kind (``values_of``): what an elliptical revision says."""
+    said = told(text)
+    return bool(said) and (marks_change(said) or moved_to(said)) \
+        and not denies_change(said) and not adds(said) and bool(values_of(said))
 
 
 def same_thread(old: str, new: str, speaker: frozenset[str]) -> bool:

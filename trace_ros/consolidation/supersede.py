@@ -120,7 +120,7 @@ from ..language.vocab import is_robot
 from ..ledger import SourceRecord
 from ..storage import graph_of
 from . import judge
-from .ellipsis import antecedent
+from .ellipsis import antecedent, gives_change
 from .link import STATE_TYPES, LinkResult
 from .shapes import recounted, shaped
 from .things import (
@@ -573,6 +573,8 @@ class Supersession:
         statements holding a value of the kind, if it is another's and of the same
         holder's thing (``_holder_met``), related at ``ELLIPSIS_CONFIDENCE`` less
         ``RELAYED_DISCOUNT``."""
+        if not gives_change(source.text):
+            return False
         said: list[tuple[int, str, str]] = []
         names = set(speaker)
         for who in self._people(source) | {source.speaker}:
@@ -593,9 +595,13 @@ class Supersession:
                            text: str, other: str, new_keyed: set[tuple[str, str]],
                            out: LinkResult) -> bool:
         """The edge of an elliptical revision of the statement ``text`` at ``seq`` (by
-        ``other``, or by the speaker when ''), if it has facts to revise (True)."""
+        ``other``, or by the speaker when ''), if it has facts to revise (True) and no
+        later statement revised them already: then the thread's latest statement is that
+        revision, which gave no value of the kind ("the review is in Lyra instead" …
+        "it's Wednesday now. Same room though" revises the day, not the room)."""
         olds = self._revisable(seq, new_keyed)
-        if not olds:
+        if not olds or graph_of(self.conn).fact_edges(
+                self.conn, [f.fact_id for f in olds], ("updates",), "in"):
             return False
         old_v = "/".join(sorted(state_values(text) - state_values(source.text)))
         new_v = "/".join(sorted(state_values(source.text) - state_values(text)))
