@@ -15,6 +15,14 @@ subject, another event), the later is not read as revising any older one either,
 the nearer look-alike ("My own mum is coming on the 20th" between "She's coming the 18th"
 and "her flight's now the 22nd") could as well be what it refers to. A restatement (the
 same values, "still the 28th") revises nothing.
+
+Measured (thirty-first session, ``bench updates --natural``): 55 edges on the build half
+(45 judged, precision 0.91) and 63 on confirm (50, 0.90), of them another person's value
+4 / 6 (``Supersession._household_elliptical``); annotated changes with an edge 0.248 ->
+0.282 (build) and 0.233 -> 0.268 (confirm); the questions' figures did not move. Tried
+and dropped: reading a value told in the past ("We had pizza on Sunday") as no state —
+skipped, the rule reached further back to wrong statements; as a block, it lost right
+edges (confirm judged precision 0.89 -> 0.875).
 """
 
 from __future__ import annotations
