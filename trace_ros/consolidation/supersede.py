@@ -57,6 +57,14 @@ the roster, I'm on Wednesdays now"). The later names no one the earlier did not,
 other event, no other kind of a thing both name ("the garage code" / "the food bank
 code"), and is no one else's news (``marked_revision``).
 
+Where none of these relates it either, an *elliptical revision* (``ellipsis.py``): a
+statement that marks a change (or sends a thing to a value: "Organisers shifted it to the
+21st") and gives a value of a kind, naming no subject of its own the earlier does not,
+revises the speaker's latest statement among their last ``ELLIPSIS_WITHIN`` that holds a
+value of that kind, if that one is of the same thing (not of one thing more, another
+holder's, another event's); their vectors and words need not meet ("Race day's the 14th of
+September" … "Organisers shifted it to the 21st, some festival in town").
+
 A plan gives way to its outcome the same way: where neither finds a revision,
 ``realised`` relates a statement that tells in the past tense of a thing the speaker
 had planned, in one of their recent statements, for a time ahead ("I'm going to a
@@ -112,6 +120,7 @@ from ..language.vocab import is_robot
 from ..ledger import SourceRecord
 from ..storage import graph_of
 from . import judge
+from .ellipsis import antecedent, gives_change
 from .link import STATE_TYPES, LinkResult
 from .shapes import recounted, shaped
 from .things import (
@@ -160,6 +169,10 @@ RELAYED_DISCOUNT = 0.1
 # 0.45 added four edges, two of them joining one person's thing to another's (a
 # relative's clinic date to the speaker's own; the carer's rota to the chiropodist's).
 RELAYED_CLOSE = MARKED_CLOSE
+# An elliptical revision (``ellipsis.py``): the statement revised among the speaker's
+# last ELLIPSIS_WITHIN; the edge's confidence (no vector or shared word vouches for it).
+ELLIPSIS_WITHIN = 40
+ELLIPSIS_CONFIDENCE = _MIN_CONFIDENCE
 
 
 class Supersession:
@@ -301,7 +314,8 @@ class Supersession:
                                 out) \
                 or self._relayed_judged(source, facts, unit, salient, new_keyed, out) \
                 or self._marked(source, facts, seqs, texts, sims, speaker, new_keyed, out) \
-                or self._relayed_marked(source, facts, unit, new_keyed, out):
+                or self._relayed_marked(source, facts, unit, new_keyed, out) \
+                or self._elliptical(source, facts, seqs, texts, speaker, new_keyed, out):
             return
         self._realised(source, facts, seqs, texts, sims, salient, speaker, new_keyed, out)
 
@@ -533,6 +547,71 @@ class Supersession:
                     f"a change and gives {new_v} where the earlier gave {old_v}")
             return True
         return False
+
+    def _elliptical(self, source: SourceRecord, facts: Sequence[Fact], seqs: list[int],
+                    texts: list[str], speaker: frozenset[str],
+                    new_keyed: set[tuple[str, str]], out: LinkResult) -> bool:
+        """A change told of the thing already between the speakers, in words and a vector
+        far from the statement it revises ("Organisers shifted it to the 21st"): the
+        latest of the speaker's last ``ELLIPSIS_WITHIN`` statements holding a value of
+        the kind the new one gives, if unambiguous (``ellipsis.antecedent``), related as
+        updated by it (True) at ``ELLIPSIS_CONFIDENCE``."""
+        reach = max(0, len(texts) - ELLIPSIS_WITHIN)
+        earlier = [k for k in range(reach, len(texts)) if seqs[k] < source.seq]
+        j = antecedent(source.text, [texts[k] for k in earlier], speaker)
+        if j is not None:
+            return self._relate_elliptical(source, facts, seqs[earlier[j]], texts[earlier[j]],
+                                           "", new_keyed, out)
+        return self._household_elliptical(source, facts, speaker, new_keyed, out)
+
+    def _household_elliptical(self, source: SourceRecord, facts: Sequence[Fact],
+                              speaker: frozenset[str], new_keyed: set[tuple[str, str]],
+                              out: LinkResult) -> bool:
+        """The elliptical revision of a value another person of the subject gave (whoever
+        speaks for the thing: "Martin's taking me out on Saturday" … "Martin rang, he'll
+        take you Sunday instead"): the latest of everyone's last ``ELLIPSIS_WITHIN``
+        statements holding a value of the kind, if it is another's and of the same
+        holder's thing (``_holder_met``), related at ``ELLIPSIS_CONFIDENCE`` less
+        ``RELAYED_DISCOUNT``."""
+        if not gives_change(source.text):
+            return False
+        said: list[tuple[int, str, str]] = []
+        names = set(speaker)
+        for who in self._people(source) | {source.speaker}:
+            seqs, _, texts, _ = self._earlier(source.subject_id, who, source.seq)
+            said += [(q, who, t) for q, t in zip(seqs[-ELLIPSIS_WITHIN:],
+                                                 texts[-ELLIPSIS_WITHIN:], strict=True)
+                     if q < source.seq]
+            names.update(w.lower() for w in who.split())
+        said = sorted(said)[-ELLIPSIS_WITHIN:]
+        j = antecedent(source.text, [t for *_, t in said], frozenset(names))
+        if j is None or said[j][1] == source.speaker \
+                or not self._holder_met(source, said[j][1], said[j][2]):
+            return False
+        seq, other, text = said[j]
+        return self._relate_elliptical(source, facts, seq, text, other, new_keyed, out)
+
+    def _relate_elliptical(self, source: SourceRecord, facts: Sequence[Fact], seq: int,
+                           text: str, other: str, new_keyed: set[tuple[str, str]],
+                           out: LinkResult) -> bool:
+        """The edge of an elliptical revision of the statement ``text`` at ``seq`` (by
+        ``other``, or by the speaker when ''), if it has facts to revise (True) and no
+        later statement revised them already: then the thread's latest statement is that
+        revision, which gave no value of the kind ("the review is in Lyra instead" …
+        "it's Wednesday now. Same room though" revises the day, not the room)."""
+        olds = self._revisable(seq, new_keyed)
+        if not olds or graph_of(self.conn).fact_edges(
+                self.conn, [f.fact_id for f in olds], ("updates",), "in"):
+            return False
+        old_v = "/".join(sorted(state_values(text) - state_values(source.text)))
+        new_v = "/".join(sorted(state_values(source.text) - state_values(text)))
+        whose = f"{other}'s" if other else "their"
+        _relate(out, facts, olds,
+                round(ELLIPSIS_CONFIDENCE - (RELAYED_DISCOUNT if other else 0.0), 3),
+                f"elliptical revision: {source.speaker}'s later statement marks a change and "
+                f"gives {new_v or 'a value'} of the kind {whose} latest such statement gave "
+                f"({old_v or 'another'})")
+        return True
 
     def _realised(self, source: SourceRecord, facts: Sequence[Fact], seqs: list[int],
                   texts: list[str], sims: np.ndarray, salient: Callable[[str], bool],

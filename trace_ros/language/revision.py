@@ -1397,6 +1397,11 @@ def _kinds(stems: frozenset[str]) -> set[str]:
     return {kind(st) for st in stems}
 
 
+def value_kinds(stems: frozenset[str]) -> set[str]:
+    """The kinds of value ``stems`` (``state_values``) name: weekday, month, number, name."""
+    return _kinds(stems) if stems else set()
+
+
 @lru_cache(maxsize=65536)
 def holders_stems(text: str) -> frozenset[str]:
     return frozenset(_stem(h) for h in holders(text))
