@@ -301,3 +301,29 @@ def _object_after(toks: list[str], at: int, prep_ok: bool) -> str:
     while said and said[-1].lower() in _CLOSERS:
         said.pop()  # "cakes anyway"
     return " ".join(said)
+
+
+# "it's the back room of the Red Lion now": a copula whose subject is only a pronoun,
+# with the determiner phrase it names (to the clause's end, "now" left off).
+_PRONOUN_COPULA = re.compile(
+    r"\b(?:it|they)(?:['’]s|['’]re|\s+(?:is|are))\s+(?:now\s+)?"
+    r"((?:the|our|my|his|her|their)\s+[^,;:.!?—–()]+?)(?:\s+now)?\s*(?=[,;:.!?—–()]|$)",
+    re.I)
+
+
+def place_said_of_it(sentence: str) -> str:
+    """The place a sentence names for "it" alone ("Gym floor's being resealed, so it's
+    the back room of the Red Lion now"), for a record the graph stage already tied to the
+    thing asked: a determiner phrase of two to seven words holding no verb form and no
+    time; '' when none."""
+    for m in _PRONOUN_COPULA.finditer(sentence):
+        said = m.group(1)
+        ws = said.split()
+        if not 2 <= len(ws) <= 7 or find_candidates(said) \
+                or any(w.islower() and len(w) > 4 and w.endswith(("ing", "ed", "ly"))
+                       for w in ws[1:]):
+            continue
+        if all(w.lower() in STOPWORDS for w in ws[1:]):
+            continue  # "it's the same", "it's a bit …"
+        return said
+    return ""

@@ -53,6 +53,7 @@ from .complement import (
     person_complement,
     place_complement,
     place_in_there,
+    place_said_of_it,
     place_there,
     uncased,
 )
@@ -491,6 +492,11 @@ class TypedReading:
                 value = self._moved(rec, items, topic)
             if not value and current and ask.kind == "clock":
                 value = self._clock_moved(rec, items, topic)
+            if not value and current and state and ask.kind == "place":
+                # "…, so it's the back room of the Red Lion now": the graph stage tied the
+                # record to the thing, so the place it says of "it" is the thing's.
+                value = next((v for v in map(place_said_of_it, split_sentences(rec.text))
+                              if v), "")
             if value and _repeats(value, question.replace(before_clause(question), "")):
                 value = ""  # "up for the dinner" for "When does he come up for his dinner?"
             if value and ask.kind in ("clock", "when") and _a_sum(value, rec.text):
