@@ -61,6 +61,7 @@ import math
 import re
 import time
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -769,11 +770,12 @@ class ExtractiveReader(TypedReading):
             # value of an asked kind (``_typed``).
             owners = _possessed(question)
             asked_speakers = _asked_speakers(question, pack.items)
+            shown_names = _known(pack)
             scored = [s for s in scored if not _look_alike(owners, question,
                                                             s.item.record.text)
                       and not _speakers_own(s.item.record, asked_speakers)
                       and not holder_clash(question, plan.asker, s.item.record, s.sentence,
-                                           _known(pack))] or scored
+                                           shown_names)] or scored
         if not matched and not lead:
             marked = _dense_new_state(question, plan, ask, self._in_time(plan, shown))
             if marked is not None:
@@ -796,9 +798,10 @@ class ExtractiveReader(TypedReading):
                 # Not a revision of the asker's state: someone else's ("my brother just
                 # started on the late shift" for "What shift am I on?").
                 named = holders(question)
+                shown_names = _known(pack)
                 live = [s for s in live if not holder_clash(question, plan.asker,
                                                              s.item.record, s.sentence,
-                                                             _known(pack))
+                                                             shown_names)
                         and not about_another(s.item.record.text, named)
                         and not other_titled(s.item.record.text, question)
                         and not (plan.tense != "past"
@@ -944,8 +947,15 @@ class ExtractiveReader(TypedReading):
 def _known(pack: Pack) -> frozenset[str]:
     """The names the shown conversation uses: words it capitalises mid-sentence, and its
     speakers' names (lower-cased)."""
-    return frozenset(capitalised_mid_sentence([i.record.text for i in pack.items])) \
-        | frozenset(w for i in pack.items for w in words(i.record.speaker.lower()))
+    return _shown_names(tuple(i.record.text for i in pack.items),
+                        tuple(i.record.speaker for i in pack.items))
+
+
+@lru_cache(maxsize=64)
+def _shown_names(texts: tuple[str, ...], speakers: tuple[str, ...]) -> frozenset[str]:
+    # Kept for the pack's next check: the holder checks ask once per candidate sentence.
+    return frozenset(capitalised_mid_sentence(list(texts))) \
+        | frozenset(w for s in speakers for w in words(s.lower()))
 
 
 class UnavailableReader(ExtractiveReader):
