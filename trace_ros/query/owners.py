@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from ..language.revision import KIN, holders, is_possessive, other_titled
 from ..language.text import STOPWORDS, stem, stems, words
@@ -267,19 +268,26 @@ def holder_clash(question: str, asker: str, rec: SourceRecord, sentence: str,
     ``sentence_holder``."""
     if is_robot(rec.speaker, rec.robot_id):
         return False
-    asked = holders(question)
-    named = asked - KIN
-    me = bool(_FIRST_SINGULAR_ASK.search(question)) and not asked
+    asked, named, me, person = _asked_holder(question)
     if not named and not me:
         return False
     mine = set(words(asker.lower())) if asker and me else set()
     if set(words(sentence.lower())) & (asked | mine):
         return False
     verdicts = [v for c in _CLAUSE_END.split(sentence) if len(c.split()) >= 3
-                for v in [_clause_verdict(c, question, named, me, mine, rec, known,
-                                          bool(_WHO.match(question)))]]
+                for v in [_clause_verdict(c, question, named, me, mine, rec, known, person)]]
     judged = [v for v in verdicts if v is not None]
     return bool(judged) and judged[0] and not any(v is False for v in judged)
+
+
+@lru_cache(maxsize=4096)
+def _asked_holder(question: str) -> tuple[frozenset[str], frozenset[str], bool, bool]:
+    """What ``holder_clash`` needs of the question, read once per question, not once
+    per candidate sentence: whom it names (kin words included), whom it names by name,
+    whether it asks of the asker ("I", "my") and names no one, and whether it asks who."""
+    asked = holders(question)
+    me = bool(_FIRST_SINGULAR_ASK.search(question)) and not asked
+    return asked, asked - KIN, me, bool(_WHO.match(question))
 
 
 def _clause_verdict(clause: str, question: str, named: frozenset[str], me: bool,
