@@ -190,3 +190,13 @@ def test_capitalised_words_are_those_of_the_tokens_read_afresh() -> None:
     for text in [*TEXTS, "Dr. Adeyemi moved it; then Bob. And He's Nacho now", "“Hi” Sam said",
                  "I saw Mrs. Kaur and Mr. Patel's dog! Ok Joan?", "It's Tom's; Tom's it"]:
         assert spans._capitalised_as_written(text) == by_tokens(text)
+
+
+def test_holder_kept_per_sentence_still_asks_the_names_of_each_conversation() -> None:
+    from trace_ros.query.owners import sentence_holder
+
+    # The same sentence, read once: a name only where the conversation uses it as one.
+    for _ in range(2):
+        assert sentence_holder("Peanut eats seeds.", frozenset({"peanut"})) == ("name", "peanut")
+        assert sentence_holder("Peanut eats seeds.", frozenset()) == ("", "")
+        assert sentence_holder("Mrs Kaur's dialysis is at 7:30.") == ("name", "kaur")
