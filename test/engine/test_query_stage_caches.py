@@ -62,6 +62,12 @@ class _Counting:
         self.reads.append(list(seqs))
         return {s: self.records[s] for s in sorted(seqs) if s in self.records}
 
+    def sources_after(self, after_seq: int, limit: int,
+                      subject_id: str | None = None) -> list[SourceRecord]:
+        self.reads.append([after_seq])
+        return [self.records[s] for s in sorted(self.records) if s > after_seq
+                and (subject_id is None or self.records[s].subject_id == subject_id)][:limit]
+
 
 @pytest.fixture()
 def kept(tmp_path: Path) -> dict[int, SourceRecord]:
@@ -152,3 +158,45 @@ def test_names_addressed_and_mentioned_kept_per_text_are_read_afresh() -> None:
             assert revision.spoken_to(text) == frozenset(revision._spoken_to.__wrapped__(text))
             assert revision.mentioned(text) == revision.mentioned.__wrapped__(text)
     assert "priya" in revision.spoken_to("Thanks, Priya!")
+
+
+def test_later_turns_kept_are_the_later_turns_read_afresh(
+        kept: dict[int, SourceRecord]) -> None:
+    ledger = _Counting(dict(kept))
+    records = Records(ledger)  # type: ignore[arg-type]
+    seqs = sorted(kept)
+    want = {(s, limit): tuple(_Counting(kept).sources_after(s, limit, "s"))
+            for s in seqs for limit in (1, 3, 200)}
+    for _ in range(2):  # the second time from what is kept: no read
+        for (s, limit), turns in want.items():
+            assert records.after(s, limit, "s", generation=1) == turns
+        assert records.after(seqs[0], 200, "other", generation=1) == ()
+        if not _:
+            reads = len(ledger.reads)
+    assert len(ledger.reads) == reads == len(want) + 1
+    # A new generation (a record forgotten) reads again.
+    del ledger.records[seqs[2]]
+    records.get([seqs[0]], generation=2)
+    assert seqs[2] not in {r.seq for r in records.after(seqs[1], 200, "s", generation=2)}
+
+
+def test_capitalised_words_are_those_of_the_tokens_read_afresh() -> None:
+    def by_tokens(text: str) -> tuple[str, ...]:
+        toks = spans.tokens(text)
+        return tuple(t.text for i, t in enumerate(toks)
+                     if t.word and t.text[:1].isupper() and not spans._starts_sentence(toks, i)
+                     and t.low not in spans._NOT_NAMES and t.low not in spans._PRONOUNS)
+
+    for text in [*TEXTS, "Dr. Adeyemi moved it; then Bob. And He's Nacho now", "“Hi” Sam said",
+                 "I saw Mrs. Kaur and Mr. Patel's dog! Ok Joan?", "It's Tom's; Tom's it"]:
+        assert spans._capitalised_as_written(text) == by_tokens(text)
+
+
+def test_holder_kept_per_sentence_still_asks_the_names_of_each_conversation() -> None:
+    from trace_ros.query.owners import sentence_holder
+
+    # The same sentence, read once: a name only where the conversation uses it as one.
+    for _ in range(2):
+        assert sentence_holder("Peanut eats seeds.", frozenset({"peanut"})) == ("name", "peanut")
+        assert sentence_holder("Peanut eats seeds.", frozenset()) == ("", "")
+        assert sentence_holder("Mrs Kaur's dialysis is at 7:30.") == ("name", "kaur")

@@ -484,8 +484,8 @@ class QueryEngine:
 
         def later(seq: int) -> list[SourceRecord]:
             # The subject's turns after ``seq``, recalled or not, for the chain's forward step.
-            return [r for r in self.ledger.sources_after(seq, LATER_TURNS, req.scope.subject_id)
-                    if _in_scope(r, req.scope)]
+            return [r for r in self.records.after(seq, LATER_TURNS, req.scope.subject_id,
+                                                  generation) if _in_scope(r, req.scope)]
 
         wanted = asked(req.question, plan)
         lookalikes: list[str] = []

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from ..language.revision import KIN, holders, is_possessive, other_titled
 from ..language.text import STOPWORDS, stem, stems, words
@@ -224,6 +225,22 @@ def sentence_holder(sentence: str, known: frozenset[str] = frozenset()) -> tuple
     thing: "She moved it", "The dairy have a new system"), which tells no holder.
     ``known``: the names the conversation uses (lower-cased), by which a capitalised word
     opening the sentence is someone ("Peanut eats sunflower seeds")."""
+    kind, who = _opening_holder(sentence)
+    if kind == _IF_KNOWN:
+        return ("name", who) if who in known else ("", "")
+    return kind, who
+
+
+# ``_opening_holder``'s kind for a capitalised word that names someone only when the
+# conversation uses it as a name (``known``).
+_IF_KNOWN = "known?"
+
+
+@lru_cache(maxsize=65536)
+def _opening_holder(sentence: str) -> tuple[str, str]:
+    """``sentence_holder`` without ``known``, kept per sentence (the reader asks it of
+    the same sentences for every question that shows them): a capitalised opening word
+    that names someone only if the conversation uses it as a name is (_IF_KNOWN, word)."""
     ws = sentence.split()
     i = 0
     while i < len(ws) and re.sub(r"\W", "", ws[i].lower()) in _OPENERS:
@@ -246,9 +263,10 @@ def sentence_holder(sentence: str, known: frozenset[str] = frozenset()) -> tuple
     if titled:  # "Mrs Kaur's", "mrs kaur's": a title names a person in any case
         word = ws[i + 1].strip(",")
     name = re.sub(r"['’]s$", "", word).strip(".,!?")
-    if titled and name.isalpha() or name[:1].isupper() and name.lower() not in KIN \
-            and name.lower() in known:
+    if titled and name.isalpha():
         return "name", name.lower()
+    if name[:1].isupper() and name.lower() not in KIN:
+        return _IF_KNOWN, name.lower()
     return "", ""
 
 
@@ -267,39 +285,68 @@ def holder_clash(question: str, asker: str, rec: SourceRecord, sentence: str,
     ``sentence_holder``."""
     if is_robot(rec.speaker, rec.robot_id):
         return False
-    asked = holders(question)
-    named = asked - KIN
-    me = bool(_FIRST_SINGULAR_ASK.search(question)) and not asked
+    asked, named, me, person = _asked_holder(question)
     if not named and not me:
         return False
-    mine = set(words(asker.lower())) if asker and me else set()
-    if set(words(sentence.lower())) & (asked | mine):
+    mine = _words_of(asker) if asker and me else frozenset()
+    if _words_of(sentence) & (asked | mine):
         return False
-    verdicts = [v for c in _CLAUSE_END.split(sentence) if len(c.split()) >= 3
-                for v in [_clause_verdict(c, question, named, me, mine, rec, known,
-                                          bool(_WHO.match(question)))]]
+    verdicts = [_clause_verdict(c, question, named, me, mine, rec, known, person)
+                for c in _clauses(sentence)]
     judged = [v for v in verdicts if v is not None]
     return bool(judged) and judged[0] and not any(v is False for v in judged)
 
 
+@lru_cache(maxsize=4096)
+def _asked_holder(question: str) -> tuple[frozenset[str], frozenset[str], bool, bool]:
+    """What ``holder_clash`` needs of the question, read once per question, not once
+    per candidate sentence: whom it names (kin words included), whom it names by name,
+    whether it asks of the asker ("I", "my") and names no one, and whether it asks who."""
+    asked = holders(question)
+    me = bool(_FIRST_SINGULAR_ASK.search(question)) and not asked
+    return asked, asked - KIN, me, bool(_WHO.match(question))
+
+
+@lru_cache(maxsize=65536)
+def _words_of(text: str) -> frozenset[str]:
+    """The words of ``text`` (lower-cased), kept per text: the holder checks ask them of
+    the same sentences, speakers and questions many times."""
+    return frozenset(words(text.lower()))
+
+
+@lru_cache(maxsize=65536)
+def _clauses(sentence: str) -> tuple[str, ...]:
+    """The clauses of ``sentence`` of three words or more (``_CLAUSE_END``)."""
+    return tuple(c for c in _CLAUSE_END.split(sentence) if len(c.split()) >= 3)
+
+
+@lru_cache(maxsize=65536)
+def _clause_marks(clause: str) -> tuple[bool, bool, bool, bool]:
+    """Whether ``clause`` says "he"/"her" (third person), "you", "I"/"my" (not of a
+    relative's: "my brother's"), and a kin word; kept per clause."""
+    return (bool(_THIRD_PERSON.search(clause)), bool(_SECOND.search(clause)),
+            bool(_FIRST_SINGULAR.search(_MY_KIN.sub(" ", clause))),
+            bool(_words_of(clause) & KIN))
+
+
 def _clause_verdict(clause: str, question: str, named: frozenset[str], me: bool,
-                    mine: set[str], rec: SourceRecord, known: frozenset[str],
+                    mine: frozenset[str], rec: SourceRecord, known: frozenset[str],
                     person: bool) -> bool | None:
     """Whether one clause opens on another holder than the one asked (True), on the one
     asked or points at them (False), or tells neither (None)."""
     kind, who = sentence_holder(clause, known)
-    speaker = set(words(rec.speaker.lower()))
-    if _THIRD_PERSON.search(clause) and named or _SECOND.search(clause) and me \
-            or speaker & mine and _FIRST_SINGULAR.search(_MY_KIN.sub(" ", clause)):
+    speaker = _words_of(rec.speaker)
+    third, second, first, kin = _clause_marks(clause)
+    if third and named or second and me or speaker & mine and first:
         return False  # "I'm taking her at four", "I've booked you in", the asker's "me"
     if kind == "speaker":
         if named:
             return not speaker & named
-        return not speaker & mine if mine and not set(words(clause.lower())) & KIN else None
+        return not speaker & mine if mine and not kin else None
     if kind == "name" and not person:  # asked "who", the one named may be the answer
         at = clause.lower().find(who)
         rest = clause[at + len(who):] if at >= 0 else clause
-        if who in named or who in mine or who in words(question.lower()):
+        if who in named or who in mine or who in _words_of(question):
             return False
         return not _POINTS_AT.search(rest)  # "Brian will run me": the asker's
     if kind == "kin":

@@ -226,7 +226,16 @@ class Records:
         self._before: dict[int, SourceRecord] = {}
         # seq -> the turn before it in its session (None: none), for ``turn_before``.
         self._prior: dict[int, SourceRecord | None] = {}
+        # (seq, limit, subject) -> the subject's records after seq, for ``after``.
+        self._after: dict[tuple[int, int, str | None], tuple[int, ...]] = {}
+        self._later: dict[int, SourceRecord] = {}
         self._lock = threading.Lock()
+
+    def _fresh(self, generation: int) -> None:
+        """Forget what is kept when the generation changed or too much is (lock held)."""
+        if generation != self._generation or len(self._cache) > self.size:
+            self._cache, self._generation = {}, generation
+            self._before, self._prior, self._after, self._later = {}, {}, {}, {}
 
     def get(self, seqs: Iterable[int], generation: int, before: bool = False
             ) -> dict[int, SourceRecord]:
@@ -234,9 +243,7 @@ class Records:
         those not kept yet as well)."""
         seqs = list(seqs)
         with self._lock:
-            if generation != self._generation or len(self._cache) > self.size:
-                self._cache, self._generation = {}, generation
-                self._before, self._prior = {}, {}
+            self._fresh(generation)
             cache = self._cache
             out = {s: cache[s] for s in seqs if s in cache}
             if len(out) == len(seqs):  # all kept (the turn before, asked again): as is
@@ -278,6 +285,28 @@ class Records:
         with self._lock:
             if generation == self._generation:
                 self._prior[seq] = out
+        return out
+
+    def after(self, seq: int, limit: int, subject_id: str | None, generation: int
+              ) -> tuple[SourceRecord, ...]:
+        """Up to ``limit`` records of ``subject_id`` stored after ``seq``, in order
+        (``Ledger.sources_after``); kept for the generation, as records are: the chain's
+        forward step reads the same 200 later turns for every question whose best match
+        is the same record. Kept as sequence numbers over one dict of records (nearby
+        anchors' windows overlap), dropped whole past ``4 * size`` records."""
+        key = (seq, limit, subject_id)
+        with self._lock:
+            self._fresh(generation)
+            if key in self._after:
+                kept = self._later
+                return tuple(kept[s] for s in self._after[key])
+        out = tuple(self.ledger.sources_after(seq, limit, subject_id))
+        with self._lock:
+            if generation == self._generation:
+                if len(self._later) + len(out) > 4 * self.size:
+                    self._after, self._later = {}, {}
+                self._later.update((r.seq, r) for r in out)
+                self._after[key] = tuple(r.seq for r in out)
         return out
 
 
