@@ -6,8 +6,8 @@ moved to Wednesdays", "Black bin's a Tuesday now". The two statements share litt
 vocabulary and their vectors are far, so the rules of ``supersede.py`` that ask for a
 shared word or a close vector miss them. What ties them is *coreference by value kind*:
 the later statement marks a change (``revision.marks_change``), gives a value of a kind
-(a weekday, a month, a number, a name: ``revision.value_kinds``) and names no subject of
-its own that the earlier does not (a pronoun "it", an elided subject, or a noun the
+(a weekday, a date, a clock time, a year, a figure, a name: ``valuekinds.kinds_of``)
+and names no subject of its own that the earlier does not (a pronoun "it", an elided subject, or a noun the
 earlier names too). It revises the *latest* earlier statement of the speaker's that
 holds a value of that kind — provided that one is unambiguous: when the latest such
 statement is about something else (another person's, another thing opening it as its
