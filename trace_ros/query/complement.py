@@ -155,6 +155,12 @@ _PUT_THING = re.compile(r"\b(?:a|an|the|one\s+of\s+those|our|my|your)\s+"
                         r"(?:(?:is|are|was|were|been|now|just)\s+)*[a-z]+ed\s+"
                         r"((?:by|on|in|at|under|beside|behind|above|below|next\s+to)\s+"
                         r"[^,;:.!?—–()]+)", re.I)
+# The same said actively ("Gemma's fitted a key safe by the door"): the participle, then
+# the thing with its determiner, then where.
+_PUT_ACTIVE = re.compile(r"\b[a-z]+ed\s+(?:a|an|the|one\s+of\s+those|our|my|your)\s+"
+                         r"((?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*?)(?:s\b)?\s+"
+                         r"((?:by|on|in|at|under|beside|behind|above|below|next\s+to)\s+"
+                         r"[^,;:.!?—–()]+)", re.I)
 
 
 def place_in_there(text: str, heads: set[str] | frozenset[str]) -> str:
@@ -172,7 +178,8 @@ def place_in_there(text: str, heads: set[str] | frozenset[str]) -> str:
             start = marks[-1].end()
         if not stems(text[start:m.start()]) & heads:
             continue  # "in there" said of another thing than the one asked
-        put = list(_PUT_THING.finditer(text, 0, start))
+        put = sorted([*_PUT_THING.finditer(text, 0, start), *_PUT_ACTIVE.finditer(text, 0, start)],
+                     key=lambda p: p.start())
         if not put:
             continue
         noun, where = put[-1].group(1), put[-1].group(2).split()

@@ -603,6 +603,8 @@ def _place(sentence: str, toks: list[Tok], q_stems: set[str], limit: int,
         phrase = _clean(sentence, _and_name(toks, run))
         if not phrase or all(stem(w.lower()) in q_stems for w in phrase.split()):
             continue
+        if run and denied(toks, i, i + 1 + len(run)):
+            continue  # "in there, not under the mat": where it no longer is
         if find_candidates(phrase) and not any(c.isupper() for c in phrase[1:]):
             continue  # "in May" / "at 5" is a time, not a place
         if phrase.split()[-1].lower() in _CALENDAR_HEADS:

@@ -18,6 +18,7 @@ from dataclasses import replace
 
 from ..language.revision import (
     KIN,
+    continues,
     given_instead,
     introduced_as,
     is_value_word,
@@ -293,6 +294,21 @@ class TypedReading:
             for i in items if i.record.seq < rec.seq and topic & stems(i.record.text))
 
     @staticmethod
+    def _said_before(rec: SourceRecord, items: Sequence[EvidenceItem]) -> frozenset[str]:
+        """The values the same speaker's earlier shown records state: where a record the
+        graph stage did not tie to them names one of those and another of its kind ("They
+        double-booked the 22nd, and the first thing they had is the 3rd" after "the 22nd
+        now"), the one said before is what it changes from. Not where the record marks a
+        value as holding on ("My test stays on the 25th, and the theory one is the 22nd"):
+        the value said before is said again."""
+        if continues(rec.text):
+            return frozenset()
+        return frozenset().union(*(
+            state_values(i.record.text) for i in items
+            if i.record.subject_id == rec.subject_id and i.record.speaker == rec.speaker
+            and (i.record.source_time, i.record.seq) < (rec.source_time, rec.seq)))
+
+    @staticmethod
     def _continued(rec: SourceRecord, items: Sequence[EvidenceItem], asked_names: set[str],
                    known: set[str]) -> frozenset[str]:
         """What the turns right next to a record say, when it carries on their topic
@@ -479,7 +495,10 @@ class TypedReading:
                 else ""
             value = moved or self._value(ask, question, plan, s, (q_stems | proper) - dating,
                                          known, focus in stems(rec.text), focus_turns,
-                                         replaced if current else frozenset(), current and sums,
+                                         replaced if current else (
+                                             self._said_before(rec, items) if ask.kind in (
+                                                 "day", "date", "when") else frozenset()),
+                                         current and sums,
                                          revised if current else frozenset())
             if value and current and not moved:
                 # "Daniels is teaching on Fridays now, so we've shifted to Wednesdays": a
@@ -838,8 +857,9 @@ class TypedReading:
                     so = _CONSEQUENCE_SO.search(x)
                     result = [f for f in found if so and f[0] >= so.end()
                               and not re.match(r"that\b", x[so.end():], re.I)]
-                    return (given or result or found)[0][1]
-                return min(found, key=lambda f: min(abs(f[0] - h) for h in hits))[1]
+                    return _joined_names(x, (given or result or found)[0], found)
+                return _joined_names(x, min(found, key=lambda f: min(abs(f[0] - h) for h in hits)),
+                                     found)
 
             changed_from = ""
             for x in ordered:
@@ -1107,6 +1127,19 @@ def _own_holder(found: list[tuple[_Scored, str, float]], question: str, plan: Pl
     kept = [f for f in found if _graph_lead(f[0]) or not holder_clash(
         question, plan.asker, f[0].item.record, f[0].sentence, known)]
     return kept or found
+
+
+def _joined_names(text: str, name: tuple[int, str], found: list[tuple[int, str]]) -> str:
+    """``name`` with the names "and" or "&" joins to it ("Kemp and Sons", "Ann and
+    Raj"): one who answers, told as a firm or a pair, is all of them."""
+    start, end = name[0], name[0] + len(name[1])
+    for at, other in sorted(found):
+        if at > end and re.fullmatch(r"\s+(?:and|&)\s+", text[end:at]):
+            end = at + len(other)
+    for at, other in sorted(found, reverse=True):
+        if at < start and re.fullmatch(r"\s+(?:and|&)\s+", text[at + len(other):start]):
+            start = at
+    return text[start:end]
 
 
 def _graph_lead(s: _Scored) -> bool:
