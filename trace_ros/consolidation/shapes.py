@@ -82,6 +82,8 @@ def shaped(old: str, new: str, shared: frozenset[str]) -> tuple[str, str]:
 _OWN = frozenset({"my", "our"})
 # How many words after the ordinal may name the thing ("my fourth video game tournament").
 _ORDINAL_REACH = 3
+# What may be "my/our <ordinal>": every ordinal, figure or word, ends in st, nd, rd or th.
+_MAY_NUMBER = re.compile(r"\b(?:my|our)[\W_]+[^\W_]*(?:st|nd|rd|th)\b", re.I)
 
 
 def ordinals(sentence: str) -> dict[str, int]:
@@ -104,10 +106,13 @@ def numbered(text: str, ahead: bool = False) -> dict[str, int]:
     (``ordinals``) that is no question, nor a plan unless ``ahead`` ("it's gonna be my
     4th one" numbers what is yet to come)."""
     out: dict[str, int] = {}
+    if not _MAY_NUMBER.search(text) or not ordinals(text):
+        return out  # (most turns number nothing: tense is read only where one does)
     for s in sentences(text) or [text]:
-        if s.rstrip().endswith("?") or not ahead and tense(s) == "future":
+        got = ordinals(s)
+        if not got or s.rstrip().endswith("?") or not ahead and tense(s) == "future":
             continue
-        for t, n in ordinals(s).items():
+        for t, n in got.items():
             out[t] = max(n, out.get(t, 0))
     return out
 
