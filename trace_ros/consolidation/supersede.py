@@ -573,7 +573,7 @@ class Supersession:
         vectors and salience need not meet; the ordinal after "my" says it is one count."""
         if not numbered(source.text):
             return False
-        for i in range(len(texts) - 1, -1, -1):
+        for i in range(len(texts) - 1, max(0, len(texts) - LOOKBACK) - 1, -1):
             if seqs[i] >= source.seq:
                 continue
             counts = counted_on(texts[i], source.text)
