@@ -5,14 +5,19 @@ people give many new values in words it leaves as vague ("Twelve hives now" afte
 "fourteen hives"). A *count* says what kind of value a word is without knowing what it
 is about: a cardinal (a figure or number words, "forty-two") right before the shared word
 it counts ("Forty-two families", "3 tablets"); a word it makes with a hyphen
-("two-hourly") is a word of its own. Closed-class words only: the number words.
+("two-hourly") is a word of its own. An *ordinal* after "my" / "our" numbers the speaker's
+own ("my fourth tournament"): a higher one later means one more was had (``counted_on``).
+Closed-class words only: the number words, the ordinals and the two possessives.
 """
 
 from __future__ import annotations
 
 import re
 
+from ..language.revision import is_value_word
+from ..language.text import STOPWORDS, sentences, tokens
 from ..language.text import stem as _stem
+from ..language.timeanchor import ordinal_value, tense
 from ..language.vocab import TENS as _TENS
 from ..language.vocab import UNITS as _UNITS
 from .things import naming
@@ -70,3 +75,53 @@ def shaped(old: str, new: str, shared: frozenset[str]) -> tuple[str, str]:
         return ", ".join(sorted({f"{n} {t}" for s in naming(text, shared)
                                  for t, n in counts(s, recount).items()}))
     return said(old), said(new)
+
+
+# The speaker's own: an ordinal after one of these numbers a thing of theirs ("my fourth
+# tournament"), not a rank of another's ("the first to arrive", "the 4th quarter").
+_OWN = frozenset({"my", "our"})
+# How many words after the ordinal may name the thing ("my fourth video game tournament").
+_ORDINAL_REACH = 3
+# What may be "my/our <ordinal>": every ordinal, figure or word, ends in st, nd, rd or th.
+_MAY_NUMBER = re.compile(r"\b(?:my|our)[\W_]+[^\W_]*(?:st|nd|rd|th)\b", re.I)
+
+
+def ordinals(sentence: str) -> dict[str, int]:
+    """The things ``sentence`` numbers as the speaker's own by an ordinal, by stem: the
+    content words right after "my/our <ordinal>" ("I won my fourth video game tournament"
+    gives video, game and tournament 4), up to the first function or value word."""
+    toks = [w.lower() for w in tokens(sentence)]
+    out: dict[str, int] = {}
+    for i, w in enumerate(toks[:-2]):
+        n = ordinal_value(toks[i + 1]) if w in _OWN else 0
+        for t in toks[i + 2:i + 2 + _ORDINAL_REACH] if n else ():
+            if t in STOPWORDS or is_value_word(t) or len(t) < 3:
+                break
+            out[_stem(t)] = max(n, out.get(_stem(t), 0))
+    return out
+
+
+def numbered(text: str, ahead: bool = False) -> dict[str, int]:
+    """The highest ordinal each thing of the speaker's own gets in a sentence of ``text``
+    (``ordinals``) that is no question, nor a plan unless ``ahead`` ("it's gonna be my
+    4th one" numbers what is yet to come)."""
+    out: dict[str, int] = {}
+    if not _MAY_NUMBER.search(text) or not ordinals(text):
+        return out  # (most turns number nothing: tense is read only where one does)
+    for s in sentences(text) or [text]:
+        got = ordinals(s)
+        if not got or s.rstrip().endswith("?") or not ahead and tense(s) == "future":
+            continue
+        for t, n in got.items():
+            out[t] = max(n, out.get(t, 0))
+    return out
+
+
+def counted_on(old: str, new: str) -> dict[str, tuple[int, int]]:
+    """The things ``new`` numbers by a higher ordinal than ``old`` does, with the two
+    ordinals ("my second tournament" … "my fourth video game tournament": tournament
+    (2, 4)): one more of the speaker's own was had since. ``new``'s statements only, not
+    its questions or plans: what it tells has happened or holds."""
+    before, after = numbered(old, ahead=True), numbered(new)
+    return {t: (before[t], after[t]) for t in before.keys() & after.keys()
+            if after[t] > before[t]}

@@ -65,12 +65,22 @@ value of that kind, if that one is of the same thing (not of one thing more, ano
 holder's, another event's); their vectors and words need not meet ("Race day's the 14th of
 September" … "Organisers shifted it to the 21st, some festival in town").
 
+Where none of these relates it either, a *count carried on* (``shapes.counted_on``): a
+statement that numbers a thing of the speaker's own by an ordinal ("I won my fourth video
+game tournament") updates their latest earlier statement numbering the same thing by a
+lower one ("Last week I won my second tournament!"): how many they have had is now the
+new number, whatever words or vectors the two share. The same ordinal again, a lower one
+looked back on ("since my first tournament"), a plan for the next ("it's gonna be my 4th
+one") or a rank not after "my" / "our" ("the 4th quarter") counts nothing on.
+
 A plan gives way to its outcome the same way: where neither finds a revision,
 ``realised`` relates a statement that tells in the past tense of a thing the speaker
 had planned, in one of their recent statements, for a time ahead ("I'm going to a
 conference this month" … "I went to an LGBTQ conference two days ago"; "a festival
 next month" … "Remember the festival? Had that performance"): their vectors close
-(``REALISED_CLOSE``), a salient word shared that is no word of the plan's time and
+(``REALISED_CLOSE``; a time ahead is one ``find_candidates`` reads, or a count of days
+or weeks "later" / "from now" in a sentence not told in the past: "a gaming party two
+weekends later"), a salient word shared that is no word of the plan's time and
 heads a noun phrase ("the festival", "a conference") in one of the two sentences
 naming it. A plan with no time ahead ("I'll always remember …"), a question ("are
 you coming to the event next month?") or another instance ("another conference")
@@ -122,7 +132,7 @@ from ..storage import graph_of
 from . import judge
 from .ellipsis import antecedent, gives_change
 from .link import STATE_TYPES, LinkResult
-from .shapes import recounted, shaped
+from .shapes import counted_on, numbered, recounted, shaped
 from .things import (
     SHORT_STEM,
     TOKEN,
@@ -173,6 +183,10 @@ RELAYED_CLOSE = MARKED_CLOSE
 # last ELLIPSIS_WITHIN; the edge's confidence (no vector or shared word vouches for it).
 ELLIPSIS_WITHIN = 40
 ELLIPSIS_CONFIDENCE = _MIN_CONFIDENCE
+# A time ahead by a count of days or weeks from now, with no calendar word ("a gaming
+# party two weekends later", "three weeks from now"): ``find_candidates`` reads none.
+_LATER = re.compile(r"\b(?:a|an|one|two|three|four|five|six|a\s+couple\s+of|a\s+few|\d{1,2})\s+"
+                    r"(?:days?|weeks?|weekends?|months?)\s+(?:later|from\s+now)\b", re.I)
 
 
 class Supersession:
@@ -315,6 +329,7 @@ class Supersession:
                 or self._relayed_judged(source, facts, unit, salient, new_keyed, out) \
                 or self._marked(source, facts, seqs, texts, sims, speaker, new_keyed, out) \
                 or self._relayed_marked(source, facts, unit, new_keyed, out) \
+                or self._counted(source, facts, seqs, texts, speaker, new_keyed, out) \
                 or self._elliptical(source, facts, seqs, texts, speaker, new_keyed, out):
             return
         self._realised(source, facts, seqs, texts, sims, salient, speaker, new_keyed, out)
@@ -548,6 +563,33 @@ class Supersession:
             return True
         return False
 
+    def _counted(self, source: SourceRecord, facts: Sequence[Fact], seqs: list[int],
+                 texts: list[str], speaker: frozenset[str], new_keyed: set[tuple[str, str]],
+                 out: LinkResult) -> bool:
+        """A count of the speaker's own carried on: the latest of their earlier statements
+        that numbers a thing of theirs by a lower ordinal than the new one does ("I won my
+        second tournament" … "I won my fourth video game tournament"; ``shapes.counted_on``),
+        related as updated by it (True): the number of them had is now the new one. Their
+        vectors and salience need not meet; the ordinal after "my" says it is one count."""
+        if not numbered(source.text):
+            return False
+        for i in range(len(texts) - 1, max(0, len(texts) - LOOKBACK) - 1, -1):
+            if seqs[i] >= source.seq:
+                continue
+            counts = counted_on(texts[i], source.text)
+            if not counts or about_another(source.text, holders(texts[i]) | speaker):
+                continue
+            olds = self._revisable(seqs[i], new_keyed)
+            if not olds:
+                continue
+            thing = "/".join(sorted(counts))
+            was, now = max(counts.values(), key=lambda c: c[1])
+            _relate(out, facts, olds, _MIN_CONFIDENCE,
+                    f"count carried on: the speaker's later statement numbers their {thing} "
+                    f"{now} where the earlier numbered it {was}")
+            return True
+        return False
+
     def _elliptical(self, source: SourceRecord, facts: Sequence[Fact], seqs: list[int],
                     texts: list[str], speaker: frozenset[str],
                     new_keyed: set[tuple[str, str]], out: LinkResult) -> bool:
@@ -774,6 +816,8 @@ def _ahead(sentence: str) -> bool:
     """Whether ``sentence`` names a time ahead and is not told in the past."""
     if tense(sentence) == "past":
         return False
+    if _LATER.search(sentence):
+        return True
     return any(not {w.lower() for w in sentence[c.start():c.end()].split()} & _BACK
                and forward_at(sentence, c.start()) for c in find_candidates(sentence))
 
