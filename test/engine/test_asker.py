@@ -96,6 +96,42 @@ def _turn(seq: int, speaker: str, text: str) -> SourceRecord:
                         None, {}, float(seq), False, float(seq), "")
 
 
+TWO_SISTERS = [
+    (6, "Nia", "My sister's wedding is on Saturday the 14th of March."),
+    (6, "robot", "Noted: your sister's wedding, Saturday 14 March."),
+    *CHATTER,
+    (9, "Tomas", "And my sister's wedding is on the 28th, we're all flying out."),
+    (9, "robot", "Tomas, your sister's wedding on the 28th."),
+]
+
+
+def test_my_relative_is_the_askers_relative(ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"my sister" asked by Nia is Nia's sister: Tomas's later "my sister's wedding" is
+    his own sister's, not a revision of hers; asked by Tomas, his leads (``asked_kin``)."""
+    history(ledger, encoder, TWO_SISTERS)
+    nia = ask(ledger, encoder, "When is my sister's wedding?", asker="Nia")
+    assert nia.status == "answered", nia.message
+    assert nia.source_ids[0] == "t0" and "14" in nia.answer, (nia.answer, nia.source_ids)
+    tomas = ask(ledger, encoder, "When is my sister's wedding?", asker="Tomas")
+    assert tomas.status == "answered", tomas.message
+    assert tomas.source_ids[0] == "t5" and "28" in tomas.answer, (tomas.answer,
+                                                                  tomas.source_ids)
+
+
+def test_the_relatives_asked_of() -> None:
+    assert current.asked_kin("When is my brother's birthday?", "Danny") == {"brother"}
+    assert current.asked_kin("When is my own mum's lunch?", "Noor") == {"mum"}
+    assert not current.asked_kin("When is my brother's birthday?", "")  # no one known asks
+    assert not current.asked_kin("When is my dentist appointment?", "Nia")  # no relative
+    assert not current.asked_kin("When is Sam's brother's party?", "Nia")  # Sam's, not mine
+    said = _turn(3, "Tomas", "And my sister's wedding is on the 28th.")
+    relayed = _turn(4, "Tomas", "Nia, your sister rang: the wedding's the 28th now.")
+    kin = frozenset({"sister"})
+    assert current.theirs(said, "Nia", "robot", lambda seq: None, kin)
+    assert not current.theirs(said, "Tomas", "robot", lambda seq: None, kin)
+    assert not current.theirs(relayed, "Nia", "robot", lambda seq: None, kin)
+
+
 def test_whose_turn_it_is() -> None:
     turns = {0: _turn(0, "Leyla", "robot make me a latte pls, I'm a coffee person now"),
              1: _turn(1, "robot", "One latte for Leyla."),

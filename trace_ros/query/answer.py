@@ -177,10 +177,12 @@ class QueryEngine:
                 recalled = self.recall(req, timings, begun)
                 ranked = self.rank(req, plan, recalled, timings)
                 graph = self.graph(req, plan, recalled, ranked, timings)
-                asker = graph is not None and self.on("currentness") \
-                    and current.asks_own(req.question, plan.answer_type, req.asker)
-                if asker:
-                    self.not_asker(req, ranked, graph, recalled.generation)
+                own = current.asks_own(req.question, plan.answer_type, req.asker)
+                # Or of the asker's relative ("my brother"), whom others call so too.
+                kin = frozenset() if own or plan.answer_type == "person" \
+                    else current.asked_kin(req.question, req.asker)
+                if graph is not None and self.on("currentness") and (own or kin):
+                    self.not_asker(req, ranked, graph, recalled.generation, kin)
                 if graph is not None and self.on("currentness"):
                     held = self.currentness(req, plan, ranked, graph, recalled.generation,
                                             timings)
@@ -550,11 +552,12 @@ class QueryEngine:
         return alike
 
     def not_asker(self, req: QueryRequest, ranked: list[Fused], graph: GraphOutcome,
-                  generation: int) -> None:
+                  generation: int, kin: frozenset[str] = frozenset()) -> None:
         """For a question of the asker's own state, the candidates in which another
         speaker tells their own ("My physio's still Thursdays", said by Arthur, asked by
         Marguerite; the robot's echo of it) are look-alikes the reader does not take for
-        the asker's, as the chain's are (``current.theirs``)."""
+        the asker's, as the chain's are (``current.theirs``); with ``kin``, those in which
+        another speaker tells of their own relative the question asks of as the asker's."""
         head = ranked[:self.config.evidence_k * 3]
         records = self.records.get([f.seq for f in head], generation)
 
@@ -562,7 +565,7 @@ class QueryEngine:
             return self.prior_turn(seq, req.scope, generation)
 
         found = [r.source_id for r in records.values()
-                 if current.theirs(r, req.asker, req.scope.robot_id, prior)]
+                 if current.theirs(r, req.asker, req.scope.robot_id, prior, kin)]
         if graph.status == "conflict" and set(graph.status_sources) & set(found) \
                 and len(set(graph.status_sources) - set(found)) <= 1:
             # Their value against the asker's is no contradiction ("My physio is still on
@@ -571,7 +574,7 @@ class QueryEngine:
             graph.status_sources = []
             graph.lead = [s for s in graph.lead if s not in found]
         lead = self.ledger.get_sources(graph.lead[:1])
-        if lead and current.theirs(lead[0], req.asker, req.scope.robot_id, prior):
+        if lead and current.theirs(lead[0], req.asker, req.scope.robot_id, prior, kin):
             # The resolver's revision is another's ("My dentist's Friday", said by Tomas,
             # after Nia's "Monday"): what it superseded still holds for the asker, and the
             # reader reads the records, not that resolution.

@@ -288,6 +288,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     whose_said = bool(asked_holders) or own_state  # whose state is asked is said
     # Who asks is known: another speaker's word of their own state is not the asker's.
     not_asker = own_state and bool(asker)
+    # Asked of the asker's relative ("my brother"): another speaker's "my brother" is theirs.
+    kin_asked = asked_kin(question, asker) if others and not own_state else frozenset()
     # The words of what is asked, not of whom: a statement that shares only the holder's
     # name with the question ("Luna came back so happy" for "What is Luna allergic
     # to?"), or names the thing only in a question of its own ("Hi, I'm Kieran. Where am
@@ -306,7 +308,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         rec = _spoken(f.seq, records, prior, robot_id)
         if rec is None or rec.seq in looked:
             continue
-        if not_asker and theirs(rec, asker, robot_id, prior):
+        if (not_asker or kin_asked) and theirs(rec, asker, robot_id, prior, kin_asked):
             # (not one of the few looked at: the asker's statement may come next)
             rejected.extend(dict.fromkeys([rec.source_id, records[f.seq].source_id]))
             continue
@@ -421,8 +423,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     # Thursdays as well" asserts no new day; "Mrs Lee" is not the Mr Lee asked of).
     ruled: set[int] = set()
     for seq, sid, by_judgement in (_newer_by_edges(anchor, graph) if at is None else []):
-        if seq <= anchor.seq or not_asker and records.get(seq) is not None \
-                and theirs(records[seq], asker, robot_id, prior):
+        if seq <= anchor.seq or (not_asker or kin_asked) and records.get(seq) is not None \
+                and theirs(records[seq], asker, robot_id, prior, kin_asked):
             continue
         if by_judgement:
             if records.get(seq) is not None:
@@ -471,7 +473,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         if not (_statement(rec, robot_id) or seq in ruled) \
                 or (at is not None and not _held_by(rec, at)):
             continue  # (a rule may relate the robot's word of a change: "The office called …")
-        if not_asker and theirs(rec, asker, robot_id, prior):
+        if (not_asker or kin_asked) and theirs(rec, asker, robot_id, prior, kin_asked):
             rejected.append(rec.source_id)
             continue
         # Closeness alone counts only for a record the question itself recalls.
@@ -731,6 +733,9 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                          [records[f.seq] for f in pool if f.seq < at_lead
                           and records[f.seq] not in steps and records[f.seq] not in revised])
         for rec in onward:
+            if (not_asker or kin_asked) and theirs(rec, asker, robot_id, prior, kin_asked):
+                rejected.append(rec.source_id)  # another speaker's own, not the next step
+                break
             if best is not None and best[0] != anchor.seq:
                 passed.append(best[1])
             context = lead_rec
@@ -1994,23 +1999,45 @@ def _kin_called(text: str) -> bool:
 _PLURAL_FIRST = re.compile(r"\b(?:we|we're|we've|we'll|we'd|us|our|ours)\b", re.I)
 
 
+def asked_kin(question: str, asker: str) -> frozenset[str]:
+    """The relatives ``question`` asks of as the asker's ("When is my brother's
+    birthday?": brother), when it is asked by someone known and names no one else."""
+    if not asker:
+        return frozenset()
+    kin = frozenset(m.group(1).lower() for m in _MY_KIN.finditer(question)
+                    if m.group(1).lower() in KIN)
+    return kin if kin and not holders(question) - kin else frozenset()
+
+
+# "my brother", "my own mum": a relative the speaker calls their own.
+_MY_KIN = re.compile(r"\bmy\s+(?:own\s+)?([a-z]+)", re.I)
+
+
 def theirs(rec: SourceRecord, asker: str, robot_id: str,
-           prior: Callable[[int], SourceRecord | None]) -> bool:
+           prior: Callable[[int], SourceRecord | None],
+           kin: frozenset[str] = frozenset()) -> bool:
     """Whether ``rec`` tells its own speaker's state, someone other than ``asker``: a
     clause of it speaks in the singular first person and to no one ("My physio's still
     Thursdays with Sharon", said by Arthur, asked by Marguerite), and it neither names
     the asker, nor names anyone by a family word ("It's the 27th, Dad. I spoke to them
     myself"), nor points at anyone by "he" or "she" (a relay: "Mum says her appointment
     moved"). A robot's turn is of the thread of the turn it answers ("One latte for
-    Leyla" after Leyla's "I'm a coffee person now"), unless it names the asker."""
+    Leyla" after Leyla's "I'm a coffee person now"), unless it names the asker.
+    With ``kin`` (the asker's relatives the question asks of, ``asked_kin``): whether it
+    tells of the speaker's own relative of that kind instead ("And my brother's birthday
+    is the 13th", said by Maja, for Danny's "When is my brother's birthday?")."""
     mine = _names(asker)
     if not mine or rec.modality != "dialogue" or mine & set(_WORDS.findall(rec.text.lower())):
         return False
     if is_robot(rec.speaker, robot_id):
         said = prior(rec.seq)
         return said is not None and not is_robot(said.speaker, robot_id) \
-            and theirs(said, asker, robot_id, prior)
-    if _names(rec.speaker) & mine or _HE_SHE.search(rec.text) or _kin_called(rec.text):
+            and theirs(said, asker, robot_id, prior, kin)
+    if _names(rec.speaker) & mine:
+        return False
+    if kin:
+        return any(m.group(1).lower() in kin for m in _MY_KIN.finditer(rec.text))
+    if _HE_SHE.search(rec.text) or _kin_called(rec.text):
         return False
     return any(_OF_ME.search(c) and not _SECOND.search(c) and not _PLURAL_FIRST.search(c)
                for s in sentences(rec.text) or [rec.text] for c in _CLAUSE.split(s))
