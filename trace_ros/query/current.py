@@ -29,7 +29,10 @@ same thing:
    ``revision.other_titled``), is not of another thing of the kind (naming no word of the
    thing, it gives its values of a subject neither the question nor the thread names,
    "Quiz night is staying in the dining room though, Fridays." after bingo,
-   ``revision.new_subject``; an edge to such a record leads nowhere either), and states a
+   ``revision.new_subject``; an edge to such a record leads nowhere either), is not
+   nearer in meaning to another earlier statement than to any of the thread's (joined by
+   nearness or one shared word, it carries that statement on: "Grant emailed, she's
+   arriving on the 15th now" after her office was given, ``_carries_another``), and states a
    value of the kind asked
    (a time for "when", how often for "how often": ``spans.states_asked``) in what it
    asserts (``revision.asserted``: not under a condition, "If it's good, that's our new
@@ -89,6 +92,7 @@ from ..facts import JUDGED_UPDATE
 from ..language.revision import (
     CLOSE,
     KIN,
+    NEAR,
     QUESTION_SCAFFOLD,
     STOPWORDS,
     TYPED_ANSWERS,
@@ -176,6 +180,10 @@ TOPIC_SHARE = 0.25
 # A word the thread's latest revision brought ties a later record to it only when at most
 # this share of the recalled records say it (the two themselves among them).
 STEP_SHARE = 0.125
+# How much nearer another earlier statement must be to a later record than any of the
+# thread's for the record to carry that one on; how many steps back it is followed.
+OWNER_MARGIN = 0.1
+OWNER_HOPS = 2
 _QUESTION = re.compile(r"\?\s*$")
 _NEGATION = re.compile(r"\b(?:not|no|never|nor)\b|n['’]t\b", re.I)
 # Words a question is built from ("week", "days") say nothing of which thing.
@@ -235,7 +243,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
           related: Callable[[str], dict[int, SourceRecord]] | None = None,
           robot_id: str = "", at: float | None = None, asked_kind: str = "",
           focus: str = "", lookalikes: list[str] | None = None, asker: str = "",
-          later: Callable[[int], Sequence[SourceRecord]] | None = None) -> Chain | None:
+          later: Callable[[int], Sequence[SourceRecord]] | None = None,
+          said_before: Callable[[int], dict[int, float]] | None = None) -> Chain | None:
     """The current record for ``question`` and the anchor it supersedes, or None.
 
     ``records``: the ranked candidates' records by seq; ``near(seq)``: the records
@@ -258,7 +267,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     lates now", "the Tuesday quiz"): not the current record, whatever their date says.
     ``later(seq)``: the subject's turns after ``seq`` in order, recalled or not (a few
     hundred at most), from which the chain steps on past what the question recalls
-    (``forward``)."""
+    (``forward``). ``said_before(seq)``: the people's statements before ``seq`` nearest it
+    in meaning, seq -> cosine, the closest few (``_carries_another``)."""
     if at is not None and answer_type != "person":
         # The event that dates the state names neither the thing nor whose it is: "Before
         # Gwen went away, where was my spare key kept?" asks of the key, not of Gwen (for
@@ -268,6 +278,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     q_terms = question_terms(question if at is None else without_times(question))
     rejected = lookalikes if lookalikes is not None else []
     near = lru_cache(maxsize=None)(near)  # asked again for each later revision
+    if said_before is not None:
+        said_before = lru_cache(maxsize=None)(said_before)
     pool = [f for f in ranked[:POOL] if f.seq in records]
     asked_holders = holders(question) - _role_asked(question, answer_type) \
         - _modifying(question, q_terms)
@@ -462,6 +474,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         said = " ".join(w for w in _WORDS.findall(anchor.text) if is_value_word(w.lower()))
         candidates.update({seq: rec for seq, rec in related(f"{question} {said}").items()
                            if seq > anchor.seq})
+    # The records of the thread so far, and the earlier ones the anchor revised.
+    chained = {anchor.seq} | {r.seq for r in revised}
     # A rule's edge passes over what came between it and the anchor, as it always did.
     passed_over = min(ruled, default=anchor.seq)
     for seq in sorted(candidates):
@@ -630,6 +644,15 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             # the anchor in meaning as to restate it: "Quiz night's on Fridays now" in a
             # thread about bingo is another weekly event's night.
             continue
+        if repaired is None and not carried and not swapped and seq not in ruled \
+                and own_link.startswith(("close", "shares")) and said_before is not None \
+                and _carries_another(seq, chained, anchor.seq, said_before):
+            # Joined by nearness or a shared word, but nearer in meaning to another earlier
+            # statement than to any of the thread's: "Grant emailed, strike in Toronto,
+            # she's arriving on the 15th now." carries on what was said of her arrival, not
+            # the office she was given; "My grandson's taking me to the seaside in August"
+            # is not when the water tablet is taken.
+            continue
         if repaired is None and typed and own_link.startswith("close") and cos < CLOSE \
                 and not carried \
                 and not keys(told) & thing and not marks_change(rec.text) \
@@ -667,6 +690,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             continue  # "the after-school pickup is still Pete": another thing's value
         moved_on = thread if moves and not carried else None
         thread = rec
+        chained.add(seq)
         held |= holders(rec.text)
         # What it asserts: not a condition ("If it's good, that's our new Friday place") nor
         # a question passed on ("Someone just asked if we're open till five today").
@@ -774,6 +798,37 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             shown.append(anchor.source_id)
     return Chain(list(dict.fromkeys(shown + passed)), older,
                  context.source_id if context is not None else None)
+
+
+def _carries_another(seq: int, chained: set[int], after: int,
+                     said_before: Callable[[int], dict[int, float]]) -> bool:
+    """Whether the statement said before ``seq`` that is nearest it in meaning is none of
+    the thread's (``chained``), and nearer it by more than ``OWNER_MARGIN`` than any of
+    them: a record joined to the thread by nearness alone then carries on that other
+    statement's thing. Unless that statement, said after the anchor (``after``), itself
+    carries on the thread, ``NEAR`` it, within ``OWNER_HOPS``: a revision the
+    question did not recall ("He's running behind, so make that Friday") between the
+    anchor and the next. ``said_before(seq)``: the nearest earlier statements, seq ->
+    cosine (the thread's, when not among them, are no nearer than the last of them)."""
+    near = said_before(seq)
+    if not near:
+        return False
+    best = max(near, key=near.__getitem__)
+    if best in chained:
+        return False
+    ours = max((c for s, c in near.items() if s in chained), default=min(near.values()))
+    if near[best] - ours <= OWNER_MARGIN:
+        return False
+    for _ in range(OWNER_HOPS):
+        if best < after:
+            return True
+        near = said_before(best)
+        if not near:
+            return True
+        best = max(near, key=near.__getitem__)
+        if best in chained:
+            return near[best] < NEAR
+    return True
 
 
 def _another_thing(text: str, thing: frozenset[str], q_terms: frozenset[str],
