@@ -121,3 +121,16 @@ def test_earlier_near_scores_only_the_records_before() -> None:
     # Rows stored out of sequence order read the same.
     shuffled = SubjectVectors(seqs=sv.seqs[::-1].copy(), matrix=matrix[::-1].copy())
     assert shuffled.earlier_near(50, 3).keys() == got.keys()
+
+
+def test_the_robot_saying_a_figure_in_digits_echoes_it_in_words() -> None:
+    """"Theo is 7." after "he's seven now" repeats the person's figure, so their words are
+    cited before it; a figure of its own ("Dinner at 6.") or a pronoun "one" echoes nothing."""
+    said = _said(1, "Gail, he's had his birthday, he's seven now, and insufferable about it.",
+                 "Gail")
+    assert current.echoes(_said(2, "Theo is 7.", "robot"), said, "r1")
+    assert not current.echoes(_said(2, "Dinner at 6.", "robot"), said, "r1")
+    assert not current.echoes(_said(2, "Got it, the blue one.", "robot"),
+                              _said(1, "I want 1 of the blue cups.", "Gail"), "r1")
+    assert current._figures("twenty-two boxes, 3 crates and 1,600 labels") == {22.0, 3.0, 1600.0}
+    assert current._figures("£1,600 at 7:30, the blue one") == frozenset()

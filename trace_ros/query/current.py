@@ -150,7 +150,7 @@ from ..language.revision import (
 )
 from ..language.text import sentences, stem
 from ..language.timeanchor import names_part_of, takes_effect, tense, window_point, years_before
-from ..language.vocab import is_robot
+from ..language.vocab import TENS, UNITS, is_robot
 from ..ledger import SourceRecord
 from .factcache import SubjectFacts
 from .plan import Plan
@@ -1605,15 +1605,37 @@ def _asks_original(question: str) -> bool:
 
 def echoes(robot_turn: SourceRecord, person_turn: SourceRecord, robot_id: str = "") -> bool:
     """Whether a robot's turn repeats what the person's turn before it stated (a value
-    both name, or two content words)."""
+    both name, a figure one writes in digits and the other in words, "Theo is 7." after
+    "he's seven now", or two content words)."""
     if _statement(robot_turn, robot_id) or not _statement(person_turn, robot_id):
         return False
     if robot_turn.modality != "dialogue":
         return False
     return bool(values_named(robot_turn.text) & values_named(person_turn.text)) \
+        or bool(_figures(robot_turn.text) & _figures(person_turn.text)) \
         or len(keys(robot_turn.text) & keys(person_turn.text)) >= 2 \
         or shifts(person_turn.text) and bool(values(robot_turn.text)) \
         and bool(keys(robot_turn.text) & keys(person_turn.text))  # the moved day, worked out
+
+
+_FIGURE = re.compile(r"(?<![\w.:,£$€-])(\d[\d,]*(?:\.\d+)?)(?![\w:,]|\.\d)|\b([a-z]+)(?:-([a-z]+))?\b",
+                     re.I)
+
+
+def _figures(text: str) -> frozenset[float]:
+    """The figures a text gives, in digits or in words ("seven", "twenty-two", "7"), as
+    numbers; not "one" or "zero", which are as often a pronoun or a score."""
+    out: set[float] = set()
+    for m in _FIGURE.finditer(text):
+        if m.group(1):
+            out.add(float(m.group(1).replace(",", "")))
+            continue
+        word, unit = m.group(2).lower(), (m.group(3) or "").lower()
+        if word in TENS:
+            out.add(float(TENS[word] + UNITS.get(unit, 0)))
+        elif word in UNITS and word not in ("one", "zero"):
+            out.add(float(UNITS[word]))
+    return frozenset(out)
 
 
 def reads_back(robot_turn: SourceRecord, person_turn: SourceRecord,
