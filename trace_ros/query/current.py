@@ -31,8 +31,9 @@ same thing:
    "Quiz night is staying in the dining room though, Fridays." after bingo,
    ``revision.new_subject``; an edge to such a record leads nowhere either), is not
    nearer in meaning to another earlier statement than to any of the thread's (joined by
-   nearness or one shared word, it carries that statement on: "Grant emailed, she's
-   arriving on the 15th now" after her office was given, ``_carries_another``), and states a
+   nearness or one shared word, it carries that statement on: "The clinic moved him, he's
+   going in on the 20th now" after Dad's eye appointment, not the cleaners' rooms a shift,
+   ``_carries_another``), and states a
    value of the kind asked
    (a time for "when", how often for "how often": ``spans.states_asked``) in what it
    asserts (``revision.asserted``: not under a condition, "If it's good, that's our new
@@ -648,10 +649,9 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 and own_link.startswith(("close", "shares")) and said_before is not None \
                 and _carries_another(seq, chained, anchor.seq, said_before):
             # Joined by nearness or a shared word, but nearer in meaning to another earlier
-            # statement than to any of the thread's: "Grant emailed, strike in Toronto,
-            # she's arriving on the 15th now." carries on what was said of her arrival, not
-            # the office she was given; "My grandson's taking me to the seaside in August"
-            # is not when the water tablet is taken.
+            # statement than to any of the thread's: "The clinic moved him, he's going in
+            # on Friday the 20th now." carries on "I'm taking Dad to his eye appointment on
+            # the 12th", not "Each of my cleaners does ten rooms a shift".
             continue
         if repaired is None and typed and own_link.startswith("close") and cos < CLOSE \
                 and not carried \
@@ -807,9 +807,10 @@ def _carries_another(seq: int, chained: set[int], after: int,
     them: a record joined to the thread by nearness alone then carries on that other
     statement's thing. Unless that statement, said after the anchor (``after``), itself
     carries on the thread, ``NEAR`` it, within ``OWNER_HOPS``: a revision the
-    question did not recall ("He's running behind, so make that Friday") between the
-    anchor and the next. ``said_before(seq)``: the nearest earlier statements, seq ->
-    cosine (the thread's, when not among them, are no nearer than the last of them)."""
+    question did not recall ("They're on twelve each from Monday") between the anchor and
+    the next ("Back down again, they're on eleven now"). ``said_before(seq)``: the nearest
+    earlier statements, seq -> cosine (the thread's, when not among them, are no nearer
+    than the last of them)."""
     near = said_before(seq)
     if not near:
         return False
