@@ -30,6 +30,7 @@ from ..errors import ValidationError, check_text
 from ..language.caches import forget_texts
 from ..language.revision import NEAR
 from ..language.text import STOPWORDS
+from ..language.vocab import is_robot
 from ..ledger import AuditRecord, Ledger, Scope, SourceRecord
 from . import current, rank
 from . import recall as rc
@@ -60,6 +61,8 @@ AUDIT_ROUTE_IDS = 20  # per route, in the audit row
 QUESTION_VECTORS = 256
 # The subject's later turns the chain reads for its forward step (``current.forward``).
 LATER_TURNS = 200
+# The earlier records the chain weighs a later one against (``current.chain``'s ``said_before``).
+EARLIER_NEAR = 8
 
 
 @dataclass(frozen=True)
@@ -476,6 +479,16 @@ class QueryEngine:
             got = self.records.get(list(cos), generation, before=True)
             return {s: (r, cos[s]) for s, r in got.items() if _in_scope(r, req.scope)}
 
+        def said_before(seq: int) -> dict[int, float]:
+            # The statements said before ``seq`` nearest it in meaning (the chain's owner
+            # check: which earlier record a later one carries on).
+            if vectors is None or not len(vectors.ids):
+                return {}
+            cos = vectors.earlier_near(seq, EARLIER_NEAR)
+            got = self.records.get(list(cos), generation, before=True)
+            return {s: cos[s] for s, r in got.items() if _in_scope(r, req.scope)
+                    and not is_robot(r.speaker, req.scope.robot_id)}
+
         turns_before: dict[int, SourceRecord | None] = {}
 
         def prior(seq: int) -> SourceRecord | None:
@@ -494,7 +507,7 @@ class QueryEngine:
         found = current.chain(req.question, plan.answer_type, head, records,
                               self.graph_stage.facts.subject(req.scope.subject_id), near,
                               prior, related, req.scope.robot_id, at, wanted.kind, wanted.focus,
-                              lookalikes, req.asker, later)
+                              lookalikes, req.asker, later, said_before)
         # What the chain found to be another's (also when nothing later revised the best
         # match): the reader must not take its newest record for the current one.
         graph.others = [s for s in dict.fromkeys(graph.others + lookalikes)

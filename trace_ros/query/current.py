@@ -29,7 +29,11 @@ same thing:
    ``revision.other_titled``), is not of another thing of the kind (naming no word of the
    thing, it gives its values of a subject neither the question nor the thread names,
    "Quiz night is staying in the dining room though, Fridays." after bingo,
-   ``revision.new_subject``; an edge to such a record leads nowhere either), and states a
+   ``revision.new_subject``; an edge to such a record leads nowhere either), is not
+   nearer in meaning to another earlier statement than to any of the thread's (joined by
+   nearness or one shared word, it carries that statement on: "The clinic moved him, he's
+   going in on the 20th now" after Dad's eye appointment, not the cleaners' rooms a shift,
+   ``_carries_another``), and states a
    value of the kind asked
    (a time for "when", how often for "how often": ``spans.states_asked``) in what it
    asserts (``revision.asserted``: not under a condition, "If it's good, that's our new
@@ -89,6 +93,7 @@ from ..facts import JUDGED_UPDATE
 from ..language.revision import (
     CLOSE,
     KIN,
+    NEAR,
     QUESTION_SCAFFOLD,
     STOPWORDS,
     TYPED_ANSWERS,
@@ -146,7 +151,7 @@ from ..language.revision import (
 )
 from ..language.text import sentences, stem
 from ..language.timeanchor import names_part_of, takes_effect, tense, window_point, years_before
-from ..language.vocab import is_robot
+from ..language.vocab import TENS, UNITS, is_robot
 from ..ledger import SourceRecord
 from .factcache import SubjectFacts
 from .plan import Plan
@@ -176,6 +181,10 @@ TOPIC_SHARE = 0.25
 # A word the thread's latest revision brought ties a later record to it only when at most
 # this share of the recalled records say it (the two themselves among them).
 STEP_SHARE = 0.125
+# How much nearer another earlier statement must be to a later record than any of the
+# thread's for the record to carry that one on; how many steps back it is followed.
+OWNER_MARGIN = 0.1
+OWNER_HOPS = 2
 _QUESTION = re.compile(r"\?\s*$")
 _NEGATION = re.compile(r"\b(?:not|no|never|nor)\b|n['’]t\b", re.I)
 # Words a question is built from ("week", "days") say nothing of which thing.
@@ -235,7 +244,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
           related: Callable[[str], dict[int, SourceRecord]] | None = None,
           robot_id: str = "", at: float | None = None, asked_kind: str = "",
           focus: str = "", lookalikes: list[str] | None = None, asker: str = "",
-          later: Callable[[int], Sequence[SourceRecord]] | None = None) -> Chain | None:
+          later: Callable[[int], Sequence[SourceRecord]] | None = None,
+          said_before: Callable[[int], dict[int, float]] | None = None) -> Chain | None:
     """The current record for ``question`` and the anchor it supersedes, or None.
 
     ``records``: the ranked candidates' records by seq; ``near(seq)``: the records
@@ -258,7 +268,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     lates now", "the Tuesday quiz"): not the current record, whatever their date says.
     ``later(seq)``: the subject's turns after ``seq`` in order, recalled or not (a few
     hundred at most), from which the chain steps on past what the question recalls
-    (``forward``)."""
+    (``forward``). ``said_before(seq)``: the people's statements before ``seq`` nearest it
+    in meaning, seq -> cosine, the closest few (``_carries_another``)."""
     if at is not None and answer_type != "person":
         # The event that dates the state names neither the thing nor whose it is: "Before
         # Gwen went away, where was my spare key kept?" asks of the key, not of Gwen (for
@@ -268,6 +279,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     q_terms = question_terms(question if at is None else without_times(question))
     rejected = lookalikes if lookalikes is not None else []
     near = lru_cache(maxsize=None)(near)  # asked again for each later revision
+    if said_before is not None:
+        said_before = lru_cache(maxsize=None)(said_before)
     pool = [f for f in ranked[:POOL] if f.seq in records]
     asked_holders = holders(question) - _role_asked(question, answer_type) \
         - _modifying(question, q_terms)
@@ -464,6 +477,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         said = " ".join(w for w in _WORDS.findall(anchor.text) if is_value_word(w.lower()))
         candidates.update({seq: rec for seq, rec in related(f"{question} {said}").items()
                            if seq > anchor.seq})
+    # The records of the thread so far, and the earlier ones the anchor revised.
+    chained = {anchor.seq} | {r.seq for r in revised}
     # A rule's edge passes over what came between it and the anchor, as it always did.
     passed_over = min(ruled, default=anchor.seq)
     for seq in sorted(candidates):
@@ -632,6 +647,14 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             # the anchor in meaning as to restate it: "Quiz night's on Fridays now" in a
             # thread about bingo is another weekly event's night.
             continue
+        if repaired is None and not carried and not swapped and seq not in ruled \
+                and own_link.startswith(("close", "shares")) and said_before is not None \
+                and _carries_another(seq, chained, anchor.seq, said_before):
+            # Joined by nearness or a shared word, but nearer in meaning to another earlier
+            # statement than to any of the thread's: "The clinic moved him, he's going in
+            # on Friday the 20th now." carries on "I'm taking Dad to his eye appointment on
+            # the 12th", not "Each of my cleaners does ten rooms a shift".
+            continue
         if repaired is None and typed and own_link.startswith("close") and cos < CLOSE \
                 and not carried \
                 and not keys(told) & thing and not marks_change(rec.text) \
@@ -669,6 +692,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             continue  # "the after-school pickup is still Pete": another thing's value
         moved_on = thread if moves and not carried else None
         thread = rec
+        chained.add(seq)
         held |= holders(rec.text)
         # What it asserts: not a condition ("If it's good, that's our new Friday place") nor
         # a question passed on ("Someone just asked if we're open till five today").
@@ -779,6 +803,38 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             shown.append(anchor.source_id)
     return Chain(list(dict.fromkeys(shown + passed)), older,
                  context.source_id if context is not None else None)
+
+
+def _carries_another(seq: int, chained: set[int], after: int,
+                     said_before: Callable[[int], dict[int, float]]) -> bool:
+    """Whether the statement said before ``seq`` that is nearest it in meaning is none of
+    the thread's (``chained``), and nearer it by more than ``OWNER_MARGIN`` than any of
+    them: a record joined to the thread by nearness alone then carries on that other
+    statement's thing. Unless that statement, said after the anchor (``after``), itself
+    carries on the thread, ``NEAR`` it, within ``OWNER_HOPS``: a revision the
+    question did not recall ("They're on twelve each from Monday") between the anchor and
+    the next ("Back down again, they're on eleven now"). ``said_before(seq)``: the nearest
+    earlier statements, seq -> cosine (the thread's, when not among them, are no nearer
+    than the last of them)."""
+    near = said_before(seq)
+    if not near:
+        return False
+    best = max(near, key=near.__getitem__)
+    if best in chained:
+        return False
+    ours = max((c for s, c in near.items() if s in chained), default=min(near.values()))
+    if near[best] - ours <= OWNER_MARGIN:
+        return False
+    for _ in range(OWNER_HOPS):
+        if best < after:
+            return True
+        near = said_before(best)
+        if not near:
+            return True
+        best = max(near, key=near.__getitem__)
+        if best in chained:
+            return near[best] < NEAR
+    return True
 
 
 def _another_thing(text: str, thing: frozenset[str], q_terms: frozenset[str],
@@ -1555,15 +1611,37 @@ def _asks_original(question: str) -> bool:
 
 def echoes(robot_turn: SourceRecord, person_turn: SourceRecord, robot_id: str = "") -> bool:
     """Whether a robot's turn repeats what the person's turn before it stated (a value
-    both name, or two content words)."""
+    both name, a figure one writes in digits and the other in words, "Theo is 7." after
+    "he's seven now", or two content words)."""
     if _statement(robot_turn, robot_id) or not _statement(person_turn, robot_id):
         return False
     if robot_turn.modality != "dialogue":
         return False
     return bool(values_named(robot_turn.text) & values_named(person_turn.text)) \
+        or bool(_figures(robot_turn.text) & _figures(person_turn.text)) \
         or len(keys(robot_turn.text) & keys(person_turn.text)) >= 2 \
         or shifts(person_turn.text) and bool(values(robot_turn.text)) \
         and bool(keys(robot_turn.text) & keys(person_turn.text))  # the moved day, worked out
+
+
+_FIGURE = re.compile(r"(?<![\w.:,£$€-])(\d[\d,]*(?:\.\d+)?)(?![\w:,]|\.\d)|\b([a-z]+)(?:-([a-z]+))?\b",
+                     re.I)
+
+
+def _figures(text: str) -> frozenset[float]:
+    """The figures a text gives, in digits or in words ("seven", "twenty-two", "7"), as
+    numbers; not "one" or "zero", which are as often a pronoun or a score."""
+    out: set[float] = set()
+    for m in _FIGURE.finditer(text):
+        if m.group(1):
+            out.add(float(m.group(1).replace(",", "")))
+            continue
+        word, unit = m.group(2).lower(), (m.group(3) or "").lower()
+        if word in TENS:
+            out.add(float(TENS[word] + UNITS.get(unit, 0)))
+        elif word in UNITS and word not in ("one", "zero"):
+            out.add(float(UNITS[word]))
+    return frozenset(out)
 
 
 def reads_back(robot_turn: SourceRecord, person_turn: SourceRecord,

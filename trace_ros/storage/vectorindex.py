@@ -103,6 +103,28 @@ class SubjectVectors:
         top = np.argsort(-close)[:limit]
         return {int(self.seqs[later[i]]): float(close[i]) for i in top}
 
+    def earlier_near(self, seq: int, limit: int) -> dict[int, float]:
+        """The ``limit`` sources stored before ``seq`` whose vectors are closest to
+        ``seq``'s: seq -> cosine, the closest first (empty when ``seq`` has no vector).
+        A large subject scores the earlier rows of the record's nearest lists only."""
+        rows = np.flatnonzero(self.seqs == seq)
+        if not rows.size:
+            return {}
+        qvec = self.matrix[rows[0]]
+        part = self.coarse
+        if part is not None:
+            before = part.rows(qvec, part.probes)
+            before = before[self.seqs[before] < seq]
+            sims = coarse.scores(self.matrix, before, qvec)
+        elif self.order().in_rows:
+            before = np.arange(int(rows[0]))
+            sims = self.matrix[:int(rows[0])] @ qvec
+        else:
+            before = np.flatnonzero(self.seqs < seq)
+            sims = self.matrix[before] @ qvec
+        top = np.argsort(-sims)[:limit]
+        return {int(self.seqs[before[i]]): float(sims[i]) for i in top}
+
 
 class _SeqOrder:
     """A subject's vectors in sequence order: the position of a seq, and per position its
