@@ -833,6 +833,25 @@ def marks_change(text: str) -> bool:
     return _changed(_change_text(text))
 
 
+# A state someone has just brought about, told in the present perfect active: "I've
+# swapped with Gerda", "they've offered him the Leeds job" (the passive, "has been
+# promoted", is ``_CHANGED``'s); not "I've been …", nor an adjective after "'s" ("she's
+# often late", "he's keen").
+_BROUGHT_ABOUT = re.compile(
+    r"\b(?:i|we|you|they|he|she)(?:['’]ve|['’]s|\s+have|\s+has)\s+"
+    r"(?:just\s+|now\s+|finally\s+|already\s+)?(?:got\s+)?"
+    r"(?!been\b|need|seed|feed|speed|ten\b|often|open|even|green|keen|seven|eleven)"
+    r"[a-z]+(?:ed|en)\b", re.I)
+
+
+def brought_about(text: str) -> bool:
+    """Whether the text tells of a state someone has just brought about ("I've swapped
+    with Gerda", "They've made him a supervisor"). Weaker than ``marks_change``: "I've
+    joined a spin class" opens a first state as well, so only the caller knows whether
+    it follows an earlier one."""
+    return _BROUGHT_ABOUT.search(text) is not None
+
+
 def denies_change(text: str) -> bool:
     """Whether the text marks a change only to deny it ("still four-hourly, nothing's
     changed"): what it says holds as before."""

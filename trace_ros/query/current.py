@@ -101,6 +101,7 @@ from ..language.revision import (
     adds,
     all_values,
     asserted,
+    brought_about,
     compounded,
     continues,
     denied_for,
@@ -585,6 +586,14 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             if not carried and (not link or str(link).startswith("close")) \
             and seq in recalled and speaks else ""
         link = link or moves
+        if not (link or carried) and seq in recalled and rec.speaker == anchor.speaker \
+                and rec.session_id != anchor.session_id and cos >= NEAR \
+                and brought_about(rec.text) and not continues(rec.text):
+            # The anchor's speaker, in a later conversation and near it in meaning, telling
+            # of a state just brought about ("I've swapped with Gerda. … I do Thursday
+            # through Saturday."), names the thing in no word of the question's: its next
+            # state, for the checks below to say whose and of what kind.
+            link = f"brought about (cosine {cos:.2f})"
         if not (link or carried) and head is not anchor:
             # The chain is transitive: a later change may be told in the words of the
             # change before it, not of the first statement ("Soya didn't last. … try them
