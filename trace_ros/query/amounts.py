@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from ..language.text import STOPWORDS, stem, stems
@@ -30,7 +31,8 @@ def _plural_number(word: str) -> str:
     return ""
 
 
-def _value_tokens(text: str) -> set[str]:
+@lru_cache(maxsize=65536)  # the same shown records are read for every candidate value
+def _value_tokens(text: str) -> frozenset[str]:
     """What a phrase states, comparable across wordings: its numbers (digits, number
     words) and the stems of its other content words ("7:00" and "seven" share "7")."""
     out = {d.lstrip("0") for d in re.findall(r"\d+", text) if d.strip("0")}
@@ -43,7 +45,7 @@ def _value_tokens(text: str) -> set[str]:
             out.add(str(ordinal_value(w)))
         elif not w.isdigit() and not re.search(r"\d", w):
             out |= stems(w)
-    return out
+    return frozenset(out)
 # What a change comes to ("down to 27", "that makes thirty-five", "a total of 40"), and a
 # number said as the change itself ("four more", "another two", "knock one off").
 _RESULT = re.compile(r"\b(?:(?:down|up|back)\s+to|makes?|making|that['’]s|total(?:\s+of)?)\s+$",

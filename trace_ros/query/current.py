@@ -1637,6 +1637,7 @@ _FIGURE = re.compile(r"(?<![\w.:,£$€-])(\d[\d,]*(?:\.\d+)?)(?![\w:,]|\.\d)|\b
                      re.I)
 
 
+@lru_cache(maxsize=65536)  # asked of the same turns for every later record and question
 def _figures(text: str) -> frozenset[float]:
     """The figures a text gives, in digits or in words ("seven", "twenty-two", "7"), as
     numbers; not "one" or "zero", which are as often a pronoun or a score."""

@@ -1237,6 +1237,7 @@ def _by_head(head: str, compound: str, which: bool) -> Asked:
     return Asked("which" if which else "what", head, compound)
 
 
+@lru_cache(maxsize=4096)  # read again by each stage and candidate of a question
 def asked(question: str, plan: Plan) -> Asked:
     """The kind of value ``question`` asks for, read from its wh-phrase (see ``Asked``)."""
     q = re.sub(r"\s+", " ", question.strip().lower().replace("’", "'"))

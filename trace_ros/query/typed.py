@@ -191,7 +191,7 @@ def _after_cause(sentence: str, found: list[tuple[int, str]],
     return found
 
 
-def _taken_out(text: str, value: str, said: set[str]) -> str:
+def _taken_out(text: str, value: str, said: frozenset[str]) -> str:
     """``text`` without ``value``: where it is written as read, that phrase; else each
     word stating one of ``said`` (a day read as "every Friday" from "Fridays")."""
     out = re.sub(rf"(?<![\w'’-]){re.escape(value)}(?![\w'’-])", "", text, flags=re.I)
@@ -206,7 +206,7 @@ def _taken_out(text: str, value: str, said: set[str]) -> str:
 _STILL = re.compile(r"\bstill\b", re.I)
 
 
-def _left_for(text: str, value: str, said: set[str], fresh: set[str]) -> bool:
+def _left_for(text: str, value: str, said: frozenset[str], fresh: frozenset[str]) -> bool:
     """Whether ``text`` leaves ``value`` (whose words state ``said``) for a value stating
     ``fresh``: it turns the old one down ("…, not under the frog", "forget 31", "it's 8,
     not 3"), or says it in a cause whose consequence says the new one ("Daniels is
