@@ -22,6 +22,13 @@ def rec(seq: int, text: str, speaker: str = "Noor", when: float = T0) -> SourceR
                         None, None, {}, at, False, at, "h")
 
 
+def turn(seq: int, session: str, text: str, speaker: str) -> SourceRecord:
+    """Turn ``seq`` of subject ``home`` in ``session``, stamped ``seq`` seconds in (the
+    chain's unit tests, which pass records and cosines to its rules directly)."""
+    return SourceRecord(seq, f"s{seq}", "home", "r1", session, "dialogue", speaker, text, "",
+                        None, None, {}, float(seq), False, float(seq), "")
+
+
 def read(question: str, *records: SourceRecord) -> str:
     """The reader's answer to ``question`` over ``records``, packed in the order given."""
     p = pack([EvidenceItem(r, 1.0, {}) for r in records], 4000, 20)

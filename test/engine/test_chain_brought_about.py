@@ -19,17 +19,15 @@ from trace_ros.query.plan import plan_question
 from trace_ros.query.recall import Fused
 from trace_ros.query.spans import asked
 
+from .readerkit import turn
+
 QUESTION = "Which days am I on the café counter?"
 ANCHOR = "I'm on the café counter Monday to Wednesday this month."
 SWAPPED = "I've swapped with Gerda, so I do Thursday through Saturday."
 
 
 def _rec(seq: int, session: str, text: str, speaker: str = "Annelie") -> SourceRecord:
-    return SourceRecord(seq=seq, source_id=f"s{seq}", subject_id="home", robot_id="r1",
-                        session_id=session, modality="dialogue", speaker=speaker, text=text,
-                        label="", confidence=None, pose=None, payload={},
-                        source_time=float(seq), time_from_receipt=False,
-                        known_time=float(seq), content_hash="")
+    return turn(seq, session, text, speaker)
 
 
 def _lead(later: SourceRecord, cosine: float) -> list[str] | None:

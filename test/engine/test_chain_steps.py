@@ -22,6 +22,8 @@ from trace_ros.language import revision  # noqa: E402
 from trace_ros.ledger import Ledger, SourceRecord  # noqa: E402
 from trace_ros.query import current  # noqa: E402
 
+from .readerkit import turn  # noqa: E402
+
 CHATTER = [(7, "Bea", "The fog this morning was so thick I could barely see the gate."),
            (7, "robot", "Take care on the roads."),
            (8, "Bea", "Baked a lemon drizzle for the neighbours, half of it's gone already.")]
@@ -57,11 +59,7 @@ def test_a_word_of_the_last_change_said_again_moves_nothing(ledger: Ledger,
 
 
 def _rec(seq: int, session: str, text: str, speaker: str = "Bea") -> SourceRecord:
-    return SourceRecord(seq=seq, source_id=f"s{seq}", subject_id="home", robot_id="r1",
-                        session_id=session, modality="dialogue", speaker=speaker, text=text,
-                        label="", confidence=None, pose=None, payload={},
-                        source_time=float(seq), time_from_receipt=False,
-                        known_time=float(seq), content_hash="")
+    return turn(seq, session, text, speaker)
 
 
 def test_a_step_moves_on_in_a_later_session() -> None:
