@@ -77,53 +77,41 @@ class SubjectVectors:
     def later_near(self, seq: int, threshold: float, limit: int) -> dict[int, float]:
         """The sources stored after ``seq`` whose vector's cosine with ``seq``'s is at least
         ``threshold``: seq -> cosine, the ``limit`` closest first (empty when ``seq`` has no
-        vector). The rows are in storage order, nearly always sequence order: then only
-        the rows after ``seq``'s are scored (the whole matrix was, 125,000 x 384 floats a
-        subject at 1,000,000 sources, the rows before ``seq``'s for nothing)."""
-        rows = np.flatnonzero(self.seqs == seq)
-        if not rows.size:
-            return {}
-        qvec = self.matrix[rows[0]]
-        part = self.coarse
-        if part is not None:  # a large subject: the later rows of the anchor's nearest lists
-            later = part.rows(qvec, part.probes)
-            later = later[self.seqs[later] > seq]
-            sims = coarse.scores(self.matrix, later, qvec)
-            near = np.flatnonzero(sims >= threshold)
-            close, later = sims[near], later[near]
-        elif self.order().in_rows:
-            start = int(rows[0]) + 1
-            sims = self.matrix[start:] @ qvec
-            later = np.flatnonzero(sims >= threshold)
-            close, later = sims[later], later + start
-        else:
-            sims = self.matrix @ qvec
-            later = np.flatnonzero((self.seqs > seq) & (sims >= threshold))
-            close = sims[later]
-        top = np.argsort(-close)[:limit]
-        return {int(self.seqs[later[i]]): float(close[i]) for i in top}
+        vector)."""
+        rows, sims = self._beside(seq, after=True)
+        keep = np.flatnonzero(sims >= threshold)
+        return self._closest(rows[keep], sims[keep], limit)
 
     def earlier_near(self, seq: int, limit: int) -> dict[int, float]:
         """The ``limit`` sources stored before ``seq`` whose vectors are closest to
-        ``seq``'s: seq -> cosine, the closest first (empty when ``seq`` has no vector).
-        A large subject scores the earlier rows of the record's nearest lists only."""
-        rows = np.flatnonzero(self.seqs == seq)
-        if not rows.size:
-            return {}
-        qvec = self.matrix[rows[0]]
+        ``seq``'s: seq -> cosine, the closest first (empty when ``seq`` has no vector)."""
+        rows, sims = self._beside(seq, after=False)
+        return self._closest(rows, sims, limit)
+
+    def _beside(self, seq: int, after: bool) -> tuple[np.ndarray, np.ndarray]:
+        """The rows of the sources after (or before) ``seq`` and their cosines with
+        ``seq``'s vector (none when it has no vector). A large subject scores only those
+        rows of ``seq``'s nearest lists. The rows are in storage order, nearly always
+        sequence order: then only the rows on that side of ``seq``'s are scored (the whole
+        matrix was, 125,000 x 384 floats a subject at 1,000,000 sources)."""
+        at = np.flatnonzero(self.seqs == seq)
+        if not at.size:
+            return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float32)
+        qvec = self.matrix[at[0]]
         part = self.coarse
         if part is not None:
-            before = part.rows(qvec, part.probes)
-            before = before[self.seqs[before] < seq]
-            sims = coarse.scores(self.matrix, before, qvec)
-        elif self.order().in_rows:
-            before = np.arange(int(rows[0]))
-            sims = self.matrix[:int(rows[0])] @ qvec
-        else:
-            before = np.flatnonzero(self.seqs < seq)
-            sims = self.matrix[before] @ qvec
+            rows = part.rows(qvec, part.probes)
+            rows = rows[self.seqs[rows] > seq] if after else rows[self.seqs[rows] < seq]
+            return rows, coarse.scores(self.matrix, rows, qvec)
+        if self.order().in_rows:
+            side = slice(int(at[0]) + 1, None) if after else slice(0, int(at[0]))
+            return np.arange(len(self.seqs))[side], self.matrix[side] @ qvec
+        rows = np.flatnonzero(self.seqs > seq if after else self.seqs < seq)
+        return rows, self.matrix[rows] @ qvec
+
+    def _closest(self, rows: np.ndarray, sims: np.ndarray, limit: int) -> dict[int, float]:
         top = np.argsort(-sims)[:limit]
-        return {int(self.seqs[before[i]]): float(sims[i]) for i in top}
+        return {int(self.seqs[rows[i]]): float(sims[i]) for i in top}
 
 
 class _SeqOrder:
