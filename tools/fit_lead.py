@@ -24,9 +24,42 @@ margin). ``replay`` asks every item again with the held-out fold's model choosin
 lead among the chain's set (its lead, what it superseded, the resolver's lead) inside
 the engine, and prints current@1, old@1 and answer_ok before and after per fold.
 
+Folds are the authors (a history's ID without its number: "am07" is author am) and
+LoCoMo's changes; ``capture --skip`` (default ``an,ao``, the sets kept unseen) leaves
+authors out of capture and fit altogether. ``evaluate --variants`` names the variants
+to score ("vf_*": a veto on the engine's first cited source by a margin, only where it
+answered) and ``--folds`` the folds; ``replay --among all`` lets the model choose among
+every captured candidate, not only the chain's set. Set ``OPENBLAS_NUM_THREADS=1`` on a
+shared machine (the fits are small; BLAS threads made them ten times slower).
+
 Result (fac74c7, 15 authors + LoCoMo changes, confirm halves): no variant gains on
 most held-out authors; wired in (``replay``), current@1 0.694 -> 0.693, old@1 0.135 ->
 0.145, answer_ok 0.661 -> 0.652. The model is not part of the engine.
+
+Re-tried with 39 authors (f202cf5, thirty-third session; a..am and LoCoMo's changes,
+4,767 questions, 56 features: the 42 above and the asker, the chain's carried turn, the
+judge's confidence on the record's ``updates`` edges in and out, an edge to or from the
+anchor, its facts' status, cosine to the chain's lead, time order among all candidates,
+change and denial markers). Held-out folds, pooled (build n 1,961 / confirm n 2,009),
+current@1 of the engine's first cited source 0.748 / 0.689; the model's choice over all
+candidates (``clogit``) 0.724 / 0.700 (confirm folds gained / same / lost 22 / 2 / 16);
+with the first cited source as a feature (``read_all``) 0.783 / 0.731 (29 / 4 / 7). Both
+gains come from questions the engine abstained on (the model names a current record in
+100 of 176 confirm abstentions), not from better choices where it answered: there the
+model is right less often than the engine (confirm 1,306 against 1,384 of 1,833; build
+1,354 against 1,467 of 1,832), ``read_ans`` 0.744 / 0.683, and the vetoes on the first
+cited source give back the engine's figure (``vf_cl3`` 0.747 / 0.689, 14 / 15 / 11;
+``vf_rd2`` 0.747 / 0.690, 6 / 30 / 4). Filling abstentions is no way out: the model's
+probability does not tell a never-stated question from an answerable one (at 0.5 on
+the confirm halves' abstentions: 70 current, 26 stale, 256 never-stated questions picked).
+C 0.1 or 10 changes nothing (clogit confirm 0.699 / 0.699); the 42 old features alone
+give 0.693. More authors help the later voices a little (p..am confirm, clogit fitted on
+a..o 0.680, on the other 38 authors 0.694, first cited 0.662) but not enough: wired in
+(``replay``, fold models), the chain's set: build 0.748 -> 0.749, confirm current@1
+0.689 -> 0.686, old@1 0.146 -> 0.155, answer_ok 0.656 -> 0.653 (10 / 21 / 9 folds);
+every candidate (``--among all``): build 0.748 -> 0.728, confirm 0.689 -> 0.683, old@1
+0.146 -> 0.170, answer_ok 0.656 -> 0.634 (15 / 8 / 17; a..o confirm 0.749 -> 0.731, p..am
+0.662 -> 0.664 with old@1 0.167 -> 0.193). It does not transfer; not wired in.
 """
 
 from __future__ import annotations
@@ -34,6 +67,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 import sys
 from collections import Counter, defaultdict
 from collections.abc import Callable
@@ -45,7 +79,13 @@ import numpy as np
 from trace_ros.bench import updates_natural as un
 from trace_ros.config import load_config
 from trace_ros.embed import MiniLMEncoder
-from trace_ros.language.revision import NEAR, gives_up, state_values
+from trace_ros.language.revision import (
+    NEAR,
+    denies_change,
+    gives_up,
+    marks_change,
+    state_values,
+)
 from trace_ros.language.timeanchor import find_candidates
 from trace_ros.language.vocab import is_robot
 from trace_ros.ledger import Ledger, Scope, SourceRecord
@@ -69,6 +109,12 @@ FEATURES = (
     "q_past", "is_question", "log_len", "lead0_x_changed", "latest5_x_present",
     "after_x_past", "same_speaker_anchor", "moves_from_anchor", "anchor_moves_from",
     "states_value",
+    # Added with 39 authors (thirty-third session): the asker, the chain's carried turn,
+    # the graph's verdicts with the judge's confidence, the record's facts' status,
+    # cosine to the chain's lead, time order among all candidates, change markers.
+    "spk_asker", "carried", "upd_out_conf", "upd_in_conf", "upd_over_anchor",
+    "anchor_over", "fact_superseded", "fact_active", "cos_lead", "newest_all",
+    "time_frac", "marks_change", "denies_change", "lead_is_robot",
 )
 
 
@@ -126,6 +172,11 @@ class Capturing(QueryEngine):
         for s in ids:
             v = vec(recs[s])
             cos_a[s] = float(v @ va) if v is not None and va is not None else 0.0
+        anchor_facts = set(facts.by_source.get(anchor.source_id, ())) if facts is not None else set()
+        lead0 = recs.get(graph.lead[0]) if graph.lead else None
+        vl = vec(lead0) if lead0 is not None else None
+        times = sorted(recs[t].source_time for t in ids)
+        newest = times[-1]
         X = []
         for s in ids:
             r = recs[s]
@@ -142,16 +193,27 @@ class Capturing(QueryEngine):
             if robot:
                 said = self.prior_turn(r.seq, req.scope, generation)
                 echo = float(said is not None and current.echoes(r, said, req.scope.robot_id))
-            upd_out = upd_in = contra = 0
+            upd_out = upd_in = contra = sup = act = 0
+            out_conf = in_conf = over_anchor = anchor_over = 0.0
             if facts is not None:
                 for fid in facts.by_source.get(s, ()):
+                    if fid in facts.facts:
+                        status = facts.facts[fid].status
+                        sup += status == "superseded"
+                        act += status == "active"
                     for eid in facts.adjacent.get(fid, ()):
                         e = facts.edges.get(eid)
                         if e is None:
                             continue
                         if e.type == "updates":
-                            upd_out += e.src == fid
-                            upd_in += e.dst == fid
+                            if e.src == fid:
+                                upd_out += 1
+                                out_conf = max(out_conf, e.confidence)
+                                over_anchor = max(over_anchor, float(e.dst in anchor_facts))
+                            else:
+                                upd_in += 1
+                                in_conf = max(in_conf, e.confidence)
+                                anchor_over = max(anchor_over, float(e.src in anchor_facts))
                         elif e.type == "contradicts":
                             contra += 1
             latest5 = float(cos_a[s] >= NEAR and later5 == 0)
@@ -184,26 +246,45 @@ class Capturing(QueryEngine):
                 float(s != anchor.source_id and bool(gives_up(anchor.text, r.text))),
                 float(s != anchor.source_id and bool(gives_up(r.text, anchor.text))),
                 float(bool(state_values(r.text))),
+                float(bool(req.asker) and r.speaker == req.asker),
+                float(bool(graph.carried) and graph.carried == s),
+                out_conf, in_conf, over_anchor, anchor_over,
+                min(sup, 3), min(act, 3),
+                float(v @ vl) if v is not None and vl is not None else 0.0,
+                float(r.source_time == newest),
+                times.index(r.source_time) / max(1, len(times) - 1),
+                float(bool(marks_change(r.text))), float(bool(denies_change(r.text))),
+                float(lead0 is not None and is_robot(lead0.speaker, req.scope.robot_id)),
             ])
         return {"ids": ids, "X": X}
 
 
+def author(item: un.Item) -> str:
+    """The fold of an item: its history file's author (the letters of the history's ID,
+    "am07" -> "am"), or "locomo" for LoCoMo's changes."""
+    return re.match(r"[a-z]+", item.subject_id).group(0) if item.set == "histories" \
+        else "locomo"
+
+
 def capture(args: argparse.Namespace) -> None:
     data = un.load(un.DATA, LOCOMO if args.locomo else None)
+    skip = {a for a in args.skip.split(",") if a}
     cfg = load_config(None)
     rows = []
     with Ledger(Path(args.ledger), cfg.ledger) as ledger:
         eng = Capturing(ledger, MiniLMEncoder(cfg.embed), ExtractiveReader(), cfg.recall,
                         audit=False)
         for it in data.items:
+            if author(it) in skip or args.only and author(it) not in args.only.split(","):
+                continue  # held out: never captured, never fitted on
             eng.captured = None
-            r = eng.ask(QueryRequest(Scope(it.subject_id), it.question),
+            r = eng.ask(QueryRequest(Scope(it.subject_id), it.question, asker=it.asker),
                         now=it.ask_time or None)
             got = eng.captured or {"ids": [], "X": []}
             first = r.source_ids[0] if r.source_ids else None
             rows.append({
                 "id": it.item_id, "set": it.set, "split": it.split, "kind": it.kind,
-                "author": it.item_id[0] if it.set == "histories" else "locomo",
+                "author": author(it),
                 "first": first, "status": r.status,
                 "ok": r.status == "answered" and un.answer_holds(r.answer, it.answer),
                 "current": list(it.current), "stale": list(it.stale),
@@ -272,18 +353,22 @@ def _clogit(train: list[dict[str, Any]], key: str, c: float) -> Fitted:
     likelihood that the choice falls on a current record, what current@1 counts."""
     from scipy.optimize import minimize
     mu, sd = _standard(train, key)
-    data = [((r[key] - mu) / sd, r["m"]) for r in train if r["m"].any()]
+    used = [r for r in train if r["m"].any()]
+    x = (np.vstack([r[key] for r in used]) - mu) / sd
+    m = np.concatenate([r["m"] for r in used]).astype(float)
+    # Every question's rows lie together: its start, and each row's question.
+    sizes = np.array([len(r["m"]) for r in used])
+    starts = np.r_[0, np.cumsum(sizes)[:-1]]
+    group = np.repeat(np.arange(len(used)), sizes)
     lam = 1.0 / c
 
     def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
-        total, grad = lam * w @ w / 2, lam * w
-        for x, m in data:
-            s = x @ w
-            p = np.exp(s - s.max())
-            p /= p.sum()
-            pc = p[m].sum()
-            total -= math.log(pc + 1e-12)
-            grad = grad - (x[m].T @ (p[m] / pc) - x.T @ p)
+        s = x @ w
+        p = np.exp(s - np.maximum.reduceat(s, starts)[group])
+        z = np.add.reduceat(p, starts)
+        pc = np.add.reduceat(p * m, starts)
+        total = lam * w @ w / 2 - float(np.sum(np.log(pc / z + 1e-12)))
+        grad = lam * w - x.T @ (p * m / pc[group] - p / z[group])
         return total, grad
 
     w = minimize(loss, np.zeros(mu.size), jac=True, method="L-BFGS-B").x
@@ -296,32 +381,43 @@ def _chain_lead(r: dict[str, Any]) -> int | None:
 
 
 def _choose(r: dict[str, Any], score: Score, key: str, veto: float | None,
-            answered_only: bool) -> str | None:
-    """The candidate the model puts first; with ``veto``, the chain's lead stays unless
-    the model scores another above it by more than ``veto``; ``answered_only``: where
-    the engine abstained it still abstains (the model reorders, never adds, an answer)."""
+            answered_only: bool, against: str = "lead") -> str | None:
+    """The candidate the model puts first; with ``veto``, the chain's lead (``against``
+    "lead") or the engine's first cited source ("first") stays unless the model scores
+    another above it by more than ``veto``; ``answered_only``: where the engine
+    abstained it still abstains (the model reorders, never adds, an answer)."""
     if answered_only and r["first"] is None:
         return None
     s = score(r[key])
     best = int(np.argmax(s))
     if veto is not None:
-        i = _chain_lead(r)
+        if against == "first":
+            i = r["ids"].index(r["first"]) if r["first"] in r["ids"] else None
+        else:
+            i = _chain_lead(r)
         if i is None:
             return r["first"]
         return r["ids"][best] if s[best] - s[i] > veto else r["ids"][i]
     return r["ids"][best]
 
 
-# name -> (fit, feature key, veto margin, answered only). "read_*": after the reader,
-# with its first cited source as a feature (a post-read re-ranking, not at currentness).
-VARIANTS: dict[str, tuple[Callable[..., Fitted], str, float | None, bool]] = {
-    "point": (_pointwise, "A", None, False),
-    "pair": (_pairwise, "A", None, False),
-    "clogit": (_clogit, "A", None, False),
-    "veto_pt": (_pointwise, "A", 1.0, False),
-    "veto_cl": (_clogit, "A", 1.0, False),
-    "read_all": (_clogit, "B", None, False),
-    "read_ans": (_clogit, "B", None, True),
+# name -> (fit, feature key, veto margin, answered only, vetoed). "read_*": after the
+# reader, with its first cited source as a feature (a post-read re-ranking, not at
+# currentness); "vf*": a veto on the engine's first cited source by a margin.
+Variant = tuple[Callable[..., Fitted], str, float | None, bool, str]
+VARIANTS: dict[str, Variant] = {
+    "point": (_pointwise, "A", None, False, "lead"),
+    "pair": (_pairwise, "A", None, False, "lead"),
+    "clogit": (_clogit, "A", None, False, "lead"),
+    "veto_pt": (_pointwise, "A", 1.0, False, "lead"),
+    "veto_cl": (_clogit, "A", 1.0, False, "lead"),
+    "read_all": (_clogit, "B", None, False, "lead"),
+    "read_ans": (_clogit, "B", None, True, "lead"),
+    "vf_cl1": (_clogit, "A", 1.0, True, "first"),
+    "vf_cl2": (_clogit, "A", 2.0, True, "first"),
+    "vf_cl3": (_clogit, "A", 3.0, True, "first"),
+    "vf_rd1": (_clogit, "B", 1.0, True, "first"),
+    "vf_rd2": (_clogit, "B", 2.0, True, "first"),
 }
 
 
@@ -330,14 +426,18 @@ def evaluate(args: argparse.Namespace) -> None:
     assert tuple(blob["features"]) == FEATURES, "rows captured with other features"
     items = _items(blob["rows"])
     authors = sorted({r["author"] for r in items})
-    cols = ["first", "lead0", *VARIANTS]
+    variants = {k: v for k, v in VARIANTS.items()
+                if not args.variants or k in args.variants.split(",")}
+    cols = ["first", "lead0", *variants]
     print(f"{'fold':7s} {'half':7s} {'n':>4s} " + " ".join(f"{c:>8s}" for c in cols))
     tot: dict[str, np.ndarray] = defaultdict(lambda: np.zeros(len(cols) + 1))
-    wins: dict[str, list[int]] = {v: [0, 0, 0] for v in VARIANTS}
+    wins: dict[str, list[int]] = {v: [0, 0, 0] for v in variants}
     for a in authors:
+        if args.folds and a not in args.folds.split(","):
+            continue
         train = [r for r in items if r["author"] != a and r["split"] == "build"]
         fitted: dict[tuple[str, str], Score] = {}
-        for fit, key, _, _ in VARIANTS.values():
+        for fit, key, *_ in variants.values():
             if (fit.__name__, key) not in fitted:
                 fitted[(fit.__name__, key)] = fit(train, key, args.c)[0]
         for half in ("build", "confirm"):
@@ -347,16 +447,16 @@ def evaluate(args: argparse.Namespace) -> None:
             picks: list[list[str | None]] = [[r["first"] for r in test]]
             picks.append([r["ids"][i] if (i := _chain_lead(r)) is not None else r["first"]
                           for r in test])
-            for fit, key, veto, ans in VARIANTS.values():
+            for fit, key, veto, ans, against in variants.values():
                 score = fitted[(fit.__name__, key)]
-                picks.append([_choose(r, score, key, veto, ans) for r in test])
+                picks.append([_choose(r, score, key, veto, ans, against) for r in test])
             hits = np.array([sum(p in r["current"] for p, r in zip(col, test, strict=True))
                              for col in picks])
             n = len(test)
             print(f"{a:7s} {half:7s} {n:4d} " + " ".join(f"{h / n:8.3f}" for h in hits))
             tot[half] += np.r_[n, hits]
             if half == "confirm":
-                for name, h in zip(VARIANTS, hits[2:], strict=True):
+                for name, h in zip(variants, hits[2:], strict=True):
                     wins[name][0 if h > hits[0] else 1 if h == hits[0] else 2] += 1
     for half, cell in tot.items():
         print(f"{'ALL':7s} {half:7s} {int(cell[0]):4d} "
@@ -384,20 +484,24 @@ def _chain_set(r: dict[str, Any]) -> dict[str, Any] | None:
 
 
 class Replaying(Capturing):
-    """The engine with a model choosing the lead among the chain's set at the end of
-    currentness (what wiring it in would do), one fitted model per held-out author."""
+    """The engine with a model choosing the lead among the chain's set (or, with
+    ``among`` "all", among every candidate captured) at the end of currentness (what
+    wiring it in would do), one fitted model per held-out author."""
 
     score: Score | None = None
+    among: str = "chain"
 
     def currentness(self, req: QueryRequest, plan: Plan, ranked: list[Fused],
                     graph: GraphOutcome, generation: int, timings: dict[str, float]
                     ) -> float | None:
         held = super().currentness(req, plan, ranked, graph, generation, timings)
-        got = _chain_set(self.captured or {"ids": [], "X": []})
-        if got is None or self.score is None:
+        got: dict[str, Any] | None = self.captured or {"ids": [], "X": []}
+        if self.among == "chain":
+            got = _chain_set(got)  # type: ignore[arg-type]
+        if not got or not got["ids"] or self.score is None:
             return held
         pick = got["ids"][int(np.argmax(self.score(np.array(got["X"], dtype=float))))]
-        if pick != graph.lead[0]:
+        if graph.lead[:1] != [pick]:
             graph.lead = [pick] + [s for s in graph.lead if s != pick]
             graph.superseded = [s for s in graph.superseded if s != pick]
             graph.reader_resolution = None
@@ -407,7 +511,8 @@ class Replaying(Capturing):
 def replay(args: argparse.Namespace) -> None:
     blob = json.loads(Path(args.rows).read_text())
     assert tuple(blob["features"]) == FEATURES, "rows captured with other features"
-    items = _items([c for r in blob["rows"] if (c := _chain_set(r)) is not None])
+    items = _items(blob["rows"] if args.among == "all"
+                   else [c for r in blob["rows"] if (c := _chain_set(r)) is not None])
     authors = sorted({r["author"] for r in blob["rows"]})
     models = {a: _clogit([r for r in items if r["author"] != a and r["split"] == "build"],
                          "A", args.c)[0] for a in authors}
@@ -419,9 +524,11 @@ def replay(args: argparse.Namespace) -> None:
         eng = Replaying(ledger, MiniLMEncoder(cfg.embed), ExtractiveReader(), cfg.recall,
                         audit=False)
         for it in data.items:
-            was = base[it.item_id]
-            eng.score = models[was["author"]]
-            r = eng.ask(QueryRequest(Scope(it.subject_id), it.question),
+            was = base.get(it.item_id)
+            if was is None:
+                continue  # not captured (held out)
+            eng.score, eng.among = models[was["author"]], args.among
+            r = eng.ask(QueryRequest(Scope(it.subject_id), it.question, asker=it.asker),
                         now=it.ask_time or None)
             first = r.source_ids[0] if r.source_ids else None
             ok = r.status == "answered" and un.answer_holds(r.answer, it.answer)
@@ -451,13 +558,20 @@ def main() -> None:
     c.add_argument("ledger")
     c.add_argument("rows")
     c.add_argument("--locomo", action="store_true")
+    c.add_argument("--skip", default="an,ao",
+                   help="authors held out unseen (not asked, not fitted on)")
+    c.add_argument("--only", default="", help="capture only these authors (a trial)")
     e = sub.add_parser("evaluate")
     e.add_argument("rows")
     e.add_argument("--c", type=float, default=1.0)
+    e.add_argument("--variants", default="", help="comma-separated (default: all)")
+    e.add_argument("--folds", default="", help="held-out folds to score (default: all)")
     r = sub.add_parser("replay")
     r.add_argument("ledger")
     r.add_argument("rows")
     r.add_argument("--c", type=float, default=1.0)
+    r.add_argument("--among", choices=("chain", "all"), default="chain",
+                   help="the model chooses among the chain's set or every candidate")
     args = p.parse_args()
     {"capture": capture, "evaluate": evaluate, "replay": replay}[args.cmd](args)
 
