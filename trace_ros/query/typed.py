@@ -1131,9 +1131,13 @@ def _told_before(rec: SourceRecord, value: frozenset[str], question: str,
     word of the question and is not marked superseded or another's by the graph stage:
     who told the robot what it repeats ("the spare key for the walk-in freezer lives in
     the blue tin above the till" for "In the blue tin above the till."). None where the
-    robot's words carry none of the value, or no such statement is shown."""
+    robot's words carry none of the value, only one plain word of it, or no such
+    statement is shown."""
     heard = value & _value_tokens(rec.text)
-    if not heard:
+    # One plain word ("Okay, Christmas at your place.") is too little to say whose words
+    # the robot repeats; a figure, a time or more words are.
+    if len(heard) < 2 and not any(is_value_word(w) for w in words(rec.text.lower())
+                                  if heard & _value_tokens(w)):
         return None
     asked = stems(question)
     earlier = sorted((i for i in pack.items
