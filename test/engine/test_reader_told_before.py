@@ -49,3 +49,19 @@ def test_a_superseded_statement_or_one_about_nothing_asked_is_not_the_source() -
     items = [EvidenceItem(robot, 1.0, {}), EvidenceItem(other, 0.9, {})]
     assert _cited("Where is the freezer key kept?", "blue tin above the till",
                   robot.source_id, *items) == [robot.source_id]
+
+
+def test_one_plain_word_of_the_value_is_too_little_to_say_who_told_it() -> None:
+    # "his place" said before is not the robot's "your place": "place" alone ties nothing.
+    told = turn(1, "s1", "We're driving to his place for Christmas, four hours.", "Kofi")
+    robot = turn(9, "s2", "Okay, Christmas at your place.", "robot")
+    items = [EvidenceItem(r, 1.0, {}) for r in (robot, told)]
+    assert _cited("Where are we spending Christmas?", "your place", robot.source_id,
+                  *items) == [robot.source_id]
+    # A time word is enough: "Better luck next Thursday." repeats the club's Thursdays.
+    club = turn(1, "s1", "Bridge club is Thursdays at two, we're partnering the Hendersons "
+                         "this term.", "Walter")
+    luck = turn(9, "s2", "Better luck next Thursday.", "robot")
+    items = [EvidenceItem(r, 1.0, {}) for r in (luck, club)]
+    assert _cited("Which day is our bridge club?", "Thursday", luck.source_id, *items) \
+        == [club.source_id, luck.source_id]
