@@ -1116,7 +1116,39 @@ class TypedReading:
         lead = [i.source_id for i in pack.items if i.routes.get("graph") == 1
                 and not i.routes.get("superseded") and i.record in before
                 and said & stems(i.record.text)]
-        return [lead[0], cited] if lead else [cited]
+        if lead:
+            return [lead[0], cited]
+        # Else the robot says a value someone told it earlier ("In the blue tin above the
+        # till." answering where the key is): that person's statement is the source.
+        told_by = _told_before(rec, value, question, pack)
+        return [told_by, cited] if told_by is not None else [cited]
+
+
+def _told_before(rec: SourceRecord, value: frozenset[str], question: str,
+                 pack: Pack) -> str | None:
+    """The latest person's statement shown, said before the robot's turn ``rec`` (in any
+    session), that states every word of the answer's ``value`` the robot says, names a
+    word of the question and is not marked superseded or another's by the graph stage:
+    who told the robot what it repeats ("the spare key for the walk-in freezer lives in
+    the blue tin above the till" for "In the blue tin above the till."). None where the
+    robot's words carry none of the value, only one plain word of it, or no such
+    statement is shown."""
+    heard = value & _value_tokens(rec.text)
+    # One plain word ("Okay, Christmas at your place.") is too little to say whose words
+    # the robot repeats; a figure, a time or more words are.
+    if len(heard) < 2 and not any(is_value_word(w) for w in words(rec.text.lower())
+                                  if heard & _value_tokens(w)):
+        return None
+    asked = stems(question)
+    earlier = sorted((i for i in pack.items
+                      if i.record.subject_id == rec.subject_id and i.record.seq < rec.seq
+                      and i.record.modality == "dialogue"
+                      and not i.routes.get("superseded") and not i.routes.get("other")
+                      and not is_robot(i.record.speaker, i.record.robot_id)),
+                     key=lambda i: -i.record.seq)
+    return next((i.source_id for i in earlier
+                 if heard <= _value_tokens(i.record.text) and asked & stems(i.record.text)),
+                None)
 
 
 def _own_holder(found: list[tuple[_Scored, str, float]], question: str, plan: Plan,
