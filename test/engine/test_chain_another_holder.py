@@ -55,6 +55,7 @@ def test_the_subject_a_clause_opens_with(clause: str, subject: tuple[str, ...] |
     ("How many guests are coming to the Hartley wedding?", {"guest"}),
     ("What's the office extension?", {"offic", "extens"}),
     ("Which nights am I on?", set()),
+    ("What's the name of the vet?", {"vet"}),
 ])
 def test_whose_or_what_state_a_question_asks(question: str, asked: set[str]) -> None:
     assert asked_of(question) == asked
@@ -90,8 +91,13 @@ def test_a_value_of_another_subject(text: str, question: str) -> None:
     ("College rang. Room clash. My lot are on Tuesdays instead.",
      "Which night do I teach the cookery course?"),
     ("The school moved pickup to 3:15.", "When is pickup?"),
+    ("The school moved the whole beginners group to Thursdays at 7.",
+     "When is my Portuguese lesson?"),
     ("Discount's from 500 units now, same ten percent.",
      "At how many units does our bulk discount start?"),
+    # the thing is the subject of another clause ("the reason's subject": Marta)
+    ("Marta's got a late shift Sunday, so the book club meeting slides a day.",
+     "When is the book club meeting?"),
     # a word of the question is the subject ("time")
     ("Airline emailed, new departure time is ten past nine.", "What time is my flight to Malaga?"),
 ])

@@ -1720,13 +1720,40 @@ def another_holds(text: str, asked: frozenset[str], known: frozenset[str]) -> bo
                 or any(w.partition("'")[0] in _POINTERS for w in rest) \
                 or any(w.partition("'")[0] in _REPORTING for w in rest[:3])
             last = None if pointing else np if np is not None else last
+            if np is not None and {_stem(w) for w in np} & asked:
+                return False  # "…, so the book club meeting slides a day": the thing's own
             if not values(clause):
                 continue
             told += 1
             if pointing or np is None or {_stem(w) for w in _words(clause)} & asked \
-                    or {_stem(w) for w in np} & known:
+                    or {_stem(w) for w in np} & known or _acts_on_object(rest):
                 return False
     return told > 0
+
+
+def _acts_on_object(rest: Sequence[str]) -> bool:
+    """Whether ``rest`` (the lower-cased words after a clause's subject) puts an object
+    right after its verb, before any value: "moved the whole beginners group to Thursdays"
+    acts on a thing the subject need not hold; "gets two meals", "goes out on the van every
+    other Friday" give the value."""
+    for k, w in enumerate(rest):
+        base = w.partition("'")[0]
+        if is_value_word(base):
+            return False
+        if base in _NP_DETERMINERS and k > 0 \
+                and rest[k - 1].partition("'")[0] not in STOPWORDS | _PRE_VERBAL:
+            phrase = []  # (right after the verb: "goes out on the van" puts no object)
+            for x in rest[k + 1:]:
+                xb = x.partition("'")[0]
+                if is_value_word(xb):
+                    break
+                if xb in STOPWORDS:
+                    return bool(phrase)
+                phrase.append(xb)
+            else:
+                return False
+            return False
+    return False
 
 
 _ASKING = frozenset("what when where which who whose how".split())
@@ -1781,8 +1808,10 @@ def asked_of(question: str) -> frozenset[str]:
         return _content_stems(obj)
     span: list[str] = []
     stop = ""
-    for t in rest if not rest[:1] or not rest[0].lower().endswith("ing") else []:
+    for k, t in enumerate(rest if not rest[:1] or not rest[0].lower().endswith("ing") else []):
         lt = t.lower()
+        if lt == "of" and span:  # "the name of the vet": of the vet
+            return asked_of(" ".join(["what", "is", *rest[k + 1:]]))
         if lt in STOPWORDS - _NP_DETERMINERS or lt in _AUXILIARIES \
                 or lt.endswith("ing") and _content_stems(span):
             stop = lt
