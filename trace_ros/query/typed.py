@@ -474,11 +474,11 @@ class TypedReading:
                     or other_titled(rec.text, question) \
                     or state and other_kind(rec.text, question) \
                     or state and not current and ask.kind not in ("place", "person") \
-                    and another_holds(rec.text, asked_of(question), keys(question)):
+                    and another_holds(rec.text, asked_of(question), keys(question) | q_stems):
                 continue  # "Lily's party" does not answer for "Alfie's party", nor "Mr
                 # Grady's sessions" for "Mrs Grady's", nor "the blue kettles" for "the red
                 # kettles", nor "Sharps are going to the last Friday" for when general
-                # waste goes out
+                # waste goes out (the question's words joined, "pickup", are its own)
             if focus and focus not in proper and (
                     ask.kind in ("name", "quantity", "count")
                     or ask.kind == "ident" and focus != "number") \
