@@ -1605,3 +1605,223 @@ def given_instead(text: str, kind: str = "amount") -> str:
         if _repair_kinds(frozenset({low})) & kinds:
             return m.group(0)
     return ""
+
+
+# Which thing a clause gives its value of: the noun phrase it opens with as its subject.
+# Personal and demonstrative pronouns opening a clause: it may carry its sentence on.
+_CLAUSE_WORDS = re.compile(r"[^\W_]+(?:['’][a-z]+)?")
+_PRONOUN_SUBJECTS = frozenset("i we you he she it they this that there these those who".split())
+# Those that carry on the subject of the clause before ("Christmas requests got brought
+# forward, they close Friday now"); "it" is often no one's ("it's just the two of us").
+_CARRYING_PRONOUNS = frozenset(("he", "she", "they"))
+# A possessive pronoun standing for a thing of someone else's ("Theirs starts at 300").
+_OTHERS_POSSESSIVES = frozenset(("theirs", "hers", "his", "yours"))
+_NP_DETERMINERS = _DETERMINERS | frozenset("my your our his her their its".split())
+# Adverbs that sit between a subject and its verb ("The cat still gets two meals").
+_PRE_VERBAL = CONTINUITY | frozenset("""also just only never always now finally already even
+usually often normally sometimes really""".split())
+_GET = frozenset(("get", "gets", "got"))
+_OPENING_FILLERS = frozenset("so and but then because oh well also plus anyway".split())
+# A pronoun after the subject that may point at the one asked about ("The vet nurse
+# suggested three meals to stop him bolting", "the office moved me to Thursday").
+_POINTERS = frozenset("it him her them me us my our your his their i we mine ours".split())
+_POSSESSING = frozenset("my our your his her their mine ours".split())
+
+
+def _verb_like(word: str, after: str) -> bool:
+    """Whether ``word`` (lower-cased), after a noun, reads as its verb: a past form, or
+    an "-s" form before a function word or a value ("goes out", "takes three"); a plural
+    noun is followed by its verb instead ("skins are")."""
+    if after in _AUXILIARIES or after in _GET:
+        return False
+    if word.endswith("ed") and len(word) > 3 or after in _PARTICLES:
+        return True  # a past form, or a verb with its particle ("brought in", "goes out")
+    return word.endswith("s") and len(word) > 3 \
+        and (not after or after in STOPWORDS or is_value_word(after) or after in _PRE_VERBAL)
+
+
+def clause_subject(clause: str) -> tuple[str, ...] | None:
+    """The words of the noun phrase ``clause`` opens with as the subject of its verb,
+    lower-cased, a possessor among them ("Mum's party is …" -> mum, party; "The cat still
+    gets …" -> cat; "Council tax goes out …" -> council, tax; "The vitamin D I keep
+    taking …" -> vitamin, d; "Theirs starts at 300" -> theirs). None for a pronoun, a
+    verb ("Moved it to Friday", "Cut the sugar down"), a value ("Ward 5 are …") or a
+    phrase whose verb is not found within a few words."""
+    words = [w.replace("’", "'") for w in _CLAUSE_WORDS.findall(clause)]
+    while words and words[0].lower() in _OPENING_FILLERS:
+        words = words[1:]
+    if not words:
+        return None
+    first = words[0].lower()
+    if first in _OTHERS_POSSESSIVES:
+        return (first,)
+    start = 1 if first.partition("'")[0] in _NP_DETERMINERS else 0
+    np: list[str] = []
+    for k in range(start, min(len(words), start + _NP_REACH + 1)):
+        base, _, suffix = words[k].partition("'")
+        low = base.lower()
+        after = words[k + 1].lower().partition("'")[0] if k + 1 < len(words) else ""
+        if low in _AUXILIARIES or low in _PRE_VERBAL or low in _GET or suffix == "t" \
+                or low in _PRONOUN_SUBJECTS and start:
+            # its verb, an adverb before it, or the subject of a clause the phrase is the
+            # object of ("The vitamin D I keep taking")
+            return tuple(np) if np else None
+        if not np and not start and low.endswith("ed") \
+                and (after in STOPWORDS or is_value_word(after)):
+            return None  # a verb opens it ("Moved it to Friday")
+        if low in STOPWORDS or is_value_word(low):
+            return None  # a preposition or a value before any verb: no subject phrase
+        if np and _verb_like(low, after):
+            return tuple(np)
+        np.append(low)
+        if suffix == "s" and after and (after in STOPWORDS or after in _AFTER_IS
+                                         or is_value_word(after) or after in _PRE_VERBAL):
+            return tuple(np)  # "The kitchen's on 216": a contracted "is"
+        if suffix in ("re", "ll", "d", "ve"):
+            return tuple(np)
+    return None
+
+
+def another_holds(text: str, asked: frozenset[str], known: frozenset[str]) -> bool:
+    """Whether every clause of ``text`` that gives a value names none of ``asked`` (the
+    stems of whose or what the question asks of: "the greyhound", "our bulk discount") and
+    has for its subject a noun phrase none of whose words is ``known`` (the question's and
+    the thread's stems): "The cat still gets two meals" tells of the cat, not of how many
+    meals the greyhound gets; "Council tax goes out on the 10th, that's separate from the
+    rent" of council tax. A clause opening on "they" has the subject of the clause before
+    it ("Fairway shuffled offices, they're on five now"). Not when a pronoun may point at
+    the one asked about: "her flight's now the 22nd", "The vet nurse suggested three meals
+    to stop him bolting", "The surgery moved me to Thursday", "The skipper says I can
+    charter the boat for the evening"; nor for a clause that names the thing ("The school
+    moved pickup to 3:15": the school acts on it)."""
+    if not asked:
+        return False
+    told = 0
+    for sentence in sentences(text) or [text]:
+        last: tuple[str, ...] | None = None
+        for clause in _CLAUSES.split(sentence):
+            words = [w.replace("’", "'").lower() for w in _CLAUSE_WORDS.findall(clause)]
+            while words and words[0] in _OPENING_FILLERS:
+                words = words[1:]
+            opener = words[0].partition("'")[0] if words else ""
+            np = clause_subject(clause)
+            if np is None and opener == "they" and last is not None:
+                np, rest = last, words[1:]
+            else:
+                # (what follows the subject phrase; the "I" of "The vitamin D I keep taking"
+                # is the phrase's own clause)
+                rest = words[len(np) + (opener in _NP_DETERMINERS):] if np else words
+                if rest[:1] and rest[0].partition("'")[0] in ("i", "we"):
+                    rest = rest[1:]
+            # Whose the phrase is, by a possessive (not a relative's: "my sister's
+            # shower"), or a pronoun after it, may be the one asked about; a verb of
+            # reported speech gives its value for another ("The letter says April").
+            pointing = opener in _POSSESSING and not (np and np[0] in KIN) \
+                or any(w.partition("'")[0] in _POINTERS for w in rest) \
+                or any(w.partition("'")[0] in _REPORTING for w in rest[:3])
+            last = None if pointing else np if np is not None else last
+            if np is not None and {_stem(w) for w in np} & asked:
+                return False  # "…, so the book club meeting slides a day": the thing's own
+            if not values(clause):
+                continue
+            told += 1
+            if pointing or np is None or {_stem(w) for w in _words(clause)} & asked \
+                    or {_stem(w) for w in np} & known or _acts_on_object(rest):
+                return False
+    return told > 0
+
+
+def _acts_on_object(rest: Sequence[str]) -> bool:
+    """Whether ``rest`` (the lower-cased words after a clause's subject) puts an object
+    right after its verb, before any value: "moved the whole beginners group to Thursdays"
+    acts on a thing the subject need not hold; "gets two meals", "goes out on the van every
+    other Friday" give the value."""
+    for k, w in enumerate(rest):
+        base = w.partition("'")[0]
+        if is_value_word(base):
+            return False
+        if base in _NP_DETERMINERS and k > 0 \
+                and rest[k - 1].partition("'")[0] not in STOPWORDS | _PRE_VERBAL:
+            phrase = []  # (right after the verb: "goes out on the van" puts no object)
+            for x in rest[k + 1:]:
+                xb = x.partition("'")[0]
+                if is_value_word(xb):
+                    break
+                if xb in STOPWORDS:
+                    return bool(phrase)
+                phrase.append(xb)
+            else:
+                return False
+            return False
+    return False
+
+
+_ASKING = frozenset("what when where which who whose how".split())
+_ASK_AUXILIARIES = frozenset("do does did is are was were has have had will can".split())
+_ASKERS = frozenset(("i", "we", "you"))
+_ASK_TOKENS = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*")
+
+
+def _content_stems(words: Sequence[str]) -> frozenset[str]:
+    """The stems of ``words`` that are neither function words, values nor question
+    scaffolding."""
+    out = set()
+    for w in _words(" ".join(words)):
+        if w not in STOPWORDS and w not in QUESTION_SCAFFOLD and len(w) > 1 \
+                and not is_value_word(w):
+            out.add(_stem(w))
+    return frozenset(out)
+
+
+@lru_cache(maxsize=4096)
+def asked_of(question: str) -> frozenset[str]:
+    """The stems of whose or what state a question asks, the subject of its verb: "How
+    many meals a day does the greyhound get?" -> greyhound; "When is the rent due?" ->
+    rent, due; "How many cats are in the cattery?" -> cat (the question's own phrase is
+    the subject). Asked of the asker ("When do I take my amlodipine?"), what the verb
+    takes: amlodipine. Empty when none is read."""
+    tokens = [t.replace("’", "'") for t in _ASK_TOKENS.findall(question)]
+    low = [t.lower() for t in tokens]
+    at = next((k for k, t in enumerate(low) if t.partition("'")[0] in _ASKING), None)
+    if at is None:
+        return frozenset()
+    if low[at].endswith("'s"):  # "What's the Secret Santa limit?"
+        phrase, rest, support = [], tokens[at + 1:], False
+    else:
+        aux = next((k for k in range(at + 1, len(low)) if low[k] in _ASK_AUXILIARIES
+                    or low[k].endswith("'s")), None)
+        if aux is None:
+            return frozenset()
+        phrase = tokens[at + 1:aux + (1 if low[aux].endswith("'s") else 0)]
+        if low[aux].endswith("'s"):
+            phrase = [*phrase[:-1], phrase[-1][:-2]] if phrase else []
+            rest, support = tokens[aux + 1:], False
+        else:
+            rest, support = tokens[aux + 1:], low[aux] in ("do", "does", "did")
+    if rest and rest[0].lower() in _ASKERS | {"mine", "ours"}:
+        # Asked of the asker: what the verb after "I" takes ("… do I take my amlodipine").
+        obj = []
+        for t in rest[2:]:
+            if t.lower() in STOPWORDS - _NP_DETERMINERS:
+                break
+            obj.append(t)
+        return _content_stems(obj)
+    span: list[str] = []
+    stop = ""
+    for k, t in enumerate(rest if not rest[:1] or not rest[0].lower().endswith("ing") else []):
+        lt = t.lower()
+        if lt == "of" and span:  # "the name of the vet": of the vet
+            return asked_of(" ".join(["what", "is", *rest[k + 1:]]))
+        if lt in STOPWORDS - _NP_DETERMINERS or lt in _AUXILIARIES \
+                or lt.endswith("ing") and _content_stems(span):
+            stop = lt
+            break
+        span.append(t)
+    if support and span and (not stop or stop not in _GET and stop in STOPWORDS):
+        span = span[:-1]  # the verb after do-support ("does the cleaner come")
+    stems = _content_stems(span)
+    # "How many cats are in the cattery?", "How many guests are coming?": a preposition
+    # or the verb after the auxiliary, and the question's own phrase is the subject.
+    opens = rest[0].lower() if rest else ""
+    return stems or (_content_stems(phrase) if opens in STOPWORDS - _NP_DETERMINERS
+                     or opens.endswith("ing") else frozenset())

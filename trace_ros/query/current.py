@@ -26,7 +26,9 @@ same thing:
    someone else ("my brother just started on lates", ``revision.about_another``;
    "my sister's appointment", ``same_holder``, which reads a name opening a sentence,
    "Daniels is teaching on Fridays now", from the names the conversation uses; "Mrs Lee" for Mr Lee,
-   ``revision.other_titled``), is not of another thing of the kind (naming no word of the
+   ``revision.other_titled``; "The cat still gets two meals" for the greyhound's, a value given
+   of a subject neither the question nor the thread names, ``revision.another_holds``), is
+   not of another thing of the kind (naming no word of the
    thing, it gives its values of a subject neither the question nor the thread names,
    "Quiz night is staying in the dining room though, Fridays." after bingo,
    ``revision.new_subject``; an edge to such a record leads nowhere either), is not
@@ -100,6 +102,8 @@ from ..language.revision import (
     about_another,
     adds,
     all_values,
+    another_holds,
+    asked_of,
     asserted,
     brought_about,
     compounded,
@@ -279,6 +283,9 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     # For a past time, the time named is when, not what: "in mid-August" names no thing.
     q_terms = question_terms(question if at is None else without_times(question))
     rejected = lookalikes if lookalikes is not None else []
+    # Whose or what state is asked, the subject of the question's verb ("the greyhound"):
+    # a later value given of another subject ("The cat still gets two meals") is not its.
+    asked_subject = asked_of(question)
     near = lru_cache(maxsize=None)(near)  # asked again for each later revision
     if said_before is not None:
         said_before = lru_cache(maxsize=None)(said_before)
@@ -631,6 +638,10 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                                                              thread, focus) \
                 or others and not carried and _not_of_asked(rec, asked_holders) \
                 or speakers_own \
+                or others and asked_kind != "place" and not (carried or swapped) \
+                and seq not in ruled and another_holds(rec.text, asked_subject,
+                                  keys(question) | keys(anchor.text) | keys(thread.text)
+                                  | holders_stems(question)) \
                 # ("The boiler man's coming on the 28th" says nothing of David's visit)
                 or others and asked_holders and not named(rec.text) & asked_holders \
                 and not asked_holders & set(_WORDS.findall(rec.text.lower())) \

@@ -18,10 +18,13 @@ from dataclasses import replace
 
 from ..language.revision import (
     KIN,
+    another_holds,
+    asked_of,
     continues,
     given_instead,
     introduced_as,
     is_value_word,
+    keys,
     other_kind,
     other_titled,
     shifts,
@@ -469,10 +472,13 @@ class TypedReading:
                 continue
             if _other_owner(owners, rec.text) or _other_name_on(question, rec.text) \
                     or other_titled(rec.text, question) \
-                    or state and other_kind(rec.text, question):
+                    or state and other_kind(rec.text, question) \
+                    or state and not current and ask.kind not in ("place", "person") \
+                    and another_holds(rec.text, asked_of(question), keys(question) | q_stems):
                 continue  # "Lily's party" does not answer for "Alfie's party", nor "Mr
                 # Grady's sessions" for "Mrs Grady's", nor "the blue kettles" for "the red
-                # kettles"
+                # kettles", nor "Sharps are going to the last Friday" for when general
+                # waste goes out (the question's words joined, "pickup", are its own)
             if focus and focus not in proper and (
                     ask.kind in ("name", "quantity", "count")
                     or ask.kind == "ident" and focus != "number") \
