@@ -49,3 +49,13 @@ def test_a_shared_name_weighs_for_an_update() -> None:
     assert signals is not None
     without = dict(signals, shared_name=0.0)
     assert judge.probability(list(signals.values())) > judge.probability(list(without.values()))
+
+
+def test_a_name_told_only_as_a_relatives_owner_ties_nothing() -> None:
+    """"Tadeo's brother has been moved to the 47 route" tells of the brother: the name
+    it shares with "My cousin Tadeo drives the number 12 bus" is not the holder's."""
+    bus = "My cousin Tadeo drives the number 12 bus."
+    assert judge.shared_names(bus, "Tadeo's brother has been moved to the 47 route now.") \
+        == frozenset()
+    assert judge.shared_names(bus, "Tadeo's been moved to the 47 route now.") \
+        == frozenset({"tadeo"})

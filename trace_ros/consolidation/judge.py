@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..language.revision import (
+    KIN,
     about_another,
     continues,
     denies_change,
@@ -44,7 +45,7 @@ from ..language.revision import (
     terms,
     values,
 )
-from ..language.text import sentences
+from ..language.text import sentences, stem
 from .judge_weights import INTERCEPT, THRESHOLD, WEIGHTS
 from .things import other_kind
 
@@ -74,8 +75,18 @@ def _count(n: int, cap: int = 3) -> float:
 def shared_names(old: str, new: str) -> frozenset[str]:
     """The holders both name, people, pets or places ("Pickle goes in on the 12th" …
     "Pickle's been brought forward to the 10th"): of the annotated changes of the
-    histories' build halves that shared no content word, most shared one of these."""
-    return holders_stems(old) & holders_stems(new)
+    histories' build halves that shared no content word, most shared one of these. Not
+    a name either names only as a relative's ("Tadeo's brother has been moved"): that
+    tells of the relative."""
+    return (holders_stems(old) & holders_stems(new)) - _relatives_of(old) - _relatives_of(new)
+
+
+_RELATIVE_OF = re.compile(r"\b([^\W\d_]+)['’]s\s+(" + "|".join(sorted(KIN)) + r")\b", re.I)
+
+
+def _relatives_of(text: str) -> frozenset[str]:
+    """The stems of the names ``text`` names as a relative's owner ("Tadeo's brother")."""
+    return frozenset(stem(m.group(1).lower()) for m in _RELATIVE_OF.finditer(text))
 
 
 def shared_short(old: str, new: str) -> frozenset[str]:
