@@ -1,6 +1,7 @@
 """Fit the weights of ``trace_ros/consolidation/judge.py`` on the build halves.
 
-Usage: ``python tools/fit_update_judge.py LEDGER [--locomo] [--threshold 0.6] [--write]``,
+Usage: ``python tools/fit_update_judge.py LEDGER [--locomo] [--threshold 0.6]
+[--hold-out an,ao] [--write]``,
 where LEDGER is the ``natural.db`` that ``trace-ros bench updates --natural --locomo …
 --out DIR`` kept (it holds the histories and LoCoMo conversations 0-4 with their
 vectors). Each person's statements are replayed in order as consolidation sees them;
@@ -10,6 +11,8 @@ current (or, for a chain, both as stale in that order); with ``--locomo``, LoCoM
 conversations 0-4 add their pairs as what is no update (their annotated changes left
 out). A logistic regression (scikit-learn, used only here) is fitted; ``--write``
 stores its weights and the threshold in ``trace_ros/consolidation/judge_weights.py``.
+``--hold-out`` names authors whose sets are read for nothing at all (the held-out
+check: fitted last with ``--locomo --hold-out an,ao --threshold 0.7``).
 The confirm halves are never fitted on: ``--check`` only counts, per half, the updates
 the fitted judgement finds (the likeliest earlier statement of each later one, at the
 threshold) and how many of those join statements no question lists as a change.
@@ -41,7 +44,8 @@ WEIGHTS = ROOT / "trace_ros" / "consolidation" / "judge_weights.py"
 Pairs = dict[str, tuple[set[str], set[tuple[str, str]]]]
 
 
-def build_pairs(locomo: bool, split: str = "build") -> tuple[Pairs, set[tuple[str, str]]]:
+def build_pairs(locomo: bool, split: str = "build", held_out: frozenset[str] = frozenset()
+                ) -> tuple[Pairs, set[tuple[str, str]]]:
     """Subject -> (its speakers, the (earlier, later) source-ID pairs that are updates),
     and the LoCoMo changes' pairs, left out of the fit: a year of a friend's life ("my
     family's been great" … "Family's super important to me") changes in ways no signal
@@ -50,6 +54,8 @@ def build_pairs(locomo: bool, split: str = "build") -> tuple[Pairs, set[tuple[st
     out: Pairs = {}
     skip: set[tuple[str, str]] = set()
     for path in sorted(NATURAL.glob("histories_*.json")):
+        if path.stem.removeprefix("histories_") in held_out:
+            continue  # a held-out author's set: neither read nor fitted on
         for h in json.loads(path.read_text())["histories"]:
             if h["split"] != split:
                 continue
@@ -73,14 +79,14 @@ def build_pairs(locomo: bool, split: str = "build") -> tuple[Pairs, set[tuple[st
     return out, skip
 
 
-def collect(ledger: Ledger, locomo: bool, split: str = "build"
-            ) -> tuple[np.ndarray, np.ndarray, list[str]]:
+def collect(ledger: Ledger, locomo: bool, split: str = "build",
+            held_out: frozenset[str] = frozenset()) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """The weighed pairs' signals, labels, and the later statement's source ID."""
     rows: list[list[float]] = []
     labels: list[int] = []
     later: list[str] = []
     with ledger.read() as conn:
-        subjects, skip = build_pairs(locomo and split == "build", split)
+        subjects, skip = build_pairs(locomo and split == "build", split, held_out)
         for subject, (speakers, pairs) in subjects.items():
             for speaker in sorted(speakers):
                 if is_robot(speaker, ""):
@@ -132,17 +138,24 @@ def main() -> None:
     parser.add_argument("--threshold", type=float, default=0.6)
     parser.add_argument("--C", type=float, default=1.0)
     parser.add_argument("--write", action="store_true")
+    parser.add_argument("--hold-out", default="",
+                        help="authors whose sets are left out entirely (comma-separated letters)")
     parser.add_argument("--check", action="store_true",
                         help="also count what the fit finds on the confirm halves")
     args = parser.parse_args()
     ledger = Ledger(args.ledger, load_config(None).ledger)
-    x, y, later = collect(ledger, args.locomo)
+    held = frozenset(a for a in args.hold_out.split(",") if a)
+    x, y, later = collect(ledger, args.locomo, held_out=held)
     model = LogisticRegression(C=args.C, max_iter=5000).fit(x, y)
+    if judge.fitted():
+        right, other = found(np.array([judge.probability(list(r)) for r in x]), y, later,
+                             judge.THRESHOLD)
+        print(f"the weights now, at {judge.THRESHOLD}: {right} found, {other} other pairs related")
     right, other = found(model.predict_proba(x)[:, 1], y, later, args.threshold)
     print(f"{len(y)} pairs weighed, {int(y.sum())} updates; at {args.threshold}: "
           f"{right} found, {other} other pairs related")
     if args.check:
-        cx, cy, clater = collect(ledger, False, "confirm")
+        cx, cy, clater = collect(ledger, False, "confirm", held)
         right, other = found(model.predict_proba(cx)[:, 1], cy, clater, args.threshold)
         print(f"confirm: {len(cy)} pairs weighed, {int(cy.sum())} updates; "
               f"{right} found, {other} other pairs related")

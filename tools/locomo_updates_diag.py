@@ -180,7 +180,8 @@ def pair_stage(old: str, new: str, cos: float, between: int, n: int,
     statements said between them, ``n`` compared, ``words`` the speaker's name's."""
     if not has_facts:
         return "no_fact", ""
-    if not any(salient(t) for t in judge.shared_terms(old, new)):
+    tied = judge.shared_terms(old, new) | judge.shared_names(old, new) | judge.shared_short(old, new)
+    if not any(salient(t) for t in tied):
         return "no_salient_word", ""
     if cos < judge.FLOOR:
         return "below_floor", f"cos {cos:.2f}"

@@ -115,10 +115,9 @@ def test_a_change_naming_the_old_value_again_updates(ledger: Ledger,
 def test_both_values_named_with_no_change_do_not_update(ledger: Ledger,
                                                         encoder: MiniLMEncoder) -> None:
     """No rule relates them: the huddle's value is named again, the new one is another
-    thing's. The fitted judgement (``judge.py``) does, at p 0.71 against its 0.70: it
-    weighs the speaker's whole history, the chatter turn with no facts included, as
-    its fit did. (Until the batch counted that turn too, one batch hid it; a session
-    at a time related them as now.) The judgement's miss, not the rule's."""
+    thing's. The fitted judgement (``judge.py``) did, at p 0.71 against its 0.70, until
+    its refit on the build halves of all readable authors: it weighs the speaker's whole
+    history, the chatter turn with no facts included, as its fit did."""
     rows = _updates(ledger, encoder, [(3, 3, "Ana", "Our team huddle is on Mondays at nine."),
                                       *CHATTER,
                                       (3, 6, "Ana", "The Monday team huddle was fun, and on "
@@ -127,9 +126,6 @@ def test_both_values_named_with_no_change_do_not_update(ledger: Ledger,
                 if (n, o) == ("t3", "t0") and not why.startswith(JUDGED_UPDATE)], rows
 
 
-@pytest.mark.xfail(strict=True, reason="a known miss of the fitted judgement (p 0.71 against "
-                   "its 0.70 threshold); this test turns green, and must lose its mark, when "
-                   "the judgement stops relating the two")
 def test_the_judgement_does_not_relate_a_value_named_again_beside_another_things(
         ledger: Ledger, encoder: MiniLMEncoder) -> None:
     rows = _updates(ledger, encoder, [(3, 3, "Ana", "Our team huddle is on Mondays at nine."),

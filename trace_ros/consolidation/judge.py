@@ -10,13 +10,14 @@ share and how rare they are for the speaker, values replaced, added, given up or
 change or a continuation marked, another holder named, a negated shared word, how far
 apart they were said, their lengths, whether the later speaks of another holder or
 another instance or event (``elsewhere``), whether either speaks to the listener
-("you"), whether it is the closest of those weighed —
+("you"), the holders' names and three-letter words both name and the speaker seldom
+says, whether it is the closest of those weighed —
 with weights fitted by logistic regression on the build halves of ``bench updates
 --natural`` (``tools/fit_update_judge.py``). Only statements that share a word the
-speaker seldom uses are weighed, and none that restates (``continues`` without
-``marks_change``); ``elsewhere`` rules out only another speaker's statement. No word,
-name or phrase of those histories is a signal: only the closed-class words of
-``language/revision.py`` and the negations below.
+speaker seldom uses (a content word, a holder's name, a three-letter word) are weighed,
+and none that restates (``continues`` without ``marks_change``); ``elsewhere`` rules out
+only another speaker's statement. No word, name or phrase of those histories is a
+signal: only the closed-class words of ``language/revision.py`` and the negations below.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..language.revision import (
+    KIN,
     about_another,
     continues,
     denies_change,
@@ -43,7 +45,7 @@ from ..language.revision import (
     terms,
     values,
 )
-from ..language.text import sentences
+from ..language.text import sentences, stem
 from .judge_weights import INTERCEPT, THRESHOLD, WEIGHTS
 from .things import other_kind
 
@@ -62,12 +64,36 @@ FEATURES = (
     "old_values", "same_values", "marks_change", "continues", "other_holder",
     "negates_shared", "distance", "short_new",
     "long_new", "long_old", "another_holder", "another_thing", "addresses_new",
-    "addresses_old", "closest",
+    "addresses_old", "shared_name", "shared_short", "closest",
 )
 
 
 def _count(n: int, cap: int = 3) -> float:
     return min(cap, n) / cap
+
+
+def shared_names(old: str, new: str) -> frozenset[str]:
+    """The holders both name, people, pets or places ("Pickle goes in on the 12th" …
+    "Pickle's been brought forward to the 10th"): of the annotated changes of the
+    histories' build halves that shared no content word, most shared one of these. Not
+    a name either names only as a relative's ("Tadeo's brother has been moved"): that
+    tells of the relative."""
+    return (holders_stems(old) & holders_stems(new)) - _relatives_of(old) - _relatives_of(new)
+
+
+_RELATIVE_OF = re.compile(r"\b([^\W\d_]+)['’]s\s+(" + "|".join(sorted(KIN)) + r")\b", re.I)
+
+
+def _relatives_of(text: str) -> frozenset[str]:
+    """The stems of the names ``text`` names as a relative's owner ("Tadeo's brother")."""
+    return frozenset(stem(m.group(1).lower()) for m in _RELATIVE_OF.finditer(text))
+
+
+def shared_short(old: str, new: str) -> frozenset[str]:
+    """The three-letter content words both name ("the van", "the kit"), which
+    ``shared_terms`` leaves out."""
+    return frozenset(t for t in (terms(old) - holders_stems(old)) & (terms(new) - holders_stems(new))
+                     if len(t) == 3)
 
 
 def shared_terms(old: str, new: str) -> frozenset[str]:
@@ -117,6 +143,8 @@ class Pair:
             float(another_thing(old, new, shared)),
             _count(len(_ADDRESS.findall(new)), 2),
             _count(len(_ADDRESS.findall(old)), 2),
+            _count(sum(map(salient, shared_names(old, new))), 2),
+            _count(sum(map(salient, shared_short(old, new))), 2),
         ]
 
 
@@ -162,7 +190,9 @@ def weigh(new: str, earlier: Sequence[str], sims: Sequence[float],
           strict: bool = False) -> list[tuple[int, list[float]]]:
     """The signals of each earlier statement worth weighing against ``new`` (by index
     into ``earlier``, oldest first; ``sims``: their cosines to it): one at least
-    ``FLOOR`` close that shares a content word the speaker seldom uses (``salient``), is
+    ``FLOOR`` close that shares a content word the speaker seldom uses (``salient``), or a
+    holder's name or three-letter word they seldom use (``shared_names``,
+    ``shared_short``: weighed as signals of their own), is
     no question and names no shared word as another kind's ("the chess club" / "the book
     club"; ``things.other_kind``); none when ``new`` marks its value as carrying on and
     not as new (a restatement). Whether ``new`` speaks of another instance, event or holder
@@ -182,7 +212,8 @@ def weigh(new: str, earlier: Sequence[str], sims: Sequence[float],
         if old.rstrip().endswith("?"):
             continue
         shared = shared_terms(old, new)
-        if not any(salient(t) for t in shared) \
+        tied = shared | shared_names(old, new) | shared_short(old, new)
+        if not any(salient(t) for t in tied) \
                 or any(other_kind(old, new, t) for t in shared) \
                 or strict and elsewhere(old, new, shared, speaker):
             continue  # no word the speaker seldom says, or two things of one kind
