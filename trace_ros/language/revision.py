@@ -1746,12 +1746,10 @@ def _acts_on_object(rest: Sequence[str]) -> bool:
             for x in rest[k + 1:]:
                 xb = x.partition("'")[0]
                 if is_value_word(xb):
-                    break
+                    return False
                 if xb in STOPWORDS:
                     return bool(phrase)
                 phrase.append(xb)
-            else:
-                return False
             return False
     return False
 
