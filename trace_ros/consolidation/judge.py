@@ -89,17 +89,20 @@ def _relatives_of(text: str) -> frozenset[str]:
     return frozenset(stem(m.group(1).lower()) for m in _RELATIVE_OF.finditer(text))
 
 
+def _shared_content(old: str, new: str) -> frozenset[str]:
+    """The content words both name, not a person's or holder's."""
+    return (terms(old) - holders_stems(old)) & (terms(new) - holders_stems(new))
+
+
 def shared_short(old: str, new: str) -> frozenset[str]:
     """The three-letter content words both name ("the van", "the kit"), which
     ``shared_terms`` leaves out."""
-    return frozenset(t for t in (terms(old) - holders_stems(old)) & (terms(new) - holders_stems(new))
-                     if len(t) == 3)
+    return frozenset(t for t in _shared_content(old, new) if len(t) == 3)
 
 
 def shared_terms(old: str, new: str) -> frozenset[str]:
     """The content words both name, not a person's or holder's (longer than 3)."""
-    return frozenset(t for t in (terms(old) - holders_stems(old)) & (terms(new) - holders_stems(new))
-                     if len(t) > 3)
+    return frozenset(t for t in _shared_content(old, new) if len(t) > 3)
 
 
 @dataclass(frozen=True)
