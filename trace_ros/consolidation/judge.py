@@ -94,15 +94,28 @@ def _shared_content(old: str, new: str) -> frozenset[str]:
     return (terms(old) - holders_stems(old)) & (terms(new) - holders_stems(new))
 
 
+def _by_length(content: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """``content`` split into its words longer than three letters and its three-letter ones."""
+    return (frozenset(t for t in content if len(t) > 3),
+            frozenset(t for t in content if len(t) == 3))
+
+
 def shared_short(old: str, new: str) -> frozenset[str]:
     """The three-letter content words both name ("the van", "the kit"), which
     ``shared_terms`` leaves out."""
-    return frozenset(t for t in _shared_content(old, new) if len(t) == 3)
+    return _by_length(_shared_content(old, new))[1]
 
 
 def shared_terms(old: str, new: str) -> frozenset[str]:
     """The content words both name, not a person's or holder's (longer than 3)."""
-    return frozenset(t for t in _shared_content(old, new) if len(t) > 3)
+    return _by_length(_shared_content(old, new))[0]
+
+
+def shared_ties(old: str, new: str
+                ) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """What ties the pair: ``shared_terms``, ``shared_names``, ``shared_short``."""
+    longer, short = _by_length(_shared_content(old, new))
+    return longer, shared_names(old, new), short
 
 
 @dataclass(frozen=True)
@@ -116,9 +129,13 @@ class Pair:
     lookback: int  # how many the speaker's statements the comparison reaches back
 
     def signals(self, salient: Callable[[str], bool],
-                speaker: frozenset[str] = frozenset()) -> list[float]:
+                speaker: frozenset[str] = frozenset(),
+                ties: tuple[frozenset[str], frozenset[str], frozenset[str]] | None = None,
+                ) -> list[float]:
+        """The signals in ``FEATURES`` order (less ``closest``); ``ties``: the pair's
+        ``shared_ties`` when the caller has them already."""
         old, new = self.old, self.new
-        shared = shared_terms(old, new)
+        shared, names, short = ties or shared_ties(old, new)
         rare = frozenset(t for t in shared if salient(t))
         t_old, t_new = terms(old), terms(new)
         v_old, v_new = values(old), values(new)
@@ -146,8 +163,8 @@ class Pair:
             float(another_thing(old, new, shared)),
             _count(len(_ADDRESS.findall(new)), 2),
             _count(len(_ADDRESS.findall(old)), 2),
-            _count(sum(map(salient, shared_names(old, new))), 2),
-            _count(sum(map(salient, shared_short(old, new))), 2),
+            _count(sum(map(salient, names)), 2),
+            _count(sum(map(salient, short)), 2),
         ]
 
 
@@ -214,13 +231,13 @@ def weigh(new: str, earlier: Sequence[str], sims: Sequence[float],
         old, cos = earlier[j], float(close[j])
         if old.rstrip().endswith("?"):
             continue
-        shared = shared_terms(old, new)
-        tied = shared | shared_names(old, new) | shared_short(old, new)
-        if not any(salient(t) for t in tied) \
+        ties = shared_ties(old, new)
+        shared = ties[0]
+        if not any(salient(t) for t in ties[0] | ties[1] | ties[2]) \
                 or any(other_kind(old, new, t) for t in shared) \
                 or strict and elsewhere(old, new, shared, speaker):
             continue  # no word the speaker seldom says, or two things of one kind
-        out.append((j, Pair(old, new, cos, n - 1 - j, n).signals(salient, speaker)))
+        out.append((j, Pair(old, new, cos, n - 1 - j, n).signals(salient, speaker, ties)))
     # Whether it is the closest of those weighed: of several earlier statements of the
     # thing, the one the new statement is most like is the one it revises.
     closest = max((s[0] for _, s in out), default=0.0)
