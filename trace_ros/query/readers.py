@@ -751,8 +751,11 @@ class ExtractiveReader(TypedReading):
             # when it states one, else the best record that does.
             # Every shown record is looked at: one that shares no word with the question
             # may carry on the turn before it ("It's the 19th instead" after "The boiler
-            # people rang"); ``_typed`` asks what it is about.
-            if not matched:
+            # people rang"); ``_typed`` asks what it is about. The graph stage's current
+            # record answers though nothing shown says a word of the question, as it does
+            # for the other kinds ("I've ended up at my cousin's on Histon Road" for "Where
+            # am I living now?"): it was found by the thread of the thing, not by its words.
+            if not matched and not lead:
                 return ReaderOutput("", [], self.name, "no shown evidence matches the question")
             every = self._in_time(plan, [*lead[:1], *[s for s in scored if s not in lead]])
             return self._typed(question, plan, ask, every, pack, q_stems, names, weights)

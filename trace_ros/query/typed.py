@@ -428,8 +428,12 @@ class TypedReading:
             rec = s.item.record
             before, after = self._around(rec, items)
             current = s.item.routes.get("graph") == 1 and not s.item.routes.get("superseded")
-            if s.overlap <= 0 and (not topic or not (current or _carries_on(rec.text))):
-                continue  # shares no word with the question and does not carry one on
+            if s.overlap <= 0 and not (current and not q_stems & said) \
+                    and (not topic or not (current or _carries_on(rec.text))):
+                # Shares no word with the question and does not carry one on. (The graph
+                # stage's current record is read where no shown record says a word of the
+                # question: the thread of the thing found it, so nothing else can.)
+                continue
             # What the record says, with the turns right next to it: the question it
             # answers, the turn that echoes or answers it, and (when it carries on their
             # topic) the turns before and after it.
