@@ -337,15 +337,14 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         # The best person's statement that shares a word with the question, of the holder
         # asked: not "my friend Ama's supervisor is …" for "Who's my supervisor?", nor
         # Jonas's "I'm in on Tuesdays" for "Which days is Eva in?"; for a thing no one is
-        # asked of ("What make is the new forklift?") anyone may tell, so long as it is
-        # no one's in particular ("Sam's forklift").
+        # asked of ("What make is the new forklift?") anyone may tell. (A statement naming
+        # someone's own, "Sam's forklift", is no longer refused here: on the confirm half
+        # that refusal lost more right anchors than it saved, issue 14's ablation.)
         if _statement(rec, robot_id) and keys(rec.text) & q_terms \
                 and not (others and (whose_said or at is not None)
                          and about_another(rec.text if at is None else asserted(rec.text),
                                            asked_holders | _names(rec.speaker)
                                            | _placed(rec.text, asked_kind, q_terms))) \
-                and not (others and not whose_said and at is None
-                         and not same_holder(rec.text, frozenset(), _names(question), q_terms)) \
                 and not (own_state and not same_holder(rec.text, asked_holders, frozenset(),
                                                        q_terms, names.known)) \
                 and not (others and at is None and not _ASKER.search(question)
