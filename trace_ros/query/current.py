@@ -702,11 +702,6 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             # What became of whom the thread named ("Karen's managing the sales team now"),
             # not who holds the thing ("Pat's still holding on to our key").
             continue
-        if asked_holders and repaired is None:  # "Marco stays with the Gibsons" does not
-            # say where Luca stays
-            led = _led_by(rec.text, names.written) - asked_holders - anchor_holders - KIN
-            if led and not (led | named(rec.text)) & asked_holders:
-                continue
         if not carried and repaired is None and _another_kept(rec.text, head.text, given_up):
             continue  # "the after-school pickup is still Pete": another thing's value
         moved_on = thread if moves and not carried else None
