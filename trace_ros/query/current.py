@@ -630,7 +630,6 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                                       | (spoken_to(rec.text) if answered else frozenset()),
                                       thing)) \
                 or seq not in ruled and other_instance(rec.text, asked_values) \
-                or other_kind(rec.text, question) \
                 or other_part_of_day(rec.text, question) \
                 or other_titled(rec.text, question) \
                 or not (carried or swapped) and _requalified(rec.text, thing, question, anchor,
