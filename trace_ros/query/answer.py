@@ -534,13 +534,6 @@ class QueryEngine:
             if left is not None:  # "… after the alarm company reset it?": told with it
                 graph.lead = [left.source_id] + [s for s in graph.lead if s != left.source_id]
                 graph.reader_resolution = None
-        if graph.lead:  # the robot's echo leads: the person's words it repeats go first
-            by_id = {r.source_id: r for r in records.values()}
-            first = by_id.get(graph.lead[0]) or next(iter(self.ledger.get_sources(
-                graph.lead[:1])), None)
-            said = prior(first.seq) if first is not None else None
-            if said is not None and current.echoes(first, said, req.scope.robot_id):
-                graph.lead.insert(0, said.source_id)
         timings["currentness"] = _ms(t)
         return at
 

@@ -337,15 +337,14 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         # The best person's statement that shares a word with the question, of the holder
         # asked: not "my friend Ama's supervisor is …" for "Who's my supervisor?", nor
         # Jonas's "I'm in on Tuesdays" for "Which days is Eva in?"; for a thing no one is
-        # asked of ("What make is the new forklift?") anyone may tell, so long as it is
-        # no one's in particular ("Sam's forklift").
+        # asked of ("What make is the new forklift?") anyone may tell. (A statement naming
+        # someone's own, "Sam's forklift", is no longer refused here: on the confirm half
+        # that refusal lost more right anchors than it saved, issue 14's ablation.)
         if _statement(rec, robot_id) and keys(rec.text) & q_terms \
                 and not (others and (whose_said or at is not None)
                          and about_another(rec.text if at is None else asserted(rec.text),
                                            asked_holders | _names(rec.speaker)
                                            | _placed(rec.text, asked_kind, q_terms))) \
-                and not (others and not whose_said and at is None
-                         and not same_holder(rec.text, frozenset(), _names(question), q_terms)) \
                 and not (own_state and not same_holder(rec.text, asked_holders, frozenset(),
                                                        q_terms, names.known)) \
                 and not (others and at is None and not _ASKER.search(question)
@@ -631,7 +630,6 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                                       | (spoken_to(rec.text) if answered else frozenset()),
                                       thing)) \
                 or seq not in ruled and other_instance(rec.text, asked_values) \
-                or other_kind(rec.text, question) \
                 or other_part_of_day(rec.text, question) \
                 or other_titled(rec.text, question) \
                 or not (carried or swapped) and _requalified(rec.text, thing, question, anchor,
@@ -703,11 +701,6 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             # What became of whom the thread named ("Karen's managing the sales team now"),
             # not who holds the thing ("Pat's still holding on to our key").
             continue
-        if asked_holders and repaired is None:  # "Marco stays with the Gibsons" does not
-            # say where Luca stays
-            led = _led_by(rec.text, names.written) - asked_holders - anchor_holders - KIN
-            if led and not (led | named(rec.text)) & asked_holders:
-                continue
         if not carried and repaired is None and _another_kept(rec.text, head.text, given_up):
             continue  # "the after-school pickup is still Pete": another thing's value
         moved_on = thread if moves and not carried else None
