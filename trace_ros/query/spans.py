@@ -1351,6 +1351,7 @@ _REPAIR = re.compile(rf"(?<![\w.-]){_FIGURE}[.,!]?\s+(?:sorry|I mean|no wait|or 
                      rf"make that|correction)\b[,:.!]?\s+(?={_FIGURE}\b)", re.I)
 
 
+@lru_cache(maxsize=65536)  # asked of the same records for every question
 def repaired(text: str) -> str:
     """``text`` with each figure the speaker takes back left out ("Final numbers: 62.
     Sorry, 61, someone's dropped out" → "Final numbers: 61, someone's dropped out")."""
