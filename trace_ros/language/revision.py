@@ -25,7 +25,7 @@ vocabulary of particular changes.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Sequence, Set
 from functools import lru_cache
 
 from .text import STOPWORDS as BASE_STOPWORDS
@@ -223,8 +223,15 @@ def _first_person(text: str) -> bool:
         or bool(_TEXTED_I_WILL.search(text))
 
 
-def about_another(text: str, named: frozenset[str], thing: frozenset[str] = frozenset()
-                  ) -> bool:
+def about_another(text: str, named: Set[str], thing: Set[str] = frozenset()) -> bool:
+    """``_about_another`` of ``text`` with ``named`` and ``thing`` as frozensets (its
+    cache's keys: the reader and the chain ask it of the same records and names for every
+    later record and question)."""
+    return _about_another(text, frozenset(named), frozenset(thing))
+
+
+@lru_cache(maxsize=65536)
+def _about_another(text: str, named: frozenset[str], thing: frozenset[str]) -> bool:
     """Whether ``text`` speaks of someone else's state, not the speaker's: it names a
     holder outside ``named`` (the people a question or an earlier statement already
     names) and has no first-person word ("I", "we", "my" before a thing rather than a
@@ -900,11 +907,15 @@ _TITLED = re.compile(r"\b(mr|mrs|ms|miss)\.?\s+([A-Z][a-z]+)", re.I)
 _MALE_TITLE = frozenset({"mr"})
 
 
-def _titled(text: str) -> set[tuple[bool, str]]:
-    return {(m.group(1).lower() in _MALE_TITLE, m.group(2).lower())
-            for m in _TITLED.finditer(text)}
+@lru_cache(maxsize=65536)
+def _titled(text: str) -> frozenset[tuple[bool, str]]:
+    """(male title, surname) of each titled name ``text`` writes (kept per text: the
+    question is asked of against every record it is shown)."""
+    return frozenset((m.group(1).lower() in _MALE_TITLE, m.group(2).lower())
+                     for m in _TITLED.finditer(text))
 
 
+@lru_cache(maxsize=65536)  # the question against every record it is shown
 def other_titled(text: str, question: str) -> bool:
     """Whether ``text`` names someone the ``question`` names by title and surname under
     the title of the other sex ("We've moved Mrs Lee to the side room" for "Which bed is
@@ -1120,6 +1131,7 @@ def left_behind(text: str, given_up: frozenset[str]) -> bool:
         and not continues(text)
 
 
+@lru_cache(maxsize=65536)  # the chain asks it of the same records for every later one
 def mid_names(text: str) -> frozenset[str]:
     """Capitalised words ``text`` writes where no sentence starts (lower-cased): names of
     people, firms and places alike."""

@@ -41,7 +41,15 @@ def tokens(text: str) -> list[str]:
 
 def words(text: str) -> list[str]:
     """Lower-cased tokens, split as FTS5's unicode61 tokenizer splits them."""
-    return [w.lower() for w in tokens(text)]
+    return list(_words(text))
+
+
+@lru_cache(maxsize=65536)
+def _words(text: str) -> tuple[str, ...]:
+    """``words``, kept per text: the reader, the owners' checks and the seeds split the
+    same records and question again and again (a copy of a kept tuple costs a fraction
+    of splitting)."""
+    return tuple(w.lower() for w in _WORD.findall(text))
 
 
 # Sentence boundaries within a record: after ., ! or ?, and at line breaks.

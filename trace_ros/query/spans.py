@@ -1351,6 +1351,7 @@ _REPAIR = re.compile(rf"(?<![\w.-]){_FIGURE}[.,!]?\s+(?:sorry|I mean|no wait|or 
                      rf"make that|correction)\b[,:.!]?\s+(?={_FIGURE}\b)", re.I)
 
 
+@lru_cache(maxsize=65536)  # asked of the same records for every question
 def repaired(text: str) -> str:
     """``text`` with each figure the speaker takes back left out ("Final numbers: 62.
     Sorry, 61, someone's dropped out" → "Final numbers: 61, someone's dropped out")."""
@@ -1429,9 +1430,10 @@ _PER_PERIOD = re.compile(rf"\b(\d[\d,.]*|{_NUMBER_WORD}(?:-{_NUMBER_WORD})?)\s+(
                          r"(?:month|week|year|night|day|hour|head)\b", re.I)
 
 
+@lru_cache(maxsize=65536)
 def without_times(text: str) -> str:
     """``text`` with its clock times and dates blanked out (offsets kept): their figures
-    count nothing and cost nothing."""
+    count nothing and cost nothing (kept per text: asked of the same records again)."""
     masked = text
     for m in list(_CLOCK.finditer(text)) + list(find_candidates(text)):
         masked = masked[:m.start()] + " " * (m.end() - m.start()) + masked[m.end():]
@@ -1820,6 +1822,13 @@ _ONE_PRONOUN = re.compile(r"\b(?:the|this|that|which|other|another|each|every)\s
 def quantities(text: str) -> list[tuple[int, str]]:
     """Numbers ``text`` states with what they count, as (character offset, phrase):
     not the numbers of a clock time or date, not "one of" (a member, not a count)."""
+    return list(_quantities(text))
+
+
+@lru_cache(maxsize=65536)
+def _quantities(text: str) -> tuple[tuple[int, str], ...]:
+    """``quantities``, kept per text: the chain measures the same records again for
+    every later record and question."""
     masked = without_times(text)
     out: list[tuple[int, str]] = []
     at = 0
@@ -1838,7 +1847,7 @@ def quantities(text: str) -> list[tuple[int, str]]:
         if phrase and not re.fullmatch(r"(?:half|a\s+(?!hundred\b|thousand\b)\w+)", phrase,
                                        re.I):
             out.append((m.start(), phrase))
-    return out
+    return tuple(out)
 
 
 _FRACTION = re.compile(r"(?:quarters?|halves|half|thirds?)$", re.I)
