@@ -263,9 +263,12 @@ def answer_date(sentence: str, record_time: float, context: str = "", grain: str
                     and any(_WEEKDAY_ABBR.search(n.group(0)) for n in found[k + 1:]):
                 week = m.group(0).strip()
                 continue  # "on the Milan run this week, home Friday night": the day says when
+            if re.fullmatch(rf"(?:in\s+)?{_MONTH_NAMES_RX}", m.group(0).strip(), re.I) \
+                    and any(_BARE_DAY_OF_MONTH.fullmatch(n.group(0).strip()) for n in found[k + 1:]):
+                continue  # "in January, on the 12th": the day said next is of that month
             if future is None:
                 future = forward_at(text, found[0].start(), lean)
-            expr = m.group(0).strip()
+            expr = _in_month_named(m.group(0).strip(), text)
             when = _in_week(expr, week, record_time) if calendar and week else None
             when = when if when is not None else resolve_expression(expr, record_time, future)
             if when is None:
@@ -291,6 +294,23 @@ def answer_date(sentence: str, record_time: float, context: str = "", grain: str
 
 
 _WEEK_OFFSET = {"this": 0, "next": 1, "coming": 1, "last": -1, "past": -1, "previous": -1}
+# A day of the month said alone ("the 12th") and a month said alone ("into January").
+_BARE_DAY_OF_MONTH = re.compile(r"(?:(?:on|by)\s+)?(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)", re.I)
+_MONTH_ALONE = re.compile(rf"(?<![\d\w])({_MONTH_NAMES_RX})\b(?!\s*\d)", re.I)
+
+
+def _in_month_named(expr: str, text: str) -> str:
+    """``expr``, a day of the month said alone ("the 12th"), in the one month the same
+    text names with no day of its own ("slipped into January, the 12th": 12 January);
+    else ``expr`` as it is (a day alone is then of the record's month or the next)."""
+    day = _BARE_DAY_OF_MONTH.fullmatch(expr)
+    if day is None:
+        return expr
+    months = {m.group(1).lower() for m in _MONTH_ALONE.finditer(text)
+              if not (m.group(1).islower() and m.group(1).lower() in ("may", "march"))}
+    if len(months) != 1:
+        return expr
+    return f"{int(day.group(1))} {months.pop().capitalize()}"
 
 
 def _in_week(expr: str, week: str, record_time: float) -> float | None:
