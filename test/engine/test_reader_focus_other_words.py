@@ -3,8 +3,11 @@ asked of ("What's the storeroom extension?" read from a turn giving a number wit
 "extension" beside it). A record that gives again a code or label a record of the thing
 gave with its word ("Yes, 512 again" after "The storeroom extension is 512") speaks of
 the thing in other words, unless it names another holder ("the canteen's 512"); a count
-said again ("four") is no such label. A focus that is a function word ("be" of "going to
-be called") is never said beside a value, so it refuses nothing.
+said again ("four") is no such label. A record saying the thing with a value revises a
+record that gave its value with the focus word ("Surgery's moved to the annexe, so it's 452
+now" after "The surgery extension is 318"); a focus said with no value, or never, lends
+nothing. A focus that is a function word ("be" of "going to be called") is never said
+beside a value, so it refuses nothing.
 """
 
 from __future__ import annotations
@@ -68,4 +71,26 @@ def test_a_code_never_said_still_abstains() -> None:
     flat = rec(2, "The flat is number 214 on the second floor.")
     answer, cited = read("What's the code for the key safe?",
                          EvidenceItem(fitted, 1.0, {}), EvidenceItem(flat, 1.0, {}))
+    assert (answer, cited) == ("", []), (answer, cited)
+
+
+def test_a_thing_said_with_the_focus_and_a_value_before_is_revised_without_it() -> None:
+    first = rec(1, "The surgery extension is 318, for the appointments line.")
+    moved = rec(2, "Surgery's moved across to the annexe, so it's 452 now.", when=T0 + DAY)
+    answer, cited = read("What's the surgery extension?",
+                         EvidenceItem(first, 1.0, {"superseded": 1}), EvidenceItem(moved, 1.0, {}))
+    assert (answer, cited) == ("452", ["src-2"]), (answer, cited)
+
+
+def test_the_focus_said_with_no_value_lends_the_thing_nothing() -> None:
+    fitted = rec(1, "The gate box is fitted by the door now. Code's the usual.")
+    spare = rec(2, "The spare for the gate is with Mr Dunn at number 12.", when=T0 + DAY)
+    answer, cited = read("What's the code for the gate box?",
+                         EvidenceItem(fitted, 1.0, {}), EvidenceItem(spare, 1.0, {}))
+    assert (answer, cited) == ("", []), (answer, cited)
+
+
+def test_a_focus_never_said_is_still_not_read_from_the_thing() -> None:
+    house = rec(1, "The new house is number 27 on Elm Row.")
+    answer, cited = read("What's the postcode of the new house?", EvidenceItem(house, 1.0, {}))
     assert (answer, cited) == ("", []), (answer, cited)

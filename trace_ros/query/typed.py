@@ -428,6 +428,15 @@ class TypedReading:
         # other words ("Yes, 214 again, as if nothing happened").
         focus_numbers = frozenset().union(*(_numbers(i.record.text) for i in items
                                             if focus and focus in stems(i.record.text)))
+        # The words of the thing asked that a shown record says with the focus word and
+        # a value ("The pharmacy extension is 214"): a record saying the thing with a
+        # value ("Pharmacy's moved to the back desk, so it's 231 now") revises it. (A
+        # focus no record says, "What's the postcode of the new house?", or says with no
+        # value, "Code's the usual", stays unsaid.)
+        with_focus = frozenset().union(*(stems(i.record.text) for i in items
+                                         if focus and focus in stems(i.record.text)
+                                         and any(t.isdigit() for t in _value_tokens(i.record.text))))
+        focus_things = (thing_words | {compound}) & with_focus - {""}
         found: list[tuple[_Scored, str, float]] = []
         for s in scored:
             rec = s.item.record
@@ -492,6 +501,7 @@ class TypedReading:
                     ask.kind in ("name", "quantity", "count")
                     or ask.kind == "ident" and focus != "number") \
                     and focus not in beside and not of_what & beside \
+                    and not focus_things & beside \
                     and not (_numbers(rec.text) & focus_numbers
                              and not {stem(p.lower()) for p in possessors(rec.text)}
                              - proper - q_stems) \
