@@ -7,7 +7,9 @@ said again ("four") is no such label. A record saying the thing with a value rev
 record that gave its value with the focus word ("Surgery's moved to the annexe, so it's 452
 now" after "The surgery extension is 318"); a focus said with no value, or never, lends
 nothing. A focus that is a function word ("be" of "going to be called") is never said
-beside a value, so it refuses nothing.
+beside a value, so it refuses nothing. The graph stage's current record gives an amount
+of the focus when a record it supersedes named it ("down to a quarter tablet" after "half
+a tablet of carprofen").
 """
 
 from __future__ import annotations
@@ -93,4 +95,24 @@ def test_the_focus_said_with_no_value_lends_the_thing_nothing() -> None:
 def test_a_focus_never_said_is_still_not_read_from_the_thing() -> None:
     house = rec(1, "The new house is number 27 on Elm Row.")
     answer, cited = read("What's the postcode of the new house?", EvidenceItem(house, 1.0, {}))
+    assert (answer, cited) == ("", []), (answer, cited)
+
+
+def test_the_current_amount_revises_a_record_that_named_the_focus() -> None:
+    old = rec(1, "The vet has Biscuit on half a tablet of carprofen with breakfast.")
+    new = rec(2, "Biscuit's walking better, so from today it's down to a quarter tablet.",
+              when=T0 + DAY)
+    answer, cited = read("How much carprofen is Biscuit on?",
+                         EvidenceItem(old, 1.0, {"superseded": 1}),
+                         EvidenceItem(new, 1.0, {"graph": 1}))
+    assert (answer, cited) == ("a quarter tablet", ["src-2"]), (answer, cited)
+
+
+def test_a_current_amount_revising_no_record_of_the_focus_is_not_read_for_it() -> None:
+    old = rec(1, "The vet has Biscuit on half a tablet with breakfast.")
+    new = rec(2, "Biscuit's walking better, so from today it's down to a quarter tablet.",
+              when=T0 + DAY)
+    answer, cited = read("How much carprofen is Biscuit on?",
+                         EvidenceItem(old, 1.0, {"superseded": 1}),
+                         EvidenceItem(new, 1.0, {"graph": 1}))
     assert (answer, cited) == ("", []), (answer, cited)

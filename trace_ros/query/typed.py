@@ -437,6 +437,11 @@ class TypedReading:
                                          if focus and focus in stems(i.record.text)
                                          and any(t.isdigit() for t in _value_tokens(i.record.text))))
         focus_things = (thing_words | {compound}) & with_focus - {""}
+        # What the records the graph stage's current record supersedes say: one that
+        # says the focus ("half a tablet of carprofen") is what the current one revises
+        # ("back down to a quarter tablet").
+        superseded_said = frozenset().union(*(stems(i.record.text) for i in items
+                                              if i.routes.get("superseded")))
         found: list[tuple[_Scored, str, float]] = []
         for s in scored:
             rec = s.item.record
@@ -507,7 +512,8 @@ class TypedReading:
                              - proper - q_stems) \
                     and not (current and (ask.kind in ("count", "name", "ident")
                                           or ask.kind == "quantity"
-                                          and (tied or focus in _MEASURE_STEMS))):
+                                          and (tied or focus in _MEASURE_STEMS
+                                               or focus in superseded_said))):
                 continue  # talks about the topic, never about the thing asked (the graph
                 # stage's current record revises one that does: "so I've got eight now";
                 # or names the measure, which a record need not say: "runs at 32"; a
