@@ -423,6 +423,25 @@ class TypedReading:
         owners_asked = [re.escape(p) for p in possessors(question)]
         elided = re.compile(rf"\b(?:{'|'.join(owners_asked)})['’]s\s+"
                             rf"(?:{'|'.join(ELIDED_AFTER)})\b", re.I) if owners_asked else None
+        # The numbers the shown records give with the focus word said ("The office
+        # extension is 214"): a record giving one of them again speaks of the thing in
+        # other words ("Yes, 214 again, as if nothing happened").
+        focus_numbers = frozenset().union(*(_numbers(i.record.text) for i in items
+                                            if focus and focus in stems(i.record.text)))
+        # The words of the thing asked that a shown record says with the focus word and
+        # a value ("The pharmacy extension is 214"): a record saying the thing with a
+        # value ("Pharmacy's moved to the back desk, so it's 231 now") revises it. (A
+        # focus no record says, "What's the postcode of the new house?", or says with no
+        # value, "Code's the usual", stays unsaid.)
+        with_focus = frozenset().union(*(stems(i.record.text) for i in items
+                                         if focus and focus in stems(i.record.text)
+                                         and any(t.isdigit() for t in _value_tokens(i.record.text))))
+        focus_things = (thing_words | {compound}) & with_focus - {""}
+        # What the records the graph stage's current record supersedes say: one that
+        # says the focus ("half a tablet of carprofen") is what the current one revises
+        # ("back down to a quarter tablet").
+        superseded_said = frozenset().union(*(stems(i.record.text) for i in items
+                                              if i.routes.get("superseded")))
         found: list[tuple[_Scored, str, float]] = []
         for s in scored:
             rec = s.item.record
@@ -483,16 +502,25 @@ class TypedReading:
                 # Grady's sessions" for "Mrs Grady's", nor "the blue kettles" for "the red
                 # kettles", nor "Sharps are going to the last Friday" for when general
                 # waste goes out (the question's words joined, "pickup", are its own)
-            if focus and focus not in proper and (
+            if focus and focus not in proper and focus not in STOPWORDS and (
                     ask.kind in ("name", "quantity", "count")
                     or ask.kind == "ident" and focus != "number") \
                     and focus not in beside and not of_what & beside \
+                    and not focus_things & beside \
+                    and not (_numbers(rec.text) & focus_numbers
+                             and not {stem(p.lower()) for p in possessors(rec.text)}
+                             - proper - q_stems) \
                     and not (current and (ask.kind in ("count", "name", "ident")
                                           or ask.kind == "quantity"
-                                          and (tied or focus in _MEASURE_STEMS))):
+                                          and (tied or focus in _MEASURE_STEMS
+                                               or focus in superseded_said))):
                 continue  # talks about the topic, never about the thing asked (the graph
                 # stage's current record revises one that does: "so I've got eight now";
-                # or names the measure, which a record need not say: "runs at 32")
+                # or names the measure, which a record need not say: "runs at 32"; a
+                # record giving again a code or label a record of the thing gave, "Rhys
+                # ended up with 320" after "Updated: extension 320", speaks of it unless
+                # it names another holder, "Reception's still 214" for Kev's extension; a
+                # focus that is a function word, "be" of "going to be called", is no noun)
             if (mine or proper and ask.kind != "person") \
                     and _someone_else(rec.text, proper | q_stems, known):
                 continue  # "Rhys is on call this week" does not say when I am (or Luca is)
@@ -1186,3 +1214,13 @@ def _joined_names(text: str, name: tuple[int, str], found: list[tuple[int, str]]
 
 def _graph_lead(s: _Scored) -> bool:
     return s.item.routes.get("graph") == 1 and not s.item.routes.get("superseded")
+
+
+def _numbers(text: str) -> frozenset[str]:
+    """The numbers of three digits or more a text states ("214", "4418"): labels and
+    codes, which one thing has; not counts ("seven", "4"), which many things share."""
+    return frozenset(d.lstrip("0") or d for d in _LABEL_NUMBER.findall(text))
+
+
+# Three digits or more, not part of a time, a decimal or a grouped number ("7:30", "1,200").
+_LABEL_NUMBER = re.compile(r"(?<![\d:.,])\d{3,}(?![\d:.,]\d)")
