@@ -230,7 +230,7 @@ def about_another(text: str, named: Set[str], thing: Set[str] = frozenset()) -> 
     return _about_another(text, frozenset(named), frozenset(thing))
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=4096)
 def _about_another(text: str, named: frozenset[str], thing: frozenset[str]) -> bool:
     """Whether ``text`` speaks of someone else's state, not the speaker's: it names a
     holder outside ``named`` (the people a question or an earlier statement already
@@ -907,7 +907,7 @@ _TITLED = re.compile(r"\b(mr|mrs|ms|miss)\.?\s+([A-Z][a-z]+)", re.I)
 _MALE_TITLE = frozenset({"mr"})
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=4096)
 def _titled(text: str) -> frozenset[tuple[bool, str]]:
     """(male title, surname) of each titled name ``text`` writes (kept per text: the
     question is asked of against every record it is shown)."""
@@ -915,7 +915,7 @@ def _titled(text: str) -> frozenset[tuple[bool, str]]:
                      for m in _TITLED.finditer(text))
 
 
-@lru_cache(maxsize=65536)  # the question against every record it is shown
+@lru_cache(maxsize=4096)  # the question against every record it is shown
 def other_titled(text: str, question: str) -> bool:
     """Whether ``text`` names someone the ``question`` names by title and surname under
     the title of the other sex ("We've moved Mrs Lee to the side room" for "Which bed is
@@ -1131,7 +1131,7 @@ def left_behind(text: str, given_up: frozenset[str]) -> bool:
         and not continues(text)
 
 
-@lru_cache(maxsize=65536)  # the chain asks it of the same records for every later one
+@lru_cache(maxsize=4096)  # the chain asks it of the same records for every later one
 def mid_names(text: str) -> frozenset[str]:
     """Capitalised words ``text`` writes where no sentence starts (lower-cased): names of
     people, firms and places alike."""

@@ -44,7 +44,7 @@ def words(text: str) -> list[str]:
     return list(_words(text))
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=4096)
 def _words(text: str) -> tuple[str, ...]:
     """``words``, kept per text: the reader, the owners' checks and the seeds split the
     same records and question again and again (a copy of a kept tuple costs a fraction

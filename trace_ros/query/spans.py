@@ -1371,7 +1371,7 @@ _REPAIR = re.compile(rf"(?<![\w.-]){_FIGURE}[.,!]?\s+(?:sorry|I mean|no wait|or 
                      rf"make that|correction)\b[,:.!]?\s+(?={_FIGURE}\b)", re.I)
 
 
-@lru_cache(maxsize=65536)  # asked of the same records for every question
+@lru_cache(maxsize=4096)  # asked of the same records for every question
 def repaired(text: str) -> str:
     """``text`` with each figure the speaker takes back left out ("Final numbers: 62.
     Sorry, 61, someone's dropped out" → "Final numbers: 61, someone's dropped out")."""
@@ -1450,7 +1450,7 @@ _PER_PERIOD = re.compile(rf"\b(\d[\d,.]*|{_NUMBER_WORD}(?:-{_NUMBER_WORD})?)\s+(
                          r"(?:month|week|year|night|day|hour|head)\b", re.I)
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=4096)
 def without_times(text: str) -> str:
     """``text`` with its clock times and dates blanked out (offsets kept): their figures
     count nothing and cost nothing (kept per text: asked of the same records again)."""
@@ -1845,7 +1845,7 @@ def quantities(text: str) -> list[tuple[int, str]]:
     return list(_quantities(text))
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=4096)
 def _quantities(text: str) -> tuple[tuple[int, str], ...]:
     """``quantities``, kept per text: the chain measures the same records again for
     every later record and question."""
