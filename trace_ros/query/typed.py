@@ -324,6 +324,19 @@ class TypedReading:
                for n in n.split()} - earlier
         return frozenset() if new else frozenset().union(*(stems(r.text) for r in around))
 
+    @staticmethod
+    def _timed_by_doer(kind: str, others: set[str], items: Sequence[EvidenceItem]) -> bool:
+        """Whether a time is asked of an event that a shown record tells by who does it or
+        what is done, with a time, the event's noun unsaid ("Chef's got me starting at
+        six" for "What time do I start my shift?", "Ruth comes to see me on Wednesdays"
+        for "Which day does Ruth visit me?"). ``others``: the question's words besides
+        the thing's, the kind's and titles ("Mr" names no one). A record naming them with
+        no time ("Mr Ferreira is in side room 2" for "What time is Mr Ferreira's
+        discharge?") tells nothing of it; codes and numbers are of their thing alone."""
+        read = _SEVERAL_TOLD.get(kind) if kind in ("clock", "day", "date") else None
+        return bool(read and others) and any(
+            others & stems(i.record.text) and read(i.record.text, set()) for i in items)
+
     def _typed(self, question: str, plan: Plan, ask: Asked, scored: list[_Scored], pack: Pack,
                q_stems: set[str], names: set[str], weights: dict[str, float],
                by_name: bool = False) -> ReaderOutput:
@@ -378,7 +391,9 @@ class TypedReading:
         done = _DOES.match(question)
         doing = {stem(done.group(1).lower())} if done else set()
         thing_words = asked_words - {focus, compound} - _ASPECT - doing
-        if focus and _WHICH_WHAT.match(question) and thing_words and not thing_words & said:
+        if focus and _WHICH_WHAT.match(question) and thing_words and not thing_words & said \
+                and not self._timed_by_doer(ask.kind, q_stems - _ASKING - thing_words
+                                            - {focus, compound} - TITLES, items):
             return ReaderOutput("", [], self.name, "no shown record mentions what the "
                                 f"{ask.focus} asked is of")
         if focus and _WHICH_WHAT.match(question) and topic - {focus}:
