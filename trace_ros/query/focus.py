@@ -172,12 +172,43 @@ def _in_place_of_told(question: str, out: ReaderOutput, pack: Pack) -> bool:
                for i in pack.items)
 
 
+def _compound_of(answer: str, focus: str) -> bool:
+    """Whether the answer is one word made of another word and X ("sunroom" for "which
+    room"): a kind of X, which tells it from the others."""
+    said = [w for w in words(answer) if w not in STOPWORDS]
+    return len(said) == 1 and len(said[0]) >= len(focus) + 3 \
+        and said[0].endswith(focus.lower())
+
+
+def _time_in_place(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> bool:
+    """Whether the answer is a clock time that the graph stage's current record gives in
+    place of the time an earlier record of the same speaker gave, which the graph marks
+    superseded and which shares a word with the question, where a shown record names X
+    ("the quarter past seven boat" after "I'm taking the 8:05 over each morning"; "Orders
+    close at noon now" after "Dairy orders by 2pm" for the cut-off). A time then tells
+    one X from others. A question that gives a day or date itself asks no time ("Which
+    team are we playing on Sunday?": "half eleven" is the kick-off), and where no record
+    names X the time may say something else of the thing."""
+    cited = next((i for i in pack.items if i.source_id in out.cited_ids[:1]), None)
+    if cited is None or cited.routes.get("graph") != 1 or not clock_time(out.answer) \
+            or find_candidates(out.answer) or find_candidates(question):
+        return False
+    if not any(re.search(rf"\b{re.escape(ask.focus)}", i.record.text, re.I) for i in pack.items):
+        return False
+    asked = _content(question) - {stem(ask.focus)}
+    return any(i.routes.get("superseded") and i.record.seq < cited.record.seq
+               and i.record.speaker == cited.record.speaker and clock_time(i.record.text)
+               and asked & _content(i.record.text) for i in pack.items)
+
+
 def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> bool:
     """Whether an answer to "what/which X …?" can stand. When no shown record says X, the
     answer must name something (a speaker need not say "the language" to say "German").
     "Which X" asks to tell one X from others: the answer is a name, or X with a word that
     tells it apart ("the Everest room"), not whatever the record says beside X."""
     focus = stem(ask.focus)
+    if _compound_of(out.answer, ask.focus) or _time_in_place(ask, question, out, pack):
+        return True
     known = capitalised_mid_sentence([i.record.text for i in pack.items])
     q = {stem(w) for w in words(question)}
     # A name opening a clause ("Femi has practice") tells who does something, not which X.
@@ -220,7 +251,10 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
         return True
     # X with a word beside it that tells it apart ("the Slough warehouse site"), not a
     # count of X ("approved six physio sessions") nor a word that only owns it ("my room").
-    for m in re.finditer(rf"(?:([\w'’-]+)\s+)?\b{re.escape(ask.focus)}\w*(?:\s+([\w'’-]+))?",
+    # "Which keys …?": "the front key" says one of them.
+    said = re.escape(ask.focus[:-1]) + "s?" if re.search(r"[^s]s$", ask.focus) \
+        else re.escape(ask.focus)
+    for m in re.finditer(rf"(?:([\w'’-]+)\s+)?\b{said}\w*(?:\s+([\w'’-]+))?",
                          out.answer, re.I):
         if any(w.lower() not in STOPWORDS and w.lower() not in _NUMBER_VALUES
                and w.lower() not in _NOT_COMPOUNDS  # "the new room" orders, tells none apart
