@@ -149,6 +149,18 @@ def _content(text: str) -> frozenset[str]:
                      if w not in STOPWORDS and len(w) > 2 and w not in _NUMBER_VALUES)
 
 
+def _first_cited(out: ReaderOutput, pack: Pack) -> EvidenceItem | None:
+    """The shown item of the answer's first cited source."""
+    return next((i for i in pack.items if i.source_id in out.cited_ids[:1]), None)
+
+
+def _earlier_superseded(cited: EvidenceItem, pack: Pack) -> list[EvidenceItem]:
+    """The shown records the graph stage marks superseded that ``cited``'s speaker said
+    before it: what a value the cited record gives may stand in place of."""
+    return [i for i in pack.items if i.routes.get("superseded")
+            and i.record.seq < cited.record.seq and i.record.speaker == cited.record.speaker]
+
+
 def _in_place_of_told(question: str, out: ReaderOutput, pack: Pack) -> bool:
     """Whether the answer is the value its cited record gives in place of an older one that
     the ledger holds superseded: both records name a word the question does not (the old
@@ -156,7 +168,7 @@ def _in_place_of_told(question: str, out: ReaderOutput, pack: Pack) -> bool:
     apart from the answer, and the answer says what the older record does not ("navy"). A
     speaker who changes a value seldom names its kind ("colour"); naming the value they
     leave tells that what they say instead fills the same slot. A time is no such value."""
-    cited = next((i for i in pack.items if i.source_id in out.cited_ids[:1]), None)
+    cited = _first_cited(out, pack)
     if cited is None or len(words(out.answer)) > 5 or find_candidates(out.answer):
         return False
     q = _content(question)
@@ -166,10 +178,8 @@ def _in_place_of_told(question: str, out: ReaderOutput, pack: Pack) -> bool:
     # The old value is said in another sentence of the cited record than the new one.
     apart = frozenset().union(*(_content(x) for x in split_sentences(cited.record.text)
                                 if not _content(x) & said)) - q
-    return any(i.routes.get("superseded") and i.record.seq < cited.record.seq
-               and i.record.speaker == cited.record.speaker
-               and q & (told := _content(i.record.text)) and told & apart and said - told
-               for i in pack.items)
+    return any(q & (told := _content(i.record.text)) and told & apart and said - told
+               for i in _earlier_superseded(cited, pack))
 
 
 def _compound_of(answer: str, focus: str) -> bool:
@@ -189,16 +199,15 @@ def _time_in_place(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> 
     one X from others. A question that gives a day or date itself asks no time ("Which
     team are we playing on Sunday?": "half eleven" is the kick-off), and where no record
     names X the time may say something else of the thing."""
-    cited = next((i for i in pack.items if i.source_id in out.cited_ids[:1]), None)
+    cited = _first_cited(out, pack)
     if cited is None or cited.routes.get("graph") != 1 or not clock_time(out.answer) \
             or find_candidates(out.answer) or find_candidates(question):
         return False
     if not any(re.search(rf"\b{re.escape(ask.focus)}", i.record.text, re.I) for i in pack.items):
         return False
     asked = _content(question) - {stem(ask.focus)}
-    return any(i.routes.get("superseded") and i.record.seq < cited.record.seq
-               and i.record.speaker == cited.record.speaker and clock_time(i.record.text)
-               and asked & _content(i.record.text) for i in pack.items)
+    return any(clock_time(i.record.text) and asked & _content(i.record.text)
+               for i in _earlier_superseded(cited, pack))
 
 
 def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> bool:
