@@ -145,7 +145,10 @@ def _candidate_rx(day: str, alone: str) -> re.Pattern[str]:
         # follow ("the 2nd attempt").
         rf"|(?<!\bin\s)the\s+(?:\d{{1,2}}(?:st|nd|rd|th)|{alone})\b(?=\s*(?:[,.;:!?)—–]|$)"
         r"|\s+-\s|\s+(?:not|instead|rather|or|at|to|until|till|now|then|for|with|when"
-        r"|from\s+(?:now|next|then|this))\b|['’]s\b)"
+        r"|from\s+(?:now|next|then|this))\b|['’]s\b"
+        # ("on the 29th and lend me a car": "and" opens another clause, not "the 29th
+        # and 30th", a list of days, nor "the 2nd and final attempt", a rank)
+        r"|\s+and\b(?!\s+(?:the\s+)?\d|\s+(?:final|last)\b))"
         # "20th, 9:15 from Kings Cross": one heading a sentence, its clock time after it;
         # "Nineteenth's my last day": one heading a sentence as the subject of "is".
         r"|(?:^|(?<=[.!?;:]\s))\d{1,2}(?:st|nd|rd|th)\b(?=,\s*\d|\s+at\s+\d|['’]s\b)"
