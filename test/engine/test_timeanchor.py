@@ -132,6 +132,8 @@ def test_a_day_of_the_month_alone_is_not_a_candidate() -> None:
     # A preposition or conjunction after it opens another phrase, not a rank's noun.
     ("He'll be with us on the 23rd for Christmas.", "the 23rd"),
     ("Booked the 9th when the van's free.", "the 9th"),
+    # "and" opening another clause, not another day ("the 22nd and 23rd", below).
+    ("Priory Motors will do it on the 29th and lend me a car.", "the 29th"),
 ])
 def test_a_day_of_the_month_alone_before_another_phrase(text: str, expected: str) -> None:
     assert [m.group(0) for m in find_candidates(text)] == [expected]
@@ -139,6 +141,7 @@ def test_a_day_of_the_month_alone_before_another_phrase(text: str, expected: str
 
 def test_a_rank_before_its_noun_is_still_no_day() -> None:
     assert find_candidates("she came third on the 2nd attempt, with the 4th try next") == []
+    assert find_candidates("it was the 2nd and final attempt") == []
 
 
 def test_a_day_before_and_or_so_is_left_to_the_sentence() -> None:
