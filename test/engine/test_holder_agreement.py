@@ -134,6 +134,22 @@ def test_our_thing_is_not_anothers() -> None:
     assert not _other_owner(dog, "Our greyhound answers to Mabel now.")
 
 
+def test_a_plural_owners_thing_is_not_ours() -> None:
+    """"the neighbours' dog" (the apostrophe after a plural's "s") is another owner's
+    against "our dog", as "my neighbour's dog" is (fails before the plural possessive
+    was read); our own, or a thing the question does not give the asker, is not."""
+    from trace_ros.query.owners import _other_owner, _possessed
+    dog = _possessed("What's our dog called?")
+    assert _other_owner(dog, "The neighbours' dog is called Tschappi, don't get confused.")
+    assert _other_owner(dog, "The Nilssons' dog is called Tschappi.")
+    assert not _other_owner(dog, "Our dog is called Tschäggi, you'll hear me yelling it.")
+    assert not _other_owner(dog, "The vets' opening hours changed, the dog's jab is Monday.")
+    # Against another owner the question names, the plural says nothing: "the
+    # neighbours' cat" may well be "next door's cat".
+    cat = _possessed("What's next door's cat called?")
+    assert not _other_owner(cat, "The neighbours' cat is Smudge, noted.")
+
+
 def test_a_title_names_a_person_in_any_case() -> None:
     assert sentence_holder("mrs kaur's dialysis is mon wed fri 7:30") == ("name", "kaur")
     assert holder_clash("Which days is Mr Benson's dialysis run?", "Tracey",

@@ -32,6 +32,8 @@ def _named_near(rec: SourceRecord, items: Sequence[EvidenceItem], gap: int) -> s
 # The owned noun is lower-case ("Mia's slot"; "time's Mia's slot" is "time is"), and is
 # not consumed, so that one owner's thing may follow another's word.
 _POSSESSED = re.compile(r"\b([\w-]+)['’]s\s+(?=([a-z][\w-]*))")
+# "the neighbours' dog": a plural owner's, the apostrophe after its "s".
+_PLURAL_POSSESSED = re.compile(r"\b([\w-]+s)['’]\s+(?=([a-z][\w-]*))")
 
 
 # "my yoga class" against "his spin class": someone else's thing of the same kind.
@@ -76,6 +78,12 @@ def _other_owner(owners: dict[str, str], text: str) -> bool:
                 and owner not in owners:
             return True  # "my sister's anniversary" for "my anniversary", "my friend Ama's
             # supervisor" for "my supervisor"
+    for m in _PLURAL_POSSESSED.finditer(text):
+        thing, owner = stem(m.group(2).lower()), stem(m.group(1).lower())
+        if owners.get(thing) == "i" and (owner in _KIN_STEMS or m.group(1)[:1].isupper()) \
+                and owner not in owners:
+            return True  # "the neighbours' dog" for "our dog" (only against the asker's
+            # own: "the neighbours' cat" may well be "next door's cat")
     mine = {stem(w.lower()) for m in _MINE.finditer(text) for w in m.groups() if w}
     for m in _THEIRS.finditer(text):
         things = {stem(w.lower()) for w in m.groups() if w and w.lower() not in STOPWORDS}
