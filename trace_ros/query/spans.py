@@ -1364,6 +1364,29 @@ def asked(question: str, plan: Plan) -> Asked:
     return Asked()
 
 
+# "How many people came …?", "At how many units does …": what is counted, up to the
+# first function word or auxiliary after it.
+_HOW_MANY = re.compile(r"\bhow many ((?:[\w'-]+ ?){1,4})", re.I)
+
+
+def counted_noun(question: str) -> str:
+    """The noun a "how many" question counts ("guests" in "How many guests were booked
+    …?", "people" in "How many people came …?"), '' when it asks none. Of the words
+    after "how many" up to the first function word, the last plural-looking one (the
+    head of "blood pressure tablets"), else the first: no part of speech is read, so a
+    verb right after the noun ("people came") is never taken for it."""
+    m = _HOW_MANY.search(question)
+    if m is None:
+        return ""
+    run: list[str] = []
+    for w in m.group(1).lower().split():
+        if w in STOPWORDS or w in _AUX_WORDS:
+            break
+        run.append(w)
+    plural = [w for w in run if w.endswith("s") and not w.endswith("ss")]
+    return plural[-1] if plural else (run[0] if run else "")
+
+
 _FIGURE = rf"(?:[£$€]?[A-Za-z]{{0,3}}-?\d[\w.-]*|{_NUMBER_WORD}(?:-{_NUMBER_WORD})?)"
 # A figure the speaker takes back for the next one ("62. Sorry, 61", "room 512, I mean
 # 521"): the repair marker stands between the two.

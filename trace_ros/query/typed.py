@@ -230,6 +230,13 @@ def _left_for(text: str, value: str, said: frozenset[str], fresh: frozenset[str]
         and bool(_value_tokens(result) & fresh)
 
 
+def _denied_amount(text: str, at: int) -> bool:
+    """Whether the figure at ``at`` is one ``text`` turns down ("not 50", "instead of
+    six"); "from" before a figure is where a range or a threshold starts, not a denial."""
+    m = _TURNED_DOWN_BEFORE.search(text[:at])
+    return m is not None and not m.group(0).lower().startswith("from")
+
+
 def _day_parts_listed(sentence: str) -> str:
     """The times of day a sentence lists, one to a clause, when it lists more than one
     ("half in the morning, half at night"): how often, said as when; '' otherwise."""
@@ -813,6 +820,9 @@ class TypedReading:
                     # daily")
                     found = [f for f in found if _WITH_UNIT.match(f[1])
                              and not frequency(x[f[0]:f[0] + len(f[1]) + 20])]
+                # "Not 50, we need 60": a number turned down is what it is not, where the
+                # sentence states another ("from 500 units now" says where it starts).
+                found = [f for f in found if not _denied_amount(x, f[0])] or found
                 # "Four more signed up", "another two": a number said as a change is not
                 # the amount, where the sentence states another.
                 return [f for f in found if not _change_amount(x, f)] or found
