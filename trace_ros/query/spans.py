@@ -45,7 +45,9 @@ from ..language.vocab import TENS, UNITS
 from .plan import Plan
 
 # A number with a decimal point ("desk 2.09", "4.9 kilos") is one token, not "2" "." "09".
-_TOKEN = re.compile(r"\d+(?:\.\d+)+(?![^\W_])|[^\W_]+(?:['’][^\W_]+)*[+#]*|[^\w\s]", re.UNICODE)
+# ("2,340", "12,500": a figure written with thousands separators is one token)
+_TOKEN = re.compile(r"\d{1,3}(?:,\d{3})+(?![\d,]*\d)|\d+(?:\.\d+)+(?![^\W_])"
+                    r"|[^\W_]+(?:['’][^\W_]+)*[+#]*|[^\w\s]", re.UNICODE)
 _BOUNDARY_WORDS = {"and", "but", "because", "so", "which", "who", "that", "when", "while", "if",
                    "since", "though", "although", "as", "or", "where", "whereas", "then"}
 # Punctuation that joins the parts of one phrase ("open-world", "R&B", "C++", "kids'").
@@ -686,7 +688,7 @@ _RATE = {"times", "time", "a", "an", "per", "every", "each", "day", "days", "wee
 
 def _number(sentence: str, toks: list[Tok]) -> str:
     for i, t in enumerate(toks):
-        if t.word and (t.text.isdigit() or t.low in NUMBER_WORDS):
+        if t.word and (t.text.replace(",", "").isdigit() or t.low in NUMBER_WORDS):
             rate = []
             for nxt in toks[i + 1:i + 4]:
                 if not nxt.word or nxt.low not in _RATE:
