@@ -1101,6 +1101,20 @@ _CLOCK_GIVEN = re.compile(
     rf"(?<=[a-z]{{2}}['’]s\s)(?<!\bhe['’]s\s)(?<!\bshe['’]s\s)(?<!\bit['’]s\s)(?<!\bthat['’]s\s)"
     rf"(?<!\bthere['’]s\s){_HOUR_WORDS}(?=\s*(?:[.!?;,](?!\d)|$)|\s+(?:now|then|instead)\b)",
     re.I)
+# A sentence that is only an hour ("Eight.", "Half seven now.", "It's eleven then."): the
+# time a turn gives, its thing said in the sentence before.
+_HOUR_ALONE = re.compile(rf"\s*(?:(?:it|that)['’]s\s+)?((?:half\s+)?{_HOURS}\b{_MERIDIEM}?)"
+                         r"(?:\s+(?:now|then|instead|from\s+now\s+on))?\s*[.!]*\s*$", re.I)
+
+
+def hour_alone(sentence: str) -> str:
+    """The hour a sentence says and nothing else ("Seven now." → "Seven"), or ''. Read
+    only where a clock time is asked and the record revises one: alone, "ten now" may
+    be an age."""
+    m = _HOUR_ALONE.match(sentence)
+    return m.group(1) if m else ""
+
+
 # A time of day named by what happens then ("at bedtime", "with breakfast", "mornings").
 _DAY_PART = re.compile(
     r"\b(?:(?:at|before|after|with|by|around|in\s+the|every|each|first\s+thing\s+in\s+the)\s+)?"

@@ -141,6 +141,7 @@ from .spans import (
     frequency,
     has_calendar,
     held_days,
+    hour_alone,
     ident_near,
     money,
     names_day,
@@ -783,7 +784,9 @@ class TypedReading:
             if not value and kind == "clock" and replaced:
                 # The current record moves a time it does not repeat as one ("has moved
                 # to 9" after "at 8"): the hour it moves to.
-                value = next((v for v in map(destination_hour, ordered) if v), "")
+                value = next((v for v in map(destination_hour, ordered) if v), "") \
+                    or next((v for v in map(hour_alone, ordered) if v), "")
+                # ("They've moved my shift. Seven now.": the hour a sentence gives alone)
             if not value and kind == "clock":
                 # "So seven from now on, not six.": the hour given in place of one denied.
                 value = next((v for v in map(given_instead, ordered) if v), "")
