@@ -206,6 +206,8 @@ def _taken_out(text: str, value: str, said: frozenset[str]) -> str:
     return re.sub(r"\s{2,}", " ", out)
 
 
+# A future said with a modal ("I'll find it", "we will", "going to", "gonna").
+_WILL = re.compile(r"['’]ll\b|\b(?:will|shall|gonna|going\s+to)\b", re.I)
 # What says a state goes on as it was ("still").
 _STILL = re.compile(r"\bstill\b", re.I)
 
@@ -220,6 +222,16 @@ def _left_for(text: str, value: str, said: frozenset[str], fresh: frozenset[str]
             return True
     at = text.lower().find(value.lower())
     if at > 0 and _TURNED_DOWN_BEFORE.search(text[:at]):
+        return True
+    told = split_sentences(text)
+    olds = [k for k, x in enumerate(told) if _value_tokens(x) & said]
+    news = [k for k, x in enumerate(told) if _value_tokens(x) & fresh]
+    if olds and news and max(olds) < min(news) \
+            and not any(_STILL.search(told[k]) for k in olds) \
+            and not any(_WILL.search(told[k]) for k in news):
+        # "Handed my notice in at the farm. The distillery's taken me on": the record
+        # tells the old value first and the new one after it, in a sentence of its own
+        # that says what holds (not what will be done: "I'll find it in the garden").
         return True
     parts = _CONSEQUENCE_SO.split(text)
     if len(parts) < 2:
