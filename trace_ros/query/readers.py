@@ -143,6 +143,7 @@ from .spans import (
     asked,
     capitalised_mid_sentence,
     clock_time,
+    counted_noun,
     event_time,
     extract,
     fits,
@@ -933,7 +934,8 @@ class ExtractiveReader(TypedReading):
             return ReaderOutput("", [], self.name, "no span of the shown evidence answers it")
         if plan.operation == "count":
             if has_number(parts[0]):  # the evidence states the number itself
-                return ReaderOutput(parts[0], cited[:1], self.name)
+                return ReaderOutput(self._count_stated(question, plan, used[0], q_stems)
+                                    or parts[0], cited[:1], self.name)
             note = f"counted {len(parts)} distinct mentions"
             if not pack_complete:
                 note += "; some candidates did not fit the budget, the count may be low"
@@ -945,6 +947,20 @@ class ExtractiveReader(TypedReading):
         listing = _several(question, plan)
         sep = ", " if listing or plan.operation == "history" else "; "
         return ReaderOutput(sep.join(parts), cited, self.name)
+
+
+    def _count_stated(self, question: str, plan: Plan, s: _Scored, q_stems: set[str]) -> str:
+        """The number the record ``s`` states of what a "how many" question counts, read
+        as a count asked now is (``TypedReading._value``: the figure said with the
+        counted noun, or as what a change comes to, or nearest the question's words; not
+        a change, nor one turned down), not the record's first figure ("2 tables short,
+        but 46 people came" for "How many people came?"). '' where the question names
+        no counted noun or is read by kind already (``asked``), or none is stated."""
+        counted = counted_noun(question)
+        if not counted or asked(question, plan).kind:
+            return ""
+        return self._value(Asked("count", counted), question, plan, s, set(q_stems), set(),
+                           stem(counted) in stems(s.item.record.text))
 
 
 def _known(pack: Pack) -> frozenset[str]:

@@ -45,7 +45,9 @@ from ..language.vocab import TENS, UNITS
 from .plan import Plan
 
 # A number with a decimal point ("desk 2.09", "4.9 kilos") is one token, not "2" "." "09".
-_TOKEN = re.compile(r"\d+(?:\.\d+)+(?![^\W_])|[^\W_]+(?:['’][^\W_]+)*[+#]*|[^\w\s]", re.UNICODE)
+# ("2,340", "12,500": a figure written with thousands separators is one token)
+_TOKEN = re.compile(r"\d{1,3}(?:,\d{3})+(?![\d,]*\d)|\d+(?:\.\d+)+(?![^\W_])"
+                    r"|[^\W_]+(?:['’][^\W_]+)*[+#]*|[^\w\s]", re.UNICODE)
 _BOUNDARY_WORDS = {"and", "but", "because", "so", "which", "who", "that", "when", "while", "if",
                    "since", "though", "although", "as", "or", "where", "whereas", "then"}
 # Punctuation that joins the parts of one phrase ("open-world", "R&B", "C++", "kids'").
@@ -686,7 +688,7 @@ _RATE = {"times", "time", "a", "an", "per", "every", "each", "day", "days", "wee
 
 def _number(sentence: str, toks: list[Tok]) -> str:
     for i, t in enumerate(toks):
-        if t.word and (t.text.isdigit() or t.low in NUMBER_WORDS):
+        if t.word and (t.text.replace(",", "").isdigit() or t.low in NUMBER_WORDS):
             rate = []
             for nxt in toks[i + 1:i + 4]:
                 if not nxt.word or nxt.low not in _RATE:
@@ -1099,6 +1101,20 @@ _CLOCK_GIVEN = re.compile(
     rf"(?<=[a-z]{{2}}['’]s\s)(?<!\bhe['’]s\s)(?<!\bshe['’]s\s)(?<!\bit['’]s\s)(?<!\bthat['’]s\s)"
     rf"(?<!\bthere['’]s\s){_HOUR_WORDS}(?=\s*(?:[.!?;,](?!\d)|$)|\s+(?:now|then|instead)\b)",
     re.I)
+# A sentence that is only an hour ("Eight.", "Half seven now.", "It's eleven then."): the
+# time a turn gives, its thing said in the sentence before.
+_HOUR_ALONE = re.compile(rf"\s*(?:(?:it|that)['’]s\s+)?((?:half\s+)?{_HOURS}\b{_MERIDIEM}?)"
+                         r"(?:\s+(?:now|then|instead|from\s+now\s+on))?\s*[.!]*\s*$", re.I)
+
+
+def hour_alone(sentence: str) -> str:
+    """The hour a sentence says and nothing else ("Seven now." → "Seven"), or ''. Read
+    only where a clock time is asked and the record revises one: alone, "ten now" may
+    be an age."""
+    m = _HOUR_ALONE.match(sentence)
+    return m.group(1) if m else ""
+
+
 # A time of day named by what happens then ("at bedtime", "with breakfast", "mornings").
 _DAY_PART = re.compile(
     r"\b(?:(?:at|before|after|with|by|around|in\s+the|every|each|first\s+thing\s+in\s+the)\s+)?"
@@ -1362,6 +1378,29 @@ def asked(question: str, plan: Plan) -> Asked:
         present = re.match(r"^what(?:'s| is| are)\b", q)
         return Asked("what", head, compound) if head and present else Asked()
     return Asked()
+
+
+# "How many people came …?", "At how many units does …": what is counted, up to the
+# first function word or auxiliary after it.
+_HOW_MANY = re.compile(r"\bhow many ((?:[\w'-]+ ?){1,4})", re.I)
+
+
+def counted_noun(question: str) -> str:
+    """The noun a "how many" question counts ("guests" in "How many guests were booked
+    …?", "people" in "How many people came …?"), '' when it asks none. Of the words
+    after "how many" up to the first function word, the last plural-looking one (the
+    head of "blood pressure tablets"), else the first: no part of speech is read, so a
+    verb right after the noun ("people came") is never taken for it."""
+    m = _HOW_MANY.search(question)
+    if m is None:
+        return ""
+    run: list[str] = []
+    for w in m.group(1).lower().split():
+        if w in STOPWORDS or w in _AUX_WORDS:
+            break
+        run.append(w)
+    plural = [w for w in run if w.endswith("s") and not w.endswith("ss")]
+    return plural[-1] if plural else (run[0] if run else "")
 
 
 _FIGURE = rf"(?:[£$€]?[A-Za-z]{{0,3}}-?\d[\w.-]*|{_NUMBER_WORD}(?:-{_NUMBER_WORD})?)"

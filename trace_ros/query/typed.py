@@ -141,6 +141,7 @@ from .spans import (
     frequency,
     has_calendar,
     held_days,
+    hour_alone,
     ident_near,
     money,
     names_day,
@@ -205,6 +206,8 @@ def _taken_out(text: str, value: str, said: frozenset[str]) -> str:
     return re.sub(r"\s{2,}", " ", out)
 
 
+# A future said with a modal ("I'll find it", "we will", "going to", "gonna").
+_WILL = re.compile(r"['’]ll\b|\b(?:will|shall|gonna|going\s+to)\b", re.I)
 # What says a state goes on as it was ("still").
 _STILL = re.compile(r"\bstill\b", re.I)
 
@@ -220,6 +223,16 @@ def _left_for(text: str, value: str, said: frozenset[str], fresh: frozenset[str]
     at = text.lower().find(value.lower())
     if at > 0 and _TURNED_DOWN_BEFORE.search(text[:at]):
         return True
+    told = split_sentences(text)
+    olds = [k for k, x in enumerate(told) if _value_tokens(x) & said]
+    news = [k for k, x in enumerate(told) if _value_tokens(x) & fresh]
+    if olds and news and max(olds) < min(news) \
+            and not any(_STILL.search(told[k]) for k in olds) \
+            and not any(_WILL.search(told[k]) for k in news):
+        # "Handed my notice in at the farm. The distillery's taken me on": the record
+        # tells the old value first and the new one after it, in a sentence of its own
+        # that says what holds (not what will be done: "I'll find it in the garden").
+        return True
     parts = _CONSEQUENCE_SO.split(text)
     if len(parts) < 2:
         return False
@@ -228,6 +241,13 @@ def _left_for(text: str, value: str, said: frozenset[str], fresh: frozenset[str]
         return False  # "Priya's still taking the dog, so Tomas can have a lie-in": held
     return bool(_value_tokens(cause) & said) and not _value_tokens(result) & said \
         and bool(_value_tokens(result) & fresh)
+
+
+def _denied_amount(text: str, at: int) -> bool:
+    """Whether the figure at ``at`` is one ``text`` turns down ("not 50", "instead of
+    six"); "from" before a figure is where a range or a threshold starts, not a denial."""
+    m = _TURNED_DOWN_BEFORE.search(text[:at])
+    return m is not None and not m.group(0).lower().startswith("from")
 
 
 def _day_parts_listed(sentence: str) -> str:
@@ -776,7 +796,9 @@ class TypedReading:
             if not value and kind == "clock" and replaced:
                 # The current record moves a time it does not repeat as one ("has moved
                 # to 9" after "at 8"): the hour it moves to.
-                value = next((v for v in map(destination_hour, ordered) if v), "")
+                value = next((v for v in map(destination_hour, ordered) if v), "") \
+                    or next((v for v in map(hour_alone, ordered) if v), "")
+                # ("They've moved my shift. Seven now.": the hour a sentence gives alone)
             if not value and kind == "clock":
                 # "So seven from now on, not six.": the hour given in place of one denied.
                 value = next((v for v in map(given_instead, ordered) if v), "")
@@ -813,6 +835,9 @@ class TypedReading:
                     # daily")
                     found = [f for f in found if _WITH_UNIT.match(f[1])
                              and not frequency(x[f[0]:f[0] + len(f[1]) + 20])]
+                # "Not 50, we need 60": a number turned down is what it is not, where the
+                # sentence states another ("from 500 units now" says where it starts).
+                found = [f for f in found if not _denied_amount(x, f[0])] or found
                 # "Four more signed up", "another two": a number said as a change is not
                 # the amount, where the sentence states another.
                 return [f for f in found if not _change_amount(x, f)] or found
