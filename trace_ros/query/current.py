@@ -1437,7 +1437,10 @@ def asks_present(question: str, plan: Plan) -> bool:
     if plan.operation == "temporal_arithmetic":
         return plan.tense == "present" and bool(_RATE.search(question)) \
             and not _SPAN.search(question)
-    return plan.operation in ("fact", "temporal_lookup", "current_state") \
+    # A plural noun makes a list of the plan ("What size wellies does Ted take?", "Which
+    # biscuits does Gran want?"), but asked in the present tense it is still what holds
+    # now: a later "he's a size 5 now" or "it's the oat ones now" replaces it.
+    return plan.operation in ("fact", "temporal_lookup", "current_state", "list") \
         and plan.answer_type not in ("yesno", "reason") and bool(_PRESENT.search(question)) \
         and not _PAST_ASK.search(question)
 
