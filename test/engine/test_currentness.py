@@ -2060,3 +2060,50 @@ def test_a_turn_that_speaks_to_the_listener_is_weighed_as_such() -> None:
     assert weighed(own)["addresses_new"] == 0.0 and weighed(told)["addresses_new"] > 0.0
     assert judge.probability(list(weighed(told).values())) \
         < judge.probability(list(weighed(own).values()))
+
+
+def test_a_plural_thing_asked_in_the_present_is_what_holds_now(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"Which biscuits does Gran want?" is planned as a list (a plural noun), but asked in
+    the present tense it asks what holds now: the later change leads. Asked in the past
+    tense, or for the members of a set ("What are …"), it is not a state asked now."""
+    history(ledger, encoder, [
+        (6, "Nia", "Gran only wants the ginger biscuits with her tea, nothing else."),
+        *CHATTER,
+        (9, "Nia", "Gran has gone off ginger completely, it's the oat biscuits she wants "
+                   "now."),
+    ])
+    res = ask(ledger, encoder, "Which biscuits does Gran want?")
+    assert res.status == "answered" and res.source_ids[:1] == ["t4"], res
+
+    def present(q: str) -> bool:
+        return current.asks_present(q, plan_question(q))
+    assert plan_question("Which biscuits does Gran want?").operation == "list"
+    assert present("Which biscuits does Gran want?")
+    assert present("What size wellies does Ted take?")
+    assert not present("Which biscuits did Gran want?")
+    assert not present("What are the names of her dogs?")
+
+
+def test_a_span_asked_as_it_stands_is_what_holds_now(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"How long is my physio course?" asks a span of time that a later turn may change
+    ("eight weeks now, not six"): the change leads. A span counted since or until an event
+    ("How long has she been here?", "How long until …?") is worked out, not a state asked
+    now."""
+    history(ledger, encoder, [
+        (6, "Nia", "My physio course is six weeks long."),
+        *CHATTER,
+        (9, "Nia", "The physio says my course is eight weeks now, not six."),
+    ])
+    res = ask(ledger, encoder, "How long is my physio course?")
+    assert (res.status, res.source_ids[:1], res.answer) == ("answered", ["t4"], "eight weeks"), \
+        res
+
+    def present(q: str) -> bool:
+        return current.asks_present(q, plan_question(q))
+    assert present("How long is Hanna with us?")
+    assert not present("How long has Hanna been with us?")
+    assert not present("How long has Hanna lived with us?")
+    assert not present("How long until Hanna leaves?")
+    assert not present("How long was Hanna with us?")

@@ -1400,6 +1400,7 @@ _DAY_ALONE = re.compile(r"\s*(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)da
 _RATE = re.compile(r"\b(?:a|an|per|each|every)\s+(?:day|night|week|fortnight|month|year)\b"
                    r"|\b(?:can|may|should|must|allowed)\b", re.I)
 _WHICH_DAY = re.compile(r"\b(?:which|what)\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day\b", re.I)
+_PERFECT = re.compile(r"\b(?:has|have|had)\b", re.I)  # "How long has Jo worked …": since
 _SPAN = re.compile(r"\b(?:since|ago|until|till|left|been|between|take|takes|old)\b", re.I)
 
 
@@ -1435,9 +1436,17 @@ def asks_present(question: str, plan: Plan) -> bool:
     if plan.answer_type == "duration" and _AGE.match(question):
         return plan.tense == "present"  # "How old is Mango?": an age is a state
     if plan.operation == "temporal_arithmetic":
-        return plan.tense == "present" and bool(_RATE.search(question)) \
+        # A rate ("How many hours a week …?") or a span of time stated as it stands ("How
+        # long is the lodger with us?", which "she's staying till June now" extends), not
+        # one counted since or until an event ("How long has she worked there?").
+        return plan.tense == "present" and (bool(_RATE.search(question))
+                                            or plan.answer_type == "duration"
+                                            and not _PERFECT.search(question)) \
             and not _SPAN.search(question)
-    return plan.operation in ("fact", "temporal_lookup", "current_state") \
+    # A plural noun makes a list of the plan ("What size wellies does Ted take?", "Which
+    # biscuits does Gran want?"), but asked in the present tense it is still what holds
+    # now: a later "he's a size 5 now" or "it's the oat ones now" replaces it.
+    return plan.operation in ("fact", "temporal_lookup", "current_state", "list") \
         and plan.answer_type not in ("yesno", "reason") and bool(_PRESENT.search(question)) \
         and not _PAST_ASK.search(question)
 
