@@ -107,6 +107,7 @@ from .focus import (
     _repeats,
     _slot_filler,
     _told_later,
+    labels_another,
 )
 from .names import (
     _owner_of,
@@ -116,6 +117,8 @@ from .names import (
     _says_who_speaks,
     _thing_named,
     _tied_before,
+    asks_name,
+    no_name_given,
 )
 from .newstate import (
     _CONSEQUENCE_SO,
@@ -545,6 +548,13 @@ class ExtractiveReader(TypedReading):
             # "What's the vet's name?": "Mochi's vet check" names whose vet, not the vet.
             return ReaderOutput("", [], self.name, f"no shown record says what the {ask.focus} "
                                 "is called")
+        if out.answer and asks_name(ask) and no_name_given(out, pack):
+            # "What are my hens called?": "Five" counts them, "Leeds" is where she lives.
+            return ReaderOutput("", [], self.name, "no shown record says what it is called")
+        if out.answer and len(out.cited_ids) == 1 and labels_another(ask, out, pack):
+            # "What floor is the new flat on?": "Ours is Flat 9" tells which flat.
+            return ReaderOutput("", [], self.name, f"no shown record says what the {ask.focus} "
+                                "is")
         if out.answer and ask.kind == "person" and _says_who_speaks(out, pack, question):
             # "Hi, it's Liz from Freshway. …": who is speaking, not who does what is asked.
             return ReaderOutput("", [], self.name, "no shown record says who it is")
