@@ -95,6 +95,7 @@ from .days import (
     _drops_told_day,
     _upcoming_weekday,
 )
+from .declines import declined
 from .focus import (
     _ASKING,
     _THE_TIME,
@@ -555,6 +556,9 @@ class ExtractiveReader(TypedReading):
             # "What floor is the new flat on?": "Ours is Flat 9" tells which flat.
             return ReaderOutput("", [], self.name, f"no shown record says what the {ask.focus} "
                                 "is")
+        why = declined(ask, question, plan, out)
+        if why:
+            return ReaderOutput("", [], self.name, why)
         if out.answer and ask.kind == "person" and _says_who_speaks(out, pack, question):
             # "Hi, it's Liz from Freshway. …": who is speaking, not who does what is asked.
             return ReaderOutput("", [], self.name, "no shown record says who it is")
