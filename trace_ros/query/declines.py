@@ -3,13 +3,15 @@ what it says, where no shown record states the thing asked (a never-stated quest
 
 Each check reads the answer's own shape against the question's: a measure asked with
 no figure in the answer ("How big is …?": "morning"), a count answered with an
-identifier ("the 658 number" for how many flyers), and a "who" answered with the asker
-("Who told me …?": the one told)."""
+identifier ("the 658 number" for how many flyers), a thing answered with spans strung
+together, one only a day ("Tuesday 9 December, Young Charlie's"), and a "who" answered
+with the asker ("Who told me …?": the one told)."""
 
 from __future__ import annotations
 
 import re
 
+from .focus import _only_time
 from .plan import Plan
 from .readout import ReaderOutput
 from .spans import Asked, has_number
@@ -28,9 +30,23 @@ def declined(ask: Asked, question: str, plan: Plan, out: ReaderOutput) -> str:
         return "no shown record gives the measure asked for"
     if plan.operation == "count" and re.search(r"\d\s+number\b", out.answer, re.I):
         return "no shown record says how many"  # "the 658 number" is a phone number
+    if _strung_with_time(ask, plan, out.answer):
+        return "no shown record says what it is"
     if ask.kind == "person" and _the_asker(question, plan, out.answer):
         return "no shown record says who it is"
     return ""
+
+
+def _strung_with_time(ask: Asked, plan: Plan, answer: str) -> bool:
+    """Whether a thing asked of one record ("What are we getting Charlie for his
+    birthday?") is answered with several spans strung together, one of them only a day or
+    time ("Tuesday 9 December, Young Charlie's"): the spans of records that date something,
+    not the thing. Lists and histories string their members on purpose."""
+    if plan.answer_type != "thing" or ask.kind not in ("", "what", "which") \
+            or plan.operation in ("list", "history", "count"):
+        return False
+    parts = [p for p in answer.split(", ") if p.strip()]
+    return len(parts) > 1 and any(_only_time(p) for p in parts)
 
 
 def _measure_without_figure(question: str, answer: str) -> bool:
