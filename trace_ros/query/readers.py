@@ -51,8 +51,12 @@ The reader's helpers live beside it by concern and never import this module:
 ``readout`` (``ReaderOutput`` and the scored sentence), ``owners`` (who owns or says
 a value), ``names`` (names and roles), ``ages``, ``days`` (days and weekdays),
 ``amounts`` (numbers and amounts), ``newstate`` (values marked new, consequences),
-``focus`` (whether an answer fills the slot asked) and ``typed`` (``TypedReading``: the
-methods that read a value of the kind asked, which ``ExtractiveReader`` inherits).
+``focus`` (whether an answer fills the slot asked), ``declines`` (the last refusals: an
+answer of the kind asked in form but not in what it says, as a never-stated question
+gets) and ``typed`` (``TypedReading``: the methods that read a value of the kind asked,
+which ``ExtractiveReader`` inherits). A name question is answered with a name, not a
+count, a day or a place ("Five" for "What are my hens called?"); a number said as another
+thing's label ("Ours is Flat 9") tells no floor or code.
 """
 
 from __future__ import annotations
