@@ -32,18 +32,21 @@ def test_a_count_is_no_name() -> None:
     assert read("What's my dog called?", rec(0, "My dog's called Pepper.")) == "Pepper"
 
 
-@pytest.mark.parametrize(("answer", "text", "refused"), [
-    ("Leeds", "She's moved in with her boyfriend in Leeds now.", True),
-    ("Five", "We've got five hens now.", True),
-    ("Thursday", "Peter and the grandchildren on Thursday.", True),
-    ("school, swimming lessons", "The twins' swimming lessons have gone to school.", True),
-    ("Byrne", "Our landlord is called Byrne.", False),
-    ("Mr Byrne", "The landlord's a Mr Byrne.", False),
-    ("Ada and Jo", "The twins are Ada and Jo.", False),
+@pytest.mark.parametrize(("focus", "answer", "text", "refused"), [
+    ("boyfriend", "Leeds", "She's moved in with her boyfriend in Leeds now.", True),
+    ("hens", "Five", "We've got five hens now.", True),
+    ("names", "Thursday", "Peter and the grandchildren on Thursday.", True),
+    ("twins", "school, swimming lessons", "The twins' swimming lessons have gone to school.",
+     True),
+    ("landlord", "Byrne", "Our landlord is called Byrne.", False),
+    ("landlord", "Mr Byrne", "The landlord's a Mr Byrne.", False),
+    ("twins", "Ada and Jo", "The twins are Ada and Jo.", False),
+    ("vet", "Greenway Vets", "Pepper's jab is booked at Greenway Vets.", False),  # the vet's
 ])
-def test_what_is_no_name(answer: str, text: str, refused: bool) -> None:
+def test_what_is_no_name(focus: str, answer: str, text: str, refused: bool) -> None:
     said = pack([EvidenceItem(rec(0, text), 1.0, {})], 4000, 20)
-    assert no_name_given(ReaderOutput(answer, ["src-0"], "e"), said) is refused
+    out = ReaderOutput(answer, ["src-0"], "e")
+    assert no_name_given(Asked("name", focus), out, said) is refused
 
 
 def test_a_number_labelling_another_thing_is_no_floor() -> None:

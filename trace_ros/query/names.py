@@ -183,16 +183,19 @@ def asks_name(ask: Asked) -> bool:
     return ask.kind == "name" or stem(ask.focus) == "name"
 
 
-def no_name_given(out: ReaderOutput, pack: Pack) -> bool:
+def no_name_given(ask: Asked, out: ReaderOutput, pack: Pack) -> bool:
     """Whether the answer to a name question is no name: a name is one or a few capitalised
     words ("Biscuit", "Mr Byrne", "Ada and Jo"), not a count ("Five" from "five hens"), a
-    day or month, a place a shown record puts something in ("in Leeds"), or phrases strung
-    together ("school, swimming lessons ...")."""
+    day or month, a place a shown record puts something in ("in Leeds") unless the name
+    says the thing asked ("at Greenway Vets" names the vet), or phrases strung together
+    ("school, swimming lessons ...")."""
     name = out.answer.strip()
     if not re.fullmatch(r"[A-Z][\w'’.-]*(?:\s+(?:and\s+|&\s+)?[A-Z][\w'’.-]*)*", name):
         return True
     first = name.split()[0].lower().strip(".")
-    return first in _NUMBER_VALUES or bool(find_candidates(name)) or _placed(out, pack)
+    if first in _NUMBER_VALUES or find_candidates(name):
+        return True
+    return _placed(out, pack) and not (ask.focus and stem(ask.focus) in stems(name))
 
 
 # A noun phrase closing a sentence after a comma, with no article: an epithet ("…, daft

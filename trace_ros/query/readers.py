@@ -553,7 +553,7 @@ class ExtractiveReader(TypedReading):
             # "What's the vet's name?": "Mochi's vet check" names whose vet, not the vet.
             return ReaderOutput("", [], self.name, f"no shown record says what the {ask.focus} "
                                 "is called")
-        if out.answer and asks_name(ask) and no_name_given(out, pack):
+        if out.answer and asks_name(ask) and no_name_given(ask, out, pack):
             # "What are my hens called?": "Five" counts them, "Leeds" is where she lives.
             return ReaderOutput("", [], self.name, "no shown record says what it is called")
         if out.answer and len(out.cited_ids) == 1 and labels_another(ask, out, pack):
