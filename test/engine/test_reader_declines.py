@@ -41,6 +41,8 @@ def test_a_count_is_no_name() -> None:
     ("landlord", "Byrne", "Our landlord is called Byrne.", False),
     ("landlord", "Mr Byrne", "The landlord's a Mr Byrne.", False),
     ("twins", "Ada and Jo", "The twins are Ada and Jo.", False),
+    ("names", "Miso, Pepper", "Our cats are Miso and Pepper.", False),
+    ("names", "Miso, Thursday", "Miso comes on Thursday.", True),
     ("vet", "Greenway Vets", "Pepper's jab is booked at Greenway Vets.", False),  # the vet's
 ])
 def test_what_is_no_name(focus: str, answer: str, text: str, refused: bool) -> None:

@@ -190,11 +190,12 @@ def no_name_given(ask: Asked, out: ReaderOutput, pack: Pack) -> bool:
     says the thing asked ("at Greenway Vets" names the vet), or phrases strung together
     ("school, swimming lessons ...")."""
     name = out.answer.strip()
-    if not re.fullmatch(r"[A-Z][\w'’.-]*(?:\s+(?:and\s+|&\s+)?[A-Z][\w'’.-]*)*", name):
-        return True
-    first = name.split()[0].lower().strip(".")
-    if first in _NUMBER_VALUES or find_candidates(name):
-        return True
+    # Several names asked ("What are the names of Ann's cats?"): each is one.
+    for one in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*", name):
+        if not re.fullmatch(r"[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)*", one):
+            return True
+        if one.split()[0].lower().strip(".") in _NUMBER_VALUES or find_candidates(one):
+            return True
     return _placed(out, pack) and not (ask.focus and stem(ask.focus) in stems(name))
 
 
