@@ -142,6 +142,21 @@ def _labels_other(value: str, text: str, asked_for: set[str], skip: set[str]) ->
     return False
 
 
+def labels_another(ask: Asked, out: ReaderOutput, pack: Pack) -> bool:
+    """Whether the number answering a "what floor" / "what code" question is said in its
+    cited record as the label of another thing ("Ours is Flat 9", "by dock 2"): the
+    record tells which flat or dock, not the floor or code asked for. Names of people in
+    the shown records are no things labelled."""
+    if ask.kind not in ("ident", "quantity") or not ask.focus or ask.focus == "number":
+        return False
+    cited = _first_cited(out, pack)
+    if cited is None:
+        return False
+    people = {stem(i.record.speaker.lower()) for i in pack.items if i.record.speaker}
+    asked_for = {stem(w) for w in (ask.focus, ask.compound) if w}
+    return _labels_other(out.answer, cited.record.text, asked_for, people)
+
+
 def _content(text: str) -> frozenset[str]:
     """The stems of ``text``'s words that are neither function words, numbers nor part of
     a time or date said ("six till two", "the 22nd")."""

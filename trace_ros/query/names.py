@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from ..language.revision import KIN, is_possessive
 from ..language.text import STOPWORDS, stem, stems, words
 from ..language.text import sentences as split_sentences
+from ..language.timeanchor import find_candidates
+from .amounts import _NUMBER_VALUES
 from .complement import copula_complement
 from .pack import Pack
 from .readout import ReaderOutput
@@ -175,6 +177,28 @@ def _placed(out: ReaderOutput, pack: Pack) -> bool:
     at = re.compile(rf"\b(?:on|at|in|near|into|along|off)\s+(?:the\s+)?{re.escape(first.group(0))}"
                     r"\b(?!['’]s)", re.I)
     return any(at.search(i.record.text) for i in pack.items)
+def asks_name(ask: Asked) -> bool:
+    """Whether the question asks what someone or something is called ("What's the kitten
+    called?", "What are the grandchildren's names?")."""
+    return ask.kind == "name" or stem(ask.focus) == "name"
+
+
+def no_name_given(ask: Asked, out: ReaderOutput, pack: Pack) -> bool:
+    """Whether the answer to a name question is no name: a name is one or a few capitalised
+    words ("Biscuit", "Mr Byrne", "Ada and Jo"), not a count ("Five" from "five hens"), a
+    day or month, a place a shown record puts something in ("in Leeds") unless the name
+    says the thing asked ("at Greenway Vets" names the vet), or phrases strung together
+    ("school, swimming lessons ...")."""
+    name = out.answer.strip()
+    # Several names asked ("What are the names of Ann's cats?"): each is one.
+    for one in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*", name):
+        if not re.fullmatch(r"[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)*", one):
+            return True
+        if one.split()[0].lower().strip(".") in _NUMBER_VALUES or find_candidates(one):
+            return True
+    return _placed(out, pack) and not (ask.focus and stem(ask.focus) in stems(name))
+
+
 # A noun phrase closing a sentence after a comma, with no article: an epithet ("…, daft
 # dog."), not the object of an imperative ("…, tell the driver.").
 _EPITHET = re.compile(r",\s+((?:[a-z]+\s+){0,2})([a-z]+)\s*[.!]?\s*$")

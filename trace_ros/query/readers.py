@@ -51,8 +51,12 @@ The reader's helpers live beside it by concern and never import this module:
 ``readout`` (``ReaderOutput`` and the scored sentence), ``owners`` (who owns or says
 a value), ``names`` (names and roles), ``ages``, ``days`` (days and weekdays),
 ``amounts`` (numbers and amounts), ``newstate`` (values marked new, consequences),
-``focus`` (whether an answer fills the slot asked) and ``typed`` (``TypedReading``: the
-methods that read a value of the kind asked, which ``ExtractiveReader`` inherits).
+``focus`` (whether an answer fills the slot asked), ``declines`` (the last refusals: an
+answer of the kind asked in form but not in what it says, as a never-stated question
+gets) and ``typed`` (``TypedReading``: the methods that read a value of the kind asked,
+which ``ExtractiveReader`` inherits). A name question is answered with a name, not a
+count, a day or a place ("Five" for "What are my hens called?"); a number said as another
+thing's label ("Ours is Flat 9") tells no floor or code.
 """
 
 from __future__ import annotations
@@ -95,6 +99,7 @@ from .days import (
     _drops_told_day,
     _upcoming_weekday,
 )
+from .declines import declined
 from .focus import (
     _ASKING,
     _THE_TIME,
@@ -107,6 +112,7 @@ from .focus import (
     _repeats,
     _slot_filler,
     _told_later,
+    labels_another,
 )
 from .names import (
     _owner_of,
@@ -116,6 +122,8 @@ from .names import (
     _says_who_speaks,
     _thing_named,
     _tied_before,
+    asks_name,
+    no_name_given,
 )
 from .newstate import (
     _CONSEQUENCE_SO,
@@ -546,6 +554,16 @@ class ExtractiveReader(TypedReading):
             # "What's the vet's name?": "Mochi's vet check" names whose vet, not the vet.
             return ReaderOutput("", [], self.name, f"no shown record says what the {ask.focus} "
                                 "is called")
+        if out.answer and asks_name(ask) and no_name_given(ask, out, pack):
+            # "What are my hens called?": "Five" counts them, "Leeds" is where she lives.
+            return ReaderOutput("", [], self.name, "no shown record says what it is called")
+        if out.answer and len(out.cited_ids) == 1 and labels_another(ask, out, pack):
+            # "What floor is the new flat on?": "Ours is Flat 9" tells which flat.
+            return ReaderOutput("", [], self.name, f"no shown record says what the {ask.focus} "
+                                "is")
+        why = declined(ask, question, plan, out)
+        if why:
+            return ReaderOutput("", [], self.name, why)
         if out.answer and ask.kind == "person" and _says_who_speaks(out, pack, question):
             # "Hi, it's Liz from Freshway. …": who is speaking, not who does what is asked.
             return ReaderOutput("", [], self.name, "no shown record says who it is")
