@@ -177,6 +177,8 @@ def _placed(out: ReaderOutput, pack: Pack) -> bool:
     at = re.compile(rf"\b(?:on|at|in|near|into|along|off)\s+(?:the\s+)?{re.escape(first.group(0))}"
                     r"\b(?!['’]s)", re.I)
     return any(at.search(i.record.text) for i in pack.items)
+
+
 def asks_name(ask: Asked) -> bool:
     """Whether the question asks what someone or something is called ("What's the kitten
     called?", "What are the grandchildren's names?")."""

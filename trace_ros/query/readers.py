@@ -966,7 +966,6 @@ class ExtractiveReader(TypedReading):
         sep = ", " if listing or plan.operation == "history" else "; "
         return ReaderOutput(sep.join(parts), cited, self.name)
 
-
     def _count_stated(self, question: str, plan: Plan, s: _Scored, q_stems: set[str]) -> str:
         """The number the record ``s`` states of what a "how many" question counts, read
         as a count asked now is (``TypedReading._value``: the figure said with the
