@@ -1443,10 +1443,7 @@ def asks_present(question: str, plan: Plan) -> bool:
                                             or plan.answer_type == "duration"
                                             and not _PERFECT.search(question)) \
             and not _SPAN.search(question)
-    # A plural noun makes a list of the plan ("What size wellies does Ted take?", "Which
-    # biscuits does Gran want?"), but asked in the present tense it is still what holds
-    # now: a later "he's a size 5 now" or "it's the oat ones now" replaces it.
-    return plan.operation in ("fact", "temporal_lookup", "current_state", "list") \
+    return plan.operation in ("fact", "temporal_lookup", "current_state") \
         and plan.answer_type not in ("yesno", "reason") and bool(_PRESENT.search(question)) \
         and not _PAST_ASK.search(question)
 
