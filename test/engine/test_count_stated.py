@@ -68,3 +68,9 @@ def test_no_figure_stated_counts_the_mentions() -> None:
     a = rec(0, "I went swimming at the lido this morning.")
     b = rec(1, "Went swimming again after work, the lido was quiet.")
     assert read("How many times did I go swimming?", a, b) == "two"
+
+
+def test_a_count_said_without_a_figure_is_no_article() -> None:
+    """"Rejected a few times" states no figure of the times: the answer is not "a"."""
+    r = rec(0, "My script got rejected again, that makes a few times now.")
+    assert read("How many times has my script been rejected?", r) != "a"

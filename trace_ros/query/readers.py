@@ -976,8 +976,10 @@ class ExtractiveReader(TypedReading):
         counted = counted_noun(question)
         if not counted or asked(question, plan).kind:
             return ""
-        return self._value(Asked("count", counted), question, plan, s, set(q_stems), set(),
-                           stem(counted) in stems(s.item.record.text))
+        value = self._value(Asked("count", counted), question, plan, s, set(q_stems), set(),
+                            stem(counted) in stems(s.item.record.text))
+        # ("a few times" states no figure: not "a")
+        return value if has_number(value.replace("-", " ")) else ""
 
 
 def _known(pack: Pack) -> frozenset[str]:
