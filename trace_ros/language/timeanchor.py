@@ -245,11 +245,12 @@ _DESTINATION = re.compile(
     rf"\b(?:{_PLAN_VERB})\b[^.!?;:]{{0,60}}?\b(?:to|for|until|till|into)\s+$", re.I)
 # A bare hour a moving verb (not a planning one: "booked for 9" says no change) takes a
 # thing to ("has moved to 9", "pushed it to 8.30").
-_HOUR_NAMES = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+# The hours in words (the query's clock readers use them too).
+HOUR_WORDS = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
 # (an hour in words, "half" before it or not: "moved to half eight", "going to eleven")
 _TO_HOUR = re.compile(r"\b(?:moved|moving|pushed|put|brought|changed|switched|shifted|going|gone)"
                       r"(?:\s+\w+){0,2}?\s+to\s+(\d{1,2}(?:[:.]\d{2})?(?![\w:.]*\d)"
-                      rf"|(?:half\s+)?{_HOUR_NAMES}(?![\w-]))\b"
+                      rf"|(?:half\s+)?{HOUR_WORDS}(?![\w-]))\b"
                       # not a count of something ("going to twelve people", "one of")
                       r"(?!\s+(?:of|people|[a-z]{3,}s)\b)", re.I)
 

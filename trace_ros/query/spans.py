@@ -32,6 +32,7 @@ from itertools import takewhile
 from ..language.revision import spoken_to, state_values
 from ..language.text import STOPWORDS, may_hold, stem, stems
 from ..language.timeanchor import (
+    HOUR_WORDS,
     MONTHS,
     WEEKDAYS,
     find_candidates,
@@ -1049,8 +1050,7 @@ def scored_run(sentence: str, q_stems: set[str], limit: int = 6, context: str = 
 # X. General English only: the few nouns below say what kind of value a noun asks for
 # ("budget" a sum, "number" digits), never what any history is about.
 
-_HOUR_WORDS = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
-_HOURS = rf"(?:1[0-2]|0?[1-9]|{_HOUR_WORDS})"
+_HOURS = rf"(?:1[0-2]|0?[1-9]|{HOUR_WORDS})"
 _MERIDIEM = r"(?:\s*(?:am|pm|a\.m\.|p\.m\.)(?![a-z]))"
 _MINUTES = r"(?:five|ten|twenty|twenty[- ]five|quarter|half|\d{1,2})"
 # Minutes in words after an hour in words ("thirty", "forty-five").
@@ -1066,7 +1066,7 @@ _CLOCK_POINT = (
     rf"|\b{_HOURS}\s+o['’]?\s?clock\b"
     # "two thirty", "seven forty-five", "four-thirty": an hour in words and its minutes
     # in words.
-    rf"|\b{_HOUR_WORDS}(?:\s+|-){_WORD_MINUTES}"
+    rf"|\b{HOUR_WORDS}(?:\s+|-){_WORD_MINUTES}"
     r"(?![-‐]\w)(?!\s+(?:of|[a-z]{3,}s)\b)"
     rf"|\b{_HOURS}\s+sharp\b"
     r"|\b(?:noon|midday|midnight)\b")
@@ -1099,7 +1099,7 @@ _CLOCK = re.compile(
 # said ("that's seven now" counts elsewhere; "he's ten now" is an age).
 _CLOCK_GIVEN = re.compile(
     rf"(?<=[a-z]{{2}}['’]s\s)(?<!\bhe['’]s\s)(?<!\bshe['’]s\s)(?<!\bit['’]s\s)(?<!\bthat['’]s\s)"
-    rf"(?<!\bthere['’]s\s){_HOUR_WORDS}(?=\s*(?:[.!?;,](?!\d)|$)|\s+(?:now|then|instead)\b)",
+    rf"(?<!\bthere['’]s\s){HOUR_WORDS}(?=\s*(?:[.!?;,](?!\d)|$)|\s+(?:now|then|instead)\b)",
     re.I)
 # A sentence that is only an hour ("Eight.", "Half seven now.", "It's eleven then."): the
 # time a turn gives, its thing said in the sentence before.
