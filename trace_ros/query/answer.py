@@ -597,9 +597,11 @@ class QueryEngine:
         return before if before is not None and _in_scope(before, scope) else None
 
     def own_words(self, req: QueryRequest, result: QueryResult, generation: int) -> None:
-        """A robot's turn that repeats what the person said just before is not where the
-        answer comes from: the person's statement is cited first (and shown), the
-        robot's echo after it. Whatever stage chose the echo (reader, graph, ranking)."""
+        """A robot's turn that repeats what the person said just before, reads it back as a
+        value (``current.reads_back``) or takes it up in its words (``current.answers_turn``)
+        is not where the answer comes from: the person's statement is cited first (and
+        shown), the robot's reply after it. Whatever stage chose the reply (reader, graph,
+        ranking)."""
         if result.status != "answered" or not result.source_ids:
             return
         by_id = {i.source_id: i for i in result.evidence}
@@ -607,7 +609,10 @@ class QueryEngine:
         if first is None:
             return
         said = self.prior_turn(first.record.seq, req.scope, generation)
-        if said is None or not current.echoes(first.record, said, req.scope.robot_id):
+        robot = req.scope.robot_id
+        if said is None or not (current.echoes(first.record, said, robot)
+                                or current.reads_back(first.record, said, None, robot)
+                                or current.answers_turn(first.record, said, robot)):
             return
         if said.source_id not in by_id:
             result.evidence.append(EvidenceItem(said, first.score, {"echoed": 1}))

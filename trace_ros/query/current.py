@@ -1664,6 +1664,19 @@ def _figures(text: str) -> frozenset[float]:
     return frozenset(out)
 
 
+def answers_turn(robot_turn: SourceRecord, person_turn: SourceRecord, robot_id: str = "") -> bool:
+    """Whether a robot's turn, right after a person's statement in the same session and
+    no question itself, takes up what it said in its words ("Okay, Easter at your place."
+    after "Change of plan for Easter, Efua's coming down to us instead"): a reply, not a
+    statement of its own ("Done, you're in room 808 now." after "Yes, please.")."""
+    if _statement(robot_turn, robot_id) or not _statement(person_turn, robot_id) \
+            or robot_turn.modality != "dialogue" or _QUESTION.search(robot_turn.text) \
+            or robot_turn.seq != person_turn.seq + 1 \
+            or robot_turn.session_id != person_turn.session_id:
+        return False
+    return bool(keys(robot_turn.text) & keys(person_turn.text))
+
+
 def reads_back(robot_turn: SourceRecord, person_turn: SourceRecord,
                reply: SourceRecord | None = None, robot_id: str = "") -> bool:
     """Whether the robot's turn right after a person's turn that states a change states
