@@ -42,6 +42,10 @@ def test_a_reply_of_its_own_is_no_answer_to_the_turn_before() -> None:
     # shares no word of the statement: what it says is the robot's own
     assert not current.answers_turn(rec(11, "robot", "Done, you're in room 808 now."),
                                     rec(10, "Hiro", "Yes, please."), "r1")
+    # news with a value of its own, beside a word the person happened to say
+    assert not current.answers_turn(
+        rec(11, "robot", "I've put your car service in the calendar for Saturday."),
+        rec(10, "Leila", "I drove past the library today, the car park was full."), "r1")
     # a question asks; a person's turn is no reply; after a question nothing is taken up
     assert not current.answers_turn(rec(11, "robot", "Shall I put Christmas at yours?"),
                                     SAID, "r1")

@@ -1668,13 +1668,16 @@ def answers_turn(robot_turn: SourceRecord, person_turn: SourceRecord, robot_id: 
     """Whether a robot's turn, right after a person's statement in the same session and
     no question itself, takes up what it said in its words ("Okay, Easter at your place."
     after "Change of plan for Easter, Efua's coming down to us instead"): a reply, not a
-    statement of its own ("Done, you're in room 808 now." after "Yes, please.")."""
+    statement of its own ("Done, you're in room 808 now." after "Yes, please."), nor news
+    with a value the person did not give ("I've put your car service in for Saturday."
+    after "The car park was full today.")."""
     if _statement(robot_turn, robot_id) or not _statement(person_turn, robot_id) \
             or robot_turn.modality != "dialogue" or _QUESTION.search(robot_turn.text) \
             or robot_turn.seq != person_turn.seq + 1 \
             or robot_turn.session_id != person_turn.session_id:
         return False
-    return bool(keys(robot_turn.text) & keys(person_turn.text))
+    return bool(keys(robot_turn.text) & keys(person_turn.text)) \
+        and not values(robot_turn.text) - values(person_turn.text)
 
 
 def reads_back(robot_turn: SourceRecord, person_turn: SourceRecord,
