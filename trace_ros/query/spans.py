@@ -46,8 +46,10 @@ from ..language.vocab import TENS, UNITS
 from .plan import Plan
 
 # A number with a decimal point ("desk 2.09", "4.9 kilos") is one token, not "2" "." "09".
-# ("2,340", "12,500": a figure written with thousands separators is one token)
+# ("2,340", "12,500": a figure written with thousands separators is one token; so is a
+# clock time written with a colon, "the 8:10", which names a sailing or a train)
 _TOKEN = re.compile(r"\d{1,3}(?:,\d{3})+(?![\d,]*\d)|\d+(?:\.\d+)+(?![^\W_])"
+                    r"|(?<![\d:])\d{1,2}:\d{2}(?![\d:])"
                     r"|[^\W_]+(?:['’][^\W_]+)*[+#]*|[^\w\s]", re.UNICODE)
 _BOUNDARY_WORDS = {"and", "but", "because", "so", "which", "who", "that", "when", "while", "if",
                    "since", "though", "although", "as", "or", "where", "whereas", "then"}
