@@ -57,9 +57,10 @@ from .things import other_kind
 FLOOR = 0.35
 # The speaker's own earlier statement sharing no word they seldom say is weighed when at
 # least this close ("I'm vegetarian. Eggs and cheese are fine" … "I'm going fully vegan.
-# No eggs, no dairy": a change told in other words; ``tied`` weighs the lack). Over the
-# histories' build halves (held out by author) 0.6 added a fifth more updates found, at
-# one wrong pair in eleven added; 0.5 one in seven.
+# No eggs, no dairy": a change told in other words; ``tied`` weighs the lack). Fitted
+# with ``nearest``, over the histories' build halves (three folds by author), at the
+# threshold 0.75 it found 364 changes to the 333 the tied pairs alone found at 0.7, with
+# as many look-alikes joined (17); at 0.7 it found 421 but joined 25; with 0.5, 26.
 UNTIED_CLOSE = 0.6
 _NEGATION = re.compile(r"\b(?:no|not|never|nothing|none|nobody|anymore|longer)\b|n't\b",
                        re.I)
