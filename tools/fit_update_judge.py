@@ -101,9 +101,11 @@ def collect(ledger: Ledger, locomo: bool, split: str = "build",
                     unit = vec / (float(np.linalg.norm(vec)) or 1.0)
                     if texts and not text.rstrip().endswith("?"):
                         n = min(len(texts), LOOKBACK)
-                        sims = np.stack(vecs[-n:]) @ unit
+                        units = np.stack(vecs[-n:])
+                        sims = units @ unit
                         for j, signals in judge.weigh(text, texts[-n:], sims,
-                                                      salient_in(used, n), words):
+                                                      salient_in(used, n), words,
+                                                      units=units):
                             pair = (ids[len(ids) - n + j], sid)
                             if pair not in skip:
                                 rows.append(signals)

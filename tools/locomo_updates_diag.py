@@ -205,7 +205,8 @@ def pair_stage(old: str, new: str, cos: float, between: int, n: int,
         return "no_salient_word", ""
     if cos < judge.FLOOR:
         return "below_floor", f"cos {cos:.2f}"
-    p = judge.probability([*judge.Pair(old, new, cos, between, n).signals(salient), 1.0])
+    # (closest, tied, and nearest taken as holding: the likeliest case)
+    p = judge.probability([*judge.Pair(old, new, cos, between, n).signals(salient), 1.0, 1.0, 1.0])
     held = blocked_by(old, new, words)
     if held:
         return "held_off", f"{'/'.join(held)} (p {p:.2f})"

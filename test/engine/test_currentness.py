@@ -1653,8 +1653,9 @@ def test_the_judgements_weights_match_its_signals() -> None:
     from trace_ros.consolidation import judge
     pair = judge.Pair("Mr Lowe is on two-hourly obs.", "Mr Lowe's obs are four-hourly now.",
                       0.7, 0, 1)
-    assert len(judge.WEIGHTS) == len(judge.FEATURES) == len(pair.signals(lambda t: True)) + 1
-    assert 0.0 < judge.probability([*pair.signals(lambda t: True), 1.0]) < 1.0
+    # ``weigh`` adds the last three: closest, tied, nearest
+    assert len(judge.WEIGHTS) == len(judge.FEATURES) == len(pair.signals(lambda t: True)) + 3
+    assert 0.0 < judge.probability([*pair.signals(lambda t: True), 1.0, 1.0, 1.0]) < 1.0
 
 
 def test_a_later_statement_of_anothers_allowance_does_not_hold(

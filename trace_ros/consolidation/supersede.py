@@ -325,7 +325,7 @@ class Supersession:
             return  # the latest earlier revision; older ones are reached through it
         if self._relayed(source, facts, unit, salient, new_keyed, out) \
                 or self._judged(source, facts, seqs, texts, sims, salient, speaker, new_keyed,
-                                out) \
+                                out, vecs.last(n) if n else None) \
                 or self._relayed_judged(source, facts, unit, salient, new_keyed, out) \
                 or self._marked(source, facts, seqs, texts, sims, speaker, new_keyed, out) \
                 or self._relayed_marked(source, facts, unit, new_keyed, out) \
@@ -417,9 +417,10 @@ class Supersession:
         judged (True), its confidence the probability less ``RELAYED_DISCOUNT``."""
         best: tuple[float, int, list[Fact], float, str] | None = None
         for other, seqs, texts, n, sims, theirs_salient, names in self._others(source, unit):
+            units = self._earlier(source.subject_id, other, source.seq)[3].last(n)
             weighed = judge.weigh(source.text, texts[-n:], sims,
                                   lambda t, rare=theirs_salient: salient(t) and rare(t), names,
-                                  strict=True)
+                                  strict=True, units=units)
             for j, signals in weighed:
                 i = len(texts) - n + j
                 p = judge.updates(signals)
@@ -517,12 +518,14 @@ class Supersession:
     def _judged(self, source: SourceRecord, facts: Sequence[Fact], seqs: list[int],
                 texts: list[str], sims: np.ndarray, salient: Callable[[str], bool],
                 speaker: frozenset[str], new_keyed: set[tuple[str, str]],
-                out: LinkResult) -> bool:
+                out: LinkResult, units: np.ndarray | None = None) -> bool:
         """Where the rule above finds no revision, the fitted judgement (``judge.py``)
-        weighs the speaker's earlier statements: the likeliest update, if likely
-        enough, is related as one (True)."""
+        weighs the speaker's earlier statements (``units``: their unit vectors, the
+        ``sims``' rows): the likeliest update, if likely enough, is related as one
+        (True)."""
         n = len(sims)
-        weighed = judge.weigh(source.text, texts[-n:], sims, salient, speaker)
+        weighed = judge.weigh(source.text, texts[-n:], sims, salient, speaker,
+                              units=units)
         scored = sorted(((p, j) for j, signals in weighed
                          if (p := judge.updates(signals)) is not None), reverse=True)
         for p, j in scored:
