@@ -17,6 +17,7 @@ from trace_ros.query.declines import (  # noqa: E402
     _measure_without_figure,
     _strung_with_time,
     _the_asker,
+    counts_another,
     declined,
 )
 from trace_ros.query.names import no_name_given  # noqa: E402
@@ -92,3 +93,29 @@ def test_spans_strung_with_a_day_are_no_thing() -> None:
     assert why
     listed = dataclasses.replace(plan, operation="list")
     assert not _strung_with_time(Asked(), listed, "Monday, the blue kettle")
+
+
+def test_a_count_of_mentions_counts_the_thing_asked() -> None:
+    # No record says a dog: the mentions counted are of something else (the shelter).
+    assert read("How many dogs have we adopted?", rec(0, "We adopted Coco from the shelter."),
+                rec(1, "Shadow came home with us from the shelter too.")) == ""
+    # One names a dog: the mentions are counted as before.
+    assert read("How many dogs have we adopted?",
+                rec(0, "We adopted a dog, Coco, from the shelter."),
+                rec(1, "Shadow came home with us from the shelter too.")) == "one"
+    # Occasions are counted over records that need not say "times".
+    assert read("How many times have we been to the shelter?",
+                rec(0, "We adopted Coco from the shelter."),
+                rec(1, "Back at the shelter today, Shadow came home with us.")) == "two"
+
+
+@pytest.mark.parametrize(("question", "texts", "refused"), [
+    ("How many rooms is each housekeeper doing?", ["She's going in Tuesday the 20th now."],
+     True),
+    ("How many rooms is each housekeeper doing?", ["Fourteen rooms each on Saturdays."], False),
+    ("How many letters has Joanna had?", ["A letter came for Joanna."], False),  # singular
+    ("How many weeks was she away?", ["She flew back from Lisbon."], False),  # a span of time
+    ("How do I take my tea?", ["Black."], False),  # no count asked
+])
+def test_counts_another(question: str, texts: list[str], refused: bool) -> None:
+    assert counts_another(question, texts) is refused

@@ -99,7 +99,7 @@ from .days import (
     _drops_told_day,
     _upcoming_weekday,
 )
-from .declines import declined
+from .declines import counts_another, declined
 from .focus import (
     _ASKING,
     _THE_TIME,
@@ -954,6 +954,8 @@ class ExtractiveReader(TypedReading):
             if has_number(parts[0]):  # the evidence states the number itself
                 return ReaderOutput(self._count_stated(question, plan, used[0], q_stems)
                                     or parts[0], cited[:1], self.name)
+            if counts_another(question, [u.item.record.text for u in used]):
+                return ReaderOutput("", [], self.name, "no shown record says how many")
             note = f"counted {len(parts)} distinct mentions"
             if not pack_complete:
                 note += "; some candidates did not fit the budget, the count may be low"
