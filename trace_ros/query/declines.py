@@ -67,13 +67,16 @@ def _the_asker(question: str, plan: Plan, answer: str) -> bool:
     return answer.strip().lower() == plan.asker.strip().lower()
 
 
-def counts_another(question: str, texts: Sequence[str]) -> bool:
+def counts_another(question: str, texts: Sequence[str], shown: Sequence[str]) -> bool:
     """Whether a count read off mentions (no shown record states the number) counts
-    mentions of something else: none of the counted records ``texts`` names the noun the
-    question counts ("How many rooms …?" over records that say no room). Occasions and
-    spans of time ("How many times …?") are counted over records that need not say them."""
+    mentions of something else: the shown records ``shown`` name the noun the question
+    counts, and none of the counted ones ``texts`` does ("How many rooms …?" counted over
+    records that say no room, while others speak of rooms). Where no record names it the
+    mentions may be its members ("How many pets …?": a cat, a dog). Occasions and spans of
+    time ("How many times …?") are counted over records that need not say them."""
     noun = counted_noun(question)
     if not noun or noun in OCCASION_NOUNS:
         return False
     counted = stem(noun)
-    return not any(counted in stems(t) for t in texts)
+    return not any(counted in stems(t) for t in texts) \
+        and any(counted in stems(t) for t in shown)

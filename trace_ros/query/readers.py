@@ -866,13 +866,14 @@ class ExtractiveReader(TypedReading):
                     out = self._between(question, chosen)
                     if out is not None:
                         return out
-            return self._answer(question, plan, chosen, q_stems, pack.complete, single=True)
+            return self._answer(question, plan, chosen, q_stems, pack.complete, single=True,
+                                shown=pack.items)
         if len(chosen) == 1 and chosen[0] in lead and plan.answer_type not in _OWN_SPANS \
                 and plan.current and plan.tense != "past" and plan.as_of is None:
             heard = self._acknowledged(question, plan, chosen[0], pack, q_stems)
             if heard is not None:
                 return heard
-        return self._answer(question, plan, chosen, q_stems, pack.complete)
+        return self._answer(question, plan, chosen, q_stems, pack.complete, shown=pack.items)
 
     def _acknowledged(self, question: str, plan: Plan, s: _Scored, pack: Pack,
                       q_stems: set[str]) -> ReaderOutput | None:
@@ -918,7 +919,7 @@ class ExtractiveReader(TypedReading):
 
     def _answer(self, question: str, plan: Plan, chosen: list[_Scored],
                 q_stems: set[str], pack_complete: bool = True,
-                single: bool = False) -> ReaderOutput:
+                single: bool = False, shown: Sequence[EvidenceItem] = ()) -> ReaderOutput:
         parts: list[str] = []
         cited: list[str] = []
         used: list[_Scored] = []
@@ -954,7 +955,8 @@ class ExtractiveReader(TypedReading):
             if has_number(parts[0]):  # the evidence states the number itself
                 return ReaderOutput(self._count_stated(question, plan, used[0], q_stems)
                                     or parts[0], cited[:1], self.name)
-            if counts_another(question, [u.item.record.text for u in used]):
+            if counts_another(question, [u.item.record.text for u in used],
+                              [i.record.text for i in shown]):
                 return ReaderOutput("", [], self.name, "no shown record says how many")
             note = f"counted {len(parts)} distinct mentions"
             if not pack_complete:
