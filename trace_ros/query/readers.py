@@ -56,7 +56,8 @@ answer of the kind asked in form but not in what it says, as a never-stated ques
 gets) and ``typed`` (``TypedReading``: the methods that read a value of the kind asked,
 which ``ExtractiveReader`` inherits). A name question is answered with a name, not a
 count, a day or a place ("Five" for "What are my hens called?"); a number said as another
-thing's label ("Ours is Flat 9") tells no floor or code.
+thing's label ("Ours is Flat 9") tells no floor or code; a count of mentions counts the
+mentions that name what is counted, where other shown records name it.
 """
 
 from __future__ import annotations
