@@ -17,6 +17,7 @@ from trace_ros.query.declines import (  # noqa: E402
     _measure_without_figure,
     _strung_with_time,
     _the_asker,
+    counts_another,
     declined,
 )
 from trace_ros.query.names import no_name_given  # noqa: E402
@@ -92,3 +93,36 @@ def test_spans_strung_with_a_day_are_no_thing() -> None:
     assert why
     listed = dataclasses.replace(plan, operation="list")
     assert not _strung_with_time(Asked(), listed, "Monday, the blue kettle")
+
+
+def test_a_count_of_mentions_counts_the_thing_asked() -> None:
+    question = "Before 20 March, how many dogs had we adopted?"
+    coco = rec(0, "We adopted Coco from the shelter.")
+    shadow = rec(1, "Shadow came home with us from the shelter too.")
+    dogs = rec(2, "The dogs need their jabs before the park.", when=T0 + 25 * DAY)
+    # A later record speaks of the dogs; the mentions counted by then say none.
+    assert read(question, coco, shadow, dogs) == ""
+    # No record names a dog: the mentions may be its members, counted as before.
+    assert read(question, coco, shadow) == "one"
+    # The counted mention names one.
+    assert read(question, rec(0, "We adopted a dog, Coco, from the shelter."), shadow,
+                dogs) == "one"
+    # Occasions are counted over records that need not say "times".
+    assert read("How many times have we been to the shelter?", coco,
+                rec(1, "Back at the shelter today, Shadow came home with us.")) == "two"
+
+
+@pytest.mark.parametrize(("question", "texts", "shown", "refused"), [
+    ("How many rooms is each housekeeper doing?", ["She's going in Tuesday the 20th now."],
+     ["The rooms on the top floor are done."], True),
+    ("How many rooms is each housekeeper doing?", ["She's going in Tuesday the 20th now."],
+     [], False),  # no record names a room: its members may be what is counted
+    ("How many rooms is each housekeeper doing?", ["Fourteen rooms each on Saturdays."],
+     ["The rooms on the top floor are done."], False),
+    ("How many letters has Joanna had?", ["A letter came for Joanna."], ["letters"], False),
+    ("How many weeks was she away?", ["She flew back from Lisbon."], ["weeks"], False),
+    ("How do I take my tea?", ["Black."], ["tea"], False),  # no count asked
+])
+def test_counts_another(question: str, texts: list[str], shown: list[str],
+                        refused: bool) -> None:
+    assert counts_another(question, texts, shown) is refused

@@ -22,6 +22,14 @@ TENS = {w: 10 * i for i, w in enumerate(
     "twenty thirty forty fifty sixty seventy eighty ninety".split(), 2)}
 
 
+# What a "how many" question counts that no mention of it need name: occasions and spans
+# of time ("How many times has she …?", "How many weeks …?").
+OCCASION_NOUNS = frozenset({
+    "times", "occasions", "minutes", "hours", "days", "nights", "weeks", "weekends", "months",
+    "years",
+})
+
+
 ROBOT_NAMES = frozenset({"robot", "assistant", "bot", "agent", "system", "the robot"})
 
 

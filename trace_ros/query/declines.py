@@ -5,16 +5,20 @@ Each check reads the answer's own shape against the question's: a measure asked 
 no figure in the answer ("How big is …?": "morning"), a count answered with an
 identifier ("the 658 number" for how many flyers), a thing answered with spans strung
 together, one only a day ("Tuesday 9 December, Young Charlie's"), and a "who" answered
-with the asker ("Who told me …?": the one told)."""
+with the asker ("Who told me …?": the one told). And a count read off the mentions of
+records none of which names what is counted (``counts_another``)."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
+from ..language.text import stem, stems
+from ..language.vocab import OCCASION_NOUNS
 from .focus import _only_time
 from .plan import Plan
 from .readout import ReaderOutput
-from .spans import Asked, has_number
+from .spans import Asked, counted_noun, has_number
 
 # "How big …?", "How heavy …?": "how" and an adjective of the thing asked, a measure;
 # not "how" with an auxiliary (manner) nor the words with their own kinds.
@@ -61,3 +65,18 @@ def _the_asker(question: str, plan: Plan, answer: str) -> bool:
     if not plan.asker or not re.search(r"\b(?:me|my)\b", question, re.I):
         return False
     return answer.strip().lower() == plan.asker.strip().lower()
+
+
+def counts_another(question: str, texts: Sequence[str], shown: Sequence[str]) -> bool:
+    """Whether a count read off mentions (no shown record states the number) counts
+    mentions of something else: the shown records ``shown`` name the noun the question
+    counts, and none of the counted ones ``texts`` does ("How many rooms …?" counted over
+    records that say no room, while others speak of rooms). Where no record names it the
+    mentions may be its members ("How many pets …?": a cat, a dog). Occasions and spans of
+    time ("How many times …?") are counted over records that need not say them."""
+    noun = counted_noun(question)
+    if not noun or noun in OCCASION_NOUNS:
+        return False
+    counted = stem(noun)
+    return not any(counted in stems(t) for t in texts) \
+        and any(counted in stems(t) for t in shown)

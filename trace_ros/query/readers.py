@@ -56,7 +56,8 @@ answer of the kind asked in form but not in what it says, as a never-stated ques
 gets) and ``typed`` (``TypedReading``: the methods that read a value of the kind asked,
 which ``ExtractiveReader`` inherits). A name question is answered with a name, not a
 count, a day or a place ("Five" for "What are my hens called?"); a number said as another
-thing's label ("Ours is Flat 9") tells no floor or code.
+thing's label ("Ours is Flat 9") tells no floor or code; a count of mentions counts the
+mentions that name what is counted, where other shown records name it.
 """
 
 from __future__ import annotations
@@ -99,7 +100,7 @@ from .days import (
     _drops_told_day,
     _upcoming_weekday,
 )
-from .declines import declined
+from .declines import counts_another, declined
 from .focus import (
     _ASKING,
     _THE_TIME,
@@ -866,13 +867,14 @@ class ExtractiveReader(TypedReading):
                     out = self._between(question, chosen)
                     if out is not None:
                         return out
-            return self._answer(question, plan, chosen, q_stems, pack.complete, single=True)
+            return self._answer(question, plan, chosen, q_stems, pack.complete, single=True,
+                                shown=pack.items)
         if len(chosen) == 1 and chosen[0] in lead and plan.answer_type not in _OWN_SPANS \
                 and plan.current and plan.tense != "past" and plan.as_of is None:
             heard = self._acknowledged(question, plan, chosen[0], pack, q_stems)
             if heard is not None:
                 return heard
-        return self._answer(question, plan, chosen, q_stems, pack.complete)
+        return self._answer(question, plan, chosen, q_stems, pack.complete, shown=pack.items)
 
     def _acknowledged(self, question: str, plan: Plan, s: _Scored, pack: Pack,
                       q_stems: set[str]) -> ReaderOutput | None:
@@ -918,7 +920,7 @@ class ExtractiveReader(TypedReading):
 
     def _answer(self, question: str, plan: Plan, chosen: list[_Scored],
                 q_stems: set[str], pack_complete: bool = True,
-                single: bool = False) -> ReaderOutput:
+                single: bool = False, shown: Sequence[EvidenceItem] = ()) -> ReaderOutput:
         parts: list[str] = []
         cited: list[str] = []
         used: list[_Scored] = []
@@ -954,6 +956,9 @@ class ExtractiveReader(TypedReading):
             if has_number(parts[0]):  # the evidence states the number itself
                 return ReaderOutput(self._count_stated(question, plan, used[0], q_stems)
                                     or parts[0], cited[:1], self.name)
+            if counts_another(question, [u.item.record.text for u in used],
+                              [i.record.text for i in shown]):
+                return ReaderOutput("", [], self.name, "no shown record says how many")
             note = f"counted {len(parts)} distinct mentions"
             if not pack_complete:
                 note += "; some candidates did not fit the budget, the count may be low"
