@@ -53,3 +53,14 @@ def test_a_name_spoken_to_leaves_the_age_to_the_one_the_turn_before_names() -> N
               "No, Jac, he's twenty-eight. The owner told me.")
     out = _age_answer("How old is Mango?", p, "x")
     assert out is not None and out.answer == "twenty-eight" and out.cited_ids == ["s-2"]
+
+
+def test_a_teen_age_is_read_whole_not_as_its_unit() -> None:
+    """"Leif turned fourteen": fourteen, not "four" (the teens are tried before the units,
+    and an age is a whole word); "she's sixteen." is stated at all. A unit said alone is
+    still one ("turned four"), and "seventeenth" is no age."""
+    assert _stated_age("Leif turned fourteen on Sunday and already thinks he's the skipper.",
+                       {"leif"}) == "fourteen"
+    assert _stated_age("Honestly, she's sixteen.", {"she"}) == "sixteen"
+    assert _stated_age("Ollie turned four on Sunday, cake everywhere.", {"olli"}) == "four"
+    assert _stated_age("She's seventeenth in the queue for the flat.", {"she"}) == ""

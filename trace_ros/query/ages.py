@@ -26,9 +26,10 @@ _AGE = re.compile(r"\byears?[\s-]+old\b|\b\w+-year-old\b|\baged?\s+\d|\bborn\b|\
 # twenty-eight.", "she'll be seven", "I'm SEVEN!", "Kiwi's four" ("twenty-eight years I've
 # had him" counts years, "he's six foot" a height).
 _UNITS = r"(?:one|two|three|four|five|six|seven|eight|nine)"
+# (A whole word: "fourteen" is not "four" - the teens are tried before the units.)
 _AGE_NUMBER = (rf"(?:\d{{1,3}}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
-               rf"(?:[\s-]{_UNITS})?|{_UNITS}|ten|eleven|twelve|(?:thir|four|fif|six|seven|eigh"
-               rf"|nine)teen)")
+               rf"(?:[\s-]{_UNITS})?|(?:thir|four|fif|six|seven|eigh|nine)teen|ten|eleven"
+               rf"|twelve|{_UNITS})\b")
 _STATED_AGE = re.compile(
     r"(?:\b(?P<p>i|he|she|you|they|who)|\b(?-i:(?P<name>[A-Z][^\W\d_A-Z]+)))(?:"
     r"(?:['’]s|['’]m|['’]re|\s+(?:is|am|are))"
