@@ -1,0 +1,166 @@
+"""Which stage of the query pipeline withheld each answer of the natural histories.
+
+Usage: ``python tools/abstain_stages.py LEDGER [--split build] [--skip A,B] [--show ORIGIN]``,
+where LEDGER is the ``natural.db`` that ``trace-ros bench updates --natural --out DIR``
+kept (copied to a temporary folder first: asking writes caches). ``--skip`` names the
+authors whose histories are held out (never asked here, nor printed).
+
+Each question of the split is asked again with the stock ``ExtractiveReader``; for every
+one not answered the tool names where the answer was withheld: the reader's refusal, as
+the ``module.function:line`` that made its empty ``ReaderOutput``, or the graph stage's
+verdict (``graph.absent``: no record says the thing's words; ``graph.unrecorded``: no
+fact of the person's relation; ``graph.resolver:<status>``). Per origin it counts the
+never-stated questions it turned away (right refusals) and, of the stated ones, those
+where the reading before the checks (``ExtractiveReader._read``, or the reader's answer
+the graph verdict replaced) cited a current turn and held the answer (``raw_right``: the
+refusal took a right answer), those where a current turn was shown but not read
+(``cur_shown``), and those where none was shown (``not_shown``: recall). ``--show
+ORIGIN`` prints the questions of one origin with the reading before the checks.
+
+The thirty-sixth session's table (build halves of authors a..as, base 5741ed4; 142
+stated questions withheld; never-stated turned away in brackets):
+
+  typed._typed "no shown record states the X asked for"   19 stated (223 never), 0 raw_right
+  readers._checked "no shown record says which X it is"    50 (77), 5 raw_right, 40 cur_shown
+  readers._read "no shown evidence matches the question"   24 (28): the current turn shares
+      no word with the question and the chain gave no lead ("Where do I live now?" beside
+      "I signed for the cottage on Quay Lane!")
+  graph.absent 10 (9), graph.unrecorded 7 (2), graph.resolver 1: 10 raw_right
+  typed._typed other refusals (named compound, role, thing unsaid, not of whom) 13 (56)
+  readers._checked other checks (age, repeats, who, only a time) 14 (30), 1 raw_right;
+      _answer "no span" 3 (3); _read "how long" 1 (4)
+
+So the refusals take few right answers (16 of 142); most withheld questions are record
+choice (the reader read another record and its check refused that one rightly) or a
+current turn said in other words. Tried and dropped in that session (re-ask on the base
+ledger, answer_ok / never_answered): letting an answer stand against ``graph.absent`` /
+``graph.unrecorded`` where it cites a record at least ``paths.SAID_OTHERWISE`` near the
+question that says a word of the thing (build 0.7473 -> 0.7491, confirm 0.6667 flat with
+never 0.1187 -> 0.1231), or only the owner's name (build 0.7487, confirm flat, never
+0.1231): a never-stated "When is X's Y?" has X spoken of near it with a value of the kind;
+accepting for "What X is T?" the word the cited record puts before T's noun ("a red
+rucksack"): build +1, confirm never 0.1187 -> 0.1209.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+import traceback
+from collections import Counter, defaultdict
+from pathlib import Path
+
+from trace_ros.bench import updates_natural as un
+from trace_ros.config import load_config
+from trace_ros.embed import MiniLMEncoder
+from trace_ros.ledger import Ledger, Scope
+from trace_ros.query import readout
+from trace_ros.query.answer import QueryEngine, QueryRequest
+from trace_ros.query.paths import GraphStage
+from trace_ros.query.readers import ExtractiveReader
+
+KINDS = ("never", "raw_right", "cur_shown", "not_shown")
+
+
+def _origins() -> None:
+    """Mark every empty ``ReaderOutput`` with the function and line that made it."""
+    made = readout.ReaderOutput.__init__
+
+    def init(self: readout.ReaderOutput, *a: object, **k: object) -> None:
+        made(self, *a, **k)
+        if not self.answer:
+            at = traceback.extract_stack()[-2]
+            self._origin = f"{Path(at.filename).stem}.{at.name}:{at.lineno}"  # type: ignore[attr-defined]
+
+    readout.ReaderOutput.__init__ = init  # type: ignore[method-assign]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("ledger")
+    ap.add_argument("--split", default="build", choices=("build", "confirm"))
+    ap.add_argument("--skip", default="", help="held-out authors, comma-separated")
+    ap.add_argument("--show", default="")
+    a = ap.parse_args(argv)
+    skip = {s for s in a.skip.split(",") if s}
+    items = []
+    for f in sorted(un.DATA.glob("histories_*.json")):
+        if f.stem.split("_", 1)[1] not in skip:
+            items += [i for i in un.load_histories(f)[1] if i.split == a.split]
+    _origins()
+    seen: dict[str, object] = {}
+    verdicts = {"absent": GraphStage.absent, "unrecorded": GraphStage.unrecorded}
+
+    def watch(name: str):  # type: ignore[no-untyped-def]
+        def run(self: GraphStage, *args: object, **kw: object) -> str:
+            said = verdicts[name](self, *args, **kw)
+            if said:
+                seen["verdict"] = name
+            return said
+        return run
+
+    for name in verdicts:
+        setattr(GraphStage, name, watch(name))
+    tally: dict[str, Counter[str]] = defaultdict(Counter)
+    tmp = Path(tempfile.mkdtemp(prefix="abstain-stages-"))
+    try:
+        for p in Path(a.ledger).parent.glob(Path(a.ledger).name + "*"):
+            if not p.name.endswith(".lock"):
+                shutil.copy(p, tmp / p.name)
+        cfg = load_config(None)
+        with Ledger(tmp / Path(a.ledger).name, cfg.ledger) as ledger:
+            eng = QueryEngine(ledger, MiniLMEncoder(cfg.embed), ExtractiveReader(), cfg.recall,
+                              audit=False)
+            read, finish = eng.reader.read, eng.graph_stage.finish
+
+            def reading(q, plan, packed, res=None):  # type: ignore[no-untyped-def]
+                out = read(q, plan, packed, res)
+                seen.update(out=out, pack=packed, plan=plan)
+                return out
+
+            def finishing(g, result):  # type: ignore[no-untyped-def]
+                seen.update(graph=g, before=(result.answer, list(result.source_ids)))
+                return finish(g, result)
+
+            eng.reader.read, eng.graph_stage.finish = reading, finishing  # type: ignore[method-assign]
+            for it in items:
+                seen.clear()
+                res = eng.ask(QueryRequest(Scope(it.subject_id), it.question, asker=it.asker),
+                              now=it.ask_time or None)
+                if res.status == "answered":
+                    continue
+                graph, packed = seen.get("graph"), seen.get("pack")
+                if graph is not None and graph.status:  # type: ignore[attr-defined]
+                    origin = "graph." + str(seen.get("verdict") or
+                                            f"resolver:{graph.status}")  # type: ignore[attr-defined]
+                    answer, cited = seen["before"]  # type: ignore[misc]
+                else:
+                    out = seen.get("out")
+                    origin = getattr(out, "_origin", "") or res.message[:40]
+                    raw = eng.reader._read(it.question, seen["plan"], packed, None) \
+                        if packed is not None else None  # type: ignore[attr-defined]
+                    answer, cited = (raw.answer, raw.cited_ids) if raw else ("", [])
+                shown = set(packed.source_ids) if packed is not None else set()  # type: ignore[attr-defined]
+                if it.kind == "never":
+                    kind = "never"
+                elif answer and cited[:1] and cited[0] in it.current \
+                        and un.answer_holds(answer, it.answer):
+                    kind = "raw_right"
+                else:
+                    kind = "cur_shown" if shown & set(it.current) else "not_shown"
+                tally[origin][kind] += 1
+                if a.show and a.show in origin:
+                    print(f"{it.item_id} [{kind}] {it.question}  expect {it.answer}  "
+                          f"read {answer!r}")
+            eng.close()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    for origin, c in sorted(tally.items(), key=lambda x: -sum(x[1].values())):
+        print(f"{origin:32s} {sum(c.values()):4d}  " + "  ".join(f"{k} {c[k]:3d}" for k in KINDS))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
