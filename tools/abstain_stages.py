@@ -40,9 +40,10 @@ never 0.1187 -> 0.1231), or only the owner's name (build 0.7487, confirm flat, n
 0.1231): a never-stated "When is X's Y?" has X spoken of near it with a value of the kind;
 accepting for "What X is T?" the word the cited record puts before T's noun ("a red
 rucksack"): build +1, confirm never 0.1187 -> 0.1209. Kept: a teen age read whole
-(``ages._AGE_NUMBER``: "turned fourteen" had been "four"; build +1, confirm +1) and the
-person reader's subject of the question's verb, a name in the future ("Rory will feed the
-fish") or a relative ("nan's taking him"): build +3, confirm flat, never flat.
+(``ages._AGE_NUMBER``: "turned fourteen" had been "four"; build +1, confirm +1). Measured
+and not kept (build only): the person reader taking the subject of the question's verb, a
+name in the future ("Rory will feed the fish") or a relative ("nan's taking him"): build
++3, confirm flat, never flat.
 """
 
 from __future__ import annotations
