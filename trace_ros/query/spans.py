@@ -46,8 +46,9 @@ from ..language.vocab import TENS, UNITS
 from .plan import Plan
 
 # A number with a decimal point ("desk 2.09", "4.9 kilos") is one token, not "2" "." "09".
-# ("2,340", "12,500": a figure written with thousands separators is one token)
-_TOKEN = re.compile(r"\d{1,3}(?:,\d{3})+(?![\d,]*\d)|\d+(?:\.\d+)+(?![^\W_])"
+# ("2,340", "12,500": a figure written with thousands separators is one token; so is a
+# clock time, "the 7:05")
+_TOKEN = re.compile(r"\d{1,2}:\d{2}(?![\d:])|\d{1,3}(?:,\d{3})+(?![\d,]*\d)|\d+(?:\.\d+)+(?![^\W_])"
                     r"|[^\W_]+(?:['’][^\W_]+)*[+#]*|[^\w\s]", re.UNICODE)
 _BOUNDARY_WORDS = {"and", "but", "because", "so", "which", "who", "that", "when", "while", "if",
                    "since", "though", "although", "as", "or", "where", "whereas", "then"}
