@@ -127,7 +127,9 @@ def _candidate_rx(day: str, alone: str) -> re.Pattern[str]:
         rf"|(?:{_NUM})\s+(?:{_UNIT})s?\s+ago"
         rf"|(?:in|within)\s+(?:the\s+next\s+)?(?:{_NUM})\s+(?:{_UNIT})s?"
         rf"|(?:earlier|later)\s+this\s+(?:week|month|year)"
-        rf"|(?:last|this|next|coming|past|previous)\s+(?:{_UNIT}|{_WD}|{_MONTH}|{_SEASON})\b"
+        # ("next Friday, the 24th": the weekday and its day of the month, read whole below.)
+        rf"|(?:last|this|next|coming|past|previous)\s+(?:{_WD})\b(?!,?\s+the\s+(?:{day})\b)"
+        rf"|(?:last|this|next|coming|past|previous)\s+(?:{_UNIT}|{_MONTH}|{_SEASON})\b"
         rf"|(?:last|this|next)\s+(?:{_WD_ABBR})\b"
         r"|the\s+other\s+day|(?:over|on|during)\s+the\s+weekend"
         rf"|(?:yesterday|today|tonight|tomorrow)(?:\s+(?:{_PART}))?"
@@ -144,7 +146,8 @@ def _candidate_rx(day: str, alone: str) -> re.Pattern[str]:
         # opens another phrase ("on the 23rd for Christmas"), where a rank's noun would
         # follow ("the 2nd attempt").
         rf"|(?<!\bin\s)the\s+(?:\d{{1,2}}(?:st|nd|rd|th)|{alone})\b(?=\s*(?:[,.;:!?)—–]|$)"
-        r"|\s+-\s|\s+(?:not|instead|rather|or|at|to|until|till|now|then|for|with|when"
+        r"|\s+-\s|\s+(?:not|instead|rather|or|at|to|until|till|now|then|for|with|when|too"
+        r"|as\s+well|again"
         r"|from\s+(?:now|next|then|this))\b|['’]s\b"
         # ("on the 29th and lend me a car": "and" opens another clause, not "the 29th
         # and 30th", a list of days, nor "the 2nd and final attempt", a rank)

@@ -84,7 +84,8 @@ def _turns_down_only(named: Sequence[str]) -> bool:
         for x in named)
 
 
-_WEEKDAY_DATE = re.compile(r"^([A-Z][a-z]+day) (\d{1,2} [A-Z][a-z]+ \d{4})(.*)$")
+_WEEKDAY_DATE = re.compile(r"^([A-Z][a-z]+day(?: (?:morning|afternoon|evening|night),)?) "
+                           r"(\d{1,2} [A-Z][a-z]+ \d{4})(.*)$")
 
 
 def _bare_weekday(sentence: str) -> bool:

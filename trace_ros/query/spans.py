@@ -245,13 +245,15 @@ _WEEK_ONLY = re.compile(r"(?:this|next|coming|last|past|previous)\s+week", re.I)
 
 
 def answer_date(sentence: str, record_time: float, context: str = "", grain: str = "",
-                lean: bool = False) -> str:
+                lean: bool = False, months: str = "") -> str:
     """The date a sentence talks about: its resolved time expression, else one in the rest
     of its record (``context``), else the record's own day. Without a calendar record
     time (``has_calendar``) a relative expression is answered as said ("Wednesday"), and
     a record stating none gives no date (''). ``grain`` ("year", "month") is the unit the
     question asks in ("Which year …?"): a calendar date is then given in it. ``lean``:
-    a bare day in a text that marks no tense ("… changed it again. Friday.") is ahead."""
+    a bare day in a text that marks no tense ("… changed it again. Friday.") is ahead.
+    ``months``: the rest of the record, whose one month said alone a day of the month said
+    alone is of, where the text itself names none ("… put off till January. The 12th.")."""
     calendar = has_calendar(record_time)
     for text in (sentence, context):
         recurring = _RECURRING.search(text) or _NTH_IN_MONTH.search(text)
@@ -274,6 +276,8 @@ def answer_date(sentence: str, record_time: float, context: str = "", grain: str
             if future is None:
                 future = forward_at(text, found[0].start(), lean)
             expr = _in_month_named(m.group(0).strip(), text)
+            if months and expr == m.group(0).strip() and not _MONTH_ALONE.search(text):
+                expr = _in_month_named(expr, months)
             when = _in_week(expr, week, record_time) if calendar and week else None
             when = when if when is not None else resolve_expression(expr, record_time, future)
             if when is None:

@@ -195,6 +195,15 @@ def _after_cause(sentence: str, found: list[tuple[int, str]],
     return found
 
 
+def _said_ahead(sentence: str) -> bool:
+    """Whether the days ``sentence`` names are all said relative to its turn and none
+    lies behind it ("tomorrow", "tonight", "today"; not "yesterday", "last night")."""
+    found = find_candidates(sentence)
+    return bool(found) and all(
+        re.fullmatch(r"(?:today|tonight|tomorrow)(?:\s+\w+)?", m.group(0).strip(), re.I)
+        for m in found)
+
+
 def _taken_out(text: str, value: str, said: frozenset[str]) -> str:
     """``text`` without ``value``: where it is written as read, that phrase; else each
     word stating one of ``said`` (a day read as "every Friday" from "Fridays")."""
@@ -769,16 +778,21 @@ class TypedReading:
             told = [x for x in ordered if states_time(x) and not names_day(x)]
             habit = kind == "when" and bool(re.match(r"\s*when\s+(?:do|does)\b", question, re.I))
             for x in named + ([] if kind == "when" else told):
-                day = self._day(x, rec.source_time, kind, question, ahead, replaced)
+                day = self._day(x, rec.source_time, kind, question, ahead, replaced, text)
                 if day and _bare_weekday(x):
                     return _dated_weekday(day, [self._day(y, rec.source_time, kind, question,
-                                                          ahead, replaced)
+                                                          ahead, replaced, text)
                                                 for y in named if y != x])
                 if day:
                     return day
             if kind == "when":
                 for x in ordered:
                     value = clock_time(x) or day_part(x)
+                    if value and not habit and clock_time(x) and _said_ahead(x):
+                        # "Tomorrow's the dentist, quarter past eleven": asked when it is
+                        # (not a habit), the day said relative to the turn is part of it.
+                        value = self._day(x, rec.source_time, kind, question, ahead,
+                                          replaced) or value
                     if value:
                         return value
                 for x in ([] if habit else told):
@@ -1104,14 +1118,16 @@ class TypedReading:
 
     @staticmethod
     def _day(sentence: str, record_time: float, kind: str, question: str,
-             lean: bool = False, replaced: frozenset[str] = frozenset()) -> str:
+             lean: bool = False, replaced: frozenset[str] = frozenset(),
+             record: str = "") -> str:
         """The day a sentence names; for "what day" as a date ("Tuesday 16 September
         2025", not "the Tuesday after 12 September 2025": the day asked for, not where it
         was said) or a recurring day as "every Tuesday"; for "when", with the clock time
-        it states."""
+        it states. ``record``: the whole record, whose month a day of the month said
+        alone is of ("… till January. The 12th.")."""
         held = held_days(sentence, replaced)
         day = answer_date(asked_day(held, stems(question)),
-                          record_time, "", question_grain(question), lean)
+                          record_time, "", question_grain(question), lean, record)
         if kind == "when":
             pass  # "When …?" is answered as before ("Wednesdays", "the Thursday after …")
         elif re.fullmatch(r"[A-Za-z]+days", day):
@@ -1127,6 +1143,13 @@ class TypedReading:
             if kind == "when" else None
         said = re.search(rf"\b{part.group(1)}\s+(morning|afternoon|evening|night)\b", sentence,
                          re.I) if part else None
+        if part and said is None and not clock_time(sentence):
+            # "Yoga's a Thursday too, the morning one": the one part of the day the
+            # sentence says, apart from the day, is of it too.
+            told = {m.group(1).lower() for m in re.finditer(
+                r"\b(morning|afternoon|evening)s?\b", sentence, re.I)}
+            said = re.search(rf"\b({next(iter(told))})", sentence, re.I) \
+                if len(told) == 1 else None
         if part and said:
             # "I'm Thursday afternoon now": the part of the day said stays with it.
             day = f"{part.group(1)} {said.group(1).lower()}, {part.group(2)}"
