@@ -29,7 +29,7 @@ from collections.abc import Iterable, Sequence, Set
 from functools import lru_cache
 
 from .text import STOPWORDS as BASE_STOPWORDS
-from .text import folded_search, sentences
+from .text import built, folded_search, sentences
 from .text import stem as _stem
 from .timeanchor import HOLIDAY_WORDS, WEEKDAYS, find_candidates, holidays_lowered, shifted
 from .vocab import EVENT_NOUNS
@@ -1151,7 +1151,7 @@ def renames(old: str, new: str) -> bool:
     if not before:
         return False
     if marks_change(new):
-        kept = any(re.search(rf"\b{re.escape(n.capitalize())}\b", new) for n in before)
+        kept = any(built(rf"\b{re.escape(n.capitalize())}\b").search(new) for n in before)
         return kept and bool(mid_names(new) - before)
     # Opening on the old one, the other comes after what is said of it: not "Tom's wife,
     # Jane, does my shopping", which names someone of the old one's.

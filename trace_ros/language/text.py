@@ -138,6 +138,15 @@ def possessors(text: str) -> list[str]:
     return [m.group(1) for m in _POSSESSOR.finditer(text)]
 
 
+@lru_cache(maxsize=8192)
+def built(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    """``re.compile(pattern, flags)``, kept. For patterns built per call from a question's
+    or an answer's words: ``re``'s own cache holds 512 and is emptied oldest first, so over
+    many questions it drops the patterns that recur (the same focus word, the months) and
+    compiles them again."""
+    return re.compile(pattern, flags)
+
+
 def case_folded(pattern: re.Pattern[str]) -> re.Pattern[str]:
     """``pattern`` (compiled with ``re.I``, its letters written lower-case) without
     ``re.I``: over the lower-cased text of an ASCII text it finds what ``pattern`` finds in

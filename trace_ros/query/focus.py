@@ -10,7 +10,7 @@ import re
 from collections.abc import Sequence
 
 from ..language.revision import marks_change
-from ..language.text import STOPWORDS, may_hold, stem, stems, words
+from ..language.text import STOPWORDS, built, may_hold, stem, stems, words
 from ..language.text import sentences as split_sentences
 from ..language.timeanchor import MONTHS, find_candidates
 from .amounts import _NUMBER_VALUES
@@ -91,8 +91,8 @@ def _measured(question: str, focus: str) -> frozenset[str]:
     → atorvastatin), or nothing."""
     if not focus:
         return frozenset()
-    m = re.search(rf"\b{re.escape(focus)}\s+of\s+(?:(?:the|my|your|his|her|their|our)\s+)?"
-                  r"([a-z][\w-]*)", question, re.I)
+    m = built(rf"\b{re.escape(focus)}\s+of\s+(?:(?:the|my|your|his|her|their|our)\s+)?"
+              r"([a-z][\w-]*)", re.I).search(question)
     if m is None:
         # "What dose is Dad's amlodipine?": the measure of what the copula names.
         t = _X_IS_T.match(question)
@@ -218,7 +218,7 @@ def _time_in_place(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> 
     if cited is None or cited.routes.get("graph") != 1 or not clock_time(out.answer) \
             or find_candidates(out.answer) or find_candidates(question):
         return False
-    if not any(re.search(rf"\b{re.escape(ask.focus)}", i.record.text, re.I) for i in pack.items):
+    if not any(built(rf"\b{re.escape(ask.focus)}", re.I).search(i.record.text) for i in pack.items):
         return False
     asked = _content(question) - {stem(ask.focus)}
     return any(clock_time(i.record.text) and asked & _content(i.record.text)
@@ -248,9 +248,9 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
     cited = next((i.record.text for i in pack.items if i.source_id in out.cited_ids), "")
     if out.answer.lower() == labelled(ask.focus, repaired(cited), question).lower():
         return True  # X with the label the cited record gives it ("kennel nine", "rack A")
-    if may_hold(out.answer, ask.focus) and re.search(rf"\b{re.escape(ask.focus)}", out.answer,
-                                                     re.I) and not re.search(
-            rf"(?<!\bof\s)(?<!\bof\sthe\s)\b{re.escape(ask.focus)}", out.answer, re.I):
+    if may_hold(out.answer, ask.focus) and built(rf"\b{re.escape(ask.focus)}", re.I).search(
+            out.answer) and not built(rf"(?<!\bof\s)(?<!\bof\sthe\s)\b{re.escape(ask.focus)}",
+                                      re.I).search(out.answer):
         # X said only after "of" ("a long week of trains", "a cup and a half of kibble"):
         # an amount of X, not which X.
         return False
@@ -264,8 +264,8 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
     # A word the records put before X names a kind of X ("stays pureed" where a record
     # says "pureed diet").
     if ask.kind == "which" and any(
-            may_hold(i.record.text, ask.focus) and re.search(
-                rf"\b{re.escape(w)}\s+{re.escape(ask.focus)}", i.record.text, re.I)
+            may_hold(i.record.text, ask.focus) and built(
+                rf"\b{re.escape(w)}\s+{re.escape(ask.focus)}", re.I).search(i.record.text)
             for w in words(out.answer) if w not in STOPWORDS and len(w) > 2
             and w not in _NUMBER_VALUES  # "six physio sessions": how many, not which
             and w.lower() not in _NOT_COMPOUNDS  # "the new room": which is not told
@@ -278,14 +278,14 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
     # "Which keys …?": "the front key" says one of them.
     said = re.escape(ask.focus[:-1]) + "s?" if re.search(r"[^s]s$", ask.focus) \
         else re.escape(ask.focus)
-    for m in re.finditer(rf"(?:([\w'’-]+)\s+)?\b{said}\w*(?:\s+([\w'’-]+))?",
-                         out.answer, re.I):
+    for m in built(rf"(?:([\w'’-]+)\s+)?\b{said}\w*(?:\s+([\w'’-]+))?",
+                   re.I).finditer(out.answer):
         if any(w.lower() not in STOPWORDS and w.lower() not in _NUMBER_VALUES
                and w.lower() not in _NOT_COMPOUNDS  # "the new room" orders, tells none apart
                and stem(w.lower()) not in q for w in m.groups() if w):
             return True
     # "chocolate and mixed berry flavors": the answer is what the record puts before X.
-    return bool(re.search(re.escape(out.answer) + r"\s+" + re.escape(ask.focus[:4]), cited, re.I))
+    return bool(built(re.escape(out.answer) + r"\s+" + re.escape(ask.focus[:4]), re.I).search(cited))
 
 
 # A value said of a thing: "the blinds are charcoal", "my cake's lemon".
@@ -322,7 +322,7 @@ def _slot_filler(ask: Asked, question: str, out: ReaderOutput,
         i for i in pack.items if i.source_id in out.cited_ids[:1]]
     for item in order:
         for x in split_sentences(repaired(item.record.text)):
-            if not re.search(rf"\b{thing_rx}", x, re.I):
+            if not built(rf"\b{thing_rx}", re.I).search(x):
                 continue  # a sentence about something else ("the kettle's a Bosch")
             for m in _IS_A_NAME.finditer(x):
                 name = next((n for at, n in names_in(x[m.end():], q, known) if at == 0), "")
@@ -388,7 +388,7 @@ _DIALLED = re.compile(r"(?<![\d.])\+?\d(?:[\s-]?\d){6,}(?!\d|\.\d)")
 
 def _a_sum(value: str, text: str) -> bool:
     """Whether ``text`` writes ``value`` as a sum of money ("£2.40", "$5")."""
-    return bool(re.search(rf"[£$€]\s*{re.escape(value.strip())}(?!\d)", text))
+    return bool(built(rf"[£$€]\s*{re.escape(value.strip())}(?!\d)").search(text))
 
 
 # "What hours does Karim work?", "Which day do I …": the verb of the one asked about, last.
@@ -424,7 +424,7 @@ def _complement(answer: str, text: str, question: str) -> str:
     if not subject:
         return ""
     for x in split_sentences(repaired(text)):
-        m = re.search(rf"(?<![\w'’]){re.escape(subject)}{_VALUE_AFTER}", x, re.I)
+        m = built(rf"(?<![\w'’]){re.escape(subject)}{_VALUE_AFTER}", re.I).search(x)
         if m is None:
             continue
         parts: list[str] = []

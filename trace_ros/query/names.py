@@ -10,7 +10,7 @@ import re
 from collections.abc import Sequence
 
 from ..language.revision import KIN, is_possessive
-from ..language.text import STOPWORDS, stem, stems, words
+from ..language.text import STOPWORDS, built, stem, stems, words
 from ..language.text import sentences as split_sentences
 from ..language.timeanchor import find_candidates
 from .amounts import _NUMBER_VALUES
@@ -53,8 +53,8 @@ _TIED_TO = ("with", "for", "by", "about", "than")
 def _tied_before(question: str) -> re.Pattern[str] | None:
     """A pattern for the text before a name that ends on a tying preposition the question
     does not ask through itself (None when it asks through all of them)."""
-    ties = [p for p in _TIED_TO if not re.search(rf"\b{p}\b", question, re.I)]
-    return re.compile(rf"\b(?:{'|'.join(ties)})\s+(?:the\s+)?$", re.I) if ties else None
+    ties = [p for p in _TIED_TO if not built(rf"\b{p}\b", re.I).search(question)]
+    return built(rf"\b(?:{'|'.join(ties)})\s+(?:the\s+)?$", re.I) if ties else None
 
 
 def _stands_for(answer: str, question: str, skip: set[str], known: set[str]) -> bool:
@@ -72,7 +72,7 @@ def _owns_next(text: str, at: int, name: str) -> bool:
     """Whether the name at ``at`` owns the word after it ("took Jas's old room"): it says
     whose that thing is, not what the thing asked is. "Jonah's on the bathroom" is his
     "is": a function word follows."""
-    m = re.match(rf"{re.escape(name)}['’]s\s+([a-z][\w-]*)", text[at:])
+    m = built(rf"{re.escape(name)}['’]s\s+([a-z][\w-]*)").match(text[at:])
     return m is not None and m.group(1) not in STOPWORDS \
         and is_possessive(text, at + len(name) + 2)
 
@@ -108,7 +108,7 @@ def _role_filler(ask: Asked, question: str, out: ReaderOutput,
     for item in order:
         for x in split_sentences(repaired(item.record.text)):
             for rx in forms:
-                m = re.search(rx, x, re.I)
+                m = built(rx, re.I).search(x)
                 if m and not stems(m.group(1)) & q and not set(words(m.group(1))) & STOPWORDS:
                     return ReaderOutput(m.group(1), [item.source_id], out.reader)
     return None
@@ -133,7 +133,7 @@ def _says_who_speaks(out: ReaderOutput, pack: Pack, question: str = "") -> bool:
     name = out.answer.strip()
     if rec is None or not name or name.split()[0].lower() not in rec.speaker.lower().split():
         return False
-    said = list(re.finditer(rf"\b{re.escape(name)}\b", rec.text))
+    said = list(built(rf"\b{re.escape(name)}\b").finditer(rec.text))
     if not said or not all(re.search(r"\b(?:it's|it’s|it is|this is)\s+$",
                                      rec.text[:m.start()], re.I) for m in said):
         return False
@@ -158,11 +158,11 @@ def _thing_named(out: ReaderOutput, pack: Pack) -> bool:
     if not re.fullmatch(r"[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*", name):
         return False
     cited = next((i.record.text for i in pack.items if i.source_id in out.cited_ids[:1]), "")
-    the = re.compile(rf"\bthe\s+{re.escape(name)}\b")
+    the = built(rf"\bthe\s+{re.escape(name)}\b")
     if the.search(cited):
         return True
     if any(not re.search(r"(?:^|[.!?:;,]\s*)$", cited[:m.start()])
-           for m in re.finditer(rf"\b{re.escape(name)}\b", cited)):
+           for m in built(rf"\b{re.escape(name)}\b").finditer(cited)):
         return False
     return any(the.search(i.record.text) for i in pack.items)
 
@@ -174,7 +174,7 @@ def _placed(out: ReaderOutput, pack: Pack) -> bool:
     first = re.match(r"[A-Z][\w’'-]*", out.answer.strip())
     if first is None:
         return False
-    at = re.compile(rf"\b(?:on|at|in|near|into|along|off)\s+(?:the\s+)?{re.escape(first.group(0))}"
+    at = built(rf"\b(?:on|at|in|near|into|along|off)\s+(?:the\s+)?{re.escape(first.group(0))}"
                     r"\b(?!['’]s)", re.I)
     return any(at.search(i.record.text) for i in pack.items)
 
@@ -278,7 +278,7 @@ def _name_value(ask: Asked, sentences: list[str], skip: set[str], known: set[str
     focus = stem(ask.focus)
     if focus in proper:
         for x in sentences:
-            m = re.search(rf"\b{re.escape(ask.focus)}\s+([A-Z][\w'’-]+)", x, re.I)
+            m = built(rf"\b{re.escape(ask.focus)}\s+([A-Z][\w'’-]+)", re.I).search(x)
             if m and m.group(1)[:1].isupper():
                 return m.group(1)
         return ""
@@ -328,7 +328,7 @@ def _name_value(ask: Asked, sentences: list[str], skip: set[str], known: set[str
         given = [f for f in found if _GIVEN.search(x[:f[0]])]
         if given:
             return given[-1][1]
-        echoed = [f for f in found if any(re.search(rf"\b{re.escape(f[1])}\b", t)
+        echoed = [f for f in found if any(built(rf"\b{re.escape(f[1])}\b").search(t)
                                           for t in focus_turns)]
         if echoed:
             return echoed[0][1]

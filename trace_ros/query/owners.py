@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from ..language.revision import KIN, holders, is_possessive, other_titled
-from ..language.text import STOPWORDS, stem, stems, words
+from ..language.text import STOPWORDS, built, stem, stems, words
 from ..language.vocab import is_robot
 from ..ledger import SourceRecord
 from .pack import EvidenceItem
@@ -202,7 +202,7 @@ def _owned_by(rec: SourceRecord, sentence: str, place: str) -> str:
     if is_robot(rec.speaker, rec.robot_id) or not rec.speaker.strip() \
             or any(w[:1].isupper() for w in place.split()):
         return place  # a place with a name is told by it ("my trip to the Smoky Mountains")
-    if re.search(rf"\bmy\s+{re.escape(place)}", sentence, re.I):
+    if built(rf"\bmy\s+{re.escape(place)}", re.I).search(sentence):
         return f"{rec.speaker.strip()}'s {place}"
     return place
 # A turn in the first person singular: its speaker speaks of their own.

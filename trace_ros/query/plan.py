@@ -20,7 +20,7 @@ import re
 import time as _time
 from dataclasses import asdict, dataclass
 
-from ..language.text import stem
+from ..language.text import built, stem
 from ..language.timeanchor import (
     PART_OF,
     WEEKDAYS,
@@ -173,7 +173,7 @@ def _granularity(expr: str) -> str:
         return "week"
     has_day = re.search(r"\b\d{1,2}(st|nd|rd|th)?\b", e) or any(d in e for d in _WEEKDAYS) or \
         re.search(r"yesterday|today|tomorrow|tonight|days? ago", e)
-    if not has_day and any(re.search(rf"\b{m[:3]}", e) for m in _MONTHS):
+    if not has_day and any(built(rf"\b{m[:3]}").search(e) for m in _MONTHS):
         return "month"
     return "day"
 

@@ -81,6 +81,7 @@ from ..language.revision import (
 )
 from ..language.text import (
     STOPWORDS,
+    built,
     stem,
     stems,
     words,
@@ -193,7 +194,7 @@ def _dated(value: str, anchor: float) -> str:
     ``value`` says, where that is the anchor's weekday: "Monday afternoon, 17 November
     2025" for "monday afternoon", as the typed reader says a day (``TypedReading._day``)."""
     weekday = time.strftime("%A", time.gmtime(anchor))
-    said = re.search(rf"\b{weekday}s?\b(?:\s+(morning|afternoon|evening|night)\b)?", value, re.I)
+    said = built(rf"\b{weekday}s?\b(?:\s+(morning|afternoon|evening|night)\b)?", re.I).search(value)
     if said is None:
         return format_day(anchor)
     part = f" {said.group(1).lower()}," if said.group(1) else ""
@@ -710,7 +711,7 @@ class ExtractiveReader(TypedReading):
         said = [n.split(" ")[-1] for n in idents(rec.text)]
         said = [n for n in said if not said_not(n, rec.text)] or said
         given = {n for n in said if any(
-            re.search(rf"(?<!\w)(?<!\d\.){re.escape(n)}(?!\w|\.\d)", t, re.I) for t in earlier)}
+            built(rf"(?<!\w)(?<!\d\.){re.escape(n)}(?!\w|\.\d)", re.I).search(t) for t in earlier)}
         number = next((n for n in said if n not in given), ident(rec.text).split(" ")[-1])
         if number and any(re.search(rf"\b{re.escape(ask.focus)}s?\s+(?:is\s+)?"
                                     rf"(?:(?:number|no\.?)\s*)?[A-Za-z]{{0,3}}\d",

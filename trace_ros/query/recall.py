@@ -39,7 +39,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..config import RecallConfig
-from ..language.text import STOPWORDS, content_terms, tokens, words
+from ..language.text import STOPWORDS, built, content_terms, tokens, words
 from ..ledger import Ledger, Scope, SourceRecord
 from ..storage.vectorindex import Hit, Place, SubjectVectors, VectorIndex
 
@@ -69,7 +69,7 @@ def without_words(text: str, drop: Collection[str]) -> str:
     possessive 's); ``text`` itself when nothing would be left."""
     if not drop:
         return text
-    rx = re.compile(r"\b(?:" + "|".join(re.escape(w) for w in sorted(drop)) + r")(?:'s)?\b", re.I)
+    rx = built(r"\b(?:" + "|".join(re.escape(w) for w in sorted(drop)) + r")(?:'s)?\b", re.I)
     out = " ".join(rx.sub(" ", text).split())
     return out if any(ch.isalnum() for ch in out) else text
 
