@@ -61,6 +61,14 @@ _CONTRACTED = frozenset("he she it that there here what who where when how every
                         "nothing something everyone someone this".split())
 
 
+def _anothers_own(owners: dict[str, str], m: re.Match[str]) -> bool:
+    """Whether a possessive match (owner, thing) gives the thing the asker asks about as
+    their own to a relative or a named person the question does not name."""
+    thing, owner = stem(m.group(2).lower()), stem(m.group(1).lower())
+    return owners.get(thing) == "i" and (owner in _KIN_STEMS or m.group(1)[:1].isupper()) \
+        and owner not in owners
+
+
 def _other_owner(owners: dict[str, str], text: str) -> bool:
     """Whether ``text`` gives a thing the question asks about to another owner and never
     names the question's ("Lily's party" for "Alfie's party", "my cousin's wedding" for
@@ -74,16 +82,12 @@ def _other_owner(owners: dict[str, str], text: str) -> bool:
         thing, owner = stem(m.group(2).lower()), stem(m.group(1).lower())
         if owners.get(thing) not in (None, owner, "i") and owners[thing] not in said:
             return True
-        if owners.get(thing) == "i" and (owner in _KIN_STEMS or m.group(1)[:1].isupper()) \
-                and owner not in owners:
+        if _anothers_own(owners, m):
             return True  # "my sister's anniversary" for "my anniversary", "my friend Ama's
             # supervisor" for "my supervisor"
-    for m in _PLURAL_POSSESSED.finditer(text):
-        thing, owner = stem(m.group(2).lower()), stem(m.group(1).lower())
-        if owners.get(thing) == "i" and (owner in _KIN_STEMS or m.group(1)[:1].isupper()) \
-                and owner not in owners:
-            return True  # "the neighbours' dog" for "our dog" (only against the asker's
-            # own: "the neighbours' cat" may well be "next door's cat")
+    if any(_anothers_own(owners, m) for m in _PLURAL_POSSESSED.finditer(text)):
+        return True  # "the neighbours' dog" for "our dog" (only against the asker's own:
+        # "the neighbours' cat" may well be "next door's cat")
     mine = {stem(w.lower()) for m in _MINE.finditer(text) for w in m.groups() if w}
     for m in _THEIRS.finditer(text):
         things = {stem(w.lower()) for w in m.groups() if w and w.lower() not in STOPWORDS}
