@@ -2094,3 +2094,13 @@ def test_a_list_asked_in_the_present_gathers_its_members() -> None:
     q = "What pets does Nate have?"
     assert plan_question(q).operation == "list"
     assert not current.asks_present(q, plan_question(q))
+
+
+def test_an_event_to_come_after_before_asks_the_plan_now() -> None:
+    """"When is my last day before I leave the firm?" asks the plan as it stands; "before I
+    moved teams" names an earlier time."""
+    def present(q: str) -> bool:
+        return current.asks_present(q, plan_question(q))
+    assert present("When is my last day before I leave the firm?")
+    assert not present("What was my desk before I moved teams?")
+    assert not present("When was the handover before she moved teams?")

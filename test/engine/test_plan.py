@@ -177,3 +177,25 @@ def test_a_fronted_clause_does_not_hide_what_is_asked() -> None:
     assert p.answer_type == "person"
     p = plan_question("Based on what she said, is Ana coming to the party?", JUNE_9_2023)
     assert p.answer_type == "yesno"
+
+
+def test_a_holiday_in_a_present_question_is_the_coming_one() -> None:
+    """"When does the pool shut on Christmas Eve?" asked in June asks of the coming one,
+    the plan as it stands (no window to look back at); asked in the past tense it is the
+    last one gone."""
+    ahead = plan_question("When does the pool shut on Christmas Eve?", JUNE_9_2023)
+    assert ahead.window is None and ahead.as_of is None
+    gone = plan_question("When did the pool shut on Christmas Eve?", JUNE_9_2023)
+    assert gone.window == (day(2022, 12, 24), day(2022, 12, 25))
+
+
+def test_a_before_clause_of_an_event_to_come_is_no_past_view() -> None:
+    """"What's my last day before I leave the firm?" asks the plan now; "before I moved
+    teams", "before he got promoted" and "before the flood" name an earlier time."""
+    assert plan_question("What's my last day before I leave the firm?", JUNE_9_2023).current
+    assert plan_question("When is the handover before she goes on leave?", JUNE_9_2023).current
+    assert not plan_question("What was my desk before I moved teams?", JUNE_9_2023).current
+    assert not plan_question("Which van did he drive before he got promoted?",
+                             JUNE_9_2023).current
+    assert not plan_question("What was the party going to be before the flood?",
+                             JUNE_9_2023).current

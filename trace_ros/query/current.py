@@ -159,7 +159,7 @@ from ..language.timeanchor import names_part_of, takes_effect, tense, window_poi
 from ..language.vocab import TENS, UNITS, is_robot
 from ..ledger import SourceRecord
 from .factcache import SubjectFacts
-from .plan import Plan
+from .plan import Plan, without_coming
 from .recall import Fused
 from .spans import (
     NUMBER_WORDS,
@@ -1444,8 +1444,9 @@ def asks_present(question: str, plan: Plan) -> bool:
                                             and not _PERFECT.search(question)) \
             and not _SPAN.search(question)
     return plan.operation in ("fact", "temporal_lookup", "current_state") \
-        and plan.answer_type not in ("yesno", "reason") and bool(_PRESENT.search(question)) \
-        and not _PAST_ASK.search(question)
+        and plan.answer_type not in ("yesno", "reason") \
+        and bool(_PRESENT.search(question)) \
+        and not _PAST_ASK.search(without_coming(question))
 
 
 _WAS = re.compile(r"\b(?:was|were|had)\b|\bdid\b(?:\s+\w+){1,2}\s+have\b", re.I)

@@ -28,6 +28,7 @@ from ..language.timeanchor import (
     forward_at,
     is_holiday,
     resolve_expression,
+    tense,
     years_before,
 )
 
@@ -69,6 +70,8 @@ _PAST_VIEW = re.compile(
     r"|when (he|she|they|i|we|you) (was|were)\b|as a (kid|child|teenager)|growing up)"
     r"|\bbefore\s*[?.!]?\s*$", re.I)
 _BEFORE = re.compile(r"\b(before|until|prior to|as of|by)\s+$", re.I)
+# "before I retire", "before she leaves": an event told by a pronoun and its verb.
+_BEFORE_CLAUSE = re.compile(r"\bbefore\s+(?:he|she|they|we|i|you|it)\s+[^,?.!;]+", re.I)
 _PREFERENCE = re.compile(r"\b(like|likes|prefer\w*|favou?rite|enjoy\w*|love\w*|hate\w*|want\w*)\b",
                          re.I)
 _OPEN = re.compile(r"^\s*(would|might|could)\b|\b(likely|probably|might|would)\b", re.I)
@@ -226,7 +229,9 @@ def named_time(question: str, reference_time: float) -> tuple[str, tuple[float, 
         forward = forward_at(question, m.start())
         # A weekday or a month named without a year, in a present or future question
         # ("Where are we going in May?"), is the coming one.
-        ahead = (_one_day(question, m) or bool(_MONTH_ONLY.fullmatch(expr))) and forward
+        # A holiday is a day of every year: named without one, the coming one too.
+        ahead = (_one_day(question, m) or bool(_MONTH_ONLY.fullmatch(expr))
+                 or is_holiday(expr)) and forward
         when = resolve_expression(expr, reference_time, ahead)
         if when is None:
             continue
@@ -344,7 +349,7 @@ def plan_question(question: str, reference_time: float | None = None) -> Plan:
         operation = "current_state"
     ref = _time.time() if reference_time is None else reference_time
     time_text, window, as_of = named_time(question, ref)
-    past_view = bool(_PAST_VIEW.search(question))
+    past_view = bool(_PAST_VIEW.search(without_coming(question)))
     if past_view and not time_text:
         time_text = _PAST_VIEW.search(question).group(0)  # type: ignore[union-attr]
     current = explicit_now or not ((time_text and (window or as_of)) or past_view
@@ -371,6 +376,18 @@ def plan_question(question: str, reference_time: float | None = None) -> Plan:
                 needs_endpoints=operation == "temporal_arithmetic",
                 current=current, window=window, as_of=as_of, time_text=time_text,
                 answer_type=answer_type, focus=focus, tense=_tense(question))
+
+
+def without_coming(question: str) -> str:
+    """``question`` without a "before" clause that tells of an event still to come: in a
+    question not in the past tense, its own verb not in the past either ("When is my last
+    shift before I retire?" asks the plan as it stands, not what held before an event;
+    "… before it moved?" and "… before the fire?" keep theirs)."""
+    if _tense(question) == "past":
+        return question
+    return _BEFORE_CLAUSE.sub(
+        lambda m: "" if tense(m.group(0).split(None, 1)[1]) != "past" else m.group(0),
+        question)
 
 
 def without_named_time(question: str, plan: Plan) -> str:
