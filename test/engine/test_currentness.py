@@ -2104,3 +2104,44 @@ def test_an_event_to_come_after_before_asks_the_plan_now() -> None:
     assert present("When is my last day before I leave the firm?")
     assert not present("What was my desk before I moved teams?")
     assert not present("When was the handover before she moved teams?")
+
+
+def test_a_settled_past_time_asks_the_last_word() -> None:
+    """"What time did the ferry leave?" (no time, no earlier moment named) asks when it
+    was in the end; "at first", "originally", "before …", a day named and "was" still ask
+    what held then, and "Where did we leave …?" may ask of one act."""
+    def present(q: str) -> bool:
+        return current.asks_present(q, plan_question(q))
+    assert present("What time did the ferry leave?")
+    assert not present("Where did we leave the spare key?")  # one act, not a time
+    assert not present("What time did the ferry leave at first?")
+    assert not present("What time did the ferry originally leave?")
+    assert not present("What time did the ferry leave before the storm?")
+    assert not present("What did I eat on Tuesday?")
+    assert not present("Where was the ferry moored?")
+    assert not present("What was my desk before I moved teams?")
+
+
+FERRY = [
+    (6, "Nia", "Our ferry to the island leaves at 9:15 on Saturday."),
+    (6, "robot", "Ferry Saturday at 9:15."),
+    *CHATTER,
+    (9, "Nia", "The harbour rang, the tide's wrong, so the ferry goes at 11:40 instead."),
+    (9, "robot", "Ferry now 11:40."),
+]
+
+
+def test_a_settled_past_question_cites_the_change(ledger: Ledger, encoder: MiniLMEncoder
+                                                  ) -> None:
+    """"What time did our ferry leave?" asks how it was settled: the change leads."""
+    history(ledger, encoder, FERRY)
+    res = ask(ledger, encoder, "What time did our ferry to the island leave?")
+    assert res.source_ids[:1] == ["t5"], (res.answer, res.source_ids)
+
+
+def test_a_past_question_naming_the_first_time_cites_the_first(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"… at first?" names the earlier moment: the first statement answers."""
+    history(ledger, encoder, FERRY)
+    res = ask(ledger, encoder, "What time did our ferry to the island leave at first?")
+    assert res.source_ids[:1] == ["t0"], (res.answer, res.source_ids)
