@@ -57,7 +57,9 @@ refused one (up to three times) and taking the first reading ``focus._focus_fill
 lets stand: build 0.7443 -> 0.7469, never 0.0844 -> 0.1235; confirm 0.6691 -> 0.6724,
 never 0.1146 -> 0.1444 (a name beside the question's words passes where no record says
 X: "Marsh Lane" for "Which team …?"); the same with ``_labelled_elsewhere``'s holder
-and topic filters and no time or repeated words: build 0.7456, never 0.1049. The noun
+and topic filters and no time or repeated words: build 0.7456, never 0.1049; only where
+the refused record is the graph stage's current one: build 0.7448, never 0.0926, confirm
+answer_ok flat, never 0.1146 -> 0.1168. The noun
 before X labelling it ("What year group …?": "Year 2"), a day excepted: build +1,
 confirm answer_ok flat (one fixed, one old record first). ``_slot_filler`` also reading
 the reply after its records ("Snow Queen's gown is now icy silver-blue"): build +1,
