@@ -44,6 +44,27 @@ rucksack"): build +1, confirm never 0.1187 -> 0.1209. Kept: a teen age read whol
 and not kept (build only): the person reader taking the subject of the question's verb, a
 name in the future ("Rory will feed the fish") or a relative ("nan's taking him"): build
 +3, confirm flat, never flat.
+
+The thirty-seventh session (base 8f54405, authors a..au): the "which X" refusal
+(``readers._checked``, after the fillers) withheld 52 stated build questions (79 never).
+Of the 52, the record read first was a current one in 13 (a wrong span of it, or a
+right one the focus check refused: 5 raw_right), an old one in 17, one about something
+else in 21 (9 of them the graph stage's current record of another thing), none shown
+in 5. Most values are common nouns of the X kind that no record calls X ("made me
+chairman" for "role", "navy" for "colour", "the donkey" for "part"). Measured and not
+kept (re-ask, answer_ok / never_answered): reading the shown records again without the
+refused one (up to three times) and taking the first reading ``focus._focus_filled``
+lets stand: build 0.7443 -> 0.7469, never 0.0844 -> 0.1235; confirm 0.6691 -> 0.6724,
+never 0.1146 -> 0.1444 (a name beside the question's words passes where no record says
+X: "Marsh Lane" for "Which team …?"); the same with ``_labelled_elsewhere``'s holder
+and topic filters and no time or repeated words: build 0.7456, never 0.1049; only where
+the refused record is the graph stage's current one: build 0.7448, never 0.0926, confirm
+answer_ok flat, never 0.1146 -> 0.1168. The noun
+before X labelling it ("What year group …?": "Year 2"), a day excepted: build +1,
+confirm answer_ok flat (one fixed, one old record first). ``_slot_filler`` also reading
+the reply after its records ("Snow Queen's gown is now icy silver-blue"): build +1,
+confirm never +1. Kept: ``complement.verb_object`` reads the verb after "do" and a
+named one ("does Lucia go to"; "goes" for "go"): build flat, confirm +1.
 """
 
 from __future__ import annotations

@@ -38,6 +38,19 @@ def test_a_closing_preposition_is_the_verb_and_a_pronoun_stands_for_the_one_befo
     assert _vo("Which drug am I allergic to?", "Tell them I am allergic to codeine.") == "codeine"
 
 
+def test_after_do_the_word_after_a_named_one_is_the_verb() -> None:
+    # "does Lucia go to": after "do" the word after the name is the verb, whose third
+    # person the stemmer keeps apart ("goes" is "goe").
+    assert _vo("Which school does Lucia go to?",
+               "After half term, Lucia goes to Oakfield Primary.") == "Oakfield Primary"
+    assert _vo("Which gym does Raj go to?", "Raj goes to Pulse now, the old one shut.") \
+        == "Pulse"
+    # Another one's going, or a copula question with a closing preposition, is none.
+    assert _vo("Which school does Lucia go to?",
+               "Her cousin Mia goes to Oakfield Primary.") == ""
+    assert _vo("What shift is my husband on?", "My husband Dave goes on holiday.") == ""
+
+
 def test_another_holders_object_is_not_taken() -> None:
     assert _vo("What shift is my sister on?", "My neighbour Ola is on earlies.") == ""
     # A closing preposition tells what it is of only next to the one asked of.

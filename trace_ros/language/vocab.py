@@ -29,6 +29,10 @@ OCCASION_NOUNS = frozenset({
     "years",
 })
 
+# The auxiliary "do": a question asked with it puts its verb bare after the subject
+# ("Which school does Lucia go to?").
+DO_AUXILIARIES = frozenset({"do", "does", "did"})
+
 
 ROBOT_NAMES = frozenset({"robot", "assistant", "bot", "agent", "system", "the robot"})
 

@@ -12,6 +12,7 @@ import re
 
 from ..language.text import STOPWORDS, stem, stems
 from ..language.timeanchor import find_candidates
+from ..language.vocab import DO_AUXILIARIES
 
 # Where a clause begins: a mark of punctuation or a word that joins clauses.
 _CLAUSE_MARK = re.compile(r"[,;:.!?—–()]|\b(?:and|but|because|so|which|who|that|when|while|if"
@@ -234,11 +235,20 @@ def _asked_verbs(question: str) -> list[tuple[str, list[str], bool]]:
     if m.group(1).lower() in _COPULAS and not found \
             and not (head and head[-1].endswith("ing")):
         return []  # "What brand are Biscuit's tablets?": no verb, "tablets" is the thing
-    if len(head) > 1 and head[-1] not in _PREPS and (head[-2] in _SUBJECTS or not found):
+    if len(head) > 1 and head[-1] not in _PREPS and (head[-2] in _SUBJECTS or not found
+                                                     or m.group(1).lower() in DO_AUXILIARIES):
         # After a closing preposition, only a word said of a pronoun is read as the verb
         # ("am I allergic to"): in "is my husband on", "husband" is whom it is asked of.
+        # After "do", the word after the one asked of is the verb ("does Lucia go to").
         found.append((head[-1], head[:-1], True))
     return found
+
+
+def _same_verb(tok: str, verb: str) -> bool:
+    """Whether ``tok`` is ``verb`` or one of its forms: the stems compare them, save the
+    third person of a verb ending in "o", which the stemmer keeps apart ("goes" is
+    "goe", "go" is "go")."""
+    return stem(tok) == stem(verb) or verb.endswith("o") and tok == verb + "es"
 
 
 def verb_object(question: str, sentence: str, asked: set[str] | frozenset[str]) -> str:
@@ -256,7 +266,7 @@ def verb_object(question: str, sentence: str, asked: set[str] | frozenset[str]) 
         need = {stem(w) for w in holder if w not in STOPWORDS and w not in _FIRST}
         first = any(w in _FIRST for w in holder)
         for k, tok in enumerate(low):
-            if not (tok == verb if verb in _PREPS else stem(tok) == stem(verb)):
+            if not (tok == verb if verb in _PREPS else _same_verb(tok, verb)):
                 continue
             marks = [j for j, w in enumerate(low[:k]) if _CLAUSE_MARK.fullmatch(w)]
             before = low[marks[-1] + 1 if marks else 0:k]  # the verb's own clause
