@@ -12,6 +12,7 @@ so Hal took the car") does not make another's state.
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -78,9 +79,25 @@ def test_another_persons_state(question: str, text: str) -> None:
     ("Who is taking me to the clinic?", "Greta takes you on Tuesdays now."),
     # no holder asked
     ("When does the market open?", "Priyanka got there at seven."),
+    # a short opening that is no clause of its own
+    ("Where does Rosa live?", "Good news: Bertie found a flat in Ayr for us."),
 ])
 def test_not_another_persons_state(question: str, text: str) -> None:
     assert not told_of_another(question, "Rosa", _rec("Rosa", text))
+
+
+def test_the_one_asked_of_speaking_of_their_own() -> None:
+    """Asked of Rosa by name, Rosa's "we" is hers, whoever opens the sentence."""
+    text = "Finally settled: Bertie and me are renting the flat in Ayr, we move Friday."
+    assert not told_of_another("Where does Rosa live?", "Joan", _rec("Rosa", text))
+    assert told_of_another("Where does Rosa live?", "Joan", _rec(
+        "Joan", "Bertie took the flat in Ayr on Friday."))
+
+
+def test_a_perception_is_no_ones_state() -> None:
+    rec = dataclasses.replace(_rec("head_camera", "Detected folded towels on the bed."),
+                              modality="perception")
+    assert not told_of_another("Where are my towels?", "Rosa", rec)
 
 
 CHATTER = [(7, "Rosa", "The fog this morning was so thick I could barely see the gate."),

@@ -406,18 +406,20 @@ def told_of_another(question: str, asker: str, rec: SourceRecord) -> bool:
     opens on something else ("Storm warning, so …") or has the speaker say their own
     beside it ("Pharmacist reckoned loratadine, so I'm on that now"); nor for a question
     of who (the person named may be the answer)."""
-    if is_robot(rec.speaker, rec.robot_id):
+    if is_robot(rec.speaker, rec.robot_id) or rec.modality == "perception":
         return False
     asked, named, me, person = _asked_holder(question)
     if person or not (named or me):
         return False
+    if named & _words_of(rec.speaker) and _FIRST_PERSON.search(rec.text):
+        return False  # the one asked of speaks of their own ("we're settling into Boston")
     mine = _words_of(asker) if me else frozenset()
     if _words_of(rec.text) & (asked | mine) or _FOR_ME.search(rec.text) \
             or me and _I_SUBJECT.search(rec.text):
         return False
     thing = set(stems(question)) - {stem(w) for w in asked}
     parts = [c for s in sentences(rec.text) or [rec.text] for c in _PARTS.split(s)
-             if len(c.split()) >= 2]
+             if len(c.split()) >= 3]
     told = [c for c in parts if values(c) or set(stems(c)) & thing] or parts[:1]
     if parts[:1] != told[:1]:
         return False  # opened on something else: a reason or news ("Storm warning, so …")
