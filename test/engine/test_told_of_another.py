@@ -77,6 +77,7 @@ def test_another_persons_state(question: str, text: str) -> None:
     ("Which tablets am I on?", "Chemist reckoned the blue ones were gentler, so I'm on those."),
     # a question of who: the person named may be the answer
     ("Who is taking me to the clinic?", "Greta takes you on Tuesdays now."),
+    ("What's my cat called?", "Pudding's been hunting mice again, the rascal."),
     # no holder asked
     ("When does the market open?", "Priyanka got there at seven."),
     # a short opening that is no clause of its own

@@ -382,6 +382,9 @@ _SECOND = re.compile(r"\b(?:you|your|yours)\b", re.I)
 # The asker, pointed at as the one a deed is done for ("so she can drive me"), or the
 # speaker telling their own state beside another's ("so I'm on that now").
 _FOR_ME = re.compile(r"\b(?:me|myself)\b", re.I)
+# A question of what someone or something is called: the name opening a record may be
+# the answer ("Kvikk's been swimming again" for "What's my dog called?").
+_NAME_ASKED = re.compile(r"\b(?:called|named|names?)\b", re.I)
 _I_SUBJECT = re.compile(r"\b(?:i|i'm|i’m|i've|i’ve|i'll|i’ll|i'd|i’d)\b", re.I)
 # Where a sentence's clauses part (as ``revision.value_clauses`` parts them).
 _PARTS = re.compile(r"\s*[,;:–—]\s*|\s+-\s+|\s+(?:and|but|so|because|while)\s+", re.I)
@@ -405,11 +408,11 @@ def told_of_another(question: str, asker: str, rec: SourceRecord) -> bool:
     can drive me"), acts on the thing asked ("Lindqvist moved today's meeting to four"),
     opens on something else ("Storm warning, so …") or has the speaker say their own
     beside it ("Pharmacist reckoned loratadine, so I'm on that now"); nor for a question
-    of who (the person named may be the answer)."""
+    of who or of a name (the one named may be the answer)."""
     if is_robot(rec.speaker, rec.robot_id) or rec.modality == "perception":
         return False
     asked, named, me, person = _asked_holder(question)
-    if person or not (named or me):
+    if person or _NAME_ASKED.search(question) or not (named or me):
         return False
     if named & _words_of(rec.speaker) and _FIRST_PERSON.search(rec.text):
         return False  # the one asked of speaks of their own ("we're settling into Boston")
