@@ -1696,7 +1696,8 @@ def clause_subject(clause: str) -> tuple[str, ...] | None:
 
 # Finite verbs a person's name opens a clause with, whose "-s" or past form
 # ``_verb_like`` does not tell apart from a plural noun's ("Sara got locker 74").
-_PERSON_VERBS = frozenset("has had does did goes went keeps kept takes took".split())
+# (Singular or past: "Tulips get planted" is no one.)
+_PERSON_VERBS = frozenset("has had does did goes went keeps kept takes took gets got".split())
 
 
 def opening_person(clause: str) -> str:
@@ -1720,20 +1721,21 @@ def opening_person(clause: str) -> str:
         return name.lower() if name[:1].isupper() and low[2] not in KIN else low[1]
     base, _, suffix = ws[0].partition("'")
     if not base[:1].isupper() or not base.isalpha() or low[0] in STOPWORDS \
-            or low[0] in KIN or is_value_word(low[0]):
-        return ""
+            or low[0] in KIN or is_value_word(low[0]) or low[0] in _PRE_VERBAL \
+            or len(low[0]) >= 7 and low[0].endswith("ly"):
+        return ""  # (an adverb opening it: "Finally finished the boat", "Luckily got one")
     if suffix == "s":
         # "Darren's doing" ("is"/"has" before a verb phrase), "Kasia's girl has" (the
         # possessor of the phrase before its verb)
         if low[1] in _AFTER_IS or low[1].endswith("ing") or low[1] in ("gone", "been"):
             return low[0]
         if low[1].isalpha() and low[1] not in STOPWORDS \
-                and (low[2] in _PERSON_VERBS or low[2] in _GET):
+                and low[2] in _PERSON_VERBS:
             return low[0]
         return ""
     if suffix:
         return ""
-    if low[1] in _GET or low[1] in _PERSON_VERBS or _verb_like(low[1], low[2]):
+    if low[1] in _PERSON_VERBS or _verb_like(low[1], low[2]):
         return low[0]
     return ""
 
