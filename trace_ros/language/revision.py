@@ -1694,6 +1694,52 @@ def clause_subject(clause: str) -> tuple[str, ...] | None:
     return None
 
 
+# Finite verbs a person's name opens a clause with, whose "-s" or past form
+# ``_verb_like`` does not tell apart from a plural noun's ("Sara got locker 74").
+# (Singular or past: "Tulips get planted" is no one.)
+_PERSON_VERBS = frozenset("has had does did goes went keeps kept takes took gets got".split())
+
+
+def opening_person(clause: str) -> str:
+    """The person ``clause`` opens on as the subject of its verb, lower-cased, or '':
+    a name before its verb ("Sara got locker 74" -> sara; "Darren's doing the nights"
+    -> darren), a name's possession ("Kasia's girl has her swimming" -> kasia), or the
+    speaker's relative, by name where it follows ("My friend Ray's got plot 41" -> ray;
+    "my brother works at the surf shop" -> brother). Not a word with a determiner
+    ("The Crown have donated"), a capitalised word before a noun ("Caravan roof
+    leaked"), a pronoun or a value."""
+    ws = [w.replace("’", "'") for w in _CLAUSE_WORDS.findall(clause)]
+    while ws and ws[0].lower() in _OPENING_FILLERS:
+        ws = ws[1:]
+    if len(ws) < 2:
+        return ""
+    low = [w.partition("'")[0].lower() for w in ws] + ["", ""]
+    if low[0] in ("my", "our"):
+        if low[1] not in KIN:
+            return ""
+        name = ws[2].partition("'")[0] if len(ws) > 2 else ""
+        return name.lower() if name[:1].isupper() and low[2] not in KIN else low[1]
+    base, _, suffix = ws[0].partition("'")
+    if not base[:1].isupper() or not base.isalpha() or low[0] in STOPWORDS \
+            or low[0] in KIN or is_value_word(low[0]) or low[0] in _PRE_VERBAL \
+            or len(low[0]) >= 7 and low[0].endswith("ly"):
+        return ""  # (an adverb opening it: "Finally finished the boat", "Luckily got one")
+    if suffix == "s":
+        # "Darren's doing" ("is"/"has" before a verb phrase), "Kasia's girl has" (the
+        # possessor of the phrase before its verb)
+        if low[1] in _AFTER_IS or low[1].endswith("ing") or low[1] in ("gone", "been"):
+            return low[0]
+        if low[1].isalpha() and low[1] not in STOPWORDS \
+                and low[2] in _PERSON_VERBS:
+            return low[0]
+        return ""
+    if suffix:
+        return ""
+    if low[1] in _PERSON_VERBS or _verb_like(low[1], low[2]):
+        return low[0]
+    return ""
+
+
 def another_holds(text: str, asked: frozenset[str], known: frozenset[str]) -> bool:
     """Whether every clause of ``text`` that gives a value names none of ``asked`` (the
     stems of whose or what the question asks of: "the greyhound", "our bulk discount") and

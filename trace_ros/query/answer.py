@@ -36,6 +36,7 @@ from . import current, rank
 from . import recall as rc
 from .audit import AuditWriter, new_recall_id
 from .factcache import SubjectFacts
+from .owners import told_of_another
 from .pack import EvidenceGroup, EvidenceItem, Pack, pack, with_attachments
 from .paths import GraphOutcome, GraphStage
 from .plan import Plan, plan_question
@@ -44,6 +45,10 @@ from .recall import Attachments, Fused, Hit, Participants, Records, VectorIndex
 from .result import QueryResult
 from .spans import asked
 from .spatial import Region, SpatialAnswer, answer_spatial
+
+# How many times the chain is read, each without the lead the one before found to tell
+# another person's state (``owners.told_of_another``).
+_CHAIN_TRIES = 3
 
 # Routes that find sources, and the stages that re-rank what they found.
 ROUTES = ("lexical", "dense", "facts", "window")
@@ -448,10 +453,22 @@ class QueryEngine:
             return None
         t = time.perf_counter()
 
+        # Records found to tell another person's state of the thing (``told_of_another``):
+        # the chain reads on without them.
+        apart: set[int] = set()
+
         def related(text: str) -> dict[int, SourceRecord]:
             hits = rc.lexical(self.ledger, req.scope, text, current.POOL)
-            return self.records.get([h.seq for h in hits], generation, before=True)
+            return self.records.get([h.seq for h in hits if h.seq not in apart], generation,
+                                    before=True)
 
+        first = self.ledger.get_sources(graph.lead[:1])
+        if first and told_of_another(req.question, req.asker, first[0]):
+            # The resolver's revision is another person's state ("My sister Britta took
+            # over our old flat" for "Where do I live?"): what it superseded still holds.
+            graph.others = list(dict.fromkeys(graph.others + graph.lead[:1]))
+            graph.lead, graph.superseded = graph.lead[1:], []
+            graph.reader_resolution = None
         present = current.asks_present(req.question, plan)
         if not present and not current.may_ask_held(req.question, plan):
             return None
@@ -476,7 +493,7 @@ class QueryEngine:
             if vectors is None or not len(vectors.ids):
                 return {}
             cos = vectors.later_near(seq, NEAR, current.POOL)
-            got = self.records.get(list(cos), generation, before=True)
+            got = self.records.get([s for s in cos if s not in apart], generation, before=True)
             return {s: (r, cos[s]) for s, r in got.items() if _in_scope(r, req.scope)}
 
         def said_before(seq: int) -> dict[int, float]:
@@ -500,14 +517,29 @@ class QueryEngine:
         def later(seq: int) -> list[SourceRecord]:
             # The subject's turns after ``seq``, recalled or not, for the chain's forward step.
             return [r for r in self.records.after(seq, LATER_TURNS, req.scope.subject_id,
-                                                  generation) if _in_scope(r, req.scope)]
+                                                  generation)
+                    if _in_scope(r, req.scope) and r.seq not in apart]
 
         wanted = asked(req.question, plan)
         lookalikes: list[str] = []
-        found = current.chain(req.question, plan.answer_type, head, records,
-                              self.graph_stage.facts.subject(req.scope.subject_id), near,
-                              prior, related, req.scope.robot_id, at, wanted.kind, wanted.focus,
-                              lookalikes, req.asker, later, said_before)
+        others: list[str] = []
+        for _ in range(_CHAIN_TRIES):
+            lookalikes = []
+            found = current.chain(req.question, plan.answer_type,
+                                  [f for f in head if f.seq not in apart],
+                                  {s: r for s, r in records.items() if s not in apart},
+                                  self.graph_stage.facts.subject(req.scope.subject_id), near,
+                                  prior, related, req.scope.robot_id, at, wanted.kind,
+                                  wanted.focus, lookalikes, req.asker, later, said_before)
+            told = self.ledger.get_sources(found.lead[:1]) if found is not None else []
+            if not told or not told_of_another(req.question, req.asker, told[0]):
+                break
+            # "Sara got locker 74" for "What's my locker number?": another person's state
+            # of the thing, not a revision of the one asked about.
+            apart.add(told[0].seq)
+            others.append(told[0].source_id)
+            found = None
+        lookalikes = others + lookalikes
         # What the chain found to be another's (also when nothing later revised the best
         # match): the reader must not take its newest record for the current one.
         graph.others = [s for s in dict.fromkeys(graph.others + lookalikes)

@@ -10,8 +10,15 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from ..language.revision import KIN, holders, is_possessive, other_titled
-from ..language.text import STOPWORDS, built, stem, stems, words
+from ..language.revision import (
+    KIN,
+    holders,
+    is_possessive,
+    opening_person,
+    other_titled,
+    values,
+)
+from ..language.text import STOPWORDS, built, sentences, stem, stems, words
 from ..language.vocab import is_robot
 from ..ledger import SourceRecord
 from .pack import EvidenceItem
@@ -370,3 +377,60 @@ def _clause_verdict(clause: str, question: str, named: frozenset[str], me: bool,
 _MY_KIN = re.compile(rf"\b(?:my|our)\s+(?:{'|'.join(sorted(KIN))})(?:['’]s)?\b", re.I)
 _WHO = re.compile(r"\W*(?:who|whom|whose)\b", re.I)
 _SECOND = re.compile(r"\b(?:you|your|yours)\b", re.I)
+
+
+# The asker, pointed at as the one a deed is done for ("so she can drive me"), or the
+# speaker telling their own state beside another's ("so I'm on that now").
+_FOR_ME = re.compile(r"\b(?:me|myself)\b", re.I)
+# A question of what someone or something is called: the name opening a record may be
+# the answer ("Kvikk's been swimming again" for "What's my dog called?").
+_NAME_ASKED = re.compile(r"\b(?:called|named|names?)\b", re.I)
+_I_SUBJECT = re.compile(r"\b(?:i|i'm|i’m|i've|i’ve|i'll|i’ll|i'd|i’d)\b", re.I)
+# Where a sentence's clauses part (as ``revision.value_clauses`` parts them).
+_PARTS = re.compile(r"\s*[,;:–—]\s*|\s+-\s+|\s+(?:and|but|so|because|while)\s+", re.I)
+# A thing pointed at as one already known or as someone's, not as the subject's own
+# ("his", "her", "their"): "Lindqvist moved today's meeting to four" acts on the
+# meeting asked about; "Kasia's girl has her swimming on Fridays" tells her own.
+# "Morag's got the dentist too": a person's having it is theirs, not a deed on the asked one.
+_HOLDS = re.compile(r"^\W*(?:[\w-]+\W+){0,3}?(?:has|had|have|got|gets|[\w-]+['’]s\s+got)\b", re.I)
+_POINTED = re.compile(r"\b(?:the|a|an|this|that|my|our|your|[\w-]+['’]s)\s+(?:[\w-]+\s+)?([\w-]+)",
+                      re.I)
+
+
+def told_of_another(question: str, asker: str, rec: SourceRecord) -> bool:
+    """Whether ``rec`` tells another person's state than the one the question asks of:
+    every clause of it that holds the value (one that gives a value or says a word of
+    the thing asked; else its first), the first of them opening the record, opens on a
+    person (``revision.opening_person``) whom the question neither names nor means
+    ("Sara got locker 74" for the asker's "What's my locker number?"; "Darren's doing
+    Thursday to Sunday nights" for "Which nights am I on?"). Not where it names the one
+    asked, does a deed for the asker ("Our Julie's sorted the clinic for the 26th so she
+    can drive me"), acts on the thing asked ("Lindqvist moved today's meeting to four"),
+    opens on something else ("Storm warning, so …") or has the speaker say their own
+    beside it ("Pharmacist reckoned loratadine, so I'm on that now"); nor for a question
+    of who or of a name (the one named may be the answer)."""
+    if is_robot(rec.speaker, rec.robot_id) or rec.modality == "perception":
+        return False
+    asked, named, me, person = _asked_holder(question)
+    if person or _NAME_ASKED.search(question) or not (named or me):
+        return False
+    if named & _words_of(rec.speaker) and _FIRST_PERSON.search(rec.text):
+        return False  # the one asked of speaks of their own ("we're settling into Boston")
+    mine = _words_of(asker) if me else frozenset()
+    if _words_of(rec.text) & (asked | mine) or _FOR_ME.search(rec.text) \
+            or me and _I_SUBJECT.search(rec.text):
+        return False
+    thing = set(stems(question)) - {stem(w) for w in asked}
+    parts = [c for s in sentences(rec.text) or [rec.text] for c in _PARTS.split(s)
+             if len(c.split()) >= 3]
+    told = [c for c in parts if values(c) or set(stems(c)) & thing] or parts[:1]
+    if parts[:1] != told[:1]:
+        return False  # opened on something else: a reason or news ("Storm warning, so …")
+    for clause in told:
+        who = opening_person(clause)
+        if not who or who in _words_of(question) or who in mine:
+            return False
+        if not _HOLDS.search(clause) \
+                and any(stem(m.group(1).lower()) in thing for m in _POINTED.finditer(clause)):
+            return False  # the person acts on the thing asked ("moved today's meeting")
+    return bool(told)

@@ -143,6 +143,7 @@ from .owners import (
     _possessed,
     _speakers_own,
     holder_clash,
+    told_of_another,
 )
 from .pack import EvidenceItem, Pack
 from .plan import Plan, without_named_time
@@ -779,6 +780,10 @@ class ExtractiveReader(TypedReading):
             if not matched and not lead:
                 return ReaderOutput("", [], self.name, "no shown evidence matches the question")
             every = self._in_time(plan, [*lead[:1], *[s for s in scored if s not in lead]])
+            # Another person's value of the thing ("Sara got locker 74" for "What's my
+            # locker number?") is no answer where another record may give one.
+            every = [s for s in every if s in lead[:1] or not told_of_another(
+                question, plan.asker, s.item.record)] or every
             return self._typed(question, plan, ask, every, pack, q_stems, names, weights)
         shown = scored
         if lead and (plan.wants_newest or may_ask_held(question, plan)) \
@@ -799,7 +804,8 @@ class ExtractiveReader(TypedReading):
                                                             s.item.record.text)
                       and not _speakers_own(s.item.record, asked_speakers)
                       and not holder_clash(question, plan.asker, s.item.record, s.sentence,
-                                           shown_names)] or scored
+                                           shown_names)
+                      and not told_of_another(question, plan.asker, s.item.record)] or scored
         if not matched and not lead:
             marked = _dense_new_state(question, plan, ask, self._in_time(plan, shown))
             if marked is not None:
@@ -826,6 +832,7 @@ class ExtractiveReader(TypedReading):
                 live = [s for s in live if not holder_clash(question, plan.asker,
                                                              s.item.record, s.sentence,
                                                              shown_names)
+                        and not told_of_another(question, plan.asker, s.item.record)
                         and not about_another(s.item.record.text, named)
                         and not other_titled(s.item.record.text, question)
                         and not (plan.tense != "past"

@@ -117,6 +117,7 @@ from .owners import (
     _possessed,
     _someone_else,
     holder_clash,
+    told_of_another,
 )
 from .pack import EvidenceItem, Pack
 from .plan import Plan
@@ -1256,9 +1257,11 @@ def _own_holder(found: list[tuple[_Scored, str, float]], question: str, plan: Pl
                 known: frozenset[str]) -> list[tuple[_Scored, str, float]]:
     """``found`` without the records that tell another holder's value of the thing
     (``owners.holder_clash``: "Peanut eats sunflower seeds" for "What does Biscuit
-    eat?"), where one that does not remains. The graph stage's current record stays."""
+    eat?"; ``owners.told_of_another``: "Sara got locker 74" for "What's my locker
+    number?"), where one that does not remains. The graph stage's current record stays."""
     kept = [f for f in found if _graph_lead(f[0]) or not holder_clash(
-        question, plan.asker, f[0].item.record, f[0].sentence, known)]
+        question, plan.asker, f[0].item.record, f[0].sentence, known)
+        and not told_of_another(question, plan.asker, f[0].item.record)]
     return kept or found
 
 
