@@ -1753,9 +1753,9 @@ def test_a_holders_first_week_asks_what_was_first_told(ledger: Ledger,
                                                        encoder: MiniLMEncoder) -> None:
     """"In her first week" is the holder's first days of the thing, so what was first
     told of it, not a calendar week ("the first week of May")."""
-    assert current._asks_original("Which bunk did I have on my first night?")
-    assert not current._asks_original("Where was I in the first week of May?")
-    assert not current._asks_original("What was my first bike?")
+    assert current.asks_original("Which bunk did I have on my first night?")
+    assert not current.asks_original("Where was I in the first week of May?")
+    assert not current.asks_original("What was my first bike?")
     history(ledger, encoder, [
         (3, "Omar", "Priyanka starts Monday, she'll sit at desk 14 by the window."),
         (3, "robot", "Priyanka: desk 14."),

@@ -292,6 +292,19 @@ _BARE_WD = re.compile(rf"({_WD})(?: ({_PART}))?(?: at (?:(\d{{1,2}})(?::(\d{{2}}
 _PART_HOUR = {"morning": 9, "afternoon": 15, "evening": 18, "night": 20}
 
 
+# A preposition of time with the phrase it opens: "at the start of term", "after the
+# first one left", "during the refit", "till the new year".
+_DATING_PHRASE = re.compile(r"\b(?:at|after|during|until|till)\s+(?:the|a|an|my|your|his|her|"
+                            r"our|their)\b", re.I)
+
+
+def dated_by_phrase(question: str) -> bool:
+    """Whether a question dates what it asks by a phrase of time or of an event it
+    names ("What was her weight at the first clinic visit?", "How many students did I
+    have after the first one left?"): it asks what held then, not the last word of it."""
+    return bool(_DATING_PHRASE.search(question))
+
+
 def tense(text: str) -> str:
     """The tense or mood that sets which way ``text``'s times point: "future" (a modal or
     auxiliary future, a wish or request), "past", "present" (a present-tense verb, a

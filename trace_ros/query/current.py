@@ -1532,7 +1532,7 @@ def held_time(question: str, plan: Plan,
         if event is not None:
             at = _told_by_end(event, related(after.group("clause")).values()
                               or [event])
-    if at is None and _asks_original(question):
+    if at is None and asks_original(question):
         # "When was the review first scheduled?": what held once it was first told.
         # The first told is the first statement of the thing that gives a value of the
         # kind asked ("His owner's away till the 3rd of May" after "We've got a parrot
@@ -1635,7 +1635,7 @@ _OWN_FIRST = re.compile(r"\b(?:my|your|his|her|our|their)\s+first\s+(?:day|night
                         r"year)s?\b(?!\s+of\b)", re.I)
 
 
-def _asks_original(question: str) -> bool:
+def asks_original(question: str) -> bool:
     """Whether the question asks what held when the thing was first told."""
     if _OWN_FIRST.search(question):
         return True

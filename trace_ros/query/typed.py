@@ -36,6 +36,7 @@ from ..language.text import sentences as split_sentences
 from ..language.timeanchor import (
     clock_moved,
     clock_shift,
+    dated_by_phrase,
     destination_hour,
     find_candidates,
     ordinal_value,
@@ -61,7 +62,7 @@ from .complement import (
     place_there,
     uncased,
 )
-from .current import before_clause, may_ask_held
+from .current import asks_original, before_clause, may_ask_held
 from .days import (
     _ASKS_OWN,
     _PLURAL_DAYS,
@@ -675,6 +676,17 @@ class TypedReading:
             held = [f for f in found if f[0].item.routes.get("graph") == 1
                     and not f[0].item.routes.get("superseded")]
             pick = held[0] if held else max(found, key=lambda f: f[0].relevance)
+            if not held and _last_word_asked(question, plan):
+                # "What time did the Vilnius flight leave?", "What's the puppy called?"
+                # (read here when the plan takes it for no present state): no time or
+                # event named, so of the records that say most of what is asked, the
+                # last told holds ("Vilnius got away at 20:20" after "on time, 20:15"),
+                # not the one that matches the question's words best. A record the chain
+                # found to be another's is none of them.
+                own = [f for f in found if not f[0].item.routes.get("other")] or found
+                most = max(f[2] for f in own)
+                pick = max((f for f in own if f[2] >= most),
+                           key=lambda f: (f[0].item.record.source_time, f[0].item.record.seq))
         rec = pick[0].item.record
         if is_robot(rec.speaker, rec.robot_id):
             # The robot repeating what someone just told it ("Vitamin D in the morning,
@@ -1290,3 +1302,11 @@ def _numbers(text: str) -> frozenset[str]:
 
 # Three digits or more, not part of a time, a decimal or a grouped number ("7:30", "1,200").
 _LABEL_NUMBER = re.compile(r"(?<![\d:.,])\d{3,}(?![\d:.,]\d)")
+
+
+def _last_word_asked(question: str, plan: Plan) -> bool:
+    """Whether a question read as of no present state still asks for the last word told
+    of its thing: it names no time (no window, no time it held, no "before …" or "after
+    the …", nor "originally"/"at first")."""
+    return plan.as_of is None and plan.window is None and not before_clause(question) \
+        and not asks_original(question) and not dated_by_phrase(question)
