@@ -62,6 +62,7 @@ mentions that name what is counted, where other shown records name it.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 import time
@@ -74,10 +75,16 @@ from ..config import ReaderConfig
 from ..errors import ModelUnavailableError
 from ..language.revision import (
     about_another,
+    adds,
+    brought_about,
+    continues,
+    denies_change,
+    hands_over,
     holders,
     marks_change,
     other_kind,
     other_titled,
+    state_values,
 )
 from ..language.text import (
     STOPWORDS,
@@ -248,6 +255,30 @@ def _placed_whole(value: str, said: list[str]) -> str:
 # "… a national park or a theme park?": the two options a choice question offers.
 _WORDS = r"((?:[\w'’.-]+\s+){0,6}?[\w'’.-]+)"
 _CHOICE = re.compile(rf"\b{_WORDS}\s+or\s+{_WORDS}\s*\?\s*$", re.I)
+
+
+def _value_terms(text: str) -> set[str]:
+    """The stems of ``text``'s content words with its figures ("desk 5": desk, 5)."""
+    return set(stems(text)) | {w for w in words(text) if w.isdigit()}
+
+
+def _said_in(value: str, said: set[str]) -> bool:
+    """Whether the stem ``value`` is one of ``said`` or the head of a compound among them
+    ("pot" of "flowerpot")."""
+    return value in said or len(value) > 2 and any(s.endswith(value) for s in said)
+
+
+def _figure_handed_over(answer: str, gone: str, said: str, old: set[str]) -> str:
+    """``answer`` with the one figure it shares with ``gone`` (the part of a record that
+    leaves a value) replaced by the one new figure the rest of the record, ``said``,
+    gives in its place ("door 31" from "forget 31, … they'll put us at 9": "door 9");
+    '' unless there is exactly one of each."""
+    kept = [v for v in state_values(answer) & state_values(gone) if v.isdigit()]
+    came = [v for v in state_values(said) if v.isdigit() and v not in old]
+    if len(kept) != 1 or len(came) != 1:
+        return ""
+    swapped, n = re.subn(rf"(?<![\w.]){kept[0]}(?![\w.])", came[0], answer)
+    return swapped if n == 1 else ""
 
 
 def _options(question: str) -> list[str]:
@@ -484,6 +515,7 @@ class ExtractiveReader(TypedReading):
     def read(self, question: str, plan: Plan, pack: Pack,
              resolution: Resolution | None = None) -> ReaderOutput:
         out = self._checked(question, plan, pack, resolution)
+        out = self._moved_on(question, plan, pack, out) or out
         if out.answer and out.cited_ids:
             # Whichever way the answer was found (an age, a yes or no, several records),
             # a robot's echo is cited after the person's own statement it repeats.
@@ -491,6 +523,53 @@ class ExtractiveReader(TypedReading):
                                       figures=True)
             out.cited_ids = list(dict.fromkeys(own + out.cited_ids))
         return out
+
+    def _moved_on(self, question: str, plan: Plan, pack: Pack,
+                  out: ReaderOutput) -> ReaderOutput | None:
+        """The graph stage's current record read again without what it moves away from.
+        A change is often told with the state it leaves ("Mrs Patel's hip is playing up.
+        Owen at number seven will do the cat instead."): where the answer read from it is
+        a value only the records it supersedes state, asked of the state now, the record's
+        other sentences (else clauses) say the new one. None where nothing else is read."""
+        if not out.answer or not out.cited_ids or not plan.current or plan.tense == "past" \
+                or plan.as_of is not None or plan.answer_type == "yesno" \
+                or plan.operation in ("count", "list", "history") or before_clause(question):
+            return None
+        first = next((i for i in pack.items if i.source_id == out.cited_ids[0]), None)
+        if first is None or first.routes.get("graph") != 1 or first.routes.get("superseded"):
+            return None
+        left = [i.record.text for i in pack.items if i.routes.get("superseded")]
+        old = set().union(*(_value_terms(t) for t in left))
+        asked_stems = _value_terms(question)
+        value = _value_terms(out.answer) - asked_stems - STOPWORDS
+        if not value or not all(_said_in(v, old) for v in value):
+            return None  # a new value, or one the superseded records never stated
+        text = first.record.text
+        parts = split_sentences(text)
+        if len(parts) < 2:
+            parts = [p for p in re.split(r"(?<=[,;])\s+", text) if p]
+        rest = [p for p in parts if not _value_terms(p) & value]
+        gone = [p for p in parts if p not in rest]
+        if not rest or not gone or adds(text) \
+                or any(continues(p) or marks_change(p) for p in gone):
+            return None  # the value said again ("still 305", "black too") or said as new
+        said = " ".join(rest)
+        if not ((marks_change(said) or brought_about(said)) and not denies_change(said)
+                or not continues(text) and hands_over(" ".join(left), text)):
+            return None  # nothing in the rest of the record tells a new state
+        item = dataclasses.replace(first, record=dataclasses.replace(first.record,
+                                                                     text=said))
+        # (what the superseded records say is what the record leaves, not an answer now)
+        again = dataclasses.replace(pack, items=[item if i is first else i for i in pack.items
+                                                 if not i.routes.get("superseded")])
+        new = self._checked(question, plan, again, None)
+        if not new.answer or not new.cited_ids or new.cited_ids[0] != first.source_id:
+            new = ReaderOutput(_figure_handed_over(out.answer, " ".join(gone), said, old),
+                               [first.source_id], self.name)
+        if not new.answer or not new.cited_ids or new.cited_ids[0] != first.source_id \
+                or all(_said_in(v, old) for v in _value_terms(new.answer) - asked_stems - STOPWORDS):
+            return None
+        return new
 
     def _checked(self, question: str, plan: Plan, pack: Pack,
                  resolution: Resolution | None) -> ReaderOutput:
