@@ -5,14 +5,17 @@ Invented sentences. One person states a thing of their own; later another tells 
 name, that it changed ("Ana, your …"). The judgement, fitted on a speaker's own
 statements, reads "you" as talk with the listener; told in the listener's words ("my …")
 it weighs the news as the holder's own statement of it. The one spoken to holds what is
-told them. The teller's own thing told to the holder ("Ana, my …"), or a restatement,
-relates nothing.
+told them. The teller's own thing told to the holder ("Ana, my …") relates nothing. What
+a person told of their own ("My driving test …") has them as its holder, so news of it by
+their name ("Ana's test got bumped") relates; news of another's by name does not.
 """
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
+
+import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -87,23 +90,27 @@ def test_news_of_the_holder_by_name_is_of_what_they_told_of_their_own() -> None:
                                 "2nd.", shared, names)
 
 
+HOLDERS_OWN = [
+    ("My driving test is on the 27th of May.",
+     "The examiner rang, {}'s test got bumped to the 2nd of June."),
+    ("My epipen lives in the front pocket of my rucksack.",
+     "The nurse says it mustn't get cold, so {}'s epipen goes in her handbag now."),
+    ("My piano lessons are on Mondays after school.",
+     "Her teacher rang, {}'s piano lessons move to Wednesdays from next week."),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), HOLDERS_OWN)
 def test_news_by_the_holders_name_updates_what_they_told(
-        ledger: Ledger, encoder: MiniLMEncoder) -> None:
-    rows = _updates(ledger, encoder, [
-        (3, 3, "Ana", "My allotment plot is number 12, down by the gate."),
-        *CHATTER,
-        (3, 5, "Bo", "The committee rang, Ana's allotment plot is number 31 now, the one by "
-                     "the shed."),
-    ])
+        ledger: Ledger, encoder: MiniLMEncoder, old: str, new: str) -> None:
+    rows = _updates(ledger, encoder, [(3, 3, "Ana", old), *CHATTER,
+                                      (3, 5, "Bo", new.format("Ana"))])
     assert ("t3", "t0") in {(n, o) for n, o, _ in rows}, rows
 
 
+@pytest.mark.parametrize(("old", "new"), HOLDERS_OWN)
 def test_news_of_another_by_name_does_not_update_what_the_holder_told(
-        ledger: Ledger, encoder: MiniLMEncoder) -> None:
-    rows = _updates(ledger, encoder, [
-        (3, 3, "Ana", "My allotment plot is number 12, down by the gate."),
-        *CHATTER,
-        (3, 5, "Bo", "The committee rang, Cal's allotment plot is number 31 now, the one by "
-                     "the shed."),
-    ])
+        ledger: Ledger, encoder: MiniLMEncoder, old: str, new: str) -> None:
+    rows = _updates(ledger, encoder, [(3, 3, "Ana", old), *CHATTER,
+                                      (3, 5, "Bo", new.format("Cal"))])
     assert ("t3", "t0") not in {(n, o) for n, o, _ in rows}, rows

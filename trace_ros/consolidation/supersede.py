@@ -420,7 +420,9 @@ class Supersession:
         """Where the rule across speakers finds nothing, the fitted judgement
         (``judge.py``) weighs the others' earlier statements of the same holder's thing
         (as ``_relayed`` gates them); the likeliest, if likely enough, is related as
-        judged (True), its confidence the probability less ``RELAYED_DISCOUNT``."""
+        judged (True), its confidence the probability less ``RELAYED_DISCOUNT``. News
+        told to the other by name is weighed in their words (``revision.as_listener``),
+        and what they told of their own has them as its holder (``teller``)."""
         best: tuple[float, int, list[Fact], float, str] | None = None
         for other, seqs, texts, n, sims, theirs_salient, names in self._others(source, unit):
             units = self._earlier(source.subject_id, other, source.seq)[3].last(n)
