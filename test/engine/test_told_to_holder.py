@@ -23,7 +23,7 @@ from test_plan_realised import _updates  # noqa: E402
 
 from trace_ros.consolidation import judge  # noqa: E402
 from trace_ros.embed import MiniLMEncoder  # noqa: E402
-from trace_ros.language.revision import as_listener  # noqa: E402
+from trace_ros.language.revision import as_listener, of_listener  # noqa: E402
 from trace_ros.ledger import Ledger  # noqa: E402
 
 CHATTER = [(3, 4, "Bo", "The printer on the second floor is jammed again."),
@@ -114,3 +114,10 @@ def test_news_of_another_by_name_does_not_update_what_the_holder_told(
     rows = _updates(ledger, encoder, [(3, 3, "Ana", old), *CHATTER,
                                       (3, 5, "Bo", new.format("Cal"))])
     assert ("t3", "t0") not in {(n, o) for n, o, _ in rows}, rows
+
+
+def test_what_may_be_the_listeners() -> None:
+    assert of_listener("Ana, your scan's on Friday now, I checked my diary.")
+    assert of_listener("Bea, I took the spare key off that hook, it's in the tin now.")
+    assert of_listener("Agnes, the letter came. Drops go down to twice a day.")
+    assert not of_listener("Ana, my scan's on Friday now.")

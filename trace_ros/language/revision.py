@@ -373,13 +373,15 @@ def as_listener(text: str) -> str:
     return _SECOND_WORD.sub(first, text)
 
 
+_OURS = re.compile(r"\b(?:my|mine|our|ours)\b", re.I)
+
+
 def of_listener(text: str) -> bool:
     """Whether ``text``, spoken to someone, may tell of their thing: it speaks to them
-    in the second person ("your scan's moved"), or of no one in the first ("Agnes, the
-    letter came. Drops go down to twice a day"); not the speaker's own ("Ana, my scan's
-    moved")."""
-    return bool(_SECOND_WORD.search(text)) or not (
-        _first_person(text) or _MINE.search(text))
+    in the second person ("your scan's moved"), or of no thing of the speaker's ("Agnes,
+    the letter came. Drops go down to twice a day"; "Bea, I took the key off that hook":
+    what the speaker did to it); not the speaker's own ("Ana, my scan's moved")."""
+    return bool(_SECOND_WORD.search(text)) or not _OURS.search(text)
 
 
 _SUBJECT = re.compile(r"\s*([A-Z][a-z]+)(?:['’](?:s|ll|d)\b|\s+[a-z])")
