@@ -373,14 +373,14 @@ class Supersession:
                     break  # only the latest of all the others' statements
                 if seqs[i] >= source.seq or text.rstrip().endswith("?"):
                     continue
-                if not self._holder_met(source, other, text, _listener(source.text, other)) \
+                if not self._holder_met(source, other, text) \
                         or _restates(text, source.text):
                     continue
                 shared = frozenset(t for t in thing_terms(
                     text, source.text, (terms(text) - holders_stems(text)) & new_terms)
                     if salient(t) and theirs_salient(t))
                 if not shared or not _replaced(text, source.text, shared) \
-                        or judge.elsewhere(text, source.text, shared, names, other):
+                        or judge.elsewhere(text, source.text, shared, names):
                     continue
                 olds = self._revisable(seqs[i], new_keyed)
                 if olds:
