@@ -43,6 +43,7 @@ from ..language.revision import (
     keys,
     marks_change,
     other_event,
+    owners,
     replaces,
     same_holder,
     terms,
@@ -141,9 +142,10 @@ class Pair:
     def signals(self, salient: Callable[[str], bool],
                 speaker: frozenset[str] = frozenset(),
                 ties: tuple[frozenset[str], frozenset[str], frozenset[str]] | None = None,
-                ) -> list[float]:
+                teller: str = "") -> list[float]:
         """The signals in ``FEATURES`` order (less the last three, ``weigh``'s); ``ties``: the pair's
-        ``shared_ties`` when the caller has them already."""
+        ``shared_ties`` when the caller has them already; ``teller``: who said ``old``
+        when another than ``new``'s speaker (``another_holder``)."""
         old, new = self.old, self.new
         shared, names, short = ties or shared_ties(old, new)
         rare = frozenset(t for t in shared if salient(t))
@@ -169,7 +171,7 @@ class Pair:
             float(n_new <= 6),
             float(n_new > 40),
             float(n_old > 40),
-            float(another_holder(new, old, shared, speaker)),
+            float(another_holder(new, old, shared, speaker, teller)),
             float(another_thing(old, new, shared)),
             _count(len(_ADDRESS.findall(new)), 2),
             _count(len(_ADDRESS.findall(old)), 2),
@@ -200,24 +202,29 @@ def another_thing(old: str, new: str, shared: frozenset[str]) -> bool:
     return introduces(new, shared) or other_event(old, new) or other_event(new, old)
 
 
-def another_holder(new: str, old: str, shared: frozenset[str], speaker: frozenset[str]
-                   ) -> bool:
+def another_holder(new: str, old: str, shared: frozenset[str], speaker: frozenset[str],
+                   teller: str = "") -> bool:
     """Whether ``new`` tells of another holder's thing than ``old`` ("my sister's
-    appointment") or is someone else's news."""
-    return not same_holder(new, frozenset(), holders(old), shared) \
-        or about_another(new, holders(old) | speaker)
+    appointment") or is someone else's news. ``teller``: who said ``old``, when another
+    than ``new``'s speaker; what they told of their own ("My driving test is on the
+    27th") has them as its holder, so news of it by their name ("Mireille's test got
+    bumped to the 2nd") tells of the same holder's thing (``revision.owners``)."""
+    held = holders(old) | (owners(old, teller) if teller else frozenset())
+    return not same_holder(new, frozenset(), held, shared) or about_another(new, held | speaker)
 
 
-def elsewhere(old: str, new: str, shared: frozenset[str], speaker: frozenset[str]) -> bool:
+def elsewhere(old: str, new: str, shared: frozenset[str], speaker: frozenset[str],
+              teller: str = "") -> bool:
     """Whether ``new`` speaks of another instance, event or holder of what it shares
     with ``old`` ("an upcoming show in Boston", "the piano lesson", "my sister's
-    appointment"), or is someone else's news: then it revises nothing ``old`` said."""
-    return another_thing(old, new, shared) or another_holder(new, old, shared, speaker)
+    appointment"), or is someone else's news: then it revises nothing ``old`` said.
+    ``teller``: who said ``old``, when another (``another_holder``)."""
+    return another_thing(old, new, shared) or another_holder(new, old, shared, speaker, teller)
 
 
 def weigh(new: str, earlier: Sequence[str], sims: Sequence[float],
           salient: Callable[[str], bool], speaker: frozenset[str] = frozenset(),
-          strict: bool = False, units: np.ndarray | None = None
+          strict: bool = False, units: np.ndarray | None = None, teller: str = ""
           ) -> list[tuple[int, list[float]]]:
     """The signals of each earlier statement worth weighing against ``new`` (by index
     into ``earlier``, oldest first; ``sims``: their cosines to it): one at least
@@ -233,7 +240,8 @@ def weigh(new: str, earlier: Sequence[str], sims: Sequence[float],
     as another holder's); with ``strict`` (another speaker's statements) it still is one.
     The speaker's own statement that shares no such word is weighed too when at least
     ``UNTIED_CLOSE`` (not with ``strict``), the lack a signal (``tied``). ``units``: the
-    earlier statements' unit vectors (rows in ``earlier``'s order), for ``nearest``."""
+    earlier statements' unit vectors (rows in ``earlier``'s order), for ``nearest``;
+    ``teller``: who said ``earlier`` when another person (``another_holder``)."""
     n = len(earlier)
     out: list[tuple[int, list[float]]] = []
     if continues(new) and (not marks_change(new) or denies_change(new)):
@@ -250,9 +258,9 @@ def weigh(new: str, earlier: Sequence[str], sims: Sequence[float],
         tied = any(salient(t) for t in ties[0] | ties[1] | ties[2])
         if not (tied or not strict and cos >= UNTIED_CLOSE and not _kin_told(old, new)) \
                 or any(other_kind(old, new, t) for t in shared) \
-                or strict and elsewhere(old, new, shared, speaker):
+                or strict and elsewhere(old, new, shared, speaker, teller):
             continue  # no word the speaker seldom says, or two things of one kind
-        signals = Pair(old, new, cos, n - 1 - j, n).signals(salient, speaker, ties)
+        signals = Pair(old, new, cos, n - 1 - j, n).signals(salient, speaker, ties, teller)
         out.append((j, signals + [float(tied), float(_nearest(units, j, cos))]))
     # Whether it is the closest of those weighed: of several earlier statements of the
     # thing, the one the new statement is most like is the one it revises.

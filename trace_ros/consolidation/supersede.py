@@ -102,6 +102,7 @@ from ..language.revision import (
     CLOSE,
     about_another,
     adds,
+    as_listener,
     continues,
     contrasts,
     denies_change,
@@ -111,6 +112,7 @@ from ..language.revision import (
     keys,
     marks_change,
     negated,
+    of_listener,
     other_event,
     other_titled,
     owners,
@@ -119,6 +121,7 @@ from ..language.revision import (
     replaces,
     same_holder,
     source_of_change,
+    spoken_to,
     state_values,
     terms,
     unowned,
@@ -393,14 +396,17 @@ class Supersession:
                 f"{'/'.join(sorted(shared))}) gives {new_v} where {other}'s gave {old_v}")
         return True
 
-    def _holder_met(self, source: SourceRecord, other: str, text: str) -> bool:
+    def _holder_met(self, source: SourceRecord, other: str, text: str,
+                    listener: frozenset[str] = frozenset()) -> bool:
         """Whether ``other``'s earlier ``text`` tells of the thing of a holder the new
         statement tells of too (``owners`` meet), or of a thing no one holds
         (``unowned``) while ``other`` takes part in the new statement's session: with
         nobody in common, a stranger's look-alike in another session stays apart (the
-        key rules' cross-session gate)."""
+        key rules' cross-session gate). ``listener``: the name words of ``other`` when the
+        new statement speaks to them by name, who then holds what it tells too ("Agnes,
+        the eye doctor's letter came. Drops go down to twice a day")."""
         # (owners are read only here, for the few statements the cosine gate lets by)
-        if owners(text, other) & owners(source.text, source.speaker):
+        if owners(text, other) & (owners(source.text, source.speaker) | listener):
             return True
         if not unowned(text):
             return False
@@ -414,19 +420,27 @@ class Supersession:
         """Where the rule across speakers finds nothing, the fitted judgement
         (``judge.py``) weighs the others' earlier statements of the same holder's thing
         (as ``_relayed`` gates them); the likeliest, if likely enough, is related as
-        judged (True), its confidence the probability less ``RELAYED_DISCOUNT``."""
+        judged (True), its confidence the probability less ``RELAYED_DISCOUNT``. News
+        told to the other by name is weighed in their words (``revision.as_listener``),
+        and what they told of their own has them as its holder (``teller``)."""
         best: tuple[float, int, list[Fact], float, str] | None = None
         for other, seqs, texts, n, sims, theirs_salient, names in self._others(source, unit):
             units = self._earlier(source.subject_id, other, source.seq)[3].last(n)
-            weighed = judge.weigh(source.text, texts[-n:], sims,
+            # News told to ``other`` by name is weighed in their words, as their own
+            # statement of it would be ("Irene, your tablet's at lunchtime now": "my
+            # tablet's at lunchtime now"): the judgement, fitted on a speaker's own
+            # statements, reads "you" as talk with the listener, not of their state.
+            listener = _listener(source.text, other)
+            new = as_listener(source.text) if listener else source.text
+            weighed = judge.weigh(new, texts[-n:], sims,
                                   lambda t, rare=theirs_salient: salient(t) and rare(t), names,
-                                  strict=True, units=units)
+                                  strict=True, units=units, teller=other)
             for j, signals in weighed:
                 i = len(texts) - n + j
                 p = judge.updates(signals)
                 if p is None or seqs[i] >= source.seq or (best is not None and p <= best[0]):
                     continue
-                if not self._holder_met(source, other, texts[i]) \
+                if not self._holder_met(source, other, texts[i], listener) \
                         or _restates(texts[i], source.text):
                     continue
                 olds = self._revisable(seqs[i], new_keyed)
@@ -464,7 +478,8 @@ class Supersession:
                 if seqs[i] >= source.seq or text.rstrip().endswith("?") \
                         or _restates(text, source.text) \
                         or not relayed_revision(text, source.text, names) \
-                        or not self._holder_met(source, other, text):
+                        or not self._holder_met(source, other, text,
+                                                _listener(source.text, other)):
                     continue
                 olds = self._revisable(seqs[i], new_keyed)
                 if olds:
@@ -686,6 +701,15 @@ class Supersession:
                     f"{'/'.join(sorted(thing))}) tells in the past what the earlier planned "
                     f"for a time ahead")
             return
+
+
+def _listener(text: str, other: str) -> frozenset[str]:
+    """The name words of ``other`` when ``text`` speaks to them by name of what may be
+    theirs (``revision.of_listener``: "Agnes, your drops go down to twice a day"), else
+    none: news told to the one who stated the thing is of their thing."""
+    if not of_listener(text):
+        return frozenset()
+    return spoken_to(text) & frozenset(w.lower() for w in other.split())
 
 
 def salient_in(used: Counter[str], n: int) -> Callable[[str], bool]:

@@ -349,6 +349,41 @@ def owners(text: str, speaker: str) -> frozenset[str]:
     return frozenset(own)
 
 
+# The second person as the one spoken to would say it of themselves; "you" as a subject
+# (a clause's start, after a conjunction or an auxiliary asking) is "I", else "me".
+_AS_LISTENER = {"your": "my", "yours": "mine", "yourself": "myself", "you're": "I'm",
+                "youre": "I'm", "you've": "I've", "youve": "I've", "you'll": "I'll",
+                "you'd": "I'd"}
+_SECOND_WORD = re.compile(r"\b(?:your|yours|yourself|you['’](?:re|ve|ll|d)|youre|youve|you)\b",
+                          re.I)
+_YOU_AS_SUBJECT = re.compile(r"(?:^|[.!?,;:—–-]|\b(?:and|but|so|because|if|when|that|now|then|"
+                             r"do|did|are|were|have|has|can|could|will|would))\s*$", re.I)
+
+
+def as_listener(text: str) -> str:
+    """``text`` in the words of the one it speaks to: the second person made the first
+    ("Irene, your water tablet's at lunchtime now" → "Irene, my water tablet's at
+    lunchtime now"). News told to a person of their own thing ("Gloria, you've been bumped
+    to Wednesday") then reads as their own statement of it would."""
+    def first(m: re.Match[str]) -> str:
+        word = m.group(0).lower().replace("’", "'")
+        if word != "you":
+            return _AS_LISTENER[word]
+        return "I" if _YOU_AS_SUBJECT.search(text[:m.start()]) else "me"
+    return _SECOND_WORD.sub(first, text)
+
+
+_OURS = re.compile(r"\b(?:my|mine|our|ours)\b", re.I)
+
+
+def of_listener(text: str) -> bool:
+    """Whether ``text``, spoken to someone, may tell of their thing: it speaks to them
+    in the second person ("your scan's moved"), or of no thing of the speaker's ("Agnes,
+    the letter came. Drops go down to twice a day"; "Bea, I took the key off that hook":
+    what the speaker did to it); not the speaker's own ("Ana, my scan's moved")."""
+    return bool(_SECOND_WORD.search(text)) or not _OURS.search(text)
+
+
 _SUBJECT = re.compile(r"\s*([A-Z][a-z]+)(?:['’](?:s|ll|d)\b|\s+[a-z])")
 
 
