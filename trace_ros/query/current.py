@@ -1390,9 +1390,6 @@ _PLURAL = re.compile(r"^\s*(?:what|which|who)\s+(?:are|were)\b", re.I)
 # The times of a schedule are one state however many there are ("What are the clinic's
 # Saturday opening hours?", "What are his visiting days?").
 _SCHEDULE = re.compile(r"\b(?:hours|times|days|nights|evenings|mornings|dates)\b", re.I)
-_DID = re.compile(r"\bdid\b", re.I)
-# An earlier moment a past question may name without a date: what held then, not the last.
-_EARLIER = re.compile(r"\b(?:used to|originally|before|after|while|first|at the time)\b", re.I)
 _PAST_ASK = re.compile(r"\b(?:was|were|did|had|used to|originally|before|first)\b", re.I)
 # A weekday alone, in a question in the present tense, names the coming or usual day of
 # the thing ("What time does the Saturday class start?", "Sunday's game"), not a past day.
@@ -1448,19 +1445,8 @@ def asks_present(question: str, plan: Plan) -> bool:
             and not _SPAN.search(question)
     return plan.operation in ("fact", "temporal_lookup", "current_state") \
         and plan.answer_type not in ("yesno", "reason") \
-        and (bool(_PRESENT.search(question)) and not _PAST_ASK.search(without_coming(question))
-             or _settled(question, plan))
-
-
-def _settled(question: str, plan: Plan) -> bool:
-    """Whether a question in the past tense of "do" asks when an arranged thing was in
-    the end ("What time did the flight leave?"): it names no time and no earlier moment
-    ("at first", "originally", "before …"), so the last arrangement said answers, as for
-    the present. (Not a place or a thing: "Where did we leave the key?" may ask of one act.)"""
-    return plan.operation == "temporal_lookup" and plan.tense == "past" and plan.current \
-        and plan.window is None \
-        and plan.as_of is None and bool(_DID.search(question)) \
-        and not _EARLIER.search(question) and not _WAS.search(question)
+        and bool(_PRESENT.search(question)) \
+        and not _PAST_ASK.search(without_coming(question))
 
 
 _WAS = re.compile(r"\b(?:was|were|had)\b|\bdid\b(?:\s+\w+){1,2}\s+have\b", re.I)
