@@ -401,11 +401,15 @@ _THIRD_PERSONS = frozenset(("he", "she", "they", "theirs", "hers"))
 _CLAUSES = re.compile(r"\s*[,;:–—]\s*|\s+-\s+|\s+(?:and|but|so|because|while)\s+", re.I)
 
 
+def clauses(text: str) -> list[str]:
+    """The clauses of ``text``, sentence by sentence, parted where ``_CLAUSES`` parts them."""
+    return [c for s in sentences(text) or [text] for c in _CLAUSES.split(s)]
+
+
 def value_clauses(text: str) -> list[str]:
     """The clauses of ``text`` that name a value ("they've shunted me to Friday" and
     "still 10 o'clock" in "Salon rang, they've shunted me to Friday, still 10 o'clock")."""
-    return [c for s in sentences(text) or [text] for c in _CLAUSES.split(s)
-            if values_named(c)]
+    return [c for c in clauses(text) if values_named(c)]
 
 
 _DETERMINERS = frozenset("the a an this that these those".split())
@@ -477,7 +481,7 @@ def new_subject(text: str, known: frozenset[str]) -> bool:
     ("It's Fridays now", "Moved it to Friday") may carry the thread on, so it is no
     other subject; nor is one where the speaker gives a value of their own ("The
     consulate's closed that day, mine's now the 5th": the agent of the change opens it)."""
-    parts = [c for s in sentences(text) or [text] for c in _CLAUSES.split(s)]
+    parts = clauses(text)
     if any((_first_person(c) or _MINE.search(c)) and (values(c) or shifts(c)) for c in parts):
         return False
     told = [s for s in sentences(text) or [text] if values_named(s)]

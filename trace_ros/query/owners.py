@@ -12,13 +12,14 @@ from functools import lru_cache
 
 from ..language.revision import (
     KIN,
+    clauses,
     holders,
     is_possessive,
     opening_person,
     other_titled,
     values,
 )
-from ..language.text import STOPWORDS, built, sentences, stem, stems, words
+from ..language.text import STOPWORDS, built, stem, stems, words
 from ..language.vocab import is_robot
 from ..ledger import SourceRecord
 from .pack import EvidenceItem
@@ -386,8 +387,6 @@ _FOR_ME = re.compile(r"\b(?:me|myself)\b", re.I)
 # the answer ("Kvikk's been swimming again" for "What's my dog called?").
 _NAME_ASKED = re.compile(r"\b(?:called|named|names?)\b", re.I)
 _I_SUBJECT = re.compile(r"\b(?:i|i'm|i’m|i've|i’ve|i'll|i’ll|i'd|i’d)\b", re.I)
-# Where a sentence's clauses part (as ``revision.value_clauses`` parts them).
-_PARTS = re.compile(r"\s*[,;:–—]\s*|\s+-\s+|\s+(?:and|but|so|because|while)\s+", re.I)
 # A thing pointed at as one already known or as someone's, not as the subject's own
 # ("his", "her", "their"): "Lindqvist moved today's meeting to four" acts on the
 # meeting asked about; "Kasia's girl has her swimming on Fridays" tells her own.
@@ -421,8 +420,7 @@ def told_of_another(question: str, asker: str, rec: SourceRecord) -> bool:
             or me and _I_SUBJECT.search(rec.text):
         return False
     thing = set(stems(question)) - {stem(w) for w in asked}
-    parts = [c for s in sentences(rec.text) or [rec.text] for c in _PARTS.split(s)
-             if len(c.split()) >= 3]
+    parts = [c for c in clauses(rec.text) if len(c.split()) >= 3]
     told = [c for c in parts if values(c) or set(stems(c)) & thing] or parts[:1]
     if parts[:1] != told[:1]:
         return False  # opened on something else: a reason or news ("Storm warning, so …")
