@@ -1279,6 +1279,9 @@ def _by_head(head: str, compound: str, which: bool) -> Asked:
     return Asked("which" if which else "what", head, compound)
 
 
+_FRONTED = re.compile(r"^[^,?]{1,120},\s*(?=(?:what|which|who|whom|whose|where|when|how)\b)")
+
+
 @lru_cache(maxsize=4096)  # read again by each stage and candidate of a question
 def asked(question: str, plan: Plan) -> Asked:
     """The kind of value ``question`` asks for, read from its wh-phrase (see ``Asked``)."""
@@ -1286,6 +1289,9 @@ def asked(question: str, plan: Plan) -> Asked:
     q = re.sub(r"^(?:and|so|ok|okay|hey|robot|please)\b[,\s]*", "", q)
     # "In January, which night was …?": the time named first frames the question.
     q = re.sub(r"^(?:in|on|at|before|after|during|by|back in|as of)\b[^,?]{1,60},\s*", "", q)
+    # So does any phrase put before a wh-word: "Originally, what time …?", "When Kofi
+    # first did the rota, which night …?" ask what the wh-phrase after it asks.
+    q = _FRONTED.sub("", q)
     if re.match(r"^(?:at |from |until |by )?what time\b|^what hours\b", q):
         return Asked("clock", "time")
     m = re.match(r"^(?:on |in )?(?:what|which) (day|night|morning|afternoon|evening|weekday|"
