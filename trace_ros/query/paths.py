@@ -49,6 +49,7 @@ import numpy as np
 from ..config import RecallConfig
 from ..embed import Encoder
 from ..facts import FACT_EDGE_TYPES, Edge, Fact, norm
+from ..language.revision import clauses, opening_person
 from ..language.text import (
     ELIDED_AFTER,
     STOPWORDS,
@@ -59,7 +60,7 @@ from ..language.text import (
     words,
 )
 from ..language.timeanchor import find_candidates, tense
-from ..language.vocab import EVENT_NOUNS
+from ..language.vocab import EVENT_NOUNS, is_robot
 from ..ledger import Ledger, Scope
 from ..state import Resolution, is_multi_valued, resolve
 from .current import before_clause
@@ -106,6 +107,9 @@ CATEGORY_MIN_SIMILARITY = 0.33
 _EDGE_PRIORITY = {"updates": 0, "contradicts": 1, "causes": 2, "enables": 2, "prevents": 2,
                   "before": 3}
 _TRACE_LINES = 8
+# How far down the dense ranking a statement of the one asked about may stand to answer
+# against the "never recorded" verdict (``_told_by_them``).
+_OWN_NEAR = 5
 # "Where is …", "When are …", "What day is …" (what something is), and "Where did
 # you / can I …" (where the robot or its user saw or left a thing).
 _COPULAR = re.compile(r"^\s*(?:(?:where|when|what|which)(?:\s+\w+)?\s*(?:is|are|'s|was|were)\b"
@@ -153,6 +157,8 @@ class GraphOutcome:
     status: str = ""  # "" | missing | conflict
     message: str = ""
     status_sources: list[str] = field(default_factory=list)
+    # Whom the "never recorded" verdict (``GraphStage.unrecorded``) is of; empty otherwise.
+    unrecorded: frozenset[str] = frozenset()
 
     def lines(self, n: int) -> list[str]:
         """The best ``n`` rendered paths, those touching the lead sources first."""
@@ -253,6 +259,8 @@ class GraphStage:
             if not absent and update_seeds:
                 absent = self.unrecorded(scope, view, question, plan, seeds, people, ranked,
                                          me)
+                if absent:
+                    out.unrecorded = frozenset(people_asked_about(question, people, me))
             if absent:
                 out.status = "missing"
                 out.message = f"nothing in memory records {absent}"
@@ -657,7 +665,9 @@ class GraphStage:
     def finish(self, out: GraphOutcome, result: QueryResult) -> None:
         """The resolver's missing/conflict (or a thing nothing mentions) becomes the
         status; the support paths for the final answer go to ``result.paths``."""
-        if out.status and result.status in ("answered", "abstained", "missing"):
+        if out.status and result.status in ("answered", "abstained", "missing") \
+                and not (out.unrecorded and result.status == "answered"
+                         and _told_by_them(result, out.unrecorded)):
             result.status = out.status
             result.answer = ""
             shown = {e.source_id for e in result.evidence}
@@ -675,6 +685,29 @@ class GraphStage:
 def _categories(facts: Sequence[Fact], qualifier: str) -> set[str]:
     """``qualifier`` and the categories the revisions name."""
     return {qualifier} | {f.relation.partition(":")[2] for f in facts if categorised(f)}
+
+
+def _told_by_them(result: QueryResult, who: frozenset[str]) -> bool:
+    """Whether the answer read cites first a statement of the one asked about, among the
+    records nearest the question in meaning ("I start at the vet's on Castle Street", Mo
+    said, for "Where is Mo working now?"): their own words say what extraction missed, so
+    the verdict that no fact of their relation was recorded does not withhold it. Not
+    where they tell another's state, nor where a later shown record is theirs or names them."""
+    near = [e for e in result.evidence if 0 < e.routes.get("dense", 0) <= _OWN_NEAR]
+    first = next((e for e in near if result.source_ids
+                  and e.source_id == result.source_ids[0]), None)
+    if first is None or _norm_name(first.record.speaker) not in who \
+            or any(opening_person(c) for c in clauses(first.record.text)
+                   if len(c.split()) >= 3):
+        return False  # their words of another's state ("My brother works at the harbour")
+    # Nor where a later shown record is theirs or speaks of them: it may tell their news
+    # since ("Mo's left the vet's"), and the verdict stands for the reader's choice.
+    told = (first.record.source_time, first.record.seq)
+    return not any((e.record.source_time, e.record.seq) > told
+                   and not is_robot(e.record.speaker, e.record.robot_id)
+                   and (_norm_name(e.record.speaker) in who
+                        or any(set(words(p)) <= set(words(e.record.text.lower())) for p in who))
+                   for e in result.evidence)
 
 
 def _norm_name(speaker: str) -> str:
