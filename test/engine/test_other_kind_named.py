@@ -1,0 +1,79 @@
+"""Another thing of the kind asked is a look-alike, not the thing (issue 14).
+
+"After-school club runs till 5:45" names a club as "What time does breakfast club start?"
+does, with another word before it that says which club, and never says "breakfast": it
+speaks of another club (``owners.other_kind_named``), so neither the graph stage's lead
+nor the reader answers from it. The other direction: a word that only dates or ranks
+the thing ("the new club", "the main pool"), a weekday ("Thursday class"), the question's
+own word anywhere in the record, or a noun the question only uses as its verb ("does the
+van park") tell no other thing. The asker's own thing told by another under the asker's
+name is no other owner's (``owners._other_owner`` with the asker).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from test_currentness import HOME, history  # noqa: E402
+
+from trace_ros.embed import MiniLMEncoder  # noqa: E402
+from trace_ros.ledger import Ledger, Scope  # noqa: E402
+from trace_ros.query.answer import QueryEngine, QueryRequest  # noqa: E402
+from trace_ros.query.owners import _other_owner, _possessed, other_kind_named  # noqa: E402
+
+
+@pytest.mark.parametrize(("question", "text"), [
+    ("What time does breakfast club start?", "After-school club runs till 5:45 on Fridays."),
+    ("Whose is the kitchen speaker?", "The lounge speaker is still mine though, hands off."),
+    ("Where's the clean linen trolley?", "Yeah still there. The dirty linen cage went to bay D."),
+    ("What's my work mobile number?", "My own personal mobile hasn't changed, 07700 900514."),
+    ("How much are concert tickets?", "raffle tickets still a pound each"),
+])
+def test_another_of_the_kind(question: str, text: str) -> None:
+    assert other_kind_named(question, text)
+
+
+@pytest.mark.parametrize(("question", "text"), [
+    # the question's own word, anywhere in the record
+    ("What time does breakfast club start?", "Breakfast club starts at eight now."),
+    ("What time does breakfast club start?", "The school club moved breakfast to 7:30."),
+    # a word that dates or ranks the thing, a weekday, a pronoun
+    ("What time does breakfast club start?", "The new club starts at 7:30."),
+    ("What night is my Spanish class?", "First Thursday class was last night."),
+    ("When is my baby due?", "I'm due in April, if anyone's asking."),
+    # no word before the noun in the question, or the question's verb
+    ("When does the club meet?", "Chess club meets on Mondays."),
+    ("Where does the van park when it's at Pennick?", "The pub car park is free now."),
+    # a name before the noun is whose it is, not which kind
+    ("When does Hannah bring Theo to visit?", "They're bringing him on Sunday."),
+])
+def test_not_another_of_the_kind(question: str, text: str) -> None:
+    assert not other_kind_named(question, text)
+
+
+def test_the_askers_own_under_their_name() -> None:
+    owners = _possessed("Where's my epipen?")
+    text = "The nurse said it shouldn't get cold, so Astrid's epipen lives in her handbag."
+    assert not _other_owner(owners, text, "Astrid")
+    assert _other_owner(owners, text, "Bea")  # told to Bea, Astrid's is another's
+    said = "Did Priya tell you? Her class is moving for good, up to room 22."
+    assert not _other_owner(_possessed("Which room is my class in now?"), said, "Priya")
+    assert _other_owner(_possessed("Which room is my class in now?"), said, "Dev")
+
+
+def test_another_club_does_not_lead(ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    history(ledger, encoder, [
+        (6, "Yvonne", "Breakfast club starts at 7:45, Leo's going Monday to Wednesday."),
+        (6, "robot", "Breakfast club at 7:45, Monday to Wednesday."),
+        (7, "Yvonne", "The fog this morning was so thick I could barely see the gate."),
+        (8, "Yvonne", "After-school club runs till 5:45, but he only does that on Fridays."),
+    ])
+    with QueryEngine(ledger, encoder, audit=False) as eng:
+        res = eng.ask(QueryRequest(Scope(HOME), "What time does breakfast club start?"))
+    assert res.source_ids[:1] == ["t0"], (res.answer, res.source_ids)
+    assert "7:45" in res.answer
