@@ -24,7 +24,13 @@ from test_currentness import HOME, history  # noqa: E402
 from trace_ros.embed import MiniLMEncoder  # noqa: E402
 from trace_ros.ledger import Ledger, Scope  # noqa: E402
 from trace_ros.query.answer import QueryEngine, QueryRequest  # noqa: E402
-from trace_ros.query.owners import _other_owner, _possessed, other_kind_named  # noqa: E402
+from trace_ros.query.owners import (  # noqa: E402
+    _other_owner,
+    _possessed,
+    other_kind_named,
+    speakers_mine,
+)
+from trace_ros.storage.records import SourceRecord  # noqa: E402
 
 
 @pytest.mark.parametrize(("question", "text"), [
@@ -33,6 +39,12 @@ from trace_ros.query.owners import _other_owner, _possessed, other_kind_named  #
     ("Where's the clean linen trolley?", "Yeah still there. The dirty linen cage went to bay D."),
     ("What's my work mobile number?", "My own personal mobile hasn't changed, 07700 900514."),
     ("How much are concert tickets?", "raffle tickets still a pound each"),
+    # "the other", "its own": one more of the kind beside the one asked
+    ("Who is covering Mondays as locum?", "The other locum, Dr. Amadi, does Thursdays."),
+    ("What's my locker code at work?", "The drugs cabinet has its own code, 7310."),
+    # the same thing on other days of the week than the question names
+    ("What time does the yard close on weeknights?", "Weekends the yard closes at six."),
+    ("What's on the galley menu on Wednesdays?", "Galley menu: Friday is macaroni cheese."),
 ])
 def test_another_of_the_kind(question: str, text: str) -> None:
     assert other_kind_named(question, text)
@@ -51,6 +63,13 @@ def test_another_of_the_kind(question: str, text: str) -> None:
     ("Where does the van park when it's at Pennick?", "The pub car park is free now."),
     # a name before the noun is whose it is, not which kind
     ("When does Hannah bring Theo to visit?", "They're bringing him on Sunday."),
+    # "the other" before the noun a "which" question asks for is its value
+    ("Which side of the stage is the props table on?", "It's on the other side now."),
+    ("Which is my other locker?", "The other locker is 12."),
+    # a day of the days asked, a question that asks a day or of a time gone by
+    ("What time does the café open on weekdays?", "Mondays we open at eight now."),
+    ("Which weekdays am I working?", "So I'm Mondays and Fridays now."),
+    ("What time was the yard shut on weeknights?", "Weekends the yard closes at six."),
 ])
 def test_not_another_of_the_kind(question: str, text: str) -> None:
     assert not other_kind_named(question, text)
@@ -64,6 +83,21 @@ def test_the_askers_own_under_their_name() -> None:
     said = "Did Priya tell you? Her class is moving for good, up to room 22."
     assert not _other_owner(_possessed("Which room is my class in now?"), said, "Priya")
     assert _other_owner(_possessed("Which room is my class in now?"), said, "Dev")
+
+
+def _rec(speaker: str, text: str) -> SourceRecord:
+    return SourceRecord(1, "s1", HOME, "r1", "d1", "dialogue", speaker, text, "", None, None,
+                        {}, 0.0, False, 0.0, "")
+
+
+def test_another_speakers_own() -> None:
+    question = "Where are the spare bike lights in our flat?"
+    text = "The bike lights at my flat are in the hall cupboard."
+    assert speakers_mine(question, "Eleni", _rec("Greg", text))
+    assert not speakers_mine(question, "Eleni", _rec("Eleni", text))  # the asker's own
+    assert not speakers_mine(question, "Eleni", _rec("robot", text))
+    assert not speakers_mine("Where are Tom's bike lights?", "Eleni", _rec("Greg", text))
+    assert not speakers_mine(question, "Eleni", _rec("Greg", "My bike is in the hall."))
 
 
 def test_another_club_does_not_lead(ledger: Ledger, encoder: MiniLMEncoder) -> None:

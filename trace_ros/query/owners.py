@@ -18,9 +18,11 @@ from ..language.revision import (
     is_value_word,
     opening_person,
     other_titled,
+    question_terms,
     values,
 )
 from ..language.text import STOPWORDS, built, stem, stems, words
+from ..language.timeanchor import WEEKDAYS
 from ..language.vocab import is_robot
 from ..ledger import SourceRecord
 from .pack import EvidenceItem
@@ -500,13 +502,67 @@ def _asked_kinds(question: str) -> dict[str, frozenset[str]]:
     return {n: frozenset(m) for n, m in out.items()}
 
 
+# "The other locum", "has its own code": one more of the kind beside the one known.
+_ANOTHER = re.compile(r"\b(?:the\s+other|another|(?:its|their)\s+own)\s+(?:([a-z][\w-]*)\s+)?"
+                      r"([a-z][\w-]*)", re.I)
+_ASKS_ANOTHER = re.compile(r"\b(?:other|another|own)\b", re.I)
+_WHICH_NOUN = re.compile(r"\b(?:which|what)\s+([a-z][\w-]*)", re.I)
+
+
+def _another_of(question: str, text: str) -> bool:
+    """Whether ``text`` says "the other", "another", "its own" or "their own" before a
+    word of what the question asks about ("The other locum, Dr. Amadi, does Thursdays"
+    for "Who is covering Mondays as locum?"), where the question says no such word and
+    the word is not the noun a "which"/"what" question asks for ("the other side" for
+    "Which side …?" is the value)."""
+    if _ASKS_ANOTHER.search(question):
+        return False
+    thing = question_terms(question) - {stem(h) for h in holders(question)} \
+        - {stem(m.group(1).lower()) for m in _WHICH_NOUN.finditer(question)}
+    return any(w and stem(w.lower()) in thing for m in _ANOTHER.finditer(text)
+               for w in m.groups())
+
+
+# Which days of the week a word names: "Wednesdays", "weeknights" (Monday to Friday),
+# "weekends".
+_WEEK_PARTS = {"weekday": WEEKDAYS[:5], "weeknight": WEEKDAYS[:5], "weekend": WEEKDAYS[5:]}
+_DAY_WORD = re.compile(rf"\b({'|'.join(WEEKDAYS + tuple(_WEEK_PARTS))})s?\b", re.I)
+# A question that asks a day, or a time gone by, may name a day that no longer holds.
+_ASKS_DAY = re.compile(r"\b(?:when|days?|nights?|weeks?|which\s+\w*days?|before|after|"
+                       r"originally|used\s+to|was|were|did)\b", re.I)
+
+
+def _days_named(text: str) -> frozenset[str]:
+    """The days of the week ``text`` names (a weekend is Saturday and Sunday)."""
+    out: set[str] = set()
+    for m in _DAY_WORD.finditer(text):
+        day = m.group(1).lower()
+        out |= set(_WEEK_PARTS.get(day, (day,)))
+    return frozenset(out)
+
+
+def _another_day(question: str, text: str) -> bool:
+    """Whether ``text`` names days of the week and none of those the question names as
+    which one it asks of ("Weekends the yard closes at six" for "What time does the yard
+    close on weeknights?"; "Friday is macaroni cheese" for the menu on Wednesdays): the
+    same thing on other days. Not where the question asks a day or of a time gone by."""
+    if _ASKS_DAY.search(question):
+        return False
+    asked = _days_named(question)
+    told = _days_named(text) if asked else frozenset()
+    return bool(told) and not told & asked
+
+
 def other_kind_named(question: str, text: str) -> bool:
     """Whether ``text`` speaks of another thing of the kind the question asks about, a
     look-alike of the one asked: a clause of it opens on the noun the question asks of
     with another word before it that says which one ("After-school club runs till 5:45"
     for "What time does breakfast club start?"; "Hydro pool's been set to 34" beside "the
     main pool" is not told apart, "main" only ranks it) and ``text`` never says the
-    question's word."""
+    question's word; or it calls the thing "the other" or "its own" (``_another_of``), or
+    tells it on other days of the week than the question names (``_another_day``)."""
+    if _another_of(question, text) or _another_day(question, text):
+        return True
     asked = _asked_kinds(question)
     if not asked:
         return False
@@ -528,3 +584,19 @@ def other_kind_named(question: str, text: str) -> bool:
                 and not asked[noun] & said:
             return True
     return False
+
+
+_MY_THING = re.compile(r"\bmy\s+([a-z][\w-]*)(?:\s+([a-z][\w-]*))?", re.I)
+
+
+def speakers_mine(question: str, asker: str, rec: SourceRecord) -> bool:
+    """Whether ``rec`` is another person than the asker telling of their own "my X" where
+    the question asks of the asker's X and names no one ("The bike lights at my flat are
+    in the hall cupboard", said by Greg, for Eleni's "Where are the spare bike lights in
+    our flat?"): the speaker's X, not the asker's."""
+    if not asker or is_robot(rec.speaker, rec.robot_id) \
+            or _words_of(asker) & _words_of(rec.speaker) or holders(question):
+        return False
+    owned = {t for t, o in _possessed(question).items() if o == "i"}
+    return bool(owned) and any(stem(w.lower()) in owned for m in _MY_THING.finditer(rec.text)
+                               for w in m.groups() if w and w.lower() not in STOPWORDS)

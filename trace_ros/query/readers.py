@@ -151,6 +151,7 @@ from .owners import (
     _speakers_own,
     holder_clash,
     other_kind_named,
+    speakers_mine,
     told_of_another,
 )
 from .pack import EvidenceItem, Pack
@@ -835,10 +836,12 @@ class ExtractiveReader(TypedReading):
         # statements of one thing, query/current.py): for a state question its record
         # answers, whatever words it shares with the question.
         # (not one that names another of the kind asked: "After-school club runs till
-        # 5:45" for "What time does breakfast club start?", ``owners.other_kind_named``)
+        # 5:45" for "What time does breakfast club start?", ``owners.other_kind_named``;
+        # nor another speaker's "my flat" for the asker's "our flat", ``speakers_mine``)
         lead = [s for s in scored if s.item.routes.get("graph") == 1
                 and not s.item.routes.get("superseded")
-                and not other_kind_named(question, s.item.record.text)]
+                and not other_kind_named(question, s.item.record.text)
+                and not speakers_mine(question, plan.asker, s.item.record)]
         matched = [s for s in scored if s.overlap > 0]
         if plan.current and plan.tense != "past":
             # "My old site" is what it was: a record that names the thing asked only so
@@ -886,6 +889,7 @@ class ExtractiveReader(TypedReading):
             scored = [s for s in scored if not _look_alike(owners, question,
                                                             s.item.record.text, plan.asker)
                       and not _speakers_own(s.item.record, asked_speakers)
+                      and not speakers_mine(question, plan.asker, s.item.record)
                       and not holder_clash(question, plan.asker, s.item.record, s.sentence,
                                            shown_names)
                       and not told_of_another(question, plan.asker, s.item.record)] or scored
