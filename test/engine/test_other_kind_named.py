@@ -115,3 +115,11 @@ def test_another_club_does_not_lead(ledger: Ledger, encoder: MiniLMEncoder) -> N
         res = eng.ask(QueryRequest(Scope(HOME), "What time does breakfast club start?"))
     assert res.source_ids[:1] == ["t0"], (res.answer, res.source_ids)
     assert "7:45" in res.answer
+
+
+def test_the_askers_thing_to_its_head_noun() -> None:
+    """"my fortieth birthday party" owns the party too: Mara's party is another's."""
+    owners = _possessed("What date is my fortieth birthday party?")
+    assert owners.get("parti") == "i", owners
+    assert _other_owner(owners, "And Mara's party is on the 21st of March.", "Ursina")
+    assert not _other_owner(owners, "My party's moved to the 28th.", "Ursina")

@@ -49,6 +49,10 @@ _PLURAL_POSSESSED = re.compile(r"\b([\w-]+s)['’]\s+(?=([a-z][\w-]*))")
 
 # "my yoga class" against "his spin class": someone else's thing of the same kind.
 _MINE = re.compile(r"\b(?:my|our)\s+([a-z][\w-]*)(?:\s+([a-z][\w-]*))?", re.I)
+# The asker's thing a question names, to the noun that heads it ("my fortieth birthday
+# party": fortieth, birthday, party).
+_MINE_ASKED = re.compile(r"\b(?:my|our)\s+([a-z][\w-]*)(?:\s+([a-z][\w-]*))?"
+                         r"(?:\s+([a-z][\w-]*))?", re.I)
 _THEIRS = re.compile(r"\b(?:his|her|their)\s+([a-z][\w-]*)(?:\s+([a-z][\w-]*))?", re.I)
 
 
@@ -59,7 +63,7 @@ def _possessed(question: str) -> dict[str, str]:
            for m in _POSSESSED.finditer(question)
            if m.group(1).lower() not in ("it", "that", "what", "who", "there", "where",
                                          "when", "how", "here")}
-    for m in _MINE.finditer(question):
+    for m in _MINE_ASKED.finditer(question):
         for w in m.groups():
             if w and w.lower() not in STOPWORDS:
                 out.setdefault(stem(w.lower()), "i")
