@@ -6,8 +6,11 @@ speaks of another club (``owners.other_kind_named``), so neither the graph stage
 nor the reader answers from it. The other direction: a word that only dates or ranks
 the thing ("the new club", "the main pool"), a weekday ("Thursday class"), the question's
 own word anywhere in the record, or a noun the question only uses as its verb ("does the
-van park") tell no other thing. The asker's own thing told by another under the asker's
-name is no other owner's (``owners._other_owner`` with the asker).
+van park") tell no other thing. So is "the other locum" or "its own code", the thing on
+other days of the week than the question names, and another speaker's "my flat" for the
+asker's "our flat" (``owners.speakers_mine``). The asker's own thing told by another under
+the asker's name is no other owner's (``owners._other_owner`` with the asker), and "my
+fortieth birthday party" owns the party.
 """
 
 from __future__ import annotations
