@@ -15,11 +15,14 @@ from ..language.revision import (
     clauses,
     holders,
     is_possessive,
+    is_value_word,
     opening_person,
     other_titled,
+    question_terms,
     values,
 )
 from ..language.text import STOPWORDS, built, stem, stems, words
+from ..language.timeanchor import WEEKDAYS
 from ..language.vocab import is_robot
 from ..ledger import SourceRecord
 from .pack import EvidenceItem
@@ -46,6 +49,10 @@ _PLURAL_POSSESSED = re.compile(r"\b([\w-]+s)['’]\s+(?=([a-z][\w-]*))")
 
 # "my yoga class" against "his spin class": someone else's thing of the same kind.
 _MINE = re.compile(r"\b(?:my|our)\s+([a-z][\w-]*)(?:\s+([a-z][\w-]*))?", re.I)
+# The asker's thing a question names, to the noun that heads it ("my fortieth birthday
+# party": fortieth, birthday, party).
+_MINE_ASKED = re.compile(r"\b(?:my|our)\s+([a-z][\w-]*)(?:\s+([a-z][\w-]*))?"
+                         r"(?:\s+([a-z][\w-]*))?", re.I)
 _THEIRS = re.compile(r"\b(?:his|her|their)\s+([a-z][\w-]*)(?:\s+([a-z][\w-]*))?", re.I)
 
 
@@ -56,7 +63,7 @@ def _possessed(question: str) -> dict[str, str]:
            for m in _POSSESSED.finditer(question)
            if m.group(1).lower() not in ("it", "that", "what", "who", "there", "where",
                                          "when", "how", "here")}
-    for m in _MINE.finditer(question):
+    for m in _MINE_ASKED.finditer(question):
         for w in m.groups():
             if w and w.lower() not in STOPWORDS:
                 out.setdefault(stem(w.lower()), "i")
@@ -69,33 +76,42 @@ _CONTRACTED = frozenset("he she it that there here what who where when how every
                         "nothing something everyone someone this".split())
 
 
-def _anothers_own(owners: dict[str, str], m: re.Match[str]) -> bool:
+def _anothers_own(owners: dict[str, str], m: re.Match[str],
+                  me: frozenset[str] = frozenset()) -> bool:
     """Whether a possessive match (owner, thing) gives the thing the asker asks about as
-    their own to a relative or a named person the question does not name."""
+    their own to a relative or a named person the question does not name (not the asker,
+    whose name is among ``me``: "Astrid's epipen", told by another, is Astrid's "my
+    epipen")."""
     thing, owner = stem(m.group(2).lower()), stem(m.group(1).lower())
     return owners.get(thing) == "i" and (owner in _KIN_STEMS or m.group(1)[:1].isupper()) \
-        and owner not in owners
+        and owner not in owners and owner not in me
 
 
-def _other_owner(owners: dict[str, str], text: str) -> bool:
+def _other_owner(owners: dict[str, str], text: str, asker: str = "") -> bool:
     """Whether ``text`` gives a thing the question asks about to another owner and never
     names the question's ("Lily's party" for "Alfie's party", "my cousin's wedding" for
-    "Lena's wedding", "his spin class" for "my yoga class")."""
+    "Lena's wedding", "his spin class" for "my yoga class"). The asker's own thing told
+    by another under the asker's name is no other owner's ("Astrid's epipen lives in her
+    handbag now" for Astrid's "Where's my epipen?"), and where the record names the asker
+    its "her class" may be the asker's ("Did Priya tell you? … her class is moving")."""
     if not owners:
         return False
     said = stems(text)
+    me = frozenset(stem(w) for w in words(asker.lower()))
     for m in _POSSESSED.finditer(text):
         if m.group(1).lower() in _CONTRACTED:
             continue  # "He's coming Saturday": he is, not his
         thing, owner = stem(m.group(2).lower()), stem(m.group(1).lower())
         if owners.get(thing) not in (None, owner, "i") and owners[thing] not in said:
             return True
-        if _anothers_own(owners, m):
+        if _anothers_own(owners, m, me):
             return True  # "my sister's anniversary" for "my anniversary", "my friend Ama's
             # supervisor" for "my supervisor"
-    if any(_anothers_own(owners, m) for m in _PLURAL_POSSESSED.finditer(text)):
+    if any(_anothers_own(owners, m, me) for m in _PLURAL_POSSESSED.finditer(text)):
         return True  # "the neighbours' dog" for "our dog" (only against the asker's own:
         # "the neighbours' cat" may well be "next door's cat")
+    if me & said:
+        return False  # "her class", "his van": the asker, named, may be whom it points at
     mine = {stem(w.lower()) for m in _MINE.finditer(text) for w in m.groups() if w}
     for m in _THEIRS.finditer(text):
         things = {stem(w.lower()) for w in m.groups() if w and w.lower() not in STOPWORDS}
@@ -148,11 +164,12 @@ def _owners_other(owners: dict[str, str], text: str, question: str) -> bool:
                for m in _POSSESSED.finditer(text))
 
 
-def _look_alike(owners: dict[str, str], question: str, text: str) -> bool:
+def _look_alike(owners: dict[str, str], question: str, text: str, asker: str = "") -> bool:
     """Whether ``text`` speaks of the thing asked as another's (``_other_owner``), under
-    another name (``_other_name_on``) or of someone of the other title (``other_titled``)."""
-    return _other_owner(owners, text) or _other_name_on(question, text) \
-        or other_titled(text, question)
+    another name (``_other_name_on``), of someone of the other title (``other_titled``) or
+    of another of its kind (``other_kind_named``)."""
+    return _other_owner(owners, text, asker) or _other_name_on(question, text) \
+        or other_titled(text, question) or other_kind_named(question, text)
 
 
 _FIRST_SINGULAR = re.compile(r"\b(?:i|me|my|mine|i'm|i've|i'd|i'll)\b", re.I)
@@ -434,3 +451,155 @@ def told_of_another(question: str, asker: str, rec: SourceRecord) -> bool:
                 and any(stem(m.group(1).lower()) in thing for m in _POINTED.finditer(clause)):
             return False  # the person acts on the thing asked ("moved today's meeting")
     return bool(told)
+
+
+# What may open a noun phrase: an article, a demonstrative, a possessive ("the guest
+# password", "My own personal mobile"); words that only date or order a thing ("new",
+# "own", "main") may follow it before the word that says which kind it is.
+_DETERMINERS = frozenset("the a an this that these those my our your his her their its".split())
+_DATING = frozenset("own new old current latest previous usual same next last first second "
+                    "other main big little only whole full".split())
+# What a question opens its subject after ("How much are concert tickets?", "What time
+# does breakfast club start?").
+_AUXILIARIES = frozenset("is are was were does do did will can could should would has have "
+                         "had".split())
+_DO_QUESTION = re.compile(r"\b(?:does|do|did|will|can|could|should|would)\b", re.I)
+_DISCOURSE = frozenset("oh and so but also well yeah yes no actually though plus anyway ok "
+                       "okay right cheers btw meanwhile".split())
+_PHRASE_WORD = re.compile(r"[\w'’-]+")
+_VERB_ENDING = re.compile(r"\w{3}(?:ed|ing)$")
+
+
+def _kind_word(word: str) -> bool:
+    """Whether ``word`` (lower-cased) may say which kind of thing a noun is: a content word,
+    not a value, a word that dates or orders a thing, a possessive or a verb form."""
+    return word not in STOPWORDS and word not in _DATING and len(word) > 2 \
+        and bool(_KIND_WORD.fullmatch(word)) and not is_value_word(word) \
+        and not _VERB_ENDING.search(word)
+
+
+# A word of letters, or of letters joined by hyphens ("after-school", "x-ray"): no "I'm".
+_KIND_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
+
+
+@lru_cache(maxsize=4096)
+def _asked_kinds(question: str) -> dict[str, frozenset[str]]:
+    """Noun stem -> stems of the words the question puts right before it to say which one
+    it asks of, where they open its noun phrase ("breakfast club": club -> breakfast;
+    "the staff Wi-Fi password": password -> wi-fi). In a question with "do", "will" and
+    the like its last word, or the word before a preposition, is its verb ("start")."""
+    out: dict[str, set[str]] = {}
+    do = bool(_DO_QUESTION.search(question))
+    for part in clauses(question.rstrip(" ?!.")):
+        ws = _PHRASE_WORD.findall(part)
+        for i in range(1, len(ws) - 1):
+            before, mod, noun = ws[i - 1].lower(), ws[i].lower(), ws[i + 1].lower()
+            if before not in _DETERMINERS | _AUXILIARIES and not re.search(r"['’]s$", before):
+                continue
+            if not _kind_word(mod) or ws[i][:1].isupper() or noun in STOPWORDS \
+                    or not noun.isalpha() \
+                    or _VERB_ENDING.search(noun):
+                continue
+            if do and (i + 2 == len(ws) or ws[i + 2].lower() in STOPWORDS):
+                continue  # "does the van park when …": the verb
+            out.setdefault(stem(noun), set()).add(stem(mod.replace("’", "'")))
+    return {n: frozenset(m) for n, m in out.items()}
+
+
+# "The other locum", "has its own code": one more of the kind beside the one known.
+_ANOTHER = re.compile(r"\b(?:the\s+other|another|(?:its|their)\s+own)\s+(?:([a-z][\w-]*)\s+)?"
+                      r"([a-z][\w-]*)", re.I)
+_ASKS_ANOTHER = re.compile(r"\b(?:other|another|own)\b", re.I)
+_WHICH_NOUN = re.compile(r"\b(?:which|what)\s+([a-z][\w-]*)", re.I)
+
+
+def _another_of(question: str, text: str) -> bool:
+    """Whether ``text`` says "the other", "another", "its own" or "their own" before a
+    word of what the question asks about ("The other locum, Dr. Amadi, does Thursdays"
+    for "Who is covering Mondays as locum?"), where the question says no such word and
+    the word is not the noun a "which"/"what" question asks for ("the other side" for
+    "Which side …?" is the value)."""
+    if _ASKS_ANOTHER.search(question):
+        return False
+    thing = question_terms(question) - {stem(h) for h in holders(question)} \
+        - {stem(m.group(1).lower()) for m in _WHICH_NOUN.finditer(question)}
+    return any(w and stem(w.lower()) in thing for m in _ANOTHER.finditer(text)
+               for w in m.groups())
+
+
+# Which days of the week a word names: "Wednesdays", "weeknights" (Monday to Friday),
+# "weekends".
+_WEEK_PARTS = {"weekday": WEEKDAYS[:5], "weeknight": WEEKDAYS[:5], "weekend": WEEKDAYS[5:]}
+_DAY_WORD = re.compile(rf"\b({'|'.join(WEEKDAYS + tuple(_WEEK_PARTS))})s?\b", re.I)
+# A question that asks a day, or a time gone by, may name a day that no longer holds.
+_ASKS_DAY = re.compile(r"\b(?:when|days?|nights?|weeks?|which\s+\w*days?|before|after|"
+                       r"originally|used\s+to|was|were|did)\b", re.I)
+
+
+def _days_named(text: str) -> frozenset[str]:
+    """The days of the week ``text`` names (a weekend is Saturday and Sunday)."""
+    out: set[str] = set()
+    for m in _DAY_WORD.finditer(text):
+        day = m.group(1).lower()
+        out |= set(_WEEK_PARTS.get(day, (day,)))
+    return frozenset(out)
+
+
+def _another_day(question: str, text: str) -> bool:
+    """Whether ``text`` names days of the week and none of those the question names as
+    which one it asks of ("Weekends the yard closes at six" for "What time does the yard
+    close on weeknights?"; "Friday is macaroni cheese" for the menu on Wednesdays): the
+    same thing on other days. Not where the question asks a day or of a time gone by."""
+    if _ASKS_DAY.search(question):
+        return False
+    asked = _days_named(question)
+    told = _days_named(text) if asked else frozenset()
+    return bool(told) and not told & asked
+
+
+def other_kind_named(question: str, text: str) -> bool:
+    """Whether ``text`` speaks of another thing of the kind the question asks about, a
+    look-alike of the one asked: a noun phrase of it (opening a clause, or after an
+    article or a possessive) is the noun the question asks of with another word before
+    it that says which one ("After-school club runs till 5:45" for "What time does
+    breakfast club start?", "Theo's got the lounge speaker" for the kitchen speaker;
+    "Hydro pool's been set to 34" beside "the main pool" is not told apart, "main" only
+    ranks it) and ``text`` never says the question's word; or it calls the thing "the
+    other" or "its own" (``_another_of``), or tells it on other days of the week than the
+    question names (``_another_day``)."""
+    if _another_of(question, text) or _another_day(question, text):
+        return True
+    asked = _asked_kinds(question)
+    if not asked:
+        return False
+    said = stems(text) | {stem(w.lower()) for w in _PHRASE_WORD.findall(text)}
+    q = stems(question) | {stem(w.lower()) for w in _PHRASE_WORD.findall(question)}
+    for part in clauses(text):
+        ws = [w.lower() for w in _PHRASE_WORD.findall(part)]
+        start = 0
+        while start < len(ws) and ws[start] in _DISCOURSE:
+            start += 1
+        for i in range(start, len(ws) - 1):
+            if i > start and ws[i - 1] not in _DETERMINERS | _DATING:
+                continue  # not the opening of a noun phrase ("rain put people off")
+            mod, noun = ws[i], stem(ws[i + 1])
+            if noun in asked and _kind_word(mod) and stem(mod) not in q \
+                    and not asked[noun] & said:
+                return True
+    return False
+
+
+_MY_THING = re.compile(r"\bmy\s+([a-z][\w-]*)(?:\s+([a-z][\w-]*))?", re.I)
+
+
+def speakers_mine(question: str, asker: str, rec: SourceRecord) -> bool:
+    """Whether ``rec`` is another person than the asker telling of their own "my X" where
+    the question asks of the asker's X and names no one ("The bike lights at my flat are
+    in the hall cupboard", said by Greg, for Eleni's "Where are the spare bike lights in
+    our flat?"): the speaker's X, not the asker's."""
+    if not asker or is_robot(rec.speaker, rec.robot_id) \
+            or _words_of(asker) & _words_of(rec.speaker) or holders(question):
+        return False
+    owned = {t for t, o in _possessed(question).items() if o == "i"}
+    return bool(owned) and any(stem(w.lower()) in owned for m in _MY_THING.finditer(rec.text)
+                               for w in m.groups() if w and w.lower() not in STOPWORDS)

@@ -150,6 +150,8 @@ from .owners import (
     _possessed,
     _speakers_own,
     holder_clash,
+    other_kind_named,
+    speakers_mine,
     told_of_another,
 )
 from .pack import EvidenceItem, Pack
@@ -749,7 +751,7 @@ class ExtractiveReader(TypedReading):
             text = repaired(item.record.text)
             if not (item.routes.get("graph") == 1 or asked_stems & stems(text)):
                 continue  # says nothing of what is asked beside X
-            if _other_owner(owners, text) or _other_name_on(question, text) \
+            if _other_owner(owners, text, plan.asker) or _other_name_on(question, text) \
                     or other_titled(text, question) or about_another(text, named):
                 continue  # another holder's X ("Lily's room" for "Alfie's room")
             label = labelled(ask.focus, text, question)
@@ -833,8 +835,13 @@ class ExtractiveReader(TypedReading):
         # The graph stage decided what is current (the resolver, or the chain of later
         # statements of one thing, query/current.py): for a state question its record
         # answers, whatever words it shares with the question.
+        # (not one that names another of the kind asked: "After-school club runs till
+        # 5:45" for "What time does breakfast club start?", ``owners.other_kind_named``;
+        # nor another speaker's "my flat" for the asker's "our flat", ``speakers_mine``)
         lead = [s for s in scored if s.item.routes.get("graph") == 1
-                and not s.item.routes.get("superseded")]
+                and not s.item.routes.get("superseded")
+                and not other_kind_named(question, s.item.record.text)
+                and not speakers_mine(question, plan.asker, s.item.record)]
         matched = [s for s in scored if s.overlap > 0]
         if plan.current and plan.tense != "past":
             # "My old site" is what it was: a record that names the thing asked only so
@@ -880,8 +887,9 @@ class ExtractiveReader(TypedReading):
             asked_speakers = _asked_speakers(question, pack.items)
             shown_names = _known(pack)
             scored = [s for s in scored if not _look_alike(owners, question,
-                                                            s.item.record.text)
+                                                            s.item.record.text, plan.asker)
                       and not _speakers_own(s.item.record, asked_speakers)
+                      and not speakers_mine(question, plan.asker, s.item.record)
                       and not holder_clash(question, plan.asker, s.item.record, s.sentence,
                                            shown_names)
                       and not told_of_another(question, plan.asker, s.item.record)] or scored

@@ -118,6 +118,8 @@ from .owners import (
     _possessed,
     _someone_else,
     holder_clash,
+    other_kind_named,
+    speakers_mine,
     told_of_another,
 )
 from .pack import EvidenceItem, Pack
@@ -539,8 +541,9 @@ class TypedReading:
                 # time, "Maureen comes in at six" before her shifts changed, for "what time
                 # did Maureen visit?".)
                 continue
-            if _other_owner(owners, rec.text) or _other_name_on(question, rec.text) \
-                    or other_titled(rec.text, question) \
+            if _other_owner(owners, rec.text, plan.asker) or _other_name_on(question, rec.text) \
+                    or other_titled(rec.text, question) or other_kind_named(question, rec.text) \
+                    or speakers_mine(question, plan.asker, rec) \
                     or state and other_kind(rec.text, question) \
                     or state and not current and ask.kind not in ("place", "person") \
                     and another_holds(rec.text, asked_of(question), keys(question) | q_stems):
