@@ -75,6 +75,8 @@ _NOT_NAMES = frozenset({w.capitalize() for w in _TIME_WORDS | HOLIDAY_WORDS | ST
 def _words(text: str) -> tuple[str, ...]:
     """The words of ``text``, lower-cased, without apostrophes or a possessive "'s"
     (cached: each judgement below reads the same sentences again)."""
+    if "'" not in text:  # most texts: no word to trim, so the lower-cased words as found
+        return tuple(map(str.lower, _WORD.findall(text)))
     out = []
     for w in _WORD.findall(text):
         low = w.lower()  # once a word, not three times

@@ -49,7 +49,7 @@ def _words(text: str) -> tuple[str, ...]:
     """``words``, kept per text: the reader, the owners' checks and the seeds split the
     same records and question again and again (a copy of a kept tuple costs a fraction
     of splitting)."""
-    return tuple(w.lower() for w in _WORD.findall(text))
+    return tuple(map(str.lower, _WORD.findall(text)))
 
 
 # Sentence boundaries within a record: after ., ! or ?, and at line breaks.
@@ -82,11 +82,7 @@ def may_hold(text: str, word: str) -> bool:
 
 def content_terms(text: str) -> list[str]:
     """Content words of ``text`` (stopwords dropped), in order, without repeats."""
-    seen: dict[str, None] = {}
-    for w in words(text):
-        if w not in STOPWORDS and len(w) > 1:
-            seen.setdefault(w, None)
-    return list(seen)
+    return list(dict.fromkeys(w for w in _words(text) if w not in STOPWORDS and len(w) > 1))
 
 
 @lru_cache(maxsize=65536)
