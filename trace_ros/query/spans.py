@@ -996,6 +996,11 @@ def _has_name(toks: list[Tok], a: int, b: int, q_stems: set[str]) -> bool:
                for i, t in enumerate(toks[a:b], start=a))
 
 
+# (compiled once: ``scored_run`` asks them of every candidate phrase)
+_BARE_S = re.compile(r"['’]?s")
+_PHRASE_WORD = re.compile(r"[\w'’-]+")
+
+
 def scored_run(sentence: str, q_stems: set[str], limit: int = 6, context: str = "",
                weights: RunWeights | None = None, asks_denied: bool = False,
                now: bool = False) -> tuple[str, float]:
@@ -1019,9 +1024,9 @@ def scored_run(sentence: str, q_stems: set[str], limit: int = 6, context: str = 
             # (never the "s" a time taken out of "Fridays" by ``extract`` leaves)
             phrase = _clean(text, toks[a:b])
             new = _new_words(phrase, q_stems)
-            if not new or re.fullmatch(r"['’]?s", phrase) \
+            if not new or _BARE_S.fullmatch(phrase) \
                     or _verb_of(toks, a, b) or _command(toks, a, b) \
-                    or all(w.lower() in _GENERAL for w in re.findall(r"[\w'’-]+", phrase)):
+                    or all(w.lower() in _GENERAL for w in _PHRASE_WORD.findall(phrase)):
                 continue
             score = w.new * min(new, w.new_cap) - w.long * max(0, len(phrase.split()) - limit)
             if 0 < a and b < len(toks) and toks[a - 1].text in _QUOTES and toks[b].text in _QUOTES:
