@@ -51,6 +51,25 @@ def test_another_qualifier_of_the_head_is_another_thing() -> None:
     assert not requalified("Dental clinic rings reception.", thing, frozenset(), known)
 
 
+def test_a_head_said_plainly_beside_a_qualified_one_names_the_thing() -> None:
+    """Each run of the thing's words is qualified by the word before it: one said plainly
+    ("the refund window's four weeks") names the thing, whatever another run's qualifier
+    ("three late cancellations", a reason); every run qualified otherwise is another
+    thing ("Work Secret Santa")."""
+    question = "How far ahead do guests have to cancel to get a full refund?"
+    anchor = "Guests get a full refund if they cancel at least fourteen days before arrival."
+    known = keys(question) | keys(anchor)
+    thing = keys("cancel refund")
+    kept = frozenset({"full"})
+    assert not requalified("Marian got stung by three late cancellations over Christmas, so "
+                           "the refund window's four weeks now.", thing, kept, known)
+    assert requalified("Marian got stung by three late cancellations over Christmas.",
+                       thing, kept, known)
+    santa = keys("secret santa")
+    assert requalified("Work Secret Santa is a tenner.", santa, frozenset({"limit"}),
+                       keys("What's the house Secret Santa limit?"))
+
+
 def test_a_differently_qualified_statement_does_not_lead(ledger: Ledger,
                                                          encoder: MiniLMEncoder) -> None:
     """The dental clinic, said last, is not the physio clinic."""

@@ -1416,16 +1416,30 @@ def requalified(text: str, thing: frozenset[str], kept: frozenset[str],
     answer)."""
     if not kept or keys(text) & kept:
         return False
-    for clause in _PUNCTUATED.split(text):
-        raw = _WORD.findall(clause)
-        for before, w in zip(raw, raw[1:], strict=False):
-            mod = re.split(r"['’]", before)[0].lower()
-            if _stem(w.lower()) not in thing or mod in STOPWORDS or len(mod) < 2 \
-                    or is_value_word(mod) or mod in _AGE or _VERB_FORM.search(mod):
-                continue
-            if _stem(mod) not in known and _stem(mod) not in thing:
-                return True
-    return False
+    # Each run of the thing's words ("Secret Santa") is qualified by the word before it;
+    # one run after a bare determiner ("the refund window's four weeks" beside "three
+    # late cancellations") names the thing itself.
+    runs = [_qualifies(raw[i - 1], thing, known)
+            for raw in map(_WORD.findall, _PUNCTUATED.split(text))
+            for i, w in enumerate(raw)
+            if i and _stem(w.lower()) in thing and _stem(raw[i - 1].lower()) not in thing]
+    return True in runs and False not in runs
+
+
+def _qualifies(before: str, thing: frozenset[str], known: frozenset[str]) -> bool | None:
+    """Whether ``before``, the word right before a run of the thing's words, qualifies it
+    otherwise than the question and the thread do (``requalified``): False after a bare
+    determiner (the thing itself), None after any other word that sorts nothing."""
+    mod = re.split(r"['’]", before)[0].lower()
+    if mod in _DETERMINERS:
+        return False
+    if mod in STOPWORDS or len(mod) < 2 or is_value_word(mod) or mod in _AGE \
+            or _VERB_FORM.search(mod) or _stem(mod) in known or _stem(mod) in thing:
+        return None
+    return True
+
+
+_DETERMINERS = frozenset("the a an this that these those".split())
 
 
 def _inflections(word: str) -> set[str]:

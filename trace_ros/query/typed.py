@@ -556,6 +556,8 @@ class TypedReading:
                     or ask.kind == "ident" and focus != "number") \
                     and focus not in beside and not of_what & beside \
                     and not focus_things & beside \
+                    and not (ask.kind == "ident" and compound and thing_words
+                             and thing_words | {compound} <= stems(rec.text)) \
                     and not (_numbers(rec.text) & focus_numbers
                              and not {stem(p.lower()) for p in possessors(rec.text)}
                              - proper - q_stems) \
@@ -563,7 +565,9 @@ class TypedReading:
                                           or ask.kind == "quantity"
                                           and (tied or focus in _MEASURE_STEMS
                                                or focus in superseded_said))):
-                continue  # talks about the topic, never about the thing asked (the graph
+                continue  # talks about the topic, never about the thing asked (a code
+                # or label whose thing the record names whole needs no focus word: "The
+                # shower block keypad is 3390" for the shower block keypad code; the graph
                 # stage's current record revises one that does: "so I've got eight now";
                 # or names the measure, which a record need not say: "runs at 32"; a
                 # record giving again a code or label a record of the thing gave, "Rhys
