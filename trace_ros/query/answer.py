@@ -206,8 +206,6 @@ class QueryEngine:
         t = time.perf_counter()
         out = self.reader.read(req.question, plan, packed,
                                graph.reader_resolution if graph is not None else None)
-        if graph is not None and held is None and self.on("currentness"):
-            out = self.past_superseded(req.question, plan, packed, out, graph)
         if self.config.learned_pick and graph is not None:
             with self.ledger.read():
                 out = self.learned_pick(req, plan, packed, out, graph, held,
@@ -223,37 +221,6 @@ class QueryEngine:
         if self.auditor is not None:
             result.recall_id = str(self.record(req, result, now))
         return result
-
-    def past_superseded(self, question: str, plan: Plan, packed: Pack, out: ReaderOutput,
-                        graph: GraphOutcome) -> ReaderOutput:
-        """The reader's answer, unless it is read from a record the graph stage marked
-        superseded while the current record it found leads what is shown ("My husband
-        Daniel works at the Royal Infirmary" read for "Where does Daniel work?" before
-        "He's gone into teaching, … at the university", which names no word of the
-        question), said in a later conversation than the record read: then the answer the
-        reader gives with the current record tied to its thread (``routes["carried"]``, as
-        for a turn it carries on: the thread's records say what it is of), when it reads
-        one from the current record; else the first."""
-        if not out.cited_ids or not graph.lead or not plan.current or plan.tense == "past":
-            return out
-        gone = set(graph.superseded)
-        if out.cited_ids[0] not in gone or graph.lead[0] in gone:
-            return out
-        left = [i for i in packed.items if i.source_id not in gone]
-        if not left or left[0].source_id != graph.lead[0]:
-            return out
-        # Only across conversations: a later turn of the same one more often adds to what
-        # the read record says, or the chain stepped past it.
-        said = next((i.record for i in packed.items if i.source_id == out.cited_ids[0]), None)
-        if said is None or said.session_id == left[0].record.session_id:
-            return out
-        # The chain tied the current record to those it supersedes: one thread, one thing,
-        # as for a turn it carries on (the readers read the thing off the thread's records).
-        tied = [dataclasses.replace(i, routes={**i.routes, "carried": 1})
-                if i.source_id == graph.lead[0] else i for i in packed.items]
-        again = self.reader.read(question, plan, dataclasses.replace(packed, items=tied),
-                                 graph.reader_resolution)
-        return again if again.answer and again.cited_ids[:1] == graph.lead[:1] else out
 
     def validate(self, req: QueryRequest) -> None:
         for name, value in (("scope.subject_id", req.scope.subject_id),
