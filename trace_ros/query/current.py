@@ -645,6 +645,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 and not asked_holders & set(_WORDS.findall(rec.text.lower())) \
                 and other_subject(rec.text, asked_holders | keys(anchor.text), asked_thing) \
                 or brands and bool({n for n, _ in _before_thing(rec.text, q_terms)} - brands) \
+                or others and not own_state and _other_sex(rec.text, question) \
                 or own_state and not swapped and seq not in ruled
                 and told_of_another(rec.text, anchor.speaker if relayed else rec.speaker,
                                     names.conversation, answer_type == "person")):
@@ -2051,6 +2052,33 @@ def _not_of_asked(rec: SourceRecord, asked: frozenset[str]) -> bool:
             or _HE_SHE.search(rec.text):
         return False
     return any(_SINGULAR_I.search(c) for c in told)
+
+
+# Words that say whom the question asks of is a woman or a man: a title, a relative.
+_FEMALE = frozenset("""mrs ms miss mum mom mother mam wife sister daughter grandma grandmother
+gran granny nan nana aunt auntie niece girlfriend fiancee""".split())
+_MALE = frozenset("""mr dad father husband brother son grandpa grandfather grandad granddad
+uncle nephew boyfriend fiance""".split())
+_SHE = re.compile(r"\b(?:she|she['’]s|she['’]d|she['’]ll|her|hers|herself)\b", re.I)
+_HE = re.compile(r"\b(?:he|he['’]s|he['’]d|he['’]ll|him|his|himself)\b", re.I)
+
+
+def _other_sex(text: str, question: str) -> bool:
+    """Whether ``text`` points, by "he" or "she", only at someone of the other sex than
+    the one the question asks of, whom its title or relation makes a woman or a man, and
+    names no word of the question's: "And now they want him at two on Friday" is not
+    Mrs Cole's physio; "it's with his tea from tomorrow" is not Mum's pill."""
+    asked = set(_WORDS.findall(question.lower()))
+    female, male = bool(asked & _FEMALE), bool(asked & _MALE)
+    if female == male:
+        return False
+    words = set(_WORDS.findall(text.lower()))
+    if words & (_FEMALE if female else _MALE) \
+            or words & ({w.lower() for w in holders(question)}
+                        | capitalised_mid_sentence([question])):
+        return False
+    he, she = bool(_HE.search(text)), bool(_SHE.search(text))
+    return he and not she if female else she and not he
 
 
 def _speaks_of_own(rec: SourceRecord, asked: frozenset[str]) -> bool:
