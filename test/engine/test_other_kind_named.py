@@ -122,3 +122,13 @@ def test_the_askers_thing_to_its_head_noun() -> None:
     assert owners.get("parti") == "i", owners
     assert _other_owner(owners, "And Mara's party is on the 21st of March.", "Ursina")
     assert not _other_owner(owners, "My party's moved to the 28th.", "Ursina")
+
+
+@pytest.mark.parametrize(("question", "text"), [
+    ("When did Maria's grandmother pass away?", "My grandma passed away last week."),
+    ("What did Joanna get from her brother that brought back memories?",
+     "That letter brought back so much."),
+])
+def test_a_verb_and_its_particle_are_no_noun_phrase(question: str, text: str) -> None:
+    """"pass away", "brought back": the verb a particle follows is no thing of a kind."""
+    assert not other_kind_named(question, text)

@@ -137,7 +137,7 @@ _OBJECT_OPENERS = frozenset("the a an my your our his their its it them me us hi
                             "these those".split())
 # Particles after a verb in "-ing" ("the gym's moving up spin"); a thing in "-ing" is
 # followed by its verb or a preposition of place instead ("Sam's wedding is on Saturday").
-_PARTICLES = frozenset("up down back off out over round away forward".split())
+PARTICLES = frozenset("up down back off out over round away forward".split())
 _NEXT_TWO = re.compile(r"\s+([A-Za-z]+)(?:\s+([A-Za-z]+))?")
 
 
@@ -156,7 +156,7 @@ def is_possessive(text: str, end: int) -> bool:
         return False
     if len(word) > 4 and word.endswith("ed") and not word.endswith("eed"):
         return False
-    return not (word.endswith("ing") and nxt in _PARTICLES)
+    return not (word.endswith("ing") and nxt in PARTICLES)
 
 
 _SENTENCE_END = re.compile(r"[.!?;]")
@@ -1701,7 +1701,7 @@ def _verb_like(word: str, after: str) -> bool:
     noun is followed by its verb instead ("skins are")."""
     if after in _AUXILIARIES or after in _GET:
         return False
-    if word.endswith("ed") and len(word) > 3 or after in _PARTICLES:
+    if word.endswith("ed") and len(word) > 3 or after in PARTICLES:
         return True  # a past form, or a verb with its particle ("brought in", "goes out")
     return word.endswith("s") and len(word) > 3 \
         and (not after or after in STOPWORDS or is_value_word(after) or after in _PRE_VERBAL)

@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from ..language.revision import (
     KIN,
+    PARTICLES,
     clauses,
     holders,
     is_possessive,
@@ -482,6 +483,12 @@ def _kind_word(word: str) -> bool:
 _KIND_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 
 
+def _verb_at(ws: Sequence[str], i: int) -> bool:
+    """Whether ``ws[i]`` is a particle or the verb a particle follows ("pass away",
+    "brought back"): no noun of a noun phrase."""
+    return ws[i].lower() in PARTICLES or (i + 1 < len(ws) and ws[i + 1].lower() in PARTICLES)
+
+
 @lru_cache(maxsize=4096)
 def _asked_kinds(question: str) -> dict[str, frozenset[str]]:
     """Noun stem -> stems of the words the question puts right before it to say which one
@@ -502,6 +509,8 @@ def _asked_kinds(question: str) -> dict[str, frozenset[str]]:
                 continue
             if do and (i + 2 == len(ws) or ws[i + 2].lower() in STOPWORDS):
                 continue  # "does the van park when …": the verb
+            if _verb_at(ws, i + 1):
+                continue  # "did Maria's grandmother pass away", "that brought back": verbs
             out.setdefault(stem(noun), set()).add(stem(mod.replace("’", "'")))
     return {n: frozenset(m) for n, m in out.items()}
 
@@ -583,6 +592,8 @@ def other_kind_named(question: str, text: str) -> bool:
             i += 1
         if i + 1 >= len(ws):
             continue
+        if _verb_at(ws, i + 1) or _VERB_ENDING.search(ws[i + 1]):
+            continue  # "my grandma passed away": her deed, not a thing of another kind
         mod, noun = ws[i], stem(ws[i + 1])
         if noun in asked and _kind_word(mod) and stem(mod) not in q \
                 and not asked[noun] & said:
