@@ -132,3 +132,12 @@ def test_the_askers_thing_to_its_head_noun() -> None:
 def test_a_verb_and_its_particle_are_no_noun_phrase(question: str, text: str) -> None:
     """"pass away", "brought back": the verb a particle follows is no thing of a kind."""
     assert not other_kind_named(question, text)
+
+
+def test_a_counted_thing_may_be_told_as_another() -> None:
+    """"her second movie script" is one more of its kind: "Another movie script" of hers
+    may be the one asked, not a look-alike."""
+    assert not other_kind_named("When was Joanna's second movie script shown?",
+                                "Another movie script I wrote was shown last Sunday!")
+    assert other_kind_named("When was Joanna's movie script shown?",
+                            "Another movie script I wrote was shown last Sunday!")

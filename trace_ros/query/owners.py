@@ -518,7 +518,10 @@ def _asked_kinds(question: str) -> dict[str, frozenset[str]]:
 # "The other locum", "has its own code": one more of the kind beside the one known.
 _ANOTHER = re.compile(r"\b(?:the\s+other|another|(?:its|their)\s+own)\s+(?:([a-z][\w-]*)\s+)?"
                       r"([a-z][\w-]*)", re.I)
-_ASKS_ANOTHER = re.compile(r"\b(?:other|another|own)\b", re.I)
+# A question that counts the thing ("her second script", "the 3rd visit") asks of one more
+# of its kind itself: "another script" may be the one asked.
+_ASKS_ANOTHER = re.compile(r"\b(?:other|another|own|second|third|fourth|fifth|"
+                           r"\d+(?:nd|rd|th))\b", re.I)
 _WHICH_NOUN = re.compile(r"\b(?:which|what)\s+([a-z][\w-]*)", re.I)
 
 
