@@ -141,3 +141,11 @@ def test_a_counted_thing_may_be_told_as_another() -> None:
                                 "Another movie script I wrote was shown last Sunday!")
     assert other_kind_named("When was Joanna's movie script shown?",
                             "Another movie script I wrote was shown last Sunday!")
+
+
+def test_a_verb_form_after_another_is_not_the_thing() -> None:
+    """"another cat named Bailey" for the pets' names: "named" is no other name."""
+    assert not other_kind_named("What are Melanie's pets' names?",
+                                "We got another cat named Bailey too.")
+    assert other_kind_named("Who is covering Mondays as locum?",
+                            "The other locum, Dr. Amadi, does Thursdays.")

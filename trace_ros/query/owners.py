@@ -535,8 +535,10 @@ def _another_of(question: str, text: str) -> bool:
         return False
     thing = question_terms(question) - {stem(h) for h in holders(question)} \
         - {stem(m.group(1).lower()) for m in _WHICH_NOUN.finditer(question)}
-    return any(w and stem(w.lower()) in thing for m in _ANOTHER.finditer(text)
-               for w in m.groups())
+    # Not a verb form after it ("another cat named Bailey", "another painting like our
+    # last one" for "What did they paint?"): what it calls another is not the thing asked.
+    return any(w and stem(w.lower()) in thing and not _VERB_ENDING.search(w.lower())
+               for m in _ANOTHER.finditer(text) for w in m.groups())
 
 
 # Which days of the week a word names: "Wednesdays", "weeknights" (Monday to Friday),
