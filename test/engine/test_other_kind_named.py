@@ -42,6 +42,8 @@ from trace_ros.storage.records import SourceRecord  # noqa: E402
     ("Where's the clean linen trolley?", "Yeah still there. The dirty linen cage went to bay D."),
     ("What's my work mobile number?", "My own personal mobile hasn't changed, 07700 900514."),
     ("How much are concert tickets?", "raffle tickets still a pound each"),
+    # not only opening a clause: after an article or a possessive
+    ("Whose is the kitchen speaker?", "Theo's got the lounge speaker now."),
     # "the other", "its own": one more of the kind beside the one asked
     ("Who is covering Mondays as locum?", "The other locum, Dr. Amadi, does Thursdays."),
     ("What's my locker code at work?", "The drugs cabinet has its own code, 7310."),
@@ -64,6 +66,8 @@ def test_another_of_the_kind(question: str, text: str) -> None:
     # no word before the noun in the question, or the question's verb
     ("When does the club meet?", "Chess club meets on Mondays."),
     ("Where does the van park when it's at Pennick?", "The pub car park is free now."),
+    # a word before the noun that opens no noun phrase
+    ("How much is the school trip?", "Maya said trip money is due Friday, thirty pounds."),
     # a name before the noun is whose it is, not which kind
     ("When does Hannah bring Theo to visit?", "They're bringing him on Sunday."),
     # "the other" before the noun a "which" question asks for is its value

@@ -573,12 +573,14 @@ def _another_day(question: str, text: str) -> bool:
 
 def other_kind_named(question: str, text: str) -> bool:
     """Whether ``text`` speaks of another thing of the kind the question asks about, a
-    look-alike of the one asked: a clause of it opens on the noun the question asks of
-    with another word before it that says which one ("After-school club runs till 5:45"
-    for "What time does breakfast club start?"; "Hydro pool's been set to 34" beside "the
-    main pool" is not told apart, "main" only ranks it) and ``text`` never says the
-    question's word; or it calls the thing "the other" or "its own" (``_another_of``), or
-    tells it on other days of the week than the question names (``_another_day``)."""
+    look-alike of the one asked: a noun phrase of it (opening a clause, or after an
+    article or a possessive) is the noun the question asks of with another word before
+    it that says which one ("After-school club runs till 5:45" for "What time does
+    breakfast club start?", "Theo's got the lounge speaker" for the kitchen speaker;
+    "Hydro pool's been set to 34" beside "the main pool" is not told apart, "main" only
+    ranks it) and ``text`` never says the question's word; or it calls the thing "the
+    other" or "its own" (``_another_of``), or tells it on other days of the week than the
+    question names (``_another_day``)."""
     if _another_of(question, text) or _another_day(question, text):
         return True
     asked = _asked_kinds(question)
@@ -588,21 +590,18 @@ def other_kind_named(question: str, text: str) -> bool:
     q = stems(question) | {stem(w.lower()) for w in _PHRASE_WORD.findall(question)}
     for part in clauses(text):
         ws = [w.lower() for w in _PHRASE_WORD.findall(part)]
-        i = 0
-        while i < len(ws) and ws[i] in _DISCOURSE:
-            i += 1
-        if i < len(ws) and ws[i] in _DETERMINERS:
-            i += 1
-        while i < len(ws) and ws[i] in _DATING:
-            i += 1
-        if i + 1 >= len(ws):
-            continue
-        if _verb_at(ws, i + 1) or _VERB_ENDING.search(ws[i + 1]):
-            continue  # "my grandma passed away": her deed, not a thing of another kind
-        mod, noun = ws[i], stem(ws[i + 1])
-        if noun in asked and _kind_word(mod) and stem(mod) not in q \
-                and not asked[noun] & said:
-            return True
+        start = 0
+        while start < len(ws) and ws[start] in _DISCOURSE:
+            start += 1
+        for i in range(start, len(ws) - 1):
+            if i > start and ws[i - 1] not in _DETERMINERS | _DATING:
+                continue  # not the opening of a noun phrase ("rain put people off")
+            if _verb_at(ws, i + 1) or _VERB_ENDING.search(ws[i + 1]):
+                continue  # "my grandma passed away": her deed, not a thing of another kind
+            mod, noun = ws[i], stem(ws[i + 1])
+            if noun in asked and _kind_word(mod) and stem(mod) not in q \
+                    and not asked[noun] & said:
+                return True
     return False
 
 
