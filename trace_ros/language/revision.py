@@ -1439,9 +1439,6 @@ def _qualifies(before: str, thing: frozenset[str], known: frozenset[str]) -> boo
     return True
 
 
-_DETERMINERS = frozenset("the a an this that these those".split())
-
-
 def _inflections(word: str) -> set[str]:
     """A word's regular third-person and past forms ("go": goes; "fly": flies, flied)."""
     out = {word + "s", word + "es", word + "ed", word + "d"}
@@ -1683,7 +1680,7 @@ _PRONOUN_SUBJECTS = frozenset("i we you he she it they this that there these tho
 _CARRYING_PRONOUNS = frozenset(("he", "she", "they"))
 # A possessive pronoun standing for a thing of someone else's ("Theirs starts at 300").
 _OTHERS_POSSESSIVES = frozenset(("theirs", "hers", "his", "yours"))
-_NP_DETERMINERS = _DETERMINERS | frozenset("my your our his her their its".split())
+NP_DETERMINERS = _DETERMINERS | frozenset("my your our his her their its".split())
 # Adverbs that sit between a subject and its verb ("The cat still gets two meals").
 _PRE_VERBAL = CONTINUITY | frozenset("""also just only never always now finally already even
 usually often normally sometimes really""".split())
@@ -1722,7 +1719,7 @@ def clause_subject(clause: str) -> tuple[str, ...] | None:
     first = words[0].lower()
     if first in _OTHERS_POSSESSIVES:
         return (first,)
-    start = 1 if first.partition("'")[0] in _NP_DETERMINERS else 0
+    start = 1 if first.partition("'")[0] in NP_DETERMINERS else 0
     np: list[str] = []
     for k in range(start, min(len(words), start + _NP_REACH + 1)):
         base, _, suffix = words[k].partition("'")
@@ -1823,7 +1820,7 @@ def another_holds(text: str, asked: frozenset[str], known: frozenset[str]) -> bo
             else:
                 # (what follows the subject phrase; the "I" of "The vitamin D I keep taking"
                 # is the phrase's own clause)
-                rest = words[len(np) + (opener in _NP_DETERMINERS):] if np else words
+                rest = words[len(np) + (opener in NP_DETERMINERS):] if np else words
                 if rest[:1] and rest[0].partition("'")[0] in ("i", "we"):
                     rest = rest[1:]
             # Whose the phrase is, by a possessive (not a relative's: "my sister's
@@ -1853,7 +1850,7 @@ def _acts_on_object(rest: Sequence[str]) -> bool:
         base = w.partition("'")[0]
         if is_value_word(base):
             return False
-        if base in _NP_DETERMINERS and k > 0 \
+        if base in NP_DETERMINERS and k > 0 \
                 and rest[k - 1].partition("'")[0] not in STOPWORDS | _PRE_VERBAL:
             phrase = []  # (right after the verb: "goes out on the van" puts no object)
             for x in rest[k + 1:]:
@@ -1913,7 +1910,7 @@ def asked_of(question: str) -> frozenset[str]:
         # Asked of the asker: what the verb after "I" takes ("… do I take my amlodipine").
         obj = []
         for t in rest[2:]:
-            if t.lower() in STOPWORDS - _NP_DETERMINERS:
+            if t.lower() in STOPWORDS - NP_DETERMINERS:
                 break
             obj.append(t)
         return _content_stems(obj)
@@ -1923,7 +1920,7 @@ def asked_of(question: str) -> frozenset[str]:
         lt = t.lower()
         if lt == "of" and span:  # "the name of the vet": of the vet
             return asked_of(" ".join(["what", "is", *rest[k + 1:]]))
-        if lt in STOPWORDS - _NP_DETERMINERS or lt in _AUXILIARIES \
+        if lt in STOPWORDS - NP_DETERMINERS or lt in _AUXILIARIES \
                 or lt.endswith("ing") and _content_stems(span):
             stop = lt
             break
@@ -1934,5 +1931,5 @@ def asked_of(question: str) -> frozenset[str]:
     # "How many cats are in the cattery?", "How many guests are coming?": a preposition
     # or the verb after the auxiliary, and the question's own phrase is the subject.
     opens = rest[0].lower() if rest else ""
-    return stems or (_content_stems(phrase) if opens in STOPWORDS - _NP_DETERMINERS
+    return stems or (_content_stems(phrase) if opens in STOPWORDS - NP_DETERMINERS
                      or opens.endswith("ing") else frozenset())

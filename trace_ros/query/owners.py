@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from ..language.revision import (
     KIN,
+    NP_DETERMINERS,
     PARTICLES,
     clauses,
     holders,
@@ -454,10 +455,9 @@ def told_of_another(question: str, asker: str, rec: SourceRecord) -> bool:
     return bool(told)
 
 
-# What may open a noun phrase: an article, a demonstrative, a possessive ("the guest
-# password", "My own personal mobile"); words that only date or order a thing ("new",
-# "own", "main") may follow it before the word that says which kind it is.
-_DETERMINERS = frozenset("the a an this that these those my our your his her their its".split())
+# Words that only date or order a thing ("new", "own", "main") may follow what opens a
+# noun phrase (``NP_DETERMINERS``: "the guest password", "My own personal mobile") before
+# the word that says which kind it is.
 _DATING = frozenset("own new old current latest previous usual same next last first second "
                     "other main big little only whole full".split())
 # What a question opens its subject after ("How much are concert tickets?", "What time
@@ -501,7 +501,7 @@ def _asked_kinds(question: str) -> dict[str, frozenset[str]]:
         ws = _PHRASE_WORD.findall(part)
         for i in range(1, len(ws) - 1):
             before, mod, noun = ws[i - 1].lower(), ws[i].lower(), ws[i + 1].lower()
-            if before not in _DETERMINERS | _AUXILIARIES and not re.search(r"['’]s$", before):
+            if before not in NP_DETERMINERS | _AUXILIARIES and not re.search(r"['’]s$", before):
                 continue
             if not _kind_word(mod) or ws[i][:1].isupper() or noun in STOPWORDS \
                     or not noun.isalpha() \
@@ -594,7 +594,7 @@ def other_kind_named(question: str, text: str) -> bool:
         while start < len(ws) and ws[start] in _DISCOURSE:
             start += 1
         for i in range(start, len(ws) - 1):
-            if i > start and ws[i - 1] not in _DETERMINERS | _DATING:
+            if i > start and ws[i - 1] not in NP_DETERMINERS | _DATING:
                 continue  # not the opening of a noun phrase ("rain put people off")
             if _verb_at(ws, i + 1) or _VERB_ENDING.search(ws[i + 1]):
                 continue  # "my grandma passed away": her deed, not a thing of another kind
