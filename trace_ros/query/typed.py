@@ -26,7 +26,6 @@ from ..language.revision import (
     is_value_word,
     keys,
     other_kind,
-    other_titled,
     shifts,
     spoken_to,
     state_values,
@@ -110,15 +109,13 @@ from .owners import (
     _OF_SELF,
     _THIRD_PERSON,
     _carries_on,
+    _look_alike,
     _named_near,
-    _other_name_on,
-    _other_owner,
     _owned_by,
     _owners_other,
     _possessed,
     _someone_else,
     holder_clash,
-    other_kind_named,
     speakers_mine,
     told_of_another,
 )
@@ -541,8 +538,7 @@ class TypedReading:
                 # time, "Maureen comes in at six" before her shifts changed, for "what time
                 # did Maureen visit?".)
                 continue
-            if _other_owner(owners, rec.text, plan.asker) or _other_name_on(question, rec.text) \
-                    or other_titled(rec.text, question) or other_kind_named(question, rec.text) \
+            if _look_alike(owners, question, rec.text, plan.asker) \
                     or speakers_mine(question, plan.asker, rec) \
                     or state and other_kind(rec.text, question) \
                     or state and not current and ask.kind not in ("place", "person") \
