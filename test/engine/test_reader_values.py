@@ -19,7 +19,7 @@ import pytest
 from trace_ros.language.revision import other_kind
 from trace_ros.language.timeanchor import ordinal_value
 from trace_ros.ledger import SourceRecord
-from trace_ros.query.amounts import _plural_number
+from trace_ros.query.amounts import _plural_number, settled
 from trace_ros.query.owners import _speakers_own
 from trace_ros.query.pack import EvidenceItem, pack
 from trace_ros.query.plan import plan_question
@@ -1273,3 +1273,25 @@ def test_a_title_with_a_full_stop_starts_a_name_mid_sentence() -> None:
     assert names_in(said, set(), set()) == [(30, "Dr. Adeyemi")]
     assert "adeyemi" in capitalised_mid_sentence([said])
     assert read("Who is my mentor?", rec(1, said))[0] == "Dr. Adeyemi"
+
+
+def test_a_sentence_that_settles_on_a_figure_is_what_the_record_comes_to() -> None:
+    """"…, so we knocked forty quid off. Call it £610.": the sentence that says nothing but
+    the figure and words that settle on it ("then", "call it", "so … now") is the amount the
+    rest of the record works out to, not the change or the other figure beside it."""
+    assert settled("Five, then.", "Five") and settled("Call it £610.", "£610")
+    assert settled("So, 52 now.", "52")
+    assert not settled("Six stalls, they reckon.", "Six stalls")
+    assert not settled("I'm in 40 now.", "40")
+    answer, _ = read("How much is the allotment rent?",
+                     rec(1, "The committee's doing the hedges now, so they knocked forty quid "
+                            "off our allotment rent. Call it £610."))
+    assert answer == "£610"
+    answer, _ = read("How many stalls are at the craft fair?",
+                     rec(1, "The village hall flooded, so the craft fair lost nine stalls to the "
+                            "rain. Twenty-one, then."))
+    assert answer.lower() == "twenty-one"
+    # Only the last sentence giving a figure sums the record up.
+    answer, _ = read("How many are in the under-tens squad?",
+                     rec(1, "Right, forty. The under-tens squad is still twelve."))
+    assert answer.lower() != "forty"

@@ -59,6 +59,23 @@ def _bare_sentence(text: str) -> str:
     return " ".join(re.findall(r"[\w'’-]+", text)).lower()
 
 
+# Words that only settle on a figure ("Four, then.", "Call it forty-four.", "So, 36 now.",
+# "Eight it is."): a sentence of them and a figure says nothing but the figure.
+_SETTLING = frozenset("then so now it is it's that that's call make say okay ok right well"
+                      .split())
+
+
+def settled(sentence: str, phrase: str) -> bool:
+    """Whether ``sentence`` says nothing beside the figure ``phrase`` but words that settle
+    on it ("Four, then.", "Call it £530."): the amount the rest of a record works out to."""
+    said, figure = _bare_sentence(sentence).split(), _bare_sentence(phrase).split()
+    at = next((i for i in range(len(said) - len(figure) + 1)
+               if figure and said[i:i + len(figure)] == figure), None)
+    if at is None:
+        return False
+    return all(w.replace("’", "'") in _SETTLING for w in said[:at] + said[at + len(figure):])
+
+
 def _change_amount(text: str, found: tuple[int, str]) -> bool:
     """Whether the number at ``found`` (offset, phrase) is said as a change of an amount
     ("four more", "another two"), not as the amount."""

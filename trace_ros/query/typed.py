@@ -52,6 +52,7 @@ from .amounts import (
     _value_tokens,
     _with_unit,
     revisions_of,
+    settled,
 )
 from .complement import (
     person_complement,
@@ -746,6 +747,8 @@ class TypedReading:
         # it states nothing. The assertions beside it do. A request does state what is
         # wanted ("Could you collect on Thursday mornings?").
         ordered = [x for x in ordered if not x.rstrip().endswith("?") or _REQUEST.match(x)]
+        # The record's sentences in the order told (``ordered`` puts the best first).
+        ordered_text = [x for x in parts if x in ordered] or ordered
         if kind in _SEVERAL_TOLD:
             # "The airline has cancelled the Monday flight. They've shoved me onto the
             # Wednesday.": of the values of the kind a record tells, one it holds to.
@@ -823,6 +826,12 @@ class TypedReading:
         }
         if kind in readers:
             value = next((v for v in map(readers[kind], _consequence_first(ordered)) if v), "")
+            if kind == "money" and len(ordered) > 1:
+                # "… so we knocked thirty quid off. Call it £530.": a sentence that only
+                # settles on a sum is what the rest of the record works out to.
+                last = next((x for x in reversed(ordered_text) if sum_stated(x)), "")
+                settles = sum_stated(last) if last and settled(last, sum_stated(last)) else ""
+                value = settles or value
             if not value and kind == "clock" and replaced:
                 # The current record moves a time it does not repeat as one ("has moved
                 # to 9" after "at 8"): the hour it moves to.
@@ -879,8 +888,12 @@ class TypedReading:
                            if _RESULT.search(x[:f[0]]) and not _change_amount(x, f)), "")
             # "… they're each bringing a plus-one. Fourteen.": a sentence that is only a
             # figure is the amount the rest of the record works out to.
+            # (Words that settle on it, "Four, then.", only in the last sentence giving a
+            # figure: "Right, thirty. Juniors still nineteen." sums nothing up.)
+            last = next((x for x in reversed(ordered_text) if amounts(x)), "")
             result = result or next((f[1] for x in ordered for f in amounts(x)
-                                     if _bare_sentence(x) == f[1].lower()), "")
+                                     if _bare_sentence(x) == f[1].lower()
+                                     or x == last and settled(x, f[1])), "")
             if result:
                 return result
 
