@@ -343,6 +343,18 @@ _SPAN_FLOOR = -5.0
 # "How long is/will/does …?": the length of a state or a plan, which only a record that
 # states a span answers (not "How long has she been …?", counted from a start).
 _HOW_LONG_NOW = re.compile(r"\s*how long (?:is|are|am|will|does|do|would|should)\b", re.I)
+# The verb a question asks with, after its auxiliary and the one it is asked of ("How do I
+# take my tea?", "What music does Mum like?", "What does my mother like to drink?").
+_AUX_VERB = re.compile(
+    r"\b(?i:do|does|did|don't|doesn't|didn't|can|can't|could|will|would|should)\s+"
+    r"(?:(?i:my|our|your|his|her|their|the|a|an)\s+[\w'’-]+|(?i:i|you|we|they|he|she|it)"
+    r"|(?:[A-Z][\w'’.-]*\s*)+?)\s+([a-z]+)(?:\s+to\s+([a-z]+))?")
+
+
+def _asked_verbs(question: str) -> frozenset[str]:
+    """The stems of the verbs a question asks with (``_AUX_VERB``): a record sharing only
+    them ("Take care of yourself" for "How do I take my tea?") says nothing of the thing."""
+    return frozenset(stem(w) for m in _AUX_VERB.finditer(question) for w in m.groups() if w)
 
 
 class ExtractiveReader(TypedReading):
@@ -924,6 +936,14 @@ class ExtractiveReader(TypedReading):
                         and not other_titled(s.item.record.text, question)
                         and not (plan.tense != "past"
                                  and other_kind(s.item.record.text, question))] or live
+            # A record sharing only the verb asked with is no revision of the thing, where
+            # others say the question's other words.
+            verbs = _asked_verbs(question)
+            if verbs:
+                own = {id(s): (q_stems - names) & self._terms(s.item, names) for s in live}
+                thing = [s for s in live if own[id(s)] - verbs]
+                if thing:
+                    live = [s for s in live if not own[id(s)] or s in thing]
             top = max(s.overlap for s in live)
             revisions = [s for s in live if s.overlap >= self.near_best * top]
             chosen = [max(revisions, key=lambda s: (s.item.record.source_time, s.item.record.seq))]
