@@ -77,7 +77,7 @@ graph's current record only, not the cited one (build +2 / never +1, confirm old
 ``_dense_new_state`` as a fallback where the which-X check refuses, and for "which"
 (build +5 / never +5, confirm never 0.114 -> 0.132); "which" in ``_dense_new_state`` with
 a capital letter after a word counted by ``_repeats`` ("block A"): build +2, confirm old
-+1 and never +1.
++1 and never +1; the capital letter alone: build +1, confirm old +1.
 """
 
 from __future__ import annotations
