@@ -65,6 +65,19 @@ confirm answer_ok flat (one fixed, one old record first). ``_slot_filler`` also 
 the reply after its records ("Snow Queen's gown is now icy silver-blue"): build +1,
 confirm never +1. Kept: ``complement.verb_object`` reads the verb after "do" and a
 named one ("does Lucia go to"; "goes" for "go"): build flat, confirm +1.
+
+The thirty-ninth session (base 02afa0a, authors a..ay, build): which-X 62 stated (81
+never), ``_read`` "no shown evidence matches" 29 (33 never), ``_typed`` "no shown record
+states the X" 25 (258 never). Of the which-X 62, the record read first was a current one
+in 17 (7 raw_right), an old or other one in the rest: record choice again. Kept:
+``newstate._dense_place`` ("Where do I live now?" with no word shared and no graph lead:
+the place the asker's latest near-in-meaning record names; build +8, confirm +2, never
+flat). Measured and dropped (re-ask): ``_object_filler``'s revision guard anchored on the
+graph's current record only, not the cited one (build +2 / never +1, confirm old +1);
+``_dense_new_state`` as a fallback where the which-X check refuses, and for "which"
+(build +5 / never +5, confirm never 0.114 -> 0.132); "which" in ``_dense_new_state`` with
+a capital letter after a word counted by ``_repeats`` ("block A"): build +2, confirm old
++1 and never +1; the capital letter alone: build +1, confirm old +1.
 """
 
 from __future__ import annotations
