@@ -37,6 +37,7 @@ import threading
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 from ..config import RecallConfig
 from ..language.text import STOPWORDS, built, content_terms, tokens, words
@@ -504,10 +505,16 @@ def recency(fused: dict[int, Fused], info: dict[int, Place], weight: float) -> s
 
 
 def ranked(fused: dict[int, Fused], k: int | None = None) -> list[Fused]:
-    """Best first (the best ``k`` only, when given); ties keep storage order."""
-    if k is not None and k < len(fused):
-        return heapq.nsmallest(k, fused.values(), key=lambda f: (-f.score, f.seq))
-    return sorted(fused.values(), key=lambda f: (-f.score, f.seq))
+    """Best first (the best ``k`` only, when given); ties keep storage order. Sorted by
+    seq, then stably by score, highest first: the order of ``(-score, seq)`` without a
+    key tuple made per candidate (a third of the fuse stage's time)."""
+    out = sorted(fused.values(), key=_BY_SEQ)
+    out.sort(key=_BY_SCORE, reverse=True)  # (reverse keeps equal scores in seq order)
+    return out[:k] if k is not None and k < len(out) else out
+
+
+_BY_SEQ = attrgetter("seq")
+_BY_SCORE = attrgetter("score")
 
 
 def route_weights(cfg: RecallConfig) -> dict[str, float]:

@@ -139,7 +139,7 @@ class _SeqOrder:
         at = np.minimum(np.searchsorted(self.seqs, want), self.n - 1)
         if not np.array_equal(self.seqs[at], want):
             return None
-        return [int(i) for i in at]
+        return at.tolist()
 
     def place(self, i: int) -> Place:
         p = self._places.get(i)

@@ -30,6 +30,11 @@ if TYPE_CHECKING:
 class SqliteBase:
     """The connection and its transactions; the mixins add the operations."""
 
+    # ``read()`` blocks opened so far, and the one open now (``_read_block``; 0: none).
+    # (Class defaults: a read-only ledger opens its connection without ``__init__``.)
+    _snapshots = 0
+    _open_snapshot = 0
+
     def __init__(self, path: str | Path, config: LedgerConfig | None = None, *,
                  create: bool = True) -> None:
         """Open (with ``create``, or create) the ledger at ``path`` and apply pending
@@ -160,11 +165,21 @@ class SqliteBase:
         """
         with self._lock:
             self.conn.execute("BEGIN")
+            self._snapshots += 1
+            self._open_snapshot = self._snapshots
             try:
                 self.conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()
                 yield self.conn
             finally:
+                self._open_snapshot = 0
                 self.conn.execute("COMMIT")
+
+    def _read_block(self) -> int:
+        """The number of the ``read()`` block open on this ledger (each block its own), or
+        0 outside one: what is read inside one block stays true until it ends, so the
+        caller (holding the lock) may keep it for that block's other reads."""
+        with self._lock:
+            return self._open_snapshot
 
     @staticmethod
     def generation_of(conn: sqlite3.Connection) -> int:

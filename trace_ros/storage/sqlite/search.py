@@ -316,9 +316,7 @@ class SearchReads(SqliteBase):
         if not postings.usable(expr, subject_id):
             return None
         try:
-            got = _marks(conn)
-            upto = indexed_upto(conn)
-            stats, _ = self._source_stats(conn, subject_id, got)
+            got, upto, stats = self._snapshot_marks(conn, subject_id)
         except sqlite3.OperationalError:
             return None
         if not stats.n_docs:  # no source of the subject
@@ -340,6 +338,24 @@ class SearchReads(SqliteBase):
                 dtype=np.int64)
 
         return postings.ranked(sp, expr, weights, stats, keep if view else None)
+
+    def _snapshot_marks(self, conn: sqlite3.Connection, subject_id: str
+                        ) -> tuple[tuple[Any, int], int | None, Stats]:
+        """(the ledger's marks, the postings' mark, the subject's statistics) for
+        ``_by_postings``: read once per ``read()`` snapshot and subject (nothing they are
+        read from changes inside one: a question's text search and the chain's searches
+        of the same question share them, four statements fewer a search), else each time.
+        One entry is kept, the last snapshot's."""
+        at = (self._read_block(), subject_id)
+        kept = self.__dict__.get("_marks_kept")
+        if at[0] and kept is not None and kept[0] == at:
+            return kept[1]
+        got = _marks(conn)
+        upto = indexed_upto(conn)
+        stats, _ = self._source_stats(conn, subject_id, got)
+        if at[0]:
+            self._marks_kept = (at, (got, upto, stats))
+        return got, upto, stats
 
     def _source_terms(self, conn: sqlite3.Connection, subject_id: str) -> SubjectTerms:
         """What earlier searches read of the subject's sources, if it is still current
