@@ -36,6 +36,7 @@ from . import current, rank
 from . import recall as rc
 from .audit import AuditWriter, new_recall_id
 from .factcache import SubjectFacts
+from .latest import newest_told
 from .owners import told_of_another
 from .pack import EvidenceGroup, EvidenceItem, Pack, pack, with_attachments
 from .paths import GraphOutcome, GraphStage
@@ -540,6 +541,12 @@ class QueryEngine:
             others.append(told[0].source_id)
             found = None
         lookalikes = others + lookalikes
+        if found is None and not graph.lead and at is None:
+            # "… his latest tournament?": no revision found, the newest telling leads.
+            told = newest_told(req.question, [r for s, r in records.items()
+                                                     if s not in apart], req.scope.robot_id)
+            if told is not None:
+                graph.lead = [told.source_id]
         # What the chain found to be another's (also when nothing later revised the best
         # match): the reader must not take its newest record for the current one.
         graph.others = [s for s in dict.fromkeys(graph.others + lookalikes)
