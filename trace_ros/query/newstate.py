@@ -13,7 +13,7 @@ from ..language.text import sentences as split_sentences
 from .names import _proper_names
 from .plan import Plan
 from .readout import _Scored
-from .spans import _NEW_MARKERS, _NEW_STATE, Asked, place_phrase
+from .spans import _NEW_MARKERS, _NEW_STATE, Asked
 
 # The "so" that opens what follows from a cause ("the oat milk doesn't agree with me, so
 # I'm back to black coffee").
@@ -85,42 +85,6 @@ def _dense_new_state(question: str, plan: Plan, ask: Asked,
            for s in near):
         return None  # a later near record says that value stopped ("not vegan any more")
     return best
-
-
-# The asker speaking of their own state: "Where do I live?", "Where are we staying?".
-_FIRST_PERSON = re.compile(r"\b(?:i|we|my|our|me|us)\b", re.I)
-# How far down the dense ranking the asker's record of a new place may stand: the records
-# that say it share no word with the question, nor with each other.
-_DENSE_PLACE = 8
-
-
-def _dense_place(question: str, plan: Plan, ask: Asked,
-                 scored: Sequence[_Scored]) -> tuple[_Scored, str] | None:
-    """For "Where do I live / work …?" about the asker's place now, when no shown record
-    shares a word with the question and the graph stage gives no lead ("Where do I live
-    now?" against "I signed for the cottage on Quay Lane!"): the place named by the
-    asker's latest record near the question in meaning, from the first of the asker's
-    records among the nearest (``_DENSE_NEAR``) that names a place on. Someone who moves
-    seldom says the verb asked again."""
-    if ask.kind != "place" or not plan.current or plan.tense == "past" or not plan.asker \
-            or not _FIRST_PERSON.search(question):
-        return None
-    theirs = sorted(((s, p) for s in scored if 0 < s.item.routes.get("dense", 0) <= _DENSE_PLACE
-                     and s.item.record.speaker == plan.asker and not s.item.routes.get("other")
-                     and (p := _last_place(s.item.record.text))),
-                    key=lambda f: (f[0].item.record.source_time, f[0].item.record.seq))
-    first = next((k for k, (s, _) in enumerate(theirs)
-                  if s.item.routes.get("dense", 0) <= _DENSE_NEAR), None)
-    return theirs[-1] if first is not None else None
-
-
-def _last_place(text: str) -> str:
-    """The last place ``text`` names by name, else the last it names at all: a record that
-    leaves a place for another names the one it leaves first ("I've given up on Eden
-    Street. I've moved in with Marek's sister on Gwydir Street")."""
-    places = [p for x in split_sentences(text) if (p := place_phrase(x, set()))]
-    named = [p for p in places if any(w[:1].isupper() for w in p.split())]
-    return (named or places or [""])[-1]
 
 
 def _consequence_first(sentences: Sequence[str]) -> list[str]:

@@ -140,7 +140,6 @@ from .newstate import (
     _FORMER,
     _MARKED_NOTE,
     _dense_new_state,
-    _dense_place,
     _only_former,
 )
 from .owners import (
@@ -877,9 +876,6 @@ class ExtractiveReader(TypedReading):
             # for the other kinds ("I've ended up at my cousin's on Histon Road" for "Where
             # am I living now?"): it was found by the thread of the thing, not by its words.
             if not matched and not lead:
-                placed = _dense_place(question, plan, ask, self._in_time(plan, scored))
-                if placed is not None:
-                    return ReaderOutput(placed[1], [placed[0].item.source_id], self.name)
                 return ReaderOutput("", [], self.name, "no shown evidence matches the question")
             every = self._in_time(plan, [*lead[:1], *[s for s in scored if s not in lead]])
             # Another person's value of the thing ("Sara got locker 74" for "What's my
