@@ -12,7 +12,10 @@ apart they were said, their lengths, whether the later speaks of another holder 
 another instance or event (``elsewhere``), whether either speaks to the listener
 ("you"), the holders' names and three-letter words both name and the speaker seldom
 says, whether it is the closest of those weighed, whether a seldom-said word ties them,
-whether the later is the statement the earlier is most like of all the speaker said —
+whether the later is the statement the earlier is most like of all the speaker said,
+how the later is told (``telling.py``: as news, opening on what happened or in the
+present perfect, with a reason, from a time), whether a value of one kind gave
+way to another anywhere in the two (``revision.replaces``, ``revision.contrasts``) —
 with weights fitted by logistic regression on the build halves of ``bench updates
 --natural`` (``tools/fit_update_judge.py``). Only statements that share a word the
 speaker seldom uses (a content word, a holder's name, a three-letter word) are weighed,
@@ -36,6 +39,7 @@ from ..language.revision import (
     KIN,
     about_another,
     continues,
+    contrasts,
     denies_change,
     holders,
     holders_stems,
@@ -50,6 +54,7 @@ from ..language.revision import (
     values,
 )
 from ..language.text import sentences, stem
+from . import telling
 from .judge_weights import INTERCEPT, THRESHOLD, WEIGHTS
 from .things import other_kind
 
@@ -75,7 +80,9 @@ FEATURES = (
     "old_values", "same_values", "marks_change", "continues", "other_holder",
     "negates_shared", "distance", "short_new",
     "long_new", "long_old", "another_holder", "another_thing", "addresses_new",
-    "addresses_old", "shared_name", "shared_short", "closest", "tied", "nearest",
+    "addresses_old", "shared_name", "shared_short", "perfect_new", "reason_new", "start_new",
+    "past_opening", "replaces", "contrasts",
+    "closest", "tied", "nearest",
 )
 
 
@@ -177,6 +184,9 @@ class Pair:
             _count(len(_ADDRESS.findall(old)), 2),
             _count(sum(map(salient, names)), 2),
             _count(sum(map(salient, short)), 2),
+            *telling.signals(new),
+            float(replaces(old, new)),
+            float(contrasts(old, new)),
         ]
 
 
