@@ -369,7 +369,7 @@ class ExtractiveReader(TypedReading):
                  report_lag_s: float = 7 * 86400.0, type_bonus: float = 0.3,
                  sentence_weight: float = 0.7, span_weight: float = 0.05,
                  span_pool: float = 0.6, date_bonus: float = 0.8,
-                 reply_own: float = 0.5, revision_share: float = 0.3,
+                 reply_own: float = 0.5, revision_share: float = 0.4,
                  revision_overlap: float = 0.3) -> None:
         self.prior_weight = prior_weight
         self.near_best = near_best
