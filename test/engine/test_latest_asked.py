@@ -29,6 +29,10 @@ def test_the_event_word_after_the_superlative_or_before_the_adverb() -> None:
     assert latest_of("Where did John travel most recently?") == "travel"
     assert latest_of("What does Nate do most recently?") == ""  # "do" names no event
     assert latest_of("Where does Nate play tennis now?") == ""
+    # The phrase as the subject of an auxiliary: its last word is the verb after it.
+    assert latest_of("How did his latest tournament go?") == "tournament"
+    assert latest_of("Was Jo's most recent trip fun?") == "trip"
+    assert latest_of("How did Nate do in his latest tournament?") == "tournament"
 
 
 def test_the_newest_telling_by_the_person_named() -> None:

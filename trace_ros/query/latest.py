@@ -20,6 +20,12 @@ _BEFORE_NOUN = re.compile(
     r"\b(?:latest|most\s+recent)\s+((?:[a-z][\w-]*\s+){0,3}?[a-z][\w-]*)"
     r"\s*(?=[?.,!]|$|\b(?:of|in|at|on|for|with|to|from|that|which|who|he|she|they|you|"
     r"i|we|did|does|do|was|were|is|are|has|have|had)\b)", re.I)
+# "How did his latest tournament go?": the superlative's phrase is the subject of an
+# auxiliary, so the phrase's last word is the bare verb that follows the subject.
+_AS_SUBJECT = re.compile(
+    r"\b(?:did|does|do|will|would|can|could|should|was|is|were|are|has|have|had)\s+"
+    r"(?:(?:the|his|her|their|my|your|our|its|[a-z][\w-]*['’]s)\s+)?(?:latest|most\s+recent)\b",
+    re.I)
 # "Where did John travel most recently?": the verb before the adverb.
 _AFTER_VERB = re.compile(r"\b([a-z][\w-]*)\s+(?:the\s+)?most\s+recently\b", re.I)
 _WORD = re.compile(r"[^\W_]+")
@@ -29,7 +35,10 @@ _MIN_COMPOUND = 4  # "roadtrip" is a trip; "trip" inside a shorter word is not
 def latest_of(question: str) -> str:
     """The stem of the event word a question asks the newest occurrence of, or ""."""
     m = _BEFORE_NOUN.search(question)
-    word = m.group(1).split()[-1] if m else ""
+    words = m.group(1).split() if m else []
+    if len(words) > 1 and _AS_SUBJECT.search(question):
+        words = words[:-1]
+    word = words[-1] if words else ""
     if not word:
         m = _AFTER_VERB.search(question)
         word = m.group(1) if m else ""
