@@ -17,10 +17,8 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ..language.revision import clauses
-from ..language.timeanchor import WEEKDAYS, tense
+from ..language.timeanchor import MONTHS, WEEKDAYS, tense
 
-_MONTHS = ("january february march april may june july august september october november "
-           "december").split()
 _ADVERB = r"(?:just\s+|now\s+|finally\s+|already\s+)?"
 _PARTICIPLE = r"[a-z]+(?:ed|en|wn|ne|ught|ken|ten)\b"
 # The present perfect, active or passive: "has moved", "'ve brought", "'s been cancelled".
@@ -33,7 +31,7 @@ _REASON = re.compile(r",?\s+so\s+|,\s+which\s+means\s+|\b(?:because|cos|cause)\b
 # October", "as of the 3rd").
 _START = re.compile(r"\b(?:from|starting|come|as\s+of|beginning|effective|until)\s+"
                     r"(?:now\s+on|next|this|tomorrow|tonight|today|the\s+\d|\d|"
-                    + "|".join(_MONTHS + list(WEEKDAYS)) + r")", re.I)
+                    + "|".join(MONTHS + WEEKDAYS) + r")", re.I)
 
 
 class Telling(NamedTuple):

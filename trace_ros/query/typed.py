@@ -830,8 +830,8 @@ class TypedReading:
                 # "… so we knocked thirty quid off. Call it £530.": a sentence that only
                 # settles on a sum is what the rest of the record works out to.
                 last = next((x for x in reversed(ordered_text) if sum_stated(x)), "")
-                settles = sum_stated(last) if last and settled(last, sum_stated(last)) else ""
-                value = settles or value
+                figure = sum_stated(last) if last else ""
+                value = figure if figure and settled(last, figure) else value
             if not value and kind == "clock" and replaced:
                 # The current record moves a time it does not repeat as one ("has moved
                 # to 9" after "at 8"): the hour it moves to.

@@ -241,6 +241,9 @@ def facts_matching(conn: sqlite3.Connection, subject_id: str, match: str, limit:
 class SearchReads(SqliteBase):
     """The lexical searches the query road runs."""
 
+    # ``_snapshot_marks``' one kept entry: ((read block, subject), what was read there).
+    _marks_kept: tuple[tuple[int, str], tuple[tuple[Any, int], int | None, Stats]] | None = None
+
     @contextmanager
     def _snapshot(self) -> Iterator[sqlite3.Connection]:
         """One snapshot for a search's statements (the caller's, inside ``read()``)."""
@@ -347,9 +350,8 @@ class SearchReads(SqliteBase):
         of the same question share them, four statements fewer a search), else each time.
         One entry is kept, the last snapshot's."""
         at = (self._read_block(), subject_id)
-        kept = self.__dict__.get("_marks_kept")
-        if at[0] and kept is not None and kept[0] == at:
-            return kept[1]
+        if at[0] and self._marks_kept is not None and self._marks_kept[0] == at:
+            return self._marks_kept[1]
         got = _marks(conn)
         upto = indexed_upto(conn)
         stats, _ = self._source_stats(conn, subject_id, got)
