@@ -110,3 +110,29 @@ def test_the_resolvers_place_is_read_whole_from_its_source() -> None:
     # A source that does not say the value, or says no more of it: the value as it is.
     assert _placed_whole("garage", said) == "garage"
     assert _placed_whole("laundry room", ["It's in the laundry room."]) == "laundry room"
+
+
+
+def _gordon(new: str) -> tuple[str, list[str]]:
+    old = rec(1, "Gordon works at the fish farm.")
+    return read_items("Where does Gordon work?",
+                      [EvidenceItem(rec(2, new, when=T0 + 7 * DAY), 1.0, {}),
+                       EvidenceItem(old, 1.0, {})])
+
+
+def test_the_newest_record_leaves_an_earlier_records_value_without_the_graph_stage() -> None:
+    """No graph stage's record leads: the newest revision's value, one an earlier shown
+    record states, gives way where the newest tells it first and another place of its own
+    after it."""
+    answer, cited = _gordon("Gordon handed his notice in at work at the farm today. The "
+                            "bakery on Station Road has taken him on.")
+    assert "Station Road" in answer and "farm" not in answer and cited[0] == "src-2"
+
+
+def test_the_newest_record_keeping_or_only_planning_keeps_the_earlier_value() -> None:
+    # Still there, another holder's new place beside it; a place only planned.
+    for new in ("Gordon's still at work at the farm. The bakery on Station Road has taken "
+                "his brother on.",
+                "Gordon was at work at the farm today. He'll try the bakery on Station Road."):
+        answer, _ = _gordon(new)
+        assert "farm" in answer and "Station" not in answer

@@ -674,6 +674,9 @@ class TypedReading:
                 revisions = named or revisions
             pick = lead[0] if lead else max(revisions, key=lambda f: (
                 f[0].item.record.source_time, f[0].item.record.seq))
+            if not lead:
+                pick = self._left_behind(pick, question, plan, ask, items, q_stems,
+                                         (q_stems | proper) - dating, known, focus)
         else:
             # A past state: the graph stage's record for the time named, when it gave one
             # (the revision that held then, ``current.held_time``), else the best match.
@@ -1099,6 +1102,28 @@ class TypedReading:
         if not fresh or fresh <= old_values or not _left_for(rec.text, value, said, fresh):
             return value
         return new
+
+    def _left_behind(self, pick: tuple[_Scored, str, float], question: str, plan: Plan,
+                     ask: Asked, items: Sequence[EvidenceItem], q_stems: set[str],
+                     skip: set[str], known: set[str], focus: str) -> tuple[_Scored, str, float]:
+        """The newest revision's value where no graph stage's record leads, unless it is
+        one an earlier record states and the record leaves it for another of the kind
+        ("Handed my notice in at the farm today. The distillery's taken me on"): then
+        that one (``_new_side``, with what the earlier shown records sharing a word of the
+        question say as the old values)."""
+        s, value, cover = pick
+        rec = s.item.record
+        old_values = frozenset().union(*(_value_tokens(i.record.text) for i in items
+                                         if (i.record.source_time, i.record.seq)
+                                         < (rec.source_time, rec.seq)
+                                         and stems(i.record.text) & q_stems))
+        if not old_values:
+            return pick
+        before, after = self._around(rec, items)
+        focus_turns = [r.text for r in (before, after) if r and focus in stems(r.text)]
+        new = self._new_side(value, old_values, q_stems, ask, question, plan, s, skip, known,
+                             focus, focus_turns, frozenset(), False, frozenset())
+        return (s, new, cover) if new != value else pick
 
     @staticmethod
     def _moved(rec: SourceRecord, items: Sequence[EvidenceItem],
