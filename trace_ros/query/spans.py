@@ -1651,7 +1651,8 @@ def names_in(text: str, skip: set[str], known: set[str] = frozenset()) -> list[t
                 and t.low not in _PRONOUNS and t.low not in STOPWORDS
                 and not _I_CONTRACTED.match(t.low)  # "I'll", "I’d": the speaker, no name
                 and stem(t.low.removesuffix("'s").removesuffix("’s")) not in skip
-                and (not starts or t.low.removesuffix("'s").removesuffix("’s") in known)):
+                and (not starts or t.low.removesuffix("'s").removesuffix("’s") in known
+                     or _name_goes_on(toks, i))):
             j = i + 1
             while j < len(toks) and toks[j].word and toks[j].text[:1].isupper() \
                     and toks[j].low not in _NOT_NAMES and toks[j].low not in _PRONOUNS:
@@ -1663,6 +1664,31 @@ def names_in(text: str, skip: set[str], known: set[str] = frozenset()) -> list[t
             continue
         i += 1
     return out
+
+
+def _name_goes_on(toks: Sequence[Tok], i: int) -> bool:
+    """Whether the capitalised word ``i`` opening a sentence begins a name that is the
+    sentence's subject ("Maggie Doyle's stepping in", "Greenway Garden Centre have signed
+    up"): the next word is capitalised too, where no sentence starts, neither is a word
+    written so for other reasons (a day, a greeting, a title, a pronoun, a function word),
+    and the capitalised run ends on a clitic or an auxiliary; an order's verb ("Put Eddie
+    on the Boise load") is no part of the name after it."""
+    run = i
+    while run < len(toks) and toks[run].word and toks[run].text[:1].isupper():
+        bare = re.sub(r"['’][a-z]+$", "", toks[run].low)
+        if bare in _NOT_NAMES or bare in TITLES or bare in _PRONOUNS or bare in STOPWORDS:
+            return False
+        run += 1
+    if run - i < 2:
+        return False
+    last = toks[run - 1].low
+    return bool(re.search(r"['’](?:s|ve|ll|d|re)$", last)) \
+        or run < len(toks) and toks[run].low in _AUX_AFTER_NAME
+
+
+# The auxiliaries a name opening a sentence is the subject of ("… have signed up").
+_AUX_AFTER_NAME = frozenset("is are was were has have had will would can could does do did "
+                            "says said".split())
 
 
 def capitalised_mid_sentence(texts: list[str]) -> set[str]:
