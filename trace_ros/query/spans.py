@@ -513,7 +513,7 @@ def _focus_phrase(sentence: str, toks: list[Tok], focus: str, limit: int,
     """The phrase naming the ``focus`` noun, when it says more than the question did;
     ``skip_denied``: not where its clause denies it ("I don't take the blue pills any
     more" for "Which pills do I take now?")."""
-    phrase = _focus_span(sentence, toks, focus, limit, skip_denied)
+    phrase = _focus_span(sentence, toks, focus, limit, skip_denied, q_stems - {stem(focus)})
     if phrase and _new_words(phrase, q_stems | {stem(focus)}):
         return phrase
     # "Zelda is an awesome open-world game": the subject of a copula ending in the focus.
@@ -572,31 +572,54 @@ def _label_patterns(focus: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Pa
 
 
 def _focus_span(sentence: str, toks: list[Tok], focus: str, limit: int,
-                skip_denied: bool = False) -> str:
+                skip_denied: bool = False, asked: set[str] | frozenset[str] = frozenset()
+                ) -> str:
     target = stem(focus)
-    for i, t in enumerate(toks):
-        if t.word and stem(t.low) == target and not (skip_denied and denied(toks, i, i + 1)):
-            # A colon gives it: "about the bedding: nothing with feathers".
-            if i + 2 < len(toks) and toks[i + 1].text == ":":
-                told = _clean(sentence, _run(toks, i + 2, 1, limit))
-                if told:
-                    return told
-            # An apposition names it: "my home country, Sweden".
-            if i + 2 < len(toks) and toks[i + 1].text in ",:-–—" and toks[i + 2].text[:1].isupper():
-                name = [x for x in _run(toks, i + 2, 1, 3) if x.text[:1].isupper()]
-                if name:
-                    return sentence[name[0].start:name[-1].end]
-            before = _run(toks, i - 1, -1, 3)
-            before = [b for b in before if b.word]
-            while before and (before[0].low in STOPWORDS or before[0].low in _PRONOUNS):
-                before = before[1:]
-            if before:
-                return sentence[before[0].start:t.end]
-            after = _run(toks, i + 1, 1, limit)
-            if after and after[0].low in {"of", "on", "about", "called", "named", "for", "with"}:
-                return _clean(sentence, after[1:]) or t.text
-            return ""
+    at = [i for i, t in enumerate(toks)
+          if t.word and stem(t.low) == target and not (skip_denied and denied(toks, i, i + 1))]
+    # Said twice, the noun in the clause with another word of the question (``asked``)
+    # first: "I've swapped shows with Dan: I'm producing the Tuesday evening arts show"
+    # for "Which show do I produce now?".
+    if len(at) > 1 and asked:
+        at.sort(key=lambda i: not _clause_stems(toks, i) & asked)
+    for i in at:
+        t = toks[i]
+        # A colon gives it: "about the bedding: nothing with feathers".
+        if i + 2 < len(toks) and toks[i + 1].text == ":":
+            told = _clean(sentence, _run(toks, i + 2, 1, limit))
+            if told:
+                return told
+        # An apposition names it: "my home country, Sweden".
+        if i + 2 < len(toks) and toks[i + 1].text in ",:-–—" and toks[i + 2].text[:1].isupper():
+            name = [x for x in _run(toks, i + 2, 1, 3) if x.text[:1].isupper()]
+            if name:
+                return sentence[name[0].start:name[-1].end]
+        before = _run(toks, i - 1, -1, 3)
+        before = [b for b in before if b.word]
+        while before and (before[0].low in STOPWORDS or before[0].low in _PRONOUNS):
+            before = before[1:]
+        if before:
+            return sentence[before[0].start:t.end]
+        after = _run(toks, i + 1, 1, limit)
+        if after and after[0].low in {"of", "on", "about", "called", "named", "for", "with"}:
+            return _clean(sentence, after[1:]) or t.text
+        return ""
     return ""
+
+
+def _clause_stems(toks: list[Tok], i: int) -> set[str]:
+    """The stems of the words of token ``i``'s part of the sentence, between marks that
+    end a clause for sure (a comma may stand for a time ``extract`` blanked out)."""
+    a = i
+    while a > 0 and toks[a - 1].text not in _PART_END:
+        a -= 1
+    b = i
+    while b + 1 < len(toks) and toks[b + 1].text not in _PART_END:
+        b += 1
+    return {stem(t.low) for t in toks[a:b + 1] if t.word}
+
+
+_PART_END = frozenset(".!?:;—–")
 
 
 # A preposition that says where against the thing it names ("under the stairs" is not
