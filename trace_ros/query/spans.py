@@ -513,7 +513,7 @@ def _focus_phrase(sentence: str, toks: list[Tok], focus: str, limit: int,
     """The phrase naming the ``focus`` noun, when it says more than the question did;
     ``skip_denied``: not where its clause denies it ("I don't take the blue pills any
     more" for "Which pills do I take now?")."""
-    phrase = _focus_span(sentence, toks, focus, limit, skip_denied)
+    phrase = _focus_span(sentence, toks, focus, limit, skip_denied, q_stems - {stem(focus)})
     if phrase and _new_words(phrase, q_stems | {stem(focus)}):
         return phrase
     # "Zelda is an awesome open-world game": the subject of a copula ending in the focus.
@@ -572,31 +572,54 @@ def _label_patterns(focus: str) -> tuple[re.Pattern[str], re.Pattern[str], re.Pa
 
 
 def _focus_span(sentence: str, toks: list[Tok], focus: str, limit: int,
-                skip_denied: bool = False) -> str:
+                skip_denied: bool = False, asked: set[str] | frozenset[str] = frozenset()
+                ) -> str:
     target = stem(focus)
-    for i, t in enumerate(toks):
-        if t.word and stem(t.low) == target and not (skip_denied and denied(toks, i, i + 1)):
-            # A colon gives it: "about the bedding: nothing with feathers".
-            if i + 2 < len(toks) and toks[i + 1].text == ":":
-                told = _clean(sentence, _run(toks, i + 2, 1, limit))
-                if told:
-                    return told
-            # An apposition names it: "my home country, Sweden".
-            if i + 2 < len(toks) and toks[i + 1].text in ",:-–—" and toks[i + 2].text[:1].isupper():
-                name = [x for x in _run(toks, i + 2, 1, 3) if x.text[:1].isupper()]
-                if name:
-                    return sentence[name[0].start:name[-1].end]
-            before = _run(toks, i - 1, -1, 3)
-            before = [b for b in before if b.word]
-            while before and (before[0].low in STOPWORDS or before[0].low in _PRONOUNS):
-                before = before[1:]
-            if before:
-                return sentence[before[0].start:t.end]
-            after = _run(toks, i + 1, 1, limit)
-            if after and after[0].low in {"of", "on", "about", "called", "named", "for", "with"}:
-                return _clean(sentence, after[1:]) or t.text
-            return ""
+    at = [i for i, t in enumerate(toks)
+          if t.word and stem(t.low) == target and not (skip_denied and denied(toks, i, i + 1))]
+    # Said twice, the noun in the clause with another word of the question (``asked``)
+    # first: "I've swapped shows with Dan: I'm producing the Tuesday evening arts show"
+    # for "Which show do I produce now?".
+    if len(at) > 1 and asked:
+        at.sort(key=lambda i: not _clause_stems(toks, i) & asked)
+    for i in at:
+        t = toks[i]
+        # A colon gives it: "about the bedding: nothing with feathers".
+        if i + 2 < len(toks) and toks[i + 1].text == ":":
+            told = _clean(sentence, _run(toks, i + 2, 1, limit))
+            if told:
+                return told
+        # An apposition names it: "my home country, Sweden".
+        if i + 2 < len(toks) and toks[i + 1].text in ",:-–—" and toks[i + 2].text[:1].isupper():
+            name = [x for x in _run(toks, i + 2, 1, 3) if x.text[:1].isupper()]
+            if name:
+                return sentence[name[0].start:name[-1].end]
+        before = _run(toks, i - 1, -1, 3)
+        before = [b for b in before if b.word]
+        while before and (before[0].low in STOPWORDS or before[0].low in _PRONOUNS):
+            before = before[1:]
+        if before:
+            return sentence[before[0].start:t.end]
+        after = _run(toks, i + 1, 1, limit)
+        if after and after[0].low in {"of", "on", "about", "called", "named", "for", "with"}:
+            return _clean(sentence, after[1:]) or t.text
+        return ""
     return ""
+
+
+def _clause_stems(toks: list[Tok], i: int) -> set[str]:
+    """The stems of the words of token ``i``'s part of the sentence, between marks that
+    end a clause for sure (a comma may stand for a time ``extract`` blanked out)."""
+    a = i
+    while a > 0 and toks[a - 1].text not in _PART_END:
+        a -= 1
+    b = i
+    while b + 1 < len(toks) and toks[b + 1].text not in _PART_END:
+        b += 1
+    return {stem(t.low) for t in toks[a:b + 1] if t.word}
+
+
+_PART_END = frozenset(".!?:;—–")
 
 
 # A preposition that says where against the thing it names ("under the stairs" is not
@@ -1147,7 +1170,10 @@ _NUMBER_RUN = (rf"(?:a\s+(?=(?:hundred|thousand)\b))?{_NUMBER_WORD}"
 _MONEY = re.compile(
     r"[£$€]\s?(?:\d[\d,]*\d|\d)(?:\.\d{1,2})?(?:\s?(?:k|m|bn)\b)?(?:\s*(?:an?|per)\s+\w+)?"
     rf"|\b(?:(?:\d[\d,]*\d|\d)(?:\.\d{{1,2}})?|{_NUMBER_RUN})\s*"
-    r"(?:pounds?|quid|p|pence|dollars?|bucks|euros?|cents?|grand)\b(?:\s*(?:an?|per)\s+\w+)?"
+    r"(?:pounds?|quid|p|pence|dollars?|bucks|euros?|cents?|grand)\b"
+    # "two pounds fifty": the pence said after the pounds, where the phrase ends there
+    rf"(?:(?<=ounds|euros)\s+(?:\d{{1,2}}|{_NUMBER_RUN})(?=\s*(?:[,.;:!?]|$|(?:an?|per)\b)))?"
+    r"(?:\s*(?:an?|per)\s+\w+)?"
     r"|\b(?:a\s+)?(?:tenner|fiver)\b|\ba\s+grand\b", re.I)  # "Grand, …" is no sum
 _FREQUENCY = re.compile(
     rf"\b(?:once|twice|thrice|(?:\d+|{_NUMBER_WORD}|a\s+few|several)\s+times)"
@@ -1204,6 +1230,19 @@ _QUANTITY_HEADS = {"age", "dose", "dosage", "amount", "count", "total", "score",
 MEASURES = frozenset(_QUANTITY_HEADS)
 _MONEY_HEADS = {"price", "cost", "costs", "budget", "fee", "fees", "salary", "wage", "wages",
                 "rent", "fare", "bill", "charge", "allowance", "pay"}
+# The verbs of paying a question may ask with ("What do we charge …?").
+_PAYING_STEMS = frozenset(stem(w) for w in ("charge", "charged", "charging", "pay", "paid",
+                                            "paying", "cost", "costing"))
+
+
+def _paying(q: str) -> bool:
+    """Whether the verb after a question's do-auxiliary and its subject (up to three words)
+    is one of paying: "what do we charge …", "what rate does the council pay"."""
+    m = re.search(r"\b(?:do|does|did|will|would) ", q)
+    after = re.findall(r"[\w'-]+", q[m.end():])[1:4] if m else []
+    return any(stem(w) in _PAYING_STEMS for w in after)
+
+
 # Words beside which a bare figure is a sum: the nouns above and the verbs of paying.
 _MONEY_STEMS = frozenset(stem(w) for w in (*_MONEY_HEADS, "offered", "paid", "paying",
                                            "charged", "charging", "costing"))
@@ -1362,6 +1401,8 @@ def asked(question: str, plan: Plan) -> Asked:
         return Asked("person")
     if re.match(r"^where\b", q):
         return Asked("place")
+    if re.match(r"^what (?:do|does|did|will|would)\b", q) and _paying(q):
+        return Asked("money")  # "What do we charge Lambeth …?": the verb of paying asks a sum
     if re.match(r"^what(?:'s| is| are| was| were) .*\b(?:doing|up to|like|happening)\b", q):
         return Asked()  # "What's Jay doing?": an activity, read as before
     which = q.startswith("which")
@@ -1372,6 +1413,9 @@ def asked(question: str, plan: Plan) -> Asked:
         if not head:
             return Asked()
         got = _by_head(head, compound, which)
+        if got.kind in ("what", "which") and _paying(q):
+            # "What mileage rate does Tower Hamlets pay?": what is paid is a sum.
+            return Asked("money", head, compound)
         # "What activity did she try?": a category speakers seldom name; read as before.
         # "What dose does Dad take?": a state asked now names its attribute or is not known.
         return got if got.kind != "what" or plan.current else Asked()
@@ -1651,7 +1695,8 @@ def names_in(text: str, skip: set[str], known: set[str] = frozenset()) -> list[t
                 and t.low not in _PRONOUNS and t.low not in STOPWORDS
                 and not _I_CONTRACTED.match(t.low)  # "I'll", "I’d": the speaker, no name
                 and stem(t.low.removesuffix("'s").removesuffix("’s")) not in skip
-                and (not starts or t.low.removesuffix("'s").removesuffix("’s") in known)):
+                and (not starts or t.low.removesuffix("'s").removesuffix("’s") in known
+                     or _name_goes_on(toks, i))):
             j = i + 1
             while j < len(toks) and toks[j].word and toks[j].text[:1].isupper() \
                     and toks[j].low not in _NOT_NAMES and toks[j].low not in _PRONOUNS:
@@ -1663,6 +1708,31 @@ def names_in(text: str, skip: set[str], known: set[str] = frozenset()) -> list[t
             continue
         i += 1
     return out
+
+
+def _name_goes_on(toks: Sequence[Tok], i: int) -> bool:
+    """Whether the capitalised word ``i`` opening a sentence begins a name that is the
+    sentence's subject ("Maggie Doyle's stepping in", "Greenway Garden Centre have signed
+    up"): the next word is capitalised too, where no sentence starts, neither is a word
+    written so for other reasons (a day, a greeting, a title, a pronoun, a function word),
+    and the capitalised run ends on a clitic or an auxiliary; an order's verb ("Put Eddie
+    on the Boise load") is no part of the name after it."""
+    run = i
+    while run < len(toks) and toks[run].word and toks[run].text[:1].isupper():
+        bare = re.sub(r"['’][a-z]+$", "", toks[run].low)
+        if bare in _NOT_NAMES or bare in TITLES or bare in _PRONOUNS or bare in STOPWORDS:
+            return False
+        run += 1
+    if run - i < 2:
+        return False
+    last = toks[run - 1].low
+    return bool(re.search(r"['’](?:s|ve|ll|d|re)$", last)) \
+        or run < len(toks) and toks[run].low in _AUX_AFTER_NAME
+
+
+# The auxiliaries a name opening a sentence is the subject of ("… have signed up").
+_AUX_AFTER_NAME = frozenset("is are was were has have had will would can could does do did "
+                            "says said".split())
 
 
 def capitalised_mid_sentence(texts: list[str]) -> set[str]:

@@ -722,7 +722,8 @@ class TypedReading:
                 return ReaderOutput(value, [own[0].item.source_id, pick[0].item.source_id],
                                     self.name)
         value = _with_hour(pick[1], found) if ask.kind == "when" else \
-            _with_unit(pick[1], found) if ask.kind == "quantity" else pick[1]
+            _with_unit(pick[1], found) if ask.kind == "quantity" else \
+            _fuller_name(pick[1], items, known) if ask.kind == "person" else pick[1]
         return ReaderOutput(value, [pick[0].item.source_id], self.name)
 
     def _value(self, ask: Asked, question: str, plan: Plan, s: _Scored, skip: set[str],
@@ -986,6 +987,8 @@ class TypedReading:
                                      found)
 
             changed_from = ""
+            if _does_it_self(rec, ordered, skip):
+                return rec.speaker
             for x in ordered:
                 # "Leila's started her leave, so Acme is with me from today": the state the
                 # consequence tells, of the thing asked, is the speaker's.
@@ -1351,3 +1354,28 @@ def _last_word_asked(question: str, plan: Plan) -> bool:
     the …", nor "originally"/"at first")."""
     return plan.as_of is None and plan.window is None and not before_clause(question) \
         and not asks_original(question) and not dated_by_phrase(question)
+
+
+def _does_it_self(rec: SourceRecord, ordered: Sequence[str], skip: set[str]) -> bool:
+    """Whether the speaker says they do the thing asked, naming it in the same clause
+    ("I'll do Ritmo from Lisbon" for "Who's covering Ritmo?"): who does it is the speaker,
+    not a name the record gives elsewhere ("Sam's dropped out")."""
+    if is_robot(rec.speaker, rec.robot_id):
+        return False
+    for x in ordered:
+        for m in _SELF_DOING.finditer(x):
+            clause = re.split(r"[,.;:!?]\s|\s(?:so|and|but)\s", x[m.end():], maxsplit=1)[0]
+            if stems(clause) & skip and not _YOU_DOING.search(x):
+                return True
+    return False
+
+
+def _fuller_name(value: str, items: Sequence[EvidenceItem], known: set[str]) -> str:
+    """A one-word name said whole in a shown record ("Doyle" from the robot's "Maggie Doyle
+    this Sunday", where the person said "Maggie Doyle's stepping in"): the whole name,
+    where exactly one such is said."""
+    if len(value.split()) != 1 or not value[:1].isupper():
+        return value
+    whole = {n for i in items for _, n in names_in(i.record.text, set(), known)
+             if len(n.split()) > 1 and n.split()[-1] == value and n.split()[0] not in TITLES}
+    return whole.pop() if len(whole) == 1 else value
