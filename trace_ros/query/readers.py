@@ -719,7 +719,7 @@ class ExtractiveReader(TypedReading):
             # Else the value a record says in X's place, where none says X at all.
             filled = _slot_filler(ask, question, out, pack) if timed is None else None
             if filled is None and timed is None:
-                filled = _role_filler(ask, question, out, pack)
+                filled = _role_filler(ask, question, out, pack, plan.asker)
             if filled is None and timed is None:
                 filled = self._labelled_elsewhere(ask, question, plan, pack)
             if filled is None and timed is None:
