@@ -15,7 +15,7 @@ from ..language.text import sentences as split_sentences
 from ..language.timeanchor import find_candidates
 from .amounts import _NUMBER_VALUES
 from .complement import copula_complement
-from .pack import Pack
+from .pack import EvidenceItem, Pack
 from .readout import ReaderOutput
 from .spans import Asked, names_in, repaired
 
@@ -84,11 +84,12 @@ _ROLE = rf"({_NOT_ROLE}[a-z][\w-]*(?:\s+{_NOT_ROLE}[a-z][\w-]*)?)"
 
 
 def _role_filler(ask: Asked, question: str, out: ReaderOutput,
-                 pack: Pack) -> ReaderOutput | None:
+                 pack: Pack, asker: str = "") -> ReaderOutput | None:
     """For "what X …?" about someone, where no shown record says X, what the cited record
     (or the graph stage's current one) gives that person as being or serving as: "Noah's
-    taken over as the innkeeper" for the part Noah plays. The one asked about must be said
-    as the one it is given to."""
+    taken over as the innkeeper" for the part Noah plays; then the other shown records,
+    newest first, that say nothing else of the question (``_given_alone``). The one asked
+    about must be said as the one it is given to (``asker``: whom "I" means)."""
     focus = stem(ask.focus)
     if not focus or any(focus in stems(i.record.text) for i in pack.items):
         return None
@@ -98,20 +99,46 @@ def _role_filler(ask: Asked, question: str, out: ReaderOutput,
         return None
     who = "|".join([*(rf"{re.escape(n)}\w*" for n in names), *(("i", "me") if mine else ())])
     det = r"(?:(?:the|a|an|our|their)\s+)?"
-    forms = [rf"\b(?:{who})(?:['’]s|\s+(?:is|was|has|had|am)|['’]m|['’]ve)?\s+"
+    forms = [rf"\b({who})(?:['’]s|\s+(?:is|was|has|had|am)|['’]m|['’]ve)?\s+"
              rf"(?:[\w'’-]+\s+){{0,3}}?as\s+{det}{_ROLE}",
-             rf"\bmade\s+(?:{who})\s+{det}{_ROLE}",
-             rf"\b(?:{who})(?:['’]s|['’]m|\s+(?:is|am))\s+(?:now\s+)?the\s+{_ROLE}\s+now\b"]
+             rf"\bmade\s+({who})\s+{det}{_ROLE}",
+             rf"\b({who})(?:['’]s|['’]m|\s+(?:is|am))\s+(?:now\s+)?the\s+{_ROLE}\s+now\b"]
     q = {stem(w) for w in words(question)}
     order = [i for i in pack.items if i.source_id in out.cited_ids[:1]] + [
         i for i in pack.items if i.routes.get("graph") == 1 and not i.routes.get("superseded")]
-    for item in order:
+    # Then the other shown records, newest first: a role is often given without the
+    # question's words ("they made me chairman" after "I'm band secretary").
+    read = len(order)
+    order += sorted((i for i in pack.items if i not in order and not i.routes.get("other")
+                     and not i.routes.get("superseded")),
+                    key=lambda i: (-i.record.source_time, -i.record.seq))
+    for k, item in enumerate(order):
         for x in split_sentences(repaired(item.record.text)):
             for rx in forms:
                 m = built(rx, re.I).search(x)
-                if m and not stems(m.group(1)) & q and not set(words(m.group(1))) & STOPWORDS:
-                    return ReaderOutput(m.group(1), [item.source_id], out.reader)
+                if m and not stems(m.group(2)) & q and not set(words(m.group(2))) & STOPWORDS \
+                        and (k < read or _given_alone(m.group(1), x[:m.start(1)], item,
+                                                      question, asker)):
+                    return ReaderOutput(m.group(2), [item.source_id], out.reader)
     return None
+
+
+_AFTER_PREPOSITION = re.compile(r"\b(?:in|at|on|to|from|with|for|into|by|of)\s+$", re.I)
+
+
+def _given_alone(holder: str, before: str, item: EvidenceItem, question: str,
+                 asker: str) -> bool:
+    """Whether a record the reader did not read gives ``holder`` a role with no other word
+    of ``question`` ("Jean's staying on as treasurer" for "What is Jean's role in the
+    band?"), one said of "I" or "me" being the asker's own: a record that says more of the
+    question ("helping in Reception as a volunteer reader" for "What book am I reading
+    with Reception?") is about something the reader weighed, and another speaker's "I"
+    is someone else. A name after a preposition (``before`` ends on it: "in Reception")
+    is a place, not whom the role is given to."""
+    if holder.lower() in ("i", "me") and (not asker or item.record.speaker != asker) \
+            or _AFTER_PREPOSITION.search(before):
+        return False
+    return not (stems(item.record.text) & stems(question)) - stems(holder)
 
 
 def _owner_of(answer: str, focus: str, pack: Pack) -> bool:

@@ -111,6 +111,7 @@ from .days import (
 from .declines import counts_another, declined
 from .focus import (
     _ASKING,
+    _NOT_COMPOUNDS,
     _THE_TIME,
     _TYPED,
     _complement,
@@ -718,11 +719,13 @@ class ExtractiveReader(TypedReading):
             # Else the value a record says in X's place, where none says X at all.
             filled = _slot_filler(ask, question, out, pack) if timed is None else None
             if filled is None and timed is None:
-                filled = _role_filler(ask, question, out, pack)
+                filled = _role_filler(ask, question, out, pack, plan.asker)
             if filled is None and timed is None:
                 filled = self._labelled_elsewhere(ask, question, plan, pack)
             if filled is None and timed is None:
                 filled = _object_filler(question, out, pack)
+            if filled is None and timed is None and _in_revised_place(ask, question, out, pack):
+                filled = out
             if filled is not None:
                 out = filled
             elif timed is None:
@@ -1100,6 +1103,42 @@ class ExtractiveReader(TypedReading):
                             stem(counted) in stems(s.item.record.text))
         # ("a few times" states no figure: not "a")
         return value if has_number(value.replace("-", " ")) else ""
+
+
+# A figure with its unit: "35p", "10 milligram", "2.5 kg".
+_MEASURED = re.compile(r"(?<![\w.])(\d[\d.,]*)\s*([a-z%]+)\b", re.I)
+
+
+def _in_revised_place(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> bool:
+    """Whether the answer read from the graph stage's current record stands in the place
+    of the value a record it supersedes gave X: a figure in the same unit ("35p now" after
+    "pays mileage at 45p a mile"), or a new word where the earlier record put one before X
+    that the current record names as the one it leaves ("My knees hated spin. … gone over
+    to Friday morning yoga" after "signed up for the Wednesday spin class").
+    The superseded record says what kind of value X takes; the current one says it anew."""
+    first = next((i for i in pack.items if i.source_id in out.cited_ids[:1]), None)
+    if first is None or first.routes.get("graph") != 1 or first.routes.get("superseded") \
+            or len(out.answer.split()) > 3:
+        return False
+    left = [repaired(i.record.text) for i in pack.items
+            if i.routes.get("superseded") and not i.routes.get("other")]
+    if not left:
+        return False
+    q = stems(question)
+    value = stems(out.answer) - STOPWORDS
+    measured = _MEASURED.fullmatch(out.answer.strip())
+    if measured:
+        unit = measured.group(2).lower()
+        return any(m.group(2).lower() == unit and m.group(1) != measured.group(1)
+                   for t in left for m in _MEASURED.finditer(t))
+    if not value or value & q or re.search(r"\d", out.answer):
+        return False
+    # The current record names the earlier value it leaves ("My knees hated spin").
+    now = stems(first.record.text)
+    before = built(rf"\b([a-z][\w-]*)\s+{re.escape(ask.focus)}\b", re.I)
+    return any(m.group(1).lower() not in STOPWORDS and m.group(1).lower() not in _NOT_COMPOUNDS
+               and stem(m.group(1).lower()) not in q and stem(m.group(1).lower()) in now
+               and not value & stems(t) for t in left for m in before.finditer(t))
 
 
 def _known(pack: Pack) -> frozenset[str]:
