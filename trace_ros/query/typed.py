@@ -25,6 +25,7 @@ from ..language.revision import (
     introduced_as,
     is_value_word,
     keys,
+    marks_change,
     other_kind,
     shifts,
     spoken_to,
@@ -646,6 +647,7 @@ class TypedReading:
             most = max(revisions, key=lambda f: (f[2], f[0].overlap))
             revisions = [f for f in revisions
                          if f is most or not _ADDS.search(f[0].item.record.text)]
+            revisions = _carried_apart(revisions, self.reply_gap)
             if proper and not lead:
                 # Asked about someone by name ("Where are Sam's parents going that
                 # week?"), a revision names them, or a turn just before it in its session
@@ -1345,6 +1347,25 @@ def _numbers(text: str) -> frozenset[str]:
 
 
 # Three digits or more, not part of a time, a decimal or a grouped number ("7:30", "1,200").
+def _carried_apart(revisions: list[tuple[_Scored, str, float]], gap: int
+                   ) -> list[tuple[_Scored, str, float]]:
+    """A turn found only by carrying on the one just before it (it says no word of the
+    question) that gives another value than that turn adds something else to it ("He has
+    twelve units at breakfast." after "Mr Reid's insulin is in the treatment room
+    fridge."), where that turn is a revision too; it revises it only where it marks a
+    change ("It's the 19th instead"). (One giving the value again, "Thursdays. Suits
+    me.", says the same; the robot saying back what it heard says no more.)"""
+    def carried(f: tuple[_Scored, str, float]) -> bool:
+        r = f[0].item.record
+        return f[0].overlap <= 0 and not marks_change(r.text) \
+            and not is_robot(r.speaker, r.robot_id) and any(
+            g[0].overlap > 0 and g[0].item.record.session_id == r.session_id
+            and g[0].item.record.subject_id == r.subject_id
+            and 0 < r.seq - g[0].item.record.seq <= gap
+            and g[1].lower() != f[1].lower() for g in revisions)
+    return [f for f in revisions if not carried(f)] or revisions
+
+
 _LABEL_NUMBER = re.compile(r"(?<![\d:.,])\d{3,}(?![\d:.,]\d)")
 
 
