@@ -153,3 +153,22 @@ def test_a_verb_form_after_another_is_not_the_thing() -> None:
                                 "We got another cat named Bailey too.")
     assert other_kind_named("Who is covering Mondays as locum?",
                             "The other locum, Dr. Amadi, does Thursdays.")
+
+
+def test_question_read_once_same_verdicts() -> None:
+    """The question's part of the look-alike checks is read once per question
+    (``_thing_of_another``, ``_days_asked``, ``_things_named``; issue 16): the verdicts
+    are those of reading it per record, "ANOTHER" and "The Other" in any case included,
+    and a record naming none of "other" or "own" is no other one of the kind."""
+    from trace_ros.query import owners
+    assert owners._thing_of_another("When was Joanna's second movie script shown?") is None
+    assert "locum" in owners._thing_of_another("Who is covering Mondays as locum?")
+    assert owners._days_asked("What time does the yard close on weeknights?") \
+        == frozenset(("monday", "tuesday", "wednesday", "thursday", "friday"))
+    assert owners._days_asked("Which days does the yard close early on Mondays?") == frozenset()
+    assert owners._things_named("When is the O'Brien tasting?") == {"tast": "O'Brien"}
+    assert other_kind_named("Who is covering Mondays as locum?",
+                            "THE OTHER LOCUM, Dr. Amadi, does Thursdays.")
+    assert other_kind_named("What's my locker code at work?", "The cabinet has ITS OWN code.")
+    assert not other_kind_named("Who is covering Mondays as locum?",
+                                "Dr. Amadi is covering as locum now.")

@@ -962,9 +962,10 @@ def other_titled(text: str, question: str) -> bool:
     the title of the other sex ("We've moved Mrs Lee to the side room" for "Which bed is
     Mr Lee in?"), and not the one asked: another holder."""
     asked = _titled(question)
+    if not asked:  # (most questions name no one by title: no record's names read)
+        return False
     said = _titled(text)
-    return bool(asked) and not asked & said \
-        and any((not male, name) in said for male, name in asked)
+    return not asked & said and any((not male, name) in said for male, name in asked)
 
 
 # Answer types whose values are times, dates or figures.

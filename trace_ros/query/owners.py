@@ -142,7 +142,7 @@ def _other_name_on(question: str, text: str) -> bool:
     """Whether ``text`` speaks of the thing the question names by someone's name under
     another name, and never says the question's ("the Kapoor tasting" for "the O'Brien
     tasting")."""
-    asked = {stem(m.group(2).lower()): m.group(1) for m in _NAME_THING.finditer(question)}
+    asked = _things_named(question)
     if not asked:
         return False
     said = stems(text)
@@ -150,6 +150,13 @@ def _other_name_on(question: str, text: str) -> bool:
                and stem(asked[stem(m.group(2).lower())].lower()) not in said
                and m.group(1).lower() != asked[stem(m.group(2).lower())].lower()
                for m in _NAME_THING.finditer(text))
+
+
+@lru_cache(maxsize=4096)
+def _things_named(question: str) -> dict[str, str]:
+    """The stem of each thing the question names by someone's name -> that name ("the
+    O'Brien tasting": tast -> O'Brien), read once per question (``_other_name_on``)."""
+    return {stem(m.group(2).lower()): m.group(1) for m in _NAME_THING.finditer(question)}
 
 
 def _owners_other(owners: dict[str, str], text: str, question: str) -> bool:
@@ -531,14 +538,26 @@ def _another_of(question: str, text: str) -> bool:
     for "Who is covering Mondays as locum?"), where the question says no such word and
     the word is not the noun a "which"/"what" question asks for ("the other side" for
     "Which side …?" is the value)."""
-    if _ASKS_ANOTHER.search(question):
-        return False
-    thing = question_terms(question) - {stem(h) for h in holders(question)} \
-        - {stem(m.group(1).lower()) for m in _WHICH_NOUN.finditer(question)}
+    thing = _thing_of_another(question)
+    low = text.lower()
+    if thing is None or "other" not in low and "own" not in low:
+        return False  # (no "another", "the other", "its own": the search is dearer)
     # Not a verb form after it ("another cat named Bailey", "another painting like our
     # last one" for "What did they paint?"): what it calls another is not the thing asked.
-    return any(w and stem(w.lower()) in thing and not _VERB_ENDING.search(w.lower())
-               for m in _ANOTHER.finditer(text) for w in m.groups())
+    return any(
+        w and stem(w.lower()) in thing and not _VERB_ENDING.search(w.lower())
+        for m in _ANOTHER.finditer(text) for w in m.groups())
+
+
+@lru_cache(maxsize=4096)
+def _thing_of_another(question: str) -> frozenset[str] | None:
+    """What ``_another_of`` reads of the question, once per question, not once per
+    record: the stems of the thing asked about, or None where the question itself
+    counts the thing ("her second script")."""
+    if _ASKS_ANOTHER.search(question):
+        return None
+    return question_terms(question) - {stem(h) for h in holders(question)} \
+        - {stem(m.group(1).lower()) for m in _WHICH_NOUN.finditer(question)}
 
 
 # Which days of the week a word names: "Wednesdays", "weeknights" (Monday to Friday),
@@ -564,11 +583,16 @@ def _another_day(question: str, text: str) -> bool:
     which one it asks of ("Weekends the yard closes at six" for "What time does the yard
     close on weeknights?"; "Friday is macaroni cheese" for the menu on Wednesdays): the
     same thing on other days. Not where the question asks a day or of a time gone by."""
-    if _ASKS_DAY.search(question):
-        return False
-    asked = _days_named(question)
+    asked = _days_asked(question)
     told = _days_named(text) if asked else frozenset()
     return bool(told) and not told & asked
+
+
+@lru_cache(maxsize=4096)
+def _days_asked(question: str) -> frozenset[str]:
+    """The days of the week the question names as which one it asks of (none where it
+    asks a day or of a time gone by), read once per question (``_another_day``)."""
+    return frozenset() if _ASKS_DAY.search(question) else _days_named(question)
 
 
 def other_kind_named(question: str, text: str) -> bool:
