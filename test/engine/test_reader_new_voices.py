@@ -1,10 +1,9 @@
 """Causes found in two authors' sets read for the first time (the fortieth session).
 
 A full name opening a sentence is a name ("Maggie Doyle's stepping in"), not only its
-second word, and a surname the robot echoes is the whole name said elsewhere; a question
-asked with a verb of paying asks a sum ("What do we charge …?"), and pence said after
-the pounds are part of it; the focus noun said twice is read where the question's other
-words are; the speaker saying they do the thing asked is who does it.
+second word, and a surname the robot echoes is the whole name said elsewhere; the focus
+noun said twice is read where the question's other words are; the speaker saying they do
+the thing asked is who does it.
 """
 
 from __future__ import annotations
@@ -14,11 +13,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from readerkit import T0, read, rec  # noqa: E402
+from readerkit import read, rec  # noqa: E402
 
 from trace_ros.query.pack import EvidenceItem  # noqa: E402
-from trace_ros.query.plan import plan_question  # noqa: E402
-from trace_ros.query.spans import Asked, asked, money, names_in  # noqa: E402
+from trace_ros.query.spans import names_in  # noqa: E402
 from trace_ros.query.typed import _fuller_name  # noqa: E402
 
 
@@ -40,15 +38,6 @@ def test_who_is_answered_with_the_whole_name() -> None:
     assert read("Who's my guest on the show this Sunday?", said) == "Maggie Doyle"
 
 
-def test_a_verb_of_paying_asks_a_sum() -> None:
-    plan = plan_question("What do we charge Lambeth for French?", T0)
-    assert asked("What do we charge Lambeth for French?", plan) == Asked("money")
-    q = "What mileage rate does Tower Hamlets pay?"
-    assert asked(q, plan_question(q, T0)).kind == "money"
-    q = "What do we bring to the party?"
-    assert asked(q, plan_question(q, T0)).kind != "money"
-
-
 def test_the_focus_said_twice_is_read_where_the_question_verb_is() -> None:
     said = rec(1, "Also, I've swapped shows with Dan: I'm producing the Tuesday evening arts "
                   "show now, he's taken the phone-in.", speaker="Imogen")
@@ -59,12 +48,6 @@ def test_the_speaker_saying_they_do_it_is_who_does_it() -> None:
     said = rec(1, "Rosa, Sam's dropped out, he's got a clash with his own show. I'll do Ritmo "
                   "from Lisbon, I've sorted the remote link.", speaker="Luis")
     assert read("Who's covering Ritmo while I'm away?", said) == "Luis"
-
-
-def test_pence_said_after_the_pounds_are_part_of_the_sum() -> None:
-    assert money("Bacon rolls two pounds fifty, hot dogs the same.") == "two pounds fifty"
-    assert money("three euros fifty a night") == "three euros fifty a night"
-    assert money("two pounds fifty people") == "two pounds"
 
 
 def test_a_surname_the_robot_echoes_is_answered_with_the_whole_name() -> None:

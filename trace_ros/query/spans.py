@@ -1170,10 +1170,7 @@ _NUMBER_RUN = (rf"(?:a\s+(?=(?:hundred|thousand)\b))?{_NUMBER_WORD}"
 _MONEY = re.compile(
     r"[£$€]\s?(?:\d[\d,]*\d|\d)(?:\.\d{1,2})?(?:\s?(?:k|m|bn)\b)?(?:\s*(?:an?|per)\s+\w+)?"
     rf"|\b(?:(?:\d[\d,]*\d|\d)(?:\.\d{{1,2}})?|{_NUMBER_RUN})\s*"
-    r"(?:pounds?|quid|p|pence|dollars?|bucks|euros?|cents?|grand)\b"
-    # "two pounds fifty": the pence said after the pounds, where the phrase ends there
-    rf"(?:(?<=ounds|euros)\s+(?:\d{{1,2}}|{_NUMBER_RUN})(?=\s*(?:[,.;:!?]|$|(?:an?|per)\b)))?"
-    r"(?:\s*(?:an?|per)\s+\w+)?"
+    r"(?:pounds?|quid|p|pence|dollars?|bucks|euros?|cents?|grand)\b(?:\s*(?:an?|per)\s+\w+)?"
     r"|\b(?:a\s+)?(?:tenner|fiver)\b|\ba\s+grand\b", re.I)  # "Grand, …" is no sum
 _FREQUENCY = re.compile(
     rf"\b(?:once|twice|thrice|(?:\d+|{_NUMBER_WORD}|a\s+few|several)\s+times)"
@@ -1230,19 +1227,6 @@ _QUANTITY_HEADS = {"age", "dose", "dosage", "amount", "count", "total", "score",
 MEASURES = frozenset(_QUANTITY_HEADS)
 _MONEY_HEADS = {"price", "cost", "costs", "budget", "fee", "fees", "salary", "wage", "wages",
                 "rent", "fare", "bill", "charge", "allowance", "pay"}
-# The verbs of paying a question may ask with ("What do we charge …?").
-_PAYING_STEMS = frozenset(stem(w) for w in ("charge", "charged", "charging", "pay", "paid",
-                                            "paying", "cost", "costing"))
-
-
-def _paying(q: str) -> bool:
-    """Whether the verb after a question's do-auxiliary and its subject (up to three words)
-    is one of paying: "what do we charge …", "what rate does the council pay"."""
-    m = re.search(r"\b(?:do|does|did|will|would) ", q)
-    after = re.findall(r"[\w'-]+", q[m.end():])[1:4] if m else []
-    return any(stem(w) in _PAYING_STEMS for w in after)
-
-
 # Words beside which a bare figure is a sum: the nouns above and the verbs of paying.
 _MONEY_STEMS = frozenset(stem(w) for w in (*_MONEY_HEADS, "offered", "paid", "paying",
                                            "charged", "charging", "costing"))
@@ -1401,8 +1385,6 @@ def asked(question: str, plan: Plan) -> Asked:
         return Asked("person")
     if re.match(r"^where\b", q):
         return Asked("place")
-    if re.match(r"^what (?:do|does|did|will|would)\b", q) and _paying(q):
-        return Asked("money")  # "What do we charge Lambeth …?": the verb of paying asks a sum
     if re.match(r"^what(?:'s| is| are| was| were) .*\b(?:doing|up to|like|happening)\b", q):
         return Asked()  # "What's Jay doing?": an activity, read as before
     which = q.startswith("which")
@@ -1413,9 +1395,6 @@ def asked(question: str, plan: Plan) -> Asked:
         if not head:
             return Asked()
         got = _by_head(head, compound, which)
-        if got.kind in ("what", "which") and _paying(q):
-            # "What mileage rate does Tower Hamlets pay?": what is paid is a sum.
-            return Asked("money", head, compound)
         # "What activity did she try?": a category speakers seldom name; read as before.
         # "What dose does Dad take?": a state asked now names its attribute or is not known.
         return got if got.kind != "what" or plan.current else Asked()
