@@ -1346,7 +1346,6 @@ def _numbers(text: str) -> frozenset[str]:
     return frozenset(d.lstrip("0") or d for d in _LABEL_NUMBER.findall(text))
 
 
-# Three digits or more, not part of a time, a decimal or a grouped number ("7:30", "1,200").
 def _carried_apart(revisions: list[tuple[_Scored, str, float]], gap: int
                    ) -> list[tuple[_Scored, str, float]]:
     """A turn found only by carrying on the one just before it (it says no word of the
@@ -1366,6 +1365,7 @@ def _carried_apart(revisions: list[tuple[_Scored, str, float]], gap: int
     return [f for f in revisions if not carried(f)] or revisions
 
 
+# Three digits or more, not part of a time, a decimal or a grouped number ("7:30", "1,200").
 _LABEL_NUMBER = re.compile(r"(?<![\d:.,])\d{3,}(?![\d:.,]\d)")
 
 
