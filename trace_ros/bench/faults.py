@@ -232,13 +232,31 @@ class Harness:
     def drained_copy(self, dest: Path) -> bool:
         """Wait until consolidation owes no job, then copy the ledger to ``dest``.
         False if it did not drain in time (copied anyway)."""
-        from trace_ros.ledger import Ledger
-
         time.sleep(1.0)  # events on the wire reach the ledger (and make jobs)
-        drained = _wait(lambda: undrained(self.jobs()) == 0, DRAIN_TIMEOUT_S, 0.5)
-        with Ledger(self.db, create=False) as ledger:
+        return copy_when_drained(self.db, dest, DRAIN_TIMEOUT_S)
+
+
+def copy_when_drained(db: Path, dest: Path, timeout: float) -> bool:
+    """Copy ``db`` to ``dest`` once the copy owes no consolidation job: the live ledger is
+    read as drained first, and copied again while the copy is not — an event still on its
+    way (a memory node starved while a restarted node loads) makes a job between the read
+    and the copy. False if that did not happen within ``timeout`` (copied anyway)."""
+    from trace_ros.ledger import Ledger
+
+    def jobs(path: Path) -> int:
+        with Ledger(path, create=False) as ledger:
+            return undrained(ledger.job_counts())
+
+    deadline = time.monotonic() + timeout
+    while True:
+        live = _wait(lambda: jobs(db) == 0, max(0.0, deadline - time.monotonic()), 0.5)
+        with Ledger(db, create=False) as ledger:
             ledger.backup_to(dest)
-        return drained
+        if live and jobs(dest) == 0:
+            return True
+        if not live or time.monotonic() >= deadline:
+            return False
+        time.sleep(0.5)
 
 
 def serves(name: str, harness: Harness, probe: int) -> bool:
