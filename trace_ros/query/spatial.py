@@ -27,6 +27,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from ..errors import ValidationError
+from ..language.vocab import AUXILIARIES
 from ..ledger import Ledger, Scope, SourceRecord
 from ..state import Resolution, order_key, resolve
 
@@ -34,8 +35,7 @@ _WORD = re.compile(r"[a-z0-9]+")
 _WORDS = re.compile(r"[A-Za-z0-9']+")
 _LOCATE = re.compile(r"\bwhere\b", re.I)
 _WH = frozenset({"what", "which", "where"})
-_AUX = frozenset({"did", "do", "does", "has", "have", "had", "will", "would", "can", "could",
-                  "should", "may", "might", "was", "were", "is", "are", "am"})
+_AUX = AUXILIARIES - {"shall", "must"}
 _BE = frozenset({"was", "were", "is", "are", "am"})
 # Verbs of perceiving: base / simple past (active) and past participle (also passive).
 _SEE = frozenset({"see", "saw", "notice", "spot", "observe", "detect", "perceive"})
