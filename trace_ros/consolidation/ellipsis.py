@@ -51,7 +51,7 @@ from ..language.revision import (
 from ..language.text import sentences
 from ..language.text import stem as _stem
 from ..language.valuekinds import kinds_of
-from ..language.vocab import EVENT_NOUNS
+from ..language.vocab import AUXILIARIES, EVENT_NOUNS
 from .things import phrase_heads
 
 EVENT_STEMS = frozenset(_stem(n) for n in EVENT_NOUNS)
@@ -233,8 +233,7 @@ def _subject(clause: str) -> tuple[str, tuple[str, ...]]:
 
 # A verb that takes the thing talked of as its object ("shifted it", "moved them").
 _ACTED_ON = re.compile(r"^\W*(?:\w+\W+){1,4}?(?:it|them)\b(?!['’])", re.I)
-_AUX = frozenset("""is are was were has have had will would can could shall should may
-might must do does did be been gets got goes""".split())
+_AUX = AUXILIARIES - {"am"} | {"be", "been", "gets", "got", "goes"}
 
 
 def _value_clauses(text: str, kinds: frozenset[str]) -> list[str]:

@@ -32,7 +32,7 @@ from .text import STOPWORDS as BASE_STOPWORDS
 from .text import built, folded_search, sentences
 from .text import stem as _stem
 from .timeanchor import HOLIDAY_WORDS, WEEKDAYS, find_candidates, holidays_lowered, shifted
-from .vocab import EVENT_NOUNS
+from .vocab import AUXILIARIES, BE_FORMS, DO_AUXILIARIES, EVENT_NOUNS, HAVE_FORMS
 
 # Function words, and the chat fillers that carry no thing ("yeah", "ok").
 STOPWORDS = BASE_STOPWORDS | frozenset("""
@@ -415,8 +415,7 @@ def value_clauses(text: str) -> list[str]:
 
 
 _DETERMINERS = frozenset("the a an this that these those".split())
-_AUXILIARIES = frozenset("""is are was were has have had will would can could shall should
-may might must do does did be been""".split())
+_AUXILIARIES = AUXILIARIES - {"am"} | {"be", "been"}
 _SUBJECT_WORDS = re.compile(r"[A-Za-z]+(?:['’][a-z]+)?")
 _NP_REACH = 4  # words a noun phrase may run before its verb
 
@@ -1866,7 +1865,7 @@ def _acts_on_object(rest: Sequence[str]) -> bool:
 
 
 _ASKING = frozenset("what when where which who whose how".split())
-_ASK_AUXILIARIES = frozenset("do does did is are was were has have had will can".split())
+_ASK_AUXILIARIES = DO_AUXILIARIES | BE_FORMS - {"am"} | HAVE_FORMS | {"will", "can"}
 _ASKERS = frozenset(("i", "we", "you"))
 _ASK_TOKENS = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*")
 
@@ -1906,7 +1905,7 @@ def asked_of(question: str) -> frozenset[str]:
             phrase = [*phrase[:-1], phrase[-1][:-2]] if phrase else []
             rest, support = tokens[aux + 1:], False
         else:
-            rest, support = tokens[aux + 1:], low[aux] in ("do", "does", "did")
+            rest, support = tokens[aux + 1:], low[aux] in DO_AUXILIARIES
     if rest and rest[0].lower() in _ASKERS | {"mine", "ours"}:
         # Asked of the asker: what the verb after "I" takes ("… do I take my amlodipine").
         obj = []

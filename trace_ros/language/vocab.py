@@ -1,4 +1,5 @@
-"""Words both roads agree on: the nouns that name events, and who the robot is."""
+"""Words both roads agree on: the nouns that name events, the number words, the function
+words that carry a verb (the forms of "be", "have" and "do", the modals), and who the robot is."""
 
 from __future__ import annotations
 
@@ -32,6 +33,15 @@ OCCASION_NOUNS = frozenset({
 # The auxiliary "do": a question asked with it puts its verb bare after the subject
 # ("Which school does Lucia go to?").
 DO_AUXILIARIES = frozenset({"do", "does", "did"})
+# The finite forms of "be" ("Where is …?", "What was …?").
+BE_FORMS = frozenset({"am", "is", "are", "was", "were"})
+# The forms of "have" ("Where has she …?", "had moved").
+HAVE_FORMS = frozenset({"has", "have", "had"})
+# The modal verbs ("will", "could", "must").
+MODALS = frozenset({"will", "would", "can", "could", "shall", "should", "may", "might", "must"})
+# The auxiliaries: a finite form of "be", "have" or "do", or a modal. A module that reads
+# fewer or more says so where it uses them (``AUXILIARIES - {"am"}``).
+AUXILIARIES = BE_FORMS | HAVE_FORMS | DO_AUXILIARIES | MODALS
 
 
 ROBOT_NAMES = frozenset({"robot", "assistant", "bot", "agent", "system", "the robot"})

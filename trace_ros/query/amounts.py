@@ -84,8 +84,11 @@ def _change_amount(text: str, found: tuple[int, str]) -> bool:
     return bool(_CHANGE_AFTER.match(text, at + len(head)) or _CHANGE_BEFORE.search(text[:at]))
 
 
-_BARE_NUMBER = re.compile(r"(?:down\s+to\s+|up\s+to\s+|on\s+)?(\d+(?:\.\d+)?)")
-_FIGURE_UNIT = re.compile(r"(\d+(?:\.\d+)?)\s*([a-z]+)", re.I)
+# A figure with its unit: "35p", "10 milligram", "2.5 kg", "1,200 calories".
+FIGURE_UNIT = re.compile(r"(?<![\w.])(\d[\d.,]*)\s*([a-z%]+)\b", re.I)
+# A figure written plain: digits, and a decimal part ("10", "2.5"); no "1,200".
+_PLAIN_FIGURE = re.compile(r"\d+(?:\.\d+)?")
+_BARE_NUMBER = re.compile(rf"(?:down\s+to\s+|up\s+to\s+|on\s+)?({_PLAIN_FIGURE.pattern})")
 
 
 def _with_unit(amount: str, found: Sequence[tuple[_Scored, str, float]]) -> str:
@@ -96,8 +99,10 @@ def _with_unit(amount: str, found: Sequence[tuple[_Scored, str, float]]) -> str:
     m = _BARE_NUMBER.fullmatch(amount.strip())
     if m is None:
         return amount
-    said = [u for u in (_FIGURE_UNIT.fullmatch(f[1].strip()) for f in found)
-            if u and u.group(2).lower() not in STOPWORDS]
+    # (a plain figure, a unit all letters: not "1,200 mg")
+    said = [u for u in (FIGURE_UNIT.fullmatch(f[1].strip()) for f in found)
+            if u and _PLAIN_FIGURE.fullmatch(u.group(1)) and u.group(2).isalpha()
+            and u.group(2).lower() not in STOPWORDS]
     same = [u.group(0) for u in said if u.group(1) == m.group(1)]
     if same:
         return amount.strip()[:m.start(1)] + same[0]

@@ -12,7 +12,7 @@ import re
 
 from ..language.text import STOPWORDS, stem, stems
 from ..language.timeanchor import find_candidates
-from ..language.vocab import DO_AUXILIARIES
+from ..language.vocab import BE_FORMS, DO_AUXILIARIES
 
 # Where a clause begins: a mark of punctuation or a word that joins clauses.
 _CLAUSE_MARK = re.compile(r"[,;:.!?—–()]|\b(?:and|but|because|so|which|who|that|when|while|if"
@@ -194,7 +194,6 @@ def place_in_there(text: str, heads: set[str] | frozenset[str]) -> str:
 # "What X do/does/is … <holder> <verb> [<phrase>]?": the words after the auxiliary.
 _WH_AUX = re.compile(r"\s*(?:what|which)\s+(?:[\w'’-]+\s+){1,3}?(do|does|did|am|is|are|was|were"
                      r"|has|have|had|will)\s+([^?]+?)\s*\?*\s*$", re.I)
-_COPULAS = frozenset({"am", "is", "are", "was", "were"})
 # Prepositions that open a phrase after the verb ("play | in the panto"), or end the
 # question as the verb's own ("What shift is my husband on?").
 _PREPS = frozenset({"in", "on", "at", "to", "for", "with", "from", "after", "before", "about",
@@ -232,7 +231,7 @@ def _asked_verbs(question: str) -> list[tuple[str, list[str], bool]]:
     if len(head) > 1 and head[-1] in _PREPS:
         found.append((head[-1], head[:-1], False))
         head = head[:-1]
-    if m.group(1).lower() in _COPULAS and not found \
+    if m.group(1).lower() in BE_FORMS and not found \
             and not (head and head[-1].endswith("ing")):
         return []  # "What brand are Biscuit's tablets?": no verb, "tablets" is the thing
     if len(head) > 1 and head[-1] not in _PREPS and (head[-2] in _SUBJECTS or not found
@@ -285,7 +284,7 @@ def verb_object(question: str, sentence: str, asked: set[str] | frozenset[str]) 
 
 
 # What may stand between the one asked of and the preposition said of it ("he's on").
-_LINKS = frozenset({"is", "are", "am", "was", "were", "'s", "'re", "'m"}) | _WHEN_ASKED
+_LINKS = BE_FORMS | {"'s", "'re", "'m"} | _WHEN_ASKED
 
 
 def _said_of(before: list[str], need: set[str], first: bool) -> bool:

@@ -13,14 +13,14 @@ from ..language.revision import KIN, is_possessive
 from ..language.text import STOPWORDS, built, stem, stems, words
 from ..language.text import sentences as split_sentences
 from ..language.timeanchor import find_candidates
+from ..language.vocab import AUXILIARIES
 from .amounts import _NUMBER_VALUES
 from .complement import copula_complement
 from .pack import EvidenceItem, Pack
 from .readout import ReaderOutput
 from .spans import Asked, names_in, repaired
 
-_AUX_BEFORE_NAME = {"is", "are", "was", "were", "does", "do", "did", "has", "have", "had",
-                    "will", "would", "can", "could", "should", "'s", "with", "and"}
+_AUX_BEFORE_NAME = AUXILIARIES - {"am", "shall", "may", "might", "must"} | {"'s", "with", "and"}
 
 
 def _proper_names(question: str) -> set[str]:

@@ -25,7 +25,7 @@ from ..language.revision import (
 )
 from ..language.text import STOPWORDS, built, stem, stems, words
 from ..language.timeanchor import WEEKDAYS
-from ..language.vocab import is_robot
+from ..language.vocab import AUXILIARIES, is_robot
 from ..ledger import SourceRecord
 from .pack import EvidenceItem
 
@@ -469,8 +469,7 @@ _DATING = frozenset("own new old current latest previous usual same next last fi
                     "other main big little only whole full".split())
 # What a question opens its subject after ("How much are concert tickets?", "What time
 # does breakfast club start?").
-_AUXILIARIES = frozenset("is are was were does do did will can could should would has have "
-                         "had".split())
+_AUXILIARIES = AUXILIARIES - {"am", "shall", "may", "might", "must"}
 _DO_QUESTION = re.compile(r"\b(?:does|do|did|will|can|could|should|would)\b", re.I)
 _DISCOURSE = frozenset("oh and so but also well yeah yes no actually though plus anyway ok "
                        "okay right cheers btw meanwhile".split())

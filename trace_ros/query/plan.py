@@ -31,6 +31,7 @@ from ..language.timeanchor import (
     tense,
     years_before,
 )
+from ..language.vocab import AUXILIARIES
 
 OPERATIONS = ("fact", "count", "list", "temporal_lookup", "temporal_arithmetic",
               "current_state", "history")
@@ -79,8 +80,7 @@ _MULTI = re.compile(r"\b(both|and|also|as well as|in common|together|each)\b", r
 # "What has she painted?", "Where have they camped?": the perfect asks over all occasions.
 _EXPERIENTIAL = re.compile(r"^\s*(what|where|who|which)\s+(has|have)\s+(\w+\s+){1,3}?\w+(ed|en|t)\b",
                            re.I)
-_AUX = ("is", "are", "was", "were", "do", "does", "did", "has", "have", "had", "can", "could",
-        "will", "would", "should", "might", "may", "am", "shall")
+_AUX = AUXILIARIES - {"must"}
 _PAST_AUX = re.compile(r"\b(did|was|were|had|went|gave|got|made|took|saw|bought|ate|told|said|met"
                        r"|began|found|felt|left|won|wrote|brought|thought|came|became)\b"
                        r"|\b\w{3,}ed\b", re.I)
@@ -151,7 +151,7 @@ def _answer_type(q: str, operation: str) -> str:
 
 def _focus(q: str) -> str:
     """The noun after 'what'/'which' ("What kind of music" → "music"), else ''."""
-    m = re.match(r"^\s*(?:what|which)\s+((?:\w+\s+){0,4}?)(?:" + "|".join(_AUX) + r")\b", q, re.I)
+    m = re.match(r"^\s*(?:what|which)\s+((?:\w+\s+){0,4}?)(?:" + "|".join(sorted(_AUX)) + r")\b", q, re.I)
     if not m:
         return ""
     nouns = [w for w in m.group(1).lower().split() if w not in _NOUN_SKIP]

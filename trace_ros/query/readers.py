@@ -101,6 +101,7 @@ from ..language.timeanchor import (
 from ..language.vocab import is_robot
 from .ages import _AGE, _BETWEEN_NOTE, _BORN, _HOW_OLD, _age_answer
 from .amounts import (
+    FIGURE_UNIT,
     _joined,
 )
 from .current import asks_members, before_clause, may_ask_held
@@ -1105,10 +1106,6 @@ class ExtractiveReader(TypedReading):
         return value if has_number(value.replace("-", " ")) else ""
 
 
-# A figure with its unit: "35p", "10 milligram", "2.5 kg".
-_MEASURED = re.compile(r"(?<![\w.])(\d[\d.,]*)\s*([a-z%]+)\b", re.I)
-
-
 def _in_revised_place(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> bool:
     """Whether the answer read from the graph stage's current record stands in the place
     of the value a record it supersedes gave X: a figure in the same unit ("35p now" after
@@ -1126,11 +1123,11 @@ def _in_revised_place(ask: Asked, question: str, out: ReaderOutput, pack: Pack) 
         return False
     q = stems(question)
     value = stems(out.answer) - STOPWORDS
-    measured = _MEASURED.fullmatch(out.answer.strip())
+    measured = FIGURE_UNIT.fullmatch(out.answer.strip())
     if measured:
         unit = measured.group(2).lower()
         return any(m.group(2).lower() == unit and m.group(1) != measured.group(1)
-                   for t in left for m in _MEASURED.finditer(t))
+                   for t in left for m in FIGURE_UNIT.finditer(t))
     if not value or value & q or re.search(r"\d", out.answer):
         return False
     # The current record names the earlier value it leaves ("My knees hated spin").

@@ -42,7 +42,7 @@ from ..language.timeanchor import (
     ordinal_figures,
     resolve_expression,
 )
-from ..language.vocab import TENS, UNITS
+from ..language.vocab import AUXILIARIES, TENS, UNITS
 from .plan import Plan
 
 # A number with a decimal point ("desk 2.09", "4.9 kilos") is one token, not "2" "." "09".
@@ -628,8 +628,7 @@ _RELATIONAL = frozenset({"under", "underneath", "beneath", "below", "above", "be
                          "beside", "opposite", "inside", "outside", "near"})
 
 
-_VERB_AFTER = frozenset({"is", "are", "was", "were", "has", "have", "had", "will", "would",
-                         "can", "could", "does", "do", "did"})
+_VERB_AFTER = AUXILIARIES - {"am", "shall", "should", "may", "might", "must"}
 
 
 def _place(sentence: str, toks: list[Tok], q_stems: set[str], limit: int,
@@ -1244,9 +1243,7 @@ _KIND_SKIP = {"kind", "kinds", "type", "types", "sort", "sorts", "of"}
 # the thing; the answer is the kind of it ("kundalini yoga").
 _KIND_OF = _KIND_SKIP | {"style", "styles", "form", "forms", "genre", "genres", "brand",
                          "brands", "breed", "breeds", "variety", "varieties"}
-_AUX_WORDS = ("is", "are", "was", "were", "am", "do", "does", "did", "has", "have", "had",
-              "will", "would", "can", "could", "should", "shall", "must", "may", "might")
-_AUX_RX = "|".join(_AUX_WORDS)
+_AUX_RX = "|".join(sorted(AUXILIARIES))
 # The verbs of measuring: "how much" with one asks an amount of the measure ("How much
 # does the baby weigh now?"), not a sum of money.
 MEASURING = re.compile(r"\b(?:weigh|weighs|weighed|measure|measures|measured)\b")
@@ -1338,9 +1335,9 @@ def asked(question: str, plan: Plan) -> Asked:
         return Asked("quantity", part.group(1))
     if m:
         word = m.group(1)
-        if word in _AUX_WORDS and MEASURING.search(q):
+        if word in AUXILIARIES and MEASURING.search(q):
             return Asked("quantity")  # "How much does the baby weigh?": a weight, not a sum
-        if word in _AUX_WORDS or word in ("money", "cash") or word in _MONEY_HEADS \
+        if word in AUXILIARIES or word in ("money", "cash") or word in _MONEY_HEADS \
                 or word.endswith("ing"):
             return Asked("money")  # "How much rent …?": a sum, not an amount of rent
         return Asked("quantity", word)
@@ -1436,7 +1433,7 @@ def counted_noun(question: str) -> str:
         return ""
     run: list[str] = []
     for w in m.group(1).lower().split():
-        if w in STOPWORDS or w in _AUX_WORDS:
+        if w in STOPWORDS or w in AUXILIARIES:
             break
         run.append(w)
     plural = [w for w in run if w.endswith("s") and not w.endswith("ss")]
@@ -1710,8 +1707,7 @@ def _name_goes_on(toks: Sequence[Tok], i: int) -> bool:
 
 
 # The auxiliaries a name opening a sentence is the subject of ("… have signed up").
-_AUX_AFTER_NAME = frozenset("is are was were has have had will would can could does do did "
-                            "says said".split())
+_AUX_AFTER_NAME = AUXILIARIES - {"am", "shall", "should", "may", "might", "must"} | {"says", "said"}
 
 
 def capitalised_mid_sentence(texts: list[str]) -> set[str]:

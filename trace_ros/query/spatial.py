@@ -27,6 +27,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from ..errors import ValidationError
+from ..language.vocab import AUXILIARIES, BE_FORMS
 from ..ledger import Ledger, Scope, SourceRecord
 from ..state import Resolution, order_key, resolve
 
@@ -34,9 +35,7 @@ _WORD = re.compile(r"[a-z0-9]+")
 _WORDS = re.compile(r"[A-Za-z0-9']+")
 _LOCATE = re.compile(r"\bwhere\b", re.I)
 _WH = frozenset({"what", "which", "where"})
-_AUX = frozenset({"did", "do", "does", "has", "have", "had", "will", "would", "can", "could",
-                  "should", "may", "might", "was", "were", "is", "are", "am"})
-_BE = frozenset({"was", "were", "is", "are", "am"})
+_AUX = AUXILIARIES - {"shall", "must"}
 # Verbs of perceiving: base / simple past (active) and past participle (also passive).
 _SEE = frozenset({"see", "saw", "notice", "spot", "observe", "detect", "perceive"})
 _SEEN = frozenset({"seen", "noticed", "spotted", "observed", "detected", "perceived"})
@@ -132,7 +131,7 @@ def perceiver(question: str) -> Perceiver:
     aux = next((i for i in range(wh + 1, len(lower)) if lower[i] in _AUX), None)
     if aux is None:  # "what saw the dog?" is not a question people ask a robot
         return Perceiver("none", False)
-    be = lower[aux] in _BE
+    be = lower[aux] in BE_FORMS
     for j in range(aux + 1, min(len(lower), aux + 1 + _SCAN)):
         w = lower[j]
         participle = w in _SEEN or w in _PUT_PARTICIPLES
