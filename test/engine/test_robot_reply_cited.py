@@ -94,3 +94,20 @@ def test_the_robots_own_news_stays_first(ledger: Ledger, encoder: MiniLMEncoder)
     ])
     res = ask(ledger, encoder, "What's my room number?")
     assert res.source_ids[:1] == ["t7"], (res.answer, res.source_ids)
+
+
+def test_a_reply_saying_it_again_in_other_words_cites_the_statement(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """The robot's reply shares no word or value with the statement before it ("once a
+    fortnight" - "every two weeks"), but their vectors are near: the person said it."""
+    history(ledger, encoder, [
+        (6, "Kofi", "Shelly gets a handful of dandelion leaves every three days."),
+        (6, "robot", "Dandelions every three days, noted."),
+        *CHATTER,
+        (9, "Kofi", "The reptile man reckons she's a bit heavy. We're spacing her meals out to "
+                    "once a fortnight."),
+        (9, "robot", "Shelly now eats every two weeks."),
+    ])
+    res = ask(ledger, encoder, "How often does Shelly eat?")
+    assert res.status == "answered", res.message
+    assert res.source_ids[:1] == ["t5"], (res.answer, res.source_ids)

@@ -69,6 +69,9 @@ QUESTION_VECTORS = 256
 LATER_TURNS = 200
 # The earlier records the chain weighs a later one against (``current.chain``'s ``said_before``).
 EARLIER_NEAR = 8
+# The cosine of the robot's reply with the person's statement just before it at which the
+# reply says it again in other words (``QueryEngine._says_again``): the statement is cited.
+SAID_AGAIN = 0.3
 
 
 @dataclass(frozen=True)
@@ -651,11 +654,33 @@ class QueryEngine:
         robot = req.scope.robot_id
         if said is None or not (current.echoes(first.record, said, robot)
                                 or current.reads_back(first.record, said, None, robot)
-                                or current.answers_turn(first.record, said, robot)):
+                                or current.answers_turn(first.record, said, robot)
+                                or self._says_again(first.record, said, req.scope)):
             return
         if said.source_id not in by_id:
             result.evidence.append(EvidenceItem(said, first.score, {"echoed": 1}))
         result.source_ids = list(dict.fromkeys([said.source_id, *result.source_ids]))
+
+    def _says_again(self, reply: SourceRecord, said: SourceRecord, scope: Scope) -> bool:
+        """Whether the robot's ``reply``, right after a person's statement in the same
+        session, neither asking nor answering a question, says it again in other words: its
+        stored vector near the statement's ("Shelly now eats every two weeks." after "We're
+        spacing her meals out to once a fortnight."), where no word or value of the two need
+        be the same."""
+        if self.index is None or not is_robot(reply.speaker, scope.robot_id) \
+                or is_robot(said.speaker, scope.robot_id) \
+                or reply.modality != "dialogue" or said.modality != "dialogue" \
+                or reply.seq != said.seq + 1 or reply.session_id != said.session_id \
+                or "?" in reply.text or "?" in said.text:
+            return False
+        vectors = self.index.current(scope.subject_id)
+        rows = [np.flatnonzero(vectors.seqs == r.seq) if len(vectors.seqs) else []
+                for r in (reply, said)]
+        if not all(len(r) for r in rows):
+            return False
+        a, b = (vectors.matrix[r[0]] for r in rows)
+        norm = float(np.linalg.norm(a)) * float(np.linalg.norm(b))
+        return bool(norm) and float(a @ b) / norm >= SAID_AGAIN
 
     def pack(self, req: QueryRequest, ranked: list[Fused], timings: dict[str, float],
              graph: GraphOutcome | None = None, recalled: Recalled | None = None) -> Pack:
