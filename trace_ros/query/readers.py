@@ -1043,6 +1043,7 @@ class ExtractiveReader(TypedReading):
         parts: list[str] = []
         cited: list[str] = []
         used: list[_Scored] = []
+        ask = asked(question, plan)
         seen: set[frozenset[str]] = set()
         for s in chosen:
             rec = s.item.record
@@ -1058,6 +1059,11 @@ class ExtractiveReader(TypedReading):
                 # by the label the record gives X: ``read``.)
                 span = extract(question, plan, _CONSEQUENCE_SO.split(text)[-1], rec.source_time,
                                q_stems, self.span_tokens, rec.text)
+            if not span and plan.operation == "history" and ask.kind in _TYPED:
+                # "Which days did I go to the gym before …?": each revision's value of the
+                # kind asked ("Mondays and Thursdays"), not a phrase beside it.
+                span = self._value(ask, question, plan, s, set(q_stems), set(),
+                                   bool(ask.focus) and stem(ask.focus) in stems(rec.text))
             span = span or extract(question, plan, text, rec.source_time, q_stems,
                                    self.span_tokens, rec.text)
             key = frozenset(stems(span)) or frozenset([span.lower()])
