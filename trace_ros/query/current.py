@@ -514,10 +514,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         # review's been shoved into 2A.").
         relayed = rec.speaker != anchor.speaker and bool(
             (_names(anchor.speaker) - _names(rec.speaker))
-            & ((mentioned(rec.text) if relays else frozenset())
-               | (spoken_to(rec.text) if _YOUR.search(rec.text)
-                  or (_WE.search(rec.text) or _SECOND.search(rec.text))
-                  and marks_change(rec.text) else frozenset())))
+            & ((mentioned(rec.text) if relays else frozenset()) | _told_to(rec.text)))
         speaks = rec.speaker == anchor.speaker or own or relayed \
             or public and not _OWN.search(rec.text) \
             or bool(whose & (named(rec.text) | mentioned(rec.text)) - holders_stems(rec.speaker))
@@ -817,6 +814,19 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             shown.append(anchor.source_id)
     return Chain(list(dict.fromkeys(shown + passed)), older,
                  context.source_id if context is not None else None)
+
+
+def _told_to(text: str) -> frozenset[str]:
+    """Whom ``text``, addressing them by name, tells of a thing of theirs: what the speaker
+    did to it ("Agnes, I've put your batteries in the top drawer"), what it is now, told
+    to them in the second person, marked as new or not ("Emil, I'm putting you on evening
+    dishes, after dinner."), but not asked of them ("Mei, work's ordering from Baan Thai.
+    That's not your one, is it?"), or a change on the speaker's side ("Bea, … so we
+    moved the torch. Cupboard under the stairs now.")."""
+    if _YOUR.search(text) or _SECOND.search(text) and not _QUESTION.search(text) \
+            or _WE.search(text) and marks_change(text):
+        return spoken_to(text)
+    return frozenset()
 
 
 def _carries_another(seq: int, chained: set[int], after: int,
