@@ -284,6 +284,11 @@ def test_a_turn_telling_the_holder_by_name_in_the_second_person_speaks_for_them(
                             "That's not your one, is it?") == frozenset()
     assert current._told_to("Emil, the Carters' van has gone.") == frozenset()
     assert current._told_to("Agnes, I've put your batteries in the top drawer.") == {"agnes"}
+    # Between two people talking without the robot, every turn addresses the other: only
+    # a change marked as new tells them of theirs.
+    assert current._told_to("Emil, you're on evening dishes.", before_robot=False) == frozenset()
+    assert current._told_to("Emil, you're on evening dishes now.", before_robot=False) \
+        == {"emil"}
 
 
 GRADING = [
