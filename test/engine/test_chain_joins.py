@@ -273,6 +273,24 @@ def test_someone_telling_the_holder_to_their_face_what_they_changed_revises_it(
     assert "under the stairs" in res.answer.lower(), res.answer
 
 
+def test_a_turn_telling_the_holder_by_name_in_the_second_person_speaks_for_them() -> None:
+    """"Emil, I'm putting you on evening dishes, after dinner." tells Emil of his own shift,
+    to his face, though no word marks it as new: it speaks for him (it had needed one).
+    Asking him ("…, that's not your one, is it?") tells him nothing, nor does a turn that
+    names him without telling him anything of his ("Emil, the Carters' van has gone")."""
+    assert current._told_to("Emil, I'm putting you on evening dishes, after dinner. "
+                            "You're useless before ten.") == {"emil"}
+    assert current._told_to("Mei, work's ordering from Baan Thai on Bridge Street. "
+                            "That's not your one, is it?") == frozenset()
+    assert current._told_to("Emil, the Carters' van has gone.") == frozenset()
+    assert current._told_to("Agnes, I've put your batteries in the top drawer.") == {"agnes"}
+    # Between two people talking without the robot, every turn addresses the other: only
+    # a change marked as new tells them of theirs.
+    assert current._told_to("Emil, you're on evening dishes.", before_robot=False) == frozenset()
+    assert current._told_to("Emil, you're on evening dishes now.", before_robot=False) \
+        == {"emil"}
+
+
 GRADING = [
     (6, "Bea", "Theo's karate grading is on the 11th at the dojo."),
     (6, "robot", "Noted: Theo's grading on the 11th."),

@@ -465,6 +465,11 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     # to revise; not with a thing they call their own ("My own extension's 350").
     public = at is None and not asked_holders and not own_state and unowned(anchor.text)
     recalled = {f.seq for f in pool}
+    # A conversation the robot takes part in: one person telling another there, by name,
+    # speaks in front of it for them; where two people talk between themselves, every
+    # turn addresses the other.
+    told_before_robot = any(is_robot(r.speaker, robot_id) for r in records.values()
+                            if r is not None)
     candidates = {f.seq: records[f.seq] for f in pool if f.seq > anchor.seq}
     candidates.update({seq: records[seq] for seq in edged | ruled})
     candidates.update({seq: rec for seq, (rec, _) in close.items()})
@@ -515,9 +520,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         relayed = rec.speaker != anchor.speaker and bool(
             (_names(anchor.speaker) - _names(rec.speaker))
             & ((mentioned(rec.text) if relays else frozenset())
-               | (spoken_to(rec.text) if _YOUR.search(rec.text)
-                  or (_WE.search(rec.text) or _SECOND.search(rec.text))
-                  and marks_change(rec.text) else frozenset())))
+               | _told_to(rec.text, told_before_robot)))
         speaks = rec.speaker == anchor.speaker or own or relayed \
             or public and not _OWN.search(rec.text) \
             or bool(whose & (named(rec.text) | mentioned(rec.text)) - holders_stems(rec.speaker))
@@ -817,6 +820,21 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             shown.append(anchor.source_id)
     return Chain(list(dict.fromkeys(shown + passed)), older,
                  context.source_id if context is not None else None)
+
+
+def _told_to(text: str, before_robot: bool = True) -> frozenset[str]:
+    """Whom ``text``, addressing them by name, tells of a thing of theirs: what the speaker
+    did to it ("Agnes, I've put your batteries in the top drawer"), a change on the
+    speaker's side ("Bea, … so we moved the torch. Cupboard under the stairs now."), or,
+    said ``before_robot`` (in a conversation the robot takes part in), what it is now,
+    told to them in the second person, marked as new or not ("Emil, I'm putting you on
+    evening dishes, after dinner."), but not asked of them ("Mei, work's ordering from
+    Baan Thai. That's not your one, is it?")."""
+    second = _SECOND.search(text) and (before_robot and not _QUESTION.search(text)
+                                       or marks_change(text))
+    if _YOUR.search(text) or second or _WE.search(text) and marks_change(text):
+        return spoken_to(text)
+    return frozenset()
 
 
 def _carries_another(seq: int, chained: set[int], after: int,
