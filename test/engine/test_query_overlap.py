@@ -1,16 +1,21 @@
 """The overlap's paired timing on a kept ledger (``tools/query_overlap.py``, issue 16):
 both settings of ``recall.overlap_embedding`` ask every question, show and answer alike,
-and the worker's hand-over is stamped in order."""
+and the worker's hand-over is stamped in order; by default the question is embedded on
+the asking thread."""
 
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 
+import numpy as np
 import query_overlap  # (tools/ is on the path: pytest.ini)
 
 from trace_ros.bench.locomo import capture_and_consolidate
-from trace_ros.config import RecallConfig, load_config
+from trace_ros.capture import Event, ingest
+from trace_ros.config import CaptureConfig, RecallConfig, load_config
+from trace_ros.consolidation.worker import Consolidator
 from trace_ros.embed import MiniLMEncoder
 from trace_ros.ledger import Ledger, Scope
 from trace_ros.query.answer import QueryEngine, QueryRequest
@@ -79,3 +84,32 @@ def test_the_hand_over_is_stamped_in_order(tmp_path: Path, encoder: MiniLMEncode
 
 def test_a_missing_ledger_is_refused(tmp_path: Path) -> None:
     assert query_overlap.main([str(tmp_path / "none.db"), "--data", "x.json"]) == 2
+
+
+class _Recording:
+    """An encoder that records the thread each text is embedded on."""
+
+    name = "fake"
+    dim = 2
+
+    def __init__(self) -> None:
+        self.threads: list[str] = []
+
+    def encode(self, texts: list[str]) -> np.ndarray:
+        self.threads += [threading.current_thread().name] * len(texts)
+        return np.ones((len(texts), 2), dtype=np.float32) / np.sqrt(2)
+
+
+def test_by_default_the_question_is_embedded_on_the_asking_thread(ledger: Ledger) -> None:
+    scope = Scope("alice", "r1", "s1")
+    assert ingest(ledger, [Event("dialogue", scope, "The parcel comes on Tuesday.", "Alice",
+                                 stamp=60.0)], CaptureConfig())[0].status == "accepted"
+    enc = _Recording()
+    Consolidator(ledger, enc).drain()
+    enc.threads.clear()
+    assert RecallConfig().overlap_embedding is False
+    engine = QueryEngine(ledger, enc, audit=False)
+    engine.ask(QueryRequest(scope, "When does the parcel come?"))
+    engine.close()
+    assert enc.threads and set(enc.threads) == {threading.current_thread().name}
+    assert engine._pool is None  # no worker thread was started
