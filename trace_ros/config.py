@@ -89,9 +89,12 @@ class RecallConfig:
     temporal_weight: float = 0.8
     # Up to this much for the newest candidates of an explicit current-state question.
     recency_weight: float = 0.05
-    # Embed the question on a worker thread while the text searches run (off: in line,
-    # for a machine with one core).
-    overlap_embedding: bool = True
+    # Embed the question on a worker thread while the text searches run. Off: in line.
+    # On two shared cores the worker's hand-over, its hold on the interpreter lock while
+    # the text search runs and the wake after it cost what the overlap saves: LoCoMo on
+    # one ledger, each question both ways (tools/query_overlap.py), at load 3-5 in line
+    # was sooner for 70 % of the questions (p50 8.12 -> 7.63 ms), at load 8-11 the same.
+    overlap_embedding: bool = False
     # The question's vector for the dense routes: 'minilm' (the encoder's) or 'static' (a
     # token table derived from the same MiniLM, staticembed.py: ~0.4 ms instead of 4-6,
     # but it ranks less well: LoCoMo Hit@10 and R@5 drop, so not the default).
