@@ -10,6 +10,7 @@ the real MiniLM encoder, the CPU extractor and projector, questions through
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -402,3 +403,34 @@ def test_a_consequence_naming_the_thing_is_its_state_whatever_the_reasons_subjec
     ])
     res = ask(ledger, encoder, "When is the book club meeting?")
     assert res.source_ids[:1] == ["t5"], (res.answer, res.source_ids)
+
+
+def test_a_turn_telling_the_robot_of_the_holder_in_the_third_person_speaks_for_them(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"The cetirizine makes her drowsy … Loratadine now" is told of Bea in front of her
+    (she answers in the same conversation): "her", with no one named before it, is the one
+    present, and the change is hers. Not when the speaker's own comes first ("My brother's
+    cetirizine ran out, he's on loratadine now"), nor said where she takes no part."""
+    history(ledger, encoder, [
+        (6, "Bea", "For my hay fever I take cetirizine, one tablet every morning."),
+        (6, "robot", "Cetirizine every morning."),
+        (7, "Bea", "The doctor says to double up in June, so two cetirizine in the morning."),
+        (7, "robot", "Two cetirizine in the mornings in June."),
+        *CHATTER,
+        (9, "Tom", "The cetirizine makes her drowsy, so the pharmacist has switched her. "
+                   "Loratadine now, one a day."),
+        (9, "robot", "Loratadine, one a day."),
+        (9, "Bea", "I'm fine. He fusses."),
+    ])
+    res = ask(ledger, encoder, "What do I take for my hay fever?")
+    assert res.source_ids[:1] == ["t7"], (res.answer, res.source_ids)
+    told = ledger.get_sources(["t7"])[0]
+    later = ledger.get_sources(["t8", "t9"])
+
+    def prior(seq: int) -> SourceRecord | None:
+        return None
+
+    assert current._told_of_present(told, "Bea", prior, lambda s: later, "robot")
+    assert not current._told_of_present(told, "Bea", prior, lambda s: [], "robot")
+    mine = replace(told, text="My brother's cetirizine ran out, he's on loratadine now.")
+    assert not current._told_of_present(mine, "Bea", prior, lambda s: later, "robot")

@@ -516,11 +516,15 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         # one telling them of their own thing ("Agnes, I've put your batteries in the top
         # drawer") or, to their face, of a change they made ("Bea, … so I moved the
         # torch. Cupboard under the stairs now.") or that came to them ("Sofia, … so your
-        # review's been shoved into 2A.").
+        # review's been shoved into 2A."), or one telling the robot of them as "he" or
+        # "she" where they take part ("The naproxen makes him dizzy … Only paracetamol
+        # now.").
         relayed = rec.speaker != anchor.speaker and bool(
             (_names(anchor.speaker) - _names(rec.speaker))
             & ((mentioned(rec.text) if relays else frozenset())
-               | _told_to(rec.text, told_before_robot)))
+               | _told_to(rec.text, told_before_robot))) \
+            or told_before_robot and _told_of_present(rec, anchor.speaker, prior, later,
+                                                      robot_id)
         speaks = rec.speaker == anchor.speaker or own or relayed \
             or public and not _OWN.search(rec.text) \
             or bool(whose & (named(rec.text) | mentioned(rec.text)) - holders_stems(rec.speaker))
@@ -835,6 +839,61 @@ def _told_to(text: str, before_robot: bool = True) -> frozenset[str]:
     if _YOUR.search(text) or second or _WE.search(text) and marks_change(text):
         return spoken_to(text)
     return frozenset()
+
+
+# A person spoken of in the third person singular: "he", "him", "his", "she", "her".
+_THIRD = re.compile(r"\b(?:he|him|his|she|her|he's|she's)\b", re.I)
+SAME_SESSION_TURNS = 6  # how far around a turn its conversation is looked through
+
+
+def _told_of_present(rec: SourceRecord, holder: str,
+                     prior: Callable[[int], SourceRecord | None],
+                     later: Callable[[int], Sequence[SourceRecord]] | None,
+                     robot_id: str) -> bool:
+    """Whether ``rec``, said by another, tells the robot of ``holder`` in the third person
+    while ``holder`` takes part in that conversation ("The naproxen makes him dizzy … Only
+    paracetamol now", with him answering "I am fine. She worries too much."): "he" or
+    "she" with no one else named before it is the one present, spoken of in front of them."""
+    if rec.speaker == holder or is_robot(rec.speaker, robot_id) or is_robot(holder, robot_id):
+        return False
+    third = _THIRD.search(rec.text)
+    # Told to the robot as a change, not said to anyone nor asked.
+    if third is None or _SECOND.search(rec.text) or _QUESTION.search(rec.text) \
+            or not marks_change(rec.text):
+        return False
+    # Someone else named before the pronoun, or the speaker's own ("my brother"), may be
+    # the one it stands for (a word opening a sentence is capitalised for that alone).
+    before = rec.text[:third.start()]
+    opening = {w.lower() for w in _sentence_starts(before)}
+    if _OWN.search(before) or mentioned(before) - _names(holder) - opening:
+        return False
+    return _takes_part(rec, holder, prior, later)
+
+
+def _sentence_starts(text: str) -> list[str]:
+    """The first word of each sentence of ``text`` (capitalised for that alone)."""
+    return [m.group(1) for m in re.finditer(r"(?:^|[.!?]\s+)([A-Za-z]+)", text)]
+
+
+def _takes_part(rec: SourceRecord, holder: str,
+                prior: Callable[[int], SourceRecord | None],
+                later: Callable[[int], Sequence[SourceRecord]] | None) -> bool:
+    """Whether ``holder`` speaks in ``rec``'s conversation, a few turns either side of it."""
+    back = prior(rec.seq)
+    for _ in range(SAME_SESSION_TURNS):
+        if back is None or back.session_id != rec.session_id:
+            break
+        if back.speaker == holder:
+            return True
+        back = prior(back.seq)
+    if later is None:
+        return False
+    for r in list(later(rec.seq))[:SAME_SESSION_TURNS]:
+        if r.session_id != rec.session_id:
+            break
+        if r.speaker == holder:
+            return True
+    return False
 
 
 def _carries_another(seq: int, chained: set[int], after: int,
