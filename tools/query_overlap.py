@@ -29,6 +29,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from query_stages import warmed  # (tools/, this script's own folder)
+
 # Stages printed (``QueryEngine.ask``'s ``timings_ms``, wall), in pipeline order.
 STAGES = ("plan", "recall_lexical", "embed", "embed_wait", "fuse", "graph", "currentness",
           "pack", "read", "total")
@@ -71,22 +73,11 @@ def compare(db: Path, data: Path, samples: int | None = None, reps: int = 1,
     """Per setting, p50s (ms) of ``wall``, ``cpu``, ``handoff``, ``wake`` and each stage;
     ``paired``: the median and mean of on - off per question and the share the overlap
     answered sooner; ``same``: whether both settings showed and answered alike."""
-    from trace_ros.bench.dataset import load_questions
-    from trace_ros.bench.locomo import WARM_UP
-    from trace_ros.config import load_config
-    from trace_ros.embed import MiniLMEncoder
-    from trace_ros.formats import read_locomo
     from trace_ros.ledger import Ledger, Scope
     from trace_ros.query.answer import QueryEngine, QueryRequest
     from trace_ros.query.readers import make_reader
 
-    cfg = load_config(None, None, {"ledger.db_path": str(db)})
-    questions = load_questions(read_locomo(str(data), samples), None)
-    if encoder is None:
-        encoder = MiniLMEncoder(cfg.embed)
-        encoder.load()
-    for text in WARM_UP:
-        encoder.encode([text])
+    cfg, questions, encoder = warmed(db, data, samples, encoder)
     rows: dict[str, list[dict[str, float]]] = {s: [] for s in SETTINGS}
     shown: dict[str, list[tuple[Any, ...]]] = {s: [] for s in SETTINGS}
     with Ledger(db, cfg.ledger) as ledger:

@@ -91,19 +91,15 @@ def p50(values: Sequence[float]) -> float:
     return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
 
 
-def stages(db: Path, data: Path, samples: int | None = None, passes: int = 2,
-           records: bool = False, encoder: Any = None) -> dict[str, Any]:
-    """Per pass, p50 CPU ms of every stage (a stage over the questions that ran it) and
-    their count; ``same``: whether every pass showed and answered alike."""
+def warmed(db: Path, data: Path, samples: int | None, encoder: Any = None
+           ) -> tuple[Any, list[Any], Any]:
+    """The config on ``db``, the LoCoMo questions of ``data`` and an encoder (loaded here
+    when none is given) warmed on ``bench locomo``'s warm-up texts."""
     from trace_ros.bench.dataset import load_questions
-    from trace_ros.bench.evaluate import SharedEncoder, ask_system
     from trace_ros.bench.locomo import WARM_UP
     from trace_ros.config import load_config
     from trace_ros.embed import MiniLMEncoder
     from trace_ros.formats import read_locomo
-    from trace_ros.ledger import Ledger
-    from trace_ros.query.answer import QueryEngine
-    from trace_ros.query.readers import make_reader
 
     cfg = load_config(None, None, {"ledger.db_path": str(db)})
     questions = load_questions(read_locomo(str(data), samples), None)
@@ -112,6 +108,19 @@ def stages(db: Path, data: Path, samples: int | None = None, passes: int = 2,
         encoder.load()
     for text in WARM_UP:
         encoder.encode([text])
+    return cfg, questions, encoder
+
+
+def stages(db: Path, data: Path, samples: int | None = None, passes: int = 2,
+           records: bool = False, encoder: Any = None) -> dict[str, Any]:
+    """Per pass, p50 CPU ms of every stage (a stage over the questions that ran it) and
+    their count; ``same``: whether every pass showed and answered alike."""
+    from trace_ros.bench.evaluate import SharedEncoder, ask_system
+    from trace_ros.ledger import Ledger
+    from trace_ros.query.answer import QueryEngine
+    from trace_ros.query.readers import make_reader
+
+    cfg, questions, encoder = warmed(db, data, samples, encoder)
     out: dict[str, Any] = {"questions": len(questions), "passes": []}
     shown: list[list[tuple[Any, ...]]] = []
     with Ledger(db, cfg.ledger) as ledger:

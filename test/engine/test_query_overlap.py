@@ -5,14 +5,12 @@ the asking thread."""
 
 from __future__ import annotations
 
-import json
 import threading
 from pathlib import Path
 
 import numpy as np
 import query_overlap  # (tools/ is on the path: pytest.ini)
 
-from trace_ros.bench.locomo import capture_and_consolidate
 from trace_ros.capture import Event, ingest
 from trace_ros.config import CaptureConfig, RecallConfig, load_config
 from trace_ros.consolidation.worker import Consolidator
@@ -20,46 +18,12 @@ from trace_ros.embed import MiniLMEncoder
 from trace_ros.ledger import Ledger, Scope
 from trace_ros.query.answer import QueryEngine, QueryRequest
 
-CONVERSATION = {
-    "sample_id": "mini",
-    "conversation": {
-        "speaker_a": "Ann", "speaker_b": "Bo",
-        "session_1_date_time": "1:00 pm on 8 May, 2023",
-        "session_1": [
-            {"speaker": "Ann", "dia_id": "D1:1", "text": "I adopted a cat named Miso."},
-            {"speaker": "Bo", "dia_id": "D1:2", "text": "Lovely! Where do you keep her bed?"},
-            {"speaker": "Ann", "dia_id": "D1:3", "text": "Her bed is in the hallway for now."},
-        ],
-        "session_2_date_time": "2:00 pm on 9 June, 2023",
-        "session_2": [
-            {"speaker": "Ann", "dia_id": "D2:1", "text": "I moved Miso's bed to the kitchen."},
-            {"speaker": "Bo", "dia_id": "D2:2", "text": "I went camping in Oslo last week."},
-        ],
-    },
-    "qa": [
-        {"question": "Where is Miso's bed now?", "answer": "the kitchen",
-         "evidence": ["D2:1"], "category": 4},
-        {"question": "Where did Bo go camping?", "answer": "Oslo", "evidence": ["D2:2"],
-         "category": 1},
-    ],
-}
 
-
-def _kept(tmp_path: Path, encoder: MiniLMEncoder) -> tuple[Path, Path]:
-    data = tmp_path / "locomo.json"
-    data.write_text(json.dumps([CONVERSATION]))
-    db = tmp_path / "kept.db"
-    cfg = load_config(None, None, {"ledger.db_path": str(db)})
-    with Ledger(db, cfg.ledger) as ledger:
-        capture_and_consolidate(ledger, [CONVERSATION], cfg, encoder)
-    return db, data
-
-
-def test_both_settings_ask_every_question_and_answer_alike(tmp_path: Path,
-                                                           encoder: MiniLMEncoder) -> None:
-    db, data = _kept(tmp_path, encoder)
+def test_both_settings_ask_every_question_and_answer_alike(
+        kept_locomo: tuple[Path, Path], encoder: MiniLMEncoder) -> None:
+    db, data = kept_locomo
     got = query_overlap.compare(db, data, reps=2, encoder=encoder)
-    assert got["questions"] == 2 and got["reps"] == 2 and got["same"] is True
+    assert got["questions"] == 3 and got["reps"] == 2 and got["same"] is True
     for setting in query_overlap.SETTINGS:
         assert got[setting]["wall"] > 0 and got[setting]["cpu"] > 0
         assert got[setting]["total"] > 0 and got[setting]["read"] > 0
@@ -69,8 +33,9 @@ def test_both_settings_ask_every_question_and_answer_alike(tmp_path: Path,
     assert 0.0 <= got["paired"]["on_sooner"] <= 1.0
 
 
-def test_the_hand_over_is_stamped_in_order(tmp_path: Path, encoder: MiniLMEncoder) -> None:
-    db, _ = _kept(tmp_path, encoder)
+def test_the_hand_over_is_stamped_in_order(kept_locomo: tuple[Path, Path],
+                                           encoder: MiniLMEncoder) -> None:
+    db, _ = kept_locomo
     cfg = load_config(None, None, {"ledger.db_path": str(db)})
     with Ledger(db, cfg.ledger) as ledger:
         engine = QueryEngine(ledger, encoder, config=RecallConfig(overlap_embedding=True),

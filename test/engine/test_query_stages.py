@@ -4,58 +4,18 @@ it may read first are the cached one-``text`` ones, and both passes answer alike
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 
 import query_stages  # (tools/ is on the path: pytest.ini)
 
-from trace_ros.bench.locomo import capture_and_consolidate
-from trace_ros.config import load_config
 from trace_ros.embed import MiniLMEncoder
-from trace_ros.ledger import Ledger
 from trace_ros.query import answer
 
-CONVERSATION = {
-    "sample_id": "mini",
-    "conversation": {
-        "speaker_a": "Ann", "speaker_b": "Bo",
-        "session_1_date_time": "1:00 pm on 8 May, 2023",
-        "session_1": [
-            {"speaker": "Ann", "dia_id": "D1:1", "text": "I adopted a cat named Miso."},
-            {"speaker": "Bo", "dia_id": "D1:2", "text": "Lovely! Where do you keep her bed?"},
-            {"speaker": "Ann", "dia_id": "D1:3", "text": "Her bed is in the hallway for now."},
-        ],
-        "session_2_date_time": "2:00 pm on 9 June, 2023",
-        "session_2": [
-            {"speaker": "Ann", "dia_id": "D2:1", "text": "I moved Miso's bed to the kitchen."},
-            {"speaker": "Bo", "dia_id": "D2:2", "text": "I went camping in Oslo last week."},
-        ],
-    },
-    "qa": [
-        {"question": "What is Ann's cat called?", "answer": "Miso", "evidence": ["D1:1"],
-         "category": 4},
-        {"question": "Where is Miso's bed now?", "answer": "the kitchen",
-         "evidence": ["D2:1"], "category": 4},
-        {"question": "Where did Bo go camping?", "answer": "Oslo", "evidence": ["D2:2"],
-         "category": 1},
-    ],
-}
 
-
-def _kept(tmp_path: Path, encoder: MiniLMEncoder) -> tuple[Path, Path]:
-    data = tmp_path / "locomo.json"
-    data.write_text(json.dumps([CONVERSATION]))
-    db = tmp_path / "kept.db"
-    cfg = load_config(None, None, {"ledger.db_path": str(db)})
-    with Ledger(db, cfg.ledger) as ledger:
-        capture_and_consolidate(ledger, [CONVERSATION], cfg, encoder)
-    return db, data
-
-
-def test_each_pass_times_every_stage_and_answers_alike(tmp_path: Path,
-                                                       encoder: MiniLMEncoder) -> None:
-    db, data = _kept(tmp_path, encoder)
+def test_each_pass_times_every_stage_and_answers_alike(
+        kept_locomo: tuple[Path, Path], encoder: MiniLMEncoder) -> None:
+    db, data = kept_locomo
     got = query_stages.stages(db, data, passes=2, records=True, encoder=encoder)
     assert got["questions"] == 3 and len(got["passes"]) == 2 and got["same"] is True
     for stages in got["passes"]:
