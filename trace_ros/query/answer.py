@@ -592,8 +592,8 @@ class QueryEngine:
             qvec = qvec / (float(np.linalg.norm(qvec)) or 1.0)
             out = []
             for r in records:
-                rows = np.flatnonzero(vectors.seqs == r.seq) if len(vectors.seqs) else []
-                row = vectors.matrix[rows[0]] if len(rows) else None
+                at = vectors.row_of(r.seq)
+                row = vectors.matrix[at] if at is not None else None
                 out.append(0.0 if row is None else
                            float(row @ qvec) / (float(np.linalg.norm(row)) or 1.0))
             return out
@@ -674,11 +674,10 @@ class QueryEngine:
                 or "?" in reply.text or "?" in said.text:
             return False
         vectors = self.index.current(scope.subject_id)
-        rows = [np.flatnonzero(vectors.seqs == r.seq) if len(vectors.seqs) else []
-                for r in (reply, said)]
-        if not all(len(r) for r in rows):
+        rows = [vectors.row_of(r.seq) for r in (reply, said)]
+        if None in rows:
             return False
-        a, b = (vectors.matrix[r[0]] for r in rows)
+        a, b = (vectors.matrix[r] for r in rows)
         norm = float(np.linalg.norm(a)) * float(np.linalg.norm(b))
         return bool(norm) and float(a @ b) / norm >= SAID_AGAIN
 

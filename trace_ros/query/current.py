@@ -842,7 +842,7 @@ def _told_to(text: str, before_robot: bool = True) -> frozenset[str]:
 
 
 # A person spoken of in the third person singular: "he", "him", "his", "she", "her".
-_THIRD = re.compile(r"\b(?:he|him|his|she|her|he's|she's)\b", re.I)
+_THIRD = re.compile(r"\b(?:he|him|his|she|her)\b", re.I)
 SAME_SESSION_TURNS = 6  # how far around a turn its conversation is looked through
 
 
@@ -870,9 +870,12 @@ def _told_of_present(rec: SourceRecord, holder: str,
     return _takes_part(rec, holder, prior, later)
 
 
+_SENTENCE_START = re.compile(r"(?:^|[.!?]\s+)([A-Za-z]+)")
+
+
 def _sentence_starts(text: str) -> list[str]:
     """The first word of each sentence of ``text`` (capitalised for that alone)."""
-    return [m.group(1) for m in re.finditer(r"(?:^|[.!?]\s+)([A-Za-z]+)", text)]
+    return [m.group(1) for m in _SENTENCE_START.finditer(text)]
 
 
 def _takes_part(rec: SourceRecord, holder: str,

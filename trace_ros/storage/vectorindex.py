@@ -74,6 +74,11 @@ class SubjectVectors:
             self._order = _SeqOrder(self)
         return self._order
 
+    def row_of(self, seq: int) -> int | None:
+        """The row holding ``seq``'s vector (its first, were it stored twice), or None."""
+        at = np.flatnonzero(self.seqs == seq) if len(self.seqs) else ()
+        return int(at[0]) if len(at) else None
+
     def later_near(self, seq: int, threshold: float, limit: int) -> dict[int, float]:
         """The sources stored after ``seq`` whose vector's cosine with ``seq``'s is at least
         ``threshold``: seq -> cosine, the ``limit`` closest first (empty when ``seq`` has no
@@ -94,17 +99,17 @@ class SubjectVectors:
         rows of ``seq``'s nearest lists. The rows are in storage order, nearly always
         sequence order: then only the rows on that side of ``seq``'s are scored (the whole
         matrix was, 125,000 x 384 floats a subject at 1,000,000 sources)."""
-        at = np.flatnonzero(self.seqs == seq)
-        if not at.size:
+        row = self.row_of(seq)
+        if row is None:
             return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float32)
-        qvec = self.matrix[at[0]]
+        qvec = self.matrix[row]
         part = self.coarse
         if part is not None:
             rows = part.rows(qvec, part.probes)
             rows = rows[self.seqs[rows] > seq] if after else rows[self.seqs[rows] < seq]
             return rows, coarse.scores(self.matrix, rows, qvec)
         if self.order().in_rows:
-            side = slice(int(at[0]) + 1, None) if after else slice(0, int(at[0]))
+            side = slice(row + 1, None) if after else slice(0, row)
             return np.arange(len(self.seqs))[side], self.matrix[side] @ qvec
         rows = np.flatnonzero(self.seqs > seq if after else self.seqs < seq)
         return rows, self.matrix[rows] @ qvec
