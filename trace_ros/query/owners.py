@@ -609,10 +609,8 @@ def other_kind_named(question: str, text: str) -> bool:
     asked = _asked_kinds(question)
     if not asked:
         return False
-    said = stems(text) | {stem(w.lower()) for w in _PHRASE_WORD.findall(text)}
-    q = stems(question) | {stem(w.lower()) for w in _PHRASE_WORD.findall(question)}
-    for part in clauses(text):
-        ws = [w.lower() for w in _PHRASE_WORD.findall(part)]
+    said, q = _phrase_stems(text), _phrase_stems(question)
+    for ws in _clause_words(text):
         start = 0
         while start < len(ws) and ws[start] in _DISCOURSE:
             start += 1
@@ -626,6 +624,20 @@ def other_kind_named(question: str, text: str) -> bool:
                     and not asked[noun] & said:
                 return True
     return False
+
+
+@lru_cache(maxsize=65536)
+def _phrase_stems(text: str) -> frozenset[str]:
+    """The stems of ``text``'s content words and of its phrase words, kept per text:
+    ``other_kind_named`` reads every shown record (and the question) for each question."""
+    return stems(text) | {stem(w.lower()) for w in _PHRASE_WORD.findall(text)}
+
+
+@lru_cache(maxsize=65536)
+def _clause_words(text: str) -> tuple[tuple[str, ...], ...]:
+    """The lower-cased phrase words of each clause of ``text``, kept per text
+    (``other_kind_named``)."""
+    return tuple(tuple(w.lower() for w in _PHRASE_WORD.findall(part)) for part in clauses(text))
 
 
 _MY_THING = re.compile(r"\bmy\s+([a-z][\w-]*)(?:\s+([a-z][\w-]*))?", re.I)
