@@ -1537,8 +1537,10 @@ def _near_words(words: Sequence[str]) -> set[str]:
 def _negated_in(text: str) -> frozenset[str]:
     """The values ``text`` puts right after "not" (or "rather than", "instead of")."""
     out: set[str] = set()
-    said = all_values(text)
+    said: frozenset[str] | None = None  # read only where something is negated (most texts: not)
     for m in _NEGATED.finditer(text):
+        if said is None:
+            said = all_values(text)
         near = _near_words(_words(_CLAUSE_END.split(m.group(1))[0])[:_NEGATED_SPAN])
         out |= {v for v in said if v in near or set(v.split()) <= near}
     return frozenset(out)
