@@ -666,6 +666,11 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 # new manager is Oskar" for "Who is Nia's manager?")
                 rejected.append(rec.source_id)
             continue  # another thing, or someone else's: another person's appointment
+        if repaired is None and not carried and seq not in ruled and sets_apart(rec.text):
+            # Its speaker says it is not the thing talked of: "The alarm code for the
+            # garage is different, that's 5150, don't mix them up."
+            rejected.append(rec.source_id)
+            continue
         if repaired is None and not carried and not swapped and cos < CLOSE \
                 and not keys(told) & thing \
                 and _another_thing(rec.text, thing, q_terms, (anchor, thread), earlier):
@@ -824,6 +829,17 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             shown.append(anchor.source_id)
     return Chain(list(dict.fromkeys(shown + passed)), older,
                  context.source_id if context is not None else None)
+
+
+_SET_APART = re.compile(
+    r"\b(?:is|are|was|were|it['’]s|that['’]s|they['’]re)\s+(?:\w+\s+)?(?:different|separate)\b"
+    r"|\b(?:don['’]?t|do\s+not)\s+(?:confuse|mix)\b", re.I)
+
+
+def sets_apart(text: str) -> bool:
+    """Whether the speaker marks what ``text`` tells as another thing than the one
+    talked of ("that's separate", "is different", "don't mix them up"): no revision of it."""
+    return bool(_SET_APART.search(text))
 
 
 def _told_to(text: str, before_robot: bool = True) -> frozenset[str]:
