@@ -13,7 +13,7 @@ from ..language.text import sentences as split_sentences
 from .names import _proper_names
 from .plan import Plan
 from .readout import _Scored
-from .spans import _NEW_MARKERS, _NEW_STATE, Asked
+from .spans import _NEW_MARKERS, _NEW_STATE, Asked, place_phrase
 
 # The "so" that opens what follows from a cause ("the oat milk doesn't agree with me, so
 # I'm back to black coffee").
@@ -85,6 +85,43 @@ def _dense_new_state(question: str, plan: Plan, ask: Asked,
            for s in near):
         return None  # a later near record says that value stopped ("not vegan any more")
     return best
+
+
+# The asker's own statements of a place read for "where …?" when none shares its words: as
+# far down the dense ranking as this, where one of them stands within ``_DENSE_TOP``.
+_DENSE_FAR = 8
+_DENSE_TOP = 3
+# A question the asker asks of their own state: "I", "we", "my", "our".
+_OWN = re.compile(r"\b(?:i|we|my|our)\b", re.I)
+
+
+def _said_place(text: str) -> str:
+    """The place a record names, as where something is (not where it came from): the last
+    one that gives a name ("Eden Street" then "Marek's sister on Gwydir Street"), else the
+    last one; '' when none."""
+    places = [p for x in split_sentences(text) or [text]
+              if (p := place_phrase(x, set(), origin=False))]
+    named = [p for p in places if re.search(r"\b[A-Z]", p)]
+    return (named or places or [""])[-1]
+
+
+def _dense_place(question: str, plan: Plan, ask: Asked, asker: str,
+                 scored: Sequence[_Scored]) -> tuple[_Scored, str] | None:
+    """For "where …?" about the asker's own state now, when no shown record shares a word
+    with the question ("Where do I live now?" against "I signed for the cottage on Quay
+    Lane!"): the newest of the asker's own statements among the nearest in meaning that
+    names a place, where one of them is among the nearest few (the thread of the thing is
+    near, not a place said of something else further down). A speaker seldom says the verb
+    asked ("live") of where they have moved, but says where."""
+    if ask.kind != "place" or not asker or not plan.current or plan.tense == "past" \
+            or not _OWN.search(question) or _proper_names(question) - {"i"}:
+        return None  # (the question's "I" is the asker, no one named)
+    found = [(s, place) for s in scored if s.item.record.speaker == asker
+             and 0 < s.item.routes.get("dense", 0) <= _DENSE_FAR
+             and (place := _said_place(s.item.record.text))]
+    if not any(s.item.routes["dense"] <= _DENSE_TOP for s, _ in found):
+        return None
+    return max(found, key=lambda f: (f[0].item.record.source_time, f[0].item.record.seq))
 
 
 def _consequence_first(sentences: Sequence[str]) -> list[str]:

@@ -142,6 +142,7 @@ from .newstate import (
     _FORMER,
     _MARKED_NOTE,
     _dense_new_state,
+    _dense_place,
     _only_former,
 )
 from .owners import (
@@ -880,6 +881,13 @@ class ExtractiveReader(TypedReading):
             # for the other kinds ("I've ended up at my cousin's on Histon Road" for "Where
             # am I living now?"): it was found by the thread of the thing, not by its words.
             if not matched and not lead:
+                # "Where do I live now?": the asker's own newest statement of a place among
+                # those nearest in meaning (``newstate._dense_place``), told of no one else.
+                placed = _dense_place(question, plan, ask, plan.asker, [
+                    s for s in scored if not told_of_another(question, plan.asker,
+                                                             s.item.record)])
+                if placed is not None:
+                    return ReaderOutput(placed[1], [placed[0].item.source_id], self.name)
                 return ReaderOutput("", [], self.name, "no shown evidence matches the question")
             every = self._in_time(plan, [*lead[:1], *[s for s in scored if s not in lead]])
             # Another person's value of the thing ("Sara got locker 74" for "What's my
