@@ -153,3 +153,15 @@ def test_the_third_value_opening_on_the_second_leads(ledger: Ledger,
     ])
     res = ask(ledger, encoder, QUESTION)
     assert res.source_ids[:1] == ["t8"], (res.answer, res.source_ids)
+
+
+def test_another_changing_likewise_reopens_nothing() -> None:
+    """"Joan's moved too, she's on 16 now" after "They've moved me to 6": another's
+    plot changing as well; the change word the two share is no word of the value."""
+    anchor = "My allotment is plot 9, by the gate."
+    head = "Plot 9 floods, would you believe. They've moved me to 6, higher ground."
+    thing = frozenset({"allot", "plot"})
+    assert not current._opens_on("Joan's moved too, she's on 16 now.", head, anchor, thing)
+    assert not current._opens_on("Moved again, so Joan's on 16 now.", head, anchor, thing)
+    assert current._opens_on("Higher ground didn't help, so they've put me on 2.", head,
+                             anchor, thing)

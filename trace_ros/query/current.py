@@ -1010,15 +1010,17 @@ def _opens_on(text: str, head: str, anchor: str, thing: frozenset[str]) -> bool:
     Italian instead"), not of another's thing that shares it ("My neighbour's just named
     her kitten Bramble"). It moves on from it: it marks a change, denies something first
     or gives what follows ("…, so Gregor's hosting"), not "Almond suits him"; saying it
-    goes on ("still", "as well") takes nothing on, unless it denies something first
-    ("Bramble didn't stick, … so Biscuit it stays")."""
+    goes on ("still") takes nothing on, unless it denies something first ("Bramble didn't
+    stick, … so Biscuit it stays"); nor does one saying another does the same ("Joan's
+    moved too"), nor a word that marks the change itself ("moved", "switched")."""
     first = (sentences(text) or [text])[0]
     denied = bool(_NEGATION.search(first))
-    if continues(text) and not marks_change(text) and not denied \
+    if continues(text) and not marks_change(text) and not denied or adds(first) \
             or not (marks_change(text) or denied or follows_from(text)):
         return False
-    opening = " ".join(_WORDS.findall(first)[:OPENING])
-    return bool(keys(opening) & (keys(head) - keys(anchor) - thing))
+    opening = _WORDS.findall(first)[:OPENING]
+    return bool(keys(" ".join(w for w in opening if not marks_change(w)))
+                & (keys(head) - keys(anchor) - thing))
 
 
 def _gives_way(rec: SourceRecord, head: SourceRecord, brought: frozenset[str],
