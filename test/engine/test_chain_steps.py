@@ -122,3 +122,46 @@ def test_a_step_names_the_last_value_however_common_in_the_talk() -> None:
     assert step(_rec(3, "d12", "The coach was comfy, we slept most of the way.")) == ""
     assert step(_rec(3, "d12", "Still the coach from Bristol, nothing's changed.")) == ""
     assert step(_rec(3, "d9", moved)) == ""  # the same session: more of the same turn's talk
+
+
+def test_a_record_opening_on_the_last_change_reopens_it() -> None:
+    """The latest revision's value as what a later record speaks of first ("The coach
+    firm cancelled on us") takes the thread on; the same value named late, of another's
+    thing ("My neighbour's just named her kitten Bramble"), or kept ("still"), does not."""
+    anchor = "Choir tour to Edinburgh: we're taking the train on 23 May."
+    head = "Rail strikes. We're going by coach instead, same date."
+    thing = frozenset({"edinburgh"})
+    assert current._opens_on("The coach firm cancelled on us, so we fly up from Bristol.",
+                             head, anchor, thing)
+    assert not current._opens_on("My neighbour's booked a big trip, a coach to Rome.",
+                                 head, anchor, thing)
+    assert not current._opens_on("The coach is still booked, same seats.", head, anchor, thing)
+    # a word the anchor already said is no word of the revision's
+    assert not current._opens_on("The train was lovely, so we're fine.", head, anchor, thing)
+    named = "The kids voted and he's getting a new name, Bramble."
+    assert current._opens_on("Bramble didn't stick, so Biscuit it stays.", named,
+                             "Our greyhound is called Dash.", frozenset({"greyhound"}))
+
+
+def test_the_third_value_opening_on_the_second_leads(ledger: Ledger,
+                                                     encoder: MiniLMEncoder) -> None:
+    """"Almond was no good either, … goat's milk" opens on the second milk: the current
+    one, whatever it names."""
+    history(ledger, encoder, [
+        *FIRST,
+        (12, "Bea", "Almond gave him a rash, so the nurse has him on goat's milk now."),
+    ])
+    res = ask(ledger, encoder, QUESTION)
+    assert res.source_ids[:1] == ["t8"], (res.answer, res.source_ids)
+
+
+def test_another_changing_likewise_reopens_nothing() -> None:
+    """"Joan's moved too, she's on 16 now" after "They've moved me to 6": another's
+    plot changing as well; the change word the two share is no word of the value."""
+    anchor = "My allotment is plot 9, by the gate."
+    head = "Plot 9 floods, would you believe. They've moved me to 6, higher ground."
+    thing = frozenset({"allot", "plot"})
+    assert not current._opens_on("Joan's moved too, she's on 16 now.", head, anchor, thing)
+    assert not current._opens_on("Moved again, so Joan's on 16 now.", head, anchor, thing)
+    assert current._opens_on("Higher ground didn't help, so they've put me on 2.", head,
+                             anchor, thing)

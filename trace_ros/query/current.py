@@ -186,6 +186,7 @@ TOPIC_SHARE = 0.25
 # A word the thread's latest revision brought ties a later record to it only when at most
 # this share of the recalled records say it (the two themselves among them).
 STEP_SHARE = 0.125
+OPENING = 4  # the words that open a record: what it speaks of first
 # How much nearer another earlier statement must be to a later record than any of the
 # thread's for the record to carry that one on; how many steps back it is followed.
 OWNER_MARGIN = 0.1
@@ -613,6 +614,14 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             # on lactose-free" after "it's soya from now").
             link = _steps_on(rec, head, anchor, thing, seq in recalled and speaks,
                              near, typed, q_terms, said_by)
+        # The latest revision's speaker, in a later conversation, opening on what that
+        # revision brought ("Bramble didn't stick, he only answers to Biscuit" after "he's
+        # getting a new name — Bramble"): its next step, whatever the new value names.
+        reopened = head is not anchor and seq in recalled and rec.speaker == head.speaker \
+            and rec.session_id != head.session_id and _opens_on(rec.text, head.text,
+                                                                anchor.text, thing)
+        if reopened:
+            carried = carried or head
         if not (link or carried):
             continue
         # (the one whose turn is the thread's latest revision holds the thing too: "Tom's
@@ -626,7 +635,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         # (whose a rule's edge is, consolidation judged from the speaker and the anchor:
         # the checks of whose it is below, which read names and pronouns of one record,
         # do not undo it — "Gemma, tell your robot: … you're Friar Laurence")
-        if repaired is None and (
+        if repaired is None and not reopened and (
                 seq not in ruled and not (carried or own or same_holder(
                     rec.text, asked_holders, anchor_holders, thing, names.known))
                 or (others and not swapped and seq not in ruled
@@ -1008,6 +1017,26 @@ def _steps_on(rec: SourceRecord, head: SourceRecord, anchor: SourceRecord,
             for sentence in sentences(rec.text) or [rec.text]):
         return ""
     return f"steps on {head.source_id}: {why}"
+
+
+def _opens_on(text: str, head: str, anchor: str, thing: frozenset[str]) -> bool:
+    """Whether ``text`` opens (the first few words of its first sentence) on a word the
+    revision ``head`` brought beyond ``anchor`` and the thing's own words: it speaks of
+    that revision's value ("Italian's closed for refurb, so …" after "Social's at the
+    Italian instead"), not of another's thing that shares it ("My neighbour's just named
+    her kitten Bramble"). It moves on from it: it marks a change, denies something first
+    or gives what follows ("…, so Gregor's hosting"), not "Almond suits him"; saying it
+    goes on ("still") takes nothing on, unless it denies something first ("Bramble didn't
+    stick, … so Biscuit it stays"); nor does one saying another does the same ("Joan's
+    moved too"), nor a word that marks the change itself ("moved", "switched")."""
+    first = (sentences(text) or [text])[0]
+    denied = bool(_NEGATION.search(first))
+    if continues(text) and not marks_change(text) and not denied or adds(first) \
+            or not (marks_change(text) or denied or follows_from(text)):
+        return False
+    opening = _WORDS.findall(first)[:OPENING]
+    return bool(keys(" ".join(w for w in opening if not marks_change(w)))
+                & (keys(head) - keys(anchor) - thing))
 
 
 def _gives_way(rec: SourceRecord, head: SourceRecord, brought: frozenset[str],
