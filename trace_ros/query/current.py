@@ -58,9 +58,7 @@ same thing:
    2.07."; "172" … "Oh, scratch that, … 165.", ``revision.repairs``), is that record's
    revision whatever words it shares; and a later record that keeps a value a revision
    denied ("not half seven" … "Ward 5 are staying on half seven", ``keeps_denied``) is
-   another thing's; so is, for "where", a later record that puts something only in
-   places the thread gave up, not back there ("the masks stay in the bay C store" after
-   the cylinders left it, ``_keeps_old``).
+   another thing's.
 5. then forward past what the question recalls (``forward``): the subject's later turns,
    in order from the chain's lead, each one who speaks for the thing gives as a change,
    in another session, with a day, date or clock time the chain never gave ("Race day's
@@ -139,7 +137,6 @@ from ..language.revision import (
     repairs,
     replaces,
     requalified,
-    returns,
     same_holder,
     shifts,
     spoken_to,
@@ -698,9 +695,6 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             continue  # "Ward 5 are staying on half seven": another thing kept the old value
         if repaired is None and left_behind(rec.text, given_up):
             continue  # what became of an old value: "4400 goes to facilities instead"
-        if repaired is None and asked_kind == "place" and not asked_holders & named(rec.text) \
-                and _keeps_old(rec.text, earlier, head.text):
-            continue  # "Masks and tubing stay in the bay C store": the old place is another's
         if repaired is None and _occurrence_of(rec.text, thread.text, thing):
             continue  # "had their hair done this morning": one time the weekly slot came
         if repaired is None and answer_type == "person" and subject(rec.text) in held \
@@ -1296,28 +1290,6 @@ def _held_by(rec: SourceRecord, at: float) -> bool:
         return False
     starts = takes_effect(rec.text, rec.source_time)
     return starts is None or starts < at
-
-
-def _keeps_old(text: str, earlier: Sequence[str], head: str) -> bool:
-    """Whether ``text`` puts something only in places the thread has given up (said by
-    ``earlier`` records of the thing) and in none its latest revision, ``head``, brought,
-    and does not say it is back there: "Masks and tubing stay in the bay C store" after
-    the cylinders moved from it to the old sluice. What keeps the old place is another
-    thing. (The caller lets one naming whom the question asks of through.)"""
-    if not earlier or returns(text):
-        return False
-    said = _places(text)
-    old = frozenset().union(*map(_places, earlier))
-    return bool(said) and said <= old and not said & (_places(head) - old)
-
-
-def _places(text: str) -> frozenset[str]:
-    """The words of the place phrases of what ``text`` asserts, clause by clause ("moved
-    to the cupboard by the lift, the mops stay in the cellar": both)."""
-    said = asserted(text)
-    return frozenset(w for c in _CLAUSE.split(said) if c
-                     for w in _WORDS.findall(place_phrase(c, set()).lower())
-                     if w not in STOPWORDS)
 
 
 # The kinds asked of a day or date ("when", "which day", "what date").
