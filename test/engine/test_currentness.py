@@ -1497,7 +1497,7 @@ def test_a_name_beside_a_numbered_thing_does_not_relabel_it(ledger: Ledger,
 
 def test_a_name_before_the_things_word_marks_which_thing() -> None:
     """"the Fenwick crates": a name the question and the anchor both put before a word of
-    the thing; "the Marlow crates" puts another name there (the chain skips such a turn)."""
+    the thing; "the Marlow crates" puts another name there."""
     thing = revision.question_terms("Which bay are the Fenwick crates in?")
     assert current._modifiers("Which bay are the Fenwick crates in?",
                               "The Fenwick crates are going in bay 2C.", thing) == {"fenwick"}

@@ -377,8 +377,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     if at is None:
         anchor = _before_left(anchor, pool, records, prior, q_terms, robot_id)
     # A name that the question and the anchor both put before the same word of the thing
-    # ("the big Makita drill") names the thing, not its holder: "Drill's in the van now";
-    # another name there is another thing ("the Danby returns" beside "the Hollis returns").
+    # ("the big Makita drill") names the thing, not its holder: "Drill's in the van now".
     brands = _modifiers(question, anchor.text, q_terms)
     asked_holders -= brands
     anchor_holders = holders(anchor.text) - brands
@@ -648,7 +647,6 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 or others and asked_holders and not named(rec.text) & asked_holders \
                 and not asked_holders & set(_WORDS.findall(rec.text.lower())) \
                 and other_subject(rec.text, asked_holders | keys(anchor.text), asked_thing) \
-                or brands and bool({n for n, _ in _before_thing(rec.text, q_terms)} - brands) \
                 or others and not own_state and _other_sex(rec.text, question) \
                 or own_state and not swapped and seq not in ruled
                 and told_of_another(rec.text, anchor.speaker if relayed else rec.speaker,
