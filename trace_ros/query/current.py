@@ -130,7 +130,6 @@ from ..language.revision import (
     other_instance,
     other_kind,
     other_part_of_day,
-    other_subject,
     other_titled,
     question_terms,
     renames,
@@ -643,10 +642,6 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 and seq not in ruled and another_holds(rec.text, asked_subject,
                                   keys(question) | keys(anchor.text) | keys(thread.text)
                                   | holders_stems(question)) \
-                # ("The boiler man's coming on the 28th" says nothing of David's visit)
-                or others and asked_holders and not named(rec.text) & asked_holders \
-                and not asked_holders & set(_WORDS.findall(rec.text.lower())) \
-                and other_subject(rec.text, asked_holders | keys(anchor.text), asked_thing) \
                 or others and not own_state and _other_sex(rec.text, question) \
                 or own_state and not swapped and seq not in ruled
                 and told_of_another(rec.text, anchor.speaker if relayed else rec.speaker,
