@@ -656,13 +656,6 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 # new manager is Oskar" for "Who is Nia's manager?")
                 rejected.append(rec.source_id)
             continue  # another thing, or someone else's: another person's appointment
-        if repaired is None and not carried and not swapped and cos < CLOSE \
-                and not keys(told) & thing \
-                and _another_thing(rec.text, thing, q_terms, (anchor, thread), earlier):
-            # Naming none of the thing, with another thing for its subject, and not so near
-            # the anchor in meaning as to restate it: "Quiz night's on Fridays now" in a
-            # thread about bingo is another weekly event's night.
-            continue
         if repaired is None and not carried and not swapped and seq not in ruled \
                 and own_link.startswith(("close", "shares")) and said_before is not None \
                 and _carries_another(seq, chained, anchor.seq, said_before):
