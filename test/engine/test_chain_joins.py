@@ -292,48 +292,6 @@ def test_a_turn_telling_the_holder_by_name_in_the_second_person_speaks_for_them(
         == {"emil"}
 
 
-GRADING = [
-    (6, "Bea", "Theo's karate grading is on the 11th at the dojo."),
-    (6, "robot", "Noted: Theo's grading on the 11th."),
-    *CHATTER,
-    (8, "Bea", "The dojo emailed, the instructor's away, so Theo's grading is the 18th "
-               "instead."),
-    (8, "robot", "Grading on the 18th then."),
-]
-
-
-def test_another_household_voice_hands_the_thread_on(ledger: Ledger,
-                                                     encoder: MiniLMEncoder) -> None:
-    """"Bea, the dojo rang me. The 18th is off as well … Sunday the 25th now" names none of the grading's
-    words: it names the value the thread's latest revision gave and another in its place,
-    said by someone passing it on to the one whose thread it is, so it is the next
-    revision (the chain stopped a step short of it)."""
-    history(ledger, encoder, [
-        *GRADING,
-        (9, "Sam", "Bea, the dojo rang me. The 18th is off as well, the hall's flooded, so "
-                   "it's Sunday the 25th now."),
-    ])
-    res = ask(ledger, encoder, "When is Theo's grading?")
-    assert res.source_ids[:1] == ["t7"], (res.answer, res.source_ids)
-
-
-def _turn(seq: int, speaker: str, text: str) -> SourceRecord:
-    return SourceRecord(seq, f"t{seq}", "home", "r1", f"d{seq}", "dialogue", speaker, text, "",
-                        None, None, {}, float(seq), False, float(seq), "")
-
-
-def test_a_value_kept_or_another_things_hands_nothing_on() -> None:
-    """Naming the thread's value and keeping it hands nothing on; nor does one who speaks
-    for no one, and the thread's own speaker is the business of another rule."""
-    head = _turn(5, "Bea", "Theo's grading is the 18th instead.")
-    moved = "The 18th is off as well. Sunday the 25th, they say."
-    assert current._hands_on(_turn(9, "Sam", moved), head, True)
-    assert not current._hands_on(_turn(9, "Sam", moved), head, False)
-    assert not current._hands_on(_turn(9, "Bea", moved), head, True)
-    assert not current._hands_on(_turn(9, "Kit", "The 18th still stands, and the party's "
-                                                  "the 25th."), head, True)
-
-
 def test_a_time_given_to_it_marked_as_new_is_the_threads_next_step(
         ledger: Ledger, encoder: MiniLMEncoder) -> None:
     """"The hall's double-booked, so it's half seven now." names none of the quiz's
@@ -362,23 +320,6 @@ def test_a_time_given_to_it_after_another_value_is_another_things(
     ])
     res = ask(ledger, encoder, "What time does the pub quiz start?")
     assert res.source_ids[:1] == ["t0"], (res.answer, res.source_ids)
-
-
-def test_it_is_another_thing_when_moved_from_a_value_the_thread_never_gave() -> None:
-    """A pronoun gives the thread's thing a value only when what the turn moves from (if
-    it names anything) is the thread's; a named subject is another thing, and a value
-    said to carry on is no change."""
-    head = _turn(2, "Bea", "The clinic runs six till eight on Tuesdays.")
-    assert current._it_is_now(_turn(9, "Bea", "Six was too late. So now it's half five to "
-                                               "half seven."), head)
-    assert current._it_is_now(_turn(9, "Bea", "The nurse is off, so it's seven now."), head)
-    assert not current._it_is_now(_turn(9, "Bea", "Five o'clock was dead. So now it's half "
-                                                   "five to half seven."), head)
-    assert not current._it_is_now(_turn(9, "Bea", "The yoga class moved to seven now."), head)
-    assert not current._it_is_now(_turn(9, "Bea", "It's still six till eight, nothing's "
-                                                   "changed."), head)
-    assert not current._it_is_now(_turn(9, "Sam", "The nurse is off, so it's seven now."),
-                                  head)
 
 
 def test_a_consequence_naming_the_thing_is_its_state_whatever_the_reasons_subject(

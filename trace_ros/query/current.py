@@ -577,14 +577,6 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             # wouldn't come out, so … Aqua Fix now") or its unit ("three litres now"):
             # the anchor says what it is of.
             carried = anchor
-        if not (link or carried) and seq in recalled \
-                and (_hands_on(rec, thread, speaks)
-                     or (typed or asked_kind in _TIME_KINDS) and _it_is_now(rec, thread)):
-            # The next step of the thread, by someone else, naming none of its words but
-            # the value it changes from: "the 22nd is gone too … Sunday the 30th"; or by
-            # its speaker, a time or number it gives the thing by a pronoun, marked as
-            # new: "Another change. The ref can't do the morning, so it's one o'clock now."
-            carried = thread
         # The question itself recalls it, the one who speaks for the thing marks it as new
         # and gives a value of the kind asked the thread has not: the thread's next step,
         # however it names the thing ("Storm warning, so her flight's now the 22nd."), and
@@ -990,47 +982,6 @@ def _gives_way(rec: SourceRecord, head: SourceRecord, brought: frozenset[str],
     if not (values(said) if typed else values_named(said)) - values(head.text):
         return ""
     return f"gives way to it after {head.source_id}"
-
-
-def _hands_on(rec: SourceRecord, thread: SourceRecord, speaks: bool) -> bool:
-    """Whether ``rec``, a later turn the question recalls that names no word of the thing,
-    is the next revision of the ``thread``'s latest record, said by someone other than
-    its speaker: it names that record's value and gives another of its kind in its place
-    (``hands_over``: "the 22nd is gone too, the hall's flooded. Sunday the 30th" after
-    another's "the exam's the 22nd"). The value named ties the two where no word of the
-    thing does; the one who says it must speak for the thing (``speaks``: the anchor's
-    speaker, someone relaying, a thing no one holds), and the checks after say whose and
-    which thing it is. (The thread's own speaker handing over is step 3 above.)"""
-    return speaks and rec.speaker != thread.speaker and not denies_change(rec.text) \
-        and hands_over(thread.text, rec.text)
-
-
-# "it's", "that's", "it'll be": a value given to what the talk is about, by a pronoun.
-_IT_IS = re.compile(r"\b(?:it|that)(?:['’]s|\s+is|['’]ll\s+be|\s+will\s+be)\b", re.I)
-
-
-def _it_is_now(rec: SourceRecord, thread: SourceRecord) -> bool:
-    """Whether ``rec``, a later turn of the ``thread``'s latest speaker that the question
-    recalls, gives a value the thread did not by a pronoun, marked as new ("so it's one
-    o'clock now" after "we're at half eleven now"; "Five o'clock was dead. So now it's
-    half five to half seven" after "five till seven"): "it" is the thing under talk,
-    where a named subject is another thing ("the fog-horn's moving … Three o'clock",
-    "rewire now 3,100"), and so is one moved from a value the thread never gave. The
-    caller asks it only of a time or number asked; the checks after say whose and which
-    thing it is."""
-    if rec.speaker != thread.speaker or not marks_change(rec.text) \
-            or denies_change(rec.text) or continues(rec.text):
-        return False
-    old = values(thread.text)
-    said = asserted(rec.text)
-    for m in _IT_IS.finditer(said):
-        # What the turn names before it is what it moves from: a value the thread never
-        # gave there ("Five o'clock was dead. So now it's half five …" after "six till
-        # eight") says "it" is another thing.
-        before = values(said[:m.start()])
-        if values(said[m.end():]) - old and (not before or before & old):
-            return True
-    return False
 
 
 # A word pointing back at the thing under talk, in the third person.
