@@ -226,32 +226,6 @@ def test_a_reply_is_read_with_the_question_a_person_put_to_the_speaker(
 
 
 
-def test_a_follow_up_on_the_reason_the_last_revision_gave_revises_it(
-        ledger: Ledger, encoder: MiniLMEncoder) -> None:
-    """"The rail strike's been called off, so quarter past eight is plenty." names no
-    word of the taxi: it takes up the reason the revision before it gave ("there's a rail
-    strike, so … make it six o'clock") and gives another time as what follows from it, so
-    it carries that revision on. The same reason followed by someone else's time ("so
-    Dad's train is at nine") is his, not the taxi's."""
-    history(ledger, encoder, [
-        (6, "Bea", "I need a taxi to the station at seven tomorrow morning."),
-        (6, "robot", "Taxi to the station at 7am tomorrow."),
-        *CHATTER,
-        (8, "Bea", "Sorry to be a pain. There's a rail strike, so I'm on the earlier train. "
-                   "Six o'clock, please."),
-        (8, "robot", "Taxi at 6am."),
-        *CHATTER,
-        (9, "Bea", "Last one, promise. The rail strike's been called off, so quarter past "
-                   "eight is plenty."),
-        (9, "robot", "Okay."),
-        (9, "Bea", "With the strike off, Dad's train is back to nine, so he's happy."),
-        (9, "robot", "Good."),
-    ])
-    res = ask(ledger, encoder, "What time is my taxi to the station?")
-    assert res.source_ids[:1] == ["t10"], (res.answer, res.source_ids)
-
-
-
 def test_someone_telling_the_holder_to_their_face_what_they_changed_revises_it(
         ledger: Ledger, encoder: MiniLMEncoder) -> None:
     """"Bea, that drawer kept jamming, so I moved the torch." is said to the anchor's

@@ -555,14 +555,6 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         # new value, not another holder of the thing.
         swapped = not (own_link or carried) and rec.speaker == thread.speaker \
             and substitutes(thread.text, rec.text)
-        if not (own_link or carried) and thread is not anchor \
-                and rec.speaker == thread.speaker and marks_change(rec.text) \
-                and keys(rec.text) & _brought(thread.text, anchor.text, thing):
-            # What replaced the old value is itself given up: "Skates are out, she wants
-            # a karaoke machine" … "karaoke is babyish. It's a telescope now."; or the
-            # reason the revision gave is ("rail strike, so six" … "the strike's been
-            # called off, so quarter past eight").
-            carried = thread
         if not carried and rec.speaker == thread.speaker \
                 and (not own_link and (hands_over(thread.text, rec.text)
                                        or renames(thread.text, rec.text) or swapped
