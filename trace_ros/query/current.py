@@ -158,7 +158,6 @@ from .factcache import SubjectFacts
 from .plan import Plan, without_coming
 from .recall import Fused
 from .spans import (
-    NUMBER_WORDS,
     bare_figure,
     capitalised_mid_sentence,
     clock_time,
@@ -697,10 +696,6 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         # (a repair gives a value of the kind its turn gave, whatever its words, and so
         # does the speaker's denial of the latest value in favour of another: "So seven
         # from now on, not six.")
-        if kind is None and asked_kind in _TIME_KINDS and not states_time(said) \
-                and not clock_time(said) \
-                and all(_BARE_COUNT.fullmatch(v) or v in NUMBER_WORDS for v in values(said)):
-            kind = False  # "they can only find eight" tells no day ("a week later" does)
         if repaired is None and not (rec.speaker == head.speaker
                                      and _denies(head.text, rec.text, answer_type, thing)) \
                 and not (states_value(said, answer_type, anchor.text) if kind is None else kind) \
@@ -1223,7 +1218,6 @@ def _held_by(rec: SourceRecord, at: float) -> bool:
 
 # The kinds asked of a day or date ("when", "which day", "what date").
 _TIME_KINDS = frozenset({"when", "day", "date"})
-_BARE_COUNT = re.compile(r"[\d,.]+")  # a figure with no unit of time
 
 
 def _only_when(text: str, anchor: str) -> bool:
