@@ -98,7 +98,6 @@ from ..language.revision import (
     STOPWORDS,
     TYPED_ANSWERS,
     about_another,
-    adds,
     all_values,
     another_holds,
     asked_of,
@@ -119,7 +118,6 @@ from ..language.revision import (
     keeps_denied,
     keys,
     left_behind,
-    marks,
     marks_change,
     mentioned,
     mid_names,
@@ -672,8 +670,6 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             # What became of whom the thread named ("Karen's managing the sales team now"),
             # not who holds the thing ("Pat's still holding on to our key").
             continue
-        if not carried and repaired is None and _another_kept(rec.text, head.text, given_up):
-            continue  # "the after-school pickup is still Pete": another thing's value
         moved_on = thread if moves and not carried else None
         thread = rec
         chained.add(seq)
@@ -1226,29 +1222,6 @@ def _only_when(text: str, anchor: str) -> bool:
     event is ("The concert's on the 18th at 4") is no new value of it."""
     return states_time(text) and not states_time(anchor) \
         and not terms(without_times(text)) - terms(anchor)
-
-
-def _another_kept(text: str, head: str, given_up: frozenset[str]) -> bool:
-    """Whether ``text``, marking no change, tells of another thing beside the thread's:
-    every clause of it that states a value (or names someone) says the value carries
-    on, and one ``head`` (the thread's latest revision) does not state or the thread gave
-    up ("the after-school pickup on Wednesdays is still Pete"
-    after "Karen's got Wednesdays now"); or says a value the thread holds holds of
-    something more ("CO2 cylinders come Tuesdays too"). A value that carries on is one
-    the thing had; a thing that changed has another now. A clause with a value and no
-    such word ("so we've jumped to Thursdays, still 8 though") may be the change."""
-    if marks_change(text):
-        return False
-    clauses = [c for c in _CLAUSE.split(text) if c.strip()]
-    had = marks(head)
-    for marked, other_of in ((continues, True), (adds, False)):
-        if not any(marked(c) for c in clauses) \
-                or any(values(c) or mid_names(c) for c in clauses if not marked(c)):
-            continue
-        said = frozenset().union(*(marks(c) for c in clauses if marked(c)))
-        if bool(said - had or said & given_up) == other_of:
-            return True
-    return False
 
 
 _CLAUSE = re.compile(r"[.!?;,:]\s+|\s+(?:but|so|and|though)\s+", re.I)
