@@ -425,9 +425,9 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     context: SourceRecord | None = None  # the turn the current record carries on
     held = set(holders(anchor.text))  # whom the thread has named so far
     # A later record a rule of consolidation related to the anchor by an ``updates`` edge
-    # joins it; one only the fitted judgement related is a candidate, weighed as the other
-    # later records are (whether it joins the anchor, whose it is, what it states).
-    edged: set[int] = set()
+    # joins it; an edge only the fitted judgement drew adds nothing here (the record is
+    # weighed as any later recalled one is: the forty-second session's ablation found
+    # that making it a candidate of its own decided no question).
     # The rules' edges to records the question recalls: joined, but still read against
     # the question below (the rules knew the anchor's statement, not what is asked: "118
     # is the pharmacy manager's line now" after "Pharmacy swapped my desk, extension 121
@@ -435,12 +435,9 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     # Thursdays as well" asserts no new day; "Mrs Lee" is not the Mr Lee asked of).
     ruled: set[int] = set()
     for seq, sid, by_judgement in (_newer_by_edges(anchor, graph) if at is None else []):
-        if seq <= anchor.seq or (not_asker or kin_asked) and records.get(seq) is not None \
+        if by_judgement or seq <= anchor.seq or (not_asker or kin_asked) \
+                and records.get(seq) is not None \
                 and theirs(records[seq], asker, robot_id, prior, kin_asked):
-            continue
-        if by_judgement:
-            if records.get(seq) is not None:
-                edged.add(seq)
             continue
         if records.get(seq) is not None \
                 and _another_thing(records[seq].text, thing, q_terms, (anchor, thread), earlier):
@@ -463,7 +460,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     told_before_robot = any(is_robot(r.speaker, robot_id) for r in records.values()
                             if r is not None)
     candidates = {f.seq: records[f.seq] for f in pool if f.seq > anchor.seq}
-    candidates.update({seq: records[seq] for seq in edged | ruled})
+    candidates.update({seq: records[seq] for seq in ruled})
     candidates.update({seq: rec for seq, (rec, _) in close.items()})
     echo_of: dict[int, SourceRecord] = {}  # a person's turn -> the robot's echo of it
     for f in pool:  # the robot's echo ranks well; the person's words it repeats are
@@ -487,7 +484,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     passed_over = min(ruled, default=anchor.seq)
     for seq in sorted(candidates):
         rec = candidates[seq]
-        if best is not None and seq <= best[0] or seq < passed_over and seq not in edged:
+        if best is not None and seq <= best[0] or seq < passed_over:
             continue
         if not (_statement(rec, robot_id) or seq in ruled) \
                 or (at is not None and not _held_by(rec, at)):
