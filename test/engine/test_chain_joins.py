@@ -142,39 +142,6 @@ def test_a_name_with_accents_is_a_holder(ledger: Ledger, encoder: MiniLMEncoder)
     assert revision.spoken_to("No, Zoë, it's the 9th.") == frozenset({"zoë"})
 
 
-def test_a_value_said_to_carry_on_that_the_thread_no_longer_holds_is_another_things(
-        ledger: Ledger, encoder: MiniLMEncoder) -> None:
-    """"The greenhouse watering on Thursdays is still Omar" after "Leah's got Thursdays
-    now": a
-    value said to carry on that the latest revision does not state is another thing's
-    (a different rota that kept its helper), not the asked one going back; "the bins go
-    out on Thursdays too" shares the thread's value with something more. A clause that
-    states a value with no such word may be the change itself ("so it's Mondays now,
-    still ten though")."""
-    history(ledger, encoder, [
-        (6, "Bea", "Allotment rota's agreed. I water on Tuesdays and Thursdays, Leah does "
-                   "Mondays and Fridays."),
-        (6, "robot", "Noted: you water Tuesdays and Thursdays, Leah Mondays and Fridays."),
-        *CHATTER,
-        (9, "Bea", "Leah's shifts moved, so we've traded: she's got Thursdays now and I'm on "
-                   "Fridays."),
-        (9, "robot", "Okay."),
-        (9, "Bea", "Oh and the greenhouse watering on Thursdays is still Omar, for the "
-                   "tomatoes."),
-        (9, "robot", "Noted."),
-    ])
-    res = ask(ledger, encoder, "Who does the watering on Thursdays?")
-    assert res.source_ids[:1] == ["t5"], (res.answer, res.source_ids)
-    head = "She's got Thursdays now."
-    assert current._another_kept("The litter pick on Thursdays is still Omar.", head,
-                                 frozenset())
-    assert current._another_kept("The bins go out on Thursdays too.", head, frozenset())
-    assert not current._another_kept("I'm doing Saturdays too.", head, frozenset())
-    assert not current._another_kept("So it's Mondays now, still ten though.", head,
-                                     frozenset())
-    assert not current._another_kept("Still Thursdays for her, yes.", head, frozenset())
-
-
 def test_we_will_speaks_for_the_speaker(ledger: Ledger, encoder: MiniLMEncoder) -> None:
     """"we'll be starting …" is said in the first person as "we're" is: a record with it
     tells of the speaker's own state, though it greets someone by name ("Morning Bea")."""
@@ -226,32 +193,6 @@ def test_a_reply_is_read_with_the_question_a_person_put_to_the_speaker(
 
 
 
-def test_a_follow_up_on_the_reason_the_last_revision_gave_revises_it(
-        ledger: Ledger, encoder: MiniLMEncoder) -> None:
-    """"The rail strike's been called off, so quarter past eight is plenty." names no
-    word of the taxi: it takes up the reason the revision before it gave ("there's a rail
-    strike, so … make it six o'clock") and gives another time as what follows from it, so
-    it carries that revision on. The same reason followed by someone else's time ("so
-    Dad's train is at nine") is his, not the taxi's."""
-    history(ledger, encoder, [
-        (6, "Bea", "I need a taxi to the station at seven tomorrow morning."),
-        (6, "robot", "Taxi to the station at 7am tomorrow."),
-        *CHATTER,
-        (8, "Bea", "Sorry to be a pain. There's a rail strike, so I'm on the earlier train. "
-                   "Six o'clock, please."),
-        (8, "robot", "Taxi at 6am."),
-        *CHATTER,
-        (9, "Bea", "Last one, promise. The rail strike's been called off, so quarter past "
-                   "eight is plenty."),
-        (9, "robot", "Okay."),
-        (9, "Bea", "With the strike off, Dad's train is back to nine, so he's happy."),
-        (9, "robot", "Good."),
-    ])
-    res = ask(ledger, encoder, "What time is my taxi to the station?")
-    assert res.source_ids[:1] == ["t10"], (res.answer, res.source_ids)
-
-
-
 def test_someone_telling_the_holder_to_their_face_what_they_changed_revises_it(
         ledger: Ledger, encoder: MiniLMEncoder) -> None:
     """"Bea, that drawer kept jamming, so I moved the torch." is said to the anchor's
@@ -292,48 +233,6 @@ def test_a_turn_telling_the_holder_by_name_in_the_second_person_speaks_for_them(
         == {"emil"}
 
 
-GRADING = [
-    (6, "Bea", "Theo's karate grading is on the 11th at the dojo."),
-    (6, "robot", "Noted: Theo's grading on the 11th."),
-    *CHATTER,
-    (8, "Bea", "The dojo emailed, the instructor's away, so Theo's grading is the 18th "
-               "instead."),
-    (8, "robot", "Grading on the 18th then."),
-]
-
-
-def test_another_household_voice_hands_the_thread_on(ledger: Ledger,
-                                                     encoder: MiniLMEncoder) -> None:
-    """"Bea, the dojo rang me. The 18th is off as well … Sunday the 25th now" names none of the grading's
-    words: it names the value the thread's latest revision gave and another in its place,
-    said by someone passing it on to the one whose thread it is, so it is the next
-    revision (the chain stopped a step short of it)."""
-    history(ledger, encoder, [
-        *GRADING,
-        (9, "Sam", "Bea, the dojo rang me. The 18th is off as well, the hall's flooded, so "
-                   "it's Sunday the 25th now."),
-    ])
-    res = ask(ledger, encoder, "When is Theo's grading?")
-    assert res.source_ids[:1] == ["t7"], (res.answer, res.source_ids)
-
-
-def _turn(seq: int, speaker: str, text: str) -> SourceRecord:
-    return SourceRecord(seq, f"t{seq}", "home", "r1", f"d{seq}", "dialogue", speaker, text, "",
-                        None, None, {}, float(seq), False, float(seq), "")
-
-
-def test_a_value_kept_or_another_things_hands_nothing_on() -> None:
-    """Naming the thread's value and keeping it hands nothing on; nor does one who speaks
-    for no one, and the thread's own speaker is the business of another rule."""
-    head = _turn(5, "Bea", "Theo's grading is the 18th instead.")
-    moved = "The 18th is off as well. Sunday the 25th, they say."
-    assert current._hands_on(_turn(9, "Sam", moved), head, True)
-    assert not current._hands_on(_turn(9, "Sam", moved), head, False)
-    assert not current._hands_on(_turn(9, "Bea", moved), head, True)
-    assert not current._hands_on(_turn(9, "Kit", "The 18th still stands, and the party's "
-                                                  "the 25th."), head, True)
-
-
 def test_a_time_given_to_it_marked_as_new_is_the_threads_next_step(
         ledger: Ledger, encoder: MiniLMEncoder) -> None:
     """"The hall's double-booked, so it's half seven now." names none of the quiz's
@@ -362,23 +261,6 @@ def test_a_time_given_to_it_after_another_value_is_another_things(
     ])
     res = ask(ledger, encoder, "What time does the pub quiz start?")
     assert res.source_ids[:1] == ["t0"], (res.answer, res.source_ids)
-
-
-def test_it_is_another_thing_when_moved_from_a_value_the_thread_never_gave() -> None:
-    """A pronoun gives the thread's thing a value only when what the turn moves from (if
-    it names anything) is the thread's; a named subject is another thing, and a value
-    said to carry on is no change."""
-    head = _turn(2, "Bea", "The clinic runs six till eight on Tuesdays.")
-    assert current._it_is_now(_turn(9, "Bea", "Six was too late. So now it's half five to "
-                                               "half seven."), head)
-    assert current._it_is_now(_turn(9, "Bea", "The nurse is off, so it's seven now."), head)
-    assert not current._it_is_now(_turn(9, "Bea", "Five o'clock was dead. So now it's half "
-                                                   "five to half seven."), head)
-    assert not current._it_is_now(_turn(9, "Bea", "The yoga class moved to seven now."), head)
-    assert not current._it_is_now(_turn(9, "Bea", "It's still six till eight, nothing's "
-                                                   "changed."), head)
-    assert not current._it_is_now(_turn(9, "Sam", "The nurse is off, so it's seven now."),
-                                  head)
 
 
 def test_a_consequence_naming_the_thing_is_its_state_whatever_the_reasons_subject(

@@ -143,21 +143,6 @@ def test_a_thing_someone_calls_their_own_revises_no_public_one(
     assert "410" in res.answer, res.answer
 
 
-def test_a_value_that_replaced_the_old_one_is_replaced_in_turn(
-        ledger: Ledger, encoder: MiniLMEncoder) -> None:
-    history(ledger, encoder, [
-        (3, "Jo", "Theo's birthday list has one thing on it: a red scooter."),
-        (3, "robot", "Theo: a red scooter."),
-        *CHATTER,
-        (9, "Jo", "Theo's sent Grandad a new list. Scooter's gone, he wants a drum kit."),
-        (9, "Sam", "Good luck with the neighbours."),
-        (12, "Jo", "After a weekend at Priya's the drum kit is 'too loud'. It's a chess set now."),
-    ])
-    res = ask(ledger, encoder, "What does Theo want for his birthday?")
-    assert res.source_ids[:1] == ["t7"], (res.answer, res.source_ids)
-    assert "chess" in res.answer, res.answer
-
-
 def test_someone_speaking_for_the_one_asked_about_hands_over_a_value(
         ledger: Ledger, encoder: MiniLMEncoder) -> None:
     history(ledger, encoder, [

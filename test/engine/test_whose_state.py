@@ -37,20 +37,6 @@ def test_a_clause_about_someone_else_does_not_revise_the_askers_own() -> None:
     assert not revision.told_of_another("Yard gave me the new Scania R450. Lovely cab.", "Ray")
 
 
-def test_the_subject_of_a_clause_says_whose_it_is() -> None:
-    david = frozenset({"david", "shift", "visit", "weekend"})
-    come = frozenset({"come", "visit"})
-    assert revision.other_subject("The boiler man's coming on the twenty-eighth.", david, come)
-    assert revision.other_subject("Legal have moved down to the third floor, the whole team.",
-                                  frozenset({"kate", "moran", "financ"}), frozenset({"floor"}))
-    # The thing itself as the subject, a pronoun, or a group the revised statement named.
-    assert not revision.other_subject("The visit's been moved to the 31st.", david, come)
-    assert not revision.other_subject("He's coming on the 31st now.", david, come)
-    assert not revision.other_subject("Finance have moved to the third floor.",
-                                      frozenset({"kate", "moran", "financ"}),
-                                      frozenset({"floor"}))
-
-
 def test_a_dated_statement_about_another_subject_does_not_join(
         ledger: Ledger, encoder: MiniLMEncoder) -> None:
     """"When is David coming to visit?": the boiler man coming on the 28th is the boiler

@@ -420,59 +420,6 @@ _SUBJECT_WORDS = re.compile(r"[A-Za-z]+(?:['’][a-z]+)?")
 _NP_REACH = 4  # words a noun phrase may run before its verb
 
 
-def _clause_subject(clause: str) -> tuple[str, ...] | None:
-    """The words of the noun phrase a clause opens with as its subject, lower-cased: a
-    determiner's phrase up to its verb ("The boiler man's coming" -> boiler, man) or a run
-    of capitalised words before a verb ("Legal have moved" -> legal); None for a pronoun,
-    a value or anything else."""
-    words = _SUBJECT_WORDS.findall(clause)
-    if not words:
-        return None
-    first = words[0].lower()
-    if first in _DETERMINERS:
-        run = words[1:_NP_REACH + 2]
-        np: list[str] = []
-        for w in run:
-            base, _, suffix = w.replace("’", "'").partition("'")
-            if base.lower() in _AUXILIARIES:
-                break
-            np.append(base.lower())
-            if suffix:
-                break
-        else:
-            return None
-        return tuple(np) or None
-    np = []
-    for w in words:
-        base, _, suffix = w.replace("’", "'").partition("'")
-        if not base[:1].isupper() or base.lower() in STOPWORDS or is_value_word(base.lower()):
-            break
-        np.append(base.lower())
-        if suffix:
-            break
-    return tuple(np) if np and len(np) < len(words) else None
-
-
-def other_subject(text: str, known: frozenset[str], thing: frozenset[str]) -> bool:
-    """Whether every clause of ``text`` that names a word of ``thing`` has for its subject
-    a noun phrase none of whose words is ``known`` (the holder asked and the words of the
-    statement revised, as stems) or of the thing, and points at no one by a pronoun: "The
-    boiler man's coming on the twenty-eighth" tells of the boiler man, not of when David
-    is coming; "Legal have moved down to the third floor" of Legal, not of Kate in
-    finance."""
-    told = [c for s in sentences(text) or [text] for c in _CLAUSES.split(s)
-            if {_stem(w) for w in _words(c)} & thing]
-    if not told:
-        return False
-    for c in told:
-        if _PRONOUN.search(c):  # "the shop's shifted her fitting": she may be the one asked
-            return False
-        np = _clause_subject(c)
-        if np is None or {_stem(w) for w in np} & (known | thing) or set(np) & known:
-            return False
-    return True
-
-
 def new_subject(text: str, known: frozenset[str]) -> bool:
     """Whether every sentence of ``text`` that gives a value opens (or else each of its
     clauses that gives one opens) with a noun phrase none of whose words is ``known``

@@ -58,9 +58,7 @@ same thing:
    2.07."; "172" … "Oh, scratch that, … 165.", ``revision.repairs``), is that record's
    revision whatever words it shares; and a later record that keeps a value a revision
    denied ("not half seven" … "Ward 5 are staying on half seven", ``keeps_denied``) is
-   another thing's; so is, for "where", a later record that puts something only in
-   places the thread gave up, not back there ("the masks stay in the bay C store" after
-   the cylinders left it, ``_keeps_old``).
+   another thing's.
 5. then forward past what the question recalls (``forward``): the subject's later turns,
    in order from the chain's lead, each one who speaks for the thing gives as a change,
    in another session, with a day, date or clock time the chain never gave ("Race day's
@@ -121,7 +119,6 @@ from ..language.revision import (
     keeps_denied,
     keys,
     left_behind,
-    marks,
     marks_change,
     mentioned,
     mid_names,
@@ -132,14 +129,12 @@ from ..language.revision import (
     other_instance,
     other_kind,
     other_part_of_day,
-    other_subject,
     other_titled,
     question_terms,
     renames,
     repairs,
     replaces,
     requalified,
-    returns,
     same_holder,
     shifts,
     spoken_to,
@@ -162,7 +157,6 @@ from .factcache import SubjectFacts
 from .plan import Plan, without_coming
 from .recall import Fused
 from .spans import (
-    NUMBER_WORDS,
     bare_figure,
     capitalised_mid_sentence,
     clock_time,
@@ -381,8 +375,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     if at is None:
         anchor = _before_left(anchor, pool, records, prior, q_terms, robot_id)
     # A name that the question and the anchor both put before the same word of the thing
-    # ("the big Makita drill") names the thing, not its holder: "Drill's in the van now";
-    # another name there is another thing ("the Danby returns" beside "the Hollis returns").
+    # ("the big Makita drill") names the thing, not its holder: "Drill's in the van now".
     brands = _modifiers(question, anchor.text, q_terms)
     asked_holders -= brands
     anchor_holders = holders(anchor.text) - brands
@@ -434,9 +427,9 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     context: SourceRecord | None = None  # the turn the current record carries on
     held = set(holders(anchor.text))  # whom the thread has named so far
     # A later record a rule of consolidation related to the anchor by an ``updates`` edge
-    # joins it; one only the fitted judgement related is a candidate, weighed as the other
-    # later records are (whether it joins the anchor, whose it is, what it states).
-    edged: set[int] = set()
+    # joins it; an edge only the fitted judgement drew adds nothing here (the record is
+    # weighed as any later recalled one is: the forty-second session's ablation found
+    # that making it a candidate of its own decided no question).
     # The rules' edges to records the question recalls: joined, but still read against
     # the question below (the rules knew the anchor's statement, not what is asked: "118
     # is the pharmacy manager's line now" after "Pharmacy swapped my desk, extension 121
@@ -444,12 +437,9 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     # Thursdays as well" asserts no new day; "Mrs Lee" is not the Mr Lee asked of).
     ruled: set[int] = set()
     for seq, sid, by_judgement in (_newer_by_edges(anchor, graph) if at is None else []):
-        if seq <= anchor.seq or (not_asker or kin_asked) and records.get(seq) is not None \
+        if by_judgement or seq <= anchor.seq or (not_asker or kin_asked) \
+                and records.get(seq) is not None \
                 and theirs(records[seq], asker, robot_id, prior, kin_asked):
-            continue
-        if by_judgement:
-            if records.get(seq) is not None:
-                edged.add(seq)
             continue
         if records.get(seq) is not None \
                 and _another_thing(records[seq].text, thing, q_terms, (anchor, thread), earlier):
@@ -472,7 +462,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     told_before_robot = any(is_robot(r.speaker, robot_id) for r in records.values()
                             if r is not None)
     candidates = {f.seq: records[f.seq] for f in pool if f.seq > anchor.seq}
-    candidates.update({seq: records[seq] for seq in edged | ruled})
+    candidates.update({seq: records[seq] for seq in ruled})
     candidates.update({seq: rec for seq, (rec, _) in close.items()})
     echo_of: dict[int, SourceRecord] = {}  # a person's turn -> the robot's echo of it
     for f in pool:  # the robot's echo ranks well; the person's words it repeats are
@@ -496,7 +486,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     passed_over = min(ruled, default=anchor.seq)
     for seq in sorted(candidates):
         rec = candidates[seq]
-        if best is not None and seq <= best[0] or seq < passed_over and seq not in edged:
+        if best is not None and seq <= best[0] or seq < passed_over:
             continue
         if not (_statement(rec, robot_id) or seq in ruled) \
                 or (at is not None and not _held_by(rec, at)):
@@ -561,14 +551,6 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         # new value, not another holder of the thing.
         swapped = not (own_link or carried) and rec.speaker == thread.speaker \
             and substitutes(thread.text, rec.text)
-        if not (own_link or carried) and thread is not anchor \
-                and rec.speaker == thread.speaker and marks_change(rec.text) \
-                and keys(rec.text) & _brought(thread.text, anchor.text, thing):
-            # What replaced the old value is itself given up: "Skates are out, she wants
-            # a karaoke machine" … "karaoke is babyish. It's a telescope now."; or the
-            # reason the revision gave is ("rail strike, so six" … "the strike's been
-            # called off, so quarter past eight").
-            carried = thread
         if not carried and rec.speaker == thread.speaker \
                 and (not own_link and (hands_over(thread.text, rec.text)
                                        or renames(thread.text, rec.text) or swapped
@@ -583,14 +565,6 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             # wouldn't come out, so … Aqua Fix now") or its unit ("three litres now"):
             # the anchor says what it is of.
             carried = anchor
-        if not (link or carried) and seq in recalled \
-                and (_hands_on(rec, thread, speaks)
-                     or (typed or asked_kind in _TIME_KINDS) and _it_is_now(rec, thread)):
-            # The next step of the thread, by someone else, naming none of its words but
-            # the value it changes from: "the 22nd is gone too … Sunday the 30th"; or by
-            # its speaker, a time or number it gives the thing by a pronoun, marked as
-            # new: "Another change. The ref can't do the morning, so it's one o'clock now."
-            carried = thread
         # The question itself recalls it, the one who speaks for the thing marks it as new
         # and gives a value of the kind asked the thread has not: the thread's next step,
         # however it names the thing ("Storm warning, so her flight's now the 22nd."), and
@@ -656,11 +630,6 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 and seq not in ruled and another_holds(rec.text, asked_subject,
                                   keys(question) | keys(anchor.text) | keys(thread.text)
                                   | holders_stems(question)) \
-                # ("The boiler man's coming on the 28th" says nothing of David's visit)
-                or others and asked_holders and not named(rec.text) & asked_holders \
-                and not asked_holders & set(_WORDS.findall(rec.text.lower())) \
-                and other_subject(rec.text, asked_holders | keys(anchor.text), asked_thing) \
-                or brands and bool({n for n, _ in _before_thing(rec.text, q_terms)} - brands) \
                 or others and not own_state and _other_sex(rec.text, question) \
                 or own_state and not swapped and seq not in ruled
                 and told_of_another(rec.text, anchor.speaker if relayed else rec.speaker,
@@ -679,13 +648,6 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             # Its speaker says it is not the thing talked of: "The alarm code for the
             # garage is different, that's 5150, don't mix them up."
             rejected.append(rec.source_id)
-            continue
-        if repaired is None and not carried and not swapped and cos < CLOSE \
-                and not keys(told) & thing \
-                and _another_thing(rec.text, thing, q_terms, (anchor, thread), earlier):
-            # Naming none of the thing, with another thing for its subject, and not so near
-            # the anchor in meaning as to restate it: "Quiz night's on Fridays now" in a
-            # thread about bingo is another weekly event's night.
             continue
         if repaired is None and not carried and not swapped and seq not in ruled \
                 and own_link.startswith(("close", "shares")) and said_before is not None \
@@ -712,9 +674,6 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             continue  # "Ward 5 are staying on half seven": another thing kept the old value
         if repaired is None and left_behind(rec.text, given_up):
             continue  # what became of an old value: "4400 goes to facilities instead"
-        if repaired is None and asked_kind == "place" and not asked_holders & named(rec.text) \
-                and _keeps_old(rec.text, earlier, head.text):
-            continue  # "Masks and tubing stay in the bay C store": the old place is another's
         if repaired is None and _occurrence_of(rec.text, thread.text, thing):
             continue  # "had their hair done this morning": one time the weekly slot came
         if repaired is None and answer_type == "person" and subject(rec.text) in held \
@@ -723,8 +682,6 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             # What became of whom the thread named ("Karen's managing the sales team now"),
             # not who holds the thing ("Pat's still holding on to our key").
             continue
-        if not carried and repaired is None and _another_kept(rec.text, head.text, given_up):
-            continue  # "the after-school pickup is still Pete": another thing's value
         moved_on = thread if moves and not carried else None
         thread = rec
         chained.add(seq)
@@ -747,10 +704,6 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         # (a repair gives a value of the kind its turn gave, whatever its words, and so
         # does the speaker's denial of the latest value in favour of another: "So seven
         # from now on, not six.")
-        if kind is None and asked_kind in _TIME_KINDS and not states_time(said) \
-                and not clock_time(said) \
-                and all(_BARE_COUNT.fullmatch(v) or v in NUMBER_WORDS for v in values(said)):
-            kind = False  # "they can only find eight" tells no day ("a week later" does)
         if repaired is None and not (rec.speaker == head.speaker
                                      and _denies(head.text, rec.text, answer_type, thing)) \
                 and not (states_value(said, answer_type, anchor.text) if kind is None else kind) \
@@ -1057,47 +1010,6 @@ def _gives_way(rec: SourceRecord, head: SourceRecord, brought: frozenset[str],
     return f"gives way to it after {head.source_id}"
 
 
-def _hands_on(rec: SourceRecord, thread: SourceRecord, speaks: bool) -> bool:
-    """Whether ``rec``, a later turn the question recalls that names no word of the thing,
-    is the next revision of the ``thread``'s latest record, said by someone other than
-    its speaker: it names that record's value and gives another of its kind in its place
-    (``hands_over``: "the 22nd is gone too, the hall's flooded. Sunday the 30th" after
-    another's "the exam's the 22nd"). The value named ties the two where no word of the
-    thing does; the one who says it must speak for the thing (``speaks``: the anchor's
-    speaker, someone relaying, a thing no one holds), and the checks after say whose and
-    which thing it is. (The thread's own speaker handing over is step 3 above.)"""
-    return speaks and rec.speaker != thread.speaker and not denies_change(rec.text) \
-        and hands_over(thread.text, rec.text)
-
-
-# "it's", "that's", "it'll be": a value given to what the talk is about, by a pronoun.
-_IT_IS = re.compile(r"\b(?:it|that)(?:['’]s|\s+is|['’]ll\s+be|\s+will\s+be)\b", re.I)
-
-
-def _it_is_now(rec: SourceRecord, thread: SourceRecord) -> bool:
-    """Whether ``rec``, a later turn of the ``thread``'s latest speaker that the question
-    recalls, gives a value the thread did not by a pronoun, marked as new ("so it's one
-    o'clock now" after "we're at half eleven now"; "Five o'clock was dead. So now it's
-    half five to half seven" after "five till seven"): "it" is the thing under talk,
-    where a named subject is another thing ("the fog-horn's moving … Three o'clock",
-    "rewire now 3,100"), and so is one moved from a value the thread never gave. The
-    caller asks it only of a time or number asked; the checks after say whose and which
-    thing it is."""
-    if rec.speaker != thread.speaker or not marks_change(rec.text) \
-            or denies_change(rec.text) or continues(rec.text):
-        return False
-    old = values(thread.text)
-    said = asserted(rec.text)
-    for m in _IT_IS.finditer(said):
-        # What the turn names before it is what it moves from: a value the thread never
-        # gave there ("Five o'clock was dead. So now it's half five …" after "six till
-        # eight") says "it" is another thing.
-        before = values(said[:m.start()])
-        if values(said[m.end():]) - old and (not before or before & old):
-            return True
-    return False
-
-
 # A word pointing back at the thing under talk, in the third person.
 _BACK_AT = re.compile(r"\b(?:it|its|they|them|she|her|he|him)\b|\bthat['’]s\b", re.I)
 # Pointing back at someone: the thing's holder ("the clinic shuffled her"), where "it"
@@ -1343,31 +1255,8 @@ def _held_by(rec: SourceRecord, at: float) -> bool:
     return starts is None or starts < at
 
 
-def _keeps_old(text: str, earlier: Sequence[str], head: str) -> bool:
-    """Whether ``text`` puts something only in places the thread has given up (said by
-    ``earlier`` records of the thing) and in none its latest revision, ``head``, brought,
-    and does not say it is back there: "Masks and tubing stay in the bay C store" after
-    the cylinders moved from it to the old sluice. What keeps the old place is another
-    thing. (The caller lets one naming whom the question asks of through.)"""
-    if not earlier or returns(text):
-        return False
-    said = _places(text)
-    old = frozenset().union(*map(_places, earlier))
-    return bool(said) and said <= old and not said & (_places(head) - old)
-
-
-def _places(text: str) -> frozenset[str]:
-    """The words of the place phrases of what ``text`` asserts, clause by clause ("moved
-    to the cupboard by the lift, the mops stay in the cellar": both)."""
-    said = asserted(text)
-    return frozenset(w for c in _CLAUSE.split(said) if c
-                     for w in _WORDS.findall(place_phrase(c, set()).lower())
-                     if w not in STOPWORDS)
-
-
 # The kinds asked of a day or date ("when", "which day", "what date").
 _TIME_KINDS = frozenset({"when", "day", "date"})
-_BARE_COUNT = re.compile(r"[\d,.]+")  # a figure with no unit of time
 
 
 def _only_when(text: str, anchor: str) -> bool:
@@ -1376,29 +1265,6 @@ def _only_when(text: str, anchor: str) -> bool:
     event is ("The concert's on the 18th at 4") is no new value of it."""
     return states_time(text) and not states_time(anchor) \
         and not terms(without_times(text)) - terms(anchor)
-
-
-def _another_kept(text: str, head: str, given_up: frozenset[str]) -> bool:
-    """Whether ``text``, marking no change, tells of another thing beside the thread's:
-    every clause of it that states a value (or names someone) says the value carries
-    on, and one ``head`` (the thread's latest revision) does not state or the thread gave
-    up ("the after-school pickup on Wednesdays is still Pete"
-    after "Karen's got Wednesdays now"); or says a value the thread holds holds of
-    something more ("CO2 cylinders come Tuesdays too"). A value that carries on is one
-    the thing had; a thing that changed has another now. A clause with a value and no
-    such word ("so we've jumped to Thursdays, still 8 though") may be the change."""
-    if marks_change(text):
-        return False
-    clauses = [c for c in _CLAUSE.split(text) if c.strip()]
-    had = marks(head)
-    for marked, other_of in ((continues, True), (adds, False)):
-        if not any(marked(c) for c in clauses) \
-                or any(values(c) or mid_names(c) for c in clauses if not marked(c)):
-            continue
-        said = frozenset().union(*(marks(c) for c in clauses if marked(c)))
-        if bool(said - had or said & given_up) == other_of:
-            return True
-    return False
 
 
 _CLAUSE = re.compile(r"[.!?;,:]\s+|\s+(?:but|so|and|though)\s+", re.I)

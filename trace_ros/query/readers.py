@@ -853,12 +853,10 @@ class ExtractiveReader(TypedReading):
         # statements of one thing, query/current.py): for a state question its record
         # answers, whatever words it shares with the question.
         # (not one that names another of the kind asked: "After-school club runs till
-        # 5:45" for "What time does breakfast club start?", ``owners.other_kind_named``;
-        # nor another speaker's "my flat" for the asker's "our flat", ``speakers_mine``)
+        # 5:45" for "What time does breakfast club start?", ``owners.other_kind_named``)
         lead = [s for s in scored if s.item.routes.get("graph") == 1
                 and not s.item.routes.get("superseded")
-                and not other_kind_named(question, s.item.record.text)
-                and not speakers_mine(question, plan.asker, s.item.record)]
+                and not other_kind_named(question, s.item.record.text)]
         matched = [s for s in scored if s.overlap > 0]
         if plan.current and plan.tense != "past":
             # "My old site" is what it was: a record that names the thing asked only so
