@@ -117,3 +117,9 @@ def test_a_reading_may_turn_following_off_and_learns_whether_it_was_used() -> No
     with following(True) as on:
         assert follows_asked(text, q, set(stems(q))) == "cordial only"
     assert on["used"]
+
+
+def test_what_follows_told_to_someone_of_their_own_is_not_followed() -> None:
+    q = "Which locker have I got at the gym?"
+    text = "Tom, the gym rang, so your locker is 58 now."
+    assert follows_asked(text, q, set(stems(q))) == ""

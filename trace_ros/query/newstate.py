@@ -120,6 +120,7 @@ def _consequence_first(sentences: Sequence[str]) -> list[str]:
 _SO_AFTER = re.compile(r"(?:,|(?:^|(?<=[.!?]))\s*)\s*so\s+"
                        r"(?!(?:that\b(?!['’])|(?:much|many|far|long|sorry)\b))", re.I)
 _SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
+_SECOND_PERSON = re.compile(r"\byou(?:r|rs|['’](?:re|ve|ll|d))?\b", re.I)
 
 
 def consequence(text: str) -> str:
@@ -159,8 +160,8 @@ def follows_asked(text: str, question: str, q_stems: set[str]) -> str:
     words ("this January") say when, not what. '' where none."""
     state = _FOLLOW.get()
     after = consequence(text) if state is None or state["on"] else ""
-    if not after:
-        return ""
+    if not after or _SECOND_PERSON.search(after):
+        return ""  # (told to someone of their own, "so your locker is 58 now": theirs)
     said = q_stems - stems(" ".join(m.group(0) for m in find_candidates(question)))
     cause = text[:text.rfind(after)]
     if not (_NEW_STATE.search(after) or len(stems(after) & said) >= len(stems(cause) & said)):
