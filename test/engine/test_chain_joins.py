@@ -142,6 +142,39 @@ def test_a_name_with_accents_is_a_holder(ledger: Ledger, encoder: MiniLMEncoder)
     assert revision.spoken_to("No, Zoë, it's the 9th.") == frozenset({"zoë"})
 
 
+def test_a_value_said_to_carry_on_that_the_thread_no_longer_holds_is_another_things(
+        ledger: Ledger, encoder: MiniLMEncoder) -> None:
+    """"The greenhouse watering on Thursdays is still Omar" after "Leah's got Thursdays
+    now": a
+    value said to carry on that the latest revision does not state is another thing's
+    (a different rota that kept its helper), not the asked one going back; "the bins go
+    out on Thursdays too" shares the thread's value with something more. A clause that
+    states a value with no such word may be the change itself ("so it's Mondays now,
+    still ten though")."""
+    history(ledger, encoder, [
+        (6, "Bea", "Allotment rota's agreed. I water on Tuesdays and Thursdays, Leah does "
+                   "Mondays and Fridays."),
+        (6, "robot", "Noted: you water Tuesdays and Thursdays, Leah Mondays and Fridays."),
+        *CHATTER,
+        (9, "Bea", "Leah's shifts moved, so we've traded: she's got Thursdays now and I'm on "
+                   "Fridays."),
+        (9, "robot", "Okay."),
+        (9, "Bea", "Oh and the greenhouse watering on Thursdays is still Omar, for the "
+                   "tomatoes."),
+        (9, "robot", "Noted."),
+    ])
+    res = ask(ledger, encoder, "Who does the watering on Thursdays?")
+    assert res.source_ids[:1] == ["t5"], (res.answer, res.source_ids)
+    head = "She's got Thursdays now."
+    assert current._another_kept("The litter pick on Thursdays is still Omar.", head,
+                                 frozenset())
+    assert current._another_kept("The bins go out on Thursdays too.", head, frozenset())
+    assert not current._another_kept("I'm doing Saturdays too.", head, frozenset())
+    assert not current._another_kept("So it's Mondays now, still ten though.", head,
+                                     frozenset())
+    assert not current._another_kept("Still Thursdays for her, yes.", head, frozenset())
+
+
 def test_we_will_speaks_for_the_speaker(ledger: Ledger, encoder: MiniLMEncoder) -> None:
     """"we'll be starting …" is said in the first person as "we're" is: a record with it
     tells of the speaker's own state, though it greets someone by name ("Morning Bea")."""

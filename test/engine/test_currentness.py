@@ -1602,11 +1602,10 @@ def test_other_titled_reads_the_title_of_the_other_sex() -> None:
 
 def test_a_record_only_near_the_anchor_gives_no_new_date() -> None:
     """"The coach is booked too, forty-nine seats." is near the offsite in meaning but
-    names nothing of it, marks nothing as new and follows from nothing: not close, its
-    figure is not the offsite's date. Close enough with a day, or giving its value as what
-    follows, a record naming nothing of the thing still revises it. (A bare count close to
-    the anchor is no longer refused for a time asked: the forty-second session's ablation
-    found that refusal cost more than it saved.)"""
+    names nothing of it, marks nothing as new and follows from nothing: its figure is
+    not the offsite's date, however near (a bare count tells no day). Close enough with a
+    day, or giving its value as what follows, a record naming nothing of the thing still
+    revises it."""
     from trace_ros.query.recall import Fused
 
     anchor = _said("Ola", "The team offsite is booked: Thursday 12 March at Lakeside Lodge.", 1)
@@ -1620,6 +1619,7 @@ def test_a_record_only_near_the_anchor_gives_no_new_date() -> None:
                              lambda seq: None, robot_id="r1", asked_kind="date")
 
     assert asked(0.55) is None
+    assert asked(0.65) is None  # a bare count tells no date, however near
     records[5] = _said("Ola", "The coach is booked too, the 19th.", 5)
     assert asked(0.55) is None
     assert asked(0.65) is not None and asked(0.65).lead == ["s5"]

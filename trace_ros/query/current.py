@@ -119,6 +119,7 @@ from ..language.revision import (
     keeps_denied,
     keys,
     left_behind,
+    marks,
     marks_change,
     mentioned,
     mid_names,
@@ -157,6 +158,7 @@ from .factcache import SubjectFacts
 from .plan import Plan, without_coming
 from .recall import Fused
 from .spans import (
+    NUMBER_WORDS,
     bare_figure,
     capitalised_mid_sentence,
     clock_time,
@@ -682,6 +684,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             # What became of whom the thread named ("Karen's managing the sales team now"),
             # not who holds the thing ("Pat's still holding on to our key").
             continue
+        if not carried and repaired is None and _another_kept(rec.text, head.text, given_up):
+            continue  # "the after-school pickup is still Pete": another thing's value
         moved_on = thread if moves and not carried else None
         thread = rec
         chained.add(seq)
@@ -704,6 +708,10 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         # (a repair gives a value of the kind its turn gave, whatever its words, and so
         # does the speaker's denial of the latest value in favour of another: "So seven
         # from now on, not six.")
+        if kind is None and asked_kind in _TIME_KINDS and not states_time(said) \
+                and not clock_time(said) \
+                and all(_BARE_COUNT.fullmatch(v) or v in NUMBER_WORDS for v in values(said)):
+            kind = False  # "they can only find eight" tells no day ("a week later" does)
         if repaired is None and not (rec.speaker == head.speaker
                                      and _denies(head.text, rec.text, answer_type, thing)) \
                 and not (states_value(said, answer_type, anchor.text) if kind is None else kind) \
@@ -1257,6 +1265,7 @@ def _held_by(rec: SourceRecord, at: float) -> bool:
 
 # The kinds asked of a day or date ("when", "which day", "what date").
 _TIME_KINDS = frozenset({"when", "day", "date"})
+_BARE_COUNT = re.compile(r"[\d,.]+")  # a figure with no unit of time
 
 
 def _only_when(text: str, anchor: str) -> bool:
@@ -1265,6 +1274,29 @@ def _only_when(text: str, anchor: str) -> bool:
     event is ("The concert's on the 18th at 4") is no new value of it."""
     return states_time(text) and not states_time(anchor) \
         and not terms(without_times(text)) - terms(anchor)
+
+
+def _another_kept(text: str, head: str, given_up: frozenset[str]) -> bool:
+    """Whether ``text``, marking no change, tells of another thing beside the thread's:
+    every clause of it that states a value (or names someone) says the value carries
+    on, and one ``head`` (the thread's latest revision) does not state or the thread gave
+    up ("the after-school pickup on Wednesdays is still Pete"
+    after "Karen's got Wednesdays now"); or says a value the thread holds holds of
+    something more ("CO2 cylinders come Tuesdays too"). A value that carries on is one
+    the thing had; a thing that changed has another now. A clause with a value and no
+    such word ("so we've jumped to Thursdays, still 8 though") may be the change."""
+    if marks_change(text):
+        return False
+    clauses = [c for c in _CLAUSE.split(text) if c.strip()]
+    had = marks(head)
+    for marked, other_of in ((continues, True), (adds, False)):
+        if not any(marked(c) for c in clauses) \
+                or any(values(c) or mid_names(c) for c in clauses if not marked(c)):
+            continue
+        said = frozenset().union(*(marks(c) for c in clauses if marked(c)))
+        if bool(said - had or said & given_up) == other_of:
+            return True
+    return False
 
 
 _CLAUSE = re.compile(r"[.!?;,:]\s+|\s+(?:but|so|and|though)\s+", re.I)
