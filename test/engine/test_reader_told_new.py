@@ -12,7 +12,6 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from readerkit import read, rec  # noqa: E402
 
-from trace_ros.query.newstate import consequence, following, follows_asked
 from trace_ros.query.spans import scored_run, stems, told_new
 
 
@@ -67,59 +66,3 @@ def test_asked_of_the_past_or_without_now_the_run_is_as_before() -> None:
     q = set(stems("What did Priya take with her porridge?"))
     assert scored_run(sentence, q, now=False) == scored_run(sentence, q)
     assert scored_run(sentence, q, now=True)[1] > scored_run(sentence, q, now=False)[1]
-
-
-def test_what_follows_a_cause_answers_where_the_cause_says_no_more_of_it() -> None:
-    # No "now" marks what follows; the cause names the month asked of, which only says
-    # when ("this January" scopes the question), so what follows tells the state.
-    answer = read("What am I drinking this January?",
-                  rec(1, "I'm doing dry January, so cordial only."))
-    assert "cordial" in answer and "dry" not in answer
-    # The cause says what is asked ("allergic"), and what follows only draws on it.
-    answer = read("What am I allergic to?",
-                  rec(1, "And remember I'm allergic to peanuts, so no satay crisps in the "
-                         "office."))
-    assert "peanut" in answer
-
-
-def test_consequence_is_what_follows_the_last_so_to_its_sentence_end() -> None:
-    assert consequence("The guide says the Glockner is too icy right now, so we're "
-                       "switching to the Wildspitze.") == "we're switching to the Wildspitze"
-    assert consequence("Bongard's got a waiting list. So we're buying the Tagliavini. "
-                       "Cheaper too.") == "we're buying the Tagliavini"
-    assert consequence("Nursery's open, so that's her there from now on.") \
-        == "that's her there from now on"
-    # A purpose, a degree, a "so far": no consequence.
-    assert consequence("I keep the tin up high so that the dog can't reach it.") == ""
-    assert consequence("It's so much better, so far so good.") == ""
-    assert consequence("No cause here.") == ""
-
-
-def test_follows_asked_gives_what_follows_unless_the_cause_says_what_is_asked() -> None:
-    q = "What am I allergic to?"
-    text = "I'm allergic to peanuts, so no satay crisps in the office."
-    assert follows_asked(text, q, set(stems(q))) == ""
-    # Marked as the new state, what follows tells it whatever the cause says.
-    text = "I'm allergic to the new plaster, so it's the fabric ones now."
-    assert follows_asked(text, q, set(stems(q))) == "it's the fabric ones now"
-    q = "What am I drinking this January?"
-    assert follows_asked("I'm doing dry January, so cordial only.", q, set(stems(q))) \
-        == "cordial only"
-
-
-def test_a_reading_may_turn_following_off_and_learns_whether_it_was_used() -> None:
-    # The reader reads again without what follows where the checks turned it down.
-    q = "What am I drinking this January?"
-    text = "I'm doing dry January, so cordial only."
-    with following(False) as off:
-        assert follows_asked(text, q, set(stems(q))) == ""
-    assert not off["used"]
-    with following(True) as on:
-        assert follows_asked(text, q, set(stems(q))) == "cordial only"
-    assert on["used"]
-
-
-def test_what_follows_told_to_someone_of_their_own_is_not_followed() -> None:
-    q = "Which locker have I got at the gym?"
-    text = "Tom, the gym rang, so your locker is 58 now."
-    assert follows_asked(text, q, set(stems(q))) == ""

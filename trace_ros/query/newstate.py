@@ -6,13 +6,10 @@ states before its cause.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Callable, Sequence
 
 from ..language.text import STOPWORDS, stem, stems
 from ..language.text import sentences as split_sentences
-from ..language.timeanchor import find_candidates
 from .names import _proper_names
 from .plan import Plan
 from .readout import _Scored
@@ -149,63 +146,6 @@ def _consequence_first(sentences: Sequence[str]) -> list[str]:
         else:
             rest.append(x)
     return [*after, *opening, *rest, *causes]
-
-
-# A consequence "so" after a comma or opening a sentence ("…, so we're switching to the
-# Wildspitze", "… waiting list. So we're buying the Tagliavini"): not "so that" (a
-# purpose) nor the "so" of degree ("so much", "so far").
-_SO_AFTER = re.compile(r"(?:,|(?:^|(?<=[.!?]))\s*)\s*so\s+"
-                       r"(?!(?:that\b(?!['’])|(?:much|many|far|long|sorry)\b))", re.I)
-_SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
-_SECOND_PERSON = re.compile(r"\byou(?:r|rs|['’](?:re|ve|ll|d))?\b", re.I)
-
-
-def consequence(text: str) -> str:
-    """What follows the last consequence "so" of ``text``, to the end of its sentence
-    ('' where none): a cause and what follows from it tell the state in what follows."""
-    found = list(_SO_AFTER.finditer(text))
-    if not found:
-        return ""
-    rest = text[found[-1].end():]
-    stop = _SENTENCE_END.search(rest)
-    return (rest[:stop.start()] if stop else rest).strip()
-
-
-# The reading under way (``following``): whether ``follows_asked`` may answer, and
-# whether it did.
-_FOLLOW: ContextVar[dict[str, bool] | None] = ContextVar("follow", default=None)
-
-
-@contextmanager
-def following(on: bool) -> Iterator[dict[str, bool]]:
-    """A reading in which ``follows_asked`` gives what follows a cause (``on``) or
-    nothing; the dict yielded says, after it, whether it gave anything."""
-    state = {"on": on, "used": False}
-    token = _FOLLOW.set(state)
-    try:
-        yield state
-    finally:
-        _FOLLOW.reset(token)
-
-
-def follows_asked(text: str, question: str, q_stems: set[str]) -> str:
-    """The consequence of ``text`` (``consequence``) that tells the state asked now: the
-    record's cause and what follows ("The guide says the Glockner is too icy, so we're
-    switching to the Wildspitze") state it in what follows, a phrase of the cause being
-    another thing's; unless the cause says more of what is asked and what follows is not
-    marked new ("I'm allergic to peanuts, so no satay crisps"). The question's time
-    words ("this January") say when, not what. '' where none."""
-    state = _FOLLOW.get()
-    after = consequence(text) if state is None or state["on"] else ""
-    if not after or _SECOND_PERSON.search(after):
-        return ""  # (told to someone of their own, "so your locker is 58 now": theirs)
-    said = q_stems - stems(" ".join(m.group(0) for m in find_candidates(question)))
-    cause = text[:text.rfind(after)]
-    if not (_NEW_STATE.search(after) or len(stems(after) & said) >= len(stems(cause) & said)):
-        return ""
-    if state is not None:
-        state["used"] = True
-    return after
 
 
 # Where a sentence's clauses part: a conjunction after a comma ("Tuesdays and Fridays" is

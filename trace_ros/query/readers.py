@@ -144,8 +144,6 @@ from .newstate import (
     _dense_new_state,
     _dense_place,
     _only_former,
-    following,
-    follows_asked,
 )
 from .owners import (
     _asked_speakers,
@@ -533,12 +531,7 @@ class ExtractiveReader(TypedReading):
 
     def read(self, question: str, plan: Plan, pack: Pack,
              resolution: Resolution | None = None) -> ReaderOutput:
-        with following(True) as followed:
-            out = self._checked(question, plan, pack, resolution)
-        if not out.answer and followed["used"]:
-            # What follows a cause, turned down by the checks: the records read as before.
-            with following(False):
-                out = self._checked(question, plan, pack, resolution)
+        out = self._checked(question, plan, pack, resolution)
         out = self._moved_on(question, plan, pack, out) or out
         if out.answer and out.cited_ids:
             # Whichever way the answer was found (an age, a yes or no, several records),
@@ -1072,14 +1065,6 @@ class ExtractiveReader(TypedReading):
                 # by the label the record gives X: ``read``.)
                 span = extract(question, plan, _CONSEQUENCE_SO.split(text)[-1], rec.source_time,
                                q_stems, self.span_tokens, rec.text)
-            if not span and (single or len(chosen) == 1) and plan.current \
-                    and plan.tense != "past" and plan.as_of is None \
-                    and plan.answer_type not in ("yesno", "duration"):
-                # Of a cause and what follows from it, what follows (``follows_asked``).
-                after = follows_asked(rec.text, question, q_stems)
-                span = extract(question, plan, after, rec.source_time, q_stems,
-                               self.span_tokens, rec.text) if after else ""
-                span = "" if _repeats(span, question) else span  # (it tells nothing)
             if not span and plan.operation == "history" and ask.kind in _TYPED:
                 # "Which days did I go to the gym before …?": each revision's value of the
                 # kind asked ("Mondays and Thursdays"), not a phrase beside it.
