@@ -592,8 +592,11 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                              near, typed, q_terms, said_by)
         # The latest revision's speaker, in a later conversation, opening on what that
         # revision brought ("Bramble didn't stick, he only answers to Biscuit" after "he's
-        # getting a new name — Bramble"): its next step, whatever the new value names.
-        reopened = head is not anchor and seq in recalled and rec.speaker == head.speaker \
+        # getting a new name — Bramble"): its next step, whatever the new value names —
+        # where the robot takes part; two people talking between themselves open on each
+        # other's last words all the time (on LoCoMo it moved three answers, all worse).
+        reopened = told_before_robot and head is not anchor and seq in recalled \
+            and rec.speaker == head.speaker \
             and rec.session_id != head.session_id and _opens_on(rec.text, head.text,
                                                                 anchor.text, thing)
         if reopened:
