@@ -74,11 +74,6 @@ def test_a_caller_changing_what_it_got_changes_nothing_kept() -> None:
     assert spans.quantities(t) == list(spans._quantities.__wrapped__(t))
 
 
-def test_the_words_of_a_text_are_kept_as_long_as_its_other_readings() -> None:
-    # At 4,096 texts a LoCoMo pass split a third of the texts it read again.
-    assert text._words.cache_info().maxsize >= text.stems.cache_info().maxsize
-
-
 def test_a_text_that_negates_nothing_is_not_read_for_its_values() -> None:
     revision.values.cache_clear()
     revision.state_values.cache_clear()
