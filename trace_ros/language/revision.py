@@ -1115,7 +1115,7 @@ def left_behind(text: str, given_up: frozenset[str]) -> bool:
     the thing's state. A value said to carry on ("the guest one is still …") is
     another thing's that kept it."""
     said = state_values(text)
-    return bool(said) and said <= given_up and not _RETURN.search(text) \
+    return bool(said) and said <= given_up and not returns(text) \
         and not continues(text)
 
 
@@ -1593,7 +1593,7 @@ def keeps_denied(text: str, denied: frozenset[str], given: frozenset[str]) -> bo
     the old value ("Ward 5 are staying on half seven", "the office still locks up at
     eleven"), not of the thing."""
     said = all_values(text)
-    if not said & denied or _RETURN.search(text):
+    if not said & denied or returns(text):
         return False
     kinds = _repair_kinds(said & denied)
     return not {v for v in said & given if _repair_kinds(frozenset({v})) & kinds}
