@@ -638,6 +638,13 @@ class TypedReading:
             own = [f for f in found if not f[0].item.routes.get("other")] or found
             live = ([f for f in own if not f[0].item.routes.get("superseded")] or own) \
                 if lead else own
+            led = None if lead else _graph_led(scored)
+            if led is not None:
+                # The graph stage's current record, where no value was read from it ("And
+                # now it's seven"): a value told with it or after it, not one it superseded
+                # ("I start at eight"), is the one that holds, where one is.
+                live = [f for f in live if not f[0].item.routes.get("superseded")
+                        and f[0].item.record.seq >= led.item.record.seq] or live
             # Revisions of one state say it in different words: every record that states
             # a value about enough of what is asked is one; the newest holds.
             revisions = revisions_of(live, self.revision_share, self.revision_overlap)
@@ -1334,6 +1341,14 @@ def _joined_names(text: str, name: tuple[int, str], found: list[tuple[int, str]]
         if at < start and re.fullmatch(r"\s+(?:and|&)\s+", text[at + len(other):start]):
             start = at
     return text[start:end]
+
+
+def _graph_led(scored: Sequence[_Scored]) -> _Scored | None:
+    """The graph stage's current record among ``scored`` (not superseded, nor found to
+    be another's), or None."""
+    return next((s for s in scored if s.item.routes.get("graph") == 1
+                 and not s.item.routes.get("superseded") and not s.item.routes.get("other")),
+                None)
 
 
 def _graph_lead(s: _Scored) -> bool:
