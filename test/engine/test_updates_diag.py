@@ -52,3 +52,19 @@ def test_causes_name_how_far_a_pair_gets() -> None:
     assert pair_stage("My locker at the gym is number 12.",
                       "They moved me, my locker at the gym is number 40 now.", 0.8, 3, 10,
                       salient, words)[0] in ("judged_unlikely", "other")
+
+
+def test_a_turn_that_asks_back_is_named_before_the_judgement() -> None:
+    """Consolidation weighs no earlier turn that ends by asking, and a later one only as
+    a plan's outcome: ``causes`` names that gate (which turn asks) before any word or
+    probability, so a chatty turn's closing question is not read as a low judgement."""
+    def salient(t: str) -> bool:
+        return True
+
+    words = frozenset({"maria"})
+    old = "I took a creative writing class recently, and it was super enlightening!"
+    new = "I've been taking a poetry class lately. It's been good. How have you been?"
+    assert pair_stage(old, new, 0.8, 3, 10, salient, words) == ("asks_back", "new")
+    assert pair_stage(new, old, 0.8, 3, 10, salient, words) == ("asks_back", "old")
+    assert pair_stage(old, new.removesuffix(" How have you been?"), 0.8, 3, 10, salient,
+                      words)[0] != "asks_back"
