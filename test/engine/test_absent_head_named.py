@@ -1,5 +1,5 @@
 """The "nothing mentions it" verdict (``GraphStage.absent``) and the reader's answer: a
-first cited record that says the thing's head word ("Dog food …" for "Biscuit's food")
+cited record that says the thing's head word ("Dog food …" for "Biscuit's food")
 names the thing as people do once it is known, and the answer stands; one that says only
 the words before the head ("The caterers …" for "the caterers' deadline for payment"),
 or nothing of the thing, leaves the verdict."""
@@ -15,13 +15,12 @@ from .readerkit import T0, rec
 
 
 def _finished(question: str, thing: tuple[str, ...], text: str, answer: str,
-              cited_first: bool = True) -> QueryResult:
+              cited: bool = True) -> QueryResult:
     said = rec(1, text)
     other = rec(2, "Biscuit's booster is on the 17th.")
     shown = [EvidenceItem(said, 1.0, {"dense": 2}), EvidenceItem(other, 1.0, {"dense": 1})]
-    cited = [said.source_id, other.source_id] if cited_first \
-        else [other.source_id, said.source_id]
-    result = QueryResult("answered", answer, cited, shown, plan_question(question, T0),
+    ids = [other.source_id, said.source_id] if cited else [other.source_id]
+    result = QueryResult("answered", answer, ids, shown, plan_question(question, T0),
                          "extractive", {})
     out = GraphOutcome(status="missing", message=f"nothing in memory records {' '.join(thing)}",
                        absent=thing)
@@ -44,10 +43,10 @@ def test_the_words_before_the_head_leave_the_verdict() -> None:
     assert (res.status, res.answer, res.source_ids) == ("missing", "", [])
 
 
-def test_only_the_first_cited_record_counts() -> None:
+def test_a_shown_record_the_answer_does_not_cite_does_not_count() -> None:
     res = _finished("Where's Biscuit's food kept?", ("biscuit", "food"),
                     "Dog food lives in the metal bin by the back door.", "metal bin",
-                    cited_first=False)
+                    cited=False)
     assert res.status == "missing"
 
 

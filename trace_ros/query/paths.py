@@ -695,17 +695,17 @@ def _categories(facts: Sequence[Fact], qualifier: str) -> set[str]:
 
 
 def _names_it(result: QueryResult, thing: Sequence[str]) -> bool:
-    """Whether the answer read cites first a record that says the head word of the thing
-    the "nothing mentions it" verdict found unsaid (its last word): people name a thing
-    once it is known without the words before it ("Dog food lives in the metal bin" for
+    """Whether the answer read cites a record that says the head word of the thing the
+    "nothing mentions it" verdict found unsaid (its last word): people name a thing once
+    it is known without the words before it ("Dog food lives in the metal bin" for
     "Biscuit's food", "Kit's in the blue bag" for "my football kit"). Not the words
     before the head alone ("The caterers need dietary requirements by Friday" for "the
     caterers' deadline for payment"), nor the owner in the record nearest in meaning
     ("Amy's a bridesmaid" for "Amy's wedding"): measured, that answered never-stated
-    questions."""
-    first = next((e for e in result.evidence if result.source_ids
-                  and e.source_id == result.source_ids[0]), None)
-    return first is not None and stem(thing[-1]) in stems(first.record.text)
+    questions. A shown record the answer does not cite does not count."""
+    head = stem(thing[-1])
+    return any(e.source_id in result.source_ids and head in stems(e.record.text)
+               for e in result.evidence)
 
 
 def _told_by_them(result: QueryResult, who: frozenset[str]) -> bool:
