@@ -159,6 +159,9 @@ class GraphOutcome:
     status_sources: list[str] = field(default_factory=list)
     # Whom the "never recorded" verdict (``GraphStage.unrecorded``) is of; empty otherwise.
     unrecorded: frozenset[str] = frozenset()
+    # The words of the thing the "nothing mentions it" verdict (``GraphStage.absent``)
+    # found unsaid, in the question's order; empty otherwise.
+    absent: tuple[str, ...] = ()
 
     def lines(self, n: int) -> list[str]:
         """The best ``n`` rendered paths, those touching the lead sources first."""
@@ -256,7 +259,9 @@ class GraphStage:
             absent = self.absent(scope, view, question, plan)
             if absent and self._said_otherwise(question, absent, near):
                 absent = ""
+            out.absent = tuple(absent.split())
             if not absent and update_seeds:
+                out.absent = ()
                 absent = self.unrecorded(scope, view, question, plan, seeds, people, ranked,
                                          me)
                 if absent:
@@ -667,7 +672,9 @@ class GraphStage:
         status; the support paths for the final answer go to ``result.paths``."""
         if out.status and result.status in ("answered", "abstained", "missing") \
                 and not (out.unrecorded and result.status == "answered"
-                         and _told_by_them(result, out.unrecorded)):
+                         and _told_by_them(result, out.unrecorded)) \
+                and not (out.absent and result.status == "answered"
+                         and _names_it(result, out.absent)):
             result.status = out.status
             result.answer = ""
             shown = {e.source_id for e in result.evidence}
@@ -685,6 +692,20 @@ class GraphStage:
 def _categories(facts: Sequence[Fact], qualifier: str) -> set[str]:
     """``qualifier`` and the categories the revisions name."""
     return {qualifier} | {f.relation.partition(":")[2] for f in facts if categorised(f)}
+
+
+def _names_it(result: QueryResult, thing: Sequence[str]) -> bool:
+    """Whether the answer read cites a record that says the head word of the thing the
+    "nothing mentions it" verdict found unsaid (its last word): people name a thing once
+    it is known without the words before it ("Dog food lives in the metal bin" for
+    "Biscuit's food", "Kit's in the blue bag" for "my football kit"). Not the words
+    before the head alone ("The caterers need dietary requirements by Friday" for "the
+    caterers' deadline for payment"), nor the owner in the record nearest in meaning
+    ("Amy's a bridesmaid" for "Amy's wedding"): measured, that answered never-stated
+    questions. A shown record the answer does not cite does not count."""
+    head = stem(thing[-1])
+    return any(e.source_id in result.source_ids and head in stems(e.record.text)
+               for e in result.evidence)
 
 
 def _told_by_them(result: QueryResult, who: frozenset[str]) -> bool:
