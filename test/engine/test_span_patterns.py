@@ -44,3 +44,26 @@ def test_many_words_stay_within_the_bound():
     for i in range(spans._BUILT + 50):
         spans._not_before(f"value{i}")
     assert spans._not_before.cache_info().currsize == spans._BUILT
+
+
+def _whole(focus: str) -> re.Pattern[str]:
+    """The noun and the label after it as the one pattern ``_labels`` once built per word."""
+    return re.compile(rf"\b({re.escape(focus)}s?)\s+" + spans._LABEL_AFTER.pattern, re.I)
+
+
+def test_the_label_after_a_noun_is_what_the_one_pattern_found():
+    """The noun's pattern per word and the label's compiled once find, in order, what the
+    two as one pattern per word found: labels, repeats, a noun with no label before one
+    with, an overlapping noun, "is" before a figure, words, lone letters, no "I"."""
+    texts = ["They moved my locker from locker 12 to Locker 7C, not locker 12.",
+             "Lockers  9 and lockerlocker 4; locker is 27.", "locker I think, locker A.",
+             "kennel nine now, kennel two more, kennels Number 5", "room room 3 roomroom 2",
+             "the rooms are fine", "desk 2.09 then desk no. 4 and desk No 5", "Suite Sapphire's"]
+    for focus in ("locker", "kennel", "room", "desk", "suite", "rooms"):
+        noun = spans._label_patterns(focus)[0]
+        for text in texts:
+            want = [(m.group(1), m.group(2), m.group("words"))
+                    for m in _whole(focus).finditer(text)]
+            assert list(spans._after(noun, text)) == want
+    assert [x[:2] for x in spans._after(spans._label_patterns("locker")[0], texts[1])] \
+        == [("Lockers", "9"), ("locker", "27")]
