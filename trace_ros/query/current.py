@@ -239,7 +239,6 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
           records: dict[int, SourceRecord], graph: SubjectFacts | None,
           near: Callable[[int], dict[int, tuple[SourceRecord, float]]],
           prior: Callable[[int], SourceRecord | None],
-          related: Callable[[str], dict[int, SourceRecord]] | None = None,
           robot_id: str = "", at: float | None = None, asked_kind: str = "",
           focus: str = "", lookalikes: list[str] | None = None, asker: str = "",
           later: Callable[[int], Sequence[SourceRecord]] | None = None,
@@ -249,9 +248,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     ``records``: the ranked candidates' records by seq; ``near(seq)``: the records
     after ``seq`` whose vectors are within ``NEAR`` of its vector, with that cosine
     (the caller holds the vectors and reads the records); ``prior(seq)``: the turn
-    before ``seq`` in its session (what the robot's echo answers), or None; ``related(text)``: records the
-    text search finds for ``text`` (later records that name the anchor's values
-    without sharing its vector or the question's words).
+    before ``seq`` in its session (what the robot's echo answers), or None.
 
     ``at``: the question asks what held at that time ("In early October, how many …",
     "Before Rhys asked to swap, …"): the chain starts at the earliest statement of the
@@ -472,12 +469,6 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 if echoes(records[f.seq], said, robot_id) \
                         or reads_back(records[f.seq], said, records.get(f.seq + 1), robot_id):
                     echo_of[said.seq] = records[f.seq]
-    if related is not None:
-        # The question's words and the values the anchor names ("the 14th", "Tuesday"):
-        # a few terms, so the text search stays cheap.
-        said = " ".join(w for w in _WORDS.findall(anchor.text) if is_value_word(w.lower()))
-        candidates.update({seq: rec for seq, rec in related(f"{question} {said}").items()
-                           if seq > anchor.seq})
     # The records of the thread so far, and the earlier ones the anchor revised.
     chained = {anchor.seq} | {r.seq for r in revised}
     for seq in sorted(candidates):
