@@ -140,7 +140,6 @@ from ..language.revision import (
     subject,
     substitutes,
     terms,
-    told_of_another,
     unowned,
     value_clauses,
     values,
@@ -611,10 +610,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 and seq not in ruled and another_holds(rec.text, asked_subject,
                                   keys(question) | keys(anchor.text) | keys(thread.text)
                                   | holders_stems(question)) \
-                or others and not own_state and _other_sex(rec.text, question) \
-                or own_state and not swapped and seq not in ruled
-                and told_of_another(rec.text, anchor.speaker if relayed else rec.speaker,
-                                    names.conversation, answer_type == "person")):
+                or others and not own_state and _other_sex(rec.text, question)):
             greeted = holders(rec.text) - asked_holders - anchor_holders - KIN
             if speakers_own or not values_named(rec.text) & values_named(anchor.text) \
                     and not (greeted and greeted <= spoken_to(rec.text)) \
