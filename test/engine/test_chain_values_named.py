@@ -14,14 +14,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import pytest
-
 sys.path.insert(0, str(Path(__file__).parent))
 
 from test_currentness import ask, history  # noqa: E402
 
 from trace_ros.embed import MiniLMEncoder  # noqa: E402
-from trace_ros.language.revision import told_of_another  # noqa: E402
 from trace_ros.ledger import Ledger  # noqa: E402
 
 NAMES = frozenset({"doris", "mavis", "joan", "pat"})
@@ -29,25 +26,6 @@ SWAPPED = "Doris can't do the 21st, her grandson's wedding. Mavis has said yes, 
           "and Mavis after all."
 OTHERS = "Doris can't do the 21st, her grandson's wedding. Mavis is doing the cake stall " \
          "with Joan."
-
-
-def test_a_partner_named_beside_the_speaker_is_a_value_asked_who() -> None:
-    assert told_of_another(SWAPPED, "Pat", NAMES)  # asked what or when: another's news
-    assert not told_of_another(SWAPPED, "Pat", NAMES, who=True)
-
-
-def test_a_partner_named_before_a_third_persons_clause_is_a_value_asked_who() -> None:
-    """"So it's Mavis after all, she insists": the clause naming the value opens on no
-    one; the "she" of the clause after it does not make the sentence another's."""
-    text = "Doris rang, she's off to her sister's on the 21st. So it's Mavis after all, " \
-           "she insists."
-    assert told_of_another(text, "Pat", NAMES)
-    assert not told_of_another(text, "Pat", NAMES, who=True)
-
-
-@pytest.mark.parametrize("who", [False, True])
-def test_a_turn_only_of_others_is_told_of_another(who: bool) -> None:
-    assert told_of_another(OTHERS, "Pat", NAMES, who=who)
 
 
 CHATTER = [(7, "Pat", "The wind took two of the bunting strings down overnight."),

@@ -20,21 +20,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from test_currentness import CHATTER, ask, history  # noqa: E402
 
 from trace_ros.embed import MiniLMEncoder  # noqa: E402
-from trace_ros.language import revision  # noqa: E402
 from trace_ros.ledger import Ledger  # noqa: E402
-
-
-def test_a_clause_about_someone_else_does_not_revise_the_askers_own() -> None:
-    # The "my" sits in a clause whose subject is Dayo ("he"), not in the one with the value.
-    assert revision.told_of_another("Dayo's been moved to the N29, poor guy, he gets my old "
-                                    "chaos.", "Olu")
-    assert revision.told_of_another("Theirs starts at 300 units, mind, but their binding's "
-                                    "rubbish.", "Oscar")
-    # A consequence the speaker states for themselves is theirs.
-    assert not revision.told_of_another("Gwen's off to her daughter's till January, so I've "
-                                        "bought a key safe. The spare's in it.", "Lorraine")
-    assert not revision.told_of_another("Dayo's on nights now, so I've got the N29.", "Olu")
-    assert not revision.told_of_another("Yard gave me the new Scania R450. Lovely cab.", "Ray")
 
 
 def test_a_dated_statement_about_another_subject_does_not_join(

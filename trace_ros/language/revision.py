@@ -396,9 +396,6 @@ def subject(clause: str) -> str:
     return m.group(1).lower() if m else ""
 
 
-_THIRD_SUBJECT = re.compile(r"\s*(?:he|she|they|theirs|hers|[A-Z][a-z]+)(?:'s|'re)?\b")
-# A third person as a clause's subject; "Theirs starts at 300 units": another's thing.
-_THIRD_PERSONS = frozenset(("he", "she", "they", "theirs", "hers"))
 # Where a sentence's clauses part: a comma, semicolon or dash, or a conjunction.
 _CLAUSES = re.compile(r"\s*[,;:–—]\s*|\s+-\s+|\s+(?:and|but|so|because|while)\s+", re.I)
 
@@ -489,86 +486,6 @@ def _common(np: list[str], first: str) -> tuple[str, ...] | None:
 
 
 _LEADING_CONJUNCTION = re.compile(r"^\s*(?:so|and|but|then|because)\s+", re.I)
-_FIRST_POSSESSIVES = frozenset(("my", "mine", "our", "ours"))
-_HIS_OR_HERS = re.compile(r"\s*(?:he|she|[A-Z][a-z]+)(?:'s)?\b")
-
-
-def _speaks_as_self(clause: str) -> bool:
-    """Whether ``clause`` speaks of its speaker: as "I", "me" or "we", whoever its subject
-    ("so I've bought a key safe", "Yard gave me the new Scania"), or by "my" with no one
-    else as its subject (not "he gets my old chaos")."""
-    clause = _LEADING_CONJUNCTION.sub("", clause)
-    ws = {w.replace("’", "'") for w in _WORDS_LOWER.findall(clause.lower())}
-    if ws & (_FIRST_PERSON - _FIRST_POSSESSIVES) or _TEXTED_I_WILL.search(clause):
-        return True
-    return bool(ws & _FIRST_POSSESSIVES) and _HIS_OR_HERS.match(clause) is None
-
-
-def told_of_another(text: str, speaker: str = "", names: frozenset[str] | None = None,
-                    who: bool = False) -> bool:
-    """Whether every sentence of ``text`` that names a value opens on someone else and
-    has no clause that speaks of the speaker: "Ken thinks I'm daft. He does the food bank
-    on a Thursday." says nothing of when the speaker volunteers, nor does "Dayo's been
-    moved to the N29, he gets my old chaos" of the speaker's route (its "my" is in a
-    clause about Dayo); "Gwen's away till January, so I've bought a key safe" does. (A
-    sentence opening with the speaker's own name speaks of them.) With ``names`` (the
-    lower-cased names the conversation writes mid-sentence and its speakers'), a
-    capitalised first word is a name only if it is one of them: "Go on then, Friday
-    morning works." opens on an imperative, not on someone called Go. ``who``: the value
-    asked is a person, so a sentence naming someone names a value too ("Eileen can't do
-    the 14th. Jean's wrist is better though, so it's me and Jean again.")."""
-    own = {w.lower() for w in re.findall(r"[A-Za-z]+", speaker)}
-    told = [c for c in sentences(text) or [text] if values_named(c) or who and holders(c)]
-    if not told:
-        return False
-    for c in told:
-        opening = c if names is None else _opening(c, names, who)
-        if opening is None or _THIRD_SUBJECT.match(opening) is None \
-                or any(_speaks_as_self(part) for part in _CLAUSES.split(c)):
-            return False
-        first = opening.strip().split()[0].split("'")[0].strip(",;:!?.")
-        if first.lower() in own or first in _NOT_NAMES and first.lower() not in _THIRD_PERSONS:
-            return False
-    return True
-
-
-def _opening(sentence: str, names: frozenset[str], who: bool = False) -> str | None:
-    """The clause ``sentence`` states something with, opening on a third person (a
-    pronoun, one of ``names``, or a noun phrase before its verb: "Sofa people have moved
-    the delivery", "Editor says"), past any opening that names no value and no one
-    ("Oh, and Jamal's fellowship closes on the 28th", "Go on then, Friday works"); None
-    when the first clause naming a value opens on no one (``who``: naming someone, "So
-    it's Joan after all, she insists")."""
-    for part in _CLAUSES.split(sentence):
-        part = _LEADING_CONJUNCTION.sub("", part)
-        words = _SUBJECT_WORDS.findall(part)
-        if len(words) < 2 and not values_named(part):
-            continue  # "Oh,", "Right,": an interjection
-        first = words[0].replace("’", "'").split("'")[0] if words else ""
-        if _THIRD_SUBJECT.match(part) and (first.lower() in _THIRD_PERSONS | names
-                                           or first in _NOT_NAMES or _noun_before_verb(part)):
-            return part  # (one opening on a word no name can be, "The agency sent …", is
-            # the speaker's to tell: the caller reads it so)
-        if values_named(part) or who and holders(part):
-            return None
-    return None
-
-
-def _noun_before_verb(clause: str) -> bool:
-    """Whether ``clause`` opens on a noun phrase followed by its verb: the first word
-    contracted with one ("Gym's shut"), an auxiliary or a past tense in "-ed" within a
-    noun phrase's reach ("Sofa people have moved", "One of my students switched"), or a
-    present in "-s" right after ("Editor says"); not an imperative ("Go on then") or an
-    interjection ("Oh")."""
-    words = _SUBJECT_WORDS.findall(clause)
-    if not words:
-        return False
-    if re.search(r"['’](?:s|ve|ll|re|d)$", words[0]):
-        return True
-    after = [w.lower() for w in words[1:_NP_REACH + 1]]
-    return any(w in _AUXILIARIES or len(w) > 4 and w.endswith("ed") for w in after) \
-        or bool(after) and len(after[0]) > 3 and after[0].endswith("s") \
-        and not after[0].endswith("ss")
 
 
 # What gives a thing its name: a copula, "with", "called" ("our plumber is Steve

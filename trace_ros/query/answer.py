@@ -540,7 +540,7 @@ class QueryEngine:
                                   [f for f in head if f.seq not in apart],
                                   {s: r for s, r in records.items() if s not in apart},
                                   self.graph_stage.facts.subject(req.scope.subject_id), near,
-                                  prior, related, req.scope.robot_id, at, wanted.kind,
+                                  prior, req.scope.robot_id, at, wanted.kind,
                                   wanted.focus, lookalikes, req.asker, later, said_before)
             told = self.ledger.get_sources(found.lead[:1]) if found is not None else []
             if not told or not told_of_another(req.question, req.asker, told[0]):

@@ -46,12 +46,8 @@ same thing:
    gives a new amount in its unit marked as new ("three litres now"), or carries on a
    turn of it ("And it's half nine now, not ten"); someone else's turn right after one of
    the thread's joins it when it addresses that turn's speaker and puts another value of
-   its kind in place of theirs ("No, Dad, it's the 9th.", ``_answers``); and, for a
-   day, date or clock time asked, a later turn the question recalls, by one who speaks
-   for the thing in another session, marked as new, that brings in no name or subject
-   of its own and gives the thing or its holder, pointed back at, a value of the kind
-   the thread never gave ("Storm warning, so her flight's now the 22nd.", ``_moves_on``),
-   is the next step, read beside the record it carries on;
+   its kind in place of theirs ("No, Dad, it's the 9th.", ``_answers``), is the next
+   step, read beside the record it carries on;
 4. conversational repair: the speaker's next turn (a robot's echo may come between)
    that takes back a value the thread's latest record just gave, denying it or opening
    on a repair marker, with another of its kind ("desk 2.07" … "Sorry, 2.09, not
@@ -144,7 +140,6 @@ from ..language.revision import (
     subject,
     substitutes,
     terms,
-    told_of_another,
     unowned,
     value_clauses,
     values,
@@ -243,7 +238,6 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
           records: dict[int, SourceRecord], graph: SubjectFacts | None,
           near: Callable[[int], dict[int, tuple[SourceRecord, float]]],
           prior: Callable[[int], SourceRecord | None],
-          related: Callable[[str], dict[int, SourceRecord]] | None = None,
           robot_id: str = "", at: float | None = None, asked_kind: str = "",
           focus: str = "", lookalikes: list[str] | None = None, asker: str = "",
           later: Callable[[int], Sequence[SourceRecord]] | None = None,
@@ -253,9 +247,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     ``records``: the ranked candidates' records by seq; ``near(seq)``: the records
     after ``seq`` whose vectors are within ``NEAR`` of its vector, with that cosine
     (the caller holds the vectors and reads the records); ``prior(seq)``: the turn
-    before ``seq`` in its session (what the robot's echo answers), or None; ``related(text)``: records the
-    text search finds for ``text`` (later records that name the anchor's values
-    without sharing its vector or the question's words).
+    before ``seq`` in its session (what the robot's echo answers), or None.
 
     ``at``: the question asks what held at that time ("In early October, how many …",
     "Before Rhys asked to swap, …"): the chain starts at the earliest statement of the
@@ -476,19 +468,11 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 if echoes(records[f.seq], said, robot_id) \
                         or reads_back(records[f.seq], said, records.get(f.seq + 1), robot_id):
                     echo_of[said.seq] = records[f.seq]
-    if related is not None:
-        # The question's words and the values the anchor names ("the 14th", "Tuesday"):
-        # a few terms, so the text search stays cheap.
-        said = " ".join(w for w in _WORDS.findall(anchor.text) if is_value_word(w.lower()))
-        candidates.update({seq: rec for seq, rec in related(f"{question} {said}").items()
-                           if seq > anchor.seq})
     # The records of the thread so far, and the earlier ones the anchor revised.
     chained = {anchor.seq} | {r.seq for r in revised}
-    # A rule's edge passes over what came between it and the anchor, as it always did.
-    passed_over = min(ruled, default=anchor.seq)
     for seq in sorted(candidates):
         rec = candidates[seq]
-        if best is not None and seq <= best[0] or seq < passed_over:
+        if best is not None and seq <= best[0]:
             continue
         if not (_statement(rec, robot_id) or seq in ruled) \
                 or (at is not None and not _held_by(rec, at)):
@@ -567,15 +551,6 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             # wouldn't come out, so … Aqua Fix now") or its unit ("three litres now"):
             # the anchor says what it is of.
             carried = anchor
-        # The question itself recalls it, the one who speaks for the thing marks it as new
-        # and gives a value of the kind asked the thread has not: the thread's next step,
-        # however it names the thing ("Storm warning, so her flight's now the 22nd."), and
-        # read beside the record it carries on, which names it. The checks after say
-        # whose and which thing it is.
-        moves = _moves_on(rec, (anchor, thread, head), asked_kind, asked_holders, question) \
-            if not carried and (not link or str(link).startswith("close")) \
-            and seq in recalled and speaks else ""
-        link = link or moves
         if not (link or carried) and seq in recalled and rec.speaker == anchor.speaker \
                 and rec.session_id != anchor.session_id and cos >= NEAR \
                 and brought_about(rec.text) and not continues(rec.text):
@@ -635,10 +610,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 and seq not in ruled and another_holds(rec.text, asked_subject,
                                   keys(question) | keys(anchor.text) | keys(thread.text)
                                   | holders_stems(question)) \
-                or others and not own_state and _other_sex(rec.text, question) \
-                or own_state and not swapped and seq not in ruled
-                and told_of_another(rec.text, anchor.speaker if relayed else rec.speaker,
-                                    names.conversation, answer_type == "person")):
+                or others and not own_state and _other_sex(rec.text, question)):
             greeted = holders(rec.text) - asked_holders - anchor_holders - KIN
             if speakers_own or not values_named(rec.text) & values_named(anchor.text) \
                     and not (greeted and greeted <= spoken_to(rec.text)) \
@@ -689,7 +661,6 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             continue
         if not carried and repaired is None and _another_kept(rec.text, head.text, given_up):
             continue  # "the after-school pickup is still Pete": another thing's value
-        moved_on = thread if moves and not carried else None
         thread = rec
         chained.add(seq)
         held |= holders(rec.text)
@@ -742,7 +713,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         if now_denied:
             denied, given = denied | now_denied, now_given
         best, head = (rec.seq, rec.source_id), rec
-        context = carried or moved_on
+        context = carried
     if at is None and later is not None:
         # The later turns the question does not recall: each that takes the thing on from
         # the chain's lead, unmistakably (``forward``), is the next step.
@@ -1042,42 +1013,6 @@ def _timed(kind: Callable[[str], object]) -> Callable[[str], frozenset[str]]:
 _ASKED_VALUES: dict[str, Callable[[str], frozenset[str]]] = {
     "when": _timed(states_time), "day": _timed(states_time), "date": _timed(states_time),
     "clock": _timed(clock_time)}
-
-
-def _moves_on(rec: SourceRecord, thread: Sequence[SourceRecord], asked_kind: str,
-              asked_holders: frozenset[str], question: str) -> str:
-    """Why ``rec``, a later turn of one who speaks for the thing, is its next value ('' when
-    it is not), whatever words of the thing it names. The question asks a day, date or
-    clock time; said in another session than the ``thread``'s records (the anchor, the
-    latest record, the latest revision), ``rec`` marks its state as new without marking it
-    as carrying on, brings in nothing of its own (``_brings_in``), and a sentence of it
-    gives a value of the kind asked that none of them gave, pointing back at the thing or
-    its holder ("it's one o'clock now", "moved them again") or naming whose it is. What
-    ties it to the thing is the question, which recalls it (the caller's condition), not
-    the anchor's words, which a revision need not repeat ("Storm warning, so her flight's
-    now the 22nd" after "my mother-in-law arrives on the 20th")."""
-    read = _ASKED_VALUES.get(asked_kind)
-    if read is None or any(rec.session_id == r.session_id for r in thread) \
-            or not marks_change(rec.text) or denies_change(rec.text) or continues(rec.text):
-        return ""
-    said = asserted(rec.text)
-    parts = sentences(said) or [said]
-    known = " ".join([question, *(r.text for r in thread)])
-    if _brings_in(rec, [r.speaker for r in thread], known,
-                  frozenset().union(*map(read, parts))):
-        return ""
-    old = frozenset().union(*(all_values(r.text) | values(r.text) for r in thread))
-    named_old = frozenset().union(*(values_named(r.text) for r in thread))
-    for sentence in parts:
-        if not read(sentence):
-            continue
-        # A specific value is compared as the thread named it ("the 20th", "20th of
-        # December"); a vague one as written ("one o'clock").
-        new = values_named(sentence) - named_old if values_named(sentence) \
-            else read(sentence) - old - {w.lower() for w in _WORDS.findall(known)}
-        if new and (_points_back(sentence, keys(known)) or asked_holders & named(sentence)):
-            return f"moves on: {'/'.join(sorted(new))}"
-    return ""
 
 
 def forward(steps: Sequence[SourceRecord], lead: int,
