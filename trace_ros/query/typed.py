@@ -159,6 +159,7 @@ from .spans import (
     turned_down,
     weekdays_written_out,
 )
+from .timeof import times_another
 
 # A request put as a question: a modal of asking opens it, maybe after a phrase ("From
 # next week, could you collect on Thursdays?", "Can dinner follow us to Sunday?").
@@ -611,6 +612,9 @@ class TypedReading:
                 value = ""  # "Bramleys £2.40 a kilo" states no time the shop opens
             if value and ask.kind == "clock" and _said_as_age(value, rec.text):
                 value = ""  # "he'll be six" is how old he will be, not when lunch is
+            if value and ask.kind == "clock" and times_another(value, rec.text,
+                                                               q_stems | proper, proper):
+                value = ""  # "we're taking the 7:40 train" is no time of the first heat
             if value and ask.kind in ("ident", "quantity") and focus and focus != "number" \
                     and _labels_other(value, rec.text, {focus, compound} | of_what,
                                      proper | speakers):
