@@ -73,6 +73,7 @@ from .days import (
     _so_held,
     _turns_down_only,
     _with_hour,
+    _with_meridiem,
 )
 from .focus import (
     _ASKING,
@@ -728,10 +729,13 @@ class TypedReading:
                 # the bins" for the robot's "Cage behind the bins.", read "behind the bins")
                 if ask.kind == "when":
                     value = _with_hour(value, found)
+                elif ask.kind == "clock":
+                    value = _with_meridiem(value, found)
                 return ReaderOutput(value, [own[0].item.source_id, pick[0].item.source_id],
                                     self.name)
         value = _with_hour(pick[1], found) if ask.kind == "when" else \
             _with_unit(pick[1], found) if ask.kind == "quantity" else \
+            _with_meridiem(pick[1], found) if ask.kind == "clock" else \
             _fuller_name(pick[1], items, known) if ask.kind == "person" else pick[1]
         return ReaderOutput(value, [pick[0].item.source_id], self.name)
 
