@@ -11,7 +11,7 @@ import time
 from collections.abc import Sequence
 
 from ..language.text import STOPWORDS, stem, stems
-from ..language.timeanchor import MONTHS, find_candidates, ordinal_figures
+from ..language.timeanchor import MONTHS, clock_minutes, find_candidates, ordinal_figures
 from .newstate import _CONSEQUENCE_SO
 from .pack import Pack
 from .readout import _Scored
@@ -67,6 +67,35 @@ def _with_hour(day: str, found: Sequence[tuple[_Scored, str, float]]) -> str:
     if not fuller:
         return day
     return max(fuller, key=lambda f: (f[0].item.record.source_time, f[0].item.record.seq))[1]
+
+
+_BARE_HOUR = re.compile(r"(?:(?:at|by|from)\s+)?(?:\d{1,2}|[a-z]+)", re.I)
+
+
+def _with_meridiem(value: str, found: Sequence[tuple[_Scored, str, float]]) -> str:
+    """A bare hour ("at 11", "at 8") with the half of the day the other times found for
+    the same thing say: the same hour said with "pm" ("10pm start … at 11 instead" -
+    robot: "doors at 11 pm"), else the half of a time it moved from up to two hours away
+    ("7 pm", "7:30", then "at 8": 8 pm). Unchanged when none or they disagree."""
+    read = clock_minutes(value)
+    if read is None or read[1] or not _BARE_HOUR.fullmatch(value.strip()) or read[0] % 60:
+        return value
+    hour = read[0] // 60
+    if not 1 <= hour <= 11:
+        return value
+    same: set[str] = set()
+    near: set[str] = set()
+    for _, other, _ in found:
+        got = clock_minutes(other)
+        if got is None or not got[1]:
+            continue
+        h = got[0] // 60 % 12
+        if h == hour:
+            same.add(got[1])
+        elif h and abs(h - hour) <= 2:
+            near.add(got[1])
+    half = same if same else near
+    return f"{value} {half.pop()}" if len(half) == 1 else value
 
 
 _ORDINAL_DAY = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\b")

@@ -73,6 +73,7 @@ from .days import (
     _so_held,
     _turns_down_only,
     _with_hour,
+    _with_meridiem,
 )
 from .focus import (
     _ASKING,
@@ -159,6 +160,7 @@ from .spans import (
     turned_down,
     weekdays_written_out,
 )
+from .timeof import times_another
 
 # A request put as a question: a modal of asking opens it, maybe after a phrase ("From
 # next week, could you collect on Thursdays?", "Can dinner follow us to Sunday?").
@@ -611,6 +613,9 @@ class TypedReading:
                 value = ""  # "Bramleys £2.40 a kilo" states no time the shop opens
             if value and ask.kind == "clock" and _said_as_age(value, rec.text):
                 value = ""  # "he'll be six" is how old he will be, not when lunch is
+            if value and ask.kind == "clock" and times_another(value, rec.text,
+                                                               q_stems | proper, proper):
+                value = ""  # "we're taking the 7:40 train" is no time of the first heat
             if value and ask.kind in ("ident", "quantity") and focus and focus != "number" \
                     and _labels_other(value, rec.text, {focus, compound} | of_what,
                                      proper | speakers):
@@ -728,10 +733,13 @@ class TypedReading:
                 # the bins" for the robot's "Cage behind the bins.", read "behind the bins")
                 if ask.kind == "when":
                     value = _with_hour(value, found)
+                elif ask.kind == "clock":
+                    value = _with_meridiem(value, found)
                 return ReaderOutput(value, [own[0].item.source_id, pick[0].item.source_id],
                                     self.name)
         value = _with_hour(pick[1], found) if ask.kind == "when" else \
             _with_unit(pick[1], found) if ask.kind == "quantity" else \
+            _with_meridiem(pick[1], found) if ask.kind == "clock" else \
             _fuller_name(pick[1], items, known) if ask.kind == "person" else pick[1]
         return ReaderOutput(value, [pick[0].item.source_id], self.name)
 
