@@ -470,9 +470,11 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                     echo_of[said.seq] = records[f.seq]
     # The records of the thread so far, and the earlier ones the anchor revised.
     chained = {anchor.seq} | {r.seq for r in revised}
+    # A rule's edge passes over what came between it and the anchor, as it always did.
+    passed_over = min(ruled, default=anchor.seq)
     for seq in sorted(candidates):
         rec = candidates[seq]
-        if best is not None and seq <= best[0]:
+        if best is not None and seq <= best[0] or seq < passed_over:
             continue
         if not (_statement(rec, robot_id) or seq in ruled) \
                 or (at is not None and not _held_by(rec, at)):
