@@ -1541,9 +1541,6 @@ def given_instead(text: str, kind: str = "amount") -> str:
 # Personal and demonstrative pronouns opening a clause: it may carry its sentence on.
 _CLAUSE_WORDS = re.compile(r"[^\W_]+(?:['’][a-z]+)?")
 _PRONOUN_SUBJECTS = frozenset("i we you he she it they this that there these those who".split())
-# Those that carry on the subject of the clause before ("Christmas requests got brought
-# forward, they close Friday now"); "it" is often no one's ("it's just the two of us").
-_CARRYING_PRONOUNS = frozenset(("he", "she", "they"))
 # A possessive pronoun standing for a thing of someone else's ("Theirs starts at 300").
 _OTHERS_POSSESSIVES = frozenset(("theirs", "hers", "his", "yours"))
 NP_DETERMINERS = _DETERMINERS | frozenset("my your our his her their its".split())

@@ -258,7 +258,6 @@ _TITLES = frozenset("mr mrs ms miss dr doctor prof professor".split())
 # is an agent's doing to the thing asked, not the agent's own thing.
 _POINTS_AT = re.compile(r"\b(?:it|its|it's|you|your|yours|my|me|mine|our|us|we)\b", re.I)
 _FIRST_SINGULAR_ASK = re.compile(r"\b(?:i|me|my|mine|i'm|i've)\b", re.I)
-_FIRST_PLURAL_ASK = re.compile(r"\b(?:we|us|our|ours)\b", re.I)
 _CLAUSE_END = re.compile(r"[,;:—–]|\s-\s|\b(?:so|but|because|cos|while|and then)\b", re.I)
 
 

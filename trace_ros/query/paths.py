@@ -261,7 +261,6 @@ class GraphStage:
                 absent = ""
             out.absent = tuple(absent.split())
             if not absent and update_seeds:
-                out.absent = ()
                 absent = self.unrecorded(scope, view, question, plan, seeds, people, ranked,
                                          me)
                 if absent:

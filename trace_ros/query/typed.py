@@ -1354,9 +1354,7 @@ def _joined_names(text: str, name: tuple[int, str], found: list[tuple[int, str]]
 def _graph_led(scored: Sequence[_Scored]) -> _Scored | None:
     """The graph stage's current record among ``scored`` (not superseded, nor found to
     be another's), or None."""
-    return next((s for s in scored if s.item.routes.get("graph") == 1
-                 and not s.item.routes.get("superseded") and not s.item.routes.get("other")),
-                None)
+    return next((s for s in scored if _graph_lead(s) and not s.item.routes.get("other")), None)
 
 
 def _graph_lead(s: _Scored) -> bool:
