@@ -271,3 +271,29 @@ def test_a_forget_drops_the_packs(ledger: Any, small_lists: None) -> None:
     assert ledger.load_vector_pack("ann", MODEL, "source", old) is None
     sv2 = VectorIndex(ledger, MODEL, coarse_from=500).refresh("ann")
     assert sources[7].source_id not in sv2.ids.tolist() and len(sv2.ids) == N - 1
+
+
+def test_the_exact_scan_scores_on_the_calling_thread(ledger: Any,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Below the threshold the dense search and the currentness near-scan score every row
+    with ``coarse.dot`` (numpy's own loop, not OpenBLAS's threads): the same cosines as
+    ``matrix @ q``, for a whole matrix, a side of it, an empty block and a read-only one."""
+    sources = _fill(ledger, 300)
+    _store(ledger, sources, _vectors(0, len(sources)))
+    index = VectorIndex(ledger, MODEL)
+    sv = index.refresh("ann")
+    assert sv.coarse is None
+    blocks: list[int] = []
+    real = coarse.dot
+    monkeypatch.setattr(coarse, "dot", lambda b, q: blocks.append(len(b)) or real(b, q))
+    q = _vectors(5, 1)[0]
+    hits = index.search(Scope("ann"), q, 5)
+    later = sv.later_near(sources[10].seq, -1.0, 1000)
+    assert blocks[0] == 300 and 289 in blocks  # the whole matrix; the 289 rows after seq 10
+    want = np.sort(sv.matrix @ q)[::-1][:5]
+    np.testing.assert_allclose([h.score for h in hits], want, rtol=0, atol=1e-6)
+    assert set(later) == {s.seq for s in sources[11:]}
+    frozen = np.array(sv.matrix)
+    frozen.flags.writeable = False
+    np.testing.assert_allclose(real(frozen, q), frozen @ q, rtol=0, atol=1e-6)
+    assert real(frozen[:0], q).shape == (0,)

@@ -12,6 +12,7 @@ import numpy as np
 from trace_ros.capture import Event, ingest
 from trace_ros.config import CaptureConfig
 from trace_ros.ledger import Scope
+from trace_ros.storage import coarse
 from trace_ros.storage.vectorindex import VectorIndex
 
 CFG = CaptureConfig()
@@ -37,11 +38,13 @@ def _store(ledger: Any, sources: list[Any], seed: int) -> None:
 
 
 def _whole_matrix(sv: Any, seq: int, threshold: float, limit: int) -> dict[int, float]:
-    """What the currentness stage computed before: every row scored, the later ones kept."""
+    """What the currentness stage computed before: every row scored, the later ones kept
+    (by the product the index scores with, ``coarse.dot``: BLAS's ``@`` sums in another
+    order, and near ties of its last bit would order otherwise)."""
     rows = np.flatnonzero(sv.seqs == seq)
     if not rows.size:
         return {}
-    sims = sv.matrix @ sv.matrix[rows[0]]
+    sims = coarse.dot(sv.matrix, sv.matrix[rows[0]])
     later = np.flatnonzero((sv.seqs > seq) & (sims >= threshold))
     later = later[np.argsort(-sims[later])][:limit]
     return {int(sv.seqs[r]): float(sims[r]) for r in later}

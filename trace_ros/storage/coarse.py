@@ -74,7 +74,7 @@ class Partition:
         n = len(self.centroids)
         if probes >= n:
             return np.arange(len(self.lists), dtype=np.int64)
-        best = np.argpartition(-_dot(self.centroids, qvec), probes - 1)[:probes]
+        best = np.argpartition(-dot(self.centroids, qvec), probes - 1)[:probes]
         out = np.concatenate([self.order[self.bounds[j]:self.bounds[j + 1]] for j in best])
         out.sort()
         return out
@@ -120,19 +120,22 @@ def scores(matrix: np.ndarray, rows: np.ndarray, qvec: np.ndarray) -> np.ndarray
     ends = np.concatenate([breaks, [rows.size]])
     long = ends - starts >= _RUN
     if not long.any():
-        return _dot(matrix[rows], qvec)
+        return dot(matrix[rows], qvec)
     out = np.empty(rows.size, dtype=np.float32)
     loose = np.ones(rows.size, dtype=bool)
     for s, e in zip(starts[long].tolist(), ends[long].tolist(), strict=True):
         first = int(rows[s])
-        out[s:e] = _dot(matrix[first:first + e - s], qvec)
+        out[s:e] = dot(matrix[first:first + e - s], qvec)
         loose[s:e] = False
     if loose.any():
-        out[loose] = _dot(matrix[rows[loose]], qvec)
+        out[loose] = dot(matrix[rows[loose]], qvec)
     return out
 
 
-def _dot(block: np.ndarray, qvec: np.ndarray) -> np.ndarray:
+def dot(block: np.ndarray, qvec: np.ndarray) -> np.ndarray:
+    """``block @ qvec`` by numpy's own loop, on the calling thread: OpenBLAS splits any
+    product of more than ~9,000 floats over its threads, which on a busy 2-core machine
+    cost 18-24 ms p50 for a 12,500-row subject instead of 0.9 (measured, load 7)."""
     return np.einsum("ij,j->i", block, qvec)
 
 

@@ -110,9 +110,9 @@ class SubjectVectors:
             return rows, coarse.scores(self.matrix, rows, qvec)
         if self.order().in_rows:
             side = slice(row + 1, None) if after else slice(0, row)
-            return np.arange(len(self.seqs))[side], self.matrix[side] @ qvec
+            return np.arange(len(self.seqs))[side], coarse.dot(self.matrix[side], qvec)
         rows = np.flatnonzero(self.seqs > seq if after else self.seqs < seq)
-        return rows, self.matrix[rows] @ qvec
+        return rows, coarse.dot(self.matrix[rows], qvec)
 
     def _closest(self, rows: np.ndarray, sims: np.ndarray, limit: int) -> dict[int, float]:
         top = np.argsort(-sims)[:limit]
@@ -318,7 +318,7 @@ class VectorIndex:
         else:
             # Every row is scored and the scope applied to the scores: selecting the rows
             # first copied the subject's whole matrix per question (16 ms at 12,500 sources).
-            sims = sv.matrix @ qvec
+            sims = coarse.dot(sv.matrix, qvec)
             idx = None
             if mask is not None:
                 idx = np.flatnonzero(mask)
