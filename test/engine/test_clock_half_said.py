@@ -2,7 +2,8 @@
 p.m.", "at 10 in the morning"), and a time with "am"/"pm" is written in figures ("at six
 am" -> "at 6 am"); a date is read from a weekday and the day of the month after it that
 falls on it ("the Sunday after, the 19th"), and a day said as what was, before one said as
-what is now, is the one it changed from."""
+what is now, is the one it changed from; a day ahead with its hour and half of the day is named with
+its weekday."""
 
 from __future__ import annotations
 
@@ -11,12 +12,16 @@ import time
 
 import pytest
 
+from trace_ros.query.days import _upcoming_weekday
+from trace_ros.query.pack import EvidenceItem, pack
 from trace_ros.query.spans import (
     answer_date,
     clock_time,
     held_days,
     hour_figures,
 )
+
+from .readerkit import rec
 
 
 @pytest.mark.parametrize(("text", "want"), [
@@ -70,3 +75,11 @@ def test_what_was_before_what_is_now_is_the_day_changed_from() -> None:
     assert held_days("It was Tuesday and it is still Tuesday.") \
         == "It was Tuesday and it is still Tuesday."
 
+
+def test_a_day_ahead_with_its_hour_and_half_of_the_day_is_named_with_its_weekday() -> None:
+    told = pack([EvidenceItem(rec(1, "The review is on the 14th at 10 am."), 1.0, {})],
+                4000, 20)  # told Monday 3 March 2025
+    assert _upcoming_weekday("14 March 2025 at 10 am", ["src-1"], told) \
+        == "Friday 14 March 2025 at 10 am"
+    assert _upcoming_weekday("14 March 2025 at 10", ["src-1"], told) \
+        == "Friday 14 March 2025 at 10"

@@ -17,7 +17,7 @@ from .pack import Pack
 from .readout import _Scored
 from .spans import days_listed, held_days, hour_figures, turned_down
 
-_BARE_DAY = re.compile(r"(\d{1,2} [A-Z][a-z]+ \d{4})(?: at \S+)?")
+_BARE_DAY = re.compile(r"(\d{1,2} [A-Z][a-z]+ \d{4})(?: at \S+(?: [ap]m)?)?")
 
 
 def _upcoming_weekday(answer: str, cited: Sequence[str], pack: Pack) -> str:
