@@ -94,12 +94,12 @@ def test_relative_times_follow_the_reference_time() -> None:
 def test_a_single_weekday_asked_in_the_present_is_the_coming_one() -> None:
     """Asked on Friday 9 June, "on for Saturday" is the plan for Saturday 10 June as it
     stands now: no window of time said (nothing is said on a day still ahead), current.
-    A past question, or a weekly slot, keeps the window it names."""
+    A past question keeps the window it names; a weekly slot names none (every Wednesday)."""
     ahead = plan_question("How many housekeepers are on for Saturday?", JUNE_9_2023)
     assert ahead.window is None and ahead.current and ahead.time_text == "Saturday"
     past = plan_question("What did Caroline do on Saturday?", JUNE_9_2023)
     assert past.window == (day(2023, 6, 3), day(2023, 6, 4)) and not past.current
-    assert plan_question("What time is rhyme time on Wednesdays?", JUNE_9_2023).window
+    assert plan_question("What time is rhyme time on Wednesdays?", JUNE_9_2023).window is None
 
 
 def test_a_month_or_a_period_still_to_come_asked_in_the_present_is_the_plan_for_it() -> None:
@@ -199,3 +199,14 @@ def test_a_before_clause_of_an_event_to_come_is_no_past_view() -> None:
                              JUNE_9_2023).current
     assert not plan_question("What was the party going to be before the flood?",
                              JUNE_9_2023).current
+
+
+def test_a_weekday_said_in_the_plural_is_a_slot_not_a_window() -> None:
+    """"What hours do I work on Saturdays?" asks of every Saturday, the thing's slot: no
+    window of the last Saturday; "on Saturday" still names that day."""
+    from trace_ros.query.plan import named_time
+
+    ref = 1762000000.0  # Saturday 1 November 2025
+    assert named_time("What hours do I work on Saturdays now?", ref) == ("", None, None)
+    assert named_time("When do I swim on Mondays?", ref) == ("", None, None)
+    assert named_time("Where was I on Monday?", ref)[0] == "Monday"

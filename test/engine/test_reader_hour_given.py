@@ -60,4 +60,4 @@ def test_the_current_record_gives_the_hour_in_words() -> None:
 
 def test_the_current_record_gives_the_hour_alone() -> None:
     assert _read("What time does my shift start?", "My shift starts at 6am.",
-                 "They've moved my shift. Seven now.") == "Seven am"  # the half 6am said
+                 "They've moved my shift. Seven now.") == "7 am"  # the half 6am said, in figures

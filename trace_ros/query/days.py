@@ -15,9 +15,9 @@ from ..language.timeanchor import MONTHS, clock_minutes, find_candidates, ordina
 from .newstate import _CONSEQUENCE_SO
 from .pack import Pack
 from .readout import _Scored
-from .spans import days_listed, held_days, turned_down
+from .spans import days_listed, held_days, hour_figures, turned_down
 
-_BARE_DAY = re.compile(r"(\d{1,2} [A-Z][a-z]+ \d{4})(?: at \S+)?")
+_BARE_DAY = re.compile(r"(\d{1,2} [A-Z][a-z]+ \d{4})(?: at \S+(?: [ap]m)?)?")
 
 
 def _upcoming_weekday(answer: str, cited: Sequence[str], pack: Pack) -> str:
@@ -95,7 +95,7 @@ def _with_meridiem(value: str, found: Sequence[tuple[_Scored, str, float]]) -> s
         elif h and abs(h - hour) <= 2:
             near.add(got[1])
     half = same if same else near
-    return f"{value} {half.pop()}" if len(half) == 1 else value
+    return hour_figures(f"{value} {half.pop()}") if len(half) == 1 else value
 
 
 _ORDINAL_DAY = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\b")

@@ -226,6 +226,9 @@ def named_time(question: str, reference_time: float) -> tuple[str, tuple[float, 
         if _WEEKDAY.match(expr) and _OWNED_BEFORE.search(question[:m.start()]):
             continue  # "the Monday evening spin class", "Jo's Friday lesson": its slot names
             # the thing, as "on Wednesdays" does; it is no time to look back at
+        if _WEEKDAY.match(expr) and re.match(r"s\b", question[m.end():]):
+            continue  # "What hours do I work on Saturdays?": every Saturday, a slot of the
+            # thing, not the last one
         forward = forward_at(question, m.start())
         # A weekday or a month named without a year, in a present or future question
         # ("Where are we going in May?"), is the coming one.

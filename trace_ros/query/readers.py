@@ -189,6 +189,7 @@ from .spans import (
 from .typed import TypedReading
 
 if TYPE_CHECKING:
+    from ..ledger import SourceRecord
     from ..state import Resolution
 
 __all__ = ["ExtractiveReader", "Reader", "ReaderOutput", "UnavailableReader", "format_day",
@@ -900,8 +901,10 @@ class ExtractiveReader(TypedReading):
         else:
             scored = matched
             if lead and plan.tense != "past" and not before_clause(question):
-                # A record the graph stage marked superseded said what no longer holds.
-                scored = [s for s in scored if not s.item.routes.get("superseded")] or scored
+                # A record the graph stage marked superseded said what no longer holds, as
+                # does the robot's echo of it ("Six weeks' box rest.").
+                scored = [s for s in scored if not s.item.routes.get("superseded")
+                          and not self._echoes_superseded(s.item.record, pack.items)] or scored
             # "Jamal's fellowship closes on the 28th" for "Sana's fellowship": the same
             # thing of another owner, or under another name, is a look-alike, as for a
             # value of an asked kind (``_typed``).
@@ -1000,6 +1003,17 @@ class ExtractiveReader(TypedReading):
             if heard is not None:
                 return heard
         return self._answer(question, plan, chosen, q_stems, pack.complete, shown=pack.items)
+
+    def _echoes_superseded(self, rec: SourceRecord, items: Sequence[EvidenceItem]) -> bool:
+        """Whether ``rec`` is the robot's reply to a record the graph stage marked
+        superseded: the latest shown record before it in its session, within
+        ``reply_gap``."""
+        if not is_robot(rec.speaker, rec.robot_id):
+            return False
+        prev = max((i for i in items if i.record.session_id == rec.session_id
+                    and rec.seq - self.reply_gap <= i.record.seq < rec.seq),
+                   key=lambda i: i.record.seq, default=None)
+        return prev is not None and bool(prev.routes.get("superseded"))
 
     def _acknowledged(self, question: str, plan: Plan, s: _Scored, pack: Pack,
                       q_stems: set[str]) -> ReaderOutput | None:

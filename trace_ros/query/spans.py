@@ -273,6 +273,12 @@ def answer_date(sentence: str, record_time: float, context: str = "", grain: str
             if re.fullmatch(rf"(?:in\s+)?{_MONTH_NAMES_RX}", m.group(0).strip(), re.I) \
                     and any(_BARE_DAY_OF_MONTH.fullmatch(n.group(0).strip()) for n in found[k + 1:]):
                 continue  # "in January, on the 12th": the day said next is of that month
+            dated = _weekday_dated(m.group(0), found[k + 1:], text, record_time) \
+                if calendar else None
+            if dated is not None:  # "to the Sunday after, the 19th": the day of the month
+                # says which Sunday, whatever tense the sentence is in
+                return _in_grain(dated, grain) if grain else \
+                    f"{time.strftime('%A', time.gmtime(dated))} {format_day(dated)}"
             if future is None:
                 future = forward_at(text, found[0].start(), lean)
             expr = _in_month_named(m.group(0).strip(), text)
@@ -300,6 +306,25 @@ def answer_date(sentence: str, record_time: float, context: str = "", grain: str
         if began is not None:
             return _in_grain(began[0], grain or began[1])
     return _in_grain(record_time, grain) if grain else format_day(record_time)
+
+
+def _weekday_dated(said: str, later: Sequence[re.Match[str]], text: str,
+                   record_time: float) -> float | None:
+    """The date of a weekday said alone (``said``: "the Sunday") that a day of the month
+    said alone after it falls on ("the Sunday after, the 19th": Sunday 19 October, ahead
+    or behind the record, whichever falls on a Sunday); None when none does (or both)."""
+    day = re.sub(r"^(?:on|the)\s+", "", said.strip().lower())
+    if day not in WEEKDAYS:
+        return None
+    for n in later:
+        if not _BARE_DAY_OF_MONTH.fullmatch(n.group(0).strip()):
+            continue
+        expr = _in_month_named(n.group(0).strip(), text)
+        fits = {w for w in (resolve_expression(expr, record_time, f) for f in (True, False))
+                if w is not None and time.gmtime(w).tm_wday == WEEKDAYS.index(day)}
+        if len(fits) == 1:
+            return fits.pop()
+    return None
 
 
 _WEEK_OFFSET = {"this": 0, "next": 1, "coming": 1, "last": -1, "past": -1, "previous": -1}
@@ -1511,12 +1536,41 @@ def clock_time(text: str) -> str:
     if m is None:
         given = _CLOCK_GIVEN.search(text)
         return given.group(0) if given else ""
-    said = m.group(0)
+    said = m.group(0) + _half_after(said_hour=m.group(0), rest=text[m.end():])
     more = _CLOCK_AND.match(text, m.end())
     if more and not re.match(r"between\b", said, re.I):
         said = text[m.start():more.end()]  # "at seven and four": both times it is
     # "9:20am" is written "9:20 am": the time and its half of the day are two words.
-    return re.sub(r"(\d)(am|pm|a\.m\.|p\.m\.)", r"\1 \2", said.strip(), flags=re.I)
+    return hour_figures(re.sub(r"(\d)(am|pm|a\.m\.|p\.m\.)", r"\1 \2", said.strip(),
+                               flags=re.I))
+
+
+_BARE_LED = re.compile(rf"(?:at|from|till|until|around|about|after|by)\s+{_HOURS}", re.I)
+_HALF_SAID = re.compile(rf"{_MERIDIEM}|\s+in\s+the\s+(morning|afternoon|evening)\b", re.I)
+
+
+def _half_after(said_hour: str, rest: str) -> str:
+    """The half of the day said right after a bare hour a time word leads to ("at 10 am",
+    "at 7 p.m.", "at 10 in the morning": " am", " pm", " am"), '' when none: the hour
+    is read with it, not on a twelve-hour clock."""
+    if not _BARE_LED.fullmatch(said_hour):
+        return ""
+    m = _HALF_SAID.match(rest)
+    if m is None:
+        return ""
+    if m.group(1) is None:
+        return " " + m.group(0).strip().lower().replace(".", "")
+    return " am" if m.group(1).lower() == "morning" else " pm"
+
+
+_HOUR_FIGURE = {w: str(n) for n, w in enumerate(HOUR_WORDS[3:-1].split("|"), 1)}
+
+
+def hour_figures(said: str) -> str:
+    """``said`` with an hour in words that has its half of the day written as a figure
+    ("at six am" -> "at 6 am"): a time with "am" or "pm" is written in figures."""
+    return re.sub(rf"\b({HOUR_WORDS})(?=\s+(?:am|pm)\b)",
+                  lambda m: _HOUR_FIGURE[m.group(1).lower()], said, flags=re.I)
 
 
 # A second time joined to a first ("fed at seven and four", "at eight and at five").
@@ -2088,6 +2142,18 @@ def asked_day(sentence: str, q_stems: set[str] | frozenset[str]) -> str:
     return sentence
 
 
+_WAS_BEFORE = re.compile(r"\b(?:was|were|used\s+to\s+be)\s+(?:on\s+|at\s+|for\s+)?$", re.I)
+_NOW_BEFORE = re.compile(r"\bnow\b[^,.;!?]{0,20}$", re.I)
+
+
+def _was_then_now(sentence: str, m: re.Match[str], found: Sequence[re.Match[str]]) -> bool:
+    """Whether day ``m`` is said as what was, before a day said as what is now ("that
+    was the 9th and now it's the 16th"): the first is the one it changed from."""
+    return bool(_WAS_BEFORE.search(sentence[:m.start()])) and any(
+        n.start() > m.end() and _NOW_BEFORE.search(sentence[m.end():n.start()])
+        for n in found)
+
+
 def held_days(sentence: str, replaced: frozenset[str] = frozenset()) -> str:
     """``sentence`` with the days it does not hold to blanked out, when another remains:
     a day it turns down ("not Saturdays", "instead of Wednesday", "Thursday evenings just
@@ -2104,7 +2170,8 @@ def held_days(sentence: str, replaced: frozenset[str] = frozenset()) -> str:
     days = [m for m in found if m not in old and not _WEEK_ONLY.fullmatch(m.group(0).strip())
             and not _DEICTIC.fullmatch(m.group(0).strip())]
     down = [m for m in found if _TURNED_DOWN_BEFORE.search(sentence[:m.start()])
-            or _TURNED_DOWN_AFTER.search(sentence[m.end():]) or m in old and days]
+            or _TURNED_DOWN_AFTER.search(sentence[m.end():]) or m in old and days
+            or _was_then_now(sentence, m, found)]
     told = [m for m in found if _DEICTIC.fullmatch(m.group(0).strip())]
     drop = [m for m in found if m in down or (m in told and len(told) < len(found))]
     if len(drop) >= len(found):
