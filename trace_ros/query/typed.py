@@ -631,8 +631,7 @@ class TypedReading:
                     else s.overlap
                 found.append((s, value, cover))
         if not found:
-            if not by_name and any(len(p) > 1 for p in proper) and plan.current \
-                    and plan.tense != "past" and ask.kind not in _TIMES:
+            if not by_name and any(len(p) > 1 for p in proper) and ask.kind not in _TIMES:
                 # No record saying the thing gives a value ("Where does Conor work now?"):
                 # one that names whom the question asks of may say it in other words
                 # ("Conor's started at the fire station"). Not a time: someone named has
