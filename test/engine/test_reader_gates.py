@@ -278,3 +278,24 @@ def test_several_records_strung_together_tell_no_one_x() -> None:
                          "bedside table.",
                          "Spare charger on the lounge sideboard, for my hearing aids.")
     assert "Phonak Audeo" in answer and "src-1" in cited
+
+
+
+def _said_by(question: str, *turns: tuple[str, str]) -> tuple[str, list[str]]:
+    records = [SourceRecord(i, f"src-{i}", "ann", "", "s1", "dialogue", who, t, "", None, None,
+                            {}, MAY_8_2023, False, MAY_8_2023, "h")
+               for i, (who, t) in enumerate(turns, 1)]
+    p = pack([EvidenceItem(r, 1.0, {}) for r in records], 2000, 20)
+    out = ExtractiveReader().read(question, plan_question(question, MAY_8_2023), p)
+    return out.answer, out.cited_ids
+
+
+def test_a_record_naming_whom_asked_answers_where_none_says_the_thing() -> None:
+    # Conor speaks too, so his name in a record counts as no word of the question; no
+    # record says "work": the one naming him with a place tells where he works now.
+    turns = (("Conor", "Morning, love."),
+             ("Ann", "Conor's started at the fire station, by the way, he left the warehouse."))
+    assert _said_by("Where does Conor work now?", *turns) == ("fire station", ["src-2"])
+    # A time is not read so: someone named has one for each thing they do.
+    timed = (("Josh", "Morning."), ("Ann", "Josh's dentist is Wednesday at four."))
+    assert _said_by("What time is Josh's check-up?", *timed) == ("", [])

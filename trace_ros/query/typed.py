@@ -497,7 +497,8 @@ class TypedReading:
             before, after = self._around(rec, items)
             current = s.item.routes.get("graph") == 1 and not s.item.routes.get("superseded")
             if s.overlap <= 0 and not (current and not q_stems & said) \
-                    and (not topic or not (current or _carries_on(rec.text))):
+                    and (not topic or not (current or _carries_on(rec.text))) \
+                    and not (by_name and proper & stems(rec.text)):
                 # Shares no word with the question and does not carry one on. (The graph
                 # stage's current record is read where no shown record says a word of the
                 # question: the thread of the thing found it, so nothing else can.)
@@ -630,6 +631,13 @@ class TypedReading:
                     else s.overlap
                 found.append((s, value, cover))
         if not found:
+            if not by_name and any(len(p) > 1 for p in proper) and ask.kind not in _TIMES:
+                # No record saying the thing gives a value ("Where does Conor work now?"):
+                # one that names whom the question asks of may say it in other words
+                # ("Conor's started at the fire station"). Not a time: someone named has
+                # many ("Josh's dentist is Wednesday at four" is no time of his check-up).
+                return self._typed(question, plan, ask, scored, pack, q_stems, names,
+                                   weights, by_name=True)
             return ReaderOutput("", [], self.name, f"no shown record states the {label} asked for")
         found = _own_holder(found, question, plan, frozenset(known).union(
             *(words(i.record.speaker.lower()) for i in items)))
@@ -1388,6 +1396,10 @@ def _carried_apart(revisions: list[tuple[_Scored, str, float]], gap: int
 
 # Three digits or more, not part of a time, a decimal or a grouped number ("7:30", "1,200").
 _LABEL_NUMBER = re.compile(r"(?<![\d:.,])\d{3,}(?![\d:.,]\d)")
+
+
+# The kinds of value that say when: a person has many, one for each thing they do.
+_TIMES = frozenset(("clock", "day", "date", "when", "frequency"))
 
 
 def _last_word_asked(question: str, plan: Plan) -> bool:
