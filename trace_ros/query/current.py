@@ -129,7 +129,6 @@ from ..language.revision import (
     other_titled,
     question_terms,
     renames,
-    repair_marked,
     repairs,
     replaces,
     requalified,
@@ -192,8 +191,6 @@ _WE = re.compile(r"\b(?:i|i'm|i've|me|my|we|we're|we've|us|our)\b", re.I)
 # the addressee's thing ("Hope your knee is better" tells nothing).
 _YOUR = re.compile(r"\b(?:i|i've|i'm|i'll|we|we've|we're|we'll)\s[^.!?]*\byour\b", re.I)
 _OWN = re.compile(r"\b(?:my|mine)\b", re.I)
-# The speaker as the one a thing is done to ("pushed me to Thursday", "moved us to 9").
-_SELF = re.compile(r"\b(?:me|us)\b", re.I)
 # The addressee, in the second person.
 _SECOND = re.compile(r"\b(?:you|your|you're|you've|you'll)\b", re.I)
 # The asker ("Which plot is mine?"; not "we", whose state others tell too).
@@ -582,13 +579,6 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         if reopened:
             carried = carried or head
         if not (link or carried):
-            continue
-        # The anchor's speaker saying another thing's value beside it (``_beside``), where
-        # the robot takes part (two people talking between themselves, as on LoCoMo, moved
-        # one answer, worse).
-        if told_before_robot and not (carried or swapped or repaired or seq in ruled) \
-                and own_link.startswith(("close", "shares")) \
-                and _beside(rec, anchor, answer_type, asked_kind):
             continue
         # (the one whose turn is the thread's latest revision holds the thing too: "Tom's
         # taking it off work" after Tom's "Everything's slipped a week" names no other)
@@ -1883,21 +1873,6 @@ def _statement(rec: SourceRecord, robot_id: str) -> bool:
     """A person's turn that states something (not only questions)."""
     return (rec.modality == "dialogue" and not is_robot(rec.speaker, robot_id)
             and _states(rec.text))
-
-
-def _beside(rec: SourceRecord, anchor: SourceRecord, answer_type: str,
-            asked_kind: str) -> bool:
-    """Whether ``rec``, joined to the anchor only by a shared word or nearness, is a
-    statement beside it rather than its revision: said later in the same conversation by
-    the anchor's speaker, who gave a value of the kind asked there, and marking neither a
-    change, a repair, nor what it follows from or carries on, nor telling of the speaker
-    ("pushed me to Thursday"): "Film club has 42 paying members as of tonight." … "The
-    book group that shares our room has about 15."."""
-    return rec.session_id == anchor.session_id and rec.speaker == anchor.speaker \
-        and not (marks_change(rec.text) or repair_marked(rec.text) or negated(rec.text)
-                 or shifts(rec.text) or brought_about(rec.text) or follows_from(rec.text)
-                 or continues(rec.text) or _SELF.search(rec.text)) \
-        and _gives_asked(anchor.text, answer_type, asked_kind)
 
 
 def _gives_asked(text: str, answer_type: str, asked_kind: str) -> bool:
