@@ -157,6 +157,28 @@ def test_a_value_said_of_the_thing_fills_a_category_never_named() -> None:
                 "The new dishwasher came this morning, it's a Bosch, very quiet.") == ("", [])
 
 
+def led(question: str, text: str) -> tuple[str, list[str]]:
+    """The reader on one record the graph stage marks current (its chain's lead)."""
+    r = SourceRecord(1, "src-1", "ann", "", "s1", "dialogue", "Ann", text, "", None, None, {},
+                     MAY_8_2023, False, MAY_8_2023, "h")
+    p = pack([EvidenceItem(r, 1.0, {"graph": 1})], 2000, 20)
+    out = ExtractiveReader().read(question, plan_question(question, MAY_8_2023), p)
+    return out.answer, out.cited_ids
+
+
+def test_the_current_record_keeps_a_word_of_the_thing_as_a_value() -> None:
+    # The current record says what a word of T stays, or gives it after a colon.
+    assert led("What colour are the bathroom tiles?", "The bathroom stays white, at least.") \
+        == ("white", ["src-1"])
+    assert led("What finish is the bathroom towel rail?",
+               "Final answer on the towel rail: brushed brass. Don't laugh.") \
+        == ("brushed brass", ["src-1"])
+    # Not a time it stays on, nor from a record no chain leads with.
+    assert led("What colour are the bathroom tiles?", "The bathroom stays Thursday.") == ("", [])
+    assert read("What colour are the bathroom tiles?", "The bathroom stays white, at least.") \
+        == ("", [])
+
+
 
 def test_a_name_said_as_a_place_is_no_one() -> None:
     # "on carver rd" and "Carver Road" are one place: the teacher is never named.

@@ -290,6 +290,9 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
 
 # A value said of a thing: "the blinds are charcoal", "my cake's lemon".
 _VALUE_AFTER = r"\s*(?:['’]s|\s+(?:is|are|was|were))\s+(?:(?:still|now|just|only)\s+)?"
+# Said of a thing as what it stays or, after a colon, as what was settled on: "the
+# bathroom stays white", "on the towel rail: brushed brass".
+_KEPT_AS = r"(?:\s*:\s*|\s+(?:stays?|remains?)\s+(?:(?:still|now|just|only)\s+)?)"
 _X_IS_T = re.compile(r"\s*(?:what|which)\s+([\w'’-]+)\s+(?:is|are|was|were)\s+([^?]+?)\s*\?*\s*$",
                      re.I)
 # A name said as what a thing is: "it's a Bosch", "is the Cork half marathon".
@@ -317,9 +320,9 @@ def _slot_filler(ask: Asked, question: str, out: ReaderOutput,
     if not thing:
         return None
     thing_rx = re.escape(thing[-1])
-    order = [i for i in pack.items if i.routes.get("graph") == 1
-             and not i.routes.get("superseded")] + [
-        i for i in pack.items if i.source_id in out.cited_ids[:1]]
+    lead = [i for i in pack.items if i.routes.get("graph") == 1
+            and not i.routes.get("superseded")]
+    order = lead + [i for i in pack.items if i.source_id in out.cited_ids[:1]]
     for item in order:
         for x in split_sentences(repaired(item.record.text)):
             if not built(rf"\b{thing_rx}", re.I).search(x):
@@ -328,13 +331,33 @@ def _slot_filler(ask: Asked, question: str, out: ReaderOutput,
                 name = next((n for at, n in names_in(x[m.end():], q, known) if at == 0), "")
                 if name:
                     return ReaderOutput(name, [item.source_id], out.reader)
-            m = re.search(rf"\b{thing_rx}{_VALUE_AFTER}((?:[\w'’-]+\s+){{0,2}}?[\w'’-]+)"
-                          r"\s*(?:[,.;!?]|$)", x, re.I)
-            if m and re.match(r"[a-z]+ing\b", m.group(1), re.I):
-                m = None  # "the boots are killing me": what they do, not what they are
-            if m and not stems(m.group(1)) & q and stems(m.group(1)):
-                return ReaderOutput(m.group(1), [item.source_id], out.reader)
+            value = _said_of(thing_rx, _VALUE_AFTER, x, q)
+            if value:
+                return ReaderOutput(value, [item.source_id], out.reader)
+    # The graph stage's current record may say the value of a word of T with "stays" or
+    # after a colon ("The bathroom stays white" for "What colour are the bathroom
+    # tiles?"; "Final answer on the towel rail: brushed brass" for its finish).
+    for item in lead:
+        for x in split_sentences(repaired(item.record.text)):
+            for w in reversed(thing):
+                value = _said_of(re.escape(w), _KEPT_AS, x, q)
+                if value:
+                    return ReaderOutput(value, [item.source_id], out.reader)
     return None
+
+
+def _said_of(thing_rx: str, link: str, sentence: str, q: set[str]) -> str:
+    """The short value (up to three words, ending the clause) ``sentence`` says of the
+    thing ``thing_rx`` matches through ``link``; not what it does ("the boots are
+    killing me"), a time, nor words of the question (``q``: its stems). '' when none."""
+    m = re.search(rf"\b{thing_rx}{link}((?:[\w'’-]+\s+){{0,2}}?[\w'’-]+)"
+                  r"\s*(?:[,.;!?]|$)", sentence, re.I)
+    if m is None or re.match(r"[a-z]+ing\b", m.group(1), re.I):
+        return ""
+    value = m.group(1)
+    if stems(value) & q or not stems(value) or link == _KEPT_AS and find_candidates(value):
+        return ""
+    return value
 
 
 def _object_filler(question: str, out: ReaderOutput, pack: Pack) -> ReaderOutput | None:
