@@ -1563,14 +1563,11 @@ def _half_after(said_hour: str, rest: str) -> str:
     return " am" if m.group(1).lower() == "morning" else " pm"
 
 
-_HOUR_FIGURE = {w: str(n) for n, w in enumerate(HOUR_WORDS[3:-1].split("|"), 1)}
-
-
 def hour_figures(said: str) -> str:
     """``said`` with an hour in words that has its half of the day written as a figure
     ("at six am" -> "at 6 am"): a time with "am" or "pm" is written in figures."""
     return re.sub(rf"\b({HOUR_WORDS})(?=\s+(?:am|pm)\b)",
-                  lambda m: _HOUR_FIGURE[m.group(1).lower()], said, flags=re.I)
+                  lambda m: str(_COUNTS[m.group(1).lower()]), said, flags=re.I)
 
 
 # A second time joined to a first ("fed at seven and four", "at eight and at five").
