@@ -78,14 +78,48 @@ _CONTRACTED = frozenset("he she it that there here what who where when how every
                         "nothing something everyone someone this".split())
 
 
+# The words of an owned noun phrase after the owner's "'s": up to three, to the first
+# function word ("Toby's heart tablet is": heart, tablet).
+_PHRASE_AFTER = re.compile(r"[a-z][\w-]*")
+_VERB_FORM = re.compile(r"\w{2}(?:ing|ed)$")
+
+
+def _owned_things(text: str, m: re.Match[str]) -> tuple[str, ...]:
+    """The stems of the noun phrase a possessive match owns: its first word and the words
+    after it up to a function word, three at most ("Toby's heart tablet": the tablet is
+    Toby's as much as "Toby's tablet" is)."""
+    first = m.group(2).lower()
+    out = [stem(first)]
+    if not _noun_like(first) or not is_possessive(text, m.end(1) + 2):
+        return tuple(out)  # "Marjorie's still coming", "My sister's coming Tuesday": "is"
+    for w in text[m.end() + len(m.group(2)):].split()[:2]:
+        if w[-1:] in ",.;:!?—–":
+            break
+        w = w.strip("\"'’)").lower()
+        if not _noun_like(w):
+            break
+        out.append(stem(w))
+    return tuple(out)
+
+
+def _noun_like(word: str) -> bool:
+    """A lower-case word that may go on a noun phrase: not a function word, a value or a
+    verb form in "-ing"/"-ed"."""
+    return bool(_PHRASE_AFTER.fullmatch(word)) and word not in STOPWORDS \
+        and not is_value_word(word) and not _VERB_FORM.search(word)
+
+
 def _anothers_own(owners: dict[str, str], m: re.Match[str],
-                  me: frozenset[str] = frozenset()) -> bool:
+                  me: frozenset[str] = frozenset(), text: str = "") -> bool:
     """Whether a possessive match (owner, thing) gives the thing the asker asks about as
     their own to a relative or a named person the question does not name (not the asker,
     whose name is among ``me``: "Astrid's epipen", told by another, is Astrid's "my
-    epipen")."""
-    thing, owner = stem(m.group(2).lower()), stem(m.group(1).lower())
-    return owners.get(thing) == "i" and (owner in _KIN_STEMS or m.group(1)[:1].isupper()) \
+    epipen"). With ``text``, the thing may be any word of the owned phrase ("Toby's heart
+    tablet" for "my tablets")."""
+    owner = stem(m.group(1).lower())
+    things = _owned_things(text, m) if text else (stem(m.group(2).lower()),)
+    return any(owners.get(t) == "i" for t in things) \
+        and (owner in _KIN_STEMS or m.group(1)[:1].isupper()) \
         and owner not in owners and owner not in me
 
 
@@ -106,7 +140,7 @@ def _other_owner(owners: dict[str, str], text: str, asker: str = "") -> bool:
         thing, owner = stem(m.group(2).lower()), stem(m.group(1).lower())
         if owners.get(thing) not in (None, owner, "i") and owners[thing] not in said:
             return True
-        if _anothers_own(owners, m, me):
+        if _anothers_own(owners, m, me, text):
             return True  # "my sister's anniversary" for "my anniversary", "my friend Ama's
             # supervisor" for "my supervisor"
     if any(_anothers_own(owners, m, me) for m in _PLURAL_POSSESSED.finditer(text)):
@@ -459,6 +493,26 @@ def told_of_another(question: str, asker: str, rec: SourceRecord) -> bool:
                 and any(stem(m.group(1).lower()) in thing for m in _POINTED.finditer(clause)):
             return False  # the person acts on the thing asked ("moved today's meeting")
     return bool(told)
+
+
+def kin_owned(question: str, asker: str, rec: SourceRecord) -> bool:
+    """Whether ``rec`` gives the thing a question asks of with no owner ("When is the
+    boiler being serviced?") to a relative of its speaker or of someone else ("My mum's
+    boiler is getting done on Monday", "his brother's van"): a question that names no
+    owner asks of the asker's household's thing, not a relative's. Not for a question
+    that names anyone or anyone's, asks who or a name, nor a robot's turn."""
+    if is_robot(rec.speaker, rec.robot_id) or rec.modality == "perception":
+        return False
+    if _possessed(question) or holders(question) or _WHO.match(question) \
+            or _NAME_ASKED.search(question):
+        return False
+    thing = frozenset(stem(w) for w in words(question.lower()) if w not in STOPWORDS)
+    me = _words_of(asker)
+    for m in (*_POSSESSED.finditer(rec.text), *_PLURAL_POSSESSED.finditer(rec.text)):
+        owner = m.group(1).lower().replace("’", "'")
+        if owner in KIN and owner not in me and set(_owned_things(rec.text, m)) & thing:
+            return True
+    return False
 
 
 # Words that only date or order a thing ("new", "own", "main") may follow what opens a

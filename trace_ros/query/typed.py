@@ -119,6 +119,7 @@ from .owners import (
     _possessed,
     _someone_else,
     holder_clash,
+    kin_owned,
     speakers_mine,
     told_of_another,
 )
@@ -1339,10 +1340,13 @@ def _own_holder(found: list[tuple[_Scored, str, float]], question: str, plan: Pl
     """``found`` without the records that tell another holder's value of the thing
     (``owners.holder_clash``: "Peanut eats sunflower seeds" for "What does Biscuit
     eat?"; ``owners.told_of_another``: "Sara got locker 74" for "What's my locker
-    number?"), where one that does not remains. The graph stage's current record stays."""
+    number?"; ``owners.kin_owned``: "My mum's boiler is getting done on Monday" for "When
+    is the boiler being serviced?"), where one that does not remains. The graph stage's
+    current record stays."""
     kept = [f for f in found if _graph_lead(f[0]) or not holder_clash(
         question, plan.asker, f[0].item.record, f[0].sentence, known)
-        and not told_of_another(question, plan.asker, f[0].item.record)]
+        and not told_of_another(question, plan.asker, f[0].item.record)
+        and not kin_owned(question, plan.asker, f[0].item.record)]
     return kept or found
 
 
