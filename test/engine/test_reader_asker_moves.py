@@ -66,3 +66,18 @@ def test_said_by_another_than_the_asker_it_still_needs_a_word_of_the_question() 
 def test_asked_of_someone_else_it_still_needs_a_word_of_the_question() -> None:
     answer, cited = read("What's Sam's peg number?", PEG)
     assert "src-10" not in cited, (answer, cited)
+
+
+OUR_LUNCH = ("We'll take the office's lunches over at half twelve each day.",
+             "The new lad's quit already, hopeless. We'll be over at one now, after our rush.")
+
+
+def test_asked_as_we_the_askers_record_opening_on_we_answers() -> None:
+    answer, cited = read("What time do we take the office's lunches over?", OUR_LUNCH)
+    assert cited == ["src-10"] and "one" in answer, (answer, cited)
+
+
+def test_asked_as_we_another_speakers_record_still_needs_a_word_of_the_question() -> None:
+    answer, cited = read("What time do we take the office's lunches over?", OUR_LUNCH,
+                         asker="Sam")
+    assert "src-10" not in cited, (answer, cited)

@@ -498,7 +498,9 @@ class TypedReading:
         # opens on "I" in a sentence that marks its state as new ("I'll be over at one
         # now"; not "Tuesday's when I do reception cover now"), tells what became of their
         # thing in words of its own.
-        own_revised = mine and bool(plan.asker) and bool(superseded_said)
+        # ("we", "our": the household's thing, which its speaker tells as "we'll …")
+        ours = bool(re.search(r"\b(?:we|our|us|we're|we've)\b", question.lower()))
+        own_revised = (mine or ours) and bool(plan.asker) and bool(superseded_said)
         old_of_thing = frozenset().union(*(
             state_values(part) for i in items if i.routes.get("superseded")
             for part in split_sentences(i.record.text) if stems(part) & topic)) \
@@ -1456,9 +1458,10 @@ def _changes_from(text: str, old: frozenset[str]) -> bool:
     return bool(said & old) and bool(said - old)
 
 
-# A sentence whose subject is its speaker, after a word that opens a turn ("Oh, I'm …").
+# A sentence whose subject is its speaker (or the speaker's household, "we"), after a word
+# that opens a turn ("Oh, I'm …").
 _SPEAKER_OPENS = re.compile(r"\s*(?:(?:and|so|oh|well|but|right|ok|okay)\b,?\s+)*"
-                            r"i(?:['’](?:m|ll|ve|d))?\b", re.I)
+                            r"(?:i|we)(?:['’](?:m|ll|ve|d|re))?\b", re.I)
 
 
 def _own_change(text: str) -> bool:
