@@ -492,6 +492,20 @@ class TypedReading:
         # ("back down to a quarter tablet").
         superseded_said = frozenset().union(*(stems(i.record.text) for i in items
                                               if i.routes.get("superseded")))
+        # Asked of the asker's own thing, where the graph stage found a revision: the
+        # values the superseded records give in a sentence that says the thing. The asker's
+        # own current record that names one of them and another value ("The door on 7 is
+        # hanging off, so I've moved my stuff into 12" after "my locker's number 7"), or
+        # opens on "I" in a sentence that marks its state as new ("I'll be over at one
+        # now"; not "Tuesday's when I do reception cover now"), tells what became of their
+        # thing in words of its own.
+        # ("we", "our": the household's thing, which its speaker tells as "we'll …")
+        ours = bool(re.search(r"\b(?:we|our|us|we're|we've)\b", question.lower()))
+        own_revised = (mine or ours) and bool(plan.asker) and bool(superseded_said)
+        old_of_thing = frozenset().union(*(
+            state_values(part) for i in items if i.routes.get("superseded")
+            for part in split_sentences(i.record.text) if stems(part) & topic)) \
+            if own_revised else frozenset()
         found: list[tuple[_Scored, str, float]] = []
         for s in scored:
             rec = s.item.record
@@ -532,7 +546,9 @@ class TypedReading:
                     or self._names_the_same(rec, items, topic, proper | q_stems, known)
                     or _name_words(rec.text, known) & revised
                     or ask.kind in ("day", "date", "when") and shifts(rec.text)
-                    or bool(proper & stems(rec.text)))):
+                    or bool(proper & stems(rec.text))
+                    or own_revised and rec.speaker == plan.asker
+                    and (_changes_from(rec.text, old_of_thing) or _own_change(rec.text)))):
                 # Shares only a name with the question. (The graph stage's current record
                 # also stands when it names the thing asked, "new password's tangerine77"
                 # for the wifi password, or what an earlier record about the question
@@ -542,7 +558,8 @@ class TypedReading:
                 # or names whom the question asks of: "Dave texted, ferry strike, he won't
                 # make it back till Sunday now" for "When is Dave getting home?"; as of a
                 # time, "Maureen comes in at six" before her shifts changed, for "what time
-                # did Maureen visit?".)
+                # did Maureen visit?"; or, said by the one asking of their own thing, names
+                # its old value and a new one or marks its state as new, above.)
                 continue
             if _look_alike(owners, question, rec.text, plan.asker) \
                     or speakers_mine(question, plan.asker, rec) \
@@ -1437,3 +1454,22 @@ def _fuller_name(value: str, items: Sequence[EvidenceItem], known: set[str]) -> 
     whole = {n for i in items for _, n in names_in(i.record.text, set(), known)
              if len(n.split()) > 1 and n.split()[-1] == value and n.split()[0] not in TITLES}
     return whole.pop() if len(whole) == 1 else value
+
+
+def _changes_from(text: str, old: frozenset[str]) -> bool:
+    """Whether ``text`` names one of the ``old`` values and a value of its own beside it."""
+    said = state_values(text)
+    return bool(said & old) and bool(said - old)
+
+
+# A sentence whose subject is its speaker (or the speaker's household, "we"), after a word
+# that opens a turn ("Oh, I'm …").
+_SPEAKER_OPENS = re.compile(r"\s*(?:(?:and|so|oh|well|but|right|ok|okay)\b,?\s+)*"
+                            r"(?:i|we)(?:['’](?:m|ll|ve|d|re))?\b", re.I)
+
+
+def _own_change(text: str) -> bool:
+    """Whether a sentence of ``text`` opens on its speaker and marks a state as new ("I'll
+    be over at one now", "I'm moving at the weekend"), not another thing's ("Tuesday's
+    when I do reception cover now")."""
+    return any(_SPEAKER_OPENS.match(s) and marks_change(s) for s in split_sentences(text))
