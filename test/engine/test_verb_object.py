@@ -38,6 +38,13 @@ def test_a_closing_preposition_is_the_verb_and_a_pronoun_stands_for_the_one_befo
     assert _vo("Which drug am I allergic to?", "Tell them I am allergic to codeine.") == "codeine"
 
 
+def test_the_one_asked_of_may_carry_a_clitic_verb() -> None:
+    # "Kayleigh's on": the name with its "'s" is the one asked of.
+    assert _vo("What shift is Kayleigh on?", "Kayleigh's on the ten-till-six, lucky her.") \
+        == "ten-till-six"
+    assert _vo("What shift is Kayleigh on?", "Maya's on the ten-till-six, lucky her.") == ""
+
+
 def test_after_do_the_word_after_a_named_one_is_the_verb() -> None:
     # "does Lucia go to": after "do" the word after the name is the verb, whose third
     # person the stemmer keeps apart ("goes" is "goe").
@@ -108,3 +115,24 @@ def test_a_superseded_record_stands_only_where_the_current_one_restates_its_valu
     # The current record names the old value only as the one it leaves: a change.
     left = _pack(said, ("Ana dropped to the 10k instead of the half.", {"graph": 1}))
     assert _object_filler(q, ReaderOutput("10k", ["s-2"], "x"), left) is None
+
+
+
+def test_with_no_current_record_a_later_one_naming_the_one_asked_revises_the_cited() -> None:
+    # No graph lead: the reader cited the older record, but a later shown one speaks of
+    # Chloe again with another value, so the older one's value may be revised.
+    q = "What position does Chloe play now?"
+    old = ("Chloe's been playing wing defence for the under-14s.", {"dense": 1})
+    later = _pack(old, ("Chloe's going up front to goal shooter, she's the tallest.",
+                        {"dense": 1}))
+    assert _object_filler(q, ReaderOutput("under-14s", ["s-1"], "x"), later) is None
+    # A later record of someone else revises nothing of hers.
+    other = _pack(old, ("Amber is staying in goal, at the other end.", {"dense": 1}))
+    filled = _object_filler(q, ReaderOutput("under-14s", ["s-1"], "x"), other)
+    assert filled is not None and filled.answer == "wing defence"
+    # An owner is not whom a record speaks of: "Mia's friend Ruby" is about Ruby.
+    q = "What position does Mia play in netball?"
+    mia = _pack(("His sister Mia plays goal attack for the netball under-12s.", {"dense": 1}),
+                ("At netball Mia's friend Ruby has been put at goal defence.", {"dense": 1}))
+    filled = _object_filler(q, ReaderOutput("under-12s", ["s-1"], "x"), mia)
+    assert filled is not None and filled.answer == "goal attack"

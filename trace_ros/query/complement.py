@@ -250,6 +250,16 @@ def _same_verb(tok: str, verb: str) -> bool:
     return stem(tok) == stem(verb) or verb.endswith("o") and tok == verb + "es"
 
 
+def asked_holder(question: str) -> set[str]:
+    """The stems of the one a "what/which X" question asks its verb of (the last reading
+    of ``_asked_verbs``), other than a first-person word ("Which school does Lucia go
+    to?" → {lucia}); empty when the question asks it of the one asking or has no verb to
+    read."""
+    found = _asked_verbs(question)
+    return {stem(w) for w in found[-1][1] if w not in STOPWORDS and w not in _FIRST} \
+        if found else set()
+
+
 def verb_object(question: str, sentence: str, asked: set[str] | frozenset[str]) -> str:
     """What ``sentence`` says in the place of the "what/which X" of ``question``: the
     object of the verb the question asks with, said of the same one ("What instrument
@@ -272,7 +282,9 @@ def verb_object(question: str, sentence: str, asked: set[str] | frozenset[str]) 
             if marks and {re.sub(r"'.*", "", w) for w in before} & _PRONOUNS:
                 # "…, he's on nights": "he" is the one named in the clause before
                 before = low[marks[-2] + 1 if len(marks) > 1 else 0:k]
-            if not need <= {stem(w) for w in before} or first and not set(before) & _FIRST:
+            # "Kayleigh's on the ten-till-six": the one asked of, said with a clitic verb.
+            if not need <= {stem(re.sub(r"'(?:s|re|ll|d)$", "", w)) for w in before} \
+                    or first and not set(before) & _FIRST:
                 continue
             if verb in _PREPS and not _said_of(before, need, first):
                 continue  # "The candles are somewhere in the kitchen": not where they are

@@ -9,12 +9,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ..language.revision import marks_change
+from ..language.revision import is_possessive, marks_change
 from ..language.text import STOPWORDS, built, may_hold, stem, stems, words
 from ..language.text import sentences as split_sentences
 from ..language.timeanchor import MONTHS, find_candidates
 from .amounts import _NUMBER_VALUES
-from .complement import verb_object
+from .complement import asked_holder, verb_object
 from .names import _TITLED, _stands_for
 from .pack import EvidenceItem, Pack
 from .readout import ReaderOutput
@@ -360,6 +360,15 @@ def _said_of(thing_rx: str, link: str, sentence: str, q: set[str]) -> str:
     return value
 
 
+def _holder_stems(item: EvidenceItem) -> set[str]:
+    """The stems of the words of a record that can be whom it speaks of: a word with a
+    contracted "is" or "has" ("Chloe's going up front" → chloe), not an owner ("Mia's
+    friend Ruby" speaks of Ruby)."""
+    text = item.record.text
+    return {stem(m.group(1).lower()) for m in re.finditer(r"([\w-]+)(['’]s\b)?", text)
+            if not m.group(2) or not is_possessive(text, m.end())}
+
+
 def _object_filler(question: str, out: ReaderOutput, pack: Pack) -> ReaderOutput | None:
     """For "what/which X …?" whose chosen span does not tell which X: the object of the
     verb the question asks with, said of the same one (``complement.verb_object``: "Sigrid
@@ -372,11 +381,21 @@ def _object_filler(question: str, out: ReaderOutput, pack: Pack) -> ReaderOutput
     current record (or, with none, the cited one), may have been revised since: its value
     stands only where that newest record says it again and marks no change ("I play viola
     in the pit band" before "Panto band is me on viola": a restated value is no update).
-    None when no record gives one."""
+    With no current record of the graph stage, a later shown record that names the one
+    asked of (not as an owner) is the newest, cited or not. None when no record gives
+    one."""
     cited = [i for i in pack.items if i.source_id in out.cited_ids[:1]]
     lead = [i for i in pack.items if i.routes.get("graph") == 1
             and not i.routes.get("superseded")]
     anchor = max(lead or cited, key=lambda i: i.record.seq, default=None)
+    holder = asked_holder(question)
+    if not lead and holder:
+        # With no current record of the graph stage, the newest shown record that names
+        # the one asked of ("Chloe's going up front to goal shooter" after "Chloe's been
+        # playing wing defence") is the newest said of them, cited or not.
+        naming = [i for i in pack.items if holder <= _holder_stems(i)]
+        anchor = max([*naming, *([anchor] if anchor is not None else [])],
+                     key=lambda i: i.record.seq, default=anchor)
     rest = sorted(pack.items, key=lambda i: -i.record.seq)
     order = cited + [i for i in pack.items if cited and i.record.session_id
                      == cited[0].record.session_id and i.record.seq == cited[0].record.seq + 1
