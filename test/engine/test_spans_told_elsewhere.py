@@ -53,6 +53,9 @@ def test_a_past_negation_denies_its_phrase_but_a_habit_does_not() -> None:
     toks = tokens("I didn't take the flat on Mill Lane in the end.")
     at = next(i for i, t in enumerate(toks) if t.text == "Mill")
     assert denied(toks, at, at + 2)
+    # (nor is the negated verb's own phrase: "haven't been able" says nothing is so)
+    toks = tokens("We haven't been able to visit.")
+    assert denied(toks, 1, 4)
     toks = tokens("I don't eat fish.")
     assert not denied(toks, 3, 4)
     # Where a place is said only in a clause that did not come about, it is no answer.

@@ -528,7 +528,7 @@ def denied(toks: list[Tok], a: int, b: int) -> bool:
     clause = [t.low for t in toks[i + 1:j]]
     if clause[:1] == ["not"] and i >= 0 and not toks[i].word:
         return True  # ", not the 5th"
-    if any(t.low.replace("’", "'") in _DID_NOT for t in toks[i + 1:a]):
+    if any(t.low.replace("’", "'") in _DID_NOT for t in toks[i + 1:b]):
         return True  # "I didn't sign Harbour Road in the end": what did not come about
     pairs = set(zip(clause, clause[1:], strict=False))
     return "anymore" in clause or bool(pairs & {("no", "more"), ("any", "more"),
