@@ -528,9 +528,17 @@ def denied(toks: list[Tok], a: int, b: int) -> bool:
     clause = [t.low for t in toks[i + 1:j]]
     if clause[:1] == ["not"] and i >= 0 and not toks[i].word:
         return True  # ", not the 5th"
+    if any(t.low.replace("’", "'") in _DID_NOT for t in toks[i + 1:b]):
+        return True  # "I didn't sign Harbour Road in the end": what did not come about
     pairs = set(zip(clause, clause[1:], strict=False))
     return "anymore" in clause or bool(pairs & {("no", "more"), ("any", "more"),
                                                 ("no", "longer")})
+
+
+# A verb negated in the past or perfect: what did not happen ("didn't sign", "never
+# turned up"), not a habit or a wish ("I don't eat fish", "can't have walnuts").
+_DID_NOT = frozenset({"didn't", "didnt", "never", "hasn't", "haven't", "hadn't", "wasn't",
+                      "weren't"})
 
 
 def _focus_phrase(sentence: str, toks: list[Tok], focus: str, limit: int,
@@ -915,9 +923,12 @@ _SECOND_PERSON = re.compile(r"\byou(?:r|rs|['’](?:re|ve|ll|d))?\b", re.I)
 def _told_new(text: str) -> list[tuple[int, int]]:
     out: list[tuple[int, int]] = []
     start = 0
+    # (a clause that ends at a consequence "so" is its cause, not the state it comes to:
+    # "the Glockner is too icy right now, so we're switching to the Wildspitze")
+    ends_cause = {m.start() for m in _CAUSE_SO.finditer(text)}
     for m in [*_CLAUSE_END.finditer(text), None]:
         end = m.start() if m else len(text)
-        if _NEW_STATE.search(text[start:end]):
+        if _NEW_STATE.search(text[start:end]) and end not in ends_cause:
             out.append((start, end))
         start = m.end() if m else end
     for m in _CAUSE_SO.finditer(text):
@@ -1084,10 +1095,19 @@ def scored_run(sentence: str, q_stems: set[str], limit: int = 6, context: str = 
     addressed = now and bool(spoken_to(context or sentence))
     best, best_score = "", float("-inf")
     others = [x for x in _SENTENCES.split(context) if x.strip() and x.strip() != sentence.strip()]
+    # Where the sentence that best matches the question tells no state as the new one
+    # and another sentence of the record does ("Kale gave Biscuit the runs. Dandelion
+    # leaves and hay these days."), that one is not the lesser for being another.
+    # (where it marks the state new: "these days", "now", "instead")
+    told_here = bool(now and told_new(sentence, addressed))
     for k, text in enumerate([sentence, *others]):
         toks = tokens(text)
         hits = _matches(toks, q_stems)
         fresh = told_new(text, addressed) if now else []
+        if k and fresh and not told_here:
+            waived = [(x, y) for x, y in fresh if _NEW_STATE.search(text[x:y])]
+        else:
+            waived = []
         for a, b in _phrases(toks, q_stems):
             # (never the "s" a time taken out of "Fridays" by ``extract`` leaves)
             phrase = _clean(text, toks[a:b])
@@ -1101,7 +1121,7 @@ def scored_run(sentence: str, q_stems: set[str], limit: int = 6, context: str = 
                 score += w.quoted
             if _has_name(toks, a, b, q_stems):
                 score += w.name
-            if k:
+            if k and not any(x <= toks[a].start < y for x, y in waived):
                 score -= w.other
             if any(x <= toks[a].start < y for x, y in fresh):
                 score += w.new_state
@@ -2103,7 +2123,10 @@ def declines(text: str, end: int) -> bool:
 
 
 _DECLINES = re.compile(r"\s+(?:can['’]?t|cannot|won['’]t|couldn['’]t|isn['’]t|is\s+not|no\s+longer"
-                       r"|doesn['’]t|has\s+stopped|'s\s+stopped)\b", re.I)
+                       r"|doesn['’]t|has\s+stopped|'s\s+stopped"
+                       # (or did not, or never did: "Jordan never turned up")
+                       r"|never|didn['’]t|did\s+not|hasn['’]t|has\s+not|wasn['’]t|was\s+not)\b",
+                       re.I)
 
 
 def turned_down(sentence: str) -> bool:
