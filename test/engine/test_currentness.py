@@ -2082,3 +2082,63 @@ def test_an_event_to_come_after_before_asks_the_plan_now() -> None:
     assert present("When is my last day before I leave the firm?")
     assert not present("What was my desk before I moved teams?")
     assert not present("When was the handover before she moved teams?")
+
+
+def _judged_graph(old: SourceRecord, new: SourceRecord, confidence: float) -> object:
+    """A subject's graph holding one fact of each record and the fitted judgement's
+    ``updates`` edge from the new one's to the old one's, at ``confidence``."""
+    from types import SimpleNamespace
+
+    from trace_ros.facts import Edge
+    from trace_ros.query.factcache import SubjectFacts
+
+    graph = SubjectFacts()
+    facts = {f"f{r.seq}": SimpleNamespace(fact_id=f"f{r.seq}", source_seq=r.seq,
+                                          source_ids=[r.source_id]) for r in (old, new)}
+    graph.facts = facts  # type: ignore[assignment]
+    graph.by_source = {r.source_id: [f"f{r.seq}"] for r in (old, new)}
+    graph.edges = {1: Edge(1, HOME, "updates", f"f{new.seq}", f"f{old.seq}", confidence,
+                           f"{JUDGED_UPDATE} (p {confidence:.2f}): the speaker's later "
+                           "statement revises the earlier", 0.0)}
+    graph.adjacent = {f"f{old.seq}": {1}, f"f{new.seq}": {1}}
+    return graph
+
+
+def test_a_trusted_judged_edge_joins_the_anchor() -> None:
+    """"They can't take us until the 19th now" names no word of the offsite and is not
+    near it in meaning: nothing of the thread joins it. The fitted judgement related it to
+    the anchor: at ``JUDGED_JOINS`` or more that edge joins it, and it is still read
+    against the checks (it gives a date, the kind asked), so it leads; a less trusted
+    judgement joins nothing."""
+    from trace_ros.query.recall import Fused
+
+    anchor = _said("Ola", "The team offsite is booked: Thursday 12 March at Lakeside Lodge.", 1)
+    later = _said("Ola", "Ugh, Lakeside rang. They can't take us until the 19th now.", 5)
+    records = {1: anchor, 5: later}
+    ranked = [Fused(r.seq, r.source_id, 1.0 / (i + 1)) for i, r in enumerate(records.values())]
+
+    def asked(graph: object) -> current.Chain | None:
+        return current.chain("What date is the team offsite?", "date", ranked, records,
+                             graph, lambda seq: {}, lambda seq: None, robot_id="r1",
+                             asked_kind="date")  # type: ignore[arg-type]
+
+    found = asked(_judged_graph(anchor, later, current.JUDGED_JOINS + 0.05))
+    assert found is not None and found.lead[:1] == ["s5"], found
+    unsure = asked(_judged_graph(anchor, later, current.JUDGED_JOINS - 0.1))
+    assert unsure is None or unsure.lead[:1] != ["s5"], unsure
+    assert asked(None) is None or asked(None).lead[:1] != ["s5"]
+
+
+def test_a_trusted_judged_edge_to_another_holders_value_still_does_not_lead() -> None:
+    """The judgement's edge joins, but whose it is is read as for any recalled record:
+    "My nephew Rafi's in year five now" is the nephew's year, not the son's."""
+    from trace_ros.query.recall import Fused
+
+    anchor = _said("Priya", "My son Tomasz just started year three, he's thrilled.", 1)
+    later = _said("Priya", "My nephew Rafi's in year five now, he has a new teacher.", 5)
+    records = {1: anchor, 5: later}
+    ranked = [Fused(r.seq, r.source_id, 1.0 / (i + 1)) for i, r in enumerate(records.values())]
+    found = current.chain("What school year is Tomasz in?", "number", ranked, records,
+                          _judged_graph(anchor, later, 0.95),  # type: ignore[arg-type]
+                          lambda seq: {}, lambda seq: None, robot_id="r1", asked_kind="which")
+    assert found is None or found.lead[:1] != ["s5"], found

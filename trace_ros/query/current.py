@@ -11,7 +11,9 @@ same thing:
    and the rules), newer revision first, each read against the question as the records
    of step 2 are, except for whose it is (the edge judged that): it must state a value
    of the kind asked, not say what became of a value given up, nor be another instance,
-   kind or titled person than the one asked;
+   kind or titled person than the one asked; an edge the fitted judgement drew at
+   ``JUDGED_JOINS`` or more joins a recalled record to the anchor, which is then read
+   as in step 2, whose it is included;
 2. then over the later records the question recalls, those whose vector is near
    the anchor's and those a text search for the anchor finds — kept when they are
    a statement by the anchor's speaker (not the robot's echo, not a question) that
@@ -174,6 +176,9 @@ ANCHORS = 3  # the anchor is the best human statement among the first few candid
 ANCHORS_AT = 6  # for a past time, the first statement of the thing among a few more
 # A word in more than this share of the recalled records is the conversation's topic.
 TOPIC_SHARE = 0.25
+# The least confidence of the fitted judgement's ``updates`` edges (``JUDGED_UPDATE``) by
+# which a later record joins the anchor (each edge on the way at least this).
+JUDGED_JOINS = 0.9
 # A word the thread's latest revision brought ties a later record to it only when at most
 # this share of the recalled records say it (the two themselves among them).
 STEP_SHARE = 0.125
@@ -421,16 +426,23 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     context: SourceRecord | None = None  # the turn the current record carries on
     held = set(holders(anchor.text))  # whom the thread has named so far
     # A later record a rule of consolidation related to the anchor by an ``updates`` edge
-    # joins it; an edge only the fitted judgement drew adds nothing here (the record is
-    # weighed as any later recalled one is: the forty-second session's ablation found
-    # that making it a candidate of its own decided no question).
+    # joins it. One only the fitted judgement related to it, at ``JUDGED_JOINS`` or more,
+    # joins it too, but is then read against every check below as any later recalled
+    # record is (whose, which instance, what kind of value): the judgement knew the two
+    # statements, not what is asked. (Making such a record a candidate without the join
+    # decided no question, the forty-second session's ablation; taking it as a rule's,
+    # past those checks, cited look-alikes: issue 14, forty-fifth session.)
     # The rules' edges to records the question recalls: joined, but still read against
     # the question below (the rules knew the anchor's statement, not what is asked: "118
     # is the pharmacy manager's line now" after "Pharmacy swapped my desk, extension 121
     # now" says what became of the old value; "Kiran asked if football could move to
     # Thursdays as well" asserts no new day; "Mrs Lee" is not the Mr Lee asked of).
     ruled: set[int] = set()
-    for seq, sid, by_judgement in (_newer_by_edges(anchor, graph) if at is None else []):
+    judged: dict[int, SourceRecord] = {}  # the judgement's, read as any recalled record
+    for seq, sid, by_judgement, trust in (_newer_by_edges(anchor, graph) if at is None else []):
+        if by_judgement and seq > anchor.seq and records.get(seq) is not None \
+                and trust >= JUDGED_JOINS:
+            judged[seq] = records[seq]
         if by_judgement or seq <= anchor.seq or (not_asker or kin_asked) \
                 and records.get(seq) is not None \
                 and theirs(records[seq], asker, robot_id, prior, kin_asked):
@@ -457,6 +469,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                             if r is not None)
     candidates = {f.seq: records[f.seq] for f in pool if f.seq > anchor.seq}
     candidates.update({seq: records[seq] for seq in ruled})
+    candidates.update(judged)
     candidates.update({seq: rec for seq, (rec, _) in close.items()})
     echo_of: dict[int, SourceRecord] = {}  # a person's turn -> the robot's echo of it
     for f in pool:  # the robot's echo ranks well; the person's words it repeats are
@@ -516,7 +529,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         typed = answer_type in TYPED_ANSWERS
         own_link = joins(rec.text, thing, cos, speaks, anchor.text, typed, q_terms) \
             or (asked_kind == "place" and speaks and _moves(rec.text, anchor.text, thing)) \
-            or ("updates edge" if seq in ruled else "")
+            or ("updates edge" if seq in ruled else "judged edge" if seq in judged else "")
         link = own_link or (told != rec.text
                             and joins(told, thing, cos, speaks, anchor.text, typed, q_terms))
         # A turn that carries on its speaker's turn about the thing names no holder of
@@ -1900,14 +1913,16 @@ def _states(text: str) -> bool:
 
 
 def _newer_by_edges(anchor: SourceRecord, graph: SubjectFacts | None
-                    ) -> list[tuple[int, str, bool]]:
-    """(seq, source ID, judged) of the facts that update the anchor's facts,
+                    ) -> list[tuple[int, str, bool, float]]:
+    """(seq, source ID, judged, confidence) of the facts that update the anchor's facts,
     transitively, by seq; ``judged``: an edge on the way is the fitted judgement's
-    (``JUDGED_UPDATE``), not a rule's. Empty without a graph."""
+    (``JUDGED_UPDATE``), not a rule's; ``confidence``: the least of the edges' on the way.
+    Empty without a graph."""
     if graph is None:
         return []
-    out: dict[int, tuple[str, bool]] = {}
+    out: dict[int, tuple[str, bool, float]] = {}
     judged: dict[str, bool] = {}
+    trust: dict[str, float] = {}
     todo = list(graph.by_source.get(anchor.source_id, ()))
     seen: set[str] = set(todo)
     while todo:
@@ -1923,8 +1938,10 @@ def _newer_by_edges(anchor: SourceRecord, graph: SubjectFacts | None
             todo.append(newer.fact_id)
             judged[newer.fact_id] = judged.get(fid, False) \
                 or e.justification.startswith(JUDGED_UPDATE)
-            out[newer.source_seq] = (newer.source_ids[0], judged[newer.fact_id])
-    return [(seq, sid, by_judgement) for seq, (sid, by_judgement) in sorted(out.items())]
+            trust[newer.fact_id] = min(trust.get(fid, 1.0), e.confidence)
+            out[newer.source_seq] = (newer.source_ids[0], judged[newer.fact_id],
+                                     trust[newer.fact_id])
+    return [(seq, sid, by_judgement, c) for seq, (sid, by_judgement, c) in sorted(out.items())]
 
 
 _LAST_WORD = re.compile(r"([a-z]+)\W*$")
