@@ -141,6 +141,12 @@ class ManagedNode(LifecycleNode):
             self.cleanup()
             self.config = None
 
+    @property
+    def gc_holder(self) -> str:
+        """This node's name in ``trace_ros.gcfreeze`` (one per node object, so that two
+        nodes of one name in one process hold apart)."""
+        return f"{self.get_fully_qualified_name()}#{id(self):x}"
+
     def state_id(self) -> int:
         return self._state_machine.current_state[0]
 

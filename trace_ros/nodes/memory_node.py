@@ -13,7 +13,6 @@ acknowledged = durable.
 
 from __future__ import annotations
 
-import gc
 import sys
 import threading
 from collections.abc import Callable
@@ -24,6 +23,7 @@ from rclpy.event_handler import SubscriptionEventCallbacks
 from rclpy.executors import Executor
 from rclpy.qos import HistoryPolicy, QoSProfile, ReliabilityPolicy
 
+from trace_ros import gcfreeze
 from trace_ros.capture import Event, GroupCommitWriter
 from trace_ros.config import MemoryConfig
 from trace_ros.errors import TraceError, ValidationError
@@ -127,12 +127,11 @@ class MemoryNode(ManagedNode):
         # What exists now lives as long as the capture: kept out of the collector's sight,
         # a full collection during capture walks only what capture made since (issue 16,
         # bench capture: one of ~25 ms with the GIL held, every event in flight waiting,
-        # against ~0.3 ms).
-        gc.collect()
-        gc.freeze()
+        # against ~0.3 ms). Counted: a query node in the same process holds it too.
+        gcfreeze.hold(self.gc_holder)
 
     def deactivate(self) -> None:
-        gc.unfreeze()  # what activate kept aside is the collector's again
+        gcfreeze.release(self.gc_holder)  # the collector's again, once no node holds it
         if self.sync is not None:
             self.sync.stop()
             self.sync = None

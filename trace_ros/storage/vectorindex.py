@@ -198,9 +198,10 @@ class VectorIndex:
             epoch = self.ledger.meta_value("vectors_epoch") or ""
             if cur is not None and cur.epoch != epoch and self.on_new_epoch is not None:
                 self.on_new_epoch()  # a forget (or rebuild): no reading of a gone text stays
-            if cur is None or cur.epoch != epoch:
+            afresh = cur is None or cur.epoch != epoch
+            if afresh:
                 cur = self._from_pack(subject_id, epoch)
-            with bulk_load():
+            with bulk_load(keep=afresh):
                 rows = self.ledger.source_vectors_after(subject_id, self.model, cur.watermark,
                                                         self.owner_kind)
                 if rows:
