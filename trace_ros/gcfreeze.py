@@ -22,8 +22,6 @@ from __future__ import annotations
 import gc
 import threading
 
-from .storage import bulkload
-
 _lock = threading.Lock()
 _holders: set[str] = set()
 
@@ -49,26 +47,7 @@ def release(holder: str) -> None:
             gc.unfreeze()
 
 
-def keep_loaded() -> None:
-    """After a subject's rows that stay are read afresh (``storage.bulkload``: its facts
-    and edges, its vectors), keep them aside too while anyone holds: they are loaded on
-    the subject's first question, after activation, and each full collection would walk
-    them again. A full collection comes first: otherwise the garbage cycles waiting for
-    the next one (7,000-19,000 objects at a time in a node answering on a 40,000-source
-    ledger) would be frozen with the rows, out of reach until the last release. What the
-    question in flight holds is frozen still, so freezes stay few: a subject's first load
-    and a deletion's reload, not the small reads of what changed since (a running
-    robot's every generation)."""
-    with _lock:
-        if _holders:
-            gc.collect()
-            gc.freeze()
-
-
 def holders() -> frozenset[str]:
     """Who holds now (for diagnostics and tests)."""
     with _lock:
         return frozenset(_holders)
-
-
-bulkload.after_fresh_load = keep_loaded

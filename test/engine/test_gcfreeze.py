@@ -54,34 +54,3 @@ def test_holding_twice_under_one_name_counts_once_and_strangers_are_ignored() ->
     assert gc.get_freeze_count() > 0
     gcfreeze.release("query")
     assert gc.get_freeze_count() == 0
-
-
-def test_a_bulk_load_is_kept_aside_while_held() -> None:
-    from trace_ros.storage.bulkload import bulk_load
-
-    gcfreeze.hold("query")
-    before = gc.get_freeze_count()
-    with bulk_load(), bulk_load(keep=True):  # nested: kept once the outer load ends
-        loaded = [[i] for i in range(5000)]  # a subject's rows, read afresh
-        assert gc.get_freeze_count() == before
-    assert gc.get_freeze_count() >= before + len(loaded)
-    assert gc.isenabled()
-
-
-def test_a_read_of_what_changed_since_is_not_frozen() -> None:
-    from trace_ros.storage.bulkload import bulk_load
-
-    gcfreeze.hold("query")
-    before = gc.get_freeze_count()
-    with bulk_load():  # a new generation's few rows: a freeze each time would keep
-        changed = [[i] for i in range(5000)]  # every garbage cycle of the moment aside
-    assert len(changed) == 5000 and gc.get_freeze_count() <= before
-
-
-def test_a_bulk_load_freezes_nothing_when_no_one_holds() -> None:
-    from trace_ros.storage.bulkload import bulk_load
-
-    with bulk_load(keep=True):
-        loaded = [[i] for i in range(5000)]
-    assert len(loaded) == 5000 and gc.get_freeze_count() == 0
-    assert gc.isenabled()

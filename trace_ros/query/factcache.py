@@ -172,7 +172,7 @@ class FactCache:
             new, since = _copy(cur), cur.generation
         # Only the edge types kept (``upsert`` drops the rest): most of a subject's edges
         # are memberships (``in_session``, ``mentions``).
-        with bulk_load(keep=since == -1):
+        with bulk_load():
             new.upsert(led.fact_rows_since(subject_id, since),
                        led.edges_since(subject_id, since, FACT_EDGE_TYPES))
         new.generation, new.epoch = generation, epoch

@@ -198,10 +198,9 @@ class VectorIndex:
             epoch = self.ledger.meta_value("vectors_epoch") or ""
             if cur is not None and cur.epoch != epoch and self.on_new_epoch is not None:
                 self.on_new_epoch()  # a forget (or rebuild): no reading of a gone text stays
-            afresh = cur is None or cur.epoch != epoch
-            if afresh:
+            if cur is None or cur.epoch != epoch:
                 cur = self._from_pack(subject_id, epoch)
-            with bulk_load(keep=afresh):
+            with bulk_load():
                 rows = self.ledger.source_vectors_after(subject_id, self.model, cur.watermark,
                                                         self.owner_kind)
                 if rows:
