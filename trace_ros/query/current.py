@@ -641,6 +641,13 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             # garage is different, that's 5150, don't mix them up."
             rejected.append(rec.source_id)
             continue
+        if repaired is None and not carried \
+                and _another_beside(rec.text, f"{question} {anchor.text}"):
+            # Its speaker marks what it tells as a thing of its own beside the one talked
+            # of: "My own boiler service is in January.", "Colin also plays the organ on
+            # Sundays." (not a lookalike to demote: "Her own cat gets fed by her son" may
+            # be the one asked of.)
+            continue
         if repaired is None and not carried and not swapped and seq not in ruled \
                 and own_link.startswith(("close", "shares")) and said_before is not None \
                 and _carries_another(seq, chained, anchor.seq, said_before):
@@ -793,6 +800,30 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
 _SET_APART = re.compile(
     r"\b(?:is|are|was|were|it['’]s|that['’]s|they['’]re)\s+(?:\w+\s+)?(?:different|separate)\b"
     r"|\b(?:don['’]?t|do\s+not)\s+(?:confuse|mix)\b", re.I)
+
+
+# A sentence opening on whose own thing it tells ("My own boiler service …", "Luis's own
+# show …"), or a subject said to do another thing besides ("Colin also plays the organ").
+_OWN_OPENING = re.compile(r"^(?:\w+\s+)?(?:my|his|her|their|our|your|its|\w+['’]s)\s+own\b", re.I)
+_ALSO_BESIDE = re.compile(r"^(?:[\w'’]+\s+){1,3}also\b", re.I)
+_OWN_WORD = re.compile(r"\bown\b", re.I)
+
+
+def _another_beside(text: str, talked: str) -> bool:
+    """Whether the speaker of ``text`` sets what it tells beside the thing ``talked`` of
+    (the question and the anchor), marking no change: a sentence opens on whose *own*
+    thing it is ("My own boiler service is in January.", "Luis's own Sunday show is
+    being covered") where the talk says no "own", or says its subject does something
+    *also* ("Colin also plays the organ at St Jude's"; an opening "Also, …" only adds a
+    turn's news). Such a record is another thing's, not the talked-of thing's revision."""
+    if marks_change(text):
+        return False
+    for sentence in sentences(text) or [text]:
+        if _OWN_OPENING.search(sentence) and not _OWN_WORD.search(talked):
+            return True
+        if _ALSO_BESIDE.search(sentence):
+            return True
+    return False
 
 
 def sets_apart(text: str) -> bool:
