@@ -210,3 +210,19 @@ def test_a_weekday_said_in_the_plural_is_a_slot_not_a_window() -> None:
     assert named_time("What hours do I work on Saturdays now?", ref) == ("", None, None)
     assert named_time("When do I swim on Mondays?", ref) == ("", None, None)
     assert named_time("Where was I on Monday?", ref)[0] == "Monday"
+
+
+def test_a_past_question_of_how_a_thing_ended_wants_the_newest() -> None:
+    """"What day did the jabs end up on?", "Which one did she settle on in the end?" ask
+    the thing as it was settled, the newest telling, as a present question does; a past
+    question of an event ("Which company did John sign with?") or dated by another
+    ("Which caterer did we go with before the move?") does not."""
+    for q in ("What day did Biscuit's jabs end up on?", "Which venue did she settle on?",
+              "When was the MOT booked for in the end?", "Which caterer did we go with?"):
+        p = plan_question(q, JUNE_9_2023)
+        assert p.settled and p.wants_newest, q
+    for q in ("Which company did John sign with?",
+              "Which caterer did we go with before the move?",
+              "What time did the meeting end?"):
+        p = plan_question(q, JUNE_9_2023)
+        assert not p.settled and not p.wants_newest, q

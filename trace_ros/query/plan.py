@@ -113,6 +113,9 @@ class Plan:
     # Who asks (``QueryRequest.asker``): whom "I" and "my" in the question mean; empty
     # when not known.
     asker: str = ""
+    # A past-tense question that names no time and asks how a thing ended ("What day did
+    # the jabs end up on?", "Which one did she settle on?"): the newest telling.
+    settled: bool = False
 
     def to_dict(self) -> dict[str, object]:
         return asdict(self)
@@ -123,7 +126,7 @@ class Plan:
         or a present/future-tense question about a state in the current view ("When is my
         pickup?", "Where does she work?"); a past-tense one asks about an event."""
         return self.operation == "current_state" or (
-            self.current and self.tense in ("present", "future")
+            self.current and (self.tense in ("present", "future") or self.settled)
             and self.operation in ("fact", "temporal_lookup")
             and self.answer_type not in ("yesno", "reason"))
 
@@ -378,7 +381,29 @@ def plan_question(question: str, reference_time: float | None = None) -> Plan:
                 needs_complete_set=operation in ("count", "list"),
                 needs_endpoints=operation == "temporal_arithmetic",
                 current=current, window=window, as_of=as_of, time_text=time_text,
-                answer_type=answer_type, focus=focus, tense=_tense(question))
+                answer_type=answer_type, focus=focus, tense=_tense(question),
+                settled=current and not time_text and settled(question))
+
+
+# What a past question asks of a thing as it ended: its outcome ("ended up", "in the end",
+# "settled on", "did we go with?"), the aspect of a final state, not an event among others.
+_OUTCOME = re.compile(r"\b(?:end(?:ed)?\s+up|in\s+the\s+end|eventually|finally|wound\s+up"
+                      r"|settled?\s+(?:on|for|upon)|decided?\s+(?:on|upon))\b"
+                      # "Which caterer did we go with?": the preposition left at the end
+                      r"|\b(?:go|went)\s+with\s*[?.!]?\s*$", re.I)
+# A time the question dates its past by, without naming one: no ending asked.
+_DATED = re.compile(r"\b(?:before|after|until|till|since|while|whilst|during|first|originally"
+                    r"|initially|used\s+to|previously|earlier|then|ago|start|beginning)\b"
+                    r"|.\bwhen\b", re.I)
+
+
+def settled(question: str) -> bool:
+    """Whether a past-tense question that names no time asks the thing as it was
+    settled (see ``Plan.settled``: "What day did the jabs end up on?"), not an event
+    among others ("Which company did John sign with?") nor a state dated by an event
+    ("What was it before the move?")."""
+    return _tense(question) == "past" and not _DATED.search(question) \
+        and bool(_OUTCOME.search(question))
 
 
 def without_coming(question: str) -> str:
