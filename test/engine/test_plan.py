@@ -212,6 +212,21 @@ def test_a_weekday_said_in_the_plural_is_a_slot_not_a_window() -> None:
     assert named_time("Where was I on Monday?", ref)[0] == "Monday"
 
 
+def test_a_day_of_the_month_asked_in_the_present_is_the_coming_one() -> None:
+    """Asked on 9 June 2023, "the screening on the 21st" and "on the 3rd of July" in a
+    present question are the coming days, the plan for them as it stands (no window);
+    asked in the past tense, "on the 3rd" is the last one gone, a window; a year named
+    keeps the window."""
+    for q in ("What time is the screening on the 21st?", "Where's my appeal on the 3rd of July?",
+              "Who is working on July 3rd?"):
+        p = plan_question(q, JUNE_9_2023)
+        assert p.window is None and p.as_of is None and p.current and p.time_text, q
+    gone = plan_question("What did we practise on the 3rd?", JUNE_9_2023)
+    assert gone.window == (day(2023, 6, 3), day(2023, 6, 4)) and not gone.current
+    dated = plan_question("Where was my appeal on the 3rd of July 2022?", JUNE_9_2023)
+    assert dated.window is not None and not dated.current
+
+
 def test_a_past_question_of_how_a_thing_ended_wants_the_newest() -> None:
     """"What day did the jabs end up on?", "Which one did she settle on in the end?" ask
     the thing as it was settled, the newest telling, as a present question does; a past

@@ -237,7 +237,7 @@ def named_time(question: str, reference_time: float) -> tuple[str, tuple[float, 
         # ("Where are we going in May?"), is the coming one.
         # A holiday is a day of every year: named without one, the coming one too.
         ahead = (_one_day(question, m) or bool(_MONTH_ONLY.fullmatch(expr))
-                 or is_holiday(expr)) and forward
+                 or bool(_MONTH_DAY.fullmatch(expr)) or is_holiday(expr)) and forward
         when = resolve_expression(expr, reference_time, ahead)
         if when is None:
             continue
@@ -326,6 +326,13 @@ _OWNED_BEFORE = re.compile(r"(?:\b(?:the|my|our|your|his|her|their)|'s)\s+$", re
 _MONTH_ONLY = re.compile(r"(?:(?:in|during|by)\s+)?(?:(?:early|mid|late)[-\s]+)?(?:"
                          + "|".join(_MONTHS) + r"|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)",
                          re.I)
+_MONTH_NAME = (r"(?:" + "|".join(_MONTHS) + r"|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)")
+# A day of the month without a year ("the 21st", "3rd of November", "November 3rd"): a
+# day of every month, as a weekday is of every week; asked of in a present or future
+# question, the coming one.
+_MONTH_DAY = re.compile(rf"(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)(?:\s+(?:of\s+)?{_MONTH_NAME})?"
+                        rf"|(?:the\s+)?\d{{1,2}}\s+{_MONTH_NAME}"
+                        rf"|{_MONTH_NAME}\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?", re.I)
 _DAY_BEFORE = re.compile(r"\b(?:on|for|this|next|by|until|till)\s+$", re.I)
 
 
