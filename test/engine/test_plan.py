@@ -210,3 +210,34 @@ def test_a_weekday_said_in_the_plural_is_a_slot_not_a_window() -> None:
     assert named_time("What hours do I work on Saturdays now?", ref) == ("", None, None)
     assert named_time("When do I swim on Mondays?", ref) == ("", None, None)
     assert named_time("Where was I on Monday?", ref)[0] == "Monday"
+
+
+def test_a_day_of_the_month_asked_in_the_present_is_the_coming_one() -> None:
+    """Asked on 9 June 2023, "the screening on the 21st" and "on the 3rd of July" in a
+    present question are the coming days, the plan for them as it stands (no window);
+    asked in the past tense, "on the 3rd" is the last one gone, a window; a year named
+    keeps the window."""
+    for q in ("What time is the screening on the 21st?", "Where's my appeal on the 3rd of July?",
+              "Who is working on July 3rd?"):
+        p = plan_question(q, JUNE_9_2023)
+        assert p.window is None and p.as_of is None and p.current and p.time_text, q
+    gone = plan_question("What did we practise on the 3rd?", JUNE_9_2023)
+    assert gone.window == (day(2023, 6, 3), day(2023, 6, 4)) and not gone.current
+    dated = plan_question("Where was my appeal on the 3rd of July 2022?", JUNE_9_2023)
+    assert dated.window is not None and not dated.current
+
+
+def test_a_past_question_of_how_a_thing_ended_wants_the_newest() -> None:
+    """"What day did the jabs end up on?", "Which one did she settle on in the end?" ask
+    the thing as it was settled, the newest telling, as a present question does; a past
+    question of an event ("Which company did John sign with?") or dated by another
+    ("Which caterer did we go with before the move?") does not."""
+    for q in ("What day did Biscuit's jabs end up on?", "Which venue did she settle on?",
+              "When was the MOT booked for in the end?", "Which caterer did we go with?"):
+        p = plan_question(q, JUNE_9_2023)
+        assert p.settled and p.wants_newest, q
+    for q in ("Which company did John sign with?",
+              "Which caterer did we go with before the move?",
+              "What time did the meeting end?"):
+        p = plan_question(q, JUNE_9_2023)
+        assert not p.settled and not p.wants_newest, q

@@ -113,6 +113,9 @@ class Plan:
     # Who asks (``QueryRequest.asker``): whom "I" and "my" in the question mean; empty
     # when not known.
     asker: str = ""
+    # A past-tense question that names no time and asks how a thing ended ("What day did
+    # the jabs end up on?", "Which one did she settle on?"): the newest telling.
+    settled: bool = False
 
     def to_dict(self) -> dict[str, object]:
         return asdict(self)
@@ -123,7 +126,7 @@ class Plan:
         or a present/future-tense question about a state in the current view ("When is my
         pickup?", "Where does she work?"); a past-tense one asks about an event."""
         return self.operation == "current_state" or (
-            self.current and self.tense in ("present", "future")
+            self.current and (self.tense in ("present", "future") or self.settled)
             and self.operation in ("fact", "temporal_lookup")
             and self.answer_type not in ("yesno", "reason"))
 
@@ -234,7 +237,7 @@ def named_time(question: str, reference_time: float) -> tuple[str, tuple[float, 
         # ("Where are we going in May?"), is the coming one.
         # A holiday is a day of every year: named without one, the coming one too.
         ahead = (_one_day(question, m) or bool(_MONTH_ONLY.fullmatch(expr))
-                 or is_holiday(expr)) and forward
+                 or bool(_MONTH_DAY.fullmatch(expr)) or is_holiday(expr)) and forward
         when = resolve_expression(expr, reference_time, ahead)
         if when is None:
             continue
@@ -323,6 +326,13 @@ _OWNED_BEFORE = re.compile(r"(?:\b(?:the|my|our|your|his|her|their)|'s)\s+$", re
 _MONTH_ONLY = re.compile(r"(?:(?:in|during|by)\s+)?(?:(?:early|mid|late)[-\s]+)?(?:"
                          + "|".join(_MONTHS) + r"|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)",
                          re.I)
+_MONTH_NAME = (r"(?:" + "|".join(_MONTHS) + r"|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)")
+# A day of the month without a year ("the 21st", "3rd of November", "November 3rd"): a
+# day of every month, as a weekday is of every week; asked of in a present or future
+# question, the coming one.
+_MONTH_DAY = re.compile(rf"(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)(?:\s+(?:of\s+)?{_MONTH_NAME})?"
+                        rf"|(?:the\s+)?\d{{1,2}}\s+{_MONTH_NAME}"
+                        rf"|{_MONTH_NAME}\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?", re.I)
 _DAY_BEFORE = re.compile(r"\b(?:on|for|this|next|by|until|till)\s+$", re.I)
 
 
@@ -378,7 +388,29 @@ def plan_question(question: str, reference_time: float | None = None) -> Plan:
                 needs_complete_set=operation in ("count", "list"),
                 needs_endpoints=operation == "temporal_arithmetic",
                 current=current, window=window, as_of=as_of, time_text=time_text,
-                answer_type=answer_type, focus=focus, tense=_tense(question))
+                answer_type=answer_type, focus=focus, tense=_tense(question),
+                settled=current and not time_text and settled(question))
+
+
+# What a past question asks of a thing as it ended: its outcome ("ended up", "in the end",
+# "settled on", "did we go with?"), the aspect of a final state, not an event among others.
+_OUTCOME = re.compile(r"\b(?:end(?:ed)?\s+up|in\s+the\s+end|eventually|finally|wound\s+up"
+                      r"|settled?\s+(?:on|for|upon)|decided?\s+(?:on|upon))\b"
+                      # "Which caterer did we go with?": the preposition left at the end
+                      r"|\b(?:go|went)\s+with\s*[?.!]?\s*$", re.I)
+# A time the question dates its past by, without naming one: no ending asked.
+_DATED = re.compile(r"\b(?:before|after|until|till|since|while|whilst|during|first|originally"
+                    r"|initially|used\s+to|previously|earlier|then|ago|start|beginning)\b"
+                    r"|.\bwhen\b", re.I)
+
+
+def settled(question: str) -> bool:
+    """Whether a past-tense question that names no time asks the thing as it was
+    settled (see ``Plan.settled``: "What day did the jabs end up on?"), not an event
+    among others ("Which company did John sign with?") nor a state dated by an event
+    ("What was it before the move?")."""
+    return _tense(question) == "past" and not _DATED.search(question) \
+        and bool(_OUTCOME.search(question))
 
 
 def without_coming(question: str) -> str:
