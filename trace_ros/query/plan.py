@@ -322,11 +322,11 @@ _TIME_BEFORE = re.compile(r"\b(?:on|at|for|over|during|since|until|till|by|befor
 _WEEKDAY = re.compile(rf"(?:{'|'.join(WEEKDAYS)})", re.I)
 # An article or an owner right before a weekday makes it part of a name.
 _OWNED_BEFORE = re.compile(r"(?:\b(?:the|my|our|your|his|her|their)|'s)\s+$", re.I)
+# A month's name, whole or short.
+_MONTH_NAME = r"(?:" + "|".join(_MONTHS) + r"|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)"
 # A month alone ("in May", "in early June"): no day, no year.
-_MONTH_ONLY = re.compile(r"(?:(?:in|during|by)\s+)?(?:(?:early|mid|late)[-\s]+)?(?:"
-                         + "|".join(_MONTHS) + r"|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)",
+_MONTH_ONLY = re.compile(r"(?:(?:in|during|by)\s+)?(?:(?:early|mid|late)[-\s]+)?" + _MONTH_NAME,
                          re.I)
-_MONTH_NAME = (r"(?:" + "|".join(_MONTHS) + r"|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)")
 # A day of the month without a year ("the 21st", "3rd of November", "November 3rd"): a
 # day of every month, as a weekday is of every week; asked of in a present or future
 # question, the coming one.
