@@ -348,12 +348,13 @@ class TypedReading:
 
     @staticmethod
     def _continued(rec: SourceRecord, items: Sequence[EvidenceItem], asked_names: set[str],
-                   known: set[str]) -> frozenset[str]:
+                   known: set[str], later: bool = True) -> frozenset[str]:
         """What the turns right next to a record say, when it carries on their topic
         ("Still the 27th though" after "the party's now at her place"); nothing when it
         brings in someone new ("Ruth is coming tomorrow …" after the physiotherapy)."""
         around = [i.record for i in items if i.record.session_id == rec.session_id
-                  and i.record.subject_id == rec.subject_id and abs(i.record.seq - rec.seq) == 1]
+                  and i.record.subject_id == rec.subject_id
+                  and (i.record.seq - rec.seq == -1 or later and i.record.seq - rec.seq == 1)]
         earlier = frozenset().union(*(stems(r.text) for r in around if r.seq < rec.seq))
         new = {stem(n.lower()) for _, n in names_in(rec.text, asked_names, known)
                for n in n.split()} - earlier
@@ -521,12 +522,19 @@ class TypedReading:
             # What the record says, with the turns right next to it: the question it
             # answers, the turn that echoes or answers it, and (when it carries on their
             # topic) the turns before and after it.
+            carried_only = s.overlap <= 0 and not current
+            if carried_only:
+                # Read only as carrying on the turn before it (``_carries_on``): what a
+                # later turn says ("Payroll's extension is 350" after "44 cents.") is
+                # not what it speaks of.
+                after = None
             beside = stems(rec.text).union(*(stems(r.text) for r in (before, after) if r))
             if proper & {stem(w) for w in words(rec.speaker)} and _OF_SELF.search(rec.text):
                 # The one the question names speaking of their own ("Mine's 216", "I'm off
                 # from the 19th"): it joins what the turns just before it talk about.
                 beside = beside.union(*(stems(r.text) for r in self._just_before(rec, items)))
-            near = beside | self._continued(rec, items, proper | q_stems | speakers, known)
+            near = beside | self._continued(rec, items, proper | q_stems | speakers, known,
+                                            later=not carried_only)
             if before is not None and asking.get(before.source_id, 0.0) > 0:
                 near = near | topic  # the reply to a turn that asks what the question asks
             if elided and elided.search(rec.text):
