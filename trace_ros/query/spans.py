@@ -263,6 +263,12 @@ def answer_date(sentence: str, record_time: float, context: str = "", grain: str
         future = None
         week = ""
         found = find_candidates(text)
+        anchored = anchored_weekday(text, months or context or text, record_time, found) \
+            if calendar else None
+        if anchored is not None:  # "on the 17th. Manual handling slides to the following
+            # Wednesday": the day said by the date before it, the thing's own
+            return _in_grain(anchored, grain) if grain else \
+                f"{time.strftime('%A', time.gmtime(anchored))} {format_day(anchored)}"
         for k, m in enumerate(found):
             if k + 1 < len(found) and re.search(r"\bfrom\s+(the\s+)?$", text[: m.start()], re.I):
                 continue  # "moved from Monday to Tuesday": the new time is the one that holds
@@ -324,6 +330,53 @@ def _weekday_dated(said: str, later: Sequence[re.Match[str]], text: str,
                 if w is not None and time.gmtime(w).tm_wday == WEEKDAYS.index(day)}
         if len(fits) == 1:
             return fits.pop()
+    return None
+
+
+# A weekday said by its place beside another day told before it: "the following
+# Wednesday", "the Friday before (that)", "the Saturday after", "that Friday" (the week
+# of the day told); not "the Saturday after next" (two weeks on, said from now).
+_RELATIVE_BEFORE = re.compile(r"\b(?:(following)|(that)|the)\s+$", re.I)
+_RELATIVE_AFTER = re.compile(r"\s+(after|before)\b(?!\s+next\b)", re.I)
+# A day told that another may be placed by: a weekday or a day of the month.
+_ANCHOR_DAY = re.compile(rf"\b{_DAYS}\b|\d", re.I)
+
+
+def anchored_weekday(text: str, whole: str, record_time: float,
+                     found: Sequence[re.Match[str]] | None = None) -> float | None:
+    """The date of a weekday ``text`` places by another day told before it in the record
+    (``whole``): the first after it ("the following Wednesday", "the Saturday after"),
+    before it ("the Friday before that") or in its week ("on the 5th, so we'll shut that
+    Friday"); None when ``text`` says none so or no day is told before it."""
+    for m in find_candidates(text) if found is None else found:
+        day = re.sub(r"^(?:on|the)\s+", "", m.group(0).strip().lower())
+        if day not in WEEKDAYS:
+            continue
+        lead = _RELATIVE_BEFORE.search(text[:m.start()])
+        if lead is None or re.search(r"\b(?:not|n['’]t)\s+$", text[:lead.start()], re.I):
+            continue  # (not a day turned down: "not the Sunday after")
+        trail = _RELATIVE_AFTER.match(text, m.end())
+        way = "after" if lead.group(1) else "that" if lead.group(2) else \
+            trail.group(1).lower() if trail else ""
+        if not way or lead.group(2) and trail:
+            continue
+        where = whole
+        at = re.search(re.escape(text[lead.start():m.end()]), where)
+        if at is None:
+            where, at = text, lead
+        told = [n for n in find_candidates(where[:at.start()])
+                if _ANCHOR_DAY.search(n.group(0)) and not _WEEK_ONLY.search(n.group(0))]
+        if not told:
+            continue
+        expr = _in_month_named(told[-1].group(0).strip(), where)
+        # (the day told read as where it is told, ahead where nothing marks its tense)
+        base = resolve_expression(expr, record_time, forward_at(where, told[-1].start(), True))
+        if base is None:
+            continue
+        gap = (WEEKDAYS.index(day) - time.gmtime(base).tm_wday) % 7
+        shift = {"after": gap or 7, "before": (gap - 7) if gap else -7,
+                 "that": gap - 7 if gap > 3 else gap}[way]
+        return base + shift * 86400.0
     return None
 
 

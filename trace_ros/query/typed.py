@@ -132,6 +132,7 @@ from .spans import (
     MEASURING,
     TITLES,
     Asked,
+    anchored_weekday,
     answer_date,
     asked_day,
     bare_figure,
@@ -812,6 +813,19 @@ class TypedReading:
         if kind in ("day", "date", "when"):
             # "parents evening moved to thurs": a clipped weekday names the day.
             ordered = [weekdays_written_out(x) for x in ordered]
+            if has_calendar(rec.source_time):
+                # "… on the 17th. Manual handling slides to the following Wednesday": a
+                # sentence of the thing asked that places its weekday by a day told
+                # before it in the record says the date.
+                placed = next(((x, at) for x in ordered
+                               if (at := anchored_weekday(x, text, rec.source_time)) is not None
+                               and (x == ordered[0] or stems(x) & skip)), None)
+                if placed is not None:
+                    x, at = placed
+                    day = f"{time.strftime('%A', time.gmtime(at))} {format_day(at)}"
+                    clock = clock_time(x) if kind == "when" else ""
+                    clock = re.sub(r"^(?:at|from|by|around|about)\s+", "", clock)
+                    return f"{day} at {clock}" if clock else day
             # "General waste is Thursdays now, so the black bins go out Wednesday night":
             # of a cause and what follows from it, the one about what is asked says when.
             ordered = [_so_held(x, skip) for x in ordered]
