@@ -355,3 +355,59 @@ def place_said_of_it(sentence: str) -> str:
             continue  # "it's the same", "it's a bit …"
         return said
     return ""
+
+
+# "Who is feeding …?", "Who takes …?", "Who's covering …?": the verb a "who" question asks
+# its doer of, and what follows it.
+_WHO_VERB = re.compile(r"\s*who(?:'s|'ll|\s+(?:is|are|was|were|will(?:\s+be)?))?\s+"
+                       r"([a-z]+)\b(.*)$", re.I)
+# What may stand between a doer and its verb: a modal, a copula, a word of when.
+_BETWEEN_DOER = frozenset({"will", "is", "are", "was", "be", "still", "now", "going", "to",
+                           "also", "always", "usually", "can", "could", "would", "might", "am",
+                           "just", "then"})
+# A clitic verb joined to the doer ("nan's taking", "I'm covering").
+_CLITIC = re.compile(r"'(?:s|ll|re|m|d)$")
+_KIN_OWNERS = frozenset({"my", "our", "your", "his", "her", "their"})
+
+
+def verb_subject(question: str, sentence: str, kin: frozenset[str]) -> str:
+    """Who ``sentence`` says does what a "who" question asks ("Who is feeding the fish
+    while we're away?" in "Rory will feed the fish while we're away" → "Rory"; "Who takes
+    Jack to football?" in "…, nan's taking him" → "nan"): the subject of the question's
+    verb in its own clause, in a sentence that says another word of the question (where
+    it has one), where the subject is a name (up to three capitalised words) or a relative
+    (a word of ``kin``, with its owner's word: "my mum"); not the speaker ("I'm covering
+    it": a later turn may hand it on, which a doer named by the speaker leaves told). ''
+    when the sentence gives none."""
+    m = _WHO_VERB.match(question.replace("’", "'"))
+    if m is None or not m.group(1).islower() \
+            or m.group(1) in BE_FORMS | DO_AUXILIARIES | STOPWORDS:
+        return ""  # ("Who is Rory?": a name, no verb)
+    verb = m.group(1).lower()
+    rest = stems(m.group(2)) - STOPWORDS
+    if rest and not rest & stems(sentence) - {stem(verb)}:
+        return ""  # the sentence says nothing else the question asks of
+    toks = _TOKEN.findall(sentence.replace("’", "'"))
+    low = [t.lower() for t in toks]
+    for k, tok in enumerate(low):
+        if not k or not _same_verb(tok, verb):
+            continue
+        j = k
+        while j and low[j - 1] in _BETWEEN_DOER:
+            j -= 1
+        if not tok.endswith("ing") and (set(low[j:k]) & BE_FORMS
+                                        or j and low[j - 1].endswith("'s")):
+            continue  # "Dinner will be cooked by …", "Dinner's cooked": done to it
+        start = j  # the doer's words, back to the start of the clause
+        while start and not _CLAUSE_MARK.fullmatch(low[start - 1]):
+            start -= 1
+        doer = [_CLITIC.sub("", w) for w in toks[start:j]]
+        said = [w.lower() for w in doer]
+        if not said:
+            continue
+        if said[-1] in kin and all(w in _KIN_OWNERS for w in said[:-1]):
+            return " ".join(doer)
+        if len(doer) <= 3 and all(w[:1].isupper() and w.isalpha() for w in doer) \
+                and not any(w.lower() in STOPWORDS for w in doer):
+            return " ".join(doer)
+    return ""

@@ -62,6 +62,7 @@ from .complement import (
     place_said_of_it,
     place_there,
     uncased,
+    verb_subject,
 )
 from .current import asks_original, before_clause, may_ask_held
 from .days import (
@@ -1143,6 +1144,12 @@ class TypedReading:
                 name = next(iter(told))
                 return next((w for w in re.findall(r"[A-Z][\w'-]*", rec.text)
                              if w.lower() == name), name)
+            # "Rory will feed the fish while we're away", "nan's taking him": the doer of
+            # the verb the question asks with, said beside what it asks of.
+            for x in ordered:
+                doer = verb_subject(question, x, KIN)
+                if doer and not set(words(doer)) <= gone:
+                    return doer
             return ""
         return ""
 
