@@ -2074,6 +2074,49 @@ def test_a_list_asked_in_the_present_gathers_its_members() -> None:
     assert not current.asks_present(q, plan_question(q))
 
 
+def test_a_plural_thing_asked_now_asks_the_state_that_holds() -> None:
+    """"Which biscuits does Otto like?", "What size wellies does Ines take?": planned as a
+    list (the thing is plural), asked in the present tense of no time, they ask what holds
+    now; the members of a set asked with a plural copula, the past tense and a time named
+    do not."""
+    def now_set(q: str) -> bool:
+        return current.asks_present_set(q, plan_question(q))
+    assert plan_question("Which biscuits does Otto like?").operation == "list"
+    assert now_set("Which biscuits does Otto like?")
+    assert now_set("What size wellies does Ines take?")
+    assert not now_set("What are the names of her dogs?")
+    assert not now_set("Which biscuits did Otto like?")
+    assert not now_set("Which biscuits did Otto like in March?")
+    assert not now_set("When does Otto eat biscuits?")
+
+
+def test_a_plural_thing_is_revised_only_where_the_robot_is_told() -> None:
+    """Two people talking between themselves add to what they have ("a turtle too"); a
+    person telling the robot their things revises them: the chain runs for a plural thing
+    asked now only in a conversation the robot takes part in."""
+    def turn(seq: int, speaker: str) -> SourceRecord:
+        return SourceRecord(seq, f"t{seq}", HOME, "r1", "d1", "dialogue", speaker,
+                            "We have a dog.", "", None, None, {}, 0.0, False, 0.0, "")
+    assert current.told_the_robot([turn(1, "Nia"), turn(2, "robot")], "r1")
+    assert not current.told_the_robot([turn(1, "Nia"), turn(2, "Tom"), None], "r1")
+
+
+def test_a_plural_thing_changed_in_other_words_leads(ledger: Ledger,
+                                                      encoder: MiniLMEncoder) -> None:
+    """The state of a plural thing told again in a later conversation ("he'll only touch the
+    cheese ones now") answers "Which biscuits does Otto like?", not the first telling."""
+    history(ledger, encoder, [
+        (6, "Nia", "Otto the spaniel likes the peanut butter biscuits best."),
+        (6, "robot", "Noted: Otto likes peanut butter biscuits."),
+        *CHATTER,
+        (9, "Nia", "Otto has gone off the peanut butter biscuits, he'll only touch the "
+                   "cheese ones now."),
+        (9, "robot", "Okay."),
+    ])
+    res = ask(ledger, encoder, "Which biscuits does Otto like?")
+    assert res.source_ids and res.source_ids[0] == "t5", (res.answer, res.source_ids)
+
+
 def test_an_event_to_come_after_before_asks_the_plan_now() -> None:
     """"When is my last day before I leave the firm?" asks the plan as it stands; "before I
     moved teams" names an earlier time."""

@@ -481,7 +481,9 @@ class QueryEngine:
             graph.lead, graph.superseded = graph.lead[1:], []
             graph.reader_resolution = None
         present = current.asks_present(req.question, plan)
-        if not present and not current.may_ask_held(req.question, plan):
+        # A plural thing asked now ("Which treats does Jasper like?"), told the robot.
+        plural_now = not present and current.asks_present_set(req.question, plan)
+        if not present and not plural_now and not current.may_ask_held(req.question, plan):
             return None
         head = ranked[:current.POOL]
         # The resolver's revision, where the chain starts when there is one.
@@ -490,6 +492,10 @@ class QueryEngine:
             [f for f in head if f.seq not in {r.seq for r in lead}]
         records = self.records.get([f.seq for f in head], generation, before=True)
         records.update({r.seq: r for r in lead})
+        if plural_now:
+            if not current.told_the_robot(records.values(), req.scope.robot_id):
+                return None
+            present = True
         at = None
         if not present:
             latest = max((r.source_time for r in records.values()), default=None)

@@ -1457,6 +1457,25 @@ def asks_present(question: str, plan: Plan) -> bool:
         and not _PAST_ASK.search(without_coming(question))
 
 
+def asks_present_set(question: str, plan: Plan) -> bool:
+    """Whether a question the plan reads as a list ("Which peas have I ordered?", "What
+    size trainers does Maya take?") asks, in the present tense and of no time, for the
+    things as they stand now: what was said last of them holds, as for one value, where
+    they were told the robot (``told_the_robot``). Not the members of a set asked with a
+    plural copula ("What are the names of her dogs?")."""
+    return plan.operation == "list" and plan.tense == "present" and plan.as_of is None \
+        and plan.window is None and not asks_members(question) \
+        and bool(_PRESENT.search(question)) and not _PAST_ASK.search(without_coming(question))
+
+
+def told_the_robot(records: Iterable[SourceRecord | None], robot_id: str) -> bool:
+    """Whether the robot takes part in the conversation of ``records``: people telling it
+    their things revise them ("… he'll only eat the carrot ones now"); two people talking
+    between themselves add to what they have ("What pets does Nate have?" gathers the dog
+    and the turtles: on LoCoMo the chain for a plural thing moved ten answers, five down)."""
+    return any(r is not None and is_robot(r.speaker, robot_id) for r in records)
+
+
 _WAS = re.compile(r"\b(?:was|were|had)\b|\bdid\b(?:\s+\w+){1,2}\s+have\b", re.I)
 _BEFORE = re.compile(r"\bbefore\s+(?P<clause>[^,?]{6,})", re.I)
 # "How many hens did we have after the fox?": the state the event left.
