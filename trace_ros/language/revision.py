@@ -129,8 +129,8 @@ _POSSESSIVE = re.compile(r"\b([A-Za-z]+)['’]s\b", re.I)
 # What follows a contracted "is"/"has" and never a possessor: a determiner or a
 # possessive ("Sandra's my key worker"), or a closed-class word that opens a verb phrase
 # ("Ivy's been promoted", "Sam's just left", "the gym's not open").
-_AFTER_IS = frozenset("""my your our his her their the a an been got gone just now finally
-already still not never always also only even since""".split())
+_AFTER_IS = frozenset("""my your our his her their the a an been got gone going just now
+finally already still not never always also only even since""".split())
 # Words that open a verb's object: a verb sits between "X's" and one ("Wojtek's put the
 # labour up"), as no noun does.
 _OBJECT_OPENERS = frozenset("the a an my your our his their its it them me us him this that "
