@@ -50,3 +50,12 @@ def test_a_name_before_going_to_is_who_does_it_not_whose() -> None:
     assert revision.same_holder("Lauren's going to look after my regulars while I'm off.",
                                 frozenset(), frozenset(), thing)
 
+
+def test_their_after_the_name_of_the_thing_is_the_things_own() -> None:
+    # "the Ellis crates": a sentence that names Ellis first and then "their crates" speaks
+    # of the Ellis crates; "their crates" naming no one before is a third party's.
+    thing = frozenset({"elli", "crate", "row"})
+    assert revision.same_holder("Ellis are collecting Monday, so I've brought their crates "
+                                "right up front, row A.", frozenset(), frozenset(), thing)
+    assert not revision.same_holder("Brennan rang. I've moved their crates to row A.",
+                                    frozenset(), frozenset(), thing)
