@@ -18,6 +18,7 @@ def _after(text: str) -> int:
     "Sam's just moved it to Friday.",
     "Ivy's been promoted.",
     "Sandra's my key worker.",
+    "Lauren's going to look after my regulars while I'm off.",
     "The garage is moving up the date.".replace(" is", "'s"),
 ])
 def test_a_contracted_has_or_is_is_no_possessive(text: str) -> None:
@@ -40,3 +41,21 @@ def test_a_contraction_names_no_other_holder_of_the_thing() -> None:
                                 frozenset(), frozenset(), labour)
     assert not revision.same_holder("Wojtek's labour is £45 an hour from January.",
                                     frozenset(), frozenset(), labour)
+
+
+def test_a_name_before_going_to_is_who_does_it_not_whose() -> None:
+    # "Lauren's going to look after my regulars" says who will (the value a "who"
+    # question asks), not that the regulars are Lauren's.
+    thing = frozenset({"look", "regular"})
+    assert revision.same_holder("Lauren's going to look after my regulars while I'm off.",
+                                frozenset(), frozenset(), thing)
+
+
+def test_their_after_the_name_of_the_thing_is_the_things_own() -> None:
+    # "the Ellis crates": a sentence that names Ellis first and then "their crates" speaks
+    # of the Ellis crates; "their crates" naming no one before is a third party's.
+    thing = frozenset({"elli", "crate", "row"})
+    assert revision.same_holder("Ellis are collecting Monday, so I've brought their crates "
+                                "right up front, row A.", frozenset(), frozenset(), thing)
+    assert not revision.same_holder("Brennan rang. I've moved their crates to row A.",
+                                    frozenset(), frozenset(), thing)

@@ -129,8 +129,8 @@ _POSSESSIVE = re.compile(r"\b([A-Za-z]+)['’]s\b", re.I)
 # What follows a contracted "is"/"has" and never a possessor: a determiner or a
 # possessive ("Sandra's my key worker"), or a closed-class word that opens a verb phrase
 # ("Ivy's been promoted", "Sam's just left", "the gym's not open").
-_AFTER_IS = frozenset("""my your our his her their the a an been got gone just now finally
-already still not never always also only even since""".split())
+_AFTER_IS = frozenset("""my your our his her their the a an been got gone going just now
+finally already still not never always also only even since""".split())
 # Words that open a verb's object: a verb sits between "X's" and one ("Wojtek's put the
 # labour up"), as no noun does.
 _OBJECT_OPENERS = frozenset("the a an my your our his their its it them me us him this that "
@@ -199,9 +199,22 @@ def same_holder(text: str, asked: frozenset[str], anchor: frozenset[str],
         if not thing or {_stem(x) for x in after} & thing:
             return False
     # "her gym locker is 114": a third person's thing of the same kind (in that sentence:
-    # "BOC changed their route. Nitrogen comes Thursdays now." says whose the route is)
+    # "BOC changed their route. Nitrogen comes Thursdays now." says whose the route is;
+    # not when the sentence named them first by a word of the thing: "Ellis are collecting
+    # Monday, so I've brought their crates up front" for the Ellis crates)
     return not any({_stem(x) for x in _words(_rest_of_sentence(text, m.end()))[:2]} & thing
+                   and not _named_before(text, m.start(), thing)
                    for m in _THEIR.finditer(text)) if thing else True
+
+
+def _named_before(text: str, at: int, thing: frozenset[str]) -> bool:
+    """Whether the sentence of ``text`` that ``at`` is in names, before ``at``, someone
+    by a word of the ``thing`` (a capitalised word whose stem it has)."""
+    start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, at)), default=0)
+    return any(_stem(w.lower()) in thing for w in _CAPITALISED.findall(text[start:at]))
+
+
+_CAPITALISED = re.compile(r"\b[A-Z][a-z]+\b")
 
 
 def _rest_of_sentence(text: str, start: int) -> str:

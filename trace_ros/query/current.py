@@ -697,8 +697,9 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         kind = states_asked(asked_kind, said, head.text) if not labels \
             else (bool(_BARE_NUMBER.search(said))
                   or states_label(said) and bool(re.search(r"\d", said))) if numbered \
-            else states_label(said)
-        # (a label: "we're in Kilimanjaro", not "same room at least"; one told apart by its
+            else states_label(said) or bool(_CODED.search(labelled(focus, said)))
+        # (a label: "we're in Kilimanjaro", not "same room at least", or the noun asked
+        # labelled anew by a letter or code, "row A" after "row D"; one told apart by its
         # number gets another number, "room 12" becomes "room 7", and a name that comes up
         # beside it, "now we have Ms Baptiste", labels something else)
         # (a repair gives a value of the kind its turn gave, whatever its words, and so
@@ -1249,6 +1250,8 @@ def _held_by(rec: SourceRecord, at: float) -> bool:
 
 # The kinds asked of a day or date ("when", "which day", "what date").
 _TIME_KINDS = frozenset({"when", "day", "date"})
+# A label told by a letter or a code ("row A", "bay 7B"), not a word ("Same room").
+_CODED = re.compile(r"\b(?:[A-Z]|\d+[A-Za-z]?|[A-Za-z]+\d+[A-Za-z]?)\b")
 _BARE_COUNT = re.compile(r"[\d,.]+")  # a figure with no unit of time
 
 

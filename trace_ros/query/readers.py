@@ -702,7 +702,10 @@ class ExtractiveReader(TypedReading):
             old = " ".join(i.record.text for i in pack.items if first is not None
                            and first.routes.get("graph") == 1
                            and i.record.seq < first.record.seq and stems(i.record.text) & q)
+            # (a record that keeps the label, "everything stays in rack A", says it again
+            # as the one that holds, whatever an earlier record gave)
             label = labelled(ask.focus, cited, question, old) \
+                or (labelled(ask.focus, cited, question) if continues(cited) else "") \
                 or self._relabel(ask, question, out, pack)
             if ask.kind == "what" and not re.search(r"\d", label):
                 label = ""  # "What room …?": a number labels it; "What novel …?" is read
