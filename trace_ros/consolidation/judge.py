@@ -32,6 +32,7 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -102,6 +103,7 @@ def shared_names(old: str, new: str) -> frozenset[str]:
 _RELATIVE_OF = re.compile(r"\b([^\W\d_]+)['’]s\s+(" + "|".join(sorted(KIN)) + r")\b", re.I)
 
 
+@lru_cache(maxsize=8192)  # asked of every earlier statement for every later one
 def _relatives_of(text: str) -> frozenset[str]:
     """The stems of the names ``text`` names as a relative's owner ("Tadeo's brother")."""
     return frozenset(stem(m.group(1).lower()) for m in _RELATIVE_OF.finditer(text))
@@ -109,7 +111,20 @@ def _relatives_of(text: str) -> frozenset[str]:
 
 def _shared_content(old: str, new: str) -> frozenset[str]:
     """The content words both name, not a person's or holder's."""
-    return (terms(old) - holders_stems(old)) & (terms(new) - holders_stems(new))
+    return _content(old) & _content(new)
+
+
+@lru_cache(maxsize=8192)
+def _tie_words(text: str) -> frozenset[str]:
+    """Every word that may tie ``text`` to another (``shared_ties``): its content words
+    and its holders' names."""
+    return _content(text) | holders_stems(text)
+
+
+@lru_cache(maxsize=8192)
+def _content(text: str) -> frozenset[str]:
+    """The content words ``text`` names, not a person's or holder's."""
+    return terms(text) - holders_stems(text)
 
 
 def _by_length(content: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
@@ -160,7 +175,7 @@ class Pair:
         v_old, v_new = values(old), values(new)
         about_old = [s for s in sentences(old) or [old] if keys(s) & shared]
         about_new = [s for s in sentences(new) or [new] if keys(s) & shared]
-        n_old, n_new = len(_WORDS.findall(old)), len(_WORDS.findall(new))
+        n_old, n_new = _word_count(old), _word_count(new)
         return [
             self.cos,
             _count(len(rare)),
@@ -180,14 +195,25 @@ class Pair:
             float(n_old > 40),
             float(another_holder(new, old, shared, speaker, teller)),
             float(another_thing(old, new, shared)),
-            _count(len(_ADDRESS.findall(new)), 2),
-            _count(len(_ADDRESS.findall(old)), 2),
+            _count(_addresses(new), 2),
+            _count(_addresses(old), 2),
             _count(sum(map(salient, names)), 2),
             _count(sum(map(salient, short)), 2),
             *telling.signals(new),
             float(replaces(old, new)),
             float(contrasts(old, new)),
         ]
+
+
+@lru_cache(maxsize=8192)  # each statement is weighed against many
+def _word_count(text: str) -> int:
+    return len(_WORDS.findall(text))
+
+
+@lru_cache(maxsize=8192)
+def _addresses(text: str) -> int:
+    """How often ``text`` speaks to the listener (``_ADDRESS``)."""
+    return len(_ADDRESS.findall(text))
 
 
 def probability(signals: list[float]) -> float:
@@ -259,9 +285,15 @@ def weigh(new: str, earlier: Sequence[str], sims: Sequence[float],
     close = np.asarray(sims, dtype=np.float64)
     if len(close) != n:
         raise ValueError(f"weigh: {len(close)} cosines for {n} statements")
+    # A pair can be tied only by a word both name (``_tie_words``) the speaker seldom
+    # says: a pair sharing none of ``new``'s salient ones is passed over unread unless
+    # close enough to be weighed untied (the same pairs as reading each, fewer read).
+    tying = frozenset(t for t in _tie_words(new) if salient(t))
     for j in np.flatnonzero(close >= FLOOR).tolist():
         old, cos = earlier[j], float(close[j])
         if old.rstrip().endswith("?"):
+            continue
+        if (strict or cos < UNTIED_CLOSE) and tying.isdisjoint(_tie_words(old)):
             continue
         ties = shared_ties(old, new)
         shared = ties[0]

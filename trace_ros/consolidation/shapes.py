@@ -13,6 +13,7 @@ Closed-class words only: the number words, the ordinals and the two possessives.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..language.revision import is_value_word
 from ..language.text import STOPWORDS, sentences, tokens
@@ -39,18 +40,29 @@ def _cardinal(toks: list[str], i: int) -> int | None:
 def counts(sentence: str, shared: frozenset[str]) -> dict[str, int]:
     """The number ``sentence`` counts each ``shared`` word by: a cardinal right before it
     ("Forty-two families on the list", "twelve hives", "3 tablets")."""
+    out: dict[str, int] = {}
+    for st, n in _counted_words(sentence):
+        if st in shared:
+            out[st] = n
+    return out
+
+
+@lru_cache(maxsize=8192)  # a statement's sentences are read for every pair it is in
+def _counted_words(sentence: str) -> tuple[tuple[str, int], ...]:
+    """Each word of ``sentence`` a cardinal right before it counts, as (its stem, the
+    number), in order."""
     toks: list[str] = []
     for m in _HYPHENED.finditer(sentence.lower()):
         parts = m.group(0).split("-")
         # "forty-two" is one number; "two-hourly" no count of anything
         numeral = all(p in _UNITS or p in _TENS for p in parts)
         toks.extend(parts if numeral else [m.group(0)])
-    out: dict[str, int] = {}
+    out: list[tuple[str, int]] = []
     for i, w in enumerate(toks[1:], 1):
-        n = _cardinal(toks, i - 1) if _stem(w) in shared else None
+        n = _cardinal(toks, i - 1)
         if n is not None:
-            out[_stem(w)] = n
-    return out
+            out.append((_stem(w), n))
+    return tuple(out)
 
 
 def recounted(old: str, new: str, shared: frozenset[str]) -> frozenset[str]:

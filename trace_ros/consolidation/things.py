@@ -16,6 +16,7 @@ name it as a thing, and neither joins it to a different noun after it ("the car 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..language.revision import QUESTION_SCAFFOLD, is_value_word, keys, terms
 from ..language.text import sentences
@@ -38,17 +39,58 @@ def naming(text: str, shared: frozenset[str]) -> list[str]:
             if keys(s) & shared and not s.rstrip().endswith("?")]
 
 
-def _words(text: str) -> list[str]:
+# Texts whose words (and the words before / after each stem) are kept: the judgement
+# weighs one statement against every earlier one of its speaker, each pair reading both
+# texts again for every shared word.
+_KEPT = 8192
+
+
+@lru_cache(maxsize=_KEPT)
+def _words(text: str) -> tuple[str, ...]:
     """The lower-cased words of ``text``, a clitic's "'s" / "'ll" left off ("the hall's
     double-booked" names the hall)."""
-    return [m.group(0).lower().split("'")[0] for m in TOKEN.finditer(text)]
+    return tuple(m.group(0).lower().split("'")[0] for m in TOKEN.finditer(text))
+
+
+@lru_cache(maxsize=_KEPT)
+def _before_by_head(text: str) -> dict[str, frozenset[str]]:
+    """For each stem of ``text``, the stems of the words right before it that may tell
+    its kind (``other_kind``): no determiner, no value word, longer than two letters.
+    Callers must not change what it returns (it is kept)."""
+    toks = _words(text)
+    out: dict[str, set[str]] = {}
+    for i in range(1, len(toks)):
+        prev = toks[i - 1]
+        if prev not in DETERMINERS and not is_value_word(prev) and len(prev) > 2:
+            out.setdefault(_stem(toks[i]), set()).add(_stem(prev))
+    return {h: frozenset(b) for h, b in out.items()}
+
+
+@lru_cache(maxsize=_KEPT)
+def _after_by_head(text: str) -> dict[str, frozenset[str]]:
+    """For each stem of ``text``, the stems of the content words right after it
+    (``other_compound``). Callers must not change what it returns (it is kept)."""
+    toks = _words(text)
+    content = terms(text)
+    out: dict[str, set[str]] = {}
+    for i in range(len(toks) - 1):
+        nxt = toks[i + 1]
+        if nxt not in DETERMINERS and _stem(nxt) in content:
+            out.setdefault(_stem(toks[i]), set()).add(_stem(nxt))
+    return {h: frozenset(a) for h, a in out.items()}
 
 
 def phrase_heads(sentence: str, shared: frozenset[str]) -> set[str]:
     """The ``shared`` words of ``sentence`` within two words after a determiner."""
+    return set(_heads(sentence) & shared)
+
+
+@lru_cache(maxsize=_KEPT)
+def _heads(sentence: str) -> frozenset[str]:
+    """The stems of ``sentence``'s words within two words after a determiner."""
     toks = _words(sentence)
-    return {_stem(w) for i, w in enumerate(toks)
-            if _stem(w) in shared and DETERMINERS & set(toks[max(0, i - 2):i])}
+    return frozenset(_stem(w) for i, w in enumerate(toks)
+                     if DETERMINERS & set(toks[max(0, i - 2):i]))
 
 
 def named_thing(old: str, new: str, shared: frozenset[str]) -> frozenset[str]:
@@ -63,12 +105,8 @@ def other_kind(old: str, new: str, head: str) -> bool:
     """Whether ``old`` and ``new`` name ``head`` with different words before it, neither
     of which the other statement uses ("the choir rehearsal" / "the orchestra
     rehearsal", "the swimming lesson" / "the piano lesson"): two things of one kind."""
-    def before(text: str) -> set[str]:
-        toks = _words(text)
-        return {_stem(toks[i - 1]) for i, w in enumerate(toks)
-                if i and _stem(w) == head and toks[i - 1] not in DETERMINERS
-                and not is_value_word(toks[i - 1]) and len(toks[i - 1]) > 2}
-    mine, theirs = before(old), before(new)
+    mine = _before_by_head(old).get(head, frozenset())
+    theirs = _before_by_head(new).get(head, frozenset())
     return bool(mine and theirs and not mine & theirs
                 and not mine & terms(new) and not theirs & terms(old))
 
@@ -78,12 +116,8 @@ def other_compound(old: str, new: str, head: str) -> bool:
     """Whether ``old`` and ``new`` join ``head`` to different content words after it,
     neither of which the other statement uses ("the car park" / "the car service"):
     ``head`` is then a modifier of two different things."""
-    def after(text: str) -> set[str]:
-        toks = _words(text)
-        return {_stem(toks[i + 1]) for i, w in enumerate(toks[:-1])
-                if _stem(w) == head and toks[i + 1] not in DETERMINERS
-                and _stem(toks[i + 1]) in terms(text)}
-    mine, theirs = after(old), after(new)
+    mine = _after_by_head(old).get(head, frozenset())
+    theirs = _after_by_head(new).get(head, frozenset())
     return bool(mine and theirs and not mine & theirs
                 and not mine & terms(new) and not theirs & terms(old))
 

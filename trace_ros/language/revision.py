@@ -1135,16 +1135,24 @@ def introduces(text: str, stems: frozenset[str]) -> bool:
     phrase with an indefinite article ("an upcoming show in Boston" after "that show in
     Tokyo"), another of its kind, not the one an earlier statement told of. A word that
     only modifies the head ("a room change") brings in no room."""
+    return not _introduced(text).isdisjoint(stems)
+
+
+@lru_cache(maxsize=8192)  # consolidation's judgement asks it of every pair a statement is in
+def _introduced(text: str) -> frozenset[str]:
+    """The stems ``text`` brings in as a new instance (``introduces``)."""
     toks = [(m.group(0).lower(), m.end()) for m in _WORD.finditer(text)]
+    out: set[str] = set()
     for i, (w, end) in enumerate(toks):
-        if _stem(w) not in stems or not _ENDS_PHRASE.match(text, end):
+        if not _ENDS_PHRASE.match(text, end):
             continue
         for before, _ in reversed(toks[max(0, i - 3):i]):
             if before in _INDEFINITE:
-                return True
+                out.add(_stem(w))
+                break
             if before in _DEFINITE:
                 break
-    return False
+    return frozenset(out)
 
 
 # What may follow the head of a noun phrase: punctuation, the end, a preposition, a
