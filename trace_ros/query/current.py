@@ -683,6 +683,9 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             continue
         if not carried and repaired is None and _another_kept(rec.text, head.text, given_up):
             continue  # "the after-school pickup is still Pete": another thing's value
+        if told_before_robot and not carried and repaired is None and seq not in ruled \
+                and seq not in judged and _aside(rec, told, head, q_terms):
+            continue  # "The calving kit stays in the van" after "Moved the TB kit to …"
         thread = rec
         chained.add(seq)
         held |= holders(rec.text)
@@ -808,6 +811,28 @@ _SET_APART = re.compile(
 _OWN_OPENING = re.compile(r"^(?:\w+\s+)?(?:my|his|her|their|our|your|its|\w+['’]s)\s+own\b", re.I)
 _ALSO_BESIDE = re.compile(r"^(?:[\w'’]+\s+){1,3}also\b", re.I)
 _OWN_WORD = re.compile(r"\bown\b", re.I)
+
+
+def _aside(rec: SourceRecord, told: str, head: SourceRecord, q_terms: frozenset[str]) -> bool:
+    """Whether ``rec``, said in the conversation of the thread's latest revision ``head``,
+    speaks of a thing beside it, not of it again: it shares fewer of the question's words
+    than ``head`` and gives no sign that what ``head`` said has changed (no change marked,
+    nothing denied, no state given as what follows: "…, so it's half 7 till half 1", no
+    value of ``head``'s giving way to another of its kind: "… pushed me to Thursday").
+    Within one conversation a speaker takes back what they just said with a sign of it
+    ("Actually no, soya."); the next statement near it in meaning that names less of what
+    is asked, with none, is of a neighbouring thing ("The calving kit stays in the van's
+    rear cupboard." after "Moved the TB kit to the front lockers."). ``told``: ``rec``
+    read with the robot's question it answers and its echo ("Half seven." to "Still seven
+    o'clock?"), whose words it shares. (The caller asks it of no turn that carries on its
+    speaker's turn, which names the thing for it ("a lad from work called Tariq is
+    borrowing it"), and only where the robot takes part: two people talking between
+    themselves go from one thing to the next and back all the time.)"""
+    if rec.session_id != head.session_id or marks_change(rec.text) \
+            or _NEGATION.search(rec.text) or follows_from(rec.text) \
+            or replaces(head.text, told):
+        return False
+    return len(keys(told) & q_terms) < len(keys(head.text) & q_terms)
 
 
 def _another_beside(text: str, talked: str) -> bool:
