@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
 import sqlite3
 import sys
 from collections.abc import Sequence
@@ -221,8 +222,6 @@ def _when(t: float) -> str:
 
 def _ros_domain() -> int:
     """The ROS domain this command's rclpy would join (``ROS_DOMAIN_ID``, default 0)."""
-    import os
-
     text = os.environ.get("ROS_DOMAIN_ID", "").strip()
     return int(text) if text.isdigit() else 0
 
@@ -610,11 +609,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     process at once when done (``_end_query_process``)."""
     if argv is None:
         args = sys.argv[1:]
+        if args[:1] == ["query"]:
+            _query_process_settings()
         rc = _main(args)
         if args[:1] == ["query"]:
             _end_query_process(rc)
         return rc
     return _main(list(argv))
+
+
+def _query_process_settings() -> None:
+    """What a ``trace-ros query`` process sets first: OpenBLAS on one thread, set before
+    numpy is imported and only where the environment does not say otherwise. Starting its
+    pool of a thread per core cost ~45 ms of CPU of numpy's import (measured on 2 cores),
+    and its threads spin after a product. A question's BLAS products are a few hundred rows
+    at most (the large scans use numpy's own loop, ``storage.coarse.dot``), where one thread
+    gives the bits that several give (checked up to 4,000 rows of 384), so the answers are
+    the same: ``bench cli`` compares them, and a re-ask of the natural sets moved none."""
+    if "numpy" not in sys.modules:
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
 def _end_query_process(rc: int) -> None:
@@ -626,7 +639,6 @@ def _end_query_process(rc: int) -> None:
     daemon still runs, or this Python has no ``atexit._run_exitfuncs``) the process ends
     as usual."""
     import atexit
-    import os
     import threading
 
     run_exit_handlers = getattr(atexit, "_run_exitfuncs", None)
