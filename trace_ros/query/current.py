@@ -465,8 +465,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     # A conversation the robot takes part in: one person telling another there, by name,
     # speaks in front of it for them; where two people talk between themselves, every
     # turn addresses the other.
-    told_before_robot = any(is_robot(r.speaker, robot_id) for r in records.values()
-                            if r is not None)
+    told_before_robot = told_the_robot(records.values(), robot_id)
     candidates = {f.seq: records[f.seq] for f in pool if f.seq > anchor.seq}
     candidates.update({seq: records[seq] for seq in ruled})
     candidates.update(judged)
