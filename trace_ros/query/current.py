@@ -65,6 +65,10 @@ same thing:
    last record (unless the turn names the thing itself): "my cousin's wedding is the
    21st" in between leaves an "it" after it no longer the race's. From a lead an edge
    found, it steps on from that lead, never back over it.
+6. an anchor its speaker sets beside an earlier thing ("Parish council also meets on the
+   second Tuesday"; ``set_beside``) is that thing's look-alike: a later record nearer in
+   meaning to a statement before the anchor than to the thread (``_nearer_before``),
+   however it joins, in step 2 or 5, carries that thing on and is no revision of it.
 
 The anchor is the best match that states the thing in what it asserts (not only whose
 it is, nor only in a question of its own) and gives a value of the kind asked; failing
@@ -187,6 +191,9 @@ OPENING = 4  # the words that open a record: what it speaks of first
 # thread's for the record to carry that one on; how many steps back it is followed.
 OWNER_MARGIN = 0.1
 OWNER_HOPS = 2
+# How much nearer a record must be to the earlier thing a set-beside anchor stands beside
+# than to the thread (``_nearer_before``): the speaker's own mark halves ``OWNER_MARGIN``.
+BESIDE_MARGIN = OWNER_MARGIN / 2
 _QUESTION = re.compile(r"\?\s*$")
 _NEGATION = re.compile(r"\b(?:not|no|never|nor)\b|n['’]t\b", re.I)
 # Words a question is built from ("week", "days") say nothing of which thing.
@@ -408,6 +415,11 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     # (a name the conversation writes mid-sentence that opens a sentence is a name too:
     # "Marco stays with the Gibsons")
     anchor_changes = at is None and marks_change(anchor.text)
+    # An anchor its speaker sets beside an earlier thing ("Parish council also meets on the
+    # second Tuesday", "The Saturday counter closes at half twelve as well, that's
+    # different") is that thing's look-alike: a later record that carries on the earlier
+    # thing is no revision of the anchor (``_nearer_before``), however it joins.
+    beside = at is None and set_beside(anchor.text)
     revised = [] if at is not None else [
         records[f.seq] for f in pool if f.seq < anchor.seq
         and (_revised_by(records[f.seq], anchor, thing, asked_holders, anchor_holders,
@@ -481,7 +493,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                         or reads_back(records[f.seq], said, records.get(f.seq + 1), robot_id):
                     echo_of[said.seq] = records[f.seq]
     # The records of the thread so far, and the earlier ones the anchor revised.
-    chained = {anchor.seq} | {r.seq for r in revised}
+    # (the earlier records a set-beside anchor "revised" are the thing it was set beside)
+    chained = {anchor.seq} | ({r.seq for r in revised} if not beside else set())
     # A rule's edge passes over what came between it and the anchor, as it always did.
     passed_over = min(ruled, default=anchor.seq)
     for seq in sorted(candidates):
@@ -685,6 +698,10 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         if told_before_robot and not carried and repaired is None and seq not in ruled \
                 and seq not in judged and _aside(rec, told, head, q_terms):
             continue  # "The calving kit stays in the van" after "Moved the TB kit to …"
+        if beside and repaired is None and said_before is not None \
+                and _nearer_before(seq, anchor.seq, chained, said_before):
+            rejected.append(rec.source_id)
+            continue
         thread = rec
         chained.add(seq)
         held |= holders(rec.text)
@@ -752,6 +769,10 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                          [records[f.seq] for f in pool if f.seq < at_lead
                           and records[f.seq] not in steps and records[f.seq] not in revised])
         for rec in onward:
+            if beside and said_before is not None \
+                    and _nearer_before(rec.seq, anchor.seq, chained, said_before):
+                rejected.append(rec.source_id)  # the earlier thing's next step
+                break
             if (not_asker or kin_asked) and theirs(rec, asker, robot_id, prior, kin_asked):
                 rejected.append(rec.source_id)  # another speaker's own, not the next step
                 break
@@ -849,6 +870,40 @@ def _another_beside(text: str, talked: str) -> bool:
         if _ALSO_BESIDE.search(sentence):
             return True
     return False
+
+
+# "as well" or a clause-final "too": what a sentence tells is said beside another thing.
+_BESIDE = re.compile(r"\bas\s+well\b(?!\s+as\b)|\btoo\s*(?:[,.;!?]|$)", re.I)
+
+
+def set_beside(text: str) -> bool:
+    """Whether the speaker sets what ``text`` tells beside another thing already talked
+    of, marking no change of it: "Parish council also meets on the second Tuesday", "The
+    Saturday counter closes at half twelve as well, that's different", "Bin men come
+    Tuesdays too" (``sets_apart``, or a subject said to do it *also*, or "as well"/"too"
+    closing a clause). (An opening "Also, …" only adds a turn's news.)"""
+    if marks_change(text):
+        return False
+    if sets_apart(text):
+        return True
+    return any(_ALSO_BESIDE.search(s) or _BESIDE.search(s) for s in sentences(text) or [text])
+
+
+def _nearer_before(seq: int, anchor: int, chained: set[int],
+                   said_before: Callable[[int], dict[int, float]]) -> bool:
+    """Whether the statement said before ``anchor`` that is nearest ``seq`` in meaning is
+    nearer it, by more than ``BESIDE_MARGIN``, than any of the thread's (``chained``): the
+    record carries on the earlier thing the anchor was set beside, not the anchor. (The
+    thread's, when not among the nearest earlier statements, are no nearer than the last
+    of them.) ``_carries_another`` asks the same of any anchor at ``OWNER_MARGIN``, and
+    only of a record joined by nearness or a shared word; beside a set-beside anchor a
+    record a value handed over or a carried turn joins is asked too."""
+    near = said_before(seq)
+    before = [c for s, c in near.items() if s < anchor and s not in chained]
+    if not before:
+        return False
+    ours = max((c for s, c in near.items() if s in chained), default=min(near.values()))
+    return max(before) > ours + BESIDE_MARGIN
 
 
 def sets_apart(text: str) -> bool:
