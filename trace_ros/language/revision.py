@@ -1018,6 +1018,16 @@ def hands_over(old: str, new: str) -> bool:
     return bool(kinds)
 
 
+def gives_another(old: str, new: str) -> bool:
+    """Whether ``new`` asserts a specific value of a kind ``old`` gives (a weekday, a month,
+    a figure or day of the month) that ``old`` does not: "her flight's now the 22nd"
+    after "arrives on the 20th of December". A name is no kind here: any story names
+    someone."""
+    before = values_named(asserted(old))
+    came = values_named(asserted(new)) - before
+    return bool(came) and bool(_kinds(came) & _kinds(before) - {"name"})
+
+
 def gives_up(old: str, new: str) -> frozenset[str]:
     """The values of ``old`` that ``new`` moves away from: those of each kind of which
     ``new`` brings a value ``old`` does not state ("Tuesdays" after "Mondays" gives up

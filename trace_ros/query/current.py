@@ -42,6 +42,9 @@ same thing:
    (a time for "when", how often for "how often": ``spans.states_asked``) in what it
    asserts (``revision.asserted``: not under a condition, "If it's good, that's our new
    Friday place", nor in a question passed on, "someone asked if we're open till five");
+   where the robot takes part, the anchor's speaker may also retell the slot in a later
+   conversation in words of their own, naming no word of the thing ("I've transferred
+   onto marine engineering" after "My online course is accountancy", ``_retells``);
 3. a later statement of the same speaker that names no word of the thing joins the
    latest record of the thread when it names that record's value and another of its
    kind ("cancelled the Monday flight … onto the Wednesday", ``revision.hands_over``),
@@ -111,6 +114,7 @@ from ..language.revision import (
     denied_for,
     denies_change,
     follows_from,
+    gives_another,
     gives_up,
     hands_over,
     holders,
@@ -187,6 +191,9 @@ JUDGED_JOINS = 0.9
 # this share of the recalled records say it (the two themselves among them).
 STEP_SHARE = 0.125
 OPENING = 4  # the words that open a record: what it speaks of first
+# A later record that names no word of the thread retells its slot only when the question
+# ranks it among this many of its best matches (a third of the pool).
+RETELL_RANK = 8
 # How much nearer another earlier statement must be to a later record than any of the
 # thread's for the record to carry that one on; how many steps back it is followed.
 OWNER_MARGIN = 0.1
@@ -474,6 +481,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     # to revise; not with a thing they call their own ("My own extension's 350").
     public = at is None and not asked_holders and not own_state and unowned(anchor.text)
     recalled = {f.seq for f in pool}
+    rank = {f.seq: i for i, f in enumerate(pool)}  # the question's order of its matches
     # A conversation the robot takes part in: one person telling another there, by name,
     # speaks in front of it for them; where two people talk between themselves, every
     # turn addresses the other.
@@ -586,6 +594,15 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             # through Saturday."), names the thing in no word of the question's: its next
             # state, for the checks below to say whose and of what kind.
             link = f"brought about (cosine {cos:.2f})"
+        if not (link or carried) and told_before_robot and said_before is not None \
+                and rank.get(seq, POOL) < RETELL_RANK \
+                and _retells(rec, anchor, thread, typed, chained, said_before):
+            # The anchor's speaker, in a later conversation, telling the same slot anew in
+            # words of their own ("I couldn't face another spreadsheet. I've transferred
+            # onto marine engineering." after "My online course is accountancy"): the
+            # question ranks it among its best, and of all earlier statements it is
+            # nearest one of the thread's. The checks below still say whose and what kind.
+            link = "retells"
         if not (link or carried) and head is not anchor:
             # The chain is transitive: a later change may be told in the words of the
             # change before it, not of the first statement ("Soya didn't last. … try them
@@ -1078,6 +1095,33 @@ def _steps_on(rec: SourceRecord, head: SourceRecord, anchor: SourceRecord,
             for sentence in sentences(rec.text) or [rec.text]):
         return ""
     return f"steps on {head.source_id}: {why}"
+
+
+def _retells(rec: SourceRecord, anchor: SourceRecord, thread: SourceRecord, typed: bool,
+             chained: set[int], said_before: Callable[[int], dict[int, float]]) -> bool:
+    """Whether ``rec``, naming no word of the thing, tells the thread's slot anew (issue
+    14: the old value was cited first where the speaker's later words never joined): said
+    by the anchor's speaker in a later conversation than the anchor's and the thread's
+    latest record; of the people's statements before it, the one nearest in meaning is
+    the thread's (``chained``: not another thing the speaker spoke of, nor another
+    person's look-alike); it marks its state as new or as just brought about ("from now
+    on", "I've swapped with Dylan") and denies no change ("the blue tin, it hasn't
+    moved"); and, for a time, date or number asked, it gives one of a kind the thread
+    gave that the thread did not ("her flight's now the 22nd"), or moves the old one
+    ("pushed back a week"). Nearness alone joins any small talk of the same
+    conversation, and a change marker alone any other change told later."""
+    if rec.speaker != anchor.speaker \
+            or rec.session_id in (anchor.session_id, thread.session_id) \
+            or continues(rec.text) and not marks_change(rec.text) \
+            or not (marks_change(rec.text) or brought_about(rec.text)) \
+            or denies_change(rec.text):
+        return False
+    if typed and not shifts(rec.text) \
+            and not gives_another(f"{anchor.text} {thread.text}", rec.text) \
+            and not (clock_time(asserted(rec.text)) and clock_time(thread.text)):
+        return False
+    near = said_before(rec.seq)
+    return bool(near) and max(near, key=near.__getitem__) in chained
 
 
 def _opens_on(text: str, head: str, anchor: str, thing: frozenset[str]) -> bool:
