@@ -101,6 +101,7 @@ from ..language.timeanchor import (
 from ..language.vocab import is_robot
 from .ages import _AGE, _BETWEEN_NOTE, _BORN, _HOW_OLD, _age_answer
 from .amounts import (
+    _WITH_UNIT,
     FIGURE_UNIT,
     _joined,
 )
@@ -161,6 +162,7 @@ from .pack import EvidenceItem, Pack
 from .plan import Plan, without_named_time
 from .readout import ReaderOutput, _asks, _content, _first_statement, _Scored
 from .spans import (
+    _MONEY_STEMS,
     _NEW_STATE,
     Asked,
     asked,
@@ -896,7 +898,11 @@ class ExtractiveReader(TypedReading):
             # locker number?") is no answer where another record may give one.
             every = [s for s in every if s in lead[:1] or not told_of_another(
                 question, plan.asker, s.item.record)] or every
-            return self._typed(question, plan, ask, every, pack, q_stems, names, weights)
+            out = self._typed(question, plan, ask, every, pack, q_stems, names, weights)
+            if not out.answer and ask.kind == "money" and not q_stems & _MONEY_STEMS:
+                return self._amount(question, plan, every, pack, q_stems, names,
+                                    weights) or out
+            return out
         shown = scored
         if lead and (plan.wants_newest or may_ask_held(question, plan)) \
                 and not _plural_ask(question, plan):
@@ -1006,6 +1012,25 @@ class ExtractiveReader(TypedReading):
             if heard is not None:
                 return heard
         return self._answer(question, plan, chosen, q_stems, pack.complete, shown=pack.items)
+
+    def _amount(self, question: str, plan: Plan, every: list[_Scored], pack: Pack,
+                q_stems: set[str], names: set[str], weights: dict[str, float]
+                ) -> ReaderOutput | None:
+        """For "how much …?" read as a sum that names none ("How much is my night-time
+        statin?") where no shown record states a sum: the amount a record gives with its
+        unit ("twenty milligrams"). Not a span of time ("six years"), nor a word of the
+        question taken for a unit ("1200 saved"); asked of now, not an amount a later
+        record about the thing may have changed (``_changed_later``)."""
+        amount = self._typed(question, plan, Asked("quantity"), every, pack, q_stems, names,
+                             weights)
+        unit = _WITH_UNIT.search(amount.answer)
+        said = next((i for i in pack.items if i.source_id in amount.cited_ids[:1]), None)
+        if unit is None or said is None or states_duration(amount.answer) \
+                or stems(amount.answer[unit.end() - 1:]) & q_stems:
+            return None
+        if plan.current and plan.tense != "past" and _changed_later(said, pack, question):
+            return None
+        return amount
 
     def _echoes_superseded(self, rec: SourceRecord, items: Sequence[EvidenceItem]) -> bool:
         """Whether ``rec`` is the robot's reply to a record the graph stage marked
@@ -1133,6 +1158,17 @@ class ExtractiveReader(TypedReading):
                             stem(counted) in stems(s.item.record.text))
         # ("a few times" states no figure: not "a")
         return value if has_number(value.replace("-", " ")) else ""
+
+
+def _changed_later(item: EvidenceItem, pack: Pack, question: str) -> bool:
+    """Whether a shown record said after ``item`` about what ``question`` asks (sharing a
+    word of it, not another holder's) may have changed it: it does not say the state
+    holds on ("Night one stays as it was" keeps the night dose; "he's on the light turkey
+    formula now" leaves the amount of the old food unsaid)."""
+    asked = stems(question) - STOPWORDS
+    return any(i.record.seq > item.record.seq and not i.routes.get("other")
+               and stems(i.record.text) & asked and not continues(i.record.text)
+               for i in pack.items)
 
 
 def _in_revised_place(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> bool:
