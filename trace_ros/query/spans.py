@@ -763,7 +763,7 @@ def _place(sentence: str, toks: list[Tok], q_stems: set[str], limit: int,
         phrase = _clean(sentence, _and_name(toks, run))
         if not phrase or all(stem(w.lower()) in q_stems for w in phrase.split()):
             continue
-        if stem(phrase.split()[-1].lower()) in q_stems:
+        if _ends_on_asked(phrase, q_stems):
             continue  # "in the county cup final" for "Where is the cup final?": the thing
             # asked about, not where it is
         if run and denied(toks, i, i + 1 + len(run)):
@@ -793,6 +793,17 @@ def _place(sentence: str, toks: list[Tok], q_stems: set[str], limit: int,
             return phrase
         best = best or phrase
     return best
+
+
+def _ends_on_asked(phrase: str, q_stems: set[str]) -> bool:
+    """Whether ``phrase`` is the thing asked about, not a place: it ends on a word of the
+    question, says another, and no preposition inside it leads to a place of its own
+    ("the county cup final", "the G3 unvented course"; not "wall by the back door",
+    "architecture firm in Manchester", "workshop overnight")."""
+    said = [w.lower() for w in _PHRASE_WORD.findall(phrase)]
+    asked = [w for w in said if w not in STOPWORDS and stem(w) in q_stems]
+    return bool(said) and said[-1] in asked and len(asked) >= 2 \
+        and not set(said) & (_PLACE_PREP | _WHERE_PREP)
 
 
 def _compound_part(toks: list[Tok], i: int) -> bool:

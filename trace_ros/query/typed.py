@@ -231,7 +231,7 @@ _STILL = re.compile(r"\bstill\b", re.I)
 
 # Where a sentence's clauses part: a semicolon, colon or dash, a comma before "and",
 # "but" or a preposition that opens a phrase of its own ("…, in the side locker").
-_CLAUSE_CUT = re.compile(r"\s*(?:[;:—–]|,\s+(?=(?:and|but|in|on|at)\b))\s*", re.I)
+_CLAUSE_CUT = re.compile(r",\s+(?=(?:and|but|in|on|at)\b)", re.I)
 
 
 def _left_for(text: str, value: str, said: frozenset[str], fresh: frozenset[str]) -> bool:
