@@ -831,7 +831,14 @@ class ExtractiveReader(TypedReading):
         new = {name for at, name in names_in(rec.text, q, known)
                if not {stem(w) for w in words(name)} & (earlier | own)
                and not (tied and tied.search(rec.text[:at]))}
-        return new.pop() if len(new) == 1 else ""
+        if len(new) != 1:
+            return ""
+        name = new.pop()
+        # "moved into Studio C", "sitting in row D": a letter said as the asked noun's
+        # label is said with it ("Studio C" for "Which studio …?"), as a number is.
+        labelled = re.search(rf"\b{re.escape(ask.focus)}\s+{re.escape(name)}(?!\w)",
+                             rec.text, re.I) if ask.focus and len(name) <= 2 else None
+        return labelled.group(0) if labelled else name
 
     def _read(self, question: str, plan: Plan, pack: Pack,
               resolution: Resolution | None = None) -> ReaderOutput:

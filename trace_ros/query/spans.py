@@ -62,8 +62,10 @@ NUMBER_WORDS = {"one", "two", "three", "four", "five", "six", "seven", "eight", 
                 "eighteen", "nineteen", "twenty", "thirty", "forty", "fifty", "sixty",
                 "seventy", "eighty", "ninety", "hundred", "thousand", "dozen", "several",
                 "few", "couple", "once", "twice"}
+# (a count in words as written whole: "twenty-one days", "fourteen days", not "one days")
 _DURATION = re.compile(
-    r"\b(?:(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a few"
+    rf"(?<![\w-])(?:(?:\d+|a|an|(?:(?:{'|'.join(TENS)})[- ])?(?:{'|'.join(list(UNITS)[1:])})"
+    rf"|{'|'.join(TENS)}|a few"
     r"|several|a couple of|many)\s+(?:years?|months?|weeks?|days?|hours?|decades?)(?:\s+ago)?"
     r"|since\s+(?:(?:19|20)\d{2}|(?:january|february|march|april|may|june|july|august|september"
     r"|october|november|december)(?:\s+(?:19|20)\d{2})?))", re.I)
@@ -761,6 +763,9 @@ def _place(sentence: str, toks: list[Tok], q_stems: set[str], limit: int,
         phrase = _clean(sentence, _and_name(toks, run))
         if not phrase or all(stem(w.lower()) in q_stems for w in phrase.split()):
             continue
+        if _ends_on_asked(phrase, q_stems):
+            continue  # "in the county cup final" for "Where is the cup final?": the thing
+            # asked about, not where it is
         if run and denied(toks, i, i + 1 + len(run)):
             continue  # "in there, not under the mat": where it no longer is
         if find_candidates(phrase) and not any(c.isupper() for c in phrase[1:]):
@@ -788,6 +793,17 @@ def _place(sentence: str, toks: list[Tok], q_stems: set[str], limit: int,
             return phrase
         best = best or phrase
     return best
+
+
+def _ends_on_asked(phrase: str, q_stems: set[str]) -> bool:
+    """Whether ``phrase`` is the thing asked about, not a place: it ends on a word of the
+    question, says another, and no preposition inside it leads to a place of its own
+    ("the county cup final", "the G3 unvented course"; not "wall by the back door",
+    "architecture firm in Manchester", "workshop overnight")."""
+    said = [w.lower() for w in _PHRASE_WORD.findall(phrase)]
+    asked = [w for w in said if w not in STOPWORDS and stem(w) in q_stems]
+    return bool(said) and said[-1] in asked and len(asked) >= 2 \
+        and not set(said) & (_PLACE_PREP | _WHERE_PREP)
 
 
 def _compound_part(toks: list[Tok], i: int) -> bool:
@@ -1128,6 +1144,51 @@ def _has_name(toks: list[Tok], a: int, b: int, q_stems: set[str]) -> bool:
                for i, t in enumerate(toks[a:b], start=a))
 
 
+# Modal auxiliaries between a subject and its verb ("Clover will touch").
+_MODALS = frozenset({"will", "would", "can", "could", "should", "shall", "might", "must",
+                     "won't", "can't", "wouldn't", "couldn't"})
+
+
+def _predicate(toks: list[Tok], a: int, b: int, hits: list[int]) -> bool:
+    """Whether the phrase [a, b) follows right after the question's words that open its
+    clause and is (past a modal) one lower-case word: those words are its subject and
+    the phrase its verb ("Ravi says he's sticking with his cappuccino", "The kitchen
+    tap came. Chrome"), not the object that follows a verb the question asks with, so
+    it gains no bonus for following them. A copula or auxiliary after the subject ("My
+    coffee is a flat white"), a phrase after a verb ("I play viola") and a label, count
+    or participle after a noun ("Bay 4", "bacon rolls two pounds fifty", "Riga's
+    cancelled") are not this, nor a phrase of more words ("Panto band is me on viola",
+    "Crumbs bakery want 500"), where the first word may be the subject's own noun."""
+    h, c = a - 1, a
+    while c < b and toks[c].low in _MODALS:
+        c += 1
+    if h not in hits or b - c != 1 or not (toks[c].text.isalpha() and toks[c].text.islower()) \
+            or toks[c].low in STOPWORDS or toks[c].low in _DISCOURSE \
+            or toks[c].low in NUMBER_WORDS or toks[c].low.endswith("ed") \
+            or toks[h].low.endswith(("'s", "’s")):
+        # (a figure or a capital after a noun labels it: "Bay 4", "stable C"; a count is
+        # its value: "bacon rolls two pounds fifty"; "Riga's cancelled" is a copula's)
+        return False
+    # The subject: the question's words, after the clause's opening function words only
+    # ("the kitchen tap"; not "Biscuit only eats the salmon", where a function word
+    # comes after one of them and the words before it are no one noun phrase, nor "I
+    # play viola", where a subject pronoun goes before them).
+    i, opening = h - 1, False
+    while i >= 0 and toks[i].word and toks[i].low not in _BOUNDARY_WORDS:
+        if toks[i].low in _SUBJECTS:
+            return False
+        if i in hits and not opening:
+            pass
+        elif toks[i].low in STOPWORDS:
+            opening = True
+        else:
+            return False
+        i -= 1
+    # (where the sentence or a clause word opens it: after a comma the words may be an
+    # aside, "Lena, the other coach, charges twenty-eight")
+    return i < 0 or toks[i].text in ".!?;:" or toks[i].low in _BOUNDARY_WORDS
+
+
 # (compiled once: ``scored_run`` asks them of every candidate phrase)
 _BARE_S = re.compile(r"['’]?s")
 _PHRASE_WORD = re.compile(r"[\w'’-]+")
@@ -1182,7 +1243,7 @@ def scored_run(sentence: str, q_stems: set[str], limit: int = 6, context: str = 
                 score -= w.denied
             if hits:
                 score -= w.distance * min(min(abs(h - a), abs(h - (b - 1))) for h in hits)
-                if any(0 < a - h <= 2 for h in hits):
+                if any(0 < a - h <= 2 for h in hits) and not _predicate(toks, a, b, hits):
                     score += w.after
             else:
                 score -= w.distance * w.far

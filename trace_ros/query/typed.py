@@ -229,6 +229,11 @@ _WILL = re.compile(r"['’]ll\b|\b(?:will|shall|gonna|going\s+to)\b", re.I)
 _STILL = re.compile(r"\bstill\b", re.I)
 
 
+# Where a sentence's clauses part: a semicolon, colon or dash, a comma before "and",
+# "but" or a preposition that opens a phrase of its own ("…, in the side locker").
+_CLAUSE_CUT = re.compile(r",\s+(?=(?:and|but|in|on|at)\b)", re.I)
+
+
 def _left_for(text: str, value: str, said: frozenset[str], fresh: frozenset[str]) -> bool:
     """Whether ``text`` leaves ``value`` (whose words state ``said``) for a value stating
     ``fresh``: it turns the old one down ("…, not under the frog", "forget 31", "it's 8,
@@ -240,16 +245,23 @@ def _left_for(text: str, value: str, said: frozenset[str], fresh: frozenset[str]
     at = text.lower().find(value.lower())
     if at > 0 and _TURNED_DOWN_BEFORE.search(text[:at]):
         return True
-    told = split_sentences(text)
-    olds = [k for k, x in enumerate(told) if _value_tokens(x) & said]
-    news = [k for k, x in enumerate(told) if _value_tokens(x) & fresh]
-    if olds and news and max(olds) < min(news) \
-            and not any(_STILL.search(told[k]) for k in olds) \
-            and not any(_WILL.search(told[k]) for k in news):
-        # "Handed my notice in at the farm. The distillery's taken me on": the record
-        # tells the old value first and the new one after it, in a sentence of its own
-        # that says what holds (not what will be done: "I'll find it in the garden").
-        return True
+    sentences = split_sentences(text)
+    # (and clause by clause: "Dr. Blake has retired, and Ginger's been handed over to a
+    # Dr. Fisher"; "I've put it back in the truck, in the side locker this time")
+    clauses = [c for x in sentences for c in _CLAUSE_CUT.split(x) if c.strip()]
+    # (by the words that tell them apart: "Dr. Blake" and "a Dr. Fisher" share a title)
+    own_old, own_new = said - fresh or said, fresh - said or fresh
+    for told in (sentences, clauses):
+        olds = [k for k, x in enumerate(told) if _value_tokens(x) & own_old]
+        news = [k for k, x in enumerate(told) if _value_tokens(x) & own_new]
+        if olds and news and max(olds) < min(news) \
+                and not any(_STILL.search(told[k]) for k in olds) \
+                and not any(_WILL.search(told[k]) for k in news):
+            # "Handed my notice in at the farm. The distillery's taken me on": the record
+            # tells the old value first and the new one after it, in a sentence (or
+            # clause) of its own that says what holds (not what will be done: "I'll find
+            # it in the garden").
+            return True
     parts = _CONSEQUENCE_SO.split(text)
     if len(parts) < 2:
         return False
