@@ -18,6 +18,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from .language.lazyre import lazy_re
+
 FACT_TYPES = ("action", "state_change", "preference", "plan", "observation")
 FACT_STATUSES = ("active", "superseded", "revoked", "unresolved")
 # Edges between facts (the graph's meaning) and membership/hierarchy edges.
@@ -42,8 +44,8 @@ RELATIONS: dict[str, str] = {
     "relationship": "a person's relation to another: married, single, dating",
 }
 
-_ARTICLES = re.compile(r"^(the|a|an|my|our|your|his|her|their|its)\s+", re.I)
-_SPACE = re.compile(r"\s+")
+_ARTICLES = lazy_re(r"^(the|a|an|my|our|your|his|her|their|its)\s+", re.I)
+_SPACE = lazy_re(r"\s+")
 
 
 def norm(text: str) -> str:

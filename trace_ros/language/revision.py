@@ -28,6 +28,7 @@ import re
 from collections.abc import Iterable, Sequence, Set
 from functools import lru_cache
 
+from .lazyre import lazy_re
 from .text import STOPWORDS as BASE_STOPWORDS
 from .text import built, folded_search, sentences
 from .text import stem as _stem
@@ -63,10 +64,10 @@ november december""".split())
 _TIME_WORDS = frozenset(WEEKDAYS) | {w + "s" for w in WEEKDAYS} | _MONTHS | frozenset(
     "am pm noon midnight morning afternoon evening night tonight today tomorrow weekend "
     "weekends oclock".split())
-_WORD = re.compile(r"[^\W_]+(?:&[^\W_]+)*(?:'[a-z]+)?", re.UNICODE)  # "D&D" is one
+_WORD = lazy_re(r"[^\W_]+(?:&[^\W_]+)*(?:'[a-z]+)?", re.UNICODE)  # "D&D" is one
 # A capitalised word, accented letters too ("Chloé", "Róisín").
 _UP, _LOW = "A-ZÀ-ÖØ-Þ", "a-zß-öø-ÿ"
-_NAME = re.compile(rf"(?<![.!?]\s)(?<!^)\b([{_UP}][{_LOW}]{{2,}})\b|^([{_UP}][{_LOW}]{{2,}})(?='s\b)")
+_NAME = lazy_re(rf"(?<![.!?]\s)(?<!^)\b([{_UP}][{_LOW}]{{2,}})\b|^([{_UP}][{_LOW}]{{2,}})(?='s\b)")
 _NOT_NAMES = frozenset({w.capitalize() for w in _TIME_WORDS | HOLIDAY_WORDS | STOPWORDS | KIN}) \
     | {"I"}
 
@@ -125,7 +126,7 @@ def values(text: str) -> frozenset[str]:
 
 
 # "Sam's appointment" (whether its "'s" is a possessive is ``is_possessive``'s to say).
-_POSSESSIVE = re.compile(r"\b([A-Za-z]+)['’]s\b", re.I)
+_POSSESSIVE = lazy_re(r"\b([A-Za-z]+)['’]s\b", re.I)
 # What follows a contracted "is"/"has" and never a possessor: a determiner or a
 # possessive ("Sandra's my key worker"), or a closed-class word that opens a verb phrase
 # ("Ivy's been promoted", "Sam's just left", "the gym's not open").
@@ -138,7 +139,7 @@ _OBJECT_OPENERS = frozenset("the a an my your our his their its it them me us hi
 # Particles after a verb in "-ing" ("the gym's moving up spin"); a thing in "-ing" is
 # followed by its verb or a preposition of place instead ("Sam's wedding is on Saturday").
 PARTICLES = frozenset("up down back off out over round away forward".split())
-_NEXT_TWO = re.compile(r"\s+([A-Za-z]+)(?:\s+([A-Za-z]+))?")
+_NEXT_TWO = lazy_re(r"\s+([A-Za-z]+)(?:\s+([A-Za-z]+))?")
 
 
 def is_possessive(text: str, end: int) -> bool:
@@ -159,8 +160,8 @@ def is_possessive(text: str, end: int) -> bool:
     return not (word.endswith("ing") and nxt in PARTICLES)
 
 
-_SENTENCE_END = re.compile(r"[.!?;]")
-_PRONOUN = re.compile(r"\b(?:he|she|her|his|him|they|their|them)\b", re.I)
+_SENTENCE_END = lazy_re(r"[.!?;]")
+_PRONOUN = lazy_re(r"\b(?:he|she|her|his|him|they|their|them)\b", re.I)
 
 
 def _is_holder(word: str) -> bool:
@@ -214,7 +215,7 @@ def _named_before(text: str, at: int, thing: frozenset[str]) -> bool:
     return any(_stem(w.lower()) in thing for w in _CAPITALISED.findall(text[start:at]))
 
 
-_CAPITALISED = re.compile(r"\b[A-Z][a-z]+\b")
+_CAPITALISED = lazy_re(r"\b[A-Z][a-z]+\b")
 
 
 def _rest_of_sentence(text: str, start: int) -> str:
@@ -222,14 +223,14 @@ def _rest_of_sentence(text: str, start: int) -> str:
     return _SENTENCE_END.split(text[start:], maxsplit=1)[0]
 
 
-_THEIR = re.compile(r"\b(?:his|her|their)\b", re.I)
+_THEIR = lazy_re(r"\b(?:his|her|their)\b", re.I)
 
 
 # Apostrophes kept: "were", "ill" and "id" written plain are words of their own ("they
 # were moved", "gone home ill"); "ill" heading a sentence is the texted "I'll".
 _FIRST_PERSON = frozenset("i i'm i've i'd i'll im ive me myself we we're we've we'll we'd us "
                           "our ours".split())
-_TEXTED_I_WILL = re.compile(r"(?:^|[.!?]\s+)ill\b", re.I)
+_TEXTED_I_WILL = lazy_re(r"(?:^|[.!?]\s+)ill\b", re.I)
 
 
 def _first_person(text: str) -> bool:
@@ -289,17 +290,17 @@ _REPORTING = frozenset("""say says said tell tells told ask asks asked want want
 reckon reckons reckoned think thinks thought decide decides decided confirm confirms
 confirmed rang phoned emailed texted wrote""".split())
 # After the name, its verb, an auxiliary allowed: "Gregor's said", "Mum has just said".
-_NAME_VERB = re.compile(r"^(?:'s|'d|\s+(?:has|had|have|will|would|just))*\s+([a-z]+)\b(.*)$")
+_NAME_VERB = lazy_re(r"^(?:'s|'d|\s+(?:has|had|have|will|would|just))*\s+([a-z]+)\b(.*)$")
 # The pronouns by which a clause tells its subject's own state ("she's on Tuesdays now",
 # "hers is at ten"); "it"/"them" point at the thing, not at a person.
-_HOLDER_PRONOUN = re.compile(r"\b(?:he|she|they|hers|theirs|he's|she's|they're|they've)\b",
-                             re.I)
-_POSSESSIVE_PRONOUN = re.compile(r"\b(?:his|her|their)\s+([a-z]+)", re.I)
+_HOLDER_PRONOUN = lazy_re(r"\b(?:he|she|they|hers|theirs|he's|she's|they're|they've)\b",
+                          re.I)
+_POSSESSIVE_PRONOUN = lazy_re(r"\b(?:his|her|their)\s+([a-z]+)", re.I)
 
 
 _HAVING = frozenset("""s is are was were be been being has have had having got get gets
 getting take takes took taken taking""".split())
-_ACTED_ON = re.compile(r"\s+(?:the|it|them)\b(.*)")
+_ACTED_ON = lazy_re(r"\s+(?:the|it|them)\b(.*)")
 
 
 def _acts_on(said: re.Match[str], thing: frozenset[str]) -> bool:
@@ -369,10 +370,10 @@ def owners(text: str, speaker: str) -> frozenset[str]:
 _AS_LISTENER = {"your": "my", "yours": "mine", "yourself": "myself", "you're": "I'm",
                 "youre": "I'm", "you've": "I've", "youve": "I've", "you'll": "I'll",
                 "you'd": "I'd"}
-_SECOND_WORD = re.compile(r"\b(?:your|yours|yourself|you['’](?:re|ve|ll|d)|youre|youve|you)\b",
-                          re.I)
-_YOU_AS_SUBJECT = re.compile(r"(?:^|[.!?,;:—–-]|\b(?:and|but|so|because|if|when|that|now|then|"
-                             r"do|did|are|were|have|has|can|could|will|would))\s*$", re.I)
+_SECOND_WORD = lazy_re(r"\b(?:your|yours|yourself|you['’](?:re|ve|ll|d)|youre|youve|you)\b",
+                       re.I)
+_YOU_AS_SUBJECT = lazy_re(r"(?:^|[.!?,;:—–-]|\b(?:and|but|so|because|if|when|that|now|then|"
+                          r"do|did|are|were|have|has|can|could|will|would))\s*$", re.I)
 
 
 def as_listener(text: str) -> str:
@@ -388,7 +389,7 @@ def as_listener(text: str) -> str:
     return _SECOND_WORD.sub(first, text)
 
 
-_OURS = re.compile(r"\b(?:my|mine|our|ours)\b", re.I)
+_OURS = lazy_re(r"\b(?:my|mine|our|ours)\b", re.I)
 
 
 def of_listener(text: str) -> bool:
@@ -399,7 +400,7 @@ def of_listener(text: str) -> bool:
     return bool(_SECOND_WORD.search(text)) or not _OURS.search(text)
 
 
-_SUBJECT = re.compile(r"\s*([A-Z][a-z]+)(?:['’](?:s|ll|d)\b|\s+[a-z])")
+_SUBJECT = lazy_re(r"\s*([A-Z][a-z]+)(?:['’](?:s|ll|d)\b|\s+[a-z])")
 
 
 def subject(clause: str) -> str:
@@ -410,7 +411,7 @@ def subject(clause: str) -> str:
 
 
 # Where a sentence's clauses part: a comma, semicolon or dash, or a conjunction.
-_CLAUSES = re.compile(r"\s*[,;:–—]\s*|\s+-\s+|\s+(?:and|but|so|because|while)\s+", re.I)
+_CLAUSES = lazy_re(r"\s*[,;:–—]\s*|\s+-\s+|\s+(?:and|but|so|because|while)\s+", re.I)
 
 
 def clauses(text: str) -> list[str]:
@@ -426,7 +427,7 @@ def value_clauses(text: str) -> list[str]:
 
 _DETERMINERS = frozenset("the a an this that these those".split())
 _AUXILIARIES = AUXILIARIES - {"am"} | {"be", "been"}
-_SUBJECT_WORDS = re.compile(r"[A-Za-z]+(?:['’][a-z]+)?")
+_SUBJECT_WORDS = lazy_re(r"[A-Za-z]+(?:['’][a-z]+)?")
 _NP_REACH = 4  # words a noun phrase may run before its verb
 
 
@@ -449,7 +450,7 @@ def new_subject(text: str, known: frozenset[str]) -> bool:
         for sentence in told)
 
 
-_MINE = re.compile(r"\b(?:my|mine)\b", re.I)
+_MINE = lazy_re(r"\b(?:my|mine)\b", re.I)
 
 
 def _unknown_opening(clause: str, known: frozenset[str]) -> bool:
@@ -498,13 +499,13 @@ def _common(np: list[str], first: str) -> tuple[str, ...] | None:
     return tuple(np)
 
 
-_LEADING_CONJUNCTION = re.compile(r"^\s*(?:so|and|but|then|because)\s+", re.I)
+_LEADING_CONJUNCTION = lazy_re(r"^\s*(?:so|and|but|then|because)\s+", re.I)
 
 
 # What gives a thing its name: a copula, "with", "called" ("our plumber is Steve
 # Wilkins", "Dad banks with Lloyds", "a firm called Aqua Fix"), a title between.
-_GIVES = re.compile(r"\b(?:is|are|was|were|with|called|named)\s+(?:(?:dr|mr|mrs|ms|miss)\.?\s+)?$",
-                    re.I)
+_GIVES = lazy_re(r"\b(?:is|are|was|were|with|called|named)\s+(?:(?:dr|mr|mrs|ms|miss)\.?\s+)?$",
+                 re.I)
 
 
 def _given(text: str) -> frozenset[str]:
@@ -513,7 +514,7 @@ def _given(text: str) -> frozenset[str]:
                      if m.group(1) and _GIVES.search(text[:m.start(1)]))
 
 
-_CONSEQUENCE = re.compile(r",?\s+so\s+|,\s+which\s+means\s+", re.I)
+_CONSEQUENCE = lazy_re(r",?\s+so\s+|,\s+which\s+means\s+", re.I)
 
 
 def follows_from(text: str) -> bool:
@@ -525,9 +526,9 @@ def follows_from(text: str) -> bool:
 # A relation named beside its person ("my pal Alf", "his colleague Mark"): one holder, the
 # person, not the relation as a second; said with "my", it is no thing of the speaker's.
 _BESIDE_NAME = r"\s+[a-z]+\s+(?=[A-Z][a-z]+\b)"
-_INTRODUCED = re.compile(r"\b[Mm]y" + _BESIDE_NAME)
-_APPOSED = re.compile(r"\b(?:[Mm]y|[Hh]is|[Hh]er|[Tt]heir|[Oo]ur|[Yy]our)" + _BESIDE_NAME)
-_RELATION_NAME = re.compile(r"\b[Mm]y\s+([a-z]+)\s+([A-Z][a-z]+)\b")
+_INTRODUCED = lazy_re(r"\b[Mm]y" + _BESIDE_NAME)
+_APPOSED = lazy_re(r"\b(?:[Mm]y|[Hh]is|[Hh]er|[Tt]heir|[Oo]ur|[Yy]our)" + _BESIDE_NAME)
+_RELATION_NAME = lazy_re(r"\b[Mm]y\s+([a-z]+)\s+([A-Z][a-z]+)\b")
 
 
 def introduced_as(texts: Iterable[str], relations: frozenset[str]) -> frozenset[str]:
@@ -540,15 +541,15 @@ def introduced_as(texts: Iterable[str], relations: frozenset[str]) -> frozenset[
 
 # A speaker saying who they are ("Hiya, it's Claire, Abby's sister", "I'm Anjali, Mr Patel's
 # daughter"): whom they name there tells no one's state.
-_SELF_INTRODUCED = re.compile(r"\b(?i:i'm|i am|it's|it is|this is)\s+[A-Z][a-z]+,\s+"
-                              r"(?:(?i:mr|mrs|ms|miss|dr)\.?\s+)?(?:[A-Z][a-z]+\s+)?"
-                              r"[A-Z][a-z]+['’]s\s+[a-z]+")
+_SELF_INTRODUCED = lazy_re(r"\b(?i:i'm|i am|it's|it is|this is)\s+[A-Z][a-z]+,\s+"
+                           r"(?:(?i:mr|mrs|ms|miss|dr)\.?\s+)?(?:[A-Z][a-z]+\s+)?"
+                           r"[A-Z][a-z]+['’]s\s+[a-z]+")
 
 
-_CAPITAL = re.compile(rf"\b([{_UP}][{_LOW}]{{2,}})\b")
-_GREETING = re.compile(r"(?:^|[.!?]|\b(?:hi|hey|hello|thanks|thank you|yo|wow|oh|morning|"
-                       r"evening|night|bye|cheers|sorry|congrats),?)\s*"
-                       r"(?:(?:dr|mr|mrs|ms|miss|nurse|auntie|uncle)\.?\s+)?$", re.I)
+_CAPITAL = lazy_re(rf"\b([{_UP}][{_LOW}]{{2,}})\b")
+_GREETING = lazy_re(r"(?:^|[.!?]|\b(?:hi|hey|hello|thanks|thank you|yo|wow|oh|morning|"
+                    r"evening|night|bye|cheers|sorry|congrats),?)\s*"
+                    r"(?:(?:dr|mr|mrs|ms|miss|nurse|auntie|uncle)\.?\s+)?$", re.I)
 
 
 @lru_cache(maxsize=65536)
@@ -586,17 +587,17 @@ def named(text: str) -> frozenset[str]:
     return holders(text) - _spoken_to(text)
 
 
-_WORDS_LOWER = re.compile(r"[a-z]+(?:'[a-z]+)?")  # ASCII words, an apostrophe kept
+_WORDS_LOWER = lazy_re(r"[a-z]+(?:'[a-z]+)?")  # ASCII words, an apostrophe kept
 
 
 # Words before a name that make it a place or a thing rather than someone: "at the Red
 # Lion", "to Lakeside Lodge", "into the Crown".
 _PLACE_BEFORE = frozenset("at in to from into onto near via towards toward outside inside "
                           "opposite behind around across the".split())
-_BEFORE_WORD = re.compile(r"([A-Za-z]+)\W*$")
+_BEFORE_WORD = lazy_re(r"([A-Za-z]+)\W*$")
 
 
-_AFTER_POSSESSIVE = re.compile(r"['’]s\b\W*([A-Za-z]*)")
+_AFTER_POSSESSIVE = lazy_re(r"['’]s\b\W*([A-Za-z]*)")
 
 
 def _owns(text: str, end: int) -> bool:
@@ -640,7 +641,7 @@ def holders(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
-_OPENING = re.compile(rf"(?:^|(?<=[.!?])\s+)[\"“‘(]?([{_UP}][{_LOW}]{{2,}})\b")
+_OPENING = lazy_re(rf"(?:^|(?<=[.!?])\s+)[\"“‘(]?([{_UP}][{_LOW}]{{2,}})\b")
 
 
 def _reporting(text: str) -> frozenset[str]:
@@ -665,47 +666,47 @@ def holders_known(text: str, known: frozenset[str]) -> frozenset[str]:
 
 # What says a state is new: the adverbs of aspect ("now", "instead", "no longer") and
 # the plain verbs of change themselves, not the verbs of particular changes.
-_CHANGED = re.compile(r"\b(?:now|instead|anymore|any more|no longer|from now on|these days|"
-                      r"nowadays|switched|switching|moved|moving|changed|changing)\b"
-                      # the time a new state holds from: "since Monday", "starting this week"
-                      r"|\b(?:since|as of|starting)\s+(?:(?:this|last|next)\s+\w+|yesterday|today"
-                      r"|tomorrow|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b"
-                      # a present perfect passive tells a state just brought about: "Ivy's
-                      # been promoted", "the camp has been pushed back" (not "it's been great")
-                      r"|(?:\b(?:has|have)|['’](?:s|ve))\s+(?:just\s+|now\s+|finally\s+)?been\s+"
-                      r"(?!need|seed|feed|speed|ten|often|open|even|green|keen|seen|seven|eleven)"
-                      r"[a-z]+(?:ed|en|wn)\b"
-                      # a speaker correcting what they just said: "Wait, no, sorry, 23."
-                      r"|\b(?:wait,?\s+no|no,?\s+sorry|sorry,?\s+i\s+mean[t]?|i\s+meant|correction"
-                      r"|scratch that|my mistake|my bad)\b", re.I)
+_CHANGED = lazy_re(r"\b(?:now|instead|anymore|any more|no longer|from now on|these days|"
+                   r"nowadays|switched|switching|moved|moving|changed|changing)\b"
+                   # the time a new state holds from: "since Monday", "starting this week"
+                   r"|\b(?:since|as of|starting)\s+(?:(?:this|last|next)\s+\w+|yesterday|today"
+                   r"|tomorrow|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b"
+                   # a present perfect passive tells a state just brought about: "Ivy's
+                   # been promoted", "the camp has been pushed back" (not "it's been great")
+                   r"|(?:\b(?:has|have)|['’](?:s|ve))\s+(?:just\s+|now\s+|finally\s+)?been\s+"
+                   r"(?!need|seed|feed|speed|ten|often|open|even|green|keen|seen|seven|eleven)"
+                   r"[a-z]+(?:ed|en|wn)\b"
+                   # a speaker correcting what they just said: "Wait, no, sorry, 23."
+                   r"|\b(?:wait,?\s+no|no,?\s+sorry|sorry,?\s+i\s+mean[t]?|i\s+meant|correction"
+                   r"|scratch that|my mistake|my bad)\b", re.I)
 _changed = folded_search(_CHANGED)
 
 
 # A change denied: "nothing's changed", "it hasn't moved".
-_UNCHANGED = re.compile(r"\b(?:nothing(?:['’]s|\s+has)?|(?:has|have|had)(?:n['’]t|\s+not)|not|never)"
-                        r"\s+(?:been\s+|really\s+)?(?:changed|moved|switched)\b", re.I)
+_UNCHANGED = lazy_re(r"\b(?:nothing(?:['’]s|\s+has)?|(?:has|have|had)(?:n['’]t|\s+not)|not|never)"
+                     r"\s+(?:been\s+|really\s+)?(?:changed|moved|switched)\b", re.I)
 
 
 # A "now" and the words of its sentence before it. A span of time ends the words when the
 # "now" closes a duration ("for a while now", "been together seven years now"); the
 # span is a rate instead after an article or a distributive ("twice a day now", "every
 # day now": a value), unless "for" opens it ("for a year now").
-_NOW = re.compile(r"\bnow\b", re.I)
-_SPAN_BEFORE = re.compile(r"(?:\b(\w+)\s+)?(\w+)\s+(?P<unit>years?|months?|weeks?|days?|hours?"
-                          r"|minutes?|decades?|while|ages|long|time)(?:\s+or\s+so)?\s*$", re.I)
+_NOW = lazy_re(r"\bnow\b", re.I)
+_SPAN_BEFORE = lazy_re(r"(?:\b(\w+)\s+)?(\w+)\s+(?P<unit>years?|months?|weeks?|days?|hours?"
+                       r"|minutes?|decades?|while|ages|long|time)(?:\s+or\s+so)?\s*$", re.I)
 _EACH = frozenset("per every each".split())
 # An article opens a duration after these ("for a while", "just under a year"), a rate
 # after anything else ("twice a day", "sixteen a week").
 _SPANNING = frozenset("for under over about nearly almost than past in within".split())
 # The perfect tells a state that has lasted up to now ("I've had them", "it's been"), and
 # "for" / "since" just before the span measure how long it has lasted.
-_PERFECT = re.compile(r"\b(?:has|have|had)\b|['’](?:ve|d)\b|['’]s\s+been\b|\bbeen\s+\w+ing\b",
-                      re.I)
-_MEASURED = re.compile(r"\b(?:for|since)\s+(?:\w+\s+){0,3}$", re.I)
+_PERFECT = lazy_re(r"\b(?:has|have|had)\b|['’](?:ve|d)\b|['’]s\s+been\b|\bbeen\s+\w+ing\b",
+                   re.I)
+_MEASURED = lazy_re(r"\b(?:for|since)\s+(?:\w+\s+){0,3}$", re.I)
 # A sentence that opens on a long span and "now" ("Seven years now, and I've found …")
 # says how long a state has lasted, the "it's been" left out; a short one ("Two hours
 # now.") may be the value of an interval, so only months, years and decades count.
-_ELLIPTIC = re.compile(r"^\W*$")
+_ELLIPTIC = lazy_re(r"^\W*$")
 _LONG = frozenset({"mon", "yea", "dec"})
 
 
@@ -761,7 +762,7 @@ def marks_change(text: str) -> bool:
 # swapped with Gerda", "they've offered him the Leeds job" (the passive, "has been
 # promoted", is ``_CHANGED``'s); not "I've been …", nor an adjective after "'s" ("she's
 # often late", "he's keen").
-_BROUGHT_ABOUT = re.compile(
+_BROUGHT_ABOUT = lazy_re(
     r"\b(?:i|we|you|they|he|she)(?:['’]ve|['’]s|\s+have|\s+has)\s+"
     r"(?:just\s+|now\s+|finally\s+|already\s+)?(?:got\s+)?"
     r"(?!been\b|need|seed|feed|speed|ten\b|often|open|even|green|keen|seven|eleven)"
@@ -790,8 +791,8 @@ def continues(text: str) -> bool:
 
 
 # A value said to hold of one thing more: "Tuesdays too", "weak as well" (not "too far").
-_ADDED = re.compile(r"\b(?:too|as\s+well)(?=\s*(?:[,.;:!?)]|$|\s+(?:but|and|so|though)\b))",
-                    re.I)
+_ADDED = lazy_re(r"\b(?:too|as\s+well)(?=\s*(?:[,.;:!?)]|$|\s+(?:but|and|so|though)\b))",
+                 re.I)
 
 
 @lru_cache(maxsize=65536)
@@ -803,7 +804,7 @@ def adds(text: str) -> bool:
 
 # Where a clause stops asserting: a condition ("If it's good, that's our new place", "open
 # at four unless it's busy") or a question passed on ("asked if we're open till five").
-_UNASSERTED = re.compile(r"\b(?:if|whether|unless)\b", re.I)
+_UNASSERTED = lazy_re(r"\b(?:if|whether|unless)\b", re.I)
 
 
 @lru_cache(maxsize=65536)
@@ -820,7 +821,7 @@ def asserted(text: str) -> str:
 
 
 # A title that tells a man from a woman of the same name ("Mr Lee", "Mrs Lee").
-_TITLED = re.compile(r"\b(mr|mrs|ms|miss)\.?\s+([A-Z][a-z]+)", re.I)
+_TITLED = lazy_re(r"\b(mr|mrs|ms|miss)\.?\s+([A-Z][a-z]+)", re.I)
 _MALE_TITLE = frozenset({"mr"})
 
 
@@ -862,7 +863,7 @@ thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twen
 thirtieth""".split())
 
 
-_DAY_OF_MONTH = re.compile(r"^(\d{1,2})(?:st|nd|rd|th)$")  # "12th" names the 12
+_DAY_OF_MONTH = lazy_re(r"^(\d{1,2})(?:st|nd|rd|th)$")  # "12th" names the 12
 
 
 @lru_cache(maxsize=65536)
@@ -954,7 +955,7 @@ def joins(later: str, thing: frozenset[str], cos: float, same_speaker: bool = Tr
 
 
 # A word denied: "no porridge", "no more tins", "not the Toyota".
-_DENIED = re.compile(r"\b(?:no\s+more|no|not|never)\s+(?:the\s+|any\s+|my\s+)?([a-z]+)", re.I)
+_DENIED = lazy_re(r"\b(?:no\s+more|no|not|never)\s+(?:the\s+|any\s+|my\s+)?([a-z]+)", re.I)
 
 
 def denied(text: str) -> frozenset[str]:
@@ -1040,7 +1041,7 @@ def gives_up(old: str, new: str) -> frozenset[str]:
 
 
 # A value said to hold again: "back to Mondays", "Monday again", "Monday after all".
-_RETURN = re.compile(r"\b(?:back|again|after all|as before)\b", re.I)
+_RETURN = lazy_re(r"\b(?:back|again|after all|as before)\b", re.I)
 
 
 def returns(text: str) -> bool:
@@ -1097,7 +1098,7 @@ def _opens_on(text: str, names: frozenset[str]) -> bool:
 # The end of a turn's first clause: its first sentence, or a conjunction that joins
 # another clause to it ("Glasgow's paperwork is fine | but the rent's insane"); not
 # "and", which as often joins two names ("Theo and Theodora. That won't be confusing").
-_OPENING_END = re.compile(r"[.!?;]\s|\s(?:but|so)\s", re.I)
+_OPENING_END = lazy_re(r"[.!?;]\s|\s(?:but|so)\s", re.I)
 
 
 def _opening_clause(text: str) -> tuple[str, str]:
@@ -1167,11 +1168,11 @@ def _introduced(text: str) -> frozenset[str]:
 
 # What may follow the head of a noun phrase: punctuation, the end, a preposition, a
 # conjunction or a verb of being.
-_ENDS_PHRASE = re.compile(r"\s*(?:[,.;:!?)]|$)|\s+(?:in|at|on|for|with|to|from|of|by|near|"
-                          r"and|but|or|that|which|who|is|was|will|'s)\b", re.I)
+_ENDS_PHRASE = lazy_re(r"\s*(?:[,.;:!?)]|$)|\s+(?:in|at|on|for|with|to|from|of|by|near|"
+                       r"and|but|or|that|which|who|is|was|will|'s)\b", re.I)
 
 
-_ORDINAL_DAY = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)\b", re.I)
+_ORDINAL_DAY = lazy_re(r"\b(\d{1,2})(?:st|nd|rd|th)\b", re.I)
 
 
 def _days_of_month(text: str) -> frozenset[str]:
@@ -1180,7 +1181,7 @@ def _days_of_month(text: str) -> frozenset[str]:
                      | {_stem(w) for w in _words(text) if w in _ORDINALS})
 
 
-_PAST_DAY = re.compile(r"\b(?:last|past|previous)\s+([a-z]+)", re.I)
+_PAST_DAY = lazy_re(r"\b(?:last|past|previous)\s+([a-z]+)", re.I)
 
 
 @lru_cache(maxsize=65536)
@@ -1206,14 +1207,14 @@ def _instance_kinds(stems: frozenset[str]) -> set[str]:
     return _kinds(stems - codes) | ({"code"} if codes else set())
 
 
-_CODE = re.compile(r"(?=[^\W_]*\d)(?=[^\W_]*[a-z])[^\W_]+")
-_CLOCK = re.compile(r"\d+(?:[ap]m|s)")  # "10am", "the 1990s": a time, not a code
+_CODE = lazy_re(r"(?=[^\W_]*\d)(?=[^\W_]*[a-z])[^\W_]+")
+_CLOCK = lazy_re(r"\d+(?:[ap]m|s)")  # "10am", "the 1990s": a time, not a code
 
 
 # A part of the day as a slot ("in the mornings", "on nights"), not when something happened
 # ("this morning", "last night", "one evening").
-_PART_OF_DAY = re.compile(r"(?<!\bthis )(?<!\blast )(?<!\bone )(?<!\bthat )(?<!\byesterday )"
-                          r"(?<!\btomorrow )\b(morning|afternoon|evening|night)s?\b", re.I)
+_PART_OF_DAY = lazy_re(r"(?<!\bthis )(?<!\blast )(?<!\bone )(?<!\bthat )(?<!\byesterday )"
+                       r"(?<!\btomorrow )\b(morning|afternoon|evening|night)s?\b", re.I)
 
 
 def other_part_of_day(text: str, question: str) -> bool:
@@ -1278,7 +1279,7 @@ def other_kind(text: str, question: str, inflected: bool = False) -> bool:
 
 
 # Punctuation between two words: they are not a modifier and its noun.
-_PUNCTUATED = re.compile(r"[.!?;:,()]+\s+|\s+[-–—]\s+")
+_PUNCTUATED = lazy_re(r"[.!?;:,()]+\s+|\s+[-–—]\s+")
 
 
 def compounded(text: str, heads: frozenset[str]) -> frozenset[str]:
@@ -1345,7 +1346,7 @@ def _inflections(word: str) -> set[str]:
 # Words that date a revision rather than sort a thing: "the new password" is the wifi
 # password as it is now.
 _AGE = frozenset("new old current latest previous updated usual same next last".split())
-_VERB_FORM = re.compile(r"\w{3}(?:ed|ing|en)$")
+_VERB_FORM = lazy_re(r"\w{3}(?:ed|ing|en)$")
 
 
 def _sorts(word: str) -> bool:
@@ -1402,16 +1403,16 @@ def other_event(anchor: str, later: str, asked: frozenset[str] = frozenset()) ->
 # six"). The marker list is deliberately short and general: the structure (the same
 # speaker, the next turn, a value of the same kind in place of one just given) does the
 # rest.
-_REPAIR_HEAD = re.compile(
+_REPAIR_HEAD = lazy_re(
     r"(?:^|[.!?;:,—–(]\s*|\s-+\s*)(?:(?:oh|um|uh|er|erm|ah|no|ok|okay|actually)\W+){0,3}"
     r"(?:sorry|scratch that|i mean[t]?|correction|(?:no\s+)?wait|my mistake|my bad"
     r"|make (?:it|that)(?!\s+(?:to|up|out|through|home)\b)|actually,?\s+no)\b", re.I)
 _REPAIR_REACH = 6  # words after the marker within which the new value comes
 # "not 2.07", "isn't the 12th", "rather than Saturday": what follows, to the clause's end
 # (a point inside a figure, "2.07", ends nothing).
-_NEGATED = re.compile(r"\b(?:not|isn['’]t|wasn['’]t|aren['’]t|rather than|instead of)"
-                      r"\s+((?:[^,.;:!?—–]|\.(?=\d))+)", re.I)
-_CLAUSE_END = re.compile(r"\s+(?:but|and|so|because|as|since|which|that's|it's)\b", re.I)
+_NEGATED = lazy_re(r"\b(?:not|isn['’]t|wasn['’]t|aren['’]t|rather than|instead of)"
+                   r"\s+((?:[^,.;:!?—–]|\.(?=\d))+)", re.I)
+_CLAUSE_END = lazy_re(r"\s+(?:but|and|so|because|as|since|which|that's|it's)\b", re.I)
 _NEGATED_SPAN = 4  # words after the negation that may hold the value denied
 _PARTS_OF_DAY = frozenset("morning afternoon evening night tonight".split())
 _SOMETIMES_VALUES = frozenset({"am", "pm", "may", "mai"})
@@ -1570,7 +1571,7 @@ def given_instead(text: str, kind: str = "amount") -> str:
 
 # Which thing a clause gives its value of: the noun phrase it opens with as its subject.
 # Personal and demonstrative pronouns opening a clause: it may carry its sentence on.
-_CLAUSE_WORDS = re.compile(r"[^\W_]+(?:['’][a-z]+)?")
+_CLAUSE_WORDS = lazy_re(r"[^\W_]+(?:['’][a-z]+)?")
 _PRONOUN_SUBJECTS = frozenset("i we you he she it they this that there these those who".split())
 # A possessive pronoun standing for a thing of someone else's ("Theirs starts at 300").
 _OTHERS_POSSESSIVES = frozenset(("theirs", "hers", "his", "yours"))
@@ -1761,7 +1762,7 @@ def _acts_on_object(rest: Sequence[str]) -> bool:
 _ASKING = frozenset("what when where which who whose how".split())
 _ASK_AUXILIARIES = DO_AUXILIARIES | BE_FORMS - {"am"} | HAVE_FORMS | {"will", "can"}
 _ASKERS = frozenset(("i", "we", "you"))
-_ASK_TOKENS = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*")
+_ASK_TOKENS = lazy_re(r"[^\W_]+(?:[-'’][^\W_]+)*")
 
 
 def _content_stems(words: Sequence[str]) -> frozenset[str]:

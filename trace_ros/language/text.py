@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 
+from .lazyre import LazyPattern, lazy_re
 from .porter import porter_stem
 
 # Generic English function words; nothing here is derived from a benchmark.
@@ -30,7 +31,7 @@ while who whom why will with would you your yours yourself yourselves ever also 
 
 # An ampersand between letters keeps a name whole ("D&D", "B&Q", "AT&T"), where FTS5's
 # unicode61 would leave single letters that say nothing; every other split is FTS5's.
-_WORD = re.compile(r"[^\W_]+(?:&[^\W_]+)*", re.UNICODE)
+_WORD = lazy_re(r"[^\W_]+(?:&[^\W_]+)*", re.UNICODE)
 
 
 def tokens(text: str) -> list[str]:
@@ -54,7 +55,7 @@ def _words(text: str) -> tuple[str, ...]:
 
 
 # Sentence boundaries within a record: after ., ! or ?, and at line breaks.
-SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+SENTENCE = lazy_re(r"(?<=[.!?])\s+|\n+")
 
 
 @lru_cache(maxsize=65536)
@@ -99,8 +100,8 @@ def estimate_tokens(text: str) -> int:
 
 
 # Abbreviations whose full stop ends no sentence ("St. Mary's", "Dr. Ahmed").
-_ABBREVIATION = re.compile(r"\b(?:st|dr|mr|mrs|ms|mt|rd|ave|no|jr|sr|prof|vs|approx|dept)\.$",
-                           re.I)
+_ABBREVIATION = lazy_re(r"\b(?:st|dr|mr|mrs|ms|mt|rd|ave|no|jr|sr|prof|vs|approx|dept)\.$",
+                        re.I)
 
 
 def sentences(text: str) -> list[str]:
@@ -124,7 +125,7 @@ def _sentences(text: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-_POSSESSOR = re.compile(r"\b([A-Z][\w-]*)['’]s\s+[a-z]")
+_POSSESSOR = lazy_re(r"\b([A-Z][\w-]*)['’]s\s+[a-z]")
 # Words that follow an owner's name when the owned noun is left out, as people say it
 # once the thing is known: "Theo's is at 6:20", "Theo's still on Friday".
 ELIDED_AFTER = ("is", "was", "has", "had", "will", "still", "now")
@@ -150,13 +151,16 @@ def case_folded(pattern: re.Pattern[str]) -> re.Pattern[str]:
     the text, at the same offsets, several times faster (``re.I`` folds the case of every
     letter it compares). Not for other text: ``re.I`` folds some non-ASCII letters to
     ASCII ones ("K", "ſ"). A caller testing many patterns on one text lowers it once.
+    A ``lazy_re`` pattern gives a ``lazy_re`` one, neither compiled yet.
 
     Raises ``ValueError`` when ``pattern`` is not case-insensitive throughout or names an
     upper-case letter outside an escape (lower-cased text would never match it)."""
     bare = re.sub(r"\\.", "", pattern.pattern)
-    if not pattern.flags & re.I or bare != bare.lower() or "(?-" in pattern.pattern:
+    lazy = isinstance(pattern, LazyPattern)  # stays lazy: its flags as given, not compiled
+    flags = pattern.declared_flags if lazy else pattern.flags
+    if not flags & re.I or bare != bare.lower() or "(?-" in pattern.pattern:
         raise ValueError(f"not a case-insensitive pattern in lower case: {pattern.pattern!r}")
-    return re.compile(pattern.pattern, pattern.flags & ~re.I)
+    return (lazy_re if lazy else re.compile)(pattern.pattern, flags & ~re.I)
 
 
 def folded_search(pattern: re.Pattern[str]) -> Callable[[str], bool]:

@@ -40,6 +40,7 @@ from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
+from .lazyre import lazy_re
 from .text import folded_search
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -86,7 +87,7 @@ _ORD_WORD = rf"(?:(?:twenty|thirty)(?:-|\s+)(?:{'|'.join(_ORD_UNIT)})|{_ORD_TEEN
 # to arrive", "the second, not the third") as a day: only with a month or a weekday.
 _ORD_ALONE = (rf"(?:(?:twenty|thirty)(?:-|\s+)(?:{'|'.join(_ORD_UNIT)})|{_ORD_TEENS}"
               rf"|{'|'.join(_ORD_UNIT[3:])})")
-_ORD_WORD_RX = re.compile(rf"\b{_ORD_WORD}\b")
+_ORD_WORD_RX = lazy_re(rf"\b{_ORD_WORD}\b")
 _DAY_ANY = rf"(?:{_DAYNUM}|{_ORD_WORD})"
 _WD_ABBR = r"mon|tues|tue|wed|thurs|thur|thu|fri|sat|sun"
 _WD_FULL = dict(zip(("mon", "tue", "wed", "thu", "fri", "sat", "sun"), WEEKDAYS, strict=True))
@@ -99,7 +100,7 @@ _HOLIDAYS = {"christmas eve": (12, 24), "christmas day": (12, 25), "boxing day":
 # whole, ``holidays_lowered``).
 HOLIDAY_WORDS = frozenset(h.split()[0].split("'")[0] for h in _HOLIDAYS) - {"new"}
 _HOLIDAY = "|".join(h.replace("'", "['’]?").replace(" ", r"\s+") for h in _HOLIDAYS)
-_HOLIDAY_ONLY = re.compile(rf"(?:{_HOLIDAY})", re.I)
+_HOLIDAY_ONLY = lazy_re(rf"(?:{_HOLIDAY})", re.I)
 
 
 def is_holiday(expr: str) -> bool:
@@ -107,7 +108,7 @@ def is_holiday(expr: str) -> bool:
     return bool(_HOLIDAY_ONLY.fullmatch(expr.strip()))
 
 
-_HOLIDAY_NAMED = re.compile(rf"\b(?:{_HOLIDAY})\b", re.I)
+_HOLIDAY_NAMED = lazy_re(rf"\b(?:{_HOLIDAY})\b", re.I)
 
 
 def holidays_lowered(text: str) -> str:
@@ -119,8 +120,10 @@ def holidays_lowered(text: str) -> str:
 def _candidate_rx(day: str, alone: str) -> re.Pattern[str]:
     """The candidate pattern, with ``day`` for a day of the month beside a month or a
     weekday and ``alone`` for one said alone after "the" (besides its figures).
-    Alternatives are ordered most specific first; one regex, scanned once per text."""
-    return re.compile(
+    Alternatives are ordered most specific first; one regex, scanned once per text.
+    Compiled at its first use (``lazy_re``): ~5,000 characters each, the two took ~10 ms
+    of every query process's imports."""
+    return lazy_re(
         r"\b(?:"
         rf"(?:the\s+)?day\s+(?:before\s+yesterday|after\s+tomorrow)"
         r"|the\s+week(?:end)?\s+(?:before\s+last|after\s+next)"
@@ -186,20 +189,20 @@ def _says_ordinal(text: str) -> bool:
 # Friday" is rare, "I'm glad we went on Friday" is not).
 
 # A future by auxiliary, intention, wish, need or request, or a start ahead ("from now").
-_FUTURE_AUX = re.compile(
+_FUTURE_AUX = lazy_re(
     r"'ll\b|\b(?:will|shall|won'?t|gonna|wanna|gotta|about\s+to|going\s+to|"
     r"(?:want|need|have|has|hope|plan|intend|expect|mean|wish)(?:s|ing)?\s+to|"
     r"(?:would|'d)\s+(?:like|love|rather|prefer)|can'?t\s+wait|look(?:s|ing)?\s+forward|"
     r"let'?s|let\s+us|remind|remember\s+to|don'?t\s+forget|make\s+sure|please|"
     r"(?:can|could|would|will)\s+(?:you|we)|should|must|might|from\s+(?:now|next))\b", re.I)
 # "was going to", "were about to": a future seen from the past is past.
-_WAS_GOING = re.compile(r"\b(?:was|were)\s+(?:going\s+to|gonna|about\s+to)\b", re.I)
-_PAST_AUX = re.compile(
+_WAS_GOING = lazy_re(r"\b(?:was|were)\s+(?:going\s+to|gonna|about\s+to)\b", re.I)
+_PAST_AUX = lazy_re(
     r"\b(?:was|were|wasn'?t|weren'?t|did|didn'?t|had|hadn'?t|couldn'?t|used\s+to|ago|"
     r"yesterday|last\s+(?:night|week|weekend|month|year|time))\b", re.I)
 # Irregular past forms (words that are also common nouns or present forms left out:
 # "read", "put", "set", "shot", "bit", "rose", "sat").
-_PAST_IRREGULAR = re.compile(
+_PAST_IRREGULAR = lazy_re(
     r"\b(?:went|came|saw|took|made|met|ran|gave|found|wrote|bought|built|won|taught|began|"
     r"spent|brought|ate|drove|flew|sang|swam|held|told|felt|kept|sent|heard|sold|thought|"
     r"lost|paid|caught|said|knew|grew|threw|wore|woke|rode|broke|spoke|stole|chose|froze|"
@@ -207,7 +210,7 @@ _PAST_IRREGULAR = re.compile(
     r"struck|swung|meant|dealt|fled|lent|wept|swept|crept|leapt|knelt|rang|drank|sank|"
     r"shone|hid|arose|awoke|overslept|mistook|withdrew|(?<!the\s)(?<!on\s)(?<!to\s)left|"
     r"(?<!'ve\s)(?<!have\s)(?<!has\s)(?<!'s\s)got)\b", re.I)
-_ED = re.compile(r"\b[a-z]{3,}ed\b", re.I)
+_ED = lazy_re(r"\b[a-z]{3,}ed\b", re.I)
 # A word before an "-ed" form that makes it an adjective or a passive in the present
 # ("the updated plan", "I'm excited", "is scheduled for"), not a past tense.
 _ED_NOT_PAST_BEFORE = frozenset((
@@ -218,13 +221,13 @@ _ED_NOT_PAST_BEFORE = frozenset((
     "i'm", "you're", "we're", "they're", "it's", "he's", "she's", "that's", "not", "now"))
 _ED_NOT_VERB = frozenset(("hundred", "sacred", "naked", "wicked", "beloved", "kindred",
                           "rugged", "ragged", "jagged", "crooked", "wretched"))
-_PRESENT = re.compile(
+_PRESENT = lazy_re(
     r"'m\b|'re\b|\b(?:it|he|she|that|there|what|who|here|where|everything|nothing)'s\b|"
     r"\b(?:am|is|are|isn'?t|aren'?t|do|does|don'?t|doesn'?t|has|have|can|tonight|tomorrow|"
     r"next|upcoming|every|each)\b", re.I)
 # A base-form verb opening a clause and taking an object: an imperative ("Call me on
 # Sunday", "Take the bins out Tuesday").
-_IMPERATIVE = re.compile(
+_IMPERATIVE = lazy_re(
     r"^(?:(?:ok|okay|so|and|actually|please|hey|oh|also|then|just|but|now)\b[,\s]*)*"
     r"(?P<verb>[a-z]+)\s+(?:the|a|an|my|your|our|his|her|their|me|you|us|him|them|it|this|that|"
     r"these|those|up|out|down|off|back|over)\b", re.I)
@@ -244,18 +247,18 @@ _RE_PLAN = r"schedul\w*|book\w*|plan\w*|arrang\w*|set|sets|setting|slot\w*|confi
 _PLAN_VERB = (rf"(?:re-?)?(?:{_RE_PLAN})|mov(?:e|ed|es|ing)|"
               r"push\w*|shift\w*|switch\w*|chang\w*|postpon\w*|delay\w*|bump\w*|swap\w*|put|puts|"
               r"putting|bring\w*|brought|pencil\w*|reserv\w*|fix\w*")
-_DESTINATION = re.compile(
+_DESTINATION = lazy_re(
     rf"\b(?:{_PLAN_VERB})\b[^.!?;:]{{0,60}}?\b(?:to|for|until|till|into)\s+$", re.I)
 # A bare hour a moving verb (not a planning one: "booked for 9" says no change) takes a
 # thing to ("has moved to 9", "pushed it to 8.30").
 # The hours in words (the query's clock readers use them too).
 HOUR_WORDS = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
 # (an hour in words, "half" before it or not: "moved to half eight", "going to eleven")
-_TO_HOUR = re.compile(r"\b(?:moved|moving|pushed|put|brought|changed|switched|shifted|going|gone)"
-                      r"(?:\s+\w+){0,2}?\s+to\s+(\d{1,2}(?:[:.]\d{2})?(?![\w:.]*\d)"
-                      rf"|(?:half\s+)?{HOUR_WORDS}(?![\w-]))\b"
-                      # not a count of something ("going to twelve people", "one of")
-                      r"(?!\s+(?:of|people|[a-z]{3,}s)\b)", re.I)
+_TO_HOUR = lazy_re(r"\b(?:moved|moving|pushed|put|brought|changed|switched|shifted|going|gone)"
+                   r"(?:\s+\w+){0,2}?\s+to\s+(\d{1,2}(?:[:.]\d{2})?(?![\w:.]*\d)"
+                   rf"|(?:half\s+)?{HOUR_WORDS}(?![\w-]))\b"
+                   # not a count of something ("going to twelve people", "one of")
+                   r"(?!\s+(?:of|people|[a-z]{3,}s)\b)", re.I)
 
 
 def destination_hour(text: str) -> str:
@@ -264,38 +267,38 @@ def destination_hour(text: str) -> str:
     return m.group(1) if m else ""
 
 
-_EFFECTIVE = re.compile(r"\b(?:starting|beginning|commencing|effective|as\s+of|from)\s+$", re.I)
-_REJECTED = re.compile(r"\b(?:not|instead\s+of|rather\s+than|no\s+longer|isn'?t|aren'?t|"
-                       r"wasn'?t|weren'?t)\s+(?:(?:on|at|for|in)\s+)?$", re.I)
+_EFFECTIVE = lazy_re(r"\b(?:starting|beginning|commencing|effective|as\s+of|from)\s+$", re.I)
+_REJECTED = lazy_re(r"\b(?:not|instead\s+of|rather\s+than|no\s+longer|isn'?t|aren'?t|"
+                    r"wasn'?t|weren'?t)\s+(?:(?:on|at|for|in)\s+)?$", re.I)
 # A change of time away from a day ("moved from Monday to ..."): the moving verbs, and
 # the planning verbs done again ("rebooked from the 3rd to the 5th"; "booked from
 # Monday to Friday" is a span).
-_CHANGE_FROM = re.compile(rf"\b(?:mov|push|shift|switch|chang|postpon|bump|brought|bring|swap|"
-                          rf"delay|re-?(?:{_RE_PLAN}))\w*\b[^.!?;]{{0,60}}?\bfrom\s+$", re.I)
-_BE_NOW = re.compile(r"(?:'m|'re|'s|\b(?:is|are|am))\s+(?:(?:now|still|also|then|actually|"
-                     r"definitely|probably|due|on|at|this|every)\s+){0,3}$", re.I)
-_BE_PAST = re.compile(r"\b(?:was|were)\s+(?:(?:still|also|then|actually|on|at|this|every)\s+)"
-                      r"{0,3}$", re.I)
-_THIRD_SINGULAR = re.compile(r"\b([a-z]+[^s\W'])s\s+(?:(?:on|at|this|every|each|from|until|"
-                             r"till)\s+)?$", re.I)
+_CHANGE_FROM = lazy_re(rf"\b(?:mov|push|shift|switch|chang|postpon|bump|brought|bring|swap|"
+                       rf"delay|re-?(?:{_RE_PLAN}))\w*\b[^.!?;]{{0,60}}?\bfrom\s+$", re.I)
+_BE_NOW = lazy_re(r"(?:'m|'re|'s|\b(?:is|are|am))\s+(?:(?:now|still|also|then|actually|"
+                  r"definitely|probably|due|on|at|this|every)\s+){0,3}$", re.I)
+_BE_PAST = lazy_re(r"\b(?:was|were)\s+(?:(?:still|also|then|actually|on|at|this|every)\s+)"
+                   r"{0,3}$", re.I)
+_THIRD_SINGULAR = lazy_re(r"\b([a-z]+[^s\W'])s\s+(?:(?:on|at|this|every|each|from|until|"
+                          r"till)\s+)?$", re.I)
 _NOT_THIRD = frozenset(("is", "was", "has", "does", "this", "its", "his", "us", "plus",
                         "always", "sometimes", "perhaps", "besides", "thanks", "news", "yes",
                         "days", "weeks", "months", "years", "hours", "minutes", "times",
                         "nights", "mornings", "evenings", "afternoons", "weekends"))
-_CLAUSE_END = re.compile(r"[.;!?]+(?:\s+|$)|\s+-\s+|,\s+(?!\d)|\s+(?:and|but|because|"
-                         r"while|although|though|when|whereas)\s+", re.I)
-_RECUR_BEFORE = re.compile(r"\b(?:every|each)\s+(?:other\s+|single\s+)?$", re.I)
-_RECUR_AFTER = re.compile(r"s\b(?:\s+at\s+(\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)?|noon)"
-                          r"(?![\w:]))?", re.I)
-_BARE_WD = re.compile(rf"({_WD})(?: ({_PART}))?(?: at (?:(\d{{1,2}})(?::(\d{{2}}))? ?"
-                      r"(am|pm|a\.m\.|p\.m\.)?|(noon)))?")
+_CLAUSE_END = lazy_re(r"[.;!?]+(?:\s+|$)|\s+-\s+|,\s+(?!\d)|\s+(?:and|but|because|"
+                      r"while|although|though|when|whereas)\s+", re.I)
+_RECUR_BEFORE = lazy_re(r"\b(?:every|each)\s+(?:other\s+|single\s+)?$", re.I)
+_RECUR_AFTER = lazy_re(r"s\b(?:\s+at\s+(\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)?|noon)"
+                       r"(?![\w:]))?", re.I)
+_BARE_WD = lazy_re(rf"({_WD})(?: ({_PART}))?(?: at (?:(\d{{1,2}})(?::(\d{{2}}))? ?"
+                   r"(am|pm|a\.m\.|p\.m\.)?|(noon)))?")
 _PART_HOUR = {"morning": 9, "afternoon": 15, "evening": 18, "night": 20}
 
 
 # A preposition of time with the phrase it opens: "at the start of term", "after the
 # first one left", "during the refit", "till the new year".
-_DATING_PHRASE = re.compile(r"\b(?:at|after|during|until|till)\s+(?:the|a|an|my|your|his|her|"
-                            r"our|their)\b", re.I)
+_DATING_PHRASE = lazy_re(r"\b(?:at|after|during|until|till)\s+(?:the|a|an|my|your|his|her|"
+                         r"our|their)\b", re.I)
 
 
 def dated_by_phrase(question: str) -> bool:
@@ -385,14 +388,14 @@ def _direction(text: str, pos: int) -> str:
 
 
 # A time that is the subject of a present copula ("saturday's the big day").
-_SUBJECT_IS = re.compile(r"[a-z]+(?:'s|’s|\s+is)\s+(?:the|a|an|my|our|when)\b", re.I)
+_SUBJECT_IS = lazy_re(r"[a-z]+(?:'s|’s|\s+is)\s+(?:the|a|an|my|our|when)\b", re.I)
 
 _WORD_NUM = {"a few": "3", "a couple of": "2", "a couple": "2", "couple of": "2",
              "several": "3"}
-_FEW = re.compile(r"\b(a\s+few|a\s+couple\s+of|a\s+couple|couple\s+of|several)\b", re.I)
+_FEW = lazy_re(r"\b(a\s+few|a\s+couple\s+of|a\s+couple|couple\s+of|several)\b", re.I)
 _GENERIC_MONTH_WORDS = {"may", "march", "mar", "jan", "sep", "oct", "dec", "nov", "aug",
                         "jun", "jul", "apr", "feb", "sept"}
-_SPACE = re.compile(r"\s+")
+_SPACE = lazy_re(r"\s+")
 
 
 @dataclass(frozen=True)
@@ -415,7 +418,7 @@ class Anchor:
 
 # Every candidate contains one of these; most sentences contain none, and this test
 # is several times cheaper than the full pattern.
-_QUICK = re.compile(
+_QUICK = lazy_re(
     rf"\d|ago\b|yesterday|today|tonight|tomorrow|week|month|year|\bdays?\b|night|morning|"
     rf"afternoon|evening|other\s+day|{_SEASON}|\b(?:{_WD})s?\b|\b(?:{_MONTH})\b|"
     rf"\b(?:last|this|next)\s+(?:{_WD_ABBR})\b|{_HOLIDAY}", re.I)
@@ -523,9 +526,9 @@ def resolve(text: str, message_time: float, fallback_time: float | None = None,
     return Anchor(base, "", True)
 
 
-_YEARLESS_DATE = re.compile(rf"^(?:(?:{_WD}),? )?(?:{_DAY_ANY} (?:of )?(?:{_MONTH})|(?:{_MONTH}) "
-                            rf"{_DAY_ANY})$", re.I)
-_TO_NEXT = re.compile(r"\s*,?\s*(?:to|until|till|through|thru|-)\s+", re.I)
+_YEARLESS_DATE = lazy_re(rf"^(?:(?:{_WD}),? )?(?:{_DAY_ANY} (?:of )?(?:{_MONTH})|(?:{_MONTH}) "
+                         rf"{_DAY_ANY})$", re.I)
+_TO_NEXT = lazy_re(r"\s*,?\s*(?:to|until|till|through|thru|-)\s+", re.I)
 
 
 def _recurrence(text: str, m: re.Match[str]) -> tuple[str, bool, str]:
@@ -567,9 +570,9 @@ def _effective_start(expr: str, message_time: float) -> float | None:
 
 # "From January it's the second Wednesday", "going to Fridays from March": a change that
 # starts in a named month (a bare month is no time candidate of ``resolve``).
-_FROM_MONTH = re.compile(rf"\b(?:from|starting|beginning|as\s+of)\s+(?:the\s+(?:start|beginning)"
-                         rf"\s+of\s+)?(?P<month>{'|'.join(MONTHS)})\b"
-                         rf"(?!\s+(?:\d|(?-i:[A-Z])))", re.I)
+_FROM_MONTH = lazy_re(rf"\b(?:from|starting|beginning|as\s+of)\s+(?:the\s+(?:start|beginning)"
+                      rf"\s+of\s+)?(?P<month>{'|'.join(MONTHS)})\b"
+                      rf"(?!\s+(?:\d|(?-i:[A-Z])))", re.I)
 
 
 def takes_effect(text: str, message_time: float) -> float | None:
@@ -598,7 +601,7 @@ _SHIFT_WAYS = ("back", "up", "forward", "out", "later", "earlier", "delay", "pos
 # Verbs that move a time later when no direction is said ("pushed a week", "bumped again,
 # another week", "slipped two days"); "moved it two days" says no direction.
 _LATER_VERBS = ("delay", "postpon", "push", "bump", "slip", "slid")
-_SHIFT = re.compile(
+_SHIFT = lazy_re(
     r"\b(?:(?P<verb>push(?:ed|es|ing)?|mov(?:e|ed|es|ing)|bump(?:ed|s|ing)?|"
     r"shift(?:ed|s|ing)?|bring(?:s|ing)?|brought|set(?:s|ting)?|put(?:s|ting)?|"
     r"pull(?:ed|s|ing)?|slid(?:e|es|ing)?|slip(?:ped|s|ping)?|delay(?:ed|s|ing)?|"
@@ -633,8 +636,8 @@ class _Shift:
         return t + self.n * days * 86400.0
 
 
-_TO_SOMEWHEN = re.compile(r"\s+(?:to|till|until|onto)\s+(?:the\s+)?(?:\d|[A-Za-z]+day\b)",
-                         re.I)
+_TO_SOMEWHEN = lazy_re(r"\s+(?:to|till|until|onto)\s+(?:the\s+)?(?:\d|[A-Za-z]+day\b)",
+                       re.I)
 
 
 def _find_shift(text: str) -> _Shift | None:
@@ -694,7 +697,7 @@ def shifted(previous: float, text: str) -> float | None:
 _NEXT_DAYS = {"yesterday": -1, "today": 0, "tomorrow": 1}
 
 
-_AT_CLOCK = re.compile(r"\s+at\s+(?:(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?|noon)$")
+_AT_CLOCK = lazy_re(r"\s+at\s+(?:(\d{1,2})(?::(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.)?|noon)$")
 
 
 def ordinal_figures(expr: str) -> str:
@@ -929,13 +932,13 @@ def _count(word: str) -> int | None:
 # year ("may 2023") or a year ("in 2023"): dateparser's reading (midnight of that day; a
 # missing day or month is the reference's, the day at most the month's last), without its
 # cost (1-3 ms a call, ~60 ms the first).
-_DATED = re.compile(r"(?:(\d{1,2})(?:st|nd|rd|th)? (?:of )?([a-z]+),? |([a-z]+) (\d{1,2})"
-                    r"(?:st|nd|rd|th)?,? |([a-z]+),? )(\d{4})")
+_DATED = lazy_re(r"(?:(\d{1,2})(?:st|nd|rd|th)? (?:of )?([a-z]+),? |([a-z]+) (\d{1,2})"
+                 r"(?:st|nd|rd|th)?,? |([a-z]+),? )(\d{4})")
 _MONTH_WORDS = {**{m: i for i, m in enumerate(_MONTHS, 1)},
                 **{m: i for i, m in enumerate(_MONTH_FULL.values(), 1)}, "sept": 9}
 
 
-_YEAR_ONLY = re.compile(r"(?:in )?(\d{4})")
+_YEAR_ONLY = lazy_re(r"(?:in )?(\d{4})")
 
 
 def _dated(e: str, base: datetime) -> datetime | None:
@@ -996,13 +999,13 @@ def _dateparser_parse(expr: str, settings: dict[str, Any]) -> datetime | None:
         return None
 
 
-PART_OF = _PART_OF = re.compile(
+PART_OF = _PART_OF = lazy_re(
     r"\b(?P<early>early|beginning\s+of|start\s+of|first\s+half\s+of)\b"
     r"|\b(?P<mid>mid|middle\s+of|halfway\s+through)\b"
     r"|\b(?P<late>late|end\s+of|second\s+half\s+of|last\s+days?\s+of)\b", re.I)
 
 
-_WEEK_OF = re.compile(r"\bweek\s+of\s+(?:the\s+)?\d", re.I)
+_WEEK_OF = lazy_re(r"\bweek\s+of\s+(?:the\s+)?\d", re.I)
 
 
 def names_part_of(text: str) -> bool:
@@ -1062,7 +1065,7 @@ _FIGURES.update({"a": 1, "an": 1, "fifteen": 15, "twenty": 20, "thirty": 30, "fo
 _SPAN_N = r"(?:half\s+an?|an?|\d{1,3}|forty[\s-]five|" + "|".join(
     sorted((w for w in _FIGURES if " " not in w and "-" not in w), key=len, reverse=True)) + ")"
 _SPAN_UNIT = r"(?:hour|hr|minute|min)s?"
-_CLOCK_SHIFT = re.compile(
+_CLOCK_SHIFT = lazy_re(
     rf"\b(?P<n>{_SPAN_N})\s+(?P<unit>{_SPAN_UNIT})\s+(?:or\s+so\s+)?(?P<way>later|earlier)\b"
     rf"|\b(?P<way2>back|forward|later|earlier)\s+(?:by\s+)?(?P<n2>{_SPAN_N})\s+(?P<unit2>{_SPAN_UNIT})\b"
     r"(?!\s+ago)",
@@ -1088,11 +1091,11 @@ def clock_shift(text: str) -> int | None:
 
 _HOUR = r"(\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
 _CLOCK_PARTS = (
-    (re.compile(r"\b(\d{1,2})[:.](\d{2})\s*(am|pm|a\.m\.|p\.m\.)?", re.I), "figures"),
-    (re.compile(rf"\b(half|quarter)\s+(past|to)\s+{_HOUR}\b", re.I), "past"),
-    (re.compile(rf"\bhalf\s+{_HOUR}\b", re.I), "half"),
-    (re.compile(r"\b(noon|midday)\b", re.I), "noon"),
-    (re.compile(rf"\b{_HOUR}\s*(am|pm|a\.m\.|p\.m\.|o'?clock)?", re.I), "hour"),
+    (lazy_re(r"\b(\d{1,2})[:.](\d{2})\s*(am|pm|a\.m\.|p\.m\.)?", re.I), "figures"),
+    (lazy_re(rf"\b(half|quarter)\s+(past|to)\s+{_HOUR}\b", re.I), "past"),
+    (lazy_re(rf"\bhalf\s+{_HOUR}\b", re.I), "half"),
+    (lazy_re(r"\b(noon|midday)\b", re.I), "noon"),
+    (lazy_re(rf"\b{_HOUR}\s*(am|pm|a\.m\.|p\.m\.|o'?clock)?", re.I), "hour"),
 )
 
 

@@ -93,7 +93,7 @@ class QueryNode(ManagedNode):
         self.reader = load_reader(config, self)
         # config.recall is the live object: `ros2 param set` changes reach the engine.
         self.engine = QueryEngine(self.ledger, encoder, self.reader, config.recall)
-        self._warming = self.engine.warm()  # dateparser, on its own thread
+        self._warming = self.engine.warm()  # patterns, dateparser: on its own thread
         self.get_logger().info(f"answering from {self.ledger.path} with the "
                                f"{self.reader.name} reader")
 

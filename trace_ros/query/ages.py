@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from ..language.lazyre import lazy_re
 from ..language.revision import KIN
 from ..language.text import STOPWORDS, stem, words
 from ..language.vocab import is_robot
@@ -16,12 +17,12 @@ from .readout import ReaderOutput, _content
 
 # "How old is …?" asks an age: a record states one ("seven years old", "a 5-year-old",
 # "aged 82", "turns 40") or when someone was born.
-_HOW_OLD = re.compile(r"\s*how old\b", re.I)
+_HOW_OLD = lazy_re(r"\s*how old\b", re.I)
 # A date answers "how old" only as the day someone was born ("born on 3 May 2019"); else
 # it is when an age was told ("my birthday was last week"), no age.
-_BORN = re.compile(r"\bborn\b", re.I)
-_AGE = re.compile(r"\byears?[\s-]+old\b|\b\w+-year-old\b|\baged?\s+\d|\bborn\b|\bbirthday\b"
-                  r"|\bturn(?:s|ed|ing)?\s+(?:\d+|[a-z]+ty)\b|\bage\b", re.I)
+_BORN = lazy_re(r"\bborn\b", re.I)
+_AGE = lazy_re(r"\byears?[\s-]+old\b|\b\w+-year-old\b|\baged?\s+\d|\bborn\b|\bbirthday\b"
+               r"|\bturn(?:s|ed|ing)?\s+(?:\d+|[a-z]+ty)\b|\bage\b", re.I)
 # An age said as the complement of "be" or "turn" with nothing it counts after it: "he's
 # twenty-eight.", "she'll be seven", "I'm SEVEN!", "Kiwi's four" ("twenty-eight years I've
 # had him" counts years, "he's six foot" a height).
@@ -30,20 +31,20 @@ _UNITS = r"(?:one|two|three|four|five|six|seven|eight|nine)"
 _AGE_NUMBER = (rf"(?:\d{{1,3}}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)"
                rf"(?:[\s-]{_UNITS})?|(?:thir|four|fif|six|seven|eigh|nine)teen|ten|eleven"
                rf"|twelve|{_UNITS})\b")
-_STATED_AGE = re.compile(
+_STATED_AGE = lazy_re(
     r"(?:\b(?P<p>i|he|she|you|they|who)|\b(?-i:(?P<name>[A-Z][^\W\d_A-Z]+)))(?:"
     r"(?:['’]s|['’]m|['’]re|\s+(?:is|am|are))"
     r"(?:\s+(?:only|just|nearly|almost|now|actually))?"
     rf"\s+(?P<n>{_AGE_NUMBER})"
     rf"|(?:['’]ll|\s+will)\s+be\s+(?P<b>{_AGE_NUMBER})"
     rf"|\s+turn(?:s|ed|ing)?\s+(?P<t>{_AGE_NUMBER}))", re.I)
-_AGE_AFTER = re.compile(r"\s*(?:(?:years?|yrs?)(?:[\s-]+old)?\s*|already\s*|now\s*|today\s*)?"
-                        r"(?:[.,!?;:—–()]|-\s|$|(?:and|but)\b)", re.I)  # "is 12 and wants …"
+_AGE_AFTER = lazy_re(r"\s*(?:(?:years?|yrs?)(?:[\s-]+old)?\s*|already\s*|now\s*|today\s*)?"
+                     r"(?:[.,!?;:—–()]|-\s|$|(?:and|but)\b)", re.I)  # "is 12 and wants …"
 # When a stated age holds, said after it: "he's eighty-two as of Tuesday", "Ollie's eight
 # this year, not seven".
-_AGE_WHEN = re.compile(r"\s+(?:as\s+of\s+[\w'’-]+|(?:this|next)\s+(?:year|month|week))", re.I)
+_AGE_WHEN = lazy_re(r"\s+(?:as\s+of\s+[\w'’-]+|(?:this|next)\s+(?:year|month|week))", re.I)
 # "How old am I?", "How old will I be on the trip?": the asker's own age.
-_HOW_OLD_ME = re.compile(r"\s*how old\s+(?:am|was|will)\s+I\b", re.I)
+_HOW_OLD_ME = lazy_re(r"\s*how old\s+(?:am|was|will)\s+I\b", re.I)
 _BETWEEN_NOTE = "the time between two events the evidence dates"
 
 
@@ -79,7 +80,7 @@ def _said_as_age(value: str, text: str) -> bool:
                for m in _STATED_AGE.finditer(text))
 
 
-_VOCATIVE = re.compile(r"(?:^|(?<=[,;:.!?]))\s*[A-Z][\w'’-]*\s*,")
+_VOCATIVE = lazy_re(r"(?:^|(?<=[,;:.!?]))\s*[A-Z][\w'’-]*\s*,")
 
 
 def _names_other(text: str, age: str) -> bool:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
+from ..language.lazyre import lazy_re
 from ..language.text import STOPWORDS, stem, stems
 from ..language.timeanchor import ordinal_value
 from ..language.vocab import TENS, UNITS
@@ -48,10 +49,10 @@ def _value_tokens(text: str) -> frozenset[str]:
     return frozenset(out)
 # What a change comes to ("down to 27", "that makes thirty-five", "a total of 40"), and a
 # number said as the change itself ("four more", "another two", "knock one off").
-_RESULT = re.compile(r"\b(?:(?:down|up|back)\s+to|makes?|making|that['’]s|total(?:\s+of)?)\s+$",
-                     re.I)
-_CHANGE_AFTER = re.compile(r"\s+(?:more|fewer|less|extra|off)\b", re.I)
-_CHANGE_BEFORE = re.compile(r"\b(?:another|an\s+extra|additional)\s+$", re.I)
+_RESULT = lazy_re(r"\b(?:(?:down|up|back)\s+to|makes?|making|that['’]s|total(?:\s+of)?)\s+$",
+                  re.I)
+_CHANGE_AFTER = lazy_re(r"\s+(?:more|fewer|less|extra|off)\b", re.I)
+_CHANGE_BEFORE = lazy_re(r"\b(?:another|an\s+extra|additional)\s+$", re.I)
 
 
 def _bare_sentence(text: str) -> str:
@@ -85,10 +86,10 @@ def _change_amount(text: str, found: tuple[int, str]) -> bool:
 
 
 # A figure with its unit: "35p", "10 milligram", "2.5 kg", "1,200 calories".
-FIGURE_UNIT = re.compile(r"(?<![\w.])(\d[\d.,]*)\s*([a-z%]+)\b", re.I)
+FIGURE_UNIT = lazy_re(r"(?<![\w.])(\d[\d.,]*)\s*([a-z%]+)\b", re.I)
 # A figure written plain: digits, and a decimal part ("10", "2.5"); no "1,200".
-_PLAIN_FIGURE = re.compile(r"\d+(?:\.\d+)?")
-_BARE_NUMBER = re.compile(rf"(?:down\s+to\s+|up\s+to\s+|on\s+)?({_PLAIN_FIGURE.pattern})")
+_PLAIN_FIGURE = lazy_re(r"\d+(?:\.\d+)?")
+_BARE_NUMBER = lazy_re(rf"(?:down\s+to\s+|up\s+to\s+|on\s+)?({_PLAIN_FIGURE.pattern})")
 
 
 def _with_unit(amount: str, found: Sequence[tuple[_Scored, str, float]]) -> str:
@@ -126,7 +127,7 @@ def revisions_of(found: Sequence[tuple[Any, str, float]], share: float,
 
 
 # A verb and the particle that ends its phrase ("pick the twins up").
-_PHRASAL = re.compile(r"\b([a-z]+)\s+(?:[\w'’]+\s+){0,2}?(up|off|out|over)\b", re.I)
+_PHRASAL = lazy_re(r"\b([a-z]+)\s+(?:[\w'’]+\s+){0,2}?(up|off|out|over)\b", re.I)
 
 
 def _joined(question: str) -> set[str]:
@@ -137,4 +138,4 @@ def _joined(question: str) -> set[str]:
 
 
 # A figure with the unit it is measured in ("5.1 kilos", "2.9 kg", "twelve stone").
-_WITH_UNIT = re.compile(rf"(?:\d[\d.,]*|(?:{'|'.join(_NUMBER_VALUES)})\b)\s*[a-z]", re.I)
+_WITH_UNIT = lazy_re(rf"(?:\d[\d.,]*|(?:{'|'.join(_NUMBER_VALUES)})\b)\s*[a-z]", re.I)

@@ -10,16 +10,17 @@ from __future__ import annotations
 
 import re
 
+from ..language.lazyre import lazy_re
 from ..language.text import STOPWORDS, stem, stems
 from ..language.timeanchor import find_candidates
 from ..language.vocab import BE_FORMS, DO_AUXILIARIES
 
 # Where a clause begins: a mark of punctuation or a word that joins clauses.
-_CLAUSE_MARK = re.compile(r"[,;:.!?—–()]|\b(?:and|but|because|so|which|who|that|when|while|if"
-                          r"|since|though|although|or|where|whereas|then)\b", re.I)
+_CLAUSE_MARK = lazy_re(r"[,;:.!?—–()]|\b(?:and|but|because|so|which|who|that|when|while|if"
+                       r"|since|though|although|or|where|whereas|then)\b", re.I)
 # A copula, with the naming verb it may carry ("is called", "was named").
-_COPULA = re.compile(r"\s+(?:is|are|was|were)\s+(?:(?:now|still|just|always|actually)\s+)?"
-                     r"(?:(called|named)\s+)?", re.I)
+_COPULA = lazy_re(r"\s+(?:is|are|was|were)\s+(?:(?:now|still|just|always|actually)\s+)?"
+                  r"(?:(called|named)\s+)?", re.I)
 # Prepositions that open a phrase after the subject's head, telling which one it is.
 _POST_PREPS = frozenset({"from", "at", "in", "on", "with", "for", "of", "by", "near"})
 # Words that close a complement without being part of it ("back cupboard too").
@@ -27,7 +28,7 @@ _CLOSERS = frozenset({"too", "now", "again", "instead", "though", "anyway", "the
                       "as", "if", "but", "and", "so", "for", "because", "these", "days"})
 # Where the complement ends: punctuation ends it, a full stop only before a space or the
 # end (not the one inside "4.20").
-_COMPLEMENT_END = re.compile(r"[,;:!?—–()]|\.(?=\s|$)")
+_COMPLEMENT_END = lazy_re(r"[,;:!?—–()]|\.(?=\s|$)")
 
 
 def _subject_words(clause: str) -> list[str]:
@@ -74,8 +75,8 @@ def copula_complement(sentence: str, heads: set[str] | frozenset[str] | None,
 
 
 # "a guy called ade", "the new one named Bo": a name given to a noun said with an article.
-_CALLED = re.compile(r"\b(?:a|an|the)\s+(?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*\s+(?:called|named)\s+"
-                     r"([\w'’-]+)")
+_CALLED = lazy_re(r"\b(?:a|an|the)\s+(?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*\s+(?:called|named)\s+"
+                  r"([\w'’-]+)")
 
 
 def _name_like(phrase: str, uncased: bool) -> bool:
@@ -126,7 +127,7 @@ def place_complement(sentence: str, heads: set[str] | frozenset[str] | None) -> 
 
 
 # "there" standing for a place, not the "there" of "there's a …".
-_THERE = re.compile(r"\bthere\b(?!\s*(?:is|are|was|were|['’]s|['’]re)\b)", re.I)
+_THERE = lazy_re(r"\bthere\b(?!\s*(?:is|are|was|were|['’]s|['’]re)\b)", re.I)
 
 
 def place_there(sentence: str, heads: set[str] | frozenset[str]) -> str:
@@ -144,24 +145,24 @@ def place_there(sentence: str, heads: set[str] | frozenset[str]) -> str:
 
 
 # "in there", "inside it": a place said only by pointing back at a thing ("… in there").
-_IN_THERE = re.compile(r"\b(?:in|inside)\s+(?:there|it)\b(?!\s*(?:is|was|['’]s)\b)", re.I)
+_IN_THERE = lazy_re(r"\b(?:in|inside)\s+(?:there|it)\b(?!\s*(?:is|was|['’]s)\b)", re.I)
 # A clause whose subject is only a pronoun ("and it's in there").
-_PRONOUN_ONLY = re.compile(r"\s*(?:it|they|them|these|those)(?:['’]s|['’]re|\s+(?:is|are|was|were"
-                           r"|lives?|stays?|goes|go|sits?|hangs?|now|all))*\s*", re.I)
+_PRONOUN_ONLY = lazy_re(r"\s*(?:it|they|them|these|those)(?:['’]s|['’]re|\s+(?:is|are|was|were"
+                        r"|lives?|stays?|goes|go|sits?|hangs?|now|all))*\s*", re.I)
 # A thing a clause puts somewhere, with where ("a key safe fitted by the back door", "the
 # key safe's fitted by the front door"): its noun (a determiner before it), the participle
 # that places it, and the place phrase to the clause's end.
-_PUT_THING = re.compile(r"\b(?:a|an|the|one\s+of\s+those|our|my|your)\s+"
-                        r"((?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*?)(?:s\b|['’]s\b)?\s+"
-                        r"(?:(?:is|are|was|were|been|now|just)\s+)*[a-z]+ed\s+"
-                        r"((?:by|on|in|at|under|beside|behind|above|below|next\s+to)\s+"
-                        r"[^,;:.!?—–()]+)", re.I)
+_PUT_THING = lazy_re(r"\b(?:a|an|the|one\s+of\s+those|our|my|your)\s+"
+                     r"((?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*?)(?:s\b|['’]s\b)?\s+"
+                     r"(?:(?:is|are|was|were|been|now|just)\s+)*[a-z]+ed\s+"
+                     r"((?:by|on|in|at|under|beside|behind|above|below|next\s+to)\s+"
+                     r"[^,;:.!?—–()]+)", re.I)
 # The same said actively ("Gemma's fitted a key safe by the door"): the participle, then
 # the thing with its determiner, then where.
-_PUT_ACTIVE = re.compile(r"\b[a-z]+ed\s+(?:a|an|the|one\s+of\s+those|our|my|your)\s+"
-                         r"((?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*?)(?:s\b)?\s+"
-                         r"((?:by|on|in|at|under|beside|behind|above|below|next\s+to)\s+"
-                         r"[^,;:.!?—–()]+)", re.I)
+_PUT_ACTIVE = lazy_re(r"\b[a-z]+ed\s+(?:a|an|the|one\s+of\s+those|our|my|your)\s+"
+                      r"((?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*?)(?:s\b)?\s+"
+                      r"((?:by|on|in|at|under|beside|behind|above|below|next\s+to)\s+"
+                      r"[^,;:.!?—–()]+)", re.I)
 
 
 def place_in_there(text: str, heads: set[str] | frozenset[str]) -> str:
@@ -192,8 +193,8 @@ def place_in_there(text: str, heads: set[str] | frozenset[str]) -> str:
 
 
 # "What X do/does/is … <holder> <verb> [<phrase>]?": the words after the auxiliary.
-_WH_AUX = re.compile(r"\s*(?:what|which)\s+(?:[\w'’-]+\s+){1,3}?(do|does|did|am|is|are|was|were"
-                     r"|has|have|had|will)\s+([^?]+?)\s*\?*\s*$", re.I)
+_WH_AUX = lazy_re(r"\s*(?:what|which)\s+(?:[\w'’-]+\s+){1,3}?(do|does|did|am|is|are|was|were"
+                  r"|has|have|had|will)\s+([^?]+?)\s*\?*\s*$", re.I)
 # Prepositions that open a phrase after the verb ("play | in the panto"), or end the
 # question as the verb's own ("What shift is my husband on?").
 _PREPS = frozenset({"in", "on", "at", "to", "for", "with", "from", "after", "before", "about",
@@ -209,8 +210,8 @@ _SUBJECTS = frozenset({"i", "we", "you", "he", "she", "they", "it"})
 _PRONOUNS = frozenset({"he", "she", "they", "it"})
 # What may stand between a verb and its object: a determiner or an owner's pronoun.
 _DETS = frozenset({"the", "a", "an", "my", "his", "her", "their", "our", "your", "its", "some"})
-_CLOCK = re.compile(r"\d\s*(?:am|pm)\b|\d[:.]\d\d|\b\d{1,2}(?:st|nd|rd|th)\b", re.I)
-_TOKEN = re.compile(r"[\w'’-]+|[^\w\s]")
+_CLOCK = lazy_re(r"\d\s*(?:am|pm)\b|\d[:.]\d\d|\b\d{1,2}(?:st|nd|rd|th)\b", re.I)
+_TOKEN = lazy_re(r"[\w'’-]+|[^\w\s]")
 
 
 def _asked_verbs(question: str) -> list[tuple[str, list[str], bool]]:
@@ -333,7 +334,7 @@ def _object_after(toks: list[str], at: int, prep_ok: bool) -> str:
 
 # "it's the back room of the Red Lion now": a copula whose subject is only a pronoun,
 # with the determiner phrase it names (to the clause's end, "now" left off).
-_PRONOUN_COPULA = re.compile(
+_PRONOUN_COPULA = lazy_re(
     r"\b(?:it|they)(?:['’]s|['’]re|\s+(?:is|are))\s+(?:now\s+)?"
     r"((?:the|our|my|his|her|their)\s+[^,;:.!?—–()]+?)(?:\s+now)?\s*(?=[,;:.!?—–()]|$)",
     re.I)
@@ -359,14 +360,14 @@ def place_said_of_it(sentence: str) -> str:
 
 # "Who is feeding …?", "Who takes …?", "Who's covering …?": the verb a "who" question asks
 # its doer of, and what follows it.
-_WHO_VERB = re.compile(r"\s*who(?:'s|'ll|\s+(?:is|are|was|were|will(?:\s+be)?))?\s+"
-                       r"([a-z]+)\b(.*)$", re.I)
+_WHO_VERB = lazy_re(r"\s*who(?:'s|'ll|\s+(?:is|are|was|were|will(?:\s+be)?))?\s+"
+                    r"([a-z]+)\b(.*)$", re.I)
 # What may stand between a doer and its verb: a modal, a copula, a word of when.
 _BETWEEN_DOER = frozenset({"will", "is", "are", "was", "be", "still", "now", "going", "to",
                            "also", "always", "usually", "can", "could", "would", "might", "am",
                            "just", "then"})
 # A clitic verb joined to the doer ("nan's taking", "I'm covering").
-_CLITIC = re.compile(r"'(?:s|ll|re|m|d)$")
+_CLITIC = lazy_re(r"'(?:s|ll|re|m|d)$")
 _KIN_OWNERS = frozenset({"my", "our", "your", "his", "her", "their"})
 
 

@@ -95,6 +95,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
 from ..facts import JUDGED_UPDATE
+from ..language.lazyre import lazy_re
 from ..language.revision import (
     CLOSE,
     KIN,
@@ -201,21 +202,21 @@ OWNER_HOPS = 2
 # How much nearer a record must be to the earlier thing a set-beside anchor stands beside
 # than to the thread (``_nearer_before``): the speaker's own mark halves ``OWNER_MARGIN``.
 BESIDE_MARGIN = OWNER_MARGIN / 2
-_QUESTION = re.compile(r"\?\s*$")
-_NEGATION = re.compile(r"\b(?:not|no|never|nor)\b|n['’]t\b", re.I)
+_QUESTION = lazy_re(r"\?\s*$")
+_NEGATION = lazy_re(r"\b(?:not|no|never|nor)\b|n['’]t\b", re.I)
 # Words a question is built from ("week", "days") say nothing of which thing.
 _SCAFFOLD = frozenset(stem(w) for w in QUESTION_SCAFFOLD)
-_WE = re.compile(r"\b(?:i|i'm|i've|me|my|we|we're|we've|us|our)\b", re.I)
+_WE = lazy_re(r"\b(?:i|i'm|i've|me|my|we|we're|we've|us|our)\b", re.I)
 # "I've put your batteries in …", "we've moved your slot": the speaker did something to
 # the addressee's thing ("Hope your knee is better" tells nothing).
-_YOUR = re.compile(r"\b(?:i|i've|i'm|i'll|we|we've|we're|we'll)\s[^.!?]*\byour\b", re.I)
-_OWN = re.compile(r"\b(?:my|mine)\b", re.I)
+_YOUR = lazy_re(r"\b(?:i|i've|i'm|i'll|we|we've|we're|we'll)\s[^.!?]*\byour\b", re.I)
+_OWN = lazy_re(r"\b(?:my|mine)\b", re.I)
 # The addressee, in the second person.
-_SECOND = re.compile(r"\b(?:you|your|you're|you've|you'll)\b", re.I)
+_SECOND = lazy_re(r"\b(?:you|your|you're|you've|you'll)\b", re.I)
 # The asker ("Which plot is mine?"; not "we", whose state others tell too).
-_FIRST_PERSON_ASK = re.compile(r"\b(?:i|my|me|i'm|am i|mine)\b", re.I)
-_SENTENCES = re.compile(r"(?<=[.!?])\s+")
-_WORDS = re.compile(r"[^\W_]+")
+_FIRST_PERSON_ASK = lazy_re(r"\b(?:i|my|me|i'm|am i|mine)\b", re.I)
+_SENTENCES = lazy_re(r"(?<=[.!?])\s+")
+_WORDS = lazy_re(r"[^\W_]+")
 
 
 @dataclass
@@ -838,16 +839,16 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                  context.source_id if context is not None else None)
 
 
-_SET_APART = re.compile(
+_SET_APART = lazy_re(
     r"\b(?:is|are|was|were|it['’]s|that['’]s|they['’]re)\s+(?:\w+\s+)?(?:different|separate)\b"
     r"|\b(?:don['’]?t|do\s+not)\s+(?:confuse|mix)\b", re.I)
 
 
 # A sentence opening on whose own thing it tells ("My own boiler service …", "Luis's own
 # show …"), or a subject said to do another thing besides ("Colin also plays the organ").
-_OWN_OPENING = re.compile(r"^(?:\w+\s+)?(?:my|his|her|their|our|your|its|\w+['’]s)\s+own\b", re.I)
-_ALSO_BESIDE = re.compile(r"^(?:[\w'’]+\s+){1,3}also\b", re.I)
-_OWN_WORD = re.compile(r"\bown\b", re.I)
+_OWN_OPENING = lazy_re(r"^(?:\w+\s+)?(?:my|his|her|their|our|your|its|\w+['’]s)\s+own\b", re.I)
+_ALSO_BESIDE = lazy_re(r"^(?:[\w'’]+\s+){1,3}also\b", re.I)
+_OWN_WORD = lazy_re(r"\bown\b", re.I)
 
 
 def _aside(rec: SourceRecord, told: str, head: SourceRecord, q_terms: frozenset[str]) -> bool:
@@ -890,7 +891,7 @@ def _another_beside(text: str, talked: str) -> bool:
 
 
 # "as well" or a clause-final "too": what a sentence tells is said beside another thing.
-_BESIDE = re.compile(r"\bas\s+well\b(?!\s+as\b)|\btoo\s*(?:[,.;!?]|$)", re.I)
+_BESIDE = lazy_re(r"\bas\s+well\b(?!\s+as\b)|\btoo\s*(?:[,.;!?]|$)", re.I)
 
 
 def set_beside(text: str) -> bool:
@@ -945,7 +946,7 @@ def _told_to(text: str, before_robot: bool = True) -> frozenset[str]:
 
 
 # A person spoken of in the third person singular: "he", "him", "his", "she", "her".
-_THIRD = re.compile(r"\b(?:he|him|his|she|her)\b", re.I)
+_THIRD = lazy_re(r"\b(?:he|him|his|she|her)\b", re.I)
 SAME_SESSION_TURNS = 6  # how far around a turn its conversation is looked through
 
 
@@ -973,7 +974,7 @@ def _told_of_present(rec: SourceRecord, holder: str,
     return _takes_part(rec, holder, prior, later)
 
 
-_SENTENCE_START = re.compile(r"(?:^|[.!?]\s+)([A-Za-z]+)")
+_SENTENCE_START = lazy_re(r"(?:^|[.!?]\s+)([A-Za-z]+)")
 
 
 def _sentence_starts(text: str) -> list[str]:
@@ -1163,13 +1164,13 @@ def _gives_way(rec: SourceRecord, head: SourceRecord, brought: frozenset[str],
 
 
 # A word pointing back at the thing under talk, in the third person.
-_BACK_AT = re.compile(r"\b(?:it|its|they|them|she|her|he|him)\b|\bthat['’]s\b", re.I)
+_BACK_AT = lazy_re(r"\b(?:it|its|they|them|she|her|he|him)\b|\bthat['’]s\b", re.I)
 # Pointing back at someone: the thing's holder ("the clinic shuffled her"), where "it"
 # may be a thing the sentence names before it ("The laundry firm's changed routes, it's
 # Mondays now"; "I can't make the physio session, so I changed it to Saturday").
-_BACK_AT_SOMEONE = re.compile(r"\b(?:they|them|she|her|he|him)\b", re.I)
+_BACK_AT_SOMEONE = lazy_re(r"\b(?:they|them|she|her|he|him)\b", re.I)
 # A noun the sentence names with a determiner: "the laundry firm", "our van".
-_NOUN = re.compile(r"\b(?:the|a|an|our|my|your|their|his|her)\s+([a-z]+)", re.I)
+_NOUN = lazy_re(r"\b(?:the|a|an|our|my|your|their|his|her)\s+([a-z]+)", re.I)
 
 
 def _timed(kind: Callable[[str], object]) -> Callable[[str], frozenset[str]]:
@@ -1331,11 +1332,11 @@ def _takes_on(rec: SourceRecord, steps: Sequence[SourceRecord],
 
 
 # Once more: a new value "again" is a further change, not the old one kept.
-_AGAIN = re.compile(r"\bagain\b", re.I)
+_AGAIN = lazy_re(r"\bagain\b", re.I)
 # Something put to a value by a verb in the past: "shifted it to the 21st", "bumped us to
 # Monday", "pushed to two".
-_PUT_TO = re.compile(r"\b[a-z]+ed\s+(?:(?:it|them|him|her|us|me)\s+)?(?:back\s+|up\s+)?to\b",
-                     re.I)
+_PUT_TO = lazy_re(r"\b[a-z]+ed\s+(?:(?:it|them|him|her|us|me)\s+)?(?:back\s+|up\s+)?to\b",
+                  re.I)
 
 
 def _points_back(sentence: str, known: frozenset[str]) -> bool:
@@ -1374,8 +1375,8 @@ def _held_by(rec: SourceRecord, at: float) -> bool:
 # The kinds asked of a day or date ("when", "which day", "what date").
 _TIME_KINDS = frozenset({"when", "day", "date"})
 # A label told by a letter or a code ("row A", "bay 7B"), not a word ("Same room").
-_CODED = re.compile(r"\b(?:[A-Z]|\d+[A-Za-z]?|[A-Za-z]+\d+[A-Za-z]?)\b")
-_BARE_COUNT = re.compile(r"[\d,.]+")  # a figure with no unit of time
+_CODED = lazy_re(r"\b(?:[A-Z]|\d+[A-Za-z]?|[A-Za-z]+\d+[A-Za-z]?)\b")
+_BARE_COUNT = lazy_re(r"[\d,.]+")  # a figure with no unit of time
 
 
 def _only_when(text: str, anchor: str) -> bool:
@@ -1409,7 +1410,7 @@ def _another_kept(text: str, head: str, given_up: frozenset[str]) -> bool:
     return False
 
 
-_CLAUSE = re.compile(r"[.!?;,:]\s+|\s+(?:but|so|and|though)\s+", re.I)
+_CLAUSE = lazy_re(r"[.!?;,:]\s+|\s+(?:but|so|and|though)\s+", re.I)
 
 
 def _occurrence_of(text: str, slot: str, thing: frozenset[str]) -> bool:
@@ -1511,31 +1512,31 @@ def _before_left(anchor: SourceRecord, pool: Sequence[Fused],
     return anchor
 
 
-_PRESENT = re.compile(r"\b(?:is|are|am|do|does|has|have)\b|'s\b|'re\b|^\s*who\s+[a-z]+[^s]s\b", re.I)
-_WEEKLY = re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\b|\busual\b", re.I)
-_NOW = re.compile(r"\b(?:this|these|current|currently|today|tonight|now)\b", re.I)
-_TALLY = re.compile(r"\btimes\b|\b(?:has|have|had)\b", re.I)
+_PRESENT = lazy_re(r"\b(?:is|are|am|do|does|has|have)\b|'s\b|'re\b|^\s*who\s+[a-z]+[^s]s\b", re.I)
+_WEEKLY = lazy_re(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\b|\busual\b", re.I)
+_NOW = lazy_re(r"\b(?:this|these|current|currently|today|tonight|now)\b", re.I)
+_TALLY = lazy_re(r"\btimes\b|\b(?:has|have|had)\b", re.I)
 # "have" as the verb of holding, not of the perfect: "How many hives do I have?", "How
 # many temps have we got?"
-_HOLDING = re.compile(r"\b(?:do|does)\s+(?:\w+\s+){1,2}have\b|\b(?:has|have)\s+(?:\w+\s+){0,2}got\b",
-                      re.I)
-_AGE = re.compile(r"\s*how\s+old\b", re.I)
-_PLURAL = re.compile(r"^\s*(?:what|which|who)\s+(?:are|were)\b", re.I)
+_HOLDING = lazy_re(r"\b(?:do|does)\s+(?:\w+\s+){1,2}have\b|\b(?:has|have)\s+(?:\w+\s+){0,2}got\b",
+                   re.I)
+_AGE = lazy_re(r"\s*how\s+old\b", re.I)
+_PLURAL = lazy_re(r"^\s*(?:what|which|who)\s+(?:are|were)\b", re.I)
 # The times of a schedule are one state however many there are ("What are the clinic's
 # Saturday opening hours?", "What are his visiting days?").
-_SCHEDULE = re.compile(r"\b(?:hours|times|days|nights|evenings|mornings|dates)\b", re.I)
-_PAST_ASK = re.compile(r"\b(?:was|were|did|had|used to|originally|before|first)\b", re.I)
+_SCHEDULE = lazy_re(r"\b(?:hours|times|days|nights|evenings|mornings|dates)\b", re.I)
+_PAST_ASK = lazy_re(r"\b(?:was|were|did|had|used to|originally|before|first)\b", re.I)
 # A weekday alone, in a question in the present tense, names the coming or usual day of
 # the thing ("What time does the Saturday class start?", "Sunday's game"), not a past day.
-_DAY_ALONE = re.compile(r"\s*(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day(?:['’]s)?\s*$",
-                        re.I)
+_DAY_ALONE = lazy_re(r"\s*(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day(?:['’]s)?\s*$",
+                     re.I)
 # A length of time that is a state, not a span between events: a rate ("How many days a
 # week …?") or what is allowed ("How long can I game …?"); not "since", "ago", "until".
-_RATE = re.compile(r"\b(?:a|an|per|each|every)\s+(?:day|night|week|fortnight|month|year)\b"
-                   r"|\b(?:can|may|should|must|allowed)\b", re.I)
-_WHICH_DAY = re.compile(r"\b(?:which|what)\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day\b", re.I)
-_PERFECT = re.compile(r"\b(?:has|have|had)\b", re.I)  # "How long has Jo worked …": since
-_SPAN = re.compile(r"\b(?:since|ago|until|till|left|been|between|take|takes|old)\b", re.I)
+_RATE = lazy_re(r"\b(?:a|an|per|each|every)\s+(?:day|night|week|fortnight|month|year)\b"
+                r"|\b(?:can|may|should|must|allowed)\b", re.I)
+_WHICH_DAY = lazy_re(r"\b(?:which|what)\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day\b", re.I)
+_PERFECT = lazy_re(r"\b(?:has|have|had)\b", re.I)  # "How long has Jo worked …": since
+_SPAN = lazy_re(r"\b(?:since|ago|until|till|left|been|between|take|takes|old)\b", re.I)
 
 
 def asks_members(question: str) -> bool:
@@ -1602,14 +1603,14 @@ def told_the_robot(records: Iterable[SourceRecord | None], robot_id: str) -> boo
     return any(r is not None and is_robot(r.speaker, robot_id) for r in records)
 
 
-_WAS = re.compile(r"\b(?:was|were|had)\b|\bdid\b(?:\s+\w+){1,2}\s+have\b", re.I)
-_BEFORE = re.compile(r"\bbefore\s+(?P<clause>[^,?]{6,})", re.I)
+_WAS = lazy_re(r"\b(?:was|were|had)\b|\bdid\b(?:\s+\w+){1,2}\s+have\b", re.I)
+_BEFORE = lazy_re(r"\bbefore\s+(?P<clause>[^,?]{6,})", re.I)
 # "How many hens did we have after the fox?": the state the event left.
 # Not "looked after", nor a time of day ("after six", "after school").
-_AFTER = re.compile(r"(?<!look\s)(?<!looks\s)(?<!looked\s)(?<!looking\s)\bafter\s+"
-                    r"(?P<clause>(?:the|my|our|his|her|their|its|we|i|he|she|they|you)\b[^,?]{3,})",
-                    re.I)
-_OPENS_BEFORE = re.compile(r"\s*before\b[^,?]{6,},", re.I)  # "Before Jade's leave started, …"
+_AFTER = lazy_re(r"(?<!look\s)(?<!looks\s)(?<!looked\s)(?<!looking\s)\bafter\s+"
+                 r"(?P<clause>(?:the|my|our|his|her|their|its|we|i|he|she|they|you)\b[^,?]{3,})",
+                 re.I)
+_OPENS_BEFORE = lazy_re(r"\s*before\b[^,?]{6,},", re.I)  # "Before Jade's leave started, …"
 
 
 def may_ask_held(question: str, plan: Plan) -> bool:
@@ -1762,16 +1763,16 @@ def _event_record(question: str, clause: str,
 _YEARS_BACK = 3
 # "originally", "at first", or "first" as an adverb ("was it first scheduled"), not the
 # ordinal of a thing or a time ("the first weekend of October", "my first car").
-_ORIGINAL = re.compile(r"\b(?:originally|initially|at first)\b|(?<![\w'])(?P<before>\w+\s+)?"
-                       r"first\b(?!\s+(?:half|week|weekend|day|night|month|year|quarter|"
-                       r"time|of)\b)", re.I)
+_ORIGINAL = lazy_re(r"\b(?:originally|initially|at first)\b|(?<![\w'])(?P<before>\w+\s+)?"
+                    r"first\b(?!\s+(?:half|week|weekend|day|night|month|year|quarter|"
+                    r"time|of)\b)", re.I)
 _DETERMINERS = frozenset("the a my your his her its our their this that".split())
 
 
 # "In his first week", "on my first night": the holder's first days of something, when
 # it was first told, not a calendar time ("the first week of May").
-_OWN_FIRST = re.compile(r"\b(?:my|your|his|her|our|their)\s+first\s+(?:day|night|week|month|"
-                        r"year)s?\b(?!\s+of\b)", re.I)
+_OWN_FIRST = lazy_re(r"\b(?:my|your|his|her|our|their)\s+first\s+(?:day|night|week|month|"
+                     r"year)s?\b(?!\s+of\b)", re.I)
 
 
 def asks_original(question: str) -> bool:
@@ -1797,8 +1798,8 @@ def echoes(robot_turn: SourceRecord, person_turn: SourceRecord, robot_id: str = 
         and bool(keys(robot_turn.text) & keys(person_turn.text))  # the moved day, worked out
 
 
-_FIGURE = re.compile(r"(?<![\w.:,£$€-])(\d[\d,]*(?:\.\d+)?)(?![\w:,]|\.\d)|\b([a-z]+)(?:-([a-z]+))?\b",
-                     re.I)
+_FIGURE = lazy_re(r"(?<![\w.:,£$€-])(\d[\d,]*(?:\.\d+)?)(?![\w:,]|\.\d)|\b([a-z]+)(?:-([a-z]+))?\b",
+                  re.I)
 
 
 @lru_cache(maxsize=65536)  # asked of the same turns for every later record and question
@@ -1962,9 +1963,9 @@ def _answers(rec: SourceRecord, turns: tuple[SourceRecord, ...], thing: frozense
 # now, not ten": none).
 _CARRIED_NEW = 2
 # A word pointing back at what was just said ("a guy called Felix is taking it").
-_BACK = re.compile(r"\b(?:it|that|them|there)\b", re.I)
+_BACK = lazy_re(r"\b(?:it|that|them|there)\b", re.I)
 # A name a thing is given to or shared with ("lending my car to Tariq").
-_TO_SOMEONE = re.compile(r"\b(?:to|with)\s+[A-Z][a-z]+")
+_TO_SOMEONE = lazy_re(r"\b(?:to|with)\s+[A-Z][a-z]+")
 
 
 def _completes(rec: SourceRecord, anchor: SourceRecord, thing: frozenset[str],
@@ -2037,10 +2038,10 @@ def _measures(text: str) -> tuple[tuple[str, str], ...]:
 
 
 # An amount moved to a figure: "up to four", "down to 10", "settled me on 3.5".
-_MOVED_TO = re.compile(r"\b(?:(?:up|down)\s+to|(?:increased|reduced|dropped|cut|raised)\s+"
-                       r"(?:\w+\s+)?to|(?:settled|put|kept)\s+(?:me|him|her|them|us)\s+on)\s+"
-                       r"(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|half)\b",
-                       re.I)
+_MOVED_TO = lazy_re(r"\b(?:(?:up|down)\s+to|(?:increased|reduced|dropped|cut|raised)\s+"
+                    r"(?:\w+\s+)?to|(?:settled|put|kept)\s+(?:me|him|her|them|us)\s+on)\s+"
+                    r"(?:\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|half)\b",
+                    re.I)
 
 
 @lru_cache(maxsize=65536)
@@ -2049,7 +2050,7 @@ def _moves_amount(text: str) -> bool:
     return _MOVED_TO.search(text) is not None
 
 
-_OPENING_NAME = re.compile(r"([A-Z][a-z]+)\b")
+_OPENING_NAME = lazy_re(r"([A-Z][a-z]+)\b")
 
 
 def _led_by(text: str, known: set[str]) -> set[str]:
@@ -2120,7 +2121,7 @@ def _newer_by_edges(anchor: SourceRecord, graph: SubjectFacts | None
     return [(seq, sid, by_judgement, c) for seq, (sid, by_judgement, c) in sorted(out.items())]
 
 
-_LAST_WORD = re.compile(r"([a-z]+)\W*$")
+_LAST_WORD = lazy_re(r"([a-z]+)\W*$")
 
 
 def _role_asked(question: str, answer_type: str) -> frozenset[str]:
@@ -2134,8 +2135,8 @@ def _role_asked(question: str, answer_type: str) -> frozenset[str]:
 
 
 # A number on its own: not a time, an ordinal, an amount or a part of a code.
-_BARE_NUMBER = re.compile(r"(?<![\w.:£$€-])\d+(?![\w:%£$€-]|\.\d)")
-_BEFORE_NOUN = re.compile(r"\b([A-Z][a-z]+)\s+([a-z]+)\b")
+_BARE_NUMBER = lazy_re(r"(?<![\w.:£$€-])\d+(?![\w:%£$€-]|\.\d)")
+_BEFORE_NOUN = lazy_re(r"\b([A-Z][a-z]+)\s+([a-z]+)\b")
 
 
 def _before_thing(text: str, thing: frozenset[str]) -> set[tuple[str, str]]:
@@ -2156,8 +2157,8 @@ def _modifiers(question: str, anchor: str, thing: frozenset[str]) -> frozenset[s
 # A name run between a possessive and the noun it qualifies: "my Spanish class", "Harry's
 # Cubs camp", "the flat Secret Santa swap" (not "my colleague Sato", a person introduced,
 # nor "my sister Helen's flat", a holder).
-_QUALIFIED = re.compile(r"(?:\b(?:my|our|your|his|her|their)|['’]s|\bthe(?:\s+[a-z]+){0,2})"
-                        r"\s+((?:[A-Z][\w&]*\s+)*[A-Z][\w&]*)(?:\s+([a-z]+)\b|\s*\?\s*$)")
+_QUALIFIED = lazy_re(r"(?:\b(?:my|our|your|his|her|their)|['’]s|\bthe(?:\s+[a-z]+){0,2})"
+                     r"\s+((?:[A-Z][\w&]*\s+)*[A-Z][\w&]*)(?:\s+([a-z]+)\b|\s*\?\s*$)")
 
 
 def _modifying(question: str, q_terms: frozenset[str]) -> frozenset[str]:
@@ -2183,12 +2184,12 @@ def _names(speaker: str) -> frozenset[str]:
 
 # The asker as the one whose state is asked ("Which week was I on call?"), not as the
 # holder's relative ("my brother").
-_ASKER = re.compile(r"\b(?:i|me|i'm|i've|am i)\b", re.I)
-_THIRD_PERSON = re.compile(r"\b(?:he|she|her|his|him|they|their|them)\b", re.I)
+_ASKER = lazy_re(r"\b(?:i|me|i'm|i've|am i)\b", re.I)
+_THIRD_PERSON = lazy_re(r"\b(?:he|she|her|his|him|they|their|them)\b", re.I)
 
 
-_SINGULAR_I = re.compile(r"\b(?:i|i'm|i've|i'll|i'd|me|my|mine|myself)\b", re.I)
-_HE_SHE = re.compile(r"\b(?:he|he's|she|she's|her|hers|his|him)\b", re.I)
+_SINGULAR_I = lazy_re(r"\b(?:i|i'm|i've|i'll|i'd|me|my|mine|myself)\b", re.I)
+_HE_SHE = lazy_re(r"\b(?:he|he's|she|she's|her|hers|his|him)\b", re.I)
 
 
 def _not_of_asked(rec: SourceRecord, asked: frozenset[str]) -> bool:
@@ -2215,8 +2216,8 @@ _FEMALE = frozenset("""mrs ms miss mum mom mother mam wife sister daughter grand
 gran granny nan nana aunt auntie niece girlfriend fiancee""".split())
 _MALE = frozenset("""mr dad father husband brother son grandpa grandfather grandad granddad
 uncle nephew boyfriend fiance""".split())
-_SHE = re.compile(r"\b(?:she|she['’]s|she['’]d|she['’]ll|her|hers|herself)\b", re.I)
-_HE = re.compile(r"\b(?:he|he['’]s|he['’]d|he['’]ll|him|his|himself)\b", re.I)
+_SHE = lazy_re(r"\b(?:she|she['’]s|she['’]d|she['’]ll|her|hers|herself)\b", re.I)
+_HE = lazy_re(r"\b(?:he|he['’]s|he['’]d|he['’]ll|him|his|himself)\b", re.I)
 
 
 def _other_sex(text: str, question: str) -> bool:
@@ -2250,8 +2251,8 @@ def _speaks_of_own(rec: SourceRecord, asked: frozenset[str]) -> bool:
 
 # The speaker as the possessor: "my" before a word, or "mine" as what a clause speaks of
 # (not "our": a household's or a team's thing is the one asked about too)
-_MY_WORD = re.compile(r"\b[Mm]y((?:\s+[\w'’]+){1,3})")
-_MINE_IS = re.compile(r"\bmine(?:['’]s|\s+(?:is|are|was|were)\b)", re.I)
+_MY_WORD = lazy_re(r"\b[Mm]y((?:\s+[\w'’]+){1,3})")
+_MINE_IS = lazy_re(r"\bmine(?:['’]s|\s+(?:is|are|was|were)\b)", re.I)
 
 
 def _speakers_own(text: str, thing: frozenset[str]) -> bool:
@@ -2283,9 +2284,9 @@ def asks_own(question: str, answer_type: str, asker: str) -> bool:
 # latte", "I'm a coffee person", "I'll have a builder's tea"); not "I" having done something,
 # which may be done to another's thing ("I've moved the physio to Friday", said by the
 # physiotherapist; "I spoke to them myself").
-_OF_ME = re.compile(r"\b(?:my|mine|me|i'm|i am|i'll|i will)\b", re.I)
-_CALLED = re.compile(r"(?<!['’]s )(?<![Mm]y )(?<![Yy]our )(?<![Hh]is )(?<![Hh]er )(?<![Oo]ur )"
-                     r"(?<![Tt]heir )\b([A-Z][a-z]+)\b")
+_OF_ME = lazy_re(r"\b(?:my|mine|me|i'm|i am|i'll|i will)\b", re.I)
+_CALLED = lazy_re(r"(?<!['’]s )(?<![Mm]y )(?<![Yy]our )(?<![Hh]is )(?<![Hh]er )(?<![Oo]ur )"
+                  r"(?<![Tt]heir )\b([A-Z][a-z]+)\b")
 
 
 def _kin_called(text: str) -> bool:
@@ -2295,7 +2296,7 @@ def _kin_called(text: str) -> bool:
     return any(m.group(1).lower() in KIN for m in _CALLED.finditer(text))
 
 
-_PLURAL_FIRST = re.compile(r"\b(?:we|we're|we've|we'll|we'd|us|our|ours)\b", re.I)
+_PLURAL_FIRST = lazy_re(r"\b(?:we|we're|we've|we'll|we'd|us|our|ours)\b", re.I)
 
 
 def asked_kin(question: str, asker: str) -> frozenset[str]:
@@ -2309,7 +2310,7 @@ def asked_kin(question: str, asker: str) -> frozenset[str]:
 
 
 # "my brother", "my own mum": a relative the speaker calls their own.
-_MY_KIN = re.compile(r"\bmy\s+(?:own\s+)?([a-z]+)", re.I)
+_MY_KIN = lazy_re(r"\bmy\s+(?:own\s+)?([a-z]+)", re.I)
 
 
 def theirs(rec: SourceRecord, asker: str, robot_id: str,

@@ -10,6 +10,7 @@ import re
 import time
 from collections.abc import Sequence
 
+from ..language.lazyre import lazy_re
 from ..language.text import STOPWORDS, stem, stems
 from ..language.timeanchor import MONTHS, clock_minutes, find_candidates, ordinal_figures
 from .newstate import _CONSEQUENCE_SO
@@ -17,7 +18,7 @@ from .pack import Pack
 from .readout import _Scored
 from .spans import days_listed, held_days, hour_figures, turned_down
 
-_BARE_DAY = re.compile(r"(\d{1,2} [A-Z][a-z]+ \d{4})(?: at \S+(?: [ap]m)?)?")
+_BARE_DAY = lazy_re(r"(\d{1,2} [A-Z][a-z]+ \d{4})(?: at \S+(?: [ap]m)?)?")
 
 
 def _upcoming_weekday(answer: str, cited: Sequence[str], pack: Pack) -> str:
@@ -37,7 +38,7 @@ def _upcoming_weekday(answer: str, cited: Sequence[str], pack: Pack) -> str:
     return f"{time.strftime('%A', time.gmtime(day))} {answer}"
 
 
-_TOLD_DAY = re.compile(r"(?:today|tonight|tomorrow|yesterday)\b", re.I)
+_TOLD_DAY = lazy_re(r"(?:today|tonight|tomorrow|yesterday)\b", re.I)
 
 
 def _drops_told_day(text: str) -> bool:
@@ -52,9 +53,9 @@ def _drops_told_day(text: str) -> bool:
 # "Which days …?", "What nights …?": more than one day is asked for.
 _DAY_PARTS = frozenset({"morning", "mornings", "afternoon", "afternoons", "evening",
                         "evenings", "night", "nights"})
-_ASKS_OWN = re.compile(r"\b(?:i|me|my|mine|i['’]m)\b", re.I)
-_PLURAL_DAYS = re.compile(r"\b(?:which|what)\s+(?:days|nights|evenings|mornings|afternoons)\b",
-                          re.I)
+_ASKS_OWN = lazy_re(r"\b(?:i|me|my|mine|i['’]m)\b", re.I)
+_PLURAL_DAYS = lazy_re(r"\b(?:which|what)\s+(?:days|nights|evenings|mornings|afternoons)\b",
+                       re.I)
 
 
 def _with_hour(day: str, found: Sequence[tuple[_Scored, str, float]]) -> str:
@@ -69,7 +70,7 @@ def _with_hour(day: str, found: Sequence[tuple[_Scored, str, float]]) -> str:
     return max(fuller, key=lambda f: (f[0].item.record.source_time, f[0].item.record.seq))[1]
 
 
-_BARE_HOUR = re.compile(r"(?:(?:at|by|from)\s+)?(?:\d{1,2}|[a-z]+)", re.I)
+_BARE_HOUR = lazy_re(r"(?:(?:at|by|from)\s+)?(?:\d{1,2}|[a-z]+)", re.I)
 
 
 def _with_meridiem(value: str, found: Sequence[tuple[_Scored, str, float]]) -> str:
@@ -98,8 +99,8 @@ def _with_meridiem(value: str, found: Sequence[tuple[_Scored, str, float]]) -> s
     return hour_figures(f"{value} {half.pop()}") if len(half) == 1 else value
 
 
-_ORDINAL_DAY = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)\b")
-_MONTH_NAMED = re.compile(rf"\b(?:{'|'.join(MONTHS)})\b")
+_ORDINAL_DAY = lazy_re(r"\b\d{1,2}(?:st|nd|rd|th)\b")
+_MONTH_NAMED = lazy_re(rf"\b(?:{'|'.join(MONTHS)})\b")
 
 
 def _turns_down_only(named: Sequence[str]) -> bool:
@@ -113,8 +114,8 @@ def _turns_down_only(named: Sequence[str]) -> bool:
         for x in named)
 
 
-_WEEKDAY_DATE = re.compile(r"^([A-Z][a-z]+day(?: (?:morning|afternoon|evening|night),)?) "
-                           r"(\d{1,2} [A-Z][a-z]+ \d{4})(.*)$")
+_WEEKDAY_DATE = lazy_re(r"^([A-Z][a-z]+day(?: (?:morning|afternoon|evening|night),)?) "
+                        r"(\d{1,2} [A-Z][a-z]+ \d{4})(.*)$")
 
 
 def _bare_weekday(sentence: str) -> bool:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..language.lazyre import lazy_re
 from ..language.text import stem, stems
 from ..language.vocab import OCCASION_NOUNS
 from .focus import _only_time
@@ -22,7 +23,7 @@ from .spans import Asked, counted_noun, has_number
 
 # "How big …?", "How heavy …?": "how" and an adjective of the thing asked, a measure;
 # not "how" with an auxiliary (manner) nor the words with their own kinds.
-_HOW_ADJECTIVE = re.compile(r"\s*how\s+([a-z]+)\s+(?:is|are|was|were|'s)\b", re.I)
+_HOW_ADJECTIVE = lazy_re(r"\s*how\s+([a-z]+)\s+(?:is|are|was|were|'s)\b", re.I)
 _OWN_KINDS = frozenset(("much", "many", "often", "old", "long", "soon", "late", "early"))
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..language.lazyre import lazy_re
 from ..language.revision import is_possessive, marks_change
 from ..language.text import STOPWORDS, built, may_hold, stem, stems, words
 from ..language.text import sentences as split_sentences
@@ -51,8 +52,8 @@ def _not_of_kind(kind: str, value: str) -> bool:
 
 
 # A month, and no day of it: "February 2026", "in early June".
-_MONTH_ONLY = re.compile(rf"(?:in\s+)?(?:(?:early|mid|late)[\s-]+)?(?:{'|'.join(MONTHS)})"
-                         r"(?:\s+\d{4})?", re.I)
+_MONTH_ONLY = lazy_re(rf"(?:in\s+)?(?:(?:early|mid|late)[\s-]+)?(?:{'|'.join(MONTHS)})"
+                      r"(?:\s+\d{4})?", re.I)
 
 
 # Kinds of value a record must state to answer (``spans.asked``): a record that talks
@@ -73,7 +74,7 @@ _NOT_COMPOUNDS = frozenset((
 _ASKING = frozenset(stem(w) for w in ("time", "hours", "day", "date", "night", "name", "called",
                                        "often", "much", "many", "exact", "kind", "type", "sort",
                                        "now", "currently", "usually"))
-_WHICH_WHAT = re.compile(r"\s*(?:which|what)\b", re.I)
+_WHICH_WHAT = lazy_re(r"\s*(?:which|what)\b", re.I)
 # Verbs that say which moment of a thing a question asks about.
 _ASPECT = frozenset(stem(w) for w in ("start", "begin", "finish", "end", "open", "close"))
 
@@ -103,17 +104,17 @@ def _measured(question: str, focus: str) -> frozenset[str]:
 
 
 # A name as the subject of an auxiliary opens a clause: "Femi has practice on Wednesdays".
-_CLAUSE = re.compile(r"[A-Z][a-z]+\s+(?i:has|had|is|was|does|did|will|can|could|would|"
-                     r"should|may|might|must)\s")
+_CLAUSE = lazy_re(r"[A-Z][a-z]+\s+(?i:has|had|is|was|does|did|will|can|could|would|"
+                  r"should|may|might|must)\s")
 
 
 # A bare number said as the label of a thing: "Flat 9", "locker 47", "my locker's number 12".
 # The labelled word is a noun: after a determiner, capitalised as a label, or said with
 # "number" ("he's inherited 214", "I typed 8821" label nothing).
-_LABELLED = re.compile(r"(?:\b(?:the|a|my|your|his|her|our|their|its|this|that)\s+|"
-                       r"(?=[A-Z])|(?=[A-Za-z][\w-]*(?:['’]s)?\s+(?:is\s+)?(?:number|no\.?)\s*\d))"
-                       r"\b([A-Za-z][\w-]*?)(?:['’]s)?\s+(?:(?:is\s+)?(?:number|no\.?)\s*)?"
-                       r"(\d+)\b(?![.:,]?\d)(?:\s+([A-Za-z][\w'’-]*))?")
+_LABELLED = lazy_re(r"(?:\b(?:the|a|my|your|his|her|our|their|its|this|that)\s+|"
+                    r"(?=[A-Z])|(?=[A-Za-z][\w-]*(?:['’]s)?\s+(?:is\s+)?(?:number|no\.?)\s*\d))"
+                    r"\b([A-Za-z][\w-]*?)(?:['’]s)?\s+(?:(?:is\s+)?(?:number|no\.?)\s*)?"
+                    r"(\d+)\b(?![.:,]?\d)(?:\s+([A-Za-z][\w'’-]*))?")
 
 
 # A possessive pronoun stands for a thing, it labels none ("Mine's 412": the speaker's).
@@ -293,11 +294,11 @@ _VALUE_AFTER = r"\s*(?:['’]s|\s+(?:is|are|was|were))\s+(?:(?:still|now|just|on
 # Said of a thing as what it stays or, after a colon, as what was settled on: "the
 # bathroom stays white", "on the towel rail: brushed brass".
 _KEPT_AS = r"(?:\s*:\s*|\s+(?:stays?|remains?)\s+(?:(?:still|now|just|only)\s+)?)"
-_X_IS_T = re.compile(r"\s*(?:what|which)\s+([\w'’-]+)\s+(?:is|are|was|were)\s+([^?]+?)\s*\?*\s*$",
-                     re.I)
+_X_IS_T = lazy_re(r"\s*(?:what|which)\s+([\w'’-]+)\s+(?:is|are|was|were)\s+([^?]+?)\s*\?*\s*$",
+                  re.I)
 # A name said as what a thing is: "it's a Bosch", "is the Cork half marathon".
-_IS_A_NAME = re.compile(r"(?:['’]s|\b(?:is|are|was|were))\s+(?:(?:still|now|just|only)\s+)?"
-                        r"(?:a|an|the)\s+(?=[A-Z])")
+_IS_A_NAME = lazy_re(r"(?:['’]s|\b(?:is|are|was|were))\s+(?:(?:still|now|just|only)\s+)?"
+                     r"(?:a|an|the)\s+(?=[A-Z])")
 
 
 def _slot_filler(ask: Asked, question: str, out: ReaderOutput,
@@ -425,7 +426,7 @@ def _object_filler(question: str, out: ReaderOutput, pack: Pack) -> ReaderOutput
 # "Phone" names every kind of phone: a number of the length one dials is one, whether or
 # not its record says "phone" ("ring my son on 07911 223344").
 _PHONE = frozenset(stem(w) for w in ("phone", "telephone"))
-_DIALLED = re.compile(r"(?<![\d.])\+?\d(?:[\s-]?\d){6,}(?!\d|\.\d)")
+_DIALLED = lazy_re(r"(?<![\d.])\+?\d(?:[\s-]?\d){6,}(?!\d|\.\d)")
 
 
 def _a_sum(value: str, text: str) -> bool:
@@ -434,8 +435,8 @@ def _a_sum(value: str, text: str) -> bool:
 
 
 # "What hours does Karim work?", "Which day do I …": the verb of the one asked about, last.
-_DOES = re.compile(r"\s*(?:what|which)\s+\w+\s+(?:do|does|did)\s+(?:[\w'’]+\s+){1,2}?"
-                   r"([a-z]+)(?:\s+(?:off|up|in|out|on|over|back))?\s*\?\s*$", re.I)
+_DOES = lazy_re(r"\s*(?:what|which)\s+\w+\s+(?:do|does|did)\s+(?:[\w'’]+\s+){1,2}?"
+                r"([a-z]+)(?:\s+(?:off|up|in|out|on|over|back))?\s*\?\s*$", re.I)
 
 
 def _only_time(answer: str) -> bool:
@@ -454,7 +455,7 @@ def _repeats(answer: str, question: str) -> bool:
 
 
 # A clause of its own after a comma: a subject pronoun or a conjunction opens it.
-_NEW_CLAUSE = re.compile(r"\s*(?:i|we|you|he|she|it|they|but|and|so|because|though)\b", re.I)
+_NEW_CLAUSE = lazy_re(r"\s*(?:i|we|you|he|she|it|they|but|and|so|because|though)\b", re.I)
 
 
 def _complement(answer: str, text: str, question: str) -> str:
@@ -493,5 +494,5 @@ def _told_later(item: EvidenceItem, pack: Pack, question: str) -> bool:
 _TIME_SAID = (r"(?:\d{1,2}[:.]\d{2}|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven"
               r"|twelve)\s+(?:oh\s+)?(?:one|two|three|four|five|six|seven|eight|nine|ten|twenty"
               r"|thirty|forty|fifty)(?:-[a-z]+)?)")
-_SPOKEN_TIME = re.compile(rf"(?:the\s+)?{_TIME_SAID}", re.I)
-_THE_TIME = re.compile(rf"\bthe\s+{_TIME_SAID}", re.I)  # "the seven fifty-five" (a train)
+_SPOKEN_TIME = lazy_re(rf"(?:the\s+)?{_TIME_SAID}", re.I)
+_THE_TIME = lazy_re(rf"\bthe\s+{_TIME_SAID}", re.I)  # "the seven fifty-five" (a train)

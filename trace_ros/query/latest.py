@@ -10,25 +10,26 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from ..language.lazyre import lazy_re
 from ..language.text import STOPWORDS, stem
 from ..language.vocab import is_robot
 from ..ledger import SourceRecord
 
 # "latest video game tournament", "most recent family trip": the noun phrase after the
 # superlative, up to a preposition, a clause word or the question's end.
-_BEFORE_NOUN = re.compile(
+_BEFORE_NOUN = lazy_re(
     r"\b(?:latest|most\s+recent)\s+((?:[a-z][\w-]*\s+){0,3}?[a-z][\w-]*)"
     r"\s*(?=[?.,!]|$|\b(?:of|in|at|on|for|with|to|from|that|which|who|he|she|they|you|"
     r"i|we|did|does|do|was|were|is|are|has|have|had)\b)", re.I)
 # "How did his latest tournament go?": the superlative's phrase is the subject of an
 # auxiliary, so the phrase's last word is the bare verb that follows the subject.
-_AS_SUBJECT = re.compile(
+_AS_SUBJECT = lazy_re(
     r"\b(?:did|does|do|will|would|can|could|should|was|is|were|are|has|have|had)\s+"
     r"(?:(?:the|his|her|their|my|your|our|its|[a-z][\w-]*['’]s)\s+)?(?:latest|most\s+recent)\b",
     re.I)
 # "Where did John travel most recently?": the verb before the adverb.
-_AFTER_VERB = re.compile(r"\b([a-z][\w-]*)\s+(?:the\s+)?most\s+recently\b", re.I)
-_WORD = re.compile(r"[^\W_]+")
+_AFTER_VERB = lazy_re(r"\b([a-z][\w-]*)\s+(?:the\s+)?most\s+recently\b", re.I)
+_WORD = lazy_re(r"[^\W_]+")
 _MIN_COMPOUND = 4  # "roadtrip" is a trip; "trip" inside a shorter word is not
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..language.lazyre import lazy_re
 from ..language.revision import KIN, is_possessive
 from ..language.text import STOPWORDS, built, stem, stems, words
 from ..language.text import sentences as split_sentences
@@ -123,7 +124,7 @@ def _role_filler(ask: Asked, question: str, out: ReaderOutput,
     return None
 
 
-_AFTER_PREPOSITION = re.compile(r"\b(?:in|at|on|to|from|with|for|into|by|of)\s+$", re.I)
+_AFTER_PREPOSITION = lazy_re(r"\b(?:in|at|on|to|from|with|for|into|by|of)\s+$", re.I)
 
 
 def _given_alone(holder: str, before: str, item: EvidenceItem, question: str,
@@ -170,9 +171,9 @@ def _says_who_speaks(out: ReaderOutput, pack: Pack, question: str = "") -> bool:
 
 
 # A clause whose subject is the speaker ("I'll be doing …", "I'm taking …").
-_FIRST_PERSON = re.compile(r"\b(?:I|I['’](?:ll|m|ve|d)|myself)\b")
+_FIRST_PERSON = lazy_re(r"\b(?:I|I['’](?:ll|m|ve|d)|myself)\b")
 # Where a record's clauses part.
-_CLAUSES = re.compile(r"[,.;:!?]\s+|\s+(?:so|and|but)\s+")
+_CLAUSES = lazy_re(r"[,.;:!?]\s+|\s+(?:so|and|but)\s+")
 
 
 def _thing_named(out: ReaderOutput, pack: Pack) -> bool:
@@ -230,48 +231,48 @@ def no_name_given(ask: Asked, out: ReaderOutput, pack: Pack) -> bool:
 
 # A noun phrase closing a sentence after a comma, with no article: an epithet ("…, daft
 # dog."), not the object of an imperative ("…, tell the driver.").
-_EPITHET = re.compile(r",\s+((?:[a-z]+\s+){0,2})([a-z]+)\s*[.!]?\s*$")
+_EPITHET = lazy_re(r",\s+((?:[a-z]+\s+){0,2})([a-z]+)\s*[.!]?\s*$")
 
 # A name given with a title ("Ms Obi", "Dr Shah"): someone in a role.
-_TITLED = re.compile(r"\b(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+[A-Z][a-z]+")
+_TITLED = lazy_re(r"\b(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+[A-Z][a-z]+")
 
 # Words right before a name that give it to someone or something ("with Jas", "called Ollie").
-_NAME_GIVEN = re.compile(r"\b(?:with|called|named|by|to|as|is|it's|now)\s+$", re.I)
+_NAME_GIVEN = lazy_re(r"\b(?:with|called|named|by|to|as|is|it's|now)\s+$", re.I)
 
 # A capitalised word opening a sentence as the subject of a progressive ("Connor's
 # covering", "Priya is taking"): someone doing something.
-_DOER = re.compile(r"\s*([A-Z][a-z]+)(?:['’]s| is| will be)\s+[a-z]+ing\b")
+_DOER = lazy_re(r"\s*([A-Z][a-z]+)(?:['’]s| is| will be)\s+[a-z]+ing\b")
 
 # A capitalised word opening a sentence as the subject of a copula whose complement is
 # a possessed or definite noun phrase ("Mei's my best friend now"): who that is.
-_SUBJECT_IS = re.compile(r"\s*([A-Z][a-z]+)(?:['’]s| is)\s+(?:my|your|our|his|her|their|the)\s+"
-                         r"([\w-]+(?:\s+[\w-]+){0,2})")
+_SUBJECT_IS = lazy_re(r"\s*([A-Z][a-z]+)(?:['’]s| is)\s+(?:my|your|our|his|her|their|the)\s+"
+                      r"([\w-]+(?:\s+[\w-]+){0,2})")
 
 # Between a possessor and the name of whom it has: "Hana's brother Kai", "Tom's wife, Ana".
-_POSSESSOR_OF = re.compile(r"['’]s\s+[a-z]+(?:\s+[a-z]+)?,?\s+")
+_POSSESSOR_OF = lazy_re(r"['’]s\s+[a-z]+(?:\s+[a-z]+)?,?\s+")
 
 # Two things, then two names in apposition: "my maid of honour and Raj's best man, Hannah
 # and Ollie" (each in turn).
-_RESPECTIVE = re.compile(r"([^,.;!?]+?)\s+and\s+([^,.;!?]+?),\s+([A-Z][\w'’-]*)\s+and\s+"
-                         r"([A-Z][\w'’-]*)\b")
+_RESPECTIVE = lazy_re(r"([^,.;!?]+?)\s+and\s+([^,.;!?]+?),\s+([A-Z][\w'’-]*)\s+and\s+"
+                      r"([A-Z][\w'’-]*)\b")
 
 # The speaker names themself as the person a "who" question asks for.
-_SELF_NAMED = re.compile(r"\b(?:is|it's|that's)\s+me\b|\bI(?:'m| am)\s+(?:the|your|on)\b", re.I)
+_SELF_NAMED = lazy_re(r"\b(?:is|it's|that's)\s+me\b|\bI(?:'m| am)\s+(?:the|your|on)\b", re.I)
 
 # The speaker saying they do it ("I'll still do Mrs Kaur's reviews"), or telling the one
 # they address that they will ("You're doing the orders from next week").
 _DOING_VERBS = r"(?:do|doing|take|taking|cover|covering|handle|handling|run|running|place|placing)"
-_SELF_DOING = re.compile(rf"\bI(?:'ll| will|'m| am)\s+(?:still\s+)?(?:be\s+)?{_DOING_VERBS}\b")
-_YOU_DOING = re.compile(rf"\byou(?:'re| are|'ll| will)\s+(?:now\s+)?{_DOING_VERBS}\b", re.I)
+_SELF_DOING = lazy_re(rf"\bI(?:'ll| will|'m| am)\s+(?:still\s+)?(?:be\s+)?{_DOING_VERBS}\b")
+_YOU_DOING = lazy_re(rf"\byou(?:'re| are|'ll| will)\s+(?:now\s+)?{_DOING_VERBS}\b", re.I)
 
 
 # "a dog called Rex": a name given with "called"/"named" names the noun before it.
-_NAMING = re.compile(r"([\w'’-]+)\s+(?:(?:is|was|'s|’s)\s+)?(?:called|named)\s*$", re.I)
+_NAMING = lazy_re(r"([\w'’-]+)\s+(?:(?:is|was|'s|’s)\s+)?(?:called|named)\s*$", re.I)
 _NAMES_ANYTHING = frozenset(stem(w) for w in (
     "name", "he", "she", "it", "they", "him", "her", "his", "them", "one", "someone", "somebody",
     "guy", "man", "woman", "person", "lady", "bloke", "girl", "boy", "is", "was"))
 # "he's Nacho now", "her name is Ada": the name a copula gives.
-_GIVEN = re.compile(r"(?:\b(?:is|was|are|'s|’s)|\bname(?:'s|’s)?(?:\s+is)?)\s*$", re.I)
+_GIVEN = lazy_re(r"(?:\b(?:is|was|are|'s|’s)|\bname(?:'s|’s)?(?:\s+is)?)\s*$", re.I)
 
 
 # Words that may stand between a noun and the name it is given ("the vet is called Dr

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from ..language.lazyre import lazy_re
 from ..language.text import STOPWORDS, stem, stems
 from ..language.text import sentences as split_sentences
 from .names import _proper_names
@@ -17,14 +18,14 @@ from .spans import _NEW_MARKERS, _NEW_STATE, Asked, place_phrase
 
 # The "so" that opens what follows from a cause ("the oat milk doesn't agree with me, so
 # I'm back to black coffee").
-_CONSEQUENCE_SO = re.compile(r",?\s+so\s+", re.I)
+_CONSEQUENCE_SO = lazy_re(r",?\s+so\s+", re.I)
 
-_OPENS_SO = re.compile(r"\s*so\b(?!\s+(?:far|much|many|long)\b)", re.I)
+_OPENS_SO = lazy_re(r"\s*so\b(?!\s+(?:far|much|many|long)\b)", re.I)
 
 
 # What says that a sentence tells the state that holds now, not what ended ("no longer")
 # or what someone else did ("Ollie's moved up a division").
-_FORMER = re.compile(r"\b(?:old|former|previous|ex)[\s-]+([a-z]+)\b", re.I)
+_FORMER = lazy_re(r"\b(?:old|former|previous|ex)[\s-]+([a-z]+)\b", re.I)
 
 
 def _only_former(text: str, q_stems: set[str]) -> bool:
@@ -35,19 +36,19 @@ def _only_former(text: str, q_stems: set[str]) -> bool:
         return False
     rest = _FORMER.sub(" ", text)
     return not stems(rest) & former
-_ENDED = re.compile(r"\b(?:any\s?more|no\s+longer)\b", re.I)
+_ENDED = lazy_re(r"\b(?:any\s?more|no\s+longer)\b", re.I)
 
 
 # A clause ending on a change marker or the day a state starts says the new state just before
 # it ("pescatarian from now on", "I'm the secretary now", "vegetarian from today"); the
 # subject and copula before the value are dropped.
-_MARKED_END = re.compile(rf"([^,.;:!?]+?)\s+(?:(?:right\s+)?now|{_NEW_MARKERS}|"
-                         r"(?:from|starting)\s+(?:today|tonight|tomorrow|(?:mon|tues|wednes|"
-                         r"thurs|fri|satur|sun)day))\s*(?:[,.;:!?]|$)", re.I)
-_STATE_LEAD = re.compile(r"^(?:(?:and|but|so|ok|okay|well|right)\s+)*(?:(?:i|we|he|she|they|it)"
-                         r"(?:['’](?:m|re|s|ve))?|i\s+am|we\s+are|it\s+is)?\s*"
-                         r"(?:(?:am|is|are|was|been|going|gone|fully|just|on|onto|into|doing|"
-                         r"switched\s+to|moved\s+to)\s+)*", re.I)
+_MARKED_END = lazy_re(rf"([^,.;:!?]+?)\s+(?:(?:right\s+)?now|{_NEW_MARKERS}|"
+                      r"(?:from|starting)\s+(?:today|tonight|tomorrow|(?:mon|tues|wednes|"
+                      r"thurs|fri|satur|sun)day))\s*(?:[,.;:!?]|$)", re.I)
+_STATE_LEAD = lazy_re(r"^(?:(?:and|but|so|ok|okay|well|right)\s+)*(?:(?:i|we|he|she|they|it)"
+                      r"(?:['’](?:m|re|s|ve))?|i\s+am|we\s+are|it\s+is)?\s*"
+                      r"(?:(?:am|is|are|was|been|going|gone|fully|just|on|onto|into|doing|"
+                      r"switched\s+to|moved\s+to)\s+)*", re.I)
 # How far down the dense ranking a record may stand to be taken as about the question.
 _DENSE_NEAR = 5
 # Marks an answer read from a marked new state where no record shares the question's words.
@@ -92,7 +93,7 @@ def _dense_new_state(question: str, plan: Plan, ask: Asked,
 _DENSE_FAR = 8
 _DENSE_TOP = 3
 # A question the asker asks of their own state: "I", "we", "my", "our".
-_OWN = re.compile(r"\b(?:i|we|my|our)\b", re.I)
+_OWN = lazy_re(r"\b(?:i|we|my|our)\b", re.I)
 
 
 def _said_place(text: str) -> str:
@@ -150,11 +151,11 @@ def _consequence_first(sentences: Sequence[str]) -> list[str]:
 
 # Where a sentence's clauses part: a conjunction after a comma ("Tuesdays and Fridays" is
 # one list), "but" or "so", a semicolon, a dash.
-_CLAUSE_PARTS = re.compile(r",\s+(?:and|though|whereas)\s+|,?\s+(?:but|so)\s+|\s*[;—–]\s*"
-                           r"|\s+-\s+", re.I)
+_CLAUSE_PARTS = lazy_re(r",\s+(?:and|though|whereas)\s+|,?\s+(?:but|so)\s+|\s*[;—–]\s*"
+                        r"|\s+-\s+", re.I)
 # A clause that sets its value aside: denies it, cancels it, names what it replaces.
-_SETS_ASIDE = re.compile(r"\b(?:not|never|no\s+longer|any\s?more|instead\s+of|rather\s+than"
-                         r"|cancel+ed|forget|ignore)\b|n['’]t\b", re.I)
+_SETS_ASIDE = lazy_re(r"\b(?:not|never|no\s+longer|any\s?more|instead\s+of|rather\s+than"
+                      r"|cancel+ed|forget|ignore)\b|n['’]t\b", re.I)
 
 
 def _set_aside(clause: str, value: str, reads: Callable[[str], str]) -> bool:

@@ -10,6 +10,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
+from ..language.lazyre import lazy_re
 from ..language.revision import (
     KIN,
     NP_DETERMINERS,
@@ -44,18 +45,18 @@ def _named_near(rec: SourceRecord, items: Sequence[EvidenceItem], gap: int) -> s
 # "Alfie's party": the owner a question names for the thing it asks about.
 # The owned noun is lower-case ("Mia's slot"; "time's Mia's slot" is "time is"), and is
 # not consumed, so that one owner's thing may follow another's word.
-_POSSESSED = re.compile(r"\b([\w-]+)['’]s\s+(?=([a-z][\w-]*))")
+_POSSESSED = lazy_re(r"\b([\w-]+)['’]s\s+(?=([a-z][\w-]*))")
 # "the neighbours' dog": a plural owner's, the apostrophe after its "s".
-_PLURAL_POSSESSED = re.compile(r"\b([\w-]+s)['’]\s+(?=([a-z][\w-]*))")
+_PLURAL_POSSESSED = lazy_re(r"\b([\w-]+s)['’]\s+(?=([a-z][\w-]*))")
 
 
 # "my yoga class" against "his spin class": someone else's thing of the same kind.
-_MINE = re.compile(r"\b(?:my|our)\s+([a-z][\w-]*)(?:\s+([a-z][\w-]*))?", re.I)
+_MINE = lazy_re(r"\b(?:my|our)\s+([a-z][\w-]*)(?:\s+([a-z][\w-]*))?", re.I)
 # The asker's thing a question names, to the noun that heads it ("my fortieth birthday
 # party": fortieth, birthday, party).
-_MINE_ASKED = re.compile(r"\b(?:my|our)\s+([a-z][\w-]*)(?:\s+([a-z][\w-]*))?"
-                         r"(?:\s+([a-z][\w-]*))?", re.I)
-_THEIRS = re.compile(r"\b(?:his|her|their)\s+([a-z][\w-]*)(?:\s+([a-z][\w-]*))?", re.I)
+_MINE_ASKED = lazy_re(r"\b(?:my|our)\s+([a-z][\w-]*)(?:\s+([a-z][\w-]*))?"
+                      r"(?:\s+([a-z][\w-]*))?", re.I)
+_THEIRS = lazy_re(r"\b(?:his|her|their)\s+([a-z][\w-]*)(?:\s+([a-z][\w-]*))?", re.I)
 
 
 def _possessed(question: str) -> dict[str, str]:
@@ -80,8 +81,8 @@ _CONTRACTED = frozenset("he she it that there here what who where when how every
 
 # The words of an owned noun phrase after the owner's "'s": up to three, to the first
 # function word ("Toby's heart tablet is": heart, tablet).
-_PHRASE_AFTER = re.compile(r"[a-z][\w-]*")
-_VERB_FORM = re.compile(r"\w{2}(?:ing|ed)$")
+_PHRASE_AFTER = lazy_re(r"[a-z][\w-]*")
+_VERB_FORM = lazy_re(r"\w{2}(?:ing|ed)$")
 
 
 def _owned_things(text: str, m: re.Match[str]) -> tuple[str, ...]:
@@ -159,7 +160,7 @@ def _other_owner(owners: dict[str, str], text: str, asker: str = "") -> bool:
 # A turn that carries on the one before it: it opens with a pronoun, "still", "same",
 # a reply word or a value ("It's the 19th instead", "Still the morning", "Quarter past
 # eleven"), or is a bare value of a few words.
-_CARRIES_ON = re.compile(
+_CARRIES_ON = lazy_re(
     r"^\W*(?:(?:yes|yeah|yep|no|nope|nah|oh|ok|okay|so|and|but|actually|sorry|right|well|"
     r"fine|ugh|hmm|erm|um)\b\W*)*(?:it|it's|its|that|that's|this|he|he's|she|she's|they|"
     r"they're|there|still|same|now|then|from|at|on|in|by|only|just|half|quarter|"
@@ -169,7 +170,7 @@ _CARRIES_ON = re.compile(
 
 
 # "the O'Brien tasting", "the Patel sofa": a thing told apart by whose name it bears.
-_NAME_THING = re.compile(r"\b(?i:the)\s+([A-Z][\w'’-]*)\s+([a-z][\w-]*)")
+_NAME_THING = lazy_re(r"\b(?i:the)\s+([A-Z][\w'’-]*)\s+([a-z][\w-]*)")
 
 
 def _other_name_on(question: str, text: str) -> bool:
@@ -215,9 +216,9 @@ def _look_alike(owners: dict[str, str], question: str, text: str, asker: str = "
         or other_titled(text, question) or other_kind_named(question, text)
 
 
-_FIRST_SINGULAR = re.compile(r"\b(?:i|me|my|mine|i'm|i've|i'd|i'll)\b", re.I)
+_FIRST_SINGULAR = lazy_re(r"\b(?:i|me|my|mine|i'm|i've|i'd|i'll)\b", re.I)
 # Someone pointed at by a pronoun: the speaker may be telling theirs ("I'm taking her").
-_THIRD_PERSON = re.compile(r"\b(?:he|she|him|her|his|hers|he's|she's|he'll|she'll)\b", re.I)
+_THIRD_PERSON = lazy_re(r"\b(?:he|she|him|her|his|hers|he's|she's|he'll|she'll)\b", re.I)
 
 
 def _asked_speakers(question: str, items: Sequence[EvidenceItem]) -> frozenset[str]:
@@ -245,10 +246,10 @@ def _carries_on(text: str) -> bool:
 
 
 # "Rhys is on call", "my friend Sam is dating …": a sentence about another person.
-_OTHER_SUBJECT = re.compile(
+_OTHER_SUBJECT = lazy_re(
     r"^\W*(?i:(?:so|and|also|oh|btw|but|meanwhile|well)\W+)*(?:(?i:my|our)\s+[a-z]+\s+)?"
     r"([A-Z][\w-]*)(?:['’]s)?(?:\s|[,:]\s)")
-_FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|i'm|i've|i'd|i'll|we|us|our)\b|\bI\b", re.I)
+_FIRST_PERSON = lazy_re(r"\b(?:i|me|my|mine|i'm|i've|i'd|i'll|we|us|our)\b|\bI\b", re.I)
 
 
 def _someone_else(text: str, asked: set[str], known: set[str]) -> bool:
@@ -278,9 +279,9 @@ def _owned_by(rec: SourceRecord, sentence: str, place: str) -> str:
         return f"{rec.speaker.strip()}'s {place}"
     return place
 # A turn in the first person singular: its speaker speaks of their own.
-_OF_SELF = re.compile(r"\b(?:i|i'm|i’m|i've|i’ve|i'll|i’ll|me|my|mine)\b", re.I)
+_OF_SELF = lazy_re(r"\b(?:i|i'm|i’m|i've|i’ve|i'll|i’ll|me|my|mine)\b", re.I)
 # An additive particle: what the record tells is one more beside another ("too").
-_ADDS = re.compile(r"\b(?:too|also|as\s+well)\b", re.I)
+_ADDS = lazy_re(r"\b(?:too|also|as\s+well)\b", re.I)
 
 
 # What a sentence's subject is: the words opening it after a discourse word ("So", "Oh and").
@@ -290,9 +291,9 @@ _SINGULAR_ME = frozenset("i i'm i've i'll i'd im ive my mine mine's".split())
 _TITLES = frozenset("mr mrs ms miss dr doctor prof professor".split())
 # A clause naming whom it acts on or for ("Dr Patel moved it", "Sam's moved your slot")
 # is an agent's doing to the thing asked, not the agent's own thing.
-_POINTS_AT = re.compile(r"\b(?:it|its|it's|you|your|yours|my|me|mine|our|us|we)\b", re.I)
-_FIRST_SINGULAR_ASK = re.compile(r"\b(?:i|me|my|mine|i'm|i've)\b", re.I)
-_CLAUSE_END = re.compile(r"[,;:—–]|\s-\s|\b(?:so|but|because|cos|while|and then)\b", re.I)
+_POINTS_AT = lazy_re(r"\b(?:it|its|it's|you|your|yours|my|me|mine|our|us|we)\b", re.I)
+_FIRST_SINGULAR_ASK = lazy_re(r"\b(?:i|me|my|mine|i'm|i've)\b", re.I)
+_CLAUSE_END = lazy_re(r"[,;:—–]|\s-\s|\b(?:so|but|because|cos|while|and then)\b", re.I)
 
 
 def sentence_holder(sentence: str, known: frozenset[str] = frozenset()) -> tuple[str, str]:
@@ -434,25 +435,25 @@ def _clause_verdict(clause: str, question: str, named: frozenset[str], me: bool,
 
 
 # "my brother", "my neighbour's": the speaker's relative, not the speaker.
-_MY_KIN = re.compile(rf"\b(?:my|our)\s+(?:{'|'.join(sorted(KIN))})(?:['’]s)?\b", re.I)
-_WHO = re.compile(r"\W*(?:who|whom|whose)\b", re.I)
-_SECOND = re.compile(r"\b(?:you|your|yours)\b", re.I)
+_MY_KIN = lazy_re(rf"\b(?:my|our)\s+(?:{'|'.join(sorted(KIN))})(?:['’]s)?\b", re.I)
+_WHO = lazy_re(r"\W*(?:who|whom|whose)\b", re.I)
+_SECOND = lazy_re(r"\b(?:you|your|yours)\b", re.I)
 
 
 # The asker, pointed at as the one a deed is done for ("so she can drive me"), or the
 # speaker telling their own state beside another's ("so I'm on that now").
-_FOR_ME = re.compile(r"\b(?:me|myself)\b", re.I)
+_FOR_ME = lazy_re(r"\b(?:me|myself)\b", re.I)
 # A question of what someone or something is called: the name opening a record may be
 # the answer ("Kvikk's been swimming again" for "What's my dog called?").
-_NAME_ASKED = re.compile(r"\b(?:called|named|names?)\b", re.I)
-_I_SUBJECT = re.compile(r"\b(?:i|i'm|i’m|i've|i’ve|i'll|i’ll|i'd|i’d)\b", re.I)
+_NAME_ASKED = lazy_re(r"\b(?:called|named|names?)\b", re.I)
+_I_SUBJECT = lazy_re(r"\b(?:i|i'm|i’m|i've|i’ve|i'll|i’ll|i'd|i’d)\b", re.I)
 # A thing pointed at as one already known or as someone's, not as the subject's own
 # ("his", "her", "their"): "Lindqvist moved today's meeting to four" acts on the
 # meeting asked about; "Kasia's girl has her swimming on Fridays" tells her own.
 # "Morag's got the dentist too": a person's having it is theirs, not a deed on the asked one.
-_HOLDS = re.compile(r"^\W*(?:[\w-]+\W+){0,3}?(?:has|had|have|got|gets|[\w-]+['’]s\s+got)\b", re.I)
-_POINTED = re.compile(r"\b(?:the|a|an|this|that|my|our|your|[\w-]+['’]s)\s+(?:[\w-]+\s+)?([\w-]+)",
-                      re.I)
+_HOLDS = lazy_re(r"^\W*(?:[\w-]+\W+){0,3}?(?:has|had|have|got|gets|[\w-]+['’]s\s+got)\b", re.I)
+_POINTED = lazy_re(r"\b(?:the|a|an|this|that|my|our|your|[\w-]+['’]s)\s+(?:[\w-]+\s+)?([\w-]+)",
+                   re.I)
 
 
 def told_of_another(question: str, asker: str, rec: SourceRecord) -> bool:
@@ -523,11 +524,11 @@ _DATING = frozenset("own new old current latest previous usual same next last fi
 # What a question opens its subject after ("How much are concert tickets?", "What time
 # does breakfast club start?").
 _AUXILIARIES = AUXILIARIES - {"am", "shall", "may", "might", "must"}
-_DO_QUESTION = re.compile(r"\b(?:does|do|did|will|can|could|should|would)\b", re.I)
+_DO_QUESTION = lazy_re(r"\b(?:does|do|did|will|can|could|should|would)\b", re.I)
 _DISCOURSE = frozenset("oh and so but also well yeah yes no actually though plus anyway ok "
                        "okay right cheers btw meanwhile".split())
-_PHRASE_WORD = re.compile(r"[\w'’-]+")
-_VERB_ENDING = re.compile(r"\w{3}(?:ed|ing)$")
+_PHRASE_WORD = lazy_re(r"[\w'’-]+")
+_VERB_ENDING = lazy_re(r"\w{3}(?:ed|ing)$")
 
 
 def _kind_word(word: str) -> bool:
@@ -539,7 +540,7 @@ def _kind_word(word: str) -> bool:
 
 
 # A word of letters, or of letters joined by hyphens ("after-school", "x-ray"): no "I'm".
-_KIND_WORD = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
+_KIND_WORD = lazy_re(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 
 
 def _verb_at(ws: Sequence[str], i: int) -> bool:
@@ -575,13 +576,13 @@ def _asked_kinds(question: str) -> dict[str, frozenset[str]]:
 
 
 # "The other locum", "has its own code": one more of the kind beside the one known.
-_ANOTHER = re.compile(r"\b(?:the\s+other|another|(?:its|their)\s+own)\s+(?:([a-z][\w-]*)\s+)?"
-                      r"([a-z][\w-]*)", re.I)
+_ANOTHER = lazy_re(r"\b(?:the\s+other|another|(?:its|their)\s+own)\s+(?:([a-z][\w-]*)\s+)?"
+                   r"([a-z][\w-]*)", re.I)
 # A question that counts the thing ("her second script", "the 3rd visit") asks of one more
 # of its kind itself: "another script" may be the one asked.
-_ASKS_ANOTHER = re.compile(r"\b(?:other|another|own|second|third|fourth|fifth|"
-                           r"\d+(?:nd|rd|th))\b", re.I)
-_WHICH_NOUN = re.compile(r"\b(?:which|what)\s+([a-z][\w-]*)", re.I)
+_ASKS_ANOTHER = lazy_re(r"\b(?:other|another|own|second|third|fourth|fifth|"
+                        r"\d+(?:nd|rd|th))\b", re.I)
+_WHICH_NOUN = lazy_re(r"\b(?:which|what)\s+([a-z][\w-]*)", re.I)
 
 
 def _another_of(question: str, text: str) -> bool:
@@ -615,10 +616,10 @@ def _thing_of_another(question: str) -> frozenset[str] | None:
 # Which days of the week a word names: "Wednesdays", "weeknights" (Monday to Friday),
 # "weekends".
 _WEEK_PARTS = {"weekday": WEEKDAYS[:5], "weeknight": WEEKDAYS[:5], "weekend": WEEKDAYS[5:]}
-_DAY_WORD = re.compile(rf"\b({'|'.join(WEEKDAYS + tuple(_WEEK_PARTS))})s?\b", re.I)
+_DAY_WORD = lazy_re(rf"\b({'|'.join(WEEKDAYS + tuple(_WEEK_PARTS))})s?\b", re.I)
 # A question that asks a day, or a time gone by, may name a day that no longer holds.
-_ASKS_DAY = re.compile(r"\b(?:when|days?|nights?|weeks?|which\s+\w*days?|before|after|"
-                       r"originally|used\s+to|was|were|did)\b", re.I)
+_ASKS_DAY = lazy_re(r"\b(?:when|days?|nights?|weeks?|which\s+\w*days?|before|after|"
+                    r"originally|used\s+to|was|were|did)\b", re.I)
 
 
 def _days_named(text: str) -> frozenset[str]:
@@ -693,7 +694,7 @@ def _clause_words(text: str) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(w.lower() for w in _PHRASE_WORD.findall(part)) for part in clauses(text))
 
 
-_MY_THING = re.compile(r"\bmy\s+([a-z][\w-]*)(?:\s+([a-z][\w-]*))?", re.I)
+_MY_THING = lazy_re(r"\bmy\s+([a-z][\w-]*)(?:\s+([a-z][\w-]*))?", re.I)
 
 
 def speakers_mine(question: str, asker: str, rec: SourceRecord) -> bool:

@@ -49,6 +49,7 @@ import numpy as np
 from ..config import RecallConfig
 from ..embed import Encoder
 from ..facts import FACT_EDGE_TYPES, Edge, Fact, norm
+from ..language.lazyre import lazy_re
 from ..language.revision import clauses, opening_person
 from ..language.text import (
     ELIDED_AFTER,
@@ -112,13 +113,13 @@ _TRACE_LINES = 8
 _OWN_NEAR = 5
 # "Where is …", "When are …", "What day is …" (what something is), and "Where did
 # you / can I …" (where the robot or its user saw or left a thing).
-_COPULAR = re.compile(r"^\s*(?:(?:where|when|what|which)(?:\s+\w+)?\s*(?:is|are|'s|was|were)\b"
-                      r"|where\s+(?:did|do|have|has|can|could)\s+(?:you|i|we)\b)", re.I)
+_COPULAR = lazy_re(r"^\s*(?:(?:where|when|what|which)(?:\s+\w+)?\s*(?:is|are|'s|was|were)\b"
+                   r"|where\s+(?:did|do|have|has|can|could)\s+(?:you|i|we)\b)", re.I)
 _SECOND = frozenset({"you", "your", "yours", "yourself"})
 _FIRST_SUBJECT = frozenset({"i", "we"})
 # Relations whose values are proper names (a city, an employer).
 _NAMED_VALUES = frozenset({"lives_in", "works_at"})
-_CAPITALISED = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][\w'’-]*")
+_CAPITALISED = lazy_re(r"(?<![.!?]\s)(?<!^)\b[A-Z][\w'’-]*")
 
 
 @dataclass
@@ -178,22 +179,22 @@ class GraphOutcome:
 
 
 # Words of a question that tell what a thing does rather than name it.
-_PARTICIPLE = re.compile(r"\w{3,}(?:ing|ed)$")
+_PARTICIPLE = lazy_re(r"\w{3,}(?:ing|ed)$")
 # The verb after "where do we", "where did you": what the one asked about does there.
-_DONE_BY = re.compile(r"^\s*where\s+(?:did|do|does|can|could)\s+(?:you|i|we|they)\s+(\w+)",
-                      re.I)
+_DONE_BY = lazy_re(r"^\s*where\s+(?:did|do|does|can|could)\s+(?:you|i|we|they)\s+(\w+)",
+                   re.I)
 _PARTICLES = frozenset({"back", "up", "down", "out", "off", "over", "away", "in", "on"})
 # An -ing word after an owner or an article names a thing ("Amy's wedding", "the meeting").
-_NOUN_BEFORE = re.compile(r"^(?:s|the|a|an|my|your|our|his|her|their|its|this|next)$")
+_NOUN_BEFORE = lazy_re(r"^(?:s|the|a|an|my|your|our|his|her|their|its|this|next)$")
 # "What temperature is incubator 3 set to?": the noun after "what"/"which" is the kind of
 # value asked for, which a record states without naming ("set to 37"), not the thing.
-_KIND_ASKED = re.compile(r"^\s*(?:what|which)\s+(\w+)\s+(?:is|are|'s|was|were)\b", re.I)
+_KIND_ASKED = lazy_re(r"^\s*(?:what|which)\s+(\w+)\s+(?:is|are|'s|was|were)\b", re.I)
 # A time of day or a period a thing recurs in ("my break on nights", "the weekly fire
 # alarm test") says when, as a date does, not what.
-_WHEN_WORD = re.compile(r"(?:morning|afternoon|evening|night)s?|nightly|daily|weekly"
-                        r"|fortnightly|monthly|yearly", re.I)
+_WHEN_WORD = lazy_re(r"(?:morning|afternoon|evening|night)s?|nightly|daily|weekly"
+                     r"|fortnightly|monthly|yearly", re.I)
 # A part of a period named before it: "the start of" March, "the end of" the month.
-_PART_OF = re.compile(r"\bthe\s+\w+\s+(?:of\s+)?$", re.I)
+_PART_OF = lazy_re(r"\bthe\s+\w+\s+(?:of\s+)?$", re.I)
 # ``absent``: the words naming a thing may be said over this many turns either side of
 # one another in a session, read from this many matches of each word.
 _TOGETHER_TURNS = 1
@@ -211,8 +212,8 @@ SAID_OTHERWISE = 0.5
 NAMED_OTHERWISE = 0.4
 # "Amy's", "the kitten's", "my grandson's": an owner before the thing; not the "is" of
 # "When's", "Where's", "it's".
-_OWNER = re.compile(r"\b(?!(?:what|when|where|who|how|why|which|it|that|there|here|he|she)"
-                    r"['’]s\b)\w+['’]s\s+[a-z]", re.I)
+_OWNER = lazy_re(r"\b(?!(?:what|when|where|who|how|why|which|it|that|there|here|he|she)"
+                 r"['’]s\b)\w+['’]s\s+[a-z]", re.I)
 
 
 class GraphStage:
@@ -840,7 +841,7 @@ def render(fs: tuple[Fact, ...], edges: tuple[Edge, ...], facts: dict[str, Fact]
     return "; ".join(parts)
 
 
-_LINE_SOURCE = re.compile(r"\[([^\]]+)\]")
+_LINE_SOURCE = lazy_re(r"\[([^\]]+)\]")
 
 
 def _line_sources(line: str) -> set[str]:

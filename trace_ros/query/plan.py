@@ -20,6 +20,7 @@ import re
 import time as _time
 from dataclasses import asdict, dataclass
 
+from ..language.lazyre import lazy_re
 from ..language.text import built, stem
 from ..language.timeanchor import (
     PART_OF,
@@ -40,54 +41,54 @@ ANSWER_TYPES = ("date", "duration", "number", "place", "person", "reason", "yesn
                 "thing")
 
 _RULES: list[tuple[str, re.Pattern[str]]] = [
-    ("temporal_arithmetic", re.compile(
+    ("temporal_arithmetic", lazy_re(
         r"\bhow long\b|\bhow many (days|weeks|months|years|hours|minutes)\b|\bsince when\b"
         r"|\bhow (old|recently)\b", re.I)),
-    ("count", re.compile(r"\bhow many\b|\bhow often\b|\bnumber of\b|\bhow much\b", re.I)),
-    ("temporal_lookup", re.compile(
+    ("count", lazy_re(r"\bhow many\b|\bhow often\b|\bnumber of\b|\bhow much\b", re.I)),
+    ("temporal_lookup", lazy_re(
         r"^\s*when\b|\bwhat (time|date|day|year|month)\b|\bwhich (day|year|month)\b", re.I)),
     # An outcome asked ("How did the party turn out?", "What came of it?") is the latest.
-    ("current_state", re.compile(r"\b(currently|current|these days|at the moment|latest|"
-                                 r"most recent(?:ly)?|turn(?:ed)? out|came of|end(?:ed)? up)\b"
-                                 r"|^\s*how did\b.*\b(?:go|do)\b", re.I)),
-    ("history", re.compile(
+    ("current_state", lazy_re(r"\b(currently|current|these days|at the moment|latest|"
+                              r"most recent(?:ly)?|turn(?:ed)? out|came of|end(?:ed)? up)\b"
+                              r"|^\s*how did\b.*\b(?:go|do)\b", re.I)),
+    ("history", lazy_re(
         r"\b(used to|previously|originally|at first|before (that|then)|changed?|history"
         r"|formerly|earlier)\b|\bbefore\s*[?.!]?\s*$", re.I)),
     # "List …" asks for a list; "the shopping list" is a thing asked about.
-    ("list", re.compile(r"\b(what|which) (are|were) (all|some)\b|(?:^|\b(?:you|please)\s+)list\b"
-                        r"|\bwhat (kinds?|types?|sorts?)"
-                        r" of \w+s\b|\bname (all|some|every)\b", re.I)),
+    ("list", lazy_re(r"\b(what|which) (are|were) (all|some)\b|(?:^|\b(?:you|please)\s+)list\b"
+                     r"|\bwhat (kinds?|types?|sorts?)"
+                     r" of \w+s\b|\bname (all|some|every)\b", re.I)),
 ]
-_FRONTED = re.compile(r"^\s*[^,?]{3,80},\s+(?=(?:when|what|which|who|whom|whose|where|how|why"
-                      r"|is|are|was|were|do|does|did|has|have|had|can|could|will|would)\b)", re.I)
+_FRONTED = lazy_re(r"^\s*[^,?]{3,80},\s+(?=(?:when|what|which|who|whom|whose|where|how|why"
+                   r"|is|are|was|were|do|does|did|has|have|had|can|could|will|would)\b)", re.I)
 # Explicitly about now ("When is X now?"), whatever the operation.
-_NOW = re.compile(r"\b(now|currently|current|still|these days|at the moment|latest|anymore|"
-                  r"most recent(?:ly)?)\b"
-                  r"|^\s*where (is|are)\b|\blast (seen|saw|see)\b", re.I)
+_NOW = lazy_re(r"\b(now|currently|current|still|these days|at the moment|latest|anymore|"
+               r"most recent(?:ly)?)\b"
+               r"|^\s*where (is|are)\b|\blast (seen|saw|see)\b", re.I)
 # A past the question names without a date: not the current state.
-_PAST_VIEW = re.compile(
+_PAST_VIEW = lazy_re(
     r"\b(used to|previously|originally|at first|formerly|back then|at the time|in the past"
     r"|before (that|then|the|he|she|they|we|i|you|it|his|her|their|my|our)\b"
     r"|when (he|she|they|i|we|you) (was|were)\b|as a (kid|child|teenager)|growing up)"
     r"|\bbefore\s*[?.!]?\s*$", re.I)
-_BEFORE = re.compile(r"\b(before|until|prior to|as of|by)\s+$", re.I)
+_BEFORE = lazy_re(r"\b(before|until|prior to|as of|by)\s+$", re.I)
 # "before I retire", "before she leaves": an event told by a pronoun and its verb.
-_BEFORE_CLAUSE = re.compile(r"\bbefore\s+(?:he|she|they|we|i|you|it)\s+[^,?.!;]+", re.I)
-_PREFERENCE = re.compile(r"\b(like|likes|prefer\w*|favou?rite|enjoy\w*|love\w*|hate\w*|want\w*)\b",
-                         re.I)
-_OPEN = re.compile(r"^\s*(would|might|could)\b|\b(likely|probably|might|would)\b", re.I)
-_MULTI = re.compile(r"\b(both|and|also|as well as|in common|together|each)\b", re.I)
+_BEFORE_CLAUSE = lazy_re(r"\bbefore\s+(?:he|she|they|we|i|you|it)\s+[^,?.!;]+", re.I)
+_PREFERENCE = lazy_re(r"\b(like|likes|prefer\w*|favou?rite|enjoy\w*|love\w*|hate\w*|want\w*)\b",
+                      re.I)
+_OPEN = lazy_re(r"^\s*(would|might|could)\b|\b(likely|probably|might|would)\b", re.I)
+_MULTI = lazy_re(r"\b(both|and|also|as well as|in common|together|each)\b", re.I)
 # "What has she painted?", "Where have they camped?": the perfect asks over all occasions.
-_EXPERIENTIAL = re.compile(r"^\s*(what|where|who|which)\s+(has|have)\s+(\w+\s+){1,3}?\w+(ed|en|t)\b",
-                           re.I)
+_EXPERIENTIAL = lazy_re(r"^\s*(what|where|who|which)\s+(has|have)\s+(\w+\s+){1,3}?\w+(ed|en|t)\b",
+                        re.I)
 _AUX = AUXILIARIES - {"must"}
-_PAST_AUX = re.compile(r"\b(did|was|were|had|went|gave|got|made|took|saw|bought|ate|told|said|met"
-                       r"|began|found|felt|left|won|wrote|brought|thought|came|became)\b"
-                       r"|\b\w{3,}ed\b", re.I)
-_PRESENT_AUX = re.compile(r"\b(is|are|am|does|do|should|shall|can|must|has|have|be)\b", re.I)
-_PAST_FORM = re.compile(r"\b(did|was|were|had)\b", re.I)
-_FUTURE = re.compile(r"\b(will|going to|plan\w*|upcoming|next)\b", re.I)
-_YEAR = re.compile(r"^(?:in |during |since |of )?((?:19|20)\d{2})$", re.I)
+_PAST_AUX = lazy_re(r"\b(did|was|were|had|went|gave|got|made|took|saw|bought|ate|told|said|met"
+                    r"|began|found|felt|left|won|wrote|brought|thought|came|became)\b"
+                    r"|\b\w{3,}ed\b", re.I)
+_PRESENT_AUX = lazy_re(r"\b(is|are|am|does|do|should|shall|can|must|has|have|be)\b", re.I)
+_PAST_FORM = lazy_re(r"\b(did|was|were|had)\b", re.I)
+_FUTURE = lazy_re(r"\b(will|going to|plan\w*|upcoming|next)\b", re.I)
+_YEAR = lazy_re(r"^(?:in |during |since |of )?((?:19|20)\d{2})$", re.I)
 _MONTHS = ("january february march april may june july august september october november "
            "december").split()
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -255,11 +256,11 @@ def named_time(question: str, reference_time: float) -> tuple[str, tuple[float, 
 
 # "the first Friday of October", "the last Sunday in May": one day of a month; "the
 # week of the 13th (of September)": the week that day falls in.
-_NTH_WEEKDAY = re.compile(rf"\b(?P<nth>first|second|third|fourth|last)\s+"
-                          rf"(?P<day>{'|'.join(_WEEKDAYS)})\s+(?:of|in)\s+"
-                          rf"(?P<month>{'|'.join(_MONTHS)})\b", re.I)
-_WEEK_OF = re.compile(r"\bweek\s+of\s+(?P<day>(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?"
-                      r"(?:\s+of\s+[a-z]+)?)", re.I)
+_NTH_WEEKDAY = lazy_re(rf"\b(?P<nth>first|second|third|fourth|last)\s+"
+                       rf"(?P<day>{'|'.join(_WEEKDAYS)})\s+(?:of|in)\s+"
+                       rf"(?P<month>{'|'.join(_MONTHS)})\b", re.I)
+_WEEK_OF = lazy_re(r"\bweek\s+of\s+(?P<day>(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?"
+                   r"(?:\s+of\s+[a-z]+)?)", re.I)
 _NTH = ("first", "second", "third", "fourth")
 
 
@@ -291,10 +292,10 @@ def _calendar_day(question: str, reference_time: float
 
 # A season named as a time ("over the summer", "last winter"): three months, the
 # northern year's (winter runs from December).
-_SEASON = re.compile(r"\b(?:(?:in|over|during|through|for|before|until|by)\s+(?:the\s+)?"
-                     r"|(?P<which>this|last|past)\s+)(?P<season>spring|summer|autumn|fall|winter)"
-                     r"\b(?!\s+(?:term|semester|menu|range|collection|fair|fete|holidays?|"
-                     r"league|timetable|schedule)\b|\s*,?\s*(?:of\s+)?\d{4})", re.I)
+_SEASON = lazy_re(r"\b(?:(?:in|over|during|through|for|before|until|by)\s+(?:the\s+)?"
+                  r"|(?P<which>this|last|past)\s+)(?P<season>spring|summer|autumn|fall|winter)"
+                  r"\b(?!\s+(?:term|semester|menu|range|collection|fair|fete|holidays?|"
+                  r"league|timetable|schedule)\b|\s*,?\s*(?:of\s+)?\d{4})", re.I)
 _SEASON_START = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
 
 
@@ -317,23 +318,23 @@ def _season(question: str, reference_time: float
         year -= 1
 
 
-_TIME_BEFORE = re.compile(r"\b(?:on|at|for|over|during|since|until|till|by|before|after|"
-                          r"from|in)\s+$", re.I)
-_WEEKDAY = re.compile(rf"(?:{'|'.join(WEEKDAYS)})", re.I)
+_TIME_BEFORE = lazy_re(r"\b(?:on|at|for|over|during|since|until|till|by|before|after|"
+                       r"from|in)\s+$", re.I)
+_WEEKDAY = lazy_re(rf"(?:{'|'.join(WEEKDAYS)})", re.I)
 # An article or an owner right before a weekday makes it part of a name.
-_OWNED_BEFORE = re.compile(r"(?:\b(?:the|my|our|your|his|her|their)|'s)\s+$", re.I)
+_OWNED_BEFORE = lazy_re(r"(?:\b(?:the|my|our|your|his|her|their)|'s)\s+$", re.I)
 # A month's name, whole or short.
 _MONTH_NAME = r"(?:" + "|".join(_MONTHS) + r"|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)"
 # A month alone ("in May", "in early June"): no day, no year.
-_MONTH_ONLY = re.compile(r"(?:(?:in|during|by)\s+)?(?:(?:early|mid|late)[-\s]+)?" + _MONTH_NAME,
-                         re.I)
+_MONTH_ONLY = lazy_re(r"(?:(?:in|during|by)\s+)?(?:(?:early|mid|late)[-\s]+)?" + _MONTH_NAME,
+                      re.I)
 # A day of the month without a year ("the 21st", "3rd of November", "November 3rd"): a
 # day of every month, as a weekday is of every week; asked of in a present or future
 # question, the coming one.
-_MONTH_DAY = re.compile(rf"(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)(?:\s+(?:of\s+)?{_MONTH_NAME})?"
-                        rf"|(?:the\s+)?\d{{1,2}}\s+{_MONTH_NAME}"
-                        rf"|{_MONTH_NAME}\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?", re.I)
-_DAY_BEFORE = re.compile(r"\b(?:on|for|this|next|by|until|till)\s+$", re.I)
+_MONTH_DAY = lazy_re(rf"(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)(?:\s+(?:of\s+)?{_MONTH_NAME})?"
+                     rf"|(?:the\s+)?\d{{1,2}}\s+{_MONTH_NAME}"
+                     rf"|{_MONTH_NAME}\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?", re.I)
+_DAY_BEFORE = lazy_re(r"\b(?:on|for|this|next|by|until|till)\s+$", re.I)
 
 
 def _one_day(question: str, m: re.Match[str]) -> bool:
@@ -394,14 +395,14 @@ def plan_question(question: str, reference_time: float | None = None) -> Plan:
 
 # What a past question asks of a thing as it ended: its outcome ("ended up", "in the end",
 # "settled on", "did we go with?"), the aspect of a final state, not an event among others.
-_OUTCOME = re.compile(r"\b(?:end(?:ed)?\s+up|in\s+the\s+end|eventually|finally|wound\s+up"
-                      r"|settled?\s+(?:on|for|upon)|decided?\s+(?:on|upon))\b"
-                      # "Which caterer did we go with?": the preposition left at the end
-                      r"|\b(?:go|went)\s+with\s*[?.!]?\s*$", re.I)
+_OUTCOME = lazy_re(r"\b(?:end(?:ed)?\s+up|in\s+the\s+end|eventually|finally|wound\s+up"
+                   r"|settled?\s+(?:on|for|upon)|decided?\s+(?:on|upon))\b"
+                   # "Which caterer did we go with?": the preposition left at the end
+                   r"|\b(?:go|went)\s+with\s*[?.!]?\s*$", re.I)
 # A time the question dates its past by, without naming one: no ending asked.
-_DATED = re.compile(r"\b(?:before|after|until|till|since|while|whilst|during|first|originally"
-                    r"|initially|used\s+to|previously|earlier|then|ago|start|beginning)\b"
-                    r"|.\bwhen\b", re.I)
+_DATED = lazy_re(r"\b(?:before|after|until|till|since|while|whilst|during|first|originally"
+                 r"|initially|used\s+to|previously|earlier|then|ago|start|beginning)\b"
+                 r"|.\bwhen\b", re.I)
 
 
 def settled(question: str) -> bool:

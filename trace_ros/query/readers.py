@@ -73,6 +73,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from ..config import ReaderConfig
 from ..errors import ModelUnavailableError
+from ..language.lazyre import lazy_re
 from ..language.revision import (
     about_another,
     adds,
@@ -262,7 +263,7 @@ def _placed_whole(value: str, said: list[str]) -> str:
 
 # "… a national park or a theme park?": the two options a choice question offers.
 _WORDS = r"((?:[\w'’.-]+\s+){0,6}?[\w'’.-]+)"
-_CHOICE = re.compile(rf"\b{_WORDS}\s+or\s+{_WORDS}\s*\?\s*$", re.I)
+_CHOICE = lazy_re(rf"\b{_WORDS}\s+or\s+{_WORDS}\s*\?\s*$", re.I)
 
 
 def _value_terms(text: str) -> set[str]:
@@ -325,8 +326,8 @@ def _choice(question: str, scored: list[_Scored]) -> ReaderOutput | None:
 
 
 # A month or season the question names, which holds in every year.
-_YEARLESS = re.compile(r"\b(?:january|february|march|april|may|june|july|august|september"
-                       r"|october|november|december|spring|summer|autumn|fall|winter)\b", re.I)
+_YEARLESS = lazy_re(r"\b(?:january|february|march|april|may|june|july|august|september"
+                    r"|october|november|december|spring|summer|autumn|fall|winter)\b", re.I)
 _YEARS_BACK = 50
 
 
@@ -348,10 +349,10 @@ _SPAN_FLOOR = -5.0
 
 # "How long is/will/does …?": the length of a state or a plan, which only a record that
 # states a span answers (not "How long has she been …?", counted from a start).
-_HOW_LONG_NOW = re.compile(r"\s*how long (?:is|are|am|will|does|do|would|should)\b", re.I)
+_HOW_LONG_NOW = lazy_re(r"\s*how long (?:is|are|am|will|does|do|would|should)\b", re.I)
 # The verb a question asks with, after its auxiliary and the one it is asked of ("How do I
 # take my tea?", "What music does Mum like?", "What does my mother like to drink?").
-_AUX_VERB = re.compile(
+_AUX_VERB = lazy_re(
     r"\b(?i:do|does|did|don't|doesn't|didn't|can|can't|could|will|would|should)\s+"
     r"(?:(?i:my|our|your|his|her|their|the|a|an)\s+[\w'’-]+|(?i:i|you|we|they|he|she|it)"
     r"|(?:[A-Z][\w'’.-]*\s*)+?)\s+([a-z]+)(?:\s+to\s+([a-z]+))?")

@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..facts import Fact, norm
+from ..language.lazyre import lazy_re
 from ..language.text import STOPWORDS, stem, stems, words
 from ..language.timeanchor import find_candidates
 from ..language.vocab import EVENT_NOUNS, is_robot
@@ -66,9 +67,9 @@ CUE_STEMS = {rel: frozenset(stem(w) for w in ws) for rel, ws in RELATION_CUES.it
 ALL_CUE_STEMS = frozenset().union(*CUE_STEMS.values())
 # A cue word used as a noun is not the verb: "for a living" is a livelihood, "the
 # living room" a room.
-_NOUN_USE = [(re.compile(r"\bfor an? living\b", re.I), " for livelihood "),
-             (re.compile(r"\b(?:a|an|the|my|your|his|her|our|their)\s+(?:living|home)"
-                         r"\s+(?:room|rooms|area|space|office|page|screen|team|game)\b", re.I),
+_NOUN_USE = [(lazy_re(r"\bfor an? living\b", re.I), " for livelihood "),
+             (lazy_re(r"\b(?:a|an|the|my|your|his|her|our|their)\s+(?:living|home)"
+                      r"\s+(?:room|rooms|area|space|office|page|screen|team|game)\b", re.I),
               " ")]
 
 
@@ -76,12 +77,12 @@ _NOUN_USE = [(re.compile(r"\bfor an? living\b", re.I), " for livelihood "),
 # lives: "the city library", "a home office", "our town hall" (a following lower-case
 # word that is not a function word: "the city is", "the city where …" keep the cue).
 _PLACE_NOUNS = ("home", "city", "town", "country", "address", "hometown")
-_MODIFIER_USE = re.compile(r"(?i:\b(?:a|an|the|my|your|his|her|our|their)\s+)(?i:"
-                           + "|".join(_PLACE_NOUNS) + r")\b(?=\s+([a-z][\w'’-]*))")
+_MODIFIER_USE = lazy_re(r"(?i:\b(?:a|an|the|my|your|his|her|our|their)\s+)(?i:"
+                        + "|".join(_PLACE_NOUNS) + r")\b(?=\s+([a-z][\w'’-]*))")
 # "Would you like …", "I'd love …" ask for or offer something now; they state no
 # lasting preference.
-_WISH = re.compile(r"\b(?:would|'d|’d)\s+(?:(?:you|i|we|they|he|she)\s+)?(?:like|love)\b",
-                   re.I)
+_WISH = lazy_re(r"\b(?:would|'d|’d)\s+(?:(?:you|i|we|they|he|she)\s+)?(?:like|love)\b",
+                re.I)
 
 
 def _modifier(m: re.Match[str]) -> str:
@@ -107,7 +108,7 @@ _ANSWER_RELATIONS: dict[str, frozenset[str]] = {
 _STATE_OPERATIONS = ("fact", "current_state", "temporal_lookup", "history")
 _STATE_ANSWERS = ("thing", "place", "date", "person")
 FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself"})
-_POSSESSED = re.compile(r"\w(?:'s|s'|’s)\s+(\w+)")
+_POSSESSED = lazy_re(r"\w(?:'s|s'|’s)\s+(\w+)")
 # Words that frame a question rather than name what it is about.
 # Words of recency ("latest", "newest") ask for the current state, which every question
 # asks for unless it names another time, and "first", "originally" for the earliest

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import takewhile
 
+from ..language.lazyre import lazy_re
 from ..language.revision import spoken_to, state_values
 from ..language.text import STOPWORDS, may_hold, stem, stems
 from ..language.timeanchor import (
@@ -48,14 +49,14 @@ from .plan import Plan
 # A number with a decimal point ("desk 2.09", "4.9 kilos") is one token, not "2" "." "09".
 # ("2,340", "12,500": a figure written with thousands separators is one token; so is a
 # clock time written with a colon, "the 8:10", which names a sailing or a train)
-_TOKEN = re.compile(r"\d{1,3}(?:,\d{3})+(?![\d,]*\d)|\d+(?:\.\d+)+(?![^\W_])"
-                    r"|(?<![\d:])\d{1,2}:\d{2}(?![\d:])"
-                    r"|[^\W_]+(?:['’][^\W_]+)*[+#]*|[^\w\s]", re.UNICODE)
+_TOKEN = lazy_re(r"\d{1,3}(?:,\d{3})+(?![\d,]*\d)|\d+(?:\.\d+)+(?![^\W_])"
+                 r"|(?<![\d:])\d{1,2}:\d{2}(?![\d:])"
+                 r"|[^\W_]+(?:['’][^\W_]+)*[+#]*|[^\w\s]", re.UNICODE)
 _BOUNDARY_WORDS = {"and", "but", "because", "so", "which", "who", "that", "when", "while", "if",
                    "since", "though", "although", "as", "or", "where", "whereas", "then"}
 # Punctuation that joins the parts of one phrase ("open-world", "R&B", "C++", "kids'").
 _JOINERS = "'’-+&/"
-_NEGATION = re.compile(r"\b(not|never|no|n't|nothing|none|neither|nor)\b|n't\b", re.I)
+_NEGATION = lazy_re(r"\b(not|never|no|n't|nothing|none|neither|nor)\b|n't\b", re.I)
 _PLACE_PREP = {"in", "at", "to", "from", "near", "into", "around", "on"}
 NUMBER_WORDS = {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
                 "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
@@ -63,19 +64,19 @@ NUMBER_WORDS = {"one", "two", "three", "four", "five", "six", "seven", "eight", 
                 "seventy", "eighty", "ninety", "hundred", "thousand", "dozen", "several",
                 "few", "couple", "once", "twice"}
 # (a count in words as written whole: "twenty-one days", "fourteen days", not "one days")
-_DURATION = re.compile(
+_DURATION = lazy_re(
     rf"(?<![\w-])(?:(?:\d+|a|an|(?:(?:{'|'.join(TENS)})[- ])?(?:{'|'.join(list(UNITS)[1:])})"
     rf"|{'|'.join(TENS)}|a few"
     r"|several|a couple of|many)\s+(?:years?|months?|weeks?|days?|hours?|decades?)(?:\s+ago)?"
     r"|since\s+(?:(?:19|20)\d{2}|(?:january|february|march|april|may|june|july|august|september"
     r"|october|november|december)(?:\s+(?:19|20)\d{2})?))", re.I)
-_REASON = re.compile(r"(?:\bbecause(?: of)?|\bsince|\bso that|\bdue to|'cause|\bcause)\s+(.+)",
-                     re.I)
+_REASON = lazy_re(r"(?:\bbecause(?: of)?|\bsince|\bso that|\bdue to|'cause|\bcause)\s+(.+)",
+                  re.I)
 # "<reason>, so <consequence>": the reason is the clause before "so".
-_SO = re.compile(r"^(.+?),?\s+so\s+(?!that\b)", re.I)
+_SO = lazy_re(r"^(.+?),?\s+so\s+(?!that\b)", re.I)
 # A name given to something: "his name is Kyle", "a dog called Max".
-_NAMED = re.compile(r"\b(?:name(?:s|d)?(?:\s+(?:is|was|are|were))?|called|named)\s*:?\s+"
-                    r"[\"“']?([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)")
+_NAMED = lazy_re(r"\b(?:name(?:s|d)?(?:\s+(?:is|was|are|were))?|called|named)\s*:?\s+"
+                 r"[\"“']?([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)")
 # Discourse words that open a reply but are never part of an answer.
 _DISCOURSE = {"hey", "hi", "hello", "thanks", "thank", "yeah", "yes", "yep", "yup", "wow", "oh",
               "well", "actually", "really", "especially", "totally", "definitely", "sure", "ok",
@@ -137,25 +138,25 @@ def _tokens(text: str) -> tuple[Tok, ...]:
 
 _DAYS = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 # ("first Tuesdays": a monthly day, with its place in the month)
-_RECURRING = re.compile(rf"\b(?:every|each)\s+(?:other\s+)?{_DAYS}\b"
-                        rf"|\b(?:(?:first|second|third|fourth)\s+)?{_DAYS}s\b"
-                        rf"|\b{_DAYS}\s+(?:mornings|afternoons|evenings|nights)\b"
-                        # "the last Friday of each month": a monthly day, not last Friday
-                        rf"|\bthe\s+(?:first|second|third|fourth|last)\s+{_DAYS}\s+of\s+"
-                        rf"(?:the|each|every)\s+month\b", re.I)
+_RECURRING = lazy_re(rf"\b(?:every|each)\s+(?:other\s+)?{_DAYS}\b"
+                     rf"|\b(?:(?:first|second|third|fourth)\s+)?{_DAYS}s\b"
+                     rf"|\b{_DAYS}\s+(?:mornings|afternoons|evenings|nights)\b"
+                     # "the last Friday of each month": a monthly day, not last Friday
+                     rf"|\bthe\s+(?:first|second|third|fourth|last)\s+{_DAYS}\s+of\s+"
+                     rf"(?:the|each|every)\s+month\b", re.I)
 
 # "the second Wednesday", "the first week of August": a day or week by its place in a
 # month, said as such ("last" only with the month: "last Friday" is the one just gone).
 _MONTH_NAMES_RX = ("(?:january|february|march|april|may|june|july|august|september|october"
                    "|november|december)")
-_NTH_IN_MONTH = re.compile(
+_NTH_IN_MONTH = lazy_re(
     rf"\b(?:the\s+)?(?:(?:first|second|third|fourth)\s+(?:{_DAYS}|week(?:end)?)"
     rf"(?:\s+(?:of|in)\s+(?:the\s+month|{_MONTH_NAMES_RX}))?"
     rf"|last\s+(?:{_DAYS}|week(?:end)?)\s+(?:of|in)\s+{_MONTH_NAMES_RX})\b", re.I)
 
 
 _DAY_WORD = rf"{_DAYS}s?"
-_DAYS_LISTED = re.compile(
+_DAYS_LISTED = lazy_re(
     rf"\b{_DAY_WORD}(?:\s*(?:-|–|to|till|until|through|thru)\s*{_DAY_WORD}"
     rf"|(?:\s*,\s*{_DAY_WORD})*,?\s+(?:and|&)\s+{_DAY_WORD}|(?:\s*,\s*{_DAY_WORD})+)\b", re.I)
 
@@ -172,8 +173,8 @@ def weekly_slots(text: str) -> list[str]:
     return [m.group(0) for m in _RECURRING.finditer(text)]
 
 
-_WEEKDAY_ABBR = re.compile(rf"\b(?:{_DAYS[3:-1]}|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\b",
-                           re.I)
+_WEEKDAY_ABBR = lazy_re(rf"\b(?:{_DAYS[3:-1]}|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\b",
+                        re.I)
 # A record time before 1 January 1990 comes from a clock that was never set (ROS sim
 # time and uptime counters start near zero): no calendar date is built on it.
 CALENDAR_FROM = 631_152_000.0
@@ -190,7 +191,7 @@ def format_day(epoch: float) -> str:
     return f"{t.tm_mday} {time.strftime('%B %Y', t)}"
 
 
-_PART_SAID = re.compile(r"day\s+(morning|afternoon|evening|night)\b")
+_PART_SAID = lazy_re(r"day\s+(morning|afternoon|evening|night)\b")
 
 
 def format_when(expr: str, when: float, record_time: float) -> str:
@@ -243,7 +244,7 @@ def format_when(expr: str, when: float, record_time: float) -> str:
 
 # A week named relative to when it was said ("this week", "next week"): a weekday said
 # after it in the same text is when, more closely.
-_WEEK_ONLY = re.compile(r"(?:this|next|coming|last|past|previous)\s+week", re.I)
+_WEEK_ONLY = lazy_re(r"(?:this|next|coming|last|past|previous)\s+week", re.I)
 
 
 def answer_date(sentence: str, record_time: float, context: str = "", grain: str = "",
@@ -338,10 +339,10 @@ def _weekday_dated(said: str, later: Sequence[re.Match[str]], text: str,
 # A weekday said by its place beside another day told before it: "the following
 # Wednesday", "the Friday before (that)", "the Saturday after", "that Friday" (the week
 # of the day told); not "the Saturday after next" (two weeks on, said from now).
-_RELATIVE_BEFORE = re.compile(r"\b(?:(following)|(that)|the)\s+$", re.I)
-_RELATIVE_AFTER = re.compile(r"\s+(after|before)\b(?!\s+next\b)", re.I)
+_RELATIVE_BEFORE = lazy_re(r"\b(?:(following)|(that)|the)\s+$", re.I)
+_RELATIVE_AFTER = lazy_re(r"\s+(after|before)\b(?!\s+next\b)", re.I)
 # A day told that another may be placed by: a weekday or a day of the month.
-_ANCHOR_DAY = re.compile(rf"\b{_DAYS}\b|\d", re.I)
+_ANCHOR_DAY = lazy_re(rf"\b{_DAYS}\b|\d", re.I)
 
 
 def anchored_weekday(text: str, whole: str, record_time: float,
@@ -384,8 +385,8 @@ def anchored_weekday(text: str, whole: str, record_time: float,
 
 _WEEK_OFFSET = {"this": 0, "next": 1, "coming": 1, "last": -1, "past": -1, "previous": -1}
 # A day of the month said alone ("the 12th") and a month said alone ("into January").
-_BARE_DAY_OF_MONTH = re.compile(r"(?:(?:on|by)\s+)?(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)", re.I)
-_MONTH_ALONE = re.compile(rf"(?<![\d\w])({_MONTH_NAMES_RX})\b(?!\s*\d)", re.I)
+_BARE_DAY_OF_MONTH = lazy_re(r"(?:(?:on|by)\s+)?(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)", re.I)
+_MONTH_ALONE = lazy_re(rf"(?<![\d\w])({_MONTH_NAMES_RX})\b(?!\s*\d)", re.I)
 
 
 def _in_month_named(expr: str, text: str) -> str:
@@ -416,7 +417,7 @@ def _in_week(expr: str, week: str, record_time: float) -> float | None:
 
 # "I've been playing for four months now": something going on for a span up to the
 # record's day began that span before it.
-_HELD_FOR = re.compile(
+_HELD_FOR = lazy_re(
     r"\bbeen\b[^.!?]{0,60}?\bfor\s+(?:about\s+|around\s+|almost\s+|nearly\s+|over\s+"
     r"|just\s+(?:under|over)\s+|roughly\s+)?(\d+|an?|one|two|three|four|five|six|seven|eight"
     r"|nine|ten|eleven|twelve)\s+(years?|months?|weeks?)\b", re.I)
@@ -451,7 +452,7 @@ def event_time(text: str, record_time: float, future: bool | None = None) -> flo
 
 
 _SMALL = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
-_ASKED_UNIT = re.compile(r"\bhow many (year|month|week|day)s?\b", re.I)
+_ASKED_UNIT = lazy_re(r"\bhow many (year|month|week|day)s?\b", re.I)
 
 
 def spelled(n: int) -> str:
@@ -470,7 +471,7 @@ def time_between(seconds: float, question: str) -> str:
     return f"{spelled(n)} {unit}{'' if n == 1 else 's'}"
 
 
-_GRAIN = re.compile(r"\b(?:what|which)\s+(year|month)\b|\bin\s+(?:what|which)\s+(year|month)", re.I)
+_GRAIN = lazy_re(r"\b(?:what|which)\s+(year|month)\b|\bin\s+(?:what|which)\s+(year|month)", re.I)
 
 
 def question_grain(question: str) -> str:
@@ -646,11 +647,11 @@ _LABEL_NUMBERS = "|".join(sorted(NUMBER_WORDS - {"hundred", "thousand", "dozen",
 # ("rack A", not the pronoun "I") or a number in words that ends the phrase ("kennel nine
 # now", not "room two more"). The same for every noun, so compiled once here: with the
 # noun in it the whole pattern took ~1-3 ms to compile for each new focus word.
-_LABEL_AFTER = re.compile(rf"(?:is\s+(?=\d[\d.]*\b\s*(?:[,.;!?]|$)))?"
-                          rf"((?:no\.?\s*|number\s+)?\d[\w.]*\b"
-                          rf"|(?P<words>{_LABEL_NUMBERS})\b(?=\s*(?:[,.;!?]|$|(?:now|then|"
-                          rf"instead|again|too|and|but|at|on|in|by|next|near|with|for)\b))"
-                          rf"|[A-Z][\w'-]+|(?-i:(?!I\b)[A-Z])\b(?![.'’]\w))", re.I)
+_LABEL_AFTER = lazy_re(rf"(?:is\s+(?=\d[\d.]*\b\s*(?:[,.;!?]|$)))?"
+                       rf"((?:no\.?\s*|number\s+)?\d[\w.]*\b"
+                       rf"|(?P<words>{_LABEL_NUMBERS})\b(?=\s*(?:[,.;!?]|$|(?:now|then|"
+                       rf"instead|again|too|and|but|at|on|in|by|next|near|with|for)\b))"
+                       rf"|[A-Z][\w'-]+|(?-i:(?!I\b)[A-Z])\b(?![.'’]\w))", re.I)
 
 
 @lru_cache(maxsize=_BUILT)
@@ -957,21 +958,21 @@ def extract(question: str, plan: Plan, sentence: str, record_time: float, q_stem
 
 # The words that mark a state as the new one ("vegan now", "tea instead").
 _NEW_MARKERS = r"now|instead|these days|nowadays|from now on"
-_NEW_STATE = re.compile(rf"\b(?:{_NEW_MARKERS})\b", re.I)
+_NEW_STATE = lazy_re(rf"\b(?:{_NEW_MARKERS})\b", re.I)
 # Where a clause ends: a comma (or the like) before a space; ``extract`` puts a bare
 # comma where it takes a time out ("on ,s from now on"), which ends none.
 # A passive telling that something happened ("so Tom's been promoted"): the event, whose
 # outcome another clause says ("He's Herod!"), not a state with its value.
-_EVENT_TOLD = re.compile(r"\b(?:been|got|gets|getting|was|were|is|are)\s+(?:\w+ly\s+)?\w+ed\b"
-                         r"(?:\s+(?:again|too|now|today|already))?\W*$", re.I)
+_EVENT_TOLD = lazy_re(r"\b(?:been|got|gets|getting|was|were|is|are)\s+(?:\w+ly\s+)?\w+ed\b"
+                      r"(?:\s+(?:again|too|now|today|already))?\W*$", re.I)
 # The consequence "so" after a comma that ends its cause, not "so that" (a purpose) nor
 # the "so" of degree ("it brings so much joy", "so far").
-_CAUSE_SO = re.compile(r",\s+so\s+(?!(?:that|much|many|far|long)\b)", re.I)
+_CAUSE_SO = lazy_re(r",\s+so\s+(?!(?:that|much|many|far|long)\b)", re.I)
 # What follows from the cause tells a state with a form of "be" or "have" ("so I'm back
 # to black coffee", "so it's the chippy"); "so I want to give something back" tells a wish.
-_STATE_VERB = re.compile(r"(?:\b(?:is|are|am|was|were|be|been|has|have|had)\b|['’](?:s|re|m|ve)\b)",
-                         re.I)
-_CLAUSE_END = re.compile(r"[,;:—–]\s+|\s+-\s+|(?<=[.!?])\s+")
+_STATE_VERB = lazy_re(r"(?:\b(?:is|are|am|was|were|be|been|has|have|had)\b|['’](?:s|re|m|ve)\b)",
+                      re.I)
+_CLAUSE_END = lazy_re(r"[,;:—–]\s+|\s+-\s+|(?<=[.!?])\s+")
 
 
 def told_new(text: str, addressed: bool = False) -> list[tuple[int, int]]:
@@ -986,7 +987,7 @@ def told_new(text: str, addressed: bool = False) -> list[tuple[int, int]]:
     return out
 
 
-_SECOND_PERSON = re.compile(r"\byou(?:r|rs|['’](?:re|ve|ll|d))?\b", re.I)
+_SECOND_PERSON = lazy_re(r"\byou(?:r|rs|['’](?:re|ve|ll|d))?\b", re.I)
 
 
 def _told_new(text: str) -> list[tuple[int, int]]:
@@ -1034,7 +1035,7 @@ _SUBJECTS = {"i", "you", "he", "she", "we", "they", "it", "i'm", "i've", "i'd", 
              "we've", "they're", "it's", "you're", "he's", "she's", "that's", "there's", "there",
              "what's", "let's"}
 _QUOTES = "\"“”'‘’"
-_SENTENCES = re.compile(r"(?<=[.!?])\s+")
+_SENTENCES = lazy_re(r"(?<=[.!?])\s+")
 
 
 @dataclass(frozen=True)
@@ -1190,8 +1191,8 @@ def _predicate(toks: list[Tok], a: int, b: int, hits: list[int]) -> bool:
 
 
 # (compiled once: ``scored_run`` asks them of every candidate phrase)
-_BARE_S = re.compile(r"['’]?s")
-_PHRASE_WORD = re.compile(r"[\w'’-]+")
+_BARE_S = lazy_re(r"['’]?s")
+_PHRASE_WORD = lazy_re(r"[\w'’-]+")
 
 
 def scored_run(sentence: str, q_stems: set[str], limit: int = 6, context: str = "",
@@ -1295,7 +1296,7 @@ _CLOCK_ANY = rf"(?:{_CLOCK_POINT}|\b{_HOURS}\b{_MERIDIEM}?)"
 _NOUN_AFTER = (r"(?!\s+(?!(?:am|pm|on|in|at|and|or|but|so|if|every|each|then|tomorrow|today|"
                r"tonight|sharp|start|starts|daily|weekdays|though|now|the|a|is|it|with|for|to)\b)"
                r"[a-z]{2,}\b)")
-_CLOCK = re.compile(
+_CLOCK = lazy_re(
     rf"(?:\bbetween\s+{_CLOCK_ANY}\s+and\s+{_CLOCK_ANY}{_COUNTED}"
     rf"|(?:\bfrom\s+)?(?:{_CLOCK_POINT}|\b{_HOURS}\b)\s*(?:-|–|to|till|til|until)\s*"
     rf"(?:{_CLOCK_POINT}|\b{_HOURS}\b{_MERIDIEM}|\b{_HOURS}\b{_COUNTED}{_NOUN_AFTER})"
@@ -1310,14 +1311,14 @@ _CLOCK = re.compile(
 # "so bedtime's ten now": an hour in words a noun's "'s" gives, ending the clause or with a
 # word that says it is the new one; read only where a clock time is asked and no other is
 # said ("that's seven now" counts elsewhere; "he's ten now" is an age).
-_CLOCK_GIVEN = re.compile(
+_CLOCK_GIVEN = lazy_re(
     rf"(?<=[a-z]{{2}}['’]s\s)(?<!\bhe['’]s\s)(?<!\bshe['’]s\s)(?<!\bit['’]s\s)(?<!\bthat['’]s\s)"
     rf"(?<!\bthere['’]s\s){HOUR_WORDS}(?=\s*(?:[.!?;,](?!\d)|$)|\s+(?:now|then|instead)\b)",
     re.I)
 # A sentence that is only an hour ("Eight.", "Half seven now.", "It's eleven then."): the
 # time a turn gives, its thing said in the sentence before.
-_HOUR_ALONE = re.compile(rf"\s*(?:(?:it|that)['’]s\s+)?((?:half\s+)?{_HOURS}\b{_MERIDIEM}?)"
-                         r"(?:\s+(?:now|then|instead|from\s+now\s+on))?\s*[.!]*\s*$", re.I)
+_HOUR_ALONE = lazy_re(rf"\s*(?:(?:it|that)['’]s\s+)?((?:half\s+)?{_HOURS}\b{_MERIDIEM}?)"
+                      r"(?:\s+(?:now|then|instead|from\s+now\s+on))?\s*[.!]*\s*$", re.I)
 
 
 def hour_alone(sentence: str) -> str:
@@ -1329,16 +1330,16 @@ def hour_alone(sentence: str) -> str:
 
 
 # A time of day named by what happens then ("at bedtime", "with breakfast", "mornings").
-_DAY_PART = re.compile(
+_DAY_PART = lazy_re(
     r"\b(?:(?:at|before|after|with|by|around|in\s+the|every|each|first\s+thing\s+in\s+the)\s+)?"
     r"(?:bed\s*time|bed|breakfast|lunch\s*time|lunch|dinner\s*time|dinner|tea\s*time|tea|supper"
     r"|mornings?|afternoons?|evenings?|nights?|overnight)"
     r"(?:\s+and\s+(?:at\s+)?(?:mornings?|afternoons?|evenings?|nights?|bed\s*time|bed))?\b",
     re.I)
 # A bare part of day is too weak alone: a word of time or a preposition must come with it.
-_DAY_PART_STRONG = re.compile(r"\b(?:at|before|after|with|by|in\s+the|every|each)\s|"
-                              r"bed\s*time|breakfast|lunch|dinner|supper|mornings|evenings|"
-                              r"\band\b", re.I)
+_DAY_PART_STRONG = lazy_re(r"\b(?:at|before|after|with|by|in\s+the|every|each)\s|"
+                           r"bed\s*time|breakfast|lunch|dinner|supper|mornings|evenings|"
+                           r"\band\b", re.I)
 _NUMBER_WORD = (r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen"
                 r"|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty"
                 r"|fifty|sixty|seventy|eighty|ninety|hundred|thousand)")
@@ -1346,12 +1347,12 @@ _NUMBER_WORD = (r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twe
 # and five" ("and" joins only after a hundred or a thousand: "three and four" are two).
 _NUMBER_RUN = (rf"(?:a\s+(?=(?:hundred|thousand)\b))?{_NUMBER_WORD}"
                rf"(?:(?:[\s-]+|(?<=hundred)\s+and\s+|(?<=thousand)\s+and\s+){_NUMBER_WORD})*")
-_MONEY = re.compile(
+_MONEY = lazy_re(
     r"[£$€]\s?(?:\d[\d,]*\d|\d)(?:\.\d{1,2})?(?:\s?(?:k|m|bn)\b)?(?:\s*(?:an?|per)\s+\w+)?"
     rf"|\b(?:(?:\d[\d,]*\d|\d)(?:\.\d{{1,2}})?|{_NUMBER_RUN})\s*"
     r"(?:pounds?|quid|p|pence|dollars?|bucks|euros?|cents?|grand)\b(?:\s*(?:an?|per)\s+\w+)?"
     r"|\b(?:a\s+)?(?:tenner|fiver)\b|\ba\s+grand\b", re.I)  # "Grand, …" is no sum
-_FREQUENCY = re.compile(
+_FREQUENCY = lazy_re(
     rf"\b(?:once|twice|thrice|(?:\d+|{_NUMBER_WORD}|a\s+few|several)\s+times)"
     rf"(?:\s+or\s+(?:twice|thrice|(?:\d+|{_NUMBER_WORD})\s+times))?"
     r"(?:\s+(?:a|an|per|every|each)\s+(?:other\s+)?\w+|\s+daily|\s+weekly|\s+nightly)?"
@@ -1370,23 +1371,23 @@ _PART = (rf"(?:(?:a|an|one|{_NUMBER_WORD})\s+(?:half|halves|thirds?|quarters?)\s
          rf"|(?:\d[\d,.]*|{_NUMBER_WORD})\s+and\s+a\s+half"
          # "a quarter tablet", "two thirds cup": the part said before the noun, no "of"
          rf"|(?:a|an|one|{_NUMBER_WORD})\s+(?:thirds?|quarters?)(?=\s+[a-z])(?!\s+of\b)")
-_PART_RX = re.compile(_PART, re.I)
-_NUMBER_RUN_RX = re.compile(rf"{_NUMBER_RUN}(?![\w-])", re.I)  # not "one-visitor"
-_QUANTITY = re.compile(rf"\b(?:{_PART}"
-                       rf"|\d[\d,.]*|{_NUMBER_RUN}|{_ORDINAL}"
-                       r"|half|a\s+dozen|a\s+couple|a\s+few)(?:\b|(?=(?:mg|ml|g|kg)\b))"
-                       # a unit is a whole word: "38 guests" counts guests, not grams
-                       r"(?:\s*(?:mg|ml|g|kg)\b|\s*%)?"
-                       r"(?:[\s-]+(?!and\b|or\b|but\b)[a-z][\w'-]*){0,2}", re.I)
+_PART_RX = lazy_re(_PART, re.I)
+_NUMBER_RUN_RX = lazy_re(rf"{_NUMBER_RUN}(?![\w-])", re.I)  # not "one-visitor"
+_QUANTITY = lazy_re(rf"\b(?:{_PART}"
+                    rf"|\d[\d,.]*|{_NUMBER_RUN}|{_ORDINAL}"
+                    r"|half|a\s+dozen|a\s+couple|a\s+few)(?:\b|(?=(?:mg|ml|g|kg)\b))"
+                    # a unit is a whole word: "38 guests" counts guests, not grams
+                    r"(?:\s*(?:mg|ml|g|kg)\b|\s*%)?"
+                    r"(?:[\s-]+(?!and\b|or\b|but\b)[a-z][\w'-]*){0,2}", re.I)
 # A figure with a dot that may be a clock time ("1.07") or a room ("desk 2.09").
-_DOTTED = re.compile(r"\d{1,2}\.\d{2}")
+_DOTTED = lazy_re(r"\d{1,2}\.\d{2}")
 # Digits that name something (a phone, a room, a desk), with the word that labels them.
 _LABEL = r"(?:(?<![\w'’-])(?!(?:is|was|are|at|on|in|it|to|the|my|its|and|or|of)\b)[A-Za-z][\w'’-]*\s+)?"
 # Digits, a letter or three before them ("B12"), or one letter after them ("bay 7A").
 # A dotted room number ("1.07") is one ident.
-_IDENT = re.compile(rf"{_LABEL}\b\d{{1,2}}\.\d{{2}}\b(?!\.\d)"
-                    rf"|{_LABEL}\b[A-Za-z]{{0,3}}-?\d[\d\s-]*\d\b|{_LABEL}\b[A-Za-z]*\d+\b"
-                    rf"|{_LABEL}\b\d+[A-Za-z]\b")
+_IDENT = lazy_re(rf"{_LABEL}\b\d{{1,2}}\.\d{{2}}\b(?!\.\d)"
+                 rf"|{_LABEL}\b[A-Za-z]{{0,3}}-?\d[\d\s-]*\d\b|{_LABEL}\b[A-Za-z]*\d+\b"
+                 rf"|{_LABEL}\b\d+[A-Za-z]\b")
 _MONTH_NAMES = set(MONTHS)
 _WEEKDAY_NAMES = set(WEEKDAYS) | {d + "s" for d in WEEKDAYS}
 # Capitalised words that are not names: days, months, greetings and reply words.
@@ -1426,7 +1427,7 @@ _KIND_OF = _KIND_SKIP | {"style", "styles", "form", "forms", "genre", "genres", 
 _AUX_RX = "|".join(sorted(AUXILIARIES))
 # The verbs of measuring: "how much" with one asks an amount of the measure ("How much
 # does the baby weigh now?"), not a sum of money.
-MEASURING = re.compile(r"\b(?:weigh|weighs|weighed|measure|measures|measured)\b")
+MEASURING = lazy_re(r"\b(?:weigh|weighs|weighed|measure|measures|measured)\b")
 _DET = r"(?:the|a|an|my|your|our|his|her|their|its|this|that|[\w'-]+(?:'s|s'))"
 _PREP_END = (r"(?:\s+(?:of|for|in|on|at|with|from|to|by|about|now|these|right|currently|called"
              r"|named|that|which|who|whom|whose|just|before|after|until|since|when|while)\b"
@@ -1484,7 +1485,7 @@ def _by_head(head: str, compound: str, which: bool) -> Asked:
     return Asked("which" if which else "what", head, compound)
 
 
-_FRONTED = re.compile(r"^[^,?]{1,120},\s*(?=(?:what|which|who|whom|whose|where|when|how)\b)")
+_FRONTED = lazy_re(r"^[^,?]{1,120},\s*(?=(?:what|which|who|whom|whose|where|when|how)\b)")
 
 
 @lru_cache(maxsize=4096)  # read again by each stage and candidate of a question
@@ -1599,7 +1600,7 @@ def asked(question: str, plan: Plan) -> Asked:
 
 # "How many people came …?", "At how many units does …": what is counted, up to the
 # first function word or auxiliary after it.
-_HOW_MANY = re.compile(r"\bhow many ((?:[\w'-]+ ?){1,4})", re.I)
+_HOW_MANY = lazy_re(r"\bhow many ((?:[\w'-]+ ?){1,4})", re.I)
 
 
 def counted_noun(question: str) -> str:
@@ -1623,8 +1624,8 @@ def counted_noun(question: str) -> str:
 _FIGURE = rf"(?:[£$€]?[A-Za-z]{{0,3}}-?\d[\w.-]*|{_NUMBER_WORD}(?:-{_NUMBER_WORD})?)"
 # A figure the speaker takes back for the next one ("62. Sorry, 61", "room 512, I mean
 # 521"): the repair marker stands between the two.
-_REPAIR = re.compile(rf"(?<![\w.-]){_FIGURE}[.,!]?\s+(?:sorry|I mean|no wait|or rather|"
-                     rf"make that|correction)\b[,:.!]?\s+(?={_FIGURE}\b)", re.I)
+_REPAIR = lazy_re(rf"(?<![\w.-]){_FIGURE}[.,!]?\s+(?:sorry|I mean|no wait|or rather|"
+                  rf"make that|correction)\b[,:.!]?\s+(?={_FIGURE}\b)", re.I)
 
 
 @lru_cache(maxsize=4096)  # asked of the same records for every question
@@ -1636,9 +1637,9 @@ def repaired(text: str) -> str:
 
 # Where a clause begins: a punctuation mark, a clause word, or a subject with its verb
 # ("Don't forget it's at 8": "it's" opens a clause the "don't" does not reach).
-_CLAUSE_START = re.compile(rf"[,;:.!?—–]|\b(?:{'|'.join(sorted(_BOUNDARY_WORDS))})\b"
-                           r"|\b(?=(?:i|you|he|she|it|we|they)(?:['’](?:s|re|m)|\s+(?:is|are|am)\b))",
-                           re.I)
+_CLAUSE_START = lazy_re(rf"[,;:.!?—–]|\b(?:{'|'.join(sorted(_BOUNDARY_WORDS))})\b"
+                        r"|\b(?=(?:i|you|he|she|it|we|they)(?:['’](?:s|re|m)|\s+(?:is|are|am)\b))",
+                        re.I)
 
 
 def _clause_before(text: str, at: int) -> str:
@@ -1679,8 +1680,8 @@ def clock_time(text: str) -> str:
                                flags=re.I))
 
 
-_BARE_LED = re.compile(rf"(?:at|from|till|until|around|about|after|by)\s+{_HOURS}", re.I)
-_HALF_SAID = re.compile(rf"{_MERIDIEM}|\s+in\s+the\s+(morning|afternoon|evening)\b", re.I)
+_BARE_LED = lazy_re(rf"(?:at|from|till|until|around|about|after|by)\s+{_HOURS}", re.I)
+_HALF_SAID = lazy_re(rf"{_MERIDIEM}|\s+in\s+the\s+(morning|afternoon|evening)\b", re.I)
 
 
 def _half_after(said_hour: str, rest: str) -> str:
@@ -1705,8 +1706,8 @@ def hour_figures(said: str) -> str:
 
 
 # A second time joined to a first ("fed at seven and four", "at eight and at five").
-_CLOCK_AND = re.compile(rf"\s+and\s+(?:at\s+)?(?:{_CLOCK_POINT}|\b{_HOURS}\b{_MERIDIEM}?"
-                        rf"(?![:.]?\d){_COUNTED}{_NOUN_AFTER})", re.I)
+_CLOCK_AND = lazy_re(rf"\s+and\s+(?:at\s+)?(?:{_CLOCK_POINT}|\b{_HOURS}\b{_MERIDIEM}?"
+                     rf"(?![:.]?\d){_COUNTED}{_NOUN_AFTER})", re.I)
 
 
 def day_part(text: str) -> str:
@@ -1727,9 +1728,9 @@ def money(text: str) -> str:
 
 
 # A figure said per period ("800 a month", "1,200 per year"): what is paid.
-_AT_TIME = re.compile(r"\b(?:at|from|till|until|by|around|about|after|before)\s+$", re.I)
-_PER_PERIOD = re.compile(rf"\b(\d[\d,.]*|{_NUMBER_WORD}(?:-{_NUMBER_WORD})?)\s+(?:a|an|per)\s+"
-                         r"(?:month|week|year|night|day|hour|head)\b", re.I)
+_AT_TIME = lazy_re(r"\b(?:at|from|till|until|by|around|about|after|before)\s+$", re.I)
+_PER_PERIOD = lazy_re(rf"\b(\d[\d,.]*|{_NUMBER_WORD}(?:-{_NUMBER_WORD})?)\s+(?:a|an|per)\s+"
+                      r"(?:month|week|year|night|day|hour|head)\b", re.I)
 
 
 @lru_cache(maxsize=4096)
@@ -1848,7 +1849,7 @@ def idents(text: str, labels: set[str] | frozenset[str] = frozenset()) -> list[s
     return out
 
 
-_I_CONTRACTED = re.compile(r"i['’][a-z]+$")
+_I_CONTRACTED = lazy_re(r"i['’][a-z]+$")
 
 
 def names_in(text: str, skip: set[str], known: set[str] = frozenset()) -> list[tuple[int, str]]:
@@ -1968,8 +1969,8 @@ def _capitalised(text: str) -> tuple[str, ...]:
 
 
 # A code that labels a thing: letters and digits together ("B204", "A100", "4B").
-_CODE = re.compile(r"\b(?:[A-Za-z]{1,3}\d+[A-Za-z]?|\d+[A-Za-z])\b")
-_ORDINAL_SUFFIX = re.compile(r"^\d+(?:st|nd|rd|th)$", re.I)
+_CODE = lazy_re(r"\b(?:[A-Za-z]{1,3}\d+[A-Za-z]?|\d+[A-Za-z])\b")
+_ORDINAL_SUFFIX = lazy_re(r"^\d+(?:st|nd|rd|th)$", re.I)
 
 
 def states_label(text: str) -> bool:
@@ -2008,11 +2009,11 @@ def states_asked(kind: str, text: str, before: str = "") -> bool | None:
 
 
 # A figure that counts nothing ("up to 85", "85 a year"), not "85 pages" or "85%".
-_BARE_FIGURE = re.compile(r"\b\d+(?:\.\d{1,2})?\b(?!\s*(?:%|[a-z]+s\b))")
+_BARE_FIGURE = lazy_re(r"\b\d+(?:\.\d{1,2})?\b(?!\s*(?:%|[a-z]+s\b))")
 
 
 # A figure turned down as too much, too high, too late ("680's too much").
-_TOO = re.compile(r"(?:['’]s|\s+(?:is|was|are|were))\s+(?:(?:way|far|much|a\s+bit)\s+)?too\b", re.I)
+_TOO = lazy_re(r"(?:['’]s|\s+(?:is|was|are|were))\s+(?:(?:way|far|much|a\s+bit)\s+)?too\b", re.I)
 
 
 def bare_figure(text: str) -> str:
@@ -2027,8 +2028,8 @@ def bare_figure(text: str) -> str:
 # of a noun ("three boxes").
 _ENDS_FIGURE = (r"(?=\s*(?:[,.;:!?)]|$)|\s+(?:now|instead|each|apiece|then|because|but|and|so|"
                 r"since)\b)")
-_FIGURE_WORDS = re.compile(rf"(?<![\w'’-])({_NUMBER_RUN}){_ENDS_FIGURE}", re.I)
-_FIGURE_WORDS_TO = re.compile(rf"\bto\s+({_NUMBER_RUN}){_ENDS_FIGURE}", re.I)
+_FIGURE_WORDS = lazy_re(rf"(?<![\w'’-])({_NUMBER_RUN}){_ENDS_FIGURE}", re.I)
+_FIGURE_WORDS_TO = lazy_re(rf"\bto\s+({_NUMBER_RUN}){_ENDS_FIGURE}", re.I)
 
 
 def figure_in_words(text: str, moved: bool = True) -> str:
@@ -2042,7 +2043,7 @@ def figure_in_words(text: str, moved: bool = True) -> str:
 # A weekday clipped ("moved to thurs", "on weds"), after a word that leads a day and before
 # the end of its phrase: a day. "sun", "sat", "wed" elsewhere are a noun or a verb ("to
 # wed" is the verb).
-_CLIPPED_DAY = re.compile(
+_CLIPPED_DAY = lazy_re(
     r"\b((?:to|on|till|until|til|by|from|before|after|every|each|next|last|this)\s+)"
     r"(mon|tues?|weds?|thur?s?|fri|sat|sun)\b(?=\s*(?:[,.;:!?)]|$|\d|(?:morning|afternoon|"
     r"evening|night|now|instead|then|again|too|and|or|at|from|till|until)\b))", re.I)
@@ -2113,13 +2114,13 @@ def place_phrase(sentence: str, q_stems: set[str], limit: int = 6, origin: bool 
 
 # A clause that only names a place ("…, Church Street." after "above the bakery"): the
 # place said again by its name, to the clause's end.
-_NAME_CLAUSE = re.compile(r",\s+((?:[A-Z][\w'’-]*|\d+[A-Za-z]?)(?:\s+(?:[A-Z][\w'’-]*|\d+[A-Za-z]?"
-                          r"|of|the|on|upon))*)\s*(?=[.;!?]|$)"
-                          # "on two, rack C", "in the minus-80, shelf 2": a part of the
-                          # place with its label; "a farm in Devon, Greenacre, they …": its
-                          # name, set off by commas.
-                          r"|,\s+((?:the\s+)?[a-z][\w-]*\s+(?:[A-Z]|\d+)[A-Za-z\d]*)\s*(?=[,.;!?]|$)"
-                          r"|,\s+([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*),(?=\s+[a-z])")
+_NAME_CLAUSE = lazy_re(r",\s+((?:[A-Z][\w'’-]*|\d+[A-Za-z]?)(?:\s+(?:[A-Z][\w'’-]*|\d+[A-Za-z]?"
+                       r"|of|the|on|upon))*)\s*(?=[.;!?]|$)"
+                       # "on two, rack C", "in the minus-80, shelf 2": a part of the
+                       # place with its label; "a farm in Devon, Greenacre, they …": its
+                       # name, set off by commas.
+                       r"|,\s+((?:the\s+)?[a-z][\w-]*\s+(?:[A-Z]|\d+)[A-Za-z\d]*)\s*(?=[,.;!?]|$)"
+                       r"|,\s+([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*),(?=\s+[a-z])")
 
 
 def _renamed(sentence: str, place: str) -> str:
@@ -2142,8 +2143,8 @@ def _renamed(sentence: str, place: str) -> str:
 
 
 # "the cholesterol one", "this one": "one" standing for a thing named before.
-_ONE_PRONOUN = re.compile(r"\b(?:the|this|that|which|other|another|each|every)\s+(?:[a-z]+\s+)?$",
-                          re.I)
+_ONE_PRONOUN = lazy_re(r"\b(?:the|this|that|which|other|another|each|every)\s+(?:[a-z]+\s+)?$",
+                       re.I)
 
 
 def quantities(text: str) -> list[tuple[int, str]]:
@@ -2177,8 +2178,8 @@ def _quantities(text: str) -> tuple[tuple[int, str], ...]:
     return tuple(out)
 
 
-_FRACTION = re.compile(r"(?:quarters?|halves|half|thirds?)$", re.I)
-_OF_UNIT = re.compile(r"\s+of\s+(?:a|an)\s+([a-z]+)", re.I)
+_FRACTION = lazy_re(r"(?:quarters?|halves|half|thirds?)$", re.I)
+_OF_UNIT = lazy_re(r"\s+of\s+(?:a|an)\s+([a-z]+)", re.I)
 
 
 def number_head(phrase: str) -> str:
@@ -2209,8 +2210,8 @@ def measures(text: str) -> dict[str, str]:
 
 
 # Days said relative to the moment of speaking: when something was talked about.
-_DEICTIC = re.compile(r"\b(?:today|tonight|tomorrow|yesterday|this\s+(?:morning|afternoon|"
-                      r"evening|week|weekend)|last\s+night)\b", re.I)
+_DEICTIC = lazy_re(r"\b(?:today|tonight|tomorrow|yesterday|this\s+(?:morning|afternoon|"
+                   r"evening|week|weekend)|last\s+night)\b", re.I)
 
 
 def names_day(text: str) -> bool:
@@ -2223,11 +2224,11 @@ def names_day(text: str) -> bool:
 
 # A day the sentence turns down: "not Saturdays", "instead of Wednesday", "from Monday
 # (to Tuesday)", "Thursday evenings just don't work".
-_TURNED_DOWN_BEFORE = re.compile(r"\b(?:not|instead\s+of|rather\s+than|from|no\s+longer|except|"
-                                 r"never|forget|(?:can['’]?t|cannot|couldn['’]t|won['’]t)\s+"
-                                 r"(?:do|make|manage))\s+(?:the\s+|on\s+|at\s+)?$", re.I)
-_TURNED_DOWN_AFTER = re.compile(r"^[^,.;!?]{0,30}?(?:n['’]t\b|\b(?:not|no\s+longer|cancel+ed|off)\b)"
-                                r"(?![^,.;!?]*\b(?:to|till|until)\b)", re.I)
+_TURNED_DOWN_BEFORE = lazy_re(r"\b(?:not|instead\s+of|rather\s+than|from|no\s+longer|except|"
+                              r"never|forget|(?:can['’]?t|cannot|couldn['’]t|won['’]t)\s+"
+                              r"(?:do|make|manage))\s+(?:the\s+|on\s+|at\s+)?$", re.I)
+_TURNED_DOWN_AFTER = lazy_re(r"^[^,.;!?]{0,30}?(?:n['’]t\b|\b(?:not|no\s+longer|cancel+ed|off)\b)"
+                             r"(?![^,.;!?]*\b(?:to|till|until)\b)", re.I)
 
 
 def declines(text: str, end: int) -> bool:
@@ -2236,11 +2237,11 @@ def declines(text: str, end: int) -> bool:
     return bool(_DECLINES.match(text, end))
 
 
-_DECLINES = re.compile(r"\s+(?:can['’]?t|cannot|won['’]t|couldn['’]t|isn['’]t|is\s+not|no\s+longer"
-                       r"|doesn['’]t|has\s+stopped|'s\s+stopped"
-                       # (or did not, or never did: "Jordan never turned up")
-                       r"|never|didn['’]t|did\s+not|hasn['’]t|has\s+not|wasn['’]t|was\s+not)\b",
-                       re.I)
+_DECLINES = lazy_re(r"\s+(?:can['’]?t|cannot|won['’]t|couldn['’]t|isn['’]t|is\s+not|no\s+longer"
+                    r"|doesn['’]t|has\s+stopped|'s\s+stopped"
+                    # (or did not, or never did: "Jordan never turned up")
+                    r"|never|didn['’]t|did\s+not|hasn['’]t|has\s+not|wasn['’]t|was\s+not)\b",
+                    re.I)
 
 
 def turned_down(sentence: str) -> bool:
@@ -2251,8 +2252,8 @@ def turned_down(sentence: str) -> bool:
                                or _TURNED_DOWN_AFTER.search(sentence[m.end():]) for m in found)
 
 
-_WORD_BEFORE = re.compile(r"([\w'’]+?)(?:['’]s)?\s+(?:(?:is|are)\s+)?"
-                          r"(?:(?:on|at|in|by|from|until|till|for)\s+)?$", re.I)
+_WORD_BEFORE = lazy_re(r"([\w'’]+?)(?:['’]s)?\s+(?:(?:is|are)\s+)?"
+                       r"(?:(?:on|at|in|by|from|until|till|for)\s+)?$", re.I)
 
 
 def asked_day(sentence: str, q_stems: set[str] | frozenset[str]) -> str:
@@ -2276,8 +2277,8 @@ def asked_day(sentence: str, q_stems: set[str] | frozenset[str]) -> str:
     return sentence
 
 
-_WAS_BEFORE = re.compile(r"\b(?:was|were|used\s+to\s+be)\s+(?:on\s+|at\s+|for\s+)?$", re.I)
-_NOW_BEFORE = re.compile(r"\bnow\b[^,.;!?]{0,20}$", re.I)
+_WAS_BEFORE = lazy_re(r"\b(?:was|were|used\s+to\s+be)\s+(?:on\s+|at\s+|for\s+)?$", re.I)
+_NOW_BEFORE = lazy_re(r"\bnow\b[^,.;!?]{0,20}$", re.I)
 
 
 def _was_then_now(sentence: str, m: re.Match[str], found: Sequence[re.Match[str]]) -> bool:

@@ -27,13 +27,14 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from ..errors import ValidationError
+from ..language.lazyre import lazy_re
 from ..language.vocab import AUXILIARIES, BE_FORMS
 from ..ledger import Ledger, Scope, SourceRecord
 from ..state import Resolution, order_key, resolve
 
-_WORD = re.compile(r"[a-z0-9]+")
-_WORDS = re.compile(r"[A-Za-z0-9']+")
-_LOCATE = re.compile(r"\bwhere\b", re.I)
+_WORD = lazy_re(r"[a-z0-9]+")
+_WORDS = lazy_re(r"[A-Za-z0-9']+")
+_LOCATE = lazy_re(r"\bwhere\b", re.I)
 _WH = frozenset({"what", "which", "where"})
 _AUX = AUXILIARIES - {"shall", "must"}
 # Verbs of perceiving: base / simple past (active) and past participle (also passive).
@@ -54,8 +55,8 @@ _SCAN = 7  # words after the auxiliary searched for the verb
 # Parts of a day named in a question -> (start hour, end hour) of that local day.
 _DAY_PARTS = {"morning": (5, 12), "afternoon": (12, 17), "evening": (17, 24), "tonight": (17, 24),
               "today": (0, 24)}
-_PART = re.compile(r"\b(this|yesterday)\s+(morning|afternoon|evening)\b|\b(today|tonight|"
-                   r"yesterday)\b", re.I)
+_PART = lazy_re(r"\b(this|yesterday)\s+(morning|afternoon|evening)\b|\b(today|tonight|"
+                r"yesterday)\b", re.I)
 
 
 @dataclass(frozen=True)

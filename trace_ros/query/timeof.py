@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import re
 
+from ..language.lazyre import lazy_re
 from ..language.text import STOPWORDS, stem, stems
 from ..language.text import sentences as split_sentences
 
 # A determiner before the time makes the time a modifier of the noun after it.
-_DETERMINED = re.compile(r"\b(?:the|a|an|my|our|your|his|her|their|that|this)\s+$", re.I)
-_NEXT_WORD = re.compile(r"\s+([a-z][a-z'-]*)")
+_DETERMINED = lazy_re(r"\b(?:the|a|an|my|our|your|his|her|their|that|this)\s+$", re.I)
+_NEXT_WORD = lazy_re(r"\s+([a-z][a-z'-]*)")
 
 
 def times_another(value: str, text: str, asked: set[str] | frozenset[str],

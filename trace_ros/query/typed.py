@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from ..language.lazyre import lazy_re
 from ..language.revision import (
     KIN,
     another_holds,
@@ -167,21 +168,21 @@ from .timeof import times_another
 
 # A request put as a question: a modal of asking opens it, maybe after a phrase ("From
 # next week, could you collect on Thursdays?", "Can dinner follow us to Sunday?").
-_REQUEST = re.compile(r"^\W*(?:[^,?]{1,40},\s*)?(?:(?:so|and|also|oh|please|then)\W+)*"
-                      r"(?:could|can|would)\b", re.I)
-_YES_NO = re.compile(r"(?i:yes|no)\W*")
+_REQUEST = lazy_re(r"^\W*(?:[^,?]{1,40},\s*)?(?:(?:so|and|also|oh|please|then)\W+)*"
+                   r"(?:could|can|would)\b", re.I)
+_YES_NO = lazy_re(r"(?i:yes|no)\W*")
 
 
 # A question about where someone or something goes, not where it is.
-_MOTION = re.compile(r"\b(?:go|goes|going|went|move|moves|moving|moved|head|heading|travel\w*"
-                     r"|fly|flying|drive|driving|send|sending|take|taking)\b", re.I)
+_MOTION = lazy_re(r"\b(?:go|goes|going|went|move|moves|moving|moved|head|heading|travel\w*"
+                  r"|fly|flying|drive|driving|send|sending|take|taking)\b", re.I)
 
 # A consequence clause, and the speaker holding the thing in it.
-_FROM_BEFORE = re.compile(r"\bfrom\s+(?:the\s+)?$", re.I)
+_FROM_BEFORE = lazy_re(r"\bfrom\s+(?:the\s+)?$", re.I)
 _MEASURE_STEMS = frozenset(stem(w) for w in MEASURES)
-_PRONOUN_ONE = re.compile(r"\b(?:the|this|that|which|each|every|another|any)\s+"
-                          r"(?:[\w'’-]+\s+){0,3}$", re.I)
-_WITH_ME = re.compile(r"\b(?:with|to|by)\s+me\b|\b(?:is|it's)\s+me\b")
+_PRONOUN_ONE = lazy_re(r"\b(?:the|this|that|which|each|every|another|any)\s+"
+                       r"(?:[\w'’-]+\s+){0,3}$", re.I)
+_WITH_ME = lazy_re(r"\b(?:with|to|by)\s+me\b|\b(?:is|it's)\s+me\b")
 
 
 def _after_cause(sentence: str, found: list[tuple[int, str]],
@@ -224,14 +225,14 @@ def _taken_out(text: str, value: str, said: frozenset[str]) -> str:
 
 
 # A future said with a modal ("I'll find it", "we will", "going to", "gonna").
-_WILL = re.compile(r"['’]ll\b|\b(?:will|shall|gonna|going\s+to)\b", re.I)
+_WILL = lazy_re(r"['’]ll\b|\b(?:will|shall|gonna|going\s+to)\b", re.I)
 # What says a state goes on as it was ("still").
-_STILL = re.compile(r"\bstill\b", re.I)
+_STILL = lazy_re(r"\bstill\b", re.I)
 
 
 # Where a sentence's clauses part: a semicolon, colon or dash, a comma before "and",
 # "but" or a preposition that opens a phrase of its own ("…, in the side locker").
-_CLAUSE_CUT = re.compile(r",\s+(?=(?:and|but|in|on|at)\b)", re.I)
+_CLAUSE_CUT = lazy_re(r",\s+(?=(?:and|but|in|on|at)\b)", re.I)
 
 
 def _left_for(text: str, value: str, said: frozenset[str], fresh: frozenset[str]) -> bool:
@@ -1457,7 +1458,7 @@ def _carried_apart(revisions: list[tuple[_Scored, str, float]], gap: int
 
 
 # Three digits or more, not part of a time, a decimal or a grouped number ("7:30", "1,200").
-_LABEL_NUMBER = re.compile(r"(?<![\d:.,])\d{3,}(?![\d:.,]\d)")
+_LABEL_NUMBER = lazy_re(r"(?<![\d:.,])\d{3,}(?![\d:.,]\d)")
 
 
 # The kinds of value that say when: a person has many, one for each thing they do.
@@ -1505,8 +1506,8 @@ def _changes_from(text: str, old: frozenset[str]) -> bool:
 
 # A sentence whose subject is its speaker (or the speaker's household, "we"), after a word
 # that opens a turn ("Oh, I'm …").
-_SPEAKER_OPENS = re.compile(r"\s*(?:(?:and|so|oh|well|but|right|ok|okay)\b,?\s+)*"
-                            r"(?:i|we)(?:['’](?:m|ll|ve|d|re))?\b", re.I)
+_SPEAKER_OPENS = lazy_re(r"\s*(?:(?:and|so|oh|well|but|right|ok|okay)\b,?\s+)*"
+                         r"(?:i|we)(?:['’](?:m|ll|ve|d|re))?\b", re.I)
 
 
 def _own_change(text: str) -> bool:
