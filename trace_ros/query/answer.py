@@ -30,7 +30,7 @@ from ..errors import ValidationError, check_text
 from ..language import timeanchor
 from ..language.caches import forget_texts
 from ..language.lazyre import compile_all
-from ..language.revision import NEAR
+from ..language.revision import NEAR, values
 from ..language.text import STOPWORDS
 from ..language.vocab import is_robot
 from ..ledger import AuditRecord, Ledger, Scope, SourceRecord
@@ -677,24 +677,32 @@ class QueryEngine:
         if said is None or not (current.echoes(first.record, said, robot)
                                 or current.reads_back(first.record, said, None, robot)
                                 or current.answers_turn(first.record, said, robot)
-                                or self._says_again(first.record, said, req.scope)):
+                                or self._says_again(first.record, said, req.scope, generation)):
             return
         if said.source_id not in by_id:
             result.evidence.append(EvidenceItem(said, first.score, {"echoed": 1}))
         result.source_ids = list(dict.fromkeys([said.source_id, *result.source_ids]))
 
-    def _says_again(self, reply: SourceRecord, said: SourceRecord, scope: Scope) -> bool:
+    def _says_again(self, reply: SourceRecord, said: SourceRecord, scope: Scope,
+                    generation: int) -> bool:
         """Whether the robot's ``reply``, right after a person's statement in the same
         session, neither asking nor answering a question, says it again in other words: its
         stored vector near the statement's ("Shelly now eats every two weeks." after "We're
         spacing her meals out to once a fortnight."), where no word or value of the two need
-        be the same."""
+        be the same. Not where the statement answers the robot's own question and the reply
+        brings a value it did not give ("Shall I move you?" - "Yes, please." - "Done, you're in
+        room 808 now."): the robot reports what it did, however near the vectors."""
         if self.index is None or not is_robot(reply.speaker, scope.robot_id) \
                 or is_robot(said.speaker, scope.robot_id) \
                 or reply.modality != "dialogue" or said.modality != "dialogue" \
                 or reply.seq != said.seq + 1 or reply.session_id != said.session_id \
                 or "?" in reply.text or "?" in said.text:
             return False
+        if values(reply.text) - values(said.text):
+            asked = self.prior_turn(said.seq, scope, generation)
+            if asked is not None and is_robot(asked.speaker, scope.robot_id) \
+                    and "?" in asked.text:
+                return False
         vectors = self.index.current(scope.subject_id)
         rows = [vectors.row_of(r.seq) for r in (reply, said)]
         if None in rows:

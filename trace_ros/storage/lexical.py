@@ -20,6 +20,7 @@ count over all columns and ``avgdl`` the mean of ``D`` over the ``N`` rows.
 from __future__ import annotations
 
 import math
+import re
 import sqlite3
 import threading
 from collections import OrderedDict, namedtuple
@@ -27,14 +28,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..errors import ValidationError
-from ..language.lazyre import lazy_re
 
 K1 = 1.2
 B = 0.75
 # A lexeme no index holds (index terms are letters and digits only): an empty phrase.
 NOTHING = "_"
 
-_QUERY = lazy_re(r'"((?:[^"]|"")*)"|(\()|(\))|([^\s()"]+)')
+_QUERY = re.compile(r'"((?:[^"]|"")*)"|(\()|(\))|([^\s()"]+)')
 _LOCAL = threading.local()
 
 
