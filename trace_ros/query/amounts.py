@@ -13,10 +13,10 @@ from typing import Any
 
 from ..language.lazyre import lazy_re
 from ..language.text import STOPWORDS, stem, stems
-from ..language.timeanchor import ordinal_value
+from ..language.timeanchor import find_candidates, ordinal_value
 from ..language.vocab import TENS, UNITS
 from .readout import _Scored
-from .spans import number_head
+from .spans import money, number_head
 
 _NUMBER_VALUES = {w: str(n) for w, n in (UNITS | TENS).items() if n <= 50}
 _NUMBER_VALUES.update({"tenner": "10", "fiver": "5", "noon": "12", "midday": "12",
@@ -139,3 +139,21 @@ def _joined(question: str) -> set[str]:
 
 # A figure with the unit it is measured in ("5.1 kilos", "2.9 kg", "twelve stone").
 _WITH_UNIT = lazy_re(rf"(?:\d[\d.,]*|(?:{'|'.join(_NUMBER_VALUES)})\b)\s*[a-z]", re.I)
+
+
+# What joins the first day of a range of dates to the day with its month ("18 and 19
+# October", "3rd to 5th May").
+_RANGE_JOIN = lazy_re(r"\s*(?:and|to|till|until|through|-|\u2013)\s*", re.I)
+
+
+def not_counted(text: str, found: tuple[int, str], counted: str) -> bool:
+    """Whether the number ``found`` (offset, phrase) in ``text`` counts no things at all:
+    a sum of money ("forty quid a year for members" for "How many members …?") or the
+    first day of a range of dates ("the weekend of 18 and 19 October" for "How many
+    films …?"). A count in money's own unit ("How many pounds …?", ``counted``) keeps
+    its sums."""
+    start, phrase = found
+    if money(phrase) and not (counted and money(f"2 {counted}")):
+        return True
+    join = _RANGE_JOIN.match(text, start + len(phrase))
+    return bool(join) and any(m.start() == join.end() for m in find_candidates(text))

@@ -112,6 +112,7 @@ from .days import (
     _upcoming_weekday,
 )
 from .declines import counts_another, declined
+from .endpoints import other_end
 from .focus import (
     _ASKING,
     _NOT_COMPOUNDS,
@@ -634,6 +635,10 @@ class ExtractiveReader(TypedReading):
             # for "What day is next month's fire drill?". (The other kinds' spans are
             # read as values of their kind: "forty-two" is a number.)
             return ReaderOutput("", [], self.name, "no shown record states the day asked for")
+        if out.answer and ask.kind == "clock" and other_end(
+                question, [i.record.text for i in pack.items if i.source_id in out.cited_ids]):
+            # "What time does the café open?": "The café shuts at four" is the other end.
+            return ReaderOutput("", [], self.name, "no shown record states the end asked for")
         if out.answer and plan.answer_type != "yesno" and not _options(question) \
                 and _repeats(out.answer, question.replace(before_clause(question), "")):
             # The answer says back only what the question says: it tells nothing. Asked

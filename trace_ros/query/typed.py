@@ -53,6 +53,7 @@ from .amounts import (
     _change_amount,
     _value_tokens,
     _with_unit,
+    not_counted,
     revisions_of,
     settled,
 )
@@ -949,7 +950,8 @@ class TypedReading:
                 if kind == "count":  # "how many …": a cardinal, not "the 27th", nor a
                     # number the question says ("How many Year 9 students …": not 9)
                     found = [f for f in found if not ordinal_value(f[1].split()[0])
-                             and f[1].split()[0] not in said]
+                             and f[1].split()[0] not in said
+                             and not not_counted(x, f, ask.focus)]
                 elif said:  # "What temperature is incubator 1 at?": 1 labels the thing
                     found = [f for f in found if f[1].split()[0] not in said] or found
                 if measured:  # "How much does he weigh?": a figure with its unit, not
