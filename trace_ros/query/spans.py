@@ -1178,12 +1178,10 @@ def _predicate(toks: list[Tok], a: int, b: int, hits: list[int]) -> bool:
     while i >= 0 and toks[i].word and toks[i].low not in _BOUNDARY_WORDS:
         if toks[i].low in _SUBJECTS:
             return False
-        if i in hits and not opening:
-            pass
-        elif toks[i].low in STOPWORDS:
+        if i not in hits or opening:  # past the subject's words: opening function words only
+            if toks[i].low not in STOPWORDS:
+                return False
             opening = True
-        else:
-            return False
         i -= 1
     # (where the sentence or a clause word opens it: after a comma the words may be an
     # aside, "Lena, the other coach, charges twenty-eight")

@@ -231,8 +231,9 @@ _WILL = lazy_re(r"['’]ll\b|\b(?:will|shall|gonna|going\s+to)\b", re.I)
 _STILL = lazy_re(r"\bstill\b", re.I)
 
 
-# Where a sentence's clauses part: a semicolon, colon or dash, a comma before "and",
-# "but" or a preposition that opens a phrase of its own ("…, in the side locker").
+# Where a sentence's clauses part: a comma before "and", "but" or a preposition that opens
+# a phrase of its own ("…, in the side locker"); not a semicolon, which lists ("Subs now
+# £18; under-8s unchanged at £10").
 _CLAUSE_CUT = lazy_re(r",\s+(?=(?:and|but|in|on|at)\b)", re.I)
 
 
