@@ -197,10 +197,11 @@ def test_expire_leases_frees_a_dead_workers_jobs_at_once(ledger: Any) -> None:
 def test_failures_back_off_then_fail_and_deferral_costs_no_attempt(ledger: Any) -> None:
     _say(ledger, "ann", "hello", 1.0)
     jobs = ledger.claim_jobs("w", 5, lease_s=60.0, max_attempts=2)
-    assert ledger.fail_jobs(jobs, "w", "boom", max_attempts=2, backoff_s=0.05) == 1
+    # (a backoff long enough that a loaded machine cannot pass it before the next claim)
+    assert ledger.fail_jobs(jobs, "w", "boom", max_attempts=2, backoff_s=1.0) == 1
     assert ledger.job_counts()["pending"] == 1
     assert ledger.claim_jobs("w", 5, lease_s=60.0, max_attempts=2) == []  # backing off
-    time.sleep(0.1)
+    time.sleep(1.1)
     jobs = ledger.claim_jobs("w", 5, lease_s=60.0, max_attempts=2)
     assert jobs[0].attempts == 2
     assert ledger.defer_jobs(jobs, "w", "GPU busy", delay_s=0.0) == 1
