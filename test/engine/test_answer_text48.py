@@ -21,16 +21,23 @@ def _asked(question: str) -> str:
     return asked(question, plan_question(question, T0 + 30 * DAY)).kind
 
 
+def _kept(question: str) -> set[str]:
+    plan = plan_question(question, T0 + 30 * DAY)
+    return _asked_of_state(question, plan, set(stems(question)))
+
+
 def test_the_event_dated_by_keeps_its_words_for_the_answer() -> None:
-    q = "What did Biscuit eat before she went off salmon?"
-    kept = _asked_of_state(q, set(stems(q)))
+    kept = _kept("What did Biscuit eat before she went off salmon?")
     assert "salmon" not in kept and {"biscuit", "eat"} <= kept
     # a word the question says outside the event too stays the question's own
-    q = "What did Biscuit eat before Biscuit went off it?"
-    assert "biscuit" in _asked_of_state(q, set(stems(q)))
-    # no event: the question's words as they are
-    q = "What does Biscuit eat now?"
-    assert _asked_of_state(q, set(stems(q))) == set(stems(q))
+    assert "biscuit" in _kept("What did Biscuit eat before Biscuit went off it?")
+
+
+def test_a_before_of_a_habit_asked_now_is_part_of_the_thing_asked() -> None:
+    q = "How does Ann cope before an exam?"
+    assert _kept(q) == set(stems(q))
+    q = "What does Biscuit eat now?"  # no event: the question's words as they are
+    assert _kept(q) == set(stems(q))
 
 
 def test_the_value_that_held_may_be_a_word_of_the_event() -> None:

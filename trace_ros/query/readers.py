@@ -1106,7 +1106,7 @@ class ExtractiveReader(TypedReading):
         used: list[_Scored] = []
         ask = asked(question, plan)
         seen: set[frozenset[str]] = set()
-        span_stems = _asked_of_state(question, q_stems)
+        span_stems = _asked_of_state(question, plan, q_stems)
         for s in chosen:
             rec = s.item.record
             text = _content(rec, s.sentence)
@@ -1174,13 +1174,15 @@ class ExtractiveReader(TypedReading):
         return value if has_number(value.replace("-", " ")) else ""
 
 
-def _asked_of_state(question: str, q_stems: set[str]) -> set[str]:
-    """``q_stems`` less the words only the event a question dates its state by says
+def _asked_of_state(question: str, plan: Plan, q_stems: set[str]) -> set[str]:
+    """``q_stems`` less the words only the event a question dates a past state by says
     ("What did Biscuit eat before she went off salmon?": salmon): they find the record
     that held before it, but the value that held may be one of them ("the salmon
-    pouches"), so they are not cut from the answer as the question's own words are."""
+    pouches"), so they are not cut from the answer as the question's own words are. A
+    "before" of a habit asked now ("How does Ann cope before an exam?") is part of the
+    thing asked: its words stay."""
     clause = before_clause(question)
-    if not clause:
+    if not clause or plan.as_of is None and plan.tense != "past":
         return q_stems
     return q_stems - (stems(clause) - stems(without_before(question)))
 
