@@ -106,7 +106,7 @@ from .amounts import (
     FIGURE_UNIT,
     _joined,
 )
-from .current import asks_members, before_clause, may_ask_held
+from .current import asks_members, before_clause, may_ask_held, without_before
 from .days import (
     _drops_told_day,
     _upcoming_weekday,
@@ -1106,6 +1106,7 @@ class ExtractiveReader(TypedReading):
         used: list[_Scored] = []
         ask = asked(question, plan)
         seen: set[frozenset[str]] = set()
+        span_stems = _asked_of_state(question, plan, q_stems)
         for s in chosen:
             rec = s.item.record
             text = _content(rec, s.sentence)
@@ -1125,7 +1126,7 @@ class ExtractiveReader(TypedReading):
                 # kind asked ("Mondays and Thursdays"), not a phrase beside it.
                 span = self._value(ask, question, plan, s, set(q_stems), set(),
                                    bool(ask.focus) and stem(ask.focus) in stems(rec.text))
-            span = span or extract(question, plan, text, rec.source_time, q_stems,
+            span = span or extract(question, plan, text, rec.source_time, span_stems,
                                    self.span_tokens, rec.text)
             key = frozenset(stems(span)) or frozenset([span.lower()])
             if not span or key in seen:
@@ -1171,6 +1172,19 @@ class ExtractiveReader(TypedReading):
                             stem(counted) in stems(s.item.record.text))
         # ("a few times" states no figure: not "a")
         return value if has_number(value.replace("-", " ")) else ""
+
+
+def _asked_of_state(question: str, plan: Plan, q_stems: set[str]) -> set[str]:
+    """``q_stems`` less the words only the event a question dates a past state by says
+    ("What did Biscuit eat before she went off salmon?": salmon): they find the record
+    that held before it, but the value that held may be one of them ("the salmon
+    pouches"), so they are not cut from the answer as the question's own words are. A
+    "before" of a habit asked now ("How does Ann cope before an exam?") is part of the
+    thing asked: its words stay."""
+    clause = before_clause(question)
+    if not clause or plan.as_of is None and plan.tense != "past":
+        return q_stems
+    return q_stems - (stems(clause) - stems(without_before(question)))
 
 
 def _changed_later(item: EvidenceItem, pack: Pack, question: str) -> bool:

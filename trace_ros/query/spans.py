@@ -1348,7 +1348,12 @@ _NUMBER_RUN = (rf"(?:a\s+(?=(?:hundred|thousand)\b))?{_NUMBER_WORD}"
 _MONEY = lazy_re(
     r"[£$€]\s?(?:\d[\d,]*\d|\d)(?:\.\d{1,2})?(?:\s?(?:k|m|bn)\b)?(?:\s*(?:an?|per)\s+\w+)?"
     rf"|\b(?:(?:\d[\d,]*\d|\d)(?:\.\d{{1,2}})?|{_NUMBER_RUN})\s*"
-    r"(?:pounds?|quid|p|pence|dollars?|bucks|euros?|cents?|grand)\b(?:\s*(?:an?|per)\s+\w+)?"
+    # "two pounds twenty, not two fifty": the pence said after the pounds, where the
+    # clause ends on them.
+    r"(?:(?:pounds?|quid|dollars?|euros?)\b"
+    rf"(?:\s+(?:\d{{1,2}}|{_NUMBER_WORD}(?:-{_NUMBER_WORD})?)(?=\s*(?:[,.;:!?)]|$)))?"
+    r"|(?:p|pence|bucks|cents?|grand)\b)"
+    r"(?:\s*(?:an?|per)\s+\w+)?"
     r"|\b(?:a\s+)?(?:tenner|fiver)\b|\ba\s+grand\b", re.I)  # "Grand, …" is no sum
 _FREQUENCY = lazy_re(
     rf"\b(?:once|twice|thrice|(?:\d+|{_NUMBER_WORD}|a\s+few|several)\s+times)"
@@ -1409,6 +1414,8 @@ _MONEY_HEADS = {"price", "cost", "costs", "budget", "fee", "fees", "salary", "wa
 _MONEY_STEMS = frozenset(stem(w) for w in (*_MONEY_HEADS, "offered", "paid", "paying",
                                            "charged", "charging", "costing"))
 _DAY_HEADS = {"day", "days", "night", "nights", "evening", "weekday"}
+# Nouns that name a day of the calendar itself ("What was the deadline?": a date).
+_DATE_HEADS = {"date", "deadline"}
 _NAME_HEADS = {"name", "surname", "nickname"}
 # Nouns that stand for the whole state asked about, not an attribute of it.
 _LIGHT_HEADS = {"plan", "plans", "schedule", "arrangement", "arrangements", "situation", "status",
@@ -1476,7 +1483,7 @@ def _by_head(head: str, compound: str, which: bool) -> Asked:
         return Asked("quantity", head, compound)
     if head == "time" or head == "hours":
         return Asked("clock", head, compound)
-    if head == "date":
+    if head in _DATE_HEADS:
         return Asked("date", head, compound)
     if head in _DAY_HEADS:
         return Asked("day", head, compound)
@@ -1584,7 +1591,7 @@ def asked(question: str, plan: Plan) -> Asked:
         if head in _NAME_HEADS:
             return Asked("name", compound) if compound else Asked()
         if head and (head in _IDENT_HEADS | _MONEY_HEADS | _QUANTITY_HEADS | _DAY_HEADS
-                     or head in ("time", "date", "hours")):
+                     | _DATE_HEADS or head in ("time", "hours")):
             return _by_head(head, compound, which)
         if head in _LIGHT_HEADS:
             return Asked()  # "What's the latest plan for …?": the state itself

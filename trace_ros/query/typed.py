@@ -130,6 +130,7 @@ from .pack import EvidenceItem, Pack
 from .plan import Plan
 from .readout import ReaderOutput, _asks, _content, _Scored
 from .spans import (
+    _NEW_STATE,
     _TURNED_DOWN_BEFORE,
     MEASURES,
     MEASURING,
@@ -162,6 +163,7 @@ from .spans import (
     repaired,
     states_time,
     sum_stated,
+    told_new,
     turned_down,
     weekdays_written_out,
 )
@@ -225,6 +227,33 @@ def _taken_out(text: str, value: str, said: frozenset[str]) -> str:
     return re.sub(r"\s{2,}", " ", out)
 
 
+# Who opens a clause: a name ("Owen at number seven has said …"), or a definite noun that a
+# verb follows ("The pharmacy's going to …").
+_OPENER = lazy_re(r"\s*(?:(?P<np>the\s+[a-z]+)(?=(?:['’]s|\s+is|\s+are)\s+[a-z]+ing\b"
+                  r"|\s+(?:has|have|will|can)\b|['’]ll\b)"
+                  r"|(?P<name>[A-Z][a-z][\w'’-]*)(?=['’]s\b|\s))", re.I)
+
+
+def _new_doer(text: str, old: frozenset[str]) -> str:
+    """Who opens a clause of ``text`` that tells the state as the new one (``told_new``:
+    "Owen at number seven has said he'll do the cat instead", "The pharmacy's going to
+    bring my tablets round instead"), where the one it changes from was taken out of
+    ``text``: the one who does it now. Not a function word, a weekday or month, nor one
+    of the ``old`` values; '' when no such clause opens on anyone."""
+    for a, b in told_new(text):
+        m = _OPENER.match(text[a:b])
+        if m is None:
+            continue
+        said = m.group("np") or m.group("name")
+        low = said.split()[-1].lower()
+        if m.group("name") and not said[0].isupper():
+            continue
+        if low in STOPWORDS or names_day(said) or stem(low) in old or low in old:
+            continue
+        return said
+    return ""
+
+
 # A future said with a modal ("I'll find it", "we will", "going to", "gonna").
 _WILL = lazy_re(r"['’]ll\b|\b(?:will|shall|gonna|going\s+to)\b", re.I)
 # What says a state goes on as it was ("still").
@@ -259,11 +288,13 @@ def _left_for(text: str, value: str, said: frozenset[str], fresh: frozenset[str]
         news = [k for k, x in enumerate(told) if _value_tokens(x) & own_new]
         if olds and news and max(olds) < min(news) \
                 and not any(_STILL.search(told[k]) for k in olds) \
-                and not any(_WILL.search(told[k]) for k in news):
+                and not any(_WILL.search(told[k]) and not _NEW_STATE.search(told[k])
+                            for k in news):
             # "Handed my notice in at the farm. The distillery's taken me on": the record
             # tells the old value first and the new one after it, in a sentence (or
             # clause) of its own that says what holds (not what will be done: "I'll find
-            # it in the garden").
+            # it in the garden"; but an arrangement it marks as the new one is what holds:
+            # "Owen has said he'll do the cat instead").
             return True
     parts = _CONSEQUENCE_SO.split(text)
     if len(parts) < 2:
@@ -1189,6 +1220,8 @@ class TypedReading:
                         sentence=_taken_out(s.sentence, value, said))
         new = self._value(ask, question, plan, other, skip, known,
                           focus in stems(gone), focus_turns, replaced, sums, revised)
+        if not new and ask.kind == "person":
+            new = _new_doer(gone, old_values | said)
         fresh = _value_tokens(new) - q_stems - STOPWORDS
         if not fresh or fresh <= old_values or not _left_for(rec.text, value, said, fresh):
             return value
