@@ -119,6 +119,7 @@ from ..language.revision import (
     gives_up,
     hands_over,
     holders,
+    holders_known,
     holders_stems,
     introduced_as,
     is_value_word,
@@ -636,7 +637,9 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         # do not undo it — "Gemma, tell your robot: … you're Friar Laurence")
         if repaired is None and not reopened and (
                 seq not in ruled and not (carried or own or same_holder(
-                    rec.text, asked_holders, anchor_holders, thing, names.known))
+                    rec.text, asked_holders, anchor_holders, thing, names.known)
+                    or _holder_kept(rec, (anchor, thread), asked_holders, anchor_holders,
+                                    link, names.known))
                 or (others and not swapped and seq not in ruled
                     and about_another(rec.text, asked_holders | anchor_holders | placed
                                       | _names(thread.speaker)
@@ -837,6 +840,38 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             shown.append(anchor.source_id)
     return Chain(list(dict.fromkeys(shown + passed)), older,
                  context.source_id if context is not None else None)
+
+
+# The speaker in the first person singular, or speaking to someone: "my physio's Monday
+# now", "your physio is Monday now" tell the speaker's or the addressee's own.
+_SELF_OR_ADDRESSEE = lazy_re(
+    r"\b(?:i|i'm|i've|i'll|i'd|me|my|mine|myself|you|your|you're|you've|you'll|yours)\b"
+    r"|\bi['’](?:m|ve|ll|d)\b|\byou['’](?:re|ve|ll|d)\b", re.I)
+
+
+def _holder_kept(rec: SourceRecord, thread: tuple[SourceRecord, ...],
+                 asked: frozenset[str], anchor_holders: frozenset[str], link: str,
+                 known: frozenset[str]) -> bool:
+    """Whether ``rec``, naming none of the ``asked`` holders and no pronoun for them, is
+    still of them (chain48, issue 14): a speaker going on about someone's thing names
+    them no more than before ("The nap's moved again … push it to two" after "The baby
+    naps at one", "Her nap's creeping earlier"; "Meetings are … half seven from now on"
+    for the parents' committee). Its speaker told the thread (the anchor or its latest
+    record), it names no one else (no name nor relative beyond the asked and the
+    anchor's; ``known``: the names the conversation uses, which a name opening a
+    sentence is one of, "Kemi is teaching on Fridays now"), it marks a change in what
+    it asserts (not in a question passed on: "A customer asked if the other one moved.
+    It didn't.") and denies none ("The kitchen
+    hasn't changed, still 25"), ``link`` says it shares a word with the thread (nearness
+    alone joins another thing's turn of the same talk), and it speaks neither of the
+    speaker's own ("my nap") nor to someone else ("your nap")."""
+    if not asked or not link or link.startswith("close") \
+            or rec.speaker not in {r.speaker for r in thread} \
+            or not marks_change(asserted(rec.text)) or denies_change(rec.text) \
+            or _SELF_OR_ADDRESSEE.search(rec.text):
+        return False
+    named = holders(rec.text) | holders_known(rec.text, known)
+    return not named - asked - anchor_holders - KIN - _names(rec.speaker)
 
 
 _SET_APART = lazy_re(
