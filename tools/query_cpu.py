@@ -66,6 +66,7 @@ def _resolve(spec: str) -> tuple[Any, str, str]:
 def timed(specs: Sequence[str], clocks: Clocks) -> Iterator[None]:
     """Inside, each function of ``specs`` adds its inclusive thread CPU time to
     ``clocks`` (its outermost call only); put back as it was on leaving."""
+    # (owner, attribute, what it held; None: it was inherited, so it is deleted again)
     restore: list[tuple[Any, str, Any]] = []
 
     def wrap(fn: Callable[..., Any], key: str) -> Callable[..., Any]:
@@ -87,17 +88,21 @@ def timed(specs: Sequence[str], clocks: Clocks) -> Iterator[None]:
     try:
         for spec in specs:
             owner, attr, key = _resolve(spec)
-            raw = vars(owner).get(attr, getattr(owner, attr))
+            own = vars(owner).get(attr)
+            raw = own if own is not None else getattr(owner, attr)
             fn = raw.__func__ if isinstance(raw, staticmethod | classmethod) else raw
             new: Any = wrap(fn, key)
             if isinstance(raw, staticmethod | classmethod):
                 new = type(raw)(new)
-            restore.append((owner, attr, raw))
+            restore.append((owner, attr, own))
             setattr(owner, attr, new)
         yield
     finally:
-        for owner, attr, raw in reversed(restore):
-            setattr(owner, attr, raw)
+        for owner, attr, own in reversed(restore):
+            if own is None:
+                delattr(owner, attr)
+            else:
+                setattr(owner, attr, own)
 
 
 @contextlib.contextmanager

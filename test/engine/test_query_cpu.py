@@ -50,6 +50,16 @@ def test_a_static_method_stays_static() -> None:
     assert vars(answer.QueryEngine)["route_report"] is raw
 
 
+def test_an_inherited_method_is_left_inherited() -> None:
+    from trace_ros.query import readers
+
+    assert "_typed" not in vars(readers.ExtractiveReader)  # TypedReading's
+    clocks = query_cpu.Clocks()
+    with query_cpu.timed(["trace_ros.query.readers:ExtractiveReader._typed"], clocks):
+        assert "_typed" in vars(readers.ExtractiveReader)
+    assert "_typed" not in vars(readers.ExtractiveReader)
+
+
 def test_the_collector_is_timed_by_generation_and_let_go() -> None:
     clocks = query_cpu.Clocks()
     before = len(gc.callbacks)
