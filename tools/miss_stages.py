@@ -53,7 +53,11 @@ speaker at ``CLOSE`` (0.6) or nearer joins an untyped thing without a change mar
 down); the same only in a later conversation, in the past tense, where the robot takes
 part ("Sam got poached by an architecture firm!"): 0.7519, old 0.1292 | 0.718, never
 0.1246, held confirm 0.75 -> 0.7598, LoCoMo unchanged (12 up 6 down | 5 up 8 down): no
-gain on confirm and one more never-stated question answered.
+gain on confirm and one more never-stated question answered. Nearest to kept: the chain's
+anchor that nothing revises leads only where the reader cited a record said before it
+(branch pack48-unrevised): 0.7502, old 0.1292 | 0.7194, old 0.1382, never 0.1196, LoCoMo
+changes confirm 0.3226 -> 0.3548 (8 up 7 down | 6 up 4 down), but held confirm 0.75 ->
+0.7451, one question from current to old.
 """
 
 from __future__ import annotations
