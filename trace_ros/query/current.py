@@ -144,6 +144,7 @@ from ..language.revision import (
     repairs,
     replaces,
     requalified,
+    returns,
     same_holder,
     shifts,
     spoken_to,
@@ -507,6 +508,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     chained = {anchor.seq} | ({r.seq for r in revised} if not beside else set())
     # A rule's edge passes over what came between it and the anchor, as it always did.
     passed_over = min(ruled, default=anchor.seq)
+    step_lead = anchor  # the latest revision, whether by the rules' edges or the reading here
     for seq in sorted(candidates):
         rec = candidates[seq]
         if best is not None and seq <= best[0] or seq < passed_over:
@@ -611,6 +613,11 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             # on lactose-free" after "it's soya from now").
             link = _steps_on(rec, head, anchor, thing, seq in recalled and speaks,
                              near, typed, q_terms, said_by)
+        if not (link or carried) and step_lead is not anchor:
+            # The lead's own new value, named again as no longer so ("Josh got a summer
+            # job, so Carmen's doing the fish instead" after "Josh is doing the fish"):
+            # the next step, whether or not the question recalls it.
+            link = _drops_lead(rec, step_lead, anchor, thing, said_by)
         # The latest revision's speaker, in a later conversation, opening on what that
         # revision brought ("Bramble didn't stick, he only answers to Biscuit" after "he's
         # getting a new name — Bramble"): its next step, whatever the new value names —
@@ -761,6 +768,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 and _only_when(said, anchor.text):
             continue  # "The concert's on the 18th at 4" tells no more of the solo in it
         given_up |= gives_up(head.text, rec.text)
+        step_lead = rec  # (a rule's revision too: the step a later one must join)
         if seq in ruled:
             # A rule's revision leads as the edge found it, a revision of the anchor: what
             # follows is read against the anchor's words, not its own; named only by its
@@ -1131,6 +1139,47 @@ def _steps_on(rec: SourceRecord, head: SourceRecord, anchor: SourceRecord,
             for sentence in sentences(rec.text) or [rec.text]):
         return ""
     return f"steps on {head.source_id}: {why}"
+
+
+def _drops_lead(rec: SourceRecord, lead: SourceRecord, anchor: SourceRecord,
+                thing: frozenset[str], said_by: Sequence[frozenset[str]]) -> str:
+    """Why ``rec`` is the next step after the thread's latest revision ``lead`` ('' when
+    it is not), though it joins the thread by no word of the thing (issue 14: the second
+    revision of a two-step chain that never joined): it names the lead's own new value
+    (a word of the clause that marks the lead's change, else of those naming the thing,
+    beyond the anchor's words) as no longer so — in a clause that denies something, or
+    opening a clause beside another that moves on ("Josh got a summer job, so Carmen's
+    doing the fish instead" after "Ben's nephew Josh is doing the fish"; "the rack was
+    in my way. Air filters are back in the cage" after "went to the metal rack"). A
+    record that only says the lead's value again restates it ("So we'll be at Merton
+    Road two weeks running"; "still almond"); a word many recalled records say ties
+    nothing."""
+    if rec.seq <= lead.seq or continues(rec.text) and not marks_change(rec.text) \
+            or denies_change(rec.text):
+        return ""
+    if hands_over(lead.text, rec.text):
+        return f"drops {lead.source_id}: hands over"
+    said = [c for c in _CLAUSE.split(lead.text) if c.strip()]
+    changing = {stem(w) for w in _WORDS.findall(lead.text.lower()) if marks_change(w)}
+    new: frozenset[str] = frozenset()
+    for valued in ([c for c in said if marks_change(c)],
+                   [c for c in said if keys(c) & thing], said):
+        new = frozenset(t for t in keys(" ".join(valued)) - keys(anchor.text) - thing
+                        - _SCAFFOLD - changing if len(t) > 2
+                        and sum(t in k for k in said_by) <= STEP_SHARE * POOL)
+        if new:  # ("for now." marks the change and says nothing of its value)
+            break
+    clauses = [c for c in _CLAUSE.split(rec.text) if c.strip()]
+    denied = [c for c in clauses if keys(c) & new and _NEGATION.search(c)]
+    opened = [c for c in clauses
+              if keys(" ".join(_WORDS.findall(c)[:OPENING])) & new]
+    moves_on = any(marks_change(c) or returns(c) for c in clauses
+                   if not keys(c) & new)
+    if not (denied or opened and moves_on):
+        return ""
+    if not keys(rec.text) - keys(lead.text) - keys(anchor.text) - _SCAFFOLD - thing:
+        return ""  # nothing beyond the two: no new state
+    return f"drops {lead.source_id}: names {'/'.join(sorted(keys(rec.text) & new))}"
 
 
 def _retells(rec: SourceRecord, anchor: SourceRecord, thread: SourceRecord, typed: bool,
