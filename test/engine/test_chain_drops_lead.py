@@ -67,3 +67,16 @@ def test_another_thing_newly_at_the_lead_value_is_no_step() -> None:
 
 def test_nothing_named_of_the_lead_is_no_step() -> None:
     assert _drops("Carmen's car broke down again, so she's walking now.") == ""
+
+
+def test_the_lead_value_told_as_what_befell_it_is_the_next_step() -> None:
+    """Named anywhere in a past clause ("have poached Dev") beside a new state."""
+    anchor = _rec(1, "d1", "Sunday morning senior lifeguard is Bethan this month.", "Marcus")
+    lead = _rec(2, "d2", "Bethan broke her wrist at netball, so Dev's stepping up for the "
+                         "Sunday mornings.", "Marcus")
+    thing = frozenset({"senior", "lifeguard", "sundai", "morn"})
+    why = _drops("Council baths have poached Dev. Ruth's got Sunday mornings now.", "Marcus",
+                 lead, anchor, thing)
+    assert why.startswith("drops s2"), why
+    assert _drops("Dev will be great at it, Sunday mornings suit him.", "Marcus", lead,
+                  anchor, thing) == ""

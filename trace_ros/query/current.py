@@ -1171,8 +1171,11 @@ def _drops_lead(rec: SourceRecord, lead: SourceRecord, anchor: SourceRecord,
             break
     clauses = [c for c in _CLAUSE.split(rec.text) if c.strip()]
     denied = [c for c in clauses if keys(c) & new and _NEGATION.search(c)]
+    # (or told as what befell it: "Council baths have poached Dev. Ruth's got Sunday
+    # mornings now")
     opened = [c for c in clauses
-              if keys(" ".join(_WORDS.findall(c)[:OPENING])) & new]
+              if keys(" ".join(_WORDS.findall(c)[:OPENING])) & new
+              or keys(c) & new and tense(c) == "past"]
     moves_on = any(marks_change(c) or returns(c) for c in clauses
                    if not keys(c) & new)
     if not (denied or opened and moves_on):
