@@ -850,11 +850,11 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                  context.source_id if context is not None else None)
 
 
+# The speaker in the first person singular (a whole "i" also opens "i’m", "i'll").
+_SPEAKER_SELF = r"i|i'm|i've|i'll|i'd|me|my|mine|myself"
 # The speaker in the first person singular, or speaking to someone: "my physio's Monday
 # now", "your physio is Monday now" tell the speaker's or the addressee's own.
-_SELF_OR_ADDRESSEE = lazy_re(
-    r"\b(?:i|i'm|i've|i'll|i'd|me|my|mine|myself|you|your|you're|you've|you'll|yours)\b"
-    r"|\bi['’](?:m|ve|ll|d)\b|\byou['’](?:re|ve|ll|d)\b", re.I)
+_SELF_OR_ADDRESSEE = lazy_re(rf"\b(?:{_SPEAKER_SELF}|you|your|yours)\b", re.I)
 
 
 def _holder_kept(rec: SourceRecord, thread: tuple[SourceRecord, ...],
@@ -2275,7 +2275,7 @@ _ASKER = lazy_re(r"\b(?:i|me|i'm|i've|am i)\b", re.I)
 _THIRD_PERSON = lazy_re(r"\b(?:he|she|her|his|him|they|their|them)\b", re.I)
 
 
-_SINGULAR_I = lazy_re(r"\b(?:i|i'm|i've|i'll|i'd|me|my|mine|myself)\b", re.I)
+_SINGULAR_I = lazy_re(rf"\b(?:{_SPEAKER_SELF})\b", re.I)
 _HE_SHE = lazy_re(r"\b(?:he|he's|she|she's|her|hers|his|him)\b", re.I)
 
 
