@@ -1585,6 +1585,9 @@ _OPENING_FILLERS = frozenset("so and but then because oh well also plus anyway".
 # suggested three meals to stop him bolting", "the office moved me to Thursday").
 _POINTERS = frozenset("it him her them me us my our your his their i we mine ours".split())
 _POSSESSING = frozenset("my our your his her their mine ours".split())
+# Words that order or date a thing rather than say which kind it is ("the new cleaner"
+# beside "the new dockhand"): sharing one names no word of the thing.
+_ORDERING = frozenset(_stem(w) for w in "new old first next last other latest previous".split())
 
 
 def _verb_like(word: str, after: str) -> bool:
@@ -1689,11 +1692,14 @@ def opening_person(clause: str) -> str:
 
 def another_holds(text: str, asked: frozenset[str], known: frozenset[str]) -> bool:
     """Whether every clause of ``text`` that gives a value names none of ``asked`` (the
-    stems of whose or what the question asks of: "the greyhound", "our bulk discount") and
-    has for its subject a noun phrase none of whose words is ``known`` (the question's and
-    the thread's stems): "The cat still gets two meals" tells of the cat, not of how many
-    meals the greyhound gets; "Council tax goes out on the 10th, that's separate from the
-    rent" of council tax. A clause opening on "they" has the subject of the clause before
+    stems of whose or what the question asks of: "the greyhound", "our bulk discount";
+    not a word that only orders it, "new") and has for its subject a noun phrase whose head
+    (its last word) is not ``known`` (the question's and the thread's stems): "The cat
+    still gets two meals" tells of the cat, not of how many meals the greyhound gets;
+    "Council tax goes out on the 10th, that's separate from the rent" of council tax;
+    "Port control stays on fourteen" of port control, whatever else the thread said of
+    the port; "The new cleaner is starting on the 12th" of the cleaner, not the new
+    dockhand. A clause opening on "they" has the subject of the clause before
     it ("Fairway shuffled offices, they're on five now"). Not when a pronoun may point at
     the one asked about: "her flight's now the 22nd", "The vet nurse suggested three meals
     to stop him bolting", "The surgery moved me to Thursday", "The skipper says I can
@@ -1725,13 +1731,13 @@ def another_holds(text: str, asked: frozenset[str], known: frozenset[str]) -> bo
                 or any(w.partition("'")[0] in _POINTERS for w in rest) \
                 or any(w.partition("'")[0] in _REPORTING for w in rest[:3])
             last = None if pointing else np if np is not None else last
-            if np is not None and {_stem(w) for w in np} & asked:
+            if np is not None and {_stem(w) for w in np} & asked - _ORDERING:
                 return False  # "…, so the book club meeting slides a day": the thing's own
             if not values(clause):
                 continue
             told += 1
-            if pointing or np is None or {_stem(w) for w in _words(clause)} & asked \
-                    or {_stem(w) for w in np} & known or _acts_on_object(rest):
+            if pointing or np is None or {_stem(w) for w in _words(clause)} & asked - _ORDERING \
+                    or _stem(np[-1]) in known or _acts_on_object(rest):
                 return False
     return told > 0
 

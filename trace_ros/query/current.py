@@ -95,6 +95,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
 from ..facts import JUDGED_UPDATE
+from ..language.kinship import relative_holds
 from ..language.lazyre import lazy_re
 from ..language.revision import (
     CLOSE,
@@ -342,6 +343,11 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             continue
         if (not_asker or kin_asked) and theirs(rec, asker, robot_id, prior, kin_asked):
             # (not one of the few looked at: the asker's statement may come next)
+            rejected.extend(dict.fromkeys([rec.source_id, records[f.seq].source_id]))
+            continue
+        if others and relative_holds(rec.text, question):
+            # "Alasdair's brother Euan is the 9th" for "When is Alasdair's birthday?":
+            # the value is the relative's (``language.kinship``)
             rejected.extend(dict.fromkeys([rec.source_id, records[f.seq].source_id]))
             continue
         looked.add(rec.seq)
@@ -661,6 +667,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                                                              thread, focus) \
                 or others and not carried and _not_of_asked(rec, asked_holders) \
                 or speakers_own \
+                or others and not carried and relative_holds(rec.text, question) \
                 or others and asked_kind != "place" and not (carried or swapped) \
                 and seq not in ruled and another_holds(rec.text, asked_subject,
                                   keys(question) | keys(anchor.text) | keys(thread.text)

@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from ..language.kinship import relative_holds
 from ..language.lazyre import lazy_re
 from ..language.revision import (
     KIN,
@@ -618,6 +619,7 @@ class TypedReading:
                 # its old value and a new one or marks its state as new, above.)
                 continue
             if _look_alike(owners, question, rec.text, plan.asker) \
+                    or ask.kind != "person" and relative_holds(rec.text, question) \
                     or speakers_mine(question, plan.asker, rec) \
                     or state and other_kind(rec.text, question) \
                     or state and not current and ask.kind not in ("place", "person") \
