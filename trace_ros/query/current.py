@@ -65,9 +65,12 @@ same thing:
    in another session, with a day, date or clock time the chain never gave ("Race day's
    the 14th" … "Organisers shifted it to the 21st" … "And again — road closures, so
    it's the 28th."), so long as no other value of that kind was given since the chain's
-   last record (unless the turn names the thing itself): "my cousin's wedding is the
-   21st" in between leaves an "it" after it no longer the race's. From a lead an edge
-   found, it steps on from that lead, never back over it.
+   last record (unless the turn names the thing itself, or names the value the chain
+   holds in a clause of its own beside a new one, which also marks the change: "the
+   Polish hearing won't be Friday after all, it's going to Monday the 13th",
+   ``_hands_on``): "my cousin's wedding is the 21st" in between leaves an "it" after it
+   no longer the race's. From a lead an edge found, it steps on from that lead, never
+   back over it.
 6. an anchor its speaker sets beside an earlier thing ("Parish council also meets on the
    second Tuesday"; ``set_beside``) is that thing's look-alike: a later record nearer in
    meaning to a statement before the anchor than to the thread (``_nearer_before``),
@@ -1318,16 +1321,24 @@ def forward(steps: Sequence[SourceRecord], lead: int,
     # eight", aside) is the chain's.
     referent = next((r in chain_ for r in reversed(earlier)
                      if read(r.text) and not _keeps(r.text)), True)
+    # The value the chain holds now: what its latest step gave of the kind asked.
+    held = read(chain_[-1].text) if chain_ else frozenset()
     out: list[SourceRecord] = []
     for rec in (r for r in turns if r.seq > lead and read(r.text)):
-        if (referent or _names_thing(rec.text, thing)) \
+        handed = _hands_on(rec.text, held, read, chain_)
+        if (referent or handed or _names_thing(rec.text, thing)) \
                 and _forward_step(rec, chain_, read, asked_holders, question, thing,
-                                  known, robot_id) \
-                and not values_named(rec.text) & others - frozenset().union(
-                    *(values_named(r.text) for r in chain_)):
+                                  known, robot_id, handed) \
+                and (handed or not values_named(rec.text) & others - frozenset().union(
+                    *(values_named(r.text) for r in chain_))):
+            # (naming the chain's own value as the one it changes from, it changes no
+            # value another turn gave, whatever values they share: "… cancelled my
+            # Friday flight. They've rebooked me on the 21st, the Sunday." after
+            # "Luis's own Sunday show")
             chain_.append(rec)
             known |= _names(rec.speaker) | holders(rec.text)
             out.append(rec)
+            held = read(rec.text)
             referent = True
             continue
         others |= values_named(rec.text)
@@ -1336,6 +1347,26 @@ def forward(steps: Sequence[SourceRecord], lead: int,
             # back is not the chain's
             referent = False
     return out
+
+
+def _hands_on(text: str, held: frozenset[str], read: Callable[[str], frozenset[str]],
+              chain: Sequence[SourceRecord]) -> bool:
+    """Whether ``text`` names the value the chain holds now (``held``, of the kind asked)
+    in a clause of its own and, in another clause of what it asserts, a value of that kind
+    the chain never gave: it says what the thing changes from ("the Polish hearing won't
+    be Friday after all, it's going to Monday the 13th"; "The airline's cancelled my
+    Friday flight. They've rebooked me on the 21st"), so it speaks of the chain's thing
+    whatever came in between, and marks a change whatever its verbs. Both in one clause,
+    the held value qualifies the new one ("that policy renews on the 1st of March", "She
+    can have it Thursday after 2"): another thing's, or more of the same. A value it only
+    keeps ("still Friday") hands nothing on."""
+    if not held or _keeps(text):
+        return False
+    given = frozenset().union(*(read(r.text) for r in chain))
+    clauses = [c for c in _CLAUSE.split(text) if c.strip()]
+    named_old = any(read(c) & held and not read(c) - given for c in clauses)
+    return named_old and any(read(c) - given and not read(c) & held
+                             for c in _CLAUSE.split(asserted(text)) if c.strip())
 
 
 def _keeps(text: str) -> bool:
@@ -1363,7 +1394,7 @@ _DETERMINERS = frozenset(("the", "a", "an", "our", "my", "your", "their", "his",
 def _forward_step(rec: SourceRecord, chain: Sequence[SourceRecord],
                   read: Callable[[str], frozenset[str]], asked_holders: frozenset[str],
                   question: str, thing: frozenset[str], known: frozenset[str],
-                  robot_id: str) -> bool:
+                  robot_id: str, handed: bool = False) -> bool:
     """Whether ``rec`` is the ``chain``'s next step by what it says: one who speaks for the
     thing (a speaker of the chain, or one naming whose it is) moving it on
     (``_takes_on``), of no other holder than those ``known`` (whom the question and the
@@ -1373,7 +1404,7 @@ def _forward_step(rec: SourceRecord, chain: Sequence[SourceRecord],
     if not (rec.speaker in {r.speaker for r in chain}
             or asked_holders & (named(text) | mentioned(text))) \
             or not _statement(rec, robot_id) \
-            or not _takes_on(rec, chain, read, asked_holders, question, thing):
+            or not _takes_on(rec, chain, read, asked_holders, question, thing, handed):
         return False
     own = {h for h in holders(text) if stem(h) in thing}
     others_asked = bool(asked_holders) and not _FIRST_PERSON_ASK.search(question)
@@ -1386,7 +1417,7 @@ def _forward_step(rec: SourceRecord, chain: Sequence[SourceRecord],
 
 def _takes_on(rec: SourceRecord, steps: Sequence[SourceRecord],
               read: Callable[[str], frozenset[str]], asked_holders: frozenset[str],
-              question: str, thing: frozenset[str]) -> bool:
+              question: str, thing: frozenset[str], handed: bool = False) -> bool:
     """Whether ``rec`` gives the thing of the chain's ``steps`` a new value: said in
     another session than theirs, a sentence of it gives a value of the kind asked
     (``read``) that none of them gave, naming the thing (a word of it that is no time
@@ -1409,7 +1440,7 @@ def _takes_on(rec: SourceRecord, steps: Sequence[SourceRecord],
         return False
     named_old = frozenset().union(*(values_named(r.text) for r in steps))
     old = frozenset().union(*(all_values(r.text) | values(r.text) for r in steps))
-    marked = marks_change(text) or bool(_AGAIN.search(text))
+    marked = marks_change(text) or bool(_AGAIN.search(text)) or handed
     nouns = frozenset(t for t in thing if not is_value_word(t))
     turn_whose = asked_holders & (named(text) | mentioned(text))
     for sentence in parts:
