@@ -207,6 +207,10 @@ class Reader(Protocol):
              resolution: Resolution | None = None) -> ReaderOutput: ...
 
 
+# A day of the month said as an ordinal ("the 19th", "19th October").
+_DAY_OF_MONTH = lazy_re(r"\b([12]?\d|3[01])(?:st|nd|rd|th)\b", re.I)
+
+
 def _dated(value: str, anchor: float) -> str:
     """The day of the resolver's ``anchor``, with the weekday (and part of the day) its
     ``value`` says, where that is the anchor's weekday: "Monday afternoon, 17 November
@@ -242,6 +246,12 @@ def _resolution_answer(plan: Plan, resolution: Resolution, pack: Pack) -> Reader
         if any(_drops_told_day(text) for text in said):
             # "your chiropody is on Tuesday, not today": the fact's anchor may be the day
             # its source turns down; the day the source holds to is read from it instead.
+            return None
+        told = {int(m.group(1)) for text in said for m in _DAY_OF_MONTH.finditer(text)}
+        if told and time.gmtime(facts[0].anchor_time).tm_mday not in told:
+            # "moved the stocktake to the Sunday after, the 19th": the source names the
+            # day of the month, and the fact's anchor for the weekday is another day; the
+            # reader reads the day from the source.
             return None
         value = next((slot for text in said for slot in weekly_slots(text)
                       if stems(slot) & stems(value)), _dated(value, facts[0].anchor_time))
@@ -618,6 +628,14 @@ class ExtractiveReader(TypedReading):
                 return resolved
         out = self._read(question, plan, pack, None)
         cited_texts = [i.record.text for i in pack.items if i.source_id in out.cited_ids]
+        if _HOW_OLD.match(question) and out.answer and out.note != _BETWEEN_NOTE \
+                and find_candidates(out.answer):
+            # A date answers "how old" as the day someone was born; where the record it
+            # is read from states the age itself ("Yaw is 35, I forgot he was born in
+            # ninety"), the age answers.
+            aged = _age_answer(question, pack, self.name, plan.tense == "past")
+            if aged is not None and aged.cited_ids[:1] == out.cited_ids[:1]:
+                return aged
         if _HOW_OLD.match(question) and not (
                 out.answer and any(_AGE.search(t) for t in cited_texts)
                 and out.note != _BETWEEN_NOTE and (not find_candidates(out.answer)

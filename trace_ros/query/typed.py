@@ -129,7 +129,15 @@ from .owners import (
 )
 from .pack import EvidenceItem, Pack
 from .plan import Plan
-from .readout import ReaderOutput, _asks, _content, _Scored
+from .readout import (
+    ReaderOutput,
+    _asks,
+    _content,
+    _echoed,
+    _heard_part,
+    _reply_to,
+    _Scored,
+)
 from .spans import (
     _NEW_STATE,
     _TURNED_DOWN_BEFORE,
@@ -333,6 +341,10 @@ _SEVERAL_TOLD: dict[str, Callable[[str, set[str]], str]] = {
     "clock": lambda x, skip: clock_time(x), "money": lambda x, skip: sum_stated(x),
     "ident": ident_near, "place": lambda x, skip: place_phrase(x, skip),
 }
+
+
+# The kinds of value a reply says back in the same words: names, people and places.
+_HEARD_KINDS = frozenset({"name", "person", "place"})
 
 
 class TypedReading:
@@ -675,6 +687,12 @@ class TypedReading:
                 value = self._new_side(value, old_values, q_stems, ask, question, plan, s,
                                        (q_stems | proper) - dating, known, focus, focus_turns,
                                        replaced, sums, revised)
+            if value and ask.kind in _HEARD_KINDS:
+                value = self._heard_value(value, ask, question, plan, s, items,
+                                          (q_stems | proper) - dating, proper, known, focus,
+                                          focus_turns, replaced if current else frozenset(),
+                                          current and sums,
+                                          revised if current else frozenset())
             if not value and current and ask.kind in ("day", "date", "when"):
                 value = self._moved(rec, items, topic)
             if not value and current and ask.kind == "clock":
@@ -1201,6 +1219,36 @@ class TypedReading:
                     return doer
             return ""
         return ""
+
+    def _heard_value(self, value: str, ask: Asked, question: str, plan: Plan, s: _Scored,
+                     items: Sequence[EvidenceItem], skip: set[str], proper: set[str],
+                     known: set[str], focus: str, focus_turns: Sequence[str],
+                     replaced: frozenset[str], after_sum: bool, gone: frozenset[str]) -> str:
+        """``value`` read from a person's record, or the value the robot's reply right after
+        it says back, where the reply repeats words of the record and none of ``value``
+        ("Jamie's jacked in the garden centre. He's labouring for his uncle's building
+        firm." - "The building firm now."): read from the record's clauses it repeats
+        (``readout._heard_part``), else from the reply itself in the person's own words
+        ("Boots on the high street can do me Friday" - "Flu jab … at Boots."). A reply
+        that repeats nothing, or whose value the person did not say, leaves ``value``.
+        Only for values said in words (``_HEARD_KINDS``): a time or a figure is said back
+        in another form ("half seven" - "7:30am"), sharing no word with it."""
+        rec = s.item.record
+        heard = _echoed(rec, items, skip, proper)
+        if not heard or stems(value) & heard - TITLES:
+            return value  # ("Dr Hale" is not said back by "Dr Mistry")
+        reply = _reply_to(rec, items)
+        for text in (_heard_part(rec.text, heard), reply.text if reply else ""):
+            if not text:
+                continue
+            again = replace(s, item=replace(s.item, record=replace(rec, text=text)),
+                            sentence=text)
+            other = self._value(ask, question, plan, again, skip, known,
+                                focus in stems(text), focus_turns, replaced, after_sum, gone)
+            if other and stems(other) & heard - TITLES \
+                    and stems(other) <= stems(rec.text) | skip:
+                return other
+        return value
 
     def _new_side(self, value: str, old_values: frozenset[str], q_stems: set[str], ask: Asked,
                   question: str, plan: Plan, s: _Scored, skip: set[str], known: set[str],
