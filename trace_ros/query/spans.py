@@ -632,6 +632,24 @@ def _name_locating(place: str) -> re.Pattern[str]:
                       + re.escape(place))
 
 
+# What ``_name_locating(place)`` needs right before ``place`` (its last capitalised word
+# and the preposition), the same for every place: compiled once.
+_LOCATING_BEFORE = lazy_re(r"[A-Z][\w'’-]*\s+(?:on|in|at|by|near)\s+(?:the\s+)?$")
+
+
+def _may_be_located(sentence: str, place: str) -> bool:
+    """Whether ``_name_locating(place)`` can match in ``sentence``: some occurrence of
+    ``place`` follows a capitalised word and a locating preposition. Most place phrases
+    follow none ("I work at the bakery"), and building and compiling the pattern for a
+    new place cost ~1 ms; where this says no, that pattern finds nothing either."""
+    at = sentence.find(place)
+    while at >= 0:
+        if _LOCATING_BEFORE.search(sentence, 0, at):
+            return True
+        at = sentence.find(place, at + 1)
+    return False
+
+
 @lru_cache(maxsize=_BUILT)
 def _not_before(value: str) -> re.Pattern[str]:
     return re.compile(rf"\bnot\s+(?:the\s+)?{re.escape(value)}(?!\w)", re.I)
@@ -2066,6 +2084,7 @@ def weekdays_written_out(text: str) -> str:
     return _CLIPPED_DAY.sub(full, text)
 
 
+@lru_cache(maxsize=16384)
 def states_time(text: str) -> bool:
     """Whether ``text`` names a day or date (an expression ``answer_date`` resolves, or a
     recurring day)."""
@@ -2110,7 +2129,7 @@ def place_phrase(sentence: str, q_stems: set[str], limit: int = 6, origin: bool 
     place += _renamed(sentence, place)
     if place:
         # "Casa Verde on Main": the name the place phrase locates comes with it.
-        m = _name_locating(place).search(sentence)
+        m = _name_locating(place).search(sentence) if _may_be_located(sentence, place) else None
         if m and m.group(1).lower() not in _NOT_NAMES | _PRONOUNS and m.start() > 0 \
                 and not _has_question_word(m.group(1), q_stems):
             return sentence[m.start():m.end()]
