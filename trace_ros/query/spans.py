@@ -1470,6 +1470,8 @@ class Asked:
     compound: str = ""
 
 
+# Particles that complete a noun after it ("day off", "night out"): no head of their own.
+_PARTICLES = frozenset({"off", "out", "away"})
 # Prepositions that open a phrase after the head noun, telling which one it is.
 _POST_PREPS = frozenset({"from", "at", "in", "on", "with", "for"})
 
@@ -1481,6 +1483,8 @@ def _head(phrase: str) -> tuple[str, str]:
         ws = ws[ws.index("of") + 1:]
     elif "of" in ws[1:]:
         ws = ws[:ws.index("of")]  # "dose of paracetamol": the dose is asked for
+    if len(ws) >= 2 and ws[-1] in _PARTICLES:
+        ws = ws[:-1]  # "day off", "night out": the noun heads, the particle only completes it
     cut = next((k for k, w in enumerate(ws) if k and w in _POST_PREPS), len(ws))
     ws = ws[:cut]  # "Kate from legal", "the cafe on Main Street": the head comes before
     # the phrase that tells which one
@@ -1511,6 +1515,10 @@ def _by_head(head: str, compound: str, which: bool) -> Asked:
 
 
 _FRONTED = lazy_re(r"^[^,?]{1,120},\s*(?=(?:what|which|who|whom|whose|where|when|how)\b)")
+# After a wh-phrase's noun: what shows the noun is its head (an auxiliary, a pronoun, a
+# joined or following phrase), not a modifier of a noun after it.
+_HEADS_IT = (r"(?!\s+(?!(?:" + "|".join(sorted(AUXILIARIES)) + r"|and|or|of|on|in|at|for|next"
+             r"|this|last|i|you|he|she|we|they|it)\b)[a-z])")
 
 
 @lru_cache(maxsize=4096)  # read again by each stage and candidate of a question
@@ -1523,10 +1531,12 @@ def asked(question: str, plan: Plan) -> Asked:
     # So does any phrase put before a wh-word: "Originally, what time …?", "When Kofi
     # first did the rota, which night …?" ask what the wh-phrase after it asks.
     q = _FRONTED.sub("", q)
-    if re.match(r"^(?:at |from |until |by )?what time\b|^what hours\b", q):
+    # The time word heads the wh-phrase ("What time does …?", "Which evening are …?"),
+    # not modifies another noun ("What day rate …?", "Which evening class …?").
+    if re.match(r"^(?:at |from |until |by )?what time\b" + _HEADS_IT + r"|^what hours\b", q):
         return Asked("clock", "time")
     m = re.match(r"^(?:on |in )?(?:what|which) (day|night|morning|afternoon|evening|weekday|"
-                 r"date)s?\b", q)
+                 r"date)s?\b" + _HEADS_IT, q)
     if m:
         return Asked("date" if m.group(1) == "date" else "day", m.group(1))
     if q.startswith("when"):
