@@ -18,7 +18,7 @@ from trace_ros.ledger import SourceRecord
 from trace_ros.query.pack import EvidenceItem, pack
 from trace_ros.query.plan import plan_question
 from trace_ros.query.readers import ExtractiveReader
-from trace_ros.query.spans import states_duration, states_length
+from trace_ros.query.spans import asked, states_duration, states_length
 
 DAY = 86400.0
 # Wednesday 4 June 2025, 09:00 UTC.
@@ -109,3 +109,36 @@ def test_how_long_did_it_take_is_no_distance() -> None:
     answer = read("How long did the run club loop take?",
                   rec(1, "It's a 5k loop round the run club park, then pints."))
     assert "5k" not in answer
+
+
+@pytest.mark.parametrize("question, kind, focus", [
+    ("Which evening class am I doing?", "which", "class"),
+    ("What day rate am I charging the brewery?", "what", "rate"),
+    ("What's my day off now?", "day", "day"),
+])
+def test_the_asked_noun_is_the_wh_phrase_head(question: str, kind: str, focus: str) -> None:
+    got = asked(question, plan_question(question, T0))
+    assert (got.kind, got.focus) == (kind, focus)
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("What day is the class?", "day"),
+    ("Which evening is book club?", "day"),
+    ("What time does swimming start?", "clock"),
+    ("What day and time is my lesson?", "day"),
+])
+def test_a_time_word_heading_the_wh_phrase_is_still_asked(question: str, kind: str) -> None:
+    assert asked(question, plan_question(question, T0)).kind == kind
+
+
+def test_day_off_is_read_as_a_day() -> None:
+    answer = read("What's my day off now?",
+                  rec(1, "Dee's put me on the tasting evenings, so my day off is Wednesday.",
+                      speaker="Priya"))
+    assert "wednesday" in answer.lower()
+
+
+def test_evening_class_is_read_as_the_class() -> None:
+    answer = read("Which evening class am I doing?",
+                  rec(1, "I've signed up for the pottery evening class on Wednesdays."))
+    assert "pottery" in answer.lower()
