@@ -1515,10 +1515,6 @@ def _by_head(head: str, compound: str, which: bool) -> Asked:
 
 
 _FRONTED = lazy_re(r"^[^,?]{1,120},\s*(?=(?:what|which|who|whom|whose|where|when|how)\b)")
-# After a wh-phrase's noun: what shows the noun is its head (an auxiliary, a pronoun, a
-# joined or following phrase), not a modifier of a noun after it.
-_HEADS_IT = (r"(?!\s+(?!(?:" + "|".join(sorted(AUXILIARIES)) + r"|and|or|of|on|in|at|for|next"
-             r"|this|last|i|you|he|she|we|they|it)\b)[a-z])")
 
 
 @lru_cache(maxsize=4096)  # read again by each stage and candidate of a question
@@ -1531,12 +1527,10 @@ def asked(question: str, plan: Plan) -> Asked:
     # So does any phrase put before a wh-word: "Originally, what time …?", "When Kofi
     # first did the rota, which night …?" ask what the wh-phrase after it asks.
     q = _FRONTED.sub("", q)
-    # The time word heads the wh-phrase ("What time does …?", "Which evening are …?"),
-    # not modifies another noun ("What day rate …?", "Which evening class …?").
-    if re.match(r"^(?:at |from |until |by )?what time\b" + _HEADS_IT + r"|^what hours\b", q):
+    if re.match(r"^(?:at |from |until |by )?what time\b|^what hours\b", q):
         return Asked("clock", "time")
     m = re.match(r"^(?:on |in )?(?:what|which) (day|night|morning|afternoon|evening|weekday|"
-                 r"date)s?\b" + _HEADS_IT, q)
+                 r"date)s?\b", q)
     if m:
         return Asked("date" if m.group(1) == "date" else "day", m.group(1))
     if q.startswith("when"):
