@@ -45,8 +45,12 @@ _RULES: list[tuple[str, re.Pattern[str]]] = [
         r"\bhow long\b|\bhow many (days|weeks|months|years|hours|minutes)\b|\bsince when\b"
         r"|\bhow (old|recently)\b", re.I)),
     ("count", lazy_re(r"\bhow many\b|\bhow often\b|\bnumber of\b|\bhow much\b", re.I)),
+    # The time word must head what is asked: "What day rate …?", "What year group …?" ask
+    # of a rate and a group a time word only modifies.
     ("temporal_lookup", lazy_re(
-        r"^\s*when\b|\bwhat (time|date|day|year|month)\b|\bwhich (day|year|month)\b", re.I)),
+        r"^\s*when\b|\b(?:what (?:time|date|day|year|month)|which (?:day|year|month))\b"
+        r"(?!\s+(?!(?:" + "|".join(sorted(AUXILIARIES)) + r"|and|or|of|on|in|at|for|next|this"
+        r"|last|i|you|he|she|we|they|it)\b)[a-z])", re.I)),
     # An outcome asked ("How did the party turn out?", "What came of it?") is the latest.
     ("current_state", lazy_re(r"\b(currently|current|these days|at the moment|latest|"
                               r"most recent(?:ly)?|turn(?:ed)? out|came of|end(?:ed)? up)\b"
@@ -81,6 +85,13 @@ _MULTI = lazy_re(r"\b(both|and|also|as well as|in common|together|each)\b", re.I
 # "What has she painted?", "Where have they camped?": the perfect asks over all occasions.
 _EXPERIENTIAL = lazy_re(r"^\s*(what|where|who|which)\s+(has|have)\s+(\w+\s+){1,3}?\w+(ed|en|t)\b",
                         re.I)
+# "What's my day off (now)?", "What is the closing time?": the asked thing's noun phrase
+# is headed by a time word (one, not a schedule's several), so a time is asked; "What is
+# my day rate?" is headed by "rate", and "What's the ale this month?" names a time.
+_TIME_HEAD = lazy_re(r"^\s*what(?:['’]s|\s+is|\s+was)\s+(?:the|my|our|your|his|her|their"
+                     r"|[\w-]+['’]s)\s+(?:(?!(?:this|that|next|last|every|each|per|a|an)\b)[\w-]+\s+){0,3}?"
+                     r"(?:time|date|day|year|month)"
+                     r"(?:\s+off)?(?:\s+(?:now|then|these\s+days|again))?\s*[?.!]?\s*$", re.I)
 _AUX = AUXILIARIES - {"must"}
 _PAST_AUX = lazy_re(r"\b(did|was|were|had|went|gave|got|made|took|saw|bought|ate|told|said|met"
                     r"|began|found|felt|left|won|wrote|brought|thought|came|became)\b"
@@ -359,6 +370,8 @@ def plan_question(question: str, reference_time: float | None = None) -> Plan:
     main = question[fronted.end():] if fronted else question
     operation = next((op for op, rx in _RULES if rx.search(main)), "fact")
     explicit_now = bool(_NOW.search(question))
+    if operation in ("fact", "current_state") and _TIME_HEAD.match(main):
+        operation = "temporal_lookup"  # "What's my day off now?": a day is asked
     if operation == "fact" and explicit_now:
         operation = "current_state"
     ref = _time.time() if reference_time is None else reference_time

@@ -187,6 +187,7 @@ from .spans import (
     scored_run,
     spelled,
     states_duration,
+    states_length,
     time_between,
     weekly_slots,
 )
@@ -361,6 +362,7 @@ _SPAN_FLOOR = -5.0
 # "How long is/will/does …?": the length of a state or a plan, which only a record that
 # states a span answers (not "How long has she been …?", counted from a start).
 _HOW_LONG_NOW = lazy_re(r"\s*how long (?:is|are|am|will|does|do|would|should)\b", re.I)
+_HOW_LONG_IS = lazy_re(r"\s*how\s+long\s+(?:is|are|was|were)\b", re.I)
 # The verb a question asks with, after its auxiliary and the one it is asked of ("How do I
 # take my tea?", "What music does Mum like?", "What does my mother like to drink?").
 _AUX_VERB = lazy_re(
@@ -1024,14 +1026,18 @@ class ExtractiveReader(TypedReading):
                 chosen.sort(key=lambda s: (s.item.record.source_time, s.item.record.seq),
                             reverse=True)
             if plan.answer_type == "duration":
-                # "How long …?": a near record that states a span of time answers it.
-                chosen.sort(key=lambda s: not states_duration(s.item.record.text))
-                if chosen and not states_duration(chosen[0].item.record.text) \
+                # "How long …?": a near record that states a span of time answers it
+                # (or one of space, asked of a thing: "How long is the loop?").
+                def says(text: str) -> bool:
+                    return states_duration(text) or bool(
+                        _HOW_LONG_IS.match(question) and states_length(text))
+
+                chosen.sort(key=lambda s: not says(s.item.record.text))
+                if chosen and not says(chosen[0].item.record.text) \
                         and _HOW_LONG_NOW.match(question):
                     # "How long is my commute?": a span someone states, not a date.
                     return ReaderOutput("", [], self.name, "no shown record says how long it is")
-                if plan.needs_endpoints and chosen \
-                        and not states_duration(chosen[0].item.record.text):
+                if plan.needs_endpoints and chosen and not says(chosen[0].item.record.text):
                     out = self._between(question, chosen)
                     if out is not None:
                         return out

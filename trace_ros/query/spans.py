@@ -63,11 +63,13 @@ NUMBER_WORDS = {"one", "two", "three", "four", "five", "six", "seven", "eight", 
                 "eighteen", "nineteen", "twenty", "thirty", "forty", "fifty", "sixty",
                 "seventy", "eighty", "ninety", "hundred", "thousand", "dozen", "several",
                 "few", "couple", "once", "twice"}
-# (a count in words as written whole: "twenty-one days", "fourteen days", not "one days")
+# (a count in words as written whole: "twenty-one days", "fourteen days", not "one days";
+# minutes too, and the unit joined as a modifier: "a twenty-minute interval")
 _DURATION = lazy_re(
     rf"(?<![\w-])(?:(?:\d+|a|an|(?:(?:{'|'.join(TENS)})[- ])?(?:{'|'.join(list(UNITS)[1:])})"
     rf"|{'|'.join(TENS)}|a few"
-    r"|several|a couple of|many)\s+(?:years?|months?|weeks?|days?|hours?|decades?)(?:\s+ago)?"
+    r"|several|a couple of|many)(?:\s+|-)(?:years?|months?|weeks?|days?|hours?|minutes?|mins?"
+    r"|decades?)\b(?:\s+ago)?"
     r"|since\s+(?:(?:19|20)\d{2}|(?:january|february|march|april|may|june|july|august|september"
     r"|october|november|december)(?:\s+(?:19|20)\d{2})?))", re.I)
 _REASON = lazy_re(r"(?:\bbecause(?: of)?|\bsince|\bso that|\bdue to|'cause|\bcause)\s+(.+)",
@@ -873,6 +875,22 @@ def _number(sentence: str, toks: list[Tok]) -> str:
     return ""
 
 
+# A length in space ("a 5k loop", "two miles"): what "How long is the loop?" may ask.
+_LENGTH = lazy_re(
+    rf"(?<![\w.-])(?:\d+(?:\.\d+)?|(?:(?:{'|'.join(TENS)})[- ])?(?:{'|'.join(list(UNITS)[1:])})"
+    rf"|{'|'.join(TENS)})[- ]?(?:k|km|kms|kilomet(?:re|er)s?|miles?|metres?|meters?|yards?"
+    r"|feet|foot|ft)\b", re.I)
+
+
+# "How long is/are …?": a length asked of a thing, in time or in space.
+_HOW_LONG_IS = lazy_re(r"\s*how\s+long\s+(?:is|are|was|were)\b", re.I)
+
+
+def states_length(text: str) -> bool:
+    """Whether ``text`` states a length in space ("a 5k loop", "three miles")."""
+    return bool(_LENGTH.search(text))
+
+
 def states_duration(text: str) -> bool:
     """Whether ``text`` states a span of time ("for seven years", "since 2016")."""
     return bool(_DURATION.search(text))
@@ -930,6 +948,8 @@ def extract(question: str, plan: Plan, sentence: str, record_time: float, q_stem
     toks = tokens(sentence)
     if kind == "duration":
         m = _DURATION.search(sentence) or _DURATION.search(context)
+        if m is None and _HOW_LONG_IS.match(question):
+            m = _LENGTH.search(sentence)  # "How long is the loop?": "a 5k loop"
         return m.group(0) if m else answer_date(sentence, record_time, context)
     if kind == "yesno":
         return yes_no(question, sentence)
@@ -1468,6 +1488,8 @@ class Asked:
     compound: str = ""
 
 
+# Particles that complete a noun after it ("day off", "night out"): no head of their own.
+_PARTICLES = frozenset({"off", "out", "away"})
 # Prepositions that open a phrase after the head noun, telling which one it is.
 _POST_PREPS = frozenset({"from", "at", "in", "on", "with", "for"})
 
@@ -1479,6 +1501,8 @@ def _head(phrase: str) -> tuple[str, str]:
         ws = ws[ws.index("of") + 1:]
     elif "of" in ws[1:]:
         ws = ws[:ws.index("of")]  # "dose of paracetamol": the dose is asked for
+    if len(ws) >= 2 and ws[-1] in _PARTICLES:
+        ws = ws[:-1]  # "day off", "night out": the noun heads, the particle only completes it
     cut = next((k for k, w in enumerate(ws) if k and w in _POST_PREPS), len(ws))
     ws = ws[:cut]  # "Kate from legal", "the cafe on Main Street": the head comes before
     # the phrase that tells which one
