@@ -10,30 +10,12 @@ kind: "What day is the class?" still asks a day, "What is my day rate?" a rate, 
 
 from __future__ import annotations
 
-import calendar
-
 import pytest
 
-from trace_ros.ledger import SourceRecord
-from trace_ros.query.pack import EvidenceItem, pack
 from trace_ros.query.plan import plan_question
-from trace_ros.query.readers import ExtractiveReader
 from trace_ros.query.spans import asked, states_duration, states_length
 
-DAY = 86400.0
-# Wednesday 4 June 2025, 09:00 UTC.
-T0 = float(calendar.timegm((2025, 6, 4, 9, 0, 0, 0, 0, 0)))
-
-
-def rec(seq: int, text: str, speaker: str = "Priya") -> SourceRecord:
-    when = T0 + seq * 120.0
-    return SourceRecord(seq, f"src-{seq}", "priya", "r1", "s1", "dialogue", speaker, text, "",
-                        None, None, {}, when, False, when, "h")
-
-
-def read(question: str, *records: SourceRecord) -> str:
-    p = pack([EvidenceItem(r, 1.0, {}) for r in records], 4000, 20)
-    return ExtractiveReader().read(question, plan_question(question, T0 + 2 * DAY), p).answer
+from .readerkit import T0, read, rec
 
 
 @pytest.mark.parametrize("question", [
