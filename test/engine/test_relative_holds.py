@@ -92,3 +92,8 @@ def test_the_one_asked_of_still_revises(ledger: Ledger, encoder: MiniLMEncoder) 
         "Turns out Alasdair's birthday is actually the 9th of January, I always mix them up."))
     res = ask(ledger, encoder, "When is Alasdair's birthday?")
     assert res.source_ids[:1] == ["t6"], (res.answer, res.source_ids)
+
+
+def test_a_value_told_before_the_relative_is_the_asked_ones() -> None:
+    assert not relative_holds("Grandad's still in flat 3, and his friend Stan is in 8.",
+                              "What's Grandad's flat number now?")

@@ -67,5 +67,7 @@ def relative_holds(text: str, question: str) -> bool:
             if values_named(text[end.end():stop.start() if stop else len(text)]):
                 return False
         if values_named(clause):
-            return True
+            # "Grandad's still in flat 3, and his friend Stan is in 8": a value told
+            # before the relative's clause is the one asked about's own.
+            return not values_named(text[:m.start()])
     return False
