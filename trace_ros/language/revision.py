@@ -1580,6 +1580,8 @@ NP_DETERMINERS = _DETERMINERS | frozenset("my your our his her their its".split(
 _PRE_VERBAL = CONTINUITY | frozenset("""also just only never always now finally already even
 usually often normally sometimes really""".split())
 _GET = frozenset(("get", "gets", "got"))
+# Prepositions that open a phrase qualifying the noun before them ("the safe in the office").
+_POSTMODIFIERS = frozenset("on in at by from for of with near behind beside".split())
 _OPENING_FILLERS = frozenset("so and but then because oh well also plus anyway".split())
 # A pronoun after the subject that may point at the one asked about ("The vet nurse
 # suggested three meals to stop him bolting", "the office moved me to Thursday").
@@ -1606,7 +1608,8 @@ def clause_subject(clause: str) -> tuple[str, ...] | None:
     """The words of the noun phrase ``clause`` opens with as the subject of its verb,
     lower-cased, a possessor among them ("Mum's party is …" -> mum, party; "The cat still
     gets …" -> cat; "Council tax goes out …" -> council, tax; "The vitamin D I keep
-    taking …" -> vitamin, d; "Theirs starts at 300" -> theirs). None for a pronoun, a
+    taking …" -> vitamin, d; "Theirs starts at 300" -> theirs; "The safe in the office is
+    9134" -> safe: a place or time after the noun, then an auxiliary). None for a pronoun, a
     verb ("Moved it to Friday", "Cut the sugar down"), a value ("Ward 5 are …") or a
     phrase whose verb is not found within a few words."""
     words = [w.replace("’", "'") for w in _CLAUSE_WORDS.findall(clause)]
@@ -1631,6 +1634,12 @@ def clause_subject(clause: str) -> tuple[str, ...] | None:
         if not np and not start and low.endswith("ed") \
                 and (after in STOPWORDS or is_value_word(after)):
             return None  # a verb opens it ("Moved it to Friday")
+        if np and low in _POSTMODIFIERS and any(
+                w.lower().partition("'")[0] in _AUXILIARIES
+                for w in words[k + 1:k + 2 + _NP_REACH]):
+            # a place or time after the noun, then its verb: "The Christmas party on the
+            # 13th is sixty", "The safe in the office is 9134" (the phrase before it)
+            return tuple(np)
         if low in STOPWORDS or is_value_word(low):
             return None  # a preposition or a value before any verb: no subject phrase
         if np and _verb_like(low, after):
@@ -1704,7 +1713,8 @@ def another_holds(text: str, asked: frozenset[str], known: frozenset[str]) -> bo
     the one asked about: "her flight's now the 22nd", "The vet nurse suggested three meals
     to stop him bolting", "The surgery moved me to Thursday", "The skipper says I can
     charter the boat for the evening"; nor for a clause that names the thing ("The school
-    moved pickup to 3:15": the school acts on it)."""
+    moved pickup to 3:15": the school acts on it). The subject phrase may carry a place or
+    time after its noun ("The safe in the office is 9134": ``clause_subject``)."""
     if not asked:
         return False
     told = 0

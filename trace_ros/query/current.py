@@ -29,7 +29,9 @@ same thing:
    "my sister's appointment", ``same_holder``, which reads a name opening a sentence,
    "Daniels is teaching on Fridays now", from the names the conversation uses; "Mrs Lee" for Mr Lee,
    ``revision.other_titled``; "The cat still gets two meals" for the greyhound's, a value given
-   of a subject neither the question nor the thread names, ``revision.another_holds``), is
+   of a subject neither the question nor the thread names, ``revision.another_holds``, read
+   of a turn that carries on its speaker's turn too, and of a subject with a place or time
+   after its noun, "The tool store by the gate is on 4321"), is
    not of another thing of the kind (naming no word of the
    thing, it gives its values of a subject neither the question nor the thread names,
    "Quiz night is staying in the dining room though, Fridays." after bingo,
@@ -644,6 +646,10 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         # taking it off work" after Tom's "Everything's slipped a week" names no other)
         # Asked of someone by name, the speaker's own of the thing ("And mine's the 21st"
         # for "When is Ada's birthday?", said by Kemi) is another holder's, whoever it names.
+        # (a turn that carries on its speaker's turn is still read for whose subject its
+        # value is: "Legal have moved down to the third floor" after "Kate Moran in finance,
+        # second floor" names its own subject, not the one the turn before was about;
+        # ``revision.another_holds``, as for any later record)
         speakers_own = others and bool(asked_holders) and not carried \
             and not _FIRST_PERSON_ASK.search(question) \
             and not asked_holders & _names(rec.speaker) \
@@ -671,7 +677,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 or others and not carried and _not_of_asked(rec, asked_holders) \
                 or speakers_own \
                 or others and not carried and relative_holds(rec.text, question) \
-                or others and asked_kind != "place" and not (carried or swapped) \
+                or others and asked_kind != "place" and not swapped \
                 and seq not in ruled and another_holds(rec.text, asked_subject,
                                   keys(question) | keys(anchor.text) | keys(thread.text)
                                   | holders_stems(question)) \
