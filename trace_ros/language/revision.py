@@ -239,25 +239,45 @@ def _first_person(text: str) -> bool:
         or bool(_TEXTED_I_WILL.search(text))
 
 
-def about_another(text: str, named: Set[str], thing: Set[str] = frozenset()) -> bool:
+def about_another(text: str, named: Set[str], thing: Set[str] = frozenset(),
+                  valued_only: bool = False) -> bool:
     """``_about_another`` of ``text`` with ``named`` and ``thing`` as frozensets (its
     cache's keys: the reader and the chain ask it of the same records and names for every
     later record and question)."""
-    return _about_another(text, frozenset(named), frozenset(thing))
+    return _about_another(text, frozenset(named), frozenset(thing), valued_only)
+
+
+# A pronoun pointing at someone else's, or at them: "I keep grabbing hers", "I told him".
+_POINTS_AT_OTHER = lazy_re(r"\b(?:his|hers|her|their|theirs|him)\b", re.I)
+
+
+def _valued_part(text: str, thing: frozenset[str]) -> str:
+    """``text`` without its asides: a sentence that states no value, names no word of
+    ``thing`` and points at someone else by a pronoun ("I keep grabbing her coat by
+    mistake") tells what the speaker does about another's, not whose the value is."""
+    parts = [s for s in sentences(text) or [text]
+             if values_named(s) or keys(s) & thing or not _POINTS_AT_OTHER.search(s)]
+    return " ".join(parts) or text
 
 
 @lru_cache(maxsize=4096)
-def _about_another(text: str, named: frozenset[str], thing: frozenset[str]) -> bool:
+def _about_another(text: str, named: frozenset[str], thing: frozenset[str],
+                   valued_only: bool = False) -> bool:
     """Whether ``text`` speaks of someone else's state, not the speaker's: it names a
     holder outside ``named`` (the people a question or an earlier statement already
     names) and has no first-person word ("I", "we", "my" before a thing rather than a
     relative): "my flatmate Dev is doing keto", "Eileen next door has just been put on
     ibuprofen gel". ``thing``: the key words of what is asked; a consequence that names
     one of them and no one ("Ben's got a lab Monday night, so the bills meeting slides
-    one more day") tells the thing's state, whatever the reason's subject."""
+    one more day") tells the thing's state, whatever the reason's subject.
+    ``valued_only`` (with ``thing``): the first person counts only outside an aside
+    (``_valued_part``): "Dana's got peg 41. I keep grabbing her coat by mistake." is
+    Dana's; "The Fiesta gave up. We've got a van now, a blue Berlingo" is the speaker's."""
     # "my pal Alf", "my manager Karen": a relation named beside its person introduces
     # them; it is no thing of the speaker's.
     text_owned = _INTRODUCED.sub(" ", text)
+    if valued_only and thing:
+        text_owned = _valued_part(text_owned, thing)
     ws = _WORDS_LOWER.findall(text_owned.lower())
     if _first_person(text_owned):
         return False

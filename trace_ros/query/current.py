@@ -654,6 +654,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             and not _FIRST_PERSON_ASK.search(question) \
             and not asked_holders & _names(rec.speaker) \
             and _speakers_own(rec.text, thing | (asked_holders & KIN))
+        # (a first-person aside beside another's value, "Dana's got peg 41. I keep
+        # grabbing her coat by mistake.", leaves it Dana's: ``about_another``'s valued_only)
         # (whose a rule's edge is, consolidation judged from the speaker and the anchor:
         # the checks of whose it is below, which read names and pronouns of one record,
         # do not undo it — "Gemma, tell your robot: … you're Friar Laurence")
@@ -668,7 +670,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                                       | _names(rec.speaker)
                                       | _placed(rec.text, asked_kind, thing)
                                       | (spoken_to(rec.text) if answered else frozenset()),
-                                      thing)) \
+                                      thing, valued_only=True)) \
                 or seq not in ruled and other_instance(rec.text, asked_values) \
                 or other_part_of_day(rec.text, question) \
                 or other_titled(rec.text, question) \
