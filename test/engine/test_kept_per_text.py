@@ -5,7 +5,7 @@ changes nothing kept, and a forget empties them with the other readings."""
 
 from __future__ import annotations
 
-from trace_ros.language import revision, text
+from trace_ros.language import clauses, revision, text
 from trace_ros.language.caches import forget_texts
 from trace_ros.query import owners, spans
 
@@ -50,7 +50,7 @@ def test_each_kept_reading_is_the_reading_of_the_text() -> None:
                 text.stem(w.lower()) for w in owners._PHRASE_WORD.findall(t)}
             assert owners._clause_words(_again(t)) == tuple(
                 tuple(w.lower() for w in owners._PHRASE_WORD.findall(c))
-                for c in revision.clauses(t))
+                for c in clauses.clauses(t))
     assert all(0 < f.cache_info().currsize <= f.cache_info().maxsize for f in KEPT)
     assert all(f.cache_info().hits > 0 for f in KEPT)
 

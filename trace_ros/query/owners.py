@@ -10,12 +10,12 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
+from ..language.clauses import clauses
 from ..language.lazyre import lazy_re
 from ..language.revision import (
     KIN,
     NP_DETERMINERS,
     PARTICLES,
-    clauses,
     holders,
     is_possessive,
     is_value_word,

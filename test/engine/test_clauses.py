@@ -1,0 +1,37 @@
+"""One clause cut (``language.clauses``) for the readers that ask which part of a text
+says something: at a comma, colon, semicolon or dash, and at a conjunction that starts
+a new predication; never inside a figure, nor after an abbreviation."""
+
+from __future__ import annotations
+
+from trace_ros.language.clauses import clauses, first_clause, sentence_clauses
+
+
+def test_cuts_at_marks_and_conjunctions() -> None:
+    assert clauses("Salon rang, they've shunted me to Friday, still 10 o'clock.") == [
+        "Salon rang", "they've shunted me to Friday", "still 10 o'clock."]
+    assert clauses("Made it — keys are on the hook; the van's back") == [
+        "Made it", "keys are on the hook", "the van's back"]
+    assert clauses("Email from Mrs Morgan - grandma's coming too") == [
+        "Email from Mrs Morgan", "grandma's coming too"]
+    assert clauses("Josh got a job so Carmen's doing the fish because he can't") == [
+        "Josh got a job", "Carmen's doing the fish", "he can't"]
+    assert clauses("I'm on 219 though I'd rather walk") == ["I'm on 219", "I'd rather walk"]
+    assert clauses("It was 3. Now it's 4.") == ["It was 3.", "Now it's 4."]
+
+
+def test_keeps_figures_and_abbreviations_whole() -> None:
+    # The look-alikes: a colon or comma inside a figure, a hyphen inside a word, a full
+    # stop after a title, a conjunction inside a word ("sandbox", "Anderson").
+    assert clauses("Sundays 12 to 4:30, 1,000 steps") == ["Sundays 12 to 4:30", "1,000 steps"]
+    assert clauses("Dr. Okafor moved my check-up") == ["Dr. Okafor moved my check-up"]
+    assert clauses("Anderson's sandbox is soaked") == ["Anderson's sandbox is soaked"]
+    assert clauses("") == []
+    assert clauses("Sure, ") == ["Sure"]
+
+
+def test_sentence_and_first_clause() -> None:
+    assert sentence_clauses("Oh, fine. Then") == ["Oh", "fine. Then"]
+    assert first_clause("said the hall's booked, so it's twenty-eight") == \
+        "said the hall's booked"
+    assert first_clause("said the hall's booked") == "said the hall's booked"
