@@ -21,7 +21,7 @@ TEXTS = [
 ]
 KEPT = [revision._titled, revision.other_titled, revision.mid_names, revision._about_another,
         spans.without_times, spans._quantities, spans.repaired, text._words,
-        owners._phrase_stems, owners._clause_words]
+        owners._phrase_stems, owners._clause_words, clauses._clauses]
 
 
 def _again(s: str) -> str:
@@ -38,6 +38,7 @@ def test_each_kept_reading_is_the_reading_of_the_text() -> None:
             assert spans.without_times(_again(t)) == spans.without_times.__wrapped__(t)
             assert spans.quantities(_again(t)) == list(spans._quantities.__wrapped__(t))
             assert spans.repaired(_again(t)) == spans.repaired.__wrapped__(t)
+            assert clauses.clauses(_again(t)) == list(clauses._clauses.__wrapped__(t))
             assert text.words(_again(t)) == [w.lower() for w in text.tokens(t)]
             for q in ("Which bed is Mr Lee in?", "How much water do I drink?", ""):
                 assert revision.other_titled(_again(t), q) == \
