@@ -35,3 +35,13 @@ def test_sentence_and_first_clause() -> None:
     assert first_clause("said the hall's booked, so it's twenty-eight") == \
         "said the hall's booked"
     assert first_clause("said the hall's booked") == "said the hall's booked"
+
+
+def test_value_clauses_keep_a_clock_time_whole() -> None:
+    # revision's own cut parted "4:30" into "4" and "30"; a time with a space after its
+    # comma still parts the clause.
+    from trace_ros.language.revision import value_clauses
+    assert value_clauses("Sure. Maya, swimming, Tuesdays at 4:30 at the leisure centre.") == [
+        "Tuesdays at 4:30 at the leisure centre."]
+    assert value_clauses("Salon rang, they've shunted me to Friday, still 10 o'clock") == [
+        "they've shunted me to Friday", "still 10 o'clock"]
