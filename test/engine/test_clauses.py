@@ -45,3 +45,13 @@ def test_value_clauses_keep_a_clock_time_whole() -> None:
         "Tuesdays at 4:30 at the leisure centre."]
     assert value_clauses("Salon rang, they've shunted me to Friday, still 10 o'clock") == [
         "they've shunted me to Friday", "still 10 o'clock"]
+
+
+def test_written_clauses_keep_their_closing_mark() -> None:
+    from trace_ros.language.clauses import written_clauses
+    text = "It's at Ashfield Park on the 22nd, two o'clock kick-off."
+    assert written_clauses(text) == ["It's at Ashfield Park on the 22nd,", "two o'clock kick-off."]
+    # The look-alike: a conjunction is no mark to keep; a figure is not cut.
+    assert written_clauses("Tuesdays at 4:30 and Fridays — bliss") == [
+        "Tuesdays at 4:30", "Fridays—", "bliss"]
+    assert [c.rstrip(",") for c in written_clauses(text)] == clauses(text)

@@ -12,7 +12,9 @@ then each sentence where a new predication may start:
   while, though ("…, so it's five now", "I'm on 219, though I'd rather …").
 
 Blank pieces are dropped and the pieces are stripped of the marks that cut them, so a
-clause is text to read ("they've shunted me to Friday"), not a span with offsets.
+clause is text to read ("they've shunted me to Friday"), not a span with offsets;
+``written_clauses`` keeps each clause's closing mark, for a reader that reads the clauses
+it keeps again as a text of their own.
 
 Cuts that mean something else stay with their readers and say why: extraction's
 ``consolidation.rules.clauses`` parts only before a new subject or a bare verb and keeps
@@ -56,3 +58,19 @@ def first_clause(text: str) -> str:
     """What ``text`` says up to its first clause boundary (``CLAUSE_CUT``), or all of it:
     the clause a name opens ("said the hall's booked" after "Mr Davies")."""
     return CLAUSE_CUT.split(text, maxsplit=1)[0]
+
+
+def written_clauses(text: str) -> list[str]:
+    """The clauses of ``text`` as ``clauses`` cuts them, each with the mark that closes it
+    (a comma, a dash; not a conjunction): a reader that joins some of them and reads them
+    again needs the mark to tell where a phrase stops ("It's at Ashfield Park on the 22nd,"
+    before "two o'clock kick-off", not "on the 22nd two")."""
+    out = []
+    for sentence in sentences(text) or [text]:
+        last = 0
+        for m in CLAUSE_CUT.finditer(sentence):
+            mark = m.group().strip()
+            out.append(sentence[last:m.start()] + ("" if mark.isalpha() else mark))
+            last = m.end()
+        out.append(sentence[last:])
+    return [c for c in out if c.strip(" ,;:-–—")]

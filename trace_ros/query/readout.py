@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..language.clauses import clauses
+from ..language.clauses import written_clauses
 from ..language.text import STOPWORDS, sentence_pieces, stems, words
 from ..language.vocab import is_robot
 from ..ledger import SourceRecord
@@ -87,6 +87,6 @@ def _echoed(rec: SourceRecord, shown: Sequence[EvidenceItem], q_stems: set[str],
 def _heard_part(text: str, heard: frozenset[str]) -> str:
     """The clauses of ``text`` that say one of the stems ``heard`` (``_echoed``), joined;
     '' where none does or every clause does (nothing is left aside)."""
-    parts = clauses(text)
+    parts = written_clauses(text)
     kept = [x for x in parts if stems(x) & heard]
     return " ".join(kept) if kept and len(kept) < len(parts) else ""
