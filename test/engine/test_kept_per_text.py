@@ -5,7 +5,7 @@ changes nothing kept, and a forget empties them with the other readings."""
 
 from __future__ import annotations
 
-from trace_ros.language import revision, text
+from trace_ros.language import clauses, revision, text
 from trace_ros.language.caches import forget_texts
 from trace_ros.query import owners, spans
 
@@ -21,7 +21,7 @@ TEXTS = [
 ]
 KEPT = [revision._titled, revision.other_titled, revision.mid_names, revision._about_another,
         spans.without_times, spans._quantities, spans.repaired, text._words,
-        owners._phrase_stems, owners._clause_words]
+        owners._phrase_stems, owners._clause_words, clauses._clauses]
 
 
 def _again(s: str) -> str:
@@ -38,6 +38,7 @@ def test_each_kept_reading_is_the_reading_of_the_text() -> None:
             assert spans.without_times(_again(t)) == spans.without_times.__wrapped__(t)
             assert spans.quantities(_again(t)) == list(spans._quantities.__wrapped__(t))
             assert spans.repaired(_again(t)) == spans.repaired.__wrapped__(t)
+            assert clauses.clauses(_again(t)) == list(clauses._clauses.__wrapped__(t))
             assert text.words(_again(t)) == [w.lower() for w in text.tokens(t)]
             for q in ("Which bed is Mr Lee in?", "How much water do I drink?", ""):
                 assert revision.other_titled(_again(t), q) == \
@@ -50,7 +51,7 @@ def test_each_kept_reading_is_the_reading_of_the_text() -> None:
                 text.stem(w.lower()) for w in owners._PHRASE_WORD.findall(t)}
             assert owners._clause_words(_again(t)) == tuple(
                 tuple(w.lower() for w in owners._PHRASE_WORD.findall(c))
-                for c in revision.clauses(t))
+                for c in clauses.clauses(t))
     assert all(0 < f.cache_info().currsize <= f.cache_info().maxsize for f in KEPT)
     assert all(f.cache_info().hits > 0 for f in KEPT)
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..language.clauses import sentence_clauses
 from ..language.revision import (
     KIN,
     STOPWORDS,
@@ -243,16 +244,13 @@ def _value_clauses(text: str, kinds: frozenset[str]) -> list[str]:
     out = []
     for sentence in sentences(text) or [text]:
         last = sentence
-        for clause in _CLAUSES.split(sentence):
+        for clause in sentence_clauses(sentence):
             bare = _subject(clause)[0] == "none"
             if values_of(clause).keys() & kinds:
                 out.append(last if bare else clause)
             if not bare:
                 last = clause
     return out
-
-
-_CLAUSES = re.compile(r"\s*(?:[;–—]|[,:](?=\s|$))\s*|\s+-\s+|\s+(?:and|but|so|because|while)\s+", re.I)
 
 
 def _other_subject(new: str, old: str) -> bool:

@@ -16,7 +16,7 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
-from ..language.revision import clauses
+from ..language.clauses import clauses
 from ..language.timeanchor import MONTHS, WEEKDAYS, tense
 
 _ADVERB = r"(?:just\s+|now\s+|finally\s+|already\s+)?"

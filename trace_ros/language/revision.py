@@ -28,6 +28,7 @@ import re
 from collections.abc import Iterable, Sequence, Set
 from functools import lru_cache
 
+from .clauses import clauses, first_clause, sentence_clauses
 from .lazyre import lazy_re
 from .text import STOPWORDS as BASE_STOPWORDS
 from .text import built, folded_search, sentences
@@ -341,7 +342,7 @@ def source_of_change(text: str, name: str, thing: frozenset[str]) -> bool:
     dialysis") or the subject of any other verb ("Ali's got the dentist") holds."""
     for m in re.finditer(rf"\b{re.escape(name)}\b", text, re.I):
         after = text[m.end():]
-        clause = _CLAUSES.split(after, maxsplit=1)[0] if _CLAUSES.search(after) else after
+        clause = first_clause(after)
         said = _NAME_VERB.match(re.split(r"[.!?]", clause, maxsplit=1)[0])
         if said is None or not (said.group(1) in _REPORTING or _acts_on(said, thing)) \
                 or _HOLDER_PRONOUN.search(said.group(2)) \
@@ -428,15 +429,6 @@ def subject(clause: str) -> str:
     or ''."""
     m = _SUBJECT.match(clause)
     return m.group(1).lower() if m else ""
-
-
-# Where a sentence's clauses part: a comma, semicolon or dash, or a conjunction.
-_CLAUSES = lazy_re(r"\s*[,;:–—]\s*|\s+-\s+|\s+(?:and|but|so|because|while)\s+", re.I)
-
-
-def clauses(text: str) -> list[str]:
-    """The clauses of ``text``, sentence by sentence, parted where ``_CLAUSES`` parts them."""
-    return [c for s in sentences(text) or [text] for c in _CLAUSES.split(s)]
 
 
 def value_clauses(text: str) -> list[str]:
@@ -1740,7 +1732,7 @@ def another_holds(text: str, asked: frozenset[str], known: frozenset[str]) -> bo
     told = 0
     for sentence in sentences(text) or [text]:
         last: tuple[str, ...] | None = None
-        for clause in _CLAUSES.split(sentence):
+        for clause in sentence_clauses(sentence):
             words = [w.replace("’", "'").lower() for w in _CLAUSE_WORDS.findall(clause)]
             while words and words[0] in _OPENING_FILLERS:
                 words = words[1:]

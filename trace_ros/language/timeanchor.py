@@ -285,6 +285,9 @@ _NOT_THIRD = frozenset(("is", "was", "has", "does", "this", "its", "his", "us", 
                         "always", "sometimes", "perhaps", "besides", "thanks", "news", "yes",
                         "days", "weeks", "months", "years", "hours", "minutes", "times",
                         "nights", "mornings", "evenings", "afternoons", "weekends"))
+# Where the clause around a date or weekday ends (``_clause``, by offsets): besides
+# ``language.clauses``' cut, at subordinators that open a time of their own ("when",
+# "although", "whereas"), and not at a comma before a figure ("Friday, 3pm").
 _CLAUSE_END = lazy_re(r"[.;!?]+(?:\s+|$)|\s+-\s+|,\s+(?!\d)|\s+(?:and|but|because|"
                       r"while|although|though|when|whereas)\s+", re.I)
 _RECUR_BEFORE = lazy_re(r"\b(?:every|each)\s+(?:other\s+|single\s+)?$", re.I)

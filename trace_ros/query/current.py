@@ -100,6 +100,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
 from ..facts import JUDGED_UPDATE
+from ..language.clauses import clauses
 from ..language.kinship import relative_holds
 from ..language.lazyre import lazy_re
 from ..language.revision import (
@@ -1177,7 +1178,7 @@ def _drops_lead(rec: SourceRecord, lead: SourceRecord, anchor: SourceRecord,
         return ""
     if hands_over(lead.text, rec.text):
         return f"drops {lead.source_id}: hands over"
-    said = [c for c in _CLAUSE.split(lead.text) if c.strip()]
+    said = clauses(lead.text)
     changing = {stem(w) for w in _WORDS.findall(lead.text.lower()) if marks_change(w)}
     new: frozenset[str] = frozenset()
     for valued in ([c for c in said if marks_change(c)],
@@ -1187,14 +1188,14 @@ def _drops_lead(rec: SourceRecord, lead: SourceRecord, anchor: SourceRecord,
                         and sum(t in k for k in said_by) <= STEP_SHARE * POOL)
         if new:  # ("for now." marks the change and says nothing of its value)
             break
-    clauses = [c for c in _CLAUSE.split(rec.text) if c.strip()]
-    denied = [c for c in clauses if keys(c) & new and _NEGATION.search(c)]
+    parts = clauses(rec.text)
+    denied = [c for c in parts if keys(c) & new and _NEGATION.search(c)]
     # (or told as what befell it: "Council baths have poached Dev. Ruth's got Sunday
     # mornings now")
-    opened = [c for c in clauses
+    opened = [c for c in parts
               if keys(" ".join(_WORDS.findall(c)[:OPENING])) & new
               or keys(c) & new and tense(c) == "past"]
-    moves_on = any(marks_change(c) or returns(c) for c in clauses
+    moves_on = any(marks_change(c) or returns(c) for c in parts
                    if not keys(c) & new)
     if not (denied or opened and moves_on):
         return ""
@@ -1371,10 +1372,10 @@ def _hands_on(text: str, held: frozenset[str], read: Callable[[str], frozenset[s
     if not held or _keeps(text):
         return False
     given = frozenset().union(*(read(r.text) for r in chain))
-    clauses = [c for c in _CLAUSE.split(text) if c.strip()]
-    named_old = any(read(c) & held and not read(c) - given for c in clauses)
+    parts = clauses(text)
+    named_old = any(read(c) & held and not read(c) - given for c in parts)
     return named_old and any(read(c) - given and not read(c) & held
-                             for c in _CLAUSE.split(asserted(text)) if c.strip())
+                             for c in clauses(asserted(text)))
 
 
 def _keeps(text: str) -> bool:
@@ -1531,19 +1532,16 @@ def _another_kept(text: str, head: str, given_up: frozenset[str]) -> bool:
     such word ("so we've jumped to Thursdays, still 8 though") may be the change."""
     if marks_change(text):
         return False
-    clauses = [c for c in _CLAUSE.split(text) if c.strip()]
+    parts = clauses(text)
     had = marks(head)
     for marked, other_of in ((continues, True), (adds, False)):
-        if not any(marked(c) for c in clauses) \
-                or any(values(c) or mid_names(c) for c in clauses if not marked(c)):
+        if not any(marked(c) for c in parts) \
+                or any(values(c) or mid_names(c) for c in parts if not marked(c)):
             continue
-        said = frozenset().union(*(marks(c) for c in clauses if marked(c)))
+        said = frozenset().union(*(marks(c) for c in parts if marked(c)))
         if bool(said - had or said & given_up) == other_of:
             return True
     return False
-
-
-_CLAUSE = lazy_re(r"[.!?;,:]\s+|\s+(?:but|so|and|though)\s+", re.I)
 
 
 def _occurrence_of(text: str, slot: str, thing: frozenset[str]) -> bool:
@@ -2473,4 +2471,4 @@ def theirs(rec: SourceRecord, asker: str, robot_id: str,
     if _HE_SHE.search(rec.text) or _kin_called(rec.text):
         return False
     return any(_OF_ME.search(c) and not _SECOND.search(c) and not _PLURAL_FIRST.search(c)
-               for s in sentences(rec.text) or [rec.text] for c in _CLAUSE.split(s))
+               for c in clauses(rec.text))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..language.clauses import clauses
 from ..language.lazyre import lazy_re
 from ..language.revision import KIN, is_possessive
 from ..language.text import STOPWORDS, built, stem, stems, words
@@ -167,13 +168,11 @@ def _says_who_speaks(out: ReaderOutput, pack: Pack, question: str = "") -> bool:
         return False
     asked = stems(question) - STOPWORDS - {stem(w) for w in words(rec.speaker)}
     return not any(_FIRST_PERSON.search(c) and stems(c) & asked
-                   for c in _CLAUSES.split(rec.text[said[-1].end():]))
+                   for c in clauses(rec.text[said[-1].end():]))
 
 
 # A clause whose subject is the speaker ("I'll be doing …", "I'm taking …").
 _FIRST_PERSON = lazy_re(r"\b(?:I|I['’](?:ll|m|ve|d)|myself)\b")
-# Where a record's clauses part.
-_CLAUSES = lazy_re(r"[,.;:!?]\s+|\s+(?:so|and|but)\s+")
 
 
 def _thing_named(out: ReaderOutput, pack: Pack) -> bool:

@@ -10,12 +10,12 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
+from ..language.clauses import clauses
 from ..language.lazyre import lazy_re
 from ..language.revision import (
     KIN,
     NP_DETERMINERS,
     PARTICLES,
-    clauses,
     holders,
     is_possessive,
     is_value_word,
@@ -293,6 +293,8 @@ _TITLES = frozenset("mr mrs ms miss dr doctor prof professor".split())
 # is an agent's doing to the thing asked, not the agent's own thing.
 _POINTS_AT = lazy_re(r"\b(?:it|its|it's|you|your|yours|my|me|mine|our|us|we)\b", re.I)
 _FIRST_SINGULAR_ASK = lazy_re(r"\b(?:i|me|my|mine|i'm|i've)\b", re.I)
+# Where a holder's clause ends (``_holder_clauses``): not at a bare "and", which joins the
+# holders of one predication ("Tom and Sue are on lates"), unlike ``language.clauses``.
 _CLAUSE_END = lazy_re(r"[,;:—–]|\s-\s|\b(?:so|but|because|cos|while|and then)\b", re.I)
 
 
@@ -372,7 +374,7 @@ def holder_clash(question: str, asker: str, rec: SourceRecord, sentence: str,
     if _words_of(sentence) & (asked | mine):
         return False
     verdicts = [_clause_verdict(c, question, named, me, mine, rec, known, person)
-                for c in _clauses(sentence)]
+                for c in _holder_clauses(sentence)]
     judged = [v for v in verdicts if v is not None]
     return bool(judged) and judged[0] and not any(v is False for v in judged)
 
@@ -395,8 +397,9 @@ def _words_of(text: str) -> frozenset[str]:
 
 
 @lru_cache(maxsize=65536)
-def _clauses(sentence: str) -> tuple[str, ...]:
-    """The clauses of ``sentence`` of three words or more (``_CLAUSE_END``)."""
+def _holder_clauses(sentence: str) -> tuple[str, ...]:
+    """The clauses of ``sentence`` of three words or more (``_CLAUSE_END``): a shorter
+    piece ("Oh", "not me") names no holder with a state of its own."""
     return tuple(c for c in _CLAUSE_END.split(sentence) if len(c.split()) >= 3)
 
 

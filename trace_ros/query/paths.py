@@ -49,8 +49,9 @@ import numpy as np
 from ..config import RecallConfig
 from ..embed import Encoder
 from ..facts import FACT_EDGE_TYPES, Edge, Fact, norm
+from ..language.clauses import clauses
 from ..language.lazyre import lazy_re
-from ..language.revision import clauses, opening_person
+from ..language.revision import opening_person
 from ..language.text import (
     ELIDED_AFTER,
     STOPWORDS,

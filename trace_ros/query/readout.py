@@ -8,6 +8,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ..language.clauses import written_clauses
 from ..language.text import STOPWORDS, sentence_pieces, stems, words
 from ..language.vocab import is_robot
 from ..ledger import SourceRecord
@@ -83,13 +84,9 @@ def _echoed(rec: SourceRecord, shown: Sequence[EvidenceItem], q_stems: set[str],
     return frozenset(said & heard) - q_stems - STOPWORDS
 
 
-# Where a record's clauses part: a sentence end, a comma or the like, a joining word.
-_CLAUSES = re.compile(r"(?<=[.!?;:,—–])\s+|\s+(?:and|but|so)\s+", re.I)
-
-
 def _heard_part(text: str, heard: frozenset[str]) -> str:
     """The clauses of ``text`` that say one of the stems ``heard`` (``_echoed``), joined;
     '' where none does or every clause does (nothing is left aside)."""
-    parts = [x for x in _CLAUSES.split(text) if x.strip()]
+    parts = written_clauses(text)
     kept = [x for x in parts if stems(x) & heard]
     return " ".join(kept) if kept and len(kept) < len(parts) else ""

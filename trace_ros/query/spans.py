@@ -1010,6 +1010,9 @@ _CAUSE_SO = lazy_re(r",\s+so\s+(?!(?:that|much|many|far|long)\b)", re.I)
 # to black coffee", "so it's the chippy"); "so I want to give something back" tells a wish.
 _STATE_VERB = lazy_re(r"(?:\b(?:is|are|am|was|were|be|been|has|have|had)\b|['’](?:s|re|m|ve)\b)",
                       re.I)
+# Where a clause told as new ends, as character offsets (``_told_new`` returns ranges of
+# the text, so it cannot use ``language.clauses``, which returns stripped pieces): marks
+# only, no conjunction ("from now on it's the chippy and chips" is one state told new).
 _CLAUSE_END = lazy_re(r"[,;:—–]\s+|\s+-\s+|(?<=[.!?])\s+")
 
 
