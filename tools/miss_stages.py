@@ -72,7 +72,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-HELD_AND_UNSEEN = frozenset({"br", "bs", "bt", "bu"})
+HELD_AND_UNSEEN = frozenset({"bv", "bw", "bx", "by"})
 
 
 def stage_of(row: dict[str, Any]) -> str:
