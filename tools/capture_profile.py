@@ -31,7 +31,6 @@ from __future__ import annotations
 import atexit
 import cProfile
 import json
-import os
 import pstats
 import sys
 import time
@@ -40,6 +39,8 @@ from collections.abc import Callable, Sequence
 from functools import wraps
 from pathlib import Path
 from typing import Any
+
+from capture_child import run_bench  # tools/ is on the path (script or pytest.ini)
 
 _CPU: dict[str, int] = defaultdict(int)  # stage -> CPU ns
 _WALL: dict[str, int] = defaultdict(int)  # stage -> wall ns
@@ -221,34 +222,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     calls = "--calls" in args
     seconds = args[args.index("--seconds") + 1] if "--seconds" in args else "20"
     node_out = out.with_suffix(".node.json")
-    from trace_ros.bench import capture as bench
-    from trace_ros.nodes import bringup
-
-    command = bringup.node_command
-
-    def instrumented(node: str, *rest: Any, **kwargs: Any) -> list[str]:
-        cmd = command(node, *rest, **kwargs)
-        ros = cmd.index("--ros-args")
-        return [sys.executable, os.path.abspath(__file__), "--node", str(node_out),
-                "1" if calls else "0", *cmd[ros:]]
-
-    bringup.node_command = instrumented  # type: ignore[assignment]
-    summary: dict[str, Any] = {}
-    printed: list[str] = []
-    real_print = print
-
-    def keep(*values: Any, **kwargs: Any) -> None:
-        printed.append(" ".join(str(v) for v in values))
-
-    import builtins
-
-    builtins.print = keep
-    try:
-        code = bench.main(["--seconds", seconds, "--batch", "0", "--json"])
-    finally:
-        builtins.print = real_print
-    if printed:
-        summary = json.loads(printed[-1])
+    code, summary = run_bench(__file__, node_out, ["1" if calls else "0"],
+                              ["--seconds", seconds, "--batch", "0", "--json"])
     node = json.loads(node_out.read_text()) if node_out.exists() else {}
     out.write_text(json.dumps({"bench": summary, "node": node}, indent=1))
     print(json.dumps({"events_per_s": summary.get("events_per_s"),

@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import atexit
 import json
-import os
 import sys
 import time
 from collections.abc import Callable, Sequence
 from functools import wraps
 from pathlib import Path
 from typing import Any
+
+from capture_child import run_bench  # tools/ is on the path (script or pytest.ini)
 
 HOPS = ("publish", "callback", "queued", "commit", "committed", "answer", "acked",
         "received")
@@ -168,34 +169,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     seconds = args[args.index("--seconds") + 1] if "--seconds" in args else "10"
     extra = args[args.index("--") + 1:] if "--" in args else []
     node_out = out.with_suffix(".node.json")
-    from trace_ros.bench import capture as bench
-    from trace_ros.nodes import bringup
-
-    command = bringup.node_command
-
-    def instrumented(node: str, *rest: Any, **kwargs: Any) -> list[str]:
-        cmd = command(node, *rest, **kwargs)
-        ros = cmd.index("--ros-args")
-        return [sys.executable, os.path.abspath(__file__), "--node", str(node_out),
-                *cmd[ros:]]
-
-    bringup.node_command = instrumented  # type: ignore[assignment]
     read_acks = _bench_stamps()
-    printed: list[str] = []
-    real_print = print
-
-    def keep(*values: Any, **kwargs: Any) -> None:
-        printed.append(" ".join(str(v) for v in values))
-
-    import builtins
-
-    builtins.print = keep
-    try:
-        code = bench.main(["--seconds", seconds, "--batch", "0", "--json", *extra])
-    finally:
-        builtins.print = real_print
+    code, summary = run_bench(__file__, node_out, [],
+                              ["--seconds", seconds, "--batch", "0", "--json", *extra])
     read_acks()
-    summary = json.loads(printed[-1]) if printed else {}
     stamps = dict(_STAMPS)
     if node_out.exists():
         stamps.update(json.loads(node_out.read_text()))
