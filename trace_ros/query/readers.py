@@ -162,7 +162,7 @@ from .owners import (
 )
 from .pack import EvidenceItem, Pack
 from .plan import Plan, without_named_time
-from .readout import ReaderOutput, _asks, _content, _first_statement, _Scored
+from .readout import ReaderOutput, _asks, _content, _first_statement, _reply_to, _Scored
 from .spans import (
     _MONEY_STEMS,
     _NEW_STATE,
@@ -1091,13 +1091,8 @@ class ExtractiveReader(TypedReading):
         focus = asked(question, plan).focus
         if is_robot(rec.speaker, rec.robot_id) or focus and stem(focus) in stems(rec.text):
             return None  # a record naming the thing asked ("Flavour stays lemon") tells it
-        replies = sorted((i.record for i in pack.items
-                          if i.record.session_id == rec.session_id
-                          and i.record.subject_id == rec.subject_id
-                          and rec.seq < i.record.seq <= rec.seq + self.reply_gap),
-                         key=lambda r: r.seq)
-        reply = replies[0] if replies and replies[0].seq == rec.seq + 1 else None
-        if reply is None or not is_robot(reply.speaker, reply.robot_id):
+        reply = _reply_to(rec, pack.items)
+        if reply is None:
             return None
         own = stems(rec.text)
         span = extract(question, plan, _content(reply, reply.text), reply.source_time, q_stems,
