@@ -164,6 +164,7 @@ from .pack import EvidenceItem, Pack
 from .plan import Plan, without_named_time
 from .readout import ReaderOutput, _asks, _content, _first_statement, _reply_to, _Scored
 from .spans import (
+    _HOW_LONG_IS,
     _MONEY_STEMS,
     _NEW_STATE,
     Asked,
@@ -362,7 +363,6 @@ _SPAN_FLOOR = -5.0
 # "How long is/will/does …?": the length of a state or a plan, which only a record that
 # states a span answers (not "How long has she been …?", counted from a start).
 _HOW_LONG_NOW = lazy_re(r"\s*how long (?:is|are|am|will|does|do|would|should)\b", re.I)
-_HOW_LONG_IS = lazy_re(r"\s*how\s+long\s+(?:is|are|was|were)\b", re.I)
 # The verb a question asks with, after its auxiliary and the one it is asked of ("How do I
 # take my tea?", "What music does Mum like?", "What does my mother like to drink?").
 _AUX_VERB = lazy_re(
