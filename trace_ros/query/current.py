@@ -96,7 +96,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
 from ..facts import JUDGED_UPDATE
@@ -235,6 +235,10 @@ class Chain:
     # The speaker's turn the current record carries on ("training's indoors now" before
     # "and it's half nine now"), shown beside it; None when it names its thing itself.
     carried: str | None = None
+    # Each lead the chain took in turn, with the step that made it (``revision.joins``'
+    # reason, "updates edge", "carried turn", "forward", …), the anchor first: for tracing
+    # which steps lead well (``tools/lead_steps.py``), not read by the engine.
+    steps: list[tuple[str, str]] = field(default_factory=list)
 
 
 class _ConversationNames:
@@ -397,7 +401,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             rec = _spoken(f.seq, records, prior, robot_id)
             if rec is not None and _statement(rec, robot_id) and rec.source_time <= at \
                     and states_value(asserted(rec.text), answer_type, ""):
-                return Chain([rec.source_id], [])
+                return Chain([rec.source_id], [], steps=[("best said by then", rec.source_id)])
     if anchor is None:
         return None
     if at is None:
@@ -428,6 +432,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     topic = frozenset(t for t in thing if sum(t in k for k in said_by) > TOPIC_SHARE * POOL)
     thing = thing - topic
     best: tuple[int, str] | None = None
+    taken = [("anchor", anchor.source_id)]  # each lead taken and why (``Chain.steps``)
     head = anchor  # the latest revision so far
     thread = anchor  # the latest record of the thing, whether or not it says what is asked
     passed: list[str] = []  # the revisions after the anchor that a later one revised
@@ -491,6 +496,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             ruled.add(seq)
         else:
             best = (seq, sid)  # not recalled: nothing here to read it against
+            taken.append(("updates edge (not recalled)", sid))
     close = near(anchor.seq)
     # A thing no one holds ("the pool's closed on Friday"), asked of no one, is anyone's
     # to revise; not with a thing they call their own ("My own extension's 350").
@@ -643,6 +649,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             carried = carried or head
         if not (link or carried):
             continue
+        how = _how(own_link, link, carried, repaired, answered, reopened, anchor)
         # (the one whose turn is the thread's latest revision holds the thing too: "Tom's
         # taking it off work" after Tom's "Everything's slipped a week" names no other)
         # Asked of someone by name, the speaker's own of the thing ("And mine's the 21st"
@@ -793,6 +800,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             # follows is read against the anchor's words, not its own; named only by its
             # value ("No, Tuesday. I mixed it up."), it is shown beside the anchor.
             best = (rec.seq, rec.source_id)
+            taken.append(("updates edge", rec.source_id))
             context = None if keys(rec.text) & thing else anchor
             continue
         if head is not anchor:
@@ -803,6 +811,7 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         if now_denied:
             denied, given = denied | now_denied, now_given
         best, head = (rec.seq, rec.source_id), rec
+        taken.append((how, rec.source_id))
         context = carried
     if at is None and later is not None:
         # The later turns the question does not recall: each that takes the thing on from
@@ -828,19 +837,21 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 passed.append(best[1])
             context = lead_rec
             best, thread, lead_rec = (rec.seq, rec.source_id), rec, rec
+            taken.append(("forward", rec.source_id))
     if at is not None:
         # What held then; the revisions it had replaced by then are marked (so a name it
         # gives up, "Joy's been moved … Marek", is not read as the answer), no later one.
         if best is None:
-            return Chain([anchor.source_id], [])
-        return Chain([best[1]], list(dict.fromkeys([anchor.source_id] + passed)))
+            return Chain([anchor.source_id], [], steps=taken)
+        return Chain([best[1]], list(dict.fromkeys([anchor.source_id] + passed)), steps=taken)
     if best is None:
         # Nothing later revises the best match; it may itself revise an earlier statement
         # of its speaker that the question matches less well ("rent can go on the 28th
         # from now" after "rent goes out on the 1st"): then it leads, the earlier aside.
         if not revised:
             return None
-        return Chain([anchor.source_id], [r.source_id for r in revised])
+        return Chain([anchor.source_id], [r.source_id for r in revised],
+                     steps=[("anchor revises", anchor.source_id)])
     # The earlier candidates that speak of the same thing of the same holder are older
     # revisions (or the robot's echo of one); only those already shown move.
     older = [anchor.source_id] + passed + [
@@ -866,7 +877,29 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         if not keys(context.text) & thing:
             shown.append(anchor.source_id)
     return Chain(list(dict.fromkeys(shown + passed)), older,
-                 context.source_id if context is not None else None)
+                 context.source_id if context is not None else None, taken)
+
+
+def _how(own_link: str, link: str, carried: SourceRecord | None,
+         repaired: SourceRecord | None, answered: SourceRecord | None, reopened: bool,
+         anchor: SourceRecord) -> str:
+    """The step by which a later record joined the thread (``Chain.steps``): its own words'
+    link, else the turn it carries on, answers or repairs, else the link its question or
+    echo gave, or a step from the latest revision."""
+    if own_link:
+        return own_link
+    if repaired is not None and carried is repaired:
+        return "repairs"
+    if answered is not None and carried is answered:
+        return "answers"
+    if reopened and not link:
+        return "reopens"
+    if carried is anchor:
+        return "hands over"
+    if carried is not None:
+        return "carried turn"
+    return link if link.startswith(("brought", "retells", "steps", "drops", "gives")) \
+        else f"told: {link}"
 
 
 # The speaker in the first person singular (a whole "i" also opens "i’m", "i'll").
