@@ -31,7 +31,10 @@ same thing:
    ``revision.other_titled``; "The cat still gets two meals" for the greyhound's, a value given
    of a subject neither the question nor the thread names, ``revision.another_holds``, read
    of a turn that carries on its speaker's turn too, and of a subject with a place or time
-   after its noun, "The tool store by the gate is on 4321"), is
+   after its noun, "The tool store by the gate is on 4321"; joined by nearness alone, of
+   a subject that only the anchor's other clauses name, "Also, beard trims are going up to
+   fifteen" for the shave of "Beard trims are twelve quid, hot towel shave is twenty-five",
+   ``_slot_words``), is
    not of another thing of the kind (naming no word of the
    thing, it gives its values of a subject neither the question nor the thread names,
    "Quiz night is staying in the dining room though, Fridays." after bingo,
@@ -722,6 +725,18 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             # on Friday the 20th now." carries on "I'm taking Dad to his eye appointment on
             # the 12th", not "Each of my cleaners does ten rooms a shift".
             continue
+        if repaired is None and not carried and not swapped and seq not in ruled and others \
+                and own_link.startswith("close") \
+                and another_holds(rec.text, asked_subject | thing,
+                                  _slot_words(question, (anchor, thread), asked_holders)):
+            # Joined by nearness alone, it gives its value of a subject that is neither
+            # what the question asks of nor the subject of the thread's own statement of the
+            # thing ("Also, beard trims are going up to fifteen" after "Beard trims are twelve
+            # quid, hot towel shave is twenty-five", for the shave): nearness says only that
+            # it is of the same talk, and the anchor naming that subject elsewhere makes it
+            # no part of the thing.
+            rejected.append(rec.source_id)
+            continue
         if repaired is None and typed and own_link.startswith("close") and cos < CLOSE \
                 and not carried \
                 and not keys(told) & thing and not marks_change(rec.text) \
@@ -878,6 +893,21 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
             shown.append(anchor.source_id)
     return Chain(list(dict.fromkeys(shown + passed)), older,
                  context.source_id if context is not None else None, taken)
+
+
+def _slot_words(question: str, thread: Sequence[SourceRecord],
+                asked_holders: frozenset[str]) -> frozenset[str]:
+    """The stems that may head the subject of a statement of the thing asked: the
+    question's words, whose it is (the names the question and the thread give), the
+    thread's values (what became of the old value: "Wimbledon's closed that weekend, so
+    we're taking the kids to Queen's Club instead") and the words of the thread's clauses
+    that name a word of the question — the anchor's slot, not the other things it tells of
+    beside it ("Beard trims are twelve quid" beside "hot towel shave is twenty-five")."""
+    asked = keys(question)
+    slot = [c for r in thread for c in clauses(r.text) if keys(c) & asked]
+    return asked | holders_stems(question) | frozenset(stem(h) for h in asked_holders) \
+        | frozenset().union(*(holders_stems(r.text) | marks(r.text) for r in thread)) \
+        | frozenset().union(*(keys(c) for c in slot))
 
 
 def _how(own_link: str, link: str, carried: SourceRecord | None,
