@@ -1327,11 +1327,24 @@ def requalified(text: str, thing: frozenset[str], kept: frozenset[str],
     # Each run of the thing's words ("Secret Santa") is qualified by the word before it;
     # one run after a bare determiner ("the refund window's four weeks" beside "three
     # late cancellations") names the thing itself.
-    runs = [_qualifies(raw[i - 1], thing, known)
+    runs = [None if _dates_from(raw[:i]) else _qualifies(raw[i - 1], thing, known)
             for raw in map(_WORD.findall, _PUNCTUATED.split(text))
             for i, w in enumerate(raw)
             if i and _stem(w.lower()) in thing and _stem(raw[i - 1].lower()) not in thing]
     return True in runs and False not in runs
+
+
+# A span of time that "next", "this" or "every" opens: "from next week Tuesdays are ramen"
+# dates the thing from then, it does not sort out another one of it.
+_SPAN_UNITS = frozenset("week weekend fortnight month term year season".split())
+_SPAN_OPENERS = frozenset("next this last every each".split())
+
+
+def _dates_from(before: Sequence[str]) -> bool:
+    """Whether the words ``before`` a run of the thing's words end on a span of time
+    ("next week", "this term"): the word right before the thing is no qualifier of it."""
+    return len(before) >= 2 and before[-1].lower() in _SPAN_UNITS \
+        and before[-2].lower() in _SPAN_OPENERS
 
 
 def _qualifies(before: str, thing: frozenset[str], known: frozenset[str]) -> bool | None:

@@ -104,6 +104,7 @@ from functools import cached_property, lru_cache
 
 from ..facts import JUDGED_UPDATE
 from ..language.clauses import clauses
+from ..language.doers import another_does, asked_verb, named_verb
 from ..language.kinship import relative_holds
 from ..language.lazyre import lazy_re
 from ..language.revision import (
@@ -334,6 +335,10 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
     whose_said = bool(asked_holders) or own_state  # whose state is asked is said
     # Who asks is known: another speaker's word of their own state is not the asker's.
     not_asker = own_state and bool(asker)
+    # The verb asked of the asker ("do I need"): another subject of it tells their own.
+    own_verb = asked_verb(question) if others and not asked_holders else ""
+    # The verb asked of someone named ("does Sam fly"): another subject of it tells theirs.
+    named_by, named_does = named_verb(question) if others and not own_verb else ("", "")
     # Asked of the asker's relative ("my brother"): another speaker's "my brother" is theirs.
     kin_asked = asked_kin(question, asker) if others and not own_state else frozenset()
     # The words of what is asked, not of whom: a statement that shares only the holder's
@@ -361,6 +366,11 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
         if others and relative_holds(rec.text, question):
             # "Alasdair's brother Euan is the 9th" for "When is Alasdair's birthday?":
             # the value is the relative's (``language.kinship``)
+            rejected.extend(dict.fromkeys([rec.source_id, records[f.seq].source_id]))
+            continue
+        if another_does(rec.text, own_verb) or another_does(rec.text, named_does, named_by):
+            # "Her coach is staying at the Premier Inn" for "Which hotel are we staying
+            # in?": someone else does what the asker is asked about (``language.doers``)
             rejected.extend(dict.fromkeys([rec.source_id, records[f.seq].source_id]))
             continue
         looked.add(rec.seq)
@@ -690,6 +700,8 @@ def chain(question: str, answer_type: str, ranked: Sequence[Fused],
                 or others and not carried and _not_of_asked(rec, asked_holders) \
                 or speakers_own \
                 or others and not carried and relative_holds(rec.text, question) \
+                or not carried and (another_does(rec.text, own_verb)
+                                    or another_does(rec.text, named_does, named_by)) \
                 or others and asked_kind != "place" and not swapped \
                 and seq not in ruled and another_holds(rec.text, asked_subject,
                                   keys(question) | keys(anchor.text) | keys(thread.text)

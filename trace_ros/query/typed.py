@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from ..language.doers import another_does, asked_verb, named_verb
 from ..language.kinship import relative_holds
 from ..language.lazyre import lazy_re
 from ..language.revision import (
@@ -635,11 +636,14 @@ class TypedReading:
                     or speakers_mine(question, plan.asker, rec) \
                     or state and other_kind(rec.text, question) \
                     or state and not current and ask.kind not in ("place", "person") \
-                    and another_holds(rec.text, asked_of(question), keys(question) | q_stems):
+                    and another_holds(rec.text, asked_of(question), keys(question) | q_stems) \
+                    or not current and ask.kind != "person" \
+                    and _another_doer(question, rec.text):
                 continue  # "Lily's party" does not answer for "Alfie's party", nor "Mr
                 # Grady's sessions" for "Mrs Grady's", nor "the blue kettles" for "the red
                 # kettles", nor "Sharps are going to the last Friday" for when general
-                # waste goes out (the question's words joined, "pickup", are its own)
+                # waste goes out (the question's words joined, "pickup", are its own),
+                # nor "Kasia needs a 7" for what score the asker needs
             if focus and focus not in proper and focus not in STOPWORDS and (
                     ask.kind in ("name", "quantity", "count")
                     or ask.kind == "ident" and focus != "number") \
@@ -1601,3 +1605,14 @@ def _own_change(text: str) -> bool:
     be over at one now", "I'm moving at the weekend"), not another thing's ("Tuesday's
     when I do reception cover now")."""
     return any(_SPEAKER_OPENS.match(s) and marks_change(s) for s in split_sentences(text))
+
+
+def _another_doer(question: str, text: str) -> bool:
+    """Whether ``text`` has someone else for the subject of the verb ``question`` asks of
+    the asker or of the one it names (``language.doers``): "Kasia needs a 7" does not
+    say what score the asker needs, "Dan flies out on the 5th" not when Sam flies."""
+    verb = asked_verb(question)
+    if verb:
+        return another_does(text, verb)
+    name, verb = named_verb(question)
+    return another_does(text, verb, name)
