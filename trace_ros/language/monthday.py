@@ -15,7 +15,7 @@ spans import them instead of writing them again:
   team") is none. The noun is read by its shape, with closed-class words only: a lower-case
   word that is no grammar word (preposition, conjunction, pronoun, auxiliary, adverb of
   time or focus), no month and no verb form ("the 12th clashes", "the 8th clashed",
-  "the 28th hasn't moved") is a noun.
+  "the 28th hasn't moved") is a noun; right after a weekday it is the date all the same.
 - ``BARE_DAY``: a time expression that is a day of the month alone, with its preposition
   and article ("on the 12th", "by the 3rd", "19th"), read whole (``fullmatch``).
 """
@@ -32,6 +32,8 @@ MONTHS = ("january", "february", "march", "april", "may", "june", "july", "augus
 # Alternations (no group): the weekdays, the months by their whole names, and the months
 # whole or short ("sept", "sep", "oct").
 WEEKDAY_NAMES = "|".join(WEEKDAYS)
+# One weekday written compactly (a group): its first part, then "day" (add "s" for the plural).
+WEEKDAY_WORD = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 MONTH_NAMES = "|".join(MONTHS)
 MONTH_WORDS = MONTH_NAMES + r"|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec"
 
@@ -63,7 +65,11 @@ _NOUN = (rf"(?-i:(?!(?:{'|'.join(_GRAMMAR)}|{MONTH_WORDS})\b)[a-z]+\b(?!['’])"
          r"(?<!ed)(?:(?<=ss)|(?<!s)))")
 
 ORDINAL_WORD = lazy_re(rf"(\d{{1,2}}){SUFFIX}", re.I)
-DAY_OF_MONTH = lazy_re(rf"\b([12]?\d|3[01]){SUFFIX}\b(?!\s+{_NOUN})", re.I)
+# Right after a weekday ("Saturday 13th matinee", "Friday the 7th start") an ordinal is
+# its date, whatever follows (lookbehinds from the ordinal's end: fixed widths).
+_AFTER_WEEKDAY = "|".join(rf"(?<=day\s{the}{figure}\w\w)"
+                          for the in ("", r"the\s") for figure in (r"\d", r"\d\d"))
+DAY_OF_MONTH = lazy_re(rf"\b([12]?\d|3[01]){SUFFIX}\b(?:{_AFTER_WEEKDAY}|(?!\s+{_NOUN}))", re.I)
 BARE_DAY = lazy_re(rf"(?:(?:on|by)\s+)?(?:the\s+)?(\d{{1,2}}){SUFFIX}", re.I)
 
 

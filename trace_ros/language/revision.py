@@ -30,7 +30,7 @@ from functools import lru_cache
 
 from .clauses import clauses, first_clause, sentence_clauses
 from .lazyre import lazy_re
-from .monthday import DAY_OF_MONTH, MONTHS, WEEKDAYS, figure_of
+from .monthday import DAY_OF_MONTH, MONTHS, WEEKDAY_WORD, WEEKDAYS, figure_of
 from .text import STOPWORDS as BASE_STOPWORDS
 from .text import built, folded_search, sentences
 from .text import stem as _stem
@@ -682,7 +682,7 @@ _CHANGED = lazy_re(r"\b(?:now|instead|anymore|any more|no longer|from now on|the
                    r"nowadays|switched|switching|moved|moving|changed|changing)\b"
                    # the time a new state holds from: "since Monday", "starting this week"
                    r"|\b(?:since|as of|starting)\s+(?:(?:this|last|next)\s+\w+|yesterday|today"
-                   r"|tomorrow|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b"
+                   rf"|tomorrow|{WEEKDAY_WORD})\b"
                    # a present perfect passive tells a state just brought about: "Ivy's
                    # been promoted", "the camp has been pushed back" (not "it's been great")
                    r"|(?:\b(?:has|have)|['’](?:s|ve))\s+(?:just\s+|now\s+|finally\s+)?been\s+"

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .monthday import DAY_OF_MONTH, MONTH_WORDS, ORDINAL_WORD, WEEKDAYS, figure_of
+from .monthday import DAY_OF_MONTH, MONTH_WORDS, ORDINAL_WORD, SUFFIX, WEEKDAYS, figure_of
 from .text import stem as _stem
 
 _MONTHS = frozenset(MONTH_WORDS.split("|"))
@@ -31,7 +31,7 @@ midday midnight""".split())
 # two hours ("nine to five"), read below.
 _CLOCK_BEFORE = frozenset("at till until til from by half quarter past around about "
                           "before after".split())
-_TOKEN = re.compile(r"\d+(?::\d\d)?(?:st|nd|rd|th|am|pm|a\.m\.|p\.m\.)?|[^\W\d_]+(?:['’][a-z]+)?")
+_TOKEN = re.compile(rf"\d+(?::\d\d)?(?:{SUFFIX}|am|pm|a\.m\.|p\.m\.)?|[^\W\d_]+(?:['’][a-z]+)?")
 _CLOCK = re.compile(r"\d{1,2}(?::\d\d)?(?:am|pm|a\.m\.|p\.m\.)$|\d{1,2}:\d\d$")
 _YEAR = re.compile(r"(?:19|20)\d\d$")
 _SUFFIX = frozenset(("am", "pm", "oclock", "o'clock"))

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 from ..language.clauses import clauses
 from ..language.lazyre import lazy_re
-from ..language.monthday import WEEKDAY_NAMES, WEEKDAYS
+from ..language.monthday import SUFFIX, WEEKDAY_NAMES, WEEKDAYS
 from ..language.revision import (
     KIN,
     NP_DETERMINERS,
@@ -166,7 +166,7 @@ _CARRIES_ON = lazy_re(
     r"they're|there|still|same|now|then|from|at|on|in|by|only|just|half|quarter|"
     r"\d|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
     rf"{WEEKDAY_NAMES}|tomorrow|tonight|today|"
-    r"next|the\s+\d|the\s+(?:first|second|third|\w+(?:th|st|nd|rd))\b)", re.I)
+    rf"next|the\s+\d|the\s+(?:first|second|third|\w+{SUFFIX})\b)", re.I)
 
 
 # "the O'Brien tasting", "the Patel sofa": a thing told apart by whose name it bears.
