@@ -5,7 +5,9 @@ the month is written as a figure ordinal live here once; ``timeanchor`` (which r
 them), the revision and value-kind readers of consolidation and the query's readers and
 spans import them instead of writing them again:
 
-- ``ORDINAL`` / ``DAY_NUMBER``: pattern fragments for larger patterns ("28th"; "28th" or
+- ``WEEKDAYS`` / ``MONTHS`` and their alternations ``WEEKDAY_NAMES``, ``MONTH_NAMES``,
+  ``MONTH_WORDS`` (with the short forms), ``WEEKDAY_WORD`` (compact: "(?:mon|…)day").
+- ``SUFFIX``, ``ORDINAL`` / ``DAY_NUMBER``: pattern fragments for larger patterns ("28th"; "28th" or
   "28", a day beside its month: "March 4", "4 March").
 - ``ORDINAL_WORD``: one word that is a figure ordinal ("12th" → group 1 "12"), read
   without its context (a word normalised to its figure: ``figure_of``).
