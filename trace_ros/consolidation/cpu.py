@@ -24,8 +24,9 @@ import dataclasses
 import re
 
 from ..facts import FactDraft, norm
+from ..language.monthday import WEEKDAYS
 from ..language.revision import marks_change, values
-from ..language.timeanchor import WEEKDAYS, Anchor, find_candidates, forward_at, resolve, shifted
+from ..language.timeanchor import Anchor, find_candidates, forward_at, resolve, shifted
 from ..ledger import SourceRecord
 from . import rules
 from .extract import ExtractContext

@@ -58,6 +58,7 @@ from dataclasses import dataclass
 
 from ..config import ConsolidationConfig
 from ..facts import Fact, FactDraft, norm
+from ..language.monthday import MONTH_NAMES, SUFFIX, WEEKDAY_NAMES
 from ..language.vocab import is_robot
 from ..ledger import SourceRecord
 from ..state import is_multi_valued, order_key
@@ -89,9 +90,8 @@ have has had will would can could should may might must just so very really also
 about into than then there here what which who whom when where why how all any some more most other
 such only own same s t don't i'm it's that's""".split())
 _VALUE_WORD = re.compile(
-    r"^(\d+(st|nd|rd|th|am|pm|s)?|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
-    r"january|february|march|april|may|june|july|august|september|october|november|"
-    r"december|morning|afternoon|evening|night|noon|midnight|tomorrow|today|tonight|"
+    rf"^(\d+(?:{SUFFIX}|am|pm|s)?|{WEEKDAY_NAMES}|{MONTH_NAMES}|"
+    r"morning|afternoon|evening|night|noon|midnight|tomorrow|today|tonight|"
     r"yesterday|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)$")
 STATE_TYPES = frozenset({"plan", "state_change", "preference"})
 _TYPE_RANK = {"observation": 0, "state_change": 0, "preference": 0, "action": 1, "plan": 2}

@@ -44,6 +44,7 @@ from typing import Any
 from ..config import ConsolidationConfig, MemoryConfig
 from ..facts import FACT_STATUSES, FACT_TYPES, Fact, FactDraft, norm
 from ..graphstore import entity_vertex, session_vertex
+from ..language.monthday import WEEKDAY_WORD
 from ..language.vocab import is_robot
 from ..ledger import Job, Ledger, SourceRecord
 from ..state import recompute_validity
@@ -144,7 +145,7 @@ class GraphProjector:
 
 # How far a vague past anchor may lie from the truth: "last week" is any day of it.
 _VAGUE = ((re.compile(r"\b(?:yesterday|last\s+night)\b", re.I), 86400.0),
-          (re.compile(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b", re.I), 7 * 86400.0),
+          (re.compile(rf"\b{WEEKDAY_WORD}\b", re.I), 7 * 86400.0),
           (re.compile(r"\b(?:days?\s+ago|the\s+other\s+day|weekend)\b", re.I), 4 * 86400.0),
           (re.compile(r"\bweeks?\b", re.I), 8 * 86400.0),
           (re.compile(r"\bmonths?\b", re.I), 31 * 86400.0))

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from ..facts import norm
+from ..language.monthday import DAY_NUMBER, MONTH_NAMES, WEEKDAY_NAMES
 from ..language.text import case_folded
 from ..language.timeanchor import find_candidates
 from ..language.vocab import EVENT_NOUNS
@@ -1079,10 +1080,8 @@ RULES: list[tuple[str, re.Pattern[str], Handler]] = [
                   r"scheduled|schedule|set\s+up)\s+(?P<ev>(?:the|my|our|your|a|an)\s+[^,.;!?]+?)"
                   r"\s+(?:for|on)\s+(?P<when>[^,.;!?]+)"), _schedule_book),
     ("sched_inv", _r(r"(?:^|[,:;]\s*|\b(?:says|said|reads|shows|lists|has)\s+)(?:on\s+)?"
-                     r"(?P<when>(?:monday|tuesday|wednesday|thursday|friday|"
-                     r"saturday|sunday|tomorrow|next\s+\w+|this\s+\w+|\d{1,2}(?:st|nd|rd|th)?\s+"
-                     r"\w+|(?:january|february|march|april|may|june|july|august|september|"
-                     r"october|november|december)\s+\d{1,2}\w*)[^,.;!?]*?)\s+(?:is|for)\s+"
+                     rf"(?P<when>(?:{WEEKDAY_NAMES}|tomorrow|next\s+\w+|this\s+\w+|{DAY_NUMBER}\s+"
+                     rf"\w+|(?:{MONTH_NAMES})\s+\d{{1,2}}\w*)[^,.;!?]*?)\s+(?:is|for)\s+"
                      r"(?P<ev>(?:the|my|your|our)\s+[^,.;!?]+)"), _schedule_is),
     ("answer_time", _r(r"^(?:(?:no|nope|actually|sorry|wait|oops|correction|scratch\s+that|"
                        r"strike\s+that)\b[,.!:]?(?:\s+(?:no|sorry|actually)[,.!]?)?\s+|(?=i\s+meant))"
@@ -1094,10 +1093,8 @@ RULES: list[tuple[str, re.Pattern[str], Handler]] = [
                     r"(?:(?:moved|rescheduled|pushed|postponed|shifted|changed|set|scheduled|"
                     r"booked|planned)\s+)?(?:from\s+[^,.;!?]+?\s+(?=to\b))?"
                     r"(?:back\s+|forward\s+)?(?:to|for|on|until|at)?\s*"
-                    r"(?P<when>(?:next|this|last|on|tomorrow|today|tonight|monday|tuesday|"
-                    r"wednesday|thursday|friday|saturday|sunday|in\s+\w+\s+(?:days?|weeks?)|"
-                    r"january|february|march|april|may|june|july|august|september|october|"
-                    r"november|december|the\s+\d|"
+                    rf"(?P<when>(?:next|this|last|on|tomorrow|today|tonight|{WEEKDAY_NAMES}|"
+                    rf"in\s+\w+\s+(?:days?|weeks?)|{MONTH_NAMES}|the\s+\d|"
                     r"\d)[^,.;!?]*)"), _schedule_is),
     ("sched_do", _r(rf"\b{SUBJ}\s+{ADV}(?:will|am\s+going\s+to|are\s+going\s+to|"
                     r"is\s+going\s+to|plan\s+to|am\s+planning\s+to|have\s+to|need\s+to|must|"
@@ -1109,7 +1106,7 @@ RULES: list[tuple[str, re.Pattern[str], Handler]] = [
      , _schedule_do),
     ("routine", _r(r"(?:^|:\s*|\bplease\s+|\bfrom\s+now\s+on,?\s+)(?P<verb>[a-z]+)\s+"
                    r"(?P<obj>(?:the|my|our|your)\s+[^,.;!?]+?)\s+(?P<when>(?:on|every)\s+(?:other\s+)?"
-                   r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|day|week|"
+                   rf"(?:{WEEKDAY_NAMES}|day|week|"
                    r"morning|evening|night)s?)\b"), _routine),
     ("favorite", _r(r"\b(?P<who>my|our|your|(?-i:[A-Z][a-z]+)'s)\s+(?:all-time\s+)?favou?rite\s+"
                     r"(?P<cat>[a-z ]+?)\s+(?:is|are|was|has\s+to\s+be|would\s+be)\s+(?:now\s+|still\s+)?"

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from ..language.monthday import SUFFIX
 from ..language.revision import is_value_word
 from ..language.text import STOPWORDS, sentences, tokens
 from ..language.text import stem as _stem
@@ -95,7 +96,7 @@ _OWN = frozenset({"my", "our"})
 # How many words after the ordinal may name the thing ("my fourth video game tournament").
 _ORDINAL_REACH = 3
 # What may be "my/our <ordinal>": every ordinal, figure or word, ends in st, nd, rd or th.
-_MAY_NUMBER = re.compile(r"\b(?:my|our)[\W_]+[^\W_]*(?:st|nd|rd|th)\b", re.I)
+_MAY_NUMBER = re.compile(rf"\b(?:my|our)[\W_]+[^\W_]*{SUFFIX}\b", re.I)
 
 
 def ordinals(sentence: str) -> dict[str, int]:

@@ -98,6 +98,7 @@ from collections.abc import Callable, Iterator, Sequence
 import numpy as np
 
 from ..facts import JUDGED_UPDATE, Fact
+from ..language.monthday import WEEKDAY_WORD
 from ..language.revision import (
     CLOSE,
     about_another,
@@ -724,8 +725,8 @@ def salient_in(used: Counter[str], n: int) -> Callable[[str], bool]:
 _BACK = frozenset("last ago yesterday past previous earlier before".split())
 # A time that recurs ("Thursdays at two", "every other Friday", "Thursday mornings"), or
 # a state that holds "from now on": a schedule, which an occasion of it does not end.
-_RECURS = re.compile(r"\b(?:every|each|weekly|daily|monthly|(?:mon|tues|wednes|thurs|fri|satur|"
-                     r"sun)days|mornings|afternoons|evenings|from\s+now\s+on)\b", re.I)
+_RECURS = re.compile(rf"\b(?:every|each|weekly|daily|monthly|{WEEKDAY_WORD}s|"
+                     r"mornings|afternoons|evenings|from\s+now\s+on)\b", re.I)
 
 
 def realised(old: str, new: str, salient: Callable[[str], bool],

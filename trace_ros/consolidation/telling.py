@@ -17,7 +17,8 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ..language.clauses import clauses
-from ..language.timeanchor import MONTHS, WEEKDAYS, tense
+from ..language.monthday import MONTHS, WEEKDAYS
+from ..language.timeanchor import tense
 
 _ADVERB = r"(?:just\s+|now\s+|finally\s+|already\s+)?"
 _PARTICIPLE = r"[a-z]+(?:ed|en|wn|ne|ught|ken|ten)\b"

@@ -30,10 +30,11 @@ from functools import lru_cache
 
 from .clauses import clauses, first_clause, sentence_clauses
 from .lazyre import lazy_re
+from .monthday import DAY_OF_MONTH, MONTHS, WEEKDAY_WORD, WEEKDAYS, figure_of
 from .text import STOPWORDS as BASE_STOPWORDS
 from .text import built, folded_search, sentences
 from .text import stem as _stem
-from .timeanchor import HOLIDAY_WORDS, WEEKDAYS, find_candidates, holidays_lowered, shifted
+from .timeanchor import HOLIDAY_WORDS, find_candidates, holidays_lowered, shifted
 from .vocab import AUXILIARIES, BE_FORMS, DO_AUXILIARIES, EVENT_NOUNS, HAVE_FORMS
 
 # Function words, and the chat fillers that carry no thing ("yeah", "ok").
@@ -60,8 +61,7 @@ zero one two three four five six seven eight nine ten eleven twelve thirteen fou
 fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty
 ninety hundred thousand half quarter first second third fourth fifth
 """.split())
-_MONTHS = frozenset("""january february march april may june july august september october
-november december""".split())
+_MONTHS = frozenset(MONTHS)
 _TIME_WORDS = frozenset(WEEKDAYS) | {w + "s" for w in WEEKDAYS} | _MONTHS | frozenset(
     "am pm noon midnight morning afternoon evening night tonight today tomorrow weekend "
     "weekends oclock".split())
@@ -682,7 +682,7 @@ _CHANGED = lazy_re(r"\b(?:now|instead|anymore|any more|no longer|from now on|the
                    r"nowadays|switched|switching|moved|moving|changed|changing)\b"
                    # the time a new state holds from: "since Monday", "starting this week"
                    r"|\b(?:since|as of|starting)\s+(?:(?:this|last|next)\s+\w+|yesterday|today"
-                   r"|tomorrow|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b"
+                   rf"|tomorrow|{WEEKDAY_WORD})\b"
                    # a present perfect passive tells a state just brought about: "Ivy's
                    # been promoted", "the camp has been pushed back" (not "it's been great")
                    r"|(?:\b(?:has|have)|['’](?:s|ve))\s+(?:just\s+|now\s+|finally\s+)?been\s+"
@@ -875,9 +875,6 @@ thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twen
 thirtieth""".split())
 
 
-_DAY_OF_MONTH = lazy_re(r"^(\d{1,2})(?:st|nd|rd|th)$")  # "12th" names the 12
-
-
 @lru_cache(maxsize=65536)
 def marks(text: str) -> frozenset[str]:
     """The specific values a text names (stems): figures, weekdays, months, ordinal
@@ -892,7 +889,7 @@ def _mark(w: str) -> str | None:
     """The stem ``marks`` keeps for the word ``w``, or None (cached: texts share words)."""
     if any(ch.isdigit() for ch in w) or w in _ORDINALS or w.rstrip("s") in WEEKDAYS \
             or w in _MONTHS:
-        return _stem(_DAY_OF_MONTH.sub(r"\1", w))
+        return _stem(figure_of(w))  # "12th" names the 12
     return None
 
 
@@ -1184,12 +1181,9 @@ _ENDS_PHRASE = lazy_re(r"\s*(?:[,.;:!?)]|$)|\s+(?:in|at|on|for|with|to|from|of|b
                        r"and|but|or|that|which|who|is|was|will|'s)\b", re.I)
 
 
-_ORDINAL_DAY = lazy_re(r"\b(\d{1,2})(?:st|nd|rd|th)\b", re.I)
-
-
 def _days_of_month(text: str) -> frozenset[str]:
     """The figures ``text`` writes as days of a month ("the 23rd", "twenty-third")."""
-    return frozenset({_stem(m.group(1)) for m in _ORDINAL_DAY.finditer(text)}
+    return frozenset({_stem(m.group(1)) for m in DAY_OF_MONTH.finditer(text)}
                      | {_stem(w) for w in _words(text) if w in _ORDINALS})
 
 
@@ -1452,7 +1446,7 @@ def all_values(text: str) -> frozenset[str]:
 
 def _near_words(words: Sequence[str]) -> set[str]:
     return set(words) | {_stem(w) for w in words} \
-        | {_stem(_DAY_OF_MONTH.sub(r"\1", w)) for w in words}
+        | {_stem(figure_of(w)) for w in words}
 
 
 def _negated_in(text: str) -> frozenset[str]:

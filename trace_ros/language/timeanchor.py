@@ -41,20 +41,27 @@ from functools import lru_cache
 from typing import Any
 
 from .lazyre import lazy_re
+from .monthday import (
+    DAY_NUMBER,
+    MONTH_WORDS,
+    MONTHS,
+    ORDINAL,
+    ORDINAL_WORD,
+    SUFFIX,
+    WEEKDAY_NAMES,
+    WEEKDAYS,
+)
 from .text import folded_search
 
-WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_WD = "|".join(WEEKDAYS)
-MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
-          "october", "november", "december")
-_MONTH = "|".join(MONTHS) + r"|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec"
+_WD = WEEKDAY_NAMES
+_MONTH = MONTH_WORDS
 _NUM = (r"\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
         r"a\s+few|a\s+couple(?:\s+of)?|couple\s+of|several")
 _UNIT = r"minute|hour|day|night|week|weekend|fortnight|month|year"
 _PART = r"morning|afternoon|evening|night"
 _SEASON = r"spring|summer|autumn|fall|winter"
 _CLOCK = r"(?:\s+at\s+\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)?|\s+at\s+noon)?"
-_DAYNUM = r"\d{1,2}(?:st|nd|rd|th)?"
+_DAYNUM = DAY_NUMBER
 # A day of the month in words ("the nineteenth", "the twenty-first"), read as its figure.
 _ORD_UNIT = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
              "ninth")
@@ -66,7 +73,7 @@ _ORD_TENS = {"twenty": 20, "thirty": 30}
 def ordinal_value(word: str) -> int:
     """The number an ordinal word or numeral says ("twenty-ninth" 29, "12th" 12), else 0."""
     w = word.lower().replace(" ", "-")
-    m = re.fullmatch(r"(\d{1,2})(?:st|nd|rd|th)", w)
+    m = ORDINAL_WORD.fullmatch(w)
     if m:
         return int(m.group(1))
     if w in _ORD_WORDS:
@@ -138,7 +145,7 @@ def _candidate_rx(day: str, alone: str) -> re.Pattern[str]:
         rf"|(?:yesterday|today|tonight|tomorrow)(?:\s+(?:{_PART}))?"
         # ("Saturday the 12th of September": the weekday, its day and the month, whole.)
         rf"|(?:{_WD}),?\s+(?:(?:the\s+)?{day}\s+(?:of\s+)?(?:{_MONTH})|the\s+{day}"
-        rf"|\d{{1,2}}(?:st|nd|rd|th)"
+        rf"|{ORDINAL}"
         rf"|(?:{_MONTH})\s+{day})\b(?:,?\s+\d{{4}})?"
         rf"|(?:{_WD})(?:\s+(?:{_PART}))?"
         rf"|{day}\s+(?:of\s+)?(?:{_MONTH})\b(?:,?\s+\d{{4}})?"
@@ -148,7 +155,7 @@ def _candidate_rx(day: str, alone: str) -> re.Pattern[str]:
         # does ("off till the 10th — leaving at 6"); a preposition or conjunction after it
         # opens another phrase ("on the 23rd for Christmas"), where a rank's noun would
         # follow ("the 2nd attempt").
-        rf"|(?<!\bin\s)the\s+(?:\d{{1,2}}(?:st|nd|rd|th)|{alone})\b(?=\s*(?:[,.;:!?)—–]|$)"
+        rf"|(?<!\bin\s)the\s+(?:{ORDINAL}|{alone})\b(?=\s*(?:[,.;:!?)—–]|$)"
         r"|\s+-\s|\s+(?:not|instead|rather|or|at|to|until|till|now|then|for|with|when|too"
         r"|as\s+well|again"
         r"|from\s+(?:now|next|then|this))\b|['’]s\b"
@@ -157,7 +164,7 @@ def _candidate_rx(day: str, alone: str) -> re.Pattern[str]:
         r"|\s+and\b(?!\s+(?:the\s+)?\d|\s+(?:final|last)\b))"
         # "20th, 9:15 from Kings Cross": one heading a sentence, its clock time after it;
         # "Nineteenth's my last day": one heading a sentence as the subject of "is".
-        r"|(?:^|(?<=[.!?;:]\s))\d{1,2}(?:st|nd|rd|th)\b(?=,\s*\d|\s+at\s+\d|['’]s\b)"
+        rf"|(?:^|(?<=[.!?;:]\s)){ORDINAL}\b(?=,\s*\d|\s+at\s+\d|['’]s\b)"
         rf"|(?:^|(?<=[.!?;:]\s)){alone}\b(?=['’]s\b)"
         rf"|(?:{_MONTH})\s+{day}\b(?:,?\s+\d{{4}})?"
         rf"|(?:{_HOLIDAY})\b"
@@ -852,15 +859,15 @@ def _special(e: str, base: datetime, future: bool,
         if m.group(1) == "next" and month > base.month:
             year -= 1
         return datetime(year, month, 15)
-    m = (re.fullmatch(r"(\d{1,2})(?:st|nd|rd|th)? (?:of )?([a-z]+)", e)
-         or re.fullmatch(r"([a-z]+) (\d{1,2})(?:st|nd|rd|th)?", e))
+    m = (re.fullmatch(rf"(\d{{1,2}}){SUFFIX}? (?:of )?([a-z]+)", e)
+         or re.fullmatch(rf"([a-z]+) (\d{{1,2}}){SUFFIX}?", e))
     if m:
         day_s, month_s = (m.group(1), m.group(2)) if m.group(1).isdigit() else (m.group(2),
                                                                                  m.group(1))
         month = _month_number(month_s)
         if month:
             return _day_month(int(day_s), month, day0, future, weekday)
-    m = re.fullmatch(r"(?:the )?(\d{1,2})(?:st|nd|rd|th)", e)
+    m = re.fullmatch(rf"(?:the )?(\d{{1,2}}){SUFFIX}", e)
     if m:
         return _day_of_month(int(m.group(1)), day0, future, weekday)
     holiday = _HOLIDAYS.get(e.replace("’", "'").replace("new years", "new year's")
@@ -935,8 +942,8 @@ def _count(word: str) -> int | None:
 # year ("may 2023") or a year ("in 2023"): dateparser's reading (midnight of that day; a
 # missing day or month is the reference's, the day at most the month's last), without its
 # cost (1-3 ms a call, ~60 ms the first).
-_DATED = lazy_re(r"(?:(\d{1,2})(?:st|nd|rd|th)? (?:of )?([a-z]+),? |([a-z]+) (\d{1,2})"
-                 r"(?:st|nd|rd|th)?,? |([a-z]+),? )(\d{4})")
+_DATED = lazy_re(rf"(?:(\d{{1,2}}){SUFFIX}? (?:of )?([a-z]+),? |([a-z]+) (\d{{1,2}})"
+                 rf"{SUFFIX}?,? |([a-z]+),? )(\d{{4}})")
 _MONTH_WORDS = {**{m: i for i, m in enumerate(_MONTHS, 1)},
                 **{m: i for i, m in enumerate(_MONTH_FULL.values(), 1)}, "sept": 9}
 

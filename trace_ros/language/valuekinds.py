@@ -7,7 +7,8 @@ February") can only be tied to an earlier one by the kind of value it gives, so 
 kind must be read finer: a *weekday* ("Tuesdays"), a *date* (a month, a day of the month:
 "the 21st", "9th of Jan"), a *clock* time ("10am", "9:30", "at four", "half six",
 "nine till ten"), a *year*, a *figure* (any other number written in digits: a room, an
-extension, a count, a price) or a *name* (a capitalised value: a place, a room's name).
+extension, a count, a price, a rank: "the 4th floor") or a *name* (a capitalised value: a
+place, a room's name).
 Closed-class words only: weekdays, months, ordinals, the number words and the
 prepositions a clock time follows.
 """
@@ -17,11 +18,10 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from .monthday import DAY_OF_MONTH, MONTH_WORDS, ORDINAL_WORD, SUFFIX, WEEKDAYS, figure_of
 from .text import stem as _stem
-from .timeanchor import WEEKDAYS
 
-_MONTHS = frozenset("""january february march april may june july august september october
-november december jan feb mar apr jun jul aug sep sept oct nov dec""".split())
+_MONTHS = frozenset(MONTH_WORDS.split("|"))
 _ORDINAL_WORDS = frozenset("""first second third fourth fifth sixth seventh eighth ninth tenth
 eleventh twelfth thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth
 twentieth thirtieth""".split())
@@ -31,8 +31,7 @@ midday midnight""".split())
 # two hours ("nine to five"), read below.
 _CLOCK_BEFORE = frozenset("at till until til from by half quarter past around about "
                           "before after".split())
-_TOKEN = re.compile(r"\d+(?::\d\d)?(?:st|nd|rd|th|am|pm|a\.m\.|p\.m\.)?|[^\W\d_]+(?:['’][a-z]+)?")
-_ORDINAL_DAY = re.compile(r"\d{1,2}(?:st|nd|rd|th)$")
+_TOKEN = re.compile(rf"\d+(?::\d\d)?(?:{SUFFIX}|am|pm|a\.m\.|p\.m\.)?|[^\W\d_]+(?:['’][a-z]+)?")
 _CLOCK = re.compile(r"\d{1,2}(?::\d\d)?(?:am|pm|a\.m\.|p\.m\.)$|\d{1,2}:\d\d$")
 _YEAR = re.compile(r"(?:19|20)\d\d$")
 _SUFFIX = frozenset(("am", "pm", "oclock", "o'clock"))
@@ -48,7 +47,8 @@ def kinds_of(text: str, names: frozenset[str] = frozenset()) -> dict[str, frozen
     without its plural "s", a day of the month as its figure: "the 21st" is "21").
     ``names``: the stems of the capitalised values to count as names (the caller's
     ``revision.state_values`` less its people), read where they stand."""
-    toks = _TOKEN.findall(text)
+    found = list(_TOKEN.finditer(text))
+    toks = [m.group(0) for m in found]
     low = [t.lower().replace("’", "'") for t in toks]
     out: dict[str, set[str]] = {}
 
@@ -63,8 +63,10 @@ def kinds_of(text: str, names: frozenset[str] = frozenset()) -> dict[str, frozen
             add("weekday", w.rstrip("s") if w.endswith("days") else w)
         elif w in _MONTHS and (tok[:1].isupper() or len(w) > 3 and w != "may"):
             add("date", w[:3])
-        elif _ORDINAL_DAY.match(w) or w in _ORDINAL_WORDS and before == "the":
-            add("date", re.sub(r"\D", "", w) or w)
+        elif ORDINAL_WORD.fullmatch(w):  # a day of the month, or a rank ("4th floor")
+            add("date" if DAY_OF_MONTH.match(text, found[i].start()) else "figure", figure_of(w))
+        elif w in _ORDINAL_WORDS and before == "the":
+            add("date", w)
         elif _CLOCK.match(w):
             add("clock", _hour_of(w))
         elif w.isdigit() and near_month and int(w) <= 31:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from ..language.lazyre import lazy_re
+from ..language.monthday import ORDINAL
 from ..language.text import STOPWORDS, stem, stems
 from ..language.timeanchor import find_candidates
 from ..language.vocab import BE_FORMS, DO_AUXILIARIES
@@ -210,7 +211,7 @@ _SUBJECTS = frozenset({"i", "we", "you", "he", "she", "they", "it"})
 _PRONOUNS = frozenset({"he", "she", "they", "it"})
 # What may stand between a verb and its object: a determiner or an owner's pronoun.
 _DETS = frozenset({"the", "a", "an", "my", "his", "her", "their", "our", "your", "its", "some"})
-_CLOCK = lazy_re(r"\d\s*(?:am|pm)\b|\d[:.]\d\d|\b\d{1,2}(?:st|nd|rd|th)\b", re.I)
+_CLOCK = lazy_re(rf"\d\s*(?:am|pm)\b|\d[:.]\d\d|\b{ORDINAL}\b", re.I)
 _TOKEN = lazy_re(r"[\w'’-]+|[^\w\s]")
 
 

@@ -107,6 +107,7 @@ from ..language.clauses import clauses
 from ..language.doers import another_does, asked_verb, named_verb
 from ..language.kinship import relative_holds
 from ..language.lazyre import lazy_re
+from ..language.monthday import WEEKDAY_WORD
 from ..language.revision import (
     CLOSE,
     KIN,
@@ -1719,7 +1720,7 @@ def _before_left(anchor: SourceRecord, pool: Sequence[Fused],
 
 
 _PRESENT = lazy_re(r"\b(?:is|are|am|do|does|has|have)\b|'s\b|'re\b|^\s*who\s+[a-z]+[^s]s\b", re.I)
-_WEEKLY = lazy_re(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\b|\busual\b", re.I)
+_WEEKLY = lazy_re(rf"\b{WEEKDAY_WORD}s\b|\busual\b", re.I)
 _NOW = lazy_re(r"\b(?:this|these|current|currently|today|tonight|now)\b", re.I)
 _TALLY = lazy_re(r"\btimes\b|\b(?:has|have|had)\b", re.I)
 # "have" as the verb of holding, not of the perfect: "How many hives do I have?", "How
@@ -1734,13 +1735,13 @@ _SCHEDULE = lazy_re(r"\b(?:hours|times|days|nights|evenings|mornings|dates)\b", 
 _PAST_ASK = lazy_re(r"\b(?:was|were|did|had|used to|originally|before|first)\b", re.I)
 # A weekday alone, in a question in the present tense, names the coming or usual day of
 # the thing ("What time does the Saturday class start?", "Sunday's game"), not a past day.
-_DAY_ALONE = lazy_re(r"\s*(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day(?:['’]s)?\s*$",
+_DAY_ALONE = lazy_re(rf"\s*(?:on\s+)?{WEEKDAY_WORD}(?:['’]s)?\s*$",
                      re.I)
 # A length of time that is a state, not a span between events: a rate ("How many days a
 # week …?") or what is allowed ("How long can I game …?"); not "since", "ago", "until".
 _RATE = lazy_re(r"\b(?:a|an|per|each|every)\s+(?:day|night|week|fortnight|month|year)\b"
                 r"|\b(?:can|may|should|must|allowed)\b", re.I)
-_WHICH_DAY = lazy_re(r"\b(?:which|what)\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day\b", re.I)
+_WHICH_DAY = lazy_re(rf"\b(?:which|what)\s+{WEEKDAY_WORD}\b", re.I)
 _PERFECT = lazy_re(r"\b(?:has|have|had)\b", re.I)  # "How long has Jo worked …": since
 _SPAN = lazy_re(r"\b(?:since|ago|until|till|left|been|between|take|takes|old)\b", re.I)
 

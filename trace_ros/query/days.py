@@ -11,8 +11,9 @@ import time
 from collections.abc import Sequence
 
 from ..language.lazyre import lazy_re
+from ..language.monthday import DAY_OF_MONTH, MONTHS
 from ..language.text import STOPWORDS, stem, stems
-from ..language.timeanchor import MONTHS, clock_minutes, find_candidates, ordinal_figures
+from ..language.timeanchor import clock_minutes, find_candidates, ordinal_figures
 from .newstate import _CONSEQUENCE_SO
 from .pack import Pack
 from .readout import _Scored
@@ -99,7 +100,6 @@ def _with_meridiem(value: str, found: Sequence[tuple[_Scored, str, float]]) -> s
     return hour_figures(f"{value} {half.pop()}") if len(half) == 1 else value
 
 
-_ORDINAL_DAY = lazy_re(r"\b\d{1,2}(?:st|nd|rd|th)\b")
 _MONTH_NAMED = lazy_re(rf"\b(?:{'|'.join(MONTHS)})\b")
 
 
@@ -110,7 +110,7 @@ def _turns_down_only(named: Sequence[str]) -> bool:
     down is not when, and the record states none (an acknowledgement may). A record that
     only turns a day down ("Forget Friday.") still answers where nothing else is said."""
     return bool(named) and all(
-        turned_down(x) and len(_ORDINAL_DAY.findall(ordinal_figures(x.lower()))) >= 2
+        turned_down(x) and len(DAY_OF_MONTH.findall(ordinal_figures(x.lower()))) >= 2
         for x in named)
 
 
@@ -122,7 +122,7 @@ def _bare_weekday(sentence: str) -> bool:
     """Whether ``sentence`` names its day by the weekday alone: no day of the month, no
     month ("Tuesday, same morning slot.")."""
     low = ordinal_figures(sentence.lower())
-    return not _ORDINAL_DAY.search(low) and not _MONTH_NAMED.search(low)
+    return not DAY_OF_MONTH.search(low) and not _MONTH_NAMED.search(low)
 
 
 def _dated_weekday(day: str, others: Sequence[str]) -> str:

@@ -10,10 +10,11 @@ import re
 from collections.abc import Sequence
 
 from ..language.lazyre import lazy_re
+from ..language.monthday import MONTHS
 from ..language.revision import is_possessive, marks_change
 from ..language.text import STOPWORDS, built, may_hold, stem, stems, words
 from ..language.text import sentences as split_sentences
-from ..language.timeanchor import MONTHS, find_candidates
+from ..language.timeanchor import find_candidates
 from .amounts import _NUMBER_VALUES
 from .complement import asked_holder, verb_object
 from .names import _TITLED, _stands_for

@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from ..language.lazyre import lazy_re
+from ..language.monthday import WEEKDAY_WORD
 from ..language.text import STOPWORDS, stem, stems
 from ..language.text import sentences as split_sentences
 from .names import _proper_names
@@ -43,8 +44,8 @@ _ENDED = lazy_re(r"\b(?:any\s?more|no\s+longer)\b", re.I)
 # it ("pescatarian from now on", "I'm the secretary now", "vegetarian from today"); the
 # subject and copula before the value are dropped.
 _MARKED_END = lazy_re(rf"([^,.;:!?]+?)\s+(?:(?:right\s+)?now|{_NEW_MARKERS}|"
-                      r"(?:from|starting)\s+(?:today|tonight|tomorrow|(?:mon|tues|wednes|"
-                      r"thurs|fri|satur|sun)day))\s*(?:[,.;:!?]|$)", re.I)
+                      rf"(?:from|starting)\s+(?:today|tonight|tomorrow|{WEEKDAY_WORD}))\s*(?:[,.;:!?]|$)",
+                      re.I)
 _STATE_LEAD = lazy_re(r"^(?:(?:and|but|so|ok|okay|well|right)\s+)*(?:(?:i|we|he|she|they|it)"
                       r"(?:['’](?:m|re|s|ve))?|i\s+am|we\s+are|it\s+is)?\s*"
                       r"(?:(?:am|is|are|was|been|going|gone|fully|just|on|onto|into|doing|"

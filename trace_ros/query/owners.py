@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from ..language.clauses import clauses
 from ..language.lazyre import lazy_re
+from ..language.monthday import SUFFIX, WEEKDAY_NAMES, WEEKDAYS
 from ..language.revision import (
     KIN,
     NP_DETERMINERS,
@@ -25,7 +26,6 @@ from ..language.revision import (
     values,
 )
 from ..language.text import STOPWORDS, built, stem, stems, words
-from ..language.timeanchor import WEEKDAYS
 from ..language.vocab import AUXILIARIES, is_robot
 from ..ledger import SourceRecord
 from .pack import EvidenceItem
@@ -165,8 +165,8 @@ _CARRIES_ON = lazy_re(
     r"fine|ugh|hmm|erm|um)\b\W*)*(?:it|it's|its|that|that's|this|he|he's|she|she's|they|"
     r"they're|there|still|same|now|then|from|at|on|in|by|only|just|half|quarter|"
     r"\d|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
-    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight|today|"
-    r"next|the\s+\d|the\s+(?:first|second|third|\w+(?:th|st|nd|rd))\b)", re.I)
+    rf"{WEEKDAY_NAMES}|tomorrow|tonight|today|"
+    rf"next|the\s+\d|the\s+(?:first|second|third|\w+{SUFFIX})\b)", re.I)
 
 
 # "the O'Brien tasting", "the Patel sofa": a thing told apart by whose name it bears.

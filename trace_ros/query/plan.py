@@ -21,10 +21,10 @@ import time as _time
 from dataclasses import asdict, dataclass
 
 from ..language.lazyre import lazy_re
+from ..language.monthday import DAY_NUMBER, MONTH_NAMES, MONTH_WORDS, MONTHS, ORDINAL, WEEKDAY_NAMES, WEEKDAYS
 from ..language.text import built, stem
 from ..language.timeanchor import (
     PART_OF,
-    WEEKDAYS,
     find_candidates,
     forward_at,
     is_holiday,
@@ -100,9 +100,6 @@ _PRESENT_AUX = lazy_re(r"\b(is|are|am|does|do|should|shall|can|must|has|have|be)
 _PAST_FORM = lazy_re(r"\b(did|was|were|had)\b", re.I)
 _FUTURE = lazy_re(r"\b(will|going to|plan\w*|upcoming|next)\b", re.I)
 _YEAR = lazy_re(r"^(?:in |during |since |of )?((?:19|20)\d{2})$", re.I)
-_MONTHS = ("january february march april may june july august september october november "
-           "december").split()
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _NOUN_SKIP = {"kind", "kinds", "type", "types", "sort", "sorts", "of"}
 
 
@@ -189,9 +186,9 @@ def _granularity(expr: str) -> str:
         return "month"
     if re.search(r"\bweeks?\b|weekend", e):
         return "week"
-    has_day = re.search(r"\b\d{1,2}(st|nd|rd|th)?\b", e) or any(d in e for d in _WEEKDAYS) or \
+    has_day = re.search(rf"\b{DAY_NUMBER}\b", e) or any(d in e for d in WEEKDAYS) or \
         re.search(r"yesterday|today|tomorrow|tonight|days? ago", e)
-    if not has_day and any(built(rf"\b{m[:3]}").search(e) for m in _MONTHS):
+    if not has_day and any(built(rf"\b{m[:3]}").search(e) for m in MONTHS):
         return "month"
     return "day"
 
@@ -268,9 +265,9 @@ def named_time(question: str, reference_time: float) -> tuple[str, tuple[float, 
 # "the first Friday of October", "the last Sunday in May": one day of a month; "the
 # week of the 13th (of September)": the week that day falls in.
 _NTH_WEEKDAY = lazy_re(rf"\b(?P<nth>first|second|third|fourth|last)\s+"
-                       rf"(?P<day>{'|'.join(_WEEKDAYS)})\s+(?:of|in)\s+"
-                       rf"(?P<month>{'|'.join(_MONTHS)})\b", re.I)
-_WEEK_OF = lazy_re(r"\bweek\s+of\s+(?P<day>(?:the\s+)?\d{1,2}(?:st|nd|rd|th)?"
+                       rf"(?P<day>{WEEKDAY_NAMES})\s+(?:of|in)\s+"
+                       rf"(?P<month>{MONTH_NAMES})\b", re.I)
+_WEEK_OF = lazy_re(rf"\bweek\s+of\s+(?P<day>(?:the\s+)?{DAY_NUMBER}"
                    r"(?:\s+of\s+[a-z]+)?)", re.I)
 _NTH = ("first", "second", "third", "fourth")
 
@@ -285,9 +282,9 @@ def _calendar_day(question: str, reference_time: float
     m = _NTH_WEEKDAY.search(question)
     if m is not None:
         now = _time.gmtime(reference_time)
-        month = _MONTHS.index(m.group("month").lower()) + 1
+        month = MONTHS.index(m.group("month").lower()) + 1
         year = now.tm_year - (month > now.tm_mon)
-        weekday = _WEEKDAYS.index(m.group("day").lower())
+        weekday = WEEKDAYS.index(m.group("day").lower())
         days = [d for d in range(1, calendar.monthrange(year, month)[1] + 1)
                 if calendar.weekday(year, month, d) == weekday]
         nth = m.group("nth").lower()
@@ -331,20 +328,20 @@ def _season(question: str, reference_time: float
 
 _TIME_BEFORE = lazy_re(r"\b(?:on|at|for|over|during|since|until|till|by|before|after|"
                        r"from|in)\s+$", re.I)
-_WEEKDAY = lazy_re(rf"(?:{'|'.join(WEEKDAYS)})", re.I)
+_WEEKDAY = lazy_re(rf"(?:{WEEKDAY_NAMES})", re.I)
 # An article or an owner right before a weekday makes it part of a name.
 _OWNED_BEFORE = lazy_re(r"(?:\b(?:the|my|our|your|his|her|their)|'s)\s+$", re.I)
 # A month's name, whole or short.
-_MONTH_NAME = r"(?:" + "|".join(_MONTHS) + r"|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)"
+_MONTH_NAME = rf"(?:{MONTH_WORDS})"
 # A month alone ("in May", "in early June"): no day, no year.
 _MONTH_ONLY = lazy_re(r"(?:(?:in|during|by)\s+)?(?:(?:early|mid|late)[-\s]+)?" + _MONTH_NAME,
                       re.I)
 # A day of the month without a year ("the 21st", "3rd of November", "November 3rd"): a
 # day of every month, as a weekday is of every week; asked of in a present or future
 # question, the coming one.
-_MONTH_DAY = lazy_re(rf"(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)(?:\s+(?:of\s+)?{_MONTH_NAME})?"
+_MONTH_DAY = lazy_re(rf"(?:the\s+)?{ORDINAL}(?:\s+(?:of\s+)?{_MONTH_NAME})?"
                      rf"|(?:the\s+)?\d{{1,2}}\s+{_MONTH_NAME}"
-                     rf"|{_MONTH_NAME}\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?", re.I)
+                     rf"|{_MONTH_NAME}\s+(?:the\s+)?{DAY_NUMBER}", re.I)
 _DAY_BEFORE = lazy_re(r"\b(?:on|for|this|next|by|until|till)\s+$", re.I)
 
 

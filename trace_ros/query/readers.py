@@ -74,6 +74,7 @@ from typing import TYPE_CHECKING, Protocol
 from ..config import ReaderConfig
 from ..errors import ModelUnavailableError
 from ..language.lazyre import lazy_re
+from ..language.monthday import DAY_OF_MONTH, MONTH_NAMES
 from ..language.revision import (
     about_another,
     adds,
@@ -209,10 +210,6 @@ class Reader(Protocol):
              resolution: Resolution | None = None) -> ReaderOutput: ...
 
 
-# A day of the month said as an ordinal ("the 19th", "19th October").
-_DAY_OF_MONTH = lazy_re(r"\b([12]?\d|3[01])(?:st|nd|rd|th)\b", re.I)
-
-
 def _dated(value: str, anchor: float) -> str:
     """The day of the resolver's ``anchor``, with the weekday (and part of the day) its
     ``value`` says, where that is the anchor's weekday: "Monday afternoon, 17 November
@@ -249,7 +246,7 @@ def _resolution_answer(plan: Plan, resolution: Resolution, pack: Pack) -> Reader
             # "your chiropody is on Tuesday, not today": the fact's anchor may be the day
             # its source turns down; the day the source holds to is read from it instead.
             return None
-        told = {int(m.group(1)) for text in said for m in _DAY_OF_MONTH.finditer(text)}
+        told = {int(m.group(1)) for text in said for m in DAY_OF_MONTH.finditer(text)}
         if told and time.gmtime(facts[0].anchor_time).tm_mday not in told:
             # "moved the stocktake to the Sunday after, the 19th": the source names the
             # day of the month, and the fact's anchor for the weekday is another day; the
@@ -339,8 +336,7 @@ def _choice(question: str, scored: list[_Scored]) -> ReaderOutput | None:
 
 
 # A month or season the question names, which holds in every year.
-_YEARLESS = lazy_re(r"\b(?:january|february|march|april|may|june|july|august|september"
-                    r"|october|november|december|spring|summer|autumn|fall|winter)\b", re.I)
+_YEARLESS = lazy_re(rf"\b(?:{MONTH_NAMES}|spring|summer|autumn|fall|winter)\b", re.I)
 _YEARS_BACK = 50
 
 

@@ -30,12 +30,19 @@ from functools import lru_cache
 from itertools import takewhile
 
 from ..language.lazyre import lazy_re
+from ..language.monthday import (
+    BARE_DAY,
+    DAY_NUMBER,
+    MONTH_NAMES,
+    MONTHS,
+    SUFFIX,
+    WEEKDAY_NAMES,
+    WEEKDAYS,
+)
 from ..language.revision import spoken_to, state_values
 from ..language.text import STOPWORDS, may_hold, stem, stems
 from ..language.timeanchor import (
     HOUR_WORDS,
-    MONTHS,
-    WEEKDAYS,
     find_candidates,
     forward_at,
     is_future,
@@ -70,8 +77,7 @@ _DURATION = lazy_re(
     rf"|{'|'.join(TENS)}|a few"
     r"|several|a couple of|many)(?:\s+|-)(?:years?|months?|weeks?|days?|hours?|minutes?|mins?"
     r"|decades?)\b(?:\s+ago)?"
-    r"|since\s+(?:(?:19|20)\d{2}|(?:january|february|march|april|may|june|july|august|september"
-    r"|october|november|december)(?:\s+(?:19|20)\d{2})?))", re.I)
+    rf"|since\s+(?:(?:19|20)\d{{2}}|(?:{MONTH_NAMES})(?:\s+(?:19|20)\d{{2}})?))", re.I)
 _REASON = lazy_re(r"(?:\bbecause(?: of)?|\bsince|\bso that|\bdue to|'cause|\bcause)\s+(.+)",
                   re.I)
 # "<reason>, so <consequence>": the reason is the clause before "so".
@@ -138,7 +144,7 @@ def _tokens(text: str) -> tuple[Tok, ...]:
     return tuple(Tok(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(text))
 
 
-_DAYS = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_DAYS = rf"(?:{WEEKDAY_NAMES})"
 # ("first Tuesdays": a monthly day, with its place in the month)
 _RECURRING = lazy_re(rf"\b(?:every|each)\s+(?:other\s+)?{_DAYS}\b"
                      rf"|\b(?:(?:first|second|third|fourth)\s+)?{_DAYS}s\b"
@@ -149,8 +155,7 @@ _RECURRING = lazy_re(rf"\b(?:every|each)\s+(?:other\s+)?{_DAYS}\b"
 
 # "the second Wednesday", "the first week of August": a day or week by its place in a
 # month, said as such ("last" only with the month: "last Friday" is the one just gone).
-_MONTH_NAMES_RX = ("(?:january|february|march|april|may|june|july|august|september|october"
-                   "|november|december)")
+_MONTH_NAMES_RX = rf"(?:{MONTH_NAMES})"
 _NTH_IN_MONTH = lazy_re(
     rf"\b(?:the\s+)?(?:(?:first|second|third|fourth)\s+(?:{_DAYS}|week(?:end)?)"
     rf"(?:\s+(?:of|in)\s+(?:the\s+month|{_MONTH_NAMES_RX}))?"
@@ -175,7 +180,7 @@ def weekly_slots(text: str) -> list[str]:
     return [m.group(0) for m in _RECURRING.finditer(text)]
 
 
-_WEEKDAY_ABBR = lazy_re(rf"\b(?:{_DAYS[3:-1]}|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\b",
+_WEEKDAY_ABBR = lazy_re(rf"\b(?:{WEEKDAY_NAMES}|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\b",
                         re.I)
 # A record time before 1 January 1990 comes from a clock that was never set (ROS sim
 # time and uptime counters start near zero): no calendar date is built on it.
@@ -236,7 +241,7 @@ def format_when(expr: str, when: float, record_time: float) -> str:
         return f"{time.strftime('%A', t)} {format_day(when)}"
     if re.search(r"\byears?\b", e) or re.fullmatch(r"(in |during |since )?(19|20)\d{2}", e):
         return str(t.tm_year)
-    has_day = re.search(r"\d{1,2}(st|nd|rd|th)?\b(?!\d)", re.sub(r"(19|20)\d{2}", "", e)) or \
+    has_day = re.search(rf"{DAY_NUMBER}\b(?!\d)", re.sub(r"(19|20)\d{2}", "", e)) or \
         re.search(r"day|yesterday|today|tomorrow|tonight|morning|evening|night|ago", e) \
         or is_holiday(e)
     if re.search(r"\bmonths?\b", e) or not has_day:
@@ -282,7 +287,7 @@ def answer_date(sentence: str, record_time: float, context: str = "", grain: str
                 week = m.group(0).strip()
                 continue  # "on the Milan run this week, home Friday night": the day says when
             if re.fullmatch(rf"(?:in\s+)?{_MONTH_NAMES_RX}", m.group(0).strip(), re.I) \
-                    and any(_BARE_DAY_OF_MONTH.fullmatch(n.group(0).strip()) for n in found[k + 1:]):
+                    and any(BARE_DAY.fullmatch(n.group(0).strip()) for n in found[k + 1:]):
                 continue  # "in January, on the 12th": the day said next is of that month
             dated = _weekday_dated(m.group(0), found[k + 1:], text, record_time) \
                 if calendar else None
@@ -328,7 +333,7 @@ def _weekday_dated(said: str, later: Sequence[re.Match[str]], text: str,
     if day not in WEEKDAYS:
         return None
     for n in later:
-        if not _BARE_DAY_OF_MONTH.fullmatch(n.group(0).strip()):
+        if not BARE_DAY.fullmatch(n.group(0).strip()):
             continue
         expr = _in_month_named(n.group(0).strip(), text)
         fits = {w for w in (resolve_expression(expr, record_time, f) for f in (True, False))
@@ -386,8 +391,7 @@ def anchored_weekday(text: str, whole: str, record_time: float,
 
 
 _WEEK_OFFSET = {"this": 0, "next": 1, "coming": 1, "last": -1, "past": -1, "previous": -1}
-# A day of the month said alone ("the 12th") and a month said alone ("into January").
-_BARE_DAY_OF_MONTH = lazy_re(r"(?:(?:on|by)\s+)?(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)", re.I)
+# A month said alone ("into January"); a day of the month said alone is ``BARE_DAY``.
 _MONTH_ALONE = lazy_re(rf"(?<![\d\w])({_MONTH_NAMES_RX})\b(?!\s*\d)", re.I)
 
 
@@ -395,7 +399,7 @@ def _in_month_named(expr: str, text: str) -> str:
     """``expr``, a day of the month said alone ("the 12th"), in the one month the same
     text names with no day of its own ("slipped into January, the 12th": 12 January);
     else ``expr`` as it is (a day alone is then of the record's month or the next)."""
-    day = _BARE_DAY_OF_MONTH.fullmatch(expr)
+    day = BARE_DAY.fullmatch(expr)
     if day is None:
         return expr
     months = {m.group(1).lower() for m in _MONTH_ALONE.finditer(text)
@@ -1403,12 +1407,11 @@ _FREQUENCY = lazy_re(
     # "every three hours", "every two and a half hours": a count of a unit of time.
     r"|\b(?:every|each)\s+(?:other\s+)?(?:[\d.]+\s+|\w+\s+)?(?:and\s+a\s+half\s+)?"
     r"(?:day|days|week|weeks|hour|hours|minutes|months|years|morning|"
-    r"evening|night|weekday|weekend|month|fortnight|monday|tuesday|wednesday|thursday|friday"
-    r"|saturday|sunday)\b"
+    rf"evening|night|weekday|weekend|month|fortnight|{WEEKDAY_NAMES})\b"
     rf"|\b(?:(?:\d+|{_NUMBER_WORD})-)?(?:daily|weekly|nightly|monthly|fortnightly|hourly)\b"
     r"|\b(?:morning|mornings)\s+and\s+(?:night|evening|nights|evenings)\b", re.I)
 _ORDINAL = (r"first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh"
-            r"|twelfth|\d+(?:st|nd|rd|th)")
+            rf"|twelfth|\d+{SUFFIX}")
 # A part of a unit ("a third of a scoop", "three quarters of a cup"): the whole phrase.
 _PART = (rf"(?:(?:a|an|one|{_NUMBER_WORD})\s+(?:half|halves|thirds?|quarters?)\s+of|half)"
          r"\s+(?:a|an)\s+[a-z]+"
@@ -2020,7 +2023,7 @@ def _capitalised(text: str) -> tuple[str, ...]:
 
 # A code that labels a thing: letters and digits together ("B204", "A100", "4B").
 _CODE = lazy_re(r"\b(?:[A-Za-z]{1,3}\d+[A-Za-z]?|\d+[A-Za-z])\b")
-_ORDINAL_SUFFIX = lazy_re(r"^\d+(?:st|nd|rd|th)$", re.I)
+_ORDINAL_SUFFIX = lazy_re(rf"^\d+{SUFFIX}$", re.I)
 
 
 def states_label(text: str) -> bool:
