@@ -129,6 +129,7 @@ from .focus import (
     _told_later,
     labels_another,
 )
+from .headed import asks_now, headed_value, named_value
 from .names import (
     _owner_of,
     _placed,
@@ -545,6 +546,10 @@ class ExtractiveReader(TypedReading):
     def read(self, question: str, plan: Plan, pack: Pack,
              resolution: Resolution | None = None) -> ReaderOutput:
         out = self._checked(question, plan, pack, resolution)
+        if not out.answer and asks_now(plan, question):
+            # "What's my boat called?": where no span was taken, the name a record says
+            # the thing asked is ("The boat's called Kingfisher").
+            out = named_value(asked(question, plan), question, pack, self.name) or out
         out = self._moved_on(question, plan, pack, out) or out
         if out.answer and out.cited_ids:
             # Whichever way the answer was found (an age, a yes or no, several records),
@@ -756,6 +761,8 @@ class ExtractiveReader(TypedReading):
                 filled = _object_filler(question, out, pack)
             if filled is None and timed is None and _in_revised_place(ask, question, out, pack):
                 filled = out
+            if filled is None and timed is None:
+                filled = headed_value(ask, question, out, pack, asks_now(plan, question))
             if filled is not None:
                 out = filled
             elif timed is None:
