@@ -42,7 +42,7 @@ from .latest import newest_told
 from .owners import told_of_another
 from .pack import EvidenceGroup, EvidenceItem, Pack, pack, with_attachments
 from .paths import GraphOutcome, GraphStage
-from .plan import Plan, plan_question
+from .plan import Plan, plan_question, untimed_past
 from .readers import ExtractiveReader, Reader, ReaderOutput
 from .recall import Attachments, Fused, Hit, Participants, Records, VectorIndex
 from .result import QueryResult
@@ -217,6 +217,8 @@ class QueryEngine:
                     if held is not None and plan.as_of is None:
                         # "Before the roadworks email, …": what was said by then answers.
                         plan = dataclasses.replace(plan, as_of=held)
+                    elif held is None:
+                        plan = self.settle(req, plan, ranked, recalled.generation)
                 packed = self.pack(req, ranked, timings, graph, recalled)
         if spatial is not None:
             result = _spatial_result(spatial, plan, timings, t0)
@@ -461,6 +463,20 @@ class QueryEngine:
                                    near=[(h.seq, h.score) for h in dense])
         timings["graph"] = _ms(t)
         return out
+
+    def settle(self, req: QueryRequest, plan: Plan, ranked: list[Fused],
+               generation: int) -> Plan:
+        """A past-tense question naming no time nor earlier version (``untimed_past``:
+        "When was my GP appointment?") about things told the robot asks what was last
+        settled: the plan reads it as ``settled``, the newest revision first. Between
+        people (no robot among the records) it stays an event among others."""
+        if not untimed_past(req.question, plan):
+            return plan
+        records = self.records.get([f.seq for f in ranked[:current.POOL]], generation,
+                                   before=True)
+        if not current.told_the_robot(records.values(), req.scope.robot_id):
+            return plan
+        return dataclasses.replace(plan, settled=True)
 
     def currentness(self, req: QueryRequest, plan: Plan, ranked: list[Fused],
                     graph: GraphOutcome, generation: int, timings: dict[str, float]

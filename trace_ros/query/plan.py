@@ -424,6 +424,27 @@ def settled(question: str) -> bool:
         and bool(_OUTCOME.search(question))
 
 
+def untimed_past(question: str, plan: Plan) -> bool:
+    """Whether a past-tense question asks the time of one thing and names no time, no
+    event it is dated by and no earlier version ("When was my GP appointment?", "What
+    time did the Vilnius flight leave?"): a thing's time is one value a rearrangement
+    replaces (a thing done, "Which pack did I order?", may be one of several, and is left
+    as it was). Told the robot, such a question asks what was last settled
+    (``Plan.settled``), while "When was it first booked for?", "Where was it before the
+    move?" or "… in May?" still read the older record. Whether the robot was told is the
+    caller's to check (``current.told_the_robot``): between people a past tense tells of
+    one event among others."""
+    return plan.current and plan.tense == "past" and not plan.settled \
+        and not plan.time_text and plan.window is None and plan.as_of is None \
+        and plan.operation == "temporal_lookup" \
+        and not _DATED.search(question) and not _PAST_VIEW.search(question) \
+        and not _USE_TO.search(question)
+
+
+# "Where did it use to be?": a past habit asked with "did", an earlier version.
+_USE_TO = lazy_re(r"\buse\s+to\b", re.I)
+
+
 def without_coming(question: str) -> str:
     """``question`` without a "before" clause that tells of an event still to come: in a
     question not in the past tense, its own verb not in the past either ("When is my last
