@@ -2,10 +2,10 @@
 
     PYTHONPATH=. python tools/lead_steps.py LEDGER_DIR [--split build] [--out ROWS.json]
 
-Asks the histories questions of the readable authors (as ``miss_stages.py`` does: not
-the held or unseen ones, not ``never``) on a copy of a kept ``bench updates --natural``
-ledger and keeps, for each, the chain's answer (``current.chain``'s last call in the
-question): its lead and the steps that made it (``Chain.steps``). Prints per step how many
+Takes the rows of ``miss_stages.capture`` (the readable authors' histories questions on a
+copy of a kept ``bench updates --natural`` ledger): for each, the chain's answer
+(``current.chain``'s last call in the question), its lead and the steps that made it
+(``Chain.steps``). Prints per step how many
 leads it made and how many of them are the item's current record, a stale one or
 another record (precision = current / made), over all questions, not only misses; and,
 against the lead the step replaced (the anchor or an earlier revision), how often it put a
@@ -29,15 +29,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
-import shutil
 import sys
-import tempfile
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
-HELD_AND_UNSEEN = frozenset({"bx", "by", "bz", "ca"})
+from miss_stages import capture  # the same questions asked the same way (tools/ beside it)
 
 
 def step_of(why: str) -> str:
@@ -53,55 +50,6 @@ def step_of(why: str) -> str:
     return why or "?"
 
 
-def capture(ledger_dir: Path, split: str) -> dict[str, dict[str, Any]]:
-    """One row per asked question: its current and stale IDs, the chain's lead and why."""
-    from trace_ros.bench import updates_natural as un
-    from trace_ros.config import load_config
-    from trace_ros.embed import MiniLMEncoder
-    from trace_ros.ledger import Scope
-    from trace_ros.query import current
-    from trace_ros.query.answer import QueryEngine, QueryRequest
-    from trace_ros.query.readers import ExtractiveReader
-    from trace_ros.storage import open_ledger, sqlite_url
-
-    items = [it for it in un.load(un.DATA, None).items
-             if it.set != "locomo" and it.split == split and it.kind != "never"
-             and re.match(r"[a-z]+", it.item_id).group(0) not in HELD_AND_UNSEEN]
-    tmp = Path(tempfile.mkdtemp(prefix="lead-steps-"))
-    for f in ledger_dir.glob("natural.db*"):
-        shutil.copy(f, tmp / f.name)
-    cfg = load_config(None)
-    ledger = open_ledger(sqlite_url(tmp / "natural.db"), cfg.ledger, create=False)
-    engine = QueryEngine(ledger, MiniLMEncoder(cfg.embed), ExtractiveReader(), cfg.recall,
-                         audit=False)
-    seen: dict[str, Any] = {}
-    chain = current.chain
-
-    def traced(*args: Any, **kwargs: Any) -> Any:
-        seen["chain"] = chain(*args, **kwargs)
-        return seen["chain"]
-
-    current.chain = traced  # type: ignore[assignment]
-    rows = {}
-    try:
-        for it in items:
-            seen.clear()
-            res = engine.ask(QueryRequest(Scope(it.subject_id), it.question, asker=it.asker),
-                             now=it.ask_time or None)
-            found = seen.get("chain")
-            rows[it.item_id] = {
-                "q": it.question, "status": res.status, "current": list(it.current),
-                "stale": list(it.stale), "cited": list(res.source_ids[:1]),
-                "lead": found.lead[0] if found is not None else None,
-                "superseded": list(found.superseded) if found is not None else [],
-                "steps": [list(s) for s in found.steps] if found is not None else []}
-    finally:
-        current.chain = chain  # type: ignore[assignment]
-        engine.close()
-        shutil.rmtree(tmp)
-    return rows
-
-
 def table(rows: dict[str, dict[str, Any]]) -> list[str]:
     """Per step (the last one, which made the lead): leads made, current / stale / other,
     precision, the answers citing a current record first, and against the lead before
@@ -109,11 +57,12 @@ def table(rows: dict[str, dict[str, Any]]) -> list[str]:
     record's place (lost) or put one in place of another (won)."""
     counts: dict[str, Counter[str]] = defaultdict(Counter)
     for r in rows.values():
-        if r["lead"] is None or not r["steps"]:
+        lead = r["chain_lead"]
+        if lead is None or not r["steps"]:
             continue
         step = step_of(r["steps"][-1][0])
-        got = "current" if r["lead"] in r["current"] else \
-            "stale" if r["lead"] in r["stale"] else "other"
+        got = "current" if lead in r["current"] else \
+            "stale" if lead in r["stale"] else "other"
         counts[step][got] += 1
         counts[step]["cited current"] += bool(r["cited"]) and r["cited"][0] in r["current"]
         if len(r["steps"]) > 1:
@@ -147,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         rows = capture(a.ledger, a.split)
         if a.out:
             a.out.write_text(json.dumps(rows))
-    print(f"{len(rows)} asked, {sum(r['lead'] is not None for r in rows.values())} led")
+    print(f"{len(rows)} asked, {sum(r['chain_lead'] is not None for r in rows.values())} led")
     print("\n".join(table(rows)))
     return 0
 

@@ -72,7 +72,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-HELD_AND_UNSEEN = frozenset({"bv", "bw", "bx", "by"})
+HELD_AND_UNSEEN = frozenset({"bx", "by", "bz", "ca"})
 
 
 def stage_of(row: dict[str, Any]) -> str:
@@ -128,14 +128,21 @@ def capture(ledger_dir: Path, split: str) -> dict[str, dict[str, Any]]:
         seen["pack"], seen["graph"] = pack(req, ranked_, timings, graph, recalled), graph
         return seen["pack"]
 
+    chain = current.chain
+
+    def traced(*args: Any, **kwargs: Any) -> Any:
+        seen["chain"] = chain(*args, **kwargs)  # the last call's answer: the one kept
+        return seen["chain"]
+
     engine.rank, engine.pack = ranked, packed  # type: ignore[method-assign]
+    current.chain = traced  # type: ignore[assignment]
     rows = {}
     try:
         for it in items:
             seen.clear()
             res = engine.ask(QueryRequest(Scope(it.subject_id), it.question, asker=it.asker),
                              now=it.ask_time or None)
-            graph = seen.get("graph")
+            graph, found = seen.get("graph"), seen.get("chain")
             rows[it.item_id] = {
                 "q": it.question, "kind": it.kind, "status": res.status,
                 "current": list(it.current), "stale": list(it.stale),
@@ -143,8 +150,11 @@ def capture(ledger_dir: Path, split: str) -> dict[str, dict[str, Any]]:
                 "pack": seen["pack"].source_ids if "pack" in seen else [],
                 "lead": list(graph.lead) if graph is not None else [],
                 "cited": list(res.source_ids[:3]),
+                "chain_lead": found.lead[0] if found is not None else None,
+                "steps": [list(s) for s in found.steps] if found is not None else [],
                 "present": "plan" in seen and current.asks_present(it.question, seen["plan"])}
     finally:
+        current.chain = chain  # type: ignore[assignment]
         engine.close()
         shutil.rmtree(tmp)
     return rows
