@@ -99,6 +99,31 @@ def test_look_alikes_that_state_no_value_give_none() -> None:
                   _pack(("Omar: Friday breakfast shift.", "robot", {}),)) == ""
 
 
+def test_a_bare_word_that_describes_x_or_x_as_any_one_of_its_kind_gives_none() -> None:
+    q = "Which instrument is Omar learning?"
+    # A single bare lowercase word after the copula describes X; it names none.
+    assert _value("which", "instrument", q,
+                  _pack(("Omar says the instrument is hard, but fun.", "Ann", {}),)) == ""
+    assert _value("which", "instrument", q,
+                  _pack(("Omar's learning, the instrument is lovely.", "Ann", {}),)) == ""
+    # X put as any one of its kind: what is said of it tells none apart.
+    assert _value("which", "instrument", q,
+                  _pack(("For Omar learning another instrument is a big step.", "Ann",
+                         {}),)) == ""
+
+
+def test_a_complement_with_a_determiner_capital_or_figure_still_names_x() -> None:
+    q = "Which instrument is Omar learning?"
+    assert _value("which", "instrument", q,
+                  _pack(("Omar says the instrument is the cello.", "Ann", {}),)) \
+        == "the cello@s-1"
+    assert _value("which", "instrument", q,
+                  _pack(("Omar's learning, the instrument is Bodhrán.", "Ann", {}),)) \
+        == "Bodhrán@s-1"
+    locker = _pack(("Omar: the locker we use is 31, by the showers.", "Ann", {}),)
+    assert _value("which", "locker", "Which locker do we use?", locker) == "31@s-1"
+
+
 def test_only_what_and_which_questions_with_a_focus_are_read() -> None:
     p = _pack(("My brother Omar does the Friday breakfast shift.", "Ann", {"dense": 1}),)
     assert _value("person", "shift", "Who does the shift with Omar?", p) == ""

@@ -45,6 +45,11 @@ _NO_KIND = _NOT_COMPOUNDS | frozenset(("whatever", "any", "every", "some", "each
 _DETERMINERS = r"(?:the|a|an|my|our|your|his|her|their|its|this|that)"
 
 
+# X put as any one of its kind ("Learning another language is tough", "a room is a room"):
+# what is said of it tells no one X from another.
+_ANY_ONE = lazy_re(r"\b(?:a|an|another|any|every|each)\s+(?:[\w-]+\s+){0,2}$", re.I)
+
+
 def _content(text: str) -> set[str]:
     return {stem(w) for w in words(text) if w not in STOPWORDS and len(w) > 2}
 
@@ -52,14 +57,19 @@ def _content(text: str) -> set[str]:
 def _copula_value(focus_rx: str, sentence: str, q: set[str], question: str) -> str:
     """What ``sentence`` says X is: the complement of a copula whose subject X heads,
     up to the clause's end, at most five words; '' where it is an -ing verb ("the van
-    is being fixed"), a time, or only the question's words."""
+    is being fixed"), a time, only the question's words, a single bare lowercase word
+    (no determiner, capital or figure: "the language is tough" describes X, while "my
+    study", "Greenway", "14" name one), or where X is any one of its kind ("another
+    language")."""
     for m in built(rf"\b{focus_rx}{_RELATIVE}{_COPULA}", re.I).finditer(sentence):
-        if _owned_apart(sentence[:m.start()], question):
+        if _owned_apart(sentence[:m.start()], question) or _ANY_ONE.search(sentence[:m.start()]):
             continue
         rest = sentence[m.end():]
         end = _VALUE_END.search(rest)
         value = rest[:end.start() if end else len(rest)].strip()
         ws = value.split()
+        if len(ws) == 1 and ws[0].isalpha() and ws[0].islower():
+            continue  # "the language is tough": a bare word describes X, it names no X
         if not ws or len(ws) > 5 or re.match(r"[a-z]+ing\b|not\b|off\b|going\b|too\b",
                                              value, re.I):
             continue
