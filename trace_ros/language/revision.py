@@ -300,9 +300,25 @@ def _about_another(text: str, named: frozenset[str], thing: frozenset[str],
     later = _CONSEQUENCE.split(parts[0])[1:] + [
         c for p in parts[1:] for c in _CONSEQUENCE.split(p)
         if not _THEIR.search(c) or subject(c) in named]
+    # ("Mum's got a cold, so they'll come on the 29th": a plural pronoun cannot point at
+    # the one person the reason names; it is the party whose the thing is.)
     return not any((values_named(c) or keys(c) & thing) and not holders(c) - named
-                   and not _PRONOUN.search(c)
+                   and (not _PRONOUN.search(c) or _plural_past(c, foreign))
                    or subject(c) in named for c in later)
+
+
+_PLURAL_PRONOUN = frozenset(("they", "their", "them"))
+# A relative named in the singular is one person: "they" cannot be them alone (a firm or a
+# name may be "they": "Fairway shuffled offices, they're on five now").
+_ONE_KIN = frozenset(w for w in KIN if not w.endswith("s")) - {"children"}
+
+
+def _plural_past(clause: str, foreign: Set[str]) -> bool:
+    """Whether every pronoun of ``clause`` is plural ("they", "their", "them") while each of
+    the ``foreign`` holders is a relative in the singular, so that the pronouns point past
+    them to the party whose the thing is."""
+    said = {w.lower() for w in _PRONOUN.findall(clause)}
+    return said <= _PLURAL_PRONOUN and bool(foreign) and set(foreign) <= _ONE_KIN
 
 
 # The ordinary verbs of reported speech and of wanting: "X said/told me/reckons/wants …"
@@ -1745,7 +1761,10 @@ def another_holds(text: str, asked: frozenset[str], known: frozenset[str]) -> bo
                 words = words[1:]
             opener = words[0].partition("'")[0] if words else ""
             np = clause_subject(clause)
-            if np is None and opener == "they" and last is not None:
+            # (not a relative in the singular: "Mum's got a cold, so they'll come on the
+            # 29th" — "they" is the party the reason holds up, not Mum)
+            if np is None and opener == "they" and last is not None \
+                    and last[-1].partition("'")[0] not in _ONE_KIN:
                 np, rest = last, words[1:]
             else:
                 # (what follows the subject phrase; the "I" of "The vitamin D I keep taking"
