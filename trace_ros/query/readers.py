@@ -738,7 +738,8 @@ class ExtractiveReader(TypedReading):
                 or self._relabel(ask, question, out, pack)
             if ask.kind == "what" and not re.search(r"\d", label):
                 label = ""  # "What room …?": a number labels it; "What novel …?" is read
-            if label and label.lower() not in out.answer.lower():
+            if label and label.lower() not in out.answer.lower() \
+                    and not _label_within(label, ask.focus, out.answer):
                 out.answer = label
         if ask.kind in ("what", "which") and ask.focus and out.note != _MARKED_NOTE \
                 and not _focus_filled(ask, question, out,
@@ -1194,6 +1195,17 @@ class ExtractiveReader(TypedReading):
                             stem(counted) in stems(s.item.record.text))
         # ("a few times" states no figure: not "a")
         return value if has_number(value.replace("-", " ")) else ""
+
+
+def _label_within(label: str, focus: str, answer: str) -> bool:
+    """Whether the answer read says ``label``'s value as the start of a name ("22 Orchard
+    Road" for "What's my address?", where the label read is "address 22"): the label's
+    words but the noun asked open a capitalised name in the answer. The label would give
+    the question's own word back in place of the rest of the name."""
+    said = [w for w in label.split() if stem(w.lower()) != stem(focus.lower())]
+    if not said:
+        return False
+    return re.search(rf"(?<![\w-]){re.escape(' '.join(said))}\s+[A-Z][a-z]", answer) is not None
 
 
 def _asked_of_state(question: str, plan: Plan, q_stems: set[str]) -> set[str]:

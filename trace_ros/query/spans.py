@@ -508,12 +508,20 @@ def _clean(sentence: str, toks: list[Tok]) -> str:
             break
         after_det = toks[0].low in _DETERMINER_WORDS
         toks = toks[1:]
-    while toks and (not toks[-1].word or toks[-1].low in STOPWORDS) \
+    while toks and (not toks[-1].word or toks[-1].low in STOPWORDS
+                    or toks[-1].low in _SHORT_UNTIL and len(toks) > 1
+                    and toks[-2].low not in STOPWORDS) \
             and not (toks[-1].text == "A" and len(toks) > 1 and toks[-2].word):
         toks = toks[:-1]  # (a capital "A" after a word labels it: "bay A", "plan A")
     if not toks:
         return ""
     return sentence[toks[0].start:toks[-1].end].strip()
+
+
+# "until" said short: a preposition like the stopwords, left at a span's end when the time
+# it led to was taken out ("at his flat till Saturday" → "flat"); after a function word it
+# is the noun ("in the till").
+_SHORT_UNTIL = frozenset({"till", "til"})
 
 
 def _glued(toks: Sequence[Tok], i: int) -> bool:
@@ -536,22 +544,40 @@ def _in_compound(toks: Sequence[Tok], i: int, step: int) -> bool:
 def _run(toks: list[Tok], start: int, step: int, limit: int) -> list[Tok]:
     """Tokens from ``start`` in direction ``step`` up to a clause boundary, at most ``limit``
     content-bearing tokens (the hyphens of a compound count for none, and a compound is
-    never cut: "the out-of-hours service" is one phrase, "lactose-free milk" another)."""
+    never cut: "the out-of-hours service" is one phrase, "lactose-free milk" another, and
+    a clause word inside one is part of it: "the cash-and-carry"). Forward, the limit does
+    not cut a noun phrase between two of its content words: the phrase goes on to its
+    head ("the studio room at the leisure centre", not "… at the leisure"), at most
+    ``_NP_TAIL`` content words more (a function word begins another phrase: "the county
+    cup final with the | under-13s" stops where it was cut)."""
     out: list[Tok] = []
     i = start
-    said = 0
+    said = over = 0
     while 0 <= i < len(toks):
         tok = toks[i]
         if not tok.word and tok.text not in _JOINERS:
             break
-        if tok.low in _BOUNDARY_WORDS and out:
+        compound = _in_compound(toks, i, step)
+        if tok.low in _BOUNDARY_WORDS and out and not compound:
             break
-        if said >= limit and not _in_compound(toks, i, step):
-            break
+        if said >= limit and not compound:
+            if step < 0 or over >= _NP_TAIL or not _content_word(tok) \
+                    or not _content_word(out[-1]):
+                break
+            over += 1
         out.append(tok)
         said += tok.word
         i += step
     return out if step > 0 else out[::-1]
+
+
+# How far past its word limit a run may go to reach the head of the noun phrase it is in.
+_NP_TAIL = 2
+
+
+def _content_word(tok: Tok) -> bool:
+    """Whether ``tok`` is a content word: a word, not a function or clause word."""
+    return tok.word and tok.low not in STOPWORDS and tok.low not in _BOUNDARY_WORDS
 
 
 def _and_name(toks: list[Tok], run: list[Tok]) -> list[Tok]:
@@ -1197,7 +1223,8 @@ _MODALS = frozenset({"will", "would", "can", "could", "should", "shall", "might"
 
 def _predicate(toks: list[Tok], a: int, b: int, hits: list[int]) -> bool:
     """Whether the phrase [a, b) follows right after the question's words that open its
-    clause and is (past a modal) one lower-case word: those words are its subject and
+    clause and is (past a modal) one lower-case word, function words after it aside ("The
+    brewery wants our cask order": "wants our"): those words are its subject and
     the phrase its verb ("Ravi says he's sticking with his cappuccino", "The kitchen
     tap came. Chrome"), not the object that follows a verb the question asks with, so
     it gains no bonus for following them. A copula or auxiliary after the subject ("My
@@ -1208,7 +1235,8 @@ def _predicate(toks: list[Tok], a: int, b: int, hits: list[int]) -> bool:
     h, c = a - 1, a
     while c < b and toks[c].low in _MODALS:
         c += 1
-    if h not in hits or b - c != 1 or not (toks[c].text.isalpha() and toks[c].text.islower()) \
+    if h not in hits or c >= b or any(t.word and t.low not in STOPWORDS for t in toks[c + 1:b]) \
+            or not (toks[c].text.isalpha() and toks[c].text.islower()) \
             or toks[c].low in STOPWORDS or toks[c].low in _DISCOURSE \
             or toks[c].low in NUMBER_WORDS or toks[c].low.endswith("ed") \
             or toks[h].low.endswith(("'s", "’s")):
