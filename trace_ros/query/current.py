@@ -997,8 +997,9 @@ def _aside(rec: SourceRecord, told: str, head: SourceRecord, q_terms: frozenset[
     value of ``head``'s giving way to another of its kind by a verb that moves it there or
     a repair: "… pushed me to Thursday", ``_given_way``; another value of the kind alone,
     "The safe in the office is 9134" after the door code's new number, is another
-    thing's — chain52: that value alone let 30 of the look-alikes that followed a current
-    record in its conversation lead).
+    thing's — chain52: of the base ledger's 47 readable build steps that put a record of
+    the current record's conversation in its place, 12 passed here on that value alone,
+    none of the 40 that put a current record in place of another).
     Within one conversation a speaker takes back what they just said with a sign of it
     ("Actually no, soya."); the next statement near it in meaning that names less of what
     is asked, with none, is of a neighbouring thing ("The calving kit stays in the van's
