@@ -994,7 +994,12 @@ def _aside(rec: SourceRecord, told: str, head: SourceRecord, q_terms: frozenset[
     speaks of a thing beside it, not of it again: it shares fewer of the question's words
     than ``head`` and gives no sign that what ``head`` said has changed (no change marked,
     nothing denied, no state given as what follows: "…, so it's half 7 till half 1", no
-    value of ``head``'s giving way to another of its kind: "… pushed me to Thursday").
+    value of ``head``'s giving way to another of its kind by a verb that moves it there or
+    a repair: "… pushed me to Thursday", ``_given_way``; another value of the kind alone,
+    "The safe in the office is 9134" after the door code's new number, is another
+    thing's — chain52: of the base ledger's 47 readable build steps that put a record of
+    the current record's conversation in its place, 12 passed here on that value alone,
+    none of the 40 that put a current record in place of another).
     Within one conversation a speaker takes back what they just said with a sign of it
     ("Actually no, soya."); the next statement near it in meaning that names less of what
     is asked, with none, is of a neighbouring thing ("The calving kit stays in the van's
@@ -1006,9 +1011,19 @@ def _aside(rec: SourceRecord, told: str, head: SourceRecord, q_terms: frozenset[
     themselves go from one thing to the next and back all the time.)"""
     if rec.session_id != head.session_id or marks_change(rec.text) \
             or _NEGATION.search(rec.text) or follows_from(rec.text) \
-            or replaces(head.text, told):
+            or replaces(head.text, told) and (_given_way(told) or bool(repairs(head.text, told))):
         return False
     return len(keys(told) & q_terms) < len(keys(head.text) & q_terms)
+
+
+def _given_way(told: str) -> bool:
+    """Whether ``told`` tells a value as one a thing was moved to, by a verb that puts it
+    there ("The shop pushed me to Thursday afternoon", "they've bumped it to the 21st"),
+    by a shift of the old one ("pushed back a week") or as a state someone has just brought
+    about ("they've given me Thursday"). Another value of the kind alone ("The safe in the
+    office is 9134" after the alarm code's new number) tells another thing's value: in the
+    conversation where the thread's value was just given, a change of it says so."""
+    return bool(_PUT_TO.search(told)) or shifts(told) or brought_about(told)
 
 
 def _another_beside(text: str, talked: str) -> bool:
