@@ -5,6 +5,7 @@ ranking, do not."""
 
 from __future__ import annotations
 
+from trace_ros.language.text import stems
 from trace_ros.query.pack import EvidenceItem
 from trace_ros.query.paths import _OWN_NEAR, GraphOutcome, GraphStage
 from trace_ros.query.plan import plan_question
@@ -16,17 +17,18 @@ QUESTION = "Where is Mo working now?"
 
 
 def _finished(speaker: str, dense: int, who: frozenset[str] = frozenset({"mo"}),
-              later: tuple[str, str] | None = None,
+              later: tuple[str, str] | None = None, later_dense: int = 2,
               text: str = "Bea, I've finally escaped the call centre! I start at the vet's "
                           "on Castle Street on Monday.") -> QueryResult:
     said = rec(1, text, speaker=speaker)
     shown = [EvidenceItem(said, 1.0, {"dense": dense})]
     if later is not None:
-        shown.append(EvidenceItem(rec(2, later[0], speaker=later[1]), 1.0, {"dense": 2}))
+        shown.append(EvidenceItem(rec(2, later[0], speaker=later[1]), 1.0,
+                                  {"dense": later_dense}))
     result = QueryResult("answered", "vet's on Castle Street", [said.source_id], shown,
                          plan_question(QUESTION, T0), "extractive", {})
     out = GraphOutcome(status="missing", message="nothing in memory records mo works at",
-                       unrecorded=who)
+                       unrecorded=who, unrecorded_terms=stems(QUESTION) - {"mo"})
     GraphStage.finish(None, out, result)  # type: ignore[arg-type]  # uses no state
     return result
 
@@ -62,3 +64,28 @@ def test_their_words_of_another_s_state_leave_the_verdict() -> None:
 def test_other_verdicts_withhold_the_answer_whoever_said_it() -> None:
     res = _finished("Mo", 1, who=frozenset())  # "nothing mentions it" (``absent``)
     assert (res.status, res.answer, res.source_ids) == ("missing", "", [])
+
+
+def test_a_later_record_of_theirs_about_something_else_leaves_their_statement() -> None:
+    """A later turn of theirs far from the question in meaning that says no word of it or
+    of their statement tells no news of it; nor does one that says the value read again,
+    however near."""
+    far = _OWN_NEAR + 1
+    assert _finished("Mo", 1, later=("Which means I can actually make evening rehearsals.",
+                                     "Mo"), later_dense=far).status == "answered"
+    assert _finished("Mo", 1, later=("Which means I can actually make evening rehearsals.",
+                                     "Mo"), later_dense=0).status == "answered"
+    assert _finished("Mo", 1, later=("Still loving the vet's on Castle Street.",
+                                     "Mo")).status == "answered"
+
+
+def test_a_later_record_of_theirs_near_or_in_words_of_the_thing_keeps_the_verdict() -> None:
+    """The look-alike: news near the question in meaning, or told in words of the question
+    or of their statement, not the value read, may have moved on."""
+    far = _OWN_NEAR + 1
+    assert _finished("Mo", 1, later=("Which means I can actually make evening rehearsals.",
+                                     "Mo")).status == "missing"  # near: it may be news
+    assert _finished("Mo", 1, later=("Working Saturdays too now, at the garage.",
+                                     "Mo"), later_dense=far).status == "missing"
+    assert _finished("Mo", 1, later=("Back at the call centre, don't ask.",
+                                     "Mo"), later_dense=far).status == "missing"

@@ -161,6 +161,9 @@ class GraphOutcome:
     status_sources: list[str] = field(default_factory=list)
     # Whom the "never recorded" verdict (``GraphStage.unrecorded``) is of; empty otherwise.
     unrecorded: frozenset[str] = frozenset()
+    # The stems of what the question asks of them, kept with ``unrecorded``: a later record
+    # of theirs withholds their statement only where it speaks of that (``_told_by_them``).
+    unrecorded_terms: frozenset[str] = frozenset()
     # The words of the thing the "nothing mentions it" verdict (``GraphStage.absent``)
     # found unsaid, in the question's order; empty otherwise.
     absent: tuple[str, ...] = ()
@@ -267,6 +270,8 @@ class GraphStage:
                                          me)
                 if absent:
                     out.unrecorded = frozenset(people_asked_about(question, people, me))
+                    out.unrecorded_terms = stems(question) - {
+                        stem(w) for p in out.unrecorded for w in words(p)}
             if absent:
                 out.status = "missing"
                 out.message = f"nothing in memory records {absent}"
@@ -673,7 +678,7 @@ class GraphStage:
         status; the support paths for the final answer go to ``result.paths``."""
         if out.status and result.status in ("answered", "abstained", "missing") \
                 and not (out.unrecorded and result.status == "answered"
-                         and _told_by_them(result, out.unrecorded)) \
+                         and _told_by_them(result, out.unrecorded, out.unrecorded_terms)) \
                 and not (out.absent and result.status == "answered"
                          and _names_it(result, out.absent)):
             result.status = out.status
@@ -709,12 +714,14 @@ def _names_it(result: QueryResult, thing: Sequence[str]) -> bool:
                for e in result.evidence)
 
 
-def _told_by_them(result: QueryResult, who: frozenset[str]) -> bool:
+def _told_by_them(result: QueryResult, who: frozenset[str],
+                  asked: frozenset[str] = frozenset()) -> bool:
     """Whether the answer read cites first a statement of the one asked about, among the
     records nearest the question in meaning ("I start at the vet's on Castle Street", Mo
     said, for "Where is Mo working now?"): their own words say what extraction missed, so
     the verdict that no fact of their relation was recorded does not withhold it. Not
-    where they tell another's state, nor where a later shown record is theirs or names them."""
+    where they tell another's state, nor where a later shown record is theirs or names them
+    and is as near the question in meaning, or speaks of what is asked (``_news_since``)."""
     near = [e for e in result.evidence if 0 < e.routes.get("dense", 0) <= _OWN_NEAR]
     first = next((e for e in near if result.source_ids
                   and e.source_id == result.source_ids[0]), None)
@@ -725,11 +732,30 @@ def _told_by_them(result: QueryResult, who: frozenset[str]) -> bool:
     # Nor where a later shown record is theirs or speaks of them: it may tell their news
     # since ("Mo's left the vet's"), and the verdict stands for the reader's choice.
     told = (first.record.source_time, first.record.seq)
+    # What is asked, and what their statement says of it, the names of those asked aside.
+    about = (asked | stems(first.record.text)) - {stem(w) for p in who for w in words(p)}
     return not any((e.record.source_time, e.record.seq) > told
                    and not is_robot(e.record.speaker, e.record.robot_id)
                    and (_norm_name(e.record.speaker) in who
                         or any(set(words(p)) <= set(words(e.record.text.lower())) for p in who))
+                   and _news_since(e.record.text, about, result.answer,
+                                   0 < e.routes.get("dense", 0) <= _OWN_NEAR)
                    for e in result.evidence)
+
+
+def _news_since(text: str, about: frozenset[str], answer: str, near: bool) -> bool:
+    """Whether a later record of the one asked about may tell their news of what is asked
+    since their statement read: one that does not say the value read again ("I only do
+    peppermint tea" after "peppermint tea for me" restates it) and is ``near`` the
+    question in meaning, or says a word of the question or of that statement (``about``,
+    stems; none kept: any may). "Vet's was short-lived" after "I start at the vet's" may;
+    "Which means I can make evening rehearsals", far down the ranking, after "I'm on the
+    children's ward from next month" tells nothing of the ward."""
+    said = stems(text)
+    value = stems(answer)
+    if value and value <= said:
+        return False
+    return near or not about or bool(about & said)
 
 
 def _norm_name(speaker: str) -> str:
