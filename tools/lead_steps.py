@@ -27,14 +27,13 @@ only 36 is the cited record wrong where the lead before that step was current.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
-from miss_stages import capture  # the same questions asked the same way (tools/ beside it)
+from miss_stages import arguments, captured  # the same questions asked the same way (tools/ beside it)
 
 
 def step_of(why: str) -> str:
@@ -81,21 +80,12 @@ def table(rows: dict[str, dict[str, Any]]) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("ledger", type=Path, help="a folder holding natural.db")
-    ap.add_argument("--split", default="build", choices=("build", "confirm"))
-    ap.add_argument("--out", type=Path, help="write the rows here")
+    ap = arguments(__doc__)
     ap.add_argument("--rows", type=Path, help="print the table of rows written before")
     a = ap.parse_args(argv)
-    if a.rows:
-        rows = json.loads(a.rows.read_text())
-    else:
-        if not (a.ledger / "natural.db").exists():
-            print(f"no natural.db in {a.ledger}", file=sys.stderr)
-            return 2
-        rows = capture(a.ledger, a.split)
-        if a.out:
-            a.out.write_text(json.dumps(rows))
+    rows = json.loads(a.rows.read_text()) if a.rows else captured(a)
+    if rows is None:
+        return 2
     print(f"{len(rows)} asked, {sum(r['chain_lead'] is not None for r in rows.values())} led")
     print("\n".join(table(rows)))
     return 0

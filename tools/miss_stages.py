@@ -72,7 +72,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-HELD_AND_UNSEEN = frozenset({"bx", "by", "bz", "ca"})
+HELD_AND_UNSEEN = frozenset({"bz", "ca", "cb", "cc"})
 
 
 def stage_of(row: dict[str, Any]) -> str:
@@ -160,18 +160,32 @@ def capture(ledger_dir: Path, split: str) -> dict[str, dict[str, Any]]:
     return rows
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def arguments(doc: str) -> argparse.ArgumentParser:
+    """The arguments this tool and ``lead_steps`` share: the ledger, the half, where to
+    write the rows."""
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
     ap.add_argument("ledger", type=Path, help="a folder holding natural.db")
     ap.add_argument("--split", default="build", choices=("build", "confirm"))
     ap.add_argument("--out", type=Path, help="write the rows here")
-    a = ap.parse_args(argv)
+    return ap
+
+
+def captured(a: argparse.Namespace) -> dict[str, dict[str, Any]] | None:
+    """``capture`` for parsed ``arguments``, the rows written to ``--out``; None (said on
+    stderr) where the ledger folder holds no natural.db."""
     if not (a.ledger / "natural.db").exists():
         print(f"no natural.db in {a.ledger}", file=sys.stderr)
-        return 2
+        return None
     rows = capture(a.ledger, a.split)
     if a.out:
         a.out.write_text(json.dumps(rows))
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    rows = captured(arguments(__doc__).parse_args(argv))
+    if rows is None:
+        return 2
     stages = Counter((r["present"], stage_of(r)) for r in rows.values())
     misses = sum(n for (_, s), n in stages.items() if s)
     print(f"{len(rows)} asked, {misses} missed")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import lead_steps
 import miss_stages  # (tools/ is on the path: pytest.ini)
 
 
@@ -32,3 +33,4 @@ def test_each_stage_is_told_from_the_row() -> None:
 
 def test_a_folder_without_a_ledger_is_refused(tmp_path: Path) -> None:
     assert miss_stages.main([str(tmp_path)]) == 2
+    assert lead_steps.main([str(tmp_path)]) == 2  # the same arguments, the same refusal

@@ -15,7 +15,7 @@ import re
 from .clauses import sentence_clauses
 from .lazyre import lazy_re
 from .revision import KIN, NP_DETERMINERS, clause_subject, values
-from .text import STOPWORDS, sentences, stem
+from .text import STOPWORDS, same_verb, sentences
 from .vocab import AUXILIARIES
 
 # "When do I fly …?", "Which hotel are we staying in?", "What score will I need?": the verb
@@ -40,7 +40,7 @@ def asked_verb(question: str) -> str:
     I need?"); '' when it asks none or only a light one ("What have I got on Friday?")."""
     m = _ASKED_VERB.search(question)
     word = m.group(1).lower() if m is not None else ""
-    if not word or word in STOPWORDS | AUXILIARIES or any(_same_verb(word, v) for v in _LIGHT):
+    if not word or word in STOPWORDS | AUXILIARIES or any(same_verb(word, v) for v in _LIGHT):
         return ""  # ("Which channel am I on?": a preposition, no verb)
     return word
 
@@ -57,17 +57,9 @@ def named_verb(question: str) -> tuple[str, str]:
     if m is None:
         return "", ""
     word = m.group(2)
-    if word in STOPWORDS | AUXILIARIES or any(_same_verb(word, v) for v in _LIGHT):
+    if word in STOPWORDS | AUXILIARIES or any(same_verb(word, v) for v in _LIGHT):
         return "", ""
     return m.group(1).lower(), word
-
-
-def _same_verb(word: str, verb: str) -> bool:
-    """Whether ``word`` is a form of ``verb`` ("flies" of "fly", "staying" of "stay")."""
-    if stem(word) == stem(verb):
-        return True
-    base = verb[:-1] if verb.endswith("y") else verb
-    return word in (base + "ies", base + "ied", verb + "s", verb + "es", verb + "ing")
 
 
 def another_does(text: str, verb: str, asked: str = "") -> bool:
@@ -99,7 +91,7 @@ def another_does(text: str, verb: str, asked: str = "") -> bool:
             rest = words[len(np) + (opener in NP_DETERMINERS):]
             while rest and rest[0] in _BETWEEN:
                 rest = rest[1:]
-            if rest and _same_verb(rest[0].partition("'")[0], verb):
+            if rest and same_verb(rest[0].partition("'")[0], verb):
                 found = True
     return found
 

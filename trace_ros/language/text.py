@@ -71,6 +71,16 @@ def stem(word: str) -> str:
     return porter_stem(word.lower())
 
 
+def same_verb(word: str, verb: str) -> bool:
+    """Whether ``word`` is ``verb`` or one of its forms ("flies" of "fly", "goes" of "go",
+    "staying" of "stay"). The stems compare most; the forms are spelled out for those the
+    stemmer keeps apart (the third person of a verb ending in "o": "goe" and "go")."""
+    if stem(word) == stem(verb):
+        return True
+    base = verb[:-1] if verb.endswith("y") else verb
+    return word in (base + "ies", base + "ied", verb + "s", verb + "es", verb + "ing")
+
+
 def may_hold(text: str, word: str) -> bool:
     """False only where no case-insensitive pattern (``re.I``) that needs ``word``
     can match ``text``: both are ASCII and ``text`` lower-cased does not contain ``word``

@@ -12,7 +12,7 @@ import re
 
 from ..language.lazyre import lazy_re
 from ..language.monthday import ORDINAL
-from ..language.text import STOPWORDS, stem, stems
+from ..language.text import STOPWORDS, same_verb, stem, stems
 from ..language.timeanchor import find_candidates
 from ..language.vocab import BE_FORMS, DO_AUXILIARIES
 
@@ -245,13 +245,6 @@ def _asked_verbs(question: str) -> list[tuple[str, list[str], bool]]:
     return found
 
 
-def _same_verb(tok: str, verb: str) -> bool:
-    """Whether ``tok`` is ``verb`` or one of its forms: the stems compare them, save the
-    third person of a verb ending in "o", which the stemmer keeps apart ("goes" is
-    "goe", "go" is "go")."""
-    return stem(tok) == stem(verb) or verb.endswith("o") and tok == verb + "es"
-
-
 def asked_holder(question: str) -> set[str]:
     """The stems of the one a "what/which X" question asks its verb of (the last reading
     of ``_asked_verbs``), other than a first-person word ("Which school does Lucia go
@@ -277,7 +270,7 @@ def verb_object(question: str, sentence: str, asked: set[str] | frozenset[str]) 
         need = {stem(w) for w in holder if w not in STOPWORDS and w not in _FIRST}
         first = any(w in _FIRST for w in holder)
         for k, tok in enumerate(low):
-            if not (tok == verb if verb in _PREPS else _same_verb(tok, verb)):
+            if not (tok == verb if verb in _PREPS else same_verb(tok, verb)):
                 continue
             marks = [j for j, w in enumerate(low[:k]) if _CLAUSE_MARK.fullmatch(w)]
             before = low[marks[-1] + 1 if marks else 0:k]  # the verb's own clause
@@ -392,7 +385,7 @@ def verb_subject(question: str, sentence: str, kin: frozenset[str]) -> str:
     toks = _TOKEN.findall(sentence.replace("’", "'"))
     low = [t.lower() for t in toks]
     for k, tok in enumerate(low):
-        if not k or not _same_verb(tok, verb):
+        if not k or not same_verb(tok, verb):
             continue
         j = k
         while j and low[j - 1] in _BETWEEN_DOER:
