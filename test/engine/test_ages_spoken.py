@@ -8,7 +8,7 @@ from __future__ import annotations
 import calendar
 
 from trace_ros.ledger import SourceRecord
-from trace_ros.query.ages import _age_answer, _stated_age, _whom
+from trace_ros.query.ages import _stated_age, _whom, age_answer
 from trace_ros.query.pack import EvidenceItem, Pack
 
 DAY = 86400.0
@@ -41,17 +41,17 @@ def test_the_question_names_whom_by_a_noun_or_a_whole_name() -> None:
 def test_the_age_of_the_one_asked_is_read_and_not_another_s() -> None:
     p = _pack("Mum's seventy-nine, she stays home with the cat.",
               "Dad had his birthday yesterday, so he's eighty-two as of Tuesday.")
-    out = _age_answer("How old is my dad?", p, "x")
+    out = age_answer("How old is my dad?", p, "x")
     assert out is not None and out.answer == "eighty-two" and out.cited_ids == ["s-2"]
-    out = _age_answer("How old is my mum?", p, "x")
+    out = age_answer("How old is my mum?", p, "x")
     assert out is not None and out.answer == "seventy-nine" and out.cited_ids == ["s-1"]
-    assert _age_answer("How old is my sister?", p, "x") is None
+    assert age_answer("How old is my sister?", p, "x") is None
 
 
 def test_a_name_spoken_to_leaves_the_age_to_the_one_the_turn_before_names() -> None:
     p = _pack("Mango the parrot's in Thursday. He's eighteen.",
               "No, Jac, he's twenty-eight. The owner told me.")
-    out = _age_answer("How old is Mango?", p, "x")
+    out = age_answer("How old is Mango?", p, "x")
     assert out is not None and out.answer == "twenty-eight" and out.cited_ids == ["s-2"]
 
 

@@ -15,7 +15,7 @@ from trace_ros.facts import Fact
 from trace_ros.query.pack import EvidenceItem, pack
 from trace_ros.query.plan import plan_question
 from trace_ros.query.readers import ExtractiveReader
-from trace_ros.query.readout import _echoed, _heard_part
+from trace_ros.query.readout import _echoed, heard_part
 from trace_ros.state import Resolution
 
 from .readerkit import read, rec
@@ -44,10 +44,10 @@ def test_no_echo_from_a_person_a_later_turn_or_the_robots_own_record() -> None:
 
 def test_the_heard_part_keeps_the_clauses_saying_what_was_repeated() -> None:
     text = "Jamie's jacked in the garden centre. He's labouring for his uncle's building firm."
-    assert _heard_part(text, frozenset({"build", "firm"})) \
+    assert heard_part(text, frozenset({"build", "firm"})) \
         == "He's labouring for his uncle's building firm."
-    assert _heard_part(text, frozenset({"garden", "build"})) == ""  # every clause: none
-    assert _heard_part(text, frozenset({"pier"})) == ""
+    assert heard_part(text, frozenset({"garden", "build"})) == ""  # every clause: none
+    assert heard_part(text, frozenset({"pier"})) == ""
 
 
 def test_a_reply_leaving_aside_the_name_asked_about_is_no_acknowledgement_of_it() -> None:

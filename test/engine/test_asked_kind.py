@@ -15,7 +15,7 @@ import pytest
 
 from trace_ros.language.text import stems
 from trace_ros.ledger import SourceRecord
-from trace_ros.query.focus import _not_of_kind
+from trace_ros.query.focus import not_of_kind
 from trace_ros.query.pack import EvidenceItem, pack
 from trace_ros.query.plan import plan_question
 from trace_ros.query.readers import ExtractiveReader
@@ -91,7 +91,7 @@ def test_a_time_taken_back_is_none_said() -> None:
     ("place", "Friday 6 June 2025"),
 ])
 def test_a_value_of_another_kind(kind: str, value: str) -> None:
-    assert _not_of_kind(kind, value)
+    assert not_of_kind(kind, value)
 
 
 @pytest.mark.parametrize("kind, value", [
@@ -101,7 +101,7 @@ def test_a_value_of_another_kind(kind: str, value: str) -> None:
     ("place", "the garage"),
 ])
 def test_a_value_of_the_kind(kind: str, value: str) -> None:
-    assert not _not_of_kind(kind, value)
+    assert not not_of_kind(kind, value)
 
 
 def test_how_old_is_an_age_not_when_it_was_told() -> None:

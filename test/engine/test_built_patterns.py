@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 
 from trace_ros.language.text import built
-from trace_ros.query.focus import _a_sum
-from trace_ros.query.names import _tied_before
+from trace_ros.query.focus import a_sum
+from trace_ros.query.names import tied_before
 
 
 def test_built_is_kept_past_res_own_cache() -> None:
@@ -31,15 +31,15 @@ def test_built_tells_flags_and_patterns_apart() -> None:
 def test_built_finds_what_re_finds() -> None:
     texts = ["It costs £2.40 now", "it was $5", "2.40 pounds", "£2.405", "$ 5 each"]
     for value in ("2.40", "5"):
-        got = [_a_sum(value, t) for t in texts]
+        got = [a_sum(value, t) for t in texts]
         want = [bool(re.search(rf"[£$€]\s*{re.escape(value)}(?!\d)", t)) for t in texts]
         assert got == want
-    assert _a_sum("2.40", "£2.40") and not _a_sum("2.40", "£2.405")
+    assert a_sum("2.40", "£2.40") and not a_sum("2.40", "£2.405")
 
 
 def test_tied_before_same_pattern_each_time() -> None:
-    a = _tied_before("Who is Theo with now?")
-    b = _tied_before("Who is Theo with now?")
+    a = tied_before("Who is Theo with now?")
+    b = tied_before("Who is Theo with now?")
     assert a is b and a is not None
     assert a.search("going out with ") is None  # the question asks through "with"
     assert a.search("waiting for ")  # not through "for"

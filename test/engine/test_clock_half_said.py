@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from trace_ros.query.days import _upcoming_weekday
+from trace_ros.query.days import upcoming_weekday
 from trace_ros.query.pack import EvidenceItem, pack
 from trace_ros.query.spans import (
     answer_date,
@@ -79,7 +79,7 @@ def test_what_was_before_what_is_now_is_the_day_changed_from() -> None:
 def test_a_day_ahead_with_its_hour_and_half_of_the_day_is_named_with_its_weekday() -> None:
     told = pack([EvidenceItem(rec(1, "The review is on the 14th at 10 am."), 1.0, {})],
                 4000, 20)  # told Monday 3 March 2025
-    assert _upcoming_weekday("14 March 2025 at 10 am", ["src-1"], told) \
+    assert upcoming_weekday("14 March 2025 at 10 am", ["src-1"], told) \
         == "Friday 14 March 2025 at 10 am"
-    assert _upcoming_weekday("14 March 2025 at 10", ["src-1"], told) \
+    assert upcoming_weekday("14 March 2025 at 10", ["src-1"], told) \
         == "Friday 14 March 2025 at 10"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from trace_ros.query.days import _with_meridiem
+from trace_ros.query.days import with_meridiem
 
 
 def found(*values: str) -> list:
@@ -28,4 +28,4 @@ def found(*values: str) -> list:
 ])
 def test_a_bare_hour_takes_the_half_of_the_day(value: str, others: tuple[str, ...],
                                                want: str) -> None:
-    assert _with_meridiem(value, found(*others)) == want
+    assert with_meridiem(value, found(*others)) == want

@@ -22,7 +22,7 @@ import calendar
 import pytest
 
 from trace_ros.language.timeanchor import find_candidates
-from trace_ros.query.days import _dated_weekday
+from trace_ros.query.days import dated_weekday
 from trace_ros.query.readers import ExtractiveReader
 from trace_ros.query.spans import answer_date
 from trace_ros.query.typed import _said_ahead
@@ -116,5 +116,5 @@ def test_the_part_of_the_day_said_apart_stays_with_the_weekday() -> None:
 
 
 def test_a_weekday_with_its_part_takes_the_date_another_sentence_gives() -> None:
-    assert _dated_weekday("Tuesday morning, 20 January 2026", ["27 January 2026"]) \
+    assert dated_weekday("Tuesday morning, 20 January 2026", ["27 January 2026"]) \
         == "Tuesday morning, 27 January 2026"

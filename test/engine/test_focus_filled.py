@@ -1,4 +1,4 @@
-""""Which/what X …?" answers the reader's focus check lets stand (focus._focus_filled): one
+""""Which/what X …?" answers the reader's focus check lets stand (focus.focus_filled): one
 word made of a word and X ("greenhouse" for which house), X said in the singular for a
 plural asked ("the side gate key" for which keys), and a clock time the graph stage's
 current record gives in place of the time a superseded record of the same speaker gave,
@@ -9,7 +9,7 @@ from __future__ import annotations
 import calendar
 
 from trace_ros.ledger import SourceRecord
-from trace_ros.query.focus import _compound_of, _focus_filled, _time_in_place
+from trace_ros.query.focus import _compound_of, _time_in_place, focus_filled
 from trace_ros.query.pack import EvidenceItem, Pack
 from trace_ros.query.readout import ReaderOutput
 from trace_ros.query.spans import Asked
@@ -38,16 +38,16 @@ def test_one_word_made_of_a_word_and_x_is_a_kind_of_x() -> None:
     p = _pack(("The seedlings live at the allotment shed.", "Ann", {"dense": 1}),
               ("Seedlings in the greenhouse.", "Ann", {"dense": 2}))
     q = "Which house are the seedlings in?"
-    assert _focus_filled(Asked("which", "house"), q, _out("greenhouse"), p)
+    assert focus_filled(Asked("which", "house"), q, _out("greenhouse"), p)
 
 
 def test_x_said_in_the_singular_tells_which_of_the_plural_asked() -> None:
     p = _pack(("Leon has the garage key.", "Ann", {"dense": 1}),
               ("Leon, take the side gate key too while Mia is away.", "Ann", {"dense": 2}))
     q = "Which keys does Leon hold?"
-    assert _focus_filled(Asked("which", "keys"), q, _out("side gate key"), p)
+    assert focus_filled(Asked("which", "keys"), q, _out("side gate key"), p)
     # No word beside the key tells it apart.
-    assert not _focus_filled(Asked("which", "keys"), q, _out("the key"), p)
+    assert not focus_filled(Asked("which", "keys"), q, _out("the key"), p)
 
 
 OLD = ("I ride the 6:40 into town for my early shift.", "Ann", {"dense": 1, "superseded": 1})
@@ -59,7 +59,7 @@ Q = "Which bus do I ride into town?"
 def test_a_time_given_in_place_of_a_superseded_time_tells_which_x() -> None:
     ask = Asked("which", "bus")
     assert _time_in_place(ask, Q, _out("ten past eight"), _pack(OLD, NEW))
-    assert _focus_filled(ask, Q, _out("ten past eight"), _pack(OLD, NEW))
+    assert focus_filled(ask, Q, _out("ten past eight"), _pack(OLD, NEW))
 
 
 def test_a_time_without_a_change_of_the_same_speaker_or_with_a_day_asked_declines() -> None:
@@ -80,5 +80,5 @@ def test_a_time_without_a_change_of_the_same_speaker_or_with_a_day_asked_decline
     team = Asked("which", "team")
     assert not _time_in_place(team, "Which team do I ride into town with?",
                               _out("ten past eight"), _pack(OLD, NEW))
-    assert not _focus_filled(team, "Which team do I ride into town with?",
+    assert not focus_filled(team, "Which team do I ride into town with?",
                              _out("ten past eight"), _pack(OLD, NEW))

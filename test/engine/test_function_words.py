@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from trace_ros.language.vocab import AUXILIARIES, BE_FORMS, DO_AUXILIARIES, HAVE_FORMS, MODALS
-from trace_ros.query.amounts import FIGURE_UNIT, _with_unit
+from trace_ros.query.amounts import FIGURE_UNIT, with_unit
 
 
 def test_the_auxiliaries_are_be_have_do_and_the_modals() -> None:
@@ -37,4 +37,4 @@ def test_a_bare_amount_takes_only_a_plain_figures_unit() -> None:
     told = [(None, "40mg", 1.0), (None, "1,200 calories", 1.0)]
     # "1,200 calories" is a figure with a unit, but not one written plain: the one unit the
     # plain figures use is "mg".
-    assert _with_unit("25", told) == "25 mg"
+    assert with_unit("25", told) == "25 mg"

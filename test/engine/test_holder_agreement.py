@@ -125,29 +125,29 @@ def test_the_asked_holders_later_value_still_wins() -> None:
 def test_our_thing_is_not_anothers() -> None:
     """"our Christmas trees" is the asker's household's: "his trees", "my neighbour's
     greyhound" are another owner's (fails before "our" was read as the asker's)."""
-    from trace_ros.query.owners import _other_owner, _possessed
-    trees = _possessed("How much are we selling our Christmas trees for?")
-    assert _other_owner(trees, "Sam next door is flogging his trees at thirty.")
-    assert not _other_owner(trees, "We're sticking at thirty-five for our trees.")
-    dog = _possessed("What's our greyhound called?")
-    assert _other_owner(dog, "My neighbour's greyhound is called Luna too, ha.")
-    assert not _other_owner(dog, "Our greyhound answers to Mabel now.")
+    from trace_ros.query.owners import other_owner, possessed
+    trees = possessed("How much are we selling our Christmas trees for?")
+    assert other_owner(trees, "Sam next door is flogging his trees at thirty.")
+    assert not other_owner(trees, "We're sticking at thirty-five for our trees.")
+    dog = possessed("What's our greyhound called?")
+    assert other_owner(dog, "My neighbour's greyhound is called Luna too, ha.")
+    assert not other_owner(dog, "Our greyhound answers to Mabel now.")
 
 
 def test_a_plural_owners_thing_is_not_ours() -> None:
     """"the neighbours' dog" (the apostrophe after a plural's "s") is another owner's
     against "our dog", as "my neighbour's dog" is (fails before the plural possessive
     was read); our own, or a thing the question does not give the asker, is not."""
-    from trace_ros.query.owners import _other_owner, _possessed
-    dog = _possessed("What's our dog called?")
-    assert _other_owner(dog, "The neighbours' dog is called Tschappi, don't get confused.")
-    assert _other_owner(dog, "The Nilssons' dog is called Tschappi.")
-    assert not _other_owner(dog, "Our dog is called Tschäggi, you'll hear me yelling it.")
-    assert not _other_owner(dog, "The vets' opening hours changed, the dog's jab is Monday.")
+    from trace_ros.query.owners import other_owner, possessed
+    dog = possessed("What's our dog called?")
+    assert other_owner(dog, "The neighbours' dog is called Tschappi, don't get confused.")
+    assert other_owner(dog, "The Nilssons' dog is called Tschappi.")
+    assert not other_owner(dog, "Our dog is called Tschäggi, you'll hear me yelling it.")
+    assert not other_owner(dog, "The vets' opening hours changed, the dog's jab is Monday.")
     # Against another owner the question names, the plural says nothing: "the
     # neighbours' cat" may well be "next door's cat".
-    cat = _possessed("What's next door's cat called?")
-    assert not _other_owner(cat, "The neighbours' cat is Smudge, noted.")
+    cat = possessed("What's next door's cat called?")
+    assert not other_owner(cat, "The neighbours' cat is Smudge, noted.")
 
 
 def test_a_title_names_a_person_in_any_case() -> None:

@@ -12,7 +12,7 @@ from trace_ros.language import monthday
 from trace_ros.language.monthday import BARE_DAY, DAY_OF_MONTH, ORDINAL_WORD, figure_of
 from trace_ros.language.revision import _days_of_month
 from trace_ros.language.valuekinds import kinds_of
-from trace_ros.query.days import _bare_weekday
+from trace_ros.query.days import bare_weekday
 
 
 @pytest.mark.parametrize(("text", "day"), [
@@ -66,8 +66,8 @@ def test_value_kinds_rank_is_a_figure() -> None:
 def test_revision_days_and_bare_weekday() -> None:
     assert _days_of_month("the 23rd at 10") == {"23"}
     assert _days_of_month("the 3rd time at 10") == frozenset()
-    assert not _bare_weekday("Tuesday the 4th.")
-    assert _bare_weekday("Tuesday, 4th floor.")
+    assert not bare_weekday("Tuesday the 4th.")
+    assert bare_weekday("Tuesday, 4th floor.")
 
 
 def test_one_module_writes_the_calendar() -> None:

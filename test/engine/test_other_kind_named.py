@@ -9,7 +9,7 @@ own word anywhere in the record, or a noun the question only uses as its verb ("
 van park") tell no other thing. So is "the other locum" or "its own code", the thing on
 other days of the week than the question names, and another speaker's "my flat" for the
 asker's "our flat" (``owners.speakers_mine``). The asker's own thing told by another under
-the asker's name is no other owner's (``owners._other_owner`` with the asker), and "my
+the asker's name is no other owner's (``owners.other_owner`` with the asker), and "my
 fortieth birthday party" owns the party.
 """
 
@@ -28,9 +28,9 @@ from trace_ros.embed import MiniLMEncoder  # noqa: E402
 from trace_ros.ledger import Ledger, Scope  # noqa: E402
 from trace_ros.query.answer import QueryEngine, QueryRequest  # noqa: E402
 from trace_ros.query.owners import (  # noqa: E402
-    _other_owner,
-    _possessed,
     other_kind_named,
+    other_owner,
+    possessed,
     speakers_mine,
 )
 from trace_ros.storage.records import SourceRecord  # noqa: E402
@@ -83,13 +83,13 @@ def test_not_another_of_the_kind(question: str, text: str) -> None:
 
 
 def test_the_askers_own_under_their_name() -> None:
-    owners = _possessed("Where's my epipen?")
+    owners = possessed("Where's my epipen?")
     text = "The nurse said it shouldn't get cold, so Astrid's epipen lives in her handbag."
-    assert not _other_owner(owners, text, "Astrid")
-    assert _other_owner(owners, text, "Bea")  # told to Bea, Astrid's is another's
+    assert not other_owner(owners, text, "Astrid")
+    assert other_owner(owners, text, "Bea")  # told to Bea, Astrid's is another's
     said = "Did Priya tell you? Her class is moving for good, up to room 22."
-    assert not _other_owner(_possessed("Which room is my class in now?"), said, "Priya")
-    assert _other_owner(_possessed("Which room is my class in now?"), said, "Dev")
+    assert not other_owner(possessed("Which room is my class in now?"), said, "Priya")
+    assert other_owner(possessed("Which room is my class in now?"), said, "Dev")
 
 
 def _rec(speaker: str, text: str) -> SourceRecord:
@@ -122,10 +122,10 @@ def test_another_club_does_not_lead(ledger: Ledger, encoder: MiniLMEncoder) -> N
 
 def test_the_askers_thing_to_its_head_noun() -> None:
     """"my fortieth birthday party" owns the party too: Mara's party is another's."""
-    owners = _possessed("What date is my fortieth birthday party?")
+    owners = possessed("What date is my fortieth birthday party?")
     assert owners.get("parti") == "i", owners
-    assert _other_owner(owners, "And Mara's party is on the 21st of March.", "Ursina")
-    assert not _other_owner(owners, "My party's moved to the 28th.", "Ursina")
+    assert other_owner(owners, "And Mara's party is on the 21st of March.", "Ursina")
+    assert not other_owner(owners, "My party's moved to the 28th.", "Ursina")
 
 
 @pytest.mark.parametrize(("question", "text"), [

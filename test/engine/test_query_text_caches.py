@@ -1,7 +1,7 @@
 """Readings a question's stages ask again and again are kept, and read the same.
 
 ``spans.asked`` (the kind a question asks, read by the plan's stages and every candidate),
-``amounts._value_tokens`` (what a shown record states, read for every candidate value)
+``amounts.value_tokens`` (what a shown record states, read for every candidate value)
 and ``current._figures`` (the figures of a turn, read for every robot echo the chain
 weighs) are cached: a second reading gives the same answer, a different question or plan
 gets its own, and a forget empties them like every other reading of a text.
@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from trace_ros.language.caches import forget_texts
 from trace_ros.query import current
-from trace_ros.query.amounts import _value_tokens
+from trace_ros.query.amounts import value_tokens
 from trace_ros.query.plan import plan_question
 from trace_ros.query.spans import Asked, asked
 
@@ -35,11 +35,11 @@ def test_asked_is_kept_per_question_and_plan() -> None:
 
 
 def test_value_tokens_are_kept_and_cannot_be_changed() -> None:
-    told = _value_tokens("Seven tablets at 7:00, twenty-ninth")
+    told = value_tokens("Seven tablets at 7:00, twenty-ninth")
     assert told == {"7", "29", "tablet"}  # ("00" is no number said)
     assert isinstance(told, frozenset)  # shared by every caller: never changed in place
-    assert _value_tokens("Seven tablets at 7:00, twenty-ninth") is told
-    assert _value_tokens("eight tablets") == {"8", "tablet"}  # another text, its own
+    assert value_tokens("Seven tablets at 7:00, twenty-ninth") is told
+    assert value_tokens("eight tablets") == {"8", "tablet"}  # another text, its own
 
 
 def test_figures_are_kept_and_a_forget_empties_them() -> None:
@@ -49,4 +49,4 @@ def test_figures_are_kept_and_a_forget_empties_them() -> None:
     forget_texts()
     assert current._figures.cache_info().currsize == 0
     assert asked.cache_info().currsize == 0
-    assert _value_tokens.cache_info().currsize == 0
+    assert value_tokens.cache_info().currsize == 0

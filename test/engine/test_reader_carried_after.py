@@ -1,5 +1,5 @@
 """A turn that says no word of the question is read as carrying on the turn before it
-(``owners._carries_on``): what the turn after it says is not what it speaks of ("51
+(``owners.carries_on``): what the turn after it says is not what it speaks of ("51
 cents." before "People keep ringing the accounts extension" is no extension)."""
 
 from __future__ import annotations

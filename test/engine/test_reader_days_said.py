@@ -13,7 +13,7 @@ from __future__ import annotations
 import calendar
 
 from trace_ros.language.text import stems
-from trace_ros.query.days import _so_held
+from trace_ros.query.days import so_held
 from trace_ros.query.readers import ExtractiveReader
 from trace_ros.query.spans import answer_date, place_phrase, tokens, weekly_slots
 
@@ -40,11 +40,11 @@ def test_a_monthly_day() -> None:
 
 def test_the_day_that_follows_from_the_cause() -> None:
     said = "General waste is Thursdays now, so the black bins go out Wednesday night."
-    held = _so_held(said, stems("Which night do the black bins go out?"))
+    held = so_held(said, stems("Which night do the black bins go out?"))
     assert "Thursday" not in held and "Wednesday" in held
     # The side that says what is asked holds, where it is the cause.
     said = "The drawings have to be with the client by the 31st, so realistically the Friday."
-    held = _so_held(said, stems("When are the drawings due with the client?"))
+    held = so_held(said, stems("When are the drawings due with the client?"))
     assert "31st" in held and "Friday" not in held
 
 

@@ -1,5 +1,5 @@
 """"Where do I live now?" where no shown record says a word of it: the asker's own newest
-statement of a place among those nearest in meaning answers (newstate._dense_place); a
+statement of a place among those nearest in meaning answers (newstate.dense_place); a
 place said far down, by someone else, of someone else or where it came from does not."""
 
 from __future__ import annotations

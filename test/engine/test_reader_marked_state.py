@@ -1,5 +1,5 @@
 """"What X am I …?" where no record names X: the nearest-in-meaning record that says its
-value is new answers (newstate._dense_new_state); nothing else is taken for it."""
+value is new answers (newstate.dense_new_state); nothing else is taken for it."""
 
 from __future__ import annotations
 

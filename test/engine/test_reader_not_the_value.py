@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from readerkit import read, rec  # noqa: E402
 
-from trace_ros.query.names import _stands_for
+from trace_ros.query.names import stands_for
 
 
 def test_what_a_thing_does_is_not_what_it_is() -> None:
@@ -30,7 +30,7 @@ def test_a_value_said_of_the_thing_stands() -> None:
 
 
 def test_an_owner_does_not_stand_for_the_value() -> None:
-    assert not _stands_for("took Ben's old room", "What's Ana studying?", {"ana", "studi"},
+    assert not stands_for("took Ben's old room", "What's Ana studying?", {"ana", "studi"},
                            {"Ben"})
-    assert _stands_for("bins and Jonah's on the bathroom", "Which chore am I doing?",
+    assert stands_for("bins and Jonah's on the bathroom", "Which chore am I doing?",
                        {"chore"}, {"Jonah"})

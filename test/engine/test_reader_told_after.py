@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from trace_ros.query.amounts import _value_tokens
+from trace_ros.query.amounts import value_tokens
 from trace_ros.query.pack import EvidenceItem, pack
 from trace_ros.query.plan import plan_question
 from trace_ros.query.readers import ExtractiveReader
@@ -38,8 +38,8 @@ def _read(question: str, old: str, new: str) -> str:
      False),
 ])
 def test_the_old_value_told_before_the_new(text: str, old: str, new: str, left: bool) -> None:
-    said = _value_tokens(old)
-    assert _left_for(text, old, said, _value_tokens(new)) is left
+    said = value_tokens(old)
+    assert _left_for(text, old, said, value_tokens(new)) is left
 
 
 def test_the_new_place_told_after_the_old_answers() -> None:

@@ -17,7 +17,7 @@ import pytest
 from trace_ros.facts import Fact
 from trace_ros.language.text import stems
 from trace_ros.language.timeanchor import find_candidates
-from trace_ros.query.days import _so_held
+from trace_ros.query.days import so_held
 from trace_ros.query.pack import EvidenceItem, pack
 from trace_ros.query.plan import plan_question
 from trace_ros.query.readers import ExtractiveReader
@@ -66,11 +66,11 @@ def test_a_sentence_that_is_only_a_figure_is_the_amount() -> None:
 
 def test_a_day_that_labels_the_thing_asked_is_not_when_it_is() -> None:
     said = "The Friday quiz clashes with the darts now, so we're doing Thursdays at eight."
-    held = _so_held(said, stems("When's the weekly quiz?"))
+    held = so_held(said, stems("When's the weekly quiz?"))
     assert "Thursdays" in held and "Friday" not in held
     # A cause that says when the thing asked is, not which one, still holds.
     said = "The quiz is on Fridays now, so the darts go to Thursdays."
-    assert "Fridays" in _so_held(said, stems("When's the quiz?"))
+    assert "Fridays" in so_held(said, stems("When's the quiz?"))
 
 
 def test_a_weekday_its_day_and_month_are_one_date() -> None:

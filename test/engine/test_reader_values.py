@@ -20,7 +20,7 @@ from trace_ros.language.revision import other_kind
 from trace_ros.language.timeanchor import ordinal_value
 from trace_ros.ledger import SourceRecord
 from trace_ros.query.amounts import _plural_number, settled
-from trace_ros.query.owners import _speakers_own
+from trace_ros.query.owners import speakers_own
 from trace_ros.query.pack import EvidenceItem, pack
 from trace_ros.query.plan import plan_question
 from trace_ros.query.readers import ExtractiveReader
@@ -992,7 +992,7 @@ def test_a_measure_the_question_names_need_not_be_said() -> None:
     p = pack([EvidenceItem(new, 1.0, {"graph": 1}),
               EvidenceItem(old, 0.9, {"superseded": 1})], 4000, 20)
     out = ExtractiveReader().read(q, plan_question(q, T0 + 30 * DAY), p)
-    # In the unit the record it revises gave the measure (``amounts._with_unit``).
+    # In the unit the record it revises gave the measure (``amounts.with_unit``).
     assert (out.answer, out.cited_ids) == ("180 degrees", ["src-2"]), out
 
 
@@ -1262,8 +1262,8 @@ def test_a_speaker_telling_their_own_does_not_answer_for_another_speaker() -> No
     # Asked about Sven, his own words answer.
     assert read("What does Sven order on takeaway night?", *said)[1][:1] == ["src-1"]
     # A speaker pointing at someone may be telling the asked one's ("I'm taking her").
-    assert _speakers_own(said[0], frozenset({"keira"}))
-    assert not _speakers_own(rec(4, "I'm taking her to the dentist on Friday at four.",
+    assert speakers_own(said[0], frozenset({"keira"}))
+    assert not speakers_own(rec(4, "I'm taking her to the dentist on Friday at four.",
                                  speaker="Sven"), frozenset({"keira"}))
 
 

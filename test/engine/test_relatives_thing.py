@@ -3,7 +3,7 @@ owner ("When is the boiler being serviced?") asks of the asker's household's thi
 record giving that thing to someone's relative ("My mum's boiler is getting done on
 Monday") does not answer it where another record states a value (``owners.kin_owned``);
 and an owner's phrase is read to its head noun ("Toby's heart tablet" is Toby's tablet,
-not the asker's "my own tablets", ``owners._other_owner``)."""
+not the asker's "my own tablets", ``owners.other_owner``)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from readerkit import DAY, T0, rec  # noqa: E402
 
 from trace_ros.ledger import SourceRecord  # noqa: E402
-from trace_ros.query.owners import _other_owner, _possessed, kin_owned  # noqa: E402
+from trace_ros.query.owners import kin_owned, other_owner, possessed  # noqa: E402
 from trace_ros.query.pack import EvidenceItem, pack  # noqa: E402
 from trace_ros.query.plan import plan_question  # noqa: E402
 from trace_ros.query.readers import ExtractiveReader  # noqa: E402
@@ -63,19 +63,19 @@ def test_the_relatives_boiler_still_answers_alone() -> None:
 
 
 def test_an_owners_phrase_is_read_to_its_head_noun() -> None:
-    mine = _possessed("When do I take my own tablets?")
-    assert _other_owner(mine, "Toby's heart tablet is still eight and eight.", "Bea")
-    assert _other_owner(mine, "My dad's blood pressure tablets are at nine.", "Bea")
-    assert not _other_owner(mine, "My own tablets are at nine and nine.", "Bea")
+    mine = possessed("When do I take my own tablets?")
+    assert other_owner(mine, "Toby's heart tablet is still eight and eight.", "Bea")
+    assert other_owner(mine, "My dad's blood pressure tablets are at nine.", "Bea")
+    assert not other_owner(mine, "My own tablets are at nine and nine.", "Bea")
     # The phrase ends at a function word: "Toby's heart is fine, tablets at nine" gives
     # Toby no tablet.
-    assert not _other_owner(mine, "Toby's heart is fine, tablets at nine.", "Bea")
+    assert not other_owner(mine, "Toby's heart is fine, tablets at nine.", "Bea")
 
 
 def test_an_is_after_a_name_owns_nothing_further() -> None:
     """"Marjorie's still coming tomorrow" is "Marjorie is": the words after it are no
     noun phrase of hers (the question's "my sister coming" gives the asker no
     "coming" of theirs to clash with)."""
-    sister = _possessed("Which day was my sister coming to visit?")
-    assert not _other_owner(sister, "Marjorie's still coming tomorrow, cake and all.", "Bea")
-    assert not _other_owner(sister, "My sister's coming Tuesday afternoon as well.", "Bea")
+    sister = possessed("Which day was my sister coming to visit?")
+    assert not other_owner(sister, "Marjorie's still coming tomorrow, cake and all.", "Bea")
+    assert not other_owner(sister, "My sister's coming Tuesday afternoon as well.", "Bea")

@@ -3,14 +3,14 @@ stage's current one, the role filler reads the other shown records, newest first
 no word of the question but the name of the one asked about ("they made me chairman" after
 "I'm band secretary now"); one said of "me" must be the asker's own, and a record that says
 the question's words ("as a volunteer reader in Reception") is not read that way
-(names._role_filler)."""
+(names.role_filler)."""
 
 from __future__ import annotations
 
 import calendar
 
 from trace_ros.ledger import SourceRecord
-from trace_ros.query.names import _role_filler
+from trace_ros.query.names import role_filler
 from trace_ros.query.pack import EvidenceItem, Pack
 from trace_ros.query.plan import plan_question
 from trace_ros.query.readout import ReaderOutput
@@ -30,7 +30,7 @@ def _pack(*texts: tuple[str, str]) -> Pack:
 
 def _role(question: str, p: Pack, asker: str = "Marcus") -> str:
     ask = asked(question, plan_question(question, T0 + 30 * DAY))
-    out = _role_filler(ask, question, ReaderOutput("band secretary", ["s-1"], "x"), p, asker)
+    out = role_filler(ask, question, ReaderOutput("band secretary", ["s-1"], "x"), p, asker)
     return out.answer if out is not None else ""
 
 

@@ -13,10 +13,10 @@ from types import SimpleNamespace
 
 from trace_ros.language.text import stems
 from trace_ros.query.days import (
-    _bare_weekday,
-    _dated_weekday,
-    _turns_down_only,
-    _with_hour,
+    bare_weekday,
+    dated_weekday,
+    turns_down_only,
+    with_hour,
 )
 from trace_ros.query.plan import plan_question
 from trace_ros.query.spans import (
@@ -90,20 +90,20 @@ def test_an_hour_a_noun_gives_is_a_time_where_one_is_asked():
 
 def test_a_day_turned_down_beside_an_undated_one_is_not_when():
     said = "The gym fee goes out on the 2nd of each month from now on, not the 9th."
-    assert _turns_down_only([said])
-    assert not _turns_down_only(["Forget Friday, the CEO can't make it."])
+    assert turns_down_only([said])
+    assert not turns_down_only(["Forget Friday, the CEO can't make it."])
 
 
 def test_a_bare_weekday_is_the_one_a_date_of_the_record_gives():
     # A Tuesday resolved to the first one ahead; the record's "the 24th" is a Tuesday on.
-    assert _dated_weekday("Tuesday 17 March 2026", ["24 March 2026"]) == "Tuesday 24 March 2026"
-    assert _dated_weekday("Tuesday 17 March 2026 at 9", ["24 March 2026"]) \
+    assert dated_weekday("Tuesday 17 March 2026", ["24 March 2026"]) == "Tuesday 24 March 2026"
+    assert dated_weekday("Tuesday 17 March 2026 at 9", ["24 March 2026"]) \
         == "Tuesday 24 March 2026 at 9"
     # Another weekday, or too far on, is another day.
-    assert _dated_weekday("Tuesday 17 March 2026", ["25 March 2026"]) == "Tuesday 17 March 2026"
-    assert _dated_weekday("Tuesday 17 March 2026", ["12 May 2026"]) == "Tuesday 17 March 2026"
-    assert _bare_weekday("Tuesday, same slot.")
-    assert not _bare_weekday("Tuesday the 17th, same slot.")
+    assert dated_weekday("Tuesday 17 March 2026", ["25 March 2026"]) == "Tuesday 17 March 2026"
+    assert dated_weekday("Tuesday 17 March 2026", ["12 May 2026"]) == "Tuesday 17 March 2026"
+    assert bare_weekday("Tuesday, same slot.")
+    assert not bare_weekday("Tuesday the 17th, same slot.")
 
 
 def test_a_weekday_keeps_the_part_of_the_day_said_with_it():
@@ -121,9 +121,9 @@ def test_a_day_said_again_keeps_the_hour_given_for_it():
     day = "Thursday 26 March 2026"
     told = [found("Thursday 26 March 2026 at half ten", 1.0), found(day, 3.0),
             found("Thursday 26 March 2026 at eleven", 2.0), found("Friday 27 March 2026 at 9", 4.0)]
-    assert _with_hour(day, told) == "Thursday 26 March 2026 at eleven"  # the newest told
-    assert _with_hour("Friday 27 March 2026", told[:3]) == "Friday 27 March 2026"
-    assert _with_hour("every Thursday", told) == "every Thursday"
+    assert with_hour(day, told) == "Thursday 26 March 2026 at eleven"  # the newest told
+    assert with_hour("Friday 27 March 2026", told[:3]) == "Friday 27 March 2026"
+    assert with_hour("every Thursday", told) == "every Thursday"
 
 
 def test_who_holds_it_is_the_name_in_what_follows_so() -> None:
@@ -142,14 +142,14 @@ def test_who_holds_it_is_the_name_in_what_follows_so() -> None:
 
 
 def test_an_amount_said_bare_takes_the_unit_said_before() -> None:
-    from trace_ros.query.amounts import _with_unit
+    from trace_ros.query.amounts import with_unit
 
     def found(value: str) -> tuple[None, str, float]:
         return None, value, 1.0
 
     told = [found("40mg"), found("30mg"), found("20mg")]
-    assert _with_unit("20", told) == "20mg"  # as a record says that very figure
-    assert _with_unit("down to 20", told) == "down to 20mg"
-    assert _with_unit("25", told) == "25 mg"  # the one unit they all use
-    assert _with_unit("25", [*told, found("2 tablets")]) == "25"  # two units: none added
-    assert _with_unit("half a tablet", told) == "half a tablet"
+    assert with_unit("20", told) == "20mg"  # as a record says that very figure
+    assert with_unit("down to 20", told) == "down to 20mg"
+    assert with_unit("25", told) == "25 mg"  # the one unit they all use
+    assert with_unit("25", [*told, found("2 tablets")]) == "25"  # two units: none added
+    assert with_unit("half a tablet", told) == "half a tablet"

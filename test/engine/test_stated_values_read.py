@@ -162,9 +162,9 @@ def test_a_thing_under_another_name_is_not_the_one_asked() -> None:
 
 
 def test_another_name_on_the_thing_asked_marks_another_thing() -> None:
-    from trace_ros.query.owners import _other_name_on
+    from trace_ros.query.owners import other_name_on
 
     q = "What time is the Okafor viewing?"
-    assert _other_name_on(q, "The Lindqvist viewing is Tuesday at 11.")
-    assert not _other_name_on(q, "The Okafor viewing moved to Wednesday at 3.")
-    assert not _other_name_on(q, "Viewing moved to Wednesday at 3.")
+    assert other_name_on(q, "The Lindqvist viewing is Tuesday at 11.")
+    assert not other_name_on(q, "The Okafor viewing moved to Wednesday at 3.")
+    assert not other_name_on(q, "Viewing moved to Wednesday at 3.")

@@ -36,7 +36,7 @@ from trace_ros.query.complement import (  # noqa: E402
     place_there,
     subject_head,
 )
-from trace_ros.query.names import _name_value  # noqa: E402
+from trace_ros.query.names import name_value  # noqa: E402
 from trace_ros.query.pack import EvidenceItem, pack  # noqa: E402
 from trace_ros.query.plan import plan_question  # noqa: E402
 from trace_ros.query.readers import ExtractiveReader  # noqa: E402
@@ -119,12 +119,12 @@ def test_a_place_is_read_only_of_the_thing_asked_whole() -> None:
 
 def test_a_closing_epithet_names_the_sentence_s_subject() -> None:
     said = ["Kvikk's been swimming after the seals again, daft dog."]
-    assert _name_value(Asked("name", "dog"), said, {"dog", "call"}, set(), True, set()) \
+    assert name_value(Asked("name", "dog"), said, {"dog", "call"}, set(), True, set()) \
         == "Kvikk"
-    assert _name_value(Asked("name", "cat"), said, {"cat", "call"}, set(), True, set()) == ""
+    assert name_value(Asked("name", "cat"), said, {"cat", "call"}, set(), True, set()) == ""
     # The object of an imperative ("tell the driver") is no epithet of the subject.
     told = ["Kestrel's on pontoon C, berth 14, tell the driver."]
-    assert _name_value(Asked("name", "driver"), told, {"driver", "name"}, set(), True,
+    assert name_value(Asked("name", "driver"), told, {"driver", "name"}, set(), True,
                        set()) == ""
 
 

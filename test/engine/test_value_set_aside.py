@@ -11,7 +11,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from readerkit import read, rec  # noqa: E402
 
 from trace_ros.language.text import stems
-from trace_ros.query.newstate import _state_first
+from trace_ros.query.newstate import state_first
 from trace_ros.query.spans import clock_time, place_phrase
 from trace_ros.query.typed import _dates_said
 
@@ -23,7 +23,7 @@ def test_a_value_the_record_sets_aside_gives_way_to_the_one_it_holds_to() -> Non
 
 def test_a_cancelled_day_is_not_read_first() -> None:
     said = ["The airline has cancelled the Monday flight.", "They've shoved me onto the Wednesday."]
-    assert _state_first(said, lambda x: _dates_said(x, set()))[0] == said[1]
+    assert state_first(said, lambda x: _dates_said(x, set()))[0] == said[1]
 
 
 def test_a_value_said_before_the_one_it_denies_holds() -> None:
@@ -35,21 +35,21 @@ def test_a_value_said_before_the_one_it_denies_holds() -> None:
 
 def test_unchanged_where_the_first_value_is_held_to() -> None:
     said = ["The bus goes at 8:10, and the later one at 9:40, not that I take it."]
-    assert _state_first(said, clock_time) == said
+    assert state_first(said, clock_time) == said
     # A list joined by "and" is one clause.
     said = ["I'm going to split the cells on Tuesdays and Fridays instead."]
-    assert _state_first(said, lambda x: _dates_said(x, set())) == said
+    assert state_first(said, lambda x: _dates_said(x, set())) == said
 
 
 def test_a_later_clause_marking_the_new_state_leads_over_the_cause() -> None:
     said = ["Batteries kept going walkabout in that drawer.",
             "They're in the bathroom cabinet now, top shelf."]
-    assert _state_first(said, lambda x: place_phrase(x, stems("Where are the batteries?")))[0] \
+    assert state_first(said, lambda x: place_phrase(x, stems("Where are the batteries?")))[0] \
         == said[1]
     assert read("Where are the batteries?", rec(1, " ".join(said))) == "bathroom cabinet"
     # The first value marked as new stays first ("teaching on Fridays now, so …").
     said = ["She's on lates now, so the dog walker comes at 7:30 instead of 6."]
-    assert _state_first(said, clock_time) == said
+    assert state_first(said, clock_time) == said
 
 
 def test_a_capital_a_after_a_noun_is_its_label() -> None:

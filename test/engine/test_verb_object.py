@@ -1,6 +1,6 @@
 """"What/which X …?" whose span does not tell which X: the object of the verb the question
 asks with, said of the same one, answers (``complement.verb_object``,
-``focus._object_filler``): "Tomas plays the cello" for "What instrument does Tomas play?".
+``focus.object_filler``): "Tomas plays the cello" for "What instrument does Tomas play?".
 Another holder's object, a count, a time, a word of another clause, a copula question
 with no verb, or a record older than the graph stage's current one is none."""
 
@@ -12,7 +12,7 @@ from pathlib import Path
 from trace_ros.language.text import stems
 from trace_ros.ledger import SourceRecord
 from trace_ros.query.complement import verb_object
-from trace_ros.query.focus import _object_filler
+from trace_ros.query.focus import object_filler
 from trace_ros.query.pack import EvidenceItem, Pack
 from trace_ros.query.readout import ReaderOutput
 
@@ -69,7 +69,7 @@ def test_another_holders_object_is_not_taken() -> None:
 
 def test_a_count_a_time_or_a_word_of_another_clause_is_no_value() -> None:
     counted = _pack(("The Okafors want thirty balloons for the party.", {"graph": 1}))
-    assert _object_filler("What colour ribbons do the Okafors want?",
+    assert object_filler("What colour ribbons do the Okafors want?",
                           ReaderOutput("party", ["s-1"], "x"), counted) is None
     assert _vo("Which room is Mr Bell in?", "Mr Bell in at 3pm on Fridays.") == ""
     assert _vo("Which college is the course at?",
@@ -92,9 +92,9 @@ def test_a_record_older_than_the_graph_stages_current_one_is_not_read() -> None:
     q = "What instrument does Tomas play?"
     p = _pack(("Tomas plays the cello now.", {"dense": 1}),
               ("Tomas gave up strings, it's all drums with him these days.", {"graph": 1}))
-    assert _object_filler(q, ReaderOutput("cello now", ["s-1"], "x"), p) is None
+    assert object_filler(q, ReaderOutput("cello now", ["s-1"], "x"), p) is None
     p = _pack(("Tomas plays the cello now.", {"dense": 1, "graph": 1}))
-    filled = _object_filler(q, ReaderOutput("now", ["s-1"], "x"), p)
+    filled = object_filler(q, ReaderOutput("now", ["s-1"], "x"), p)
     assert filled is not None and filled.answer == "cello"
 
 
@@ -102,7 +102,7 @@ def test_an_older_record_stands_where_the_current_one_says_its_value_again() -> 
     q = "Which part do I sing?"
     p = _pack(("I sing alto in the choir, back row.", {"dense": 1}),
               ("Still alto, still at the back.", {"graph": 1}))
-    filled = _object_filler(q, ReaderOutput("back", ["s-2"], "x"), p)
+    filled = object_filler(q, ReaderOutput("back", ["s-2"], "x"), p)
     assert filled is not None and filled.answer == "alto" and filled.cited_ids == ["s-1"]
 
 
@@ -110,11 +110,11 @@ def test_a_superseded_record_stands_only_where_the_current_one_restates_its_valu
     q = "Which race is Ana doing?"
     said = ("Ana is doing the Leeds half this spring.", {"dense": 1, "superseded": 1})
     again = _pack(said, ("Ana's still set on the half, training's going well.", {"graph": 1}))
-    filled = _object_filler(q, ReaderOutput("training", ["s-2"], "x"), again)
+    filled = object_filler(q, ReaderOutput("training", ["s-2"], "x"), again)
     assert filled is not None and filled.answer == "Leeds half"
     # The current record names the old value only as the one it leaves: a change.
     left = _pack(said, ("Ana dropped to the 10k instead of the half.", {"graph": 1}))
-    assert _object_filler(q, ReaderOutput("10k", ["s-2"], "x"), left) is None
+    assert object_filler(q, ReaderOutput("10k", ["s-2"], "x"), left) is None
 
 
 
@@ -125,14 +125,14 @@ def test_with_no_current_record_a_later_one_naming_the_one_asked_revises_the_cit
     old = ("Chloe's been playing wing defence for the under-14s.", {"dense": 1})
     later = _pack(old, ("Chloe's going up front to goal shooter, she's the tallest.",
                         {"dense": 1}))
-    assert _object_filler(q, ReaderOutput("under-14s", ["s-1"], "x"), later) is None
+    assert object_filler(q, ReaderOutput("under-14s", ["s-1"], "x"), later) is None
     # A later record of someone else revises nothing of hers.
     other = _pack(old, ("Amber is staying in goal, at the other end.", {"dense": 1}))
-    filled = _object_filler(q, ReaderOutput("under-14s", ["s-1"], "x"), other)
+    filled = object_filler(q, ReaderOutput("under-14s", ["s-1"], "x"), other)
     assert filled is not None and filled.answer == "wing defence"
     # An owner is not whom a record speaks of: "Mia's friend Ruby" is about Ruby.
     q = "What position does Mia play in netball?"
     mia = _pack(("His sister Mia plays goal attack for the netball under-12s.", {"dense": 1}),
                 ("At netball Mia's friend Ruby has been put at goal defence.", {"dense": 1}))
-    filled = _object_filler(q, ReaderOutput("under-12s", ["s-1"], "x"), mia)
+    filled = object_filler(q, ReaderOutput("under-12s", ["s-1"], "x"), mia)
     assert filled is not None and filled.answer == "goal attack"

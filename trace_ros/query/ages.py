@@ -11,17 +11,17 @@ from ..language.lazyre import lazy_re
 from ..language.revision import KIN
 from ..language.text import STOPWORDS, stem, words
 from ..language.vocab import is_robot
-from .names import _proper_names
+from .names import proper_names
 from .pack import Pack
 from .readout import ReaderOutput, _content
 
 # "How old is …?" asks an age: a record states one ("seven years old", "a 5-year-old",
 # "aged 82", "turns 40") or when someone was born.
-_HOW_OLD = lazy_re(r"\s*how old\b", re.I)
+HOW_OLD = lazy_re(r"\s*how old\b", re.I)
 # A date answers "how old" only as the day someone was born ("born on 3 May 2019"); else
 # it is when an age was told ("my birthday was last week"), no age.
-_BORN = lazy_re(r"\bborn\b", re.I)
-_AGE = lazy_re(r"\byears?[\s-]+old\b|\b\w+-year-old\b|\baged?\s+\d|\bborn\b|\bbirthday\b"
+BORN = lazy_re(r"\bborn\b", re.I)
+AGE = lazy_re(r"\byears?[\s-]+old\b|\b\w+-year-old\b|\baged?\s+\d|\bborn\b|\bbirthday\b"
                r"|\bturn(?:s|ed|ing)?\s+(?:\d+|[a-z]+ty)\b|\bage\b", re.I)
 # An age said as the complement of "be" or "turn" with nothing it counts after it: "he's
 # twenty-eight.", "she'll be seven", "I'm SEVEN!", "Kiwi's four" ("twenty-eight years I've
@@ -45,7 +45,7 @@ _AGE_AFTER = lazy_re(r"\s*(?:(?:years?|yrs?)(?:[\s-]+old)?\s*|already\s*|now\s*|
 _AGE_WHEN = lazy_re(r"\s+(?:as\s+of\s+[\w'’-]+|(?:this|next)\s+(?:year|month|week))", re.I)
 # "How old am I?", "How old will I be on the trip?": the asker's own age.
 _HOW_OLD_ME = lazy_re(r"\s*how old\s+(?:am|was|will)\s+I\b", re.I)
-_BETWEEN_NOTE = "the time between two events the evidence dates"
+BETWEEN_NOTE = "the time between two events the evidence dates"
 
 
 def _age_ends(text: str, at: int) -> bool:
@@ -69,7 +69,7 @@ def _stated_age(text: str, asked: set[str]) -> str:
     return ""
 
 
-def _said_as_age(value: str, text: str) -> bool:
+def said_as_age(value: str, text: str) -> bool:
     """Whether ``text`` says the bare number ``value`` as someone's age ("Pepper's
     birthday is that week too, he'll be six"): a count of years, no hour of the day."""
     bare = value.strip().lower()
@@ -111,13 +111,13 @@ def _whom(question: str) -> set[str]:
     return set(named)
 
 
-def _age_answer(question: str, pack: Pack, reader: str, past: bool = False
+def age_answer(question: str, pack: Pack, reader: str, past: bool = False
                 ) -> ReaderOutput | None:
     """For "How old is <name>?": the age a shown record states of them — a record that
     names them, is spoken by them, or answers the turn just before it that names them.
     The graph stage's current record first, else the newest such record (asked in the
     past, the earliest)."""
-    asked = _proper_names(question) | {
+    asked = proper_names(question) | {
         stem(m.group(1).lower()) for m in re.finditer(r"\bhow old\s+(?:is|was|will)\s+"
                                                       r"([A-Z][\w-]*)", question)} | _whom(question)
     me = bool(_HOW_OLD_ME.match(question))

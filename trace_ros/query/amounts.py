@@ -15,11 +15,11 @@ from ..language.lazyre import lazy_re
 from ..language.text import STOPWORDS, stem, stems
 from ..language.timeanchor import find_candidates, ordinal_value
 from ..language.vocab import TENS, UNITS
-from .readout import _Scored
+from .readout import Scored
 from .spans import money, number_head
 
-_NUMBER_VALUES = {w: str(n) for w, n in (UNITS | TENS).items() if n <= 50}
-_NUMBER_VALUES.update({"tenner": "10", "fiver": "5", "noon": "12", "midday": "12",
+NUMBER_VALUES = {w: str(n) for w, n in (UNITS | TENS).items() if n <= 50}
+NUMBER_VALUES.update({"tenner": "10", "fiver": "5", "noon": "12", "midday": "12",
                        "midnight": "12", "half": "30", "quarter": "15"})
 
 
@@ -28,18 +28,18 @@ def _plural_number(word: str) -> str:
     for end, back in (("ies", "y"), ("es", ""), ("s", "")):
         single = word[: -len(end)] + back if word.endswith(end) else ""
         if single in UNITS or single in TENS:
-            return _NUMBER_VALUES.get(single, "")
+            return NUMBER_VALUES.get(single, "")
     return ""
 
 
 @lru_cache(maxsize=65536)  # the same shown records are read for every candidate value
-def _value_tokens(text: str) -> frozenset[str]:
+def value_tokens(text: str) -> frozenset[str]:
     """What a phrase states, comparable across wordings: its numbers (digits, number
     words) and the stems of its other content words ("7:00" and "seven" share "7")."""
     out = {d.lstrip("0") for d in re.findall(r"\d+", text) if d.strip("0")}
     for w in re.findall(r"[^\W_]+(?:-[^\W_]+)*", text.lower()):  # "twenty-ninth" is one word
-        if w in _NUMBER_VALUES:
-            out.add(_NUMBER_VALUES[w])
+        if w in NUMBER_VALUES:
+            out.add(NUMBER_VALUES[w])
         elif _plural_number(w):
             out.add(_plural_number(w))  # "boots are still tens"
         elif ordinal_value(w):
@@ -49,13 +49,13 @@ def _value_tokens(text: str) -> frozenset[str]:
     return frozenset(out)
 # What a change comes to ("down to 27", "that makes thirty-five", "a total of 40"), and a
 # number said as the change itself ("four more", "another two", "knock one off").
-_RESULT = lazy_re(r"\b(?:(?:down|up|back)\s+to|makes?|making|that['’]s|total(?:\s+of)?)\s+$",
+RESULT = lazy_re(r"\b(?:(?:down|up|back)\s+to|makes?|making|that['’]s|total(?:\s+of)?)\s+$",
                   re.I)
 _CHANGE_AFTER = lazy_re(r"\s+(?:more|fewer|less|extra|off)\b", re.I)
 _CHANGE_BEFORE = lazy_re(r"\b(?:another|an\s+extra|additional)\s+$", re.I)
 
 
-def _bare_sentence(text: str) -> str:
+def bare_sentence(text: str) -> str:
     """A sentence's words alone, lower-cased ("Fourteen." → "fourteen")."""
     return " ".join(re.findall(r"[\w'’-]+", text)).lower()
 
@@ -69,7 +69,7 @@ _SETTLING = frozenset("then so now it is it's that that's call make say okay ok 
 def settled(sentence: str, phrase: str) -> bool:
     """Whether ``sentence`` says nothing beside the figure ``phrase`` but words that settle
     on it ("Four, then.", "Call it £530."): the amount the rest of a record works out to."""
-    said, figure = _bare_sentence(sentence).split(), _bare_sentence(phrase).split()
+    said, figure = bare_sentence(sentence).split(), bare_sentence(phrase).split()
     at = next((i for i in range(len(said) - len(figure) + 1)
                if figure and said[i:i + len(figure)] == figure), None)
     if at is None:
@@ -77,7 +77,7 @@ def settled(sentence: str, phrase: str) -> bool:
     return all(w.replace("’", "'") in _SETTLING for w in said[:at] + said[at + len(figure):])
 
 
-def _change_amount(text: str, found: tuple[int, str]) -> bool:
+def change_amount(text: str, found: tuple[int, str]) -> bool:
     """Whether the number at ``found`` (offset, phrase) is said as a change of an amount
     ("four more", "another two"), not as the amount."""
     at, phrase = found
@@ -92,7 +92,7 @@ _PLAIN_FIGURE = lazy_re(r"\d+(?:\.\d+)?")
 _BARE_NUMBER = lazy_re(rf"(?:down\s+to\s+|up\s+to\s+|on\s+)?({_PLAIN_FIGURE.pattern})")
 
 
-def _with_unit(amount: str, found: Sequence[tuple[_Scored, str, float]]) -> str:
+def with_unit(amount: str, found: Sequence[tuple[Scored, str, float]]) -> str:
     """``amount`` said bare ("down to 10 now") with the unit the other records about the
     same measure give it ("20 milligrams", "15mg"): as a record says that very figure
     ("10mg"), else in the one unit they all use. The speaker leaves the unit unsaid
@@ -138,7 +138,7 @@ def _joined(question: str) -> set[str]:
 
 
 # A figure with the unit it is measured in ("5.1 kilos", "2.9 kg", "twelve stone").
-_WITH_UNIT = lazy_re(rf"(?:\d[\d.,]*|(?:{'|'.join(_NUMBER_VALUES)})\b)\s*[a-z]", re.I)
+WITH_UNIT = lazy_re(rf"(?:\d[\d.,]*|(?:{'|'.join(NUMBER_VALUES)})\b)\s*[a-z]", re.I)
 
 
 # What joins the first day of a range of dates to the day with its month ("18 and 19

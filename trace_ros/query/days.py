@@ -14,15 +14,15 @@ from ..language.lazyre import lazy_re
 from ..language.monthday import DAY_OF_MONTH, MONTHS
 from ..language.text import STOPWORDS, stem, stems
 from ..language.timeanchor import clock_minutes, find_candidates, ordinal_figures
-from .newstate import _CONSEQUENCE_SO
+from .newstate import CONSEQUENCE_SO
 from .pack import Pack
-from .readout import _Scored
+from .readout import Scored
 from .spans import days_listed, held_days, hour_figures, turned_down
 
 _BARE_DAY = lazy_re(r"(\d{1,2} [A-Z][a-z]+ \d{4})(?: at \S+(?: [ap]m)?)?")
 
 
-def _upcoming_weekday(answer: str, cited: Sequence[str], pack: Pack) -> str:
+def upcoming_weekday(answer: str, cited: Sequence[str], pack: Pack) -> str:
     """A day asked about now that lies ahead of the record telling it (a booking, a
     plan), named with its weekday as people name the days they go by ("the 27th" -
     "Thursday 27 November 2025"); a day already past is given as the date alone."""
@@ -42,7 +42,7 @@ def _upcoming_weekday(answer: str, cited: Sequence[str], pack: Pack) -> str:
 _TOLD_DAY = lazy_re(r"(?:today|tonight|tomorrow|yesterday)\b", re.I)
 
 
-def _drops_told_day(text: str) -> bool:
+def drops_told_day(text: str) -> bool:
     """Whether ``text`` names a day by when it was said ("today") that it does not hold
     to (``spans.held_days`` blanks it: "on Tuesday, not today")."""
     held = held_days(text)
@@ -54,12 +54,12 @@ def _drops_told_day(text: str) -> bool:
 # "Which days …?", "What nights …?": more than one day is asked for.
 _DAY_PARTS = frozenset({"morning", "mornings", "afternoon", "afternoons", "evening",
                         "evenings", "night", "nights"})
-_ASKS_OWN = lazy_re(r"\b(?:i|me|my|mine|i['’]m)\b", re.I)
-_PLURAL_DAYS = lazy_re(r"\b(?:which|what)\s+(?:days|nights|evenings|mornings|afternoons)\b",
+ASKS_OWN = lazy_re(r"\b(?:i|me|my|mine|i['’]m)\b", re.I)
+PLURAL_DAYS = lazy_re(r"\b(?:which|what)\s+(?:days|nights|evenings|mornings|afternoons)\b",
                        re.I)
 
 
-def _with_hour(day: str, found: Sequence[tuple[_Scored, str, float]]) -> str:
+def with_hour(day: str, found: Sequence[tuple[Scored, str, float]]) -> str:
     """``day`` ("Thursday 26 March 2026") with the hour the newest record that gave that
     same day gave ("Thursday 26 March 2026 at half ten"), where ``day`` states none: a
     later "still on for Thursday" keeps the day and says nothing that moves its hour."""
@@ -74,7 +74,7 @@ def _with_hour(day: str, found: Sequence[tuple[_Scored, str, float]]) -> str:
 _BARE_HOUR = lazy_re(r"(?:(?:at|by|from)\s+)?(?:\d{1,2}|[a-z]+)", re.I)
 
 
-def _with_meridiem(value: str, found: Sequence[tuple[_Scored, str, float]]) -> str:
+def with_meridiem(value: str, found: Sequence[tuple[Scored, str, float]]) -> str:
     """A bare hour ("at 11", "at 8") with the half of the day the other times found for
     the same thing say: the same hour said with "pm" ("10pm start … at 11 instead" -
     robot: "doors at 11 pm"), else the half of a time it moved from up to two hours away
@@ -103,7 +103,7 @@ def _with_meridiem(value: str, found: Sequence[tuple[_Scored, str, float]]) -> s
 _MONTH_NAMED = lazy_re(rf"\b(?:{'|'.join(MONTHS)})\b")
 
 
-def _turns_down_only(named: Sequence[str]) -> bool:
+def turns_down_only(named: Sequence[str]) -> bool:
     """Whether every sentence naming a day turns its dated days down while it gives
     another day of the month too ("the rent by the 1st of the month from now on, not
     the 5th": "the 1st of the month" is no date ``find_candidates`` reads): the day turned
@@ -118,14 +118,14 @@ _WEEKDAY_DATE = lazy_re(r"^([A-Z][a-z]+day(?: (?:morning|afternoon|evening|night
                         r"(\d{1,2} [A-Z][a-z]+ \d{4})(.*)$")
 
 
-def _bare_weekday(sentence: str) -> bool:
+def bare_weekday(sentence: str) -> bool:
     """Whether ``sentence`` names its day by the weekday alone: no day of the month, no
     month ("Tuesday, same morning slot.")."""
     low = ordinal_figures(sentence.lower())
     return not DAY_OF_MONTH.search(low) and not _MONTH_NAMED.search(low)
 
 
-def _dated_weekday(day: str, others: Sequence[str]) -> str:
+def dated_weekday(day: str, others: Sequence[str]) -> str:
     """``day`` read from a bare weekday ("Tuesday, same morning slot." → "Tuesday 20
     January 2026"), or the date another sentence of the same record gives on that weekday
     a few weeks on ("It's the twenty-seventh … Tuesday": the 27th is that Tuesday): the
@@ -144,7 +144,7 @@ def _dated_weekday(day: str, others: Sequence[str]) -> str:
     return day
 
 
-def _days_labelling(sentence: str) -> bool:
+def days_labelling(sentence: str) -> bool:
     """Whether the days ``sentence`` lists stand before a noun they label ("the Monday and
     Thursday slots"), not as what is said of something ("It's Monday, Tuesday, now")."""
     listed = days_listed(sentence)
@@ -164,13 +164,13 @@ def _days_label(side: str, asked_stems: set[str] | frozenset[str]) -> bool:
         and stem(m.group(1).lower()) in asked_stems for f in found)
 
 
-def _so_held(sentence: str, asked_stems: set[str] | frozenset[str]) -> str:
+def so_held(sentence: str, asked_stems: set[str] | frozenset[str]) -> str:
     """``sentence`` with the days of one side of a consequence "so" blanked, where both
     sides name one: the side that says more of what is asked (``asked_stems``) holds, and
     on a tie what follows ("His physio's on Thursdays now, so he'll come Wednesday
     afternoons": Wednesday), unless it only turns its days down. The whole sentence stays,
     so its tense still reads."""
-    m = _CONSEQUENCE_SO.search(sentence)
+    m = CONSEQUENCE_SO.search(sentence)
     if m is None or re.match(r"that\b", sentence[m.end():], re.I):
         return sentence
     cause, result = sentence[:m.start()], sentence[m.end():]

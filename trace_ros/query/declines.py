@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from ..language.lazyre import lazy_re
 from ..language.text import stem, stems
 from ..language.vocab import OCCASION_NOUNS
-from .focus import _only_time
+from .focus import only_time
 from .plan import Plan
 from .readout import ReaderOutput
 from .spans import Asked, counted_noun, has_number
@@ -51,7 +51,7 @@ def _strung_with_time(ask: Asked, plan: Plan, answer: str) -> bool:
             or plan.operation in ("list", "history", "count"):
         return False
     parts = [p for p in answer.split(", ") if p.strip()]
-    return len(parts) > 1 and any(_only_time(p) for p in parts)
+    return len(parts) > 1 and any(only_time(p) for p in parts)
 
 
 def _measure_without_figure(question: str, answer: str) -> bool:

@@ -15,9 +15,9 @@ from ..language.revision import is_possessive, marks_change
 from ..language.text import STOPWORDS, built, may_hold, stem, stems, words
 from ..language.text import sentences as split_sentences
 from ..language.timeanchor import find_candidates
-from .amounts import _NUMBER_VALUES
+from .amounts import NUMBER_VALUES
 from .complement import asked_holder, verb_object
-from .names import _TITLED, _stands_for
+from .names import TITLED, stands_for
 from .pack import EvidenceItem, Pack
 from .readout import ReaderOutput
 from .spans import (
@@ -36,7 +36,7 @@ from .spans import (
 )
 
 
-def _not_of_kind(kind: str, value: str) -> bool:
+def not_of_kind(kind: str, value: str) -> bool:
     """Whether ``value`` is plainly no value of the ``kind`` a question asks for
     (``spans.asked``): a day for "what time" ("today" for "What time is my operation?"),
     no figure for "how much" or "how many", only a date for "where", "who" or "which", a
@@ -49,7 +49,7 @@ def _not_of_kind(kind: str, value: str) -> bool:
         return not has_number(value) and not sum_stated(value)
     if kind == "frequency":
         return not frequency(value) and not day_part(value)
-    return kind in ("place", "person", "name", "ident", "which", "what") and _only_time(value)
+    return kind in ("place", "person", "name", "ident", "which", "what") and only_time(value)
 
 
 # A month, and no day of it: "February 2026", "in early June".
@@ -60,27 +60,27 @@ _MONTH_ONLY = lazy_re(rf"(?:in\s+)?(?:(?:early|mid|late)[\s-]+)?(?:{'|'.join(MON
 # Kinds of value a record must state to answer (``spans.asked``): a record that talks
 # about the thing but states no value of the kind does not answer, and when no shown
 # record does the reader abstains. Other questions are read as before.
-_TYPED = ("clock", "day", "date", "when", "money", "frequency", "count", "ident", "quantity",
+TYPED = ("clock", "day", "date", "when", "money", "frequency", "count", "ident", "quantity",
           "name", "person", "place")
-_LABEL = {"clock": "time", "day": "day", "date": "date", "when": "time", "money": "sum",
+LABEL = {"clock": "time", "day": "day", "date": "date", "when": "time", "money": "sum",
           "frequency": "rate", "count": "number", "ident": "number", "quantity": "amount",
           "name": "name", "person": "person", "place": "place"}
 # Words before a noun that order or rate it rather than say which kind it is ("second
 # puppy", "new number"): no record need repeat them.
-_NOT_COMPOUNDS = frozenset((
+NOT_COMPOUNDS = frozenset((
     "first", "second", "third", "fourth", "fifth", "last", "next", "new", "old", "other",
     "current", "latest", "previous", "main", "usual", "favourite", "favorite", "best", "own",
     "little", "big", "exact", "real", "full", "whole", "only", "one-year-old"))
 # Question words that say what kind of value is asked, not what it is about.
-_ASKING = frozenset(stem(w) for w in ("time", "hours", "day", "date", "night", "name", "called",
+ASKING = frozenset(stem(w) for w in ("time", "hours", "day", "date", "night", "name", "called",
                                        "often", "much", "many", "exact", "kind", "type", "sort",
                                        "now", "currently", "usually"))
-_WHICH_WHAT = lazy_re(r"\s*(?:which|what)\b", re.I)
+WHICH_WHAT = lazy_re(r"\s*(?:which|what)\b", re.I)
 # Verbs that say which moment of a thing a question asks about.
-_ASPECT = frozenset(stem(w) for w in ("start", "begin", "finish", "end", "open", "close"))
+ASPECT = frozenset(stem(w) for w in ("start", "begin", "finish", "end", "open", "close"))
 
 
-def _said_bare(focus: str, items: Sequence[EvidenceItem]) -> bool:
+def said_bare(focus: str, items: Sequence[EvidenceItem]) -> bool:
     """Whether a record says ``focus`` with no other word of its kind before it ("a size 13",
     not "her mobile number"), so that it may be the one a question names by a compound."""
     bare = re.compile(rf"(?:^|\b(?:a|an|the|her|his|their|my|your|our|its)\s+){re.escape(focus)}s?\b"
@@ -122,7 +122,7 @@ _LABELLED = lazy_re(r"(?:\b(?:the|a|my|your|his|her|our|their|its|this|that)\s+|
 _POSSESSIVE_PRONOUNS = frozenset(("mine", "yours", "his", "hers", "ours", "theirs"))
 
 
-def _labels_other(value: str, text: str, asked_for: set[str], skip: set[str]) -> bool:
+def labels_other(value: str, text: str, asked_for: set[str], skip: set[str]) -> bool:
     """Whether the one number in ``value`` is said in ``text`` as the label of a thing
     other than the one whose value is asked (stems ``asked_for``): "Ours is Flat 9" tells
     which flat, not the floor it is on; "my locker's number 12" is no safe code. A number
@@ -136,7 +136,7 @@ def _labels_other(value: str, text: str, asked_for: set[str], skip: set[str]) ->
         low = thing.lower()
         if number != nums[0] or after and after.lower() not in STOPWORDS:
             continue
-        if low in STOPWORDS or low in _NUMBER_VALUES or low in ("number", "no") \
+        if low in STOPWORDS or low in NUMBER_VALUES or low in ("number", "no") \
                 or low in _POSSESSIVE_PRONOUNS \
                 or stem(low) in skip or states_time(m.group(0)):
             continue
@@ -156,14 +156,14 @@ def labels_another(ask: Asked, out: ReaderOutput, pack: Pack) -> bool:
         return False
     people = {stem(i.record.speaker.lower()) for i in pack.items if i.record.speaker}
     asked_for = {stem(w) for w in (ask.focus, ask.compound) if w}
-    return _labels_other(out.answer, cited.record.text, asked_for, people)
+    return labels_other(out.answer, cited.record.text, asked_for, people)
 
 
 def _content(text: str) -> frozenset[str]:
     """The stems of ``text``'s words that are neither function words, numbers nor part of
     a time or date said ("six till two", "the 22nd")."""
     return frozenset(stem(w) for w in words(without_times(text))
-                     if w not in STOPWORDS and len(w) > 2 and w not in _NUMBER_VALUES)
+                     if w not in STOPWORDS and len(w) > 2 and w not in NUMBER_VALUES)
 
 
 def _first_cited(out: ReaderOutput, pack: Pack) -> EvidenceItem | None:
@@ -227,7 +227,7 @@ def _time_in_place(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> 
                for i in _earlier_superseded(cited, pack))
 
 
-def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> bool:
+def focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> bool:
     """Whether an answer to "what/which X …?" can stand. When no shown record says X, the
     answer must name something (a speaker need not say "the language" to say "German").
     "Which X" asks to tell one X from others: the answer is a name, or X with a word that
@@ -238,7 +238,7 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
     known = capitalised_mid_sentence([i.record.text for i in pack.items])
     q = {stem(w) for w in words(question)}
     # A name opening a clause ("Femi has practice") tells who does something, not which X.
-    named = _stands_for(out.answer, question, q, known) and not _CLAUSE.match(out.answer) \
+    named = stands_for(out.answer, question, q, known) and not _CLAUSE.match(out.answer) \
         or bool(re.search(r"[\"“”]", out.answer))
     # A number tells one X from others where the records label X with numbers ("Room 7";
     # "space is number 14" before "I'm in 9 now").
@@ -260,7 +260,7 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
         # A time tells a train or a flight from the others ("the eight oh eight"). A name
         # with a title is someone ("I saw Dr. Hale today"): no record says that they are
         # the X asked for ("Which pharmacy …?").
-        return named and not _TITLED.match(out.answer) \
+        return named and not TITLED.match(out.answer) \
             or ask.kind == "which" and bool(_SPOKEN_TIME.fullmatch(out.answer)) \
             or _in_place_of_told(question, out, pack)
     # A word the records put before X names a kind of X ("stays pureed" where a record
@@ -269,8 +269,8 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
             may_hold(i.record.text, ask.focus) and built(
                 rf"\b{re.escape(w)}\s+{re.escape(ask.focus)}", re.I).search(i.record.text)
             for w in words(out.answer) if w not in STOPWORDS and len(w) > 2
-            and w not in _NUMBER_VALUES  # "six physio sessions": how many, not which
-            and w.lower() not in _NOT_COMPOUNDS  # "the new room": which is not told
+            and w not in NUMBER_VALUES  # "six physio sessions": how many, not which
+            and w.lower() not in NOT_COMPOUNDS  # "the new room": which is not told
             for i in pack.items):
         return True
     if ask.kind == "what" or named:
@@ -282,8 +282,8 @@ def _focus_filled(ask: Asked, question: str, out: ReaderOutput, pack: Pack) -> b
         else re.escape(ask.focus)
     for m in built(rf"(?:([\w'’-]+)\s+)?\b{said}\w*(?:\s+([\w'’-]+))?",
                    re.I).finditer(out.answer):
-        if any(w.lower() not in STOPWORDS and w.lower() not in _NUMBER_VALUES
-               and w.lower() not in _NOT_COMPOUNDS  # "the new room" orders, tells none apart
+        if any(w.lower() not in STOPWORDS and w.lower() not in NUMBER_VALUES
+               and w.lower() not in NOT_COMPOUNDS  # "the new room" orders, tells none apart
                and stem(w.lower()) not in q for w in m.groups() if w):
             return True
     # "chocolate and mixed berry flavors": the answer is what the record puts before X.
@@ -302,7 +302,7 @@ _IS_A_NAME = lazy_re(r"(?:['’]s|\b(?:is|are|was|were))\s+(?:(?:still|now|just|
                      r"(?:a|an|the)\s+(?=[A-Z])")
 
 
-def _slot_filler(ask: Asked, question: str, out: ReaderOutput,
+def slot_filler(ask: Asked, question: str, out: ReaderOutput,
                  pack: Pack) -> ReaderOutput | None:
     """For "what X …?" where no shown record says X, the value the cited record (or the
     graph stage's current one) gives in X's place: a name said as what the thing is ("it's a
@@ -371,7 +371,7 @@ def _holder_stems(item: EvidenceItem) -> set[str]:
             if not m.group(2) or not is_possessive(text, m.end())}
 
 
-def _object_filler(question: str, out: ReaderOutput, pack: Pack) -> ReaderOutput | None:
+def object_filler(question: str, out: ReaderOutput, pack: Pack) -> ReaderOutput | None:
     """For "what/which X …?" whose chosen span does not tell which X: the object of the
     verb the question asks with, said of the same one (``complement.verb_object``: "Sigrid
     plays saxophone now" for "What instrument does Sigrid play?"), whether or not any
@@ -415,7 +415,7 @@ def _object_filler(question: str, out: ReaderOutput, pack: Pack) -> ReaderOutput
         for x in split_sentences(repaired(item.record.text)):
             value = verb_object(question, x, asked)
             ws = value.split()
-            if ws and (ws[0].lower() in _NUMBER_VALUES or ws[0].isdigit()) and len(ws) > 1:
+            if ws and (ws[0].lower() in NUMBER_VALUES or ws[0].isdigit()) and len(ws) > 1:
                 continue  # "wants twelve centrepieces": how many, not which
             if value and revised and not stems(value) & again:
                 continue  # said before the newest record, which does not say it again
@@ -426,21 +426,21 @@ def _object_filler(question: str, out: ReaderOutput, pack: Pack) -> ReaderOutput
 
 # "Phone" names every kind of phone: a number of the length one dials is one, whether or
 # not its record says "phone" ("ring my son on 07911 223344").
-_PHONE = frozenset(stem(w) for w in ("phone", "telephone"))
-_DIALLED = lazy_re(r"(?<![\d.])\+?\d(?:[\s-]?\d){6,}(?!\d|\.\d)")
+PHONE = frozenset(stem(w) for w in ("phone", "telephone"))
+DIALLED = lazy_re(r"(?<![\d.])\+?\d(?:[\s-]?\d){6,}(?!\d|\.\d)")
 
 
-def _a_sum(value: str, text: str) -> bool:
+def a_sum(value: str, text: str) -> bool:
     """Whether ``text`` writes ``value`` as a sum of money ("£2.40", "$5")."""
     return bool(built(rf"[£$€]\s*{re.escape(value.strip())}(?!\d)").search(text))
 
 
 # "What hours does Karim work?", "Which day do I …": the verb of the one asked about, last.
-_DOES = lazy_re(r"\s*(?:what|which)\s+\w+\s+(?:do|does|did)\s+(?:[\w'’]+\s+){1,2}?"
+DOES = lazy_re(r"\s*(?:what|which)\s+\w+\s+(?:do|does|did)\s+(?:[\w'’]+\s+){1,2}?"
                 r"([a-z]+)(?:\s+(?:off|up|in|out|on|over|back))?\s*\?\s*$", re.I)
 
 
-def _only_time(answer: str) -> bool:
+def only_time(answer: str) -> bool:
     """Whether ``answer`` says nothing but a time or date ("july 12", "Friday at 2pm")."""
     times = find_candidates(answer)
     rest = answer
@@ -482,7 +482,7 @@ def _complement(answer: str, text: str, question: str) -> str:
     return ""
 
 
-def _told_later(item: EvidenceItem, pack: Pack, question: str) -> bool:
+def told_later(item: EvidenceItem, pack: Pack, question: str) -> bool:
     """Whether a shown record said after ``item`` speaks of what ``question`` asks (shares
     a word of it), not of another holder's (the graph stage's ``other``): for a state now
     it may have changed what ``item`` says ("steel strings on it for now" after "my
@@ -496,4 +496,4 @@ _TIME_SAID = (r"(?:\d{1,2}[:.]\d{2}|(?:one|two|three|four|five|six|seven|eight|n
               r"|twelve)\s+(?:oh\s+)?(?:one|two|three|four|five|six|seven|eight|nine|ten|twenty"
               r"|thirty|forty|fifty)(?:-[a-z]+)?)")
 _SPOKEN_TIME = lazy_re(rf"(?:the\s+)?{_TIME_SAID}", re.I)
-_THE_TIME = lazy_re(rf"\bthe\s+{_TIME_SAID}", re.I)  # "the seven fifty-five" (a train)
+THE_TIME = lazy_re(rf"\bthe\s+{_TIME_SAID}", re.I)  # "the seven fifty-five" (a train)

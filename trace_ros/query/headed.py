@@ -24,8 +24,8 @@ from ..language.text import STOPWORDS, built, possessors, stem, stems, words
 from ..language.text import sentences as split_sentences
 from ..language.timeanchor import find_candidates
 from ..language.vocab import is_robot
-from .amounts import _NUMBER_VALUES
-from .focus import _NOT_COMPOUNDS
+from .amounts import NUMBER_VALUES
+from .focus import NOT_COMPOUNDS
 from .pack import EvidenceItem, Pack
 from .plan import Plan
 from .readout import ReaderOutput
@@ -40,8 +40,8 @@ _RELATIVE = r"(?:\s+(?:to|(?:that\s+)?(?:i|we|you|they|he|she))\s+[a-z]+)?"
 _VALUE_END = lazy_re(r"\s*(?:[,.;:!?()]|\s(?:and|but|so|because|if|since|though|which|"
                      r"who|when|while|until|unless|as|or)\b|$)", re.I)
 # Words before X that order or rate it rather than tell which one ("the new room", "my
-# usual one"): ``focus._NOT_COMPOUNDS``, with the determiners of any one of a kind.
-_NO_KIND = _NOT_COMPOUNDS | frozenset(("whatever", "any", "every", "some", "each", "same"))
+# usual one"): ``focus.NOT_COMPOUNDS``, with the determiners of any one of a kind.
+_NO_KIND = NOT_COMPOUNDS | frozenset(("whatever", "any", "every", "some", "each", "same"))
 _DETERMINERS = r"(?:the|a|an|my|our|your|his|her|their|its|this|that)"
 
 
@@ -89,7 +89,7 @@ def _head_value(focus_rx: str, sentence: str, q: set[str]) -> str:
         if mods[-1].lower() in STOPWORDS:
             continue  # "a long week of trains": how much of X, not which X
         told = [w for w in mods if w.lower() not in STOPWORDS
-                and w.lower() not in _NUMBER_VALUES and w.lower() not in _NO_KIND
+                and w.lower() not in NUMBER_VALUES and w.lower() not in _NO_KIND
                 and not w.isdigit() and stem(w.lower()) not in q]
         if told:
             return f"{m.group(1)}{m.group(2)}"

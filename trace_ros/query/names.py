@@ -16,7 +16,7 @@ from ..language.text import STOPWORDS, built, stem, stems, words
 from ..language.text import sentences as split_sentences
 from ..language.timeanchor import find_candidates
 from ..language.vocab import AUXILIARIES
-from .amounts import _NUMBER_VALUES
+from .amounts import NUMBER_VALUES
 from .complement import copula_complement
 from .pack import EvidenceItem, Pack
 from .readout import ReaderOutput
@@ -25,7 +25,7 @@ from .spans import Asked, names_in, repaired
 _AUX_BEFORE_NAME = AUXILIARIES - {"am", "shall", "may", "might", "must"} | {"'s", "with", "and"}
 
 
-def _proper_names(question: str) -> set[str]:
+def proper_names(question: str) -> set[str]:
     """Stems of the names the question asks about: a capitalised word that owns the
     thing ("Alfie's party") or is the subject ("does Noah live"). A capitalised modifier
     ("my Spanish class", "the Lisbon trip") is part of what is asked."""
@@ -40,7 +40,7 @@ def _proper_names(question: str) -> set[str]:
     return out
 
 
-def _name_words(text: str, known: set[str]) -> frozenset[str]:
+def name_words(text: str, known: set[str]) -> frozenset[str]:
     """The words of the names ``text`` says that the conversation writes as names ("Peak
     District" → peak, district), not a relative ("Dad")."""
     return frozenset(w for _, name in names_in(text, set(), known)
@@ -52,19 +52,19 @@ def _name_words(text: str, known: set[str]) -> frozenset[str]:
 _TIED_TO = ("with", "for", "by", "about", "than")
 
 
-def _tied_before(question: str) -> re.Pattern[str] | None:
+def tied_before(question: str) -> re.Pattern[str] | None:
     """A pattern for the text before a name that ends on a tying preposition the question
     does not ask through itself (None when it asks through all of them)."""
     ties = [p for p in _TIED_TO if not built(rf"\b{p}\b", re.I).search(question)]
     return built(rf"\b(?:{'|'.join(ties)})\s+(?:the\s+)?$", re.I) if ties else None
 
 
-def _stands_for(answer: str, question: str, skip: set[str], known: set[str]) -> bool:
+def stands_for(answer: str, question: str, skip: set[str], known: set[str]) -> bool:
     """Whether ``answer`` says a name that may stand in the place of the thing asked: one
     not reached, after a word of its own, through a preposition that ties it to that
     thing — unless the question asks through the same preposition ("Which courier do we
     post the orders with?" is told by "gone with Parcelforce")."""
-    tied = _tied_before(question)
+    tied = tied_before(question)
     return any(not (tied and stems(answer[:at]) and tied.search(answer[:at]))
                and not _owns_next(answer, at, name)
                for at, name in names_in(answer, skip, known))
@@ -85,7 +85,7 @@ _NOT_ROLE = r"(?!(?:now|again|instead|too|well)\b)"
 _ROLE = rf"({_NOT_ROLE}[a-z][\w-]*(?:\s+{_NOT_ROLE}[a-z][\w-]*)?)"
 
 
-def _role_filler(ask: Asked, question: str, out: ReaderOutput,
+def role_filler(ask: Asked, question: str, out: ReaderOutput,
                  pack: Pack, asker: str = "") -> ReaderOutput | None:
     """For "what X …?" about someone, where no shown record says X, what the cited record
     (or the graph stage's current one) gives that person as being or serving as: "Noah's
@@ -95,7 +95,7 @@ def _role_filler(ask: Asked, question: str, out: ReaderOutput,
     focus = stem(ask.focus)
     if not focus or any(focus in stems(i.record.text) for i in pack.items):
         return None
-    names = sorted(_proper_names(question))
+    names = sorted(proper_names(question))
     mine = bool(re.search(r"\b(?:my|i|am\s+i|do\s+i)\b", question, re.I))
     if not names and not mine:
         return None
@@ -143,7 +143,7 @@ def _given_alone(holder: str, before: str, item: EvidenceItem, question: str,
     return not (stems(item.record.text) & stems(question)) - stems(holder)
 
 
-def _owner_of(answer: str, focus: str, pack: Pack) -> bool:
+def owner_of(answer: str, focus: str, pack: Pack) -> bool:
     """Whether a shown record gives the name ``answer`` as the one who has ``focus``
     ("Isla's dentist", "Geoff has physio too"). An article after the "'s" makes it "is":
     "Byrne's the landlord" says who the landlord is."""
@@ -153,7 +153,7 @@ def _owner_of(answer: str, focus: str, pack: Pack) -> bool:
     return any(owns.search(i.record.text) for i in pack.items)
 
 
-def _says_who_speaks(out: ReaderOutput, pack: Pack, question: str = "") -> bool:
+def says_who_speaks(out: ReaderOutput, pack: Pack, question: str = "") -> bool:
     """Whether the cited record names the one answered only as its speaker telling who is
     speaking ("Hi, it's Liz from Freshway", "This is Mr Rhodes"). Not where the speaker
     goes on to say that they themselves do what ``question`` asks ("it's Calum. … so I'll
@@ -175,7 +175,7 @@ def _says_who_speaks(out: ReaderOutput, pack: Pack, question: str = "") -> bool:
 _FIRST_PERSON = lazy_re(r"\b(?:I|I['’](?:ll|m|ve|d)|myself)\b")
 
 
-def _thing_named(out: ReaderOutput, pack: Pack) -> bool:
+def thing_named(out: ReaderOutput, pack: Pack) -> bool:
     """Whether the name answered is written after "the" ("the Oak room", "the Liffey"): the
     name of a thing or a place, which no one is called. The cited record's own use decides
     where it has one within a clause ("no club better than Liverpool" is said as of
@@ -223,7 +223,7 @@ def no_name_given(ask: Asked, out: ReaderOutput, pack: Pack) -> bool:
     for one in re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*", name):
         if not re.fullmatch(r"[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)*", one):
             return True
-        if one.split()[0].lower().strip(".") in _NUMBER_VALUES or find_candidates(one):
+        if one.split()[0].lower().strip(".") in NUMBER_VALUES or find_candidates(one):
             return True
     return _placed(out, pack) and not (ask.focus and stem(ask.focus) in stems(name))
 
@@ -233,36 +233,36 @@ def no_name_given(ask: Asked, out: ReaderOutput, pack: Pack) -> bool:
 _EPITHET = lazy_re(r",\s+((?:[a-z]+\s+){0,2})([a-z]+)\s*[.!]?\s*$")
 
 # A name given with a title ("Ms Obi", "Dr Shah"): someone in a role.
-_TITLED = lazy_re(r"\b(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+[A-Z][a-z]+")
+TITLED = lazy_re(r"\b(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+[A-Z][a-z]+")
 
 # Words right before a name that give it to someone or something ("with Jas", "called Ollie").
-_NAME_GIVEN = lazy_re(r"\b(?:with|called|named|by|to|as|is|it's|now)\s+$", re.I)
+NAME_GIVEN = lazy_re(r"\b(?:with|called|named|by|to|as|is|it's|now)\s+$", re.I)
 
 # A capitalised word opening a sentence as the subject of a progressive ("Connor's
 # covering", "Priya is taking"): someone doing something.
-_DOER = lazy_re(r"\s*([A-Z][a-z]+)(?:['’]s| is| will be)\s+[a-z]+ing\b")
+DOER = lazy_re(r"\s*([A-Z][a-z]+)(?:['’]s| is| will be)\s+[a-z]+ing\b")
 
 # A capitalised word opening a sentence as the subject of a copula whose complement is
 # a possessed or definite noun phrase ("Mei's my best friend now"): who that is.
-_SUBJECT_IS = lazy_re(r"\s*([A-Z][a-z]+)(?:['’]s| is)\s+(?:my|your|our|his|her|their|the)\s+"
+SUBJECT_IS = lazy_re(r"\s*([A-Z][a-z]+)(?:['’]s| is)\s+(?:my|your|our|his|her|their|the)\s+"
                       r"([\w-]+(?:\s+[\w-]+){0,2})")
 
 # Between a possessor and the name of whom it has: "Hana's brother Kai", "Tom's wife, Ana".
-_POSSESSOR_OF = lazy_re(r"['’]s\s+[a-z]+(?:\s+[a-z]+)?,?\s+")
+POSSESSOR_OF = lazy_re(r"['’]s\s+[a-z]+(?:\s+[a-z]+)?,?\s+")
 
 # Two things, then two names in apposition: "my maid of honour and Raj's best man, Hannah
 # and Ollie" (each in turn).
-_RESPECTIVE = lazy_re(r"([^,.;!?]+?)\s+and\s+([^,.;!?]+?),\s+([A-Z][\w'’-]*)\s+and\s+"
+RESPECTIVE = lazy_re(r"([^,.;!?]+?)\s+and\s+([^,.;!?]+?),\s+([A-Z][\w'’-]*)\s+and\s+"
                       r"([A-Z][\w'’-]*)\b")
 
 # The speaker names themself as the person a "who" question asks for.
-_SELF_NAMED = lazy_re(r"\b(?:is|it's|that's)\s+me\b|\bI(?:'m| am)\s+(?:the|your|on)\b", re.I)
+SELF_NAMED = lazy_re(r"\b(?:is|it's|that's)\s+me\b|\bI(?:'m| am)\s+(?:the|your|on)\b", re.I)
 
 # The speaker saying they do it ("I'll still do Mrs Kaur's reviews"), or telling the one
 # they address that they will ("You're doing the orders from next week").
 _DOING_VERBS = r"(?:do|doing|take|taking|cover|covering|handle|handling|run|running|place|placing)"
-_SELF_DOING = lazy_re(rf"\bI(?:'ll| will|'m| am)\s+(?:still\s+)?(?:be\s+)?{_DOING_VERBS}\b")
-_YOU_DOING = lazy_re(rf"\byou(?:'re| are|'ll| will)\s+(?:now\s+)?{_DOING_VERBS}\b", re.I)
+SELF_DOING = lazy_re(rf"\bI(?:'ll| will|'m| am)\s+(?:still\s+)?(?:be\s+)?{_DOING_VERBS}\b")
+YOU_DOING = lazy_re(rf"\byou(?:'re| are|'ll| will)\s+(?:now\s+)?{_DOING_VERBS}\b", re.I)
 
 
 # "a dog called Rex": a name given with "called"/"named" names the noun before it.
@@ -271,7 +271,7 @@ _NAMES_ANYTHING = frozenset(stem(w) for w in (
     "name", "he", "she", "it", "they", "him", "her", "his", "them", "one", "someone", "somebody",
     "guy", "man", "woman", "person", "lady", "bloke", "girl", "boy", "is", "was"))
 # "he's Nacho now", "her name is Ada": the name a copula gives.
-_GIVEN = lazy_re(r"(?:\b(?:is|was|are|'s|’s)|\bname(?:'s|’s)?(?:\s+is)?)\s*$", re.I)
+GIVEN = lazy_re(r"(?:\b(?:is|was|are|'s|’s)|\bname(?:'s|’s)?(?:\s+is)?)\s*$", re.I)
 
 
 # Words that may stand between a noun and the name it is given ("the vet is called Dr
@@ -295,7 +295,7 @@ def _gives_name(text: str, spot: int, at: int, name: str) -> bool:
     return len(other) == 1 and other[0] not in _PLACE_WORDS and not owns
 
 
-def _name_value(ask: Asked, sentences: list[str], skip: set[str], known: set[str],
+def name_value(ask: Asked, sentences: list[str], skip: set[str], known: set[str],
                 focus_here: bool, proper: set[str], focus_turns: Sequence[str] = ()) -> str:
     """The name a record gives the thing asked about ("What's the kitten called?"): a name
     beside the focus noun, or (the noun said in the turn it answers or that echoes it)
@@ -352,7 +352,7 @@ def _name_value(ask: Asked, sentences: list[str], skip: set[str], known: set[str
         # Mochi now"): a name the record gives with a copula answers, or one that turn
         # names with it ("We had to say goodbye to Max." - "Sorry about Max, losing a pet
         # is hard").
-        given = [f for f in found if _GIVEN.search(x[:f[0]])]
+        given = [f for f in found if GIVEN.search(x[:f[0]])]
         if given:
             return given[-1][1]
         echoed = [f for f in found if any(built(rf"\b{re.escape(f[1])}\b").search(t)

@@ -12,38 +12,38 @@ from ..language.lazyre import lazy_re
 from ..language.monthday import WEEKDAY_WORD
 from ..language.text import STOPWORDS, stem, stems
 from ..language.text import sentences as split_sentences
-from .names import _proper_names
+from .names import proper_names
 from .plan import Plan
-from .readout import _Scored
-from .spans import _NEW_MARKERS, _NEW_STATE, Asked, place_phrase
+from .readout import Scored
+from .spans import NEW_MARKERS, NEW_STATE, Asked, place_phrase
 
 # The "so" that opens what follows from a cause ("the oat milk doesn't agree with me, so
 # I'm back to black coffee").
-_CONSEQUENCE_SO = lazy_re(r",?\s+so\s+", re.I)
+CONSEQUENCE_SO = lazy_re(r",?\s+so\s+", re.I)
 
-_OPENS_SO = lazy_re(r"\s*so\b(?!\s+(?:far|much|many|long)\b)", re.I)
+OPENS_SO = lazy_re(r"\s*so\b(?!\s+(?:far|much|many|long)\b)", re.I)
 
 
 # What says that a sentence tells the state that holds now, not what ended ("no longer")
 # or what someone else did ("Ollie's moved up a division").
-_FORMER = lazy_re(r"\b(?:old|former|previous|ex)[\s-]+([a-z]+)\b", re.I)
+FORMER = lazy_re(r"\b(?:old|former|previous|ex)[\s-]+([a-z]+)\b", re.I)
 
 
-def _only_former(text: str, q_stems: set[str]) -> bool:
+def only_former(text: str, q_stems: set[str]) -> bool:
     """Whether every word of the question that ``text`` says is the thing as it was ("my
     old site", "my ex-boss"), never as it is."""
-    former = {stem(m.group(1).lower()) for m in _FORMER.finditer(text)} & q_stems
+    former = {stem(m.group(1).lower()) for m in FORMER.finditer(text)} & q_stems
     if not former:
         return False
-    rest = _FORMER.sub(" ", text)
+    rest = FORMER.sub(" ", text)
     return not stems(rest) & former
-_ENDED = lazy_re(r"\b(?:any\s?more|no\s+longer)\b", re.I)
+ENDED = lazy_re(r"\b(?:any\s?more|no\s+longer)\b", re.I)
 
 
 # A clause ending on a change marker or the day a state starts says the new state just before
 # it ("pescatarian from now on", "I'm the secretary now", "vegetarian from today"); the
 # subject and copula before the value are dropped.
-_MARKED_END = lazy_re(rf"([^,.;:!?]+?)\s+(?:(?:right\s+)?now|{_NEW_MARKERS}|"
+_MARKED_END = lazy_re(rf"([^,.;:!?]+?)\s+(?:(?:right\s+)?now|{NEW_MARKERS}|"
                       rf"(?:from|starting)\s+(?:today|tonight|tomorrow|{WEEKDAY_WORD}))\s*(?:[,.;:!?]|$)",
                       re.I)
 _STATE_LEAD = lazy_re(r"^(?:(?:and|but|so|ok|okay|well|right)\s+)*(?:(?:i|we|he|she|they|it)"
@@ -53,7 +53,7 @@ _STATE_LEAD = lazy_re(r"^(?:(?:and|but|so|ok|okay|well|right)\s+)*(?:(?:i|we|he|
 # How far down the dense ranking a record may stand to be taken as about the question.
 _DENSE_NEAR = 5
 # Marks an answer read from a marked new state where no record shares the question's words.
-_MARKED_NOTE = "the latest record near the question in meaning states a new value"
+MARKED_NOTE = "the latest record near the question in meaning states a new value"
 
 
 def _marked_value(text: str) -> str:
@@ -66,14 +66,14 @@ def _marked_value(text: str) -> str:
     return ""
 
 
-def _dense_new_state(question: str, plan: Plan, ask: Asked,
-                     scored: Sequence[_Scored]) -> tuple[_Scored, str] | None:
+def dense_new_state(question: str, plan: Plan, ask: Asked,
+                     scored: Sequence[Scored]) -> tuple[Scored, str] | None:
     """For "what X am I …?" about the asker's state now, when no shown record shares a word
     with the question ("What sort of diet am I following?" against "pescatarian from now
     on"): the latest record among the nearest in meaning whose clause states a new value.
     A speaker seldom names the category, but says when the value is new."""
     if ask.kind != "what" or not ask.focus or not plan.current or plan.tense == "past" \
-            or _proper_names(question):
+            or proper_names(question):
         return None
     near = [s for s in scored if 0 < s.item.routes.get("dense", 0) <= _DENSE_NEAR]
     found = [(s, v) for s in near if (v := _marked_value(s.item.record.text))]
@@ -83,7 +83,7 @@ def _dense_new_state(question: str, plan: Plan, ask: Asked,
     told = (best[0].item.record.source_time, best[0].item.record.seq)
     value = stems(best[1])
     if any((s.item.record.source_time, s.item.record.seq) > told
-           and any(_ENDED.search(p) and value & stems(p) for p in split_sentences(s.item.record.text))
+           and any(ENDED.search(p) and value & stems(p) for p in split_sentences(s.item.record.text))
            for s in near):
         return None  # a later near record says that value stopped ("not vegan any more")
     return best
@@ -107,8 +107,8 @@ def _said_place(text: str) -> str:
     return (named or places or [""])[-1]
 
 
-def _dense_place(question: str, plan: Plan, ask: Asked, asker: str,
-                 scored: Sequence[_Scored]) -> tuple[_Scored, str] | None:
+def dense_place(question: str, plan: Plan, ask: Asked, asker: str,
+                 scored: Sequence[Scored]) -> tuple[Scored, str] | None:
     """For "where …?" about the asker's own state now, when no shown record shares a word
     with the question ("Where do I live now?" against "I signed for the cottage on Quay
     Lane!"): the newest of the asker's own statements among the nearest in meaning that
@@ -116,7 +116,7 @@ def _dense_place(question: str, plan: Plan, ask: Asked, asker: str,
     near, not a place said of something else further down). A speaker seldom says the verb
     asked ("live") of where they have moved, but says where."""
     if ask.kind != "place" or not asker or not plan.current or plan.tense == "past" \
-            or not _OWN.search(question) or _proper_names(question) - {"i"}:
+            or not _OWN.search(question) or proper_names(question) - {"i"}:
         return None  # (the question's "I" is the asker, no one named)
     found = [(s, place) for s in scored if s.item.record.speaker == asker
              and 0 < s.item.routes.get("dense", 0) <= _DENSE_FAR
@@ -126,7 +126,7 @@ def _dense_place(question: str, plan: Plan, ask: Asked, asker: str,
     return max(found, key=lambda f: (f[0].item.record.source_time, f[0].item.record.seq))
 
 
-def _consequence_first(sentences: Sequence[str]) -> list[str]:
+def consequence_first(sentences: Sequence[str]) -> list[str]:
     """``sentences`` (best first) in the order their values tell the state: a record that
     gives a cause and what follows from it ("the quiz show starts at nine, so bedtime's
     at ten"; "he wanted the 9. So I'm in his 11.") states the thing in what follows, and
@@ -138,10 +138,10 @@ def _consequence_first(sentences: Sequence[str]) -> list[str]:
     rest: list[str] = []
     causes: list[str] = []
     for x in sentences:
-        if _OPENS_SO.match(x):
+        if OPENS_SO.match(x):
             opening.append(x)
             continue
-        parts = _CONSEQUENCE_SO.split(x, maxsplit=1)
+        parts = CONSEQUENCE_SO.split(x, maxsplit=1)
         if len(parts) == 2 and not re.match(r"that\b", parts[1], re.I):
             after.append(parts[1])
             causes.append(parts[0])
@@ -171,7 +171,7 @@ def _set_aside(clause: str, value: str, reads: Callable[[str], str]) -> bool:
         or bool(_SETS_ASIDE.search(after)) and not reads(after)
 
 
-def _state_first(ordered: list[str], reads: Callable[[str], str]) -> list[str]:
+def state_first(ordered: list[str], reads: Callable[[str], str]) -> list[str]:
     """``ordered`` (a record's sentences, best first) led by the clause that tells the
     state, where the record tells two or more values of the kind asked: where the first
     value told is set aside ("The airline has cancelled the Monday flight. They've
@@ -184,11 +184,11 @@ def _state_first(ordered: list[str], reads: Callable[[str], str]) -> list[str]:
     if len({v.lower() for _, v in told}) < 2:
         return ordered
     if not _set_aside(*told[0], reads):
-        if _NEW_STATE.search(told[0][0]):
+        if NEW_STATE.search(told[0][0]):
             return ordered
         # "Batteries kept going walkabout in that drawer. They're in the bathroom
         # cabinet now": a later clause that marks its value as the new state leads.
-        marked = next((c for c, v in told if _NEW_STATE.search(c)
+        marked = next((c for c, v in told if NEW_STATE.search(c)
                        and not _set_aside(c, v, reads)), None)
         return ordered if marked is None else [marked, *ordered]
     held = next((c for c, v in told if not _set_aside(c, v, reads)), None)

@@ -31,7 +31,7 @@ from ..ledger import SourceRecord
 from .pack import EvidenceItem
 
 
-def _named_near(rec: SourceRecord, items: Sequence[EvidenceItem], gap: int) -> set[str]:
+def named_near(rec: SourceRecord, items: Sequence[EvidenceItem], gap: int) -> set[str]:
     """Stems of a record, its speaker's name and the shown turns of its session at most
     ``gap`` records before it: whom it may speak of without naming them."""
     out = set(stems(rec.text)) | {stem(w) for w in words(rec.speaker)}
@@ -59,7 +59,7 @@ _MINE_ASKED = lazy_re(r"\b(?:my|our)\s+([a-z][\w-]*)(?:\s+([a-z][\w-]*))?"
 _THEIRS = lazy_re(r"\b(?:his|her|their)\s+([a-z][\w-]*)(?:\s+([a-z][\w-]*))?", re.I)
 
 
-def _possessed(question: str) -> dict[str, str]:
+def possessed(question: str) -> dict[str, str]:
     """Thing stem -> owner stem for each "X's thing" (and "my thing": owner "i") the
     question says."""
     out = {stem(m.group(2).lower()): stem(m.group(1).lower())
@@ -124,7 +124,7 @@ def _anothers_own(owners: dict[str, str], m: re.Match[str],
         and owner not in owners and owner not in me
 
 
-def _other_owner(owners: dict[str, str], text: str, asker: str = "") -> bool:
+def other_owner(owners: dict[str, str], text: str, asker: str = "") -> bool:
     """Whether ``text`` gives a thing the question asks about to another owner and never
     names the question's ("Lily's party" for "Alfie's party", "my cousin's wedding" for
     "Lena's wedding", "his spin class" for "my yoga class"). The asker's own thing told
@@ -173,7 +173,7 @@ _CARRIES_ON = lazy_re(
 _NAME_THING = lazy_re(r"\b(?i:the)\s+([A-Z][\w'’-]*)\s+([a-z][\w-]*)")
 
 
-def _other_name_on(question: str, text: str) -> bool:
+def other_name_on(question: str, text: str) -> bool:
     """Whether ``text`` speaks of the thing the question names by someone's name under
     another name, and never says the question's ("the Kapoor tasting" for "the O'Brien
     tasting")."""
@@ -190,11 +190,11 @@ def _other_name_on(question: str, text: str) -> bool:
 @lru_cache(maxsize=4096)
 def _things_named(question: str) -> dict[str, str]:
     """The stem of each thing the question names by someone's name -> that name ("the
-    O'Brien tasting": tast -> O'Brien), read once per question (``_other_name_on``)."""
+    O'Brien tasting": tast -> O'Brien), read once per question (``other_name_on``)."""
     return {stem(m.group(2).lower()): m.group(1) for m in _NAME_THING.finditer(question)}
 
 
-def _owners_other(owners: dict[str, str], text: str, question: str) -> bool:
+def owners_other(owners: dict[str, str], text: str, question: str) -> bool:
     """Whether ``text`` gives the owner the question names another thing than the one
     asked ("June's heart check is the 21st now" for "June's hair appointment"): it speaks
     of that thing, not of the one asked. (A word the question says, or shortens - "op"
@@ -208,17 +208,17 @@ def _owners_other(owners: dict[str, str], text: str, question: str) -> bool:
                for m in _POSSESSED.finditer(text))
 
 
-def _look_alike(owners: dict[str, str], question: str, text: str, asker: str = "") -> bool:
-    """Whether ``text`` speaks of the thing asked as another's (``_other_owner``), under
-    another name (``_other_name_on``), of someone of the other title (``other_titled``) or
+def look_alike(owners: dict[str, str], question: str, text: str, asker: str = "") -> bool:
+    """Whether ``text`` speaks of the thing asked as another's (``other_owner``), under
+    another name (``other_name_on``), of someone of the other title (``other_titled``) or
     of another of its kind (``other_kind_named``)."""
-    return _other_owner(owners, text, asker) or _other_name_on(question, text) \
+    return other_owner(owners, text, asker) or other_name_on(question, text) \
         or other_titled(text, question) or other_kind_named(question, text)
 
 
 _FIRST_SINGULAR = lazy_re(r"\b(?:i|me|my|mine|i'm|i've|i'd|i'll)\b", re.I)
 # Someone pointed at by a pronoun: the speaker may be telling theirs ("I'm taking her").
-_THIRD_PERSON = lazy_re(r"\b(?:he|she|him|her|his|hers|he's|she's|he'll|she'll)\b", re.I)
+THIRD_PERSON = lazy_re(r"\b(?:he|she|him|her|his|hers|he's|she's|he'll|she'll)\b", re.I)
 
 
 def _asked_speakers(question: str, items: Sequence[EvidenceItem]) -> frozenset[str]:
@@ -228,7 +228,7 @@ def _asked_speakers(question: str, items: Sequence[EvidenceItem]) -> frozenset[s
     return holders(question) & talking
 
 
-def _speakers_own(rec: SourceRecord, asked_speakers: frozenset[str]) -> bool:
+def speakers_own(rec: SourceRecord, asked_speakers: frozenset[str]) -> bool:
     """Whether ``rec`` is its speaker telling their own ("I always go for the Thai
     place", said by Sven) while the question asks about another of those talking by name
     ("What does Keira order?"), whom it neither names nor points at ("I'm taking her to
@@ -236,11 +236,11 @@ def _speakers_own(rec: SourceRecord, asked_speakers: frozenset[str]) -> bool:
     if not asked_speakers or is_robot(rec.speaker, rec.robot_id) \
             or set(words(rec.speaker)) & asked_speakers:
         return False
-    return bool(_FIRST_SINGULAR.search(rec.text)) and not _THIRD_PERSON.search(rec.text) \
+    return bool(_FIRST_SINGULAR.search(rec.text)) and not THIRD_PERSON.search(rec.text) \
         and not set(words(rec.text)) & asked_speakers
 
 
-def _carries_on(text: str) -> bool:
+def carries_on(text: str) -> bool:
     """Whether a turn carries on the topic of the one before it rather than opening one."""
     return bool(_CARRIES_ON.match(text)) or len(words(text)) <= 4
 
@@ -249,10 +249,10 @@ def _carries_on(text: str) -> bool:
 _OTHER_SUBJECT = lazy_re(
     r"^\W*(?i:(?:so|and|also|oh|btw|but|meanwhile|well)\W+)*(?:(?i:my|our)\s+[a-z]+\s+)?"
     r"([A-Z][\w-]*)(?:['’]s)?(?:\s|[,:]\s)")
-_FIRST_PERSON = lazy_re(r"\b(?:i|me|my|mine|i'm|i've|i'd|i'll|we|us|our)\b|\bI\b", re.I)
+FIRST_PERSON = lazy_re(r"\b(?:i|me|my|mine|i'm|i've|i'd|i'll|we|us|our)\b|\bI\b", re.I)
 
 
-def _someone_else(text: str, asked: set[str], known: set[str]) -> bool:
+def someone_else(text: str, asked: set[str], known: set[str]) -> bool:
     """Whether a record is about another person than the one asking: its first sentence
     is led by someone else's name and nowhere does it say "I", "me" or "my"."""
     m = _OTHER_SUBJECT.match(text)
@@ -266,10 +266,10 @@ def _someone_else(text: str, asked: set[str], known: set[str]) -> bool:
     if (name not in known and name not in KIN and not owns) or stem(name) in asked:
         return False  # "Mum's changed hers too": a relative leads it as well as a name
     rest = text[m.end():]
-    return not _FIRST_PERSON.search(rest)
+    return not FIRST_PERSON.search(rest)
 
 
-def _owned_by(rec: SourceRecord, sentence: str, place: str) -> str:
+def owned_by(rec: SourceRecord, sentence: str, place: str) -> str:
     """A place the speaker calls their own ("the hoover's living in my room") said as
     whose it is ("Cass's room"): the answer is read by someone else."""
     if is_robot(rec.speaker, rec.robot_id) or not rec.speaker.strip() \
@@ -279,9 +279,9 @@ def _owned_by(rec: SourceRecord, sentence: str, place: str) -> str:
         return f"{rec.speaker.strip()}'s {place}"
     return place
 # A turn in the first person singular: its speaker speaks of their own.
-_OF_SELF = lazy_re(r"\b(?:i|i'm|i’m|i've|i’ve|i'll|i’ll|me|my|mine)\b", re.I)
+OF_SELF = lazy_re(r"\b(?:i|i'm|i’m|i've|i’ve|i'll|i’ll|me|my|mine)\b", re.I)
 # An additive particle: what the record tells is one more beside another ("too").
-_ADDS = lazy_re(r"\b(?:too|also|as\s+well)\b", re.I)
+ADDS = lazy_re(r"\b(?:too|also|as\s+well)\b", re.I)
 
 
 # What a sentence's subject is: the words opening it after a discourse word ("So", "Oh and").
@@ -407,7 +407,7 @@ def _holder_clauses(sentence: str) -> tuple[str, ...]:
 def _clause_marks(clause: str) -> tuple[bool, bool, bool, bool]:
     """Whether ``clause`` says "he"/"her" (third person), "you", "I"/"my" (not of a
     relative's: "my brother's"), and a kin word; kept per clause."""
-    return (bool(_THIRD_PERSON.search(clause)), bool(_SECOND.search(clause)),
+    return (bool(THIRD_PERSON.search(clause)), bool(_SECOND.search(clause)),
             bool(_FIRST_SINGULAR.search(_MY_KIN.sub(" ", clause))),
             bool(_words_of(clause) & KIN))
 
@@ -476,7 +476,7 @@ def told_of_another(question: str, asker: str, rec: SourceRecord) -> bool:
     asked, named, me, person = _asked_holder(question)
     if person or _NAME_ASKED.search(question) or not (named or me):
         return False
-    if named & _words_of(rec.speaker) and _FIRST_PERSON.search(rec.text):
+    if named & _words_of(rec.speaker) and FIRST_PERSON.search(rec.text):
         return False  # the one asked of speaks of their own ("we're settling into Boston")
     mine = _words_of(asker) if me else frozenset()
     # (a record's own words are read uncached: kept per record text in ``_words_of``'s
@@ -507,7 +507,7 @@ def kin_owned(question: str, asker: str, rec: SourceRecord) -> bool:
     that names anyone or anyone's, asks who or a name, nor a robot's turn."""
     if is_robot(rec.speaker, rec.robot_id) or rec.modality == "perception":
         return False
-    if _possessed(question) or holders(question) or _WHO.match(question) \
+    if possessed(question) or holders(question) or _WHO.match(question) \
             or _NAME_ASKED.search(question):
         return False
     thing = frozenset(stem(w) for w in words(question.lower()) if w not in STOPWORDS)
@@ -708,6 +708,6 @@ def speakers_mine(question: str, asker: str, rec: SourceRecord) -> bool:
     if not asker or is_robot(rec.speaker, rec.robot_id) \
             or _words_of(asker) & _words_of(rec.speaker) or holders(question):
         return False
-    owned = {t for t, o in _possessed(question).items() if o == "i"}
+    owned = {t for t, o in possessed(question).items() if o == "i"}
     return bool(owned) and any(stem(w.lower()) in owned for m in _MY_THING.finditer(rec.text)
                                for w in m.groups() if w and w.lower() not in STOPWORDS)

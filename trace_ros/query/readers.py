@@ -101,74 +101,74 @@ from ..language.timeanchor import (
     years_before,
 )
 from ..language.vocab import is_robot
-from .ages import _AGE, _BETWEEN_NOTE, _BORN, _HOW_OLD, _age_answer
+from .ages import AGE, BETWEEN_NOTE, BORN, HOW_OLD, age_answer
 from .amounts import (
-    _WITH_UNIT,
     FIGURE_UNIT,
+    WITH_UNIT,
     _joined,
 )
 from .current import asks_members, before_clause, may_ask_held, without_before
 from .days import (
-    _drops_told_day,
-    _upcoming_weekday,
+    drops_told_day,
+    upcoming_weekday,
 )
 from .declines import counts_another, declined
 from .endpoints import other_end
 from .focus import (
-    _ASKING,
-    _NOT_COMPOUNDS,
-    _THE_TIME,
-    _TYPED,
+    ASKING,
+    NOT_COMPOUNDS,
+    THE_TIME,
+    TYPED,
     _complement,
-    _focus_filled,
-    _not_of_kind,
-    _object_filler,
-    _only_time,
     _repeats,
-    _slot_filler,
-    _told_later,
+    focus_filled,
     labels_another,
+    not_of_kind,
+    object_filler,
+    only_time,
+    slot_filler,
+    told_later,
 )
 from .headed import asks_now, headed_value, named_value
 from .names import (
-    _owner_of,
     _placed,
-    _proper_names,
-    _role_filler,
-    _says_who_speaks,
-    _thing_named,
-    _tied_before,
     asks_name,
     no_name_given,
+    owner_of,
+    proper_names,
+    role_filler,
+    says_who_speaks,
+    thing_named,
+    tied_before,
 )
 from .newstate import (
-    _CONSEQUENCE_SO,
-    _ENDED,
-    _FORMER,
-    _MARKED_NOTE,
-    _dense_new_state,
-    _dense_place,
-    _only_former,
+    CONSEQUENCE_SO,
+    ENDED,
+    FORMER,
+    MARKED_NOTE,
+    dense_new_state,
+    dense_place,
+    only_former,
 )
 from .owners import (
     _asked_speakers,
-    _look_alike,
-    _other_name_on,
-    _other_owner,
-    _possessed,
-    _speakers_own,
     holder_clash,
+    look_alike,
     other_kind_named,
+    other_name_on,
+    other_owner,
+    possessed,
     speakers_mine,
+    speakers_own,
     told_of_another,
 )
 from .pack import EvidenceItem, Pack
 from .plan import Plan, without_named_time
-from .readout import ReaderOutput, _asks, _content, _first_statement, _reply_to, _Scored
+from .readout import ReaderOutput, Scored, _asks, _content, first_statement, reply_to
 from .spans import (
-    _HOW_LONG_IS,
-    _MONEY_STEMS,
-    _NEW_STATE,
+    HOW_LONG_IS,
+    MONEY_STEMS,
+    NEW_STATE,
     Asked,
     asked,
     capitalised_mid_sentence,
@@ -243,7 +243,7 @@ def _resolution_answer(plan: Plan, resolution: Resolution, pack: Pack) -> Reader
     if plan.answer_type == "date" and facts and not facts[0].anchor_fallback \
             and has_calendar(facts[0].anchor_time) and not re.search(r"\d", value):
         said = [i.record.text for i in pack.items if i.source_id in cited]
-        if any(_drops_told_day(text) for text in said):
+        if any(drops_told_day(text) for text in said):
             # "your chiropody is on Tuesday, not today": the fact's anchor may be the day
             # its source turns down; the day the source holds to is read from it instead.
             return None
@@ -312,7 +312,7 @@ def _options(question: str) -> list[str]:
     return [" ".join(before), " ".join(after)]
 
 
-def _choice(question: str, scored: list[_Scored]) -> ReaderOutput | None:
+def _choice(question: str, scored: list[Scored]) -> ReaderOutput | None:
     """A choice question is answered with the option the evidence supports best (its
     words said most, weighted by how well the record matches), citing where it is said."""
     options = _options(question)
@@ -439,7 +439,7 @@ class ExtractiveReader(TypedReading):
 
     def _score(self, q_stems: set[str], weights: dict[str, float], pos: int,
                item: EvidenceItem, names: set[str], kind: str = "",
-               whose: frozenset[str] | set[str] = frozenset()) -> _Scored:
+               whose: frozenset[str] | set[str] = frozenset()) -> Scored:
         rec = item.record
         total = math.fsum(weights.values()) or 1.0
         best_sentence, best_hits = rec.text, -1.0
@@ -447,7 +447,7 @@ class ExtractiveReader(TypedReading):
         # not one ending on "Dr." with the name in the next.
         parts = split_sentences(rec.text) or [rec.text]
         # The graph stage's current record: the sentence that says its state is new
-        # (``_NEW_STATE``) tells the new state ("I quit coffee. … it's one matcha a day
+        # (``NEW_STATE``) tells the new state ("I quit coffee. … it's one matcha a day
         # now"), as much as one more word of the question would.
         lift = max((weights[s] for s in q_stems - names), default=0.0) \
             if item.routes.get("graph") == 1 and not item.routes.get("superseded") \
@@ -456,10 +456,10 @@ class ExtractiveReader(TypedReading):
         for sentence in parts:
             said = (q_stems - names) & stems(sentence)
             hits = math.fsum(weights[s] for s in said)
-            marked = lift > 0 and bool(_NEW_STATE.search(sentence))
+            marked = lift > 0 and bool(NEW_STATE.search(sentence))
             # A sentence saying what stopped ("I don't take the blue pills any more")
             # tells the state that ended, as much as one word less of the question.
-            ended = lift > 0 and not marked and bool(_ENDED.search(sentence))
+            ended = lift > 0 and not marked and bool(ENDED.search(sentence))
             # What the question asks about before whose it is: "Just checking about the
             # bedding: …" before "Hi, it's Irene, Mr Castellano's assistant."
             key = (math.fsum(weights[s] for s in said - whose) + lift * (marked - ended), hits)
@@ -473,18 +473,18 @@ class ExtractiveReader(TypedReading):
             overlap += self.sentence_weight * (said / total - overlap)
         if overlap > 0 and fits(kind, rec.text):  # holds the kind of thing asked for
             overlap += self.date_bonus if kind == "date" else self.type_bonus
-        return _Scored(item, overlap, overlap + self.prior_weight / (1 + pos), best_sentence)
+        return Scored(item, overlap, overlap + self.prior_weight / (1 + pos), best_sentence)
 
-    def _span_score(self, s: _Scored, q_stems: set[str]) -> float:
+    def _span_score(self, s: Scored, q_stems: set[str]) -> float:
         """How well the record's best phrase answers (``scored_run``), floored."""
         rec = s.item.record
         score = scored_run(_content(rec, s.sentence), q_stems, self.span_tokens,
                            _content(rec, rec.text))[1]
         return max(score, _SPAN_FLOOR)
 
-    def _replies(self, scored: list[_Scored], q_stems: set[str], names: set[str]) -> None:
+    def _replies(self, scored: list[Scored], q_stems: set[str], names: set[str]) -> None:
         """Move the match of a turn that asks the question onto the turn that answers it."""
-        by_session: dict[tuple[str, str], list[_Scored]] = {}
+        by_session: dict[tuple[str, str], list[Scored]] = {}
         for s in scored:
             r = s.item.record
             by_session.setdefault((r.subject_id, r.session_id), []).append(s)
@@ -509,9 +509,9 @@ class ExtractiveReader(TypedReading):
                 reply.overlap += gain
                 reply.relevance += gain
                 if not (q_stems - names) & stems(reply.sentence):
-                    reply.sentence = _first_statement(reply.item.record.text)
+                    reply.sentence = first_statement(reply.item.record.text)
 
-    def _in_time(self, plan: Plan, scored: list[_Scored]) -> list[_Scored]:
+    def _in_time(self, plan: Plan, scored: list[Scored]) -> list[Scored]:
         """The time the question names: records after its "before …" are not read (when
         others remain); records said in its window, or within ``report_lag_s`` after it
         (events are told after they happen; a state marked as new is not: it begins when
@@ -523,7 +523,7 @@ class ExtractiveReader(TypedReading):
         if plan.window is not None:
             start, end = plan.window
 
-            def told(a: float, b: float) -> list[_Scored]:
+            def told(a: float, b: float) -> list[Scored]:
                 # (a state marked as new, "I'm going over in the afternoons now", is told
                 # when it begins: said after the window, it did not hold in it)
                 return [s for s in scored if a <= s.item.record.source_time < b
@@ -616,7 +616,7 @@ class ExtractiveReader(TypedReading):
             if resolved is not None and plan.answer_type != "yesno" \
                     and _repeats(resolved.answer, question):
                 resolved = None  # "engaged to" for "Who is Bisi engaged to?": the records say
-            if resolved is not None and _not_of_kind(asked(question, plan).kind,
+            if resolved is not None and not_of_kind(asked(question, plan).kind,
                                                      resolved.answer):
                 resolved = None  # the resolver's value is of another kind: the records say
             if resolved is not None:
@@ -631,27 +631,27 @@ class ExtractiveReader(TypedReading):
                 return resolved
         out = self._read(question, plan, pack, None)
         cited_texts = [i.record.text for i in pack.items if i.source_id in out.cited_ids]
-        if _HOW_OLD.match(question) and out.answer and out.note != _BETWEEN_NOTE \
+        if HOW_OLD.match(question) and out.answer and out.note != BETWEEN_NOTE \
                 and find_candidates(out.answer):
             # A date answers "how old" as the day someone was born; where the record it
             # is read from states the age itself ("Yaw is 35, I forgot he was born in
             # ninety"), the age answers.
-            aged = _age_answer(question, pack, self.name, plan.tense == "past")
+            aged = age_answer(question, pack, self.name, plan.tense == "past")
             if aged is not None and aged.cited_ids[:1] == out.cited_ids[:1]:
                 return aged
-        if _HOW_OLD.match(question) and not (
-                out.answer and any(_AGE.search(t) for t in cited_texts)
-                and out.note != _BETWEEN_NOTE and (not find_candidates(out.answer)
-                     or any(_BORN.search(t) for t in cited_texts))):
+        if HOW_OLD.match(question) and not (
+                out.answer and any(AGE.search(t) for t in cited_texts)
+                and out.note != BETWEEN_NOTE and (not find_candidates(out.answer)
+                     or any(BORN.search(t) for t in cited_texts))):
             # "How old is Mrs Ferreira?": an age, or when she was born; not the day a
             # record about her was said. A record may say it bare ("he's twenty-eight").
-            aged = _age_answer(question, pack, self.name, plan.tense == "past")
+            aged = age_answer(question, pack, self.name, plan.tense == "past")
             if aged is not None:
                 return aged
             if out.answer:
                 return ReaderOutput("", [], self.name, "no shown record states an age")
         ask = asked(question, plan)
-        if out.answer and ask.kind == "day" and _not_of_kind(ask.kind, out.answer):
+        if out.answer and ask.kind == "day" and not_of_kind(ask.kind, out.answer):
             # A month tells no day (as for the resolver's value above): "February 2026"
             # for "What day is next month's fire drill?". (The other kinds' spans are
             # read as values of their kind: "forty-two" is a number.)
@@ -672,14 +672,14 @@ class ExtractiveReader(TypedReading):
                 first = next((i for i in pack.items if i.source_id == out.cited_ids[0]),
                              None) if out.cited_ids else None
                 if first is not None and not (plan.current and plan.tense != "past"
-                                              and _told_later(first, pack, question)):
+                                              and told_later(first, pack, question)):
                     label = _complement(out.answer, first.record.text, question)
             if not label:
                 return ReaderOutput("", [], self.name,
                                     "the shown evidence only repeats the question")
             out.answer = label
         if out.answer and ask.kind == "name" and ask.focus \
-                and _owner_of(out.answer, ask.focus, pack):
+                and owner_of(out.answer, ask.focus, pack):
             # "What's the vet's name?": "Mochi's vet check" names whose vet, not the vet.
             return ReaderOutput("", [], self.name, f"no shown record says what the {ask.focus} "
                                 "is called")
@@ -693,27 +693,27 @@ class ExtractiveReader(TypedReading):
         why = declined(ask, question, plan, out)
         if why:
             return ReaderOutput("", [], self.name, why)
-        if out.answer and ask.kind == "person" and _says_who_speaks(out, pack, question):
+        if out.answer and ask.kind == "person" and says_who_speaks(out, pack, question):
             # "Hi, it's Liz from Freshway. …": who is speaking, not who does what is asked.
             return ReaderOutput("", [], self.name, "no shown record says who it is")
-        if out.answer and ask.kind == "person" and (_thing_named(out, pack)
+        if out.answer and ask.kind == "person" and (thing_named(out, pack)
                                                      or _placed(out, pack)):
             # "Who is chairing the board meeting?": "the Oak room" names a room, not anyone.
             return ReaderOutput("", [], self.name, "no shown record says who it is")
         if out.answer and plan.answer_type in ("thing", "manner") and not ask.kind \
-                and _only_time(out.answer):
+                and only_time(out.answer):
             # "What did Tom get me for our anniversary?" is no time: "july 12" is not it;
             # nor is "Friday" how "my daughter's driving test" went.
             return ReaderOutput("", [], self.name, "no shown record says what it is")
         if out.answer and plan.tense != "past":
-            out.answer = _upcoming_weekday(out.answer, out.cited_ids, pack)
+            out.answer = upcoming_weekday(out.answer, out.cited_ids, pack)
         if out.answer and len(out.cited_ids) > 1 and ask.kind in ("which", "what") \
                 and ask.focus and not re.search(r"[^s]s$", ask.focus) \
-                and not _focus_filled(ask, question, out, pack):
+                and not focus_filled(ask, question, out, pack):
             # "Which model of hearing aids …?" asks one: several records' spans
             # strung together tell it only where the check of the one X passes (or the
             # first one says it as the object of the verb asked with).
-            filled = _object_filler(question, out, pack)
+            filled = object_filler(question, out, pack)
             if filled is None:
                 return ReaderOutput("", [], self.name,
                                     f"no shown record says which {ask.focus} it is")
@@ -741,25 +741,25 @@ class ExtractiveReader(TypedReading):
             if label and label.lower() not in out.answer.lower() \
                     and not _label_within(label, ask.focus, out.answer):
                 out.answer = label
-        if ask.kind in ("what", "which") and ask.focus and out.note != _MARKED_NOTE \
-                and not _focus_filled(ask, question, out,
+        if ask.kind in ("what", "which") and ask.focus and out.note != MARKED_NOTE \
+                and not focus_filled(ask, question, out,
                                                                              pack):
             # A time tells a train or a flight from the others ("Hannah's sticking with
             # the seven fifty-five"), where the cited record gives one with "the".
             cited = next((i.record.text for i in pack.items if i.source_id in out.cited_ids), "")
-            timed = _THE_TIME.search(cited) if ask.kind == "which" else None
+            timed = THE_TIME.search(cited) if ask.kind == "which" else None
             after = re.match(r"\s+([a-z][\w-]*)", cited[timed.end():]) if timed else None
             if after and after.group(1).lower() not in STOPWORDS \
                     and stem(after.group(1).lower()) != stem(ask.focus):
                 timed = None  # "the 6:30 wake-up call": a time telling another thing apart
             # Else the value a record says in X's place, where none says X at all.
-            filled = _slot_filler(ask, question, out, pack) if timed is None else None
+            filled = slot_filler(ask, question, out, pack) if timed is None else None
             if filled is None and timed is None:
-                filled = _role_filler(ask, question, out, pack, plan.asker)
+                filled = role_filler(ask, question, out, pack, plan.asker)
             if filled is None and timed is None:
                 filled = self._labelled_elsewhere(ask, question, plan, pack)
             if filled is None and timed is None:
-                filled = _object_filler(question, out, pack)
+                filled = object_filler(question, out, pack)
             if filled is None and timed is None and _in_revised_place(ask, question, out, pack):
                 filled = out
             if filled is None and timed is None:
@@ -772,11 +772,11 @@ class ExtractiveReader(TypedReading):
             else:
                 out.answer = timed.group(0)
         if ask.kind in ("what", "which") and ask.focus and plan.answer_type == "thing" \
-                and _only_time(out.answer) and not clock_time(out.answer):
+                and only_time(out.answer) and not clock_time(out.answer):
             # The X a "what/which X" asks for is no time (``spans.asked`` gives times their
             # own kinds): a day left after the labels above is not it ("Saturday the 15th"
             # for "What grade is Lena's exam?"; "berth 14", relabelled, stands). A clock
-            # time may tell one X from others ("the 7:15" train, ``_focus_filled``).
+            # time may tell one X from others ("the 7:15" train, ``focus_filled``).
             return ReaderOutput("", [], self.name, f"no shown record says which {ask.focus} "
                                 "it is")
         out.cited_ids = self._own_statement(out.cited_ids[0], out.answer, question, pack)
@@ -792,8 +792,8 @@ class ExtractiveReader(TypedReading):
         not count here: its current record does not label X, so what it revises is
         another thing of the records ("they deliver Fridays now" beside the mill the
         flour comes from). None when no record labels X."""
-        asked_stems = stems(question) - {stem(ask.focus)} - _ASKING
-        owners = _possessed(question)
+        asked_stems = stems(question) - {stem(ask.focus)} - ASKING
+        owners = possessed(question)
         named = holders(question)
         items = list(pack.items)
         if plan.current and plan.tense != "past" and plan.as_of is None:
@@ -804,7 +804,7 @@ class ExtractiveReader(TypedReading):
             text = repaired(item.record.text)
             if not (item.routes.get("graph") == 1 or asked_stems & stems(text)):
                 continue  # says nothing of what is asked beside X
-            if _other_owner(owners, text, plan.asker) or _other_name_on(question, text) \
+            if other_owner(owners, text, plan.asker) or other_name_on(question, text) \
                     or other_titled(text, question) or about_another(text, named):
                 continue  # another holder's X ("Lily's room" for "Alfie's room")
             label = labelled(ask.focus, text, question)
@@ -857,7 +857,7 @@ class ExtractiveReader(TypedReading):
         own = {stem(w) for w in words(rec.speaker)}  # "Hi, I'm Anjali, …": the speaker
         # A name a preposition ties to the thing is whom it is with or for ("moved Maya
         # onto imaging with Dana"), not which one it is.
-        tied = _tied_before(question)
+        tied = tied_before(question)
         new = {name for at, name in names_in(rec.text, q, known)
                if not {stem(w) for w in words(name)} & (earlier | own)
                and not (tied and tied.search(rec.text[:at]))}
@@ -884,7 +884,7 @@ class ExtractiveReader(TypedReading):
                                                          for i in pack.items)}
         names = {stem(w) for i in pack.items for w in words(i.record.speaker)} & q_stems
         weights = self._weights(q_stems, pack.items, names)
-        whose = _proper_names(question)
+        whose = proper_names(question)
         scored = [self._score(q_stems, weights, pos, item, names, plan.answer_type, whose)
                   for pos, item in enumerate(pack.items)]
         self._replies(scored, q_stems, names)
@@ -904,14 +904,14 @@ class ExtractiveReader(TypedReading):
         if plan.current and plan.tense != "past":
             # "My old site" is what it was: a record that names the thing asked only so
             # does not say what it is now, where another record speaks of it.
-            asked_former = {stem(m.group(1).lower()) for m in _FORMER.finditer(question)}
+            asked_former = {stem(m.group(1).lower()) for m in FORMER.finditer(question)}
             former = [s for s in matched
-                      if _only_former(s.item.record.text, q_stems - asked_former)]
+                      if only_former(s.item.record.text, q_stems - asked_former)]
             if len(former) < len(matched):
                 matched = [s for s in matched if s not in former]
                 scored = [s for s in scored if s not in former]
         ask = asked(question, plan)
-        if ask.kind in _TYPED and plan.operation not in ("list", "history") \
+        if ask.kind in TYPED and plan.operation not in ("list", "history") \
                 and not _plural_ask(question, plan):
             # A value of the asked kind must be stated: the graph stage's current record
             # when it states one, else the best record that does.
@@ -923,8 +923,8 @@ class ExtractiveReader(TypedReading):
             # am I living now?"): it was found by the thread of the thing, not by its words.
             if not matched and not lead:
                 # "Where do I live now?": the asker's own newest statement of a place among
-                # those nearest in meaning (``newstate._dense_place``), told of no one else.
-                placed = _dense_place(question, plan, ask, plan.asker, [
+                # those nearest in meaning (``newstate.dense_place``), told of no one else.
+                placed = dense_place(question, plan, ask, plan.asker, [
                     s for s in scored if not told_of_another(question, plan.asker,
                                                              s.item.record)])
                 if placed is not None:
@@ -936,7 +936,7 @@ class ExtractiveReader(TypedReading):
             every = [s for s in every if s in lead[:1] or not told_of_another(
                 question, plan.asker, s.item.record)] or every
             out = self._typed(question, plan, ask, every, pack, q_stems, names, weights)
-            if not out.answer and ask.kind == "money" and not q_stems & _MONEY_STEMS:
+            if not out.answer and ask.kind == "money" and not q_stems & MONEY_STEMS:
                 return self._amount(question, plan, every, pack, q_stems, names,
                                     weights) or out
             return out
@@ -954,21 +954,21 @@ class ExtractiveReader(TypedReading):
             # "Jamal's fellowship closes on the 28th" for "Sana's fellowship": the same
             # thing of another owner, or under another name, is a look-alike, as for a
             # value of an asked kind (``_typed``).
-            owners = _possessed(question)
+            owners = possessed(question)
             asked_speakers = _asked_speakers(question, pack.items)
             shown_names = _known(pack)
-            scored = [s for s in scored if not _look_alike(owners, question,
+            scored = [s for s in scored if not look_alike(owners, question,
                                                             s.item.record.text, plan.asker)
-                      and not _speakers_own(s.item.record, asked_speakers)
+                      and not speakers_own(s.item.record, asked_speakers)
                       and not speakers_mine(question, plan.asker, s.item.record)
                       and not holder_clash(question, plan.asker, s.item.record, s.sentence,
                                            shown_names)
                       and not told_of_another(question, plan.asker, s.item.record)] or scored
         if not matched and not lead:
-            marked = _dense_new_state(question, plan, ask, self._in_time(plan, shown))
+            marked = dense_new_state(question, plan, ask, self._in_time(plan, shown))
             if marked is not None:
                 return ReaderOutput(marked[1], [marked[0].item.source_id], self.name,
-                                    _MARKED_NOTE)
+                                    MARKED_NOTE)
         scored = self._in_time(plan, scored)
         if not scored:
             return ReaderOutput("", [], self.name, "no shown evidence matches the question")
@@ -1034,7 +1034,7 @@ class ExtractiveReader(TypedReading):
                 # (or one of space, asked of a thing: "How long is the loop?").
                 def says(text: str) -> bool:
                     return states_duration(text) or bool(
-                        _HOW_LONG_IS.match(question) and states_length(text))
+                        HOW_LONG_IS.match(question) and states_length(text))
 
                 chosen.sort(key=lambda s: not says(s.item.record.text))
                 if chosen and not says(chosen[0].item.record.text) \
@@ -1054,7 +1054,7 @@ class ExtractiveReader(TypedReading):
                 return heard
         return self._answer(question, plan, chosen, q_stems, pack.complete, shown=pack.items)
 
-    def _amount(self, question: str, plan: Plan, every: list[_Scored], pack: Pack,
+    def _amount(self, question: str, plan: Plan, every: list[Scored], pack: Pack,
                 q_stems: set[str], names: set[str], weights: dict[str, float]
                 ) -> ReaderOutput | None:
         """For "how much …?" read as a sum that names none ("How much is my night-time
@@ -1064,7 +1064,7 @@ class ExtractiveReader(TypedReading):
         record about the thing may have changed (``_changed_later``)."""
         amount = self._typed(question, plan, Asked("quantity"), every, pack, q_stems, names,
                              weights)
-        unit = _WITH_UNIT.search(amount.answer)
+        unit = WITH_UNIT.search(amount.answer)
         said = next((i for i in pack.items if i.source_id in amount.cited_ids[:1]), None)
         if unit is None or said is None or states_duration(amount.answer) \
                 or stems(amount.answer[unit.end() - 1:]) & q_stems:
@@ -1084,7 +1084,7 @@ class ExtractiveReader(TypedReading):
                    key=lambda i: i.record.seq, default=None)
         return prev is not None and bool(prev.routes.get("superseded"))
 
-    def _acknowledged(self, question: str, plan: Plan, s: _Scored, pack: Pack,
+    def _acknowledged(self, question: str, plan: Plan, s: Scored, pack: Pack,
                       q_stems: set[str]) -> ReaderOutput | None:
         """The graph stage's current record, told at length ("Update from the Jack front:
         he's bored of cheese … so he's getting sunflower seed butter …"), as the robot's
@@ -1095,7 +1095,7 @@ class ExtractiveReader(TypedReading):
         focus = asked(question, plan).focus
         if is_robot(rec.speaker, rec.robot_id) or focus and stem(focus) in stems(rec.text):
             return None  # a record naming the thing asked ("Flavour stays lemon") tells it
-        reply = _reply_to(rec, pack.items)
+        reply = reply_to(rec, pack.items)
         if reply is None:
             return None
         own = stems(rec.text)
@@ -1107,7 +1107,7 @@ class ExtractiveReader(TypedReading):
         return ReaderOutput(span, [rec.source_id], self.name)
 
 
-    def _between(self, question: str, chosen: list[_Scored]) -> ReaderOutput | None:
+    def _between(self, question: str, chosen: list[Scored]) -> ReaderOutput | None:
         """"How long did it take …?" with no span of time stated: the time between the
         best record's event and the next near record's (a day or more apart), citing both."""
         first = chosen[0].item.record
@@ -1118,15 +1118,15 @@ class ExtractiveReader(TypedReading):
             if end != start:
                 return ReaderOutput(time_between((end - start) * 86400.0, question),
                                     [first.source_id, rec.source_id], self.name,
-                                    _BETWEEN_NOTE)
+                                    BETWEEN_NOTE)
         return None
 
-    def _answer(self, question: str, plan: Plan, chosen: list[_Scored],
+    def _answer(self, question: str, plan: Plan, chosen: list[Scored],
                 q_stems: set[str], pack_complete: bool = True,
                 single: bool = False, shown: Sequence[EvidenceItem] = ()) -> ReaderOutput:
         parts: list[str] = []
         cited: list[str] = []
-        used: list[_Scored] = []
+        used: list[Scored] = []
         ask = asked(question, plan)
         seen: set[frozenset[str]] = set()
         span_stems = _asked_of_state(question, plan, q_stems)
@@ -1136,15 +1136,15 @@ class ExtractiveReader(TypedReading):
             span = ""
             if len(chosen) == 1 and plan.current and plan.tense != "past" \
                     and s.item.routes.get("graph") == 1 and not s.item.routes.get("superseded") \
-                    and _CONSEQUENCE_SO.search(text) \
-                    and _NEW_STATE.search(_CONSEQUENCE_SO.split(text)[-1]) \
+                    and CONSEQUENCE_SO.search(text) \
+                    and NEW_STATE.search(CONSEQUENCE_SO.split(text)[-1]) \
                     and asked(question, plan).kind != "which":
                 # The current record's "…, so we're on the chicken in jelly now": the
                 # consequence that says the state is new tells it. ("Which X …?" is told
                 # by the label the record gives X: ``read``.)
-                span = extract(question, plan, _CONSEQUENCE_SO.split(text)[-1], rec.source_time,
+                span = extract(question, plan, CONSEQUENCE_SO.split(text)[-1], rec.source_time,
                                q_stems, self.span_tokens, rec.text)
-            if not span and plan.operation == "history" and ask.kind in _TYPED:
+            if not span and plan.operation == "history" and ask.kind in TYPED:
                 # "Which days did I go to the gym before …?": each revision's value of the
                 # kind asked ("Mondays and Thursdays"), not a phrase beside it.
                 span = self._value(ask, question, plan, s, set(q_stems), set(),
@@ -1181,7 +1181,7 @@ class ExtractiveReader(TypedReading):
         sep = ", " if listing or plan.operation == "history" else "; "
         return ReaderOutput(sep.join(parts), cited, self.name)
 
-    def _count_stated(self, question: str, plan: Plan, s: _Scored, q_stems: set[str]) -> str:
+    def _count_stated(self, question: str, plan: Plan, s: Scored, q_stems: set[str]) -> str:
         """The number the record ``s`` states of what a "how many" question counts, read
         as a count asked now is (``TypedReading._value``: the figure said with the
         counted noun, or as what a change comes to, or nearest the question's words; not
@@ -1259,7 +1259,7 @@ def _in_revised_place(ask: Asked, question: str, out: ReaderOutput, pack: Pack) 
     # The current record names the earlier value it leaves ("My knees hated spin").
     now = stems(first.record.text)
     before = built(rf"\b([a-z][\w-]*)\s+{re.escape(ask.focus)}\b", re.I)
-    return any(m.group(1).lower() not in STOPWORDS and m.group(1).lower() not in _NOT_COMPOUNDS
+    return any(m.group(1).lower() not in STOPWORDS and m.group(1).lower() not in NOT_COMPOUNDS
                and stem(m.group(1).lower()) not in q and stem(m.group(1).lower()) in now
                and not value & stems(t) for t in left for m in before.finditer(t))
 

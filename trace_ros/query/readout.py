@@ -24,14 +24,14 @@ class ReaderOutput:
 
 
 @dataclass
-class _Scored:
+class Scored:
     item: EvidenceItem
     overlap: float  # weighted share of the question's words the record repeats
     relevance: float  # overlap plus the recall-order prior
     sentence: str
 
 
-def _asks(s: _Scored) -> bool:
+def _asks(s: Scored) -> bool:
     """Whether a turn asks what the question asks (its matching sentence ends in '?')."""
     return s.sentence.rstrip().endswith("?")
 
@@ -46,7 +46,7 @@ def _content(rec: SourceRecord, sentence: str) -> str:
     return sentence
 
 
-def _first_statement(text: str) -> str:
+def first_statement(text: str) -> str:
     """The first sentence of a reply that says something (not a short thanks or greeting)."""
     sentences = [x for x in sentence_pieces(text) if x.strip()]
     for sentence in sentences:
@@ -55,7 +55,7 @@ def _first_statement(text: str) -> str:
     return sentences[0] if sentences else text
 
 
-def _reply_to(rec: SourceRecord, shown: Sequence[EvidenceItem]) -> SourceRecord | None:
+def reply_to(rec: SourceRecord, shown: Sequence[EvidenceItem]) -> SourceRecord | None:
     """The robot's shown turn right after a person's record in its session, or None."""
     if is_robot(rec.speaker, rec.robot_id):
         return None
@@ -75,7 +75,7 @@ def _echoed(rec: SourceRecord, shown: Sequence[EvidenceItem], q_stems: set[str],
     record says ("Afrobeats for the rides now." after "I've gone into Afrobeats lately,
     Burna Boy on repeat.", asked of Burna Boy): it took the record to tell another thing.
     ``named``: stems of those names (``names._proper_names``)."""
-    reply = _reply_to(rec, shown)
+    reply = reply_to(rec, shown)
     if reply is None:
         return frozenset()
     said, heard = stems(rec.text), stems(reply.text)
@@ -84,7 +84,7 @@ def _echoed(rec: SourceRecord, shown: Sequence[EvidenceItem], q_stems: set[str],
     return frozenset(said & heard) - q_stems - STOPWORDS
 
 
-def _heard_part(text: str, heard: frozenset[str]) -> str:
+def heard_part(text: str, heard: frozenset[str]) -> str:
     """The clauses of ``text`` that say one of the stems ``heard`` (``_echoed``), joined;
     '' where none does or every clause does (nothing is left aside)."""
     parts = written_clauses(text)

@@ -913,7 +913,7 @@ _LENGTH = lazy_re(
 
 
 # "How long is/are …?": a length asked of a thing, in time or in space.
-_HOW_LONG_IS = lazy_re(r"\s*how\s+long\s+(?:is|are|was|were)\b", re.I)
+HOW_LONG_IS = lazy_re(r"\s*how\s+long\s+(?:is|are|was|were)\b", re.I)
 
 
 def states_length(text: str) -> bool:
@@ -978,7 +978,7 @@ def extract(question: str, plan: Plan, sentence: str, record_time: float, q_stem
     toks = tokens(sentence)
     if kind == "duration":
         m = _DURATION.search(sentence) or _DURATION.search(context)
-        if m is None and _HOW_LONG_IS.match(question):
+        if m is None and HOW_LONG_IS.match(question):
             m = _LENGTH.search(sentence)  # "How long is the loop?": "a 5k loop"
         return m.group(0) if m else answer_date(sentence, record_time, context)
     if kind == "yesno":
@@ -1025,8 +1025,8 @@ def extract(question: str, plan: Plan, sentence: str, record_time: float, q_stem
 
 
 # The words that mark a state as the new one ("vegan now", "tea instead").
-_NEW_MARKERS = r"now|instead|these days|nowadays|from now on"
-_NEW_STATE = lazy_re(rf"\b(?:{_NEW_MARKERS})\b", re.I)
+NEW_MARKERS = r"now|instead|these days|nowadays|from now on"
+NEW_STATE = lazy_re(rf"\b(?:{NEW_MARKERS})\b", re.I)
 # Where a clause ends: a comma (or the like) before a space; ``extract`` puts a bare
 # comma where it takes a time out ("on ,s from now on"), which ends none.
 # A passive telling that something happened ("so Tom's been promoted"): the event, whose
@@ -1069,14 +1069,14 @@ def _told_new(text: str) -> list[tuple[int, int]]:
     ends_cause = {m.start() for m in _CAUSE_SO.finditer(text)}
     for m in [*_CLAUSE_END.finditer(text), None]:
         end = m.start() if m else len(text)
-        if _NEW_STATE.search(text[start:end]) and end not in ends_cause:
+        if NEW_STATE.search(text[start:end]) and end not in ends_cause:
             out.append((start, end))
         start = m.end() if m else end
     for m in _CAUSE_SO.finditer(text):
         stop = re.search(r"[.!?](?:\s|$)", text[m.end():])
         end = m.end() + stop.start() if stop else len(text)
         told = text[m.end():end]
-        if _NEW_STATE.search(told) or _STATE_VERB.search(told) and not _EVENT_TOLD.search(told):
+        if NEW_STATE.search(told) or _STATE_VERB.search(told) and not _EVENT_TOLD.search(told):
             out.append((m.end(), end))
     return out
 
@@ -1291,7 +1291,7 @@ def scored_run(sentence: str, q_stems: set[str], limit: int = 6, context: str = 
         hits = _matches(toks, q_stems)
         fresh = told_new(text, addressed) if now else []
         if k and fresh and not told_here:
-            waived = [(x, y) for x, y in fresh if _NEW_STATE.search(text[x:y])]
+            waived = [(x, y) for x, y in fresh if NEW_STATE.search(text[x:y])]
         else:
             waived = []
         for a, b in _phrases(toks, q_stems):
@@ -1483,7 +1483,7 @@ MEASURES = frozenset(_QUANTITY_HEADS)
 _MONEY_HEADS = {"price", "cost", "costs", "budget", "fee", "fees", "salary", "wage", "wages",
                 "rent", "fare", "bill", "charge", "allowance", "pay"}
 # Words beside which a bare figure is a sum: the nouns above and the verbs of paying.
-_MONEY_STEMS = frozenset(stem(w) for w in (*_MONEY_HEADS, "offered", "paid", "paying",
+MONEY_STEMS = frozenset(stem(w) for w in (*_MONEY_HEADS, "offered", "paid", "paying",
                                            "charged", "charging", "costing"))
 _DAY_HEADS = {"day", "days", "night", "nights", "evening", "weekday"}
 # Nouns that name a day of the calendar itself ("What was the deadline?": a date).
@@ -1842,7 +1842,7 @@ def sum_stated(text: str) -> str:
             return per.group(1)
     if per and not re.search(r"\d", per.group(1)):
         return per.group(1)  # "twenty-three a night"
-    if per or stems(masked) & _MONEY_STEMS:
+    if per or stems(masked) & MONEY_STEMS:
         # "rent is six-eighty each": a sum said in words, where no figure is written.
         return bare_figure(masked) or figure_in_words(masked, moved=False)
     return ""
@@ -2306,7 +2306,7 @@ def names_day(text: str) -> bool:
 
 # A day the sentence turns down: "not Saturdays", "instead of Wednesday", "from Monday
 # (to Tuesday)", "Thursday evenings just don't work".
-_TURNED_DOWN_BEFORE = lazy_re(r"\b(?:not|instead\s+of|rather\s+than|from|no\s+longer|except|"
+TURNED_DOWN_BEFORE = lazy_re(r"\b(?:not|instead\s+of|rather\s+than|from|no\s+longer|except|"
                               r"never|forget|(?:can['’]?t|cannot|couldn['’]t|won['’]t)\s+"
                               r"(?:do|make|manage))\s+(?:the\s+|on\s+|at\s+)?$", re.I)
 _TURNED_DOWN_AFTER = lazy_re(r"^[^,.;!?]{0,30}?(?:n['’]t\b|\b(?:not|no\s+longer|cancel+ed|off)\b)"
@@ -2330,7 +2330,7 @@ def turned_down(sentence: str) -> bool:
     """Whether every day ``sentence`` names is one it turns down ("Forget Friday, the CEO
     can't make it.", "She can't do Thursday.")."""
     found = find_candidates(sentence)
-    return bool(found) and all(_TURNED_DOWN_BEFORE.search(sentence[:m.start()])
+    return bool(found) and all(TURNED_DOWN_BEFORE.search(sentence[:m.start()])
                                or _TURNED_DOWN_AFTER.search(sentence[m.end():]) for m in found)
 
 
@@ -2386,7 +2386,7 @@ def held_days(sentence: str, replaced: frozenset[str] = frozenset()) -> str:
            and bool(state_values(m.group(0)))]
     days = [m for m in found if m not in old and not _WEEK_ONLY.fullmatch(m.group(0).strip())
             and not _DEICTIC.fullmatch(m.group(0).strip())]
-    down = [m for m in found if _TURNED_DOWN_BEFORE.search(sentence[:m.start()])
+    down = [m for m in found if TURNED_DOWN_BEFORE.search(sentence[:m.start()])
             or _TURNED_DOWN_AFTER.search(sentence[m.end():]) or m in old and days
             or _was_then_now(sentence, m, found)]
     told = [m for m in found if _DEICTIC.fullmatch(m.group(0).strip())]

@@ -47,17 +47,17 @@ from ..language.timeanchor import (
 )
 from ..language.vocab import is_robot
 from ..ledger import SourceRecord
-from .ages import _said_as_age
+from .ages import said_as_age
 from .amounts import (
-    _RESULT,
-    _WITH_UNIT,
-    _bare_sentence,
-    _change_amount,
-    _value_tokens,
-    _with_unit,
+    RESULT,
+    WITH_UNIT,
+    bare_sentence,
+    change_amount,
     not_counted,
     revisions_of,
     settled,
+    value_tokens,
+    with_unit,
 )
 from .complement import (
     person_complement,
@@ -70,61 +70,61 @@ from .complement import (
 )
 from .current import asks_original, before_clause, may_ask_held
 from .days import (
-    _ASKS_OWN,
-    _PLURAL_DAYS,
-    _bare_weekday,
-    _dated_weekday,
-    _days_labelling,
-    _so_held,
-    _turns_down_only,
-    _with_hour,
-    _with_meridiem,
+    ASKS_OWN,
+    PLURAL_DAYS,
+    bare_weekday,
+    dated_weekday,
+    days_labelling,
+    so_held,
+    turns_down_only,
+    with_hour,
+    with_meridiem,
 )
 from .focus import (
-    _ASKING,
-    _ASPECT,
-    _DIALLED,
-    _DOES,
-    _LABEL,
-    _NOT_COMPOUNDS,
-    _PHONE,
-    _WHICH_WHAT,
-    _a_sum,
-    _labels_other,
+    ASKING,
+    ASPECT,
+    DIALLED,
+    DOES,
+    LABEL,
+    NOT_COMPOUNDS,
+    PHONE,
+    WHICH_WHAT,
     _measured,
     _repeats,
-    _said_bare,
+    a_sum,
+    labels_other,
+    said_bare,
 )
 from .names import (
-    _DOER,
-    _GIVEN,
-    _NAME_GIVEN,
-    _POSSESSOR_OF,
-    _RESPECTIVE,
-    _SELF_DOING,
-    _SELF_NAMED,
-    _SUBJECT_IS,
-    _TITLED,
-    _YOU_DOING,
-    _name_value,
-    _name_words,
-    _proper_names,
+    DOER,
+    GIVEN,
+    NAME_GIVEN,
+    POSSESSOR_OF,
+    RESPECTIVE,
+    SELF_DOING,
+    SELF_NAMED,
+    SUBJECT_IS,
+    TITLED,
+    YOU_DOING,
+    name_value,
+    name_words,
+    proper_names,
 )
-from .newstate import _CONSEQUENCE_SO, _OPENS_SO, _consequence_first, _state_first
+from .newstate import CONSEQUENCE_SO, OPENS_SO, consequence_first, state_first
 from .owners import (
-    _ADDS,
-    _FIRST_PERSON,
-    _OF_SELF,
-    _THIRD_PERSON,
-    _carries_on,
-    _look_alike,
-    _named_near,
-    _owned_by,
-    _owners_other,
-    _possessed,
-    _someone_else,
+    ADDS,
+    FIRST_PERSON,
+    OF_SELF,
+    THIRD_PERSON,
+    carries_on,
     holder_clash,
     kin_owned,
+    look_alike,
+    named_near,
+    owned_by,
+    owners_other,
+    possessed,
+    someone_else,
     speakers_mine,
     told_of_another,
 )
@@ -132,19 +132,19 @@ from .pack import EvidenceItem, Pack
 from .plan import Plan
 from .readout import (
     ReaderOutput,
+    Scored,
     _asks,
     _content,
     _echoed,
-    _heard_part,
-    _reply_to,
-    _Scored,
+    heard_part,
+    reply_to,
 )
 from .spans import (
-    _NEW_STATE,
-    _TURNED_DOWN_BEFORE,
     MEASURES,
     MEASURING,
+    NEW_STATE,
     TITLES,
+    TURNED_DOWN_BEFORE,
     Asked,
     anchored_weekday,
     answer_date,
@@ -206,7 +206,7 @@ def _after_cause(sentence: str, found: list[tuple[int, str]],
     it" changes from Tilly to Sam. A name said again ("Brightwave are still the client")
     stays, and one the cause says still does it ("Priya's still walking him, so Tomas
     can rest"); so does every name where the cause names someone new."""
-    so = _CONSEQUENCE_SO.search(sentence)
+    so = CONSEQUENCE_SO.search(sentence)
     if so is None:
         return found
     before = [f for f in found if f[0] < so.start()]
@@ -232,7 +232,7 @@ def _taken_out(text: str, value: str, said: frozenset[str]) -> str:
     out = re.sub(rf"(?<![\w'’-]){re.escape(value)}(?![\w'’-])", "", text, flags=re.I)
     if out == text:
         out = re.sub(r"[^\W_]+(?:['’-][^\W_]+)*",
-                     lambda m: "" if (_value_tokens(m.group(0)) and _value_tokens(m.group(0))
+                     lambda m: "" if (value_tokens(m.group(0)) and value_tokens(m.group(0))
                                       <= said) else m.group(0), text)
     return re.sub(r"\s{2,}", " ", out)
 
@@ -282,10 +282,10 @@ def _left_for(text: str, value: str, said: frozenset[str], fresh: frozenset[str]
     not 3"), or says it in a cause whose consequence says the new one ("Daniels is
     teaching on Fridays now, so we've shifted to Wednesdays")."""
     for m in re.finditer(r"[^\W_]+(?:['’-][^\W_]+)*", text):
-        if _value_tokens(m.group(0)) & said and _TURNED_DOWN_BEFORE.search(text[:m.start()]):
+        if value_tokens(m.group(0)) & said and TURNED_DOWN_BEFORE.search(text[:m.start()]):
             return True
     at = text.lower().find(value.lower())
-    if at > 0 and _TURNED_DOWN_BEFORE.search(text[:at]):
+    if at > 0 and TURNED_DOWN_BEFORE.search(text[:at]):
         return True
     sentences = split_sentences(text)
     # (and clause by clause: "Dr. Blake has retired, and Ginger's been handed over to a
@@ -294,11 +294,11 @@ def _left_for(text: str, value: str, said: frozenset[str], fresh: frozenset[str]
     # (by the words that tell them apart: "Dr. Blake" and "a Dr. Fisher" share a title)
     own_old, own_new = said - fresh or said, fresh - said or fresh
     for told in (sentences, clauses):
-        olds = [k for k, x in enumerate(told) if _value_tokens(x) & own_old]
-        news = [k for k, x in enumerate(told) if _value_tokens(x) & own_new]
+        olds = [k for k, x in enumerate(told) if value_tokens(x) & own_old]
+        news = [k for k, x in enumerate(told) if value_tokens(x) & own_new]
         if olds and news and max(olds) < min(news) \
                 and not any(_STILL.search(told[k]) for k in olds) \
-                and not any(_WILL.search(told[k]) and not _NEW_STATE.search(told[k])
+                and not any(_WILL.search(told[k]) and not NEW_STATE.search(told[k])
                             for k in news):
             # "Handed my notice in at the farm. The distillery's taken me on": the record
             # tells the old value first and the new one after it, in a sentence (or
@@ -306,20 +306,20 @@ def _left_for(text: str, value: str, said: frozenset[str], fresh: frozenset[str]
             # it in the garden"; but an arrangement it marks as the new one is what holds:
             # "Owen has said he'll do the cat instead").
             return True
-    parts = _CONSEQUENCE_SO.split(text)
+    parts = CONSEQUENCE_SO.split(text)
     if len(parts) < 2:
         return False
     cause, result = " ".join(parts[:-1]), parts[-1]
     if _STILL.search(cause):
         return False  # "Priya's still taking the dog, so Tomas can have a lie-in": held
-    return bool(_value_tokens(cause) & said) and not _value_tokens(result) & said \
-        and bool(_value_tokens(result) & fresh)
+    return bool(value_tokens(cause) & said) and not value_tokens(result) & said \
+        and bool(value_tokens(result) & fresh)
 
 
 def _denied_amount(text: str, at: int) -> bool:
     """Whether the figure at ``at`` is one ``text`` turns down ("not 50", "instead of
     six"); "from" before a figure is where a range or a threshold starts, not a denial."""
-    m = _TURNED_DOWN_BEFORE.search(text[:at])
+    m = TURNED_DOWN_BEFORE.search(text[:at])
     return m is not None and not m.group(0).lower().startswith("from")
 
 
@@ -435,7 +435,7 @@ class TypedReading:
         return bool(read and others) and any(
             others & stems(i.record.text) and read(i.record.text, set()) for i in items)
 
-    def _typed(self, question: str, plan: Plan, ask: Asked, scored: list[_Scored], pack: Pack,
+    def _typed(self, question: str, plan: Plan, ask: Asked, scored: list[Scored], pack: Pack,
                q_stems: set[str], names: set[str], weights: dict[str, float],
                by_name: bool = False) -> ReaderOutput:
         """A value of the asked kind (``spans.asked``) from the record that states one
@@ -447,14 +447,14 @@ class TypedReading:
         picked up?"; asked again so only where no record saying the thing names them)."""
         items = pack.items
         said = frozenset().union(*(stems(i.record.text) for i in items))
-        label = _LABEL[ask.kind]
+        label = LABEL[ask.kind]
         focus = stem(ask.focus) if ask.focus else ""
         compound = stem(ask.compound) if ask.compound else ""
         if compound and compound in q_stems and compound not in said \
-                and ask.compound not in _NOT_COMPOUNDS \
+                and ask.compound not in NOT_COMPOUNDS \
                 and ask.kind in ("ident", "quantity", "money", "name", "person") \
-                and not _said_bare(ask.focus, items) \
-                and not (compound in _PHONE and (any(_DIALLED.search(i.record.text)
+                and not said_bare(ask.focus, items) \
+                and not (compound in PHONE and (any(DIALLED.search(i.record.text)
                                                       for i in items)
                                                   or focus != "number" and focus in said)):
             # "What's her landline number?" when only a mobile was ever mentioned ("What
@@ -463,13 +463,13 @@ class TypedReading:
             return ReaderOutput("", [], self.name, f"no shown record mentions a {ask.compound} "
                                 f"{ask.focus}")
         if ask.kind == "person" and focus and focus not in said and not any(
-                _TITLED.search(i.record.text) for i in items
+                TITLED.search(i.record.text) for i in items
                 if i.routes.get("graph") == 1 and not i.routes.get("superseded")):
             # "Who is the site manager?" when no shown record mentions a manager. (The
             # graph stage's current record may name whom by a title, the role left
             # unsaid: "So Ruby's with Ms Obi now" for "Who's Ruby's teacher?".)
             return ReaderOutput("", [], self.name, f"no shown record mentions a {ask.focus}")
-        proper = _proper_names(question)
+        proper = proper_names(question)
         # "my daughter": whom the shown records call so ("My daughter Judith is coming").
         kin = frozenset(w for w in words(question) if w in KIN)
         proper |= {stem(n) for n in introduced_as([i.record.text for i in items], kin)}
@@ -482,31 +482,31 @@ class TypedReading:
         if ask.kind == "quantity" and compound:
             of_what |= {compound}  # "What warfarin dose …": of warfarin
         # What the question is about, among the words the shown records use at all.
-        asked_words = q_stems - names - proper - _ASKING
+        asked_words = q_stems - names - proper - ASKING
         topic = asked_words & said
         # "What hours does Karim work?": what the one asked about does, which a record may
         # say in other words ("Karim's just started nights, ten till six").
-        done = _DOES.match(question)
+        done = DOES.match(question)
         doing = {stem(done.group(1).lower())} if done else set()
-        thing_words = asked_words - {focus, compound} - _ASPECT - doing
-        if focus and _WHICH_WHAT.match(question) and thing_words and not thing_words & said \
-                and not self._timed_by_doer(ask.kind, q_stems - _ASKING - thing_words
+        thing_words = asked_words - {focus, compound} - ASPECT - doing
+        if focus and WHICH_WHAT.match(question) and thing_words and not thing_words & said \
+                and not self._timed_by_doer(ask.kind, q_stems - ASKING - thing_words
                                             - {focus, compound} - TITLES, items):
             return ReaderOutput("", [], self.name, "no shown record mentions what the "
                                 f"{ask.focus} asked is of")
-        if focus and _WHICH_WHAT.match(question) and topic - {focus}:
+        if focus and WHICH_WHAT.match(question) and topic - {focus}:
             # "Which floor is the staff canteen on?": the kind asked for is no part of the
             # thing ("The fifth floor is an oven" says nothing of the canteen); in "How
             # much warfarin …?" it is the thing.
             topic = topic - {focus}
         last = words(question)[-1:]
-        if last and stem(last[0]) in _ASPECT and topic - _ASPECT:
+        if last and stem(last[0]) in ASPECT and topic - ASPECT:
             # "What time does chess club start?": the verb ending it says which time of the
             # thing is asked; the thing is what a record must speak of ("starting this
             # week" is not about a chess club).
-            topic = topic - _ASPECT
+            topic = topic - ASPECT
         known = capitalised_mid_sentence([i.record.text for i in items])
-        owners = _possessed(question)
+        owners = possessed(question)
         # The people talking: their names in a turn greet, they bring in no one new.
         speakers = {stem(w) for i in items for w in words(i.record.speaker)}
         asking = {s.item.source_id: s.overlap for s in scored if _asks(s)}
@@ -524,13 +524,13 @@ class TypedReading:
         replaced = frozenset().union(*(state_values(i.record.text) for i in items
                                        if i.routes.get("superseded")))
         sums = any(money(i.record.text) for i in items if i.routes.get("superseded"))
-        old_values = frozenset().union(*(_value_tokens(i.record.text) for i in items
+        old_values = frozenset().union(*(value_tokens(i.record.text) for i in items
                                          if i.routes.get("superseded")))
         # The graph stage tied the current record to the turn it carries on: that turn
         # says what it is of ("three litres now" after "two litres of water a day").
         tied = any(i.routes.get("carried") for i in items)
         # What the records the graph stage's current record supersedes say.
-        revised = frozenset().union(*(_name_words(i.record.text, known) for i in items
+        revised = frozenset().union(*(name_words(i.record.text, known) for i in items
                                       if i.routes.get("superseded")))
         # The owner the question names ("Theo's slot"), said with the owned noun left out.
         owners_asked = [re.escape(p) for p in possessors(question)]
@@ -548,7 +548,7 @@ class TypedReading:
         # value, "Code's the usual", stays unsaid.)
         with_focus = frozenset().union(*(stems(i.record.text) for i in items
                                          if focus and focus in stems(i.record.text)
-                                         and any(t.isdigit() for t in _value_tokens(i.record.text))))
+                                         and any(t.isdigit() for t in value_tokens(i.record.text))))
         focus_things = (thing_words | {compound}) & with_focus - {""}
         # What the records the graph stage's current record supersedes say: one that
         # says the focus ("half a tablet of carprofen") is what the current one revises
@@ -569,13 +569,13 @@ class TypedReading:
             state_values(part) for i in items if i.routes.get("superseded")
             for part in split_sentences(i.record.text) if stems(part) & topic)) \
             if own_revised else frozenset()
-        found: list[tuple[_Scored, str, float]] = []
+        found: list[tuple[Scored, str, float]] = []
         for s in scored:
             rec = s.item.record
             before, after = self._around(rec, items)
             current = s.item.routes.get("graph") == 1 and not s.item.routes.get("superseded")
             if s.overlap <= 0 and not (current and not q_stems & said) \
-                    and (not topic or not (current or _carries_on(rec.text))) \
+                    and (not topic or not (current or carries_on(rec.text))) \
                     and not (by_name and proper & stems(rec.text)):
                 # Shares no word with the question and does not carry one on. (The graph
                 # stage's current record is read where no shown record says a word of the
@@ -586,12 +586,12 @@ class TypedReading:
             # topic) the turns before and after it.
             carried_only = s.overlap <= 0 and not current
             if carried_only:
-                # Read only as carrying on the turn before it (``_carries_on``): what a
+                # Read only as carrying on the turn before it (``carries_on``): what a
                 # later turn says ("Payroll's extension is 350" after "44 cents.") is
                 # not what it speaks of.
                 after = None
             beside = stems(rec.text).union(*(stems(r.text) for r in (before, after) if r))
-            if proper & {stem(w) for w in words(rec.speaker)} and _OF_SELF.search(rec.text):
+            if proper & {stem(w) for w in words(rec.speaker)} and OF_SELF.search(rec.text):
                 # The one the question names speaking of their own ("Mine's 216", "I'm off
                 # from the 19th"): it joins what the turns just before it talk about.
                 beside = beside.union(*(stems(r.text) for r in self._just_before(rec, items)))
@@ -609,12 +609,12 @@ class TypedReading:
                                     if i.routes.get("graph")))
             if topic - doing and not topic & near and not (
                     by_name and proper & stems(rec.text)
-                    and not _owners_other(owners, rec.text, question)) and (
-                    not current or _owners_other(
+                    and not owners_other(owners, rec.text, question)) and (
+                    not current or owners_other(
                     owners, rec.text, question) or not (
                     held or focus and focus in stems(rec.text)
                     or self._names_the_same(rec, items, topic, proper | q_stems, known)
-                    or _name_words(rec.text, known) & revised
+                    or name_words(rec.text, known) & revised
                     or ask.kind in ("day", "date", "when") and shifts(rec.text)
                     or bool(proper & stems(rec.text))
                     or own_revised and rec.speaker == plan.asker
@@ -631,7 +631,7 @@ class TypedReading:
                 # did Maureen visit?"; or, said by the one asking of their own thing, names
                 # its old value and a new one or marks its state as new, above.)
                 continue
-            if _look_alike(owners, question, rec.text, plan.asker) \
+            if look_alike(owners, question, rec.text, plan.asker) \
                     or ask.kind != "person" and relative_holds(rec.text, question) \
                     or speakers_mine(question, plan.asker, rec) \
                     or state and other_kind(rec.text, question) \
@@ -668,7 +668,7 @@ class TypedReading:
                 # it names another holder, "Reception's still 214" for Kev's extension; a
                 # focus that is a function word, "be" of "going to be called", is no noun)
             if (mine or proper and ask.kind != "person") \
-                    and _someone_else(rec.text, proper | q_stems, known):
+                    and someone_else(rec.text, proper | q_stems, known):
                 continue  # "Rhys is on call this week" does not say when I am (or Luca is)
             focus_turns = [r.text for r in (before, after) if r and focus in stems(r.text)]
             # "Parents' evening's pushed back a week" beside "a walkout on the 20th": the
@@ -708,15 +708,15 @@ class TypedReading:
                               if v), "")
             if value and _repeats(value, question.replace(before_clause(question), "")):
                 value = ""  # "up for the dinner" for "When does he come up for his dinner?"
-            if value and ask.kind in ("clock", "when") and _a_sum(value, rec.text):
+            if value and ask.kind in ("clock", "when") and a_sum(value, rec.text):
                 value = ""  # "Bramleys £2.40 a kilo" states no time the shop opens
-            if value and ask.kind == "clock" and _said_as_age(value, rec.text):
+            if value and ask.kind == "clock" and said_as_age(value, rec.text):
                 value = ""  # "he'll be six" is how old he will be, not when lunch is
             if value and ask.kind == "clock" and times_another(value, rec.text,
                                                                q_stems | proper, proper):
                 value = ""  # "we're taking the 7:40 train" is no time of the first heat
             if value and ask.kind in ("ident", "quantity") and focus and focus != "number" \
-                    and _labels_other(value, rec.text, {focus, compound} | of_what,
+                    and labels_other(value, rec.text, {focus, compound} | of_what,
                                      proper | speakers):
                 value = ""  # "Ours is Flat 9" says which flat, not what floor it is on
             if value and state and self._echoes_other_kind(rec, value, question, pack):
@@ -764,7 +764,7 @@ class TypedReading:
             # them; it holds only where it says most about what is asked.
             most = max(revisions, key=lambda f: (f[2], f[0].overlap))
             revisions = [f for f in revisions
-                         if f is most or not _ADDS.search(f[0].item.record.text)]
+                         if f is most or not ADDS.search(f[0].item.record.text)]
             revisions = _carried_apart(revisions, self.reply_gap)
             if proper and not lead:
                 # Asked about someone by name ("Where are Sam's parents going that
@@ -773,12 +773,12 @@ class TypedReading:
                 # any one does: a later turn sharing only a word ("a storm over the Lakes
                 # that entire week") says nothing of Sam's parents.
                 named = [f for f in revisions
-                         if proper & _named_near(f[0].item.record, items, self.reply_gap)]
+                         if proper & named_near(f[0].item.record, items, self.reply_gap)]
                 if not named:
                     # None of the revisions about most of what is asked names them ("Flat
                     # 2, the Nowaks, rent … due on the 1st"): a record that states a value
                     # of the kind and names them does ("… Ollie, £720, due on the 15th").
-                    named = [f for f in live if proper & _named_near(
+                    named = [f for f in live if proper & named_near(
                         f[0].item.record, items, self.reply_gap)]
                     named = revisions_of(named, self.revision_share,
                                          self.revision_overlap) if named else []
@@ -826,30 +826,30 @@ class TypedReading:
             # The turn it repeats states the value it says back ("Thursdays. Suits me" -
             # "Siobhan on Thursdays"), else speaks of what is asked: not a turn between
             # them that tells something else ("the bin men still come Tuesday").
-            heard = _value_tokens(pick[1]) - q_stems
-            said = [f for f in said if heard & _value_tokens(f[0].item.record.text)] \
+            heard = value_tokens(pick[1]) - q_stems
+            said = [f for f in said if heard & value_tokens(f[0].item.record.text)] \
                 or [f for f in said if f[0].overlap > 0]
             if said:
                 own = max(said, key=lambda f: f[0].item.record.seq)
                 # The value the robot heard, where the person said it too ("Tola and
                 # Marcus are done. She's … seeing … Femi." - "Tola is seeing Femi now.").
                 value = pick[1] if pick[1].lower() in own[0].item.record.text.lower() \
-                    and not _value_tokens(pick[1]) < _value_tokens(own[1]) else own[1]
+                    and not value_tokens(pick[1]) < value_tokens(own[1]) else own[1]
                 # (the person's value, where it says more of the same: "in the cage behind
                 # the bins" for the robot's "Cage behind the bins.", read "behind the bins")
                 if ask.kind == "when":
-                    value = _with_hour(value, found)
+                    value = with_hour(value, found)
                 elif ask.kind == "clock":
-                    value = _with_meridiem(value, found)
+                    value = with_meridiem(value, found)
                 return ReaderOutput(value, [own[0].item.source_id, pick[0].item.source_id],
                                     self.name)
-        value = _with_hour(pick[1], found) if ask.kind == "when" else \
-            _with_unit(pick[1], found) if ask.kind == "quantity" else \
-            _with_meridiem(pick[1], found) if ask.kind == "clock" else \
+        value = with_hour(pick[1], found) if ask.kind == "when" else \
+            with_unit(pick[1], found) if ask.kind == "quantity" else \
+            with_meridiem(pick[1], found) if ask.kind == "clock" else \
             _fuller_name(pick[1], items, known) if ask.kind == "person" else pick[1]
         return ReaderOutput(value, [pick[0].item.source_id], self.name)
 
-    def _value(self, ask: Asked, question: str, plan: Plan, s: _Scored, skip: set[str],
+    def _value(self, ask: Asked, question: str, plan: Plan, s: Scored, skip: set[str],
                known: set[str], focus_here: bool, focus_turns: Sequence[str] = (),
                replaced: frozenset[str] = frozenset(), after_sum: bool = False,
                gone: frozenset[str] = frozenset()) -> str:
@@ -880,7 +880,7 @@ class TypedReading:
             # "The airline has cancelled the Monday flight. They've shoved me onto the
             # Wednesday.": of the values of the kind a record tells, one it holds to.
             reads = _SEVERAL_TOLD[kind]
-            ordered = _state_first(ordered, lambda x: reads(x, skip))
+            ordered = state_first(ordered, lambda x: reads(x, skip))
         if kind in ("day", "date", "when"):
             # "parents evening moved to thurs": a clipped weekday names the day.
             ordered = [weekdays_written_out(x) for x in ordered]
@@ -899,7 +899,7 @@ class TypedReading:
                     return f"{day} at {clock}" if clock else day
             # "General waste is Thursdays now, so the black bins go out Wednesday night":
             # of a cause and what follows from it, the one about what is asked says when.
-            ordered = [_so_held(x, skip) for x in ordered]
+            ordered = [so_held(x, skip) for x in ordered]
             # A named day ("Wednesdays", "Friday the 19th") says when the thing is; "today"
             # in a story about it says when it was talked about. "When does he take it?"
             # asks for a habit: a clock time or a time of day before a day that was told.
@@ -916,21 +916,21 @@ class TypedReading:
                 # A sentence that only turns a day down ("Forget Friday, the CEO can't make
                 # it.") says when the thing is not, when another says when it is.
                 named = [x for x in named if not turned_down(x)] or (
-                    [] if _turns_down_only(named) else named)
+                    [] if turns_down_only(named) else named)
             if replaced:  # a sentence naming a new day before one naming only the old
                 named.sort(key=lambda x: not state_values(x) - replaced)
-            if kind == "day" and _ASKS_OWN.search(question):
+            if kind == "day" and ASKS_OWN.search(question):
                 # "Which day am I covering?": "the boss is covering Saturdays" says what is
                 # asked of someone else; "I'm still on Sundays" comes before it.
                 named.sort(key=lambda x: bool(stems(x) & skip)
-                           and not _FIRST_PERSON.search(x))
-            if kind == "day" and _PLURAL_DAYS.search(question):
+                           and not FIRST_PERSON.search(x))
+            if kind == "day" and PLURAL_DAYS.search(question):
                 # "Which days …?": the days a sentence lists or spans, as it says them (a
                 # list may keep days the revisions it supersedes named).
                 # Not days that label a thing the sentence talks about ("The Monday and
                 # Thursday slots are going to new patients"): what the slots were.
                 listed = next((v for v in (days_listed(held_days(x)) for x in named
-                                           if not _days_labelling(held_days(x)))
+                                           if not days_labelling(held_days(x)))
                                if v), "")
                 if listed:
                     return listed
@@ -938,8 +938,8 @@ class TypedReading:
             habit = kind == "when" and bool(re.match(r"\s*when\s+(?:do|does)\b", question, re.I))
             for x in named + ([] if kind == "when" else told):
                 day = self._day(x, rec.source_time, kind, question, ahead, replaced, text)
-                if day and _bare_weekday(x):
-                    return _dated_weekday(day, [self._day(y, rec.source_time, kind, question,
+                if day and bare_weekday(x):
+                    return dated_weekday(day, [self._day(y, rec.source_time, kind, question,
                                                           ahead, replaced, text)
                                                 for y in named if y != x])
                 if day:
@@ -965,7 +965,7 @@ class TypedReading:
                                                    else "") or _day_parts_listed(x),
         }
         if kind in readers:
-            value = next((v for v in map(readers[kind], _consequence_first(ordered)) if v), "")
+            value = next((v for v in map(readers[kind], consequence_first(ordered)) if v), "")
             if kind == "money" and len(ordered) > 1:
                 # "… so we knocked thirty quid off. Call it £530.": a sentence that only
                 # settles on a sum is what the rest of the record works out to.
@@ -991,7 +991,7 @@ class TypedReading:
                 # "Picked up two rescue hens. So that's five": a sentence opening with the
                 # "so" of a consequence gives the count that results, the one before it
                 # the change.
-                ordered = sorted(ordered, key=lambda x: not _OPENS_SO.match(x))
+                ordered = sorted(ordered, key=lambda x: not OPENS_SO.match(x))
             said = set(re.findall(r"\d+", question))
             measured = kind == "quantity" and bool(MEASURING.search(question.lower()))
 
@@ -1013,27 +1013,27 @@ class TypedReading:
                 if measured:  # "How much does he weigh?": a figure with its unit, not
                     # "shuffled Biscuit into 7", nor a dose said per time ("100mg twice
                     # daily")
-                    found = [f for f in found if _WITH_UNIT.match(f[1])
+                    found = [f for f in found if WITH_UNIT.match(f[1])
                              and not frequency(x[f[0]:f[0] + len(f[1]) + 20])]
                 # "Not 50, we need 60": a number turned down is what it is not, where the
                 # sentence states another ("from 500 units now" says where it starts).
                 found = [f for f in found if not _denied_amount(x, f[0])] or found
                 # "Four more signed up", "another two": a number said as a change is not
                 # the amount, where the sentence states another.
-                return [f for f in found if not _change_amount(x, f)] or found
+                return [f for f in found if not change_amount(x, f)] or found
 
             # "two boys moved to the academy. down to 27", "Four more signed up, that
             # makes thirty-five": a number said as what a change comes to is the amount,
             # in whichever of the record's sentences it is said.
             result = next((f[1] for x in ordered for f in amounts(x)
-                           if _RESULT.search(x[:f[0]]) and not _change_amount(x, f)), "")
+                           if RESULT.search(x[:f[0]]) and not change_amount(x, f)), "")
             # "… they're each bringing a plus-one. Fourteen.": a sentence that is only a
             # figure is the amount the rest of the record works out to.
             # (Words that settle on it, "Four, then.", only in the last sentence giving a
             # figure: "Right, thirty. Juniors still nineteen." sums nothing up.)
             last = next((x for x in reversed(ordered_text) if amounts(x)), "")
             result = result or next((f[1] for x in ordered for f in amounts(x)
-                                     if _bare_sentence(x) == f[1].lower()
+                                     if bare_sentence(x) == f[1].lower()
                                      or x == last and settled(x, f[1])), "")
             if result:
                 return result
@@ -1043,7 +1043,7 @@ class TypedReading:
                 # "now", or after the "so" that gives the consequence ("Seven have dropped
                 # out, so we're landing on 128"), is the state, the other the change.
                 return [f for f in amounts(x) if re.search(r"\bnow\b", x[f[0]:f[0] + 40])
-                        or _CONSEQUENCE_SO.search(x[:f[0]])]
+                        or CONSEQUENCE_SO.search(x[:f[0]])]
 
             result = next((now(x)[-1][1] for x in ordered if now(x)), "")
             # "Two of the tables got merged, so knock one off. Fourteen centrepieces": the
@@ -1051,7 +1051,7 @@ class TypedReading:
             counted = stem(ask.focus) if kind == "count" and ask.focus else ""
             result = result or next((f[1] for x in ordered for f in amounts(x) if counted
                                      and counted in stems(f[1])
-                                     and not _change_amount(x, f)), "")
+                                     and not change_amount(x, f)), "")
             if result:
                 return result
             for x in ordered:
@@ -1075,10 +1075,10 @@ class TypedReading:
             origin = bool(re.search(r"\bfrom\b", question, re.I))
             # "The queue at the Tower was round the block, so we ended up at the British
             # Museum": the consequence after "so" tells where it came to be, first.
-            results = {_CONSEQUENCE_SO.split(x)[-1] for x in ordered
-                       if _CONSEQUENCE_SO.search(x)}
+            results = {CONSEQUENCE_SO.split(x)[-1] for x in ordered
+                       if CONSEQUENCE_SO.search(x)}
             ordered = [y for x in ordered
-                       for y in ([_CONSEQUENCE_SO.split(x)[-1]] if _CONSEQUENCE_SO.search(x)
+                       for y in ([CONSEQUENCE_SO.split(x)[-1]] if CONSEQUENCE_SO.search(x)
                                  else []) + [x]]
             # Where something is, not where it goes: "at the music shop" before "to an old
             # student of hers", unless the question asks where to. What follows from a
@@ -1089,12 +1089,12 @@ class TypedReading:
                     value = place_phrase(x, skip, self.span_tokens, origin,
                                          moving=x in results)
                     if value:
-                        return _owned_by(rec, x, value)
+                        return owned_by(rec, x, value)
             for x in ordered:
                 value = place_phrase(x, skip, self.span_tokens, origin) or next(
-                    (n for at, n in names_in(x, skip, known) if _GIVEN.search(x[:at])), "")
+                    (n for at, n in names_in(x, skip, known) if GIVEN.search(x[:at])), "")
                 if value:
-                    return _owned_by(rec, x, value)
+                    return owned_by(rec, x, value)
             # "paper reams are back cupboard too": the place a copula gives the thing
             # asked, with no preposition to mark it.
             # "The seminar room is 4.20 …, we've got journal club there": the place a
@@ -1102,7 +1102,7 @@ class TypedReading:
             return next((v for v in (place_complement(x, skip) or place_there(x, skip)
                                      for x in ordered) if v), "")
         if kind == "name":
-            return _name_value(ask, ordered, skip, known, focus_here, _proper_names(question),
+            return name_value(ask, ordered, skip, known, focus_here, proper_names(question),
                                focus_turns)
         if kind == "person":
             def nearest(x: str, found: list[tuple[int, str]]) -> str:
@@ -1115,8 +1115,8 @@ class TypedReading:
                     # called Ollie") before one it talks about ("Gemma's out"); of a cause
                     # and what follows from it ("Beth is moving away, so it's all signed
                     # over to Tom"), one in what follows.
-                    given = [f for f in found if _NAME_GIVEN.search(x[:f[0]])]
-                    so = _CONSEQUENCE_SO.search(x)
+                    given = [f for f in found if NAME_GIVEN.search(x[:f[0]])]
+                    so = CONSEQUENCE_SO.search(x)
                     result = [f for f in found if so and f[0] >= so.end()
                               and not re.match(r"that\b", x[so.end():], re.I)]
                     return _joined_names(x, (given or result or found)[0], found)
@@ -1129,7 +1129,7 @@ class TypedReading:
             for x in ordered:
                 # "Leila's started her leave, so Acme is with me from today": the state the
                 # consequence tells, of the thing asked, is the speaker's.
-                after = _CONSEQUENCE_SO.split(x)
+                after = CONSEQUENCE_SO.split(x)
                 if len(after) > 1 and stems(after[-1]) & skip and _WITH_ME.search(after[-1]) \
                         and not names_in(after[-1], skip, known) \
                         and not is_robot(rec.speaker, rec.robot_id):
@@ -1142,7 +1142,7 @@ class TypedReading:
                 # "Who is Mr Fenwick's key worker?"
                 # Someone who can't or won't ("Shona can't do Wednesdays any more. Her friend
                 # Kat's covering them."): another name answers.
-                pair = _RESPECTIVE.search(x)
+                pair = RESPECTIVE.search(x)
                 if pair:
                     # "My maid of honour and Raj's best man, Hannah and Ollie": each name
                     # in the order of the things it is, said outright.
@@ -1150,13 +1150,13 @@ class TypedReading:
                     if first != second:
                         return pair.group(3 if first else 4)
                 kept = [f for f in found if not declines(x, f[0] + len(f[1]))]
-                if _SELF_DOING.search(x) and not _YOU_DOING.search(x):
+                if SELF_DOING.search(x) and not YOU_DOING.search(x):
                     # "I'm still doing the deliveries myself, Sami, like I said": the
                     # speaker does it; the one spoken to does not.
                     kept = [f for f in kept if f[1].lower() not in spoken_to(x)]
                 # "Hana's brother Kai": the possessor says whose; the name after is who.
                 kept = [f for f in kept if not any(
-                    g[0] > f[0] and _POSSESSOR_OF.fullmatch(x[f[0] + len(f[1]):g[0]])
+                    g[0] > f[0] and POSSESSOR_OF.fullmatch(x[f[0] + len(f[1]):g[0]])
                     for g in kept)] or kept
                 if not kept:
                     # "Teifi couldn't keep up, so the cheese is coming from Hafod now":
@@ -1166,7 +1166,7 @@ class TypedReading:
                             and not stems(f[1]) & skip - TITLES
                             and not declines(x, f[0] + len(f[1]))
                             and not set(words(f[1])) - TITLES <= gone
-                            and not _THIRD_PERSON.search(x[:f[0]])]  # "He's taken over
+                            and not THIRD_PERSON.search(x[:f[0]])]  # "He's taken over
                     # from Mark": someone else does it, in place of the one it is from
                 if found and not kept:
                     continue
@@ -1183,9 +1183,9 @@ class TypedReading:
                 # Monday spin") or being what is asked ("Mei's my best friend now"): a
                 # name no other record writes mid-sentence. Where a sentence names only
                 # who it changes from, the other one named so is who it changes to.
-                m = _DOER.match(x)
+                m = DOER.match(x)
                 if m is None:
-                    m = _SUBJECT_IS.match(x)
+                    m = SUBJECT_IS.match(x)
                     m = m if m is not None and stems(m.group(2)) & skip else None
                 doer = m.group(1).lower() if m else ""
                 if doer and doer not in KIN and doer not in STOPWORDS \
@@ -1205,12 +1205,12 @@ class TypedReading:
                 return given
             # "fire marshal on nights is me now", "I'm the first-aider", "I'll still do
             # Mrs Kaur's reviews": the speaker.
-            if any(_SELF_NAMED.search(x) or _SELF_DOING.search(x) for x in ordered[:1]) \
+            if any(SELF_NAMED.search(x) or SELF_DOING.search(x) for x in ordered[:1]) \
                     and not is_robot(rec.speaker, rec.robot_id):
                 return rec.speaker
             # "Leon, … You're doing the orders from next week.": the one spoken to.
             told = spoken_to(rec.text)
-            if len(told) == 1 and any(_YOU_DOING.search(x) for x in ordered) \
+            if len(told) == 1 and any(YOU_DOING.search(x) for x in ordered) \
                     and not is_robot(rec.speaker, rec.robot_id):
                 name = next(iter(told))
                 return next((w for w in re.findall(r"[A-Z][\w'-]*", rec.text)
@@ -1224,7 +1224,7 @@ class TypedReading:
             return ""
         return ""
 
-    def _heard_value(self, value: str, ask: Asked, question: str, plan: Plan, s: _Scored,
+    def _heard_value(self, value: str, ask: Asked, question: str, plan: Plan, s: Scored,
                      items: Sequence[EvidenceItem], skip: set[str], proper: set[str],
                      known: set[str], focus: str, focus_turns: Sequence[str],
                      replaced: frozenset[str], after_sum: bool, gone: frozenset[str]) -> str:
@@ -1232,7 +1232,7 @@ class TypedReading:
         it says back, where the reply repeats words of the record and none of ``value``
         ("Jamie's jacked in the garden centre. He's labouring for his uncle's building
         firm." - "The building firm now."): read from the record's clauses it repeats
-        (``readout._heard_part``), else from the reply itself in the person's own words
+        (``readout.heard_part``), else from the reply itself in the person's own words
         ("Boots on the high street can do me Friday" - "Flu jab … at Boots."). A reply
         that repeats nothing, or whose value the person did not say, leaves ``value``.
         Only for values said in words (``_HEARD_KINDS``): a time or a figure is said back
@@ -1241,8 +1241,8 @@ class TypedReading:
         heard = _echoed(rec, items, skip, proper)
         if not heard or stems(value) & heard - TITLES:
             return value  # ("Dr Hale" is not said back by "Dr Mistry")
-        reply = _reply_to(rec, items)
-        for text in (_heard_part(rec.text, heard), reply.text if reply else ""):
+        reply = reply_to(rec, items)
+        for text in (heard_part(rec.text, heard), reply.text if reply else ""):
             if not text:
                 continue
             again = replace(s, item=replace(s.item, record=replace(rec, text=text)),
@@ -1255,7 +1255,7 @@ class TypedReading:
         return value
 
     def _new_side(self, value: str, old_values: frozenset[str], q_stems: set[str], ask: Asked,
-                  question: str, plan: Plan, s: _Scored, skip: set[str], known: set[str],
+                  question: str, plan: Plan, s: Scored, skip: set[str], known: set[str],
                   focus: str, focus_turns: Sequence[str], replaced: frozenset[str],
                   sums: bool, revised: frozenset[str]) -> str:
         """``value`` read from the graph stage's current record, unless every word it
@@ -1263,7 +1263,7 @@ class TypedReading:
         (``old_values``) and the record, that value taken out, states another of the kind
         that is not, and it leaves the old one for it (``_left_for``): then that one. A
         record restating the old value beside another of the kind keeps it."""
-        said = _value_tokens(value) - q_stems - STOPWORDS
+        said = value_tokens(value) - q_stems - STOPWORDS
         if not said or not said <= old_values:
             return value
         rec = s.item.record
@@ -1276,14 +1276,14 @@ class TypedReading:
                           focus in stems(gone), focus_turns, replaced, sums, revised)
         if not new and ask.kind == "person":
             new = _new_doer(gone, old_values | said)
-        fresh = _value_tokens(new) - q_stems - STOPWORDS
+        fresh = value_tokens(new) - q_stems - STOPWORDS
         if not fresh or fresh <= old_values or not _left_for(rec.text, value, said, fresh):
             return value
         return new
 
-    def _left_behind(self, pick: tuple[_Scored, str, float], question: str, plan: Plan,
+    def _left_behind(self, pick: tuple[Scored, str, float], question: str, plan: Plan,
                      ask: Asked, items: Sequence[EvidenceItem], q_stems: set[str],
-                     skip: set[str], known: set[str], focus: str) -> tuple[_Scored, str, float]:
+                     skip: set[str], known: set[str], focus: str) -> tuple[Scored, str, float]:
         """The newest revision's value where no graph stage's record leads, unless it is
         one an earlier record states and the record leaves it for another of the kind
         ("Handed my notice in at the farm today. The distillery's taken me on"): then
@@ -1291,7 +1291,7 @@ class TypedReading:
         question say as the old values)."""
         s, value, cover = pick
         rec = s.item.record
-        old_values = frozenset().union(*(_value_tokens(i.record.text) for i in items
+        old_values = frozenset().union(*(value_tokens(i.record.text) for i in items
                                          if (i.record.source_time, i.record.seq)
                                          < (rec.source_time, rec.seq)
                                          and stems(i.record.text) & q_stems))
@@ -1421,11 +1421,11 @@ class TypedReading:
             return [cited]
         rec = item.record
         asked_stems = {stem(w) for w in words(question)}
-        value = _value_tokens(answer) - asked_stems
+        value = value_tokens(answer) - asked_stems
         if _YES_NO.fullmatch(answer.strip()):
             # "Am I vegetarian?" - "Yes" from "Vegetarian, noted.": what the echo says
             # of what is asked is the value.
-            value = _value_tokens(rec.text) & asked_stems
+            value = value_tokens(rec.text) & asked_stems
         if not value:
             return [cited]
         before = sorted((i.record for i in pack.items
@@ -1435,9 +1435,9 @@ class TypedReading:
                          and i.record.modality == "dialogue"  # a camera's frame says nothing
                          and not is_robot(i.record.speaker, i.record.robot_id)),
                         key=lambda r: -r.seq)
-        told = {t for t in value & _value_tokens(rec.text) if t.isdigit()} if figures else set()
+        told = {t for t in value & value_tokens(rec.text) if t.isdigit()} if figures else set()
         for r in before:
-            stated = _value_tokens(r.text)
+            stated = value_tokens(r.text)
             if value & stated and told <= stated:
                 return [r.source_id, cited]
         # The graph stage's current record just before it, told without the value's words
@@ -1466,11 +1466,11 @@ def _told_before(rec: SourceRecord, value: frozenset[str], question: str,
     the blue tin above the till" for "In the blue tin above the till."). None where the
     robot's words carry none of the value, only one plain word of it, or no such
     statement is shown."""
-    heard = value & _value_tokens(rec.text)
+    heard = value & value_tokens(rec.text)
     # One plain word ("Okay, Christmas at your place.") is too little to say whose words
     # the robot repeats; a figure, a time or more words are.
     if len(heard) < 2 and not any(is_value_word(w) for w in words(rec.text.lower())
-                                  if heard & _value_tokens(w)):
+                                  if heard & value_tokens(w)):
         return None
     asked = stems(question)
     earlier = sorted((i for i in pack.items
@@ -1480,12 +1480,12 @@ def _told_before(rec: SourceRecord, value: frozenset[str], question: str,
                       and not is_robot(i.record.speaker, i.record.robot_id)),
                      key=lambda i: -i.record.seq)
     return next((i.source_id for i in earlier
-                 if heard <= _value_tokens(i.record.text) and asked & stems(i.record.text)),
+                 if heard <= value_tokens(i.record.text) and asked & stems(i.record.text)),
                 None)
 
 
-def _own_holder(found: list[tuple[_Scored, str, float]], question: str, plan: Plan,
-                known: frozenset[str]) -> list[tuple[_Scored, str, float]]:
+def _own_holder(found: list[tuple[Scored, str, float]], question: str, plan: Plan,
+                known: frozenset[str]) -> list[tuple[Scored, str, float]]:
     """``found`` without the records that tell another holder's value of the thing
     (``owners.holder_clash``: "Peanut eats sunflower seeds" for "What does Biscuit
     eat?"; ``owners.told_of_another``: "Sara got locker 74" for "What's my locker
@@ -1512,13 +1512,13 @@ def _joined_names(text: str, name: tuple[int, str], found: list[tuple[int, str]]
     return text[start:end]
 
 
-def _graph_led(scored: Sequence[_Scored]) -> _Scored | None:
+def _graph_led(scored: Sequence[Scored]) -> Scored | None:
     """The graph stage's current record among ``scored`` (not superseded, nor found to
     be another's), or None."""
     return next((s for s in scored if _graph_lead(s) and not s.item.routes.get("other")), None)
 
 
-def _graph_lead(s: _Scored) -> bool:
+def _graph_lead(s: Scored) -> bool:
     return s.item.routes.get("graph") == 1 and not s.item.routes.get("superseded")
 
 
@@ -1528,15 +1528,15 @@ def _numbers(text: str) -> frozenset[str]:
     return frozenset(d.lstrip("0") or d for d in _LABEL_NUMBER.findall(text))
 
 
-def _carried_apart(revisions: list[tuple[_Scored, str, float]], gap: int
-                   ) -> list[tuple[_Scored, str, float]]:
+def _carried_apart(revisions: list[tuple[Scored, str, float]], gap: int
+                   ) -> list[tuple[Scored, str, float]]:
     """A turn found only by carrying on the one just before it (it says no word of the
     question) that gives another value than that turn adds something else to it ("He has
     twelve units at breakfast." after "Mr Reid's insulin is in the treatment room
     fridge."), where that turn is a revision too; it revises it only where it marks a
     change ("It's the 19th instead"). (One giving the value again, "Thursdays. Suits
     me.", says the same; the robot saying back what it heard says no more.)"""
-    def carried(f: tuple[_Scored, str, float]) -> bool:
+    def carried(f: tuple[Scored, str, float]) -> bool:
         r = f[0].item.record
         return f[0].overlap <= 0 and not marks_change(r.text) \
             and not is_robot(r.speaker, r.robot_id) and any(
@@ -1570,9 +1570,9 @@ def _does_it_self(rec: SourceRecord, ordered: Sequence[str], skip: set[str]) -> 
     if is_robot(rec.speaker, rec.robot_id):
         return False
     for x in ordered:
-        for m in _SELF_DOING.finditer(x):
+        for m in SELF_DOING.finditer(x):
             clause = re.split(r"[,.;:!?]\s|\s(?:so|and|but)\s", x[m.end():], maxsplit=1)[0]
-            if stems(clause) & skip and not _YOU_DOING.search(x):
+            if stems(clause) & skip and not YOU_DOING.search(x):
                 return True
     return False
 

@@ -20,7 +20,7 @@ from ..validity import recompute_validity
 from .base import SqliteBase
 from .graph import GraphStore
 from .postings import remove_postings
-from .rows import _CHUNK, scope_filter
+from .rows import CHUNK, scope_filter
 
 
 class ForgetOps(SqliteBase):
@@ -150,8 +150,8 @@ class ForgetOps(SqliteBase):
         subjects = [s for s in subjects if s not in gone]
         doomed = GraphStore.facts_of_sources(conn, list(source_ids))
         neighbours = GraphStore.delete_facts(conn, doomed) if doomed else set()
-        for start in range(0, len(source_ids), _CHUNK):
-            chunk = list(source_ids[start:start + _CHUNK])
+        for start in range(0, len(source_ids), CHUNK):
+            chunk = list(source_ids[start:start + CHUNK])
             conn.execute(f"DELETE FROM fact_sources WHERE source_id IN "
                          f"({','.join('?' * len(chunk))})", chunk)
         recompute_validity(conn, neighbours, generation)

@@ -17,7 +17,7 @@ from ..records import SessionRow, TopicRow
 from .deferred import tail_turns
 from .graph_writes import GraphWrites
 from .hierarchy import HierarchyStore
-from .rows import _CHUNK, _edge, _fact_rows, _raw_fact_rows
+from .rows import CHUNK, _edge, fact_rows, raw_fact_rows
 
 
 class GraphReads(GraphWrites, HierarchyStore):
@@ -39,20 +39,20 @@ class GraphReads(GraphWrites, HierarchyStore):
     def keyed_facts(self, subject_id: str) -> list[Fact]:
         """Every keyed fact of a subject (for update chains), oldest first."""
         with self._reading() as conn:
-            return _fact_rows(conn, "subject_id = ? AND entity != '' AND relation != ''",
+            return fact_rows(conn, "subject_id = ? AND entity != '' AND relation != ''",
                               (subject_id,), "ORDER BY entity, relation, valid_from, source_seq")
 
     def facts_since(self, subject_id: str, generation: int = -1) -> list[Fact]:
         """A subject's facts written or changed after ``generation``."""
         with self._reading() as conn:
-            return _fact_rows(conn, "subject_id = ? AND generation > ?", (subject_id, generation),
+            return fact_rows(conn, "subject_id = ? AND generation > ?", (subject_id, generation),
                               "ORDER BY source_seq, fact_id")
 
     def fact_rows_since(self, subject_id: str, generation: int = -1
                         ) -> list[tuple[tuple[Any, ...], tuple[str, ...]]]:
         """``facts_since`` as (row of ``FACT_COLUMNS``, provenance), not yet decoded."""
         with self._reading() as conn:
-            return _raw_fact_rows(conn, "subject_id = ? AND generation > ?",
+            return raw_fact_rows(conn, "subject_id = ? AND generation > ?",
                                   (subject_id, generation), "ORDER BY source_seq, fact_id")
 
     def facts_of_sources_in(self, subject_id: str, source_ids: Sequence[str]) -> list[Fact]:
@@ -62,8 +62,8 @@ class GraphReads(GraphWrites, HierarchyStore):
             return []
         with self._reading() as conn:
             fact_ids: list[str] = []
-            for start in range(0, len(ids), _CHUNK):
-                chunk = ids[start:start + _CHUNK]
+            for start in range(0, len(ids), CHUNK):
+                chunk = ids[start:start + CHUNK]
                 fact_ids += [r[0] for r in conn.execute(
                     # CROSS JOIN: the sources' provenance rows drive (not the subject's facts).
                     "SELECT DISTINCT fs.fact_id FROM fact_sources fs CROSS JOIN facts f "
@@ -97,11 +97,11 @@ class GraphReads(GraphWrites, HierarchyStore):
                           limit: int) -> list[Fact]:
         """Keyed facts about ``entities`` (normalised names), newest first (ties by fact
         ID), at most ``limit`` per entity (``query.factcache`` answers the same)."""
-        ents = list(dict.fromkeys(entities))[:_CHUNK]
+        ents = list(dict.fromkeys(entities))[:CHUNK]
         if not ents or limit <= 0:
             return []
         with self._reading() as conn:
-            return _fact_rows(
+            return fact_rows(
                 conn, "fact_id IN (SELECT fact_id FROM (SELECT fact_id, row_number() OVER "
                 "(PARTITION BY entity ORDER BY valid_from DESC, source_seq DESC, fact_id) AS n "
                 f"FROM facts WHERE subject_id = ? AND entity IN ({','.join('?' * len(ents))}) "

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from ...facts import EDGE_COLUMNS, FACT_COLUMNS, Edge, Fact
-from .rows import _CHUNK, _edge, _fact_rows
+from .rows import CHUNK, _edge, fact_rows
 from .search import facts_matching
 
 
@@ -81,8 +81,8 @@ class GraphWrites:
         facts at the other end of deleted fact-to-fact edges (their state must be
         recomputed)."""
         neighbours: set[str] = set()
-        for start in range(0, len(fact_ids), _CHUNK):
-            chunk = list(fact_ids[start:start + _CHUNK])
+        for start in range(0, len(fact_ids), CHUNK):
+            chunk = list(fact_ids[start:start + CHUNK])
             marks = ",".join("?" * len(chunk))
             for src, dst in conn.execute(
                     f"SELECT src, dst FROM edges WHERE (src IN ({marks}) OR dst IN ({marks})) "
@@ -102,8 +102,8 @@ class GraphWrites:
         """IDs of facts whose provenance lies wholly within ``source_ids``."""
         out: list[str] = []
         wanted = set(source_ids)
-        for start in range(0, len(source_ids), _CHUNK):
-            chunk = list(source_ids[start:start + _CHUNK])
+        for start in range(0, len(source_ids), CHUNK):
+            chunk = list(source_ids[start:start + CHUNK])
             marks = ",".join("?" * len(chunk))
             cand = [r[0] for r in conn.execute(
                 f"SELECT DISTINCT fact_id FROM fact_sources WHERE source_id IN ({marks})", chunk)]
@@ -155,9 +155,9 @@ class GraphWrites:
     def facts_by_ids(conn: sqlite3.Connection, fact_ids: Sequence[str]) -> list[Fact]:
         out: list[Fact] = []
         ids = list(dict.fromkeys(fact_ids))
-        for start in range(0, len(ids), _CHUNK):
-            chunk = ids[start:start + _CHUNK]
-            out += _fact_rows(conn, f"fact_id IN ({','.join('?' * len(chunk))})", chunk)
+        for start in range(0, len(ids), CHUNK):
+            chunk = ids[start:start + CHUNK]
+            out += fact_rows(conn, f"fact_id IN ({','.join('?' * len(chunk))})", chunk)
         return out
 
     @staticmethod
@@ -165,15 +165,15 @@ class GraphWrites:
                      relation: str) -> list[Fact]:
         """Facts of one key; ``relation`` ending in ':' matches every qualified form."""
         if relation.endswith(":"):
-            return _fact_rows(conn, "subject_id = ? AND entity = ? AND (relation = ? OR "
+            return fact_rows(conn, "subject_id = ? AND entity = ? AND (relation = ? OR "
                               "relation LIKE ?)", (subject_id, entity, relation[:-1],
                                                    relation + "%"))
-        return _fact_rows(conn, "subject_id = ? AND entity = ? AND relation = ?",
+        return fact_rows(conn, "subject_id = ? AND entity = ? AND relation = ?",
                           (subject_id, entity, relation))
 
     @staticmethod
     def facts_of_seq(conn: sqlite3.Connection, source_seq: int) -> list[Fact]:
-        return _fact_rows(conn, "source_seq = ?", (source_seq,), "ORDER BY fact_id")
+        return fact_rows(conn, "source_seq = ?", (source_seq,), "ORDER BY fact_id")
 
     @staticmethod
     def facts_near_time(conn: sqlite3.Connection, subject_id: str, t: float, later: bool,
@@ -183,7 +183,7 @@ class GraphWrites:
         # Look at a bounded window of neighbours in time (most facts fall back to the
         # message time), so the cost per fact does not grow with the history.
         window = max(limit, 1) * 25
-        return _fact_rows(
+        return fact_rows(
             conn, f"fact_id IN (SELECT fact_id FROM facts WHERE subject_id = ? AND "
             f"valid_from {op} ? ORDER BY valid_from {order} LIMIT {window}) "
             "AND anchor_fallback = 0 AND source_seq != ?", (subject_id, t, exclude_seq),
@@ -206,8 +206,8 @@ class GraphWrites:
         out: dict[int, Edge] = {}
         tmarks = ",".join("?" * len(types))
         ids = list(fact_ids)
-        for start in range(0, len(ids), _CHUNK):
-            chunk = ids[start:start + _CHUNK]
+        for start in range(0, len(ids), CHUNK):
+            chunk = ids[start:start + CHUNK]
             marks = ",".join("?" * len(chunk))
             for col in (("src",) if direction == "out" else ("dst",) if direction == "in"
                         else ("src", "dst")):

@@ -12,7 +12,7 @@ from ..records import Scope
 from ..scopes import scope_condition, span_condition
 
 # Statements bind at most this many values of a list at once.
-_CHUNK = 500
+CHUNK = 500
 
 
 def scope_filter(scope: Scope, alias: str = "s", as_of_valid: float | None = None,
@@ -28,16 +28,16 @@ def session_span(alias: str, subject_id: str, session_id: str, robot_id: str | N
     return span_condition("?", alias, subject_id, session_id, robot_id)
 
 
-def _fts_phrase(text: str) -> str:
+def fts_phrase(text: str) -> str:
     return '"' + text.replace('"', '""') + '"'
 
 
-def _fact_rows(conn: sqlite3.Connection, where: str, args: Sequence[Any],
+def fact_rows(conn: sqlite3.Connection, where: str, args: Sequence[Any],
                order: str = "") -> list[Fact]:
-    return [fact_from_row(r, prov) for r, prov in _raw_fact_rows(conn, where, args, order)]
+    return [fact_from_row(r, prov) for r, prov in raw_fact_rows(conn, where, args, order)]
 
 
-def _raw_fact_rows(conn: sqlite3.Connection, where: str, args: Sequence[Any],
+def raw_fact_rows(conn: sqlite3.Connection, where: str, args: Sequence[Any],
                    order: str = "") -> list[tuple[tuple[Any, ...], tuple[str, ...]]]:
     """Rows of ``FACT_COLUMNS`` selected by ``where``, each with its provenance, not yet
     made into ``Fact`` objects (``facts.fact_from_row`` does that)."""
@@ -46,8 +46,8 @@ def _raw_fact_rows(conn: sqlite3.Connection, where: str, args: Sequence[Any],
         return []
     ids = [r[0] for r in rows]
     prov: dict[str, list[str]] = {}
-    for start in range(0, len(ids), _CHUNK):
-        chunk = ids[start:start + _CHUNK]
+    for start in range(0, len(ids), CHUNK):
+        chunk = ids[start:start + CHUNK]
         marks = ",".join("?" * len(chunk))
         for fid, sid in conn.execute(
                 f"SELECT fact_id, source_id FROM fact_sources WHERE fact_id IN ({marks}) "

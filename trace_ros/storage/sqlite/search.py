@@ -37,7 +37,7 @@ from .deferred import TailStats, derived_upto, tail_rows
 from .lexcache import LexCache, Stem, SubjectTerms
 from .migrations import fts_size
 from .postings import indexed_upto, read_stems
-from .rows import _fts_phrase, scope_filter
+from .rows import fts_phrase, scope_filter
 
 
 @dataclass(frozen=True)
@@ -132,9 +132,9 @@ def _longer(ix: Index, stems: Mapping[str, Stem], own: Row, p: Phrase, anywhere:
 def _from_text(conn: sqlite3.Connection, ix: Index, subject_id: str, phrases: list[Phrase],
                weights: Mapping[str, float]) -> list[Hits]:
     """The same as ``_from_vocab``, from the rows' text (a file m007 has not reached)."""
-    expr = " OR ".join(_fts_phrase(p.text) for p in phrases if p.stems and not p.columns)
+    expr = " OR ".join(fts_phrase(p.text) for p in phrases if p.stems and not p.columns)
     if any(ch.isalnum() for ch in subject_id):
-        expr = f"subject_id : {_fts_phrase(subject_id)} AND ({expr})"
+        expr = f"subject_id : {fts_phrase(subject_id)} AND ({expr})"
     names = ", ".join(f"t.{name}" for name, _ in ix.columns)
     rows: dict[int, Row] = {}
     for rid, *texts in conn.execute(
